@@ -1,0 +1,160 @@
+/* poolbench export: stream v_result rows as CSV or JSON. */
+#include "cli/cli.h"
+#include "model/db.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: poolbench export [--db FILE] --csv|--json [-o FILE]\n"
+    "                        [--test RE] [--config RE] [--metric RE]\n"
+    "                        [--host RE] [--format FMT]\n"
+    "\n"
+    "Write every result (the columns of the v_result view) in canonical\n"
+    "units: bytes/s, ops/s, ns, bytes, percent.\n"
+    "\n"
+    "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  --csv         RFC 4180 CSV with a header line\n"
+    "  --json        a JSON array of objects\n"
+    "  -o FILE       write to FILE instead of standard output\n"
+    "  --test RE, --config RE, --metric RE, --host RE\n"
+    "                keep rows whose field matches the PCRE2 pattern\n"
+    "  --format FMT  keep rows from sources of that format (fio-json, ...)\n"
+    "  -h, --help    show this help\n";
+
+static const char *const columns[] = {
+    "source_path", "format", "host",  "config",    "test",   "tool",   "job",
+    "metric",      "value",  "unit",  "direction", "stderr", "samples"};
+#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+struct out {
+    FILE *fp;
+    int json;
+    size_t n;
+};
+
+static int on_row(void *ctx, const struct pb_db_row *r)
+{
+    struct out *o = ctx;
+    char val[64] = "", se[64] = "", n[32] = "";
+    if (r->has_value)
+        pb_fmt_num(r->value, val, sizeof(val));
+    if (r->has_stderr)
+        pb_fmt_num(r->stderr_, se, sizeof(se));
+    if (r->samples)
+        snprintf(n, sizeof(n), "%ld", r->samples);
+    if (!o->json) {
+        const char *v[NCOLS] = {r->source_path, r->format, r->host, r->config,
+                                r->test, r->tool, r->job, r->metric, val,
+                                r->unit, r->direction, se, n};
+        for (size_t i = 0; i < NCOLS; i++) {
+            if (i)
+                fputc(',', o->fp);
+            cli_csv_field(o->fp, v[i]);
+        }
+        fputs("\r\n", o->fp);
+    } else {
+        json_t *obj = json_object();
+#define STR(k, s) json_object_set_new(obj, k, (s) ? json_string(s) : json_null())
+        STR("source_path", r->source_path);
+        STR("format", r->format);
+        STR("host", r->host);
+        STR("config", r->config);
+        STR("test", r->test);
+        STR("tool", r->tool);
+        STR("job", r->job);
+        STR("metric", r->metric);
+        json_object_set_new(obj, "value",
+                            r->has_value ? json_real(r->value) : json_null());
+        STR("unit", r->unit);
+        STR("direction", r->direction);
+        json_object_set_new(obj, "stderr", r->has_stderr
+                                               ? json_real(r->stderr_)
+                                               : json_null());
+        json_object_set_new(obj, "samples",
+                            r->samples ? json_integer(r->samples)
+                                       : json_null());
+#undef STR
+        fputs(o->n ? ",\n  " : "[\n  ", o->fp);
+        json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(17));
+        json_decref(obj);
+    }
+    o->n++;
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"csv", no_argument, NULL, 'C'},
+        {"json", no_argument, NULL, 'J'},
+        {"output", required_argument, NULL, 'o'},
+        {"test", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"metric", required_argument, NULL, 'm'},
+        {"host", required_argument, NULL, 'H'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path(), *outpath = NULL;
+    struct pb_db_filter f = {0};
+    int csv = 0, json = 0, ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': dbpath = optarg; break;
+        case 'C': csv = 1; break;
+        case 'J': json = 1; break;
+        case 'o': outpath = optarg; break;
+        case 't': f.test_re = optarg; break;
+        case 'c': f.config_re = optarg; break;
+        case 'm': f.metric_re = optarg; break;
+        case 'H': f.host_re = optarg; break;
+        case 'f': f.format = optarg; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        default: return cli_usage_error("export", "bad option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("export", "unexpected argument '%s'",
+                               argv[optind]);
+    if (csv == json)
+        return cli_usage_error("export", "give exactly one of --csv, --json");
+    struct pb_err err = {0};
+    struct pb_db *db;
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+        return cli_fail(&err);
+    struct out o = {stdout, json, 0};
+    if (outpath && !(o.fp = fopen(outpath, "w"))) {
+        pb_err_set(&err, PB_EIO, outpath, 0, 0, "cannot write: %s",
+                   strerror(errno));
+        pb_db_close(db);
+        return cli_fail(&err);
+    }
+    if (csv) {
+        for (size_t i = 0; i < NCOLS; i++)
+            fprintf(o.fp, "%s%s", i ? "," : "", columns[i]);
+        fputs("\r\n", o.fp);
+    }
+    int rc = pb_db_each_result(db, &f, on_row, &o, &err);
+    if (json)
+        fputs(o.n ? "\n]\n" : "[]\n", o.fp);
+    pb_db_close(db);
+    int werr = ferror(o.fp);
+    if (o.fp != stdout && fclose(o.fp) != 0)
+        werr = 1;
+    if (rc != PB_OK)
+        return cli_fail(&err);
+    if (werr) {
+        pb_err_set(&err, PB_EIO, outpath ? outpath : "-", 0, 0,
+                   "write failed");
+        return cli_fail(&err);
+    }
+    return 0;
+}

@@ -1,0 +1,218 @@
+/* poolbench ingest: parse result files and store them, one transaction per
+ * source. */
+#include "cli/cli.h"
+#include "ingest/ingest.h"
+#include "model/db.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
+    "                        [--set KEY=VALUE]... [--dump] PATH...\n"
+    "\n"
+    "Load benchmark output into the database. PATH is a file, a directory\n"
+    "(walked recursively, hidden files skipped) or - for standard input.\n"
+    "Formats are recognised from the content; the same file ingested twice\n"
+    "changes nothing.\n"
+    "\n"
+    "  --db FILE         database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  --format FMT      do not sniff; parse every input as FMT\n"
+    "  --label TEXT      name of the configuration under test (default: from\n"
+    "                    the file, e.g. the fio job name)\n"
+    "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
+    "                    compression=lz4 (sizes are stored in bytes)\n"
+    "  --dump            print what would be stored; do not open the database\n"
+    "  -j, --threads N   parse on N threads (default: all cores)\n"
+    "  -q, --quiet       print only errors and the summary\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
+    "rejected (the rest were stored), 2 usage error, 3 database error.\n";
+
+struct ingest_ctx {
+    struct pb_db *db;
+    int dump, quiet, tty;
+    int fatal;
+    struct pb_err fatal_err;
+    size_t stored, dups, rejected, results, seen, total_hint;
+};
+
+static int on_file(void *vctx, const char *path, struct pb_resultset *set,
+                   const struct pb_err *err)
+{
+    struct ingest_ctx *c = vctx;
+    c->seen++;
+    if (c->fatal)
+        return 0;
+    if (c->tty && !c->quiet)
+        fprintf(stderr, "\r\033[K%zu files...", c->seen);
+    if (!set) {
+        if (c->tty && !c->quiet)
+            fputs("\r\033[K", stderr);
+        pb_err_print(err, stderr);
+        if (err->code == PB_EUSAGE) {
+            c->fatal = 1;
+            c->fatal_err = *err;
+        } else {
+            c->rejected++;
+        }
+        return 0;
+    }
+    if (c->dump) {
+        printf("# %s\n", path);
+        pb_resultset_dump(set, stdout);
+        c->stored++;
+        c->results += set->nresults;
+        return 0;
+    }
+    struct pb_err e = {0};
+    size_t n = 0;
+    int rc = pb_db_store(c->db, set, &n, &e);
+    if (c->tty && !c->quiet)
+        fputs("\r\033[K", stderr);
+    if (rc == PB_EDUP) {
+        c->dups++;
+        if (!c->quiet)
+            printf("skip %s: already in the database (same SHA-256)\n", path);
+    } else if (rc != PB_OK) {
+        c->fatal = 1;
+        c->fatal_err = e;
+    } else {
+        c->stored++;
+        c->results += n;
+        if (!c->quiet)
+            printf("ok   %s: %s, %zu results\n", path, set->format, n);
+    }
+    return 0;
+}
+
+static int parse_set(const char *arg, struct pb_kv *kv)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return -1;
+    for (const char *p = arg; p < eq; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.' &&
+            *p != '-' && *p != ':')
+            return -1;
+    kv->key = pb_xstrndup(arg, (size_t)(eq - arg));
+    for (char *p = (char *)kv->key; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    kv->value = pb_xstrdup(eq + 1);
+    return 0;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {"label", required_argument, NULL, 'l'},
+        {"set", required_argument, NULL, 's'},
+        {"dump", no_argument, NULL, 'D'},
+        {"threads", required_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_ingest_opts io = {0};
+    struct ingest_ctx ctx = {0};
+    size_t capset = 0;
+    int status = 0, ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd':
+            dbpath = optarg;
+            break;
+        case 'f':
+            if (!pb_ingest_parser_by_name(optarg)) {
+                struct pb_buf names = PB_BUF_INIT;
+                for (size_t i = 0; pb_parsers[i]; i++)
+                    pb_buf_printf(&names, "%s%s", i ? ", " : "",
+                                  pb_parsers[i]->name);
+                status = cli_usage_error("ingest", "unknown format '%s' "
+                                         "(known: %s)", optarg,
+                                         pb_buf_str(&names));
+                pb_buf_release(&names);
+                goto out;
+            }
+            io.format = optarg;
+            break;
+        case 'l':
+            io.label = optarg;
+            break;
+        case 's':
+            PB_GROW(io.set, capset, io.nset + 1);
+            if (parse_set(optarg, &io.set[io.nset]) != 0) {
+                status = cli_usage_error("ingest", "--set wants KEY=VALUE, "
+                                         "got '%s'", optarg);
+                goto out;
+            }
+            io.nset++;
+            break;
+        case 'D':
+            ctx.dump = 1;
+            break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 256) {
+                status = cli_usage_error("ingest", "--threads wants 1..256");
+                goto out;
+            }
+            io.threads = (int)n;
+            break;
+        }
+        case 'q':
+            ctx.quiet = 1;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            goto out;
+        default:
+            status = cli_usage_error("ingest", "bad option");
+            goto out;
+        }
+    }
+    if (optind >= argc) {
+        status = cli_usage_error("ingest", "no PATH given");
+        goto out;
+    }
+    if (!ctx.dump) {
+        struct pb_err err = {0};
+        if (pb_db_open(dbpath, 0, &ctx.db, &err) != PB_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+    }
+    ctx.tty = isatty(2);
+    if (pb_ingest_walk((const char *const *)argv + optind,
+                       (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
+        ctx.rejected++;
+    if (ctx.tty && !ctx.quiet)
+        fputs("\r\033[K", stderr);
+    if (ctx.fatal) {
+        status = cli_fail(&ctx.fatal_err);
+        goto out;
+    }
+    if (!ctx.dump)
+        fprintf(stderr,
+                "poolbench: %zu stored (%zu results), %zu already present, "
+                "%zu rejected\n",
+                ctx.stored, ctx.results, ctx.dups, ctx.rejected);
+    status = ctx.rejected ? 1 : 0;
+out:
+    pb_db_close(ctx.db);
+    for (size_t i = 0; i < io.nset; i++) {
+        free((char *)io.set[i].key);
+        free((char *)io.set[i].value);
+    }
+    free(io.set);
+    return status;
+}

@@ -1,0 +1,206 @@
+/* poolbench list: what is in the database, as aligned text or JSON. */
+#include "cli/cli.h"
+#include "model/db.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: poolbench list [--db FILE] [--json] [sources|configs|tests|results]\n"
+    "                      [--test RE] [--config RE] [--metric RE] [--host RE]\n"
+    "\n"
+    "Show what the database holds (default: sources). Filters apply to\n"
+    "'results' and are PCRE2 patterns matched anywhere in the field.\n"
+    "\n"
+    "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  --json        one JSON array instead of a table\n"
+    "  --test RE, --config RE, --metric RE, --host RE, --format FMT\n"
+    "                keep only matching results\n"
+    "  -h, --help    show this help\n";
+
+/* A table collected in memory, printed with aligned columns. */
+struct table {
+    size_t ncols;
+    const char **head;
+    char **cells; /* row-major */
+    size_t nrows, cap;
+    json_t *json; /* when --json: array of objects */
+};
+
+static void table_row(struct table *t, const char *const *vals)
+{
+    if (t->json) {
+        json_t *o = json_object();
+        for (size_t i = 0; i < t->ncols; i++)
+            json_object_set_new(o, t->head[i],
+                                vals[i] ? json_string(vals[i]) : json_null());
+        json_array_append_new(t->json, o);
+        return;
+    }
+    PB_GROW(t->cells, t->cap, (t->nrows + 1) * t->ncols);
+    for (size_t i = 0; i < t->ncols; i++)
+        t->cells[t->nrows * t->ncols + i] = pb_xstrdup(vals[i] ? vals[i] : "");
+    t->nrows++;
+}
+
+static void table_print(struct table *t)
+{
+    if (t->json) {
+        json_dumpf(t->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(t->json);
+        return;
+    }
+    size_t *w = pb_xcalloc(t->ncols, sizeof(*w));
+    for (size_t c = 0; c < t->ncols; c++)
+        w[c] = strlen(t->head[c]);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t c = 0; c < t->ncols; c++) {
+            size_t l = strlen(t->cells[r * t->ncols + c]);
+            if (l > w[c])
+                w[c] = l;
+        }
+    for (size_t c = 0; c < t->ncols; c++)
+        printf("%-*s%s", c + 1 < t->ncols ? (int)w[c] : 0, t->head[c],
+               c + 1 < t->ncols ? "  " : "\n");
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            printf("%-*s%s", c + 1 < t->ncols ? (int)w[c] : 0, s,
+                   c + 1 < t->ncols ? "  " : "\n");
+            free(t->cells[r * t->ncols + c]);
+        }
+    }
+    if (t->nrows == 0)
+        printf("(none)\n");
+    free(t->cells);
+    free(w);
+}
+
+static int on_source(void *ctx, const struct pb_db_source *s)
+{
+    char id[32], size[32], n[32];
+    snprintf(id, sizeof(id), "%lld", s->id);
+    snprintf(size, sizeof(size), "%lld", s->size);
+    snprintf(n, sizeof(n), "%lld", s->nresults);
+    char sha[13];
+    snprintf(sha, sizeof(sha), "%.12s", s->sha256);
+    const char *v[] = {id, s->path, s->format, s->tool_version, n, size,
+                       sha, s->ingested_at};
+    table_row(ctx, v);
+    return 0;
+}
+
+static int on_entity(void *ctx, const struct pb_db_entity *e)
+{
+    struct table *t = ctx;
+    char id[32], n[32];
+    snprintf(id, sizeof(id), "%lld", e->id);
+    snprintf(n, sizeof(n), "%lld", e->nresults);
+    if (t->ncols == 5) {
+        const char *v[] = {id, e->tool, e->name, n, e->params};
+        table_row(t, v);
+    } else {
+        const char *v[] = {id, e->name, n, e->params};
+        table_row(t, v);
+    }
+    return 0;
+}
+
+static int on_result(void *ctx, const struct pb_db_row *r)
+{
+    char val[64] = "", se[64] = "", n[32] = "";
+    if (r->has_value)
+        pb_fmt_num(r->value, val, sizeof(val));
+    if (r->has_stderr)
+        pb_fmt_num(r->stderr_, se, sizeof(se));
+    if (r->samples)
+        snprintf(n, sizeof(n), "%ld", r->samples);
+    const char *v[] = {r->config, r->test, r->job, r->host, r->metric,
+                       r->has_value ? val : NULL, r->unit, r->direction,
+                       r->has_stderr ? se : NULL, r->samples ? n : NULL,
+                       r->source_path};
+    table_row(ctx, v);
+    return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'J'},
+        {"test", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"metric", required_argument, NULL, 'm'},
+        {"host", required_argument, NULL, 'H'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_db_filter f = {0};
+    int json = 0, ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': dbpath = optarg; break;
+        case 'J': json = 1; break;
+        case 't': f.test_re = optarg; break;
+        case 'c': f.config_re = optarg; break;
+        case 'm': f.metric_re = optarg; break;
+        case 'H': f.host_re = optarg; break;
+        case 'f': f.format = optarg; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        default: return cli_usage_error("list", "bad option");
+        }
+    }
+    const char *what = optind < argc ? argv[optind++] : "sources";
+    if (optind < argc)
+        return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
+    static const char *h_src[] = {"id", "path", "format", "tool_version",
+                                  "results", "bytes", "sha256", "ingested_at"};
+    static const char *h_cfg[] = {"id", "config", "results", "params"};
+    static const char *h_tst[] = {"id", "tool", "test", "results", "params"};
+    static const char *h_res[] = {"config", "test", "job", "host", "metric",
+                                  "value", "unit", "direction", "stderr",
+                                  "samples", "source"};
+    struct table t = {0};
+    enum { L_SRC, L_CFG, L_TST, L_RES } kind;
+    if (!strcmp(what, "sources")) {
+        kind = L_SRC; t.head = h_src; t.ncols = 8;
+    } else if (!strcmp(what, "configs")) {
+        kind = L_CFG; t.head = h_cfg; t.ncols = 4;
+    } else if (!strcmp(what, "tests")) {
+        kind = L_TST; t.head = h_tst; t.ncols = 5;
+    } else if (!strcmp(what, "results")) {
+        kind = L_RES; t.head = h_res; t.ncols = 11;
+    } else {
+        return cli_usage_error("list", "unknown listing '%s' (sources, "
+                               "configs, tests or results)", what);
+    }
+    struct pb_err err = {0};
+    struct pb_db *db;
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+        return cli_fail(&err);
+    if (json)
+        t.json = json_array();
+    int rc;
+    switch (kind) {
+    case L_SRC: rc = pb_db_each_source(db, on_source, &t, &err); break;
+    case L_CFG: rc = pb_db_each_config(db, on_entity, &t, &err); break;
+    case L_TST: rc = pb_db_each_test(db, on_entity, &t, &err); break;
+    default: rc = pb_db_each_result(db, &f, on_result, &t, &err); break;
+    }
+    pb_db_close(db);
+    if (rc != PB_OK) {
+        for (size_t i = 0; i < t.nrows * t.ncols; i++)
+            free(t.cells[i]);
+        free(t.cells);
+        json_decref(t.json);
+        return cli_fail(&err);
+    }
+    table_print(&t);
+    return 0;
+}

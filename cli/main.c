@@ -1,0 +1,149 @@
+/* poolbench: entry point and the subcommand table. */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PB_VERSION
+#define PB_VERSION "0.1.0"
+#endif
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+};
+
+static const struct command commands[] = {
+    {"ingest", cmd_ingest, "load result files into the database"},
+    {"list", cmd_list, "show sources, configs, tests or results"},
+    {"export", cmd_export, "write results as CSV or JSON"},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: poolbench <command> [options] [args]\n"
+                "       poolbench help [command]\n"
+                "       poolbench --version\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].help);
+    fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
+                "./poolbench.db.\n"
+                "Run 'poolbench <command> --help' for a command's options.\n");
+}
+
+/* Levenshtein distance, for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t prev[65], cur[65];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof(size_t) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("poolbench: ", stderr);
+    if (cmd)
+        fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (cmd)
+        fprintf(stderr, "Try 'poolbench %s --help'.\n", cmd);
+    return 2;
+}
+
+int cli_fail(const struct pb_err *err)
+{
+    pb_err_print(err, stderr);
+    return pb_err_exit_code(err->code);
+}
+
+void cli_csv_field(FILE *fp, const char *s)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        printf("poolbench %s\n", PB_VERSION);
+        return 0;
+    }
+    if (!strcmp(name, "help")) {
+        if (argc < 3) {
+            usage(stdout);
+            return 0;
+        }
+        const struct command *c = find(argv[2]);
+        if (!c)
+            return cli_usage_error(NULL, "no such command '%s'", argv[2]);
+        char *av[] = {argv[2], "--help", NULL};
+        return c->fn(2, av);
+    }
+    const struct command *c = find(name);
+    if (!c) {
+        fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
+        size_t best = 3;
+        const char *sugg = NULL;
+        for (size_t i = 0; i < NCOMMANDS; i++) {
+            size_t d = distance(name, commands[i].name);
+            if (d < best || (d <= 3 && !strncmp(name, commands[i].name, 2) &&
+                             d <= best)) {
+                best = d;
+                sugg = commands[i].name;
+            }
+        }
+        if (sugg)
+            fprintf(stderr, " Did you mean '%s'?", sugg);
+        fprintf(stderr, "\nSee 'poolbench --help'.\n");
+        return 2;
+    }
+    return c->fn(argc - 1, argv + 1);
+}

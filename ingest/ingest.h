@@ -1,0 +1,195 @@
+/* ingest/: turns benchmark output files into in-memory result sets.
+ * One parser per format sniffs and parses a buffer; this module never talks
+ * SQL and never prints reports. The caller stores result sets (model/).
+ *
+ * Use:
+ *   1. pb_ingest_find_parser() or pb_ingest_buffer() for one buffer, or
+ *   2. pb_ingest_walk() for many paths: files are read and parsed on all
+ *      cores and handed, in path order, to a callback in the caller's thread;
+ *   3. the callback stores the set (pb_db_store) and the walk frees it.
+ */
+#ifndef PB_INGEST_H
+#define PB_INGEST_H
+
+#include "common/pb.h"
+
+/* ==== result set ==== */
+
+struct pb_kv {
+    const char *key;
+    const char *value;
+};
+
+/* A configuration under test (label plus dimensions). */
+struct pb_config {
+    const char *label;
+    struct pb_kv *params;
+    size_t nparams, capparams;
+};
+
+/* A test (workload) with its parameters. */
+struct pb_test {
+    const char *name; /* "fio randread bs=4k iodepth=64" */
+    const char *tool; /* "fio" */
+    struct pb_kv *params;
+    size_t nparams, capparams;
+};
+
+enum pb_direction { PB_DIR_HIGHER = 1, PB_DIR_LOWER = -1 };
+
+/* One measured value. Strings point into the set's arena. */
+struct pb_result {
+    size_t config;      /* index into set->configs */
+    size_t test;        /* index into set->tests */
+    const char *host;   /* NULL = unknown / local */
+    const char *job;    /* fio job name, bonnie++ run, ...; may be NULL */
+    const char *metric; /* "read_iops" */
+    const char *unit;   /* canonical: "B/s", "ops/s", "ns", "B", "%", ... */
+    int direction;      /* PB_DIR_HIGHER or PB_DIR_LOWER */
+    int has_value;      /* 0: value is NULL, see null_reason */
+    double value;
+    const char *null_reason; /* "+++++ (too fast to measure)" */
+    int has_stderr;
+    double stderr_;
+    long samples; /* 0 = unknown */
+};
+
+/* A fact about the source or a host (CPU, kernel, ZFS version, ...). */
+struct pb_fact {
+    const char *host;
+    const char *key;
+    const char *value;
+};
+
+struct pb_resultset {
+    const char *path;         /* input path as given */
+    const char *format;       /* parser name */
+    const char *tool_version; /* "fio-3.33"; may be NULL */
+    char sha256[65];
+    size_t size;
+
+    struct pb_config *configs;
+    size_t nconfigs, capconfigs;
+    struct pb_test *tests;
+    size_t ntests, captests;
+    struct pb_result *results;
+    size_t nresults, capresults;
+    struct pb_fact *facts;
+    size_t nfacts, capfacts;
+
+    struct pb_arena arena; /* owns every string above */
+};
+
+/* New empty set; free with pb_resultset_free (NULL is fine). */
+struct pb_resultset *pb_resultset_new(void);
+void pb_resultset_free(struct pb_resultset *set);
+
+/* Arena copy of a string owned by the set. */
+const char *pb_rs_str(struct pb_resultset *set, const char *s);
+
+/* Find or add a config by label; returns its index. */
+size_t pb_rs_config(struct pb_resultset *set, const char *label);
+/* Set (replace) a config dimension. */
+void pb_rs_config_param(struct pb_resultset *set, size_t config,
+                        const char *key, const char *value);
+/* Add a test; tests with the same name and tool share one index. */
+size_t pb_rs_test(struct pb_resultset *set, const char *name,
+                  const char *tool);
+void pb_rs_test_param(struct pb_resultset *set, size_t test, const char *key,
+                      const char *value);
+/* Add a result with a value; returns a pointer valid until the next add,
+ * for setting stderr_/samples. */
+struct pb_result *pb_rs_add(struct pb_resultset *set, size_t config,
+                            size_t test, const char *host, const char *job,
+                            const char *metric, const char *unit,
+                            int direction, double value);
+/* Add a result whose value is NULL for `reason`. */
+struct pb_result *pb_rs_add_null(struct pb_resultset *set, size_t config,
+                                 size_t test, const char *host,
+                                 const char *job, const char *metric,
+                                 const char *unit, int direction,
+                                 const char *reason);
+void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
+                const char *value);
+
+/* Print the set in the stable text form used by `ingest --dump` and the
+ * end-to-end tests (.expected files). */
+void pb_resultset_dump(const struct pb_resultset *set, FILE *fp);
+
+/* ==== parsers ==== */
+
+struct pb_parser {
+    const char *name;                          /* "fio-json" */
+    int (*sniff)(const char *buf, size_t len); /* 0..100 */
+    int (*parse)(const char *path, const char *buf, size_t len,
+                 struct pb_resultset *out, struct pb_err *err);
+};
+
+/* The registered parsers, NULL-terminated. */
+extern const struct pb_parser *const pb_parsers[];
+
+/* Parser by name, or NULL. */
+const struct pb_parser *pb_ingest_parser_by_name(const char *name);
+
+/* Best parser for buf (sniffing the first few KiB), or NULL when none
+ * scores above zero. */
+const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len);
+
+/* ==== config dimensions from labels ==== */
+
+/* Rules turning labels such as "zfs mirror, ashift=13, recordsize 8k" into
+ * config dimensions (ashift=13, layout=mirror, recordsize=8192). */
+struct pb_label_rules;
+
+/* Built-in rules plus, when path is not NULL, a user rules file (lines of
+ * `key = PCRE2 pattern with one capture group`; # comments) whose keys add
+ * to or replace the built-ins. Returns PB_OK or PB_EUSAGE with err naming
+ * path:line. Free with pb_label_rules_free (NULL is fine). */
+int pb_label_rules_load(const char *path, struct pb_label_rules **out,
+                        struct pb_err *err) PB_WUR;
+void pb_label_rules_free(struct pb_label_rules *rules);
+
+/* Add the dimensions found in the label of config `config` to it; keys the
+ * config already has (from the parser) are left alone. */
+void pb_label_extract(const struct pb_label_rules *rules,
+                      struct pb_resultset *set, size_t config);
+
+/* ==== options applied to every parsed set ==== */
+
+struct pb_ingest_opts {
+    const struct pb_label_rules *rules; /* NULL = no label extraction */
+    const char *format; /* force a parser; NULL = sniff */
+    const char *label;  /* replaces every config label; NULL = keep */
+    struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
+    size_t nset;
+    int threads; /* 0 = number of cores */
+};
+
+/* Parse one buffer into a new set (sniffing unless opts->format), then
+ * apply label and --set. On error returns PB_EINPUT with err filled and
+ * *out NULL. Caller frees *out. */
+int pb_ingest_buffer(const char *path, const char *buf, size_t len,
+                     const struct pb_ingest_opts *opts,
+                     struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
+/* Normalise a --set value: sizes for size-like keys ("128k" -> "131072"),
+ * lowercase for the rest. Returns a heap string; caller frees. */
+char *pb_ingest_norm_param(const char *key, const char *value);
+
+/* ==== walking many paths ==== */
+
+/* Called once per input file, in path order, in the caller's thread.
+ * Exactly one of set and err is non-NULL. The callback may keep set by
+ * returning 1 (it then frees it); return 0 to let the walk free it. */
+typedef int (*pb_ingest_cb)(void *ctx, const char *path,
+                            struct pb_resultset *set, const struct pb_err *err);
+
+/* Expand paths (files, directories walked recursively in sorted order,
+ * "-" for stdin), read and parse them on opts->threads threads, and call cb
+ * for each. Paths that do not exist are reported through cb as errors.
+ * Returns PB_OK, or PB_EIO if a path could not be walked at all. */
+int pb_ingest_walk(const char *const *paths, size_t npaths,
+                   const struct pb_ingest_opts *opts, pb_ingest_cb cb,
+                   void *ctx) PB_WUR;
+
+#endif

@@ -1,0 +1,102 @@
+/* model/: the SQLite database. Opens and migrates it, stores result sets
+ * (one transaction per source, keyed by SHA-256), and answers the queries
+ * the CLI and the report need. Knows no input format; owns canonical units
+ * and metric names through the result sets it is given.
+ *
+ * Use:
+ *   1. pb_db_open() (creates the file and applies model/schema.sql);
+ *   2. pb_db_store() for each parsed result set, or the pb_db_each_*
+ *      iterators to read;
+ *   3. pb_db_close().
+ */
+#ifndef PB_DB_H
+#define PB_DB_H
+
+#include "common/pb.h"
+#include "ingest/ingest.h"
+
+struct pb_db;
+
+/* Schema version this binary writes (PRAGMA user_version). */
+#define PB_DB_SCHEMA_VERSION 1
+
+/* The --db default: $POOLBENCH_DB, else "./poolbench.db". */
+const char *pb_db_default_path(void);
+
+/* Open (creating and migrating if needed) the database at path. readonly
+ * opens an existing file without creating or migrating it. Sets WAL mode
+ * and a busy timeout so several processes can ingest at once.
+ * Returns PB_OK, or PB_EDB with err filled. Free *out with pb_db_close. */
+int pb_db_open(const char *path, int readonly, struct pb_db **out,
+               struct pb_err *err) PB_WUR;
+void pb_db_close(struct pb_db *db);
+
+/* Store one parsed source in one transaction. Returns PB_OK, PB_EDUP when
+ * a source with the same SHA-256 is already stored (nothing changes), or
+ * PB_EDB with err filled (nothing was written). *nresults gets the number
+ * of rows written (may be NULL). */
+int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
+                size_t *nresults, struct pb_err *err) PB_WUR;
+
+/* ==== reading ==== */
+
+/* Filters; NULL members match everything. *_re are PCRE2 patterns matched
+ * anywhere in the value (use ^...$ to anchor). */
+struct pb_db_filter {
+    const char *test_re;
+    const char *config_re;
+    const char *metric_re;
+    const char *host_re;
+    const char *format;
+};
+
+/* One v_result row; strings are borrowed until the callback returns. */
+struct pb_db_row {
+    const char *source_path, *format, *host, *config, *test, *tool, *job,
+        *metric, *unit, *direction;
+    int has_value;
+    double value;
+    int has_stderr;
+    double stderr_;
+    long samples; /* 0 = unknown */
+};
+
+/* Callbacks return 0 to go on, non-zero to stop (that value is returned). */
+typedef int (*pb_db_row_cb)(void *ctx, const struct pb_db_row *row);
+
+/* Every v_result row matching f, ordered by test, config, metric, job,
+ * host. Returns PB_OK, the callback's stop value, PB_EUSAGE for a bad
+ * pattern or PB_EDB. */
+int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
+                      pb_db_row_cb cb, void *ctx, struct pb_err *err) PB_WUR;
+
+struct pb_db_source {
+    long long id;
+    const char *sha256, *path, *format, *tool_version, *ingested_at;
+    long long size, nresults;
+};
+typedef int (*pb_db_source_cb)(void *ctx, const struct pb_db_source *s);
+int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,
+                      struct pb_err *err) PB_WUR;
+
+/* A config or a test with its parameters ("k=v, k=v") and result count. */
+struct pb_db_entity {
+    long long id;
+    const char *name, *tool; /* tool is NULL for configs */
+    const char *params;      /* "recordsize=131072, compression=lz4" */
+    long long nresults;
+};
+typedef int (*pb_db_entity_cb)(void *ctx, const struct pb_db_entity *e);
+int pb_db_each_config(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
+                      struct pb_err *err) PB_WUR;
+int pb_db_each_test(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
+                    struct pb_err *err) PB_WUR;
+
+/* Row counts for a summary line. */
+struct pb_db_counts {
+    long long sources, configs, tests, results;
+};
+int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
+                 struct pb_err *err) PB_WUR;
+
+#endif

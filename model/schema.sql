@@ -1,0 +1,103 @@
+-- poolbench schema. The only schema: embedded in the binary at build time
+-- and applied by pb_db_open() when PRAGMA user_version is behind.
+-- v_result is a public contract (see DESIGN.md); tables may grow.
+
+CREATE TABLE source (
+    id           INTEGER PRIMARY KEY,
+    sha256       TEXT NOT NULL UNIQUE,   -- identity: same bytes, same source
+    path         TEXT NOT NULL,          -- as given on the command line
+    format       TEXT NOT NULL,          -- parser name: fio-json, ...
+    tool_version TEXT,                   -- "fio-3.33"
+    size         INTEGER NOT NULL,       -- bytes
+    ingested_at  TEXT NOT NULL           -- UTC, ISO 8601
+);
+
+CREATE TABLE host (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+
+-- A configuration under test. The same label with other dimensions is
+-- another configuration: `signature` is the sorted key=value list.
+CREATE TABLE config (
+    id        INTEGER PRIMARY KEY,
+    label     TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    UNIQUE (label, signature)
+);
+
+CREATE TABLE config_param (
+    config_id INTEGER NOT NULL REFERENCES config(id),
+    key       TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    PRIMARY KEY (config_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE test (
+    id        INTEGER PRIMARY KEY,
+    tool      TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    UNIQUE (tool, name, signature)
+);
+
+CREATE TABLE test_param (
+    test_id INTEGER NOT NULL REFERENCES test(id),
+    key     TEXT NOT NULL,
+    value   TEXT NOT NULL,
+    PRIMARY KEY (test_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE metric (
+    id        INTEGER PRIMARY KEY,
+    name      TEXT NOT NULL,
+    unit      TEXT NOT NULL,             -- canonical: B/s, ops/s, ns, B, %
+    direction TEXT NOT NULL CHECK (direction IN ('higher', 'lower')),
+    UNIQUE (name, unit, direction)
+);
+
+CREATE TABLE result (
+    id          INTEGER PRIMARY KEY,
+    source_id   INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+    host_id     INTEGER REFERENCES host(id),
+    config_id   INTEGER NOT NULL REFERENCES config(id),
+    test_id     INTEGER NOT NULL REFERENCES test(id),
+    job         TEXT,
+    metric_id   INTEGER NOT NULL REFERENCES metric(id),
+    value       REAL,                    -- NULL: see null_reason
+    null_reason TEXT,                    -- "+++++ (too fast to measure)"
+    stderr      REAL,
+    samples     INTEGER
+);
+CREATE INDEX result_by_source ON result(source_id);
+CREATE INDEX result_by_test ON result(test_id, metric_id);
+
+-- Facts about a source or a host: CPU, kernel, ZFS version, tool version.
+CREATE TABLE fact (
+    source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+    host      TEXT,
+    key       TEXT NOT NULL,
+    value     TEXT
+);
+CREATE INDEX fact_by_source ON fact(source_id);
+
+CREATE VIEW v_result AS
+SELECT s.path      AS source_path,
+       s.format    AS format,
+       h.name      AS host,
+       c.label     AS config,
+       t.name      AS test,
+       t.tool      AS tool,
+       r.job       AS job,
+       m.name      AS metric,
+       r.value     AS value,
+       m.unit      AS unit,
+       m.direction AS direction,
+       r.stderr    AS stderr,
+       r.samples   AS samples
+FROM result r
+JOIN source s ON s.id = r.source_id
+LEFT JOIN host h ON h.id = r.host_id
+JOIN config c ON c.id = r.config_id
+JOIN test t ON t.id = r.test_id
+JOIN metric m ON m.id = r.metric_id;
