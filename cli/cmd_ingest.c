@@ -12,7 +12,7 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -24,7 +24,11 @@ static const char usage_text[] =
     "  --label TEXT      name of the configuration under test (default: from\n"
     "                    the file, e.g. the fio job name)\n"
     "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
-    "                    compression=lz4 (sizes are stored in bytes)\n"
+    "                    compression=lz4 (sizes are stored in bytes); wins\n"
+    "                    over dimensions found in labels\n"
+    "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
+    "                    one capture group`; they add to or replace the\n"
+    "                    built-in rules (ashift, recordsize, layout, ...)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -114,12 +118,14 @@ int cmd_ingest(int argc, char **argv)
         {"label", required_argument, NULL, 'l'},
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
+        {"rules", required_argument, NULL, 'r'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *dbpath = pb_db_default_path();
+    const char *dbpath = pb_db_default_path(), *rules_path = NULL;
+    struct pb_label_rules *rules = NULL;
     struct pb_ingest_opts io = {0};
     struct ingest_ctx ctx = {0};
     size_t capset = 0;
@@ -159,6 +165,9 @@ int cmd_ingest(int argc, char **argv)
         case 'D':
             ctx.dump = 1;
             break;
+        case 'r':
+            rules_path = optarg;
+            break;
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -183,6 +192,14 @@ int cmd_ingest(int argc, char **argv)
     if (optind >= argc) {
         status = cli_usage_error("ingest", "no PATH given");
         goto out;
+    }
+    {
+        struct pb_err err = {0};
+        if (pb_label_rules_load(rules_path, &rules, &err) != PB_OK) {
+            status = cli_fail(&err);
+            goto out;
+        }
+        io.rules = rules;
     }
     if (!ctx.dump) {
         struct pb_err err = {0};
@@ -209,6 +226,7 @@ int cmd_ingest(int argc, char **argv)
     status = ctx.rejected ? 1 : 0;
 out:
     pb_db_close(ctx.db);
+    pb_label_rules_free(rules);
     for (size_t i = 0; i < io.nset; i++) {
         free((char *)io.set[i].key);
         free((char *)io.set[i].value);

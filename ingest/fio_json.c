@@ -16,11 +16,13 @@
  *     nothing is left is rejected, naming the first failed job.
  *
  * numjobs clones without group_reporting (consecutive entries with the same
- * jobname, host and options) get job "<name>#<k>", plus an aggregate with
- * job "<name>": iops, bw, bytes summed; lat/clat/slat means weighted by
- * I/O count (bytes on fio 2.1); clat_max the largest; runtime the longest;
- * CPU weighted by job_runtime (a plain mean before fio 3.14), as fio's
- * group_reporting does. No percentiles: they cannot be derived.
+ * jobname, host, groupid and options, numjobs > 1) get job "<name>#<k>"
+ * (k = 0..), plus an aggregate with job "<name>": iops, bw, bytes summed;
+ * lat/clat/slat means weighted by I/O count (bytes on fio 2.1); clat_max
+ * the largest; runtime the longest; CPU weighted by job_runtime (a plain
+ * mean before fio 3.14), as fio's group_reporting does. No percentiles:
+ * they cannot be derived.
+
  *
  * Client/server: host = the entry's "hostname" ("hostname:port" when two
  * entries share a hostname on different ports); fio's "All clients" entry
@@ -43,9 +45,9 @@ enum { D_READ, D_WRITE, D_TRIM, D_MIXED, D_N };
 
 static const char *const dir_name[D_N] = {"read", "write", "trim", "mixed"};
 
-#define M_READ (1u << D_READ)
+#define M_READ  (1u << D_READ)
 #define M_WRITE (1u << D_WRITE)
-#define M_TRIM (1u << D_TRIM)
+#define M_TRIM  (1u << D_TRIM)
 
 static const struct {
     double pct;
@@ -129,7 +131,8 @@ static int fio_sniff(const char *buf, size_t len)
     if (pb_contains(p, n, "\"fio version\""))
         return 90;
     if (pb_contains(p, n, "\"jobname\"") &&
-        (pb_contains(p, n, "\"jobs\"") || pb_contains(p, n, "\"client_stats\"")))
+        (pb_contains(p, n, "\"jobs\"") ||
+         pb_contains(p, n, "\"client_stats\"")))
         return 40;
     return 0;
 }
@@ -144,7 +147,7 @@ struct dstat {
     double iops;    /* ops/s */
     double runtime; /* ns */
     double lat_mean, clat_mean, slat_mean, clat_max; /* ns; NAN: none */
-    double pct[NPCT];                                 /* ns; NAN: none */
+    double pct[NPCT];                                /* ns; NAN: none */
 };
 
 struct stats {
@@ -198,8 +201,7 @@ static double lat_mean(const json_t *o, double mult)
 }
 
 /* The latency object `base`_ns (ns) or `base` (fio 2.x, usec). */
-static const json_t *lat_obj(const json_t *dir, const char *base,
-                             double *mult)
+static const json_t *lat_obj(const json_t *dir, const char *base, double *mult)
 {
     char key[16];
     snprintf(key, sizeof(key), "%s_ns", base);
@@ -213,12 +215,10 @@ static const json_t *lat_obj(const json_t *dir, const char *base,
     return json_is_object(o) ? o : NULL;
 }
 
-static void read_percentiles(const json_t *clat, double mult,
-                             struct dstat *d)
+static void read_percentiles(const json_t *clat, double mult, struct dstat *d)
 {
-    const json_t *p = json_is_object(clat)
-                          ? json_object_get(clat, "percentile")
-                          : NULL;
+    const json_t *p =
+        json_is_object(clat) ? json_object_get(clat, "percentile") : NULL;
     if (!json_is_object(p))
         return;
     const char *key;
@@ -276,8 +276,8 @@ static void read_entry(json_t *obj, size_t idx, struct entry *e,
     e->name = str(obj, "jobname");
     if (!e->name || !*e->name)
         e->name = pb_arena_printf(&set->arena, "job%zu", idx + 1);
-    e->is_agg = json_object_get(obj, "hostname") &&
-                !strcmp(e->name, "All clients");
+    e->is_agg =
+        json_object_get(obj, "hostname") && !strcmp(e->name, "All clients");
     e->hostname = str(obj, "hostname");
     e->port = num(obj, "port");
     e->error = num(obj, "error");
@@ -498,10 +498,10 @@ static void build_test(struct ctx *c, struct entry *e)
     double direct = int_opt(opt(c, e, "direct"));
     if (direct < 0 && int_opt(opt(c, e, "buffered")) >= 0)
         direct = int_opt(opt(c, e, "buffered")) == 0;
-    int write_differs = have_bs && (e->rwmask & M_WRITE) &&
-                        strcmp(bs[1], bsmain) != 0;
-    int trim_differs = have_bs && (e->rwmask & M_TRIM) &&
-                       strcmp(bs[2], bsmain) != 0;
+    int write_differs =
+        have_bs && (e->rwmask & M_WRITE) && strcmp(bs[1], bsmain) != 0;
+    int trim_differs =
+        have_bs && (e->rwmask & M_TRIM) && strcmp(bs[2], bsmain) != 0;
 
     /* name */
     pb_buf_puts(&name, "fio");
@@ -606,8 +606,8 @@ static void add(struct ctx *c, const struct entry *e, const char *job,
         pb_rs_add_null(c->set, e->config, e->test, e->host, job, m, unit,
                        direction, null_reason);
     else if (isfinite(v)) /* absent, or overflowed in unit conversion */
-        pb_rs_add(c->set, e->config, e->test, e->host, job, m, unit,
-                  direction, v);
+        pb_rs_add(c->set, e->config, e->test, e->host, job, m, unit, direction,
+                  v);
 }
 
 static void emit(struct ctx *c, const struct entry *e, const char *job,
@@ -625,8 +625,7 @@ static void emit(struct ctx *c, const struct entry *e, const char *job,
         add(c, e, job, dn, "bytes", "B", PB_DIR_HIGHER, d->bytes, NULL);
         add(c, e, job, dn, "runtime", "ns", PB_DIR_LOWER, d->runtime, none);
         add(c, e, job, dn, "lat_mean", "ns", PB_DIR_LOWER, d->lat_mean, none);
-        add(c, e, job, dn, "clat_mean", "ns", PB_DIR_LOWER, d->clat_mean,
-            none);
+        add(c, e, job, dn, "clat_mean", "ns", PB_DIR_LOWER, d->clat_mean, none);
         if (io)
             add(c, e, job, dn, "slat_mean", "ns", PB_DIR_LOWER, d->slat_mean,
                 NULL);
@@ -747,11 +746,19 @@ static int same_str(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-/* Clones of one numjobs job: same name, host and options. */
-static int is_clone(const struct entry *a, const struct entry *b)
+/* Clones of one numjobs job: same name, host, group and options, and
+ * numjobs > 1 unless fio printed no options (2.1). Sections repeated under
+ * one name with stonewall differ in groupid: they ran one after another. */
+static int is_clone(const struct ctx *c, const struct entry *a,
+                    const struct entry *b)
 {
     if (a->is_agg || b->is_agg || strcmp(a->name, b->name) != 0 ||
         !same_str(a->host, b->host))
+        return 0;
+    double ga = num(a->obj, "groupid"), gb = num(b->obj, "groupid");
+    if (!(ga == gb) && !(isnan(ga) && isnan(gb)))
+        return 0;
+    if (has_opts(c, a) && !(int_opt(opt(c, a, "numjobs")) > 1))
         return 0;
     const json_t *oa = json_object_get(a->obj, "job options");
     const json_t *ob = json_object_get(b->obj, "job options");
@@ -775,8 +782,8 @@ static const char *resolve_aggregate(struct ctx *c, size_t idx)
             continue;
         if (!first)
             first = o;
-        else if (strcmp(o->name, first->name) != 0 ||
-                 o->test != first->test || o->config != first->config)
+        else if (strcmp(o->name, first->name) != 0 || o->test != first->test ||
+                 o->config != first->config)
             agree = 0;
     }
     if (first && agree) {
@@ -795,42 +802,41 @@ static const char *resolve_aggregate(struct ctx *c, size_t idx)
 
 /* ==== errors ==== */
 
-/* Where the idx-th job's "error" key is, for the message about it. */
-static void locate_entry(const struct ctx *c, size_t idx, long *line,
-                         long *col)
+/* Offset of the nth (0-based) key `"name"` (a string followed by ':') in
+ * the document, or (size_t)-1. A quote inside a string is escaped, so
+ * string values cannot fake a key. */
+static size_t find_key(const struct ctx *c, const char *name, size_t nth)
 {
-    *line = *col = 0;
-    const char *p = c->buf + c->start, *end = c->buf + c->start + c->jlen;
-    size_t seen = 0;
-    /* count entries that carry a jobname string, as read_entry did */
-    size_t want = 0;
-    for (size_t i = 0; i < idx; i++)
-        if (str(c->e[i].obj, "jobname"))
-            want++;
-    static const char key[] = "\"jobname\"";
+    const char *p = c->buf + c->start, *end = p + c->jlen;
+    size_t n = strlen(name);
     while (p < end) {
         const char *q = memchr(p, '"', (size_t)(end - p));
-        if (!q || (size_t)(end - q) < sizeof(key) - 1)
-            return;
-        if (memcmp(q, key, sizeof(key) - 1) != 0) {
-            p = q + 1;
+        if (!q)
+            break;
+        p = q + 1;
+        if ((size_t)(end - p) < n + 1 || memcmp(p, name, n) != 0 || p[n] != '"')
             continue;
-        }
-        if (seen++ == want) {
-            const char *hit = q;
-            for (const char *r = q; r + 7 <= end; r++) {
-                if (!memcmp(r, "\"error\"", 7)) {
-                    hit = r;
-                    break;
-                }
-                if (*r == '}' || *r == '{')
-                    break;
-            }
-            line_col(c->buf, (size_t)(hit - c->buf), line, col);
-            return;
-        }
-        p = q + sizeof(key) - 1;
+        const char *r = p + n + 1;
+        while (r < end && isspace((unsigned char)*r))
+            r++;
+        if (r < end && *r == ':' && nth-- == 0)
+            return (size_t)(q - c->buf);
     }
+    return (size_t)-1;
+}
+
+/* Where entry idx's "error" key is, for the message about it: fio writes
+ * that key only once per entry. */
+static void locate_error(const struct ctx *c, size_t idx, long *line, long *col)
+{
+    size_t nth = 0;
+    for (size_t i = 0; i < idx; i++)
+        if (json_object_get(c->e[i].obj, "error"))
+            nth++;
+    size_t off = find_key(c, "error", nth);
+    if (off == (size_t)-1)
+        off = c->start;
+    line_col(c->buf, off, line, col);
 }
 
 static int json_error(const struct ctx *c, const json_error_t *je)
@@ -854,8 +860,8 @@ static int json_error(const struct ctx *c, const json_error_t *je)
     col = je->column > 0 ? je->column : 0;
     if (je->line == 1 && col > 0)
         col += c0 - 1;
-    return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
-                      "invalid JSON: %s", je->text);
+    return pb_err_set(c->err, PB_EINPUT, c->path, line, col, "invalid JSON: %s",
+                      je->text);
 }
 
 static int no_json(const char *path, const char *buf, size_t len,
@@ -864,8 +870,7 @@ static int no_json(const char *path, const char *buf, size_t len,
     const char *p = pb_skip_ws(buf, buf + len);
     if (p == buf + len)
         return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          len ? "file holds only white space"
-                              : "empty file");
+                          len ? "file holds only white space" : "empty file");
     long line, col;
     line_col(buf, (size_t)(p - buf), &line, &col);
     size_t n = 0;
@@ -906,7 +911,7 @@ static int emit_all(struct ctx *c)
         }
         size_t n = 1;
         while (i + n < c->ne && c->e[i + n].usable &&
-               is_clone(e, &c->e[i + n]))
+               is_clone(c, e, &c->e[i + n]))
             n++;
         if (n == 1) {
             emit(c, e, e->name, &e->st, 0);
@@ -931,7 +936,7 @@ static int no_results(struct ctx *c)
         const struct entry *e = &c->e[i];
         if (!isnan(e->error) && e->error != 0 && !stats_moved_data(&e->st)) {
             long line, col;
-            locate_entry(c, i, &line, &col);
+            locate_error(c, i, &line, &col);
             return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
                               "job \"%s\" failed with error %.0f and did "
                               "no I/O",
@@ -959,10 +964,9 @@ static int fio_parse(const char *path, const char *buf, size_t len,
 
     json_error_t je;
     memset(&je, 0, sizeof(je));
-    json_t *root = json_loadb(buf + c.start, c.jlen,
-                              JSON_DISABLE_EOF_CHECK |
-                                  JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL,
-                              &je);
+    json_t *root = json_loadb(
+        buf + c.start, c.jlen,
+        JSON_DISABLE_EOF_CHECK | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, &je);
     if (!root)
         return json_error(&c, &je);
 
@@ -1025,5 +1029,4 @@ out:
     return rc;
 }
 
-const struct pb_parser pb_parser_fio_json = {"fio-json", fio_sniff,
-                                             fio_parse};
+const struct pb_parser pb_parser_fio_json = {"fio-json", fio_sniff, fio_parse};

@@ -117,6 +117,9 @@ static void apply_opts(struct pb_resultset *set,
     } else if (opts->label) {
         pb_rs_config(set, opts->label);
     }
+    if (opts->rules)
+        for (size_t i = 0; i < set->nconfigs; i++)
+            pb_label_extract(opts->rules, set, i);
     for (size_t k = 0; k < opts->nset; k++) {
         char *v = pb_ingest_norm_param(opts->set[k].key, opts->set[k].value);
         for (size_t i = 0; i < set->nconfigs; i++)

@@ -1,0 +1,911 @@
+/* Unit tests for ingest/fio_json.c: every fixture made with fio 3.33, every
+ * file of the shared corpus (skipped when absent), and hostile input built
+ * in memory. Expected numbers are copied from the files, in canonical
+ * units (B, B/s, ns). */
+#define _POSIX_C_SOURCE 200809L
+#include "tests/unit/testhelp.h"
+#include <unistd.h>
+
+#include "ingest/ingest_int.h"
+
+#define FIX_DIR    PB_FIXTURES_DIR "/fio-json"
+#define CORPUS_DIR PB_CORPUS_DIR "/fio-json"
+
+/* ==== helpers ==== */
+
+/* Parse len bytes copied to a heap block of exactly that size, so that
+ * ASan sees any read past the end (parsers must not rely on a NUL). */
+static int parse_mem(const char *path, const char *buf, size_t len,
+                     struct pb_resultset **out, struct pb_err *err)
+{
+    char *copy = malloc(len ? len : 1);
+    assert_non_null(copy);
+    if (len)
+        memcpy(copy, buf, len);
+    struct pb_resultset *set = pb_resultset_new();
+    memset(err, 0, sizeof(*err));
+    int rc = pb_parser_fio_json.parse(path, copy, len, set, err);
+    free(copy);
+    if (rc != PB_OK) {
+        pb_resultset_free(set);
+        set = NULL;
+    }
+    *out = set;
+    return rc;
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    char *buf = NULL;
+    struct pb_err err = {0};
+    if (pb_read_file(path, &buf, len, &err) != PB_OK) {
+        print_error("cannot read %s: %s\n", path, err.msg);
+        fail();
+    }
+    return buf;
+}
+
+static int parse_file(const char *dir, const char *name,
+                      struct pb_resultset **out, struct pb_err *err)
+{
+    size_t len;
+    char *buf = slurp(dir, name, &len);
+    int rc = parse_mem(name, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+static struct pb_resultset *parse_ok(const char *dir, const char *name)
+{
+    struct pb_resultset *set;
+    struct pb_err err;
+    if (parse_file(dir, name, &set, &err) != PB_OK) {
+        print_error("%s:%ld:%ld: %s\n", err.path, err.line, err.col, err.msg);
+        fail();
+    }
+    return set;
+}
+
+static struct pb_resultset *fixture(const char *name)
+{
+    return parse_ok(FIX_DIR, name);
+}
+
+static struct pb_resultset *corpus(const char *name)
+{
+    skip_unless_exists(CORPUS_DIR);
+    return parse_ok(CORPUS_DIR, name);
+}
+
+/* Expect the parse of a bad file to fail at line:col with msg inside. */
+static void expect_reject(const char *dir, const char *name, long line,
+                          long col, const char *msg)
+{
+    struct pb_resultset *set;
+    struct pb_err err;
+    assert_int_equal(parse_file(dir, name, &set, &err), PB_EINPUT);
+    assert_null(set);
+    assert_int_equal(err.code, PB_EINPUT);
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.col, col);
+    if (!strstr(err.msg, msg)) {
+        print_error("message \"%s\" lacks \"%s\"\n", err.msg, msg);
+        fail();
+    }
+}
+
+static int same(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+/* The result (host, job, metric); host NULL means a local run. */
+static const struct pb_result *find(const struct pb_resultset *s,
+                                    const char *host, const char *job,
+                                    const char *metric)
+{
+    for (size_t i = 0; i < s->nresults; i++) {
+        const struct pb_result *r = &s->results[i];
+        if (same(r->host, host) && same(r->job, job) &&
+            !strcmp(r->metric, metric))
+            return r;
+    }
+    return NULL;
+}
+
+static double hval(const struct pb_resultset *s, const char *host,
+                   const char *job, const char *metric)
+{
+    const struct pb_result *r = find(s, host, job, metric);
+    if (!r || !r->has_value) {
+        print_error("no value for host=%s job=%s %s\n", host ? host : "-", job,
+                    metric);
+        fail();
+    }
+    return r->value;
+}
+
+static double val(const struct pb_resultset *s, const char *job,
+                  const char *metric)
+{
+    return hval(s, NULL, job, metric);
+}
+
+/* Values are compared with a relative 1e-12: unit conversions such as
+ * 477734.84 usec * 1000 are not exact in binary. */
+#define assert_val(s, job, metric, want)                                       \
+    assert_rel(val((s), (job), (metric)), (want), 1e-12)
+#define assert_hval(s, host, job, metric, want)                                \
+    assert_rel(hval((s), (host), (job), (metric)), (want), 1e-12)
+
+static const char *unit_of(const struct pb_resultset *s, const char *job,
+                           const char *metric)
+{
+    const struct pb_result *r = find(s, NULL, job, metric);
+    assert_non_null(r);
+    return r->unit;
+}
+
+static const struct pb_test *test_of(const struct pb_resultset *s,
+                                     const char *host, const char *job)
+{
+    for (size_t i = 0; i < s->nresults; i++)
+        if (same(s->results[i].host, host) && same(s->results[i].job, job))
+            return &s->tests[s->results[i].test];
+    print_error("no results for job %s\n", job);
+    fail();
+    return NULL;
+}
+
+static const char *param(const struct pb_test *t, const char *key)
+{
+    for (size_t i = 0; i < t->nparams; i++)
+        if (!strcmp(t->params[i].key, key))
+            return t->params[i].value;
+    return NULL;
+}
+
+static const char *config_of(const struct pb_resultset *s, const char *job)
+{
+    for (size_t i = 0; i < s->nresults; i++)
+        if (same(s->results[i].job, job))
+            return s->configs[s->results[i].config].label;
+    return NULL;
+}
+
+/* Results of job whose metric starts with prefix ("read_"). */
+static size_t count_prefix(const struct pb_resultset *s, const char *job,
+                           const char *prefix)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nresults; i++)
+        if (same(s->results[i].job, job) &&
+            !strncmp(s->results[i].metric, prefix, strlen(prefix)))
+            n++;
+    return n;
+}
+
+static int sniff_file(const char *dir, const char *name)
+{
+    size_t len;
+    char *buf = slurp(dir, name, &len);
+    int score = pb_parser_fio_json.sniff(buf, len < 8192 ? len : 8192);
+    free(buf);
+    return score;
+}
+
+/* ==== fixtures made with fio 3.33 (fixtures/README.md) ==== */
+
+static void fix_randread_libaio(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_randread_4k_qd4_libaio.json");
+    const char *j = "randread-4k-qd4";
+    assert_string_equal(s->tool_version, "fio-3.33");
+    assert_val(s, j, "read_iops", 37925.925926);
+    assert_val(s, j, "read_bw", 155344592);
+    assert_val(s, j, "read_bytes", 4194304);
+    assert_val(s, j, "read_runtime", 27e6);
+    assert_val(s, j, "read_clat_mean", 95120.722656);
+    assert_val(s, j, "read_slat_mean", 7962.378906);
+    assert_val(s, j, "read_lat_mean", 103083.101562);
+    assert_val(s, j, "read_clat_p50", 82432);
+    assert_val(s, j, "read_clat_p95", 177152);
+    assert_val(s, j, "read_clat_p99", 411648);
+    assert_val(s, j, "read_clat_p99.9", 522240);
+    assert_val(s, j, "read_clat_max", 523565);
+    assert_val(s, j, "usr_cpu", 15.384615);
+    assert_val(s, j, "sys_cpu", 30.769231);
+    assert_string_equal(unit_of(s, j, "read_bw"), "B/s");
+    assert_string_equal(unit_of(s, j, "read_iops"), "ops/s");
+    assert_string_equal(unit_of(s, j, "read_clat_p99"), "ns");
+    assert_string_equal(unit_of(s, j, "read_bytes"), "B");
+    assert_string_equal(unit_of(s, j, "sys_cpu"), "%");
+    assert_int_equal(find(s, NULL, j, "read_iops")->direction, PB_DIR_HIGHER);
+    assert_int_equal(find(s, NULL, j, "read_clat_p99")->direction,
+                     PB_DIR_LOWER);
+    assert_int_equal(count_prefix(s, j, "write_"), 0);
+    assert_int_equal(count_prefix(s, j, "trim_"), 0);
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=4 direct=1");
+    assert_string_equal(t->tool, "fio");
+    assert_string_equal(param(t, "rw"), "randread");
+    assert_string_equal(param(t, "bs"), "4096");
+    assert_string_equal(param(t, "iodepth"), "4");
+    assert_string_equal(param(t, "numjobs"), "1");
+    assert_string_equal(param(t, "direct"), "1");
+    assert_string_equal(param(t, "ioengine"), "libaio");
+    assert_string_equal(param(t, "size"), "4194304");
+    assert_string_equal(param(t, "runtime"), "1000000000");
+    assert_string_equal(config_of(s, j), j);
+    assert_int_equal(s->nfacts, 1);
+    assert_string_equal(s->facts[0].key, "fio_version");
+    assert_string_equal(s->facts[0].value, "fio-3.33");
+    pb_resultset_free(s);
+}
+
+static void fix_write_only(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_write_64k_fsync16.json");
+    const char *j = "seqwrite-64k";
+    assert_val(s, j, "write_bw", 699050666);
+    assert_val(s, j, "write_iops", 10666.666667);
+    assert_val(s, j, "write_clat_p50", 11456);
+    /* no fake zero rows for the direction the job does not do */
+    assert_int_equal(count_prefix(s, j, "read_"), 0);
+    assert_int_equal(count_prefix(s, j, "trim_"), 0);
+    /* psync: fio did not measure slat (N = 0) */
+    assert_null(find(s, NULL, j, "write_slat_mean"));
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name, "fio write bs=64k iodepth=1 fsync=16");
+    assert_string_equal(param(t, "fsync"), "16");
+    assert_string_equal(param(t, "bs"), "65536");
+    assert_string_equal(param(t, "ioengine"), "psync");
+    assert_null(param(t, "direct"));
+    assert_null(param(t, "rwmixread"));
+    pb_resultset_free(s);
+}
+
+static void fix_randrw_json_plus(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_randrw70_4k_json-plus.json");
+    const char *j = "randrw-70";
+    assert_val(s, j, "read_clat_p99.9", 489472);
+    assert_val(s, j, "read_bytes", 2895872);
+    assert_val(s, j, "write_iops", 8128.205128);
+    assert_val(s, j, "write_slat_mean", 3319.356467);
+    assert_val(s, j, "write_clat_p50", 362496);
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name,
+                        "fio randrw bs=4k iodepth=8 rwmixread=70 direct=1");
+    assert_string_equal(param(t, "rwmixread"), "70");
+    pb_resultset_free(s);
+}
+
+static void fix_three_jobs(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_three-jobs.json");
+    assert_int_equal(s->nconfigs, 3);
+    assert_int_equal(s->ntests, 3);
+    assert_val(s, "seqread-128k", "read_bw", 466033777);
+    assert_int_equal(count_prefix(s, "seqread-128k", "write_"), 0);
+    assert_val(s, "randwrite-8k", "write_clat_mean", 137140.373047);
+    assert_int_equal(count_prefix(s, "randwrite-8k", "read_"), 0);
+    assert_val(s, "rw-4k-16k", "write_bytes", 3375104);
+    assert_val(s, "rw-4k-16k", "read_bytes", 819200);
+    assert_string_equal(test_of(s, NULL, "seqread-128k")->name,
+                        "fio read bs=128k iodepth=1 direct=1");
+    const struct pb_test *t = test_of(s, NULL, "randwrite-8k");
+    assert_string_equal(t->name, "fio randwrite bs=8k iodepth=2 direct=1");
+    assert_string_equal(param(t, "ioengine"), "libaio"); /* global */
+    t = test_of(s, NULL, "rw-4k-16k");
+    assert_string_equal(
+        t->name, "fio rw bs=4k bs_write=16k iodepth=1 rwmixread=50 direct=1");
+    assert_string_equal(param(t, "bs"), "4096");
+    assert_string_equal(param(t, "bs_write"), "16384");
+    assert_string_equal(param(t, "rwmixread"), "50");
+    assert_string_equal(config_of(s, "rw-4k-16k"), "rw-4k-16k");
+    pb_resultset_free(s);
+}
+
+static void fix_numjobs_grouped(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        fixture("fio-3.33_randread_numjobs4_group-reporting.json");
+    const char *j = "randread-nj4";
+    assert_val(s, j, "read_bytes", 8388608);
+    assert_val(s, j, "read_iops", 31507.692308);
+    assert_val(s, j, "read_clat_p99", 411648);
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=1 numjobs=4");
+    assert_string_equal(param(t, "numjobs"), "4");
+    pb_resultset_free(s);
+}
+
+static void fix_numjobs_clones(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        fixture("fio-3.33_randwrite_numjobs3_no-group-reporting.json");
+    assert_val(s, "randwrite-nj3#0", "write_clat_mean", 2502.976562);
+    assert_val(s, "randwrite-nj3#1", "write_clat_p50", 1576);
+    assert_val(s, "randwrite-nj3#2", "write_clat_max", 13108);
+    /* aggregate: sums, io-weighted means (512 I/Os each), no percentiles */
+    const char *j = "randwrite-nj3";
+    assert_val(s, j, "write_iops", 768000);
+    assert_val(s, j, "write_bw", 3 * 1048576000.0);
+    assert_val(s, j, "write_bytes", 3 * 2097152.0);
+    assert_val(s, j, "write_clat_mean",
+               (2502.976562 + 2518.623047 + 1700.427734) / 3);
+    assert_val(s, j, "write_lat_mean",
+               (2532.818359 + 2548.716797 + 1729.791016) / 3);
+    assert_val(s, j, "write_clat_max", 147650);
+    assert_val(s, j, "write_runtime", 2e6);
+    assert_null(find(s, NULL, j, "write_clat_p50"));
+    assert_null(find(s, NULL, j, "write_clat_p99"));
+    assert_null(find(s, NULL, "randwrite-nj3#3", "write_iops"));
+    assert_string_equal(config_of(s, "randwrite-nj3#1"), j);
+    assert_ptr_equal(test_of(s, NULL, j), test_of(s, NULL, "randwrite-nj3#0"));
+    assert_string_equal(test_of(s, NULL, j)->name,
+                        "fio randwrite bs=4k iodepth=1 numjobs=3");
+    pb_resultset_free(s);
+}
+
+static void fix_json_normal(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_randread_json-normal.json");
+    assert_val(s, "randread-4k-qd4", "read_iops", 39384.615385);
+    assert_val(s, "randread-4k-qd4", "read_lat_mean", 97482.819336);
+    assert_int_equal(sniff_file(FIX_DIR, "fio-3.33_randread_json-normal.json"),
+                     90);
+    pb_resultset_free(s);
+}
+
+static void fix_warning_prefix(void **state)
+{
+    (void)state;
+    const char *f = "fio-3.33_read_16k_warning-prefix.json";
+    struct pb_resultset *s = fixture(f);
+    assert_val(s, "warn-time-based", "read_clat_max", 1462076);
+    assert_val(s, "warn-time-based", "read_bw", 1048576000);
+    assert_string_equal(param(test_of(s, NULL, "warn-time-based"), "bs"),
+                        "16384");
+    assert_int_equal(sniff_file(FIX_DIR, f), 90);
+    pb_resultset_free(s);
+}
+
+static void fix_sigint_prefix(void **state)
+{
+    (void)state;
+    const char *f = "fio-3.33_randread_sigint-prefix.json";
+    struct pb_resultset *s = fixture(f);
+    assert_val(s, "sigint-randread", "read_bytes", 66023424);
+    assert_val(s, "sigint-randread", "read_clat_p99.9", 432128);
+    assert_string_equal(param(test_of(s, NULL, "sigint-randread"), "runtime"),
+                        "30000000000");
+    assert_int_equal(sniff_file(FIX_DIR, f), 90);
+    pb_resultset_free(s);
+}
+
+static void fix_trim(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_randtrim_64k_loopdev.json");
+    const char *j = "randtrim-64k";
+    assert_val(s, j, "trim_iops", 16000);
+    assert_val(s, j, "trim_bw", 1048576000);
+    assert_val(s, j, "trim_clat_p50", 55552);
+    assert_int_equal(count_prefix(s, j, "read_"), 0);
+    assert_int_equal(count_prefix(s, j, "write_"), 0);
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name, "fio randtrim bs=64k iodepth=1");
+    assert_string_equal(param(t, "bs"), "65536");
+    pb_resultset_free(s);
+}
+
+static void fix_client_server_two(void **state)
+{
+    (void)state;
+    const char *f = "fio-3.33_client-server_two-servers.json";
+    struct pb_resultset *s = fixture(f);
+    const char *j = "cs-randread";
+    /* both servers run on 127.0.0.1: the port tells them apart */
+    assert_hval(s, "127.0.0.1:8766", j, "read_iops", 11130.434783);
+    assert_hval(s, "127.0.0.1:8765", j, "read_iops", 14222.222222);
+    assert_hval(s, "127.0.0.1:8765", j, "read_clat_p50", 60160);
+    assert_hval(s, "(all clients)", j, "read_iops", 22260.869565);
+    assert_hval(s, "(all clients)", j, "read_bytes", 4194304);
+    assert_hval(s, "(all clients)", j, "read_clat_mean", 78034.098633);
+    assert_null(find(s, "(all clients)", j, "read_clat_p50"));
+    assert_null(find(s, NULL, j, "read_iops"));
+    assert_null(find(s, "127.0.0.1", j, "read_iops"));
+    assert_int_equal(s->nconfigs, 1);
+    assert_int_equal(s->ntests, 1);
+    assert_string_equal(test_of(s, "(all clients)", j)->name,
+                        "fio randread bs=4k iodepth=1");
+    assert_int_equal(sniff_file(FIX_DIR, f), 90);
+    pb_resultset_free(s);
+}
+
+static void fix_client_server_one(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = fixture("fio-3.33_client-server_one-server.json");
+    assert_hval(s, "127.0.0.1", "cs-randread", "read_clat_p99.9", 692224);
+    assert_hval(s, "127.0.0.1", "cs-randread", "read_bw", 26886564);
+    assert_null(find(s, "(all clients)", "cs-randread", "read_iops"));
+    pb_resultset_free(s);
+}
+
+static void fix_failed_job(void **state)
+{
+    (void)state;
+    expect_reject(FIX_DIR, "bad/fio-3.33_randtrim_regular-file_failed-job.json",
+                  11, 7, "job \"randtrim-file\" failed with error 25");
+}
+
+/* ==== the shared corpus ==== */
+
+static void corpus_fio_2_1_4(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = corpus("fio-2.1.4_multi-job_perfkit.json");
+    const char *j = "sequential_write";
+    assert_string_equal(s->tool_version, "fio-2.1.4");
+    assert_val(s, j, "write_bw", 68118.0 * 1024);     /* KiB/s */
+    assert_val(s, j, "write_bytes", 361984.0 * 1024); /* KiB */
+    assert_val(s, j, "write_clat_mean", 477734840);   /* usec */
+    assert_val(s, j, "write_slat_mean", 1001720);
+    assert_val(s, j, "write_lat_mean", 478737470);
+    assert_val(s, j, "write_clat_p99", 823296000);
+    assert_val(s, j, "write_clat_p99.9", 872448000);
+    assert_val(s, j, "write_runtime", 5314e6);
+    assert_val(s, j, "write_iops", 133);
+    assert_int_equal(count_prefix(s, j, "read_"), 0);
+    assert_val(s, "random_read_test", "read_iops", 317);
+    assert_val(s, "sequential_read", "read_clat_p50", 264192000);
+    /* fio 2.1 prints no options: rw from what the job did, no defaults */
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name, "fio write job=sequential_write");
+    assert_string_equal(param(t, "rw"), "write");
+    assert_null(param(t, "bs"));
+    assert_int_equal(s->nconfigs, 5);
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_2_17(void **state)
+{
+    (void)state;
+    /* "global options" holds the key "filename" twice */
+    struct pb_resultset *s = corpus("fio-2.17_randrw-hist-log_perfkit.json");
+    const char *j = "rand_16k_read_100%-io-depth-1-num-jobs-2";
+    assert_val(s, j, "read_bw", 129386.0 * 1024);
+    assert_val(s, j, "read_bytes", 1294256.0 * 1024);
+    assert_val(s, j, "read_clat_mean", 238357.679);
+    assert_val(s, j, "read_clat_p99", 1352000);
+    assert_val(s, "rand_16k_write_100%-io-depth-1-num-jobs-2", "write_iops",
+               2457.017193);
+    const struct pb_test *t = test_of(s, NULL, j);
+    assert_string_equal(t->name,
+                        "fio randread bs=16k iodepth=1 numjobs=2 direct=1");
+    assert_string_equal(param(t, "size"), "100%");
+    assert_string_equal(param(t, "runtime"), "10000000000");
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_2_18(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        corpus("fio-2.18_randread_fio-plot-example01.json");
+    assert_string_equal(s->tool_version, "fio-2.18-59-g618e");
+    assert_val(s, "random-io", "read_iops", 73.184143);
+    assert_val(s, "random-io", "read_bw", 292.0 * 1024);
+    assert_val(s, "random-io", "read_clat_p95", 20608000);
+    assert_val(s, "random-io", "read_slat_mean", 14013.889);
+    const struct pb_test *t = test_of(s, NULL, "random-io");
+    assert_string_equal(param(t, "iodepth"), "1"); /* "01" in the file */
+    assert_string_equal(param(t, "size"), "1998233534464"); /* 1861G */
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_12(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = corpus("fio-3.12_randrw-50-50_32k_arau.json");
+    assert_val(s, "vol0", "read_bw", 7402092);
+    assert_val(s, "vol0", "write_iops", 224.677039);
+    assert_val(s, "vol0", "write_clat_p99.9", 742391808);
+    assert_val(s, "vol0", "read_bytes", 2153283584);
+    const struct pb_test *t = test_of(s, NULL, "vol0");
+    assert_string_equal(t->name,
+                        "fio randrw bs=32k iodepth=16 rwmixread=50 direct=1");
+    assert_string_equal(param(t, "size"), "4294967296"); /* 4GB */
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_14(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        corpus("fio-3.14_randread_intel-s4610_fio-plot.json");
+    assert_val(s, "random-read", "read_iops", 8360.793987);
+    assert_val(s, "random-read", "read_clat_mean", 107363.82174);
+    assert_val(s, "random-read", "read_clat_p99", 150528);
+    assert_int_equal(count_prefix(s, "random-read", "write_"), 0);
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_16(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        corpus("fio-3.16_randrw_highpoint-raid5_fio-plot.json");
+    assert_val(s, "iotest", "read_iops", 25.246234);
+    assert_val(s, "iotest", "write_bw", 108306);
+    assert_val(s, "iotest", "write_clat_p50", 15925248);
+    const struct pb_test *t = test_of(s, NULL, "iotest");
+    assert_string_equal(param(t, "fsync"), "10000");
+    assert_string_equal(param(t, "size"), "52428800000"); /* 50000Mi */
+    assert_string_equal(
+        t->name,
+        "fio randrw bs=4k iodepth=1 rwmixread=50 fsync=10000 direct=1");
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_1(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = corpus("fio-3.1_randrw_md0_fio-plot.json");
+    assert_val(s, "iotest", "read_bw", 25454.0 * 1024); /* no bw_bytes yet */
+    assert_val(s, "iotest", "write_bytes", 1560662016);
+    assert_val(s, "iotest", "write_clat_mean", 50896.971023);
+    assert_val(s, "iotest", "usr_cpu", 8.508333);
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_28(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        corpus("fio-3.28_48-job-bs-qd-sweep_io_uring_whitepau.json");
+    assert_int_equal(s->nconfigs, 48);
+    assert_val(s, "r_bs4k_qd1", "write_bw", 99511259);
+    assert_val(s, "r_bs4k_qd4", "write_iops", 41286.292741);
+    assert_val(s, "r_bs4k_qd1", "write_clat_p95", 33024);
+    assert_int_equal(count_prefix(s, "r_bs4k_qd1", "read_"), 0);
+    const struct pb_test *t = test_of(s, NULL, "r_bs4k_qd4");
+    assert_string_equal(t->name, "fio write bs=4k iodepth=4 direct=1");
+    assert_string_equal(param(t, "runtime"), "20000000000"); /* "20s" */
+    assert_string_equal(param(t, "ioengine"), "io_uring");
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_6_clones(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        corpus("fio-3.6_randread_16-jobs-no-group-reporting_fio-plot.json");
+    assert_val(s, "random-io#0", "read_iops", 6.199173);
+    assert_val(s, "random-io#1", "read_clat_p50", 110624768);
+    assert_non_null(find(s, NULL, "random-io#15", "read_iops"));
+    assert_null(find(s, NULL, "random-io#16", "read_iops"));
+    /* aggregate of the 16 clones */
+    assert_val(s, "random-io", "read_iops", 105.378736);
+    assert_val(s, "random-io", "read_bw", 431621);
+    assert_val(s, "random-io", "read_bytes", 25919488);
+    assert_rel(val(s, "random-io", "read_clat_mean"), 151714571.2575853, 1e-9);
+    assert_val(s, "random-io", "read_clat_max", 1149541193);
+    assert_null(find(s, NULL, "random-io", "read_clat_p99"));
+    assert_string_equal(test_of(s, NULL, "random-io")->name,
+                        "fio randread bs=4k iodepth=1 numjobs=16 direct=1");
+    pb_resultset_free(s);
+}
+
+static void corpus_fio_3_6_ceph(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = corpus("fio-3.6_randread_ceph-ssd_fio-plot.json");
+    assert_val(s, "random-read", "read_clat_mean", 860669.744547);
+    assert_val(s, "random-read", "read_slat_mean", 37441.8801);
+    assert_val(s, "random-read", "read_bw", 4487639);
+    assert_val(s, "random-read", "read_clat_p99.9", 1662976);
+    pb_resultset_free(s);
+}
+
+static void corpus_dirty_sigint(void **state)
+{
+    (void)state;
+    const char *f = "DIRTY-PREFIX_fio-3.34_randread_4k_sigint_fio-plot.json";
+    struct pb_resultset *s = corpus(f);
+    assert_string_equal(s->tool_version, "fio-3.34");
+    assert_val(s, "FIOJOB", "read_iops", 10102.601156);
+    assert_val(s, "FIOJOB", "read_bw", 41380254);
+    assert_string_equal(param(test_of(s, NULL, "FIOJOB"), "size"),
+                        "1073741824");
+    assert_int_equal(sniff_file(CORPUS_DIR, f), 90);
+    pb_resultset_free(s);
+}
+
+static void corpus_dirty_failed_job(void **state)
+{
+    (void)state;
+    skip_unless_exists(CORPUS_DIR);
+    /* three warning lines, then a job with error 22 and all-zero stats:
+     * nothing usable, so the file is rejected at the job's "error" key */
+    expect_reject(CORPUS_DIR,
+                  "DIRTY-PREFIX_fio-3.33_write_1m_failed-job_fio-plot.json", 13,
+                  7, "job \"1m\" failed with error 22 and did no I/O");
+}
+
+static void corpus_broken(void **state)
+{
+    (void)state;
+    skip_unless_exists(CORPUS_DIR);
+    expect_reject(CORPUS_DIR,
+                  "BROKEN_fio-3.12_two-json-docs-with-shell-prompt_arau.json",
+                  317, 1, "second JSON document");
+    expect_reject(CORPUS_DIR, "BROKEN_fio-bad-option_whitepau.json", 1, 0,
+                  "no JSON object found (first line: \"Bad option <");
+    expect_reject(CORPUS_DIR, "BROKEN_fio-error-libaio_fio-plot.json", 1, 0,
+                  "no JSON object found (first line: \"fio: engine libaio "
+                  "not loadable\")");
+    expect_reject(CORPUS_DIR, "BROKEN_fio-error-shm_fio-plot.json", 1, 0,
+                  "no JSON object found");
+    assert_int_equal(
+        sniff_file(CORPUS_DIR, "BROKEN_fio-error-shm_fio-plot.json"), 0);
+}
+
+/* ==== hostile input ==== */
+
+static void hostile_table(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        long line, col;
+        const char *msg;
+    } cases[] = {
+        {"", 0, 0, "empty file"},
+        {" \n\t\n", 0, 0, "only white space"},
+        {"{", 1, 1, "truncated JSON"},
+        {"[1,2]", 1, 0, "no JSON object found"},
+        {"fio: oops\n", 1, 0,
+         "no JSON object found (first line: \"fio: oops\")"},
+        {"{\"fio version\":\"x\",\"jobs\":5}", 1, 1,
+         "not fio output: no \"jobs\" or \"client_stats\" array"},
+        {"{\"fio version\":\"x\"}", 1, 1, "not fio output"},
+        {"{\"fio version\":\"x\",\"jobs\":[]}", 1, 1,
+         "no usable job in \"jobs\""},
+        {"{\"jobs\":[1,\"a\",null,[],{}]}", 1, 1, "no usable job"},
+        {"{\"client_stats\":[{\"jobname\":\"x\"}]}", 1, 1,
+         "no usable job in \"client_stats\""},
+        {"w1\nw2\n{\n  \"fio version\": x\n}\n", 4, 18, "invalid JSON"},
+        {"  {\"a\": x}", 1, 9, "invalid JSON"},
+        {"{\"a\":1e999}", 1, 10, "invalid JSON"},
+        {"{\"a\":1}\n{\"b\":2}\n", 2, 1, "second JSON document"},
+        {"fio: {not json}\n  {\"jobs\":[{\"error\":5}]}", 2, 13,
+         "failed with error 5"},
+        /* wrong types everywhere: nothing usable, but no crash */
+        {"{\"fio version\":1,\"global options\":[1],\"jobs\":[{\"jobname\":5,"
+         "\"error\":\"x\",\"job options\":\"s\",\"read\":{\"io_bytes\":\"1\","
+         "\"total_ios\":[1],\"iops\":{},\"clat_ns\":{\"mean\":\"x\","
+         "\"percentile\":[5]},\"lat_ns\":7},\"write\":[1,2],\"trim\":null,"
+         "\"usr_cpu\":\"a\",\"sys_cpu\":null}]}",
+         1, 1, "no usable job"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct pb_resultset *s;
+        struct pb_err err;
+        int rc = parse_mem("mem", cases[i].in, strlen(cases[i].in), &s, &err);
+        if (rc != PB_EINPUT || err.line != cases[i].line ||
+            err.col != cases[i].col || !strstr(err.msg, cases[i].msg)) {
+            print_error("case %zu: rc %d at %ld:%ld \"%s\"; want %ld:%ld "
+                        "\"%s\"\n",
+                        i, rc, err.line, err.col, err.msg, cases[i].line,
+                        cases[i].col, cases[i].msg);
+            fail();
+        }
+        assert_null(s);
+    }
+}
+
+static void hostile_values(void **state)
+{
+    (void)state;
+    /* huge numbers, bogus percentile keys, a string where a number goes */
+    static const char in[] =
+        "{\"fio version\":\"fio-9\",\"jobs\":[{\"jobname\":\"j\","
+        "\"job options\":{\"rw\":\"randread:8\",\"bs\":[4],\"iodepth\":\"x\"},"
+        "\"read\":{\"io_bytes\":8192,\"io_kbytes\":8,\"bw_bytes\":1e308,"
+        "\"iops\":1e308,\"total_ios\":2,\"runtime\":1e308,"
+        "\"clat_ns\":{\"mean\":5,\"max\":1e308,\"N\":2,\"percentile\":"
+        "{\"50.000000\":1e308,\"0.00\":5,\"abc\":1,\"99.000000\":\"x\","
+        "\"99.9\":7}}},\"usr_cpu\":-1}]}";
+    struct pb_resultset *s;
+    struct pb_err err;
+    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_val(s, "j", "read_iops", 1e308);
+    assert_val(s, "j", "read_bw", 1e308);
+    assert_val(s, "j", "read_clat_p50", 1e308);
+    assert_val(s, "j", "read_clat_p99.9", 7);
+    assert_val(s, "j", "read_clat_mean", 5);
+    assert_val(s, "j", "usr_cpu", -1);
+    assert_null(find(s, NULL, "j", "read_clat_p99")); /* a string */
+    assert_null(find(s, NULL, "j", "read_runtime"));  /* overflows in ns */
+    const struct pb_test *t = test_of(s, NULL, "j");
+    assert_string_equal(param(t, "rw"), "randread"); /* ":8" dropped */
+    assert_string_equal(param(t, "bs"), "4096");     /* not a string */
+    assert_null(param(t, "iodepth"));
+    pb_resultset_free(s);
+}
+
+static void hostile_nul_and_depth(void **state)
+{
+    (void)state;
+    /* NUL bytes in the noise and in strings */
+    static const char in[] =
+        "fio: \0 junk\n{\"fio version\":\"a\\u0000b\",\"jobs\":[{\"jobname\":"
+        "\"n\\u0000m\",\"read\":{\"io_bytes\":4096,\"io_kbytes\":4,\"iops\":1,"
+        "\"total_ios\":1}}],\"x\":\"\\u0000\"}";
+    struct pb_resultset *s;
+    struct pb_err err;
+    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_val(s, "n", "read_bytes", 4096);
+    pb_resultset_free(s);
+
+    /* nesting far deeper than any parser stack */
+    size_t depth = 100000, n = 0;
+    char *deep = malloc(depth + 16);
+    assert_non_null(deep);
+    n += (size_t)sprintf(deep, "{\"jobs\":");
+    memset(deep + n, '[', depth);
+    n += depth;
+    assert_int_equal(parse_mem("mem", deep, n, &s, &err), PB_EINPUT);
+    assert_int_equal(err.line, 1);
+    free(deep);
+}
+
+static void hostile_client_mix(void **state)
+{
+    (void)state;
+    /* two clients running different jobs: "All clients" keeps its own
+     * name and a test of its own */
+    static const char in[] =
+        "{\"fio version\":\"fio-3.33\",\"client_stats\":["
+        "{\"jobname\":\"a\",\"job options\":{\"rw\":\"read\"},"
+        "\"read\":{\"io_bytes\":4096,\"io_kbytes\":4,\"iops\":1,"
+        "\"total_ios\":1},\"hostname\":\"h1\",\"port\":8765},"
+        "{\"jobname\":\"b\",\"job options\":{\"rw\":\"write\"},"
+        "\"write\":{\"io_bytes\":4096,\"io_kbytes\":4,\"iops\":2,"
+        "\"total_ios\":1},\"hostname\":\"h2\",\"port\":8765},"
+        "{\"jobname\":\"All clients\",\"read\":{\"io_bytes\":4096,"
+        "\"io_kbytes\":4,\"iops\":1,\"total_ios\":1},\"write\":{\"io_bytes\":"
+        "4096,\"io_kbytes\":4,\"iops\":2,\"total_ios\":1},"
+        "\"hostname\":\"h2\",\"port\":8765}]}";
+    struct pb_resultset *s;
+    struct pb_err err;
+    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_hval(s, "h1", "a", "read_iops", 1);
+    assert_hval(s, "h2", "b", "write_iops", 2);
+    assert_null(find(s, "h2", "b", "read_iops"));
+    assert_hval(s, "(all clients)", "All clients", "read_iops", 1);
+    assert_hval(s, "(all clients)", "All clients", "write_iops", 2);
+    assert_string_equal(test_of(s, "(all clients)", "All clients")->name,
+                        "fio all clients");
+    pb_resultset_free(s);
+}
+
+/* Cut a real file at every tenth: always PB_EINPUT, never a crash, and the
+ * error on the line where the text stops. */
+static void truncate_file(const char *dir, const char *name, int exact)
+{
+    size_t len;
+    char *buf = slurp(dir, name, &len);
+    for (int k = 0; k < 10; k++) {
+        size_t cut = len * (size_t)k / 10;
+        struct pb_resultset *s;
+        struct pb_err err;
+        int rc = parse_mem(name, buf, cut, &s, &err);
+        if (rc != PB_EINPUT) {
+            print_error("%s cut at %zu: rc %d\n", name, cut, rc);
+            fail();
+        }
+        if (!exact || cut == 0)
+            continue;
+        size_t last = cut;
+        while (last > 0 && strchr(" \t\r\n", buf[last - 1]))
+            last--;
+        assert_true(last > 0);
+        assert_int_equal(err.line, pb_line_of(buf, last - 1));
+        if (strncmp(err.msg, "truncated JSON: ", 16) != 0) {
+            print_error("%s cut at %zu: \"%s\"\n", name, cut, err.msg);
+            fail();
+        }
+    }
+    free(buf);
+}
+
+static void hostile_truncated_fixture(void **state)
+{
+    (void)state;
+    truncate_file(FIX_DIR, "fio-3.33_randread_4k_qd4_libaio.json", 1);
+    truncate_file(FIX_DIR, "fio-3.33_randrw70_4k_json-plus.json", 1);
+    truncate_file(FIX_DIR, "fio-3.33_client-server_two-servers.json", 0);
+}
+
+static void hostile_truncated_corpus(void **state)
+{
+    (void)state;
+    skip_unless_exists(CORPUS_DIR);
+    static const char *const files[] = {
+        "fio-2.1.4_multi-job_perfkit.json",
+        "fio-2.17_randrw-hist-log_perfkit.json",
+        "fio-3.28_48-job-bs-qd-sweep_io_uring_whitepau.json",
+        "DIRTY-PREFIX_fio-3.34_randread_4k_sigint_fio-plot.json",
+    };
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+        truncate_file(CORPUS_DIR, files[i], 0);
+}
+
+static void sniff_scores(void **state)
+{
+    (void)state;
+    assert_int_equal(pb_parser_fio_json.sniff("", 0), 0);
+    assert_int_equal(pb_parser_fio_json.sniff("Bad option\n", 11), 0);
+    static const char j[] = "note\n{\n  \"fio version\" : \"fio-3.33\",";
+    assert_int_equal(pb_parser_fio_json.sniff(j, sizeof(j) - 1), 90);
+    /* the key alone in text, not in a JSON object, is not enough */
+    static const char t[] = "the \"fio version\" key";
+    assert_int_equal(pb_parser_fio_json.sniff(t, sizeof(t) - 1), 0);
+    assert_string_equal(pb_parser_fio_json.name, "fio-json");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fix_randread_libaio),
+        cmocka_unit_test(fix_write_only),
+        cmocka_unit_test(fix_randrw_json_plus),
+        cmocka_unit_test(fix_three_jobs),
+        cmocka_unit_test(fix_numjobs_grouped),
+        cmocka_unit_test(fix_numjobs_clones),
+        cmocka_unit_test(fix_json_normal),
+        cmocka_unit_test(fix_warning_prefix),
+        cmocka_unit_test(fix_sigint_prefix),
+        cmocka_unit_test(fix_trim),
+        cmocka_unit_test(fix_client_server_two),
+        cmocka_unit_test(fix_client_server_one),
+        cmocka_unit_test(fix_failed_job),
+        cmocka_unit_test(corpus_fio_2_1_4),
+        cmocka_unit_test(corpus_fio_2_17),
+        cmocka_unit_test(corpus_fio_2_18),
+        cmocka_unit_test(corpus_fio_3_12),
+        cmocka_unit_test(corpus_fio_3_14),
+        cmocka_unit_test(corpus_fio_3_16),
+        cmocka_unit_test(corpus_fio_3_1),
+        cmocka_unit_test(corpus_fio_3_28),
+        cmocka_unit_test(corpus_fio_3_6_clones),
+        cmocka_unit_test(corpus_fio_3_6_ceph),
+        cmocka_unit_test(corpus_dirty_sigint),
+        cmocka_unit_test(corpus_dirty_failed_job),
+        cmocka_unit_test(corpus_broken),
+        cmocka_unit_test(hostile_table),
+        cmocka_unit_test(hostile_values),
+        cmocka_unit_test(hostile_nul_and_depth),
+        cmocka_unit_test(hostile_client_mix),
+        cmocka_unit_test(hostile_truncated_fixture),
+        cmocka_unit_test(hostile_truncated_corpus),
+        cmocka_unit_test(sniff_scores),
+    };
+    return cmocka_run_group_tests_name("fio_json", tests, NULL, NULL);
+}
