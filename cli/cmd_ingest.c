@@ -1,5 +1,6 @@
 /* poolbench ingest: parse result files and store them, one transaction per
  * source. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "ingest/ingest.h"
 #include "model/db.h"
@@ -8,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage_text[] =
@@ -42,7 +44,8 @@ struct ingest_ctx {
     int dump, quiet, tty;
     int fatal;
     struct pb_err fatal_err;
-    size_t stored, dups, rejected, results, seen, total_hint;
+    size_t stored, dups, rejected, results, seen;
+    double last_progress;
 };
 
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
@@ -52,8 +55,17 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     c->seen++;
     if (c->fatal)
         return 0;
-    if (c->tty && !c->quiet)
-        fprintf(stderr, "\r\033[K%zu files...", c->seen);
+    if (c->tty && !c->quiet) {
+        /* A progress line at most ten times a second. */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double t = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+        if (t - c->last_progress >= 0.1) {
+            fprintf(stderr, "\r\033[Kingest: %zu files, %zu results...",
+                    c->seen, c->results);
+            c->last_progress = t;
+        }
+    }
     if (!set) {
         if (c->tty && !c->quiet)
             fputs("\r\033[K", stderr);

@@ -300,11 +300,15 @@ char *pb_arena_printf(struct pb_arena *a, const char *fmt, ...)
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
     if (n < 0)
         n = 0;
     char *p = pb_arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    if ((size_t)n < sizeof(tmp))
+        memcpy(p, tmp, (size_t)n + 1);
+    else
+        vsnprintf(p, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
     va_end(ap);
     return p;

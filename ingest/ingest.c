@@ -74,6 +74,7 @@ static int is_size_key(const char *key)
     static const char *const keys[] = {
         "recordsize", "volblocksize", "bs",       "size",
         "file_size",  "record_size",  "blocksize", "special_small_blocks",
+        "disk_cluster_size", "guest_block_size",
         NULL};
     for (size_t i = 0; keys[i]; i++)
         if (!strcasecmp(key, keys[i]))

@@ -1,30 +1,681 @@
-/* Config dimensions from labels: placeholder until the rules land. */
+/* Config dimensions from labels: an ordered list of PCRE2 rules, each with
+ * one capture group whose text is normalised into a config_param value
+ * ("zfs mirror, ashift=13, recordsize 8k" -> layout, ashift, recordsize).
+ * The built-in rules and the user rules file are described in
+ * docs/label-rules.md; keep the two in step. */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "ingest/ingest_int.h"
 
+#include <ctype.h>
+#include <math.h>
+#include <pcre2.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct pb_label_rules {
-    int unused;
+/* ==== normalisers ==== */
+
+/* How the captured text becomes a value. A normaliser may reject the text
+ * (returns NULL); the rule then looks for its next match. */
+enum norm {
+    N_TEXT,     /* keys without a built-in rule: pb_ingest_norm_param */
+    N_WORD,     /* lowercase */
+    N_BLOCK,    /* power-of-two size, 512 B .. 16 MiB, as bytes */
+    N_ASHIFT,   /* integer 9..16 */
+    N_COUNT,    /* integer 1..9999 */
+    N_LAYOUT,   /* raidz -> raidz1, mirrors -> mirror, raid1 -> mirror... */
+    N_COMPRESS, /* gzip9 -> gzip-9, "no compression" -> off */
+    N_SYNC,     /* off / disable -> disabled */
+    N_ONOFF,    /* noatime -> off */
+    N_FLAG      /* "no slog", "none", "off" -> no; anything else -> yes */
 };
 
-int pb_label_rules_load(const char *path, struct pb_label_rules **out,
-                        struct pb_err *err)
+/* Labels are names, not documents: only their start is examined. */
+#define LABEL_MAX 4096
+
+#define BLOCK_MIN 512.0
+#define BLOCK_MAX (16.0 * 1024 * 1024)
+
+/* Lowercase copy without leading and trailing white space. */
+static char *lower_trim(const char *s)
 {
-    (void)path;
-    (void)err;
-    *out = pb_xcalloc(1, sizeof(**out));
-    return PB_OK;
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *r = pb_xstrndup(s, n);
+    for (char *p = r; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return r;
+}
+
+/* Copy of s without the characters of `drop`. */
+static void squeeze(char *s, const char *drop)
+{
+    char *w = s;
+    for (char *p = s; *p; p++)
+        if (!strchr(drop, *p))
+            *w++ = *p;
+    *w = '\0';
+}
+
+static char *norm_block(const char *text)
+{
+    char *s = lower_trim(text);
+    squeeze(s, " \t");
+    size_t n = strlen(s);
+    if (n > 5 && !strcmp(s + n - 5, "bytes"))
+        s[n - 5] = '\0';
+    else if (n > 4 && !strcmp(s + n - 4, "byte"))
+        s[n - 4] = '\0';
+    double v;
+    char *out = NULL;
+    if (pb_parse_size(s, 0, &v) == 0 && v >= BLOCK_MIN && v <= BLOCK_MAX &&
+        v == floor(v)) {
+        /* Bare numbers are bytes; BLOCK_MIN already refuses "recordsize
+         * 128", which may mean KiB: guessing would store nonsense. */
+        double l = log2(v);
+        if (l == floor(l))
+            out = pb_xasprintf("%.0f", v);
+    }
+    free(s);
+    return out;
+}
+
+static char *norm_int(const char *text, long lo, long hi)
+{
+    char *s = lower_trim(text);
+    char *end;
+    long v = strtol(s, &end, 10);
+    char *out = NULL;
+    if (end != s && *end == '\0' && isdigit((unsigned char)*s) && v >= lo &&
+        v <= hi)
+        out = pb_xasprintf("%ld", v);
+    free(s);
+    return out;
+}
+
+static char *norm_layout(const char *text)
+{
+    static const struct {
+        const char *from, *to;
+    } map[] = {
+        {"raidz", "raidz1"},    {"draid", "draid1"},   {"mirrors", "mirror"},
+        {"mirrored", "mirror"}, {"stripes", "stripe"}, {"striped", "stripe"},
+        {"raid0", "stripe"},    {"raid1", "mirror"},   {"raid10", "mirror"},
+        {"raid5", "raidz1"},    {"raid6", "raidz2"},
+    };
+    char *s = lower_trim(text);
+    squeeze(s, " _-");
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (!strcmp(s, map[i].from)) {
+            free(s);
+            return pb_xstrdup(map[i].to);
+        }
+    }
+    if (!*s) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Does s start with a negation: "no", "without", "w/o"? Returns the length
+ * of the negating word, 0 when there is none. */
+static size_t negation(const char *s)
+{
+    static const char *const neg[] = {"without", "w/o", "no"};
+    for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++) {
+        size_t n = strlen(neg[i]);
+        if (!strncmp(s, neg[i], n))
+            return n;
+    }
+    return 0;
+}
+
+static char *norm_compress(const char *text)
+{
+    char *s = lower_trim(text);
+    if (!*s) {
+        free(s);
+        return NULL;
+    }
+    if (negation(s) || !strcmp(s, "none") || !strcmp(s, "uncompressed") ||
+        !strcmp(s, "nocompress")) {
+        free(s);
+        return pb_xstrdup("off");
+    }
+    if (!strncmp(s, "gzip", 4) || !strncmp(s, "zstd", 4)) {
+        /* gzip9, gzip_9 -> gzip-9; zstdfast_1 -> zstd-fast-1 */
+        char *p = s + 4;
+        squeeze(p, "-_ ");
+        struct pb_buf b = PB_BUF_INIT;
+        pb_buf_add(&b, s, 4);
+        if (!strncmp(p, "fast", 4)) {
+            pb_buf_puts(&b, "-fast");
+            p += 4;
+        }
+        if (*p)
+            pb_buf_printf(&b, "-%s", p);
+        free(s);
+        return pb_buf_take(&b);
+    }
+    return s;
+}
+
+static char *norm_sync(const char *text)
+{
+    char *s = lower_trim(text);
+    if (!strcmp(s, "off") || !strcmp(s, "disable") || !strcmp(s, "disabled")) {
+        free(s);
+        return pb_xstrdup("disabled");
+    }
+    if (!*s) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static char *norm_onoff(const char *text)
+{
+    static const char *const off[] = {"off", "no",      "false",
+                                      "0",   "noatime", "disabled"};
+    static const char *const on[] = {"on", "yes", "true", "1", "enabled"};
+    char *s = lower_trim(text);
+    for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+        if (!strcmp(s, off[i])) {
+            free(s);
+            return pb_xstrdup("off");
+        }
+    for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
+        if (!strcmp(s, on[i])) {
+            free(s);
+            return pb_xstrdup("on");
+        }
+    if (!*s) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static char *norm_flag(const char *text)
+{
+    static const char *const no[] = {"no",    "none", "off",
+                                     "false", "0",    "disabled"};
+    static const char *const dev[] = {"slog", "log", "zil", "cache", "l2"};
+    char *s = lower_trim(text);
+    int is_no = 0;
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        if (!strcmp(s, no[i]))
+            is_no = 1;
+    size_t n = negation(s);
+    if (n > 0 && n < 3) {
+        /* "no" must be a word of its own or glued to the device word
+         * ("nolog", "no-cache"), not the start of "nvme0"-like names. */
+        const char *p = s + n;
+        while (*p == ' ' || *p == '_' || *p == '-')
+            p++;
+        for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]); i++)
+            if (!strncmp(p, dev[i], strlen(dev[i])))
+                is_no = 1;
+    } else if (n >= 3) {
+        is_no = 1;
+    }
+    int empty = !*s;
+    free(s);
+    if (empty)
+        return NULL;
+    return pb_xstrdup(is_no ? "no" : "yes");
+}
+
+static char *normalise(enum norm norm, const char *key, const char *text)
+{
+    switch (norm) {
+    case N_WORD: {
+        char *s = lower_trim(text);
+        if (!*s) {
+            free(s);
+            return NULL;
+        }
+        return s;
+    }
+    case N_BLOCK:
+        return norm_block(text);
+    case N_ASHIFT:
+        return norm_int(text, 9, 16);
+    case N_COUNT:
+        return norm_int(text, 1, 9999);
+    case N_LAYOUT:
+        return norm_layout(text);
+    case N_COMPRESS:
+        return norm_compress(text);
+    case N_SYNC:
+        return norm_sync(text);
+    case N_ONOFF:
+        return norm_onoff(text);
+    case N_FLAG:
+        return norm_flag(text);
+    case N_TEXT:
+        break;
+    }
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return NULL;
+    char *t = lower_trim(text);
+    /* pb_ingest_norm_param keeps the case of "label" only; trim first. */
+    char *r = pb_ingest_norm_param(key, t);
+    free(t);
+    return r;
+}
+
+/* ==== built-in rules ==== */
+
+/* Word edges: "_" counts as a separator ("RAIDZ2_FreeNAS"), which \b does
+ * not do. Patterns are compiled caseless, so [a-z] covers A-Z. */
+#define B   "(?<![a-z0-9])"
+#define E   "(?![a-z0-9])"
+#define SEP "[\\s_:=-]*"
+/* A size: digits, optional fraction, optional unit k/m (kb, kib) or
+ * b/bytes. Units-less values are checked by norm_block. */
+#define SIZE "(\\d+(?:\\.\\d+)?\\s?(?:[km](?:i?b)?|bytes?|b)?)"
+/* End of a size: not glued to a word, not a version ("0.8.6"). */
+#define ESZ "(?![a-z0-9]|[.,]\\d)"
+/* End of gzip/zstd: not a name such as "gzip-run-3" or "zstd-1.6.0". */
+#define ECMP "(?![a-z0-9]|[-_.](?:run|test|bench|job|\\d))"
+/* An algorithm: lz4/lzjb/zle end like words, gzip/zstd like ECMP. */
+#define CALGO                                                                  \
+    "(?:lz4|lzjb|zle)" E "|(?:gzip(?:[-_]?[1-9])?|"                            \
+    "zstd(?:[-_]?fast)?(?:[-_]?\\d{1,4})?)" ECMP
+#define GFS                                                                    \
+    "ntfs|refs|ext[234]|xfs|btrfs|exfat|fat32|vfat|f2fs|jfs|reiserfs|ufs|"     \
+    "apfs|hfs\\+?"
+/* "cache" that is not an L2ARC: cold/warm cache, page cache, ARC cache,
+ * controller or QEMU cache modes. */
+#define NOTCACHE                                                               \
+    "(?<!cold[ _-]|warm[ _-]|hot[ _-]|page[ _-]|write[ _-]|read[ _-]|"         \
+    "disk[ _-]|drop[ _-]|dropped[ _-]|arc[ _-]|host[ _-]|buffer[ _-]|"         \
+    "qemu[ _-]|drive[ _-]|controller[ _-]|primary[ _-]|secondary[ _-])"
+#define NEG "(?:(?:no|without|w/o)[\\s_-]*)?"
+/* A layout word naming an auxiliary vdev ("log mirror", "special mirror")
+ * says nothing of the data vdevs. */
+#define NOTAUX                                                                 \
+    "(?<!log[ _-]|slog[ _-]|zil[ _-]|special[ _-]|dedup[ _-]|cache[ _-])"
+
+static const struct builtin {
+    const char *key;
+    enum norm norm;
+    const char *pattern;
+} builtins[] = {
+    /* layout: ZFS vdev types only; raid0/1/5/6/10 name md or hardware RAID
+     * as often as ZFS and are left to user rules. */
+    {"layout", N_LAYOUT,
+     B NOTAUX "(draid[1-3]?|raid[ _-]?z-?[1-3]?|mirror(?:s|ed)?)" E},
+    {"layout", N_LAYOUT,
+     B "(stripe[sd]?)(?![a-z0-9]|[\\s_-]*(?:size|width|unit))"},
+
+    /* vdevs: "2x mirror", "3 x 2-way mirror", "2 mirrors", "4 vdevs" */
+    {"vdevs", N_COUNT,
+     B "(\\d{1,4})\\s*[x*\\x{d7}]\\s*"
+       "(?:\\d+[ -]?(?:way|disks?|drives?|wide)[ _-]?)?"
+       "(?:mirror|raid[ _-]?z|draid)"},
+    {"vdevs", N_COUNT,
+     B "(\\d{1,4})[\\s_-]*(?:mirrors|(?:(?:mirror|raid[ _-]?z-?[1-3]?|"
+       "draid[1-3]?)[\\s_-]*)?vdevs?)" E},
+
+    {"ashift", N_ASHIFT, B "ashift" SEP "(\\d{1,2})" E},
+
+    /* recordsize: "recordsize=8k", "8k recordsize", "ZFS 128k" */
+    {"recordsize", N_BLOCK,
+     B "(?:recordsize|recsize|record[ _-]size)" SEP SIZE ESZ},
+    {"recordsize", N_BLOCK,
+     B SIZE "[\\s_-]*(?:recordsize|recsize|record[ _-]size)" E},
+    {"recordsize", N_BLOCK,
+     B "zfs" SEP SIZE ESZ "(?![\\s_-]*(?:zvol|volblock|vol[ _-]block))"},
+
+    /* volblocksize: "volblocksize=8k", "8k volblocksize", "zvol 16k" */
+    {"volblocksize", N_BLOCK,
+     B "(?:volblocksize|volblock|vol[ _-]block[ _-]?size)" SEP SIZE ESZ},
+    {"volblocksize", N_BLOCK,
+     B SIZE "[\\s_-]*(?:volblocksize|volblock|vol[ _-]block[ _-]?size|zvol)" E},
+    {"volblocksize", N_BLOCK, B "zvol" SEP SIZE ESZ},
+
+    /* compression: after the word, then "no compression", then a bare
+     * algorithm name */
+    {"compression", N_COMPRESS,
+     B "compress(?:ion)?" SEP "((?:on|off|none)" E "|" CALGO ")"},
+    {"compression", N_COMPRESS,
+     B "((?:no|without|w/o)[\\s_-]*compression|uncompressed|nocompress)" E},
+    {"compression", N_COMPRESS, B "(" CALGO ")"},
+
+    {"sync", N_SYNC, B "sync" SEP "(standard|always|disabled|disable|off)" E},
+    {"sync", N_SYNC, B "zil" SEP "(disabled|off)" E},
+
+    {"primarycache", N_WORD, B "primarycache" SEP "(all|metadata|none)" E},
+
+    {"atime", N_ONOFF, B "atime" SEP "(on|off)" E},
+    {"atime", N_ONOFF, B "(noatime)" E},
+
+    {"logbias", N_WORD, B "logbias" SEP "(latency|throughput)" E},
+
+    /* slog: "slog=nvme0n1", "slog", "log", "zil", "no slog", "without log" */
+    {"slog", N_FLAG, B "(?:slog|log[ _-]?dev(?:ice)?)\\s*[=:]\\s*([^\\s,;]+)"},
+    {"slog", N_FLAG,
+     B "(" NEG "(?:slog|zil|log)(?:[\\s_-]*devices?)?)"
+       "(?![a-z0-9]|\\s*[=:]|[\\s_-]*(?:bias|disabled|off))"},
+
+    /* l2arc: "l2arc=...", "l2arc", "cache", "no cache" */
+    {"l2arc", N_FLAG,
+     B "(?:l2[ _-]?arc|cache[ _-]?dev(?:ice)?)\\s*[=:]\\s*([^\\s,;]+)"},
+    {"l2arc", N_FLAG,
+     B "(" NEG "(?:l2[ _-]?arc|" NOTCACHE "cache)(?:[\\s_-]*devices?)?)"
+       "(?![a-z0-9]|\\s*[=:]|[\\s_-]*(?:mode|size))"},
+
+    /* disk_format: image format of a VM disk */
+    {"disk_format", N_WORD, B "(qcow2?|vmdk|vdi|vhdx?|zvol)" E},
+    {"disk_format", N_WORD,
+     B "(raw)[\\s_-]*(?:image|img|disk|file|format)s?" E},
+    {"disk_format", N_WORD,
+     B "(?:format|image|img|driver)[\\s_]*[=:][\\s_]*(raw)" E},
+    /* disk_cluster_size: "QCOW2 64k", "cluster_size=64k" */
+    {"disk_cluster_size", N_BLOCK, B "qcow2?" SEP SIZE ESZ},
+    {"disk_cluster_size", N_BLOCK, B "cluster[ _-]?size" SEP SIZE ESZ},
+
+    /* guest_fs and its block size: "NTFS 4k", "ext4 4k", "allocation unit
+     * 64k"; the size must follow the name ("64k - NTFS" is someone else's) */
+    {"guest_fs", N_WORD, B "(" GFS ")" E},
+    {"guest_block_size", N_BLOCK, B "(?:" GFS ")" SEP SIZE ESZ},
+    {"guest_block_size", N_BLOCK,
+     B "allocation[ _-]unit(?:[ _-]size)?" SEP SIZE ESZ},
+};
+
+#define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
+
+/* ==== the rule set ==== */
+
+struct rule {
+    char *key;
+    pcre2_code *re;
+    enum norm norm;
+};
+
+struct pb_label_rules {
+    struct rule *v;
+    size_t n, cap;
+    /* Only read by pcre2_match, so threads may share it. */
+    pcre2_match_context *mctx;
+};
+
+static void *check_alloc(void *p)
+{
+    if (!p) {
+        fputs("poolbench: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void rules_add(struct pb_label_rules *r, const char *key, pcre2_code *re,
+                      enum norm norm)
+{
+    PB_GROW(r->v, r->cap, r->n + 1);
+    r->v[r->n].key = pb_xstrdup(key);
+    r->v[r->n].re = re;
+    r->v[r->n].norm = norm;
+    r->n++;
 }
 
 void pb_label_rules_free(struct pb_label_rules *rules)
 {
+    if (!rules)
+        return;
+    for (size_t i = 0; i < rules->n; i++) {
+        free(rules->v[i].key);
+        pcre2_code_free(rules->v[i].re);
+    }
+    free(rules->v);
+    pcre2_match_context_free(rules->mctx);
     free(rules);
+}
+
+static enum norm norm_of_key(const char *key)
+{
+    for (size_t i = 0; i < NBUILTINS; i++)
+        if (!strcmp(builtins[i].key, key))
+            return builtins[i].norm;
+    return N_TEXT;
+}
+
+/* Compile one pattern; on error fill err at path:line, column `col0` + the
+ * offset PCRE2 reports. */
+static pcre2_code *compile(const char *pat, size_t len, uint32_t opts,
+                           const char *key, const char *path, long line,
+                           long col0, struct pb_err *err)
+{
+    int ec;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, len,
+                                   opts | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+                                   &ec, &off, NULL);
+    if (!re) {
+        PCRE2_UCHAR msg[160];
+        if (pcre2_get_error_message(ec, msg, sizeof(msg)) < 0)
+            snprintf((char *)msg, sizeof(msg), "error %d", ec);
+        pb_err_set(err, PB_EUSAGE, path, line, col0 + (long)off + 1,
+                   "bad pattern for '%s': %s", key, (char *)msg);
+        return NULL;
+    }
+    uint32_t ncap = 0;
+    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &ncap);
+    if (ncap != 1) {
+        pcre2_code_free(re);
+        pb_err_set(err, PB_EUSAGE, path, line, 0,
+                   "pattern for '%s' has %u capture groups, wants exactly 1",
+                   key, (unsigned)ncap);
+        return NULL;
+    }
+    return re;
+}
+
+static int key_char_ok(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-' ||
+           c == ':';
+}
+
+/* Parse one non-comment line "key = pattern" into r. */
+static int parse_line(const char *path, long lineno, const char *line,
+                      size_t len, struct pb_label_rules *r, struct pb_err *err)
+{
+    if (memchr(line, '\0', len))
+        return pb_err_set(err, PB_EUSAGE, path, lineno, 0,
+                          "NUL byte in rules file");
+    const char *eq = memchr(line, '=', len);
+    if (!eq)
+        return pb_err_set(err, PB_EUSAGE, path, lineno, 0,
+                          "expected 'key = pattern'");
+    const char *k = line, *ke = eq;
+    while (k < ke && isspace((unsigned char)*k))
+        k++;
+    while (ke > k && isspace((unsigned char)ke[-1]))
+        ke--;
+    if (k == ke)
+        return pb_err_set(err, PB_EUSAGE, path, lineno, 0,
+                          "missing key before '='");
+    char *key = pb_xstrndup(k, (size_t)(ke - k));
+    for (char *p = key; *p; p++) {
+        if (!key_char_ok(*p)) {
+            pb_err_set(err, PB_EUSAGE, path, lineno, (long)(k - line) + 1,
+                       "bad key '%s': use letters, digits and _ . - :", key);
+            free(key);
+            return PB_EUSAGE;
+        }
+        *p = (char)tolower((unsigned char)*p);
+    }
+    const char *p = eq + 1, *pe = line + len;
+    while (p < pe && isspace((unsigned char)*p))
+        p++;
+    while (pe > p && isspace((unsigned char)pe[-1]))
+        pe--;
+    if (p == pe) {
+        pb_err_set(err, PB_EUSAGE, path, lineno, 0, "missing pattern for '%s'",
+                   key);
+        free(key);
+        return PB_EUSAGE;
+    }
+    pcre2_code *re = compile(p, (size_t)(pe - p), 0, key, path, lineno,
+                             (long)(p - line), err);
+    if (re)
+        rules_add(r, key, re, norm_of_key(key));
+    free(key);
+    return re ? PB_OK : PB_EUSAGE;
+}
+
+static int load_file(const char *path, struct pb_label_rules *user,
+                     struct pb_err *err)
+{
+    char *buf;
+    size_t len;
+    struct pb_err e = {0};
+    if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
+        /* A rules file named on the command line is a usage matter. */
+        return pb_err_set(err, PB_EUSAGE, path, 0, 0, "%s", e.msg);
+    }
+    const char *s = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3))
+        s += 3; /* UTF-8 byte order mark */
+    int rc = PB_OK;
+    for (long lineno = 1; s < end && rc == PB_OK; lineno++) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        const char *q = s;
+        while (q < le && isspace((unsigned char)*q))
+            q++;
+        if (q < le && *q != '#')
+            rc = parse_line(path, lineno, s, (size_t)(le - s), user, err);
+        s = nl ? nl + 1 : end;
+    }
+    free(buf);
+    return rc;
+}
+
+int pb_label_rules_load(const char *path, struct pb_label_rules **out,
+                        struct pb_err *err)
+{
+    *out = NULL;
+    struct pb_label_rules *r = pb_xcalloc(1, sizeof(*r));
+    r->mctx = check_alloc(pcre2_match_context_create(NULL));
+    /* User patterns may backtrack badly; a label is short, so a modest
+     * limit only stops runaway patterns. */
+    pcre2_set_match_limit(r->mctx, 1000000);
+
+    struct pb_label_rules user = {0};
+    if (path && load_file(path, &user, err) != PB_OK) {
+        for (size_t i = 0; i < user.n; i++) {
+            free(user.v[i].key);
+            pcre2_code_free(user.v[i].re);
+        }
+        free(user.v);
+        pb_label_rules_free(r);
+        return PB_EUSAGE;
+    }
+    for (size_t i = 0; i < NBUILTINS; i++) {
+        int replaced = 0;
+        for (size_t j = 0; j < user.n && !replaced; j++)
+            replaced = !strcmp(user.v[j].key, builtins[i].key);
+        if (replaced)
+            continue;
+        pcre2_code *re = compile(builtins[i].pattern, PCRE2_ZERO_TERMINATED,
+                                 PCRE2_CASELESS, builtins[i].key,
+                                 "(built-in label rules)", (long)i + 1, 0, err);
+        if (!re) {
+            pb_label_rules_free(r);
+            r = NULL;
+            break;
+        }
+        rules_add(r, builtins[i].key, re, builtins[i].norm);
+    }
+    for (size_t j = 0; j < user.n; j++) {
+        if (r) {
+            PB_GROW(r->v, r->cap, r->n + 1);
+            r->v[r->n++] = user.v[j];
+        } else {
+            free(user.v[j].key);
+            pcre2_code_free(user.v[j].re);
+        }
+    }
+    free(user.v);
+    if (!r)
+        return PB_EUSAGE;
+    *out = r;
+    return PB_OK;
+}
+
+/* ==== extraction ==== */
+
+static int has_key(const struct pb_config *c, const char *key)
+{
+    for (size_t i = 0; i < c->nparams; i++)
+        if (c->params[i].key && !strcmp(c->params[i].key, key))
+            return 1;
+    return 0;
+}
+
+/* The value of the first match of rule r whose capture normalises, or
+ * NULL. Caller frees. */
+static char *apply_rule(const struct pb_label_rules *rules,
+                        const struct rule *r, const char *label, size_t len,
+                        pcre2_match_data *md)
+{
+    PCRE2_SIZE start = 0;
+    while (start <= len) {
+        int rc = pcre2_match(r->re, (PCRE2_SPTR)label, len, start, 0, md,
+                             rules->mctx);
+        if (rc < 0)
+            return NULL; /* no match, or a limit hit: no value */
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+        if (rc >= 2 && ov[2] != PCRE2_UNSET && ov[3] >= ov[2]) {
+            char *cap = pb_xstrndup(label + ov[2], ov[3] - ov[2]);
+            char *v = normalise(r->norm, r->key, cap);
+            free(cap);
+            if (v)
+                return v;
+        }
+        /* Try again one character later (overlapping matches too). */
+        PCRE2_SIZE next = (ov[0] < start ? start : ov[0]) + 1;
+        while (next < len && ((unsigned char)label[next] & 0xC0) == 0x80)
+            next++;
+        start = next;
+    }
+    return NULL;
 }
 
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config)
 {
-    (void)rules;
-    (void)set;
-    (void)config;
+    if (!rules || !set || config >= set->nconfigs)
+        return;
+    const char *label = set->configs[config].label;
+    if (!label || !*label)
+        return;
+    size_t len = 0;
+    while (len < LABEL_MAX && label[len])
+        len++;
+    /* Per call, so one rules object serves many threads at once. Every
+     * pattern has exactly one capture group: two ovector pairs suffice. */
+    pcre2_match_data *md = check_alloc(pcre2_match_data_create(2, NULL));
+    for (size_t i = 0; i < rules->n; i++) {
+        const struct rule *r = &rules->v[i];
+        if (has_key(&set->configs[config], r->key))
+            continue;
+        char *v = apply_rule(rules, r, label, len, md);
+        if (v) {
+            pb_rs_config_param(set, config, r->key, v);
+            free(v);
+        }
+    }
+    pcre2_match_data_free(md);
 }
