@@ -1,21 +1,941 @@
-/* bonnie-csv parser: placeholder until the parser lands (recognises nothing). */
+/* bonnie++ CSV (every layout: 1.0x without a version column, 1.96/1.97,
+ * and the "1.98" format written by 1.98 and 2.00) into a result set.
+ *
+ * Layouts, by the first cells of a row (checked against bonnie++'s
+ * bon_time.cpp and runs of bonnie++ 2.00a):
+ *   - 1.0x, 27 cells: name, size[:chunk], 6 x (K/sec or /sec, %CPU),
+ *     files[:max:min | :link | :symlink][/dirs], 6 x (/sec, %CPU).
+ *   - format 1.9x below 1.98, 48 cells: format_version, bonnie_version,
+ *     name, concurrency, seed, file_size, chunk_size, 6 x (value, cpu),
+ *     num_files, max_size, min_size, 2 cells for num_dirs and
+ *     file_chunk_size, 6 x (value, cpu), 12 latencies.
+ *   - format 1.98 and later, 50 cells: as above with seeks and
+ *     seek_proc_count after chunk_size.
+ *   bonnie++ writes num_dirs into the cell its header calls
+ *   file_chunk_size and leaves the one before it empty ("1,4096,1024,,4"
+ *   for -n 1:4096:1024:4); when that earlier cell holds a number the
+ *   header order is taken instead. bonnie++ 2.00a leaves chunk_size empty
+ *   even for -s 64:4k, and 1.9x leaves it empty for the 8k default, so an
+ *   empty chunk_size is "not recorded", never a guessed default.
+ *
+ * Mapping:
+ *   - config label = machine name ("(unnamed)" when empty; a control
+ *     byte in it is an error); result host = machine name too, so the
+ *     bonnie_version fact (per machine; 1.0x rows have none) joins its
+ *     rows. tool_version = "bonnie++-" + the first row's bonnie_version.
+ *   - one test per parameter set: "bonnie++ file_size=8096M chunk=4k
+ *     files=16k max=4k min=1k dirs=4 concurrency=2"; parts appear only when
+ *     the row has them (seeks/seekers only when not bonnie's 8192/5,
+ *     concurrency only when not 1). test_param holds bytes and counts:
+ *     file_size, chunk_size, seeks, seek_procs, concurrency, num_files
+ *     (files, i.e. bonnie's -n value x 1024), max_size, min_size ("link"/
+ *     "symlink" for -n N:-1/-2), num_dirs, file_chunk_size. The random
+ *     seed is not a parameter: it differs on every run.
+ *   - job: NULL, or "run K" (K from 1, file order) when one machine has
+ *     several rows with the same test (bonnie++ -x, runs appended).
+ *   - K/sec (KiB/s) x 1024 -> B/s; seeks and file tests in ops/s; %CPU;
+ *     latencies "2326us", "87ms", "120s" -> ns (a bare number is rejected:
+ *     its unit is unknown).
+ *   - "+++++", "++++", "+++" (too fast to measure) -> NULL with a reason.
+ *     An empty cell is a test that was not run (-f, -s 0, -n 0): no row.
+ *
+ * Lines that are not bonnie CSV (the text tables, '#' comments, free text,
+ * header lines) are skipped. A row that starts like bonnie CSV but has the
+ * wrong number of cells or a bad cell is an error at its line; a file
+ * without any row is an error too. sniff: 95 for a header line, 90 for a
+ * version-prefixed row, 80 for a complete 1.0x row, 60 for bonnie++'s text
+ * tables alone (the parser then says there is no CSV row).
+ */
 #include "ingest/ingest_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SNIFF_SCAN ((size_t)8192)
+#define MAXCELLS 64 /* more are counted, not kept */
+#define NTESTS 12
+
+static const char TOO_FAST[] = "+++++ (too fast to measure)";
+
+/* ==== the twelve bonnie++ tests ==== */
+
+static const struct btest {
+    const char *metric;           /* value metric */
+    const char *cpu, *lat;        /* its _cpu and _latency companions */
+    const char *unit;
+    double mult;                  /* K/sec -> B/s */
+    const char *col, *ccol, *lcol; /* bonnie++'s CSV column names */
+} tests[NTESTS] = {
+    {"seq_out_char_bw", "seq_out_char_cpu", "seq_out_char_latency", "B/s",
+     1024, "putc", "putc_cpu", "putc_latency"},
+    {"seq_out_block_bw", "seq_out_block_cpu", "seq_out_block_latency", "B/s",
+     1024, "put_block", "put_block_cpu", "put_block_latency"},
+    {"seq_rewrite_bw", "seq_rewrite_cpu", "seq_rewrite_latency", "B/s", 1024,
+     "rewrite", "rewrite_cpu", "rewrite_latency"},
+    {"seq_in_char_bw", "seq_in_char_cpu", "seq_in_char_latency", "B/s", 1024,
+     "getc", "getc_cpu", "getc_latency"},
+    {"seq_in_block_bw", "seq_in_block_cpu", "seq_in_block_latency", "B/s",
+     1024, "get_block", "get_block_cpu", "get_block_latency"},
+    {"random_seeks", "random_seeks_cpu", "random_seeks_latency", "ops/s", 1,
+     "seeks", "seeks_cpu", "seeks_latency"},
+    {"seq_create", "seq_create_cpu", "seq_create_latency", "ops/s", 1,
+     "seq_create", "seq_create_cpu", "seq_create_latency"},
+    {"seq_stat", "seq_stat_cpu", "seq_stat_latency", "ops/s", 1, "seq_stat",
+     "seq_stat_cpu", "seq_stat_latency"},
+    {"seq_delete", "seq_delete_cpu", "seq_delete_latency", "ops/s", 1,
+     "seq_del", "seq_del_cpu", "seq_del_latency"},
+    {"rand_create", "rand_create_cpu", "rand_create_latency", "ops/s", 1,
+     "ran_create", "ran_create_cpu", "ran_create_latency"},
+    {"rand_stat", "rand_stat_cpu", "rand_stat_latency", "ops/s", 1,
+     "ran_stat", "ran_stat_cpu", "ran_stat_latency"},
+    {"rand_delete", "rand_delete_cpu", "rand_delete_latency", "ops/s", 1,
+     "ran_del", "ran_del_cpu", "ran_del_latency"},
+};
+
+enum layout { L_LEGACY, L_V196, L_V198 };
+
+/* Column of the first value cell of the IO tests, the file-test parameter
+ * block, the first value cell of the file tests, and the latencies. */
+struct cols {
+    size_t ncells, io, files, ftests, lat;
+};
+
+static const struct cols layouts[] = {
+    [L_LEGACY] = {27, 2, 14, 15, 0},
+    [L_V196] = {48, 7, 19, 24, 36},
+    [L_V198] = {50, 9, 21, 26, 38},
+};
+
+/* ==== lines and cells ==== */
+
+struct cell {
+    const char *p; /* trimmed */
+    size_t n;
+    long col; /* 1-based byte column in the line */
+};
+
+struct line {
+    const char *p; /* trimmed of trailing CR and blanks */
+    size_t n;
+    long lineno;
+    struct cell c[MAXCELLS];
+    size_t nf; /* number of cells, may exceed MAXCELLS */
+};
+
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+static int is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+static void split(struct line *l, const char *start)
+{
+    const char *p = l->p, *end = l->p + l->n;
+    l->nf = 0;
+    for (;;) {
+        const char *q = memchr(p, ',', (size_t)(end - p));
+        const char *e = q ? q : end;
+        if (l->nf < MAXCELLS) {
+            struct cell *c = &l->c[l->nf];
+            const char *a = p, *b = e;
+            while (a < b && is_blank(*a))
+                a++;
+            while (b > a && is_blank(b[-1]))
+                b--;
+            c->p = a;
+            c->n = (size_t)(b - a);
+            c->col = (long)(a - start) + 1;
+        }
+        l->nf++;
+        if (!q)
+            break;
+        p = q + 1;
+    }
+}
+
+static int cell_is(const struct cell *c, const char *s)
+{
+    size_t n = strlen(s);
+    return c->n == n && memcmp(c->p, s, n) == 0;
+}
+
+/* ==== token shapes ==== */
+
+/* Digits with an optional fraction; returns the length matched (0: none). */
+static size_t dec_len(const char *p, size_t n)
+{
+    size_t i = 0, d = 0;
+    while (i < n && is_digit(p[i]))
+        i++, d++;
+    if (i < n && p[i] == '.') {
+        i++;
+        while (i < n && is_digit(p[i]))
+            i++, d++;
+    }
+    return d ? i : 0;
+}
+
+static int is_plus(const struct cell *c)
+{
+    if (c->n < 3)
+        return 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->p[i] != '+')
+            return 0;
+    return 1;
+}
+
+static int is_number(const struct cell *c)
+{
+    return c->n > 0 && dec_len(c->p, c->n) == c->n;
+}
+
+/* "1.96": a CSV format version of bonnie++ 1.90 or later. */
+static int is_fmt_version(const struct cell *c, double *v)
+{
+    size_t i = 0;
+    while (i < c->n && i < 4 && is_digit(c->p[i]))
+        i++;
+    if (i == 0 || i >= c->n || c->p[i] != '.')
+        return 0;
+    size_t j = ++i;
+    while (i < c->n && i - j < 4 && is_digit(c->p[i]))
+        i++;
+    if (i == j || i != c->n)
+        return 0;
+    char tmp[16];
+    memcpy(tmp, c->p, c->n);
+    tmp[c->n] = '\0';
+    *v = strtod(tmp, NULL);
+    return *v >= 1.895;
+}
+
+/* "2.00a", "1.97.3": digits, a dot, then a digit and version characters. */
+static int is_bonnie_version(const struct cell *c)
+{
+    if (c->n < 3 || c->n > 32 || !is_digit(c->p[0]))
+        return 0;
+    size_t i = 0;
+    while (i < c->n && is_digit(c->p[i]))
+        i++;
+    if (i + 1 >= c->n || c->p[i] != '.' || !is_digit(c->p[i + 1]))
+        return 0;
+    for (; i < c->n; i++) {
+        char ch = c->p[i];
+        if (!(is_digit(ch) || (ch >= 'a' && ch <= 'z') ||
+              (ch >= 'A' && ch <= 'Z') || ch == '.' || ch == '-' ||
+              ch == '+' || ch == '~' || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* 1.0x size cell: "8096M", "16G", "8096M:4k", "2G:512", or empty. */
+static int is_legacy_size(const struct cell *c)
+{
+    const char *p = c->p, *end = c->p + c->n;
+    if (p == end)
+        return 1;
+    size_t d = 0;
+    while (p < end && is_digit(*p))
+        p++, d++;
+    if (!d)
+        return 0;
+    if (p < end && strchr("MGmgkKTt", *p))
+        p++;
+    if (p < end && *p == ':') {
+        p++;
+        d = 0;
+        while (p < end && is_digit(*p))
+            p++, d++;
+        if (!d)
+            return 0;
+        if (p < end && strchr("kKmM", *p))
+            p++;
+    }
+    return p == end;
+}
+
+/* 1.0x files cell: "256", "16:1000:100/8", "16:link", or empty. */
+static int is_legacy_files(const struct cell *c)
+{
+    const char *p = c->p, *end = c->p + c->n;
+    if (p == end)
+        return 1;
+    size_t d = 0;
+    while (p < end && is_digit(*p))
+        p++, d++;
+    if (!d)
+        return 0;
+    while (p < end && *p != '/') {
+        if (!(is_digit(*p) || *p == ':' || *p == '-' ||
+              (*p >= 'a' && *p <= 'z')))
+            return 0;
+        p++;
+    }
+    if (p < end) {
+        p++;
+        d = 0;
+        while (p < end && is_digit(*p))
+            p++, d++;
+        if (!d)
+            return 0;
+    }
+    return p == end;
+}
+
+/* ==== classifying a line ==== */
+
+enum kind { K_SKIP, K_ROW };
+
+/* Whether line l is a bonnie++ CSV row, and which layout. A row whose
+ * cell count is wrong is still a row (the caller reports it). */
+static enum kind classify(const struct line *l, enum layout *lay)
+{
+    if (l->nf < 2)
+        return K_SKIP;
+    const struct cell *c = l->c;
+    double v;
+    if (is_fmt_version(&c[0], &v) && is_bonnie_version(&c[1])) {
+        *lay = v >= 1.975 ? L_V198 : L_V196;
+        return K_ROW;
+    }
+    /* 1.0x: no version cell; a size, then numbers, '+' runs and the files
+     * cell, with at least one measured value */
+    if (l->nf < 3 || c[0].n == 0 || !is_legacy_size(&c[1]))
+        return K_SKIP;
+    size_t last = l->nf < 27 ? l->nf : 27;
+    if (last > MAXCELLS)
+        last = MAXCELLS;
+    int measured = 0;
+    for (size_t i = 2; i < last; i++) {
+        if (i == 14) {
+            if (!is_legacy_files(&c[i]))
+                return K_SKIP;
+            continue;
+        }
+        if (is_number(&c[i]) || is_plus(&c[i]))
+            measured = 1;
+        else if (c[i].n != 0)
+            return K_SKIP;
+    }
+    if (!measured)
+        return K_SKIP;
+    *lay = L_LEGACY;
+    return K_ROW;
+}
+
+/* ==== sniff ==== */
+
+static int starts_with(const char *p, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    return n >= k && memcmp(p, s, k) == 0;
+}
 
 static int sniff(const char *buf, size_t len)
 {
-    (void)buf;
-    (void)len;
+    if (len > SNIFF_SCAN)
+        len = SNIFF_SCAN;
+    const char *p = buf, *end = buf + len;
+    int text = 0;
+    struct line *l = pb_xmalloc(sizeof(*l));
+    int score = 0;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    while (p < end && score == 0) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        const char *a = p;
+        while (a < e && is_blank(*a))
+            a++;
+        const char *b = e;
+        while (b > a && is_blank(b[-1]))
+            b--;
+        size_t n = (size_t)(b - a);
+        if (starts_with(a, n, "format_version,bonnie_version,") ||
+            starts_with(a, n, "name,file_size,putc,putc_cpu,")) {
+            score = 95;
+        } else if (starts_with(a, n, "Version ") &&
+                   (pb_contains(a, n, "------Sequential Output------") ||
+                    pb_contains(a, n, "------Sequential Create------"))) {
+            text = 1;
+        } else if (memchr(a, ',', n)) {
+            l->p = a;
+            l->n = n;
+            split(l, a);
+            enum layout lay;
+            /* a version-prefixed row is a strong marker even when cut by
+             * the scan window or broken (the parser names the fault); a
+             * 1.0x row only counts when complete */
+            if (classify(l, &lay) == K_ROW) {
+                if (lay != L_LEGACY && l->nf >= 20)
+                    score = 90;
+                else if (lay == L_LEGACY && l->nf == 27)
+                    score = 80;
+            }
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    free(l);
+    if (score)
+        return score;
+    return text ? 60 : 0;
+}
+
+/* ==== parsing cells ==== */
+
+struct ctx {
+    const char *path;
+    struct pb_resultset *set;
+    struct pb_err *err;
+    const struct line *l;
+    const char *fact_host, *fact_ver; /* last bonnie_version fact set */
+};
+
+/* A cell for a message: bytes other than printable ASCII shown as '?'
+ * (garbage must not reach the terminal), at most 40 of them. */
+static void show(const struct cell *c, char *out, size_t size)
+{
+    size_t n = c->n < 40 ? c->n : 40, k = 0;
+    for (size_t i = 0; i < n && k + 4 < size; i++) {
+        unsigned char ch = (unsigned char)c->p[i];
+        out[k++] = (ch < 0x20 || ch >= 0x7f || ch == '"') ? '?' : (char)ch;
+    }
+    if (n < c->n && k + 4 < size) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
+}
+
+static int bad_cell(struct ctx *x, const struct cell *c, const char *what,
+                    const char *colname)
+{
+    char s[64];
+    show(c, s, sizeof(s));
+    return pb_err_set(x->err, PB_EINPUT, x->path, x->l->lineno, c->col,
+                      "invalid %s \"%s\" in column \"%s\"", what, s,
+                      colname);
+}
+
+/* Cell text copied into tmp (NUL-terminated); 0 when too long. */
+static int cell_str(const struct cell *c, char *tmp, size_t size)
+{
+    if (c->n >= size)
+        return 0;
+    memcpy(tmp, c->p, c->n);
+    tmp[c->n] = '\0';
+    return 1;
+}
+
+static int to_double(const struct cell *c, size_t n, double *out)
+{
+    char tmp[64];
+    if (n >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, c->p, n);
+    tmp[n] = '\0';
+    double v = strtod(tmp, NULL);
+    if (!isfinite(v))
+        return -1;
+    *out = v;
     return 0;
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *out, struct pb_err *err)
+enum mstate { M_EMPTY, M_VALUE, M_PLUS };
+
+struct meas {
+    enum mstate st;
+    double v;
+};
+
+/* A rate or %CPU cell. */
+static int parse_stat(struct ctx *x, const struct cell *c, double mult,
+                      const char *colname, struct meas *m)
 {
-    (void)buf;
-    (void)len;
-    (void)out;
-    return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                      "bonnie-csv input is not supported yet");
+    m->st = M_EMPTY;
+    if (c->n == 0)
+        return PB_OK;
+    if (is_plus(c)) {
+        m->st = M_PLUS;
+        return PB_OK;
+    }
+    if (!is_number(c) || to_double(c, c->n, &m->v) != 0)
+        return bad_cell(x, c, "value", colname);
+    m->v *= mult;
+    m->st = M_VALUE;
+    return PB_OK;
+}
+
+/* A latency cell: a number with ns, us, ms or s. */
+static int parse_latency(struct ctx *x, const struct cell *c,
+                         const char *colname, struct meas *m)
+{
+    m->st = M_EMPTY;
+    if (c->n == 0)
+        return PB_OK;
+    if (is_plus(c)) {
+        m->st = M_PLUS;
+        return PB_OK;
+    }
+    size_t d = dec_len(c->p, c->n);
+    const char *u = c->p + d;
+    size_t un = c->n - d;
+    double mult = 0;
+    if (un == 2 && !memcmp(u, "ns", 2))
+        mult = 1;
+    else if (un == 2 && !memcmp(u, "us", 2))
+        mult = 1e3;
+    else if (un == 2 && !memcmp(u, "ms", 2))
+        mult = 1e6;
+    else if (un == 1 && *u == 's')
+        mult = 1e9;
+    if (!d || mult == 0 || to_double(c, d, &m->v) != 0)
+        return bad_cell(x, c, "latency", colname);
+    m->v *= mult;
+    m->st = M_VALUE;
+    return PB_OK;
+}
+
+/* A whole number such as a count; NAN when the cell is empty. */
+static int parse_count(struct ctx *x, const struct cell *c,
+                       const char *colname, double *out)
+{
+    *out = NAN;
+    if (c->n == 0)
+        return PB_OK;
+    size_t i = 0;
+    while (i < c->n && is_digit(c->p[i]))
+        i++;
+    if (i == 0 || i != c->n || to_double(c, c->n, out) != 0)
+        return bad_cell(x, c, "number", colname);
+    return PB_OK;
+}
+
+/* bonnie++ sizes: file sizes in MiB ("8096M", "16G", bare = MiB) or chunk
+ * sizes in bytes ("4k", "1m", bare = bytes). NAN when empty. */
+static int parse_size(struct ctx *x, const struct cell *c, double bare,
+                      const char *colname, double *out)
+{
+    *out = NAN;
+    if (c->n == 0)
+        return PB_OK;
+    char tmp[64];
+    double v;
+    if (!cell_str(c, tmp, sizeof(tmp)) || !is_digit(tmp[0]))
+        return bad_cell(x, c, "size", colname);
+    if (is_number(c)) {
+        if (to_double(c, c->n, &v) != 0)
+            return bad_cell(x, c, "size", colname);
+        v *= bare;
+    } else if (pb_parse_size(tmp, 0, &v) != 0) {
+        return bad_cell(x, c, "size", colname);
+    }
+    if (!isfinite(v))
+        return bad_cell(x, c, "size", colname);
+    *out = v;
+    return PB_OK;
+}
+
+/* ==== one row ==== */
+
+struct params {
+    double file_size, chunk, seeks, seekers, conc, nfiles, maxs, mins, dirs,
+        fchunk; /* NAN = absent */
+    const char *link; /* "link" / "symlink" instead of max/min */
+};
+
+/* A sub-cell [p, p+n) of c, for the 1.0x combined cells. */
+static struct cell sub(const struct cell *c, const char *p, size_t n)
+{
+    struct cell s = {p, n, c->col + (long)(p - c->p)};
+    return s;
+}
+
+static int legacy_params(struct ctx *x, struct params *pr)
+{
+    const struct cell *c = &x->l->c[1];
+    const char *colon = memchr(c->p, ':', c->n);
+    size_t n1 = colon ? (size_t)(colon - c->p) : c->n;
+    struct cell a = sub(c, c->p, n1);
+    int rc = parse_size(x, &a, 1048576.0, "file_size", &pr->file_size);
+    if (rc == PB_OK && colon) {
+        struct cell b = sub(c, colon + 1, c->n - n1 - 1);
+        rc = parse_size(x, &b, 1, "file_size", &pr->chunk);
+        if (rc == PB_OK && isnan(pr->chunk))
+            rc = bad_cell(x, c, "size", "file_size");
+    }
+    if (rc != PB_OK)
+        return rc;
+
+    /* files[:max[:min] | :link | :symlink][/dirs] */
+    c = &x->l->c[14];
+    const char *p = c->p, *end = c->p + c->n;
+    const char *q = p;
+    while (q < end && *q != ':' && *q != '/')
+        q++;
+    struct cell f = sub(c, p, (size_t)(q - p));
+    if ((rc = parse_count(x, &f, "num_files", &pr->nfiles)) != PB_OK)
+        return rc;
+    if (q < end && *q == ':') {
+        p = ++q;
+        while (q < end && *q != ':' && *q != '/')
+            q++;
+        struct cell m = sub(c, p, (size_t)(q - p));
+        if (cell_is(&m, "link") || cell_is(&m, "-1"))
+            pr->link = "link";
+        else if (cell_is(&m, "symlink") || cell_is(&m, "-2"))
+            pr->link = "symlink";
+        else if ((rc = parse_count(x, &m, "num_files", &pr->maxs)) != PB_OK)
+            return rc;
+        if (q < end && *q == ':') {
+            p = ++q;
+            while (q < end && *q != '/')
+                q++;
+            struct cell mi = sub(c, p, (size_t)(q - p));
+            if ((rc = parse_count(x, &mi, "num_files", &pr->mins)) != PB_OK)
+                return rc;
+        }
+    }
+    if (q < end && *q == '/') {
+        struct cell d = sub(c, q + 1, (size_t)(end - q - 1));
+        if (d.n == 0)
+            return bad_cell(x, c, "number", "num_files");
+        if ((rc = parse_count(x, &d, "num_files", &pr->dirs)) != PB_OK)
+            return rc;
+    }
+    return PB_OK;
+}
+
+static int v_params(struct ctx *x, enum layout lay, struct params *pr)
+{
+    const struct cell *c = x->l->c;
+    const struct cols *k = &layouts[lay];
+    int rc;
+    if ((rc = parse_count(x, &c[3], "concurrency", &pr->conc)) != PB_OK ||
+        (rc = parse_size(x, &c[5], 1048576.0, "file_size",
+                         &pr->file_size)) != PB_OK ||
+        (rc = parse_size(x, &c[6], 1, "chunk_size", &pr->chunk)) != PB_OK)
+        return rc;
+    if (lay == L_V198 &&
+        ((rc = parse_count(x, &c[7], "seeks", &pr->seeks)) != PB_OK ||
+         (rc = parse_count(x, &c[8], "seek_proc_count", &pr->seekers)) !=
+             PB_OK))
+        return rc;
+    size_t f = k->files;
+    if ((rc = parse_count(x, &c[f], "num_files", &pr->nfiles)) != PB_OK)
+        return rc;
+    if (cell_is(&c[f + 1], "link") || cell_is(&c[f + 1], "symlink"))
+        pr->link = cell_is(&c[f + 1], "link") ? "link" : "symlink";
+    else if ((rc = parse_count(x, &c[f + 1], "max_size", &pr->maxs)) !=
+             PB_OK)
+        return rc;
+    if ((rc = parse_count(x, &c[f + 2], "min_size", &pr->mins)) != PB_OK)
+        return rc;
+    /* see the file header: num_dirs is written in the last cell */
+    if (c[f + 3].n == 0)
+        return parse_count(x, &c[f + 4], "num_dirs", &pr->dirs);
+    if ((rc = parse_count(x, &c[f + 3], "num_dirs", &pr->dirs)) != PB_OK)
+        return rc;
+    return parse_size(x, &c[f + 4], 1, "file_chunk_size", &pr->fchunk);
+}
+
+static void name_size(struct pb_buf *b, const char *key, double v)
+{
+    char s[64];
+    if (!isnan(v))
+        pb_buf_printf(b, " %s=%s", key, pb_fmt_size(v, s, sizeof(s)));
+}
+
+static void name_num(struct pb_buf *b, const char *key, double v, double def)
+{
+    char s[64];
+    if (!isnan(v) && v != def)
+        pb_buf_printf(b, " %s=%s", key, pb_fmt_num(v, s, sizeof(s)));
+}
+
+static int has_param(const struct pb_resultset *set, size_t t,
+                     const char *key)
+{
+    const struct pb_test *te = &set->tests[t];
+    for (size_t i = 0; i < te->nparams; i++)
+        if (!strcmp(te->params[i].key, key))
+            return 1;
+    return 0;
+}
+
+/* Rows with the same test name have the same parameters: a key is only
+ * added when the test lacks it (a 1.97 row has no seeks, a 2.00 one has). */
+static void param(struct pb_resultset *set, size_t t, const char *key,
+                  double v)
+{
+    char s[64];
+    if (!isnan(v) && !has_param(set, t, key))
+        pb_rs_test_param(set, t, key, pb_fmt_num(v, s, sizeof(s)));
+}
+
+static size_t make_test(struct pb_resultset *set, const struct params *pr)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    double files = pr->nfiles > 0 ? pr->nfiles * 1024 : NAN;
+    pb_buf_puts(&b, "bonnie++");
+    name_size(&b, "file_size", pr->file_size);
+    name_size(&b, "chunk", pr->chunk);
+    name_num(&b, "seeks", pr->seeks, 8192);
+    name_num(&b, "seekers", pr->seekers, 5);
+    if (!isnan(files)) {
+        name_size(&b, "files", files);
+        if (pr->link)
+            pb_buf_printf(&b, " max=%s", pr->link);
+        name_size(&b, "max", pr->maxs);
+        name_size(&b, "min", pr->mins);
+        name_num(&b, "dirs", pr->dirs, 1);
+        name_size(&b, "file_chunk", pr->fchunk);
+    }
+    name_num(&b, "concurrency", pr->conc, 1);
+    size_t t = pb_rs_test(set, pb_buf_str(&b), "bonnie++");
+    pb_buf_release(&b);
+
+    param(set, t, "file_size", pr->file_size);
+    param(set, t, "chunk_size", pr->chunk);
+    param(set, t, "seeks", pr->seeks);
+    param(set, t, "seek_procs", pr->seekers);
+    param(set, t, "concurrency", pr->conc);
+    if (!isnan(files)) {
+        param(set, t, "num_files", files);
+        if (pr->link && !has_param(set, t, "max_size"))
+            pb_rs_test_param(set, t, "max_size", pr->link);
+        param(set, t, "max_size", pr->maxs);
+        param(set, t, "min_size", pr->mins);
+        param(set, t, "num_dirs", pr->dirs);
+        param(set, t, "file_chunk_size", pr->fchunk);
+    }
+    return t;
+}
+
+/* What one row produced, for numbering repeated runs afterwards. */
+struct rowref {
+    size_t config, test, idx;
+    size_t first, count; /* its results */
+};
+
+struct rows {
+    struct rowref *r;
+    size_t n, cap;
+};
+
+static int bad_name(struct ctx *x, const struct cell *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        unsigned char ch = (unsigned char)c->p[i];
+        if (ch < 0x20 || ch == 0x7f)
+            return pb_err_set(x->err, PB_EINPUT, x->path, x->l->lineno,
+                              c->col + (long)i,
+                              "control character in machine name");
+    }
+    return PB_OK;
+}
+
+static void emit(struct ctx *x, size_t cfg, size_t t, const char *host,
+                 const char *metric, const char *unit, int dir,
+                 const struct meas *m)
+{
+    if (m->st == M_VALUE)
+        pb_rs_add(x->set, cfg, t, host, NULL, metric, unit, dir, m->v);
+    else if (m->st == M_PLUS)
+        pb_rs_add_null(x->set, cfg, t, host, NULL, metric, unit, dir,
+                       TOO_FAST);
+}
+
+static int do_row(struct ctx *x, enum layout lay, struct rows *rows)
+{
+    const struct line *l = x->l;
+    const struct cols *k = &layouts[lay];
+    const struct cell *nc = &l->c[lay == L_LEGACY ? 0 : 2];
+    if (l->nf != k->ncells) {
+        char s[64], f[16];
+        if (lay == L_LEGACY) {
+            show(nc, s, sizeof(s));
+            return pb_err_set(x->err, PB_EINPUT, x->path, l->lineno, 0,
+                              "row \"%s\" has %zu columns, expected 27 "
+                              "(bonnie++ 1.0x CSV)",
+                              s, l->nf);
+        }
+        show(&l->c[0], f, sizeof(f));
+        if (l->nf <= 2)
+            return pb_err_set(x->err, PB_EINPUT, x->path, l->lineno, 0,
+                              "row has %zu columns, expected %zu (CSV "
+                              "format %s)",
+                              l->nf, k->ncells, f);
+        show(nc, s, sizeof(s));
+        return pb_err_set(x->err, PB_EINPUT, x->path, l->lineno, 0,
+                          "row \"%s\" has %zu columns, expected %zu (CSV "
+                          "format %s)",
+                          s, l->nf, k->ncells, f);
+    }
+    int rc = bad_name(x, nc);
+    if (rc != PB_OK)
+        return rc;
+
+    struct params pr = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+                        NULL};
+    rc = lay == L_LEGACY ? legacy_params(x, &pr) : v_params(x, lay, &pr);
+    if (rc != PB_OK)
+        return rc;
+
+    struct meas val[NTESTS], cpu[NTESTS], lat[NTESTS];
+    int any = 0;
+    for (size_t i = 0; i < NTESTS; i++) {
+        const struct btest *bt = &tests[i];
+        size_t col = i < 6 ? k->io + 2 * i : k->ftests + 2 * (i - 6);
+        if ((rc = parse_stat(x, &l->c[col], bt->mult, bt->col, &val[i])) !=
+                PB_OK ||
+            (rc = parse_stat(x, &l->c[col + 1], 1, bt->ccol, &cpu[i])) !=
+                PB_OK)
+            return rc;
+        lat[i].st = M_EMPTY;
+        if (lay != L_LEGACY &&
+            (rc = parse_latency(x, &l->c[k->lat + i], bt->lcol, &lat[i])) !=
+                PB_OK)
+            return rc;
+        any |= val[i].st != M_EMPTY || cpu[i].st != M_EMPTY ||
+               lat[i].st != M_EMPTY;
+    }
+    if (!any)
+        return PB_OK; /* -s 0 -n 0: nothing was measured */
+
+    struct pb_resultset *set = x->set;
+    char *name = pb_xstrndup(nc->p, nc->n);
+    const char *host = *name ? name : "(unnamed)";
+    if (lay != L_LEGACY) {
+        char *ver = pb_xstrndup(l->c[1].p, l->c[1].n);
+        if (!set->tool_version)
+            set->tool_version = pb_arena_printf(&set->arena, "bonnie++-%s",
+                                                ver);
+        /* rows of one machine mostly follow each other: skip the fact
+         * lookup while machine and version stay the same */
+        if (!x->fact_host || strcmp(x->fact_host, host) != 0 ||
+            strcmp(x->fact_ver, ver) != 0) {
+            pb_rs_fact(set, host, "bonnie_version", ver);
+            x->fact_host = pb_rs_str(set, host);
+            x->fact_ver = pb_rs_str(set, ver);
+        }
+        free(ver);
+    }
+    size_t cfg = pb_rs_config(set, host);
+    size_t t = make_test(set, &pr);
+    size_t first = set->nresults;
+    for (size_t i = 0; i < NTESTS; i++) {
+        emit(x, cfg, t, host, tests[i].metric, tests[i].unit, PB_DIR_HIGHER,
+             &val[i]);
+        emit(x, cfg, t, host, tests[i].cpu, "%", PB_DIR_LOWER, &cpu[i]);
+        emit(x, cfg, t, host, tests[i].lat, "ns", PB_DIR_LOWER, &lat[i]);
+    }
+    free(name);
+    PB_GROW(rows->r, rows->cap, rows->n + 1);
+    struct rowref *r = &rows->r[rows->n];
+    r->config = cfg;
+    r->test = t;
+    r->idx = rows->n;
+    r->first = first;
+    r->count = set->nresults - first;
+    rows->n++;
+    return PB_OK;
+}
+
+/* ==== repeated runs ==== */
+
+static int cmp_rowref(const void *a, const void *b)
+{
+    const struct rowref *x = a, *y = b;
+    if (x->config != y->config)
+        return x->config < y->config ? -1 : 1;
+    if (x->test != y->test)
+        return x->test < y->test ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void number_runs(struct pb_resultset *set, struct rows *rows)
+{
+    if (rows->n < 2)
+        return;
+    qsort(rows->r, rows->n, sizeof(*rows->r), cmp_rowref);
+    const char **names = NULL; /* "run K", made once per K */
+    size_t nnames = 0, capnames = 0;
+    for (size_t i = 0; i < rows->n;) {
+        size_t j = i + 1;
+        while (j < rows->n && rows->r[j].config == rows->r[i].config &&
+               rows->r[j].test == rows->r[i].test)
+            j++;
+        for (size_t k = i; j - i > 1 && k < j; k++) {
+            size_t run = k - i;
+            for (; nnames <= run; nnames++) {
+                PB_GROW(names, capnames, nnames + 1);
+                names[nnames] =
+                    pb_arena_printf(&set->arena, "run %zu", nnames + 1);
+            }
+            for (size_t q = 0; q < rows->r[k].count; q++)
+                set->results[rows->r[k].first + q].job = names[run];
+        }
+        i = j;
+    }
+    free(names);
+}
+
+/* ==== parse ==== */
+
+static int parse(const char *path, const char *buf, size_t len,
+                 struct pb_resultset *set, struct pb_err *err)
+{
+    struct line *l = pb_xmalloc(sizeof(*l));
+    struct ctx x = {path, set, err, l, NULL, NULL};
+    struct rows rows = {NULL, 0, 0};
+    const char *p = buf, *end = buf + len;
+    long lineno = 1;
+    int rc = PB_OK, seen = 0;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    while (p < end && rc == PB_OK) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        const char *a = p;
+        while (a < e && is_blank(*a))
+            a++;
+        const char *b = e;
+        while (b > a && is_blank(b[-1]))
+            b--;
+        if (a < b && *a != '#' && memchr(a, ',', (size_t)(b - a))) {
+            l->p = a;
+            l->n = (size_t)(b - a);
+            l->lineno = lineno;
+            split(l, p);
+            enum layout lay;
+            if (classify(l, &lay) == K_ROW) {
+                seen = 1;
+                rc = do_row(&x, lay, &rows);
+            }
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+        lineno++;
+    }
+    if (rc == PB_OK && !seen)
+        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
+                        "no bonnie++ CSV row found");
+    if (rc == PB_OK)
+        number_runs(set, &rows);
+    free(rows.r);
+    free(l);
+    return rc;
 }
 
 const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse};
