@@ -113,6 +113,7 @@ static void apply_opts(struct pb_resultset *set,
             free(set->configs[i].params);
         set->nconfigs = 1;
         set->configs[0].label = label;
+        set->configs[0].label_is_name = 0;
         for (size_t i = 0; i < set->nresults; i++)
             set->results[i].config = 0;
     } else if (opts->label) {

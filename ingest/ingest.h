@@ -23,6 +23,8 @@ struct pb_kv {
 /* A configuration under test (label plus dimensions). */
 struct pb_config {
     const char *label;
+    int label_is_name; /* a dataset/pool name, not a description: label
+                          rules are not applied to it */
     struct pb_kv *params;
     size_t nparams, capparams;
 };

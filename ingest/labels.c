@@ -659,7 +659,7 @@ void pb_label_extract(const struct pb_label_rules *rules,
     if (!rules || !set || config >= set->nconfigs)
         return;
     const char *label = set->configs[config].label;
-    if (!label || !*label)
+    if (!label || !*label || set->configs[config].label_is_name)
         return;
     size_t len = 0;
     while (len < LABEL_MAX && label[len])

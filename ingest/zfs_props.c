@@ -493,6 +493,8 @@ static struct obj *get_obj(struct ctx *c, int kind, const char *name,
     o->kind = kind;
     o->name = pb_arena_strndup(&c->set->arena, name, n);
     o->config = pb_rs_config(c->set, o->name);
+    /* "zroot/var/log" names a dataset; it does not describe a slog. */
+    c->set->configs[o->config].label_is_name = 1;
     c->last_obj = c->nobjs++;
     return o;
 }
