@@ -114,6 +114,7 @@ static void apply_opts(struct pb_resultset *set,
         set->nconfigs = 1;
         set->configs[0].label = label;
         set->configs[0].label_is_name = 0;
+        set->config_ix.cap = 0; /* labels changed: rebuild the index */
         for (size_t i = 0; i < set->nresults; i++)
             set->results[i].config = 0;
     } else if (opts->label) {

@@ -80,6 +80,13 @@ struct pb_resultset {
     size_t nfacts, capfacts;
 
     struct pb_arena arena; /* owns every string above */
+
+    /* Private: hash indexes so that finding a config, test or fact stays
+     * O(1) in files with thousands of them. */
+    struct pb_rs_index {
+        size_t *slots; /* index + 1; 0 = empty */
+        size_t cap;    /* power of two */
+    } config_ix, test_ix, fact_ix;
 };
 
 /* New empty set; free with pb_resultset_free (NULL is fine). */

@@ -3,6 +3,7 @@
 #include "ingest/ingest.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@ void pb_resultset_free(struct pb_resultset *set)
     free(set->tests);
     free(set->results);
     free(set->facts);
+    free(set->config_ix.slots);
+    free(set->test_ix.slots);
+    free(set->fact_ix.slots);
     pb_arena_release(&set->arena);
     free(set);
 }
@@ -41,19 +45,117 @@ static int streq(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
+/* ==== hash indexes (open addressing, linear probing) ==== */
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    /* FNV-1a; NULL hashes differently from "". */
+    if (!s)
+        return h ^ 0x9e3779b97f4a7c15ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    return (h ^ 0xff) * 0x100000001b3ULL;
+}
+
+static uint64_t hash2(const char *a, const char *b)
+{
+    return hash_str(hash_str(0xcbf29ce484222325ULL, a), b);
+}
+
+/* Slot for (a, b): either the one holding a match or the empty one where
+ * it would go. eq(set, idx, a, b) tells whether entry idx matches. */
+static size_t *ix_find(struct pb_rs_index *ix, const struct pb_resultset *set,
+                       const char *a, const char *b,
+                       int (*eq)(const struct pb_resultset *, size_t,
+                                 const char *, const char *))
+{
+    size_t mask = ix->cap - 1;
+    for (size_t i = (size_t)hash2(a, b) & mask;; i = (i + 1) & mask) {
+        size_t *slot = &ix->slots[i];
+        if (*slot == 0 || eq(set, *slot - 1, a, b))
+            return slot;
+    }
+}
+
+typedef int (*ix_eq_fn)(const struct pb_resultset *, size_t, const char *,
+                        const char *);
+typedef void (*ix_key_fn)(const struct pb_resultset *, size_t, const char **,
+                          const char **);
+
+/* Make room for one more of n entries, rehashing when over 1/2 full. */
+static void ix_reserve(struct pb_rs_index *ix, const struct pb_resultset *set,
+                       size_t n, ix_eq_fn eq, ix_key_fn key)
+{
+    if (ix->cap && (n + 1) * 2 <= ix->cap)
+        return;
+    size_t cap = ix->cap ? ix->cap * 2 : 16;
+    while ((n + 1) * 2 > cap)
+        cap *= 2;
+    free(ix->slots);
+    ix->slots = pb_xcalloc(cap, sizeof(size_t));
+    ix->cap = cap;
+    for (size_t i = 0; i < n; i++) {
+        const char *a, *b;
+        key(set, i, &a, &b);
+        *ix_find(ix, set, a, b, eq) = i + 1;
+    }
+}
+
+static int config_eq(const struct pb_resultset *set, size_t i, const char *a,
+                     const char *b)
+{
+    (void)b;
+    return streq(set->configs[i].label, a);
+}
+
+static void config_key(const struct pb_resultset *set, size_t i,
+                       const char **a, const char **b)
+{
+    *a = set->configs[i].label;
+    *b = NULL;
+}
+
+static int test_eq(const struct pb_resultset *set, size_t i, const char *a,
+                   const char *b)
+{
+    return streq(set->tests[i].name, a) && streq(set->tests[i].tool, b);
+}
+
+static void test_key(const struct pb_resultset *set, size_t i, const char **a,
+                     const char **b)
+{
+    *a = set->tests[i].name;
+    *b = set->tests[i].tool;
+}
+
+static int fact_eq(const struct pb_resultset *set, size_t i, const char *a,
+                   const char *b)
+{
+    return streq(set->facts[i].host, a) && streq(set->facts[i].key, b);
+}
+
+static void fact_key(const struct pb_resultset *set, size_t i, const char **a,
+                     const char **b)
+{
+    *a = set->facts[i].host;
+    *b = set->facts[i].key;
+}
+
 size_t pb_rs_config(struct pb_resultset *set, const char *label)
 {
     if (!label)
         label = "";
-    /* Sets hold few configs; a linear scan from the end finds the usual
-     * "same as last time" case at once. */
-    for (size_t i = set->nconfigs; i-- > 0;)
-        if (streq(set->configs[i].label, label))
-            return i;
+    ix_reserve(&set->config_ix, set, set->nconfigs, config_eq, config_key);
+    size_t *slot = ix_find(&set->config_ix, set, label, NULL, config_eq);
+    if (*slot)
+        return *slot - 1;
     PB_GROW(set->configs, set->capconfigs, set->nconfigs + 1);
     struct pb_config *c = &set->configs[set->nconfigs];
     memset(c, 0, sizeof(*c));
     c->label = pb_rs_str(set, label);
+    *slot = set->nconfigs + 1;
     return set->nconfigs++;
 }
 
@@ -82,14 +184,16 @@ void pb_rs_config_param(struct pb_resultset *set, size_t config,
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool)
 {
-    for (size_t i = set->ntests; i-- > 0;)
-        if (streq(set->tests[i].name, name) && streq(set->tests[i].tool, tool))
-            return i;
+    ix_reserve(&set->test_ix, set, set->ntests, test_eq, test_key);
+    size_t *slot = ix_find(&set->test_ix, set, name, tool, test_eq);
+    if (*slot)
+        return *slot - 1;
     PB_GROW(set->tests, set->captests, set->ntests + 1);
     struct pb_test *t = &set->tests[set->ntests];
     memset(t, 0, sizeof(*t));
     t->name = pb_rs_str(set, name);
     t->tool = pb_rs_str(set, tool);
+    *slot = set->ntests + 1;
     return set->ntests++;
 }
 
@@ -149,14 +253,14 @@ struct pb_result *pb_rs_add_null(struct pb_resultset *set, size_t config,
 void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
                 const char *value)
 {
-    for (size_t i = 0; i < set->nfacts; i++) {
-        if (streq(set->facts[i].host, host) &&
-            streq(set->facts[i].key, key)) {
-            set->facts[i].value = pb_rs_str(set, value);
-            return;
-        }
+    ix_reserve(&set->fact_ix, set, set->nfacts, fact_eq, fact_key);
+    size_t *slot = ix_find(&set->fact_ix, set, host, key, fact_eq);
+    if (*slot) {
+        set->facts[*slot - 1].value = pb_rs_str(set, value);
+        return;
     }
     PB_GROW(set->facts, set->capfacts, set->nfacts + 1);
+    *slot = set->nfacts + 1;
     struct pb_fact *f = &set->facts[set->nfacts++];
     f->host = pb_rs_str(set, host);
     f->key = pb_rs_str(set, key);
