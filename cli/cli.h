@@ -8,6 +8,8 @@
 int cmd_ingest(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);

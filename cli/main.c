@@ -19,6 +19,8 @@ static const struct command commands[] = {
     {"ingest", cmd_ingest, "load result files into the database"},
     {"list", cmd_list, "show sources, configs, tests or results"},
     {"export", cmd_export, "write results as CSV or JSON"},
+    {"report", cmd_report, "write the HTML report"},
+    {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -37,6 +37,13 @@ enum stmt {
     S_EACH_CONFIG,
     S_EACH_TEST,
     S_COUNTS,
+    /* report queries */
+    S_REPORT_ROWS,
+    S_REPORT_CONFIGS,
+    S_REPORT_TESTS,
+    S_REPORT_CONFIG_PARAMS,
+    S_REPORT_TEST_PARAMS,
+    S_REPORT_FACTS,
     S__COUNT
 };
 
@@ -97,6 +104,32 @@ static const char *const stmt_sql[S__COUNT] = {
     [S_COUNTS] = "SELECT (SELECT count(*) FROM source), (SELECT count(*) "
                  "FROM config), (SELECT count(*) FROM test), (SELECT count(*) "
                  "FROM result)",
+    /* report queries: lean listings without per-row subqueries, so that
+     * a report over 100,000 results stays one pass */
+    [S_REPORT_ROWS] =
+        "SELECT r.test_id, r.metric_id, r.config_id, r.source_id, m.name, "
+        "m.unit, m.direction, r.job, h.name, r.value, r.null_reason, "
+        "r.stderr, r.samples FROM result r "
+        "JOIN metric m ON m.id = r.metric_id "
+        "JOIN test t ON t.id = r.test_id "
+        "JOIN config c ON c.id = r.config_id "
+        "LEFT JOIN host h ON h.id = r.host_id "
+        "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
+        "AND (?2 IS NULL OR regexp(?2, c.label)) "
+        "AND (?3 IS NULL OR regexp(?3, m.name)) "
+        "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
+        "AND (?5 IS NULL OR r.source_id IN "
+        "(SELECT id FROM source WHERE format = ?5)) "
+        "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
+        "r.job, h.name, r.id",
+    [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",
+    [S_REPORT_TESTS] = "SELECT id, name, tool FROM test ORDER BY id",
+    [S_REPORT_CONFIG_PARAMS] = "SELECT config_id, key, value FROM "
+                               "config_param ORDER BY config_id, key",
+    [S_REPORT_TEST_PARAMS] =
+        "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
+    [S_REPORT_FACTS] = "SELECT source_id, host, key, value FROM fact "
+                       "ORDER BY source_id, rowid",
 };
 
 /* Schema migrations: migrations[i] brings user_version i+1 up to i+2.
@@ -476,39 +509,86 @@ static long long named_id(struct pb_db *db, enum stmt find, enum stmt ins,
     return sqlite3_last_insert_rowid(db->h);
 }
 
-/* Small cache of name -> id for one store call (hosts, metrics). */
-struct idcache {
-    const char **keys; /* borrowed from the result set */
-    const char **keys2;
-    long long *ids;
-    size_t n, cap, cap2, cap3;
+/* Cache of name -> id for one store call: hosts by name, metrics by name,
+ * unit and direction (the key of the metric table). Hashed on the strings'
+ * content, so a set of 3,600,000 bonnie++ results naming 40 metrics asks
+ * the database 40 times, in constant time per result. */
+struct idslot {
+    const char *k, *k2; /* borrowed from the result set; k NULL = free */
+    int k3;
+    uint32_t h;
+    long long id;
 };
 
-static long long cache_get(struct idcache *c, const char *k, const char *k2)
+struct idcache {
+    struct idslot *v;
+    size_t n, cap; /* cap is a power of two */
+};
+
+static uint32_t id_hash(const char *k, const char *k2, int k3)
 {
-    for (size_t i = c->n; i-- > 0;)
-        if (c->keys[i] == k && c->keys2[i] == k2)
-            return c->ids[i];
-    return 0;
+    uint32_t h = 2166136261u ^ (uint32_t)k3; /* FNV-1a */
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 16777619u;
+    h = (h ^ 0xffu) * 16777619u;
+    for (; *k2; k2++)
+        h = (h ^ (unsigned char)*k2) * 16777619u;
+    return h;
+}
+
+/* The slot holding (k, k2, k3), or the free slot where it goes. */
+static struct idslot *cache_slot(struct idcache *c, const char *k,
+                                 const char *k2, int k3)
+{
+    if (2 * (c->n + 1) > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        struct idslot *v = pb_xcalloc(cap, sizeof(*v));
+        for (size_t i = 0; i < c->cap; i++) {
+            if (!c->v[i].k)
+                continue;
+            size_t j = c->v[i].h & (cap - 1);
+            while (v[j].k)
+                j = (j + 1) & (cap - 1);
+            v[j] = c->v[i];
+        }
+        free(c->v);
+        c->v = v;
+        c->cap = cap;
+    }
+    uint32_t h = id_hash(k, k2, k3);
+    for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+        struct idslot *s = &c->v[i];
+        if (!s->k) {
+            s->h = h;
+            return s;
+        }
+        if (s->h == h && s->k3 == k3 && (s->k == k || !strcmp(s->k, k)) &&
+            (s->k2 == k2 || !strcmp(s->k2, k2)))
+            return s;
+    }
+}
+
+static long long cache_get(struct idcache *c, const char *k, const char *k2,
+                           int k3)
+{
+    return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
 }
 
 static void cache_put(struct idcache *c, const char *k, const char *k2,
-                      long long id)
+                      int k3, long long id)
 {
-    PB_GROW(c->keys, c->cap, c->n + 1);
-    PB_GROW(c->keys2, c->cap2, c->n + 1);
-    PB_GROW(c->ids, c->cap3, c->n + 1);
-    c->keys[c->n] = k;
-    c->keys2[c->n] = k2;
-    c->ids[c->n] = id;
-    c->n++;
+    struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
+    if (!s->k)
+        c->n++;
+    s->k = k ? k : "";
+    s->k2 = k2 ? k2 : "";
+    s->k3 = k3;
+    s->id = id;
 }
 
 static void cache_free(struct idcache *c)
 {
-    free(c->keys);
-    free(c->keys2);
-    free(c->ids);
+    free(c->v);
 }
 
 static void now_iso(char *buf, size_t n)
@@ -546,21 +626,22 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         const struct pb_result *r = &set->results[i];
         long long host_id = 0;
         if (r->host) {
-            host_id = cache_get(&hosts, r->host, NULL);
+            host_id = cache_get(&hosts, r->host, NULL, 0);
             if (!host_id) {
                 const char *v[1] = {r->host};
                 host_id = named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc,
                                    err);
-                cache_put(&hosts, r->host, NULL, host_id);
+                cache_put(&hosts, r->host, NULL, 0, host_id);
             }
         }
-        const char *dir = r->direction == PB_DIR_LOWER ? "lower" : "higher";
-        long long metric_id = cache_get(&metrics, r->metric, r->unit);
+        int lower = r->direction == PB_DIR_LOWER;
+        const char *dir = lower ? "lower" : "higher";
+        long long metric_id = cache_get(&metrics, r->metric, r->unit, lower);
         if (!metric_id && !rc) {
             const char *v[3] = {r->metric, r->unit ? r->unit : "", dir};
             metric_id = named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3,
                                  &rc, err);
-            cache_put(&metrics, r->metric, r->unit, metric_id);
+            cache_put(&metrics, r->metric, r->unit, lower, metric_id);
         }
         if (rc)
             break;
@@ -791,4 +872,89 @@ int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
         rc = SQLITE_DONE;
     }
     return finish_query(db, q, rc, 0, err);
+}
+
+/* ==== report queries ==== */
+
+int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
+                          pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = stmt(db, S_REPORT_ROWS, err);
+    if (!q)
+        return PB_EDB;
+    if (f) {
+        bind_text(q, 1, f->test_re);
+        bind_text(q, 2, f->config_re);
+        bind_text(q, 3, f->metric_re);
+        bind_text(q, 4, f->host_re);
+        bind_text(q, 5, f->format);
+    }
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_rrow r;
+        r.test_id = sqlite3_column_int64(q, 0);
+        r.metric_id = sqlite3_column_int64(q, 1);
+        r.config_id = sqlite3_column_int64(q, 2);
+        r.source_id = sqlite3_column_int64(q, 3);
+        r.metric = col_text(q, 4);
+        r.unit = col_text(q, 5);
+        r.direction = col_text(q, 6);
+        r.job = col_text(q, 7);
+        r.host = col_text(q, 8);
+        r.has_value = sqlite3_column_type(q, 9) != SQLITE_NULL;
+        r.value = sqlite3_column_double(q, 9);
+        r.null_reason = col_text(q, 10);
+        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
+        r.stderr_ = sqlite3_column_double(q, 11);
+        r.samples = (long)sqlite3_column_int64(q, 12);
+        if ((stop = cb(ctx, &r)) != 0)
+            break;
+    }
+    return finish_query(db, q, rc, stop, err);
+}
+
+/* Rows of a three-text-column listing (id, a, b) or (id, a, b, c). */
+static int each_triple(struct pb_db *db, enum stmt s, int ncols,
+                       pb_db_triple_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = stmt(db, s, err);
+    if (!q)
+        return PB_EDB;
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_triple t;
+        t.id = sqlite3_column_int64(q, 0);
+        t.a = col_text(q, 1);
+        t.b = col_text(q, 2);
+        t.c = ncols > 3 ? col_text(q, 3) : NULL;
+        if ((stop = cb(ctx, &t)) != 0)
+            break;
+    }
+    return finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_report_configs(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                         struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_CONFIGS, 2, cb, ctx, err);
+}
+
+int pb_db_report_tests(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_TESTS, 3, cb, ctx, err);
+}
+
+int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
+                        void *ctx, struct pb_err *err)
+{
+    return each_triple(db,
+                       tests ? S_REPORT_TEST_PARAMS : S_REPORT_CONFIG_PARAMS,
+                       3, cb, ctx, err);
+}
+
+int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_FACTS, 4, cb, ctx, err);
 }

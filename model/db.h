@@ -99,4 +99,47 @@ struct pb_db_counts {
 int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
                  struct pb_err *err) PB_WUR;
 
+/* ==== report queries ==== */
+
+/* One result row for render/: ids instead of names so the report can group
+ * without string compares; strings borrowed until the callback returns. */
+struct pb_db_rrow {
+    long long test_id, metric_id, config_id, source_id;
+    const char *metric, *unit, *direction, *job, *host;
+    const char *null_reason; /* set when !has_value */
+    int has_value;
+    double value;
+    int has_stderr;
+    double stderr_;
+    long samples; /* 0 = unknown */
+};
+typedef int (*pb_db_rrow_cb)(void *ctx, const struct pb_db_rrow *r);
+
+/* Every result matching f, ordered by test id, metric id, config id,
+ * source id, job, host. Returns like pb_db_each_result. */
+int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
+                          pb_db_rrow_cb cb, void *ctx,
+                          struct pb_err *err) PB_WUR;
+
+/* A listing row: an id and up to three texts (borrowed, may be NULL). */
+struct pb_db_triple {
+    long long id;
+    const char *a, *b, *c;
+};
+typedef int (*pb_db_triple_cb)(void *ctx, const struct pb_db_triple *t);
+
+/* Configs as (id, label), ordered by id. */
+int pb_db_report_configs(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                         struct pb_err *err) PB_WUR;
+/* Tests as (id, name, tool), ordered by id. */
+int pb_db_report_tests(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err) PB_WUR;
+/* Parameters as (owner id, key, value) ordered by owner id and key: of
+ * tests when `tests` is non-zero, else of configs. */
+int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
+                        void *ctx, struct pb_err *err) PB_WUR;
+/* Facts as (source id, host, key, value) in source and insertion order. */
+int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err) PB_WUR;
+
 #endif

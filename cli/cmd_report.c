@@ -1,0 +1,151 @@
+/* poolbench report: write the static HTML report (and PNGs, a PDF). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/cli.h"
+#include "model/db.h"
+#include "render/render.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef PB_VERSION
+#define PB_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: poolbench report [--db FILE] [-o DIR] [--title TEXT]\n"
+    "                        [--test RE] [--config RE] [--metric RE]\n"
+    "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
+    "                        [--timestamp]\n"
+    "\n"
+    "Write a self-contained HTML report of the database: DIR/index.html and\n"
+    "DIR/charts/*.svg (charts of an earlier report there are replaced). The\n"
+    "same database gives byte-identical files.\n"
+    "\n"
+    "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  -o, --output DIR  where to write (default ./report)\n"
+    "  --title TEXT    page title (default: from the sources)\n"
+    "  --test RE       only tests whose name matches (PCRE2, anywhere)\n"
+    "  --config RE     only configurations whose label matches\n"
+    "  --metric RE     only metrics whose name matches; every matching metric\n"
+    "                  gets a chart (e.g. --metric 'clat_p99' for latency)\n"
+    "  --host RE       only results of matching hosts\n"
+    "  --x KEY         sweep dimension for the x axis (a config or test\n"
+    "                  parameter such as recordsize or bs; 'config' = label)\n"
+    "  --series KEY    sweep dimension for the series\n"
+    "  --png           also write DIR/charts/*.png for forum posts\n"
+    "  --pdf FILE      also write one PDF with every chart and table\n"
+    "  --timestamp     print the generation time in the footer\n"
+    "  -q, --quiet     print only errors\n"
+    "  -h, --help      show this help\n";
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'},
+        {"title", required_argument, NULL, 'T'},
+        {"test", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"metric", required_argument, NULL, 'm'},
+        {"host", required_argument, NULL, 'H'},
+        {"x", required_argument, NULL, 'x'},
+        {"series", required_argument, NULL, 's'},
+        {"png", no_argument, NULL, 'P'},
+        {"pdf", required_argument, NULL, 'F'},
+        {"timestamp", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_render_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    ro.outdir = "report";
+    ro.version = PB_VERSION;
+    int stamp = 0, quiet = 0, ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd':
+            dbpath = optarg;
+            break;
+        case 'o':
+            ro.outdir = optarg;
+            break;
+        case 'T':
+            ro.title = optarg;
+            break;
+        case 't':
+            ro.filter.test_re = optarg;
+            break;
+        case 'c':
+            ro.filter.config_re = optarg;
+            break;
+        case 'm':
+            ro.filter.metric_re = optarg;
+            break;
+        case 'H':
+            ro.filter.host_re = optarg;
+            break;
+        case 'x':
+            ro.x_key = optarg;
+            break;
+        case 's':
+            ro.series_key = optarg;
+            break;
+        case 'P':
+            ro.png = 1;
+            break;
+        case 'F':
+            ro.pdf_path = optarg;
+            break;
+        case 'S':
+            stamp = 1;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        default:
+            return cli_usage_error("report", "bad option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("report", "unexpected argument '%s'",
+                               argv[optind]);
+    if (!*ro.outdir)
+        return cli_usage_error("report", "empty output directory");
+    char when[40];
+    if (stamp) {
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+        ro.timestamp = when;
+    }
+    struct pb_err err = {0};
+    struct pb_db *db;
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+        return cli_fail(&err);
+    struct pb_render_summary sum;
+    int rc = pb_render_report(db, &ro, &sum, &err);
+    pb_db_close(db);
+    if (rc != PB_OK)
+        return cli_fail(&err);
+    if (!quiet) {
+        fprintf(stderr,
+                "poolbench: wrote %s/index.html: %zu results, %zu charts, "
+                "%zu tables",
+                ro.outdir, sum.results, sum.charts, sum.tables);
+        if (ro.png)
+            fprintf(stderr, ", %zu PNGs", sum.pngs);
+        if (ro.pdf_path)
+            fprintf(stderr, "; PDF %s", ro.pdf_path);
+        fputc('\n', stderr);
+    }
+    return 0;
+}

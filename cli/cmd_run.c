@@ -1,0 +1,200 @@
+/* poolbench run: run a plan of fio benchmarks on fresh ZFS pools and store
+ * the results (or list the commands with --dry-run). */
+#include "cli/cli.h"
+#include "model/db.h"
+#include "render/render.h"
+#include "run/run.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PB_VERSION
+#define PB_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: poolbench run PLAN.ini [--db FILE] [-o DIR] [--dry-run] [--yes]\n"
+    "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
+    "\n"
+    "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
+    "fio workloads on pools it creates itself (on sparse files or, with\n"
+    "--yes, real devices), and store every cell's results. Each cell gets a\n"
+    "fresh dataset, cold caches (page cache dropped, pool exported and\n"
+    "imported) and its own raw outputs in DIR/raw/; the run ends with its\n"
+    "report in DIR/report/index.html. Needs root.\n"
+    "The plan format is described in docs/plan-format.md.\n"
+    "\n"
+    "  --db FILE      database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  -o, --output DIR\n"
+    "                 raw outputs, commands.log and the report\n"
+    "                 (default ./run-<plan name>)\n"
+    "  -n, --dry-run  print the commands the run would execute, one per line;\n"
+    "                 execute none and create nothing\n"
+    "  --yes          allow real block devices as vdevs (their contents are\n"
+    "                 destroyed; mounted or pooled devices are still refused)\n"
+    "  --resume       skip cells whose results are already in the database\n"
+    "  --zfs IMPL     do not detect the ZFS implementation (openzfs or\n"
+    "                 zfs-fuse); decides what is known not to work\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Pools are created with the user property poolbench:owner=<run id>; the\n"
+    "run never exports, destroys or writes to a pool without it, and refuses\n"
+    "pool names and vdev files that already exist. Ctrl-C or SIGTERM\n"
+    "abandons the cell in progress, destroys the pool, removes the sparse\n"
+    "files and keeps the finished cells.\n"
+    "\n"
+    "Exit status: 0 every cell ran or was recorded as skipped, 2 bad plan or\n"
+    "usage, 3 ZFS, root or database problem, 128+N stopped by signal N.\n";
+
+/* "^(?:label|label...)$" matching the configs of the plan's cells, so that
+ * the report shows this plan's results even in a shared database. */
+static char *labels_pattern(const struct pb_run_plan *plan)
+{
+    struct pb_buf re = PB_BUF_INIT, label = PB_BUF_INIT, test = PB_BUF_INIT;
+    struct pb_buf prev = PB_BUF_INIT;
+    pb_buf_puts(&re, "^(?:");
+    size_t n = 0;
+    for (size_t i = 0; i < pb_run_plan_ncells(plan); i++) {
+        pb_run_plan_describe(plan, i, &label, &test);
+        if (n && !strcmp(pb_buf_str(&label), pb_buf_str(&prev)))
+            continue;
+        pb_buf_reset(&prev);
+        pb_buf_puts(&prev, pb_buf_str(&label));
+        if (n++)
+            pb_buf_putc(&re, '|');
+        for (const char *c = pb_buf_str(&label); *c; c++) {
+            if (strchr("\\^$.|?*+()[]{}-/#", *c))
+                pb_buf_putc(&re, '\\');
+            pb_buf_putc(&re, *c);
+        }
+    }
+    pb_buf_puts(&re, ")$");
+    pb_buf_release(&label);
+    pb_buf_release(&test);
+    pb_buf_release(&prev);
+    return pb_buf_take(&re);
+}
+
+/* The run ends with its report in DIR/report/. */
+static int write_report(struct pb_db *db, const struct pb_run_plan *plan,
+                        const struct pb_run_summary *sum)
+{
+    struct pb_render_opts o = {0};
+    char *outdir = pb_xasprintf("%s/report", sum->dir);
+    char *title = pb_xasprintf("poolbench run: %s", pb_run_plan_name(plan));
+    char *re = labels_pattern(plan);
+    o.outdir = outdir;
+    o.title = title;
+    o.version = PB_VERSION;
+    o.filter.config_re = re;
+    struct pb_render_summary rs;
+    struct pb_err err = {0};
+    int rc = pb_render_report(db, &o, &rs, &err);
+    if (rc == PB_OK)
+        fprintf(stderr, "poolbench: report in %s/index.html\n", outdir);
+    else
+        pb_err_print(&err, stderr);
+    free(outdir);
+    free(title);
+    free(re);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'},
+        {"dry-run", no_argument, NULL, 'n'},
+        {"yes", no_argument, NULL, 'y'},
+        {"resume", no_argument, NULL, 'r'},
+        {"zfs", required_argument, NULL, 'z'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_run_opts ro = {0};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "ho:n", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd':
+            dbpath = optarg;
+            break;
+        case 'o':
+            ro.dir = optarg;
+            break;
+        case 'n':
+            ro.dry_run = 1;
+            break;
+        case 'y':
+            ro.yes = 1;
+            break;
+        case 'r':
+            ro.resume = 1;
+            break;
+        case 'z':
+            if (!strcmp(optarg, "openzfs"))
+                ro.impl = PB_RUN_IMPL_OPENZFS;
+            else if (!strcmp(optarg, "zfs-fuse"))
+                ro.impl = PB_RUN_IMPL_ZFS_FUSE;
+            else
+                return cli_usage_error("run", "--zfs wants openzfs or "
+                                       "zfs-fuse, got '%s'", optarg);
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        default:
+            return cli_usage_error("run", "bad option");
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("run", "no PLAN given");
+    if (optind + 1 < argc)
+        return cli_usage_error("run", "one PLAN at a time, got '%s' too",
+                               argv[optind + 1]);
+    const char *plan_path = argv[optind];
+
+    struct pb_err err = {0};
+    struct pb_run_plan *plan = NULL;
+    if (pb_run_plan_load(plan_path, &plan, &err) != PB_OK) {
+        pb_err_print(&err, stderr);
+        return err.code == PB_EIO ? 3 : 2;
+    }
+    struct pb_db *db = NULL;
+    if (!ro.dry_run || (ro.resume && access(dbpath, F_OK) == 0)) {
+        if (pb_db_open(dbpath, ro.dry_run, &db, &err) != PB_OK) {
+            pb_run_plan_free(plan);
+            return cli_fail(&err);
+        }
+    }
+    ro.db = db;
+    ro.out = stdout;
+    ro.progress = stderr;
+    struct pb_run_summary sum;
+    int rc = pb_run_execute(plan, &ro, &sum, &err);
+    int status = 0;
+    if (!ro.dry_run && (rc == PB_OK || sum.done || sum.skipped))
+        fprintf(stderr,
+                "poolbench: plan '%s': %zu cells: %zu ran, %zu skipped, %zu "
+                "already in the database; results in %s, raw outputs and "
+                "commands.log in %s\n",
+                pb_run_plan_name(plan), sum.cells, sum.done, sum.skipped,
+                sum.resumed, dbpath, sum.dir);
+    if (rc != PB_OK) {
+        status = cli_fail(&err);
+        if (sum.signal)
+            status = 128 + sum.signal;
+    }
+    if (!ro.dry_run && !sum.signal && (sum.done || sum.skipped ||
+                                       sum.resumed) &&
+        write_report(db, plan, &sum) != PB_OK && status == 0)
+        status = 3;
+    pb_db_close(db);
+    pb_run_plan_free(plan);
+    return status;
+}

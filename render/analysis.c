@@ -1,0 +1,1101 @@
+/* What the report concludes: which metrics get charts, the best config of
+ * each test and its margin, a geometric-mean ranking over shared tests,
+ * and sweeps (the config/test dimensions results vary along). */
+#include "render/render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== which metrics matter ==== */
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(s, *list))
+            return 1;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t l = strlen(s), m = strlen(suffix);
+    return l >= m && !strcmp(s + l - m, suffix);
+}
+
+/* "read"/"write"/"trim" prefix of a fio metric: its length, else 0. */
+static size_t fio_dir_len(const char *m)
+{
+    static const char *const dirs[] = {"read_", "write_", "trim_"};
+    for (int i = 0; i < 3; i++) {
+        size_t l = strlen(dirs[i]);
+        if (!strncmp(m, dirs[i], l))
+            return l - 1;
+    }
+    return 0;
+}
+
+int rp_metric_headline(const char *m)
+{
+    static const char *const yes[] = {"seq_out_block_bw",
+                                      "seq_rewrite_bw",
+                                      "seq_in_block_bw",
+                                      "random_seeks",
+                                      "random_read_bw",
+                                      "random_write_bw",
+                                      NULL};
+    static const char *const no[] = {
+        "usr_cpu",        "sys_cpu",           "seq_out_char_bw",
+        "seq_in_char_bw", "seq_create",        "seq_stat",
+        "seq_delete",     "rand_create",       "rand_stat",
+        "rand_delete",    "rewrite_bw",        "reread_bw",
+        "bkwd_read_bw",   "record_rewrite_bw", "stride_read_bw",
+        "fwrite_bw",      "frewrite_bw",       "fread_bw",
+        "freread_bw",     "compressratio",     "used",
+        "logicalused",    "referenced",        "logicalreferenced",
+        "actual_savings", "available",         NULL};
+    if (in_list(m, yes))
+        return 1;
+    if (in_list(m, no))
+        return 0;
+    size_t dl = fio_dir_len(m);
+    if (dl)
+        return !strcmp(m + dl, "_bw") || !strcmp(m + dl, "_iops");
+    if (ends_with(m, "_cpu") || ends_with(m, "_latency"))
+        return 0;
+    return 1;
+}
+
+void rp_mark_groups(struct rp_data *d)
+{
+    for (size_t i = 0; i < d->ngroups;) {
+        size_t j = i;
+        while (j < d->ngroups && d->groups[j].test == d->groups[i].test)
+            j++;
+        const struct rp_test *t = &d->tests[d->groups[i].test];
+        const char *rw = rp_param(t->params, t->nparams, "rw");
+        int random = rw && strstr(rw, "rand");
+        /* zfs/zpool output is the state of a pool, not a benchmark */
+        int state = !strcmp(t->tool, "zfs") || !strcmp(t->tool, "zpool");
+        for (size_t k = i; k < j; k++) {
+            struct rp_group *g = &d->groups[k];
+            const struct rp_metric *m = &d->metrics[g->metric];
+            g->chart = !state && (d->metric_filtered || m->headline);
+            g->primary = g->chart;
+            size_t dl = fio_dir_len(m->name);
+            if (d->metric_filtered || !dl || !g->chart)
+                continue;
+            /* fio bw and IOPS of one direction rank alike: the primary is
+             * IOPS for random workloads, bandwidth otherwise. */
+            int is_iops = !strcmp(m->name + dl, "_iops");
+            if (is_iops == random)
+                continue;
+            char other[64];
+            snprintf(other, sizeof(other), "%.*s%s", (int)dl, m->name,
+                     is_iops ? "_bw" : "_iops");
+            for (size_t o = i; o < j; o++)
+                if (!strcmp(d->metrics[d->groups[o].metric].name, other) &&
+                    d->groups[o].nvalued)
+                    g->primary = 0;
+        }
+        i = j;
+    }
+}
+
+/* ==== best of a group ==== */
+
+/* Is a better than b in direction dir? */
+static int better(double a, double b, int dir)
+{
+    return dir < 0 ? a < b : a > b;
+}
+
+void rp_best_of(const struct rp_data *d, const struct rp_group *g,
+                struct rp_best *out)
+{
+    int dir = d->metrics[g->metric].dir;
+    out->best = out->runner = SIZE_MAX;
+    out->margin = 0;
+    out->verdict = RP_V_ONLY;
+    for (size_t i = g->first; i < g->first + g->n; i++) {
+        const struct rp_cell *c = &d->cells[i];
+        if (!c->has_value)
+            continue;
+        if (out->best == SIZE_MAX ||
+            better(c->mean, d->cells[out->best].mean, dir)) {
+            out->runner = out->best;
+            out->best = i;
+        } else if (out->runner == SIZE_MAX ||
+                   better(c->mean, d->cells[out->runner].mean, dir)) {
+            out->runner = i;
+        }
+    }
+    if (out->runner == SIZE_MAX)
+        return;
+    const struct rp_cell *b = &d->cells[out->best], *r = &d->cells[out->runner];
+    if (dir < 0)
+        out->margin = b->mean > 0 ? r->mean / b->mean - 1 : 0;
+    else
+        out->margin = r->mean > 0 ? b->mean / r->mean - 1 : 0;
+    if (b->mean == r->mean)
+        out->verdict = RP_V_TIE;
+    else if (b->se < 0 || r->se < 0)
+        out->verdict = RP_V_NOSE;
+    else if (dir < 0 ? b->mean + b->se >= r->mean - r->se
+                     : b->mean - b->se <= r->mean + r->se)
+        out->verdict = RP_V_OVERLAP;
+    else
+        out->verdict = RP_V_CLEAR;
+}
+
+static const struct rp_data *ord_d;
+static int ord_dir;
+
+static int cmp_order(const void *a, const void *b)
+{
+    const struct rp_cell *x = &ord_d->cells[*(const size_t *)a];
+    const struct rp_cell *y = &ord_d->cells[*(const size_t *)b];
+    if (x->has_value != y->has_value)
+        return x->has_value ? -1 : 1;
+    if (x->has_value && x->mean != y->mean)
+        return better(x->mean, y->mean, ord_dir) ? -1 : 1;
+    size_t rx = ord_d->configs[x->config].rank,
+           ry = ord_d->configs[y->config].rank;
+    return rx < ry ? -1 : rx > ry;
+}
+
+void rp_order_cells(const struct rp_data *d, const struct rp_group *g,
+                    size_t *out)
+{
+    for (size_t i = 0; i < g->n; i++)
+        out[i] = g->first + i;
+    ord_d = d;
+    ord_dir = d->metrics[g->metric].dir;
+    qsort(out, g->n, sizeof(*out), cmp_order);
+    ord_d = NULL;
+}
+
+/* ==== geometric-mean ranking ==== */
+
+struct series {
+    size_t group;
+    size_t *ranks; /* config ranks with a value, ascending */
+    size_t n;
+};
+
+static int cmp_series(const void *a, const void *b)
+{
+    const struct series *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n > y->n ? -1 : 1;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+    const struct rp_rank *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->config < y->config ? -1 : x->config > y->config;
+}
+
+/* Intersect sorted a (in place) with sorted b; returns the new length. */
+static size_t intersect(size_t *a, size_t na, const size_t *b, size_t nb)
+{
+    size_t i = 0, j = 0, k = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j])
+            i++;
+        else if (a[i] > b[j])
+            j++;
+        else {
+            a[k++] = a[i];
+            i++;
+            j++;
+        }
+    }
+    return k;
+}
+
+void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct series *s = pb_xcalloc(d->ngroups + 1, sizeof(*s));
+    size_t ns = 0;
+    unsigned char *seen = pb_xcalloc(d->used_configs + 1, 1);
+    size_t nseen = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (!g->primary || g->nvalued < 2)
+            continue;
+        int ok = 1;
+        for (size_t i = g->first; i < g->first + g->n && ok; i++)
+            if (d->cells[i].has_value && !(d->cells[i].mean > 0))
+                ok = 0;
+        if (!ok)
+            continue;
+        s[ns].group = gi;
+        s[ns].ranks = pb_xcalloc(g->nvalued, sizeof(size_t));
+        for (size_t i = g->first; i < g->first + g->n; i++)
+            if (d->cells[i].has_value) {
+                size_t r = d->configs[d->cells[i].config].rank;
+                s[ns].ranks[s[ns].n++] = r;
+                if (!seen[r]) {
+                    seen[r] = 1;
+                    nseen++;
+                }
+            }
+        ns++;
+    }
+    if (ns == 0)
+        goto out;
+    qsort(s, ns, sizeof(*s), cmp_series);
+    /* The prefix of series (most configs first) whose shared configs
+     * cover the most cells wins. */
+    size_t *cur = pb_xcalloc(s[0].n, sizeof(size_t));
+    size_t *best = pb_xcalloc(s[0].n, sizeof(size_t));
+    memcpy(cur, s[0].ranks, s[0].n * sizeof(size_t));
+    size_t ncur = s[0].n, nbest = 0, best_cover = 0;
+    for (size_t k = 0; k < ns && ncur >= 2; k++) {
+        if (k)
+            ncur = intersect(cur, ncur, s[k].ranks, s[k].n);
+        if (ncur >= 2 && (k + 1) * ncur > best_cover) {
+            best_cover = (k + 1) * ncur;
+            memcpy(best, cur, ncur * sizeof(size_t));
+            nbest = ncur;
+        }
+    }
+    free(cur);
+    if (nbest < 2) {
+        free(best);
+        goto out;
+    }
+    /* Every series holding all chosen configs counts. */
+    size_t *slot = pb_xcalloc(d->used_configs + 1, sizeof(size_t));
+    for (size_t i = 0; i < d->used_configs; i++)
+        slot[i] = SIZE_MAX;
+    for (size_t i = 0; i < nbest; i++)
+        slot[best[i]] = i;
+    /* config index by rank */
+    size_t *byrank = pb_xcalloc(d->used_configs + 1, sizeof(size_t));
+    for (size_t i = 0; i < d->nconfigs; i++)
+        if (d->configs[i].used)
+            byrank[d->configs[i].rank] = i;
+    double *logsum = pb_xcalloc(nbest, sizeof(double));
+    size_t *wins = pb_xcalloc(nbest, sizeof(size_t));
+    double *val = pb_xcalloc(nbest, sizeof(double));
+    out->groups = pb_xcalloc(ns, sizeof(size_t));
+    for (size_t k = 0; k < ns; k++) {
+        size_t have = 0;
+        for (size_t i = 0; i < s[k].n; i++)
+            have += slot[s[k].ranks[i]] != SIZE_MAX;
+        if (have != nbest)
+            continue;
+        const struct rp_group *g = &d->groups[s[k].group];
+        int dir = d->metrics[g->metric].dir;
+        size_t bi = SIZE_MAX;
+        for (size_t i = g->first; i < g->first + g->n; i++) {
+            const struct rp_cell *c = &d->cells[i];
+            if (!c->has_value)
+                continue;
+            size_t sl = slot[d->configs[c->config].rank];
+            if (sl == SIZE_MAX)
+                continue;
+            val[sl] = c->mean;
+            if (bi == SIZE_MAX || better(c->mean, val[bi], dir))
+                bi = sl;
+        }
+        for (size_t i = 0; i < nbest; i++)
+            logsum[i] += log(dir < 0 ? val[bi] / val[i] : val[i] / val[bi]);
+        for (size_t i = 0; i < nbest; i++)
+            wins[i] += val[i] == val[bi]; /* ties: every one wins */
+        out->groups[out->ngroups++] = s[k].group;
+    }
+    /* keep the groups in report order */
+    for (size_t i = 1; i < out->ngroups; i++)
+        for (size_t j = i; j > 0 && out->groups[j - 1] > out->groups[j]; j--) {
+            size_t t = out->groups[j];
+            out->groups[j] = out->groups[j - 1];
+            out->groups[j - 1] = t;
+        }
+    out->e = pb_xcalloc(nbest, sizeof(*out->e));
+    out->n = nbest;
+    for (size_t i = 0; i < nbest; i++) {
+        out->e[i].config = byrank[best[i]];
+        out->e[i].score = exp(logsum[i] / (double)out->ngroups);
+        out->e[i].wins = wins[i];
+    }
+    qsort(out->e, out->n, sizeof(*out->e), cmp_rank);
+    /* normalise: the top config scores 1 */
+    double top = out->e[0].score;
+    for (size_t i = 0; i < out->n && top > 0; i++)
+        out->e[i].score /= top;
+    out->unranked = nseen - nbest;
+    free(logsum);
+    free(wins);
+    free(val);
+    free(slot);
+    free(byrank);
+    free(best);
+out:
+    for (size_t k = 0; k < ns; k++)
+        free(s[k].ranks);
+    free(s);
+    free(seen);
+}
+
+void rp_ranking_release(struct rp_ranking *r)
+{
+    free(r->e);
+    free(r->groups);
+    memset(r, 0, sizeof(*r));
+}
+
+/* ==== sweeps ==== */
+
+/* A candidate dimension while a metric's cells are examined. */
+struct cand {
+    enum rp_dimkind kind;
+    const char *key;
+    const char **vals; /* sorted distinct values (NULL = missing, last) */
+    size_t nvals;
+    int numeric;
+    int pref;
+    /* RP_DIM_LABEL: configs whose label counts (the parameters do not tell
+     * them apart); the others have no value here */
+    const unsigned char *only;
+};
+
+static const char *const pref_keys[] = {
+    "bs",        "recordsize",  "volblocksize", "iodepth",      "numjobs",
+    "file_size", "record_size", "compression",  "layout",       "vdevs",
+    "ashift",    "sync",        "logbias",      "primarycache", "slog",
+    "l2arc",     "atime",       "disk_format",  "guest_fs",     "rw",
+    "clients",   "direct",      "fsync",        "rwmixread",    "ioengine",
+    NULL};
+
+static int pref_of(const char *key)
+{
+    for (int i = 0; pref_keys[i]; i++)
+        if (!strcmp(pref_keys[i], key))
+            return i;
+    return 100;
+}
+
+static const char *cell_value(const struct rp_data *d, const struct rp_cell *c,
+                              const struct cand *k)
+{
+    switch (k->kind) {
+    case RP_DIM_CONFIG: {
+        const struct rp_config *cf = &d->configs[c->config];
+        return rp_param(cf->params, cf->nparams, k->key);
+    }
+    case RP_DIM_TEST: {
+        const struct rp_test *t = &d->tests[c->test];
+        return rp_param(t->params, t->nparams, k->key);
+    }
+    case RP_DIM_LABEL:
+        return !k->only || k->only[c->config] ? d->configs[c->config].label
+                                              : NULL;
+    case RP_DIM_TEST_NAME:
+        return d->tests[c->test].name;
+    }
+    return NULL;
+}
+
+static int is_number(const char *s, double *out)
+{
+    if (!s || !*s)
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int sort_numeric;
+static int cmp_val(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    if (!x || !y)
+        return x ? -1 : y ? 1 : 0;
+    if (sort_numeric) {
+        double u = 0, v = 0;
+        if (is_number(x, &u) && is_number(y, &v) && u != v)
+            return u < v ? -1 : 1;
+    }
+    return rp_natcmp(x, y);
+}
+
+/* Fill k's sorted distinct values from the cells. */
+static void cand_values(const struct rp_data *d, const size_t *cells, size_t n,
+                        struct cand *k, struct pb_arena *a)
+{
+    const char **v = pb_xcalloc(n + 1, sizeof(*v));
+    int numeric = 1;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = cell_value(d, &d->cells[cells[i]], k);
+        double x;
+        if (v[i] && !is_number(v[i], &x))
+            numeric = 0;
+    }
+    sort_numeric = numeric;
+    qsort(v, n, sizeof(*v), cmp_val);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || cmp_val(&v[u - 1], &v[i]) != 0 ||
+            ((v[u - 1] == NULL) != (v[i] == NULL)))
+            v[u++] = v[i];
+    k->numeric = numeric;
+    k->nvals = u;
+    k->vals = pb_arena_alloc(a, (u + 1) * sizeof(*k->vals));
+    memcpy(k->vals, v, u * sizeof(*v));
+    free(v);
+}
+
+static size_t value_index(const struct cand *k, const char *v)
+{
+    sort_numeric = k->numeric;
+    size_t lo = 0, hi = k->nvals;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = cmp_val(&k->vals[mid], &v);
+        if (c < 0)
+            lo = mid + 1;
+        else if (c > 0)
+            hi = mid;
+        else
+            return mid;
+    }
+    return lo < k->nvals ? lo : k->nvals - 1;
+}
+
+/* Sorting cells by a list of dims of the per-cell value index matrix. */
+static const size_t *sk_vi;
+static const size_t *sk_dims;
+static size_t sk_ndims, sk_stride;
+
+static int cmp_tuple(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    for (size_t i = 0; i < sk_ndims; i++) {
+        size_t u = sk_vi[x * sk_stride + sk_dims[i]],
+               v = sk_vi[y * sk_stride + sk_dims[i]];
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
+    return x < y ? -1 : x > y;
+}
+
+static int same_tuple(size_t x, size_t y)
+{
+    for (size_t i = 0; i < sk_ndims; i++)
+        if (sk_vi[x * sk_stride + sk_dims[i]] !=
+            sk_vi[y * sk_stride + sk_dims[i]])
+            return 0;
+    return 1;
+}
+
+static int key_matches(const struct cand *k, const char *want)
+{
+    if (!want)
+        return 0;
+    if (k->kind == RP_DIM_LABEL)
+        return !strcmp(want, "config") || !strcmp(want, "label");
+    if (k->kind == RP_DIM_TEST_NAME)
+        return !strcmp(want, "test");
+    const char *w = want;
+    if (!strncmp(w, "config.", 7) || !strncmp(w, "config:", 7)) {
+        if (k->kind != RP_DIM_CONFIG)
+            return 0;
+        w += 7;
+    } else if (!strncmp(w, "test.", 5) || !strncmp(w, "test:", 5)) {
+        if (k->kind != RP_DIM_TEST)
+            return 0;
+        w += 5;
+    }
+    return !strcmp(k->key, w);
+}
+
+#define MAX_PANELS 24
+
+struct sweep_ctx {
+    struct rp_data *d;
+    struct rp_sweeps *out;
+    const char *xkey, *skey;
+    int xfound, sfound;
+    struct pb_buf varying; /* names of varying dims, for the error */
+};
+
+static void add_keys(const struct rp_kv *kv, size_t n, const char ***keys,
+                     size_t *nk, size_t *cap)
+{
+    for (size_t i = 0; i < n; i++) {
+        PB_GROW(*keys, *cap, *nk + 1);
+        (*keys)[(*nk)++] = kv[i].key;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void note_varying(struct sweep_ctx *x, const struct cand *k)
+{
+    const char *name = k->kind == RP_DIM_LABEL ? "config" : k->key;
+    char probe[160];
+    snprintf(probe, sizeof(probe), ", %s,", name);
+    struct pb_buf tmp = PB_BUF_INIT;
+    pb_buf_printf(&tmp, ", %s,", pb_buf_str(&x->varying));
+    int dup = strstr(pb_buf_str(&tmp), probe) != NULL;
+    pb_buf_release(&tmp);
+    if (dup)
+        return;
+    if (x->varying.len)
+        pb_buf_puts(&x->varying, ", ");
+    pb_buf_puts(&x->varying, name);
+}
+
+static const char *dim_text(const struct cand *k, const char *v, char *buf,
+                            size_t n)
+{
+    if (!v)
+        return "–";
+    return k->kind == RP_DIM_LABEL || k->kind == RP_DIM_TEST_NAME
+               ? v
+               : rp_param_text(k->key, v, buf, n);
+}
+
+static const char *dim_key(const struct cand *k)
+{
+    return k->kind == RP_DIM_LABEL ? "config" : k->key;
+}
+
+/* ==== choosing the two dimensions ==== */
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t hval(size_t dim, size_t v)
+{
+    return mix64(((uint64_t)dim << 32) ^ (uint64_t)(v + 1));
+}
+
+struct keyed {
+    uint64_t key;
+    size_t x, s;
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct keyed *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->s < q->s ? -1 : p->s > q->s;
+}
+
+/* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
+ * groups (same value of every other dimension) holding at least two x
+ * values, and two series values when s is given. */
+static size_t coverage(const struct cand *cands, const size_t *vi,
+                       size_t stride, const uint64_t *full, size_t n,
+                       size_t nreal, size_t x, size_t s, struct keyed *tmp,
+                       size_t *stamp)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t vx = vi[i * stride + x];
+        if (!cands[x].vals[vx])
+            continue;
+        /* the key: every real dimension but x and s (pseudo-dimensions
+         * only tell cells apart, they do not group them) */
+        uint64_t key = full[i];
+        if (x < nreal)
+            key -= hval(x, vx);
+        size_t vs = 0;
+        if (s != SIZE_MAX) {
+            vs = vi[i * stride + s];
+            if (!cands[s].vals[vs])
+                continue;
+            if (s < nreal)
+                key -= hval(s, vs);
+        }
+        tmp[m].key = key;
+        tmp[m].x = vx;
+        tmp[m].s = vs;
+        m++;
+    }
+    qsort(tmp, m, sizeof(*tmp), cmp_keyed);
+    size_t cover = 0, gen = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i, px = 0, ps = 0;
+        int dup = 0, xmulti = 0, smulti = 0;
+        gen++;
+        while (j < m && tmp[j].key == tmp[i].key) {
+            if (j == i || tmp[j].x != tmp[j - 1].x) {
+                px++;
+            } else {
+                xmulti = 1; /* an x value with two series */
+                if (tmp[j].s == tmp[j - 1].s)
+                    dup = 1; /* two cells on one spot: not this pair */
+            }
+            if (s != SIZE_MAX) {
+                if (stamp[2 * tmp[j].s] != gen) {
+                    stamp[2 * tmp[j].s] = gen;
+                    stamp[2 * tmp[j].s + 1] = 0;
+                    ps++;
+                }
+                if (++stamp[2 * tmp[j].s + 1] == 2)
+                    smulti = 1; /* a series with two x values */
+            }
+            j++;
+        }
+        /* a grid worth drawing: some series compares x values and some x
+         * value compares series (not just a diagonal) */
+        if (px >= 2 && !dup && (s == SIZE_MAX || (ps >= 2 && xmulti && smulti)))
+            cover += j - i;
+        i = j;
+    }
+    return cover;
+}
+
+/* ==== panels ==== */
+
+static void emit_panels(struct sweep_ctx *x, size_t metric, const size_t *cells,
+                        size_t n, struct cand *cands, size_t ncand, size_t *vi,
+                        size_t xi, size_t si, const size_t *pdims, size_t npd)
+{
+    struct rp_data *d = x->d;
+    struct pb_arena *a = &x->out->arena;
+    PB_GROW(x->out->v, x->out->cap, x->out->n + 1);
+    struct rp_sweep *sw = &x->out->v[x->out->n];
+    memset(sw, 0, sizeof(*sw));
+    sw->metric = metric;
+    const struct cand *cx = &cands[xi];
+    sw->x.kind = cx->kind == RP_DIM_TEST_NAME ? RP_DIM_TEST : cx->kind;
+    sw->x.key = cx->key;
+    sw->x.vals = cx->vals;
+    sw->x.nvals = cx->nvals;
+    const struct cand *cs = si < ncand ? &cands[si] : NULL;
+    if (cs) {
+        sw->s.kind = cs->kind == RP_DIM_TEST_NAME ? RP_DIM_TEST : cs->kind;
+        sw->s.key = cs->key;
+        sw->s.vals = cs->vals;
+        sw->s.nvals = cs->nvals;
+    }
+    /* order: panel tuple, then series, then x */
+    size_t *order = pb_xcalloc(n + 1, sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    size_t *keys = pb_xcalloc(npd + 2, sizeof(size_t));
+    memcpy(keys, pdims, npd * sizeof(size_t));
+    size_t nk = npd;
+    if (cs)
+        keys[nk++] = si;
+    keys[nk++] = xi;
+    sk_vi = vi;
+    sk_stride = ncand;
+    sk_dims = keys;
+    sk_ndims = nk;
+    qsort(order, n, sizeof(size_t), cmp_tuple);
+    size_t nxv = cx->nvals, nsv = cs ? cs->nvals : 1;
+    size_t *xmap = pb_xcalloc(nxv + 1, sizeof(size_t));
+    size_t *smap = pb_xcalloc(nsv + 1, sizeof(size_t));
+    size_t first[MAX_PANELS]; /* a cell of each panel, for the titles */
+    sk_ndims = npd;
+    sw->panels = pb_arena_alloc(a, MAX_PANELS * sizeof(*sw->panels));
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && same_tuple(order[i], order[j]))
+            j++;
+        memset(xmap, 0, (nxv + 1) * sizeof(size_t));
+        memset(smap, 0, (nsv + 1) * sizeof(size_t));
+        int xmulti = 0, smulti = 0;
+        for (size_t k = i; k < j; k++) {
+            xmulti |= ++xmap[vi[order[k] * ncand + xi]] >= 2;
+            smulti |= ++smap[cs ? vi[order[k] * ncand + si] : 0] >= 2;
+        }
+        size_t px = 0, ps = 0;
+        for (size_t k = 0; k < nxv; k++)
+            xmap[k] = xmap[k] ? ++px : 0;
+        for (size_t k = 0; k < nsv; k++)
+            smap[k] = smap[k] ? ++ps : 0;
+        if (px < 2 || (cs && (ps < 2 || !xmulti || !smulti))) {
+            i = j;
+            continue;
+        }
+        if (sw->npanels == MAX_PANELS) {
+            sw->omitted++;
+            i = j;
+            continue;
+        }
+        first[sw->npanels] = order[i];
+        struct rp_panel *p = &sw->panels[sw->npanels++];
+        memset(p, 0, sizeof(*p));
+        p->nx = px;
+        p->ns = ps;
+        p->xvals = pb_arena_alloc(a, px * sizeof(*p->xvals));
+        p->svals = pb_arena_alloc(a, ps * sizeof(*p->svals));
+        p->scolors = pb_arena_alloc(a, ps * sizeof(*p->scolors));
+        char buf[64];
+        for (size_t k = 0; k < nxv; k++)
+            if (xmap[k])
+                p->xvals[xmap[k] - 1] = pb_arena_strdup(
+                    a, dim_text(cx, cx->vals[k], buf, sizeof(buf)));
+        for (size_t k = 0; k < nsv; k++)
+            if (smap[k]) {
+                size_t idx = smap[k] - 1;
+                p->svals[idx] =
+                    cs ? pb_arena_strdup(
+                             a, dim_text(cs, cs->vals[k], buf, sizeof(buf)))
+                       : "";
+                p->scolors[idx] = rc_series_color(idx, ps);
+            }
+        p->grid = pb_arena_alloc(a, px * ps * sizeof(size_t));
+        for (size_t k = 0; k < px * ps; k++)
+            p->grid[k] = SIZE_MAX;
+        int dup = 0;
+        for (size_t k = i; k < j; k++) {
+            size_t c = order[k];
+            size_t gx = xmap[vi[c * ncand + xi]] - 1;
+            size_t gs = cs ? smap[vi[c * ncand + si]] - 1 : 0;
+            if (p->grid[gs * px + gx] != SIZE_MAX)
+                dup = 1;
+            p->grid[gs * px + gx] = cells[c];
+            if (cs && cs->kind == RP_DIM_LABEL)
+                p->scolors[gs] = d->configs[d->cells[cells[c]].config].color;
+        }
+        if (dup) { /* cells on one spot: this panel cannot be drawn */
+            sw->npanels--;
+            i = j;
+            continue;
+        }
+        for (size_t k = 0; k < px * ps; k++)
+            if (p->grid[k] != SIZE_MAX) {
+                d->cells[p->grid[k]].in_sweep = 1;
+                d->tests[d->cells[p->grid[k]].test].swept = 1;
+            }
+        i = j;
+    }
+    /* titles: only the dimensions that tell the panels apart */
+    for (size_t k = 0; k < sw->npanels; k++) {
+        struct pb_buf t = PB_BUF_INIT;
+        pb_buf_puts(&t, "");
+        int any = 0;
+        for (size_t q = 0; q < npd; q++) {
+            size_t dim = pdims[q];
+            int differs = 0;
+            for (size_t o = 0; o < sw->npanels && !differs; o++)
+                differs =
+                    vi[first[o] * ncand + dim] != vi[first[k] * ncand + dim];
+            if (!differs)
+                continue;
+            const struct cand *pc = &cands[dim];
+            char buf[64];
+            pb_buf_printf(&t, "%s%s=%s", any ? ", " : "", dim_key(pc),
+                          dim_text(pc, pc->vals[vi[first[k] * ncand + dim]],
+                                   buf, sizeof(buf)));
+            any = 1;
+        }
+        sw->panels[k].title = pb_arena_strdup(a, pb_buf_str(&t));
+        pb_buf_release(&t);
+    }
+    free(order);
+    free(keys);
+    free(xmap);
+    free(smap);
+    if (sw->npanels)
+        x->out->n++;
+}
+
+/* Candidates ordered for choosing: fewer preferred, pseudo-dims last. */
+static int better_pair(size_t cov, int two, size_t nvals, int pref, size_t bcov,
+                       int btwo, size_t bnvals, int bpref)
+{
+    /* a two-dimensional sweep counts double: it says more per cell */
+    size_t sc = cov * (two ? 2 : 1), bs = bcov * (btwo ? 2 : 1);
+    if (sc != bs)
+        return sc > bs;
+    if (pref != bpref)
+        return pref < bpref;
+    return nvals > bnvals;
+}
+
+/* One metric: its primary cells, their dimensions, the panels. */
+static void sweep_metric(struct sweep_ctx *x, size_t metric)
+{
+    struct rp_data *d = x->d;
+    struct pb_arena *a = &x->out->arena;
+    size_t *cells = NULL, n = 0, cap = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (g->metric != metric || !g->primary)
+            continue;
+        for (size_t i = g->first; i < g->first + g->n; i++)
+            if (d->cells[i].has_value) {
+                PB_GROW(cells, cap, n + 1);
+                cells[n++] = i;
+            }
+    }
+    if (n < 2) {
+        free(cells);
+        return;
+    }
+    /* candidate keys */
+    const char **ck = NULL, **tk = NULL;
+    size_t nck = 0, ntk = 0, capc = 0, capt = 0;
+    size_t last_c = SIZE_MAX, last_t = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const struct rp_cell *c = &d->cells[cells[i]];
+        if (c->config != last_c)
+            add_keys(d->configs[c->config].params,
+                     d->configs[c->config].nparams, &ck, &nck, &capc);
+        if (c->test != last_t)
+            add_keys(d->tests[c->test].params, d->tests[c->test].nparams, &tk,
+                     &ntk, &capt);
+        last_c = c->config;
+        last_t = c->test;
+    }
+    if (nck)
+        qsort(ck, nck, sizeof(*ck), cmp_str);
+    if (ntk)
+        qsort(tk, ntk, sizeof(*tk), cmp_str);
+    struct cand *cands = pb_xcalloc(nck + ntk + 3, sizeof(*cands));
+    size_t ncand = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const char **keys = pass ? tk : ck;
+        size_t nkeys = pass ? ntk : nck;
+        for (size_t i = 0; i < nkeys; i++) {
+            if (i && !strcmp(keys[i], keys[i - 1]))
+                continue;
+            struct cand *k = &cands[ncand];
+            k->kind = pass ? RP_DIM_TEST : RP_DIM_CONFIG;
+            k->key = keys[i];
+            k->pref = pref_of(keys[i]);
+            cand_values(d, cells, n, k, a);
+            if (k->nvals >= 2)
+                ncand++;
+        }
+    }
+    free(ck);
+    free(tk);
+    /* per-cell value indexes; room for the label and test pseudo-dims */
+    size_t stride = ncand + 2;
+    size_t *vi = pb_xcalloc(n * stride + 1, sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < ncand; k++)
+            vi[i * stride + k] = value_index(
+                &cands[k], cell_value(d, &d->cells[cells[i]], &cands[k]));
+    /* The config label is a dimension of its own for configurations the
+     * config parameters do not tell apart ("hdd" and "ssd" with no
+     * parameters): results of different systems never share a series by
+     * accident. Configurations told apart by parameters have no value. */
+    size_t *order = pb_xcalloc(n + 1, sizeof(size_t));
+    size_t *alld = pb_xcalloc(stride + 1, sizeof(size_t));
+    unsigned char *ambig = pb_xcalloc(d->nconfigs + 1, 1);
+    {
+        size_t nc = 0;
+        for (size_t q = 0; q < ncand; q++)
+            if (cands[q].kind == RP_DIM_CONFIG)
+                alld[nc++] = q;
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        sk_vi = vi;
+        sk_stride = stride;
+        sk_dims = alld;
+        sk_ndims = nc;
+        qsort(order, n, sizeof(size_t), cmp_tuple);
+        int any = 0;
+        for (size_t i = 0; i < n;) {
+            size_t j = i + 1;
+            int differ = 0;
+            while (j < n && same_tuple(order[i], order[j])) {
+                differ |= d->cells[cells[order[j]]].config !=
+                          d->cells[cells[order[i]]].config;
+                j++;
+            }
+            for (size_t q = i; differ && q < j; q++)
+                ambig[d->cells[cells[order[q]]].config] = 1;
+            any |= differ;
+            i = j;
+        }
+        struct cand *k = &cands[ncand];
+        k->kind = RP_DIM_LABEL;
+        k->key = "config";
+        k->pref = 200;
+        k->only = ambig;
+        if (any) {
+            cand_values(d, cells, n, k, a);
+            if (k->nvals >= 2) {
+                for (size_t i = 0; i < n; i++)
+                    vi[i * stride + ncand] =
+                        value_index(k, cell_value(d, &d->cells[cells[i]], k));
+                ncand++;
+            }
+        }
+    }
+    size_t nreal = ncand;
+    /* Cells still not told apart (tests differing by name only): the test
+     * name tells them apart, without grouping them. */
+    for (size_t k = 0; k < ncand; k++)
+        alld[k] = k;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sk_ndims = ncand;
+    qsort(order, n, sizeof(size_t), cmp_tuple);
+    int collide = 0;
+    for (size_t i = 1; i < n && !collide; i++)
+        collide = same_tuple(order[i - 1], order[i]);
+    if (collide) {
+        struct cand *k = &cands[ncand];
+        k->kind = RP_DIM_TEST_NAME;
+        k->key = "test";
+        k->pref = 201;
+        cand_values(d, cells, n, k, a);
+        if (k->nvals >= 2) {
+            for (size_t i = 0; i < n; i++)
+                vi[i * stride + ncand] =
+                    value_index(k, cell_value(d, &d->cells[cells[i]], k));
+            ncand++;
+        }
+    }
+    free(order);
+    free(alld);
+    for (size_t k = 0; k < ncand; k++)
+        note_varying(x, &cands[k]);
+    /* the pair of dimensions that draws the most cells */
+    uint64_t *full = pb_xcalloc(n + 1, sizeof(uint64_t));
+    size_t maxv = 1;
+    for (size_t k = 0; k < ncand; k++)
+        if (cands[k].nvals > maxv)
+            maxv = cands[k].nvals;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < nreal; k++)
+            full[i] += hval(k, vi[i * stride + k]);
+    struct keyed *tmp = pb_xcalloc(n + 1, sizeof(*tmp));
+    size_t *stamp = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
+    size_t bx = SIZE_MAX, bsi = SIZE_MAX, bcov = 0;
+    int btwo = 0, bpref = 0;
+    size_t bnv = 0;
+    for (size_t xi = 0; xi < ncand; xi++) {
+        if (x->xkey && !key_matches(&cands[xi], x->xkey))
+            continue;
+        for (size_t si = 0; si <= ncand; si++) {
+            int two = si < ncand;
+            if (si == xi ||
+                (x->skey && (!two || !key_matches(&cands[si], x->skey))))
+                continue;
+            /* one dimension alone only along a test parameter: a config
+             * dimension alone is the per-test chart already */
+            if (!two && cands[xi].kind != RP_DIM_TEST && !x->xkey)
+                continue;
+            size_t cov = coverage(cands, vi, stride, full, n, nreal, xi,
+                                  two ? si : SIZE_MAX, tmp, stamp);
+            if (!cov)
+                continue;
+            /* x: the dimension with more values (bars in groups) */
+            size_t xx = xi, ss = si;
+            if (two && !x->xkey && !x->skey &&
+                (cands[si].nvals > cands[xi].nvals ||
+                 (cands[si].nvals == cands[xi].nvals &&
+                  cands[si].pref < cands[xi].pref)))
+                xx = si, ss = xi;
+            int pref = cands[xx].pref + (two ? cands[ss].pref : 0);
+            size_t nv = cands[xx].nvals;
+            if (bx == SIZE_MAX ||
+                better_pair(cov, two, nv, pref, bcov, btwo, bnv, bpref)) {
+                bx = xx;
+                bsi = two ? ss : SIZE_MAX;
+                bcov = cov;
+                btwo = two;
+                bpref = pref;
+                bnv = nv;
+            }
+        }
+    }
+    free(tmp);
+    free(stamp);
+    free(full);
+    if (bx != SIZE_MAX) {
+        if (x->xkey)
+            x->xfound = 1;
+        if (x->skey && bsi != SIZE_MAX)
+            x->sfound = 1;
+        size_t *pd = pb_xcalloc(ncand + 1, sizeof(size_t));
+        size_t npd = 0;
+        for (size_t k = 0; k < nreal; k++)
+            if (k != bx && k != bsi)
+                pd[npd++] = k;
+        /* repack without the cells that lack x or the series */
+        size_t *vi2 = pb_xcalloc(n * ncand + 1, sizeof(size_t));
+        size_t *cells2 = pb_xcalloc(n + 1, sizeof(size_t));
+        size_t n2 = 0;
+        for (size_t i = 0; i < n; i++) {
+            const size_t *row = vi + i * stride;
+            if (!cands[bx].vals[row[bx]] ||
+                (bsi != SIZE_MAX && !cands[bsi].vals[row[bsi]]))
+                continue;
+            memcpy(vi2 + n2 * ncand, row, ncand * sizeof(size_t));
+            cells2[n2++] = cells[i];
+        }
+        emit_panels(x, metric, cells2, n2, cands, ncand, vi2, bx,
+                    bsi == SIZE_MAX ? ncand : bsi, pd, npd);
+        free(cells2);
+        free(vi2);
+        free(pd);
+    }
+    free(ambig);
+    free(vi);
+    free(cands);
+    free(cells);
+}
+
+int rp_find_sweeps(struct rp_data *d, const char *xkey, const char *skey,
+                   struct rp_sweeps *out, struct pb_err *err)
+{
+    memset(out, 0, sizeof(*out));
+    pb_arena_init(&out->arena);
+    struct sweep_ctx x;
+    memset(&x, 0, sizeof(x));
+    x.d = d;
+    x.out = out;
+    x.xkey = xkey;
+    x.skey = skey;
+    /* metrics in report order of their first primary group */
+    unsigned char *done = pb_xcalloc(d->nmetrics + 1, 1);
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        size_t m = d->groups[gi].metric;
+        if (!d->groups[gi].primary || done[m])
+            continue;
+        done[m] = 1;
+        sweep_metric(&x, m);
+    }
+    free(done);
+    int rc = PB_OK;
+    if ((xkey && !x.xfound) || (skey && !x.sfound)) {
+        const char *bad = xkey && !x.xfound ? xkey : skey;
+        rc = pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                        "'%s' is not a dimension the results vary along "
+                        "(they vary along: %s)",
+                        bad, x.varying.len ? pb_buf_str(&x.varying) : "none");
+    }
+    pb_buf_release(&x.varying);
+    return rc;
+}
+
+void rp_sweeps_release(struct rp_sweeps *s)
+{
+    free(s->v);
+    pb_arena_release(&s->arena);
+    memset(s, 0, sizeof(*s));
+}

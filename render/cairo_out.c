@@ -1,0 +1,352 @@
+/* The cairo back-end: draws a chart's display list on any cairo_t, writes
+ * PNGs through an image surface, and lays out the one-file PDF (headings,
+ * paragraphs, charts and tables on A4 pages) through a PDF surface. */
+#include "render/render_int.h"
+
+#include <cairo-pdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* ==== drawing a chart ==== */
+
+static void source(cairo_t *cr, uint32_t c)
+{
+    cairo_set_source_rgb(cr, ((c >> 16) & 0xff) / 255.0,
+                         ((c >> 8) & 0xff) / 255.0, (c & 0xff) / 255.0);
+}
+
+static void draw_text(cairo_t *cr, const struct pb_item *it)
+{
+    rc_use_font(cr, it->size, it->bold);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, it->text, &e);
+    double dx = it->anchor == RC_MIDDLE ? -e.x_advance / 2
+                : it->anchor == RC_END  ? -e.x_advance
+                                        : 0;
+    source(cr, it->fill == RC_NONE ? 0 : it->fill);
+    cairo_save(cr);
+    cairo_translate(cr, it->x, it->y);
+    if (it->rot90)
+        cairo_rotate(cr, -PI / 2);
+    cairo_move_to(cr, dx, 0);
+    cairo_show_text(cr, it->text);
+    cairo_restore(cr);
+    cairo_new_path(cr);
+}
+
+void pb_chart_draw(const struct pb_chart *c, cairo_t *cr)
+{
+    cairo_save(cr);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    for (size_t i = 0; i < c->n; i++) {
+        const struct pb_item *it = &c->items[i];
+        switch (it->kind) {
+        case PB_IT_RECT:
+            cairo_rectangle(cr, it->x, it->y, it->w, it->h);
+            if (it->fill != RC_NONE) {
+                source(cr, it->fill);
+                cairo_fill_preserve(cr);
+            }
+            if (it->stroke != RC_NONE) {
+                source(cr, it->stroke);
+                cairo_set_line_width(cr, it->sw);
+                cairo_stroke_preserve(cr);
+            }
+            cairo_new_path(cr);
+            break;
+        case PB_IT_LINE:
+            cairo_move_to(cr, it->x, it->y);
+            cairo_line_to(cr, it->w, it->h);
+            source(cr, it->stroke);
+            cairo_set_line_width(cr, it->sw);
+            cairo_stroke(cr);
+            break;
+        case PB_IT_TEXT:
+            draw_text(cr, it);
+            break;
+        }
+    }
+    cairo_restore(cr);
+}
+
+int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
+                       struct pb_err *err)
+{
+    int w = (int)ceil(c->w * scale), h = (int)ceil(c->h * scale);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+    cairo_t *cr = cairo_create(s);
+    cairo_scale(cr, scale, scale);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    pb_chart_draw(c, cr);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS)
+        st = cairo_surface_write_to_png(s, path);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PNG: %s",
+                          cairo_status_to_string(st));
+    return PB_OK;
+}
+
+/* ==== the PDF ==== */
+
+#define PAGE_W    595.28
+#define PAGE_H    841.89
+#define MARGIN    40.0
+#define CONTENT_W (PAGE_W - 2 * MARGIN)
+
+struct rp_pdf {
+    cairo_surface_t *s;
+    cairo_t *cr;
+    struct rc_fonts *f;
+    struct pb_arena arena;
+    double y;
+    int page;
+    int outline_h2; /* outline id of the current level-2 heading */
+    char *path;
+};
+
+int rp_pdf_open(const char *path, struct rc_fonts *f, struct rp_pdf **out,
+                struct pb_err *err)
+{
+    *out = NULL;
+    cairo_surface_t *s = cairo_pdf_surface_create(path, PAGE_W, PAGE_H);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
+                            cairo_status_to_string(cairo_surface_status(s)));
+        cairo_surface_destroy(s);
+        return rc;
+    }
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "poolbench");
+    /* no creation date: the same database gives the same bytes */
+    cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "");
+    struct rp_pdf *p = pb_xcalloc(1, sizeof(*p));
+    p->s = s;
+    p->cr = cairo_create(s);
+    p->f = f;
+    p->y = MARGIN;
+    p->page = 1;
+    p->outline_h2 = CAIRO_PDF_OUTLINE_ROOT;
+    p->path = pb_xstrdup(path);
+    pb_arena_init(&p->arena);
+    *out = p;
+    return PB_OK;
+}
+
+static void new_page(struct rp_pdf *p)
+{
+    cairo_show_page(p->cr);
+    p->page++;
+    p->y = MARGIN;
+}
+
+static void need(struct rp_pdf *p, double h)
+{
+    if (p->y + h > PAGE_H - MARGIN && p->y > MARGIN)
+        new_page(p);
+}
+
+static void text_at(struct rp_pdf *p, double x, double y, const char *s,
+                    double size, int bold, uint32_t color)
+{
+    rc_use_font(p->cr, size, bold);
+    source(p->cr, color);
+    cairo_move_to(p->cr, x, y);
+    cairo_show_text(p->cr, s);
+    cairo_new_path(p->cr);
+}
+
+void rp_pdf_heading(struct rp_pdf *p, int level, const char *text)
+{
+    double size = level <= 1 ? 18 : level == 2 ? 14 : level == 3 ? 11.5 : 10;
+    const char *lines[3];
+    int el;
+    size_t n =
+        rc_wrap(p->f, &p->arena, text, size, 1, CONTENT_W, 3, lines, &el);
+    need(p, size * 1.4 * (double)n + 80);
+    p->y += level <= 2 ? size * 0.8 : size * 0.4;
+    if (level >= 2 && level <= 3) {
+        char link[64];
+        snprintf(link, sizeof(link), "page=%d pos=[%.1f %.1f]", p->page, MARGIN,
+                 p->y);
+        int id = cairo_pdf_surface_add_outline(
+            p->s, level == 2 ? CAIRO_PDF_OUTLINE_ROOT : p->outline_h2, text,
+            link, 0);
+        if (level == 2)
+            p->outline_h2 = id;
+    }
+    for (size_t i = 0; i < n; i++) {
+        p->y += size * 1.25;
+        text_at(p, MARGIN, p->y, lines[i], size, 1, 0x1a1a1a);
+    }
+    p->y += size * 0.5;
+}
+
+void rp_pdf_para(struct rp_pdf *p, const char *text)
+{
+    const char *lines[40];
+    int el;
+    size_t n =
+        rc_wrap(p->f, &p->arena, text, 8.5, 0, CONTENT_W, 40, lines, &el);
+    for (size_t i = 0; i < n; i++) {
+        need(p, 12);
+        p->y += 11;
+        text_at(p, MARGIN, p->y, lines[i], 8.5, 0, 0x333333);
+    }
+    p->y += 5;
+}
+
+void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c)
+{
+    double scale = CONTENT_W / c->w;
+    if (scale > 0.75)
+        scale = 0.75;
+    double h = c->h * scale;
+    double maxh = PAGE_H - 2 * MARGIN;
+    if (h > maxh) {
+        scale *= maxh / h;
+        h = maxh;
+    }
+    need(p, h);
+    cairo_save(p->cr);
+    cairo_translate(p->cr, MARGIN, p->y);
+    cairo_scale(p->cr, scale, scale);
+    pb_chart_draw(c, p->cr);
+    cairo_restore(p->cr);
+    p->y += h + 8;
+}
+
+/* One table row (or the header) at the current y. */
+static void table_row(struct rp_pdf *p, const struct rt_table *t,
+                      const struct rt_cell *cells, size_t ncells,
+                      const double *colw, double fs, int head, int group)
+{
+    double rh = fs * 1.7, x = MARGIN;
+    need(p, rh);
+    size_t col = 0;
+    for (size_t i = 0; i < ncells && col < t->ncols; i++) {
+        const struct rt_cell *c = &cells[i];
+        size_t span = group && c->span > 1 ? c->span : 1;
+        double w = 0;
+        for (size_t k = 0; k < span && col + k < t->ncols; k++)
+            w += colw[col + k];
+        uint32_t bg = head ? 0xeeeeee : c->has_bg ? c->bg : RC_NONE;
+        if (bg != RC_NONE) {
+            source(p->cr, bg);
+            cairo_rectangle(p->cr, x, p->y, w, rh);
+            cairo_fill(p->cr);
+        }
+        double tx = x + 3;
+        if (c->has_swatch && !head) {
+            source(p->cr, c->swatch);
+            cairo_rectangle(p->cr, tx, p->y + rh / 2 - fs * 0.35, fs * 0.7,
+                            fs * 0.7);
+            cairo_fill(p->cr);
+            tx += fs;
+        }
+        if (c->text && *c->text) {
+            const char *line[1];
+            int el;
+            int bold = head || (c->style & RT_BOLD);
+            rc_wrap(p->f, &p->arena, c->text, fs, bold, w - (tx - x) - 3, 1,
+                    line, &el);
+            double tw = rc_text_width(p->f, line[0], fs, bold);
+            int align = group ? RT_CENTER : c->align;
+            if (align == RT_RIGHT)
+                tx = x + w - 3 - tw;
+            else if (align == RT_CENTER)
+                tx = x + (w - tw) / 2;
+            uint32_t fg = (c->style & RT_WARN)    ? 0xb00020
+                          : (c->style & RT_AMBER) ? 0x9a5b00
+                          : (c->style & RT_GOOD)  ? 0x1b7a3a
+                          : (c->style & RT_MUTED) ? 0x777777
+                          : c->has_bg             ? rc_text_on(c->bg)
+                                                  : 0x1a1a1a;
+            if (head)
+                fg = 0x1a1a1a;
+            text_at(p, tx, p->y + rh / 2 + fs * 0.35, line[0], fs, bold, fg);
+        }
+        x += w;
+        col += span;
+    }
+    source(p->cr, 0xdddddd);
+    cairo_set_line_width(p->cr, 0.5);
+    cairo_move_to(p->cr, MARGIN, p->y + rh);
+    cairo_line_to(p->cr, x, p->y + rh);
+    cairo_stroke(p->cr);
+    p->y += rh;
+}
+
+void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t)
+{
+    if (!t->ncols)
+        return;
+    double fs = 7.5;
+    double *colw = pb_xcalloc(t->ncols, sizeof(double));
+    for (;;) {
+        double total = 0;
+        for (size_t c = 0; c < t->ncols; c++) {
+            double w = rc_text_width(p->f, t->head[c].text, fs, 1) + 8;
+            for (size_t r = 0; r < t->nrows; r++) {
+                const struct rt_cell *cell = &t->cells[r * t->ncols + c];
+                double cw = rc_text_width(p->f, cell->text, fs,
+                                          (cell->style & RT_BOLD) != 0) +
+                            8 + (cell->has_swatch ? fs : 0);
+                if (cw > w)
+                    w = cw;
+            }
+            if (w > 200)
+                w = 200;
+            colw[c] = w;
+            total += w;
+        }
+        if (total <= CONTENT_W || fs <= 5) {
+            if (total > CONTENT_W)
+                for (size_t c = 0; c < t->ncols; c++)
+                    colw[c] *= CONTENT_W / total;
+            break;
+        }
+        fs -= 0.5;
+    }
+    if (t->caption)
+        rp_pdf_para(p, t->caption);
+    need(p, fs * 1.7 * 3);
+    if (t->ngroup)
+        table_row(p, t, t->group, t->ngroup, colw, fs, 1, 1);
+    table_row(p, t, t->head, t->ncols, colw, fs, 1, 0);
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (p->y + fs * 1.7 > PAGE_H - MARGIN) {
+            new_page(p);
+            table_row(p, t, t->head, t->ncols, colw, fs, 1, 0);
+        }
+        table_row(p, t, &t->cells[r * t->ncols], t->ncols, colw, fs, 0, 0);
+    }
+    p->y += 8;
+    if (t->note)
+        rp_pdf_para(p, t->note);
+    free(colw);
+}
+
+int rp_pdf_close(struct rp_pdf *p, struct pb_err *err)
+{
+    if (!p)
+        return PB_OK;
+    cairo_show_page(p->cr);
+    cairo_destroy(p->cr);
+    cairo_surface_finish(p->s);
+    cairo_status_t st = cairo_surface_status(p->s);
+    cairo_surface_destroy(p->s);
+    int rc = PB_OK;
+    if (st != CAIRO_STATUS_SUCCESS)
+        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
+                        cairo_status_to_string(st));
+    pb_arena_release(&p->arena);
+    free(p->path);
+    free(p);
+    return rc;
+}

@@ -1,0 +1,576 @@
+/* The report's model: one pass over the sorted result rows of model/,
+ * repeats of a config/test/metric folded into mean, standard error and n,
+ * then cells ordered by test (natural order), metric and config. */
+#include "render/render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== accumulating repeats ==== */
+
+void rp_acc_add(struct rp_acc *a, double v, int has_se, double se, long samples)
+{
+    a->k++;
+    if (a->k == 1) {
+        a->has_se1 = has_se && se >= 0 && isfinite(se);
+        a->se1 = se;
+        a->n1 = samples;
+    }
+    double d = v - a->mean;
+    a->mean += d / (double)a->k;
+    a->m2 += d * (v - a->mean);
+}
+
+void rp_acc_done(const struct rp_acc *a, struct rp_cell *c)
+{
+    c->has_value = a->k > 0;
+    c->mean = a->mean;
+    if (a->k == 1) {
+        c->se = a->has_se1 ? a->se1 : -1;
+        c->n = a->n1 > 0 ? a->n1 : 1;
+    } else if (a->k > 1) {
+        double var = a->m2 / (double)(a->k - 1);
+        c->se = sqrt(var > 0 ? var : 0) / sqrt((double)a->k);
+        c->n = a->k;
+    } else {
+        c->se = -1;
+        c->n = 0;
+    }
+}
+
+/* ==== lookups by id ==== */
+
+/* Index of id in an array of structs sorted by their leading id. */
+#define FIND_BY_ID(arr, n, want, out)                                          \
+    do {                                                                       \
+        size_t lo_ = 0, hi_ = (n);                                             \
+        (out) = SIZE_MAX;                                                      \
+        while (lo_ < hi_) {                                                    \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
+            if ((arr)[mid_].id < (want))                                       \
+                lo_ = mid_ + 1;                                                \
+            else                                                               \
+                hi_ = mid_;                                                    \
+        }                                                                      \
+        if (lo_ < (n) && (arr)[lo_].id == (want))                              \
+            (out) = lo_;                                                       \
+    } while (0)
+
+const char *rp_param(const struct rp_kv *params, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(params[i].key, key))
+            return params[i].value;
+    return NULL;
+}
+
+/* ==== listings ==== */
+
+static int on_source(void *ctx, const struct pb_db_source *s)
+{
+    struct rp_data *d = ctx;
+    PB_GROW(d->sources, d->capsources, d->nsources + 1);
+    struct rp_source *o = &d->sources[d->nsources++];
+    o->id = s->id;
+    o->path = rp_clean(&d->arena, s->path ? s->path : "-");
+    o->format = rp_clean(&d->arena, s->format ? s->format : "");
+    o->tool_version = rp_clean(&d->arena, s->tool_version);
+    o->ingested_at = rp_clean(&d->arena, s->ingested_at);
+    o->sha256 = rp_clean(&d->arena, s->sha256);
+    o->size = s->size;
+    o->nresults = s->nresults;
+    o->used = 0;
+    return 0;
+}
+
+static int on_config(void *ctx, const struct pb_db_triple *t)
+{
+    struct rp_data *d = ctx;
+    PB_GROW(d->configs, d->capconfigs, d->nconfigs + 1);
+    struct rp_config *c = &d->configs[d->nconfigs++];
+    memset(c, 0, sizeof(*c));
+    c->id = t->id;
+    c->label = rp_clean(&d->arena, t->a ? t->a : "");
+    return 0;
+}
+
+static int on_test(void *ctx, const struct pb_db_triple *t)
+{
+    struct rp_data *d = ctx;
+    PB_GROW(d->tests, d->captests, d->ntests + 1);
+    struct rp_test *o = &d->tests[d->ntests++];
+    memset(o, 0, sizeof(*o));
+    o->id = t->id;
+    o->name = rp_clean(&d->arena, t->a ? t->a : "");
+    o->tool = rp_clean(&d->arena, t->b ? t->b : "");
+    return 0;
+}
+
+struct param_ctx {
+    struct rp_data *d;
+    int tests;
+    size_t last; /* index of the last owner found */
+};
+
+static int on_param(void *vctx, const struct pb_db_triple *t)
+{
+    struct param_ctx *p = vctx;
+    struct rp_data *d = p->d;
+    struct rp_kv **kv;
+    size_t *n, *cap;
+    size_t i = p->last;
+    if (p->tests) {
+        if (i >= d->ntests || d->tests[i].id != t->id)
+            FIND_BY_ID(d->tests, d->ntests, t->id, i);
+        if (i == SIZE_MAX)
+            return 0;
+        kv = &d->tests[i].params;
+        n = &d->tests[i].nparams;
+        cap = &d->tests[i].cap;
+    } else {
+        if (i >= d->nconfigs || d->configs[i].id != t->id)
+            FIND_BY_ID(d->configs, d->nconfigs, t->id, i);
+        if (i == SIZE_MAX)
+            return 0;
+        kv = &d->configs[i].params;
+        n = &d->configs[i].nparams;
+        cap = &d->configs[i].cap;
+    }
+    p->last = i;
+    PB_GROW(*kv, *cap, *n + 1);
+    (*kv)[*n].key = rp_clean(&d->arena, t->a ? t->a : "");
+    (*kv)[*n].value = rp_clean(&d->arena, t->b ? t->b : "");
+    (*n)++;
+    return 0;
+}
+
+static int on_fact(void *ctx, const struct pb_db_triple *t)
+{
+    struct rp_data *d = ctx;
+    PB_GROW(d->facts, d->capfacts, d->nfacts + 1);
+    struct rp_fact *f = &d->facts[d->nfacts++];
+    f->source_id = t->id;
+    f->host = rp_clean(&d->arena, t->a);
+    f->key = rp_clean(&d->arena, t->b ? t->b : "");
+    f->value = rp_clean(&d->arena, t->c ? t->c : "");
+    return 0;
+}
+
+/* ==== rows ==== */
+
+/* One row of the current source within the current group. */
+struct pend {
+    size_t job, host; /* offsets into strs; SIZE_MAX = NULL */
+    int has_value, has_se;
+    double value, se;
+    long samples;
+    size_t reason;
+};
+
+struct row_ctx {
+    struct rp_data *d;
+    int started;
+    long long test_id, metric_id, config_id, source_id;
+    size_t test, metric, config;
+    struct rp_acc acc;
+    long nnull;
+    const char *null_reason;
+    struct pend *pend;
+    size_t npend, cappend;
+    struct pb_buf strs;
+    size_t *bases; /* pend indexes of jobs without '#', in job order */
+    size_t capbases;
+    long long *metric_ids; /* metric index + 1 by id */
+    size_t capmetric_ids;
+};
+
+static size_t keep_str(struct row_ctx *r, const char *s)
+{
+    if (!s)
+        return SIZE_MAX;
+    size_t off = r->strs.len;
+    pb_buf_add(&r->strs, s, strlen(s) + 1);
+    return off;
+}
+
+static const char *str_at(const struct row_ctx *r, size_t off)
+{
+    return off == SIZE_MAX ? NULL : r->strs.s + off;
+}
+
+/* Does a row whose job is exactly job[0..len) exist in this source? */
+static int has_base(const struct row_ctx *r, size_t nb, const char *job,
+                    size_t len)
+{
+    size_t lo = 0, hi = nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *j = str_at(r, r->pend[r->bases[mid]].job);
+        int c = strncmp(j, job, len);
+        if (c == 0 && j[len])
+            c = 1;
+        if (c < 0)
+            lo = mid + 1;
+        else if (c > 0)
+            hi = mid;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+/* The rows of one source for one cell: a fio aggregate ("job" beside
+ * "job#0".."job#n", or host "(all clients)" beside each client) stands for
+ * its parts; what is left are repeats. */
+static void flush_source(struct row_ctx *r)
+{
+    if (!r->npend)
+        return;
+    int all_clients = 0;
+    size_t nb = 0;
+    for (size_t i = 0; i < r->npend; i++) {
+        const char *h = str_at(r, r->pend[i].host);
+        if (h && !strcmp(h, "(all clients)"))
+            all_clients = 1;
+        const char *j = str_at(r, r->pend[i].job);
+        if (j && !strchr(j, '#')) {
+            PB_GROW(r->bases, r->capbases, nb + 1);
+            r->bases[nb++] = i;
+        }
+    }
+    for (size_t i = 0; i < r->npend; i++) {
+        const struct pend *p = &r->pend[i];
+        const char *h = str_at(r, p->host);
+        if (all_clients && (!h || strcmp(h, "(all clients)")))
+            continue;
+        const char *j = str_at(r, p->job);
+        const char *hash = j ? strrchr(j, '#') : NULL;
+        if (hash && has_base(r, nb, j, (size_t)(hash - j)))
+            continue;
+        if (p->has_value && isfinite(p->value)) {
+            rp_acc_add(&r->acc, p->value, p->has_se, p->se, p->samples);
+        } else {
+            r->nnull++;
+            if (!r->null_reason)
+                r->null_reason = rp_clean(
+                    &r->d->arena,
+                    p->reason == SIZE_MAX ? "no value" : str_at(r, p->reason));
+        }
+    }
+    r->npend = 0;
+    pb_buf_reset(&r->strs);
+}
+
+static void flush_cell(struct row_ctx *r)
+{
+    flush_source(r);
+    if (!r->started)
+        return;
+    struct rp_data *d = r->d;
+    if (r->acc.k || r->nnull) {
+        PB_GROW(d->cells, d->capcells, d->ncells + 1);
+        struct rp_cell *c = &d->cells[d->ncells++];
+        memset(c, 0, sizeof(*c));
+        c->test = r->test;
+        c->metric = r->metric;
+        c->config = r->config;
+        rp_acc_done(&r->acc, c);
+        c->nnull = r->nnull;
+        c->null_reason = r->null_reason;
+        d->configs[r->config].used = 1;
+        d->tests[r->test].used = 1;
+    }
+    memset(&r->acc, 0, sizeof(r->acc));
+    r->nnull = 0;
+    r->null_reason = NULL;
+}
+
+static size_t metric_index(struct row_ctx *r, const struct pb_db_rrow *row)
+{
+    struct rp_data *d = r->d;
+    if (row->metric_id >= 0 && (size_t)row->metric_id < (size_t)1 << 30) {
+        size_t id = (size_t)row->metric_id;
+        if (id < r->capmetric_ids && r->metric_ids[id])
+            return (size_t)r->metric_ids[id] - 1;
+        size_t old = r->capmetric_ids;
+        PB_GROW(r->metric_ids, r->capmetric_ids, id + 1);
+        memset(r->metric_ids + old, 0,
+               (r->capmetric_ids - old) * sizeof(*r->metric_ids));
+        r->metric_ids[id] = (long long)d->nmetrics + 1;
+    }
+    PB_GROW(d->metrics, d->capmetrics, d->nmetrics + 1);
+    struct rp_metric *m = &d->metrics[d->nmetrics];
+    m->id = row->metric_id;
+    m->name = rp_clean(&d->arena, row->metric ? row->metric : "");
+    m->unit = rp_clean(&d->arena, row->unit ? row->unit : "");
+    m->dir = row->direction && !strcmp(row->direction, "lower") ? -1 : 1;
+    rp_unit_of(m->name, m->unit, &m->u);
+    m->headline = rp_metric_headline(m->name);
+    return d->nmetrics++;
+}
+
+static int on_row(void *vctx, const struct pb_db_rrow *row)
+{
+    struct row_ctx *r = vctx;
+    struct rp_data *d = r->d;
+    d->nrows++;
+    if (!r->started || row->test_id != r->test_id ||
+        row->metric_id != r->metric_id || row->config_id != r->config_id) {
+        flush_cell(r);
+        size_t ti, ci;
+        FIND_BY_ID(d->tests, d->ntests, row->test_id, ti);
+        FIND_BY_ID(d->configs, d->nconfigs, row->config_id, ci);
+        if (ti == SIZE_MAX || ci == SIZE_MAX) {
+            r->started = 0;
+            return 0; /* written after our listing: next report */
+        }
+        r->started = 1;
+        r->test_id = row->test_id;
+        r->metric_id = row->metric_id;
+        r->config_id = row->config_id;
+        r->test = ti;
+        r->config = ci;
+        r->metric = metric_index(r, row);
+        r->source_id = row->source_id;
+    } else if (row->source_id != r->source_id) {
+        flush_source(r);
+        r->source_id = row->source_id;
+    }
+    size_t si;
+    FIND_BY_ID(d->sources, d->nsources, row->source_id, si);
+    if (si != SIZE_MAX)
+        d->sources[si].used = 1;
+    PB_GROW(r->pend, r->cappend, r->npend + 1);
+    struct pend *p = &r->pend[r->npend++];
+    p->job = keep_str(r, row->job);
+    p->host = keep_str(r, row->host);
+    p->has_value = row->has_value;
+    p->value = row->value;
+    p->has_se = row->has_stderr;
+    p->se = row->stderr_;
+    p->samples = row->samples;
+    p->reason = keep_str(r, row->has_value ? NULL : row->null_reason);
+    return 0;
+}
+
+/* ==== ordering ==== */
+
+static int cmp_config(const void *a, const void *b)
+{
+    const struct rp_config *x = *(const struct rp_config *const *)a;
+    const struct rp_config *y = *(const struct rp_config *const *)b;
+    int c = rp_natcmp(x->label, y->label);
+    if (c)
+        return c;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_test(const void *a, const void *b)
+{
+    const struct rp_test *x = *(const struct rp_test *const *)a;
+    const struct rp_test *y = *(const struct rp_test *const *)b;
+    int c = rp_natcmp(x->name, y->name);
+    if (!c)
+        c = strcmp(x->tool, y->tool);
+    if (c)
+        return c;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Order of metrics inside a test: throughput first, by direction. */
+static int metric_order(const struct rp_metric *m)
+{
+    static const char *const first[] = {"read_bw",    "read_iops", "write_bw",
+                                        "write_iops", "trim_bw",   "trim_iops"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(m->name, first[i]))
+            return i;
+    return m->headline ? 10 : 20;
+}
+
+static const struct rp_data *sort_data; /* qsort has no context argument */
+static int *sort_morder;
+
+static int cmp_cell(const void *a, const void *b)
+{
+    const struct rp_cell *x = a, *y = b;
+    const struct rp_data *d = sort_data;
+    if (x->test != y->test) {
+        size_t rx = d->tests[x->test].rank, ry = d->tests[y->test].rank;
+        return rx < ry ? -1 : 1;
+    }
+    if (x->metric != y->metric) {
+        int ox = sort_morder[x->metric], oy = sort_morder[y->metric];
+        if (ox != oy)
+            return ox < oy ? -1 : 1;
+        const struct rp_metric *mx = &d->metrics[x->metric],
+                               *my = &d->metrics[y->metric];
+        int c = strcmp(mx->name, my->name);
+        if (!c)
+            c = strcmp(mx->unit, my->unit);
+        if (c)
+            return c;
+        return mx->id < my->id ? -1 : 1;
+    }
+    size_t rx = d->configs[x->config].rank, ry = d->configs[y->config].rank;
+    return rx < ry ? -1 : rx > ry;
+}
+
+/* Tests that share a name (fio runs differing only in size or runtime)
+ * get the parameters that tell them apart: "fio randread bs=4k (size=2M)". */
+static void disambiguate(struct rp_data *d, struct rp_test **tp, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(tp[j]->name, tp[i]->name))
+            j++;
+        if (j - i < 2) {
+            i = j;
+            continue;
+        }
+        for (size_t k = i; k < j; k++) {
+            struct rp_test *t = tp[k];
+            struct pb_buf b = PB_BUF_INIT;
+            pb_buf_printf(&b, "%s (", t->name);
+            int any = 0;
+            for (size_t p = 0; p < t->nparams; p++) {
+                const struct rp_kv *kv = &t->params[p];
+                int differs = 0;
+                for (size_t o = i; o < j && !differs; o++) {
+                    const char *v =
+                        rp_param(tp[o]->params, tp[o]->nparams, kv->key);
+                    differs = !v || strcmp(v, kv->value);
+                }
+                if (!differs)
+                    continue;
+                char tmp[64];
+                pb_buf_printf(
+                    &b, "%s%s=%s", any ? ", " : "", kv->key,
+                    rp_param_text(kv->key, kv->value, tmp, sizeof(tmp)));
+                any = 1;
+            }
+            if (!any)
+                pb_buf_printf(&b, "%s #%lld", t->tool, t->id);
+            pb_buf_putc(&b, ')');
+            t->name = pb_arena_strdup(&d->arena, pb_buf_str(&b));
+            pb_buf_release(&b);
+        }
+        i = j;
+    }
+}
+
+static void order(struct rp_data *d)
+{
+    /* Ranks: used configs and tests in natural order. */
+    struct rp_config **cp = pb_xcalloc(d->nconfigs + 1, sizeof(*cp));
+    size_t n = 0;
+    for (size_t i = 0; i < d->nconfigs; i++)
+        if (d->configs[i].used)
+            cp[n++] = &d->configs[i];
+    qsort(cp, n, sizeof(*cp), cmp_config);
+    for (size_t i = 0; i < n; i++) {
+        cp[i]->rank = i;
+        cp[i]->color = rc_config_color(i);
+    }
+    d->used_configs = n;
+    free(cp);
+    struct rp_test **tp = pb_xcalloc(d->ntests + 1, sizeof(*tp));
+    n = 0;
+    for (size_t i = 0; i < d->ntests; i++)
+        if (d->tests[i].used)
+            tp[n++] = &d->tests[i];
+    qsort(tp, n, sizeof(*tp), cmp_test);
+    for (size_t i = 0; i < n; i++)
+        tp[i]->rank = i;
+    d->used_tests = n;
+    disambiguate(d, tp, n);
+    free(tp);
+    for (size_t i = 0; i < d->nsources; i++)
+        d->used_sources += d->sources[i].used != 0;
+
+    sort_morder = pb_xcalloc(d->nmetrics + 1, sizeof(*sort_morder));
+    for (size_t i = 0; i < d->nmetrics; i++)
+        sort_morder[i] = metric_order(&d->metrics[i]);
+    sort_data = d;
+    if (d->ncells)
+        qsort(d->cells, d->ncells, sizeof(*d->cells), cmp_cell);
+    sort_data = NULL;
+    free(sort_morder);
+    sort_morder = NULL;
+
+    for (size_t i = 0; i < d->ncells;) {
+        size_t j = i;
+        size_t nv = 0;
+        while (j < d->ncells && d->cells[j].test == d->cells[i].test &&
+               d->cells[j].metric == d->cells[i].metric) {
+            nv += d->cells[j].has_value != 0;
+            j++;
+        }
+        PB_GROW(d->groups, d->capgroups, d->ngroups + 1);
+        struct rp_group *g = &d->groups[d->ngroups++];
+        memset(g, 0, sizeof(*g));
+        g->test = d->cells[i].test;
+        g->metric = d->cells[i].metric;
+        g->first = i;
+        g->n = j - i;
+        g->nvalued = nv;
+        i = j;
+    }
+}
+
+int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
+                 struct rp_data *d, struct pb_err *err)
+{
+    memset(d, 0, sizeof(*d));
+    pb_arena_init(&d->arena);
+    d->metric_filtered = f && f->metric_re;
+    int rc = pb_db_each_source(db, on_source, d, err);
+    if (!rc)
+        rc = pb_db_report_configs(db, on_config, d, err);
+    if (!rc)
+        rc = pb_db_report_tests(db, on_test, d, err);
+    struct param_ctx pc = {d, 0, SIZE_MAX};
+    if (!rc)
+        rc = pb_db_report_params(db, 0, on_param, &pc, err);
+    pc.tests = 1;
+    pc.last = SIZE_MAX;
+    if (!rc)
+        rc = pb_db_report_params(db, 1, on_param, &pc, err);
+    if (!rc)
+        rc = pb_db_report_facts(db, on_fact, d, err);
+    if (rc)
+        return rc;
+    struct row_ctx r;
+    memset(&r, 0, sizeof(r));
+    r.d = d;
+    rc = pb_db_each_report_row(db, f, on_row, &r, err);
+    if (!rc)
+        flush_cell(&r);
+    free(r.pend);
+    free(r.bases);
+    free(r.metric_ids);
+    pb_buf_release(&r.strs);
+    if (rc)
+        return rc;
+    order(d);
+    rp_mark_groups(d);
+    return PB_OK;
+}
+
+void rp_data_release(struct rp_data *d)
+{
+    for (size_t i = 0; i < d->nconfigs; i++)
+        free(d->configs[i].params);
+    for (size_t i = 0; i < d->ntests; i++)
+        free(d->tests[i].params);
+    free(d->configs);
+    free(d->tests);
+    free(d->metrics);
+    free(d->cells);
+    free(d->groups);
+    free(d->sources);
+    free(d->facts);
+    pb_arena_release(&d->arena);
+    memset(d, 0, sizeof(*d));
+}

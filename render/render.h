@@ -1,0 +1,77 @@
+/* render/: the report. Reads the model through model/'s API (never SQL),
+ * aggregates repeated results (mean, standard error, n), ranks
+ * configurations, finds sweeps along config/test dimensions, and writes a
+ * self-contained static HTML page with charts. Charts are laid out once
+ * (geometry of bars, axes, ticks and labels, text measured with cairo's
+ * font metrics) into a display list that two back-ends draw: a direct SVG
+ * writer (real <text>) and cairo surfaces (PNG, PDF). It does not parse
+ * inputs and does not talk SQL.
+ *
+ * Use:
+ *   1. open the database (pb_db_open, read-only is enough);
+ *   2. fill a struct pb_render_opts (zero it first: defaults everywhere);
+ *   3. pb_render_report() writes DIR/index.html and DIR/charts/, plus PNGs
+ *      and a PDF when asked;
+ *   4. close the database.
+ * Lower layers, for callers that want a single chart on their own surface:
+ *   pb_chart_svg() and pb_chart_draw() draw a laid-out chart; a chart is
+ *   freed with pb_chart_free().
+ */
+#ifndef PB_RENDER_H
+#define PB_RENDER_H
+
+#include "common/pb.h"
+#include "model/db.h"
+
+#include <cairo.h>
+
+struct pb_render_opts {
+    const char *outdir;         /* NULL = "report" */
+    const char *title;          /* NULL = derived from the sources */
+    struct pb_db_filter filter; /* --test, --config, --metric */
+    const char *x_key;          /* sweep x dimension; NULL = automatic */
+    const char *series_key;     /* sweep series dimension; NULL = automatic */
+    int png;                    /* also write charts/NAME.png */
+    const char *pdf_path;       /* also write one PDF here; NULL = none */
+    const char *timestamp;      /* printed in the footer; NULL = none, which
+                                   keeps the output byte-identical */
+    const char *version; /* poolbench version for the footer; may be NULL */
+};
+
+/* What pb_render_report wrote. */
+struct pb_render_summary {
+    size_t charts, tables, pngs, results, cells;
+};
+
+/* Write the report. Returns PB_OK; PB_EUSAGE for a bad filter pattern or
+ * an --x/--series key that is no dimension of the data; PB_EDB; PB_EIO when
+ * a file cannot be written (err names it). out may be NULL. Before it
+ * returns it empties cairo's and fontconfig's static font caches: hold no
+ * cairo objects of your own across the call. */
+int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
+                     struct pb_render_summary *out, struct pb_err *err) PB_WUR;
+
+/* ==== charts ==== */
+
+/* A laid-out chart: a display list of rectangles, lines and text. */
+struct pb_chart;
+
+/* Chart size in CSS pixels. */
+double pb_chart_width(const struct pb_chart *c);
+double pb_chart_height(const struct pb_chart *c);
+
+/* Append the chart as a standalone SVG document to out. */
+void pb_chart_svg(const struct pb_chart *c, struct pb_buf *out);
+
+/* Draw the chart on cr with its top-left corner at the current origin, one
+ * user unit per pixel. The caller owns cr and its surface. */
+void pb_chart_draw(const struct pb_chart *c, cairo_t *cr);
+
+/* Write the chart as a PNG of `scale` device pixels per pixel. Returns
+ * PB_OK or PB_EIO with err naming path. */
+int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
+                       struct pb_err *err) PB_WUR;
+
+void pb_chart_free(struct pb_chart *c);
+
+#endif

@@ -1,0 +1,515 @@
+/* Private to render/: the report's in-memory model, the display list of a
+ * chart, table cells, units and text helpers shared by the render/ files.
+ * Prefixes: rp_ (report model and text), rc_ (chart layout), rt_ (tables). */
+#ifndef PB_RENDER_INT_H
+#define PB_RENDER_INT_H
+
+#include "render/render.h"
+
+#include <stdint.h>
+
+/* ==== text: sanitising and escaping (html.c) ==== */
+
+/* Arena copy of s as valid UTF-8 that XML accepts: invalid sequences and
+ * control characters become U+FFFD, tab/CR/LF become a space. NULL in
+ * gives NULL out. Every string read from the database goes through it. */
+char *rp_clean(struct pb_arena *a, const char *s);
+
+/* Append s escaped for HTML/XML text and attribute values (& < > " '). */
+void rp_esc(struct pb_buf *b, const char *s);
+
+/* Lowercase [a-z0-9-] slug of s, at most max bytes, for file names and
+ * ids; "x" when nothing is left. Writes into buf (max + 1 bytes). */
+const char *rp_slug(const char *s, char *buf, size_t max);
+
+/* Natural order: digit runs compare as numbers ("bs=4k" < "bs=16k"). */
+int rp_natcmp(const char *a, const char *b);
+
+/* Byte length of the UTF-8 sequence starting at s (1 for bad bytes). */
+size_t rp_u8len(const char *s);
+
+/* ==== units (units.c) ==== */
+
+enum rp_ukind {
+    RP_U_BPS,   /* B/s: KiB/s, MiB/s, GiB/s */
+    RP_U_IOPS,  /* ops/s of fio *_iops: k IOPS */
+    RP_U_OPS,   /* other ops/s */
+    RP_U_NS,    /* ns, µs, ms, s */
+    RP_U_BYTES, /* B, KiB, MiB, ... */
+    RP_U_PCT,   /* % */
+    RP_U_RATIO, /* 1.99× */
+    RP_U_OTHER  /* unit kept as given, SI prefixes for big numbers */
+};
+
+struct rp_unit {
+    enum rp_ukind kind;
+    const char *raw; /* the stored unit ("Seconds"), for RP_U_OTHER */
+};
+
+void rp_unit_of(const char *metric, const char *unit, struct rp_unit *out);
+
+/* A display scale: value / div, then the suffix (" MiB/s", "k IOPS"). */
+struct rp_scale {
+    double div;
+    char prefix[8]; /* "k" for IOPS-like units; "" otherwise */
+    char name[40];  /* axis name: "MiB/s", "IOPS", "µs", "Files/s" */
+};
+
+/* Scale in which `maxabs` reads best. */
+void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out);
+
+/* v in human units with 4 significant digits: "148.1 MiB/s",
+ * "37.93k IOPS", "292.6 µs", "1.99×". Returns buf. */
+const char *rp_fmt(const struct rp_unit *u, double v, char *buf, size_t n);
+
+/* v ± se in one scale: "148.1 ± 1.2 MiB/s"; se < 0 gives rp_fmt. */
+const char *rp_fmt_pm(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n);
+
+/* Just the ± part in v's scale: "± 1.2 MiB/s". */
+const char *rp_fmt_se(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n);
+
+/* v / s->div with `decimals` decimals and the prefix, no unit name. */
+const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
+                          char *buf, size_t n);
+
+/* Round ticks from lo to hi (lo <= 0 <= hi usually), about target of them.
+ * Values are in the scaled unit. */
+struct rp_ticks {
+    double lo, hi, step;
+    int n, decimals;
+};
+void rp_ticks(double lo, double hi, int target, struct rp_ticks *out);
+
+/* Keys whose values are byte sizes ("recordsize", "bs", ...). */
+int rp_size_key(const char *key);
+
+/* A parameter value for display: sizes as "4k"/"128k"/"1M", else as is.
+ * Returns buf or value. */
+const char *rp_param_text(const char *key, const char *value, char *buf,
+                          size_t n);
+
+/* Human name of a metric: "read IOPS", "sequential output, block". */
+const char *rp_metric_title(const char *metric, char *buf, size_t n);
+
+/* ==== the report's model (data.c) ==== */
+
+struct rp_kv {
+    const char *key, *value;
+};
+
+struct rp_config {
+    long long id;
+    const char *label;
+    struct rp_kv *params; /* sorted by key */
+    size_t nparams, cap;
+    size_t rank; /* position in natural label order among used configs */
+    int used;
+    uint32_t color;
+};
+
+struct rp_test {
+    long long id;
+    const char *name, *tool;
+    struct rp_kv *params;
+    size_t nparams, cap;
+    size_t rank;
+    int used;
+    int swept; /* some of its cells are drawn in a sweep */
+};
+
+struct rp_metric {
+    long long id;
+    const char *name, *unit;
+    int dir; /* +1 higher is better, -1 lower */
+    struct rp_unit u;
+    int headline; /* charted by default */
+};
+
+/* Results of one config for one test and metric, repeats aggregated. */
+struct rp_cell {
+    size_t test, metric, config;
+    int has_value;
+    double mean;
+    double se;  /* standard error; < 0 unknown */
+    long n;     /* samples behind mean (runs, or the parser's count) */
+    long nnull; /* rows without a value */
+    const char *null_reason;
+    int in_sweep; /* drawn in a sweep */
+};
+
+/* The cells of one test and metric, contiguous in rp_data.cells. */
+struct rp_group {
+    size_t test, metric;
+    size_t first, n, nvalued;
+    int chart;   /* gets a chart */
+    int primary; /* the test's main metric for its direction */
+};
+
+struct rp_source {
+    long long id;
+    const char *path, *format, *tool_version, *ingested_at, *sha256;
+    long long size, nresults;
+    int used;
+};
+
+struct rp_fact {
+    long long source_id;
+    const char *host, *key, *value;
+};
+
+struct rp_data {
+    struct pb_arena arena;
+    struct rp_config *configs;
+    size_t nconfigs, capconfigs;
+    struct rp_test *tests;
+    size_t ntests, captests;
+    struct rp_metric *metrics;
+    size_t nmetrics, capmetrics;
+    struct rp_cell *cells;
+    size_t ncells, capcells;
+    struct rp_group *groups;
+    size_t ngroups, capgroups;
+    struct rp_source *sources;
+    size_t nsources, capsources;
+    struct rp_fact *facts;
+    size_t nfacts, capfacts;
+    size_t nrows; /* result rows read */
+    size_t used_configs, used_tests, used_sources;
+    int metric_filtered; /* --metric given: chart every metric */
+};
+
+/* Read everything the report shows, filtered by f, and aggregate it into
+ * cells grouped by test (natural order) and metric. Returns PB_OK,
+ * PB_EUSAGE (bad pattern) or PB_EDB. Release with rp_data_release. */
+int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
+                 struct rp_data *d, struct pb_err *err) PB_WUR;
+void rp_data_release(struct rp_data *d);
+
+/* Value of a config's or test's parameter, or NULL. */
+const char *rp_param(const struct rp_kv *params, size_t n, const char *key);
+
+/* Add the samples of one cell in order; mean, SE and n come out. Used by
+ * data.c and tests. */
+struct rp_acc {
+    long k;
+    double mean, m2;
+    int has_se1;
+    double se1;
+    long n1;
+};
+void rp_acc_add(struct rp_acc *a, double v, int has_se, double se,
+                long samples);
+/* Fill mean, se, n of c from a. */
+void rp_acc_done(const struct rp_acc *a, struct rp_cell *c);
+
+/* ==== analysis.c: what to chart, best configs, ranking, sweeps ==== */
+
+/* Default-charted metrics: fio bw/iops, the main bonnie++ and iozone
+ * throughputs, anything unknown (PTS "value"); not fio latency/CPU, not
+ * ZFS space metrics. */
+int rp_metric_headline(const char *metric);
+
+/* Set chart/primary on every group. */
+void rp_mark_groups(struct rp_data *d);
+
+enum rp_verdict {
+    RP_V_ONLY,    /* one configuration */
+    RP_V_CLEAR,   /* ±SE intervals apart */
+    RP_V_OVERLAP, /* not distinguishable */
+    RP_V_NOSE,    /* no SE on one side: cannot tell */
+    RP_V_TIE      /* equal values */
+};
+
+struct rp_best {
+    size_t best, runner; /* cell indexes; SIZE_MAX = none */
+    double margin;       /* fraction better than the runner-up */
+    enum rp_verdict verdict;
+};
+
+/* Best and runner-up of a group (direction-aware). */
+void rp_best_of(const struct rp_data *d, const struct rp_group *g,
+                struct rp_best *out);
+
+/* Cells of a group ordered best first (valued by value, then nulls); out
+ * holds g->n cell indexes. */
+void rp_order_cells(const struct rp_data *d, const struct rp_group *g,
+                    size_t *out);
+
+struct rp_rank {
+    size_t config;
+    double score; /* geometric mean of value/best, 1 = best everywhere */
+    size_t wins;
+};
+
+struct rp_ranking {
+    struct rp_rank *e; /* best first */
+    size_t n;
+    size_t *groups; /* the shared series it is computed over */
+    size_t ngroups;
+    size_t unranked; /* configs with primary results left out */
+};
+
+/* Geometric-mean ranking of configs over the primary series they share.
+ * n == 0 when fewer than two configs share a series. */
+void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out);
+void rp_ranking_release(struct rp_ranking *r);
+
+enum rp_dimkind {
+    RP_DIM_CONFIG,   /* a config_param key */
+    RP_DIM_TEST,     /* a test_param key */
+    RP_DIM_LABEL,    /* the config label, when params do not tell apart */
+    RP_DIM_TEST_NAME /* the test name, likewise (internal to sweeps) */
+};
+
+struct rp_dim {
+    enum rp_dimkind kind;
+    const char *key;   /* param key; "config" for RP_DIM_LABEL */
+    const char **vals; /* distinct values in display order */
+    size_t nvals;
+};
+
+/* One chart of a sweep: the cells of one combination of the other
+ * dimensions, on an nx × ns grid (row-major by series). */
+struct rp_panel {
+    const char *title; /* "rw=randread, numjobs=1"; "" when alone */
+    size_t *grid;      /* ns * nx cell indexes, SIZE_MAX = none */
+    size_t nx, ns;     /* used x and series values (subset of the dim) */
+    const char **xvals, **svals;
+    uint32_t *scolors;
+};
+
+struct rp_sweep {
+    size_t metric;
+    struct rp_dim x, s;
+    struct rp_panel *panels;
+    size_t npanels, omitted;
+};
+
+struct rp_sweeps {
+    struct pb_arena arena;
+    struct rp_sweep *v;
+    size_t n, cap;
+};
+
+/* Find sweeps over the primary groups: for each metric, the config/test
+ * dimensions that vary; x and series chosen automatically unless xkey or
+ * skey name one. Marks cells drawn in a sweep (in_sweep). Returns PB_OK or
+ * PB_EUSAGE when xkey/skey is no varying dimension of any metric. */
+int rp_find_sweeps(struct rp_data *d, const char *xkey, const char *skey,
+                   struct rp_sweeps *out, struct pb_err *err) PB_WUR;
+void rp_sweeps_release(struct rp_sweeps *s);
+
+/* ==== chart.c: layout into a display list ==== */
+
+enum pb_item_kind { PB_IT_RECT, PB_IT_LINE, PB_IT_TEXT };
+enum { RC_START, RC_MIDDLE, RC_END };
+#define RC_NONE 0xff000000u /* no fill / no stroke */
+
+struct pb_item {
+    unsigned char kind, anchor, bold, rot90; /* rot90: rotated -90° */
+    uint32_t fill, stroke;
+    double sw;         /* stroke width */
+    double x, y, w, h; /* rect; line from (x,y) to (w,h); text at x, y
+                          (baseline) */
+    double size;       /* font size, px */
+    const char *text;  /* text: the string drawn */
+    const char *title; /* tooltip (full text when elided); may be NULL */
+};
+
+struct pb_chart {
+    double w, h;
+    const char *title; /* for <title> and alt text */
+    struct pb_item *items;
+    size_t n, cap;
+    struct pb_arena arena;
+};
+
+#define RC_FONT     "DejaVu Sans"
+#define RC_FONT_CSS "'DejaVu Sans', Verdana, Geneva, sans-serif"
+
+/* Text measurement with cairo's font metrics (one image surface). */
+struct rc_fonts;
+struct rc_fonts *rc_fonts_new(void);
+void rc_fonts_free(struct rc_fonts *f);
+/* Advance width of s in px at `size`. */
+double rc_text_width(struct rc_fonts *f, const char *s, double size, int bold);
+/* Set the font of cr as the measurements assume. */
+void rc_use_font(cairo_t *cr, double size, int bold);
+
+/* Wrap s into at most maxlines lines of width <= maxw; breaks at spaces
+ * and after , ; / - _ = :, else inside words. When text remains, the last
+ * line ends in "…". Lines are arena copies; returns the number of lines
+ * and sets *elided. */
+size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
+               double size, int bold, double maxw, size_t maxlines,
+               const char **lines, int *elided);
+
+struct pb_chart *rc_chart_new(double w, double h);
+void rc_rect(struct pb_chart *c, double x, double y, double w, double h,
+             uint32_t fill, uint32_t stroke, double sw);
+void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
+             uint32_t stroke, double sw);
+struct pb_item *rc_text(struct pb_chart *c, double x, double y, const char *s,
+                        double size, int bold, int anchor, uint32_t fill);
+
+/* Horizontal bars, one per config. */
+struct rc_bar {
+    const char *label;
+    uint32_t color;
+    int has_value;
+    double v, se;     /* se < 0: no error bar */
+    const char *note; /* instead of a bar when !has_value */
+    int best;
+};
+
+struct rc_barspec {
+    const char *title, *subtitle;
+    struct rp_unit unit;
+    int dir;
+    const struct rc_bar *bars;
+    size_t n;
+    size_t more; /* configs not drawn (see the table) */
+};
+
+struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s);
+
+/* A grid of values: x values × series values (row-major by series). */
+struct rc_gridspec {
+    const char *title, *subtitle;
+    const char *xname, *sname;
+    struct rp_unit unit;
+    int dir;
+    const char *const *xvals;
+    const char *const *svals;
+    const uint32_t *scolors;
+    size_t nx, ns;
+    const double *v;  /* NAN = no value */
+    const double *se; /* < 0 = none */
+    int norm;         /* RC_NORM_*: what "best" and colours compare */
+};
+
+enum { RC_NORM_ALL, RC_NORM_ROW, RC_NORM_COL };
+
+/* best[k] = the best cell of k's comparison group (its row, column or
+ * all), SIZE_MAX when k has no value or the group fewer than two. O(n). */
+void rc_grid_bests(const struct rc_gridspec *s, size_t *best);
+/* Is cell k (row-major) the best of its group? (O(n): not for loops) */
+int rc_grid_best(const struct rc_gridspec *s, size_t k);
+
+/* Vertical grouped bars: one group per x value, one bar per series. */
+struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s);
+/* Heatmap with the numbers in the cells; the best cell outlined. */
+struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s);
+
+/* Stable colour of the i-th config; of the i-th of n ordered series. */
+uint32_t rc_config_color(size_t i);
+uint32_t rc_series_color(size_t i, size_t n);
+/* Sequential colour for t in [0,1] (1 = best) and a readable text colour
+ * on it. */
+uint32_t rc_heat_color(double t);
+uint32_t rc_text_on(uint32_t bg);
+/* "#rrggbb" into buf (8 bytes). */
+const char *rc_hex(uint32_t c, char *buf);
+
+/* ==== tables (table.c) ==== */
+
+enum { RT_LEFT, RT_RIGHT, RT_CENTER };
+enum {
+    RT_BOLD = 1,
+    RT_MUTED = 2,
+    RT_WARN = 4, /* flagged: red */
+    RT_GOOD = 8,
+    RT_MONO = 16,
+    RT_ITALIC = 32,
+    RT_AMBER = 64 /* caution: amber */
+};
+
+struct rt_cell {
+    const char *text;  /* plain text, escaped on output */
+    const char *title; /* tooltip; may be NULL */
+    const char *href;  /* link target (relative); may be NULL */
+    double sortv;
+    unsigned char has_sortv, align, style, has_bg, has_swatch;
+    unsigned span; /* colspan in group headers; 0 = 1 */
+    uint32_t bg, swatch;
+};
+
+struct rt_table {
+    struct pb_arena arena;
+    const char *id;      /* HTML id; may be NULL */
+    const char *caption; /* may be NULL */
+    const char *note;    /* paragraph after the table; may be NULL */
+    size_t ncols;
+    struct rt_cell *head;  /* ncols header cells */
+    struct rt_cell *group; /* optional row above head, with spans */
+    size_t ngroup;
+    struct rt_cell *cells; /* nrows * ncols */
+    size_t nrows, cap;
+    int sortable;
+    int fold; /* inside a closed <details> */
+};
+
+void rt_init(struct rt_table *t, size_t ncols);
+void rt_release(struct rt_table *t);
+/* Arena copy of a formatted string. */
+const char *rt_str(struct rt_table *t, const char *fmt, ...) PB_PRINTF(2, 3);
+/* Set header i (text copied). */
+void rt_header(struct rt_table *t, size_t i, const char *text, int align);
+/* Add the optional group header row (cells copied later with rt_str). */
+struct rt_cell *rt_group(struct rt_table *t, size_t n);
+/* New row of ncols zeroed cells, aligned like the headers. The pointer is
+ * valid until the next rt_row. */
+struct rt_cell *rt_row(struct rt_table *t);
+/* Set a cell's text (copied) and, when has_v, its numeric sort value. */
+void rt_set(struct rt_table *t, struct rt_cell *c, const char *text);
+void rt_setv(struct rt_table *t, struct rt_cell *c, const char *text, double v);
+
+/* Append the table as HTML. */
+void rt_html(const struct rt_table *t, struct pb_buf *out);
+
+/* ==== report output (report.c) ==== */
+
+/* Where sections go: index.html, charts/, the PDF. */
+struct rp_out;
+
+/* Heading with an HTML id (may be NULL); also a PDF heading/bookmark. */
+void rp_out_heading(struct rp_out *o, int level, const char *id,
+                    const char *text);
+/* Paragraph of plain text (escaped); cls may be NULL. */
+void rp_out_para(struct rp_out *o, const char *cls, const char *text);
+/* Write c as charts/NNN-stem.svg (and .png), add it to the page and the
+ * PDF, and free it. */
+void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem);
+/* Add the table to the page and the PDF, and release it. */
+void rp_out_table(struct rp_out *o, struct rt_table *t);
+/* Trusted markup written as is (only literals from render/). */
+void rp_out_raw(struct rp_out *o, const char *html);
+
+/* ==== special tables (tables.c) ==== */
+
+int rp_has_compression(const struct rp_data *d);
+void rp_section_compression(struct rp_out *o, const struct rp_data *d);
+int rp_has_bonnie(const struct rp_data *d);
+void rp_section_bonnie(struct rp_out *o, const struct rp_data *d);
+/* Host facts of the sources shown; 0 rows = no section. */
+int rp_has_systems(const struct rp_data *d);
+void rp_section_systems(struct rp_out *o, const struct rp_data *d);
+void rp_section_sources(struct rp_out *o, const struct rp_data *d);
+/* Is the metric shown in the compression or bonnie++ table? */
+int rp_metric_in_special(const char *metric);
+
+/* ==== PDF (cairo_out.c) ==== */
+
+struct rp_pdf;
+int rp_pdf_open(const char *path, struct rc_fonts *f, struct rp_pdf **out,
+                struct pb_err *err) PB_WUR;
+void rp_pdf_heading(struct rp_pdf *p, int level, const char *text);
+void rp_pdf_para(struct rp_pdf *p, const char *text);
+void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c);
+void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t);
+/* Finish and free; PB_OK or PB_EIO. */
+int rp_pdf_close(struct rp_pdf *p, struct pb_err *err) PB_WUR;
+
+#endif

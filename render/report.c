@@ -1,0 +1,1156 @@
+/* The report: index.html with its sections (overview, best configuration
+ * per test, ranking, sweeps, one chart and table per test and metric, the
+ * special tables), the charts/ folder, and optionally PNGs and a PDF. */
+#define _POSIX_C_SOURCE 200809L
+#include "render/render_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_BARS 40
+/* rows of an "all metrics" table; the rest is for `poolbench export` */
+#define MAX_ALL_ROWS 1000
+
+struct rp_out {
+    struct pb_buf html;
+    char *dir, *chartdir;
+    int png;
+    struct rp_pdf *pdf;
+    struct rc_fonts *f;
+    size_t nchart;
+    struct pb_render_summary sum;
+    struct pb_err *err;
+    int rc;
+};
+
+/* ==== files ==== */
+
+static int write_file(struct rp_out *o, const char *path, const char *data,
+                      size_t len)
+{
+    char *tmp = pb_xasprintf("%s.tmp", path);
+    FILE *fp = fopen(tmp, "wb");
+    int ok = fp && fwrite(data, 1, len, fp) == len;
+    if (fp && fclose(fp) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        int e = errno;
+        unlink(tmp);
+        o->rc = pb_err_set(o->err, PB_EIO, path, 0, 0, "cannot write: %s",
+                           strerror(e));
+    }
+    free(tmp);
+    return ok ? PB_OK : PB_EIO;
+}
+
+static int make_dir(const char *path, struct pb_err *err)
+{
+    /* parents first, as mkdir -p */
+    char *p = pb_xstrdup(path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0777);
+            *s = '/';
+        }
+    free(p);
+    if (mkdir(path, 0777) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return PB_OK;
+        return pb_err_set(err, PB_EIO, path, 0, 0, "not a directory");
+    }
+    return pb_err_set(err, PB_EIO, path, 0, 0, "cannot create directory: %s",
+                      strerror(errno));
+}
+
+/* Charts of an earlier run ("007-name.svg") would linger: remove them. */
+static void remove_old_charts(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        size_t digits = 0;
+        while (n[digits] >= '0' && n[digits] <= '9')
+            digits++;
+        size_t l = strlen(n);
+        int ours = digits >= 3 && n[digits] == '-' && l > 4 &&
+                   (!strcmp(n + l - 4, ".svg") || !strcmp(n + l - 4, ".png"));
+        for (size_t i = digits; ours && i < l - 4; i++)
+            if (!((n[i] >= 'a' && n[i] <= 'z') ||
+                  (n[i] >= '0' && n[i] <= '9') || n[i] == '-'))
+                ours = 0;
+        if (ours) {
+            char *p = pb_xasprintf("%s/%s", dir, n);
+            unlink(p);
+            free(p);
+        }
+    }
+    closedir(d);
+}
+
+/* ==== output primitives ==== */
+
+void rp_out_raw(struct rp_out *o, const char *html)
+{
+    pb_buf_puts(&o->html, html);
+}
+
+void rp_out_heading(struct rp_out *o, int level, const char *id,
+                    const char *text)
+{
+    pb_buf_printf(&o->html, "<h%d", level);
+    if (id) {
+        pb_buf_puts(&o->html, " id=\"");
+        rp_esc(&o->html, id);
+        pb_buf_putc(&o->html, '"');
+    }
+    pb_buf_putc(&o->html, '>');
+    rp_esc(&o->html, text);
+    pb_buf_printf(&o->html, "</h%d>\n", level);
+    if (o->pdf)
+        rp_pdf_heading(o->pdf, level, text);
+}
+
+void rp_out_para(struct rp_out *o, const char *cls, const char *text)
+{
+    pb_buf_puts(&o->html, "<p");
+    if (cls)
+        pb_buf_printf(&o->html, " class=\"%s\"", cls);
+    pb_buf_putc(&o->html, '>');
+    rp_esc(&o->html, text);
+    pb_buf_puts(&o->html, "</p>\n");
+    if (o->pdf)
+        rp_pdf_para(o->pdf, text);
+}
+
+void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
+{
+    char slug[64];
+    rp_slug(stem, slug, 56);
+    o->nchart++;
+    char *name = pb_xasprintf("%03zu-%s", o->nchart, slug);
+    struct pb_buf svg = PB_BUF_INIT;
+    pb_chart_svg(c, &svg);
+    char *path = pb_xasprintf("%s/%s.svg", o->chartdir, name);
+    if (write_file(o, path, svg.s, svg.len) == PB_OK)
+        o->sum.charts++;
+    free(path);
+    pb_buf_release(&svg);
+    if (o->png && !o->rc) {
+        path = pb_xasprintf("%s/%s.png", o->chartdir, name);
+        if (pb_chart_write_png(c, path, 1.5, o->err) == PB_OK)
+            o->sum.pngs++;
+        else
+            o->rc = PB_EIO;
+        free(path);
+    }
+    pb_buf_printf(&o->html,
+                  "<figure%s><a href=\"charts/%s.svg\"><img "
+                  "src=\"charts/%s.svg\" width=\"%.0f\" height=\"%.0f\" "
+                  "alt=\"",
+                  c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w, c->h);
+    rp_esc(&o->html, c->title ? c->title : "chart");
+    pb_buf_puts(&o->html, "\"></a></figure>\n");
+    if (o->pdf)
+        rp_pdf_chart(o->pdf, c);
+    free(name);
+    pb_chart_free(c);
+}
+
+void rp_out_table(struct rp_out *o, struct rt_table *t)
+{
+    rt_html(t, &o->html);
+    if (o->pdf)
+        rp_pdf_table(o->pdf, t);
+    o->sum.tables++;
+    rt_release(t);
+}
+
+/* ==== helpers ==== */
+
+static const char *metric_title(const struct rp_data *d, size_t m, char *buf,
+                                size_t n)
+{
+    return rp_metric_title(d->metrics[m].name, buf, n);
+}
+
+/* "rw=randread · bs=4k · iodepth=64" */
+static char *params_text(const struct rp_kv *kv, size_t n)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "");
+    for (size_t i = 0; i < n; i++) {
+        char tmp[64];
+        pb_buf_printf(&b, "%s%s=%s", i ? " · " : "", kv[i].key,
+                      rp_param_text(kv[i].key, kv[i].value, tmp, sizeof(tmp)));
+    }
+    return pb_buf_take(&b);
+}
+
+/* % of the best, direction-aware (best = 100). */
+static double pct_of_best(double v, double best, int dir)
+{
+    if (dir < 0)
+        return v > 0 ? best / v * 100 : NAN;
+    return best != 0 ? v / best * 100 : NAN;
+}
+
+static void config_cell(struct rt_table *t, struct rt_cell *c,
+                        const struct rp_config *cf)
+{
+    rt_set(t, c, cf->label);
+    c->has_swatch = 1;
+    c->swatch = cf->color;
+    c->sortv = (double)cf->rank;
+    c->has_sortv = 1;
+}
+
+static void value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
+                        const struct rp_unit *u, const struct rp_cell *c)
+{
+    char buf[96];
+    if (!c->has_value) {
+        const char *r = c->null_reason ? c->null_reason : "no value";
+        rt_set(t, &row[at], strstr(r, "+++++") ? "+++++" : "n/a");
+        row[at].title = rt_str(t, "%s", r);
+        row[at].style = RT_MUTED;
+        return;
+    }
+    rt_setv(t, &row[at], rp_fmt(u, c->mean, buf, sizeof(buf)), c->mean);
+    if (c->se >= 0)
+        rt_setv(t, &row[at + 1], rp_fmt_se(u, c->mean, c->se, buf, sizeof(buf)),
+                c->se);
+    else
+        rt_set(t, &row[at + 1], "");
+    rt_setv(t, &row[at + 2], rt_str(t, "%ld", c->n), (double)c->n);
+}
+
+/* ==== header and overview ==== */
+
+static int source_shown(const struct rp_data *d, long long id)
+{
+    for (size_t i = 0; i < d->nsources; i++)
+        if (d->sources[i].id == id)
+            return d->sources[i].used;
+    return 0;
+}
+
+static const char *default_title(const struct rp_data *d, struct pb_arena *a)
+{
+    /* a title the sources agree on (PTS results carry one) */
+    const char *title = NULL;
+    int agree = 1;
+    for (size_t i = 0; i < d->nfacts && agree; i++) {
+        const struct rp_fact *f = &d->facts[i];
+        if (strcmp(f->key, "title") || !f->value[0] || f->value[0] == '$' ||
+            !source_shown(d, f->source_id))
+            continue;
+        if (title && strcmp(title, f->value))
+            agree = 0;
+        title = f->value;
+    }
+    if (title && agree)
+        return title;
+    if (d->used_sources == 1)
+        for (size_t i = 0; i < d->nsources; i++)
+            if (d->sources[i].used) {
+                const char *p = d->sources[i].path;
+                const char *slash = strrchr(p, '/');
+                return pb_arena_printf(a, "Benchmark report: %s",
+                                       slash ? slash + 1 : p);
+            }
+    return pb_arena_printf(a, "Benchmark report: %zu configurations, %zu tests",
+                           d->used_configs, d->used_tests);
+}
+
+static void section_configs(struct rp_out *o, const struct rp_data *d)
+{
+    struct rt_table t;
+    rt_init(&t, 4);
+    t.caption = "Configurations (colours are the same in every chart)";
+    t.sortable = 1;
+    t.fold = d->used_configs > 24;
+    rt_header(&t, 0, "Configuration", RT_LEFT);
+    rt_header(&t, 1, "Parameters", RT_LEFT);
+    rt_header(&t, 2, "Tests", RT_RIGHT);
+    rt_header(&t, 3, "Values", RT_RIGHT);
+    size_t *ntests = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
+    size_t *nvals = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
+    size_t *lastt = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
+    for (size_t i = 0; i < d->nconfigs; i++)
+        lastt[i] = SIZE_MAX;
+    for (size_t i = 0; i < d->ncells; i++) {
+        const struct rp_cell *c = &d->cells[i];
+        nvals[c->config]++;
+        if (lastt[c->config] != c->test) {
+            lastt[c->config] = c->test;
+            ntests[c->config]++;
+        }
+    }
+    const struct rp_config **byrank =
+        pb_xcalloc(d->used_configs + 1, sizeof(*byrank));
+    for (size_t i = 0; i < d->nconfigs; i++)
+        if (d->configs[i].used)
+            byrank[d->configs[i].rank] = &d->configs[i];
+    for (size_t r = 0; r < d->used_configs; r++) {
+        const struct rp_config *cf = byrank[r];
+        size_t ci = (size_t)(cf - d->configs);
+        struct rt_cell *row = rt_row(&t);
+        config_cell(&t, &row[0], cf);
+        char *p = params_text(cf->params, cf->nparams);
+        rt_set(&t, &row[1], *p ? p : "–");
+        if (!*p)
+            row[1].style = RT_MUTED;
+        free(p);
+        rt_setv(&t, &row[2], rt_str(&t, "%zu", ntests[ci]), (double)ntests[ci]);
+        rt_setv(&t, &row[3], rt_str(&t, "%zu", nvals[ci]), (double)nvals[ci]);
+    }
+    free(byrank);
+    free(ntests);
+    free(nvals);
+    free(lastt);
+    rp_out_table(o, &t);
+}
+
+static const char *verdict_text(enum rp_verdict v, unsigned char *style)
+{
+    switch (v) {
+    case RP_V_ONLY:
+        *style = RT_MUTED;
+        return "only one configuration";
+    case RP_V_CLEAR:
+        *style = RT_GOOD;
+        return "clear: ±SE intervals apart";
+    case RP_V_OVERLAP:
+        *style = RT_AMBER;
+        return "not distinguishable: ±SE intervals overlap";
+    case RP_V_NOSE:
+        *style = RT_MUTED;
+        return "single runs: no SE to judge";
+    case RP_V_TIE:
+        *style = RT_AMBER;
+        return "tie";
+    }
+    *style = 0;
+    return "";
+}
+
+static void section_best(struct rp_out *o, const struct rp_data *d)
+{
+    struct rt_table t;
+    rt_init(&t, 7);
+    t.sortable = 1;
+    rt_header(&t, 0, "Test", RT_LEFT);
+    rt_header(&t, 1, "Metric", RT_LEFT);
+    rt_header(&t, 2, "Best configuration", RT_LEFT);
+    rt_header(&t, 3, "Value", RT_RIGHT);
+    rt_header(&t, 4, "Runner-up", RT_LEFT);
+    rt_header(&t, 5, "Margin", RT_RIGHT);
+    rt_header(&t, 6, "Verdict", RT_LEFT);
+    size_t single = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (!g->primary || !g->nvalued)
+            continue;
+        if (g->nvalued < 2) {
+            single++;
+            continue;
+        }
+        struct rp_best b;
+        rp_best_of(d, g, &b);
+        const struct rp_metric *m = &d->metrics[g->metric];
+        const struct rp_cell *bc = &d->cells[b.best];
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], d->tests[g->test].name);
+        row[0].href = rt_str(&t, "#t-%zu", d->tests[g->test].rank + 1);
+        row[0].sortv = (double)d->tests[g->test].rank;
+        row[0].has_sortv = 1;
+        char buf[96];
+        rt_set(&t, &row[1], rp_metric_title(m->name, buf, sizeof(buf)));
+        config_cell(&t, &row[2], &d->configs[bc->config]);
+        rt_setv(&t, &row[3],
+                rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)), bc->mean);
+        if (b.runner != SIZE_MAX) {
+            const struct rp_cell *rc = &d->cells[b.runner];
+            config_cell(&t, &row[4], &d->configs[rc->config]);
+            row[4].title = rt_str(
+                &t, "%s", rp_fmt_pm(&m->u, rc->mean, rc->se, buf, sizeof(buf)));
+            rt_setv(&t, &row[5], rt_str(&t, "+%.1f%%", b.margin * 100),
+                    b.margin);
+        } else {
+            rt_set(&t, &row[4], "–");
+            rt_set(&t, &row[5], "");
+        }
+        rt_set(&t, &row[6], verdict_text(b.verdict, &row[6].style));
+    }
+    if (t.nrows) {
+        rp_out_heading(o, 3, "best", "Best configuration per test");
+        t.note = rt_str(
+            &t,
+            "Margin: how much better the best configuration is than the "
+            "runner-up (lower-is-better metrics: runner-up / best − 1). Two "
+            "results are told apart only when their mean ± standard error "
+            "intervals do not overlap; single runs carry no error estimate.%s",
+            single ? rt_str(&t,
+                            " %zu test/metric pair%s with a single "
+                            "configuration %s left out.",
+                            single, single == 1 ? "" : "s",
+                            single == 1 ? "is" : "are")
+                   : "");
+        rp_out_table(o, &t);
+    } else {
+        rt_release(&t);
+    }
+}
+
+static void section_ranking(struct rp_out *o, const struct rp_data *d,
+                            const struct rp_ranking *r)
+{
+    if (r->n < 2 || r->ngroups < 2)
+        return;
+    rp_out_heading(o, 3, "ranking", "Overall ranking (geometric mean)");
+    struct rc_bar *bars = pb_xcalloc(r->n, sizeof(*bars));
+    size_t nb = r->n < MAX_BARS ? r->n : MAX_BARS;
+    for (size_t i = 0; i < nb; i++) {
+        const struct rp_config *cf = &d->configs[r->e[i].config];
+        bars[i].label = cf->label;
+        bars[i].color = cf->color;
+        bars[i].has_value = 1;
+        bars[i].v = r->e[i].score * 100;
+        bars[i].se = -1;
+        bars[i].best = i == 0;
+    }
+    struct rc_barspec s = {0};
+    char sub[200];
+    snprintf(sub, sizeof(sub),
+             "Score: geometric mean over %zu shared test%s of each value "
+             "relative to the best (lower-is-better metrics inverted); 100%% "
+             "= best everywhere",
+             r->ngroups, r->ngroups == 1 ? "" : "s");
+    s.title = "Overall ranking of configurations";
+    s.subtitle = sub;
+    s.unit.kind = RP_U_PCT;
+    s.unit.raw = "%";
+    s.dir = 1;
+    s.bars = bars;
+    s.n = nb;
+    s.more = r->n - nb;
+    rp_out_chart(o, rc_bars(o->f, &s), "ranking");
+    free(bars);
+    struct rt_table t;
+    rt_init(&t, 4);
+    t.sortable = 1;
+    rt_header(&t, 0, "Rank", RT_RIGHT);
+    rt_header(&t, 1, "Configuration", RT_LEFT);
+    rt_header(&t, 2, "Score (% of best)", RT_RIGHT);
+    rt_header(&t, 3, "Wins", RT_RIGHT);
+    for (size_t i = 0; i < r->n; i++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_setv(&t, &row[0], rt_str(&t, "%zu", i + 1), (double)i + 1);
+        config_cell(&t, &row[1], &d->configs[r->e[i].config]);
+        rt_setv(&t, &row[2], rt_str(&t, "%.1f%%", r->e[i].score * 100),
+                r->e[i].score);
+        rt_setv(&t, &row[3], rt_str(&t, "%zu of %zu", r->e[i].wins, r->ngroups),
+                (double)r->e[i].wins);
+    }
+    struct pb_buf note = PB_BUF_INIT;
+    pb_buf_printf(&note,
+                  "Computed over the %zu test/metric series that all %zu "
+                  "ranked configurations have results in:",
+                  r->ngroups, r->n);
+    for (size_t i = 0; i < r->ngroups && i < 12; i++) {
+        char buf[96];
+        const struct rp_group *g = &d->groups[r->groups[i]];
+        pb_buf_printf(&note, "%s %s (%s)", i ? ";" : "", d->tests[g->test].name,
+                      metric_title(d, g->metric, buf, sizeof(buf)));
+    }
+    if (r->ngroups > 12)
+        pb_buf_printf(&note, "; and %zu more", r->ngroups - 12);
+    pb_buf_puts(&note, ".");
+    if (r->unranked)
+        pb_buf_printf(&note,
+                      " %zu configuration%s without results in all of them "
+                      "%s not ranked.",
+                      r->unranked, r->unranked == 1 ? "" : "s",
+                      r->unranked == 1 ? "is" : "are");
+    t.note = rt_str(&t, "%s", pb_buf_str(&note));
+    pb_buf_release(&note);
+    rp_out_table(o, &t);
+}
+
+/* ==== sweeps ==== */
+
+static const char *dim_name(const struct rp_dim *dm)
+{
+    return dm->kind == RP_DIM_LABEL ? "configuration" : dm->key;
+}
+
+static void sweep_panel(struct rp_out *o, const struct rp_data *d,
+                        const struct rp_sweep *sw, const struct rp_panel *p,
+                        const char *mtitle)
+{
+    const struct rp_metric *m = &d->metrics[sw->metric];
+    size_t nx = p->nx, ns = p->ns;
+    double *v = pb_xcalloc(nx * ns + 1, sizeof(double));
+    double *se = pb_xcalloc(nx * ns + 1, sizeof(double));
+    for (size_t i = 0; i < nx * ns; i++) {
+        v[i] = NAN;
+        se[i] = -1;
+        if (p->grid[i] == SIZE_MAX)
+            continue;
+        const struct rp_cell *c = &d->cells[p->grid[i]];
+        v[i] = c->mean;
+        se[i] = c->se;
+    }
+    /* Workloads differ in scale: when one dimension is a test parameter and
+     * the other a configuration, compare configurations per workload. */
+    int xtest = sw->x.kind == RP_DIM_TEST;
+    int stest = ns > 1 && sw->s.kind == RP_DIM_TEST;
+    int norm = ns < 2              ? RC_NORM_ALL
+               : (stest && !xtest) ? RC_NORM_ROW
+               : (xtest && !stest) ? RC_NORM_COL
+                                   : RC_NORM_ALL;
+    char title[512], sub[512];
+    snprintf(title, sizeof(title), "%s by %s%s%s", mtitle, dim_name(&sw->x),
+             ns > 1 ? " and " : "", ns > 1 ? dim_name(&sw->s) : "");
+    snprintf(sub, sizeof(sub), "%s%s%s is better", p->title,
+             p->title[0] ? " · " : "", m->dir < 0 ? "lower" : "higher");
+    struct rc_gridspec g = {0};
+    g.title = title;
+    g.subtitle = sub;
+    g.xname = dim_name(&sw->x);
+    g.sname = ns > 1 ? dim_name(&sw->s) : "";
+    g.unit = m->u;
+    g.dir = m->dir;
+    g.xvals = p->xvals;
+    g.svals = p->svals;
+    g.scolors = p->scolors;
+    g.nx = nx;
+    g.ns = ns;
+    g.v = v;
+    g.se = se;
+    g.norm = norm;
+    char stem[200];
+    snprintf(stem, sizeof(stem), "sweep-%s-%s-%s", m->name, dim_name(&sw->x),
+             ns > 1 ? dim_name(&sw->s) : "");
+    if (ns <= 10 && nx * ns <= 240)
+        rp_out_chart(o, rc_grouped(o->f, &g), stem);
+    if (ns >= 2) {
+        snprintf(stem, sizeof(stem), "heatmap-%s-%s-%s", m->name,
+                 dim_name(&sw->x), dim_name(&sw->s));
+        if (nx > ns) {
+            /* the longer dimension down the rows: pages scroll down */
+            struct rc_gridspec h = g;
+            double *tv = pb_xcalloc(nx * ns + 1, sizeof(double));
+            double *ts = pb_xcalloc(nx * ns + 1, sizeof(double));
+            for (size_t si = 0; si < ns; si++)
+                for (size_t xi = 0; xi < nx; xi++) {
+                    tv[xi * ns + si] = v[si * nx + xi];
+                    ts[xi * ns + si] = se[si * nx + xi];
+                }
+            h.nx = ns;
+            h.ns = nx;
+            h.xvals = g.svals;
+            h.svals = g.xvals;
+            h.xname = g.sname;
+            h.sname = g.xname;
+            h.v = tv;
+            h.se = ts;
+            h.norm = g.norm == RC_NORM_ROW   ? RC_NORM_COL
+                     : g.norm == RC_NORM_COL ? RC_NORM_ROW
+                                             : RC_NORM_ALL;
+            rp_out_chart(o, rc_heatmap(o->f, &h), stem);
+            free(tv);
+            free(ts);
+        } else {
+            rp_out_chart(o, rc_heatmap(o->f, &g), stem);
+        }
+    }
+    size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
+    rc_grid_bests(&g, bests);
+    struct rt_table t;
+    rt_init(&t, 8);
+    t.sortable = 1;
+    t.fold = nx * ns > 12;
+    if (norm != RC_NORM_ALL)
+        t.note = norm == RC_NORM_ROW
+                     ? rt_str(&t, "%% of best: within the same %s.",
+                              dim_name(&sw->s))
+                     : rt_str(&t, "%% of best: within the same %s.",
+                              dim_name(&sw->x));
+    t.caption = rt_str(&t, "Data: %s", title);
+    rt_header(&t, 0, ns > 1 ? dim_name(&sw->s) : "series", RT_LEFT);
+    rt_header(&t, 1, dim_name(&sw->x), RT_LEFT);
+    rt_header(&t, 2, "Value", RT_RIGHT);
+    rt_header(&t, 3, "± SE", RT_RIGHT);
+    rt_header(&t, 4, "n", RT_RIGHT);
+    rt_header(&t, 5, "% of best", RT_RIGHT);
+    rt_header(&t, 6, rt_str(&t, "Exact (%s)", m->unit), RT_RIGHT);
+    rt_header(&t, 7, "Configuration / test", RT_LEFT);
+    for (size_t si = 0; si < ns; si++)
+        for (size_t xi = 0; xi < nx; xi++) {
+            size_t ci = p->grid[si * nx + xi];
+            if (ci == SIZE_MAX)
+                continue;
+            const struct rp_cell *c = &d->cells[ci];
+            struct rt_cell *row = rt_row(&t);
+            rt_setv(&t, &row[0], p->svals[si], (double)si);
+            row[0].has_swatch = 1;
+            row[0].swatch = p->scolors[si];
+            rt_setv(&t, &row[1], p->xvals[xi], (double)xi);
+            value_cells(&t, row, 2, &m->u, c);
+            size_t k = si * nx + xi, bk = bests[k];
+            double bestv = bk != SIZE_MAX ? v[bk] : c->mean;
+            double pc = pct_of_best(c->mean, bestv, m->dir);
+            rt_setv(&t, &row[5], rt_str(&t, "%.1f%%", pc), pc);
+            if (bk != SIZE_MAX && v[k] == v[bk])
+                row[5].style = RT_BOLD;
+            char num[40];
+            rt_setv(&t, &row[6], pb_fmt_num(c->mean, num, sizeof(num)),
+                    c->mean);
+            row[6].style = RT_MONO;
+            rt_set(&t, &row[7],
+                   rt_str(&t, "%s — %s", d->configs[c->config].label,
+                          d->tests[c->test].name));
+            row[7].style = RT_MUTED;
+        }
+    rp_out_table(o, &t);
+    free(bests);
+    free(v);
+    free(se);
+}
+
+static void section_sweeps(struct rp_out *o, const struct rp_data *d,
+                           const struct rp_sweeps *sws)
+{
+    if (!sws->n)
+        return;
+    rp_out_raw(o, "<section id=\"sweeps\">\n");
+    rp_out_heading(o, 2, NULL, "Sweeps");
+    rp_out_para(o, "lead",
+                "Results that vary along configuration or test dimensions, "
+                "drawn as grouped bars (one group per value on the x axis, "
+                "one bar per series value) and as a heatmap with the numbers "
+                "in the cells. Darker is better; the best cell is outlined.");
+    for (size_t i = 0; i < sws->n; i++) {
+        const struct rp_sweep *sw = &sws->v[i];
+        char mt[96], head[300], id[40];
+        metric_title(d, sw->metric, mt, sizeof(mt));
+        int two = sw->panels[0].ns > 1;
+        snprintf(head, sizeof(head), "%s by %s%s%s", mt, dim_name(&sw->x),
+                 two ? " and " : "", two ? dim_name(&sw->s) : "");
+        snprintf(id, sizeof(id), "sweep-%zu", i + 1);
+        rp_out_heading(o, 3, id, head);
+        for (size_t k = 0; k < sw->npanels; k++) {
+            const struct rp_panel *p = &sw->panels[k];
+            if (p->title[0] && sw->npanels > 1)
+                rp_out_heading(o, 4, NULL, p->title);
+            sweep_panel(o, d, sw, p, mt);
+        }
+        if (sw->omitted) {
+            char buf[160];
+            snprintf(buf, sizeof(buf),
+                     "%zu more combinations of the other dimensions are not "
+                     "drawn; narrow the report with --test or --config.",
+                     sw->omitted);
+            rp_out_para(o, "note", buf);
+        }
+    }
+    rp_out_raw(o, "</section>\n");
+}
+
+/* ==== tests ==== */
+
+/* Does the group get its own chart here, or is it drawn in a sweep? */
+static int group_charted(const struct rp_data *d, const struct rp_group *g)
+{
+    if (!g->chart || !g->nvalued)
+        return 0;
+    /* one bonnie++ machine: its numbers are in the bonnie++ table */
+    if (g->nvalued == 1 && rp_metric_in_special(d->metrics[g->metric].name))
+        return 0;
+    /* one bar of a test drawn in a sweep adds nothing */
+    return g->nvalued > 1 || !d->tests[g->test].swept;
+}
+
+static void group_chart(struct rp_out *o, const struct rp_data *d,
+                        const struct rp_group *g, size_t *order)
+{
+    const struct rp_metric *m = &d->metrics[g->metric];
+    const struct rp_test *t = &d->tests[g->test];
+    rp_order_cells(d, g, order);
+    size_t nb = g->n < MAX_BARS ? g->n : MAX_BARS;
+    struct rc_bar *bars = pb_xcalloc(nb + 1, sizeof(*bars));
+    int any_se = 0;
+    double bestv = g->nvalued ? d->cells[order[0]].mean : NAN;
+    for (size_t i = 0; i < nb; i++) {
+        const struct rp_cell *c = &d->cells[order[i]];
+        const struct rp_config *cf = &d->configs[c->config];
+        bars[i].label = cf->label;
+        bars[i].color = cf->color;
+        bars[i].has_value = c->has_value;
+        bars[i].v = c->mean;
+        bars[i].se = c->se;
+        bars[i].best = c->has_value && c->mean == bestv && g->nvalued > 1;
+        if (c->se > 0)
+            any_se = 1;
+        if (!c->has_value) {
+            const char *r = c->null_reason ? c->null_reason : "no value";
+            bars[i].note = r;
+        }
+    }
+    char mt[96], sub[300];
+    metric_title(d, g->metric, mt, sizeof(mt));
+    snprintf(sub, sizeof(sub), "%s · %s is better%s%s", mt,
+             m->dir < 0 ? "lower" : "higher",
+             any_se ? " · whiskers: ± standard error" : "",
+             g->nvalued > 1 ? " · ★ best" : "");
+    struct rc_barspec s = {0};
+    s.title = t->name;
+    s.subtitle = sub;
+    s.unit = m->u;
+    s.dir = m->dir;
+    s.bars = bars;
+    s.n = nb;
+    s.more = g->n - nb;
+    char stem[200], s1[40], s2[40];
+    snprintf(stem, sizeof(stem), "%s-%s", rp_slug(t->name, s1, 34),
+             rp_slug(m->name, s2, 20));
+    rp_out_chart(o, rc_bars(o->f, &s), stem);
+    free(bars);
+
+    struct rt_table tb;
+    rt_init(&tb, 7);
+    tb.sortable = 1;
+    rt_header(&tb, 0, "#", RT_RIGHT);
+    rt_header(&tb, 1, "Configuration", RT_LEFT);
+    rt_header(&tb, 2, mt, RT_RIGHT);
+    rt_header(&tb, 3, "± SE", RT_RIGHT);
+    rt_header(&tb, 4, "n", RT_RIGHT);
+    rt_header(&tb, 5, "% of best", RT_RIGHT);
+    rt_header(&tb, 6, rt_str(&tb, "Exact (%s)", m->unit), RT_RIGHT);
+    for (size_t i = 0; i < g->n; i++) {
+        const struct rp_cell *c = &d->cells[order[i]];
+        struct rt_cell *row = rt_row(&tb);
+        rt_setv(&tb, &row[0], rt_str(&tb, "%zu", i + 1), (double)i + 1);
+        config_cell(&tb, &row[1], &d->configs[c->config]);
+        value_cells(&tb, row, 2, &m->u, c);
+        if (c->has_value) {
+            double pc = pct_of_best(c->mean, bestv, m->dir);
+            rt_setv(&tb, &row[5], isnan(pc) ? "" : rt_str(&tb, "%.1f%%", pc),
+                    isnan(pc) ? 0 : pc);
+            char num[40];
+            rt_setv(&tb, &row[6], pb_fmt_num(c->mean, num, sizeof(num)),
+                    c->mean);
+            row[6].style = RT_MONO;
+            if (c->mean == bestv) {
+                row[1].style = RT_BOLD;
+                row[2].style = RT_BOLD;
+            }
+        }
+    }
+    rp_out_table(o, &tb);
+}
+
+/* Every metric of the given tests in one folded table. */
+static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
+                              size_t g0, size_t g1, const unsigned char *pick,
+                              const char *caption, int with_test)
+{
+    struct rt_table t;
+    size_t nc = with_test ? 8 : 7, k = 0;
+    rt_init(&t, nc);
+    t.sortable = 1;
+    t.fold = 1;
+    t.caption = caption;
+    if (with_test)
+        rt_header(&t, k++, "Test", RT_LEFT);
+    rt_header(&t, k++, "Metric", RT_LEFT);
+    rt_header(&t, k++, "Configuration", RT_LEFT);
+    rt_header(&t, k++, "Value", RT_RIGHT);
+    rt_header(&t, k++, "± SE", RT_RIGHT);
+    rt_header(&t, k++, "n", RT_RIGHT);
+    rt_header(&t, k++, "Exact", RT_RIGHT);
+    rt_header(&t, k++, "Unit", RT_LEFT);
+    size_t left = 0;
+    for (size_t gi = g0; gi < g1; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (pick && !pick[g->test])
+            continue;
+        const struct rp_metric *m = &d->metrics[g->metric];
+        for (size_t i = g->first; i < g->first + g->n; i++) {
+            const struct rp_cell *c = &d->cells[i];
+            if (t.nrows >= MAX_ALL_ROWS) {
+                left++;
+                continue;
+            }
+            struct rt_cell *row = rt_row(&t);
+            k = 0;
+            if (with_test)
+                rt_set(&t, &row[k++], d->tests[g->test].name);
+            rt_set(&t, &row[k++], m->name);
+            row[k - 1].style = RT_MONO;
+            config_cell(&t, &row[k++], &d->configs[c->config]);
+            value_cells(&t, row, k, &m->u, c);
+            k += 3;
+            if (c->has_value) {
+                char num[40];
+                rt_setv(&t, &row[k], pb_fmt_num(c->mean, num, sizeof(num)),
+                        c->mean);
+                row[k].style = RT_MONO;
+            }
+            k++;
+            rt_set(&t, &row[k], m->unit);
+        }
+    }
+    if (left)
+        t.note = rt_str(&t,
+                        "%zu more values are not listed here; 'poolbench "
+                        "export --csv' writes them all.",
+                        left);
+    rp_out_table(o, &t);
+}
+
+static void section_tests(struct rp_out *o, const struct rp_data *d)
+{
+    size_t maxn = 1;
+    for (size_t gi = 0; gi < d->ngroups; gi++)
+        if (d->groups[gi].n > maxn)
+            maxn = d->groups[gi].n;
+    size_t *order = pb_xcalloc(maxn, sizeof(size_t));
+    unsigned char *swept = pb_xcalloc(d->ntests + 1, 1);
+    size_t nswept = 0;
+    int opened = 0;
+    for (size_t i = 0; i < d->ngroups;) {
+        size_t j = i;
+        int charted = 0, other = 0;
+        while (j < d->ngroups && d->groups[j].test == d->groups[i].test) {
+            const struct rp_group *g = &d->groups[j];
+            int special = rp_metric_in_special(d->metrics[g->metric].name);
+            if (group_charted(d, g))
+                charted = 1;
+            else if (!special)
+                other = 1;
+            j++;
+        }
+        const struct rp_test *t = &d->tests[d->groups[i].test];
+        if (!charted) {
+            /* drawn only in sweeps, or only in the special tables */
+            if (other) {
+                swept[d->groups[i].test] = 1;
+                nswept++;
+            }
+            i = j;
+            continue;
+        }
+        if (!opened) {
+            rp_out_raw(o, "<section id=\"tests\">\n");
+            rp_out_heading(o, 2, NULL, "Results by test");
+            opened = 1;
+        }
+        char id[32];
+        snprintf(id, sizeof(id), "t-%zu", t->rank + 1);
+        rp_out_heading(o, 3, id, t->name);
+        char *p = params_text(t->params, t->nparams);
+        char *line = pb_xasprintf("%s%s%s", t->tool[0] ? t->tool : "",
+                                  t->tool[0] && *p ? " · " : "", p);
+        if (*line)
+            rp_out_para(o, "params", line);
+        free(line);
+        free(p);
+        for (size_t k = i; k < j; k++)
+            if (group_charted(d, &d->groups[k]))
+                group_chart(o, d, &d->groups[k], order);
+        if (other) {
+            char cap[64];
+            snprintf(cap, sizeof(cap), "All metrics of this test");
+            all_metrics_table(o, d, i, j, NULL, cap, 0);
+        }
+        i = j;
+    }
+    if (nswept) {
+        if (!opened) {
+            rp_out_raw(o, "<section id=\"tests\">\n");
+            rp_out_heading(o, 2, NULL, "Results by test");
+            opened = 1;
+        }
+        rp_out_heading(o, 3, "t-other", "Other values");
+        char buf[240];
+        snprintf(buf, sizeof(buf),
+                 "%zu test%s no chart of %s own (drawn only in the sweeps "
+                 "above, or the state of a pool); every value is listed here.",
+                 nswept, nswept == 1 ? " has" : "s have",
+                 nswept == 1 ? "its" : "their");
+        rp_out_para(o, "note", buf);
+        all_metrics_table(o, d, 0, d->ngroups, swept,
+                          "All values of these tests", 1);
+    }
+    if (opened)
+        rp_out_raw(o, "</section>\n");
+    free(order);
+    free(swept);
+}
+
+/* ==== page ==== */
+
+static const char css[] =
+    ":root{--fg:#1d1f23;--muted:#5d6470;--line:#e3e5e8;--bg:#fff;"
+    "--soft:#f6f7f9;--accent:#2f5d8a}\n"
+    "*{box-sizing:border-box}\n"
+    "body{margin:0;background:var(--soft);color:var(--fg);font:15px/1.5 "
+    "system-ui,-apple-system,'Segoe UI','DejaVu Sans',Roboto,sans-serif}\n"
+    "main{max-width:1120px;margin:0 auto;padding:28px 28px 60px;"
+    "background:var(--bg);min-height:100vh}\n"
+    "h1{font-size:28px;line-height:1.2;margin:0 0 6px}\n"
+    "h2{font-size:22px;margin:44px 0 10px;padding-top:12px;border-top:2px "
+    "solid var(--line)}\n"
+    "h3{font-size:17px;margin:30px 0 6px;overflow-wrap:anywhere}\n"
+    "h4{font-size:15px;margin:20px 0 6px;color:var(--muted)}\n"
+    "p{margin:6px 0 12px}\n"
+    ".meta,.params,.note,.lead{color:var(--muted)}\n"
+    ".params{font-size:13.5px;overflow-wrap:anywhere}\n"
+    ".note{font-size:13.5px}\n"
+    "a{color:var(--accent)}\n"
+    ".stats{display:flex;flex-wrap:wrap;gap:12px;margin:18px 0}\n"
+    ".stats div{flex:1 1 120px;border:1px solid var(--line);border-radius:8px;"
+    "padding:10px 14px;background:var(--soft)}\n"
+    ".stats b{display:block;font-size:24px}\n"
+    ".stats span{color:var(--muted);font-size:13px}\n"
+    "nav ol{columns:2 220px;margin:8px 0 0;padding-left:20px}\n"
+    "figure{margin:14px 0 8px}\n"
+    "figure.wide{overflow-x:auto}figure.wide img{max-width:none}\n"
+    "figure img{display:block;max-width:100%;height:auto;border:1px solid "
+    "var(--line);border-radius:6px;background:#fff}\n"
+    ".tw{overflow-x:auto;margin:6px 0 14px}\n"
+    "table.data{border-collapse:collapse;font-size:13.5px;"
+    "font-variant-numeric:tabular-nums}\n"
+    "table.data caption{text-align:left;font-weight:600;padding:4px 0}\n"
+    "table.data th,table.data td{padding:4px 10px;border-bottom:1px solid "
+    "var(--line);text-align:left;vertical-align:top}\n"
+    "table.data th{background:var(--soft);font-weight:600;"
+    "white-space:nowrap}\n"
+    "table.data tbody tr:hover td{background:#eef3f9}\n"
+    "table.data tr.grp th{text-align:center;border-bottom:0}\n"
+    ".r{text-align:right!important;white-space:nowrap}\n"
+    ".c{text-align:center!important}\n"
+    ".b{font-weight:600}.m{color:var(--muted)}.i{font-style:italic}\n"
+    ".w{color:#b00020;font-weight:600}.g{color:#1b7a3a}\n"
+    ".a{color:#9a5b00;font-weight:600}\n"
+    ".mono{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;"
+    "font-size:12.5px}\n"
+    ".sw{display:inline-block;width:11px;height:11px;border-radius:2px;"
+    "margin-right:7px;vertical-align:-1px}\n"
+    ".cf{display:flex;align-items:baseline}.cf .sw{flex:none}\n"
+    "details{margin:6px 0 14px}\n"
+    "summary{cursor:pointer;color:var(--accent);font-size:14px}\n"
+    "table.sortable th{cursor:pointer}\n"
+    "table.sortable th:after{content:' \\2195';color:#aab}\n"
+    "footer{margin-top:50px;color:var(--muted);font-size:13px}\n"
+    "@media print{body{background:#fff}main{padding:0}nav{display:none}}\n";
+
+/* Sorting by a click on a header; numbers sort by data-v. */
+static const char js[] =
+    "document.querySelectorAll('table.sortable').forEach(function(t){"
+    "var h=t.tHead.rows[t.tHead.rows.length-1];"
+    "Array.prototype.forEach.call(h.cells,function(th,i){"
+    "th.addEventListener('click',function(){"
+    "var b=t.tBodies[0],r=Array.prototype.slice.call(b.rows),"
+    "d=th.getAttribute('data-o')==='a'?-1:1;"
+    "th.setAttribute('data-o',d>0?'a':'d');"
+    "r.sort(function(x,y){var p=x.cells[i],q=y.cells[i],"
+    "u=p.getAttribute('data-v'),w=q.getAttribute('data-v');"
+    "if(u!==null&&w!==null)return d*(parseFloat(u)-parseFloat(w));"
+    "if(u!==null)return -1;if(w!==null)return 1;"
+    "return d*p.textContent.localeCompare(q.textContent)});"
+    "r.forEach(function(e){b.appendChild(e)})})})});\n";
+
+static void page_start(struct rp_out *o, const struct rp_data *d,
+                       const struct pb_render_opts *opts, const char *title,
+                       int has_sweeps, int has_comp, int has_bonnie,
+                       int has_sys, int has_rank, int has_tests)
+{
+    struct pb_buf *h = &o->html;
+    pb_buf_puts(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                   "<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, "
+                   "initial-scale=1\">\n<meta name=\"generator\" "
+                   "content=\"poolbench\">\n<title>");
+    rp_esc(h, title);
+    pb_buf_puts(h, "</title>\n<style>\n");
+    pb_buf_puts(h, css);
+    pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+    rp_esc(h, title);
+    pb_buf_puts(h, "</h1>\n");
+    if (o->pdf)
+        rp_pdf_heading(o->pdf, 1, title);
+    struct pb_buf meta = PB_BUF_INIT;
+    pb_buf_printf(&meta,
+                  "%zu source%s · %zu configuration%s · %zu test%s · "
+                  "%zu result%s",
+                  d->used_sources, d->used_sources == 1 ? "" : "s",
+                  d->used_configs, d->used_configs == 1 ? "" : "s",
+                  d->used_tests, d->used_tests == 1 ? "" : "s", d->nrows,
+                  d->nrows == 1 ? "" : "s");
+    const struct pb_db_filter *f = &opts->filter;
+    if (f->test_re || f->config_re || f->metric_re || f->host_re) {
+        pb_buf_puts(&meta, " · filtered:");
+        if (f->test_re)
+            pb_buf_printf(&meta, " test ~ /%s/", f->test_re);
+        if (f->config_re)
+            pb_buf_printf(&meta, " config ~ /%s/", f->config_re);
+        if (f->metric_re)
+            pb_buf_printf(&meta, " metric ~ /%s/", f->metric_re);
+        if (f->host_re)
+            pb_buf_printf(&meta, " host ~ /%s/", f->host_re);
+    }
+    pb_buf_puts(h, "<p class=\"meta\">");
+    rp_esc(h, pb_buf_str(&meta));
+    pb_buf_puts(h, "</p>\n");
+    if (o->pdf)
+        rp_pdf_para(o->pdf, pb_buf_str(&meta));
+    pb_buf_release(&meta);
+    pb_buf_printf(h,
+                  "<div class=\"stats\"><div><b>%zu</b><span>sources</span>"
+                  "</div><div><b>%zu</b><span>configurations</span></div>"
+                  "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
+                  "<span>results</span></div></div>\n",
+                  d->used_sources, d->used_configs, d->used_tests, d->nrows);
+    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n"
+                   "<li><a href=\"#overview\">Overview</a></li>\n");
+    if (has_rank)
+        pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
+    if (has_sweeps)
+        pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
+    if (has_tests)
+        pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
+    if (has_comp)
+        pb_buf_puts(h, "<li><a href=\"#compression\">Compression</a></li>\n");
+    if (has_bonnie)
+        pb_buf_puts(h, "<li><a href=\"#bonnie\">bonnie++</a></li>\n");
+    if (has_sys)
+        pb_buf_puts(h, "<li><a href=\"#systems\">Systems</a></li>\n");
+    pb_buf_puts(h, "<li><a href=\"#sources\">Sources</a></li>\n</ol></nav>\n"
+                   "</header>\n");
+}
+
+static int any_tests_section(const struct rp_data *d)
+{
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (group_charted(d, g) ||
+            !rp_metric_in_special(d->metrics[g->metric].name))
+            return 1;
+    }
+    return 0;
+}
+
+int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
+                     struct pb_render_summary *out, struct pb_err *err)
+{
+    struct rp_data d;
+    int rc = rp_data_load(db, &opts->filter, &d, err);
+    if (rc) {
+        rp_data_release(&d);
+        return rc;
+    }
+    struct rp_sweeps sws;
+    rc = rp_find_sweeps(&d, opts->x_key, opts->series_key, &sws, err);
+    if (rc) {
+        rp_sweeps_release(&sws);
+        rp_data_release(&d);
+        return rc;
+    }
+    struct rp_ranking rank;
+    rp_rank_configs(&d, &rank);
+
+    struct rp_out o;
+    memset(&o, 0, sizeof(o));
+    o.err = err;
+    o.png = opts->png;
+    o.dir = pb_xstrdup(opts->outdir ? opts->outdir : "report");
+    o.chartdir = pb_xasprintf("%s/charts", o.dir);
+    o.f = rc_fonts_new();
+    if ((rc = make_dir(o.dir, err)) || (rc = make_dir(o.chartdir, err)))
+        goto done;
+    remove_old_charts(o.chartdir);
+    if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
+        goto done;
+
+    const char *title = opts->title ? rp_clean(&d.arena, opts->title)
+                                    : default_title(&d, &d.arena);
+    int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
+    int has_sys = rp_has_systems(&d);
+    page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
+               rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
+
+    rp_out_raw(&o, "<section id=\"overview\">\n");
+    rp_out_heading(&o, 2, NULL, "Overview");
+    if (!d.ncells)
+        rp_out_para(&o, "note",
+                    "No results match. Ingest files with 'poolbench ingest' "
+                    "or loosen the --test/--config/--metric filters.");
+    if (d.used_configs)
+        section_configs(&o, &d);
+    section_best(&o, &d);
+    section_ranking(&o, &d, &rank);
+    rp_out_raw(&o, "</section>\n");
+    section_sweeps(&o, &d, &sws);
+    section_tests(&o, &d);
+    if (has_comp)
+        rp_section_compression(&o, &d);
+    if (has_bonnie)
+        rp_section_bonnie(&o, &d);
+    if (has_sys)
+        rp_section_systems(&o, &d);
+    rp_section_sources(&o, &d);
+
+    pb_buf_puts(&o.html, "<footer>Generated by poolbench");
+    if (opts->version) {
+        pb_buf_putc(&o.html, ' ');
+        rp_esc(&o.html, opts->version);
+    }
+    if (opts->timestamp) {
+        pb_buf_puts(&o.html, " on ");
+        rp_esc(&o.html, opts->timestamp);
+    }
+    pb_buf_puts(&o.html, ". Charts are SVG files in charts/; every number "
+                         "drawn is in the table under its chart.</footer>\n"
+                         "</main>\n<script>\n");
+    pb_buf_puts(&o.html, js);
+    pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
+    if (!o.rc) {
+        char *path = pb_xasprintf("%s/index.html", o.dir);
+        write_file(&o, path, o.html.s, o.html.len);
+        free(path);
+    }
+    rc = o.rc;
+done:
+    if (o.pdf) {
+        int prc = rp_pdf_close(o.pdf, err);
+        if (!rc)
+            rc = prc;
+    }
+    o.sum.results = d.nrows;
+    o.sum.cells = d.ncells;
+    if (out)
+        *out = o.sum;
+    rc_fonts_free(o.f);
+    pb_buf_release(&o.html);
+    free(o.dir);
+    free(o.chartdir);
+    rp_ranking_release(&rank);
+    rp_sweeps_release(&sws);
+    rp_data_release(&d);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* Tables of the report as data (cells with text, sort value, alignment,
+ * colour), written as HTML here and drawn into the PDF by cairo_out.c. */
+#include "render/render_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rt_init(struct rt_table *t, size_t ncols)
+{
+    memset(t, 0, sizeof(*t));
+    pb_arena_init(&t->arena);
+    t->ncols = ncols;
+    t->head = pb_arena_alloc(&t->arena, (ncols + 1) * sizeof(*t->head));
+    memset(t->head, 0, (ncols + 1) * sizeof(*t->head));
+}
+
+void rt_release(struct rt_table *t)
+{
+    free(t->cells);
+    pb_arena_release(&t->arena);
+    memset(t, 0, sizeof(*t));
+}
+
+const char *rt_str(struct rt_table *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    char tmp[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof(tmp)) {
+        s = pb_arena_strndup(&t->arena, tmp, (size_t)n);
+    } else {
+        char *big = pb_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+        vsnprintf(big, (size_t)(n > 0 ? n : 0) + 1, fmt, ap2);
+        s = pb_arena_strdup(&t->arena, big);
+        free(big);
+    }
+    va_end(ap2);
+    va_end(ap);
+    return s;
+}
+
+void rt_header(struct rt_table *t, size_t i, const char *text, int align)
+{
+    t->head[i].text = pb_arena_strdup(&t->arena, text);
+    t->head[i].align = (unsigned char)align;
+}
+
+struct rt_cell *rt_group(struct rt_table *t, size_t n)
+{
+    t->group = pb_arena_alloc(&t->arena, (n + 1) * sizeof(*t->group));
+    memset(t->group, 0, (n + 1) * sizeof(*t->group));
+    t->ngroup = n;
+    return t->group;
+}
+
+struct rt_cell *rt_row(struct rt_table *t)
+{
+    PB_GROW(t->cells, t->cap, (t->nrows + 1) * t->ncols);
+    struct rt_cell *row = &t->cells[t->nrows * t->ncols];
+    memset(row, 0, t->ncols * sizeof(*row));
+    for (size_t i = 0; i < t->ncols; i++)
+        row[i].align = t->head[i].align;
+    t->nrows++;
+    return row;
+}
+
+void rt_set(struct rt_table *t, struct rt_cell *c, const char *text)
+{
+    c->text = pb_arena_strdup(&t->arena, text ? text : "");
+}
+
+void rt_setv(struct rt_table *t, struct rt_cell *c, const char *text, double v)
+{
+    rt_set(t, c, text);
+    c->sortv = v;
+    c->has_sortv = 1;
+}
+
+static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
+{
+    static const char *const al[] = {"", "r", "c"};
+    const char *cls[9];
+    int n = 0;
+    if (c->align && c->align < 3)
+        cls[n++] = al[c->align];
+    if (c->style & RT_BOLD)
+        cls[n++] = "b";
+    if (c->style & RT_MUTED)
+        cls[n++] = "m";
+    if (c->style & RT_WARN)
+        cls[n++] = "w";
+    if (c->style & RT_GOOD)
+        cls[n++] = "g";
+    if (c->style & RT_MONO)
+        cls[n++] = "mono";
+    if (c->style & RT_ITALIC)
+        cls[n++] = "i";
+    if (c->style & RT_AMBER)
+        cls[n++] = "a";
+    if (n) {
+        pb_buf_puts(b, " class=\"");
+        for (int i = 0; i < n; i++)
+            pb_buf_printf(b, "%s%s", i ? " " : "", cls[i]);
+        pb_buf_putc(b, '"');
+    }
+    if (group && c->span > 1)
+        pb_buf_printf(b, " colspan=\"%u\"", c->span);
+    if (c->has_sortv) {
+        char num[40];
+        snprintf(num, sizeof(num), "%.10g", c->sortv);
+        pb_buf_printf(b, " data-v=\"%s\"", num);
+    }
+    if (c->has_bg) {
+        char h1[8], h2[8];
+        pb_buf_printf(b, " style=\"background:%s;color:%s\"", rc_hex(c->bg, h1),
+                      rc_hex(rc_text_on(c->bg), h2));
+    }
+    if (c->title) {
+        pb_buf_puts(b, " title=\"");
+        rp_esc(b, c->title);
+        pb_buf_putc(b, '"');
+    }
+}
+
+static void cell_body(struct pb_buf *b, const struct rt_cell *c)
+{
+    if (c->has_swatch) {
+        char h[8];
+        pb_buf_printf(b,
+                      "<span class=\"cf\"><span class=\"sw\" "
+                      "style=\"background:%s\"></span><span>",
+                      rc_hex(c->swatch, h));
+    }
+    if (c->href) {
+        pb_buf_puts(b, "<a href=\"");
+        rp_esc(b, c->href);
+        pb_buf_puts(b, "\">");
+    }
+    rp_esc(b, c->text);
+    if (c->href)
+        pb_buf_puts(b, "</a>");
+    if (c->has_swatch)
+        pb_buf_puts(b, "</span></span>");
+}
+
+void rt_html(const struct rt_table *t, struct pb_buf *out)
+{
+    if (t->fold) {
+        pb_buf_puts(out, "<details><summary>");
+        rp_esc(out, t->caption ? t->caption : "Data");
+        pb_buf_printf(out, " (%zu rows)</summary>\n", t->nrows);
+    }
+    pb_buf_puts(out, "<div class=\"tw\"><table class=\"data");
+    if (t->sortable)
+        pb_buf_puts(out, " sortable");
+    pb_buf_putc(out, '"');
+    if (t->id) {
+        pb_buf_puts(out, " id=\"");
+        rp_esc(out, t->id);
+        pb_buf_putc(out, '"');
+    }
+    pb_buf_puts(out, ">\n");
+    if (t->caption && !t->fold) {
+        pb_buf_puts(out, "<caption>");
+        rp_esc(out, t->caption);
+        pb_buf_puts(out, "</caption>\n");
+    }
+    pb_buf_puts(out, "<thead>\n");
+    if (t->ngroup) {
+        pb_buf_puts(out, "<tr class=\"grp\">");
+        for (size_t i = 0; i < t->ngroup; i++) {
+            pb_buf_puts(out, "<th");
+            cell_attrs(out, &t->group[i], 1);
+            pb_buf_putc(out, '>');
+            cell_body(out, &t->group[i]);
+            pb_buf_puts(out, "</th>");
+        }
+        pb_buf_puts(out, "</tr>\n");
+    }
+    pb_buf_puts(out, "<tr>");
+    for (size_t i = 0; i < t->ncols; i++) {
+        pb_buf_puts(out, "<th");
+        cell_attrs(out, &t->head[i], 0);
+        pb_buf_putc(out, '>');
+        cell_body(out, &t->head[i]);
+        pb_buf_puts(out, "</th>");
+    }
+    pb_buf_puts(out, "</tr>\n</thead>\n<tbody>\n");
+    for (size_t r = 0; r < t->nrows; r++) {
+        pb_buf_puts(out, "<tr>");
+        for (size_t i = 0; i < t->ncols; i++) {
+            const struct rt_cell *c = &t->cells[r * t->ncols + i];
+            pb_buf_puts(out, "<td");
+            cell_attrs(out, c, 0);
+            pb_buf_putc(out, '>');
+            cell_body(out, c);
+            pb_buf_puts(out, "</td>");
+        }
+        pb_buf_puts(out, "</tr>\n");
+    }
+    pb_buf_puts(out, "</tbody>\n</table></div>\n");
+    if (t->fold)
+        pb_buf_puts(out, "</details>\n");
+    if (t->note) {
+        pb_buf_puts(out, "<p class=\"note\">");
+        rp_esc(out, t->note);
+        pb_buf_puts(out, "</p>\n");
+    }
+}

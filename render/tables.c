@@ -1,0 +1,879 @@
+/* The report's fixed-shape tables: ZFS compression per dataset, bonnie++
+ * in bon_csv2html's layout, host facts (Systems) and the ingested files
+ * (Sources). */
+#include "render/render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== shared ==== */
+
+static int strcasecmp_ascii(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z')
+            x += 32;
+        if (y >= 'A' && y <= 'Z')
+            y += 32;
+        if (x != y || !x)
+            return x - y;
+    }
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(s, *list))
+            return 1;
+    return 0;
+}
+
+static const char *const zfs_metrics[] = {
+    "compressratio",     "used",           "logicalused", "referenced",
+    "logicalreferenced", "actual_savings", NULL};
+
+/* bonnie++ columns in bon_csv2html order: value metric, CPU, latency. */
+static const struct {
+    const char *group, *name, *value, *cpu, *lat;
+} bon_cols[] = {
+    {"Sequential Output", "Per Chr", "seq_out_char_bw", "seq_out_char_cpu",
+     "seq_out_char_latency"},
+    {"Sequential Output", "Block", "seq_out_block_bw", "seq_out_block_cpu",
+     "seq_out_block_latency"},
+    {"Sequential Output", "Rewrite", "seq_rewrite_bw", "seq_rewrite_cpu",
+     "seq_rewrite_latency"},
+    {"Sequential Input", "Per Chr", "seq_in_char_bw", "seq_in_char_cpu",
+     "seq_in_char_latency"},
+    {"Sequential Input", "Block", "seq_in_block_bw", "seq_in_block_cpu",
+     "seq_in_block_latency"},
+    {"Random", "Seeks", "random_seeks", "random_seeks_cpu",
+     "random_seeks_latency"},
+    {"Sequential Create", "Create", "seq_create", "seq_create_cpu",
+     "seq_create_latency"},
+    {"Sequential Create", "Read", "seq_stat", "seq_stat_cpu",
+     "seq_stat_latency"},
+    {"Sequential Create", "Delete", "seq_delete", "seq_delete_cpu",
+     "seq_delete_latency"},
+    {"Random Create", "Create", "rand_create", "rand_create_cpu",
+     "rand_create_latency"},
+    {"Random Create", "Read", "rand_stat", "rand_stat_cpu",
+     "rand_stat_latency"},
+    {"Random Create", "Delete", "rand_delete", "rand_delete_cpu",
+     "rand_delete_latency"},
+};
+#define NBON (sizeof(bon_cols) / sizeof(bon_cols[0]))
+
+/* Which bonnie column (and part: 0 value, 1 cpu, 2 latency) a metric is. */
+static int bon_slot(const char *m, int *part)
+{
+    for (size_t i = 0; i < NBON; i++) {
+        if (!strcmp(m, bon_cols[i].value))
+            return *part = 0, (int)i;
+        if (!strcmp(m, bon_cols[i].cpu))
+            return *part = 1, (int)i;
+        if (!strcmp(m, bon_cols[i].lat))
+            return *part = 2, (int)i;
+    }
+    return -1;
+}
+
+int rp_metric_in_special(const char *metric)
+{
+    int part;
+    return in_list(metric, zfs_metrics) || bon_slot(metric, &part) >= 0;
+}
+
+/* Rows keyed by (config, test): cell indexes sorted that way. */
+static const struct rp_data *key_d;
+static int cmp_ct(const void *a, const void *b)
+{
+    const struct rp_cell *x = &key_d->cells[*(const size_t *)a];
+    const struct rp_cell *y = &key_d->cells[*(const size_t *)b];
+    size_t cx = key_d->configs[x->config].rank,
+           cy = key_d->configs[y->config].rank;
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    size_t tx = key_d->tests[x->test].rank, ty = key_d->tests[y->test].rank;
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static size_t *cells_where(const struct rp_data *d,
+                           int (*want)(const char *metric), size_t *n)
+{
+    size_t *v = NULL, cap = 0;
+    *n = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (!want(d->metrics[g->metric].name))
+            continue;
+        for (size_t i = g->first; i < g->first + g->n; i++) {
+            PB_GROW(v, cap, *n + 1);
+            v[(*n)++] = i;
+        }
+    }
+    key_d = d;
+    if (*n)
+        qsort(v, *n, sizeof(*v), cmp_ct);
+    key_d = NULL;
+    return v;
+}
+
+static void config_cell(struct rt_table *t, struct rt_cell *c,
+                        const struct rp_config *cf)
+{
+    rt_set(t, c, cf->label);
+    c->has_swatch = 1;
+    c->swatch = cf->color;
+    c->sortv = (double)cf->rank;
+    c->has_sortv = 1;
+}
+
+static int distinct_tests(const struct rp_data *d, const size_t *cells,
+                          size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (d->cells[cells[i]].test != d->cells[cells[0]].test)
+            return 1;
+    return 0;
+}
+
+/* ==== compression ==== */
+
+static int want_zfs(const char *m)
+{
+    return in_list(m, zfs_metrics);
+}
+
+int rp_has_compression(const struct rp_data *d)
+{
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const char *m = d->metrics[d->groups[gi].metric].name;
+        if (!strcmp(m, "compressratio") || !strcmp(m, "actual_savings") ||
+            !strcmp(m, "logicalused"))
+            return 1;
+    }
+    return 0;
+}
+
+void rp_section_compression(struct rp_out *o, const struct rp_data *d)
+{
+    size_t n;
+    size_t *cells = cells_where(d, want_zfs, &n);
+    int multi = distinct_tests(d, cells, n);
+    rp_out_raw(o, "<section id=\"compression\">\n");
+    rp_out_heading(o, 2, NULL, "Compression");
+    struct rt_table t;
+    size_t nc = multi ? 9 : 8, k = 0;
+    rt_init(&t, nc);
+    t.sortable = 1;
+    rt_header(&t, k++, "Dataset", RT_LEFT);
+    if (multi)
+        rt_header(&t, k++, "Test", RT_LEFT);
+    rt_header(&t, k++, "compression", RT_LEFT);
+    rt_header(&t, k++, "record / volblock size", RT_RIGHT);
+    rt_header(&t, k++, "compressratio", RT_RIGHT);
+    rt_header(&t, k++, "used", RT_RIGHT);
+    rt_header(&t, k++, "logicalused", RT_RIGHT);
+    rt_header(&t, k++, "referenced", RT_RIGHT);
+    rt_header(&t, k++, "actual savings", RT_RIGHT);
+    int any_derived = 0, any_grew = 0;
+    for (size_t i = 0; i < n;) {
+        const struct rp_cell *c0 = &d->cells[cells[i]];
+        const struct rp_cell *cr = NULL, *cu = NULL, *cl = NULL, *cf = NULL,
+                             *cs = NULL;
+        size_t j = i;
+        while (j < n && d->cells[cells[j]].config == c0->config &&
+               d->cells[cells[j]].test == c0->test) {
+            const struct rp_cell *c = &d->cells[cells[j]];
+            const char *m = d->metrics[c->metric].name;
+            if (c->has_value) {
+                if (!strcmp(m, "compressratio"))
+                    cr = c;
+                else if (!strcmp(m, "used"))
+                    cu = c;
+                else if (!strcmp(m, "logicalused"))
+                    cl = c;
+                else if (!strcmp(m, "referenced"))
+                    cf = c;
+                else if (!strcmp(m, "actual_savings"))
+                    cs = c;
+            }
+            j++;
+        }
+        i = j;
+        const struct rp_config *conf = &d->configs[c0->config];
+        /* `zfs list` rows (used/referenced only) say nothing about
+         * compression */
+        if (!cr && !cl && !cs &&
+            !rp_param(conf->params, conf->nparams, "compression"))
+            continue;
+        struct rt_cell *row = rt_row(&t);
+        k = 0;
+        config_cell(&t, &row[k++], conf);
+        if (multi)
+            rt_set(&t, &row[k++], d->tests[c0->test].name);
+        const char *comp = rp_param(conf->params, conf->nparams, "compression");
+        rt_set(&t, &row[k], comp ? comp : "–");
+        if (!comp)
+            row[k].style = RT_MUTED;
+        k++;
+        const char *rs = rp_param(conf->params, conf->nparams, "recordsize");
+        const char *vb = rp_param(conf->params, conf->nparams, "volblocksize");
+        char b1[64], b2[80];
+        if (vb) {
+            rt_setv(&t, &row[k],
+                    rt_str(&t, "volblocksize %s",
+                           rp_param_text("volblocksize", vb, b1, sizeof(b1))),
+                    atof(vb));
+        } else if (rs) {
+            rt_setv(&t, &row[k],
+                    rp_param_text("recordsize", rs, b1, sizeof(b1)), atof(rs));
+        } else {
+            rt_set(&t, &row[k], "–");
+            row[k].style = RT_MUTED;
+        }
+        k++;
+        const struct rp_cell *vals[4] = {cr, cu, cl, cf};
+        for (int v = 0; v < 4; v++, k++) {
+            if (!vals[v]) {
+                rt_set(&t, &row[k], "–");
+                row[k].style = RT_MUTED;
+                continue;
+            }
+            const struct rp_metric *m = &d->metrics[vals[v]->metric];
+            rt_setv(&t, &row[k], rp_fmt(&m->u, vals[v]->mean, b2, sizeof(b2)),
+                    vals[v]->mean);
+            if (m->u.kind == RP_U_BYTES)
+                row[k].title = rt_str(&t, "%.0f bytes", vals[v]->mean);
+        }
+        /* actual savings = logicalused / used: always derived, never read */
+        double sav = NAN;
+        if (cs)
+            sav = cs->mean;
+        else if (cu && cl && cu->mean > 0)
+            sav = cl->mean / cu->mean;
+        if (isnan(sav)) {
+            rt_set(&t, &row[k], "–");
+            row[k].style = RT_MUTED;
+        } else {
+            any_derived = 1;
+            int grew = sav < 1.0;
+            any_grew |= grew;
+            rt_setv(&t, &row[k],
+                    rt_str(&t, "%.2f× †%s", sav, grew ? "  ▼ data grew" : ""),
+                    sav);
+            row[k].title = "derived: logicalused / used";
+            if (grew)
+                row[k].style = RT_WARN;
+        }
+    }
+    struct pb_buf note = PB_BUF_INIT;
+    pb_buf_puts(&note, "compressratio, used, logicalused and referenced are "
+                       "read from ZFS.");
+    if (any_derived)
+        pb_buf_puts(&note, " † derived, not read: actual savings = logicalused "
+                           "/ used (includes padding and metadata, unlike "
+                           "compressratio).");
+    if (any_grew)
+        pb_buf_puts(&note, " ▼ below 1.00×: the data takes more space than "
+                           "was written (e.g. small volblocksize on raidz).");
+    t.note = rt_str(&t, "%s", pb_buf_str(&note));
+    pb_buf_release(&note);
+    rp_out_table(o, &t);
+    rp_out_raw(o, "</section>\n");
+    free(cells);
+}
+
+/* ==== bonnie++ ==== */
+
+static int want_bonnie(const char *m)
+{
+    int part;
+    return bon_slot(m, &part) >= 0;
+}
+
+int rp_has_bonnie(const struct rp_data *d)
+{
+    for (size_t gi = 0; gi < d->ngroups; gi++)
+        if (want_bonnie(d->metrics[d->groups[gi].metric].name))
+            return 1;
+    return 0;
+}
+
+/* Light red (worst) to light yellow to light green (best): dark text stays
+ * readable, as in bon_csv2html. */
+static uint32_t bon_color(double t)
+{
+    static const uint32_t st[] = {0xf4b6b6, 0xfbeeb8, 0xbfe3bf};
+    double u = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+    uint32_t a = t < 0.5 ? st[0] : st[1], b = t < 0.5 ? st[1] : st[2], out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double ca = (a >> sh) & 0xff, cb = (b >> sh) & 0xff;
+        out |= (uint32_t)lround(ca + (cb - ca) * u) << sh;
+    }
+    return out;
+}
+
+struct bon_row {
+    size_t config, test;
+    const struct rp_cell *c[NBON][3];
+};
+
+/* One bonnie table: part 0 = values and %CP, part 2 = latencies. */
+static void bonnie_table(struct rp_out *o, const struct rp_data *d,
+                         const struct bon_row *rows, size_t nrows, int lat)
+{
+    /* which columns have anything */
+    int used[NBON][3] = {{0}};
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t i = 0; i < NBON; i++)
+            for (int p = 0; p < 3; p++)
+                if (rows[r].c[i][p])
+                    used[i][p] = 1;
+    size_t ncols = 2;
+    for (size_t i = 0; i < NBON; i++) {
+        if (lat)
+            ncols += used[i][2];
+        else
+            ncols += (size_t)(used[i][0] || used[i][1]) * 2;
+    }
+    if (ncols == 2)
+        return;
+    struct rt_table t;
+    rt_init(&t, ncols);
+    t.caption = lat ? "bonnie++ latency (lower is better)"
+                    : "bonnie++ throughput and CPU (bon_csv2html layout)";
+    /* group header */
+    struct rt_cell *grp = rt_group(&t, NBON + 1);
+    size_t ng = 0;
+    grp[ng].span = 2;
+    grp[ng++].text = "";
+    for (size_t i = 0; i < NBON; i++) {
+        size_t w = lat ? (size_t)used[i][2] : (used[i][0] || used[i][1]) * 2u;
+        if (!w)
+            continue;
+        if (ng > 1 && !strcmp(grp[ng - 1].text, bon_cols[i].group)) {
+            grp[ng - 1].span += (unsigned)w;
+            continue;
+        }
+        grp[ng].text = bon_cols[i].group;
+        grp[ng++].span = (unsigned)w;
+    }
+    t.ngroup = ng;
+    rt_header(&t, 0, "Name", RT_LEFT);
+    rt_header(&t, 1, "Size", RT_RIGHT);
+    /* per column scale and range */
+    size_t col = 2;
+    struct {
+        size_t slot;
+        int part;
+        struct rp_scale sc;
+        struct rp_unit u;
+        double lo, hi;
+        int dir, any;
+    } cols[NBON * 2];
+    size_t nc = 0;
+    for (size_t i = 0; i < NBON; i++) {
+        int parts[2], np = 0;
+        if (lat) {
+            if (used[i][2])
+                parts[np++] = 2;
+        } else if (used[i][0] || used[i][1]) {
+            parts[np++] = 0;
+            parts[np++] = 1;
+        }
+        for (int p = 0; p < np; p++) {
+            cols[nc].slot = i;
+            cols[nc].part = parts[p];
+            cols[nc].lo = INFINITY;
+            cols[nc].hi = -INFINITY;
+            cols[nc].any = 0;
+            cols[nc].dir = parts[p] == 0 ? 1 : -1;
+            cols[nc].u.kind = parts[p] == 1 ? RP_U_PCT : RP_U_OTHER;
+            cols[nc].u.raw = "";
+            for (size_t r = 0; r < nrows; r++) {
+                const struct rp_cell *c = rows[r].c[i][parts[p]];
+                if (!c || !c->has_value)
+                    continue;
+                const struct rp_metric *m = &d->metrics[c->metric];
+                cols[nc].u = m->u;
+                cols[nc].dir = m->dir;
+                cols[nc].any++;
+                if (c->mean < cols[nc].lo)
+                    cols[nc].lo = c->mean;
+                if (c->mean > cols[nc].hi)
+                    cols[nc].hi = c->mean;
+            }
+            rp_scale_for(&cols[nc].u, cols[nc].any ? cols[nc].hi : 0,
+                         &cols[nc].sc);
+            const char *unit = parts[p] == 1 ? "%CP" : cols[nc].sc.name;
+            char head[96];
+            if (parts[p] == 1)
+                snprintf(head, sizeof(head), "%%CP");
+            else if (parts[p] == 2)
+                snprintf(head, sizeof(head), "%s", bon_cols[i].name);
+            else
+                snprintf(head, sizeof(head), "%s (%s%s)", bon_cols[i].name,
+                         cols[nc].sc.prefix, unit);
+            rt_header(&t, col++, head, RT_RIGHT);
+            nc++;
+        }
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        int any = 0;
+        for (size_t k = 0; k < nc; k++)
+            any |= rows[r].c[cols[k].slot][cols[k].part] != NULL;
+        if (!any)
+            continue;
+        struct rt_cell *row = rt_row(&t);
+        const struct rp_config *cf = &d->configs[rows[r].config];
+        config_cell(&t, &row[0], cf);
+        const struct rp_test *ts = &d->tests[rows[r].test];
+        const char *sz = rp_param(ts->params, ts->nparams, "file_size");
+        if (!sz)
+            sz = rp_param(ts->params, ts->nparams, "size");
+        char b[96];
+        if (sz)
+            rt_setv(&t, &row[1], rp_param_text("size", sz, b, sizeof(b)),
+                    atof(sz));
+        else
+            rt_set(&t, &row[1], "");
+        row[1].title = ts->name;
+        for (size_t k = 0; k < nc; k++) {
+            struct rt_cell *cell = &row[2 + k];
+            const struct rp_cell *c = rows[r].c[cols[k].slot][cols[k].part];
+            if (!c) {
+                rt_set(&t, cell, "");
+                continue;
+            }
+            if (!c->has_value) {
+                const char *why = c->null_reason ? c->null_reason : "";
+                rt_set(&t, cell, strstr(why, "+++") ? "+++++" : "");
+                cell->title = why;
+                cell->style = RT_MUTED;
+                continue;
+            }
+            double x = c->mean / cols[k].sc.div;
+            int dec = fabs(x) >= 100 || x == 0 ? 0 : fabs(x) >= 10 ? 1 : 2;
+            if (cols[k].part == 1)
+                dec = 0;
+            if (cols[k].part == 2) /* latency: units per cell, as bonnie */
+                rt_setv(&t, cell, rp_fmt(&cols[k].u, c->mean, b, sizeof(b)),
+                        c->mean);
+            else
+                rt_setv(&t, cell,
+                        rt_str(&t, "%.*f%s", dec, x, cols[k].sc.prefix),
+                        c->mean);
+            char tip[96];
+            cell->title =
+                rt_str(&t, "%s%s",
+                       rp_fmt_pm(&cols[k].u, c->mean, c->se, tip, sizeof(tip)),
+                       c->n > 1 ? rt_str(&t, " (n=%ld)", c->n) : "");
+            if (cols[k].any >= 2 && cols[k].hi > cols[k].lo) {
+                double tt = (c->mean - cols[k].lo) / (cols[k].hi - cols[k].lo);
+                if (cols[k].dir < 0)
+                    tt = 1 - tt;
+                cell->has_bg = 1;
+                cell->bg = bon_color(tt);
+            }
+        }
+    }
+    if (!t.nrows) {
+        rt_release(&t);
+        return;
+    }
+    t.note = lat ? "Latency: the longest single operation of each test."
+                 : "+++++: too fast to measure (bonnie++ prints no number). "
+                   "Colours compare each column: green best, red worst. "
+                   "Hover a cell for its exact value; repeated runs of one "
+                   "machine and size are averaged.";
+    rp_out_table(o, &t);
+}
+
+void rp_section_bonnie(struct rp_out *o, const struct rp_data *d)
+{
+    size_t n;
+    size_t *cells = cells_where(d, want_bonnie, &n);
+    struct bon_row *rows = NULL;
+    size_t nrows = 0, cap = 0;
+    for (size_t i = 0; i < n;) {
+        const struct rp_cell *c0 = &d->cells[cells[i]];
+        PB_GROW(rows, cap, nrows + 1);
+        struct bon_row *r = &rows[nrows++];
+        memset(r, 0, sizeof(*r));
+        r->config = c0->config;
+        r->test = c0->test;
+        while (i < n && d->cells[cells[i]].config == c0->config &&
+               d->cells[cells[i]].test == c0->test) {
+            const struct rp_cell *c = &d->cells[cells[i]];
+            int part;
+            int slot = bon_slot(d->metrics[c->metric].name, &part);
+            if (slot >= 0)
+                r->c[slot][part] = c;
+            i++;
+        }
+    }
+    rp_out_raw(o, "<section id=\"bonnie\">\n");
+    rp_out_heading(o, 2, NULL, "bonnie++");
+    bonnie_table(o, d, rows, nrows, 0);
+    bonnie_table(o, d, rows, nrows, 1);
+    rp_out_raw(o, "</section>\n");
+    free(rows);
+    free(cells);
+}
+
+/* ==== systems ==== */
+
+static const struct rp_data *fact_d;
+
+static const char *const key_order[] = {
+    "system",         "hostname", "processor",   "cpu",      "cpu_model",
+    "cores",          "threads",  "motherboard", "chipset",  "memory",
+    "disk",           "disks",    "graphics",    "os",       "kernel",
+    "zfs_version",    "zfs",      "filesystem",  "compiler", "desktop",
+    "display server", NULL};
+
+static int key_rank(const char *k)
+{
+    for (int i = 0; key_order[i]; i++)
+        if (!strcasecmp_ascii(k, key_order[i]))
+            return i;
+    return 100;
+}
+
+static const char *host_of(const struct rp_fact *f)
+{
+    return f->host && *f->host && strcmp(f->host, "-") ? f->host
+                                                       : "(this machine)";
+}
+
+static int cmp_key(const char *a, const char *b)
+{
+    int ra = key_rank(a), rb = key_rank(b);
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    return strcmp(a, b);
+}
+
+static int cmp_fact(const void *a, const void *b)
+{
+    const struct rp_fact *x = &fact_d->facts[*(const size_t *)a];
+    const struct rp_fact *y = &fact_d->facts[*(const size_t *)b];
+    int c = rp_natcmp(host_of(x), host_of(y));
+    if (c)
+        return c;
+    if ((c = cmp_key(x->key, y->key)))
+        return c;
+    if ((c = strcmp(x->value, y->value)))
+        return c;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int source_used(const struct rp_data *d, long long id)
+{
+    size_t lo = 0, hi = d->nsources;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->sources[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->nsources && d->sources[lo].id == id && d->sources[lo].used;
+}
+
+/* Facts of shown sources: props != 0 selects "object:property" keys
+ * (ZFS properties per dataset or pool), else host facts. Sorted. */
+static size_t *used_facts(const struct rp_data *d, int props, size_t *n)
+{
+    size_t *v = pb_xcalloc(d->nfacts + 1, sizeof(size_t));
+    *n = 0;
+    for (size_t i = 0; i < d->nfacts; i++) {
+        const struct rp_fact *f = &d->facts[i];
+        if (!f->key[0] || !source_used(d, f->source_id))
+            continue;
+        if ((strchr(f->key, ':') != NULL) == (props != 0))
+            v[(*n)++] = i;
+    }
+    fact_d = d;
+    qsort(v, *n, sizeof(size_t), cmp_fact);
+    fact_d = NULL;
+    return v;
+}
+
+int rp_has_systems(const struct rp_data *d)
+{
+    for (size_t i = 0; i < d->nfacts; i++)
+        if (source_used(d, d->facts[i].source_id))
+            return 1;
+    return 0;
+}
+
+/* One (host, key) with its distinct values joined. */
+struct fact_row {
+    const char *host, *key;
+    char *vals;
+};
+
+static struct fact_row *fact_rows(const struct rp_data *d, const size_t *v,
+                                  size_t n, size_t *nrows)
+{
+    struct fact_row *rows = pb_xcalloc(n + 1, sizeof(*rows));
+    *nrows = 0;
+    for (size_t i = 0; i < n;) {
+        const struct rp_fact *f = &d->facts[v[i]];
+        size_t j = i;
+        struct pb_buf vals = PB_BUF_INIT;
+        size_t nv = 0;
+        pb_buf_puts(&vals, "");
+        while (j < n && !strcmp(host_of(&d->facts[v[j]]), host_of(f)) &&
+               !strcmp(d->facts[v[j]].key, f->key)) {
+            const char *val = d->facts[v[j]].value;
+            if (j == i || strcmp(val, d->facts[v[j - 1]].value)) {
+                if (nv < 4)
+                    pb_buf_printf(&vals, "%s%s", nv ? " / " : "", val);
+                nv++;
+            }
+            j++;
+        }
+        if (nv > 4)
+            pb_buf_printf(&vals, " / … (%zu values)", nv);
+        rows[*nrows].host = host_of(f);
+        rows[*nrows].key = f->key;
+        rows[*nrows].vals = pb_buf_take(&vals);
+        (*nrows)++;
+        i = j;
+    }
+    return rows;
+}
+
+static int cmp_keyp(const void *a, const void *b)
+{
+    return cmp_key(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *const THIS_MACHINE = "(this machine)";
+
+/* Key / value table of some rows (one host, or the common facts). */
+static void kv_table(struct rp_out *o, const char *caption,
+                     struct fact_row *const *rows, size_t n)
+{
+    struct rt_table t;
+    rt_init(&t, 2);
+    t.caption = caption;
+    t.fold = n > 40;
+    rt_header(&t, 0, "Fact", RT_LEFT);
+    rt_header(&t, 1, "Value", RT_LEFT);
+    for (size_t i = 0; i < n; i++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], rows[i]->key);
+        row[0].style = RT_BOLD;
+        rt_set(&t, &row[1], rows[i]->vals);
+    }
+    rp_out_table(o, &t);
+}
+
+/* Facts of named hosts: those all of them share once, the others side by
+ * side (as OpenBenchmarking shows systems), or as a list for many hosts. */
+static void host_table(struct rp_out *o, struct fact_row *rows, size_t nrows)
+{
+    /* facts without a host describe the run: a table of their own */
+    struct fact_row **run = pb_xcalloc(nrows + 1, sizeof(*run));
+    struct fact_row **hr = pb_xcalloc(nrows + 1, sizeof(*hr));
+    size_t nrun = 0, nh = 0, nhosts = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        if (!strcmp(rows[i].host, THIS_MACHINE))
+            run[nrun++] = &rows[i];
+        else {
+            if (!nh || strcmp(rows[i].host, hr[nh - 1]->host))
+                nhosts++;
+            hr[nh++] = &rows[i];
+        }
+    }
+    if (nrun)
+        kv_table(o, nhosts ? "About the runs" : "Facts", run, nrun);
+    if (!nh) {
+        free(run);
+        free(hr);
+        return;
+    }
+    const char **hosts = pb_xcalloc(nhosts, sizeof(*hosts));
+    size_t *start = pb_xcalloc(nhosts + 1, sizeof(size_t));
+    const char **keys = pb_xcalloc(nh + 1, sizeof(*keys));
+    size_t h = 0;
+    for (size_t i = 0; i < nh; i++) {
+        if (!i || strcmp(hr[i]->host, hr[i - 1]->host)) {
+            hosts[h] = hr[i]->host;
+            start[h++] = i;
+        }
+        keys[i] = hr[i]->key;
+    }
+    start[nhosts] = nh;
+    qsort(keys, nh, sizeof(*keys), cmp_keyp);
+    size_t nk = 0;
+    for (size_t i = 0; i < nh; i++)
+        if (!nk || strcmp(keys[i], keys[nk - 1]))
+            keys[nk++] = keys[i];
+    /* per key and host: the row (rows of a host are in key order) */
+    struct fact_row **at = pb_xcalloc(nk * nhosts + 1, sizeof(*at));
+    for (size_t k = 0; k < nhosts; k++) {
+        size_t pos = start[k];
+        for (size_t i = 0; i < nk; i++) {
+            while (pos < start[k + 1] && cmp_key(hr[pos]->key, keys[i]) < 0)
+                pos++;
+            if (pos < start[k + 1] && !strcmp(hr[pos]->key, keys[i]))
+                at[i * nhosts + k] = hr[pos];
+        }
+    }
+    struct fact_row **common = pb_xcalloc(nk + 1, sizeof(*common));
+    unsigned char *differs = pb_xcalloc(nk + 1, 1);
+    size_t ncommon = 0, ndiff = 0;
+    for (size_t i = 0; i < nk; i++) {
+        int same = nhosts > 1;
+        for (size_t k = 0; k < nhosts && same; k++)
+            same = at[i * nhosts + k] &&
+                   !strcmp(at[i * nhosts + k]->vals, at[i * nhosts]->vals);
+        if (same)
+            common[ncommon++] = at[i * nhosts];
+        else {
+            differs[i] = 1;
+            ndiff++;
+        }
+    }
+    if (ncommon) {
+        char cap[80];
+        snprintf(cap, sizeof(cap), "The same on all %zu systems", nhosts);
+        kv_table(o, cap, common, ncommon);
+    }
+    struct rt_table t;
+    if (ndiff && nhosts <= 10) {
+        rt_init(&t, nhosts + 1);
+        t.caption = nhosts > 1 ? "Where the systems differ" : hosts[0];
+        rt_header(&t, 0, "", RT_LEFT);
+        for (size_t k = 0; k < nhosts; k++)
+            rt_header(&t, k + 1, hosts[k], RT_LEFT);
+        for (size_t i = 0; i < nk; i++) {
+            if (!differs[i])
+                continue;
+            struct rt_cell *row = rt_row(&t);
+            rt_set(&t, &row[0], keys[i]);
+            row[0].style = RT_BOLD;
+            for (size_t k = 0; k < nhosts; k++) {
+                struct fact_row *r = at[i * nhosts + k];
+                rt_set(&t, &row[k + 1], r ? r->vals : "–");
+                if (!r)
+                    row[k + 1].style = RT_MUTED;
+            }
+        }
+        rp_out_table(o, &t);
+    } else if (ndiff) {
+        rt_init(&t, 3);
+        t.caption = "Where the systems differ";
+        t.fold = 1;
+        rt_header(&t, 0, "Host", RT_LEFT);
+        rt_header(&t, 1, "Fact", RT_LEFT);
+        rt_header(&t, 2, "Value", RT_LEFT);
+        for (size_t k = 0; k < nhosts; k++)
+            for (size_t i = 0; i < nk; i++) {
+                struct fact_row *r = at[i * nhosts + k];
+                if (!differs[i] || !r)
+                    continue;
+                struct rt_cell *row = rt_row(&t);
+                rt_set(&t, &row[0], r->host);
+                row[0].style = RT_BOLD;
+                rt_set(&t, &row[1], r->key);
+                rt_set(&t, &row[2], r->vals);
+            }
+        rp_out_table(o, &t);
+    }
+    free(common);
+    free(differs);
+    free(at);
+    free(keys);
+    free(start);
+    free(hosts);
+    free(run);
+    free(hr);
+}
+
+void rp_section_systems(struct rp_out *o, const struct rp_data *d)
+{
+    rp_out_raw(o, "<section id=\"systems\">\n");
+    rp_out_heading(o, 2, NULL, "Systems");
+    for (int props = 0; props < 2; props++) {
+        size_t n, nrows;
+        size_t *v = used_facts(d, props, &n);
+        struct fact_row *rows = fact_rows(d, v, n, &nrows);
+        if (nrows && !props) {
+            host_table(o, rows, nrows);
+        } else if (nrows) {
+            struct rt_table t;
+            rt_init(&t, 3);
+            t.fold = 1;
+            t.caption = "Pool and dataset properties";
+            rt_header(&t, 0, "Object", RT_LEFT);
+            rt_header(&t, 1, "Property", RT_LEFT);
+            rt_header(&t, 2, "Value", RT_LEFT);
+            for (size_t i = 0; i < nrows; i++) {
+                struct rt_cell *row = rt_row(&t);
+                const char *colon = strrchr(rows[i].key, ':');
+                rt_set(&t, &row[0],
+                       rt_str(&t, "%.*s", (int)(colon - rows[i].key),
+                              rows[i].key));
+                rt_set(&t, &row[1], colon + 1);
+                rt_set(&t, &row[2], rows[i].vals);
+            }
+            rp_out_table(o, &t);
+        }
+        for (size_t i = 0; i < nrows; i++)
+            free(rows[i].vals);
+        free(rows);
+        free(v);
+    }
+    rp_out_raw(o, "</section>\n");
+}
+
+/* ==== sources ==== */
+
+void rp_section_sources(struct rp_out *o, const struct rp_data *d)
+{
+    rp_out_raw(o, "<section id=\"sources\">\n");
+    rp_out_heading(o, 2, NULL, "Sources");
+    struct rt_table t;
+    rt_init(&t, 7);
+    t.sortable = 1;
+    t.fold = d->used_sources > 30;
+    t.caption = "Ingested files";
+    rt_header(&t, 0, "File", RT_LEFT);
+    rt_header(&t, 1, "Format", RT_LEFT);
+    rt_header(&t, 2, "Tool version", RT_LEFT);
+    rt_header(&t, 3, "Results", RT_RIGHT);
+    rt_header(&t, 4, "Bytes", RT_RIGHT);
+    rt_header(&t, 5, "SHA-256", RT_LEFT);
+    rt_header(&t, 6, "Ingested (UTC)", RT_LEFT);
+    for (size_t i = 0; i < d->nsources; i++) {
+        const struct rp_source *s = &d->sources[i];
+        if (!s->used)
+            continue;
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], s->path);
+        row[0].style = RT_MONO;
+        rt_set(&t, &row[1], s->format);
+        rt_set(&t, &row[2], s->tool_version ? s->tool_version : "–");
+        rt_setv(&t, &row[3], rt_str(&t, "%lld", s->nresults),
+                (double)s->nresults);
+        rt_setv(&t, &row[4], rt_str(&t, "%lld", s->size), (double)s->size);
+        rt_set(&t, &row[5], rt_str(&t, "%.12s", s->sha256 ? s->sha256 : ""));
+        row[5].title = s->sha256;
+        row[5].style = RT_MONO;
+        rt_set(&t, &row[6], s->ingested_at ? s->ingested_at : "");
+    }
+    if (!t.nrows)
+        t.note = "No source has results matching the filters.";
+    rp_out_table(o, &t);
+    rp_out_raw(o, "</section>\n");
+}

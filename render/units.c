@@ -1,0 +1,326 @@
+/* Human units for the report: which scale a canonical value reads best in
+ * (KiB/s..GiB/s, k/M IOPS, ns..s), 4-significant-digit labels, round axis
+ * ticks, and display names of metrics and parameter values. */
+#include "render/render_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rp_unit_of(const char *metric, const char *unit, struct rp_unit *out)
+{
+    size_t ml = metric ? strlen(metric) : 0;
+    out->raw = unit ? unit : "";
+    if (!unit)
+        unit = "";
+    if (!strcmp(unit, "B/s"))
+        out->kind = RP_U_BPS;
+    else if (!strcmp(unit, "ops/s"))
+        out->kind = (ml >= 4 && !strcmp(metric + ml - 4, "iops")) ? RP_U_IOPS
+                                                                  : RP_U_OPS;
+    else if (!strcmp(unit, "ns"))
+        out->kind = RP_U_NS;
+    else if (!strcmp(unit, "B"))
+        out->kind = RP_U_BYTES;
+    else if (!strcmp(unit, "%"))
+        out->kind = RP_U_PCT;
+    else if (!strcmp(unit, "ratio") || !strcmp(unit, "x"))
+        out->kind = RP_U_RATIO;
+    else
+        out->kind = RP_U_OTHER;
+}
+
+struct step {
+    double div;
+    const char *prefix, *name;
+};
+
+static const struct step s_bps[] = {{1, "", "B/s"},
+                                    {1024.0, "", "KiB/s"},
+                                    {1048576.0, "", "MiB/s"},
+                                    {1073741824.0, "", "GiB/s"},
+                                    {1099511627776.0, "", "TiB/s"},
+                                    {0, NULL, NULL}};
+static const struct step s_bytes[] = {{1, "", "B"},
+                                      {1024.0, "", "KiB"},
+                                      {1048576.0, "", "MiB"},
+                                      {1073741824.0, "", "GiB"},
+                                      {1099511627776.0, "", "TiB"},
+                                      {1125899906842624.0, "", "PiB"},
+                                      {0, NULL, NULL}};
+static const struct step s_ns[] = {{1, "", "ns"},
+                                   {1e3, "", "µs"},
+                                   {1e6, "", "ms"},
+                                   {1e9, "", "s"},
+                                   {0, NULL, NULL}};
+
+void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out)
+{
+    const struct step *tab = NULL;
+    const char *si_name = NULL;
+    maxabs = fabs(maxabs);
+    if (!isfinite(maxabs))
+        maxabs = 0;
+    switch (u->kind) {
+    case RP_U_BPS:
+        tab = s_bps;
+        break;
+    case RP_U_BYTES:
+        tab = s_bytes;
+        break;
+    case RP_U_NS:
+        tab = s_ns;
+        break;
+    case RP_U_IOPS:
+        si_name = "IOPS";
+        break;
+    case RP_U_OPS:
+        si_name = "ops/s";
+        break;
+    case RP_U_OTHER:
+        si_name = u->raw;
+        break;
+    case RP_U_PCT:
+        snprintf(out->name, sizeof(out->name), "%%");
+        out->div = 1;
+        out->prefix[0] = '\0';
+        return;
+    case RP_U_RATIO:
+        snprintf(out->name, sizeof(out->name), "×");
+        out->div = 1;
+        out->prefix[0] = '\0';
+        return;
+    }
+    out->prefix[0] = '\0';
+    if (tab) {
+        size_t i = 0;
+        while (tab[i + 1].name && maxabs >= tab[i + 1].div)
+            i++;
+        out->div = tab[i].div;
+        snprintf(out->name, sizeof(out->name), "%s", tab[i].name);
+        return;
+    }
+    /* SI prefixes only from 10,000 on: "9500 IOPS", "37.93k IOPS". */
+    static const struct step si[] = {{1, "", NULL},
+                                     {1e3, "k", NULL},
+                                     {1e6, "M", NULL},
+                                     {1e9, "G", NULL},
+                                     {1e12, "T", NULL}};
+    size_t i = 0;
+    while (i + 1 < sizeof(si) / sizeof(si[0]) && maxabs >= si[i + 1].div * 10)
+        i++;
+    out->div = si[i].div;
+    snprintf(out->prefix, sizeof(out->prefix), "%s", si[i].prefix);
+    snprintf(out->name, sizeof(out->name), "%s", si_name ? si_name : "");
+}
+
+/* Decimals for 4 significant digits of x. */
+static int sig4(double x)
+{
+    x = fabs(x);
+    if (x == 0 || x >= 1000)
+        return 0;
+    if (x >= 100)
+        return 1;
+    if (x >= 10)
+        return 2;
+    return 3;
+}
+
+/* Decimals for 2 significant digits of x (at most 6). */
+static int sig2(double x)
+{
+    x = fabs(x);
+    if (x == 0 || !isfinite(x))
+        return 0;
+    int d = 1 - (int)floor(log10(x));
+    return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+/* The separator between number and unit name. */
+static const char *sep(const struct rp_unit *u, const struct rp_scale *s)
+{
+    if (u->kind == RP_U_PCT || u->kind == RP_U_RATIO || !s->name[0])
+        return "";
+    return " ";
+}
+
+const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
+                          char *buf, size_t n)
+{
+    double x = v / s->div;
+    if (fabs(x) < 0.5 * pow(10, -decimals)) {
+        snprintf(buf, n, "0"); /* not "-0", not "0k" */
+        return buf;
+    }
+    snprintf(buf, n, "%.*f%s", decimals, x, s->prefix);
+    return buf;
+}
+
+const char *rp_fmt(const struct rp_unit *u, double v, char *buf, size_t n)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, n, "%s", isnan(v) ? "n/a" : v > 0 ? "∞" : "-∞");
+        return buf;
+    }
+    struct rp_scale s;
+    rp_scale_for(u, v, &s);
+    int d = u->kind == RP_U_RATIO ? 2 : sig4(v / s.div);
+    char num[64];
+    rp_fmt_scaled(v, &s, d, num, sizeof(num));
+    snprintf(buf, n, "%s%s%s", num, sep(u, &s), s.name);
+    return buf;
+}
+
+const char *rp_fmt_se(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n)
+{
+    struct rp_scale s;
+    rp_scale_for(u, v, &s);
+    char num[64];
+    rp_fmt_scaled(se, &s, sig2(se / s.div), num, sizeof(num));
+    snprintf(buf, n, "± %s%s%s", num, sep(u, &s), s.name);
+    return buf;
+}
+
+const char *rp_fmt_pm(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n)
+{
+    if (!(se >= 0) || !isfinite(v))
+        return rp_fmt(u, v, buf, n);
+    struct rp_scale s;
+    rp_scale_for(u, v, &s);
+    int d = u->kind == RP_U_RATIO ? 2 : sig4(v / s.div);
+    char a[64], b[64];
+    rp_fmt_scaled(v, &s, d, a, sizeof(a));
+    rp_fmt_scaled(se, &s, sig2(se / s.div), b, sizeof(b));
+    snprintf(buf, n, "%s ± %s%s%s", a, b, sep(u, &s), s.name);
+    return buf;
+}
+
+void rp_ticks(double lo, double hi, int target, struct rp_ticks *out)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        lo = 0, hi = 1;
+    if (hi < lo) {
+        double t = lo;
+        lo = hi;
+        hi = t;
+    }
+    if (hi - lo < 1e-12 * (fabs(hi) + 1)) {
+        hi = lo + (fabs(lo) > 0 ? fabs(lo) : 1);
+    }
+    if (target < 2)
+        target = 2;
+    double raw = (hi - lo) / target;
+    double mag = pow(10, floor(log10(raw)));
+    double norm = raw / mag;
+    double step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+    out->step = step;
+    out->lo = floor(lo / step + 1e-9) * step;
+    out->hi = ceil(hi / step - 1e-9) * step;
+    out->n = (int)floor((out->hi - out->lo) / step + 0.5) + 1;
+    int d = -(int)floor(log10(step) + 1e-9);
+    out->decimals = d < 0 ? 0 : d;
+}
+
+int rp_size_key(const char *key)
+{
+    if (!key)
+        return 0;
+    size_t l = strlen(key);
+    return !strcmp(key, "bs") || !strncmp(key, "bs_", 3) ||
+           (l >= 4 && !strcmp(key + l - 4, "size"));
+}
+
+const char *rp_param_text(const char *key, const char *value, char *buf,
+                          size_t n)
+{
+    if (!value)
+        return "";
+    if (rp_size_key(key)) {
+        char *end;
+        double v = strtod(value, &end);
+        if (end != value && !*end && v >= 0 && isfinite(v)) {
+            char tmp[32];
+            pb_fmt_size(v, tmp, sizeof(tmp));
+            snprintf(buf, n, "%s", tmp);
+            return buf;
+        }
+    }
+    return value;
+}
+
+static const struct {
+    const char *name, *title;
+} titles[] = {
+    {"usr_cpu", "user CPU"},
+    {"sys_cpu", "system CPU"},
+    {"seq_out_char_bw", "sequential output, per char"},
+    {"seq_out_block_bw", "sequential output, block"},
+    {"seq_rewrite_bw", "sequential rewrite"},
+    {"seq_in_char_bw", "sequential input, per char"},
+    {"seq_in_block_bw", "sequential input, block"},
+    {"random_seeks", "random seeks"},
+    {"seq_create", "sequential create"},
+    {"seq_stat", "sequential read (stat)"},
+    {"seq_delete", "sequential delete"},
+    {"rand_create", "random create"},
+    {"rand_stat", "random read (stat)"},
+    {"rand_delete", "random delete"},
+    {"bkwd_read_bw", "backward read bandwidth"},
+    {"compressratio", "compression ratio"},
+    {"actual_savings", "actual savings (logicalused / used)"},
+    {"logicalused", "logical used"},
+    {"value", "result"},
+};
+
+static const struct {
+    const char *suffix, *title;
+} fio_parts[] = {
+    {"_iops", " IOPS"},
+    {"_bw", " bandwidth"},
+    {"_lat_mean", " latency, mean"},
+    {"_clat_mean", " completion latency, mean"},
+    {"_slat_mean", " submission latency, mean"},
+    {"_clat_max", " completion latency, max"},
+    {"_bytes", " bytes"},
+    {"_runtime", " runtime"},
+};
+
+const char *rp_metric_title(const char *metric, char *buf, size_t n)
+{
+    if (!metric)
+        metric = "";
+    for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+        if (!strcmp(metric, titles[i].name)) {
+            snprintf(buf, n, "%s", titles[i].title);
+            return buf;
+        }
+    static const char *const dirs[] = {"read", "write", "trim"};
+    for (size_t d = 0; d < 3; d++) {
+        size_t dl = strlen(dirs[d]);
+        if (strncmp(metric, dirs[d], dl) || metric[dl] != '_')
+            continue;
+        const char *rest = metric + dl;
+        for (size_t i = 0; i < sizeof(fio_parts) / sizeof(fio_parts[0]); i++)
+            if (!strcmp(rest, fio_parts[i].suffix)) {
+                snprintf(buf, n, "%s%s", dirs[d], fio_parts[i].title);
+                return buf;
+            }
+        if (!strncmp(rest, "_clat_p", 7)) {
+            snprintf(buf, n, "%s completion latency, %s", dirs[d], rest + 6);
+            return buf;
+        }
+    }
+    /* Generic: underscores to spaces, "_bw" as "bandwidth". */
+    size_t l = strlen(metric);
+    if (l > 3 && !strcmp(metric + l - 3, "_bw"))
+        snprintf(buf, n, "%.*s bandwidth", (int)(l - 3), metric);
+    else
+        snprintf(buf, n, "%s", metric);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return buf;
+}

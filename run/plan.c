@@ -1,0 +1,972 @@
+/* Plan files: INI read with libinih, validated with path:line messages,
+ * and the cell matrix (pool axes outer, dataset/zvol axes next, fio axes
+ * inner) with each cell's config label, dimensions and fio test name. */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_CELLS 100000
+
+/* ==== reading ==== */
+
+struct reader {
+    const char *p;
+    long line;      /* line handed to inih last */
+    int indented;   /* it starts with white space (a continuation) */
+    long toolong;   /* line that does not fit inih's buffer */
+};
+
+/* inih's fgets-like reader over a buffer; counts lines so that the handler
+ * knows where it is (the packaged inih does not pass line numbers). */
+static char *read_line(char *str, int num, void *stream)
+{
+    struct reader *r = stream;
+    if (!*r->p || r->toolong)
+        return NULL;
+    const char *nl = strchr(r->p, '\n');
+    size_t n = nl ? (size_t)(nl - r->p) + 1 : strlen(r->p);
+    r->line++;
+    if (num < 4 || n > (size_t)num - 3) {
+        r->toolong = r->line;
+        return NULL;
+    }
+    r->indented = r->p[0] == ' ' || r->p[0] == '\t';
+    memcpy(str, r->p, n);
+    str[n] = '\0';
+    r->p += n;
+    return str;
+}
+
+struct parse_ctx {
+    struct pb_run_plan *plan;
+    struct reader *rd;
+    struct pb_err *err;
+    const char *path;
+    char last_sect[32], last_key[64];
+    long plan_line[8]; /* line of each [plan] key, by index in plan_keys */
+    char *vals[8];     /* value of each [plan] key */
+};
+
+static const char *const plan_keys[] = {
+    "name", "description", "pool", "kind", "repeats",
+    "vdevs", "log_vdevs", "cache_vdevs", NULL};
+
+static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
+    PB_PRINTF(3, 4);
+static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pb_err_vset(c->err, PB_EUSAGE, c->path, line, 0, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int sect_of(const char *name, enum pb_run_sect *s, int *zvol)
+{
+    *zvol = -1;
+    if (!strcasecmp(name, "pool"))
+        *s = PB_RUN_POOL;
+    else if (!strcasecmp(name, "dataset")) {
+        *s = PB_RUN_DATA;
+        *zvol = 0;
+    } else if (!strcasecmp(name, "zvol")) {
+        *s = PB_RUN_DATA;
+        *zvol = 1;
+    } else if (!strcasecmp(name, "fio"))
+        *s = PB_RUN_FIO;
+    else
+        return -1;
+    return 0;
+}
+
+/* Split "a, b, \"c,d\"" into values (quotes removed). */
+static int split_values(struct parse_ctx *c, struct pb_run_axis *a,
+                        const char *v, long line)
+{
+    const char *p = v;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        struct pb_buf one = PB_BUF_INIT;
+        int quoted = 0;
+        if (*p == '"') {
+            const char *q = strchr(p + 1, '"');
+            if (!q) {
+                pb_buf_release(&one);
+                return fail(c, line, "unterminated quote in '%s'", a->key);
+            }
+            pb_buf_add(&one, p + 1, (size_t)(q - p - 1));
+            p = q + 1;
+            quoted = 1;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (*p && *p != ',') {
+                pb_buf_release(&one);
+                return fail(c, line, "text after the closing quote in '%s'",
+                            a->key);
+            }
+        } else {
+            const char *q = strchr(p, ',');
+            size_t n = q ? (size_t)(q - p) : strlen(p);
+            while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+                n--;
+            pb_buf_add(&one, p, n);
+            p += n;
+            while (*p == ' ' || *p == '\t')
+                p++;
+        }
+        if (!quoted && one.len == 0) {
+            pb_buf_release(&one);
+            return fail(c, line, "empty value in '%s'", a->key);
+        }
+        PB_GROW(a->vals, a->capvals, a->nvals + 1);
+        a->vals[a->nvals++] = pb_buf_take(&one);
+        if (*p != ',')
+            break;
+        p++;
+    }
+    return 1;
+}
+
+static int valid_key(const char *k)
+{
+    if (!*k)
+        return 0;
+    for (const char *p = k; *p; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
+            *p != '_' && *p != ':' && *p != '.' && *p != '-')
+            return 0;
+    return 1;
+}
+
+static int on_pair(void *user, const char *section, const char *name,
+                   const char *value)
+{
+    struct parse_ctx *c = user;
+    long line = c->rd->line;
+    if (c->err->code)
+        return 1; /* keep the first error; inih reports nothing more */
+    int cont = c->rd->indented && !strcmp(c->last_sect, section) &&
+               !strcasecmp(c->last_key, name);
+    char key[64];
+    size_t kn = strlen(name);
+    if (kn >= sizeof(key))
+        return fail(c, line, "key '%.40s...' is too long", name);
+    for (size_t i = 0; i <= kn; i++)
+        key[i] = (char)tolower((unsigned char)name[i]);
+    if (!*section)
+        return fail(c, line, "'%s' is outside a section (start with [plan])",
+                    key);
+    snprintf(c->last_sect, sizeof(c->last_sect), "%s", section);
+    snprintf(c->last_key, sizeof(c->last_key), "%s", key);
+    if (!*value)
+        return fail(c, line, "empty value for '%s'", key);
+
+    if (!strcasecmp(section, "plan")) {
+        size_t i = 0;
+        for (; plan_keys[i]; i++)
+            if (!strcmp(plan_keys[i], key))
+                break;
+        if (!plan_keys[i])
+            return fail(c, line, "unknown key '%s' in [plan] (known: name, "
+                        "description, pool, kind, repeats, vdevs, log_vdevs, "
+                        "cache_vdevs)", key);
+        if (cont && c->vals[i]) {
+            char *s = pb_xasprintf("%s %s", c->vals[i], value);
+            free(c->vals[i]);
+            c->vals[i] = s;
+            return 1;
+        }
+        if (c->vals[i])
+            return fail(c, line, "'%s' given twice in [plan] (first on line "
+                        "%ld)", key, c->plan_line[i]);
+        c->vals[i] = pb_xstrdup(value);
+        c->plan_line[i] = line;
+        return 1;
+    }
+
+    enum pb_run_sect s;
+    int zvol;
+    if (sect_of(section, &s, &zvol) != 0)
+        return fail(c, line, "unknown section '[%s]' (known: plan, pool, "
+                    "dataset, zvol, fio)", section);
+    struct pb_run_plan *p = c->plan;
+    if (zvol >= 0) {
+        if (p->zvol >= 0 && p->zvol != zvol)
+            return fail(c, line, "a plan has either [dataset] or [zvol], "
+                        "not both");
+        p->zvol = zvol;
+    }
+    if (!valid_key(key))
+        return fail(c, line, "bad key '%s' (letters, digits, _ : . -)", key);
+    struct pb_run_section *sec = &p->sect[s];
+    for (size_t i = 0; i < sec->n; i++) {
+        if (strcmp(sec->ax[i].key, key))
+            continue;
+        if (cont)
+            return split_values(c, &sec->ax[i], value, line);
+        return fail(c, line, "'%s' given twice in [%s] (first on line %ld)",
+                    key, section, sec->ax[i].line);
+    }
+    PB_GROW(sec->ax, sec->cap, sec->n + 1);
+    struct pb_run_axis *a = &sec->ax[sec->n++];
+    memset(a, 0, sizeof(*a));
+    a->key = pb_xstrdup(key);
+    a->line = line;
+    return split_values(c, a, value, line);
+}
+
+/* ==== validation ==== */
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (!strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
+static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
+                       long line, struct pb_run_vdevs *out)
+{
+    const char *p = v;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p)
+            break;
+        size_t n = strcspn(p, " \t,");
+        char *tok = pb_xstrndup(p, n);
+        p += n;
+        struct pb_run_vdev d = {0};
+        d.line = line;
+        if (!strncmp(tok, "file:", 5)) {
+            char *colon = strrchr(tok + 5, ':');
+            double sz;
+            if (!colon || colon == tok + 5 || !colon[1]) {
+                fail(c, line, "'%s': vdev '%s' is not file:PATH:SIZE", key,
+                     tok);
+            } else {
+                *colon = '\0';
+                if (tok[5] != '/')
+                    fail(c, line, "'%s': vdev path '%s' must be absolute",
+                         key, tok + 5);
+                else if (pb_parse_size(colon + 1, 0, &sz) != 0 ||
+                         sz != floor(sz))
+                    fail(c, line, "'%s': bad size '%s' for '%s'", key,
+                         colon + 1, tok + 5);
+                else if (sz < 64.0 * 1024 * 1024)
+                    fail(c, line, "'%s': '%s' is smaller than 64M, the "
+                         "smallest vdev ZFS accepts", key, tok + 5);
+                d.path = pb_xstrdup(tok + 5);
+                d.size = sz;
+                d.is_file = 1;
+            }
+        } else if (!strncmp(tok, "/dev/", 5) && tok[5]) {
+            d.path = pb_xstrdup(tok);
+        } else {
+            fail(c, line, "'%s': vdev '%s' is neither file:PATH:SIZE nor a "
+                 "/dev/ device", key, tok);
+        }
+        free(tok);
+        if (c->err->code) {
+            free(d.path);
+            return -1;
+        }
+        PB_GROW(out->v, out->cap, out->n + 1);
+        out->v[out->n++] = d;
+    }
+    return 0;
+}
+
+int pb_run_layout_parse(const char *s, size_t ndata,
+                        struct pb_run_layout *out, char *msg, size_t n)
+{
+    memset(out, 0, sizeof(*out));
+    const char *p = s;
+    out->groups = 1;
+    if (isdigit((unsigned char)*p)) {
+        char *end;
+        long g = strtol(p, &end, 10);
+        if (*end != 'x' || g < 1 || g > 64) {
+            snprintf(msg, n, "bad layout '%s' (e.g. stripe-2, mirror, "
+                     "2xmirror-2, raidz2)", s);
+            return -1;
+        }
+        out->groups = (int)g;
+        p = end + 1;
+    }
+    size_t tn = strcspn(p, "-");
+    static const char *const types[] = {"stripe", "mirror", "raidz",
+                                        "raidz1", "raidz2", "raidz3", NULL};
+    char type[8] = "";
+    if (tn < sizeof(type)) {
+        memcpy(type, p, tn);
+        type[tn] = '\0';
+    }
+    if (!*type || !in_list(type, types)) {
+        snprintf(msg, n, "bad layout '%s' (types: stripe, mirror, raidz1, "
+                 "raidz2, raidz3)", s);
+        return -1;
+    }
+    if (!strcmp(type, "raidz"))
+        strcpy(type, "raidz1");
+    snprintf(out->type, sizeof(out->type), "%s", type);
+    p += tn;
+    long w = 0;
+    if (*p == '-') {
+        char *end;
+        w = strtol(p + 1, &end, 10);
+        if (end == p + 1 || *end || w < 1 || w > 1024) {
+            snprintf(msg, n, "bad vdev count in layout '%s'", s);
+            return -1;
+        }
+    } else if (*p) {
+        snprintf(msg, n, "bad layout '%s'", s);
+        return -1;
+    }
+    if (!strcmp(type, "stripe") && out->groups > 1) {
+        snprintf(msg, n, "layout '%s': a stripe has no groups; write "
+                 "'stripe-N'", s);
+        return -1;
+    }
+    if (w == 0)
+        w = (long)ndata / out->groups;
+    int min = !strcmp(type, "stripe")   ? 1
+              : !strcmp(type, "mirror") ? 2
+              : !strcmp(type, "raidz1") ? 2
+              : !strcmp(type, "raidz2") ? 3
+                                        : 4;
+    if (w < min) {
+        snprintf(msg, n, "layout '%s' needs at least %d vdevs per group",
+                 s, min);
+        return -1;
+    }
+    out->width = (int)w;
+    if ((size_t)out->groups * (size_t)w > ndata) {
+        snprintf(msg, n, "layout '%s' needs %ld vdevs, [plan] vdevs has %zu",
+                 s, (long)out->groups * w, ndata);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const dataset_props[] = {
+    "aclinherit", "aclmode", "acltype", "atime", "casesensitivity",
+    "checksum", "compression", "copies", "dedup", "dnodesize", "exec",
+    "logbias", "normalization", "primarycache", "quota", "readonly",
+    "recordsize", "redundant_metadata", "refquota", "refreservation",
+    "relatime", "reservation", "secondarycache", "setuid",
+    "special_small_blocks", "sync", "utf8only", "xattr", NULL};
+static const char *const zvol_props[] = {
+    "checksum", "compression", "copies", "dedup", "logbias",
+    "primarycache", "redundant_metadata", "refreservation", "reservation",
+    "secondarycache", "size", "sync", "volblocksize", NULL};
+/* fio options poolbench sets itself. */
+static const char *const fio_reserved[] = {
+    "name", "directory", "filename", "filename_format", "output",
+    "output-format", "create_only", "group_reporting", NULL};
+
+static int is_pow2_size(const char *v, double lo, double hi)
+{
+    double b;
+    if (pb_parse_size(v, 0, &b) != 0 || b < lo || b > hi)
+        return 0;
+    double l = log2(b);
+    return l == floor(l);
+}
+
+static int validate_axes(struct parse_ctx *c)
+{
+    struct pb_run_plan *p = c->plan;
+    char msg[256];
+    for (size_t i = 0; i < p->sect[PB_RUN_POOL].n; i++) {
+        struct pb_run_axis *a = &p->sect[PB_RUN_POOL].ax[i];
+        for (size_t j = 0; j < a->nvals; j++) {
+            const char *v = a->vals[j];
+            if (!strcmp(a->key, "layout")) {
+                struct pb_run_layout l;
+                if (pb_run_layout_parse(v, p->data.n, &l, msg,
+                                        sizeof(msg)) != 0)
+                    return fail(c, a->line, "%s", msg);
+            } else if (!strcmp(a->key, "ashift")) {
+                char *end;
+                long n = strtol(v, &end, 10);
+                if (*end || end == v || n < 9 || n > 16)
+                    return fail(c, a->line, "ashift must be 9..16, got '%s'",
+                                v);
+            } else if (!strcmp(a->key, "log")) {
+                if (strcmp(v, "none") && strcmp(v, "on") && strcmp(v, "mirror"))
+                    return fail(c, a->line, "log must be none, on or mirror, "
+                                "got '%s'", v);
+                if (strcmp(v, "none") && p->log.n == 0)
+                    return fail(c, a->line, "log=%s needs [plan] log_vdevs",
+                                v);
+                if (!strcmp(v, "mirror") && p->log.n < 2)
+                    return fail(c, a->line, "log=mirror needs two log_vdevs");
+            } else if (!strcmp(a->key, "cache")) {
+                if (strcmp(v, "none") && strcmp(v, "on"))
+                    return fail(c, a->line, "cache must be none or on, got "
+                                "'%s'", v);
+                if (!strcmp(v, "on") && p->cache.n == 0)
+                    return fail(c, a->line, "cache=on needs [plan] "
+                                "cache_vdevs");
+            } else {
+                return fail(c, a->line, "unknown key '%s' in [pool] (known: "
+                            "layout, ashift, log, cache)", a->key);
+            }
+        }
+    }
+    const char *sname = p->zvol ? "zvol" : "dataset";
+    int have_size = 0;
+    for (size_t i = 0; i < p->sect[PB_RUN_DATA].n; i++) {
+        struct pb_run_axis *a = &p->sect[PB_RUN_DATA].ax[i];
+        if (!strcmp(a->key, "mountpoint") || !strcmp(a->key, "canmount"))
+            return fail(c, a->line, "'%s' is set by poolbench", a->key);
+        if (!strchr(a->key, ':') &&
+            !in_list(a->key, p->zvol ? zvol_props : dataset_props))
+            return fail(c, a->line, "unknown %s property '%s'", sname,
+                        a->key);
+        for (size_t j = 0; j < a->nvals; j++) {
+            const char *v = a->vals[j];
+            if (!strcmp(a->key, "recordsize") &&
+                !is_pow2_size(v, 512, 16.0 * 1024 * 1024))
+                return fail(c, a->line, "recordsize must be a power of two "
+                            "from 512 to 16M, got '%s'", v);
+            if (!strcmp(a->key, "volblocksize") &&
+                !is_pow2_size(v, 512, 16.0 * 1024 * 1024))
+                return fail(c, a->line, "volblocksize must be a power of two "
+                            "from 512 to 16M, got '%s'", v);
+            double b;
+            if (!strcmp(a->key, "size") &&
+                (pb_parse_size(v, 0, &b) != 0 || b < 1024 * 1024))
+                return fail(c, a->line, "zvol size must be a size of at "
+                            "least 1M, got '%s'", v);
+        }
+        if (!strcmp(a->key, "size"))
+            have_size = 1;
+    }
+    if (p->zvol && !have_size)
+        return fail(c, 0, "[zvol] needs 'size' (the volume size)");
+    int have_fio_size = 0;
+    for (size_t i = 0; i < p->sect[PB_RUN_FIO].n; i++) {
+        struct pb_run_axis *a = &p->sect[PB_RUN_FIO].ax[i];
+        if (in_list(a->key, fio_reserved))
+            return fail(c, a->line, "fio option '%s' is set by poolbench",
+                        a->key);
+        if (strchr(a->key, ':') || strchr(a->key, '.'))
+            return fail(c, a->line, "bad fio option '%s'", a->key);
+        if (!strcmp(a->key, "size"))
+            have_fio_size = 1;
+    }
+    if (!p->zvol && !have_fio_size)
+        return fail(c, 0, "[fio] needs 'size' (the file size per job)");
+    return 1;
+}
+
+static int valid_name(const char *s, const char *extra)
+{
+    if (!*s || !isalpha((unsigned char)*s))
+        return 0;
+    for (const char *q = s; *q; q++)
+        if (!isalnum((unsigned char)*q) && !strchr(extra, *q))
+            return 0;
+    return 1;
+}
+
+static int finish(struct parse_ctx *c)
+{
+    struct pb_run_plan *p = c->plan;
+    /* [plan] */
+    if (c->vals[0]) {
+        if (!valid_name(c->vals[0], "_.-"))
+            return fail(c, c->plan_line[0], "plan name '%s' must be letters, "
+                        "digits, _ . - (it names the output folder)",
+                        c->vals[0]);
+        p->name = pb_xstrdup(c->vals[0]);
+    } else {
+        const char *b = strrchr(c->path, '/');
+        b = b ? b + 1 : c->path;
+        size_t n = strlen(b);
+        if (n > 4 && !strcmp(b + n - 4, ".ini"))
+            n -= 4;
+        p->name = pb_xstrndup(b, n);
+        if (!valid_name(p->name, "_.-")) {
+            free(p->name);
+            p->name = pb_xstrdup("plan");
+        }
+    }
+    if (c->vals[1])
+        p->description = pb_xstrdup(c->vals[1]);
+    p->pool = pb_xstrdup(c->vals[2] ? c->vals[2] : "poolbench");
+    if (!valid_name(p->pool, "_.-:") || strlen(p->pool) > 200 ||
+        !strncmp(p->pool, "mirror", 6) || !strncmp(p->pool, "raidz", 5) ||
+        !strncmp(p->pool, "spare", 5) || !strncmp(p->pool, "log", 3) ||
+        !strncmp(p->pool, "cache", 5))
+        return fail(c, c->plan_line[2], "bad pool name '%s'", p->pool);
+    if (c->vals[3]) {
+        int z = !strcmp(c->vals[3], "zvol")      ? 1
+                : !strcmp(c->vals[3], "dataset") ? 0
+                                                   : -1;
+        if (z < 0)
+            return fail(c, c->plan_line[3], "kind must be dataset or zvol, "
+                        "got '%s'", c->vals[3]);
+        if (p->zvol >= 0 && p->zvol != z)
+            return fail(c, c->plan_line[3], "kind = %s but the plan has a "
+                        "[%s] section", c->vals[3],
+                        p->zvol ? "zvol" : "dataset");
+        p->zvol = z;
+    }
+    if (p->zvol < 0)
+        p->zvol = 0;
+    p->repeats = 1;
+    if (c->vals[4]) {
+        char *end;
+        long r = strtol(c->vals[4], &end, 10);
+        if (*end || end == c->vals[4] || r < 1 || r > 1000)
+            return fail(c, c->plan_line[4], "repeats must be 1..1000, got "
+                        "'%s'", c->vals[4]);
+        p->repeats = r;
+    }
+    if (!c->vals[5])
+        return fail(c, 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... "
+                    "list)");
+    if (parse_vdevs(c, "vdevs", c->vals[5], c->plan_line[5], &p->data) ||
+        (c->vals[6] && parse_vdevs(c, "log_vdevs", c->vals[6],
+                                     c->plan_line[6], &p->log)) ||
+        (c->vals[7] && parse_vdevs(c, "cache_vdevs", c->vals[7],
+                                     c->plan_line[7], &p->cache)))
+        return 0;
+    if (p->data.n == 0)
+        return fail(c, c->plan_line[5], "'vdevs' lists no vdev");
+    /* a path used twice would be two vdevs on one file */
+    struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
+    for (int a = 0; a < 3; a++)
+        for (size_t i = 0; i < lists[a]->n; i++)
+            for (int b = a; b < 3; b++)
+                for (size_t j = (a == b ? i + 1 : 0); j < lists[b]->n; j++)
+                    if (!strcmp(lists[a]->v[i].path, lists[b]->v[j].path))
+                        return fail(c, lists[b]->v[j].line, "vdev '%s' is "
+                                    "listed twice", lists[b]->v[j].path);
+    if (!validate_axes(c))
+        return 0;
+    /* the matrix */
+    double cells = 1;
+    for (int s = 0; s < PB_RUN_NSECT; s++) {
+        struct pb_run_section *sec = &p->sect[s];
+        sec->ncombos = 1;
+        for (size_t i = 0; i < sec->n; i++)
+            sec->ncombos *= sec->ax[i].nvals;
+        cells *= (double)sec->ncombos;
+    }
+    if (cells > MAX_CELLS)
+        return fail(c, 0, "the plan has %.0f cells; at most %d", cells,
+                    MAX_CELLS);
+    p->ncells = (size_t)cells;
+    return 1;
+}
+
+int pb_run_plan_parse(const char *path, const char *text,
+                      struct pb_run_plan **out, struct pb_err *err)
+{
+    *out = NULL;
+    struct pb_run_plan *p = pb_xcalloc(1, sizeof(*p));
+    p->path = pb_xstrdup(path);
+    p->zvol = -1;
+    struct reader rd = {text, 0, 0, 0};
+    struct parse_ctx c = {0};
+    c.plan = p;
+    c.rd = &rd;
+    c.err = err;
+    c.path = path;
+        int rc = ini_parse_stream(read_line, &rd, on_pair, &c);
+    if (!err->code && rd.toolong)
+        pb_err_set(err, PB_EUSAGE, path, rd.toolong, 0,
+                   "line is longer than %d characters (continue a value on "
+                   "indented lines)", 196);
+    else if (rc > 0 && (!err->code || rc < err->line)) {
+        pb_err_clear(err);
+        pb_err_set(err, PB_EUSAGE, path, rc, 0,
+                   "syntax error: expected [section], key = value or a "
+                   "comment");
+    } else if (rc < 0 && !err->code) {
+        pb_err_set(err, PB_EIO, path, 0, 0, "cannot read the plan");
+    }
+    if (!err->code)
+        finish(&c);
+    for (size_t i = 0; i < 8; i++)
+        free(c.vals[i]);
+    if (err->code) {
+        pb_run_plan_free(p);
+        return err->code;
+    }
+    *out = p;
+    return PB_OK;
+}
+
+int pb_run_plan_load(const char *path, struct pb_run_plan **out,
+                     struct pb_err *err)
+{
+    *out = NULL;
+    char *buf;
+    size_t len;
+    if (pb_read_file(path, &buf, &len, err) != PB_OK)
+        return err->code;
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {
+        pb_err_set(err, PB_EUSAGE, path, pb_line_of(buf, (size_t)(nul - buf)),
+                   0, "NUL byte in the plan (not a text file)");
+        free(buf);
+        return err->code;
+    }
+    int rc = pb_run_plan_parse(path, buf, out, err);
+    free(buf);
+    return rc;
+}
+
+static void vdevs_release(struct pb_run_vdevs *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        free(v->v[i].path);
+    free(v->v);
+}
+
+void pb_run_plan_free(struct pb_run_plan *p)
+{
+    if (!p)
+        return;
+    for (int s = 0; s < PB_RUN_NSECT; s++) {
+        for (size_t i = 0; i < p->sect[s].n; i++) {
+            struct pb_run_axis *a = &p->sect[s].ax[i];
+            for (size_t j = 0; j < a->nvals; j++)
+                free(a->vals[j]);
+            free(a->vals);
+            free(a->key);
+        }
+        free(p->sect[s].ax);
+    }
+    vdevs_release(&p->data);
+    vdevs_release(&p->log);
+    vdevs_release(&p->cache);
+    free(p->path);
+    free(p->name);
+    free(p->description);
+    free(p->pool);
+    free(p);
+}
+
+const char *pb_run_plan_name(const struct pb_run_plan *p)
+{
+    return p->name;
+}
+
+size_t pb_run_plan_ncells(const struct pb_run_plan *p)
+{
+    return p->ncells;
+}
+
+/* ==== cells ==== */
+
+void pb_run_cell_at(const struct pb_run_plan *p, size_t i,
+                    struct pb_run_cell *out)
+{
+    out->index = i;
+    size_t nf = p->sect[PB_RUN_FIO].ncombos, nd = p->sect[PB_RUN_DATA].ncombos;
+    out->combo[PB_RUN_FIO] = i % nf;
+    out->combo[PB_RUN_DATA] = (i / nf) % nd;
+    out->combo[PB_RUN_POOL] = i / nf / nd;
+}
+
+/* Index of axis a's value in combination `combo`: the first axis is the
+ * outermost loop. */
+static size_t axis_index(const struct pb_run_section *sec, size_t combo,
+                         size_t a)
+{
+    for (size_t k = sec->n; k-- > a + 1;)
+        combo /= sec->ax[k].nvals;
+    return combo % sec->ax[a].nvals;
+}
+
+const char *pb_run_axis_value(const struct pb_run_plan *p, enum pb_run_sect s,
+                              size_t combo, size_t a)
+{
+    const struct pb_run_section *sec = &p->sect[s];
+    return sec->ax[a].vals[axis_index(sec, combo, a)];
+}
+
+const char *pb_run_value(const struct pb_run_plan *p, enum pb_run_sect s,
+                         size_t combo, const char *key)
+{
+    const struct pb_run_section *sec = &p->sect[s];
+    for (size_t a = 0; a < sec->n; a++)
+        if (!strcmp(sec->ax[a].key, key))
+            return pb_run_axis_value(p, s, combo, a);
+    return NULL;
+}
+
+static void kv_add(struct pb_kv **kv, size_t *n, size_t *cap, const char *k,
+                   const char *v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*kv)[i].key, k)) {
+            free((char *)(*kv)[i].value);
+            (*kv)[i].value = pb_xstrdup(v);
+            return;
+        }
+    PB_GROW(*kv, *cap, *n + 1);
+    (*kv)[*n].key = pb_xstrdup(k);
+    (*kv)[*n].value = pb_xstrdup(v);
+    (*n)++;
+}
+
+void pb_run_kv_free(struct pb_kv *kv, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)kv[i].key);
+        free((char *)kv[i].value);
+    }
+    free(kv);
+}
+
+void pb_run_cell_config(const struct pb_run_plan *p,
+                        const struct pb_run_cell *c, struct pb_kv **kv,
+                        size_t *n)
+{
+    size_t cap = 0;
+    *kv = NULL;
+    *n = 0;
+    size_t pc = c->combo[PB_RUN_POOL];
+    const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
+    struct pb_run_layout l;
+    char msg[160], num[32];
+    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
+                            sizeof(msg)) == 0) {
+        /* the names ingest/zfs_props.c gives a `zpool status` tree */
+        char ls[32];
+        int stripe = !strcmp(l.type, "stripe");
+        if (l.groups > 1)
+            snprintf(ls, sizeof(ls), "%dx %s", l.groups, l.type);
+        else
+            snprintf(ls, sizeof(ls), "%s", l.type);
+        kv_add(kv, n, &cap, "layout", ls);
+        snprintf(num, sizeof(num), "%d", stripe ? l.width : l.groups);
+        kv_add(kv, n, &cap, "vdevs", num);
+        snprintf(num, sizeof(num), "%d", stripe ? 1 : l.width);
+        kv_add(kv, n, &cap, "disks_per_vdev", num);
+    }
+    const char *v = pb_run_value(p, PB_RUN_POOL, pc, "ashift");
+    if (v)
+        kv_add(kv, n, &cap, "ashift", v);
+    v = pb_run_value(p, PB_RUN_POOL, pc, "log");
+    kv_add(kv, n, &cap, "slog", v && strcmp(v, "none") ? "yes" : "no");
+    v = pb_run_value(p, PB_RUN_POOL, pc, "cache");
+    kv_add(kv, n, &cap, "l2arc", v && !strcmp(v, "on") ? "yes" : "no");
+    const struct pb_run_section *ds = &p->sect[PB_RUN_DATA];
+    for (size_t a = 0; a < ds->n; a++) {
+        const char *k = ds->ax[a].key;
+        if (p->zvol && !strcmp(k, "size"))
+            k = "volsize";
+        kv_add(kv, n, &cap, k,
+               pb_run_axis_value(p, PB_RUN_DATA, c->combo[PB_RUN_DATA], a));
+    }
+}
+
+void pb_run_cell_label(const struct pb_run_plan *p,
+                       const struct pb_run_cell *c, struct pb_buf *b)
+{
+    size_t start = b->len;
+    for (int s = PB_RUN_POOL; s <= PB_RUN_DATA; s++) {
+        const struct pb_run_section *sec = &p->sect[s];
+        for (size_t a = 0; a < sec->n; a++) {
+            if (sec->ax[a].nvals < 2)
+                continue;
+            const char *v = pb_run_axis_value(p, (enum pb_run_sect)s,
+                                              c->combo[s], a);
+            if (b->len > start)
+                pb_buf_putc(b, ' ');
+            if (s == PB_RUN_POOL && !strcmp(sec->ax[a].key, "layout"))
+                pb_buf_puts(b, v);
+            else
+                pb_buf_printf(b, "%s=%s", sec->ax[a].key, v);
+        }
+    }
+    if (b->len == start)
+        pb_buf_puts(b, p->name);
+}
+
+/* ==== the fio test name, as ingest/fio_json.c builds it ==== */
+
+static double num_opt(const char *v, double dflt)
+{
+    if (!v)
+        return dflt;
+    char *end;
+    double d = strtod(v, &end);
+    return end == v || *end ? dflt : d;
+}
+
+static const char *fio_opt(const struct pb_run_plan *p, size_t combo,
+                           const char *k1, const char *k2)
+{
+    const char *v = pb_run_value(p, PB_RUN_FIO, combo, k1);
+    if (!v && k2)
+        v = pb_run_value(p, PB_RUN_FIO, combo, k2);
+    return v;
+}
+
+static void fio_rw(const struct pb_run_plan *p, size_t combo, char *rw,
+                   size_t n)
+{
+    const char *v = fio_opt(p, combo, "rw", "readwrite");
+    if (!v)
+        v = "read";
+    size_t k = strcspn(v, ":");
+    if (k >= n)
+        k = n - 1;
+    for (size_t i = 0; i < k; i++)
+        rw[i] = (char)tolower((unsigned char)v[i]);
+    rw[k] = '\0';
+    if (!strcmp(rw, "readwrite"))
+        snprintf(rw, n, "rw");
+}
+
+/* fio's bs of the first direction the job does. */
+static double fio_bs(const struct pb_run_plan *p, size_t combo,
+                     const char *rw)
+{
+    const char *v = fio_opt(p, combo, "bs", "blocksize");
+    double b = 4096;
+    if (!v)
+        return b;
+    int first = strstr(rw, "read") || !strcmp(rw, "rw") || !strcmp(rw,
+                                                                   "randrw")
+                    ? 0
+                : strstr(rw, "write") ? 1
+                                      : 2;
+    const char *q = v;
+    for (int i = 0; i < first && strchr(q, ','); i++)
+        q = strchr(q, ',') + 1;
+    char one[64];
+    size_t k = strcspn(q, ",");
+    if (k == 0 || k >= sizeof(one))
+        return b;
+    memcpy(one, q, k);
+    one[k] = '\0';
+    if (pb_parse_size(one, 0, &b) != 0)
+        b = 4096;
+    return b;
+}
+
+static int named_key(const char *k)
+{
+    static const char *const keys[] = {
+        "rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs",
+        "rwmixread", "rwmixwrite", "fsync", "direct", "buffered", NULL};
+    return in_list(k, keys);
+}
+
+void pb_run_fio_extra(const struct pb_run_plan *p, size_t combo,
+                      struct pb_buf *b)
+{
+    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n; a++)
+        if (f->ax[a].nvals > 1 && !named_key(f->ax[a].key))
+            pb_buf_printf(b, " %s=%s", f->ax[a].key,
+                          pb_run_axis_value(p, PB_RUN_FIO, combo, a));
+}
+
+void pb_run_fio_name(const struct pb_run_plan *p, size_t combo,
+                     struct pb_buf *b)
+{
+    char rw[32], sz[64];
+    fio_rw(p, combo, rw, sizeof(rw));
+    int mixed = !strcmp(rw, "rw") || !strcmp(rw, "randrw");
+    pb_buf_printf(b, "fio %s bs=%s", rw,
+                  pb_fmt_size(fio_bs(p, combo, rw), sz, sizeof(sz)));
+    pb_buf_printf(b, " iodepth=%s",
+                  pb_fmt_num(num_opt(fio_opt(p, combo, "iodepth", NULL), 1),
+                             sz, sizeof(sz)));
+    double nj = num_opt(fio_opt(p, combo, "numjobs", NULL), 1);
+    if (nj > 1)
+        pb_buf_printf(b, " numjobs=%s", pb_fmt_num(nj, sz, sizeof(sz)));
+    if (mixed) {
+        double mix = num_opt(fio_opt(p, combo, "rwmixread", NULL), -1);
+        if (mix < 0 && fio_opt(p, combo, "rwmixwrite", NULL))
+            mix = 100 - num_opt(fio_opt(p, combo, "rwmixwrite", NULL), 50);
+        if (mix < 0 || mix > 100)
+            mix = 50;
+        pb_buf_printf(b, " rwmixread=%s", pb_fmt_num(mix, sz, sizeof(sz)));
+    }
+    double fs = num_opt(fio_opt(p, combo, "fsync", NULL), 0);
+    if (fs > 0)
+        pb_buf_printf(b, " fsync=%s", pb_fmt_num(fs, sz, sizeof(sz)));
+    double direct = num_opt(fio_opt(p, combo, "direct", NULL), -1);
+    if (direct < 0 && fio_opt(p, combo, "buffered", NULL))
+        direct = num_opt(fio_opt(p, combo, "buffered", NULL), 1) == 0;
+    if (direct > 0)
+        pb_buf_puts(b, " direct=1");
+    pb_run_fio_extra(p, combo, b);
+}
+
+void pb_run_fio_params(const struct pb_run_plan *p, size_t combo,
+                       struct pb_resultset *set, size_t t, int extra_only)
+{
+    char num[64];
+    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
+    if (!extra_only) {
+        char rw[32];
+        fio_rw(p, combo, rw, sizeof(rw));
+        pb_rs_test_param(set, t, "rw", rw);
+        pb_rs_test_param(set, t, "bs",
+                         pb_fmt_num(fio_bs(p, combo, rw), num, sizeof(num)));
+        pb_rs_test_param(set, t, "iodepth",
+                         pb_fmt_num(num_opt(fio_opt(p, combo, "iodepth",
+                                                    NULL), 1),
+                                    num, sizeof(num)));
+        pb_rs_test_param(set, t, "numjobs",
+                         pb_fmt_num(num_opt(fio_opt(p, combo, "numjobs",
+                                                    NULL), 1),
+                                    num, sizeof(num)));
+        static const char *const plain[] = {"direct", "fsync", "ioengine",
+                                            "rwmixread", NULL};
+        for (size_t i = 0; plain[i]; i++) {
+            const char *v = fio_opt(p, combo, plain[i], NULL);
+            if (v)
+                pb_rs_test_param(set, t, plain[i], v);
+        }
+        const char *v = fio_opt(p, combo, "size", NULL);
+        double d;
+        if (v && pb_parse_size(v, 0, &d) == 0)
+            pb_rs_test_param(set, t, "size", pb_fmt_num(d, num, sizeof(num)));
+        v = fio_opt(p, combo, "runtime", NULL);
+        if (v && pb_parse_duration(v, 1e9, &d) == 0)
+            pb_rs_test_param(set, t, "runtime",
+                             pb_fmt_num(d, num, sizeof(num)));
+    }
+    for (size_t a = 0; a < f->n; a++) {
+        if (f->ax[a].nvals < 2 || named_key(f->ax[a].key))
+            continue;
+        char *v = pb_ingest_norm_param(
+            f->ax[a].key, pb_run_axis_value(p, PB_RUN_FIO, combo, a));
+        pb_rs_test_param(set, t, f->ax[a].key, v);
+        free(v);
+    }
+}
+
+void pb_run_plan_describe(const struct pb_run_plan *p, size_t i,
+                          struct pb_buf *label, struct pb_buf *test)
+{
+    struct pb_run_cell c;
+    pb_run_cell_at(p, i, &c);
+    pb_buf_reset(label);
+    pb_buf_reset(test);
+    pb_run_cell_label(p, &c, label);
+    pb_run_fio_name(p, c.combo[PB_RUN_FIO], test);
+}

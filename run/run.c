@@ -1,0 +1,992 @@
+/* The run: walks the cell matrix (pools reused while only dataset or fio
+ * values change), runs each cell, hands the raw outputs to ingest/, stores
+ * them (repeats folded into mean, standard error and sample count), and
+ * records cells that cannot run. Also the progress line, --resume and
+ * what happens on SIGINT/SIGTERM. */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct run {
+    const struct pb_run_plan *p;
+    const struct pb_run_opts *o;
+    struct pb_run_summary *sum;
+    struct pb_err *err;
+    struct pb_run_exec x;
+    struct pb_run_zfs z;
+    enum pb_run_impl impl;
+    char run_id[64];
+    char dir[PATH_MAX - 64], raw[PATH_MAX], mnt[PATH_MAX];
+    int width; /* digits of cell numbers in file names */
+
+    char **done; /* source paths already in the database (--resume) */
+    size_t ndone, capdone;
+
+    struct pb_resultset *facts; /* host facts, moved to the first store */
+    int facts_stored;
+    int warned_props;
+
+    size_t pool_combo;  /* pool combination of z, or (size_t)-1 */
+    char pool_fail[512]; /* why the current pool combination cannot run */
+    int zvol_ok;         /* 0 unknown, 1 yes, -1 no (zvol_why) */
+    char zvol_why[512];
+
+    double t0;
+    size_t ran;       /* cells that ran in this process */
+    double ran_secs;  /* their total time */
+    int fatal;        /* storing failed or a pool is not ours: stop */
+};
+
+/* ==== small helpers ==== */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void fmt_dur(double s, char *buf, size_t n)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void sfmt(char *buf, size_t n, const char *fmt, ...) PB_PRINTF(3, 4);
+/* snprintf for paths and messages that may be cut short on purpose. */
+static void sfmt(char *buf, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+}
+
+static int mkdir_p(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *q = tmp + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *q = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+static int write_file(const char *path, const char *buf, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return -1;
+    size_t w = fwrite(buf, 1, len, fp);
+    int rc = fclose(fp);
+    return w == len && rc == 0 ? 0 : -1;
+}
+
+static void warn(struct run *r, const char *fmt, ...) PB_PRINTF(2, 3);
+static void warn(struct run *r, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[1024];
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (r->o->progress)
+        fprintf(r->o->progress, "poolbench: warning: %s\n", msg);
+    pb_run_note(&r->x, "warning: %s", msg);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int on_source(void *ctx, const struct pb_db_source *s)
+{
+    struct run *r = ctx;
+    PB_GROW(r->done, r->capdone, r->ndone + 1);
+    r->done[r->ndone++] = pb_xstrdup(s->path);
+    return 0;
+}
+
+static int is_done(const struct run *r, const char *path)
+{
+    return r->ndone &&
+           bsearch(&path, r->done, r->ndone, sizeof(char *), cmp_str);
+}
+
+/* Raw file of cell i (0-based): "DIR/raw/c007.fio.json", or with repeats
+ * "DIR/raw/c007-r2.fio.json"; repeat 0 gives the path the cell is stored
+ * under ("c007-r*.fio.json" for the folded repeats). */
+static void cell_path(const struct run *r, size_t i, long repeat,
+                      const char *suffix, char *buf, size_t n)
+{
+    if (r->p->repeats == 1 || !strcmp(suffix, "zfs.txt") ||
+        !strcmp(suffix, "skipped.txt"))
+        sfmt(buf, n, "%s/c%0*zu.%s", r->raw, r->width, i + 1, suffix);
+    else if (repeat == 0)
+        sfmt(buf, n, "%s/c%0*zu-r*.%s", r->raw, r->width, i + 1, suffix);
+    else
+        sfmt(buf, n, "%s/c%0*zu-r%ld.%s", r->raw, r->width, i + 1,
+                 repeat, suffix);
+}
+
+/* ==== storing ==== */
+
+static int store(struct run *r, struct pb_resultset *set)
+{
+    if (!r->o->db)
+        return 0;
+    if (!r->facts_stored && r->facts)
+        for (size_t i = 0; i < r->facts->nfacts; i++)
+            pb_rs_fact(set, r->facts->facts[i].host, r->facts->facts[i].key,
+                       r->facts->facts[i].value);
+    struct pb_err e = {0};
+    int rc = pb_db_store(r->o->db, set, NULL, &e);
+    if (rc == PB_OK)
+        r->facts_stored = 1;
+    if (rc == PB_OK || rc == PB_EDUP) {
+        if (rc == PB_EDUP && !r->facts_stored && r->facts) {
+            /* the facts were not written with this set: take them off */
+            set->nfacts -= r->facts->nfacts;
+        }
+        return 0;
+    }
+    *r->err = e;
+    r->fatal = 1;
+    return -1;
+}
+
+/* A cell that cannot run: one NULL-valued "cell_skipped" result with the
+ * reason, under the cell's config and test, so the report can show it. */
+static void record_skip(struct run *r, const struct pb_run_cell *c,
+                        const char *label, const char *test,
+                        const char *why)
+{
+    r->sum->skipped++;
+    if (r->o->progress && !r->x.dry_run)
+        fprintf(r->o->progress, "cell %zu/%zu %s %s skipped: %s\n",
+                c->index + 1, r->p->ncells, label, test, why);
+    pb_run_note(&r->x, "skip cell %zu/%zu (%s | %s): %s", c->index + 1,
+                r->p->ncells, label, test, why);
+    if (r->x.dry_run || !r->o->db)
+        return;
+    char path[PATH_MAX];
+    cell_path(r, c->index, 0, "skipped.txt", path, sizeof(path));
+    char *text = pb_xasprintf("poolbench run %s, cell %zu of %zu\nconfig: "
+                              "%s\ntest: %s\nskipped: %s\n", r->p->name,
+                              c->index + 1, r->p->ncells, label, test, why);
+    if (write_file(path, text, strlen(text)) != 0)
+        warn(r, "cannot write '%s': %s", path, strerror(errno));
+
+    struct pb_resultset *set = pb_resultset_new();
+    set->path = pb_rs_str(set, path);
+    set->format = "poolbench-run";
+    set->size = strlen(text);
+    pb_sha256_hex(text, strlen(text), set->sha256);
+    free(text);
+    size_t ci = pb_rs_config(set, label);
+    struct pb_kv *kv;
+    size_t nkv;
+    pb_run_cell_config(r->p, c, &kv, &nkv);
+    for (size_t i = 0; i < nkv; i++) {
+        char *v = pb_ingest_norm_param(kv[i].key, kv[i].value);
+        pb_rs_config_param(set, ci, kv[i].key, v);
+        free(v);
+    }
+    pb_run_kv_free(kv, nkv);
+    size_t ti = pb_rs_test(set, test, "fio");
+    pb_run_fio_params(r->p, c->combo[PB_RUN_FIO], set, ti, 0);
+    pb_rs_add_null(set, ci, ti, NULL, NULL, "cell_skipped", "", PB_DIR_HIGHER,
+                   why);
+    store(r, set);
+    pb_resultset_free(set);
+}
+
+/* fio's test name leaves out options such as buffer_compress_percentage:
+ * when the plan sweeps them they are appended, or two cells would look
+ * like one. */
+static void patch_tests(struct run *r, size_t fio_combo,
+                        struct pb_resultset *set)
+{
+    struct pb_buf extra = PB_BUF_INIT;
+    pb_run_fio_extra(r->p, fio_combo, &extra);
+    if (extra.len) {
+        for (size_t t = 0; t < set->ntests; t++) {
+            char *name = pb_xasprintf("%s%s", set->tests[t].name,
+                                      pb_buf_str(&extra));
+            set->tests[t].name = pb_rs_str(set, name);
+            free(name);
+            pb_run_fio_params(r->p, fio_combo, set, t, 1);
+        }
+    }
+    pb_buf_release(&extra);
+}
+
+static int same(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return !strcmp(a, b);
+}
+
+static const struct pb_result *find_like(const struct pb_resultset *dst,
+                                         const struct pb_resultset *src,
+                                         const struct pb_result *r)
+{
+    for (size_t i = 0; i < dst->nresults; i++) {
+        const struct pb_result *q = &dst->results[i];
+        if (same(q->metric, r->metric) && same(q->job, r->job) &&
+            same(q->host, r->host) && same(q->unit, r->unit) &&
+            same(dst->configs[q->config].label,
+                 src->configs[r->config].label) &&
+            same(dst->tests[q->test].name, src->tests[r->test].name))
+            return q;
+    }
+    return NULL;
+}
+
+/* Fold the repeats of a cell into one set: per result the mean, its
+ * standard error and the number of samples. */
+static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
+                                 const char *path, const char *sha,
+                                 size_t size)
+{
+    struct pb_resultset *out = pb_resultset_new();
+    const struct pb_resultset *s0 = sets[0];
+    out->path = pb_rs_str(out, path);
+    out->format = s0->format;
+    out->tool_version = pb_rs_str(out, s0->tool_version);
+    snprintf(out->sha256, sizeof(out->sha256), "%s", sha);
+    out->size = size;
+    for (size_t i = 0; i < s0->nfacts; i++)
+        pb_rs_fact(out, s0->facts[i].host, s0->facts[i].key,
+                   s0->facts[i].value);
+    for (size_t k = 0; k < n; k++) {
+        const struct pb_resultset *s = sets[k];
+        for (size_t i = 0; i < s->nresults; i++) {
+            const struct pb_result *r = &s->results[i];
+            if (find_like(out, s, r))
+                continue;
+            const struct pb_config *cf = &s->configs[r->config];
+            const struct pb_test *te = &s->tests[r->test];
+            size_t ci = pb_rs_config(out, cf->label);
+            for (size_t j = 0; j < cf->nparams; j++)
+                pb_rs_config_param(out, ci, cf->params[j].key,
+                                   cf->params[j].value);
+            size_t ti = pb_rs_test(out, te->name, te->tool);
+            for (size_t j = 0; j < te->nparams; j++)
+                pb_rs_test_param(out, ti, te->params[j].key,
+                                 te->params[j].value);
+            double sum = 0, sq = 0;
+            long cnt = 0;
+            for (size_t m = 0; m < n; m++) {
+                const struct pb_result *q = find_like(sets[m], s, r);
+                if (q && q->has_value) {
+                    sum += q->value;
+                    cnt++;
+                }
+            }
+            if (cnt == 0) {
+                pb_rs_add_null(out, ci, ti, r->host, r->job, r->metric,
+                               r->unit, r->direction, r->null_reason);
+                continue;
+            }
+            double mean = sum / (double)cnt;
+            for (size_t m = 0; m < n; m++) {
+                const struct pb_result *q = find_like(sets[m], s, r);
+                if (q && q->has_value)
+                    sq += (q->value - mean) * (q->value - mean);
+            }
+            struct pb_result *o = pb_rs_add(out, ci, ti, r->host, r->job,
+                                            r->metric, r->unit, r->direction,
+                                            mean);
+            o->samples = cnt;
+            if (cnt > 1) {
+                o->has_stderr = 1;
+                o->stderr_ = sqrt(sq / (double)(cnt - 1)) / sqrt((double)cnt);
+            }
+        }
+    }
+    return out;
+}
+
+/* zfs-fuse has no logicalused: derive it from used x compressratio, and
+ * actual_savings from it, each flagged by a fact, unless the parser
+ * already gave them. */
+static void derive_logicalused(struct run *r, struct pb_resultset *set)
+{
+    const struct pb_result *used = NULL, *ratio = NULL;
+    for (size_t i = 0; i < set->nresults; i++) {
+        const struct pb_result *q = &set->results[i];
+        if (!strcmp(q->metric, "logicalused"))
+            return;
+        if (!strcmp(q->metric, "used") && q->has_value)
+            used = q;
+        if (!strcmp(q->metric, "compressratio") && q->has_value)
+            ratio = q;
+    }
+    if (!used || !ratio)
+        return;
+    struct pb_result u = *used;
+    double lu = used->value * ratio->value;
+    char *ds = pb_run_ds_name(r->p);
+    char key[300];
+    pb_rs_add(set, u.config, u.test, u.host, u.job, "logicalused", "B",
+              PB_DIR_HIGHER, lu);
+    snprintf(key, sizeof(key), "%s:logicalused", ds);
+    pb_rs_fact(set, NULL, key, "derived: used x compressratio (no "
+               "logicalused property in this ZFS)");
+    if (u.value > 0) {
+        pb_rs_add(set, u.config, u.test, u.host, u.job, "actual_savings",
+                  "ratio", PB_DIR_HIGHER, lu / u.value);
+        snprintf(key, sizeof(key), "%s:actual_savings", ds);
+        pb_rs_fact(set, NULL, key, "derived: logicalused/used");
+    }
+    free(ds);
+}
+
+/* ==== commands of a cell ==== */
+
+static void fio_common(struct run *r, const struct pb_run_cell *c,
+                       struct pb_run_argv *a)
+{
+    pb_run_argv_add(a, "fio");
+    pb_run_argv_add(a, "--name=poolbench");
+    if (r->p->zvol) {
+        char *dev = pb_run_zvol_dev(r->p);
+        pb_run_argv_addf(a, "--filename=%s", dev);
+        free(dev);
+    } else {
+        pb_run_argv_addf(a, "--directory=%s/pb", r->mnt);
+    }
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t i = 0; i < f->n; i++)
+        pb_run_argv_addf(a, "--%s=%s", f->ax[i].key,
+                         pb_run_axis_value(r->p, PB_RUN_FIO,
+                                           c->combo[PB_RUN_FIO], i));
+}
+
+/* Lay the data out before measuring, with the plan's buffer contents (so
+ * the compressibility is the one asked for). */
+static int layout(struct run *r, const struct pb_run_cell *c, char *why,
+                  size_t n)
+{
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    if (!r->p->zvol) {
+        fio_common(r, c, &a);
+        pb_run_argv_add(&a, "--create_only=1");
+    } else {
+        static const char *const content[] = {
+            "buffer_compress_percentage", "buffer_compress_chunk",
+            "refill_buffers", "scramble_buffers", "buffer_pattern",
+            "dedupe_percentage", "zero_buffers", "size", NULL};
+        char *dev = pb_run_zvol_dev(r->p);
+        pb_run_argv_add(&a, "fio");
+        pb_run_argv_add(&a, "--name=layout");
+        pb_run_argv_addf(&a, "--filename=%s", dev);
+        pb_run_argv_add(&a, "--rw=write");
+        pb_run_argv_add(&a, "--bs=1M");
+        free(dev);
+        for (size_t i = 0; content[i]; i++) {
+            const char *v = pb_run_value(r->p, PB_RUN_FIO,
+                                         c->combo[PB_RUN_FIO], content[i]);
+            if (v)
+                pb_run_argv_addf(&a, "--%s=%s", content[i], v);
+        }
+    }
+    pb_run_argv_add(&a, "--output-format=json");
+    int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE, &res);
+    pb_run_argv_release(&a);
+    if (rc != 0 && !pb_run_stopped()) {
+        char w[300];
+        snprintf(why, n, "fio could not lay out the data: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+    }
+    pb_run_res_release(&res);
+    return rc ? -1 : 0;
+}
+
+/* Page cache and ARC: sync, drop_caches, export/import. */
+static int drop_caches(struct run *r, char *why, size_t n)
+{
+    struct pb_run_res res = {0};
+    const char *sync_argv[] = {"sync", NULL};
+    pb_run_cmd(&r->x, sync_argv, 0, &res);
+    pb_run_res_release(&res);
+    if (r->x.dry_run) {
+        fprintf(r->x.dry, "# echo 3 > /proc/sys/vm/drop_caches\n");
+    } else {
+        FILE *fp = fopen("/proc/sys/vm/drop_caches", "w");
+        int ok = fp && fputs("3\n", fp) >= 0;
+        if (fp && fclose(fp) != 0)
+            ok = 0;
+        if (r->x.log)
+            fprintf(r->x.log, "# echo 3 > /proc/sys/vm/drop_caches  # %s\n",
+                    ok ? "done" : strerror(errno));
+        if (!ok)
+            warn(r, "cannot drop the page cache: %s", strerror(errno));
+    }
+    return pb_run_pool_cycle(&r->z, why, n);
+}
+
+/* Progress on stderr: "cell i/N <label> <test> elapsed 0:42 eta 3:10". */
+static void progress(struct run *r, const struct pb_run_cell *c,
+                     const char *label, const char *test, long rep)
+{
+    if (!r->o->progress || r->x.dry_run)
+        return;
+    double el = now_s() - r->t0;
+    size_t left = r->p->ncells - c->index;
+    double per = -1;
+    if (r->ran)
+        per = r->ran_secs / (double)r->ran;
+    else {
+        const char *rt = pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO],
+                                      "runtime");
+        double ns;
+        if (rt && pb_parse_duration(rt, 1e9, &ns) == 0)
+            per = (double)r->p->repeats * (ns / 1e9 + 4);
+    }
+    char e[32], t[32] = "?";
+    fmt_dur(el, e, sizeof(e));
+    if (per >= 0)
+        fmt_dur(per * (double)left - (rep > 1 ? per * (double)(rep - 1) /
+                                                    (double)r->p->repeats
+                                              : 0),
+                t, sizeof(t));
+    fprintf(r->o->progress, "cell %zu/%zu %s %s", c->index + 1,
+            r->p->ncells, label, test);
+    if (r->p->repeats > 1)
+        fprintf(r->o->progress, " repeat %ld/%ld", rep, r->p->repeats);
+    fprintf(r->o->progress, " elapsed %s eta %s\n", e, t);
+    fflush(r->o->progress);
+}
+
+/* The pool of a new pool combination: created, and zvol support probed
+ * once per run. */
+static int pool_up(struct run *r, const struct pb_run_cell *c)
+{
+    char why[512];
+    size_t pc = c->combo[PB_RUN_POOL];
+    if (pb_run_pool_create(&r->z, pc, why, sizeof(why)) != 0) {
+        sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+        return -1;
+    }
+    if (r->p->zvol && r->zvol_ok == 0) {
+        r->zvol_ok = pb_run_zvol_probe(&r->z, r->zvol_why,
+                                       sizeof(r->zvol_why)) == 0
+                         ? 1
+                         : -1;
+    }
+    return 0;
+}
+
+static void pool_down(struct run *r)
+{
+    pb_run_ds_destroy(&r->z);
+    struct pb_err e = {0};
+    if (pb_run_pool_destroy(&r->z, &e) != 0) {
+        if (!r->err->code)
+            *r->err = e;
+        r->fatal = 1;
+    }
+}
+
+/* The state of the cell's dataset and pool after its repeats: `zfs get
+ * -Hp all`, `zpool get all` and `zpool status` in one raw file, parsed by
+ * ingest/ (zfs-props), which gives the dataset and pool dimensions too.
+ * Returns the set (caller frees) or NULL. */
+static struct pb_resultset *capture_props(struct run *r,
+                                          const struct pb_run_cell *c,
+                                          const struct pb_ingest_opts *io)
+{
+    char path[PATH_MAX];
+    cell_path(r, c->index, 0, "zfs.txt", path, sizeof(path));
+    char *ds = pb_run_ds_name(r->p);
+    const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
+    const char *pget[] = {"zpool", "get", "all", r->p->pool, NULL};
+    const char *pstat[] = {"zpool", "status", r->p->pool, NULL};
+    const char *const *cmds[] = {zget, pget, pstat};
+    struct pb_buf all = PB_BUF_INIT;
+    struct pb_run_res res = {0};
+    struct pb_resultset *set = NULL;
+    char w[200];
+    /* a first line naming the cell: each file is a source of its own */
+    pb_buf_printf(&all, "# poolbench run %s, cell %zu: %s\n", r->run_id,
+                  c->index + 1, io->label);
+    for (int k = 0; k < 3; k++) {
+        if (pb_run_cmd(&r->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (!r->x.dry_run)
+                warn(r, "'%s %s' failed: %s", cmds[k][0], cmds[k][1],
+                     pb_run_res_why(&res, w, sizeof(w)));
+            continue;
+        }
+        pb_buf_add(&all, pb_buf_str(&res.out), res.out.len);
+        if (all.len && all.s[all.len - 1] != '\n')
+            pb_buf_putc(&all, '\n');
+    }
+    free(ds);
+    pb_run_res_release(&res);
+    if (r->x.dry_run) {
+        pb_buf_release(&all);
+        return NULL;
+    }
+    if (write_file(path, all.s, all.len) != 0)
+        warn(r, "cannot write '%s': %s", path, strerror(errno));
+    struct pb_err e = {0};
+    if (pb_ingest_buffer(path, all.s, all.len, io, &set, &e) != PB_OK) {
+        if (!r->warned_props)
+            warn(r, "zfs properties not ingested (kept in %s): %s", path,
+                 e.msg);
+        r->warned_props = 1;
+        set = NULL;
+    } else {
+        derive_logicalused(r, set);
+    }
+    pb_buf_release(&all);
+    return set;
+}
+
+/* Give the fio set the dimensions zfs reported for the dataset (atime,
+ * copies, ...) so that both sources share one config. */
+static void share_dims(const struct pb_resultset *from,
+                       struct pb_resultset *to)
+{
+    if (!from || !to || from->nconfigs == 0)
+        return;
+    const struct pb_config *src = &from->configs[0];
+    for (size_t c = 0; c < to->nconfigs; c++)
+        for (size_t i = 0; i < src->nparams; i++) {
+            const struct pb_config *dst = &to->configs[c];
+            int have = 0;
+            for (size_t j = 0; j < dst->nparams && !have; j++)
+                have = !strcmp(dst->params[j].key, src->params[i].key);
+            if (!have)
+                pb_rs_config_param(to, c, src->params[i].key,
+                                   src->params[i].value);
+        }
+}
+
+/* One cell on the current pool: dataset, repeats of layout + cache drop +
+ * fio, properties, storing, dataset destroyed. */
+static void run_cell(struct run *r, const struct pb_run_cell *c,
+                     const char *label, const char *test)
+{
+    char why[1024] = "";
+    double t0 = now_s();
+    struct pb_kv *kv;
+    size_t nkv;
+    pb_run_cell_config(r->p, c, &kv, &nkv);
+    struct pb_ingest_opts io = {0};
+    io.label = label;
+    io.set = kv;
+    io.nset = nkv;
+    long R = r->p->repeats;
+    struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
+    struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
+    struct pb_resultset *props = NULL;
+    long got = 0;
+
+    pb_run_note(&r->x, "cell %zu/%zu: %s | %s", c->index + 1, r->p->ncells,
+                label, test);
+    if (pb_run_ds_create(&r->z, c, why, sizeof(why)) != 0)
+        goto skip;
+    for (long rep = 1; rep <= R; rep++) {
+        if (pb_run_stopped())
+            goto out;
+        progress(r, c, label, test, rep);
+        if (layout(r, c, why, sizeof(why)) != 0)
+            goto skip;
+        if (pb_run_stopped())
+            goto out;
+        if (drop_caches(r, why, sizeof(why)) != 0) {
+            /* the pool is in an unknown state: drop it, skip its cells */
+            sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+            goto skip;
+        }
+        if (pb_run_stopped())
+            goto out;
+        char path[PATH_MAX];
+        cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
+        struct pb_run_argv a = {0};
+        fio_common(r, c, &a);
+        pb_run_argv_add(&a, "--group_reporting=1");
+        pb_run_argv_add(&a, "--output-format=json");
+        pb_run_argv_addf(&a, "--output=%s", path);
+        struct pb_run_res res = {0};
+        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                            PB_RUN_STOPPABLE, &res);
+        pb_run_argv_release(&a);
+        if (pb_run_stopped()) {
+            pb_run_res_release(&res);
+            goto out;
+        }
+        if (rc != 0) {
+            char w[300];
+            snprintf(why, sizeof(why), "fio failed: %s",
+                     pb_run_res_why(&res, w, sizeof(w)));
+            pb_run_res_release(&res);
+            goto skip;
+        }
+        pb_run_res_release(&res);
+        if (r->x.dry_run)
+            continue;
+        char *buf;
+        size_t len;
+        struct pb_err e = {0};
+        if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
+            snprintf(why, sizeof(why), "fio output unreadable: %s", e.msg);
+            goto skip;
+        }
+        if (pb_ingest_buffer(path, buf, len, &(struct pb_ingest_opts){
+                                 .format = "fio-json",
+                                 .label = label,
+                                 .set = kv,
+                                 .nset = nkv},
+                             &sets[got], &e) != PB_OK) {
+            sfmt(why, sizeof(why), "fio output not ingested (%s:%ld): %s",
+                     path, e.line, e.msg);
+            free(buf);
+            goto skip;
+        }
+        patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        pb_buf_add(&all, buf, len);
+        free(buf);
+        got++;
+    }
+    /* zfs get after the last repeat: the data of every repeat is there */
+    io.format = "zfs-props";
+    props = capture_props(r, c, &io);
+    if (props)
+        store(r, props);
+    for (long k = 0; k < got; k++)
+        share_dims(props, sets[k]);
+    if (!r->x.dry_run && got > 0) {
+        struct pb_resultset *set = sets[0];
+        if (R > 1) {
+            char path[PATH_MAX], sha[65];
+            cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
+            pb_sha256_hex(all.s, all.len, sha);
+            set = fold(sets, (size_t)got, path, sha, all.len);
+        }
+        store(r, set);
+        if (set != sets[0])
+            pb_resultset_free(set);
+    }
+    r->sum->done++;
+    r->ran++;
+    r->ran_secs += now_s() - t0;
+    goto out;
+skip:
+    if (!pb_run_stopped())
+        record_skip(r, c, label, test, why);
+out:
+    pb_run_ds_destroy(&r->z);
+    for (long i = 0; i < R; i++)
+        pb_resultset_free(sets[i]);
+    free(sets);
+    pb_resultset_free(props);
+    pb_buf_release(&all);
+    pb_run_kv_free(kv, nkv);
+}
+
+/* ==== preflight ==== */
+
+static int preflight(struct run *r)
+{
+    struct pb_run_res res = {0};
+    const char *list[] = {"zpool", "list", "-H", "-o", "name", NULL};
+    int rc = pb_run_cmd(&r->x, list, PB_RUN_CAPTURE, &res);
+    if (r->x.dry_run) {
+        pb_run_res_release(&res);
+        return 0;
+    }
+    char w[300];
+    if (rc != 0) {
+        pb_err_set(r->err, PB_ERUN, NULL, 0, 0,
+                   "'zpool list' does not answer (%s); is ZFS%s usable?",
+                   pb_run_res_why(&res, w, sizeof(w)),
+                   r->impl == PB_RUN_IMPL_ZFS_FUSE
+                       ? " (the zfs-fuse daemon)"
+                       : "");
+        pb_run_res_release(&res);
+        return -1;
+    }
+    const char *s = pb_buf_str(&res.out);
+    size_t pl = strlen(r->p->pool);
+    for (const char *q = s; *q;) {
+        size_t k = strcspn(q, "\n");
+        if (k == pl && !strncmp(q, r->p->pool, pl)) {
+            pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
+                       "pool '%s' already exists; poolbench only uses pools "
+                       "it creates (set another [plan] pool name)",
+                       r->p->pool);
+            pb_run_res_release(&res);
+            return -1;
+        }
+        q += k;
+        if (*q)
+            q++;
+    }
+    /* real devices: refused when any pool uses them */
+    const struct pb_run_vdevs *lists[3] = {&r->p->data, &r->p->log,
+                                           &r->p->cache};
+    int devices = 0;
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->n; i++)
+            devices |= !lists[l]->v[i].is_file;
+    if (devices) {
+        const char *status[] = {"zpool", "status", NULL};
+        pb_run_cmd(&r->x, status, PB_RUN_CAPTURE, &res);
+        const char *out = pb_buf_str(&res.out);
+        for (int l = 0; l < 3; l++)
+            for (size_t i = 0; i < lists[l]->n; i++) {
+                const struct pb_run_vdev *v = &lists[l]->v[i];
+                if (v->is_file)
+                    continue;
+                char real[PATH_MAX];
+                const char *names[2] = {strrchr(v->path, '/') + 1, NULL};
+                if (realpath(v->path, real))
+                    names[1] = strrchr(real, '/') + 1;
+                for (int k = 0; k < 2; k++) {
+                    if (!names[k])
+                        continue;
+                    size_t nl = strlen(names[k]);
+                    for (const char *q = strstr(out, names[k]); q;
+                         q = strstr(q + 1, names[k])) {
+                        char before = q == out ? ' ' : q[-1];
+                        char after = q[nl];
+                        if ((before == ' ' || before == '\t' ||
+                             before == '/') &&
+                            (after == ' ' || after == '\t' ||
+                             after == '\n' || after == '\0')) {
+                            pb_err_set(r->err, PB_EUSAGE, r->p->path,
+                                       v->line, 0,
+                                       "device '%s' is part of a pool "
+                                       "(see 'zpool status'); refusing to "
+                                       "use it", v->path);
+                            pb_run_res_release(&res);
+                            return -1;
+                        }
+                    }
+                }
+            }
+    }
+    pb_run_res_release(&res);
+    return 0;
+}
+
+/* ==== the run ==== */
+
+static void make_dir(struct run *r)
+{
+    const char *d = r->o->dir;
+    char def[PATH_MAX];
+    if (!d) {
+        sfmt(def, sizeof(def), "run-%s", r->p->name);
+        d = def;
+    }
+    if (d[0] == '/') {
+        sfmt(r->dir, sizeof(r->dir), "%s", d);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof(cwd)))
+            sfmt(cwd, sizeof(cwd), ".");
+        while (d[0] == '.' && d[1] == '/')
+            d += 2;
+        sfmt(r->dir, sizeof(r->dir), "%s/%s", strcmp(cwd, "/") ? cwd : "",
+                 d);
+    }
+    size_t n = strlen(r->dir);
+    while (n > 1 && r->dir[n - 1] == '/')
+        r->dir[--n] = '\0';
+    if (!strcmp(r->dir, "/."))
+        sfmt(r->dir, sizeof(r->dir), "/");
+    sfmt(r->raw, sizeof(r->raw), "%s/raw", r->dir);
+    sfmt(r->mnt, sizeof(r->mnt), "%s/mnt", r->dir);
+}
+
+int pb_run_execute(const struct pb_run_plan *plan,
+                   const struct pb_run_opts *opts, struct pb_run_summary *sum,
+                   struct pb_err *err)
+{
+    struct run *r = pb_xcalloc(1, sizeof(*r));
+    memset(sum, 0, sizeof(*sum));
+    sum->cells = plan->ncells;
+    r->p = plan;
+    r->o = opts;
+    r->sum = sum;
+    r->err = err;
+    r->impl = opts->impl ? opts->impl : pb_run_detect_impl();
+    r->pool_combo = (size_t)-1;
+    r->t0 = now_s();
+    r->width = 3;
+    for (size_t n = plan->ncells; n >= 1000; n /= 10)
+        r->width++;
+    make_dir(r);
+    snprintf(sum->dir, sizeof(sum->dir), "%s", r->dir);
+    if (opts->run_id) {
+        snprintf(r->run_id, sizeof(r->run_id), "%s", opts->run_id);
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        char ts[32];
+        localtime_r(&t, &tm);
+        strftime(ts, sizeof(ts), "%Y%m%dT%H%M%S", &tm);
+        snprintf(r->run_id, sizeof(r->run_id), "%s-%ld", ts, (long)getpid());
+    }
+    r->x.dry_run = opts->dry_run;
+    r->x.dry = opts->out ? opts->out : stdout;
+    r->z.x = &r->x;
+    r->z.plan = plan;
+    r->z.impl = r->impl;
+    r->z.owner = r->run_id;
+    r->z.mnt = r->mnt;
+    int installed = 0;
+
+    if (pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
+        goto done;
+    if (!opts->dry_run && !opts->db) {
+        pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
+        goto done;
+    }
+    if (opts->resume && opts->db) {
+        if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)
+            goto done;
+        qsort(r->done, r->ndone, sizeof(char *), cmp_str);
+    }
+    if (!opts->dry_run) {
+        if (geteuid() != 0) {
+            pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                       "a run needs root (zpool, zfs and drop_caches); "
+                       "try --dry-run to see the commands");
+            goto done;
+        }
+        char logp[PATH_MAX];
+        snprintf(logp, sizeof(logp), "%s/commands.log", r->dir);
+        if (mkdir_p(r->raw) != 0 || !(r->x.log = fopen(logp, "a"))) {
+            pb_err_set(err, PB_EIO, r->dir, 0, 0, "cannot create: %s",
+                       strerror(errno));
+            goto done;
+        }
+        pb_run_signals_install();
+        installed = 1;
+    }
+    {
+        time_t t = time(NULL);
+        char ts[64];
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+        if (r->x.log)
+            fprintf(r->x.log, "# ==== %s\n", ts);
+        pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %ld "
+                    "repeats, pool '%s', %s, run id %s", plan->path,
+                    plan->name, plan->ncells, plan->repeats, plan->pool,
+                    pb_run_impl_name(r->impl), r->run_id);
+    }
+    if (preflight(r) != 0)
+        goto done;
+    r->facts = pb_resultset_new();
+    pb_run_host_facts(&r->x, r->impl, r->facts);
+    pb_rs_fact(r->facts, NULL, "run_id", r->run_id);
+    pb_rs_fact(r->facts, NULL, "run_plan", plan->path);
+    if (plan->description)
+        pb_rs_fact(r->facts, NULL, "run_description", plan->description);
+
+    struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+    for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
+        if (pb_run_stopped())
+            break;
+        struct pb_run_cell c;
+        pb_run_cell_at(plan, i, &c);
+        pb_run_plan_describe(plan, i, &label, &test);
+        if (c.combo[PB_RUN_POOL] != r->pool_combo) {
+            if (r->z.created)
+                pool_down(r);
+            if (r->fatal)
+                break;
+            r->pool_combo = c.combo[PB_RUN_POOL];
+            r->pool_fail[0] = '\0';
+        }
+        char path[PATH_MAX], why[512];
+        cell_path(r, i, 0, "fio.json", path, sizeof(path));
+        if (opts->resume && is_done(r, path)) {
+            sum->resumed++;
+            pb_run_note(&r->x, "cell %zu/%zu (%s | %s): already in the "
+                        "database", i + 1, plan->ncells, pb_buf_str(&label),
+                        pb_buf_str(&test));
+            continue;
+        }
+        const char *skip = pb_run_static_skip(plan, &c, r->impl, why,
+                                              sizeof(why));
+        if (!skip && r->pool_fail[0])
+            skip = r->pool_fail;
+        if (!skip && plan->zvol && r->zvol_ok < 0)
+            skip = r->zvol_why;
+        if (!skip && !r->z.created && pool_up(r, &c) != 0)
+            skip = r->pool_fail;
+        if (!skip && plan->zvol && r->zvol_ok < 0)
+            skip = r->zvol_why;
+        if (skip) {
+            record_skip(r, &c, pb_buf_str(&label), pb_buf_str(&test), skip);
+            continue;
+        }
+        run_cell(r, &c, pb_buf_str(&label), pb_buf_str(&test));
+        if ((r->pool_fail[0] || r->z.suspended) && r->z.created)
+            pool_down(r);
+    }
+    pb_buf_release(&label);
+    pb_buf_release(&test);
+    if (r->z.created || r->z.nfiles)
+        pool_down(r);
+    if (pb_run_stopped()) {
+        sum->signal = pb_run_stopped();
+        pb_run_note(&r->x, "stopped by signal %d", sum->signal);
+        if (!err->code)
+            pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                       "run interrupted by %s: the cell in progress was "
+                       "abandoned and its pool destroyed; %zu finished cells "
+                       "are kept (run again with --resume to go on)",
+                       sum->signal == SIGINT    ? "SIGINT"
+                       : sum->signal == SIGTERM ? "SIGTERM"
+                                                : "a signal",
+                       sum->done);
+    }
+    if (r->x.dry_run)
+        pb_run_note(&r->x, "%zu cells, %zu would be skipped, %zu already in "
+                    "the database", plan->ncells, sum->skipped, sum->resumed);
+done:
+    if (installed)
+        pb_run_signals_restore();
+    if (r->x.log)
+        fclose(r->x.log);
+    for (size_t i = 0; i < r->ndone; i++)
+        free(r->done[i]);
+    free(r->done);
+    free(r->z.files);
+    pb_resultset_free(r->facts);
+    free(r);
+    return err->code;
+}

@@ -1,0 +1,94 @@
+/* run/: produces fresh results on real ZFS pools. A plan file (INI) names
+ * vdevs, pool layouts, dataset or zvol properties and fio workloads to
+ * sweep; every cell of the matrix gets a fresh dataset (pools are reused
+ * while only dataset properties or the workload change), caches dropped,
+ * fio run with JSON output, and `zfs get -Hp all` captured. Raw outputs go
+ * to DIR/raw/ and are handed to ingest/ (this module parses no result file
+ * itself) and stored with model/, one source per cell.
+ *
+ * It never goes through a shell: commands are argv vectors run with
+ * posix_spawnp, each logged to DIR/commands.log; a dry run prints the same
+ * lines and executes nothing. It only exports, destroys or writes to pools
+ * it created in this run (they carry the poolbench:owner user property).
+ *
+ * Use:
+ *   1. pb_run_plan_load() (or pb_run_plan_parse() for a buffer);
+ *   2. optionally inspect it: pb_run_plan_name(), pb_run_plan_ncells();
+ *   3. fill a struct pb_run_opts (db opened by the caller, NULL for a dry
+ *      run) and call pb_run_execute();
+ *   4. pb_run_plan_free().
+ */
+#ifndef PB_RUN_H
+#define PB_RUN_H
+
+#include "common/pb.h"
+#include "model/db.h"
+
+#include <stdio.h>
+
+struct pb_run_plan;
+
+/* Read and validate the plan at path. Errors are PB_EUSAGE (or PB_EIO
+ * when the file cannot be read) with err naming path:line. Free *out with
+ * pb_run_plan_free. */
+int pb_run_plan_load(const char *path, struct pb_run_plan **out,
+                     struct pb_err *err) PB_WUR;
+
+/* Same from a NUL-terminated buffer; path is used in messages and for the
+ * default plan name (its base name without .ini). */
+int pb_run_plan_parse(const char *path, const char *text,
+                      struct pb_run_plan **out, struct pb_err *err) PB_WUR;
+
+void pb_run_plan_free(struct pb_run_plan *plan);
+
+/* The plan's name ([plan] name, else the file's base name); borrowed. */
+const char *pb_run_plan_name(const struct pb_run_plan *plan);
+
+/* Number of cells (pool axes x dataset/zvol axes x fio axes); repeats are
+ * not counted. */
+size_t pb_run_plan_ncells(const struct pb_run_plan *plan);
+
+/* Config label and test name of cell i (0-based) as they will be stored:
+ * written into the caller's buffers (reset first). */
+void pb_run_plan_describe(const struct pb_run_plan *plan, size_t i,
+                          struct pb_buf *label, struct pb_buf *test);
+
+/* Which ZFS is used; AUTO detects it (OpenZFS module, else zfs-fuse). */
+enum pb_run_impl { PB_RUN_IMPL_AUTO = 0, PB_RUN_IMPL_OPENZFS,
+                   PB_RUN_IMPL_ZFS_FUSE };
+
+struct pb_run_opts {
+    struct pb_db *db;   /* where results go; may be NULL for a dry run
+                           (with resume it is read to skip finished cells) */
+    const char *dir;    /* output folder; NULL = ./run-<plan name> */
+    int dry_run;        /* print the commands to out, execute none */
+    int yes;            /* allow real block devices as vdevs */
+    int resume;         /* skip cells whose fio output is already stored */
+    FILE *out;          /* dry-run listing and the final summary; stdout */
+    FILE *progress;     /* progress lines; NULL = none */
+    const char *run_id; /* owner mark; NULL = generated (time and pid) */
+    enum pb_run_impl impl;
+};
+
+/* What a run did; filled by pb_run_execute even when it fails. */
+struct pb_run_summary {
+    size_t cells;       /* in the plan */
+    size_t done;        /* ran and stored */
+    size_t skipped;     /* recorded as cell_skipped with a reason */
+    size_t resumed;     /* already in the database */
+    int signal;         /* SIGINT / SIGTERM that stopped the run, or 0 */
+    char dir[4096];     /* the output folder used (absolute) */
+};
+
+/* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when
+ * every cell ran or was recorded as skipped; PB_EUSAGE for a refused plan
+ * (real device without --yes, existing pool or vdev file, ...); PB_ERUN
+ * when interrupted (sum->signal set) or when a pool cannot be cleaned up;
+ * PB_EDB when storing fails. Whatever the outcome, pools and sparse files
+ * this run created are gone when it returns, and finished cells stay
+ * stored. */
+int pb_run_execute(const struct pb_run_plan *plan,
+                   const struct pb_run_opts *opts, struct pb_run_summary *sum,
+                   struct pb_err *err) PB_WUR;
+
+#endif

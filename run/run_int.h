@@ -1,0 +1,207 @@
+/* Private to run/: the parsed plan, command execution and the pool
+ * lifecycle helpers shared by plan.c, exec.c, zfs.c and run.c. Other
+ * modules include run/run.h only. */
+#ifndef PB_RUN_INT_H
+#define PB_RUN_INT_H
+
+#include "ingest/ingest.h"
+#include "run/run.h"
+
+#include <sys/types.h>
+
+/* ==== plan (plan.c) ==== */
+
+struct pb_run_vdev {
+    char *path;   /* absolute file path, or a /dev/... device */
+    double size;  /* bytes, files only */
+    int is_file;
+    long line;
+};
+
+struct pb_run_vdevs {
+    struct pb_run_vdev *v;
+    size_t n, cap;
+};
+
+/* One key of [pool], [dataset]/[zvol] or [fio]: one value is a setting,
+ * several are an axis. */
+struct pb_run_axis {
+    char *key;
+    char **vals;
+    size_t nvals, capvals;
+    long line;
+};
+
+enum pb_run_sect { PB_RUN_POOL = 0, PB_RUN_DATA, PB_RUN_FIO, PB_RUN_NSECT };
+
+struct pb_run_section {
+    struct pb_run_axis *ax;
+    size_t n, cap;
+    size_t ncombos; /* product of the axes' value counts */
+};
+
+/* A parsed layout value such as "stripe-2", "mirror", "2xraidz1-3". */
+struct pb_run_layout {
+    char type[8]; /* stripe, mirror, raidz1, raidz2, raidz3 */
+    int groups;   /* 1 unless "Nx" */
+    int width;    /* vdevs per group (for a stripe: vdevs) */
+};
+
+struct pb_run_plan {
+    char *path, *name, *description, *pool;
+    int zvol;     /* kind = zvol */
+    long repeats;
+    struct pb_run_vdevs data, log, cache;
+    struct pb_run_section sect[PB_RUN_NSECT];
+    size_t ncells;
+};
+
+/* A cell of the matrix: its index and the combination of each section. */
+struct pb_run_cell {
+    size_t index;
+    size_t combo[PB_RUN_NSECT];
+};
+
+void pb_run_cell_at(const struct pb_run_plan *p, size_t i,
+                    struct pb_run_cell *out);
+
+/* Value of key in section s for combination `combo`, or NULL when the plan
+ * does not set it. */
+const char *pb_run_value(const struct pb_run_plan *p, enum pb_run_sect s,
+                         size_t combo, const char *key);
+/* Value of the a-th axis of section s for combination `combo`. */
+const char *pb_run_axis_value(const struct pb_run_plan *p, enum pb_run_sect s,
+                              size_t combo, size_t a);
+
+/* Parse a layout value for a plan with ndata data vdevs. 0 or -1 with a
+ * message in msg. */
+int pb_run_layout_parse(const char *s, size_t ndata,
+                        struct pb_run_layout *out, char *msg, size_t n);
+
+/* Config dimensions of a cell (raw values as written; ingest normalises
+ * them): a heap array of heap strings, freed with pb_run_kv_free. */
+void pb_run_cell_config(const struct pb_run_plan *p,
+                        const struct pb_run_cell *c, struct pb_kv **kv,
+                        size_t *n);
+void pb_run_kv_free(struct pb_kv *kv, size_t n);
+
+/* The config label of a cell: the varying values, or the plan name. */
+void pb_run_cell_label(const struct pb_run_plan *p,
+                       const struct pb_run_cell *c, struct pb_buf *b);
+
+/* The fio test name ingest/fio_json.c gives this cell's job, plus the
+ * varying fio options that name leaves out (" buffer_compress_percentage=
+ * 75"): pb_run_fio_extra() appends only those. */
+void pb_run_fio_name(const struct pb_run_plan *p, size_t fio_combo,
+                     struct pb_buf *b);
+void pb_run_fio_extra(const struct pb_run_plan *p, size_t fio_combo,
+                      struct pb_buf *b);
+/* Add the test parameters of the cell's fio job to test t of set. */
+void pb_run_fio_params(const struct pb_run_plan *p, size_t fio_combo,
+                       struct pb_resultset *set, size_t t, int extra_only);
+
+/* ==== commands (exec.c) ==== */
+
+struct pb_run_argv {
+    char **v; /* NULL-terminated once anything was added */
+    size_t n, cap;
+};
+void pb_run_argv_add(struct pb_run_argv *a, const char *s);
+void pb_run_argv_addf(struct pb_run_argv *a, const char *fmt, ...)
+    PB_PRINTF(2, 3);
+void pb_run_argv_release(struct pb_run_argv *a);
+
+/* Shell-quote argv into b, for reading (the commands never see a shell). */
+void pb_run_quote(struct pb_buf *b, const char *const *argv);
+
+struct pb_run_exec {
+    int dry_run;
+    FILE *dry; /* the dry-run listing */
+    FILE *log; /* DIR/commands.log; NULL before it is opened */
+};
+
+struct pb_run_res {
+    int status;         /* exit status, 128+signal, or -1: could not run */
+    struct pb_buf out;  /* stdout when captured */
+    struct pb_buf err;  /* stderr, always captured */
+    int timed_out;      /* killed after the command timeout */
+};
+void pb_run_res_release(struct pb_run_res *r);
+/* First non-empty line of the command's stderr (or a description of the
+ * status), for reasons and messages; written into buf. */
+const char *pb_run_res_why(const struct pb_run_res *r, char *buf, size_t n);
+
+#define PB_RUN_CAPTURE 1u /* keep stdout in res->out */
+#define PB_RUN_STOPPABLE 2u /* send it SIGINT when the run is interrupted */
+
+/* Log and run argv (posix_spawnp, own process group, stdin /dev/null).
+ * In a dry run only print it. Returns res->status (0 = success). */
+int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
+               unsigned flags, struct pb_run_res *res);
+/* A "# ..." line in the listing and the log. */
+void pb_run_note(struct pb_run_exec *x, const char *fmt, ...) PB_PRINTF(2, 3);
+
+/* SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process. */
+void pb_run_signals_install(void);
+void pb_run_signals_restore(void);
+/* The signal that asked the run to stop, or 0. */
+int pb_run_stopped(void);
+
+/* ==== pools (zfs.c) ==== */
+
+enum pb_run_impl pb_run_detect_impl(void);
+const char *pb_run_impl_name(enum pb_run_impl impl);
+
+struct pb_run_zfs {
+    struct pb_run_exec *x;
+    const struct pb_run_plan *plan;
+    enum pb_run_impl impl;
+    const char *owner; /* run id */
+    const char *mnt;   /* pool root mountpoint (absolute) */
+    int created;       /* the pool exists and this run created it */
+    int exported;      /* ... and is currently exported */
+    int ds_created;    /* the cell's dataset or zvol exists */
+    int suspended;     /* ZFS said the pool's I/O is suspended */
+    struct pb_run_vdev **files; /* sparse files this run created */
+    size_t nfiles, capfiles;
+};
+
+/* Name of the cell's dataset or zvol ("POOL/pb" / "POOL/pbvol"), and the
+ * device path of the zvol. Heap strings. */
+char *pb_run_ds_name(const struct pb_run_plan *p);
+char *pb_run_zvol_dev(const struct pb_run_plan *p);
+
+/* Why this cell cannot run on impl, known before running anything
+ * (compression=lz4 on zfs-fuse, ...), or NULL. */
+const char *pb_run_static_skip(const struct pb_run_plan *p,
+                               const struct pb_run_cell *c,
+                               enum pb_run_impl impl, char *buf, size_t n);
+
+/* Refuse vdevs that must not be touched: files that already exist, missing
+ * folders, devices without --yes, mounted or swap devices. */
+int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
+                       struct pb_err *err) PB_WUR;
+
+/* Sparse files, then `zpool create` for the pool combination. Returns 0,
+ * or -1 with the reason in why (the files are removed again). */
+int pb_run_pool_create(struct pb_run_zfs *z, size_t pool_combo, char *why,
+                       size_t n);
+/* Read poolbench:owner back: 0 when it is this run's, else -1 with err. */
+int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err);
+/* Export and import the pool (drops the ARC). 0 or -1 with why. */
+int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n);
+/* Create the cell's dataset or zvol with its properties. */
+int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
+                     char *why, size_t n);
+int pb_run_ds_destroy(struct pb_run_zfs *z);
+/* Destroy the pool (when created by this run) and remove the sparse
+ * files. Returns 0, or -1 when something could not be removed. */
+int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err);
+/* Can zvols be used? Creates and destroys a tiny one. 0 yes, -1 with why. */
+int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n);
+/* Host facts (CPU, memory, kernel, ZFS implementation and version) added
+ * to set. */
+void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
+                       struct pb_resultset *set);
+
+#endif

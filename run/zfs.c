@@ -1,0 +1,789 @@
+/* Pool, dataset and zvol lifecycle through zpool/zfs, the poolbench:owner
+ * mark checked before anything is exported, destroyed or written, vdev
+ * safety checks, what zfs-fuse cannot do, and host facts. */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DESTROY_TRIES 5
+
+/* ==== implementation ==== */
+
+static int in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/sbin:/usr/bin:/sbin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char full[PATH_MAX];
+        snprintf(full, sizeof(full), "%.*s/%s", (int)n, path, prog);
+        if (n > 0 && access(full, X_OK) == 0)
+            return 1;
+        path += n;
+        if (*path)
+            path++;
+    }
+    return 0;
+}
+
+static int daemon_running(const char *comm)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char p[300], buf[64] = "";
+        snprintf(p, sizeof(p), "/proc/%s/comm", e->d_name);
+        FILE *fp = fopen(p, "r");
+        if (!fp)
+            continue;
+        if (fgets(buf, sizeof(buf), fp)) {
+            buf[strcspn(buf, "\n")] = '\0';
+            found = !strcmp(buf, comm);
+        }
+        fclose(fp);
+    }
+    closedir(d);
+    return found;
+}
+
+enum pb_run_impl pb_run_detect_impl(void)
+{
+    if (access("/sys/module/zfs", F_OK) == 0)
+        return PB_RUN_IMPL_OPENZFS;
+    if (daemon_running("zfs-fuse") || in_path("zfs-fuse"))
+        return PB_RUN_IMPL_ZFS_FUSE;
+    return PB_RUN_IMPL_OPENZFS;
+}
+
+const char *pb_run_impl_name(enum pb_run_impl impl)
+{
+    return impl == PB_RUN_IMPL_ZFS_FUSE ? "zfs-fuse" : "openzfs";
+}
+
+/* ==== names ==== */
+
+char *pb_run_ds_name(const struct pb_run_plan *p)
+{
+    return pb_xasprintf("%s/%s", p->pool, p->zvol ? "pbvol" : "pb");
+}
+
+char *pb_run_zvol_dev(const struct pb_run_plan *p)
+{
+    return pb_xasprintf("/dev/zvol/%s/pbvol", p->pool);
+}
+
+/* ==== what cannot run ==== */
+
+const char *pb_run_static_skip(const struct pb_run_plan *p,
+                               const struct pb_run_cell *c,
+                               enum pb_run_impl impl, char *buf, size_t n)
+{
+    if (impl != PB_RUN_IMPL_ZFS_FUSE)
+        return NULL;
+    size_t dc = c->combo[PB_RUN_DATA], pc = c->combo[PB_RUN_POOL];
+    const char *v = pb_run_value(p, PB_RUN_DATA, dc, "compression");
+    if (v && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "lzjb") &&
+        strcmp(v, "zle") && strncmp(v, "gzip", 4)) {
+        snprintf(buf, n, "compression=%s is not supported by zfs-fuse "
+                 "(it has on, off, lzjb, gzip, gzip-1..9, zle)", v);
+        return buf;
+    }
+    static const char *const sizes[] = {"recordsize", "volblocksize", NULL};
+    for (size_t i = 0; sizes[i]; i++) {
+        double b;
+        v = pb_run_value(p, PB_RUN_DATA, dc, sizes[i]);
+        if (v && pb_parse_size(v, 0, &b) == 0 && b > 128 * 1024) {
+            snprintf(buf, n, "%s=%s is not supported by zfs-fuse (at most "
+                     "128k: no large_blocks feature)", sizes[i], v);
+            return buf;
+        }
+    }
+    v = pb_run_value(p, PB_RUN_POOL, pc, "cache");
+    if (v && !strcmp(v, "on"))
+        for (size_t i = 0; i < p->cache.n; i++)
+            if (p->cache.v[i].is_file) {
+                snprintf(buf, n, "zfs-fuse cannot use a file as a cache "
+                         "device ('%s')", p->cache.v[i].path);
+                return buf;
+            }
+    return NULL;
+}
+
+/* ==== safety checks on vdevs ==== */
+
+/* Is dev (a resolved path) or one of its partitions listed in file as the
+ * first field of a line? */
+static int listed_in(const char *file, const char *dev, char *what,
+                     size_t n)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp)
+        return 0;
+    char line[4096];
+    size_t dl = strlen(dev);
+    int hit = 0;
+    while (!hit && fgets(line, sizeof(line), fp)) {
+        char src[PATH_MAX];
+        size_t k = strcspn(line, " \t\n");
+        if (k == 0 || k >= sizeof(src))
+            continue;
+        memcpy(src, line, k);
+        src[k] = '\0';
+        char real[PATH_MAX];
+        const char *s = realpath(src, real) ? real : src;
+        if (!strncmp(s, dev, dl)) {
+            const char *rest = s + dl;
+            if (*rest == 'p')
+                rest++;
+            while (isdigit((unsigned char)*rest))
+                rest++;
+            if (!*rest) {
+                snprintf(what, n, "%s", src);
+                hit = 1;
+            }
+        }
+    }
+    fclose(fp);
+    return hit;
+}
+
+static int check_one(const struct pb_run_plan *p, const struct pb_run_vdev *v,
+                     int yes, struct pb_err *err)
+{
+    struct stat st;
+    if (v->is_file) {
+        if (lstat(v->path, &st) == 0)
+            return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                              "vdev file '%s' already exists; poolbench "
+                              "creates and removes its sparse files itself "
+                              "(remove it or choose another path)",
+                              v->path);
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", v->path);
+        char *slash = strrchr(dir, '/');
+        if (slash == dir)
+            slash[1] = '\0';
+        else if (slash)
+            *slash = '\0';
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                              "folder '%s' of vdev file '%s' does not exist",
+                              dir, v->path);
+        return PB_OK;
+    }
+    if (!yes)
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "'%s' is a real device and its contents will be "
+                          "destroyed; add --yes to allow it", v->path);
+    char real[PATH_MAX], what[PATH_MAX];
+    if (!realpath(v->path, real) || stat(real, &st) != 0)
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "device '%s' does not exist", v->path);
+    if (!S_ISBLK(st.st_mode))
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "'%s' is not a block device", v->path);
+    if (listed_in("/proc/mounts", real, what, sizeof(what)))
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "device '%s' is mounted (as '%s'); refusing to "
+                          "use it", v->path, what);
+    if (listed_in("/proc/swaps", real, what, sizeof(what)))
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "device '%s' is used as swap ('%s'); refusing to "
+                          "use it", v->path, what);
+    return PB_OK;
+}
+
+int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
+                       struct pb_err *err)
+{
+    const struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->n; i++)
+            if (check_one(p, &lists[l]->v[i], yes, err) != PB_OK)
+                return err->code;
+    return PB_OK;
+}
+
+/* ==== helpers ==== */
+
+static int cmd(struct pb_run_zfs *z, struct pb_run_argv *a, unsigned flags,
+               struct pb_run_res *res)
+{
+    int rc = pb_run_cmd(z->x, (const char *const *)a->v, flags, res);
+    if (rc != 0 && strstr(pb_buf_str(&res->err), "I/O is currently suspended"))
+        z->suspended = 1;
+    return rc;
+}
+
+/* A suspended pool blocks every further command on it (and, with
+ * zfs-fuse, the daemon's mounts): stop and say what is left. */
+static int suspended_err(struct pb_run_zfs *z, struct pb_err *err)
+{
+    return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                      "pool '%s' has suspended its I/O (an I/O error, or it "
+                      "ran out of space); poolbench leaves it and its vdevs "
+                      "as they are: see 'zpool status %s', then 'zpool clear "
+                      "%s' and 'zpool destroy %s'", z->plan->pool,
+                      z->plan->pool, z->plan->pool, z->plan->pool);
+}
+
+/* Run a destroy/export until it succeeds: zfs-fuse answers "pool is busy"
+ * for a moment after its last use. */
+static int retry(struct pb_run_zfs *z, struct pb_run_argv *a,
+                 struct pb_run_res *res)
+{
+    int rc = 0;
+    for (int i = 0; i < DESTROY_TRIES; i++) {
+        rc = cmd(z, a, 0, res);
+        if (rc == 0 || rc < 0)
+            break;
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+    }
+    return rc;
+}
+
+static void size_arg(double bytes, char *buf, size_t n)
+{
+    static const char u[] = "KMGT";
+    int k = -1;
+    while (bytes >= 1024 && fmod(bytes, 1024) == 0 && k < 3) {
+        bytes /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, n, "%.0f", bytes);
+    else
+        snprintf(buf, n, "%.0f%c", bytes, u[k]);
+}
+
+static void remove_files(struct pb_run_zfs *z)
+{
+    struct pb_run_res res = {0};
+    for (size_t i = 0; i < z->nfiles; i++) {
+        struct pb_run_argv a = {0};
+        pb_run_argv_add(&a, "rm");
+        pb_run_argv_add(&a, "-f");
+        pb_run_argv_add(&a, z->files[i]->path);
+        cmd(z, &a, 0, &res);
+        pb_run_argv_release(&a);
+    }
+    pb_run_res_release(&res);
+    z->nfiles = 0;
+}
+
+static void add_vdevs(struct pb_run_argv *a, const struct pb_run_vdevs *v,
+                      size_t from, size_t n)
+{
+    for (size_t i = from; i < from + n && i < v->n; i++)
+        pb_run_argv_add(a, v->v[i].path);
+}
+
+/* ==== pool ==== */
+
+int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
+{
+    const struct pb_run_plan *p = z->plan;
+    struct pb_run_layout l;
+    char msg[200];
+    const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
+    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
+                            sizeof(msg)) != 0) {
+        snprintf(why, n, "%s", msg);
+        return -1;
+    }
+    const char *log = pb_run_value(p, PB_RUN_POOL, pc, "log");
+    const char *cache = pb_run_value(p, PB_RUN_POOL, pc, "cache");
+    const char *ashift = pb_run_value(p, PB_RUN_POOL, pc, "ashift");
+    int use_log = log && strcmp(log, "none");
+    int use_cache = cache && !strcmp(cache, "on");
+    size_t ndata = (size_t)l.groups * (size_t)l.width;
+
+    /* the sparse files this pool uses */
+    z->nfiles = 0;
+    const struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
+    size_t counts[3] = {ndata, use_log ? p->log.n : 0,
+                        use_cache ? p->cache.n : 0};
+    struct pb_run_res res = {0};
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < counts[k]; i++) {
+            struct pb_run_vdev *v = &lists[k]->v[i];
+            if (!v->is_file)
+                continue;
+            char sz[32];
+            size_arg(v->size, sz, sizeof(sz));
+            struct pb_run_argv a = {0};
+            pb_run_argv_add(&a, "truncate");
+            pb_run_argv_add(&a, "-s");
+            pb_run_argv_add(&a, sz);
+            pb_run_argv_add(&a, v->path);
+            int rc = cmd(z, &a, 0, &res);
+            pb_run_argv_release(&a);
+            PB_GROW(z->files, z->capfiles, z->nfiles + 1);
+            z->files[z->nfiles++] = v; /* rm -f even if truncate failed */
+            if (rc != 0) {
+                char w[160];
+                snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
+                         pb_run_res_why(&res, w, sizeof(w)));
+                remove_files(z);
+                pb_run_res_release(&res);
+                return -1;
+            }
+        }
+
+    struct pb_run_argv a = {0};
+    pb_run_argv_add(&a, "zpool");
+    pb_run_argv_add(&a, "create");
+    if (ashift) {
+        pb_run_argv_add(&a, "-o");
+        pb_run_argv_addf(&a, "ashift=%s", ashift);
+    }
+    pb_run_argv_add(&a, "-O");
+    pb_run_argv_addf(&a, "poolbench:owner=%s", z->owner);
+    pb_run_argv_add(&a, "-m");
+    pb_run_argv_add(&a, z->mnt);
+    pb_run_argv_add(&a, p->pool);
+    if (!strcmp(l.type, "stripe")) {
+        add_vdevs(&a, &p->data, 0, ndata);
+    } else {
+        for (int g = 0; g < l.groups; g++) {
+            pb_run_argv_add(&a, l.type);
+            add_vdevs(&a, &p->data, (size_t)g * (size_t)l.width,
+                      (size_t)l.width);
+        }
+    }
+    if (use_log) {
+        pb_run_argv_add(&a, "log");
+        if (!strcmp(log, "mirror"))
+            pb_run_argv_add(&a, "mirror");
+        add_vdevs(&a, &p->log, 0, p->log.n);
+    }
+    if (use_cache) {
+        pb_run_argv_add(&a, "cache");
+        add_vdevs(&a, &p->cache, 0, p->cache.n);
+    }
+    int rc = cmd(z, &a, 0, &res);
+    pb_run_argv_release(&a);
+    if (rc != 0) {
+        char w[200];
+        snprintf(why, n, "zpool create failed: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+        remove_files(z);
+        pb_run_res_release(&res);
+        return -1;
+    }
+    z->created = 1;
+    z->exported = 0;
+    pb_run_res_release(&res);
+    return 0;
+}
+
+int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err)
+{
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    pb_run_argv_add(&a, "zfs");
+    pb_run_argv_add(&a, "get");
+    pb_run_argv_add(&a, "-H");
+    pb_run_argv_add(&a, "-o");
+    pb_run_argv_add(&a, "value");
+    pb_run_argv_add(&a, "poolbench:owner");
+    pb_run_argv_add(&a, z->plan->pool);
+    int rc = cmd(z, &a, PB_RUN_CAPTURE, &res);
+    pb_run_argv_release(&a);
+    if (z->x->dry_run) {
+        pb_run_res_release(&res);
+        return 0;
+    }
+    if (z->suspended) {
+        pb_run_res_release(&res);
+        suspended_err(z, err);
+        return -1;
+    }
+    char got[256];
+    snprintf(got, sizeof(got), "%s", pb_buf_str(&res.out));
+    got[strcspn(got, "\r\n")] = '\0';
+    pb_run_res_release(&res);
+    if (rc == 0 && !strcmp(got, z->owner))
+        return 0;
+    pb_err_set(err, PB_ERUN, NULL, 0, 0,
+               "pool '%s' does not carry this run's mark (poolbench:owner "
+               "is '%s', expected '%s'); not touching it", z->plan->pool,
+               rc == 0 ? got : "unreadable", z->owner);
+    return -1;
+}
+
+static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
+{
+    const struct pb_run_vdevs *lists[3] = {&z->plan->data, &z->plan->log,
+                                           &z->plan->cache};
+    char **seen = NULL;
+    size_t nseen = 0, cap = 0;
+    for (int k = 0; k < 3; k++)
+        for (size_t i = 0; i < lists[k]->n; i++) {
+            const char *path = lists[k]->v[i].path;
+            const char *slash = strrchr(path, '/');
+            char *dir = slash == path ? pb_xstrdup("/")
+                                      : pb_xstrndup(path,
+                                                    (size_t)(slash - path));
+            int dup = 0;
+            for (size_t j = 0; j < nseen && !dup; j++)
+                dup = !strcmp(seen[j], dir);
+            if (dup) {
+                free(dir);
+                continue;
+            }
+            PB_GROW(seen, cap, nseen + 1);
+            seen[nseen++] = dir;
+            pb_run_argv_add(a, "-d");
+            pb_run_argv_add(a, dir);
+        }
+    for (size_t j = 0; j < nseen; j++)
+        free(seen[j]);
+    free(seen);
+}
+
+static int pool_import(struct pb_run_zfs *z, struct pb_run_res *res)
+{
+    struct pb_run_argv a = {0};
+    pb_run_argv_add(&a, "zpool");
+    pb_run_argv_add(&a, "import");
+    import_dirs(z, &a);
+    pb_run_argv_add(&a, z->plan->pool);
+    int rc = cmd(z, &a, 0, res);
+    pb_run_argv_release(&a);
+    if (rc == 0)
+        z->exported = 0;
+    return rc;
+}
+
+/* Poll for a zvol's device node (udev creates it asynchronously). */
+static int wait_dev(struct pb_run_zfs *z, const char *dev, int seconds)
+{
+    if (z->x->dry_run) {
+        pb_run_note(z->x, "wait until %s appears", dev);
+        return 0;
+    }
+    for (int i = 0; i < seconds * 10; i++) {
+        if (access(dev, F_OK) == 0)
+            return 0;
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+    return -1;
+}
+
+int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n)
+{
+    struct pb_err err = {0};
+    if (pb_run_owner_check(z, &err) != 0) {
+        snprintf(why, n, "%s", err.msg);
+        return -1;
+    }
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    char w[200];
+    pb_run_argv_add(&a, "zpool");
+    pb_run_argv_add(&a, "export");
+    pb_run_argv_add(&a, z->plan->pool);
+    int rc = retry(z, &a, &res);
+    pb_run_argv_release(&a);
+    if (rc != 0) {
+        snprintf(why, n, "zpool export failed: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        return -1;
+    }
+    z->exported = 1;
+    rc = pool_import(z, &res);
+    if (rc != 0)
+        snprintf(why, n, "zpool import failed: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+    pb_run_res_release(&res);
+    if (rc == 0 && z->plan->zvol && z->ds_created) {
+        /* udev makes the zvol's node again after the import */
+        char *dev = pb_run_zvol_dev(z->plan);
+        rc = wait_dev(z, dev, 10);
+        if (rc != 0)
+            snprintf(why, n, "the zvol device '%s' did not come back after "
+                     "the import", dev);
+        free(dev);
+    }
+    return rc ? -1 : 0;
+}
+
+int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
+                     char *why, size_t n)
+{
+    const struct pb_run_plan *p = z->plan;
+    struct pb_err err = {0};
+    if (pb_run_owner_check(z, &err) != 0) {
+        snprintf(why, n, "%s", err.msg);
+        return -1;
+    }
+    char *name = pb_run_ds_name(p);
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    pb_run_argv_add(&a, "zfs");
+    pb_run_argv_add(&a, "create");
+    const struct pb_run_section *ds = &p->sect[PB_RUN_DATA];
+    size_t dc = c->combo[PB_RUN_DATA];
+    if (p->zvol) {
+        pb_run_argv_add(&a, "-V");
+        pb_run_argv_add(&a, pb_run_value(p, PB_RUN_DATA, dc, "size"));
+    }
+    for (size_t i = 0; i < ds->n; i++) {
+        if (p->zvol && !strcmp(ds->ax[i].key, "size"))
+            continue;
+        pb_run_argv_add(&a, "-o");
+        pb_run_argv_addf(&a, "%s=%s", ds->ax[i].key,
+                         pb_run_axis_value(p, PB_RUN_DATA, dc, i));
+    }
+    pb_run_argv_add(&a, name);
+    int rc = cmd(z, &a, 0, &res);
+    pb_run_argv_release(&a);
+    if (rc != 0) {
+        char w[200];
+        snprintf(why, n, "zfs create failed: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        free(name);
+        return -1;
+    }
+    z->ds_created = 1;
+    pb_run_res_release(&res);
+    free(name);
+    if (p->zvol) {
+        char *dev = pb_run_zvol_dev(p);
+        rc = wait_dev(z, dev, 10);
+        if (rc != 0)
+            snprintf(why, n, "the zvol device '%s' did not appear", dev);
+        free(dev);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int pb_run_ds_destroy(struct pb_run_zfs *z)
+{
+    if (!z->ds_created || z->exported || z->suspended)
+        return 0;
+    struct pb_err err = {0};
+    if (pb_run_owner_check(z, &err) != 0)
+        return -1;
+    char *name = pb_run_ds_name(z->plan);
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    pb_run_argv_add(&a, "zfs");
+    pb_run_argv_add(&a, "destroy");
+    pb_run_argv_add(&a, name);
+    int rc = retry(z, &a, &res);
+    pb_run_argv_release(&a);
+    pb_run_res_release(&res);
+    free(name);
+    if (rc == 0)
+        z->ds_created = 0;
+    return rc ? -1 : 0;
+}
+
+int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
+{
+    int ret = 0;
+    struct pb_run_res res = {0};
+    if (z->created && z->suspended) {
+        suspended_err(z, err);
+        z->created = 0;
+        z->nfiles = 0; /* the pool still uses them */
+        return -1;
+    }
+    if (z->created) {
+        int files_only = 1;
+        for (size_t i = 0; i < z->plan->data.n; i++)
+            files_only &= z->plan->data.v[i].is_file;
+        /* An exported pool of sparse files vanishes with its files; on
+         * real devices it is imported again to be destroyed. */
+        if (z->exported && !files_only && pool_import(z, &res) != 0)
+            ret = -1;
+        if (!z->exported) {
+            if (pb_run_owner_check(z, err) != 0) {
+                pb_run_res_release(&res);
+                z->created = 0;
+                return -1; /* never remove files under a foreign pool */
+            }
+            struct pb_run_argv a = {0};
+            pb_run_argv_add(&a, "zpool");
+            pb_run_argv_add(&a, "destroy");
+            pb_run_argv_add(&a, z->plan->pool);
+            int rc = retry(z, &a, &res);
+            pb_run_argv_release(&a);
+            if (rc != 0) {
+                char w[200];
+                pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                           "cannot destroy pool '%s': %s", z->plan->pool,
+                           pb_run_res_why(&res, w, sizeof(w)));
+                pb_run_res_release(&res);
+                return -1; /* its files stay: the pool still uses them */
+            }
+        }
+        z->created = 0;
+        z->exported = 0;
+        z->ds_created = 0;
+    }
+    pb_run_res_release(&res);
+    remove_files(z);
+    return ret;
+}
+
+int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n)
+{
+    struct pb_err err = {0};
+    if (pb_run_owner_check(z, &err) != 0) {
+        snprintf(why, n, "%s", err.msg);
+        return -1;
+    }
+    char *name = pb_xasprintf("%s/pbprobe", z->plan->pool);
+    char *dev = pb_xasprintf("/dev/zvol/%s", name);
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    pb_run_argv_add(&a, "zfs");
+    pb_run_argv_add(&a, "create");
+    pb_run_argv_add(&a, "-V");
+    pb_run_argv_add(&a, "4M");
+    pb_run_argv_add(&a, name);
+    int rc = cmd(z, &a, 0, &res);
+    pb_run_argv_release(&a);
+    int ok = 0;
+    if (rc != 0) {
+        char w[200];
+        snprintf(why, n, "zvols cannot be created here (%s: 'zfs create "
+                 "-V' failed: %s)", pb_run_impl_name(z->impl),
+                 pb_run_res_why(&res, w, sizeof(w)));
+    } else {
+        ok = wait_dev(z, dev, 10) == 0;
+        if (!ok)
+            snprintf(why, n, "zvols have no device node here (%s: '%s' "
+                     "did not appear)", pb_run_impl_name(z->impl), dev);
+    }
+    /* remove the probe if zfs left it behind, even after a failure */
+    pb_run_argv_add(&a, "zfs");
+    pb_run_argv_add(&a, "list");
+    pb_run_argv_add(&a, "-H");
+    pb_run_argv_add(&a, "-o");
+    pb_run_argv_add(&a, "name");
+    pb_run_argv_add(&a, name);
+    int exists = cmd(z, &a, PB_RUN_CAPTURE, &res) == 0;
+    pb_run_argv_release(&a);
+    if (exists) {
+        pb_run_argv_add(&a, "zfs");
+        pb_run_argv_add(&a, "destroy");
+        pb_run_argv_add(&a, name);
+        retry(z, &a, &res);
+        pb_run_argv_release(&a);
+    }
+    pb_run_res_release(&res);
+    free(name);
+    free(dev);
+    return ok ? 0 : -1;
+}
+
+/* ==== host facts ==== */
+
+static int file_field(const char *path, const char *key, char *out, size_t n)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    char line[1024];
+    size_t kl = strlen(key);
+    int found = -1;
+    while (fgets(line, sizeof(line), fp)) {
+        if (strncmp(line, key, kl))
+            continue;
+        const char *v = line + kl;
+        while (*v == ' ' || *v == '\t' || *v == ':')
+            v++;
+        snprintf(out, n, "%s", v);
+        out[strcspn(out, "\n")] = '\0';
+        found = 0;
+        break;
+    }
+    fclose(fp);
+    return found;
+}
+
+void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
+                       struct pb_resultset *set)
+{
+    char host[256] = "", buf[1024];
+    gethostname(host, sizeof(host) - 1);
+    const char *h = *host ? host : NULL;
+    if (file_field("/proc/cpuinfo", "model name", buf, sizeof(buf)) == 0)
+        pb_rs_fact(set, h, "cpu_model", buf);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu > 0) {
+        snprintf(buf, sizeof(buf), "%ld", ncpu);
+        pb_rs_fact(set, h, "cpu_count", buf);
+    }
+    if (file_field("/proc/meminfo", "MemTotal", buf, sizeof(buf)) == 0) {
+        double kb = strtod(buf, NULL);
+        char num[64];
+        pb_rs_fact(set, h, "memory_bytes",
+                   pb_fmt_num(kb * 1024, num, sizeof(num)));
+    }
+    struct utsname u;
+    if (uname(&u) == 0) {
+        snprintf(buf, sizeof(buf), "%s %s %s", u.sysname, u.release,
+                 u.machine);
+        pb_rs_fact(set, h, "kernel", buf);
+    }
+    pb_rs_fact(set, h, "zfs_implementation", pb_run_impl_name(impl));
+
+    /* The version: OpenZFS has `zfs version`; zfs-fuse only tells its pool
+     * version through `zpool upgrade -v`. */
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    if (impl == PB_RUN_IMPL_OPENZFS) {
+        pb_run_argv_add(&a, "zfs");
+        pb_run_argv_add(&a, "version");
+    } else {
+        pb_run_argv_add(&a, "zpool");
+        pb_run_argv_add(&a, "upgrade");
+        pb_run_argv_add(&a, "-v");
+    }
+    if (pb_run_cmd(x, (const char *const *)a.v, PB_RUN_CAPTURE, &res) == 0 &&
+        !x->dry_run) {
+        const char *out = pb_buf_str(&res.out);
+        if (impl == PB_RUN_IMPL_OPENZFS) {
+            snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(out, "\n"), out);
+            if (*buf)
+                pb_rs_fact(set, h, "zfs_version", buf);
+        } else {
+            const char *v = strstr(out, "pool version ");
+            if (v) {
+                long pv = strtol(v + 13, NULL, 10);
+                snprintf(buf, sizeof(buf), "zfs-fuse, pool version %ld", pv);
+                pb_rs_fact(set, h, "zfs_version", buf);
+            }
+        }
+    }
+    pb_run_argv_release(&a);
+    pb_run_res_release(&res);
+}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# e2e: the report in a real browser (headless chromium): every chart image
+# loads, no label runs as script, and no chart text leaves its chart or
+# lies on other text as the browser lays it out. Leaves a screenshot of
+# the page beside the poolbench binary (report-screenshot.png).
+# Skips (77) when chromium is not installed.
+# usage: test_report_browser.sh POOLBENCH SOURCE_DIR CORPUS_DIR
+set -u
+pb=$1 src=$2
+fx="$src/fixtures"
+browser=""
+for b in chromium chromium-browser google-chrome; do
+    if command -v "$b" >/dev/null 2>&1; then
+        browser=$b
+        break
+    fi
+done
+if [ -z "$browser" ]; then
+    echo "skipping: no chromium" >&2
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+run_browser() {
+    prof=$(mktemp -d "$tmp/profile.XXXXXX")
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+        --disable-dev-shm-usage \
+        --disable-background-networking --disable-component-update \
+        --disable-sync --no-first-run --user-data-dir="$prof" \
+        --allow-file-access-from-files --virtual-time-budget=15000 "$@" \
+        2>>"$tmp/browser.log"
+}
+
+# -- a database with a sweep, repeats, a hostile label, bonnie++ and ZFS
+db="$tmp/r.db"
+f="$fx/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
+i=0
+for rs in 8k 128k 1m; do
+    for comp in off lz4; do
+        for rep in 1 2; do
+            i=$((i + 1))
+            { cat "$f"; printf '%*s\n' "$i" ''; } >"$tmp/run$i.json"
+            "$pb" ingest --db "$db" -q --label "zfs rs=$rs $comp" \
+                --set recordsize=$rs --set compression=$comp \
+                "$tmp/run$i.json" 2>/dev/null || fail "ingest run $i"
+        done
+    done
+done
+{ cat "$fx/fio-json/fio-3.33_randread_json-normal.json"; echo; } >"$tmp/x.json"
+evil='<script>document.body.setAttribute("data-pwned","1")</script><img src=x onerror="document.body.setAttribute(&quot;data-pwned&quot;,&quot;2&quot;)"> and a label long enough to be wrapped and elided in the charts'
+"$pb" ingest --db "$db" -q --label "$evil" "$tmp/x.json" 2>/dev/null ||
+    fail "ingest hostile label"
+"$pb" ingest --db "$db" -q "$fx/fio-json" "$fx/bonnie-csv" "$fx/zfs" \
+    >/dev/null 2>&1
+out="$tmp/out"
+"$pb" report --db "$db" -o "$out" -q || fail "report"
+
+# -- the page itself: no injected script ran
+run_browser --dump-dom "file://$out/index.html" >"$tmp/dom.html"
+[ -s "$tmp/dom.html" ] || fail "chromium printed no DOM: $(tail -3 "$tmp/browser.log")"
+grep -q '<body[^>]*data-pwned' "$tmp/dom.html" && fail "a label ran as script"
+[ "$(grep -o '<script' "$tmp/dom.html" | wc -l)" = 1 ] ||
+    fail "more than the one script of the page"
+grep -q 'setAttribute("data-pwned"' "$tmp/dom.html" ||
+    fail "the hostile label is not shown as text"
+
+# -- every chart: loads as an image; its text inside the chart, not on
+#    other text (measured by the browser, with its fonts)
+charts=$(sed -n 's/.*<img src="\(charts\/[^"]*\)".*/"\1",/p' "$out/index.html" | tr -d '\n')
+cat >"$out/check.html" <<EOF
+<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<pre id="result">pending</pre>
+<script>
+var charts = [$charts], problems = [], loaded = 0, texts = 0, done = 0;
+function finish() {
+  if (++done < 2 * charts.length) return;
+  document.getElementById('result').textContent =
+    (problems.length ? 'PROBLEMS\n' + problems.join('\n') : 'OK') +
+    '\nloaded=' + loaded + ' charts=' + charts.length + ' texts=' + texts;
+}
+charts.forEach(function (src) {
+  var img = new Image();
+  img.onload = function () {
+    if (img.naturalWidth > 0) loaded++; else problems.push('empty ' + src);
+    finish();
+  };
+  img.onerror = function () { problems.push('not loaded ' + src); finish(); };
+  img.src = src;
+  var o = document.createElement('object');
+  o.type = 'image/svg+xml';
+  o.data = src;
+  o.onload = function () {
+    var doc = o.contentDocument;
+    if (!doc) { problems.push('no document ' + src); finish(); return; }
+    var svg = doc.documentElement;
+    var W = parseFloat(svg.getAttribute('width')), H = parseFloat(svg.getAttribute('height'));
+    var boxes = [];
+    Array.prototype.forEach.call(doc.querySelectorAll('text'), function (t) {
+      var r = t.getBoundingClientRect();
+      texts++;
+      if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+        problems.push('cut: "' + t.textContent + '" in ' + src);
+      boxes.push({r: r, s: t.textContent});
+    });
+    for (var i = 0; i < boxes.length; i++)
+      for (var j = i + 1; j < boxes.length; j++) {
+        var a = boxes[i].r, b = boxes[j].r;
+        var dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        var dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (dx > 1 && dy > 2)
+          problems.push('overlap: "' + boxes[i].s + '" / "' + boxes[j].s + '" in ' + src);
+      }
+    finish();
+  };
+  o.onerror = function () { problems.push('object failed ' + src); finish(); };
+  document.body.appendChild(o);
+});
+if (!charts.length) finish();
+</script></body></html>
+EOF
+run_browser --dump-dom "file://$out/check.html" >"$tmp/check.html"
+result=$(sed -n '/<pre id="result">/,/<\/pre>/p' "$tmp/check.html")
+case "$result" in
+*'>OK'*) ;;
+*) fail "browser check: $result" ;;
+esac
+n=$(grep -c '<img src="charts/' "$out/index.html")
+echo "$result" | grep -q "loaded=$n charts=$n" ||
+    fail "not every chart loaded: $result (page has $n)"
+[ "$n" -ge 5 ] || fail "only $n charts"
+
+# -- a screenshot to look at, kept under the build dir
+shot="$(dirname "$pb")/report-screenshot.png"
+run_browser --hide-scrollbars --window-size=1200,4000 --screenshot="$shot" \
+    "file://$out/index.html" >/dev/null
+[ -s "$shot" ] || fail "no screenshot"
+
+if [ $fails -ne 0 ]; then
+    echo "$fails failure(s)" >&2
+    exit 1
+fi
+echo "browser checks passed ($n charts); screenshot: $shot"

@@ -1,0 +1,644 @@
+/* Unit tests for run/: plan parsing and validation (path:line messages),
+ * the cell matrix with its labels, dimensions and test names, layouts,
+ * argv quoting, and the exact command list of a dry run (which must create
+ * nothing). No root and no ZFS needed. */
+#define _GNU_SOURCE
+#include "tests/unit/testhelp.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/run.h"
+#include "run/run_int.h"
+
+#define EXAMPLES_DIR PB_FIXTURES_DIR "/../examples"
+
+static struct pb_run_plan *parse_ok(const char *text)
+{
+    struct pb_err err = {0};
+    struct pb_run_plan *p = NULL;
+    int rc = pb_run_plan_parse("/plans/t.ini", text, &p, &err);
+    if (rc != PB_OK)
+        print_error("unexpected error: %s:%ld: %s\n", err.path, err.line,
+                    err.msg);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(p);
+    return p;
+}
+
+/* ==== parsing ==== */
+
+static const char small_plan[] =
+    "; a comment\n"
+    "# another comment\n"
+    "[plan]\n"
+    "name = small\n"
+    "pool = pbsmall\n"
+    "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+    "        file:/tmp/pb-unit-none/d1.img:128M\n"
+    "repeats = 3\n"
+    "\n"
+    "[pool]\n"
+    "layout = stripe\n"
+    "\n"
+    "[dataset]\n"
+    "recordsize = 8k, 128k\n"
+    "compression = off, gzip ; inline comment\n"
+    "sync = always\n"
+    "\n"
+    "[fio]\n"
+    "rw = randrw\n"
+    "bs = 4k\n"
+    "size = 8m\n"
+    "runtime = 1\n"
+    "buffer_compress_percentage = 75\n";
+
+static void test_parse_small(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = parse_ok(small_plan);
+    assert_string_equal(pb_run_plan_name(p), "small");
+    assert_string_equal(p->pool, "pbsmall");
+    assert_int_equal(p->repeats, 3);
+    assert_int_equal(p->zvol, 0);
+    assert_int_equal(p->data.n, 2); /* the continuation line is a vdev */
+    assert_string_equal(p->data.v[1].path, "/tmp/pb-unit-none/d1.img");
+    assert_near(p->data.v[1].size, 128.0 * 1024 * 1024, 0);
+    assert_int_equal(pb_run_plan_ncells(p), 4);
+
+    struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+    static const char *const labels[] = {
+        "recordsize=8k compression=off", "recordsize=8k compression=gzip",
+        "recordsize=128k compression=off", "recordsize=128k compression=gzip"};
+    for (size_t i = 0; i < 4; i++) {
+        pb_run_plan_describe(p, i, &label, &test);
+        assert_string_equal(pb_buf_str(&label), labels[i]);
+        assert_string_equal(pb_buf_str(&test),
+                            "fio randrw bs=4k iodepth=1 rwmixread=50");
+    }
+
+    /* every dimension of cell 3, as ingest will normalise them */
+    struct pb_run_cell c;
+    pb_run_cell_at(p, 2, &c);
+    struct pb_kv *kv;
+    size_t n;
+    pb_run_cell_config(p, &c, &kv, &n);
+    static const char *const want[][2] = {
+        {"layout", "stripe"}, {"vdevs", "2"},      {"disks_per_vdev", "1"},
+        {"slog", "no"},       {"l2arc", "no"},     {"recordsize", "128k"},
+        {"compression", "off"}, {"sync", "always"}};
+    assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(kv[i].key, want[i][0]);
+        assert_string_equal(kv[i].value, want[i][1]);
+    }
+    char *norm = pb_ingest_norm_param("recordsize", kv[5].value);
+    assert_string_equal(norm, "131072");
+    free(norm);
+    pb_run_kv_free(kv, n);
+    pb_buf_release(&label);
+    pb_buf_release(&test);
+    pb_run_plan_free(p);
+}
+
+/* Fio options the fio test name leaves out are added when they vary, so
+ * that two cells never share a config and a test. */
+static void test_fio_names(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = parse_ok(
+        "[plan]\nvdevs = file:/tmp/pb-unit-none/d0.img:1G\n"
+        "[fio]\nrw = read, randrw\nbs = 16k\niodepth = 32\nnumjobs = 8\n"
+        "rwmixwrite = 30\nfsync = 1\ndirect = 1\nsize = 1g\n"
+        "buffer_compress_percentage = 0, 75\n");
+    assert_string_equal(pb_run_plan_name(p), "t");
+    assert_int_equal(pb_run_plan_ncells(p), 4);
+    struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+    pb_run_plan_describe(p, 0, &label, &test);
+    assert_string_equal(pb_buf_str(&label), "t");
+    assert_string_equal(pb_buf_str(&test),
+                        "fio read bs=16k iodepth=32 numjobs=8 fsync=1 "
+                        "direct=1 buffer_compress_percentage=0");
+    pb_run_plan_describe(p, 3, &label, &test);
+    assert_string_equal(pb_buf_str(&test),
+                        "fio randrw bs=16k iodepth=32 numjobs=8 "
+                        "rwmixread=70 fsync=1 direct=1 "
+                        "buffer_compress_percentage=75");
+
+    struct pb_resultset *set = pb_resultset_new();
+    size_t t = pb_rs_test(set, pb_buf_str(&test), "fio");
+    pb_run_fio_params(p, 3, set, t, 0);
+    static const char *const want[][2] = {
+        {"rw", "randrw"},     {"bs", "16384"},   {"iodepth", "32"},
+        {"numjobs", "8"},     {"direct", "1"},   {"fsync", "1"},
+        {"size", "1073741824"}, {"buffer_compress_percentage", "75"}};
+    assert_int_equal(set->tests[t].nparams, sizeof(want) / sizeof(want[0]));
+    for (size_t i = 0; i < set->tests[t].nparams; i++) {
+        assert_string_equal(set->tests[t].params[i].key, want[i][0]);
+        assert_string_equal(set->tests[t].params[i].value, want[i][1]);
+    }
+    pb_resultset_free(set);
+    pb_buf_release(&label);
+    pb_buf_release(&test);
+    pb_run_plan_free(p);
+}
+
+static void test_quoting_and_crlf(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = parse_ok(
+        "[plan]\r\nname = crlf\r\nvdevs = file:/tmp/pb-unit-none/d0.img:64M"
+        "\r\n[fio]\r\nsize = 8m\r\nbs = \"4k,8k\", 16k\r\n");
+    assert_int_equal(pb_run_plan_ncells(p), 2);
+    assert_string_equal(pb_run_axis_value(p, PB_RUN_FIO, 0, 1), "4k,8k");
+    assert_string_equal(pb_run_axis_value(p, PB_RUN_FIO, 1, 1), "16k");
+    pb_run_plan_free(p);
+
+    const char *argv[] = {"zfs", "create", "-o", "a b", "it's", "", "x\ny",
+                          "k=v,w:1", NULL};
+    struct pb_buf b = PB_BUF_INIT;
+    pb_run_quote(&b, argv);
+    assert_string_equal(pb_buf_str(&b), "zfs create -o 'a b' 'it'\\''s' '' "
+                                        "'x'$'\\n''y' k=v,w:1");
+    pb_buf_release(&b);
+}
+
+static void test_layouts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        size_t ndata;
+        const char *type;
+        int groups, width;
+    } ok[] = {
+        {"stripe", 4, "stripe", 1, 4},   {"stripe-2", 4, "stripe", 1, 2},
+        {"mirror", 2, "mirror", 1, 2},   {"mirror-3", 3, "mirror", 1, 3},
+        {"2xmirror", 4, "mirror", 2, 2}, {"2xmirror-2", 5, "mirror", 2, 2},
+        {"raidz", 3, "raidz1", 1, 3},    {"raidz2-4", 6, "raidz2", 1, 4},
+        {"3xraidz3-4", 12, "raidz3", 3, 4},
+    };
+    char msg[200];
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        struct pb_run_layout l;
+        assert_int_equal(pb_run_layout_parse(ok[i].s, ok[i].ndata, &l, msg,
+                                             sizeof(msg)),
+                         0);
+        assert_string_equal(l.type, ok[i].type);
+        assert_int_equal(l.groups, ok[i].groups);
+        assert_int_equal(l.width, ok[i].width);
+    }
+    static const struct {
+        const char *s;
+        size_t ndata;
+        const char *msg;
+    } bad[] = {
+        {"mirror", 1, "layout 'mirror' needs at least 2 vdevs per group"},
+        {"stripe-5", 4, "layout 'stripe-5' needs 5 vdevs, [plan] vdevs has "
+                        "4"},
+        {"2xstripe", 4, "layout '2xstripe': a stripe has no groups; write "
+                        "'stripe-N'"},
+        {"raid5", 4, "bad layout 'raid5' (types: stripe, mirror, raidz1, "
+                     "raidz2, raidz3)"},
+        {"mirror-x", 4, "bad vdev count in layout 'mirror-x'"},
+        {"0xmirror", 4, "bad layout '0xmirror' (e.g. stripe-2, mirror, "
+                        "2xmirror-2, raidz2)"},
+        {"raidz2", 2, "layout 'raidz2' needs at least 3 vdevs per group"},
+        {"", 2, "bad layout '' (types: stripe, mirror, raidz1, raidz2, "
+                "raidz3)"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct pb_run_layout l;
+        assert_int_equal(pb_run_layout_parse(bad[i].s, bad[i].ndata, &l, msg,
+                                             sizeof(msg)),
+                         -1);
+        assert_string_equal(msg, bad[i].msg);
+    }
+}
+
+/* ==== errors: exact line and message ==== */
+
+#define VD "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+
+static void test_plan_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        long line;
+        const char *msg;
+    } cases[] = {
+        {"", 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... list)"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\n[bogus]\nx = 1\n", 6,
+         "unknown section '[bogus]' (known: plan, pool, dataset, zvol, fio)"},
+        {"[plan]\n" VD "foo = 1\n", 3,
+         "unknown key 'foo' in [plan] (known: name, description, pool, "
+         "kind, repeats, vdevs, log_vdevs, cache_vdevs)"},
+        {"[plan]\n" VD "[pool]\nlayout = mirror\n[fio]\nsize=8m\n", 4,
+         "layout 'mirror' needs at least 2 vdevs per group"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nsize = 16m\n", 5,
+         "'size' given twice in [fio] (first on line 4)"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nthis is not ini\n", 5,
+         "syntax error: expected [section], key = value or a comment"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nthis is not ini\nfoo:bar = 1\n", 5,
+         "syntax error: expected [section], key = value or a comment"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\ndirectory = /x\n", 5,
+         "fio option 'directory' is set by poolbench"},
+        {"[plan]\nvdevs = file:x0.img:128M\n[fio]\nsize = 8m\n", 2,
+         "'vdevs': vdev path 'x0.img' must be absolute"},
+        {"[plan]\nvdevs = file:/x0.img:32M\n[fio]\nsize = 8m\n", 2,
+         "'vdevs': '/x0.img' is smaller than 64M, the smallest vdev ZFS "
+         "accepts"},
+        {"[plan]\nvdevs = file:/x0.img:lots\n[fio]\nsize = 8m\n", 2,
+         "'vdevs': bad size 'lots' for '/x0.img'"},
+        {"[plan]\nvdevs = sda\n[fio]\nsize = 8m\n", 2,
+         "'vdevs': vdev 'sda' is neither file:PATH:SIZE nor a /dev/ device"},
+        {"[plan]\n" VD "vdevs = file:/x1.img:128M\n", 3,
+         "'vdevs' given twice in [plan] (first on line 2)"},
+        {"[plan]\n" VD "log_vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+         "[fio]\nsize=8m\n", 3,
+         "vdev '/tmp/pb-unit-none/d0.img' is listed twice"},
+        {"[plan]\n" VD "[dataset]\nrecordsize = 8k\n[zvol]\nsize=1G\n", 6,
+         "a plan has either [dataset] or [zvol], not both"},
+        {"[plan]\n" VD "[dataset]\nrecrdsize = 8k\n[fio]\nsize=8m\n", 4,
+         "unknown dataset property 'recrdsize'"},
+        {"[plan]\n" VD "[dataset]\nrecordsize = 8k, 3k\n[fio]\nsize=8m\n", 4,
+         "recordsize must be a power of two from 512 to 16M, got '3k'"},
+        {"[plan]\n" VD "[dataset]\nmountpoint = /x\n[fio]\nsize=8m\n", 4,
+         "'mountpoint' is set by poolbench"},
+        {"[plan]\n" VD "[fio]\nsize=8m\n[pool]\nashift = 12, 8\n", 6,
+         "ashift must be 9..16, got '8'"},
+        {"[plan]\n" VD "[pool]\nlog = on\n[fio]\nsize=8m\n", 4,
+         "log=on needs [plan] log_vdevs"},
+        {"[plan]\n" VD "[pool]\ncache = maybe\n[fio]\nsize=8m\n", 4,
+         "cache must be none or on, got 'maybe'"},
+        {"[plan]\n" VD "[pool]\nrecordsize = 8k\n[fio]\nsize=8m\n", 4,
+         "unknown key 'recordsize' in [pool] (known: layout, ashift, log, "
+         "cache)"},
+        {"[plan]\n" VD "[fio]\nsize=8m\nrw = read,,write\n", 5,
+         "empty value in 'rw'"},
+        {"[plan]\n" VD "[fio]\nsize=8m\nbs = \"4k\n", 5,
+         "unterminated quote in 'bs'"},
+        {"[plan]\n" VD "[fio]\nsize=\n", 4, "empty value for 'size'"},
+        {"[plan]\nname = <script>\n" VD "[fio]\nsize=8m\n", 2,
+         "plan name '<script>' must be letters, digits, _ . - (it names the "
+         "output folder)"},
+        {"[plan]\npool = mirror1\n" VD "[fio]\nsize=8m\n", 2,
+         "bad pool name 'mirror1'"},
+        {"[plan]\nkind = lun\n" VD "[fio]\nsize=8m\n", 2,
+         "kind must be dataset or zvol, got 'lun'"},
+        {"[plan]\nkind = zvol\n" VD "[dataset]\nsync=always\n", 2,
+         "kind = zvol but the plan has a [dataset] section"},
+        {"[plan]\nrepeats = 0\n" VD "[fio]\nsize=8m\n", 2,
+         "repeats must be 1..1000, got '0'"},
+        {"[plan]\n" VD, 0, "[fio] needs 'size' (the file size per job)"},
+        {"[plan]\n" VD "[zvol]\nvolblocksize = 8k\n", 0,
+         "[zvol] needs 'size' (the volume size)"},
+        {"x=1\n[plan]\n", 1, "'x' is outside a section (start with [plan])"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nrw = a,b,c,d,e,f,g,h,i,j\n"
+         "bs = a,b,c,d,e,f,g,h,i,j\nnumjobs = a,b,c,d,e,f,g,h,i,j\n"
+         "iodepth = a,b,c,d,e,f,g,h,i,j\nfsync = a,b,c,d,e,f,g,h,i,j\n"
+         "direct = a,b\n",
+         0, "the plan has 200000 cells; at most 100000"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\n<script>alert(1)</script>\n", 5,
+         "syntax error: expected [section], key = value or a comment"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct pb_err err = {0};
+        struct pb_run_plan *p = NULL;
+        int rc = pb_run_plan_parse("/plans/bad.ini", cases[i].text, &p, &err);
+        if (rc != PB_EUSAGE || err.line != cases[i].line ||
+            strcmp(err.msg, cases[i].msg))
+            print_error("case %zu: rc %d line %ld msg '%s'\n", i, rc,
+                        err.line, err.msg);
+        assert_int_equal(rc, PB_EUSAGE);
+        assert_null(p);
+        assert_string_equal(err.path, "/plans/bad.ini");
+        assert_int_equal(err.line, cases[i].line);
+        assert_string_equal(err.msg, cases[i].msg);
+    }
+}
+
+/* Lines longer than inih's buffer are refused, not cut; broken files. */
+static void test_hostile(void **state)
+{
+    (void)state;
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "[plan]\n" VD "[fio]\nsize = 8m\nbs = ");
+    for (int i = 0; i < 80; i++)
+        pb_buf_puts(&b, i ? ",4k" : "4k");
+    pb_buf_puts(&b, "\n");
+    struct pb_err err = {0};
+    struct pb_run_plan *p = NULL;
+    assert_int_equal(pb_run_plan_parse("/p.ini", pb_buf_str(&b), &p, &err),
+                     PB_EUSAGE);
+    assert_int_equal(err.line, 5);
+    assert_string_equal(err.msg, "line is longer than 196 characters "
+                                 "(continue a value on indented lines)");
+    pb_buf_release(&b);
+
+    /* a file with a NUL byte, and binary garbage */
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/pb_unit_plan_%d.ini", (int)getpid());
+    static const char nul[] = "[plan]\n" VD "[fio]\nsize=8m\0\n";
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(nul, 1, sizeof(nul) - 1, fp);
+    fclose(fp);
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_plan_load(path, &p, &err), PB_EUSAGE);
+    assert_int_equal(err.line, 4);
+    assert_string_equal(err.msg, "NUL byte in the plan (not a text file)");
+    fp = fopen(path, "wb");
+    for (int i = 0; i < 4096; i++)
+        fputc((i * 7919 + 13) % 251 + 1, fp);
+    fclose(fp);
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_plan_load(path, &p, &err), PB_EUSAGE);
+    assert_null(p);
+    unlink(path);
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_plan_load("/nonexistent/plan.ini", &p, &err),
+                     PB_EIO);
+
+    /* truncated at every tenth of a valid plan: an error or a plan, never
+     * a crash */
+    size_t len = strlen(small_plan);
+    for (int k = 0; k <= 10; k++) {
+        char *cut = pb_xstrndup(small_plan, len * (size_t)k / 10);
+        pb_err_clear(&err);
+        p = NULL;
+        int rc = pb_run_plan_parse("/p.ini", cut, &p, &err);
+        assert_true(rc == PB_OK || rc == PB_EUSAGE);
+        assert_true((rc == PB_OK) == (p != NULL));
+        pb_run_plan_free(p);
+        free(cut);
+    }
+}
+
+/* ==== dry run ==== */
+
+static char *dry_run(const char *plan_text, enum pb_run_impl impl,
+                     const char *dir, int *rc)
+{
+    struct pb_run_plan *p = parse_ok(plan_text);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *fp = open_memstream(&out, &outlen);
+    assert_non_null(fp);
+    struct pb_run_opts o = {0};
+    o.dry_run = 1;
+    o.dir = dir;
+    o.out = fp;
+    o.run_id = "unit-1";
+    o.impl = impl;
+    struct pb_run_summary sum;
+    struct pb_err err = {0};
+    *rc = pb_run_execute(p, &o, &sum, &err);
+    if (*rc)
+        print_error("dry run: %s\n", err.msg);
+    fclose(fp);
+    pb_run_plan_free(p);
+    return out;
+}
+
+static const char dry_plan[] =
+    "[plan]\n"
+    "name = unit\n"
+    "pool = pbunit\n"
+    "vdevs = file:/tmp/pb-unit-run-d0.img:128M "
+    "file:/tmp/pb-unit-run-d1.img:128M\n"
+    "log_vdevs = file:/tmp/pb-unit-run-l0.img:64M\n"
+    "repeats = 2\n"
+    "[pool]\n"
+    "layout = mirror\n"
+    "log = none, on\n"
+    "[dataset]\n"
+    "recordsize = 8k\n"
+    "compression = gzip, lz4\n"
+    "[fio]\n"
+    "rw = randwrite\n"
+    "size = 8m\n"
+    "runtime = 1\n";
+
+#define OUT "/tmp/pb-unit-run-out"
+#define OWN "zfs get -H -o value poolbench:owner pbunit\n"
+#define CELL(n, log, zc)                                                     \
+    OWN                                                                      \
+    "zfs create -o recordsize=8k -o compression=" zc " pbunit/pb\n"          \
+    REP(n, 1) REP(n, 2)                                                      \
+    "zfs get -Hp all pbunit/pb\n"                                            \
+    "zpool get all pbunit\n"                                                 \
+    "zpool status pbunit\n" OWN "zfs destroy pbunit/pb\n"
+#define FIO "fio --name=poolbench --directory=" OUT "/mnt/pb --rw=randwrite " \
+            "--size=8m --runtime=1"
+#define REP(n, r)                                                            \
+    FIO " --create_only=1 --output-format=json\n"                            \
+    "sync\n"                                                                 \
+    "# echo 3 > /proc/sys/vm/drop_caches\n" OWN                              \
+    "zpool export pbunit\n"                                                  \
+    "zpool import -d /tmp pbunit\n" FIO                                      \
+    " --group_reporting=1 --output-format=json --output=" OUT                \
+    "/raw/c00" #n "-r" #r ".fio.json\n"
+
+static const char dry_want_fuse[] =
+    "# poolbench run /plans/t.ini: plan 'unit', 4 cells x 2 repeats, pool "
+    "'pbunit', zfs-fuse, run id unit-1\n"
+    "zpool list -H -o name\n"
+    "zpool upgrade -v\n"
+    "truncate -s 128M /tmp/pb-unit-run-d0.img\n"
+    "truncate -s 128M /tmp/pb-unit-run-d1.img\n"
+    "zpool create -O poolbench:owner=unit-1 -m " OUT "/mnt pbunit mirror "
+    "/tmp/pb-unit-run-d0.img /tmp/pb-unit-run-d1.img\n"
+    "# cell 1/4: log=none compression=gzip | fio randwrite bs=4k iodepth=1\n"
+    CELL(1, none, "gzip")
+    "# skip cell 2/4 (log=none compression=lz4 | fio randwrite bs=4k "
+    "iodepth=1): compression=lz4 is not supported by zfs-fuse (it has on, "
+    "off, lzjb, gzip, gzip-1..9, zle)\n"
+    OWN "zpool destroy pbunit\n"
+    "rm -f /tmp/pb-unit-run-d0.img\n"
+    "rm -f /tmp/pb-unit-run-d1.img\n"
+    "truncate -s 128M /tmp/pb-unit-run-d0.img\n"
+    "truncate -s 128M /tmp/pb-unit-run-d1.img\n"
+    "truncate -s 64M /tmp/pb-unit-run-l0.img\n"
+    "zpool create -O poolbench:owner=unit-1 -m " OUT "/mnt pbunit mirror "
+    "/tmp/pb-unit-run-d0.img /tmp/pb-unit-run-d1.img log "
+    "/tmp/pb-unit-run-l0.img\n"
+    "# cell 3/4: log=on compression=gzip | fio randwrite bs=4k iodepth=1\n"
+    CELL(3, on, "gzip")
+    "# skip cell 4/4 (log=on compression=lz4 | fio randwrite bs=4k "
+    "iodepth=1): compression=lz4 is not supported by zfs-fuse (it has on, "
+    "off, lzjb, gzip, gzip-1..9, zle)\n"
+    OWN "zpool destroy pbunit\n"
+    "rm -f /tmp/pb-unit-run-d0.img\n"
+    "rm -f /tmp/pb-unit-run-d1.img\n"
+    "rm -f /tmp/pb-unit-run-l0.img\n"
+    "# 4 cells, 2 would be skipped, 0 already in the database\n";
+
+static void test_dry_run_exact(void **state)
+{
+    (void)state;
+    if (access("/tmp/pb-unit-run-d0.img", F_OK) == 0 ||
+        access(OUT, F_OK) == 0) {
+        print_message("skipping: leftovers of another run in /tmp\n");
+        skip();
+    }
+    int rc;
+    char *out = dry_run(dry_plan, PB_RUN_IMPL_ZFS_FUSE, OUT, &rc);
+    assert_int_equal(rc, PB_OK);
+    if (strcmp(out, dry_want_fuse))
+        print_error("got:\n%s\n", out);
+    assert_string_equal(out, dry_want_fuse);
+    free(out);
+    /* a dry run creates nothing: no folder, no sparse file */
+    assert_int_not_equal(access(OUT, F_OK), 0);
+    assert_int_not_equal(access("/tmp/pb-unit-run-d0.img", F_OK), 0);
+    assert_int_not_equal(access("/tmp/pb-unit-run-l0.img", F_OK), 0);
+
+    /* OpenZFS runs lz4, and asks `zfs version` */
+    out = dry_run(dry_plan, PB_RUN_IMPL_OPENZFS, OUT, &rc);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(strstr(out, "\nzfs version\n"));
+    assert_null(strstr(out, "# skip"));
+    assert_non_null(strstr(out, "zfs create -o recordsize=8k -o "
+                                "compression=lz4 pbunit/pb\n"));
+    assert_non_null(strstr(out, "# 4 cells, 0 would be skipped"));
+    free(out);
+}
+
+/* zvols: the probe, the device wait, the layout pass on the device. */
+static void test_dry_run_zvol(void **state)
+{
+    (void)state;
+    int rc;
+    char *out = dry_run("[plan]\npool = pbz\n"
+                        "vdevs = file:/tmp/pb-unit-run-z0.img:1G\n"
+                        "[zvol]\nsize = 512M\nvolblocksize = 16k\n"
+                        "[fio]\nrw = randread\nbs = 16k\n"
+                        "buffer_compress_percentage = 50\n",
+                        PB_RUN_IMPL_OPENZFS, OUT, &rc);
+    assert_int_equal(rc, PB_OK);
+    static const char *const lines[] = {
+        "zfs create -V 4M pbz/pbprobe\n",
+        "# wait until /dev/zvol/pbz/pbprobe appears\n",
+        "zfs destroy pbz/pbprobe\n",
+        "zfs create -V 512M -o volblocksize=16k pbz/pbvol\n",
+        "fio --name=layout --filename=/dev/zvol/pbz/pbvol --rw=write --bs=1M "
+        "--buffer_compress_percentage=50 --output-format=json\n",
+        "zpool import -d /tmp pbz\n# wait until /dev/zvol/pbz/pbvol appears\n",
+        "fio --name=poolbench --filename=/dev/zvol/pbz/pbvol --rw=randread "
+        "--bs=16k --buffer_compress_percentage=50 --group_reporting=1 "
+        "--output-format=json --output=" OUT "/raw/c001.fio.json\n",
+        "zfs get -Hp all pbz/pbvol\n",
+    };
+    const char *at = out;
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        const char *hit = strstr(at, lines[i]);
+        if (!hit)
+            print_error("missing in order: %s\nin:\n%s\n", lines[i], out);
+        assert_non_null(hit);
+        at = hit;
+    }
+    free(out);
+}
+
+/* Refusals happen before any command: real devices without --yes, vdev
+ * files that exist. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = parse_ok("[plan]\nvdevs = /dev/null-pb-unit\n"
+                                     "[fio]\nsize=8m\n");
+    struct pb_run_opts o = {0};
+    o.dry_run = 1;
+    o.out = stdout;
+    struct pb_run_summary sum;
+    struct pb_err err = {0};
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_EUSAGE);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "'/dev/null-pb-unit' is a real device and "
+                                 "its contents will be destroyed; add --yes "
+                                 "to allow it");
+    o.yes = 1;
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_EUSAGE);
+    assert_string_equal(err.msg, "device '/dev/null-pb-unit' does not exist");
+    pb_run_plan_free(p);
+
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/pb_unit_vdev_%d.img", (int)getpid());
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    char *text = pb_xasprintf("[plan]\nvdevs = file:%s:64M\n[fio]\nsize=8m\n",
+                              path);
+    p = parse_ok(text);
+    pb_err_clear(&err);
+    o.yes = 0;
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_EUSAGE);
+    char *want = pb_xasprintf("vdev file '%s' already exists; poolbench "
+                              "creates and removes its sparse files itself "
+                              "(remove it or choose another path)", path);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(access(path, F_OK), 0); /* left alone */
+    unlink(path);
+    free(want);
+    free(text);
+    pb_run_plan_free(p);
+
+    p = parse_ok("[plan]\nvdevs = file:/nonexistent-pb/d0.img:64M\n"
+                 "[fio]\nsize=8m\n");
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_EUSAGE);
+    assert_string_equal(err.msg, "folder '/nonexistent-pb' of vdev file "
+                                 "'/nonexistent-pb/d0.img' does not exist");
+    pb_run_plan_free(p);
+}
+
+/* The example plans parse and have the shape their comments promise. */
+static void test_examples(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        size_t cells;
+        long repeats;
+        int zvol;
+    } ex[] = {
+        {"ashift-recordsize.ini", 12, 3, 0},
+        {"volblocksize.ini", 576, 1, 1},
+        {"layouts.ini", 128, 1, 0},
+        {"quick.ini", 8, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", EXAMPLES_DIR, ex[i].file);
+        struct pb_err err = {0};
+        struct pb_run_plan *p = NULL;
+        if (pb_run_plan_load(path, &p, &err) != PB_OK)
+            print_error("%s:%ld: %s\n", path, err.line, err.msg);
+        assert_non_null(p);
+        assert_int_equal(pb_run_plan_ncells(p), ex[i].cells);
+        assert_int_equal(p->repeats, ex[i].repeats);
+        assert_int_equal(p->zvol, ex[i].zvol);
+        pb_run_plan_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_small),
+        cmocka_unit_test(test_fio_names),
+        cmocka_unit_test(test_quoting_and_crlf),
+        cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_dry_run_exact),
+        cmocka_unit_test(test_dry_run_zvol),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_examples),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
