@@ -138,7 +138,7 @@ static const char *skip_prolog(const char *p, const char *end,
 
 static int is_root(const char *p, const char *end)
 {
-    if (!p || !starts(p + 1, end, ROOT) || *p != '<')
+    if (!p || p >= end || *p != '<' || !starts(p + 1, end, ROOT))
         return 0;
     const char *q = p + 1 + ROOT_LEN;
     return q == end || *q == '>' || *q == '/' || isspace((unsigned char)*q);
