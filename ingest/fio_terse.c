@@ -1,6 +1,6 @@
 /* fio terse output (--minimal, --output-format=terse), terse versions 2 to
  * 5, read by field position as fio's HOWTO documents it, into the model of
- * ingest/fio_json.c (same metric names and units).
+ * ingest/fio_json.c (same metric names and units; ingest/fio_common.c).
  *
  * Layout per line: v2 "2;name;groupid;error", v3+ "N;fio-x.y;name;groupid;
  * error"; then one section per data direction: read, write, trim (no trim
@@ -15,10 +15,11 @@
  * job description (v2 prints the description on its own line).
  *
  * Decisions (see fixtures/fio-terse/README.md):
- *   - Terse has no job options: tests are named as fio_json.c names jobs
- *     without options, "fio <rw done> job=<name>" (rw from the directions
- *     that did I/O: read, write, rw, trim, trimwrite), plus rwmixread for
- *     rw: the read share of the IOPS, rounded to the nearest 5. Job names
+ *   - Terse has no job options: tests are named as ingest/fio_common.c
+ *     names jobs without options, "fio <rw done> job=<name>" (rw from the
+ *     directions that did I/O: read, write, rw, trim, trimwrite; iops > 0
+ *     counts as I/O), plus rwmixread for rw: the read share of the IOPS,
+ *     rounded to the nearest 5 (50 when both are 0). Job names
  *     are not parsed for parameters. Config label = job name; an empty
  *     name becomes "job<k>" (k = 1-based line record).
  *   - bw is recomputed as floor(KiB * 1024 * 1000 / runtime_ms) (fio's JSON
@@ -26,12 +27,14 @@
  *   - slat/clat/lat printed as all zeros were not measured: no row.
  *   - Consecutive lines with the same name and group id and the same disk
  *     utilisation tail are numjobs clones: "<name>#<i>" plus an aggregate
- *     "<name>" as in fio_json.c (CPU a plain mean). A group id going down,
+ *     "<name>" as in fio_common.c (terse has no I/O counts: means weighted
+ *     by bytes; CPU by each job's longest direction runtime, a plain mean
+ *     when one is unknown). A group id going down,
  *     another fio version, or a same-named line with other disk stats
  *     starts another run; a name found in several runs gets job
  *     "<name> run <k>".
  */
-#include "ingest/ingest_int.h"
+#include "ingest/fio_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -40,51 +43,15 @@
 
 #define SNIFF_SCAN ((size_t)8192)
 
-enum { D_READ, D_WRITE, D_TRIM, D_MIXED, D_N };
-
-static const char *const dir_name[D_N] = {"read", "write", "trim", "mixed"};
-
-static const struct {
-    double pct;
-    const char *metric;
-} pcts[] = {
-    {50.0, "clat_p50"},
-    {95.0, "clat_p95"},
-    {99.0, "clat_p99"},
-    {99.9, "clat_p99.9"},
-};
-#define NPCT (sizeof(pcts) / sizeof(pcts[0]))
-
-static const char NO_IO[] = "no I/O in this direction";
-
 #define TAIL_FIELDS 34 /* cpu 5, depths 7, usec 10, msec 12 */
 
-struct dstat {
-    int present;
-    double ios; /* always unknown in terse */
-    double bytes, bw, iops, runtime;
-    double lat_mean, clat_mean, slat_mean, clat_max;
-    double pct[NPCT];
-};
-
-struct stats {
-    struct dstat d[D_N];
-    double usr_cpu, sys_cpu;
-};
-
 struct rec {
-    const char *name;
-    const char *version; /* "fio-3.33"; NULL in v2 */
-    const char *tail;    /* disk utilisation etc., "" when none */
+    struct pb_fio_job job; /* name, run, stats, test */
+    const char *version;   /* "fio-3.33"; NULL in v2 */
+    const char *tail;      /* disk utilisation etc., "" when none */
     long line;
     long groupid;
     long err;
-    int usable;
-    size_t run;
-    struct stats st;
-    const char *jobname;
-    size_t config, test;
-    unsigned rwmask;
 };
 
 struct field {
@@ -104,15 +71,6 @@ struct ctx {
 };
 
 /* ==== fields ==== */
-
-static void dstat_init(struct dstat *d)
-{
-    memset(d, 0, sizeof(*d));
-    d->ios = d->bytes = d->bw = d->iops = d->runtime = NAN;
-    d->lat_mean = d->clat_mean = d->slat_mean = d->clat_max = NAN;
-    for (size_t i = 0; i < NPCT; i++)
-        d->pct[i] = NAN;
-}
 
 /* 1-based column of field k in line. */
 static long col_of(const char *line, const struct field *f)
@@ -159,31 +117,6 @@ static int fnum(const struct field *f, int pct, double *out)
     return 0;
 }
 
-/* The decimal number in s times 10^shift, shifting the decimal point in
- * the text so that "12.871519" usec gives exactly 12871.519 ns. */
-static double dec_shift(const char *s, int shift)
-{
-    char b[96];
-    size_t n = strlen(s), k = 0;
-    if (n + (size_t)shift + 2 > sizeof(b) || strspn(s, "0123456789.") != n)
-        return strtod(s, NULL) * pow(10.0, shift);
-    const char *dot = strchr(s, '.');
-    size_t ilen = dot ? (size_t)(dot - s) : n;
-    memcpy(b, s, ilen);
-    k = ilen;
-    const char *frac = dot ? dot + 1 : "";
-    size_t flen = strlen(frac), i = 0;
-    for (int j = 0; j < shift; j++)
-        b[k++] = i < flen ? frac[i++] : '0';
-    if (i < flen) {
-        b[k++] = '.';
-        memcpy(b + k, frac + i, flen - i);
-        k += flen - i;
-    }
-    b[k] = '\0';
-    return strtod(b, NULL);
-}
-
 /* Field f (a number) times 10^shift, exactly as written. */
 static double fscaled(const struct field *f, int shift)
 {
@@ -191,7 +124,7 @@ static double fscaled(const struct field *f, int shift)
     size_t n = f->n < sizeof(b) - 1 ? f->n : sizeof(b) - 1;
     memcpy(b, f->s, n);
     b[n] = '\0';
-    return dec_shift(b, shift);
+    return pb_fio_dec_shift(b, shift);
 }
 
 /* A percentile field "99.000000%=1234" (or unused "0%=0"). */
@@ -228,7 +161,7 @@ static double lat4(const struct field *f, size_t k, const double *v,
 
 static int read_section(struct ctx *c, const char *line, long lineno,
                         const struct field *f, size_t pos, int old,
-                        struct dstat *d)
+                        struct pb_fio_dstat *d)
 {
     /* numeric fields of the section, by layout */
     double io, bw, iops = NAN, rt, slat[4], clat[4], lat[4];
@@ -256,18 +189,15 @@ static int read_section(struct ctx *c, const char *line, long lineno,
         NUMF(clat[i]);
     if (bad)
         return bad_field(c, line, lineno, bad, badk, "a number");
-    dstat_init(d);
+    pb_fio_dstat_init(d);
     if (!old) {
         for (int i = 0; i < 20; i++, k++) {
             double p, v;
             if (fpct(&f[k], &p, &v) != 0)
                 return bad_field(c, line, lineno, &f[k], k,
                                  "a percentile \"P%=usec\"");
-            if (p <= 0)
-                continue;
-            for (size_t j = 0; j < NPCT; j++)
-                if (fabs(p - pcts[j].pct) < 1e-6)
-                    d->pct[j] = v * 1000;
+            if (p > 0)
+                pb_fio_set_pct(d, p, v * 1000);
         }
     }
     size_t klat = k;
@@ -292,7 +222,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     d->lat_mean = lat4(f, klat, lat, 0);
     int io_done = d->bytes > 0 || d->iops > 0;
     if (!io_done) {
-        for (size_t j = 0; j < NPCT; j++)
+        for (size_t j = 0; j < FIO_NPCT; j++)
             d->pct[j] = NAN;
         d->runtime = NAN;
     }
@@ -361,9 +291,9 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
     r.line = lineno;
     r.tail = "";
     const struct field *fn = &f[ver == 2 ? 1 : 2];
-    r.name = pb_arena_strndup(&c->set->arena, fn->s, fn->n);
-    if (!*r.name)
-        r.name = pb_arena_printf(&c->set->arena, "job%ld", recno);
+    r.job.name = pb_arena_strndup(&c->set->arena, fn->s, fn->n);
+    if (!*r.job.name)
+        r.job.name = pb_arena_printf(&c->set->arena, "job%ld", recno);
     if (ver > 2)
         r.version = pb_arena_strndup(&c->set->arena, f[1].s, f[1].n);
     if (fnum(&f[base - 2], 0, &v) != 0) {
@@ -382,7 +312,7 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
     int old = ver == 2 && !memchr(f[base + 12].s, '=', f[base + 12].n);
     size_t secsize = old ? 20 : ver == 5 ? 47 : 41;
     size_t expect = (ver == 3 || old) ? 2 : 3;
-    struct dstat sec[D_N];
+    struct pb_fio_dstat sec[D_N];
     size_t nsec = 0, pos = base;
     while (nsec < D_N && pos < nf && !is_pct_field(&f[pos])) {
         if (pos + secsize > nf) {
@@ -399,15 +329,15 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
         rc = truncated(c, lineno, nf, ver);
         goto out;
     }
-    for (int i = 0; i < D_N; i++)
-        dstat_init(&r.st.d[i]);
+    struct pb_fio_stats *st = &r.job.st;
+    pb_fio_stats_init(st, 1);
     if (nsec == 1 && expect > 1) {
-        r.st.d[D_MIXED] = sec[0];
+        st->d[D_MIXED] = sec[0];
     } else if (nsec == expect || nsec == expect + 1) {
         for (size_t i = 0; i < expect; i++)
-            r.st.d[i] = sec[i];
+            st->d[i] = sec[i];
         if (nsec > expect)
-            r.st.d[D_MIXED] = sec[expect];
+            st->d[D_MIXED] = sec[expect];
     } else {
         rc = pb_err_set(c->err, PB_EINPUT, c->path, lineno,
                         col_of(line, &f[pos]),
@@ -416,15 +346,16 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
                         nsec, ver, expect);
         goto out;
     }
-    if (fnum(&f[pos], 1, &r.st.usr_cpu) != 0) {
+    if (fnum(&f[pos], 1, &st->usr_cpu) != 0) {
         rc = bad_field(c, line, lineno, &f[pos], pos, "a CPU percentage");
         goto out;
     }
-    if (!is_pct_field(&f[pos + 1]) || fnum(&f[pos + 1], 1, &r.st.sys_cpu)) {
+    if (!is_pct_field(&f[pos + 1]) || fnum(&f[pos + 1], 1, &st->sys_cpu)) {
         rc = bad_field(c, line, lineno, &f[pos + 1], pos + 1,
                        "a CPU percentage");
         goto out;
     }
+    st->job_runtime = pb_fio_longest_runtime(st); /* CPU weight */
     pos += TAIL_FIELDS;
     if (pos < nf)
         r.tail = pb_arena_strndup(&c->set->arena, f[pos].s,
@@ -436,215 +367,27 @@ out:
     return rc;
 }
 
-/* ==== tests and results (as fio_json.c) ==== */
+/* ==== tests and results (fio_common.c) ==== */
 
-static int dir_has_io(const struct dstat *d)
-{
-    return d->present && ((d->ios > 0) || (d->bytes > 0) || (d->iops > 0));
-}
-
-static int moved_data(const struct stats *s)
-{
-    for (int i = 0; i < D_N; i++)
-        if (s->d[i].present && s->d[i].bytes > 0)
-            return 1;
-    return 0;
-}
-
-static const char *rw_from_io(const struct stats *s)
-{
-    int r = dir_has_io(&s->d[D_READ]), w = dir_has_io(&s->d[D_WRITE]),
-        t = dir_has_io(&s->d[D_TRIM]);
-    if (t && w)
-        return "trimwrite";
-    if (r && w)
-        return "rw";
-    if (r)
-        return "read";
-    if (w)
-        return "write";
-    if (t)
-        return "trim";
-    return NULL;
-}
-
-static unsigned rw_mask(const char *rw)
-{
-    if (!rw)
-        return 0;
-    if (!strcmp(rw, "read"))
-        return 1u << D_READ;
-    if (!strcmp(rw, "write"))
-        return 1u << D_WRITE;
-    if (!strcmp(rw, "trim"))
-        return 1u << D_TRIM;
-    if (!strcmp(rw, "rw"))
-        return (1u << D_READ) | (1u << D_WRITE);
-    if (!strcmp(rw, "trimwrite"))
-        return (1u << D_TRIM) | (1u << D_WRITE);
-    return 0;
-}
-
+/* Terse has no job options: the test is named by what the job did. */
 static void build_test(struct ctx *c, struct rec *e)
 {
-    const char *rw = rw_from_io(&e->st);
-    e->rwmask = rw_mask(rw);
-    struct pb_buf name = PB_BUF_INIT;
-    pb_buf_puts(&name, "fio");
-    if (rw)
-        pb_buf_printf(&name, " %s", rw);
-    pb_buf_printf(&name, " job=%s", e->name);
-    char mix[32] = "";
-    if (rw && !strcmp(rw, "rw")) {
-        double a = e->st.d[D_READ].iops, b = e->st.d[D_WRITE].iops;
-        double share = a + b > 0 ? floor(a * 100 / (a + b) / 5 + 0.5) * 5 : 50;
-        snprintf(mix, sizeof(mix), "%.0f", share);
-        pb_buf_printf(&name, " rwmixread=%s", mix);
-    }
-    e->test = pb_rs_test(c->set, pb_buf_str(&name), "fio");
-    pb_buf_release(&name);
-    if (rw)
-        pb_rs_test_param(c->set, e->test, "rw", rw);
-    if (mix[0])
-        pb_rs_test_param(c->set, e->test, "rwmixread", mix);
-    e->config = pb_rs_config(c->set, e->name);
+    const struct pb_fio_stats *s = &e->job.st;
+    double a = s->d[D_READ].iops, b = s->d[D_WRITE].iops;
+    double share = a + b > 0 ? floor(a * 100 / (a + b) / 5 + 0.5) * 5 : 50;
+    char mix[32];
+    snprintf(mix, sizeof(mix), "%.0f", share);
+    struct pb_fio_opts o = {0};
+    o.rwmix_done = mix; /* used for rw only */
+    pb_fio_build_test(c->set, &o, &e->job);
 }
 
-static void add(struct ctx *c, const struct rec *e, const char *job,
-                const char *dir, const char *metric, const char *unit,
-                int direction, double v, const char *null_reason)
+static int is_clone(const void *ctx, size_t ia, size_t ib)
 {
-    char m[64];
-    if (dir)
-        snprintf(m, sizeof(m), "%s_%s", dir, metric);
-    else
-        snprintf(m, sizeof(m), "%s", metric);
-    if (null_reason)
-        pb_rs_add_null(c->set, e->config, e->test, NULL, job, m, unit,
-                       direction, null_reason);
-    else if (isfinite(v))
-        pb_rs_add(c->set, e->config, e->test, NULL, job, m, unit, direction, v);
-}
-
-static void emit(struct ctx *c, const struct rec *e, const char *job,
-                 const struct stats *s, int aggregate)
-{
-    for (int i = 0; i < D_N; i++) {
-        const struct dstat *d = &s->d[i];
-        int io = dir_has_io(d);
-        if (!d->present || !(io || (i < D_MIXED && (e->rwmask & (1u << i)))))
-            continue;
-        const char *dn = dir_name[i];
-        const char *none = io ? NULL : NO_IO;
-        add(c, e, job, dn, "iops", "ops/s", PB_DIR_HIGHER, d->iops, NULL);
-        add(c, e, job, dn, "bw", "B/s", PB_DIR_HIGHER, d->bw, NULL);
-        add(c, e, job, dn, "bytes", "B", PB_DIR_HIGHER, d->bytes, NULL);
-        add(c, e, job, dn, "runtime", "ns", PB_DIR_LOWER, d->runtime, none);
-        add(c, e, job, dn, "lat_mean", "ns", PB_DIR_LOWER, d->lat_mean, none);
-        add(c, e, job, dn, "clat_mean", "ns", PB_DIR_LOWER, d->clat_mean, none);
-        if (io)
-            add(c, e, job, dn, "slat_mean", "ns", PB_DIR_LOWER, d->slat_mean,
-                NULL);
-        if (!aggregate)
-            for (size_t k = 0; k < NPCT; k++)
-                add(c, e, job, dn, pcts[k].metric, "ns", PB_DIR_LOWER,
-                    d->pct[k], none);
-        add(c, e, job, dn, "clat_max", "ns", PB_DIR_LOWER, d->clat_max, none);
-    }
-    add(c, e, job, NULL, "usr_cpu", "%", PB_DIR_LOWER, s->usr_cpu, NULL);
-    add(c, e, job, NULL, "sys_cpu", "%", PB_DIR_LOWER, s->sys_cpu, NULL);
-}
-
-struct wmean {
-    double sum, w;
-};
-
-static void wm_add(struct wmean *m, double v, double w)
-{
-    if (!isnan(v) && w > 0) {
-        m->sum += v * w;
-        m->w += w;
-    }
-}
-
-static double wm_get(const struct wmean *m)
-{
-    return m->w > 0 ? m->sum / m->w : NAN;
-}
-
-static double or0(double v)
-{
-    return isnan(v) ? 0 : v;
-}
-
-/* The job's runtime: its longest direction runtime, or NAN. */
-static double job_runtime(const struct stats *s)
-{
-    double r = NAN;
-    for (int i = 0; i < D_N; i++)
-        if (s->d[i].present && s->d[i].runtime > 0 && !(s->d[i].runtime <= r))
-            r = s->d[i].runtime;
-    return r;
-}
-
-/* Combine n clone lines as group_reporting would (see fio_json.c); terse
- * has no I/O counts, so means are weighted by bytes, CPU by each job's
- * runtime (a plain mean when one is unknown). */
-static void aggregate(const struct rec *e, size_t n, struct stats *out)
-{
-    memset(out, 0, sizeof(*out));
-    for (int i = 0; i < D_N; i++) {
-        struct dstat *a = &out->d[i];
-        dstat_init(a);
-        struct wmean lat = {0, 0}, clat = {0, 0}, slat = {0, 0};
-        a->bytes = a->bw = a->iops = 0;
-        for (size_t j = 0; j < n; j++) {
-            const struct dstat *d = &e[j].st.d[i];
-            if (!d->present)
-                continue;
-            a->present = 1;
-            a->bytes += or0(d->bytes);
-            a->bw += or0(d->bw);
-            a->iops += or0(d->iops);
-            if (!isnan(d->runtime) && !(d->runtime <= a->runtime))
-                a->runtime = d->runtime;
-            if (!dir_has_io(d))
-                continue;
-            wm_add(&lat, d->lat_mean, d->bytes);
-            wm_add(&clat, d->clat_mean, d->bytes);
-            wm_add(&slat, d->slat_mean, d->bytes);
-            if (!isnan(d->clat_max) && !(d->clat_max <= a->clat_max))
-                a->clat_max = d->clat_max;
-        }
-        a->lat_mean = wm_get(&lat);
-        a->clat_mean = wm_get(&clat);
-        a->slat_mean = wm_get(&slat);
-    }
-    struct wmean usr = {0, 0}, sys = {0, 0};
-    int weighted = 1;
-    for (size_t j = 0; j < n; j++)
-        if (!(job_runtime(&e[j].st) > 0))
-            weighted = 0;
-    for (size_t j = 0; j < n; j++) {
-        double w = weighted ? job_runtime(&e[j].st) : 1;
-        wm_add(&usr, e[j].st.usr_cpu, w);
-        wm_add(&sys, e[j].st.sys_cpu, w);
-    }
-    out->usr_cpu = wm_get(&usr);
-    out->sys_cpu = wm_get(&sys);
-}
-
-static int same_str(const char *a, const char *b)
-{
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
-static int is_clone(const struct rec *a, const struct rec *b)
-{
-    return a->run == b->run && a->groupid == b->groupid &&
-           !strcmp(a->name, b->name) && !strcmp(a->tail, b->tail);
+    const struct ctx *c = ctx;
+    const struct rec *a = &c->r[ia], *b = &c->r[ib];
+    return a->job.run == b->job.run && a->groupid == b->groupid &&
+           !strcmp(a->job.name, b->job.name) && !strcmp(a->tail, b->tail);
 }
 
 /* Runs: a group id going down, another fio version, or a same-named
@@ -656,89 +399,23 @@ static void assign_runs(struct ctx *c)
         struct rec *r = &c->r[i];
         if (i > 0) {
             const struct rec *p = &c->r[i - 1];
-            if (r->groupid < p->groupid || !same_str(r->version, p->version) ||
-                (r->groupid == p->groupid && !strcmp(r->name, p->name) &&
+            if (r->groupid < p->groupid ||
+                !pb_fio_same_str(r->version, p->version) ||
+                (r->groupid == p->groupid &&
+                 !strcmp(r->job.name, p->job.name) &&
                  strcmp(r->tail, p->tail) != 0))
                 run++;
         }
-        r->run = run;
+        r->job.run = run;
     }
-}
-
-struct nr {
-    const char *name;
-    size_t run, idx;
-};
-
-static int nr_cmp(const void *pa, const void *pb)
-{
-    const struct nr *a = pa, *b = pb;
-    int k = strcmp(a->name, b->name);
-    if (k)
-        return k;
-    if (a->run != b->run)
-        return a->run < b->run ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static void name_jobs(struct ctx *c)
-{
-    struct nr *v = pb_xmalloc((c->nr + 1) * sizeof(*v));
-    for (size_t i = 0; i < c->nr; i++) {
-        v[i].name = c->r[i].name;
-        v[i].run = c->r[i].run;
-        v[i].idx = i;
-    }
-    qsort(v, c->nr, sizeof(*v), nr_cmp);
-    for (size_t i = 0; i < c->nr;) {
-        size_t j = i, nruns = 0;
-        while (j < c->nr && !strcmp(v[j].name, v[i].name)) {
-            if (j == i || v[j].run != v[j - 1].run)
-                nruns++;
-            j++;
-        }
-        size_t k = 0;
-        for (size_t x = i; x < j; x++) {
-            if (x == i || v[x].run != v[x - 1].run)
-                k++;
-            struct rec *r = &c->r[v[x].idx];
-            r->jobname = nruns > 1 ? pb_arena_printf(&c->set->arena,
-                                                     "%s run %zu", r->name, k)
-                                   : r->name;
-        }
-        i = j;
-    }
-    free(v);
 }
 
 static void emit_all(struct ctx *c)
 {
     for (size_t i = 0; i < c->nr; i++)
-        if (c->r[i].usable)
+        if (c->r[i].job.usable)
             build_test(c, &c->r[i]);
-    for (size_t i = 0; i < c->nr;) {
-        struct rec *e = &c->r[i];
-        if (!e->usable) {
-            i++;
-            continue;
-        }
-        size_t n = 1;
-        while (i + n < c->nr && c->r[i + n].usable && is_clone(e, &c->r[i + n]))
-            n++;
-        if (n == 1) {
-            emit(c, e, e->jobname, &e->st, 0);
-        } else {
-            for (size_t k = 0; k < n; k++) {
-                char *job = pb_xasprintf("%s#%zu", e->jobname, k);
-                emit(c, &c->r[i + k], job, &c->r[i + k].st, 0);
-                free(job);
-            }
-            struct stats agg;
-            aggregate(e, n, &agg);
-            emit(c, e, e->jobname, &agg, 1);
-        }
-        i += n;
-    }
+    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, is_clone, c);
 }
 
 /* ==== parse ==== */
@@ -772,39 +449,23 @@ static int no_results(struct ctx *c)
     /* fio's own message, "fio: pid=1, err=25/file:..., error=Text" */
     const char *why = c->errline ? strstr(c->errmsg, "error=") : NULL;
     for (size_t i = 0; i < c->nr; i++) {
-        if (c->r[i].err == 0 || moved_data(&c->r[i].st))
-            continue;
-        if (why)
-            return pb_err_set(c->err, PB_EINPUT, c->path, c->r[i].line, 0,
-                              "job \"%s\" failed with error %ld (%s) and "
-                              "did no I/O",
-                              c->r[i].name, c->r[i].err, why + 6);
-        return pb_err_set(c->err, PB_EINPUT, c->path, c->r[i].line, 0,
-                          "job \"%s\" failed with error %ld and did no I/O",
-                          c->r[i].name, c->r[i].err);
+        const struct rec *r = &c->r[i];
+        if (r->err != 0 && !pb_fio_moved_data(&r->job.st))
+            return pb_fio_job_failed(c->err, c->path, r->line, r->job.name,
+                                     r->err, why ? why + 6 : NULL);
     }
-    if (c->errline)
-        return pb_err_set(c->err, PB_EINPUT, c->path, c->errline, 0,
-                          "fio failed: \"%s\"", c->errmsg);
-    return pb_err_set(c->err, PB_EINPUT, c->path, 0, 0,
-                      "no fio terse lines found (lines such as "
-                      "\"3;fio-3.33;job;0;0;...\")");
+    return pb_fio_no_results(c->err, c->path, c->errline, c->errmsg,
+                             "no fio terse lines found (lines such as "
+                             "\"3;fio-3.33;job;0;0;...\")");
 }
 
 static int terse_parse(const char *path, const char *buf, size_t len,
                        struct pb_resultset *set, struct pb_err *err)
 {
-    const char *q = pb_skip_ws(buf, buf + len);
-    if (q == buf + len)
-        return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          len ? "file holds only white space" : "empty file");
-    struct ctx c;
-    memset(&c, 0, sizeof(c));
-    c.path = path;
-    c.buf = buf;
-    c.set = set;
-    c.err = err;
-    int rc = PB_OK;
+    int rc = pb_fio_check_blank(path, buf, len, err);
+    if (rc != PB_OK)
+        return rc;
+    struct ctx c = {.path = path, .buf = buf, .set = set, .err = err};
     long lineno = 0, recno = 0;
     const char *p = buf, *end = buf + len;
     while (p < end && rc == PB_OK) {
@@ -832,23 +493,22 @@ static int terse_parse(const char *path, const char *buf, size_t len,
         size_t usable = 0;
         for (size_t i = 0; i < c.nr; i++) {
             struct rec *r = &c.r[i];
-            int anything = !isnan(r->st.usr_cpu);
-            for (int d = 0; d < D_N; d++)
-                anything |= r->st.d[d].present;
-            r->usable = !(r->err != 0 && !moved_data(&r->st)) && anything;
-            usable += r->usable != 0;
+            const struct pb_fio_stats *st = &r->job.st;
+            int anything = !isnan(st->usr_cpu) || pb_fio_any_dir(st);
+            r->job.usable =
+                !(r->err != 0 && !pb_fio_moved_data(st)) && anything;
+            usable += r->job.usable != 0;
         }
         if (usable == 0) {
             rc = no_results(&c);
         } else {
             for (size_t i = 0; i < c.nr; i++)
                 if (c.r[i].version) {
-                    set->tool_version = pb_rs_str(set, c.r[i].version);
-                    pb_rs_fact(set, NULL, "fio_version", c.r[i].version);
+                    pb_fio_set_version(set, c.r[i].version);
                     break;
                 }
             assign_runs(&c);
-            name_jobs(&c);
+            pb_fio_name_runs(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
             emit_all(&c);
         }
     }

@@ -2,7 +2,8 @@
  * and 3.x (`read: IOPS=18.9k, BW=73.7MiB/s (77.3MB/s)(...)`), also when
  * embedded in other text (pod logs), several runs appended to one file, and
  * notes that paste `fio --rw=... --bs=...` command lines followed by the
- * `read: IOPS=...` lines of that run. Same model as ingest/fio_json.c.
+ * `read: IOPS=...` lines of that run. Same model as ingest/fio_json.c; the
+ * test naming, results and aggregates are ingest/fio_common.c's.
  *
  * Decisions (documented in fixtures/fio-text/README.md):
  *   - Metrics, units, test names and params are those of fio_json.c. The
@@ -24,13 +25,14 @@
  *     more than one run gets job "<name> run <k>" (k counted per name from
  *     1); its config label stays "<name>". Clone blocks (numjobs without
  *     group_reporting) get "<name>#<i>" plus an aggregate "<name>", as in
- *     fio_json.c.
+ *     fio_json.c; the text has no job_runtime, so CPU is weighted by each
+ *     job's longest direction runtime (a plain mean when one is unknown).
  *   - A job block (`name: (groupid=...)`) without its `cpu` line is cut
  *     short and rejects the file; output with no results is rejected,
  *     quoting fio's own error line when there is one.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "ingest/ingest_int.h"
+#include "ingest/fio_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -184,31 +186,6 @@ static double sfx_mult(char c)
     }
 }
 
-/* The decimal number in s times 10^shift, shifting the decimal point in
- * the text so that "12.871519" usec gives exactly 12871.519 ns. */
-static double dec_shift(const char *s, int shift)
-{
-    char b[96];
-    size_t n = strlen(s), k = 0;
-    if (n + (size_t)shift + 2 > sizeof(b) || strspn(s, "0123456789.") != n)
-        return strtod(s, NULL) * pow(10.0, shift);
-    const char *dot = strchr(s, '.');
-    size_t ilen = dot ? (size_t)(dot - s) : n;
-    memcpy(b, s, ilen);
-    k = ilen;
-    const char *frac = dot ? dot + 1 : "";
-    size_t flen = strlen(frac), i = 0;
-    for (int j = 0; j < shift; j++)
-        b[k++] = i < flen ? frac[i++] : '0';
-    if (i < flen) {
-        b[k++] = '.';
-        memcpy(b + k, frac + i, flen - i);
-        k += flen - i;
-    }
-    b[k] = '\0';
-    return strtod(b, NULL);
-}
-
 /* A plain number with an optional k/M/G suffix (x1000, as fio prints
  * counts and latencies), times 10^shift (3: usec to ns). *step: one unit
  * of the last printed digit. */
@@ -229,7 +206,7 @@ static double num_sfx(const struct mt *m, int gnum, int gsfx, int shift,
     size_t dec = dot ? strlen(dot + 1) : 0;
     if (step)
         *step = pow(10.0, -(double)dec) * mult;
-    return dec_shift(b, (int)lround(log10(mult)) + shift);
+    return pb_fio_dec_shift(b, (int)lround(log10(mult)) + shift);
 }
 
 /* Bytes per unit: B, KiB..EiB (binary), kB..EB (decimal; binary in fio
@@ -280,43 +257,9 @@ static int lat_unit(const struct mt *m, int g)
 
 /* ==== the model of one parse ==== */
 
-enum { D_READ, D_WRITE, D_TRIM, D_MIXED, D_N };
-
-static const char *const dir_name[D_N] = {"read", "write", "trim", "mixed"};
-
-#define M_READ  (1u << D_READ)
-#define M_WRITE (1u << D_WRITE)
-#define M_TRIM  (1u << D_TRIM)
-
-static const struct {
-    double pct;
-    const char *metric;
-} pcts[] = {
-    {50.0, "clat_p50"},
-    {95.0, "clat_p95"},
-    {99.0, "clat_p99"},
-    {99.9, "clat_p99.9"},
-};
-#define NPCT (sizeof(pcts) / sizeof(pcts[0]))
-
-static const char NO_IO[] = "no I/O in this direction";
-
-struct dstat {
-    int present;
-    double ios;                                      /* NAN: unknown */
-    double bytes;                                    /* B */
-    double bw;                                       /* B/s */
-    double iops;                                     /* ops/s */
-    double runtime;                                  /* ns */
-    double lat_mean, clat_mean, slat_mean, clat_max; /* ns; NAN: none */
-    double pct[NPCT];                                /* ns; NAN: none */
-    /* as printed, for the exact recomputation */
+/* A direction's numbers as printed, for the exact recomputation. */
+struct printed {
     double bytes_step, bw_step, iops_step, runtime_ms, shorts;
-};
-
-struct stats {
-    struct dstat d[D_N];
-    double usr_cpu, sys_cpu;
 };
 
 struct kvl {
@@ -349,9 +292,8 @@ struct run {
 };
 
 struct job {
-    const char *name;
+    struct pb_fio_job job; /* name, run, stats, test, ... */
     long line;
-    size_t run;
     long groupid; /* -1: unknown */
     long members; /* jobs=N; 0: unknown */
     long err;
@@ -359,12 +301,7 @@ struct job {
     int full; /* from a `(groupid=...)` line */
     int has_cpu;
     size_t implied_idx;
-    struct stats st;
-    /* filled when building tests */
-    const char *jobname;
-    size_t config, test;
-    unsigned rwmask;
-    int usable;
+    struct printed pr[D_N];
 };
 
 struct ctx {
@@ -403,17 +340,6 @@ static const char *kvl_get(const struct kvl *l, const char *key)
     return NULL;
 }
 
-static void dstat_init(struct dstat *d)
-{
-    memset(d, 0, sizeof(*d));
-    d->ios = d->bytes = d->bw = d->iops = d->runtime = NAN;
-    d->lat_mean = d->clat_mean = d->slat_mean = d->clat_max = NAN;
-    for (size_t i = 0; i < NPCT; i++)
-        d->pct[i] = NAN;
-    d->bytes_step = d->bw_step = d->iops_step = d->runtime_ms = NAN;
-    d->shorts = NAN;
-}
-
 static struct run *new_run(struct ctx *c, long line)
 {
     PB_GROW(c->runs, c->capruns, c->nruns + 1);
@@ -434,13 +360,16 @@ static struct job *new_job(struct ctx *c, const char *name, long line)
     PB_GROW(c->jobs, c->capjobs, c->njobs + 1);
     struct job *j = &c->jobs[c->njobs++];
     memset(j, 0, sizeof(*j));
-    j->name = name;
+    j->job.name = name;
     j->line = line;
-    j->run = c->nruns - 1;
+    j->job.run = c->nruns - 1;
     j->groupid = -1;
-    for (int i = 0; i < D_N; i++)
-        dstat_init(&j->st.d[i]);
-    j->st.usr_cpu = j->st.sys_cpu = NAN;
+    pb_fio_stats_init(&j->job.st, 1);
+    for (int i = 0; i < D_N; i++) {
+        struct printed *pr = &j->pr[i];
+        pr->bytes_step = pr->bw_step = pr->iops_step = pr->runtime_ms = NAN;
+        pr->shorts = NAN;
+    }
     r->njobs++;
     c->jobcount++;
     return j;
@@ -593,9 +522,9 @@ static struct job *implied_job(struct scan *sc, int d)
 {
     struct ctx *c = sc->c;
     struct job *j = sc->job;
-    if (j && !j->full && !j->st.d[d].present && !j->has_cpu)
+    if (j && !j->full && !j->job.st.d[d].present && !j->has_cpu)
         return j;
-    if (j && j->full && !j->has_cpu && !j->st.d[d].present)
+    if (j && j->full && !j->has_cpu && !j->job.st.d[d].present)
         return j;
     struct run *r = cur_run(c, sc->line);
     const char *name = NULL;
@@ -612,48 +541,59 @@ static struct job *implied_job(struct scan *sc, int d)
     return j;
 }
 
+/* Direction d of the job a direction line belongs to, now being read. */
+static struct pb_fio_dstat *start_dir(struct scan *sc, int d,
+                                      struct printed **pr)
+{
+    struct job *j = implied_job(sc, d);
+    *pr = &j->pr[d];
+    j->job.st.d[d].present = 1;
+    sc->dir = d;
+    sc->pct_dir = -1;
+    return &j->job.st.d[d];
+}
+
+/* Runtime from the msec of group g, when it is there. */
+static void read_runtime(const struct mt *m, int g, struct pb_fio_dstat *x,
+                         struct printed *pr)
+{
+    char b[32];
+    if (grp_str(m, g, b, sizeof(b))) {
+        pr->runtime_ms = strtod(b, NULL);
+        x->runtime = pr->runtime_ms * 1e6;
+    }
+}
+
 static void read_dir3(struct scan *sc, int d)
 {
     struct mt *m = &sc->m;
-    struct dstat *x = &implied_job(sc, d)->st.d[d];
-    x->present = 1;
-    x->iops = num_sfx(m, 2, 3, 0, &x->iops_step);
+    struct printed *pr;
+    struct pb_fio_dstat *x = start_dir(sc, d, &pr);
+    x->iops = num_sfx(m, 2, 3, 0, &pr->iops_step);
     double st1 = NAN, st2 = NAN;
     int bin1 = 0, bin2 = 0;
     double bw1 = size_val(m, 4, 5, 0, &st1, &bin1);
     double bw2 = size_val(m, 6, 7, 0, &st2, &bin2);
     if (!isnan(bw2) && bin2 && !bin1) {
         x->bw = bw2;
-        x->bw_step = st2;
+        pr->bw_step = st2;
     } else {
         x->bw = bw1;
-        x->bw_step = st1;
+        pr->bw_step = st1;
     }
-    x->bytes = size_val(m, 8, 9, 0, &x->bytes_step, NULL);
-    char b[32];
-    if (grp_str(m, 10, b, sizeof(b))) {
-        x->runtime_ms = strtod(b, NULL);
-        x->runtime = x->runtime_ms * 1e6;
-    }
-    sc->dir = d;
-    sc->pct_dir = -1;
+    x->bytes = size_val(m, 8, 9, 0, &pr->bytes_step, NULL);
+    read_runtime(m, 10, x, pr);
 }
 
 static void read_dir2(struct scan *sc, int d)
 {
     struct mt *m = &sc->m;
-    struct dstat *x = &implied_job(sc, d)->st.d[d];
-    x->present = 1;
-    x->bytes = size_val(m, 2, 3, 1, &x->bytes_step, NULL);
-    x->bw = size_val(m, 4, 5, 1, &x->bw_step, NULL);
-    x->iops = num_sfx(m, 6, 7, 0, &x->iops_step);
-    char b[32];
-    if (grp_str(m, 8, b, sizeof(b))) {
-        x->runtime_ms = strtod(b, NULL);
-        x->runtime = x->runtime_ms * 1e6;
-    }
-    sc->dir = d;
-    sc->pct_dir = -1;
+    struct printed *pr;
+    struct pb_fio_dstat *x = start_dir(sc, d, &pr);
+    x->bytes = size_val(m, 2, 3, 1, &pr->bytes_step, NULL);
+    x->bw = size_val(m, 4, 5, 1, &pr->bw_step, NULL);
+    x->iops = num_sfx(m, 6, 7, 0, &pr->iops_step);
+    read_runtime(m, 8, x, pr);
 }
 
 static int dir_index(const struct mt *m)
@@ -661,7 +601,7 @@ static int dir_index(const struct mt *m)
     char b[8];
     grp_str(m, 1, b, sizeof(b));
     for (int i = 0; i < D_N; i++)
-        if (!strcmp(b, dir_name[i]))
+        if (!strcmp(b, pb_fio_dir_name[i]))
             return i;
     return -1;
 }
@@ -669,7 +609,7 @@ static int dir_index(const struct mt *m)
 static void read_lat(struct scan *sc)
 {
     struct mt *m = &sc->m;
-    struct dstat *x = &sc->job->st.d[sc->dir];
+    struct pb_fio_dstat *x = &sc->job->job.st.d[sc->dir];
     char kind[8];
     grp_str(m, 1, kind, sizeof(kind));
     int unit = lat_unit(m, 2);
@@ -691,7 +631,7 @@ static void read_lat(struct scan *sc)
 static void read_pcts(struct scan *sc)
 {
     struct mt *m = &sc->m;
-    struct dstat *x = &sc->job->st.d[sc->pct_dir];
+    struct pb_fio_dstat *x = &sc->job->job.st.d[sc->pct_dir];
     size_t off = 0;
     while (off < m->len && pcre2_match(rx_code[RX_PCTENT], (PCRE2_SPTR)m->s,
                                        m->len, off, 0, m->md, NULL) > 0) {
@@ -700,9 +640,7 @@ static void read_pcts(struct scan *sc)
         grp_str(m, 1, k, sizeof(k));
         double pk = strtod(k, NULL);
         double v = num_sfx(m, 2, 3, sc->pct_unit, NULL);
-        for (size_t i = 0; i < NPCT; i++)
-            if (fabs(pk - pcts[i].pct) < 1e-6)
-                x->pct[i] = v;
+        pb_fio_set_pct(x, pk, v);
         off = ov[1] > off ? ov[1] : off + 1;
     }
 }
@@ -718,12 +656,12 @@ static void read_issued(struct scan *sc)
         sh[i] = grp_str(m, 4 + i, b, sizeof(b)) ? strtod(b, NULL) : 0;
     }
     for (int i = 0; i < 3; i++) {
-        j->st.d[i].ios = tot[i];
-        j->st.d[i].shorts = sh[i];
+        j->job.st.d[i].ios = tot[i];
+        j->pr[i].shorts = sh[i];
     }
     /* unified_rw_reporting counts everything as mixed */
-    j->st.d[D_MIXED].ios = tot[0] + tot[1] + tot[2];
-    j->st.d[D_MIXED].shorts = sh[0] + sh[1] + sh[2];
+    j->job.st.d[D_MIXED].ios = tot[0] + tot[1] + tot[2];
+    j->pr[D_MIXED].shorts = sh[0] + sh[1] + sh[2];
 }
 
 static void read_header(struct scan *sc)
@@ -899,8 +837,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         return PB_OK;
     }
     if (sc->job && WORD("cpu") && rx(m, RX_CPU)) {
-        sc->job->st.usr_cpu = num_sfx(m, 1, -1, 0, NULL);
-        sc->job->st.sys_cpu = num_sfx(m, 2, -1, 0, NULL);
+        sc->job->job.st.usr_cpu = num_sfx(m, 1, -1, 0, NULL);
+        sc->job->job.st.sys_cpu = num_sfx(m, 2, -1, 0, NULL);
         sc->job->has_cpu = 1;
         sc->dir = sc->pct_dir = -1;
         return PB_OK;
@@ -916,10 +854,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
     if (STARTS("fio-") && rx(m, RX_VER)) {
         char b[64];
         grp_str(m, 1, b, sizeof(b));
-        if (!c->set->tool_version) {
-            c->set->tool_version = pb_rs_str(c->set, b);
-            pb_rs_fact(c->set, NULL, "fio_version", b);
-        }
+        if (!c->set->tool_version)
+            pb_fio_set_version(c->set, b);
         struct run *r = cur_run(c, sc->line);
         if (r->njobs > 0)
             new_run(c, sc->line);
@@ -1021,7 +957,7 @@ struct jopts {
     const struct hdr *hdr;
     char bs[256];     /* "r,w,t" from the header */
     char numjobs[32]; /* derived */
-    char rwmix[32];   /* derived */
+    char rwmix[32];   /* derived: pb_fio_opts.rwmix_done */
 };
 
 static const char *opt(const struct jopts *o, const char *key)
@@ -1041,105 +977,12 @@ static const char *opt(const struct jopts *o, const char *key)
         v = kvl_get(o->global, key);
     if (!v && !strcmp(key, "numjobs") && o->numjobs[0])
         v = o->numjobs;
-    if (!v && !strcmp(key, "rwmixread") && o->rwmix[0] && !opt(o, "rwmixwrite"))
-        v = o->rwmix;
     return v;
 }
 
 static int known_opts(const struct jopts *o)
 {
     return o->hdr || o->sec || (o->global && o->global->n > 0);
-}
-
-/* Plain non-negative number such as "4" or "01"; -1 otherwise. */
-static double int_opt(const char *s)
-{
-    if (!s)
-        return -1;
-    char *end;
-    double v = strtod(s, &end);
-    while (end && isspace((unsigned char)*end))
-        end++;
-    if (end == s || *end || !isfinite(v) || v < 0)
-        return -1;
-    return v;
-}
-
-/* fio sizes: "4k", "4GB" (binary), "50000Mi" (pb_parse_size wants MiB). */
-static int parse_fio_size(const char *s, double *out)
-{
-    if (pb_parse_size(s, 0, out) == 0)
-        return 0;
-    size_t n = strlen(s);
-    if (n > 1 && n < 60 && s[n - 1] == 'i') {
-        char tmp[64];
-        snprintf(tmp, sizeof(tmp), "%sB", s);
-        return pb_parse_size(tmp, 0, out);
-    }
-    return -1;
-}
-
-static unsigned rw_mask(const char *rw)
-{
-    static const struct {
-        const char *name;
-        unsigned mask;
-    } t[] = {
-        {"read", M_READ},
-        {"randread", M_READ},
-        {"write", M_WRITE},
-        {"randwrite", M_WRITE},
-        {"trim", M_TRIM},
-        {"randtrim", M_TRIM},
-        {"rw", M_READ | M_WRITE},
-        {"readwrite", M_READ | M_WRITE},
-        {"randrw", M_READ | M_WRITE},
-        {"trimwrite", M_TRIM | M_WRITE},
-        {"randtrimwrite", M_TRIM | M_WRITE},
-    };
-    for (size_t i = 0; rw && i < sizeof(t) / sizeof(t[0]); i++)
-        if (!strcmp(rw, t[i].name))
-            return t[i].mask;
-    return 0;
-}
-
-/* fio's bs list: reads,writes,trims; a value not followed by a comma
- * applies to the types after it, an empty one means the default. */
-static void split_bs(const char *s, char out[3][64])
-{
-    for (int i = 0; i < 3; i++)
-        strcpy(out[i], "4096");
-    int k = 0;
-    const char *p = s;
-    while (k < 3) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (n >= 64)
-            n = 63;
-        if (n > 0) {
-            char v[64];
-            memcpy(v, p, n);
-            v[n] = '\0';
-            double b;
-            if (parse_fio_size(v, &b) == 0)
-                pb_fmt_num(b, v, sizeof(v));
-            for (int j = k; j < (comma ? k + 1 : 3); j++)
-                strcpy(out[j], v);
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-        k++;
-    }
-}
-
-static void short_size(const char *bytes, char *buf, size_t n)
-{
-    double b;
-    if (int_opt(bytes) >= 0 && pb_parse_size(bytes, 0, &b) == 0)
-        pb_fmt_size(b, buf, n);
-    else
-        snprintf(buf, n, "%s", bytes);
 }
 
 /* One "min-max" block size range of a header: bytes, or "min-max". */
@@ -1154,9 +997,9 @@ static void range_bs(const char *s, size_t n, char *out, size_t cap)
     if (dash)
         *dash = '\0';
     double lo, hi = NAN;
-    int ok = parse_fio_size(tmp, &lo) == 0;
+    int ok = pb_fio_parse_size(tmp, &lo) == 0;
     if (dash)
-        ok = ok && parse_fio_size(dash + 1, &hi) == 0;
+        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
     char a[32], b[32];
     if (!ok)
         snprintf(out, cap, "%s", tmp);
@@ -1205,53 +1048,40 @@ static double dir_bs(const struct jopts *o, int d)
 {
     const char *v = opt(o, "bs");
     char bs[3][64];
-    split_bs(v ? v : "4096", bs);
+    pb_fio_split_bs(v ? v : "4096", bs);
     if (d == D_MIXED) {
         if (strcmp(bs[0], bs[1]) != 0 || strcmp(bs[0], bs[2]) != 0)
             return NAN;
         d = D_READ;
     }
-    double b = int_opt(bs[d]);
+    double b = pb_fio_int_opt(bs[d]);
     return b > 0 ? b : NAN;
 }
 
 /* ==== per-job finishing ==== */
 
-static int dir_has_io(const struct dstat *d)
-{
-    return d->present && ((d->ios > 0) || (d->bytes > 0) || (d->iops > 0));
-}
-
-static int stats_moved_data(const struct stats *s)
-{
-    for (int i = 0; i < D_N; i++)
-        if (s->d[i].present && s->d[i].bytes > 0)
-            return 1;
-    return 0;
-}
-
 /* Exact bytes/bw/iops from the I/O count when they agree with the text. */
-static void refine(struct dstat *x, double bs)
+static void refine(struct pb_fio_dstat *x, const struct printed *pr, double bs)
 {
-    if (!x->present || isnan(x->ios) || x->shorts != 0 || isnan(bs) ||
-        !(x->runtime_ms > 0) || isnan(x->bytes))
+    if (!x->present || isnan(x->ios) || pr->shorts != 0 || isnan(bs) ||
+        !(pr->runtime_ms > 0) || isnan(x->bytes))
         return;
     double bytes = x->ios * bs;
-    if (!(fabs(bytes - x->bytes) <= x->bytes_step))
+    if (!(fabs(bytes - x->bytes) <= pr->bytes_step))
         return;
     x->bytes = bytes;
-    double bw = floor(bytes * 1000 / x->runtime_ms);
-    if (fabs(bw - x->bw) <= x->bw_step)
+    double bw = floor(bytes * 1000 / pr->runtime_ms);
+    if (fabs(bw - x->bw) <= pr->bw_step)
         x->bw = bw;
-    double iops = x->ios * 1000 / x->runtime_ms;
-    if (fabs(iops - x->iops) <= x->iops_step)
+    double iops = x->ios * 1000 / pr->runtime_ms;
+    if (fabs(iops - x->iops) <= pr->iops_step)
         x->iops = iops;
 }
 
 static const struct hdr *find_hdr(const struct run *r, const struct job *j)
 {
     for (size_t i = 0; i < r->nhdr; i++)
-        if (!strcmp(r->hdr[i].name, j->name))
+        if (!strcmp(r->hdr[i].name, j->job.name))
             return &r->hdr[i];
     if (r->nhdr == 1 && (!j->full || r->hdr[0].groupid == j->groupid))
         return &r->hdr[0];
@@ -1261,7 +1091,7 @@ static const struct hdr *find_hdr(const struct run *r, const struct job *j)
 static const struct kvl *find_sec(const struct run *r, const struct job *j)
 {
     for (size_t i = 0; i < r->nsec; i++)
-        if (!strcmp(r->sec[i].name, j->name))
+        if (!strcmp(r->sec[i].name, j->job.name))
             return &r->sec[i].kv;
     if (!j->full && r->nsec > 0)
         return &r->sec[j->implied_idx < r->nsec ? j->implied_idx : r->nsec - 1]
@@ -1279,17 +1109,19 @@ static size_t defs_in_group(const struct run *r, long g)
     return n;
 }
 
-static int is_clone(const struct job *a, const struct job *b)
+static int is_clone(const void *ctx, size_t ia, size_t ib)
 {
-    return a->run == b->run && a->full == b->full && a->groupid == b->groupid &&
-           !strcmp(a->name, b->name) &&
+    const struct ctx *c = ctx;
+    const struct job *a = &c->jobs[ia], *b = &c->jobs[ib];
+    return a->job.run == b->job.run && a->full == b->full &&
+           a->groupid == b->groupid && !strcmp(a->job.name, b->job.name) &&
            (!a->full || (a->members <= 1 && b->members <= 1));
 }
 
 static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
                       struct jopts *o)
 {
-    const struct run *r = &c->runs[j->run];
+    const struct run *r = &c->runs[j->job.run];
     memset(o, 0, sizeof(*o));
     o->hdr = find_hdr(r, j);
     o->sec = find_sec(r, j);
@@ -1307,9 +1139,10 @@ static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
         snprintf(o->numjobs, sizeof(o->numjobs), "%ld", nj);
     /* read share of a mixed job, from what it did (unknowable with
      * unified_rw_reporting) */
-    const struct dstat *rd = &j->st.d[D_READ], *wr = &j->st.d[D_WRITE];
+    const struct pb_fio_stats *st = &j->job.st;
+    const struct pb_fio_dstat *rd = &st->d[D_READ], *wr = &st->d[D_WRITE];
     double a = NAN, b = NAN;
-    if (j->st.d[D_MIXED].present) {
+    if (st->d[D_MIXED].present) {
         /* fio_json's default applies */
     } else if (!isnan(rd->ios) && !isnan(wr->ios)) {
         a = rd->ios;
@@ -1320,360 +1153,26 @@ static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
     }
     if (a + b > 0) {
         double share = floor(a * 100 / (a + b) / 5 + 0.5) * 5;
-        snprintf(o->rwmix, sizeof(o->rwmix), "%.0f", share);
+        /* outside 0..100 only when counts overflow: fio's default then */
+        if (share >= 0 && share <= 100)
+            snprintf(o->rwmix, sizeof(o->rwmix), "%.0f", share);
     }
 }
 
-/* ==== tests (as fio_json.c builds them) ==== */
+/* ==== tests and results (fio_common.c) ==== */
 
-static const char *rw_from_io(const struct stats *s)
+static const char *opt_of(const void *o, const char *key)
 {
-    int r = dir_has_io(&s->d[D_READ]), w = dir_has_io(&s->d[D_WRITE]),
-        t = dir_has_io(&s->d[D_TRIM]);
-    if (t && w)
-        return "trimwrite";
-    if (r && w)
-        return "rw";
-    if (r)
-        return "read";
-    if (w)
-        return "write";
-    if (t)
-        return "trim";
-    return NULL;
+    return opt(o, key);
 }
 
-static void build_test(struct ctx *c, struct job *e, const struct jopts *o)
+static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
 {
-    struct pb_resultset *set = c->set;
-    struct pb_buf name = PB_BUF_INIT;
-    char num_s[64], sz[64];
-    int known = known_opts(o);
-
-    char rw[32] = "";
-    const char *v = opt(o, "rw");
-    if (v) {
-        size_t n = strcspn(v, ":");
-        if (n >= sizeof(rw))
-            n = sizeof(rw) - 1;
-        for (size_t i = 0; i < n; i++)
-            rw[i] = (char)tolower((unsigned char)v[i]);
-        rw[n] = '\0';
-        if (!strcmp(rw, "readwrite"))
-            strcpy(rw, "rw");
-    } else if (known) {
-        strcpy(rw, "read");
-    } else if (rw_from_io(&e->st)) {
-        strcpy(rw, rw_from_io(&e->st));
-    }
-    e->rwmask = rw_mask(rw);
-    int mixed = !strcmp(rw, "rw") || !strcmp(rw, "randrw");
-
-    char bs[3][64], *bsmain = NULL;
-    int have_bs = 0;
-    v = opt(o, "bs");
-    if (v || known) {
-        split_bs(v ? v : "4096", bs);
-        have_bs = 1;
-        int first = (e->rwmask & M_READ)    ? 0
-                    : (e->rwmask & M_WRITE) ? 1
-                    : (e->rwmask & M_TRIM)  ? 2
-                                            : 0;
-        bsmain = bs[first];
-    }
-
-    double iodepth = int_opt(opt(o, "iodepth"));
-    if (iodepth < 0 && known && !opt(o, "iodepth"))
-        iodepth = 1;
-    double numjobs = int_opt(opt(o, "numjobs"));
-    if (numjobs < 0 && known && !opt(o, "numjobs"))
-        numjobs = 1;
-    double rwmix = -1;
-    if (mixed) {
-        rwmix = int_opt(opt(o, "rwmixread"));
-        if (rwmix < 0 && int_opt(opt(o, "rwmixwrite")) >= 0)
-            rwmix = 100 - int_opt(opt(o, "rwmixwrite"));
-        if (rwmix < 0 || rwmix > 100)
-            rwmix = 50;
-    }
-    double fsync = int_opt(opt(o, "fsync"));
-    double direct = int_opt(opt(o, "direct"));
-    if (direct < 0 && int_opt(opt(o, "buffered")) >= 0)
-        direct = int_opt(opt(o, "buffered")) == 0;
-    int write_differs =
-        have_bs && (e->rwmask & M_WRITE) && strcmp(bs[1], bsmain) != 0;
-    int trim_differs =
-        have_bs && (e->rwmask & M_TRIM) && strcmp(bs[2], bsmain) != 0;
-
-    pb_buf_puts(&name, "fio");
-    if (*rw)
-        pb_buf_printf(&name, " %s", rw);
-    if (have_bs) {
-        short_size(bsmain, sz, sizeof(sz));
-        pb_buf_printf(&name, " bs=%s", sz);
-        if (write_differs) {
-            short_size(bs[1], sz, sizeof(sz));
-            pb_buf_printf(&name, " bs_write=%s", sz);
-        }
-        if (trim_differs) {
-            short_size(bs[2], sz, sizeof(sz));
-            pb_buf_printf(&name, " bs_trim=%s", sz);
-        }
-    }
-    if (iodepth >= 0)
-        pb_buf_printf(&name, " iodepth=%s",
-                      pb_fmt_num(iodepth, num_s, sizeof(num_s)));
-    if (!known)
-        pb_buf_printf(&name, " job=%s", e->name);
-    if (numjobs > 1)
-        pb_buf_printf(&name, " numjobs=%s",
-                      pb_fmt_num(numjobs, num_s, sizeof(num_s)));
-    if (mixed)
-        pb_buf_printf(&name, " rwmixread=%s",
-                      pb_fmt_num(rwmix, num_s, sizeof(num_s)));
-    if (fsync > 0)
-        pb_buf_printf(&name, " fsync=%s",
-                      pb_fmt_num(fsync, num_s, sizeof(num_s)));
-    if (direct > 0)
-        pb_buf_puts(&name, " direct=1");
-
-    size_t t = pb_rs_test(set, pb_buf_str(&name), "fio");
-    pb_buf_release(&name);
-
-    if (*rw)
-        pb_rs_test_param(set, t, "rw", rw);
-    if (have_bs) {
-        pb_rs_test_param(set, t, "bs", bsmain);
-        if (write_differs)
-            pb_rs_test_param(set, t, "bs_write", bs[1]);
-        if (trim_differs)
-            pb_rs_test_param(set, t, "bs_trim", bs[2]);
-    }
-    if (iodepth >= 0)
-        pb_rs_test_param(set, t, "iodepth",
-                         pb_fmt_num(iodepth, num_s, sizeof(num_s)));
-    if (numjobs >= 0)
-        pb_rs_test_param(set, t, "numjobs",
-                         pb_fmt_num(numjobs, num_s, sizeof(num_s)));
-    if (mixed)
-        pb_rs_test_param(set, t, "rwmixread",
-                         pb_fmt_num(rwmix, num_s, sizeof(num_s)));
-    if (direct >= 0)
-        pb_rs_test_param(set, t, "direct", direct > 0 ? "1" : "0");
-    if (fsync >= 0)
-        pb_rs_test_param(set, t, "fsync",
-                         pb_fmt_num(fsync, num_s, sizeof(num_s)));
-    if ((v = opt(o, "sync")) != NULL) {
-        char low[64];
-        size_t i = 0;
-        for (; v[i] && i < sizeof(low) - 1; i++)
-            low[i] = (char)tolower((unsigned char)v[i]);
-        low[i] = '\0';
-        pb_rs_test_param(set, t, "sync", low);
-    }
-    if ((v = opt(o, "ioengine")) != NULL)
-        pb_rs_test_param(set, t, "ioengine", v);
-    if ((v = opt(o, "size")) != NULL) {
-        double b;
-        if (parse_fio_size(v, &b) == 0)
-            v = pb_fmt_num(b, num_s, sizeof(num_s));
-        pb_rs_test_param(set, t, "size", v);
-    }
-    if ((v = opt(o, "runtime")) != NULL) {
-        double ns;
-        if (pb_parse_duration(v, 1e9, &ns) == 0)
-            v = pb_fmt_num(ns, num_s, sizeof(num_s));
-        pb_rs_test_param(set, t, "runtime", v);
-    }
-
-    e->test = t;
-    e->config = pb_rs_config(set, e->name);
-}
-
-/* ==== emitting results (as fio_json.c) ==== */
-
-static void add(struct ctx *c, const struct job *e, const char *job,
-                const char *dir, const char *metric, const char *unit,
-                int direction, double v, const char *null_reason)
-{
-    char m[64];
-    if (dir)
-        snprintf(m, sizeof(m), "%s_%s", dir, metric);
-    else
-        snprintf(m, sizeof(m), "%s", metric);
-    if (null_reason)
-        pb_rs_add_null(c->set, e->config, e->test, NULL, job, m, unit,
-                       direction, null_reason);
-    else if (isfinite(v))
-        pb_rs_add(c->set, e->config, e->test, NULL, job, m, unit, direction, v);
-}
-
-static void emit(struct ctx *c, const struct job *e, const char *job,
-                 const struct stats *s, int aggregate)
-{
-    for (int i = 0; i < D_N; i++) {
-        const struct dstat *d = &s->d[i];
-        int io = dir_has_io(d);
-        if (!d->present || !(io || (i < D_MIXED && (e->rwmask & (1u << i)))))
-            continue;
-        const char *dn = dir_name[i];
-        const char *none = io ? NULL : NO_IO;
-        add(c, e, job, dn, "iops", "ops/s", PB_DIR_HIGHER, d->iops, NULL);
-        add(c, e, job, dn, "bw", "B/s", PB_DIR_HIGHER, d->bw, NULL);
-        add(c, e, job, dn, "bytes", "B", PB_DIR_HIGHER, d->bytes, NULL);
-        add(c, e, job, dn, "runtime", "ns", PB_DIR_LOWER, d->runtime, none);
-        add(c, e, job, dn, "lat_mean", "ns", PB_DIR_LOWER, d->lat_mean, none);
-        add(c, e, job, dn, "clat_mean", "ns", PB_DIR_LOWER, d->clat_mean, none);
-        if (io)
-            add(c, e, job, dn, "slat_mean", "ns", PB_DIR_LOWER, d->slat_mean,
-                NULL);
-        if (!aggregate)
-            for (size_t k = 0; k < NPCT; k++)
-                add(c, e, job, dn, pcts[k].metric, "ns", PB_DIR_LOWER,
-                    d->pct[k], none);
-        add(c, e, job, dn, "clat_max", "ns", PB_DIR_LOWER, d->clat_max, none);
-    }
-    add(c, e, job, NULL, "usr_cpu", "%", PB_DIR_LOWER, s->usr_cpu, NULL);
-    add(c, e, job, NULL, "sys_cpu", "%", PB_DIR_LOWER, s->sys_cpu, NULL);
-}
-
-struct wmean {
-    double sum, w;
-};
-
-static void wm_add(struct wmean *m, double v, double w)
-{
-    if (!isnan(v) && w > 0) {
-        m->sum += v * w;
-        m->w += w;
-    }
-}
-
-static double wm_get(const struct wmean *m)
-{
-    return m->w > 0 ? m->sum / m->w : NAN;
-}
-
-static double or0(double v)
-{
-    return isnan(v) ? 0 : v;
-}
-
-/* The job's runtime: its longest direction runtime (the text has no
- * job_runtime), or NAN. */
-static double job_runtime(const struct stats *s)
-{
-    double r = NAN;
-    for (int i = 0; i < D_N; i++)
-        if (s->d[i].present && s->d[i].runtime > 0 && !(s->d[i].runtime <= r))
-            r = s->d[i].runtime;
-    return r;
-}
-
-/* Combine n clone jobs as fio's group_reporting does (see fio_json.c);
- * CPU is weighted by each job's runtime (a plain mean when one is
- * unknown). */
-static void aggregate(const struct job *e, size_t n, struct stats *out)
-{
-    memset(out, 0, sizeof(*out));
-    for (int i = 0; i < D_N; i++) {
-        struct dstat *a = &out->d[i];
-        dstat_init(a);
-        struct wmean lat = {0, 0}, clat = {0, 0}, slat = {0, 0};
-        a->ios = a->bytes = a->bw = a->iops = 0;
-        int known_ios = 1;
-        for (size_t j = 0; j < n; j++) {
-            const struct dstat *d = &e[j].st.d[i];
-            if (!d->present)
-                continue;
-            a->present = 1;
-            if (isnan(d->ios))
-                known_ios = 0;
-            a->ios += or0(d->ios);
-            a->bytes += or0(d->bytes);
-            a->bw += or0(d->bw);
-            a->iops += or0(d->iops);
-            if (!isnan(d->runtime) && !(d->runtime <= a->runtime))
-                a->runtime = d->runtime;
-            if (!dir_has_io(d))
-                continue;
-            double w = isnan(d->ios) ? d->bytes : d->ios;
-            wm_add(&lat, d->lat_mean, w);
-            wm_add(&clat, d->clat_mean, w);
-            wm_add(&slat, d->slat_mean, w);
-            if (!isnan(d->clat_max) && !(d->clat_max <= a->clat_max))
-                a->clat_max = d->clat_max;
-        }
-        if (!known_ios)
-            a->ios = NAN;
-        a->lat_mean = wm_get(&lat);
-        a->clat_mean = wm_get(&clat);
-        a->slat_mean = wm_get(&slat);
-    }
-    struct wmean usr = {0, 0}, sys = {0, 0};
-    int weighted = 1;
-    for (size_t j = 0; j < n; j++)
-        if (!(job_runtime(&e[j].st) > 0))
-            weighted = 0;
-    for (size_t j = 0; j < n; j++) {
-        double w = weighted ? job_runtime(&e[j].st) : 1;
-        wm_add(&usr, e[j].st.usr_cpu, w);
-        wm_add(&sys, e[j].st.sys_cpu, w);
-    }
-    out->usr_cpu = wm_get(&usr);
-    out->sys_cpu = wm_get(&sys);
-}
-
-/* ==== run numbering ==== */
-
-struct nr {
-    const char *name;
-    size_t run;
-    size_t idx;
-};
-
-static int nr_cmp(const void *pa, const void *pb)
-{
-    const struct nr *a = pa, *b = pb;
-    int k = strcmp(a->name, b->name);
-    if (k)
-        return k;
-    if (a->run != b->run)
-        return a->run < b->run ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* Job names: "<name> run <k>" when the name occurs in several runs. */
-static void name_jobs(struct ctx *c)
-{
-    if (c->njobs == 0)
-        return;
-    struct nr *v = pb_xmalloc(c->njobs * sizeof(*v));
-    for (size_t i = 0; i < c->njobs; i++) {
-        v[i].name = c->jobs[i].name;
-        v[i].run = c->jobs[i].run;
-        v[i].idx = i;
-    }
-    qsort(v, c->njobs, sizeof(*v), nr_cmp);
-    for (size_t i = 0; i < c->njobs;) {
-        size_t j = i, nruns = 0;
-        while (j < c->njobs && !strcmp(v[j].name, v[i].name)) {
-            if (j == i || v[j].run != v[j - 1].run)
-                nruns++;
-            j++;
-        }
-        size_t k = 0;
-        for (size_t x = i; x < j; x++) {
-            if (x == i || v[x].run != v[x - 1].run)
-                k++;
-            struct job *jb = &c->jobs[v[x].idx];
-            jb->jobname = nruns > 1 ? pb_arena_printf(&c->set->arena,
-                                                      "%s run %zu", jb->name, k)
-                                    : jb->name;
-        }
-        i = j;
-    }
-    free(v);
+    struct pb_fio_opts o = {0};
+    o.known = known_opts(jo);
+    pb_fio_read_opts(&o, opt_of, jo);
+    o.rwmix_done = jo->rwmix[0] ? jo->rwmix : NULL;
+    pb_fio_build_test(c->set, &o, &j->job);
 }
 
 /* ==== parse ==== */
@@ -1682,16 +1181,13 @@ static int check_jobs(struct ctx *c)
 {
     for (size_t i = 0; i < c->njobs; i++) {
         struct job *j = &c->jobs[i];
-        int anydir = 0;
-        for (int d = 0; d < D_N; d++)
-            anydir |= j->st.d[d].present;
         if (j->full && !j->has_cpu)
             return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
                               "job \"%s\" is incomplete: no \"cpu\" line "
                               "(truncated output?)",
-                              j->name);
-        int failed = j->err != 0 && !stats_moved_data(&j->st);
-        j->usable = !failed && (anydir || j->has_cpu);
+                              j->job.name);
+        int failed = j->err != 0 && !pb_fio_moved_data(&j->job.st);
+        j->job.usable = !failed && (pb_fio_any_dir(&j->job.st) || j->has_cpu);
     }
     return PB_OK;
 }
@@ -1700,84 +1196,51 @@ static int no_results(struct ctx *c)
 {
     for (size_t i = 0; i < c->njobs; i++) {
         const struct job *j = &c->jobs[i];
-        if (j->err != 0 && !stats_moved_data(&j->st)) {
-            if (j->errtext)
-                return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
-                                  "job \"%s\" failed with error %ld (%s) "
-                                  "and did no I/O",
-                                  j->name, j->err, j->errtext);
-            return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
-                              "job \"%s\" failed with error %ld and did no "
-                              "I/O",
-                              j->name, j->err);
-        }
+        if (j->err != 0 && !pb_fio_moved_data(&j->job.st))
+            return pb_fio_job_failed(c->err, c->path, j->line, j->job.name,
+                                     j->err, j->errtext);
     }
-    if (c->errline)
-        return pb_err_set(c->err, PB_EINPUT, c->path, c->errline, 0,
-                          "fio failed: \"%s\"", c->errmsg);
-    return pb_err_set(c->err, PB_EINPUT, c->path, 0, 0,
-                      "no fio results found (no \"read:\", \"write:\" or "
-                      "\"trim:\" lines)");
+    return pb_fio_no_results(c->err, c->path, c->errline, c->errmsg,
+                             "no fio results found (no \"read:\", "
+                             "\"write:\" or \"trim:\" lines)");
 }
 
 static void emit_all(struct ctx *c)
 {
     /* clone groups first: they decide numjobs */
     size_t *ncl = pb_xcalloc(c->njobs + 1, sizeof(*ncl));
-    for (size_t i = 0; i < c->njobs;) {
-        size_t n = 1;
-        if (c->jobs[i].usable)
-            while (i + n < c->njobs && c->jobs[i + n].usable &&
-                   is_clone(&c->jobs[i], &c->jobs[i + n]))
-                n++;
-        ncl[i] = n;
-        i += n;
-    }
+    for (size_t i = 0; i < c->njobs; i += ncl[i])
+        ncl[i] = pb_fio_count_clones(&c->jobs[0].job, sizeof(c->jobs[0]),
+                                     c->njobs, i, is_clone, c);
     for (size_t i = 0; i < c->njobs;) {
         size_t n = ncl[i];
         for (size_t k = 0; k < n; k++) {
             struct job *j = &c->jobs[i + k];
-            if (!j->usable)
+            struct pb_fio_stats *st = &j->job.st;
+            if (!j->job.usable)
                 continue;
             struct jopts o;
             fill_opts(c, j, n, &o);
             build_test(c, j, &o);
             for (int d = 0; d < D_N; d++)
-                refine(&j->st.d[d], dir_bs(&o, d));
+                refine(&st->d[d], &j->pr[d], dir_bs(&o, d));
             /* full output leaves out directions without I/O */
-            int has_mixed = j->st.d[D_MIXED].present;
+            int has_mixed = st->d[D_MIXED].present;
             for (int d = 0; d < D_MIXED && j->full && !has_mixed; d++) {
-                struct dstat *x = &j->st.d[d];
-                if (!x->present && (j->rwmask & (1u << d))) {
+                struct pb_fio_dstat *x = &st->d[d];
+                if (!x->present && (j->job.rwmask & (1u << d))) {
                     x->present = 1;
                     x->bytes = x->bw = x->iops = 0;
                 }
             }
-        }
-        i += n;
-    }
-    for (size_t i = 0; i < c->njobs;) {
-        size_t n = ncl[i];
-        struct job *e = &c->jobs[i];
-        if (!e->usable) {
-            i++;
-            continue;
-        }
-        if (n == 1) {
-            emit(c, e, e->jobname, &e->st, 0);
-        } else {
-            for (size_t k = 0; k < n; k++) {
-                char *job = pb_xasprintf("%s#%zu", e->jobname, k);
-                emit(c, &c->jobs[i + k], job, &c->jobs[i + k].st, 0);
-                free(job);
-            }
-            struct stats agg;
-            aggregate(e, n, &agg);
-            emit(c, e, e->jobname, &agg, 1);
+            /* CPU weight in aggregates (see the file header) */
+            st->job_runtime = pb_fio_longest_runtime(st);
         }
         i += n;
     }
     free(ncl);
+    pb_fio_emit_all(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs,
+                    is_clone, c);
 }
 
 static int fio_text_parse(const char *path, const char *buf, size_t len,
@@ -1786,26 +1249,21 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
     if (!rx_start())
         return pb_err_set(err, PB_EINPUT, path, 0, 0,
                           "internal error: cannot compile patterns");
-    const char *q = pb_skip_ws(buf, buf + len);
-    if (q == buf + len)
-        return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          len ? "file holds only white space" : "empty file");
-    struct ctx c;
-    memset(&c, 0, sizeof(c));
-    c.path = path;
-    c.set = set;
-    c.err = err;
-    int rc = scan_all(&c, buf, len);
+    int rc = pb_fio_check_blank(path, buf, len, err);
+    if (rc != PB_OK)
+        return rc;
+    struct ctx c = {.path = path, .set = set, .err = err};
+    rc = scan_all(&c, buf, len);
     if (rc == PB_OK)
         rc = check_jobs(&c);
     if (rc == PB_OK) {
         size_t usable = 0;
         for (size_t i = 0; i < c.njobs; i++)
-            usable += c.jobs[i].usable != 0;
+            usable += c.jobs[i].job.usable != 0;
         if (usable == 0) {
             rc = no_results(&c);
         } else {
-            name_jobs(&c);
+            pb_fio_name_runs(set, &c.jobs[0].job, sizeof(c.jobs[0]), c.njobs);
             emit_all(&c);
             if (set->nresults == 0)
                 rc = no_results(&c);

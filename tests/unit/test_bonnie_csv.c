@@ -15,96 +15,19 @@
 
 static const char TOO_FAST[] = "+++++ (too fast to measure)";
 
-/* ==== helpers ==== */
+/* ==== helpers (the generic ones in testhelp.h) ==== */
 
-/* Parse len bytes copied to a heap block of exactly that size, so that
- * ASan sees any read past the end (the parser must not rely on a NUL). */
-static int parse_mem(const char *path, const char *buf, size_t len,
-                     struct pb_resultset **out, struct pb_err *err)
-{
-    char *copy = malloc(len ? len : 1);
-    assert_non_null(copy);
-    if (len)
-        memcpy(copy, buf, len);
-    struct pb_resultset *set = pb_resultset_new();
-    memset(err, 0, sizeof(*err));
-    int rc = pb_parser_bonnie_csv.parse(path, copy, len, set, err);
-    free(copy);
-    if (rc != PB_OK) {
-        pb_resultset_free(set);
-        set = NULL;
-    }
-    *out = set;
-    return rc;
-}
-
-static int sniff_mem(const char *buf, size_t len)
-{
-    size_t n = len < 8192 ? len : 8192;
-    char *copy = malloc(n ? n : 1);
-    assert_non_null(copy);
-    if (n)
-        memcpy(copy, buf, n);
-    int s = pb_parser_bonnie_csv.sniff(copy, n);
-    free(copy);
-    return s;
-}
-
-static char *slurp(const char *dir, const char *name, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    char *buf = NULL;
-    struct pb_err err = {0};
-    if (pb_read_file(path, &buf, len, &err) != PB_OK) {
-        print_error("cannot read %s: %s\n", path, err.msg);
-        fail();
-    }
-    return buf;
-}
-
-static int parse_file(const char *dir, const char *name,
-                      struct pb_resultset **out, struct pb_err *err)
-{
-    size_t len;
-    char *buf = slurp(dir, name, &len);
-    int rc = parse_mem(name, buf, len, out, err);
-    free(buf);
-    return rc;
-}
-
-static struct pb_resultset *must_parse(const char *path, const char *buf,
-                                       size_t len)
-{
-    struct pb_resultset *set;
-    struct pb_err err;
-    if (parse_mem(path, buf, len, &set, &err) != PB_OK) {
-        print_error("%s:%ld:%ld: %s\n", err.path, err.line, err.col, err.msg);
-        fail();
-    }
-    return set;
-}
-
-static struct pb_resultset *parse_ok(const char *dir, const char *name)
-{
-    struct pb_resultset *set;
-    struct pb_err err;
-    if (parse_file(dir, name, &set, &err) != PB_OK) {
-        print_error("%s:%ld:%ld: %s\n", err.path, err.line, err.col, err.msg);
-        fail();
-    }
-    return set;
-}
+#define BONNIEP (&pb_parser_bonnie_csv)
 
 static struct pb_resultset *fixture(const char *name)
 {
-    return parse_ok(FIX_DIR, name);
+    return th_parse_ok(BONNIEP, FIX_DIR, name);
 }
 
 static struct pb_resultset *corpus(const char *name)
 {
     skip_unless_exists(CORPUS_DIR);
-    return parse_ok(CORPUS_DIR, name);
+    return th_parse_ok(BONNIEP, CORPUS_DIR, name);
 }
 
 /* Expect a parse of buf to fail at line:col with msg inside the message. */
@@ -113,7 +36,8 @@ static void expect_mem_reject(const char *buf, size_t len, long line,
 {
     struct pb_resultset *set;
     struct pb_err err;
-    assert_int_equal(parse_mem("mem.csv", buf, len, &set, &err), PB_EINPUT);
+    assert_int_equal(th_parse(BONNIEP, "mem.csv", buf, len, &set, &err),
+                     PB_EINPUT);
     assert_null(set);
     assert_int_equal(err.code, PB_EINPUT);
     assert_string_equal(err.path, "mem.csv");
@@ -128,16 +52,9 @@ static void expect_reject(const char *dir, const char *name, long line,
                           long col, const char *msg)
 {
     size_t len;
-    char *buf = slurp(dir, name, &len);
+    char *buf = th_slurp_in(dir, name, &len);
     expect_mem_reject(buf, len, line, col, msg);
     free(buf);
-}
-
-static int same(const char *a, const char *b)
-{
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
 }
 
 /* The one result (host, job, metric) of test `test` (NULL: any test). */
@@ -148,7 +65,7 @@ static const struct pb_result *find_t(const struct pb_resultset *s,
     const struct pb_result *hit = NULL;
     for (size_t i = 0; i < s->nresults; i++) {
         const struct pb_result *r = &s->results[i];
-        if (same(r->host, host) && same(r->job, job) &&
+        if (th_same(r->host, host) && th_same(r->job, job) &&
             !strcmp(r->metric, metric) &&
             (!test || !strcmp(s->tests[r->test].name, test))) {
             if (hit) {
@@ -219,30 +136,21 @@ static void chk_absent(const struct pb_resultset *s, const char *host,
 static const char *tparam(const struct pb_resultset *s, size_t t,
                           const char *key)
 {
-    const struct pb_test *te = &s->tests[t];
-    for (size_t i = 0; i < te->nparams; i++)
-        if (!strcmp(te->params[i].key, key))
-            return te->params[i].value;
-    return NULL;
+    return th_param(&s->tests[t], key);
 }
 
 static size_t test_named(const struct pb_resultset *s, const char *name)
 {
-    for (size_t i = 0; i < s->ntests; i++)
-        if (!strcmp(s->tests[i].name, name)) {
-            assert_string_equal(s->tests[i].tool, "bonnie++");
-            return i;
-        }
-    print_error("no test \"%s\"\n", name);
-    fail();
-    return 0;
+    const struct pb_test *t = th_test_named(s, name);
+    assert_string_equal(t->tool, "bonnie++");
+    return (size_t)(t - s->tests);
 }
 
 static const char *fact(const struct pb_resultset *s, const char *host,
                         const char *key)
 {
     for (size_t i = 0; i < s->nfacts; i++)
-        if (same(s->facts[i].host, host) && !strcmp(s->facts[i].key, key))
+        if (th_same(s->facts[i].host, host) && !strcmp(s->facts[i].key, key))
             return s->facts[i].value;
     return NULL;
 }
@@ -639,7 +547,7 @@ static void sniff_dir(const char *dir, int want)
         if (pb_read_file(path, &buf, &len, &err) != PB_OK)
             continue; /* a directory */
         seen++;
-        int sc = sniff_mem(buf, len);
+        int sc = th_sniff(BONNIEP, buf, len);
         if (want && (sc < want ||
                      pb_ingest_find_parser(buf, len) != &pb_parser_bonnie_csv)) {
             print_error("%s sniffs %d\n", path, sc);
@@ -671,10 +579,10 @@ static void test_sniff(void **state)
         sniff_dir(path, 0);
     }
     size_t len;
-    char *buf = slurp(FIX_DIR "/bad", "text-tables-only.txt", &len);
-    assert_int_equal(sniff_mem(buf, len), 60);
+    char *buf = th_slurp_in(FIX_DIR "/bad", "text-tables-only.txt", &len);
+    assert_int_equal(th_sniff(BONNIEP, buf, len), 60);
     free(buf);
-    assert_int_equal(sniff_mem("", 0), 0);
+    assert_int_equal(th_sniff(BONNIEP, "", 0), 0);
     static const char *const no[] = {
         "a,b,c\n1,2,3\n",
         "{\"fio version\": \"fio-3.33\"}\n",
@@ -684,7 +592,7 @@ static void test_sniff(void **state)
         "3;fio-3.33;job;0;0;1;2;3\n",
     };
     for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-        assert_int_equal(sniff_mem(no[i], strlen(no[i])), 0);
+        assert_int_equal(th_sniff(BONNIEP, no[i], strlen(no[i])), 0);
 }
 
 static void test_sniff_corpus(void **state)
@@ -750,12 +658,12 @@ static void test_empty_and_blank(void **state)
 static void truncate_all(const char *dir, const char *name)
 {
     size_t len;
-    char *buf = slurp(dir, name, &len);
+    char *buf = th_slurp_in(dir, name, &len);
     for (int k = 0; k <= 10; k++) {
         size_t n = len * (size_t)k / 10;
         struct pb_resultset *set;
         struct pb_err err;
-        int rc = parse_mem(name, buf, n, &set, &err);
+        int rc = th_parse(BONNIEP, name, buf, n, &set, &err);
         if (rc == PB_OK) {
             assert_non_null(set);
             pb_resultset_free(set);
@@ -764,7 +672,7 @@ static void truncate_all(const char *dir, const char *name)
             assert_true(err.msg[0] != '\0');
             assert_true(err.line >= 0 && err.line <= pb_line_of(buf, n));
         }
-        (void)sniff_mem(buf, n);
+        (void)th_sniff(BONNIEP, buf, n);
     }
     free(buf);
 }
@@ -786,7 +694,7 @@ static void test_truncated(void **state)
                  "cunnie.txt");
     /* a cut row is reported at its line */
     size_t len;
-    char *buf = slurp(CORPUS_DIR,
+    char *buf = th_slurp_in(CORPUS_DIR,
                       "bonnie-1.97_pure-csv-5-runs_zfs-hdd_george-qiaozhi.csv",
                       &len);
     expect_mem_reject(buf, len / 2, 3, 0, "expected 48 (CSV format 1.97)");
@@ -797,22 +705,18 @@ static void test_garbage(void **state)
 {
     (void)state;
     /* deterministic random bytes, with and without commas */
-    unsigned x = 12345;
     char *g = malloc(65536);
     assert_non_null(g);
-    for (size_t i = 0; i < 65536; i++) {
-        x = x * 1103515245u + 12345u;
-        g[i] = (char)(x >> 16);
-    }
+    th_garbage(g, 65536, 12345);
     struct pb_resultset *set;
     struct pb_err err;
     for (size_t n = 0; n <= 65536; n += 4096) {
-        int rc = parse_mem("g", g, n, &set, &err);
+        int rc = th_parse(BONNIEP, "g", g, n, &set, &err);
         if (rc == PB_OK)
             pb_resultset_free(set);
         else
             assert_int_equal(rc, PB_EINPUT);
-        (void)sniff_mem(g, n);
+        (void)th_sniff(BONNIEP, g, n);
     }
     /* garbage after a version prefix is a broken row */
     const char *b = "1.97,1.97,\xff\xfe,\x01\x02,,,,,,,\n";
@@ -824,14 +728,14 @@ static void test_huge_numbers(void **state)
 {
     (void)state;
     char *r = row_with(NULL, 9, "99999999999999999999999");
-    struct pb_resultset *s = must_parse("m", r, strlen(r));
+    struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     chk(s, "m1", NULL, "seq_out_block_bw", 99999999999999999999999.0 * KB,
         "B/s", HI);
     pb_resultset_free(s);
     free(r);
 
     r = row_with(NULL, 37, "999999999999999999ms");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     chk(s, "m1", NULL, "seq_out_block_latency", 999999999999999999e6, "ns",
         LO);
     pb_resultset_free(s);
@@ -845,7 +749,7 @@ static void test_huge_numbers(void **state)
     expect_mem_reject(r, strlen(r), 1, col_of(r, 9), "invalid value \"9999");
     free(r);
     r = row_with(NULL, 5, "99999999999999999999999999999G");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     pb_resultset_free(s);
     free(r);
 }
@@ -855,7 +759,7 @@ static void test_html_label(void **state)
     (void)state;
     const char *name = "<script>alert('x')</script>&amp;\"q\"";
     char *r = row_with(name, -1, NULL);
-    struct pb_resultset *s = must_parse("m", r, strlen(r));
+    struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     assert_int_equal(s->nconfigs, 1);
     assert_string_equal(s->configs[0].label, name);
     assert_string_equal(s->results[0].host, name);
@@ -868,7 +772,8 @@ static void test_crlf_and_bom(void **state)
 {
     (void)state;
     size_t len;
-    char *lf = slurp(FIX_DIR, "bonnie-2.00a_stdout-text-plus-csv.txt", &len);
+    char *lf =
+        th_slurp_in(FIX_DIR, "bonnie-2.00a_stdout-text-plus-csv.txt", &len);
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_puts(&b, "\xEF\xBB\xBF");
     for (size_t i = 0; i < len; i++) {
@@ -876,8 +781,8 @@ static void test_crlf_and_bom(void **state)
             pb_buf_putc(&b, '\r');
         pb_buf_putc(&b, lf[i]);
     }
-    struct pb_resultset *a = must_parse("lf", lf, len);
-    struct pb_resultset *c = must_parse("crlf", b.s, b.len);
+    struct pb_resultset *a = th_parse_mem_ok(BONNIEP, "lf", lf, len);
+    struct pb_resultset *c = th_parse_mem_ok(BONNIEP, "crlf", b.s, b.len);
     assert_int_equal(a->nresults, c->nresults);
     for (size_t i = 0; i < a->nresults; i++) {
         assert_string_equal(a->results[i].metric, c->results[i].metric);
@@ -906,7 +811,7 @@ static void test_nul_bytes(void **state)
     pb_buf_add(&b, "junk\0line\n", 10);
     pb_buf_puts(&b, ROW197);
     pb_buf_putc(&b, '\n');
-    struct pb_resultset *s = must_parse("m", b.s, b.len);
+    struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "m", b.s, b.len);
     chk(s, "m1", NULL, "seq_out_char_bw", 736 * KB, "B/s", HI);
     pb_resultset_free(s);
     pb_buf_release(&b);
@@ -926,12 +831,12 @@ static void test_cells(void **state)
     char *r;
     /* latencies: ns, us, ms, s, with a fraction */
     r = row_with(NULL, 36, "1.5s");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     chk(s, "m1", NULL, "seq_out_char_latency", 1.5e9, "ns", LO);
     pb_resultset_free(s);
     free(r);
     r = row_with(NULL, 36, "250ns");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     chk(s, "m1", NULL, "seq_out_char_latency", 250, "ns", LO);
     pb_resultset_free(s);
     free(r);
@@ -962,17 +867,17 @@ static void test_cells(void **state)
     }
     /* blanks around cells are tolerated */
     r = row_with(NULL, 9, " 26293 ");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     chk(s, "m1", NULL, "seq_out_block_bw", 26293 * KB, "B/s", HI);
     pb_resultset_free(s);
     free(r);
     /* a bare file size is MiB; a bare chunk size is bytes */
     r = row_with(NULL, 5, "512");
     char *r2 = row_with(NULL, 6, "512");
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     assert_string_equal(tparam(s, 0, "file_size"), "536870912");
     pb_resultset_free(s);
-    s = must_parse("m", r2, strlen(r2));
+    s = th_parse_mem_ok(BONNIEP, "m", r2, strlen(r2));
     assert_string_equal(tparam(s, 0, "chunk_size"), "512");
     assert_string_equal(s->tests[0].name,
                         "bonnie++ file_size=15G chunk=512 files=16k");
@@ -989,7 +894,7 @@ static void test_layout_details(void **state)
     const char *a =
         "1.97,1.97,m1,1,1,,,,,,,,,,,,,,,4,4096,512,8,2k,10,1,11,1,12,1,13,1,"
         "14,1,15,1,,,,,,,1ms,1ms,1ms,1ms,1ms,1ms\n";
-    s = must_parse("m", a, strlen(a));
+    s = th_parse_mem_ok(BONNIEP, "m", a, strlen(a));
     assert_string_equal(s->tests[0].name,
                         "bonnie++ files=4k max=4k min=512 dirs=8 "
                         "file_chunk=2k");
@@ -1002,7 +907,7 @@ static void test_layout_details(void **state)
     const char *b =
         "1.98,2.00a,m2,3,1,1G,,4000,2,,,5,1,,,,,,,,,1,link,,,,3,1,4,1,5,1,6,1,"
         "7,1,8,1,,1ms,,,,,2ms,2ms,2ms,2ms,2ms,2ms\n";
-    s = must_parse("m", b, strlen(b));
+    s = th_parse_mem_ok(BONNIEP, "m", b, strlen(b));
     assert_string_equal(s->tests[0].name,
                         "bonnie++ file_size=1G seeks=4000 seekers=2 files=1k "
                         "max=link concurrency=3");
@@ -1015,7 +920,7 @@ static void test_layout_details(void **state)
     /* 1.0x: symlinks and directories in the files cell */
     const char *c = "old,300M,1,2,3,4,5,6,7,8,9,10,11.5,12,4:symlink/2,1,1,"
                     "2,2,3,3,4,4,5,5,6,6\n";
-    s = must_parse("m", c, strlen(c));
+    s = th_parse_mem_ok(BONNIEP, "m", c, strlen(c));
     assert_string_equal(s->tests[0].name,
                         "bonnie++ file_size=300M files=4k max=symlink dirs=2");
     assert_string_equal(tparam(s, 0, "file_size"), "314572800");
@@ -1035,12 +940,12 @@ static void test_layout_details(void **state)
     /* -s 0 -n 0 measures nothing: parsed, no results */
     const char *e = "1.97,1.97,m1,1,1,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
                     ",\n";
-    s = must_parse("m", e, strlen(e));
+    s = th_parse_mem_ok(BONNIEP, "m", e, strlen(e));
     assert_int_equal(s->nresults, 0);
     pb_resultset_free(s);
     /* an empty machine name */
     r = row_with("", -1, NULL);
-    s = must_parse("m", r, strlen(r));
+    s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
     assert_string_equal(s->configs[0].label, "(unnamed)");
     pb_resultset_free(s);
     free(r);

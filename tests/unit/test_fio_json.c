@@ -11,72 +11,19 @@
 #define FIX_DIR    PB_FIXTURES_DIR "/fio-json"
 #define CORPUS_DIR PB_CORPUS_DIR "/fio-json"
 
-/* ==== helpers ==== */
+/* ==== helpers (most in testhelp.h) ==== */
 
-/* Parse len bytes copied to a heap block of exactly that size, so that
- * ASan sees any read past the end (parsers must not rely on a NUL). */
-static int parse_mem(const char *path, const char *buf, size_t len,
-                     struct pb_resultset **out, struct pb_err *err)
-{
-    char *copy = malloc(len ? len : 1);
-    assert_non_null(copy);
-    if (len)
-        memcpy(copy, buf, len);
-    struct pb_resultset *set = pb_resultset_new();
-    memset(err, 0, sizeof(*err));
-    int rc = pb_parser_fio_json.parse(path, copy, len, set, err);
-    free(copy);
-    if (rc != PB_OK) {
-        pb_resultset_free(set);
-        set = NULL;
-    }
-    *out = set;
-    return rc;
-}
-
-static char *slurp(const char *dir, const char *name, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    char *buf = NULL;
-    struct pb_err err = {0};
-    if (pb_read_file(path, &buf, len, &err) != PB_OK) {
-        print_error("cannot read %s: %s\n", path, err.msg);
-        fail();
-    }
-    return buf;
-}
-
-static int parse_file(const char *dir, const char *name,
-                      struct pb_resultset **out, struct pb_err *err)
-{
-    size_t len;
-    char *buf = slurp(dir, name, &len);
-    int rc = parse_mem(name, buf, len, out, err);
-    free(buf);
-    return rc;
-}
-
-static struct pb_resultset *parse_ok(const char *dir, const char *name)
-{
-    struct pb_resultset *set;
-    struct pb_err err;
-    if (parse_file(dir, name, &set, &err) != PB_OK) {
-        print_error("%s:%ld:%ld: %s\n", err.path, err.line, err.col, err.msg);
-        fail();
-    }
-    return set;
-}
+#define JSONP (&pb_parser_fio_json)
 
 static struct pb_resultset *fixture(const char *name)
 {
-    return parse_ok(FIX_DIR, name);
+    return th_parse_ok(JSONP, FIX_DIR, name);
 }
 
 static struct pb_resultset *corpus(const char *name)
 {
     skip_unless_exists(CORPUS_DIR);
-    return parse_ok(CORPUS_DIR, name);
+    return th_parse_ok(JSONP, CORPUS_DIR, name);
 }
 
 /* Expect the parse of a bad file to fail at line:col with msg inside. */
@@ -85,7 +32,7 @@ static void expect_reject(const char *dir, const char *name, long line,
 {
     struct pb_resultset *set;
     struct pb_err err;
-    assert_int_equal(parse_file(dir, name, &set, &err), PB_EINPUT);
+    assert_int_equal(th_parse_file(JSONP, dir, name, &set, &err), PB_EINPUT);
     assert_null(set);
     assert_int_equal(err.code, PB_EINPUT);
     assert_int_equal(err.line, line);
@@ -96,104 +43,34 @@ static void expect_reject(const char *dir, const char *name, long line,
     }
 }
 
-static int same(const char *a, const char *b)
-{
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
-/* The result (host, job, metric); host NULL means a local run. */
-static const struct pb_result *find(const struct pb_resultset *s,
-                                    const char *host, const char *job,
-                                    const char *metric)
-{
-    for (size_t i = 0; i < s->nresults; i++) {
-        const struct pb_result *r = &s->results[i];
-        if (same(r->host, host) && same(r->job, job) &&
-            !strcmp(r->metric, metric))
-            return r;
-    }
-    return NULL;
-}
-
-static double hval(const struct pb_resultset *s, const char *host,
-                   const char *job, const char *metric)
-{
-    const struct pb_result *r = find(s, host, job, metric);
-    if (!r || !r->has_value) {
-        print_error("no value for host=%s job=%s %s\n", host ? host : "-", job,
-                    metric);
-        fail();
-    }
-    return r->value;
-}
-
-static double val(const struct pb_resultset *s, const char *job,
-                  const char *metric)
-{
-    return hval(s, NULL, job, metric);
-}
-
 /* Values are compared with a relative 1e-12: unit conversions such as
  * 477734.84 usec * 1000 are not exact in binary. */
 #define assert_val(s, job, metric, want)                                       \
-    assert_rel(val((s), (job), (metric)), (want), 1e-12)
+    assert_rel(th_val((s), (job), (metric)), (want), 1e-12)
 #define assert_hval(s, host, job, metric, want)                                \
-    assert_rel(hval((s), (host), (job), (metric)), (want), 1e-12)
+    assert_rel(th_hval((s), (host), (job), (metric)), (want), 1e-12)
 
 static const char *unit_of(const struct pb_resultset *s, const char *job,
                            const char *metric)
 {
-    const struct pb_result *r = find(s, NULL, job, metric);
+    const struct pb_result *r = th_find(s, job, metric);
     assert_non_null(r);
     return r->unit;
-}
-
-static const struct pb_test *test_of(const struct pb_resultset *s,
-                                     const char *host, const char *job)
-{
-    for (size_t i = 0; i < s->nresults; i++)
-        if (same(s->results[i].host, host) && same(s->results[i].job, job))
-            return &s->tests[s->results[i].test];
-    print_error("no results for job %s\n", job);
-    fail();
-    return NULL;
-}
-
-static const char *param(const struct pb_test *t, const char *key)
-{
-    for (size_t i = 0; i < t->nparams; i++)
-        if (!strcmp(t->params[i].key, key))
-            return t->params[i].value;
-    return NULL;
 }
 
 static const char *config_of(const struct pb_resultset *s, const char *job)
 {
     for (size_t i = 0; i < s->nresults; i++)
-        if (same(s->results[i].job, job))
+        if (th_same(s->results[i].job, job))
             return s->configs[s->results[i].config].label;
     return NULL;
-}
-
-/* Results of job whose metric starts with prefix ("read_"). */
-static size_t count_prefix(const struct pb_resultset *s, const char *job,
-                           const char *prefix)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->nresults; i++)
-        if (same(s->results[i].job, job) &&
-            !strncmp(s->results[i].metric, prefix, strlen(prefix)))
-            n++;
-    return n;
 }
 
 static int sniff_file(const char *dir, const char *name)
 {
     size_t len;
-    char *buf = slurp(dir, name, &len);
-    int score = pb_parser_fio_json.sniff(buf, len < 8192 ? len : 8192);
+    char *buf = th_slurp_in(dir, name, &len);
+    int score = th_sniff(JSONP, buf, len);
     free(buf);
     return score;
 }
@@ -225,22 +102,21 @@ static void fix_randread_libaio(void **state)
     assert_string_equal(unit_of(s, j, "read_clat_p99"), "ns");
     assert_string_equal(unit_of(s, j, "read_bytes"), "B");
     assert_string_equal(unit_of(s, j, "sys_cpu"), "%");
-    assert_int_equal(find(s, NULL, j, "read_iops")->direction, PB_DIR_HIGHER);
-    assert_int_equal(find(s, NULL, j, "read_clat_p99")->direction,
-                     PB_DIR_LOWER);
-    assert_int_equal(count_prefix(s, j, "write_"), 0);
-    assert_int_equal(count_prefix(s, j, "trim_"), 0);
-    const struct pb_test *t = test_of(s, NULL, j);
+    assert_int_equal(th_find(s, j, "read_iops")->direction, PB_DIR_HIGHER);
+    assert_int_equal(th_find(s, j, "read_clat_p99")->direction, PB_DIR_LOWER);
+    assert_int_equal(th_count_prefix(s, j, "write_"), 0);
+    assert_int_equal(th_count_prefix(s, j, "trim_"), 0);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name, "fio randread bs=4k iodepth=4 direct=1");
     assert_string_equal(t->tool, "fio");
-    assert_string_equal(param(t, "rw"), "randread");
-    assert_string_equal(param(t, "bs"), "4096");
-    assert_string_equal(param(t, "iodepth"), "4");
-    assert_string_equal(param(t, "numjobs"), "1");
-    assert_string_equal(param(t, "direct"), "1");
-    assert_string_equal(param(t, "ioengine"), "libaio");
-    assert_string_equal(param(t, "size"), "4194304");
-    assert_string_equal(param(t, "runtime"), "1000000000");
+    assert_string_equal(th_param(t, "rw"), "randread");
+    assert_string_equal(th_param(t, "bs"), "4096");
+    assert_string_equal(th_param(t, "iodepth"), "4");
+    assert_string_equal(th_param(t, "numjobs"), "1");
+    assert_string_equal(th_param(t, "direct"), "1");
+    assert_string_equal(th_param(t, "ioengine"), "libaio");
+    assert_string_equal(th_param(t, "size"), "4194304");
+    assert_string_equal(th_param(t, "runtime"), "1000000000");
     assert_string_equal(config_of(s, j), j);
     assert_int_equal(s->nfacts, 1);
     assert_string_equal(s->facts[0].key, "fio_version");
@@ -257,17 +133,17 @@ static void fix_write_only(void **state)
     assert_val(s, j, "write_iops", 10666.666667);
     assert_val(s, j, "write_clat_p50", 11456);
     /* no fake zero rows for the direction the job does not do */
-    assert_int_equal(count_prefix(s, j, "read_"), 0);
-    assert_int_equal(count_prefix(s, j, "trim_"), 0);
+    assert_int_equal(th_count_prefix(s, j, "read_"), 0);
+    assert_int_equal(th_count_prefix(s, j, "trim_"), 0);
     /* psync: fio did not measure slat (N = 0) */
-    assert_null(find(s, NULL, j, "write_slat_mean"));
-    const struct pb_test *t = test_of(s, NULL, j);
+    assert_null(th_find(s, j, "write_slat_mean"));
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name, "fio write bs=64k iodepth=1 fsync=16");
-    assert_string_equal(param(t, "fsync"), "16");
-    assert_string_equal(param(t, "bs"), "65536");
-    assert_string_equal(param(t, "ioengine"), "psync");
-    assert_null(param(t, "direct"));
-    assert_null(param(t, "rwmixread"));
+    assert_string_equal(th_param(t, "fsync"), "16");
+    assert_string_equal(th_param(t, "bs"), "65536");
+    assert_string_equal(th_param(t, "ioengine"), "psync");
+    assert_null(th_param(t, "direct"));
+    assert_null(th_param(t, "rwmixread"));
     pb_resultset_free(s);
 }
 
@@ -281,10 +157,10 @@ static void fix_randrw_json_plus(void **state)
     assert_val(s, j, "write_iops", 8128.205128);
     assert_val(s, j, "write_slat_mean", 3319.356467);
     assert_val(s, j, "write_clat_p50", 362496);
-    const struct pb_test *t = test_of(s, NULL, j);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name,
                         "fio randrw bs=4k iodepth=8 rwmixread=70 direct=1");
-    assert_string_equal(param(t, "rwmixread"), "70");
+    assert_string_equal(th_param(t, "rwmixread"), "70");
     pb_resultset_free(s);
 }
 
@@ -295,22 +171,22 @@ static void fix_three_jobs(void **state)
     assert_int_equal(s->nconfigs, 3);
     assert_int_equal(s->ntests, 3);
     assert_val(s, "seqread-128k", "read_bw", 466033777);
-    assert_int_equal(count_prefix(s, "seqread-128k", "write_"), 0);
+    assert_int_equal(th_count_prefix(s, "seqread-128k", "write_"), 0);
     assert_val(s, "randwrite-8k", "write_clat_mean", 137140.373047);
-    assert_int_equal(count_prefix(s, "randwrite-8k", "read_"), 0);
+    assert_int_equal(th_count_prefix(s, "randwrite-8k", "read_"), 0);
     assert_val(s, "rw-4k-16k", "write_bytes", 3375104);
     assert_val(s, "rw-4k-16k", "read_bytes", 819200);
-    assert_string_equal(test_of(s, NULL, "seqread-128k")->name,
+    assert_string_equal(th_test_of(s, "seqread-128k")->name,
                         "fio read bs=128k iodepth=1 direct=1");
-    const struct pb_test *t = test_of(s, NULL, "randwrite-8k");
+    const struct pb_test *t = th_test_of(s, "randwrite-8k");
     assert_string_equal(t->name, "fio randwrite bs=8k iodepth=2 direct=1");
-    assert_string_equal(param(t, "ioengine"), "libaio"); /* global */
-    t = test_of(s, NULL, "rw-4k-16k");
+    assert_string_equal(th_param(t, "ioengine"), "libaio"); /* global */
+    t = th_test_of(s, "rw-4k-16k");
     assert_string_equal(
         t->name, "fio rw bs=4k bs_write=16k iodepth=1 rwmixread=50 direct=1");
-    assert_string_equal(param(t, "bs"), "4096");
-    assert_string_equal(param(t, "bs_write"), "16384");
-    assert_string_equal(param(t, "rwmixread"), "50");
+    assert_string_equal(th_param(t, "bs"), "4096");
+    assert_string_equal(th_param(t, "bs_write"), "16384");
+    assert_string_equal(th_param(t, "rwmixread"), "50");
     assert_string_equal(config_of(s, "rw-4k-16k"), "rw-4k-16k");
     pb_resultset_free(s);
 }
@@ -324,9 +200,9 @@ static void fix_numjobs_grouped(void **state)
     assert_val(s, j, "read_bytes", 8388608);
     assert_val(s, j, "read_iops", 31507.692308);
     assert_val(s, j, "read_clat_p99", 411648);
-    const struct pb_test *t = test_of(s, NULL, j);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name, "fio randread bs=4k iodepth=1 numjobs=4");
-    assert_string_equal(param(t, "numjobs"), "4");
+    assert_string_equal(th_param(t, "numjobs"), "4");
     pb_resultset_free(s);
 }
 
@@ -349,12 +225,12 @@ static void fix_numjobs_clones(void **state)
                (2532.818359 + 2548.716797 + 1729.791016) / 3);
     assert_val(s, j, "write_clat_max", 147650);
     assert_val(s, j, "write_runtime", 2e6);
-    assert_null(find(s, NULL, j, "write_clat_p50"));
-    assert_null(find(s, NULL, j, "write_clat_p99"));
-    assert_null(find(s, NULL, "randwrite-nj3#3", "write_iops"));
+    assert_null(th_find(s, j, "write_clat_p50"));
+    assert_null(th_find(s, j, "write_clat_p99"));
+    assert_null(th_find(s, "randwrite-nj3#3", "write_iops"));
     assert_string_equal(config_of(s, "randwrite-nj3#1"), j);
-    assert_ptr_equal(test_of(s, NULL, j), test_of(s, NULL, "randwrite-nj3#0"));
-    assert_string_equal(test_of(s, NULL, j)->name,
+    assert_ptr_equal(th_test_of(s, j), th_test_of(s, "randwrite-nj3#0"));
+    assert_string_equal(th_test_of(s, j)->name,
                         "fio randwrite bs=4k iodepth=1 numjobs=3");
     pb_resultset_free(s);
 }
@@ -377,7 +253,7 @@ static void fix_warning_prefix(void **state)
     struct pb_resultset *s = fixture(f);
     assert_val(s, "warn-time-based", "read_clat_max", 1462076);
     assert_val(s, "warn-time-based", "read_bw", 1048576000);
-    assert_string_equal(param(test_of(s, NULL, "warn-time-based"), "bs"),
+    assert_string_equal(th_param(th_test_of(s, "warn-time-based"), "bs"),
                         "16384");
     assert_int_equal(sniff_file(FIX_DIR, f), 90);
     pb_resultset_free(s);
@@ -390,7 +266,7 @@ static void fix_sigint_prefix(void **state)
     struct pb_resultset *s = fixture(f);
     assert_val(s, "sigint-randread", "read_bytes", 66023424);
     assert_val(s, "sigint-randread", "read_clat_p99.9", 432128);
-    assert_string_equal(param(test_of(s, NULL, "sigint-randread"), "runtime"),
+    assert_string_equal(th_param(th_test_of(s, "sigint-randread"), "runtime"),
                         "30000000000");
     assert_int_equal(sniff_file(FIX_DIR, f), 90);
     pb_resultset_free(s);
@@ -404,11 +280,11 @@ static void fix_trim(void **state)
     assert_val(s, j, "trim_iops", 16000);
     assert_val(s, j, "trim_bw", 1048576000);
     assert_val(s, j, "trim_clat_p50", 55552);
-    assert_int_equal(count_prefix(s, j, "read_"), 0);
-    assert_int_equal(count_prefix(s, j, "write_"), 0);
-    const struct pb_test *t = test_of(s, NULL, j);
+    assert_int_equal(th_count_prefix(s, j, "read_"), 0);
+    assert_int_equal(th_count_prefix(s, j, "write_"), 0);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name, "fio randtrim bs=64k iodepth=1");
-    assert_string_equal(param(t, "bs"), "65536");
+    assert_string_equal(th_param(t, "bs"), "65536");
     pb_resultset_free(s);
 }
 
@@ -425,12 +301,12 @@ static void fix_client_server_two(void **state)
     assert_hval(s, "(all clients)", j, "read_iops", 22260.869565);
     assert_hval(s, "(all clients)", j, "read_bytes", 4194304);
     assert_hval(s, "(all clients)", j, "read_clat_mean", 78034.098633);
-    assert_null(find(s, "(all clients)", j, "read_clat_p50"));
-    assert_null(find(s, NULL, j, "read_iops"));
-    assert_null(find(s, "127.0.0.1", j, "read_iops"));
+    assert_null(th_hfind(s, "(all clients)", j, "read_clat_p50"));
+    assert_null(th_find(s, j, "read_iops"));
+    assert_null(th_hfind(s, "127.0.0.1", j, "read_iops"));
     assert_int_equal(s->nconfigs, 1);
     assert_int_equal(s->ntests, 1);
-    assert_string_equal(test_of(s, "(all clients)", j)->name,
+    assert_string_equal(th_htest_of(s, "(all clients)", j)->name,
                         "fio randread bs=4k iodepth=1");
     assert_int_equal(sniff_file(FIX_DIR, f), 90);
     pb_resultset_free(s);
@@ -442,7 +318,7 @@ static void fix_client_server_one(void **state)
     struct pb_resultset *s = fixture("fio-3.33_client-server_one-server.json");
     assert_hval(s, "127.0.0.1", "cs-randread", "read_clat_p99.9", 692224);
     assert_hval(s, "127.0.0.1", "cs-randread", "read_bw", 26886564);
-    assert_null(find(s, "(all clients)", "cs-randread", "read_iops"));
+    assert_null(th_hfind(s, "(all clients)", "cs-randread", "read_iops"));
     pb_resultset_free(s);
 }
 
@@ -470,14 +346,14 @@ static void corpus_fio_2_1_4(void **state)
     assert_val(s, j, "write_clat_p99.9", 872448000);
     assert_val(s, j, "write_runtime", 5314e6);
     assert_val(s, j, "write_iops", 133);
-    assert_int_equal(count_prefix(s, j, "read_"), 0);
+    assert_int_equal(th_count_prefix(s, j, "read_"), 0);
     assert_val(s, "random_read_test", "read_iops", 317);
     assert_val(s, "sequential_read", "read_clat_p50", 264192000);
     /* fio 2.1 prints no options: rw from what the job did, no defaults */
-    const struct pb_test *t = test_of(s, NULL, j);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name, "fio write job=sequential_write");
-    assert_string_equal(param(t, "rw"), "write");
-    assert_null(param(t, "bs"));
+    assert_string_equal(th_param(t, "rw"), "write");
+    assert_null(th_param(t, "bs"));
     assert_int_equal(s->nconfigs, 5);
     pb_resultset_free(s);
 }
@@ -494,11 +370,11 @@ static void corpus_fio_2_17(void **state)
     assert_val(s, j, "read_clat_p99", 1352000);
     assert_val(s, "rand_16k_write_100%-io-depth-1-num-jobs-2", "write_iops",
                2457.017193);
-    const struct pb_test *t = test_of(s, NULL, j);
+    const struct pb_test *t = th_test_of(s, j);
     assert_string_equal(t->name,
                         "fio randread bs=16k iodepth=1 numjobs=2 direct=1");
-    assert_string_equal(param(t, "size"), "100%");
-    assert_string_equal(param(t, "runtime"), "10000000000");
+    assert_string_equal(th_param(t, "size"), "100%");
+    assert_string_equal(th_param(t, "runtime"), "10000000000");
     pb_resultset_free(s);
 }
 
@@ -512,9 +388,9 @@ static void corpus_fio_2_18(void **state)
     assert_val(s, "random-io", "read_bw", 292.0 * 1024);
     assert_val(s, "random-io", "read_clat_p95", 20608000);
     assert_val(s, "random-io", "read_slat_mean", 14013.889);
-    const struct pb_test *t = test_of(s, NULL, "random-io");
-    assert_string_equal(param(t, "iodepth"), "1"); /* "01" in the file */
-    assert_string_equal(param(t, "size"), "1998233534464"); /* 1861G */
+    const struct pb_test *t = th_test_of(s, "random-io");
+    assert_string_equal(th_param(t, "iodepth"), "1"); /* "01" in the file */
+    assert_string_equal(th_param(t, "size"), "1998233534464"); /* 1861G */
     pb_resultset_free(s);
 }
 
@@ -526,10 +402,10 @@ static void corpus_fio_3_12(void **state)
     assert_val(s, "vol0", "write_iops", 224.677039);
     assert_val(s, "vol0", "write_clat_p99.9", 742391808);
     assert_val(s, "vol0", "read_bytes", 2153283584);
-    const struct pb_test *t = test_of(s, NULL, "vol0");
+    const struct pb_test *t = th_test_of(s, "vol0");
     assert_string_equal(t->name,
                         "fio randrw bs=32k iodepth=16 rwmixread=50 direct=1");
-    assert_string_equal(param(t, "size"), "4294967296"); /* 4GB */
+    assert_string_equal(th_param(t, "size"), "4294967296"); /* 4GB */
     pb_resultset_free(s);
 }
 
@@ -541,7 +417,7 @@ static void corpus_fio_3_14(void **state)
     assert_val(s, "random-read", "read_iops", 8360.793987);
     assert_val(s, "random-read", "read_clat_mean", 107363.82174);
     assert_val(s, "random-read", "read_clat_p99", 150528);
-    assert_int_equal(count_prefix(s, "random-read", "write_"), 0);
+    assert_int_equal(th_count_prefix(s, "random-read", "write_"), 0);
     pb_resultset_free(s);
 }
 
@@ -553,9 +429,9 @@ static void corpus_fio_3_16(void **state)
     assert_val(s, "iotest", "read_iops", 25.246234);
     assert_val(s, "iotest", "write_bw", 108306);
     assert_val(s, "iotest", "write_clat_p50", 15925248);
-    const struct pb_test *t = test_of(s, NULL, "iotest");
-    assert_string_equal(param(t, "fsync"), "10000");
-    assert_string_equal(param(t, "size"), "52428800000"); /* 50000Mi */
+    const struct pb_test *t = th_test_of(s, "iotest");
+    assert_string_equal(th_param(t, "fsync"), "10000");
+    assert_string_equal(th_param(t, "size"), "52428800000"); /* 50000Mi */
     assert_string_equal(
         t->name,
         "fio randrw bs=4k iodepth=1 rwmixread=50 fsync=10000 direct=1");
@@ -582,11 +458,11 @@ static void corpus_fio_3_28(void **state)
     assert_val(s, "r_bs4k_qd1", "write_bw", 99511259);
     assert_val(s, "r_bs4k_qd4", "write_iops", 41286.292741);
     assert_val(s, "r_bs4k_qd1", "write_clat_p95", 33024);
-    assert_int_equal(count_prefix(s, "r_bs4k_qd1", "read_"), 0);
-    const struct pb_test *t = test_of(s, NULL, "r_bs4k_qd4");
+    assert_int_equal(th_count_prefix(s, "r_bs4k_qd1", "read_"), 0);
+    const struct pb_test *t = th_test_of(s, "r_bs4k_qd4");
     assert_string_equal(t->name, "fio write bs=4k iodepth=4 direct=1");
-    assert_string_equal(param(t, "runtime"), "20000000000"); /* "20s" */
-    assert_string_equal(param(t, "ioengine"), "io_uring");
+    assert_string_equal(th_param(t, "runtime"), "20000000000"); /* "20s" */
+    assert_string_equal(th_param(t, "ioengine"), "io_uring");
     pb_resultset_free(s);
 }
 
@@ -597,16 +473,17 @@ static void corpus_fio_3_6_clones(void **state)
         corpus("fio-3.6_randread_16-jobs-no-group-reporting_fio-plot.json");
     assert_val(s, "random-io#0", "read_iops", 6.199173);
     assert_val(s, "random-io#1", "read_clat_p50", 110624768);
-    assert_non_null(find(s, NULL, "random-io#15", "read_iops"));
-    assert_null(find(s, NULL, "random-io#16", "read_iops"));
+    assert_non_null(th_find(s, "random-io#15", "read_iops"));
+    assert_null(th_find(s, "random-io#16", "read_iops"));
     /* aggregate of the 16 clones */
     assert_val(s, "random-io", "read_iops", 105.378736);
     assert_val(s, "random-io", "read_bw", 431621);
     assert_val(s, "random-io", "read_bytes", 25919488);
-    assert_rel(val(s, "random-io", "read_clat_mean"), 151714571.2575853, 1e-9);
+    assert_rel(th_val(s, "random-io", "read_clat_mean"), 151714571.2575853,
+               1e-9);
     assert_val(s, "random-io", "read_clat_max", 1149541193);
-    assert_null(find(s, NULL, "random-io", "read_clat_p99"));
-    assert_string_equal(test_of(s, NULL, "random-io")->name,
+    assert_null(th_find(s, "random-io", "read_clat_p99"));
+    assert_string_equal(th_test_of(s, "random-io")->name,
                         "fio randread bs=4k iodepth=1 numjobs=16 direct=1");
     pb_resultset_free(s);
 }
@@ -630,7 +507,7 @@ static void corpus_dirty_sigint(void **state)
     assert_string_equal(s->tool_version, "fio-3.34");
     assert_val(s, "FIOJOB", "read_iops", 10102.601156);
     assert_val(s, "FIOJOB", "read_bw", 41380254);
-    assert_string_equal(param(test_of(s, NULL, "FIOJOB"), "size"),
+    assert_string_equal(th_param(th_test_of(s, "FIOJOB"), "size"),
                         "1073741824");
     assert_int_equal(sniff_file(CORPUS_DIR, f), 90);
     pb_resultset_free(s);
@@ -706,7 +583,8 @@ static void hostile_table(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct pb_resultset *s;
         struct pb_err err;
-        int rc = parse_mem("mem", cases[i].in, strlen(cases[i].in), &s, &err);
+        int rc =
+            th_parse(JSONP, "mem", cases[i].in, strlen(cases[i].in), &s, &err);
         if (rc != PB_EINPUT || err.line != cases[i].line ||
             err.col != cases[i].col || !strstr(err.msg, cases[i].msg)) {
             print_error("case %zu: rc %d at %ld:%ld \"%s\"; want %ld:%ld "
@@ -733,19 +611,20 @@ static void hostile_values(void **state)
         "\"99.9\":7}}},\"usr_cpu\":-1}]}";
     struct pb_resultset *s;
     struct pb_err err;
-    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_int_equal(th_parse(JSONP, "mem", in, sizeof(in) - 1, &s, &err),
+                     PB_OK);
     assert_val(s, "j", "read_iops", 1e308);
     assert_val(s, "j", "read_bw", 1e308);
     assert_val(s, "j", "read_clat_p50", 1e308);
     assert_val(s, "j", "read_clat_p99.9", 7);
     assert_val(s, "j", "read_clat_mean", 5);
     assert_val(s, "j", "usr_cpu", -1);
-    assert_null(find(s, NULL, "j", "read_clat_p99")); /* a string */
-    assert_null(find(s, NULL, "j", "read_runtime"));  /* overflows in ns */
-    const struct pb_test *t = test_of(s, NULL, "j");
-    assert_string_equal(param(t, "rw"), "randread"); /* ":8" dropped */
-    assert_string_equal(param(t, "bs"), "4096");     /* not a string */
-    assert_null(param(t, "iodepth"));
+    assert_null(th_find(s, "j", "read_clat_p99")); /* a string */
+    assert_null(th_find(s, "j", "read_runtime"));  /* overflows in ns */
+    const struct pb_test *t = th_test_of(s, "j");
+    assert_string_equal(th_param(t, "rw"), "randread"); /* ":8" dropped */
+    assert_string_equal(th_param(t, "bs"), "4096");     /* not a string */
+    assert_null(th_param(t, "iodepth"));
     pb_resultset_free(s);
 }
 
@@ -759,7 +638,8 @@ static void hostile_nul_and_depth(void **state)
         "\"total_ios\":1}}],\"x\":\"\\u0000\"}";
     struct pb_resultset *s;
     struct pb_err err;
-    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_int_equal(th_parse(JSONP, "mem", in, sizeof(in) - 1, &s, &err),
+                     PB_OK);
     assert_val(s, "n", "read_bytes", 4096);
     pb_resultset_free(s);
 
@@ -770,7 +650,7 @@ static void hostile_nul_and_depth(void **state)
     n += (size_t)sprintf(deep, "{\"jobs\":");
     memset(deep + n, '[', depth);
     n += depth;
-    assert_int_equal(parse_mem("mem", deep, n, &s, &err), PB_EINPUT);
+    assert_int_equal(th_parse(JSONP, "mem", deep, n, &s, &err), PB_EINPUT);
     assert_int_equal(err.line, 1);
     free(deep);
 }
@@ -794,13 +674,14 @@ static void hostile_client_mix(void **state)
         "\"hostname\":\"h2\",\"port\":8765}]}";
     struct pb_resultset *s;
     struct pb_err err;
-    assert_int_equal(parse_mem("mem", in, sizeof(in) - 1, &s, &err), PB_OK);
+    assert_int_equal(th_parse(JSONP, "mem", in, sizeof(in) - 1, &s, &err),
+                     PB_OK);
     assert_hval(s, "h1", "a", "read_iops", 1);
     assert_hval(s, "h2", "b", "write_iops", 2);
-    assert_null(find(s, "h2", "b", "read_iops"));
+    assert_null(th_hfind(s, "h2", "b", "read_iops"));
     assert_hval(s, "(all clients)", "All clients", "read_iops", 1);
     assert_hval(s, "(all clients)", "All clients", "write_iops", 2);
-    assert_string_equal(test_of(s, "(all clients)", "All clients")->name,
+    assert_string_equal(th_htest_of(s, "(all clients)", "All clients")->name,
                         "fio all clients");
     pb_resultset_free(s);
 }
@@ -810,12 +691,12 @@ static void hostile_client_mix(void **state)
 static void truncate_file(const char *dir, const char *name, int exact)
 {
     size_t len;
-    char *buf = slurp(dir, name, &len);
+    char *buf = th_slurp_in(dir, name, &len);
     for (int k = 0; k < 10; k++) {
         size_t cut = len * (size_t)k / 10;
         struct pb_resultset *s;
         struct pb_err err;
-        int rc = parse_mem(name, buf, cut, &s, &err);
+        int rc = th_parse(JSONP, name, buf, cut, &s, &err);
         if (rc != PB_EINPUT) {
             print_error("%s cut at %zu: rc %d\n", name, cut, rc);
             fail();

@@ -6,93 +6,18 @@
 
 #include "ingest/ingest_int.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
 #define FX     PB_FIXTURES_DIR "/fio-terse/"
 #define CORPUS PB_CORPUS_DIR "/fio-terse/"
 
-/* ==== helpers ==== */
+/* ==== helpers (most in testhelp.h) ==== */
 
-static char *slurp(const char *path, size_t *len)
-{
-    struct pb_err err = {0};
-    char *buf = NULL;
-    if (pb_read_file(path, &buf, len, &err) != PB_OK) {
-        print_error("cannot read %s: %s\n", path, err.msg);
-        fail();
-    }
-    return buf;
-}
-
-static int parse_buf(const struct pb_parser *p, const char *buf, size_t len,
-                     struct pb_resultset **out, struct pb_err *err)
-{
-    memset(err, 0, sizeof(*err));
-    struct pb_resultset *set = pb_resultset_new();
-    int rc = p->parse("mem", buf, len, set, err);
-    if (rc != PB_OK) {
-        pb_resultset_free(set);
-        set = NULL;
-    }
-    *out = set;
-    return rc;
-}
+#define TERSEP (&pb_parser_fio_terse)
 
 static struct pb_resultset *parse_ok(const char *path)
 {
-    size_t len;
-    char *buf = slurp(path, &len);
-    struct pb_err err;
-    struct pb_resultset *set = NULL;
-    int rc = parse_buf(&pb_parser_fio_terse, buf, len, &set, &err);
-    free(buf);
-    if (rc != PB_OK) {
-        print_error("%s:%ld:%ld: %s\n", path, err.line, err.col, err.msg);
-        fail();
-    }
-    return set;
-}
-
-static const struct pb_result *find(const struct pb_resultset *set,
-                                    const char *job, const char *metric)
-{
-    for (size_t i = 0; i < set->nresults; i++) {
-        const struct pb_result *r = &set->results[i];
-        if (r->job && !strcmp(r->job, job) && !strcmp(r->metric, metric))
-            return r;
-    }
-    return NULL;
-}
-
-static double val(const struct pb_resultset *set, const char *job,
-                  const char *metric)
-{
-    const struct pb_result *r = find(set, job, metric);
-    if (!r || !r->has_value) {
-        print_error("no value for job \"%s\" metric %s\n", job, metric);
-        fail();
-    }
-    return r->value;
-}
-
-static const char *test_of(const struct pb_resultset *set, const char *job)
-{
-    for (size_t i = 0; i < set->nresults; i++)
-        if (!strcmp(set->results[i].job, job))
-            return set->tests[set->results[i].test].name;
-    print_error("no job \"%s\"\n", job);
-    fail();
-    return NULL;
-}
-
-static size_t count_prefix(const struct pb_resultset *set, const char *p)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < set->nresults; i++)
-        if (!strncmp(set->results[i].metric, p, strlen(p)))
-            n++;
-    return n;
+    return th_parse_ok(TERSEP, NULL, path);
 }
 
 /* bw as fio's JSON computes it when the printed KiB/s agrees. */
@@ -112,39 +37,40 @@ static void test_v2(void **state)
     assert_null(s->tool_version); /* v2 has no fio version field */
     const char *j = "mix7030";
     /* read iops 24379, write 10931: 69.0% read */
-    assert_string_equal(test_of(s, j), "fio rw job=mix7030 rwmixread=70");
+    assert_string_equal(th_test_of(s, j)->name,
+                        "fio rw job=mix7030 rwmixread=70");
     assert_string_equal(s->configs[0].label, "mix7030");
     /* 2;mix7030;0;0;2828;97517;24379;29;1;92;5.016595;9.183333;44;4181;
      * 217.765001;...;50%=128;...;95%=444;99%=509;...;99.9%=4177;...;
      * 54;4183;222.781597 */
-    assert_near(val(s, j, "read_bytes"), 2828.0 * 1024, 0);
-    assert_near(val(s, j, "read_bw"), exact_bw(2828, 29, 97517), 0);
-    assert_near(val(s, j, "read_bw"), 99857655, 0);
-    assert_near(val(s, j, "read_iops"), 24379, 0);
-    assert_near(val(s, j, "read_runtime"), 29e6, 0);
-    assert_near(val(s, j, "read_slat_mean"), 5016.595, 1e-9);
-    assert_near(val(s, j, "read_clat_mean"), 217765.001, 1e-9);
-    assert_near(val(s, j, "read_clat_max"), 4181000, 0);
-    assert_near(val(s, j, "read_clat_p50"), 128000, 0);
-    assert_near(val(s, j, "read_clat_p95"), 444000, 0);
-    assert_near(val(s, j, "read_clat_p99"), 509000, 0);
-    assert_near(val(s, j, "read_clat_p99.9"), 4177000, 0);
-    assert_near(val(s, j, "read_lat_mean"), 222781.597, 1e-9);
+    assert_near(th_val(s, j, "read_bytes"), 2828.0 * 1024, 0);
+    assert_near(th_val(s, j, "read_bw"), exact_bw(2828, 29, 97517), 0);
+    assert_near(th_val(s, j, "read_bw"), 99857655, 0);
+    assert_near(th_val(s, j, "read_iops"), 24379, 0);
+    assert_near(th_val(s, j, "read_runtime"), 29e6, 0);
+    assert_near(th_val(s, j, "read_slat_mean"), 5016.595, 1e-9);
+    assert_near(th_val(s, j, "read_clat_mean"), 217765.001, 1e-9);
+    assert_near(th_val(s, j, "read_clat_max"), 4181000, 0);
+    assert_near(th_val(s, j, "read_clat_p50"), 128000, 0);
+    assert_near(th_val(s, j, "read_clat_p95"), 444000, 0);
+    assert_near(th_val(s, j, "read_clat_p99"), 509000, 0);
+    assert_near(th_val(s, j, "read_clat_p99.9"), 4177000, 0);
+    assert_near(th_val(s, j, "read_lat_mean"), 222781.597, 1e-9);
     /* 1268;43724;10931;29;1;52;4.956987;...;4205;218.065767 */
-    assert_near(val(s, j, "write_bytes"), 1268.0 * 1024, 0);
-    assert_near(val(s, j, "write_bw"), exact_bw(1268, 29, 43724), 0);
-    assert_near(val(s, j, "write_iops"), 10931, 0);
-    assert_near(val(s, j, "write_slat_mean"), 4956.987, 1e-9);
-    assert_near(val(s, j, "write_clat_mean"), 218065.767, 1e-9);
-    assert_near(val(s, j, "write_clat_p99.9"), 4227000, 0);
+    assert_near(th_val(s, j, "write_bytes"), 1268.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_bw"), exact_bw(1268, 29, 43724), 0);
+    assert_near(th_val(s, j, "write_iops"), 10931, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 4956.987, 1e-9);
+    assert_near(th_val(s, j, "write_clat_mean"), 218065.767, 1e-9);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 4227000, 0);
     /* trim section all zero: no rows; cpu 35.714286%;0.000000% */
-    assert_int_equal(count_prefix(s, "trim_"), 0);
-    assert_near(val(s, j, "usr_cpu"), 35.714286, 1e-12);
-    assert_near(val(s, j, "sys_cpu"), 0, 0);
-    const struct pb_result *r = find(s, j, "read_bw");
+    assert_int_equal(th_count_prefix(s, NULL, "trim_"), 0);
+    assert_near(th_val(s, j, "usr_cpu"), 35.714286, 1e-12);
+    assert_near(th_val(s, j, "sys_cpu"), 0, 0);
+    const struct pb_result *r = th_find(s, j, "read_bw");
     assert_string_equal(r->unit, "B/s");
     assert_int_equal(r->direction, PB_DIR_HIGHER);
-    r = find(s, j, "read_clat_p99");
+    r = th_find(s, j, "read_clat_p99");
     assert_string_equal(r->unit, "ns");
     assert_int_equal(r->direction, PB_DIR_LOWER);
     pb_resultset_free(s);
@@ -156,22 +82,22 @@ static void test_v3_v4(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_terse-v3_randrw70_4k_qd8.txt");
     assert_string_equal(s->tool_version, "fio-3.33");
-    assert_string_equal(test_of(s, "mix7030"),
+    assert_string_equal(th_test_of(s, "mix7030")->name,
                         "fio rw job=mix7030 rwmixread=70");
     /* runtime 19 ms, iops 37210 / 16684 */
-    assert_near(val(s, "mix7030", "read_iops"), 37210, 0);
-    assert_near(val(s, "mix7030", "read_bw"), 152414315, 0);
-    assert_near(val(s, "mix7030", "write_iops"), 16684, 0);
-    assert_near(val(s, "mix7030", "read_clat_mean"), 133087.342, 1e-9);
+    assert_near(th_val(s, "mix7030", "read_iops"), 37210, 0);
+    assert_near(th_val(s, "mix7030", "read_bw"), 152414315, 0);
+    assert_near(th_val(s, "mix7030", "write_iops"), 16684, 0);
+    assert_near(th_val(s, "mix7030", "read_clat_mean"), 133087.342, 1e-9);
     pb_resultset_free(s);
     s = parse_ok(FX "fio-3.33_terse-v4_randrw70_4k_qd8.txt");
     /* v4: read, write and trim sections */
-    assert_near(val(s, "mix7030", "read_iops"), 35350, 0);
-    assert_near(val(s, "mix7030", "read_bw"), exact_bw(2828, 20, 141400), 0);
-    assert_near(val(s, "mix7030", "write_iops"), 15850, 0);
-    assert_near(val(s, "mix7030", "read_clat_mean"), 139238.512, 1e-9);
-    assert_near(val(s, "mix7030", "write_clat_p50"), 115000, 0);
-    assert_int_equal(count_prefix(s, "trim_"), 0);
+    assert_near(th_val(s, "mix7030", "read_iops"), 35350, 0);
+    assert_near(th_val(s, "mix7030", "read_bw"), exact_bw(2828, 20, 141400), 0);
+    assert_near(th_val(s, "mix7030", "write_iops"), 15850, 0);
+    assert_near(th_val(s, "mix7030", "read_clat_mean"), 139238.512, 1e-9);
+    assert_near(th_val(s, "mix7030", "write_clat_p50"), 115000, 0);
+    assert_int_equal(th_count_prefix(s, NULL, "trim_"), 0);
     pb_resultset_free(s);
 }
 
@@ -183,25 +109,25 @@ static void test_v5(void **state)
     const char *j = "mix7030";
     /* 5;fio-3.33;mix7030;0;0;2828;157111;39277;18;1;110;3.867054;7.294873;
      * 86;279;123.075871;...;50%=118;...;99.9%=280;...;89;347;126.942925 */
-    assert_near(val(s, j, "read_bytes"), 2828.0 * 1024, 0);
-    assert_near(val(s, j, "read_bw"), 160881777, 0);
-    assert_near(val(s, j, "read_iops"), 39277, 0);
-    assert_near(val(s, j, "read_runtime"), 18e6, 0);
-    assert_near(val(s, j, "read_slat_mean"), 3867.054, 1e-9);
-    assert_near(val(s, j, "read_clat_mean"), 123075.871, 1e-9);
-    assert_near(val(s, j, "read_clat_max"), 279000, 0);
-    assert_near(val(s, j, "read_clat_p50"), 118000, 0);
-    assert_near(val(s, j, "read_clat_p99.9"), 280000, 0);
-    assert_near(val(s, j, "read_lat_mean"), 126942.925, 1e-9);
+    assert_near(th_val(s, j, "read_bytes"), 2828.0 * 1024, 0);
+    assert_near(th_val(s, j, "read_bw"), 160881777, 0);
+    assert_near(th_val(s, j, "read_iops"), 39277, 0);
+    assert_near(th_val(s, j, "read_runtime"), 18e6, 0);
+    assert_near(th_val(s, j, "read_slat_mean"), 3867.054, 1e-9);
+    assert_near(th_val(s, j, "read_clat_mean"), 123075.871, 1e-9);
+    assert_near(th_val(s, j, "read_clat_max"), 279000, 0);
+    assert_near(th_val(s, j, "read_clat_p50"), 118000, 0);
+    assert_near(th_val(s, j, "read_clat_p99.9"), 280000, 0);
+    assert_near(th_val(s, j, "read_lat_mean"), 126942.925, 1e-9);
     /* v5's 6 extra fields per section: write starts at field 53 */
-    assert_near(val(s, j, "write_bytes"), 1268.0 * 1024, 0);
-    assert_near(val(s, j, "write_iops"), 17611, 0);
-    assert_near(val(s, j, "write_slat_mean"), 3686.467, 1e-9);
-    assert_near(val(s, j, "write_clat_mean"), 133107.401, 1e-9);
-    assert_near(val(s, j, "write_clat_p95"), 191000, 0);
-    assert_near(val(s, j, "write_lat_mean"), 136793.868, 1e-9);
-    assert_near(val(s, j, "usr_cpu"), 35.294118, 1e-12);
-    assert_int_equal(count_prefix(s, "trim_"), 0);
+    assert_near(th_val(s, j, "write_bytes"), 1268.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_iops"), 17611, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 3686.467, 1e-9);
+    assert_near(th_val(s, j, "write_clat_mean"), 133107.401, 1e-9);
+    assert_near(th_val(s, j, "write_clat_p95"), 191000, 0);
+    assert_near(th_val(s, j, "write_lat_mean"), 136793.868, 1e-9);
+    assert_near(th_val(s, j, "usr_cpu"), 35.294118, 1e-12);
+    assert_int_equal(th_count_prefix(s, NULL, "trim_"), 0);
     pb_resultset_free(s);
 }
 
@@ -211,18 +137,18 @@ static void test_v5_groups(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_terse-v5_randread_two-groups.txt");
     assert_int_equal(s->nconfigs, 2);
-    assert_string_equal(test_of(s, "qd1"), "fio read job=qd1");
-    assert_string_equal(test_of(s, "qd16"), "fio read job=qd16");
+    assert_string_equal(th_test_of(s, "qd1")->name, "fio read job=qd1");
+    assert_string_equal(th_test_of(s, "qd16")->name, "fio read job=qd16");
     /* 5;fio-3.33;qd1;0;0;2048;40960;10240;50;1;105;21.614365;... */
-    assert_near(val(s, "qd1", "read_iops"), 10240, 0);
-    assert_near(val(s, "qd1", "read_bw"), 41943040, 0);
-    assert_near(val(s, "qd1", "read_slat_mean"), 21614.365, 1e-9);
-    assert_near(val(s, "qd1", "read_clat_mean"), 73301.75, 1e-9);
+    assert_near(th_val(s, "qd1", "read_iops"), 10240, 0);
+    assert_near(th_val(s, "qd1", "read_bw"), 41943040, 0);
+    assert_near(th_val(s, "qd1", "read_slat_mean"), 21614.365, 1e-9);
+    assert_near(th_val(s, "qd1", "read_clat_mean"), 73301.75, 1e-9);
     /* 5;fio-3.33;qd16;1;0;2048;157538;39384;13;1;77;2.301035;... */
-    assert_near(val(s, "qd16", "read_iops"), 39384, 0);
-    assert_near(val(s, "qd16", "read_bw"), floor(2097152000.0 / 13), 0);
-    assert_near(val(s, "qd16", "read_clat_mean"), 378500.449, 1e-9);
-    assert_int_equal(count_prefix(s, "write_"), 0);
+    assert_near(th_val(s, "qd16", "read_iops"), 39384, 0);
+    assert_near(th_val(s, "qd16", "read_bw"), floor(2097152000.0 / 13), 0);
+    assert_near(th_val(s, "qd16", "read_clat_mean"), 378500.449, 1e-9);
+    assert_int_equal(th_count_prefix(s, NULL, "write_"), 0);
     pb_resultset_free(s);
 }
 
@@ -231,24 +157,24 @@ static void test_clones(void **state)
     (void)state;
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_terse-v3_randwrite_8k_numjobs2.txt");
-    assert_string_equal(test_of(s, "rw8k#0"), "fio write job=rw8k");
-    assert_string_equal(test_of(s, "rw8k"), "fio write job=rw8k");
+    assert_string_equal(th_test_of(s, "rw8k#0")->name, "fio write job=rw8k");
+    assert_string_equal(th_test_of(s, "rw8k")->name, "fio write job=rw8k");
     /* #0: 2048;60235;7529;34;...;128.521289; #1: 2048;62060;7757;33;... */
-    assert_near(val(s, "rw8k#0", "write_iops"), 7529, 0);
-    assert_near(val(s, "rw8k#1", "write_iops"), 7757, 0);
-    assert_near(val(s, "rw8k", "write_iops"), 7529 + 7757, 0);
-    assert_near(val(s, "rw8k", "write_bytes"), 2 * 2097152.0, 0);
-    assert_near(val(s, "rw8k", "write_runtime"), 34e6, 0);
-    assert_near(val(s, "rw8k", "write_bw"),
+    assert_near(th_val(s, "rw8k#0", "write_iops"), 7529, 0);
+    assert_near(th_val(s, "rw8k#1", "write_iops"), 7757, 0);
+    assert_near(th_val(s, "rw8k", "write_iops"), 7529 + 7757, 0);
+    assert_near(th_val(s, "rw8k", "write_bytes"), 2 * 2097152.0, 0);
+    assert_near(th_val(s, "rw8k", "write_runtime"), 34e6, 0);
+    assert_near(th_val(s, "rw8k", "write_bw"),
                 floor(2097152000.0 / 34) + floor(2097152000.0 / 33), 0);
-    assert_near(val(s, "rw8k", "write_clat_mean"),
+    assert_near(th_val(s, "rw8k", "write_clat_mean"),
                 (128521.289 + 127117.508) / 2, 1e-6);
-    assert_near(val(s, "rw8k", "write_clat_max"), 910000, 0);
+    assert_near(th_val(s, "rw8k", "write_clat_max"), 910000, 0);
     /* sys 17.647059% (34 ms) and 15.625000% (33 ms) */
-    assert_near(val(s, "rw8k", "sys_cpu"), (17.647059 * 34 + 15.625 * 33) / 67,
-                1e-9);
-    assert_null(find(s, "rw8k", "write_clat_p50"));
-    assert_null(find(s, "rw8k", "write_slat_mean")); /* psync: all zero */
+    assert_near(th_val(s, "rw8k", "sys_cpu"),
+                (17.647059 * 34 + 15.625 * 33) / 67, 1e-9);
+    assert_null(th_find(s, "rw8k", "write_clat_p50"));
+    assert_null(th_find(s, "rw8k", "write_slat_mean")); /* psync: all zero */
     pb_resultset_free(s);
 }
 
@@ -258,16 +184,16 @@ static void test_unified(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_terse-v3_randrw_unified-mixed.txt");
     /* one section, then the CPU "0.000000%;37.500000%" */
-    assert_string_equal(test_of(s, "unified"), "fio job=unified");
-    assert_near(val(s, "unified", "mixed_iops"), 12487, 0);
-    assert_near(val(s, "unified", "mixed_bytes"), 2097152, 0);
+    assert_string_equal(th_test_of(s, "unified")->name, "fio job=unified");
+    assert_near(th_val(s, "unified", "mixed_iops"), 12487, 0);
+    assert_near(th_val(s, "unified", "mixed_bytes"), 2097152, 0);
     /* 2048;49951;12487;41: floor(2048 KiB * 1000 / 41) agrees */
-    assert_near(val(s, "unified", "mixed_bw"), floor(2097152000.0 / 41), 0);
-    assert_near(val(s, "unified", "mixed_clat_mean"), 78363.947, 1e-9);
-    assert_near(val(s, "unified", "mixed_clat_p99"), 140000, 0);
-    assert_null(find(s, "unified", "mixed_slat_mean"));
-    assert_near(val(s, "unified", "sys_cpu"), 37.5, 0);
-    assert_int_equal(count_prefix(s, "read_"), 0);
+    assert_near(th_val(s, "unified", "mixed_bw"), floor(2097152000.0 / 41), 0);
+    assert_near(th_val(s, "unified", "mixed_clat_mean"), 78363.947, 1e-9);
+    assert_near(th_val(s, "unified", "mixed_clat_p99"), 140000, 0);
+    assert_null(th_find(s, "unified", "mixed_slat_mean"));
+    assert_near(th_val(s, "unified", "sys_cpu"), 37.5, 0);
+    assert_int_equal(th_count_prefix(s, NULL, "read_"), 0);
     pb_resultset_free(s);
 }
 
@@ -278,18 +204,12 @@ static void compare_pair(const char *base)
     char pj[512], pt[512];
     snprintf(pj, sizeof(pj), FX "same-run/%s.json", base);
     snprintf(pt, sizeof(pt), FX "%s.txt", base);
-    size_t len;
-    char *buf = slurp(pj, &len);
-    struct pb_err err;
-    struct pb_resultset *js = NULL;
-    assert_int_equal(parse_buf(&pb_parser_fio_json, buf, len, &js, &err),
-                     PB_OK);
-    free(buf);
+    struct pb_resultset *js = th_parse_ok(&pb_parser_fio_json, NULL, pj);
     struct pb_resultset *te = parse_ok(pt);
     assert_int_equal(js->nresults, te->nresults);
     for (size_t i = 0; i < js->nresults; i++) {
         const struct pb_result *r = &js->results[i];
-        const struct pb_result *q = find(te, r->job, r->metric);
+        const struct pb_result *q = th_find(te, r->job, r->metric);
         if (!q) {
             print_error("%s: terse lacks %s %s\n", base, r->job, r->metric);
             fail();
@@ -342,11 +262,7 @@ static void test_same_run_as_json(void **state)
 
 /* ==== corpus ==== */
 
-#define CORPUS_FILE(name)                                                      \
-    do {                                                                       \
-        skip_unless_exists(CORPUS);                                            \
-        skip_unless_exists(CORPUS name);                                       \
-    } while (0)
+#define CORPUS_FILE(name) skip_unless_in(CORPUS, name)
 
 static void test_corpus_jtulak(void **state)
 {
@@ -358,48 +274,49 @@ static void test_corpus_jtulak(void **state)
     assert_int_equal(s->nconfigs, 3);
     /* 4 clones per group: "#0".."#3" plus the aggregate */
     const char *j = "test-multi-file-io-4#0";
-    assert_string_equal(test_of(s, j),
+    assert_string_equal(th_test_of(s, j)->name,
                         "fio rw job=test-multi-file-io-4 rwmixread=80");
     /* 3;fio-2.1.2;test-multi-file-io-4;0;0;52392;5208;651;10058;2;2593;
      * 20.060925;60.521283;1;514754;4610.434417;...;50%=796;...;
      * 95%=16192;99%=74240;...;99.9%=79360;...;56;514760;4632.422660 */
-    assert_near(val(s, j, "read_bytes"), 52392.0 * 1024, 0);
-    assert_near(val(s, j, "read_bw"), exact_bw(52392, 10058, 5208), 0);
-    assert_near(val(s, j, "read_iops"), 651, 0);
-    assert_near(val(s, j, "read_runtime"), 10058e6, 0);
-    assert_near(val(s, j, "read_slat_mean"), 20060.925, 1e-9);
-    assert_near(val(s, j, "read_clat_mean"), 4610434.417, 1e-6);
-    assert_near(val(s, j, "read_clat_max"), 514754000, 0);
-    assert_near(val(s, j, "read_clat_p50"), 796000, 0);
-    assert_near(val(s, j, "read_clat_p95"), 16192000, 0);
-    assert_near(val(s, j, "read_clat_p99"), 74240000, 0);
-    assert_near(val(s, j, "read_clat_p99.9"), 79360000, 0);
-    assert_near(val(s, j, "read_lat_mean"), 4632422.66, 1e-6);
+    assert_near(th_val(s, j, "read_bytes"), 52392.0 * 1024, 0);
+    assert_near(th_val(s, j, "read_bw"), exact_bw(52392, 10058, 5208), 0);
+    assert_near(th_val(s, j, "read_iops"), 651, 0);
+    assert_near(th_val(s, j, "read_runtime"), 10058e6, 0);
+    assert_near(th_val(s, j, "read_slat_mean"), 20060.925, 1e-9);
+    assert_near(th_val(s, j, "read_clat_mean"), 4610434.417, 1e-6);
+    assert_near(th_val(s, j, "read_clat_max"), 514754000, 0);
+    assert_near(th_val(s, j, "read_clat_p50"), 796000, 0);
+    assert_near(th_val(s, j, "read_clat_p95"), 16192000, 0);
+    assert_near(th_val(s, j, "read_clat_p99"), 74240000, 0);
+    assert_near(th_val(s, j, "read_clat_p99.9"), 79360000, 0);
+    assert_near(th_val(s, j, "read_lat_mean"), 4632422.66, 1e-6);
     /* write: 13080;1300;162;10058;4;545;24.773700;...;514753;5995.006728;
      * ...;50%=1640;...;99.9%=514048 */
-    assert_near(val(s, j, "write_bytes"), 13080.0 * 1024, 0);
-    assert_near(val(s, j, "write_iops"), 162, 0);
-    assert_near(val(s, j, "write_slat_mean"), 24773.7, 1e-9);
-    assert_near(val(s, j, "write_clat_mean"), 5995006.728, 1e-6);
-    assert_near(val(s, j, "write_clat_p50"), 1640000, 0);
-    assert_near(val(s, j, "write_clat_p99.9"), 514048000, 0);
-    assert_near(val(s, j, "usr_cpu"), 0.397733, 1e-12);
-    assert_near(val(s, j, "sys_cpu"), 0.765636, 1e-12);
+    assert_near(th_val(s, j, "write_bytes"), 13080.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_iops"), 162, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 24773.7, 1e-9);
+    assert_near(th_val(s, j, "write_clat_mean"), 5995006.728, 1e-6);
+    assert_near(th_val(s, j, "write_clat_p50"), 1640000, 0);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 514048000, 0);
+    assert_near(th_val(s, j, "usr_cpu"), 0.397733, 1e-12);
+    assert_near(th_val(s, j, "sys_cpu"), 0.765636, 1e-12);
     /* aggregate of the four io-4 lines */
     j = "test-multi-file-io-4";
-    assert_near(val(s, j, "read_iops"), 651 + 687 + 679 + 687, 0);
-    assert_near(val(s, j, "read_bytes"),
+    assert_near(th_val(s, j, "read_iops"), 651 + 687 + 679 + 687, 0);
+    assert_near(th_val(s, j, "read_bytes"),
                 (52392.0 + 55368 + 54672 + 55384) * 1024, 0);
-    assert_near(val(s, j, "read_runtime"), 10067e6, 0);
-    assert_near(val(s, j, "write_iops"), 162 + 172 + 170 + 172, 0);
+    assert_near(th_val(s, j, "read_runtime"), 10067e6, 0);
+    assert_near(th_val(s, j, "write_iops"), 162 + 172 + 170 + 172, 0);
     /* group 1: 3;fio-2.1.2;test-multi-file-io-8;1;0;89112;8885;1110;10029 */
-    assert_near(val(s, "test-multi-file-io-8#0", "read_iops"), 1110, 0);
-    assert_near(val(s, "test-multi-file-io-8#0", "read_bytes"), 89112.0 * 1024,
-                0);
+    assert_near(th_val(s, "test-multi-file-io-8#0", "read_iops"), 1110, 0);
+    assert_near(th_val(s, "test-multi-file-io-8#0", "read_bytes"),
+                89112.0 * 1024, 0);
     /* group 2, last line: 131240;13086;1635;10029 ... 0.528520%;1.844834% */
-    assert_near(val(s, "test-multi-file-io-16#3", "read_iops"), 1635, 0);
-    assert_near(val(s, "test-multi-file-io-16#3", "sys_cpu"), 1.844834, 1e-12);
-    assert_null(find(s, "test-multi-file-io-16#4", "read_iops"));
+    assert_near(th_val(s, "test-multi-file-io-16#3", "read_iops"), 1635, 0);
+    assert_near(th_val(s, "test-multi-file-io-16#3", "sys_cpu"), 1.844834,
+                1e-12);
+    assert_null(th_find(s, "test-multi-file-io-16#4", "read_iops"));
     pb_resultset_free(s);
 }
 
@@ -412,21 +329,22 @@ static void test_corpus_mcgrof(void **state)
     /* 3;fio-3.1;;0;0;30178896;125744;31436;240001;1;75;2.162712;... */
     assert_string_equal(s->tool_version, "fio-3.1");
     assert_string_equal(s->configs[0].label, "job1");
-    assert_string_equal(test_of(s, "job1"), "fio rw job=job1 rwmixread=70");
-    assert_near(val(s, "job1", "read_bytes"), 30178896.0 * 1024, 0);
-    assert_near(val(s, "job1", "read_bw"), exact_bw(30178896, 240001, 125744),
-                0);
-    assert_near(val(s, "job1", "read_iops"), 31436, 0);
-    assert_near(val(s, "job1", "read_slat_mean"), 2162.712, 1e-9);
-    assert_near(val(s, "job1", "read_clat_mean"), 118735.24, 1e-9);
-    assert_near(val(s, "job1", "read_clat_max"), 6738000, 0);
-    assert_near(val(s, "job1", "read_clat_p99.9"), 2637000, 0);
-    assert_near(val(s, "job1", "write_bytes"), 12933600.0 * 1024, 0);
-    assert_near(val(s, "job1", "write_iops"), 13472, 0);
-    assert_near(val(s, "job1", "write_lat_mean"), 12871.519, 1e-9);
-    assert_near(val(s, "job1", "write_clat_p50"), 9000, 0);
-    assert_near(val(s, "job1", "usr_cpu"), 5.0775, 1e-12);
-    assert_near(val(s, "job1", "sys_cpu"), 16.462083, 1e-12);
+    assert_string_equal(th_test_of(s, "job1")->name,
+                        "fio rw job=job1 rwmixread=70");
+    assert_near(th_val(s, "job1", "read_bytes"), 30178896.0 * 1024, 0);
+    assert_near(th_val(s, "job1", "read_bw"),
+                exact_bw(30178896, 240001, 125744), 0);
+    assert_near(th_val(s, "job1", "read_iops"), 31436, 0);
+    assert_near(th_val(s, "job1", "read_slat_mean"), 2162.712, 1e-9);
+    assert_near(th_val(s, "job1", "read_clat_mean"), 118735.24, 1e-9);
+    assert_near(th_val(s, "job1", "read_clat_max"), 6738000, 0);
+    assert_near(th_val(s, "job1", "read_clat_p99.9"), 2637000, 0);
+    assert_near(th_val(s, "job1", "write_bytes"), 12933600.0 * 1024, 0);
+    assert_near(th_val(s, "job1", "write_iops"), 13472, 0);
+    assert_near(th_val(s, "job1", "write_lat_mean"), 12871.519, 1e-9);
+    assert_near(th_val(s, "job1", "write_clat_p50"), 9000, 0);
+    assert_near(th_val(s, "job1", "usr_cpu"), 5.0775, 1e-12);
+    assert_near(th_val(s, "job1", "sys_cpu"), 16.462083, 1e-12);
     pb_resultset_free(s);
 
     CORPUS_FILE("fio-3.8_terse-v3_randread_16jobs-grouped_mcgrof.txt");
@@ -435,16 +353,18 @@ static void test_corpus_mcgrof(void **state)
      * 7728;3.963435;11.049304;1;69525;6258.138531;...;50%=6455;...;
      * 99.9%=20316 */
     assert_string_equal(s->tool_version, "fio-3.8-83-g24a9");
-    assert_string_equal(test_of(s, "randread"), "fio read job=randread");
-    assert_near(val(s, "randread", "read_bytes"), 784857236.0 * 1024, 0);
-    assert_near(val(s, "randread", "read_iops"), 654032, 0);
-    assert_near(val(s, "randread", "read_runtime"), 300007e6, 0);
-    assert_near(val(s, "randread", "read_slat_mean"), 3963.435, 1e-9);
-    assert_near(val(s, "randread", "read_clat_mean"), 6258138.531, 1e-6);
-    assert_near(val(s, "randread", "read_clat_p50"), 6455000, 0);
-    assert_near(val(s, "randread", "read_clat_p99.9"), 20316000, 0);
-    assert_near(val(s, "randread", "usr_cpu"), 3.218711, 1e-12);
-    assert_int_equal(count_prefix(s, "write_"), 0); /* all-zero section */
+    assert_string_equal(th_test_of(s, "randread")->name,
+                        "fio read job=randread");
+    assert_near(th_val(s, "randread", "read_bytes"), 784857236.0 * 1024, 0);
+    assert_near(th_val(s, "randread", "read_iops"), 654032, 0);
+    assert_near(th_val(s, "randread", "read_runtime"), 300007e6, 0);
+    assert_near(th_val(s, "randread", "read_slat_mean"), 3963.435, 1e-9);
+    assert_near(th_val(s, "randread", "read_clat_mean"), 6258138.531, 1e-6);
+    assert_near(th_val(s, "randread", "read_clat_p50"), 6455000, 0);
+    assert_near(th_val(s, "randread", "read_clat_p99.9"), 20316000, 0);
+    assert_near(th_val(s, "randread", "usr_cpu"), 3.218711, 1e-12);
+    assert_int_equal(th_count_prefix(s, NULL, "write_"),
+                     0); /* all-zero section */
     pb_resultset_free(s);
 
     CORPUS_FILE("fio-3.8_terse-v3_read_qd1024_nvme_mcgrof.txt");
@@ -452,18 +372,18 @@ static void test_corpus_mcgrof(void **state)
     /* 3;fio-3.8-83-g24a9;read;0;0;358973440;1196570;299142;300002;1011;
      * 4600;1193.690490;...;616;6872;2069.630299;...;50%=2007;...;
      * 2560;8147;3263.341754 */
-    assert_string_equal(test_of(s, "read"), "fio read job=read");
-    assert_near(val(s, "read", "read_bytes"), 358973440.0 * 1024, 0);
-    assert_near(val(s, "read", "read_bw"), exact_bw(358973440, 300002, 1196570),
-                0);
-    assert_near(val(s, "read", "read_iops"), 299142, 0);
-    assert_near(val(s, "read", "read_slat_mean"), 1193690.49, 1e-6);
-    assert_near(val(s, "read", "read_clat_mean"), 2069630.299, 1e-6);
-    assert_near(val(s, "read", "read_clat_max"), 6872000, 0);
-    assert_near(val(s, "read", "read_clat_p50"), 2007000, 0);
-    assert_near(val(s, "read", "read_lat_mean"), 3263341.754, 1e-6);
-    assert_near(val(s, "read", "sys_cpu"), 42.252526, 1e-12);
-    assert_int_equal(count_prefix(s, "write_"), 0);
+    assert_string_equal(th_test_of(s, "read")->name, "fio read job=read");
+    assert_near(th_val(s, "read", "read_bytes"), 358973440.0 * 1024, 0);
+    assert_near(th_val(s, "read", "read_bw"),
+                exact_bw(358973440, 300002, 1196570), 0);
+    assert_near(th_val(s, "read", "read_iops"), 299142, 0);
+    assert_near(th_val(s, "read", "read_slat_mean"), 1193690.49, 1e-6);
+    assert_near(th_val(s, "read", "read_clat_mean"), 2069630.299, 1e-6);
+    assert_near(th_val(s, "read", "read_clat_max"), 6872000, 0);
+    assert_near(th_val(s, "read", "read_clat_p50"), 2007000, 0);
+    assert_near(th_val(s, "read", "read_lat_mean"), 3263341.754, 1e-6);
+    assert_near(th_val(s, "read", "sys_cpu"), 42.252526, 1e-12);
+    assert_int_equal(th_count_prefix(s, NULL, "write_"), 0);
     pb_resultset_free(s);
 }
 
@@ -477,14 +397,7 @@ static void test_corpus_sniff(void **state)
         "fio-3.8_terse-v3_read_qd1024_nvme_mcgrof.txt",
     };
     skip_unless_exists(CORPUS);
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        char path[512];
-        snprintf(path, sizeof(path), CORPUS "%s", files[i]);
-        size_t len;
-        char *buf = slurp(path, &len);
-        assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_terse);
-        free(buf);
-    }
+    th_sniffed_as(TERSEP, CORPUS, files, sizeof(files) / sizeof(files[0]));
 }
 
 /* ==== sniffing ==== */
@@ -500,19 +413,14 @@ static void test_sniff(void **state)
         FX "bad/fio-3.33_terse-v3_truncated-line.txt",
         FX "bad/fio-3.33_terse-v3_randtrim_failed-job.txt",
     };
-    for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
-        size_t len;
-        char *buf = slurp(mine[i], &len);
-        assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_terse);
-        free(buf);
-    }
+    th_sniffed_as(TERSEP, NULL, mine, sizeof(mine) / sizeof(mine[0]));
     size_t len;
     char *buf =
-        slurp(FX "same-run/fio-3.33_terse-v3_randrw70_4k_qd8.json", &len);
+        th_slurp(FX "same-run/fio-3.33_terse-v3_randrw70_4k_qd8.json", &len);
     assert_int_equal(pb_parser_fio_terse.sniff(buf, len), 0);
     free(buf);
-    buf = slurp(PB_FIXTURES_DIR "/fio-text/fio-3.33_randread_4k_qd4_libaio.txt",
-                &len);
+    buf = th_slurp(
+        PB_FIXTURES_DIR "/fio-text/fio-3.33_randread_4k_qd4_libaio.txt", &len);
     assert_int_equal(pb_parser_fio_terse.sniff(buf, len), 0);
     free(buf);
     const char *csv = "1;2;3\n3;4;5;6\n";
@@ -526,8 +434,7 @@ static void expect_error(const char *buf, size_t len, long line, long col,
 {
     struct pb_err err;
     struct pb_resultset *s = NULL;
-    assert_int_equal(parse_buf(&pb_parser_fio_terse, buf, len, &s, &err),
-                     PB_EINPUT);
+    assert_int_equal(th_parse(TERSEP, "mem", buf, len, &s, &err), PB_EINPUT);
     assert_null(s);
     assert_int_equal(err.line, line);
     if (col >= 0)
@@ -540,15 +447,15 @@ static void test_bad_fixtures(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FX "bad/fio-3.33_terse-v3_truncated-line.txt", &len);
+    char *buf = th_slurp(FX "bad/fio-3.33_terse-v3_truncated-line.txt", &len);
     expect_error(buf, len, 1, -1,
                  "terse line ends after 60 fields; terse version 3 needs at "
                  "least 121 (truncated?)");
     free(buf);
-    buf = slurp(FX "bad/fio-3.33_terse-v3_bw-not-a-number.txt", &len);
+    buf = th_slurp(FX "bad/fio-3.33_terse-v3_bw-not-a-number.txt", &len);
     expect_error(buf, len, 1, 29, "field 7 (\"n/a\") is not a number");
     free(buf);
-    buf = slurp(FX "bad/fio-3.33_terse-v3_randtrim_failed-job.txt", &len);
+    buf = th_slurp(FX "bad/fio-3.33_terse-v3_randtrim_failed-job.txt", &len);
     expect_error(buf, len, 2, -1,
                  "job \"trimfail\" failed with error 25 (Inappropriate ioctl "
                  "for device) and did no I/O");
@@ -575,20 +482,20 @@ static void test_old_v2(void **state)
     struct pb_err err;
     struct pb_resultset *s = NULL;
     assert_int_equal(
-        parse_buf(&pb_parser_fio_terse, howto_v2, strlen(howto_v2), &s, &err),
-        PB_OK);
-    assert_string_equal(test_of(s, "card0"), "fio rw job=card0 rwmixread=50");
-    assert_near(val(s, "card0", "read_bytes"), 7139336.0 * 1024, 0);
-    assert_near(val(s, "card0", "read_runtime"), 60004e6, 0);
-    assert_near(val(s, "card0", "read_slat_mean"), 27932.46, 1e-9);
-    assert_near(val(s, "card0", "read_clat_mean"), 3495446.807, 1e-6);
-    assert_near(val(s, "card0", "read_lat_mean"), 3523635.629, 1e-6);
-    assert_null(find(s, "card0", "read_iops"));
-    assert_null(find(s, "card0", "read_clat_p50"));
-    assert_near(val(s, "card0", "write_bytes"), 7155060.0 * 1024, 0);
-    assert_near(val(s, "card0", "write_clat_max"), 128077000, 0);
-    assert_near(val(s, "card0", "usr_cpu"), 14.595833, 1e-12);
-    assert_near(val(s, "card0", "sys_cpu"), 19.394167, 1e-12);
+        th_parse(TERSEP, "mem", howto_v2, strlen(howto_v2), &s, &err), PB_OK);
+    assert_string_equal(th_test_of(s, "card0")->name,
+                        "fio rw job=card0 rwmixread=50");
+    assert_near(th_val(s, "card0", "read_bytes"), 7139336.0 * 1024, 0);
+    assert_near(th_val(s, "card0", "read_runtime"), 60004e6, 0);
+    assert_near(th_val(s, "card0", "read_slat_mean"), 27932.46, 1e-9);
+    assert_near(th_val(s, "card0", "read_clat_mean"), 3495446.807, 1e-6);
+    assert_near(th_val(s, "card0", "read_lat_mean"), 3523635.629, 1e-6);
+    assert_null(th_find(s, "card0", "read_iops"));
+    assert_null(th_find(s, "card0", "read_clat_p50"));
+    assert_near(th_val(s, "card0", "write_bytes"), 7155060.0 * 1024, 0);
+    assert_near(th_val(s, "card0", "write_clat_max"), 128077000, 0);
+    assert_near(th_val(s, "card0", "usr_cpu"), 14.595833, 1e-12);
+    assert_near(th_val(s, "card0", "sys_cpu"), 19.394167, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -608,15 +515,11 @@ static void test_garbage(void **state)
     expect_error(v9, strlen(v9), 2, 1,
                  "unsupported terse version 9 (fio writes 2 to 5)");
     unsigned char g[4096];
-    unsigned x = 99;
-    for (size_t i = 0; i < sizeof(g); i++) {
-        x = x * 1103515245u + 12345u;
-        g[i] = (unsigned char)(x >> 16);
-    }
+    th_garbage(g, sizeof(g), 99);
     struct pb_err err;
     struct pb_resultset *s = NULL;
     assert_int_equal(
-        parse_buf(&pb_parser_fio_terse, (const char *)g, sizeof(g), &s, &err),
+        th_parse(TERSEP, "mem", (const char *)g, sizeof(g), &s, &err),
         PB_EINPUT);
     assert_int_equal(pb_parser_fio_terse.sniff((const char *)g, sizeof(g)), 0);
 }
@@ -625,7 +528,7 @@ static void test_edits(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FX "fio-3.33_terse-v3_randrw70_4k_qd8.txt", &len);
+    char *buf = th_slurp(FX "fio-3.33_terse-v3_randrw70_4k_qd8.txt", &len);
     /* CRLF and a junk prefix: same values */
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_puts(&b, "$ fio --minimal job.fio\r\n");
@@ -636,10 +539,8 @@ static void test_edits(void **state)
     }
     struct pb_err err;
     struct pb_resultset *a = NULL, *c = NULL;
-    assert_int_equal(parse_buf(&pb_parser_fio_terse, buf, len, &a, &err),
-                     PB_OK);
-    assert_int_equal(parse_buf(&pb_parser_fio_terse, b.s, b.len, &c, &err),
-                     PB_OK);
+    assert_int_equal(th_parse(TERSEP, "mem", buf, len, &a, &err), PB_OK);
+    assert_int_equal(th_parse(TERSEP, "mem", b.s, b.len, &c, &err), PB_OK);
     assert_int_equal(a->nresults, c->nresults);
     for (size_t i = 0; i < a->nresults; i++)
         assert_near(a->results[i].value, c->results[i].value, 0);
@@ -651,8 +552,8 @@ static void test_edits(void **state)
     assert_non_null(p);
     char *html =
         pb_xasprintf("%.*s;<b onclick=x>j</b>;%s", (int)(p - buf), buf, p + 9);
-    assert_int_equal(
-        parse_buf(&pb_parser_fio_terse, html, strlen(html), &c, &err), PB_OK);
+    assert_int_equal(th_parse(TERSEP, "mem", html, strlen(html), &c, &err),
+                     PB_OK);
     assert_string_equal(c->configs[0].label, "<b onclick=x>j</b>");
     pb_resultset_free(c);
     free(html);
@@ -660,11 +561,11 @@ static void test_edits(void **state)
     /* the same line appended again with other disk stats: a second run */
     char *two = pb_xasprintf("%s%.*s;sdb;1;2;3;4;5;6;7;8.00%%\n", buf,
                              (int)(strstr(buf, ";vda;") - buf), buf);
-    assert_int_equal(
-        parse_buf(&pb_parser_fio_terse, two, strlen(two), &c, &err), PB_OK);
-    assert_non_null(find(c, "mix7030 run 1", "read_iops"));
-    assert_non_null(find(c, "mix7030 run 2", "read_iops"));
-    assert_null(find(c, "mix7030#0", "read_iops"));
+    assert_int_equal(th_parse(TERSEP, "mem", two, strlen(two), &c, &err),
+                     PB_OK);
+    assert_non_null(th_find(c, "mix7030 run 1", "read_iops"));
+    assert_non_null(th_find(c, "mix7030 run 2", "read_iops"));
+    assert_null(th_find(c, "mix7030#0", "read_iops"));
     pb_resultset_free(c);
     free(two);
 
@@ -672,7 +573,7 @@ static void test_edits(void **state)
     char *huge = pb_xstrndup(buf, len);
     char *f = strstr(huge, ";2828;");
     memcpy(f + 1, "9e99", 4);
-    int rc = parse_buf(&pb_parser_fio_terse, huge, len, &c, &err);
+    int rc = th_parse(TERSEP, "mem", huge, len, &c, &err);
     if (rc == PB_OK) {
         for (size_t i = 0; i < c->nresults; i++)
             if (c->results[i].has_value)
@@ -690,7 +591,7 @@ static void test_edits(void **state)
     /* every prefix at 10% steps: an error or a set, never a crash */
     for (int k = 0; k <= 10; k++) {
         size_t n = len * (size_t)k / 10;
-        rc = parse_buf(&pb_parser_fio_terse, buf, n, &c, &err);
+        rc = th_parse(TERSEP, "mem", buf, n, &c, &err);
         if (rc == PB_OK) {
             assert_true(c->nresults > 0);
             pb_resultset_free(c);
@@ -709,13 +610,13 @@ static void test_truncated_corpus(void **state)
     skip_unless_exists(CORPUS "fio-2.1.2_terse-v3_12jobs-3groups_jtulak.txt");
     size_t len;
     char *buf =
-        slurp(CORPUS "fio-2.1.2_terse-v3_12jobs-3groups_jtulak.txt", &len);
+        th_slurp(CORPUS "fio-2.1.2_terse-v3_12jobs-3groups_jtulak.txt", &len);
     long lines = pb_line_of(buf, len);
     for (int k = 0; k <= 10; k++) {
         size_t n = len * (size_t)k / 10;
         struct pb_err err;
         struct pb_resultset *s = NULL;
-        int rc = parse_buf(&pb_parser_fio_terse, buf, n, &s, &err);
+        int rc = th_parse(TERSEP, "mem", buf, n, &s, &err);
         if (rc == PB_OK) {
             pb_resultset_free(s);
         } else {
@@ -726,42 +627,17 @@ static void test_truncated_corpus(void **state)
     free(buf);
 }
 
-struct thr {
-    const char *buf;
-    size_t len, n;
-};
-
-static void *thr_main(void *arg)
-{
-    struct thr *t = arg;
-    for (int k = 0; k < 20; k++) {
-        struct pb_err err = {0};
-        struct pb_resultset *s = pb_resultset_new();
-        if (pb_parser_fio_terse.parse("mem", t->buf, t->len, s, &err) == PB_OK)
-            t->n = s->nresults;
-        pb_resultset_free(s);
-    }
-    return NULL;
-}
-
 static void test_threads(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FX "fio-3.33_terse-v5_randread_two-groups.txt", &len);
-    pthread_t th[4];
-    struct thr t[4];
-    for (int i = 0; i < 4; i++) {
-        t[i].buf = buf;
-        t[i].len = len;
-        t[i].n = 0;
-        assert_int_equal(pthread_create(&th[i], NULL, thr_main, &t[i]), 0);
-    }
-    for (int i = 0; i < 4; i++) {
-        pthread_join(th[i], NULL);
-        assert_true(t[i].n > 0);
-        assert_int_equal(t[i].n, t[0].n);
-    }
+    char *buf = th_slurp(FX "fio-3.33_terse-v5_randread_two-groups.txt", &len);
+    struct pb_resultset *ref = NULL;
+    struct pb_err err;
+    assert_int_equal(th_parse(TERSEP, "mem", buf, len, &ref, &err), PB_OK);
+    assert_true(ref->nresults > 0);
+    th_parse_in_threads(TERSEP, buf, len, ref->nresults);
+    pb_resultset_free(ref);
     free(buf);
 }
 

@@ -5,106 +5,26 @@
 
 #include "ingest/ingest_int.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
 #define FX     PB_FIXTURES_DIR "/fio-text/"
 #define CORPUS PB_CORPUS_DIR "/fio-text/"
 
-/* ==== helpers ==== */
+/* ==== helpers (in testhelp.h) ==== */
 
-static char *slurp(const char *path, size_t *len)
-{
-    struct pb_err err = {0};
-    char *buf = NULL;
-    if (pb_read_file(path, &buf, len, &err) != PB_OK) {
-        print_error("cannot read %s: %s\n", path, err.msg);
-        fail();
-    }
-    return buf;
-}
-
-static int parse_buf(const struct pb_parser *p, const char *buf, size_t len,
-                     struct pb_resultset **out, struct pb_err *err)
-{
-    struct pb_resultset *set = pb_resultset_new();
-    int rc = p->parse("mem", buf, len, set, err);
-    if (rc != PB_OK) {
-        pb_resultset_free(set);
-        set = NULL;
-    }
-    *out = set;
-    return rc;
-}
+#define TEXTP (&pb_parser_fio_text)
 
 /* Parse a file that must be accepted. */
 static struct pb_resultset *parse_ok(const char *path)
 {
-    size_t len;
-    char *buf = slurp(path, &len);
-    struct pb_err err = {0};
-    struct pb_resultset *set = NULL;
-    int rc = parse_buf(&pb_parser_fio_text, buf, len, &set, &err);
-    free(buf);
-    if (rc != PB_OK) {
-        print_error("%s:%ld: %s\n", path, err.line, err.msg);
-        fail();
-    }
-    return set;
+    return th_parse_ok(TEXTP, NULL, path);
 }
 
-static const struct pb_result *find(const struct pb_resultset *set,
-                                    const char *job, const char *metric)
-{
-    for (size_t i = 0; i < set->nresults; i++) {
-        const struct pb_result *r = &set->results[i];
-        if (r->job && !strcmp(r->job, job) && !strcmp(r->metric, metric))
-            return r;
-    }
-    return NULL;
-}
-
-static double val(const struct pb_resultset *set, const char *job,
-                  const char *metric)
-{
-    const struct pb_result *r = find(set, job, metric);
-    if (!r || !r->has_value) {
-        print_error("no value for job \"%s\" metric %s\n", job, metric);
-        fail();
-    }
-    return r->value;
-}
-
-static const char *test_of(const struct pb_resultset *set, const char *job)
-{
-    for (size_t i = 0; i < set->nresults; i++)
-        if (!strcmp(set->results[i].job, job))
-            return set->tests[set->results[i].test].name;
-    print_error("no job \"%s\"\n", job);
-    fail();
-    return NULL;
-}
-
-static const char *param(const struct pb_resultset *set, const char *test,
+/* Parameter key of the test called test. */
+static const char *param(const struct pb_resultset *s, const char *test,
                          const char *key)
 {
-    for (size_t i = 0; i < set->ntests; i++) {
-        if (strcmp(set->tests[i].name, test) != 0)
-            continue;
-        for (size_t k = 0; k < set->tests[i].nparams; k++)
-            if (!strcmp(set->tests[i].params[k].key, key))
-                return set->tests[i].params[k].value;
-    }
-    return NULL;
-}
-
-static size_t count_metric(const struct pb_resultset *set, const char *prefix)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < set->nresults; i++)
-        if (!strncmp(set->results[i].metric, prefix, strlen(prefix)))
-            n++;
-    return n;
+    return th_param(th_test_named(s, test), key);
 }
 
 /* ==== fixtures ==== */
@@ -114,7 +34,8 @@ static void test_randread(void **state)
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randread_4k_qd4_libaio.txt");
     assert_string_equal(s->tool_version, "fio-3.33");
-    assert_string_equal(test_of(s, "rr"), "fio randread bs=4k iodepth=4");
+    assert_string_equal(th_test_of(s, "rr")->name,
+                        "fio randread bs=4k iodepth=4");
     const char *t = "fio randread bs=4k iodepth=4";
     assert_string_equal(param(s, t, "rw"), "randread");
     assert_string_equal(param(s, t, "bs"), "4096");
@@ -122,28 +43,28 @@ static void test_randread(void **state)
     assert_string_equal(param(s, t, "numjobs"), "1");
     assert_string_equal(param(s, t, "ioengine"), "libaio");
     /* issued total=1024, (4096KiB/48msec) */
-    assert_near(val(s, "rr", "read_iops"), 1024 * 1000.0 / 48, 1e-9);
-    assert_near(val(s, "rr", "read_bw"), floor(4194304 * 1000.0 / 48), 0);
-    assert_near(val(s, "rr", "read_bytes"), 4194304, 0);
-    assert_near(val(s, "rr", "read_runtime"), 48e6, 0);
-    assert_near(val(s, "rr", "read_slat_mean"), 6373.63, 1e-9); /* nsec */
-    assert_near(val(s, "rr", "read_clat_mean"), 177040, 1e-9);  /* 177.04us */
-    assert_near(val(s, "rr", "read_lat_mean"), 183420, 1e-9);
-    assert_near(val(s, "rr", "read_clat_max"), 456000, 0);
-    assert_near(val(s, "rr", "read_clat_p50"), 101000, 0);
-    assert_near(val(s, "rr", "read_clat_p95"), 396000, 0);
-    assert_near(val(s, "rr", "read_clat_p99"), 441000, 0);
-    assert_near(val(s, "rr", "read_clat_p99.9"), 457000, 0);
-    assert_near(val(s, "rr", "usr_cpu"), 0, 0);
-    assert_near(val(s, "rr", "sys_cpu"), 23.40, 1e-9);
-    assert_null(find(s, "rr", "write_iops"));
-    const struct pb_result *r = find(s, "rr", "read_iops");
+    assert_near(th_val(s, "rr", "read_iops"), 1024 * 1000.0 / 48, 1e-9);
+    assert_near(th_val(s, "rr", "read_bw"), floor(4194304 * 1000.0 / 48), 0);
+    assert_near(th_val(s, "rr", "read_bytes"), 4194304, 0);
+    assert_near(th_val(s, "rr", "read_runtime"), 48e6, 0);
+    assert_near(th_val(s, "rr", "read_slat_mean"), 6373.63, 1e-9); /* nsec */
+    assert_near(th_val(s, "rr", "read_clat_mean"), 177040, 1e-9); /* 177.04us */
+    assert_near(th_val(s, "rr", "read_lat_mean"), 183420, 1e-9);
+    assert_near(th_val(s, "rr", "read_clat_max"), 456000, 0);
+    assert_near(th_val(s, "rr", "read_clat_p50"), 101000, 0);
+    assert_near(th_val(s, "rr", "read_clat_p95"), 396000, 0);
+    assert_near(th_val(s, "rr", "read_clat_p99"), 441000, 0);
+    assert_near(th_val(s, "rr", "read_clat_p99.9"), 457000, 0);
+    assert_near(th_val(s, "rr", "usr_cpu"), 0, 0);
+    assert_near(th_val(s, "rr", "sys_cpu"), 23.40, 1e-9);
+    assert_null(th_find(s, "rr", "write_iops"));
+    const struct pb_result *r = th_find(s, "rr", "read_iops");
     assert_string_equal(r->unit, "ops/s");
     assert_int_equal(r->direction, PB_DIR_HIGHER);
-    r = find(s, "rr", "read_clat_p99");
+    r = th_find(s, "rr", "read_clat_p99");
     assert_string_equal(r->unit, "ns");
     assert_int_equal(r->direction, PB_DIR_LOWER);
-    assert_string_equal(find(s, "rr", "read_bw")->unit, "B/s");
+    assert_string_equal(th_find(s, "rr", "read_bw")->unit, "B/s");
     assert_string_equal(s->configs[0].label, "rr");
     pb_resultset_free(s);
 }
@@ -153,18 +74,19 @@ static void test_randrw70(void **state)
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randrw70_4k_qd8_libaio.txt");
     const char *t = "fio randrw bs=4k iodepth=8 rwmixread=70";
-    assert_string_equal(test_of(s, "mix7030"), t);
+    assert_string_equal(th_test_of(s, "mix7030")->name, t);
     /* issued total=707,317: 707/1024 = 69.0% -> nearest 5 */
     assert_string_equal(param(s, t, "rwmixread"), "70");
-    assert_near(val(s, "mix7030", "read_bytes"), 707 * 4096.0, 0);
-    assert_near(val(s, "mix7030", "write_bytes"), 317 * 4096.0, 0);
-    assert_near(val(s, "mix7030", "read_iops"), 707 * 1000.0 / 20, 1e-9);
-    assert_near(val(s, "mix7030", "write_iops"), 317 * 1000.0 / 20, 1e-9);
-    assert_near(val(s, "mix7030", "write_bw"), floor(317 * 4096000.0 / 20), 0);
-    assert_near(val(s, "mix7030", "write_slat_mean"), 4256.61, 1e-9);
-    assert_near(val(s, "mix7030", "write_clat_mean"), 118320, 1e-9);
-    assert_near(val(s, "mix7030", "write_clat_p99.9"), 363000, 0);
-    assert_near(val(s, "mix7030", "sys_cpu"), 36.84, 1e-9);
+    assert_near(th_val(s, "mix7030", "read_bytes"), 707 * 4096.0, 0);
+    assert_near(th_val(s, "mix7030", "write_bytes"), 317 * 4096.0, 0);
+    assert_near(th_val(s, "mix7030", "read_iops"), 707 * 1000.0 / 20, 1e-9);
+    assert_near(th_val(s, "mix7030", "write_iops"), 317 * 1000.0 / 20, 1e-9);
+    assert_near(th_val(s, "mix7030", "write_bw"), floor(317 * 4096000.0 / 20),
+                0);
+    assert_near(th_val(s, "mix7030", "write_slat_mean"), 4256.61, 1e-9);
+    assert_near(th_val(s, "mix7030", "write_clat_mean"), 118320, 1e-9);
+    assert_near(th_val(s, "mix7030", "write_clat_p99.9"), 363000, 0);
+    assert_near(th_val(s, "mix7030", "sys_cpu"), 36.84, 1e-9);
     pb_resultset_free(s);
 }
 
@@ -174,13 +96,13 @@ static void test_group_reporting(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_read_64k_numjobs2_group-reporting.txt");
     const char *t = "fio read bs=64k iodepth=1 numjobs=2";
-    assert_string_equal(test_of(s, "seqread"), t);
+    assert_string_equal(th_test_of(s, "seqread")->name, t);
     assert_string_equal(param(s, t, "bs"), "65536");
     /* (16.0MiB/16msec), issued total=256 of 64 KiB */
-    assert_near(val(s, "seqread", "read_bytes"), 256 * 65536.0, 0);
-    assert_near(val(s, "seqread", "read_bw"), 1048576000, 0);
-    assert_near(val(s, "seqread", "read_iops"), 16000, 1e-9);
-    assert_near(val(s, "seqread", "usr_cpu"), 10.34, 1e-9);
+    assert_near(th_val(s, "seqread", "read_bytes"), 256 * 65536.0, 0);
+    assert_near(th_val(s, "seqread", "read_bw"), 1048576000, 0);
+    assert_near(th_val(s, "seqread", "read_iops"), 16000, 1e-9);
+    assert_near(th_val(s, "seqread", "usr_cpu"), 10.34, 1e-9);
     pb_resultset_free(s);
 }
 
@@ -189,17 +111,18 @@ static void test_fsync(void **state)
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_write_4k_fsync1_sync.txt");
     /* the normal output does not show fsync=1 */
-    assert_string_equal(test_of(s, "syncwrite"), "fio write bs=4k iodepth=1");
-    assert_near(val(s, "syncwrite", "write_iops"), 256 * 1000.0 / 54, 1e-9);
-    assert_near(val(s, "syncwrite", "write_clat_mean"), 6260, 1e-9);
-    assert_near(val(s, "syncwrite", "write_lat_mean"), 6390, 1e-9);
+    assert_string_equal(th_test_of(s, "syncwrite")->name,
+                        "fio write bs=4k iodepth=1");
+    assert_near(th_val(s, "syncwrite", "write_iops"), 256 * 1000.0 / 54, 1e-9);
+    assert_near(th_val(s, "syncwrite", "write_clat_mean"), 6260, 1e-9);
+    assert_near(th_val(s, "syncwrite", "write_lat_mean"), 6390, 1e-9);
     /* the sync percentiles (190, 807 usec) are not clat percentiles */
-    assert_near(val(s, "syncwrite", "write_clat_p50"), 5000, 0);
-    assert_near(val(s, "syncwrite", "write_clat_p99.9"), 149000, 0);
-    assert_near(val(s, "syncwrite", "write_clat_max"), 149000, 0);
-    assert_null(find(s, "syncwrite", "write_slat_mean")); /* not printed */
-    assert_near(val(s, "syncwrite", "sys_cpu"), 22.64, 1e-9);
-    assert_int_equal(count_metric(s, "read_"), 0);
+    assert_near(th_val(s, "syncwrite", "write_clat_p50"), 5000, 0);
+    assert_near(th_val(s, "syncwrite", "write_clat_p99.9"), 149000, 0);
+    assert_near(th_val(s, "syncwrite", "write_clat_max"), 149000, 0);
+    assert_null(th_find(s, "syncwrite", "write_slat_mean")); /* not printed */
+    assert_near(th_val(s, "syncwrite", "sys_cpu"), 22.64, 1e-9);
+    assert_int_equal(th_count_prefix(s, NULL, "read_"), 0);
     pb_resultset_free(s);
 }
 
@@ -209,24 +132,24 @@ static void test_clones(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_randwrite_8k_numjobs2_no-group-reporting.txt");
     const char *t = "fio randwrite bs=8k iodepth=1 numjobs=2";
-    assert_string_equal(test_of(s, "rw8k#0"), t);
-    assert_string_equal(test_of(s, "rw8k#1"), t);
-    assert_string_equal(test_of(s, "rw8k"), t);
+    assert_string_equal(th_test_of(s, "rw8k#0")->name, t);
+    assert_string_equal(th_test_of(s, "rw8k#1")->name, t);
+    assert_string_equal(th_test_of(s, "rw8k")->name, t);
     /* clone 0: 256 ios in 30 msec, clone 1: 256 in 46 msec */
-    assert_near(val(s, "rw8k#0", "write_iops"), 256000.0 / 30, 1e-9);
-    assert_near(val(s, "rw8k#1", "write_iops"), 256000.0 / 46, 1e-9);
-    assert_near(val(s, "rw8k", "write_iops"), 256000.0 / 30 + 256000.0 / 46,
+    assert_near(th_val(s, "rw8k#0", "write_iops"), 256000.0 / 30, 1e-9);
+    assert_near(th_val(s, "rw8k#1", "write_iops"), 256000.0 / 46, 1e-9);
+    assert_near(th_val(s, "rw8k", "write_iops"), 256000.0 / 30 + 256000.0 / 46,
                 1e-9);
-    assert_near(val(s, "rw8k", "write_bytes"), 2 * 2097152.0, 0);
-    assert_near(val(s, "rw8k", "write_runtime"), 46e6, 0);
-    assert_near(val(s, "rw8k", "write_clat_mean"),
+    assert_near(th_val(s, "rw8k", "write_bytes"), 2 * 2097152.0, 0);
+    assert_near(th_val(s, "rw8k", "write_runtime"), 46e6, 0);
+    assert_near(th_val(s, "rw8k", "write_clat_mean"),
                 (112760.0 * 256 + 175360.0 * 256) / 512, 1e-6);
-    assert_near(val(s, "rw8k", "write_clat_max"), 6014000, 0);
+    assert_near(th_val(s, "rw8k", "write_clat_max"), 6014000, 0);
     /* CPU weighted by runtime: usr 0 / 6.67, sys 34.48 / 13.33 */
-    assert_near(val(s, "rw8k", "sys_cpu"), (34.48 * 30 + 13.33 * 46) / 76,
+    assert_near(th_val(s, "rw8k", "sys_cpu"), (34.48 * 30 + 13.33 * 46) / 76,
                 1e-9);
-    assert_near(val(s, "rw8k", "usr_cpu"), (0 * 30 + 6.67 * 46) / 76, 1e-9);
-    assert_null(find(s, "rw8k", "write_clat_p50")); /* not derivable */
+    assert_near(th_val(s, "rw8k", "usr_cpu"), (0 * 30 + 6.67 * 46) / 76, 1e-9);
+    assert_null(th_find(s, "rw8k", "write_clat_p50")); /* not derivable */
     pb_resultset_free(s);
 }
 
@@ -235,13 +158,13 @@ static void test_unified(void **state)
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randrw_unified-mixed.txt");
     /* the mix cannot be seen with unified_rw_reporting: fio's default */
-    assert_string_equal(test_of(s, "unified"),
+    assert_string_equal(th_test_of(s, "unified")->name,
                         "fio randrw bs=4k iodepth=1 rwmixread=50");
-    assert_near(val(s, "unified", "mixed_iops"), 512000.0 / 53, 1e-9);
-    assert_near(val(s, "unified", "mixed_bytes"), 2097152, 0);
-    assert_near(val(s, "unified", "mixed_clat_p50"), 95000, 0);
-    assert_int_equal(count_metric(s, "read_"), 0);
-    assert_int_equal(count_metric(s, "write_"), 0);
+    assert_near(th_val(s, "unified", "mixed_iops"), 512000.0 / 53, 1e-9);
+    assert_near(th_val(s, "unified", "mixed_bytes"), 2097152, 0);
+    assert_near(th_val(s, "unified", "mixed_clat_p50"), 95000, 0);
+    assert_int_equal(th_count_prefix(s, NULL, "read_"), 0);
+    assert_int_equal(th_count_prefix(s, NULL, "write_"), 0);
     pb_resultset_free(s);
 }
 
@@ -252,14 +175,14 @@ static void test_appended(void **state)
         parse_ok(FX "fio-3.33_randread_2-runs-appended.txt");
     assert_int_equal(s->nconfigs, 1);
     assert_string_equal(s->configs[0].label, "TEST");
-    assert_string_equal(test_of(s, "TEST run 1"),
+    assert_string_equal(th_test_of(s, "TEST run 1")->name,
                         "fio randread bs=4k iodepth=2");
-    assert_string_equal(test_of(s, "TEST run 2"),
+    assert_string_equal(th_test_of(s, "TEST run 2")->name,
                         "fio randread bs=4k iodepth=2");
-    assert_null(find(s, "TEST", "read_iops"));
+    assert_null(th_find(s, "TEST", "read_iops"));
     /* run 1: 512 ios in 18 msec; run 2: 19 msec */
-    assert_near(val(s, "TEST run 1", "read_iops"), 512000.0 / 18, 1e-9);
-    assert_near(val(s, "TEST run 2", "read_iops"), 512000.0 / 19, 1e-9);
+    assert_near(th_val(s, "TEST run 1", "read_iops"), 512000.0 / 18, 1e-9);
+    assert_near(th_val(s, "TEST run 2", "read_iops"), 512000.0 / 19, 1e-9);
     pb_resultset_free(s);
 }
 
@@ -270,37 +193,37 @@ static void test_notes(void **state)
         parse_ok(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt");
     assert_null(s->tool_version);
     const char *t = "fio randread bs=4k iodepth=8 direct=1";
-    assert_string_equal(test_of(s, "randread-4k run 1"), t);
-    assert_string_equal(test_of(s, "randread-4k run 2"), t);
+    assert_string_equal(th_test_of(s, "randread-4k run 1")->name, t);
+    assert_string_equal(th_test_of(s, "randread-4k run 2")->name, t);
     assert_string_equal(param(s, t, "size"), "4194304");
     assert_string_equal(param(s, t, "ioengine"), "libaio");
     assert_string_equal(param(s, t, "direct"), "1");
     /* read: IOPS=64.0k, BW=250MiB/s (262MB/s)(4096KiB/16msec) */
-    assert_near(val(s, "randread-4k run 1", "read_iops"), 64000, 1e-9);
-    assert_near(val(s, "randread-4k run 1", "read_bw"), 250.0 * 1048576, 0);
-    assert_near(val(s, "randread-4k run 1", "read_bytes"), 4096.0 * 1024, 0);
-    assert_near(val(s, "randread-4k run 1", "read_runtime"), 16e6, 0);
-    assert_near(val(s, "randread-4k run 1", "read_clat_mean"), 115430, 1e-9);
-    assert_near(val(s, "randread-4k run 1", "read_clat_max"), 606000, 0);
-    assert_near(val(s, "randread-4k run 1", "read_clat_p95"), 169000, 0);
-    assert_near(val(s, "randread-4k run 1", "read_clat_p99.9"), 603000, 0);
-    assert_near(val(s, "randread-4k run 2", "read_iops"), 73100, 1e-9);
-    assert_near(val(s, "randread-4k run 2", "read_bw"), 286.0 * 1048576, 0);
-    assert_null(find(s, "randread-4k run 2", "read_clat_mean"));
+    assert_near(th_val(s, "randread-4k run 1", "read_iops"), 64000, 1e-9);
+    assert_near(th_val(s, "randread-4k run 1", "read_bw"), 250.0 * 1048576, 0);
+    assert_near(th_val(s, "randread-4k run 1", "read_bytes"), 4096.0 * 1024, 0);
+    assert_near(th_val(s, "randread-4k run 1", "read_runtime"), 16e6, 0);
+    assert_near(th_val(s, "randread-4k run 1", "read_clat_mean"), 115430, 1e-9);
+    assert_near(th_val(s, "randread-4k run 1", "read_clat_max"), 606000, 0);
+    assert_near(th_val(s, "randread-4k run 1", "read_clat_p95"), 169000, 0);
+    assert_near(th_val(s, "randread-4k run 1", "read_clat_p99.9"), 603000, 0);
+    assert_near(th_val(s, "randread-4k run 2", "read_iops"), 73100, 1e-9);
+    assert_near(th_val(s, "randread-4k run 2", "read_bw"), 286.0 * 1048576, 0);
+    assert_null(th_find(s, "randread-4k run 2", "read_clat_mean"));
     /* "--rw randrw --rwmixread 70 --bs 16k \" continued on the next line */
     t = "fio randrw bs=16k iodepth=4 rwmixread=70 direct=1";
-    assert_string_equal(test_of(s, "mixed"), t);
-    assert_near(val(s, "mixed", "read_iops"), 10200, 1e-9);
-    assert_near(val(s, "mixed", "read_bw"), 160.0 * 1048576, 0);
-    assert_near(val(s, "mixed", "read_bytes"), 2944.0 * 1024, 0);
-    assert_near(val(s, "mixed", "write_iops"), 4000, 1e-9);
-    assert_near(val(s, "mixed", "write_bw"), 62.5 * 1048576, 0);
-    assert_near(val(s, "mixed", "write_runtime"), 18e6, 0);
+    assert_string_equal(th_test_of(s, "mixed")->name, t);
+    assert_near(th_val(s, "mixed", "read_iops"), 10200, 1e-9);
+    assert_near(th_val(s, "mixed", "read_bw"), 160.0 * 1048576, 0);
+    assert_near(th_val(s, "mixed", "read_bytes"), 2944.0 * 1024, 0);
+    assert_near(th_val(s, "mixed", "write_iops"), 4000, 1e-9);
+    assert_near(th_val(s, "mixed", "write_bw"), 62.5 * 1048576, 0);
+    assert_near(th_val(s, "mixed", "write_runtime"), 18e6, 0);
     /* "user@box:/tmp$ sudo fio ... --numjobs=2 --group_reporting" */
     t = "fio write bs=64k iodepth=1 numjobs=2 fsync=1";
-    assert_string_equal(test_of(s, "seqw"), t);
-    assert_near(val(s, "seqw", "write_iops"), 4923, 1e-9);
-    assert_near(val(s, "seqw", "write_bw"), 308.0 * 1048576, 0);
+    assert_string_equal(th_test_of(s, "seqw")->name, t);
+    assert_near(th_val(s, "seqw", "write_iops"), 4923, 1e-9);
+    assert_near(th_val(s, "seqw", "write_bw"), 308.0 * 1048576, 0);
     pb_resultset_free(s);
 }
 
@@ -339,18 +262,12 @@ static void compare_pair(const char *base)
     char pj[512], pt[512], a[256], b[256];
     snprintf(pj, sizeof(pj), FX "same-run/%s.json", base);
     snprintf(pt, sizeof(pt), FX "%s.txt", base);
-    size_t len;
-    char *buf = slurp(pj, &len);
-    struct pb_err err = {0};
-    struct pb_resultset *js = NULL;
-    assert_int_equal(parse_buf(&pb_parser_fio_json, buf, len, &js, &err),
-                     PB_OK);
-    free(buf);
+    struct pb_resultset *js = th_parse_ok(&pb_parser_fio_json, NULL, pj);
     struct pb_resultset *tx = parse_ok(pt);
     assert_int_equal(js->nresults, tx->nresults);
     for (size_t i = 0; i < js->nresults; i++) {
         const struct pb_result *r = &js->results[i];
-        const struct pb_result *q = find(tx, r->job, r->metric);
+        const struct pb_result *q = th_find(tx, r->job, r->metric);
         if (!q) {
             print_error("%s: text lacks %s %s\n", base, r->job, r->metric);
             fail();
@@ -388,11 +305,7 @@ static void test_same_run_as_json(void **state)
 
 /* ==== corpus ==== */
 
-#define CORPUS_FILE(name)                                                      \
-    do {                                                                       \
-        skip_unless_exists(CORPUS);                                            \
-        skip_unless_exists(CORPUS name);                                       \
-    } while (0)
+#define CORPUS_FILE(name) skip_unless_in(CORPUS, name)
 
 static void test_corpus_broken(void **state)
 {
@@ -400,11 +313,10 @@ static void test_corpus_broken(void **state)
     const char *f = CORPUS "BROKEN_fio-error-max-jobs_macos_74th.txt";
     CORPUS_FILE("BROKEN_fio-error-max-jobs_macos_74th.txt");
     size_t len;
-    char *buf = slurp(f, &len);
+    char *buf = th_slurp(f, &len);
     struct pb_err err = {0};
     struct pb_resultset *s = NULL;
-    assert_int_equal(parse_buf(&pb_parser_fio_text, buf, len, &s, &err),
-                     PB_EINPUT);
+    assert_int_equal(th_parse(TEXTP, "mem", buf, len, &s, &err), PB_EINPUT);
     assert_int_equal(err.line, 2);
     assert_string_equal(err.msg, "fio failed: \"error: maximum number of "
                                  "jobs (8) reached.\"");
@@ -421,33 +333,34 @@ static void test_corpus_fio216(void **state)
     assert_string_equal(s->tool_version, "fio-2.16");
     assert_int_equal(s->nconfigs, 6);
     const char *j = "ceph-fuse-replicated";
-    assert_string_equal(test_of(s, j), "fio randwrite bs=4k iodepth=32 "
-                                       "numjobs=4");
+    assert_string_equal(th_test_of(s, j)->name,
+                        "fio randwrite bs=4k iodepth=32 "
+                        "numjobs=4");
     /* write: io=47232KB, bw=802654B/s, iops=195, runt= 60257msec;
      * issued w=11808 */
-    assert_near(val(s, j, "write_bytes"), 47232.0 * 1024, 0);
-    assert_near(val(s, j, "write_bytes"), 11808.0 * 4096, 0);
-    assert_near(val(s, j, "write_bw"), 802654, 0);
-    assert_near(val(s, j, "write_iops"), 11808 * 1000.0 / 60257, 1e-9);
-    assert_near(val(s, j, "write_runtime"), 60257e6, 0);
-    assert_near(val(s, j, "write_slat_mean"), 20.39e6, 1e-6);     /* msec */
-    assert_near(val(s, j, "write_clat_mean"), 630809.57e3, 1e-6); /* usec */
-    assert_near(val(s, j, "write_clat_max"), 3311.7e6, 1e-3);     /* 3311.7K */
-    assert_near(val(s, j, "write_lat_mean"), 651.21e6, 1e-6);
-    assert_near(val(s, j, "write_clat_p50"), 239e6, 0); /* msec block */
-    assert_near(val(s, j, "write_clat_p95"), 2442e6, 0);
-    assert_near(val(s, j, "write_clat_p99"), 2671e6, 0);
-    assert_near(val(s, j, "write_clat_p99.9"), 3032e6, 0);
-    assert_near(val(s, j, "usr_cpu"), 0.13, 1e-12);
-    assert_near(val(s, j, "sys_cpu"), 0.36, 1e-12);
+    assert_near(th_val(s, j, "write_bytes"), 47232.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_bytes"), 11808.0 * 4096, 0);
+    assert_near(th_val(s, j, "write_bw"), 802654, 0);
+    assert_near(th_val(s, j, "write_iops"), 11808 * 1000.0 / 60257, 1e-9);
+    assert_near(th_val(s, j, "write_runtime"), 60257e6, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 20.39e6, 1e-6);     /* msec */
+    assert_near(th_val(s, j, "write_clat_mean"), 630809.57e3, 1e-6); /* usec */
+    assert_near(th_val(s, j, "write_clat_max"), 3311.7e6, 1e-3); /* 3311.7K */
+    assert_near(th_val(s, j, "write_lat_mean"), 651.21e6, 1e-6);
+    assert_near(th_val(s, j, "write_clat_p50"), 239e6, 0); /* msec block */
+    assert_near(th_val(s, j, "write_clat_p95"), 2442e6, 0);
+    assert_near(th_val(s, j, "write_clat_p99"), 2671e6, 0);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 3032e6, 0);
+    assert_near(th_val(s, j, "usr_cpu"), 0.13, 1e-12);
+    assert_near(th_val(s, j, "sys_cpu"), 0.36, 1e-12);
     j = "ceph-kern-erasure_2";
-    assert_near(val(s, j, "write_bytes"), 32500.0 * 1024, 0);
-    assert_near(val(s, j, "write_bw"), 545618, 0);
-    assert_near(val(s, j, "write_slat_mean"), 469130, 1e-6);
-    assert_near(val(s, j, "write_clat_mean"), 950.90e6, 1e-6);
-    assert_near(val(s, j, "write_clat_p99.9"), 2737e6, 0);
-    assert_near(val(s, j, "sys_cpu"), 0.35, 1e-12);
-    assert_int_equal(count_metric(s, "read_"), 0);
+    assert_near(th_val(s, j, "write_bytes"), 32500.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_bw"), 545618, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 469130, 1e-6);
+    assert_near(th_val(s, j, "write_clat_mean"), 950.90e6, 1e-6);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 2737e6, 0);
+    assert_near(th_val(s, j, "sys_cpu"), 0.35, 1e-12);
+    assert_int_equal(th_count_prefix(s, NULL, "read_"), 0);
     pb_resultset_free(s);
 }
 
@@ -459,20 +372,21 @@ static void test_corpus_fio2210(void **state)
         parse_ok(CORPUS "fio-2.2.10_rw-mixed_4k_ceph_chris-sanders.txt");
     const char *j = "ceph-erasure-2-1";
     /* issued r=8177/w=8200: 49.9% read */
-    assert_string_equal(test_of(s, j), "fio rw bs=4k iodepth=32 rwmixread=50");
-    assert_near(val(s, j, "read_bytes"), 32708.0 * 1024, 0);
-    assert_near(val(s, j, "read_bw"), 557417, 0);
-    assert_near(val(s, j, "read_iops"), 8177 * 1000.0 / 60086, 1e-9);
-    assert_near(val(s, j, "read_slat_mean"), 59040, 1e-9);
-    assert_near(val(s, j, "read_clat_mean"), 114.15e6, 1e-6);
-    assert_near(val(s, j, "read_clat_p50"), 113152e3, 0); /* usec block */
-    assert_near(val(s, j, "read_clat_p99.9"), 423936e3, 0);
-    assert_near(val(s, j, "write_bytes"), 32800.0 * 1024, 0);
-    assert_near(val(s, j, "write_bw"), 558985, 0);
-    assert_near(val(s, j, "write_clat_p50"), 118e6, 0); /* msec block */
-    assert_near(val(s, j, "write_clat_max"), 453e6, 0);
-    assert_near(val(s, j, "usr_cpu"), 0.42, 1e-12);
-    assert_near(val(s, j, "sys_cpu"), 2.13, 1e-12);
+    assert_string_equal(th_test_of(s, j)->name,
+                        "fio rw bs=4k iodepth=32 rwmixread=50");
+    assert_near(th_val(s, j, "read_bytes"), 32708.0 * 1024, 0);
+    assert_near(th_val(s, j, "read_bw"), 557417, 0);
+    assert_near(th_val(s, j, "read_iops"), 8177 * 1000.0 / 60086, 1e-9);
+    assert_near(th_val(s, j, "read_slat_mean"), 59040, 1e-9);
+    assert_near(th_val(s, j, "read_clat_mean"), 114.15e6, 1e-6);
+    assert_near(th_val(s, j, "read_clat_p50"), 113152e3, 0); /* usec block */
+    assert_near(th_val(s, j, "read_clat_p99.9"), 423936e3, 0);
+    assert_near(th_val(s, j, "write_bytes"), 32800.0 * 1024, 0);
+    assert_near(th_val(s, j, "write_bw"), 558985, 0);
+    assert_near(th_val(s, j, "write_clat_p50"), 118e6, 0); /* msec block */
+    assert_near(th_val(s, j, "write_clat_max"), 453e6, 0);
+    assert_near(th_val(s, j, "usr_cpu"), 0.42, 1e-12);
+    assert_near(th_val(s, j, "sys_cpu"), 2.13, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -489,27 +403,27 @@ static void test_corpus_appended(void **state)
     for (int k = 1; k <= 8; k++) {
         char job[32];
         snprintf(job, sizeof(job), "TEST run %d", k);
-        assert_non_null(find(s, job, "read_iops"));
+        assert_non_null(th_find(s, job, "read_iops"));
     }
-    assert_null(find(s, "TEST run 9", "read_iops"));
+    assert_null(th_find(s, "TEST run 9", "read_iops"));
     /* run 1: IOPS=79.6k ... (18.2GiB/60001msec), issued 4776928 */
-    assert_near(val(s, "TEST run 1", "read_iops"), 4776928e3 / 60001, 1e-6);
-    assert_near(val(s, "TEST run 1", "read_bytes"), 4776928.0 * 4096, 0);
-    assert_near(val(s, "TEST run 1", "read_bw"),
+    assert_near(th_val(s, "TEST run 1", "read_iops"), 4776928e3 / 60001, 1e-6);
+    assert_near(th_val(s, "TEST run 1", "read_bytes"), 4776928.0 * 4096, 0);
+    assert_near(th_val(s, "TEST run 1", "read_bw"),
                 floor(4776928.0 * 4096 * 1000 / 60001), 0);
-    assert_near(val(s, "TEST run 1", "read_slat_mean"), 22716.13, 1e-9);
-    assert_near(val(s, "TEST run 1", "read_clat_max"), 12699e3, 0);
-    assert_near(val(s, "TEST run 1", "read_clat_p99"), 1004e3, 0);
+    assert_near(th_val(s, "TEST run 1", "read_slat_mean"), 22716.13, 1e-9);
+    assert_near(th_val(s, "TEST run 1", "read_clat_max"), 12699e3, 0);
+    assert_near(th_val(s, "TEST run 1", "read_clat_p99"), 1004e3, 0);
     /* run 4: IOPS=8979 (2105MiB/60024msec), issued 538965 */
-    assert_near(val(s, "TEST run 4", "read_iops"), 538965e3 / 60024, 1e-6);
-    assert_near(val(s, "TEST run 4", "read_runtime"), 60024e6, 0);
-    assert_near(val(s, "TEST run 4", "read_clat_mean"), 197278.93, 1e-9);
-    assert_near(val(s, "TEST run 4", "sys_cpu"), 2.18, 1e-12);
+    assert_near(th_val(s, "TEST run 4", "read_iops"), 538965e3 / 60024, 1e-6);
+    assert_near(th_val(s, "TEST run 4", "read_runtime"), 60024e6, 0);
+    assert_near(th_val(s, "TEST run 4", "read_clat_mean"), 197278.93, 1e-9);
+    assert_near(th_val(s, "TEST run 4", "sys_cpu"), 2.18, 1e-12);
     /* run 8 */
-    assert_near(val(s, "TEST run 8", "read_iops"), 4800650e3 / 60001, 1e-6);
-    assert_near(val(s, "TEST run 8", "read_clat_mean"), 370113.46, 1e-9);
-    assert_near(val(s, "TEST run 8", "read_clat_max"), 17614e3, 0);
-    assert_near(val(s, "TEST run 8", "usr_cpu"), 0.34, 1e-12);
+    assert_near(th_val(s, "TEST run 8", "read_iops"), 4800650e3 / 60001, 1e-6);
+    assert_near(th_val(s, "TEST run 8", "read_clat_mean"), 370113.46, 1e-9);
+    assert_near(th_val(s, "TEST run 8", "read_clat_max"), 17614e3, 0);
+    assert_near(th_val(s, "TEST run 8", "usr_cpu"), 0.34, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -520,16 +434,16 @@ static void test_corpus_64jobs(void **state)
     struct pb_resultset *s =
         parse_ok(CORPUS "fio-3.16_randwrite_4k_64jobs_ubuntu-vm_74th.txt");
     const char *j = "random-read-4KB-64Thread"; /* sic: it is a write */
-    assert_string_equal(test_of(s, j),
+    assert_string_equal(th_test_of(s, j)->name,
                         "fio randwrite bs=4k iodepth=1 numjobs=64");
-    assert_string_equal(param(s, test_of(s, j), "ioengine"), "posixaio");
-    assert_near(val(s, j, "write_iops"), 70020e3 / 11093, 1e-9);
-    assert_near(val(s, j, "write_bytes"), 70020.0 * 4096, 0);
-    assert_near(val(s, j, "write_slat_mean"), 6679.81, 1e-9);
-    assert_near(val(s, j, "write_clat_max"), 4055.0e6, 1e-3); /* 4055.0k */
-    assert_near(val(s, j, "write_clat_p50"), 2671e3, 0);
-    assert_near(val(s, j, "write_clat_p99.9"), 3909092e3, 0);
-    assert_near(val(s, j, "sys_cpu"), 0.20, 1e-12);
+    assert_string_equal(th_param(th_test_of(s, j), "ioengine"), "posixaio");
+    assert_near(th_val(s, j, "write_iops"), 70020e3 / 11093, 1e-9);
+    assert_near(th_val(s, j, "write_bytes"), 70020.0 * 4096, 0);
+    assert_near(th_val(s, j, "write_slat_mean"), 6679.81, 1e-9);
+    assert_near(th_val(s, j, "write_clat_max"), 4055.0e6, 1e-3); /* 4055.0k */
+    assert_near(th_val(s, j, "write_clat_p50"), 2671e3, 0);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 3909092e3, 0);
+    assert_near(th_val(s, j, "sys_cpu"), 0.20, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -540,16 +454,17 @@ static void test_corpus_macos(void **state)
     struct pb_resultset *s =
         parse_ok(CORPUS "fio-3.19_randread_4k_8jobs_macos-m1_74th.txt");
     const char *j = "random-read-4KB-8Thread";
-    assert_string_equal(test_of(s, j),
+    assert_string_equal(th_test_of(s, j)->name,
                         "fio randread bs=4k iodepth=1 numjobs=8");
-    assert_near(val(s, j, "read_iops"), 595942e3 / 10001, 1e-9);
-    assert_near(val(s, j, "read_bw"), floor(595942.0 * 4096 * 1000 / 10001), 0);
-    assert_near(val(s, j, "read_slat_mean"), 427.91, 1e-9);
-    assert_near(val(s, j, "read_clat_mean"), 133490.72, 1e-9);
-    assert_near(val(s, j, "read_clat_max"), 11807e3, 0); /* 11807k nsec */
-    assert_near(val(s, j, "read_lat_mean"), 133920, 1e-9);
-    assert_near(val(s, j, "read_clat_p99.9"), 2057e3, 0);
-    assert_near(val(s, j, "usr_cpu"), 0.70, 1e-12);
+    assert_near(th_val(s, j, "read_iops"), 595942e3 / 10001, 1e-9);
+    assert_near(th_val(s, j, "read_bw"), floor(595942.0 * 4096 * 1000 / 10001),
+                0);
+    assert_near(th_val(s, j, "read_slat_mean"), 427.91, 1e-9);
+    assert_near(th_val(s, j, "read_clat_mean"), 133490.72, 1e-9);
+    assert_near(th_val(s, j, "read_clat_max"), 11807e3, 0); /* 11807k nsec */
+    assert_near(th_val(s, j, "read_lat_mean"), 133920, 1e-9);
+    assert_near(th_val(s, j, "read_clat_p99.9"), 2057e3, 0);
+    assert_near(th_val(s, j, "usr_cpu"), 0.70, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -560,16 +475,17 @@ static void test_corpus_fsync(void **state)
     struct pb_resultset *s =
         parse_ok(CORPUS "fio-3.30_randrw_fsync_x1extreme_mvdiopt.txt");
     /* issued 11381,11313: 50.1% read */
-    assert_string_equal(test_of(s, "TEST"),
+    assert_string_equal(th_test_of(s, "TEST")->name,
                         "fio randrw bs=4k iodepth=1 rwmixread=50");
-    assert_near(val(s, "TEST", "read_bytes"), 11381.0 * 4096, 0);
-    assert_near(val(s, "TEST", "read_bw"), floor(11381.0 * 4096e3 / 60001), 0);
-    assert_near(val(s, "TEST", "write_iops"), 11313e3 / 60001, 1e-9);
-    assert_near(val(s, "TEST", "write_slat_mean"), 42720, 1e-9);
-    assert_near(val(s, "TEST", "write_clat_p50"), 190e3, 0);
+    assert_near(th_val(s, "TEST", "read_bytes"), 11381.0 * 4096, 0);
+    assert_near(th_val(s, "TEST", "read_bw"), floor(11381.0 * 4096e3 / 60001),
+                0);
+    assert_near(th_val(s, "TEST", "write_iops"), 11313e3 / 60001, 1e-9);
+    assert_near(th_val(s, "TEST", "write_slat_mean"), 42720, 1e-9);
+    assert_near(th_val(s, "TEST", "write_clat_p50"), 190e3, 0);
     /* not the "sync percentiles (nsec)" block that follows */
-    assert_near(val(s, "TEST", "write_clat_p99.9"), 474e3, 0);
-    assert_near(val(s, "TEST", "sys_cpu"), 4.10, 1e-12);
+    assert_near(th_val(s, "TEST", "write_clat_p99.9"), 474e3, 0);
+    assert_near(th_val(s, "TEST", "sys_cpu"), 4.10, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -582,16 +498,16 @@ static void test_corpus_podlog(void **state)
     assert_string_equal(s->tool_version, "fio-3.41");
     const char *j = "test10-burst-write-phase1";
     const char *t = "fio randrw bs=256k iodepth=16 numjobs=8 rwmixread=80";
-    assert_string_equal(test_of(s, j), t);
+    assert_string_equal(th_test_of(s, j)->name, t);
     assert_string_equal(param(s, t, "bs"), "262144");
-    assert_near(val(s, j, "read_bytes"), 5759571.0 * 262144, 0);
-    assert_near(val(s, j, "read_iops"), 5759571e3 / 600057, 1e-9);
-    assert_near(val(s, j, "write_iops"), 1439869e3 / 600057, 1e-9);
-    assert_near(val(s, j, "read_slat_mean"), 48290, 1e-9);
-    assert_near(val(s, j, "write_clat_mean"), 7719720, 1e-9);
-    assert_near(val(s, j, "write_clat_p99.9"), 113771e3, 0);
-    assert_near(val(s, j, "usr_cpu"), 2.26, 1e-12);
-    assert_near(val(s, j, "sys_cpu"), 8.48, 1e-12);
+    assert_near(th_val(s, j, "read_bytes"), 5759571.0 * 262144, 0);
+    assert_near(th_val(s, j, "read_iops"), 5759571e3 / 600057, 1e-9);
+    assert_near(th_val(s, j, "write_iops"), 1439869e3 / 600057, 1e-9);
+    assert_near(th_val(s, j, "read_slat_mean"), 48290, 1e-9);
+    assert_near(th_val(s, j, "write_clat_mean"), 7719720, 1e-9);
+    assert_near(th_val(s, j, "write_clat_p99.9"), 113771e3, 0);
+    assert_near(th_val(s, j, "usr_cpu"), 2.26, 1e-12);
+    assert_near(th_val(s, j, "sys_cpu"), 8.48, 1e-12);
     pb_resultset_free(s);
 }
 
@@ -609,14 +525,7 @@ static void test_corpus_sniff(void **state)
         "fio-3.41_randrw-80-20_256k_in-pod-log_rafmoshe.txt",
     };
     skip_unless_exists(CORPUS);
-    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        char path[512];
-        snprintf(path, sizeof(path), CORPUS "%s", files[i]);
-        size_t len;
-        char *buf = slurp(path, &len);
-        assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
-        free(buf);
-    }
+    th_sniffed_as(TEXTP, CORPUS, files, sizeof(files) / sizeof(files[0]));
 }
 
 /* ==== sniffing ==== */
@@ -630,12 +539,7 @@ static void test_sniff(void **state)
         FX "fio-3.33_randread_2-runs-appended.txt",
         FX "bad/fio-3.33_engine-not-loadable.txt",
     };
-    for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
-        size_t len;
-        char *buf = slurp(mine[i], &len);
-        assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
-        free(buf);
-    }
+    th_sniffed_as(TEXTP, NULL, mine, sizeof(mine) / sizeof(mine[0]));
     /* json,normal output belongs to fio-json; terse to fio-terse */
     static const char *const other[] = {
         FX "same-run/fio-3.33_randread_4k_qd4_libaio.json",
@@ -643,12 +547,12 @@ static void test_sniff(void **state)
     };
     for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
         size_t len;
-        char *buf = slurp(other[i], &len);
+        char *buf = th_slurp(other[i], &len);
         assert_true(pb_parser_fio_text.sniff(buf, len) <= 30);
         free(buf);
     }
     size_t plen;
-    char *plain = slurp(FX "fio-3.33_randread_4k_qd4_libaio.txt", &plen);
+    char *plain = th_slurp(FX "fio-3.33_randread_4k_qd4_libaio.txt", &plen);
     char *both = pb_xasprintf("{\n  \"fio version\" : \"fio-3.33\",\n"
                               "  \"jobs\" : []\n}\n%s",
                               plain);
@@ -662,11 +566,11 @@ static void test_sniff(void **state)
 
 /* ==== hostile and broken inputs ==== */
 
+/* A parse of len bytes of buf as file "mem". */
 static int parse_mem(const char *buf, size_t len, struct pb_err *err,
                      struct pb_resultset **out)
 {
-    memset(err, 0, sizeof(*err));
-    return parse_buf(&pb_parser_fio_text, buf, len, out, err);
+    return th_parse(TEXTP, "mem", buf, len, out, err);
 }
 
 static void expect_error(const char *buf, size_t len, long line,
@@ -687,17 +591,18 @@ static void test_bad_fixtures(void **state)
     (void)state;
     size_t len;
     char *buf =
-        slurp(FX "bad/fio-3.33_randread_truncated-in-percentiles.txt", &len);
+        th_slurp(FX "bad/fio-3.33_randread_truncated-in-percentiles.txt", &len);
     expect_error(buf, len, 5,
                  "job \"rr\" is incomplete: no \"cpu\" line (truncated "
                  "output?)");
     free(buf);
-    buf = slurp(FX "bad/fio-3.33_randtrim_regular-file_failed-job.txt", &len);
+    buf =
+        th_slurp(FX "bad/fio-3.33_randtrim_regular-file_failed-job.txt", &len);
     expect_error(buf, len, 7,
                  "job \"trimfail\" failed with error 25 (Inappropriate ioctl "
                  "for device) and did no I/O");
     free(buf);
-    buf = slurp(FX "bad/fio-3.33_engine-not-loadable.txt", &len);
+    buf = th_slurp(FX "bad/fio-3.33_engine-not-loadable.txt", &len);
     expect_error(buf, len, 1,
                  "fio failed: \"fio: engine nosuchengine not loadable\"");
     free(buf);
@@ -714,11 +619,7 @@ static void test_empty_and_garbage(void **state)
                  "\"trim:\" lines)");
     /* binary garbage, fixed seed */
     unsigned char g[4096];
-    unsigned x = 12345;
-    for (size_t i = 0; i < sizeof(g); i++) {
-        x = x * 1103515245u + 12345u;
-        g[i] = (unsigned char)(x >> 16);
-    }
+    th_garbage(g, sizeof(g), 12345);
     struct pb_err err;
     struct pb_resultset *s = NULL;
     assert_int_equal(parse_mem((const char *)g, sizeof(g), &err, &s),
@@ -736,7 +637,7 @@ static void test_empty_and_garbage(void **state)
     memset(b, 'a', big);
     strcpy(b + big, "\n  read: IOPS=10, BW=40.0KiB/s (41.0kB/s)\n");
     assert_int_equal(parse_mem(b, strlen(b), &err, &s), PB_OK);
-    assert_near(val(s, "job1", "read_iops"), 10, 0);
+    assert_near(th_val(s, "job1", "read_iops"), 10, 0);
     pb_resultset_free(s);
     free(b);
 }
@@ -746,7 +647,7 @@ static void test_empty_and_garbage(void **state)
 static void truncate_file(const char *path)
 {
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     long lines = pb_line_of(buf, len);
     for (int k = 0; k <= 10; k++) {
         size_t n = len * (size_t)k / 10;
@@ -796,7 +697,7 @@ static void test_truncated(void **state)
     }
     /* cut inside run 2 of an appended file: the whole file is refused */
     size_t len;
-    char *buf = slurp(FX "fio-3.33_randread_2-runs-appended.txt", &len);
+    char *buf = th_slurp(FX "fio-3.33_randread_2-runs-appended.txt", &len);
     const char *second = strstr(strstr(buf, "(groupid=") + 1, "(groupid=");
     assert_non_null(second);
     size_t n = (size_t)(strstr(second, "clat percentiles") - buf);
@@ -811,7 +712,7 @@ static void test_crlf_nul_html_huge(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FX "fio-3.33_randread_4k_qd4_libaio.txt", &len);
+    char *buf = th_slurp(FX "fio-3.33_randread_4k_qd4_libaio.txt", &len);
     /* CRLF gives the same results */
     struct pb_buf crlf = PB_BUF_INIT;
     for (size_t i = 0; i < len; i++) {
@@ -852,7 +753,8 @@ static void test_crlf_nul_html_huge(void **state)
         "  cpu          : usr=1.00%, sys=2.00%, ctx=1, majf=0, minf=1\n";
     assert_int_equal(parse_mem(html, strlen(html), &err, &a), PB_OK);
     assert_string_equal(a->configs[0].label, "<script>alert(1)</script>");
-    assert_near(val(a, "<script>alert(1)</script>", "read_bw"), 400 * 1024, 0);
+    assert_near(th_val(a, "<script>alert(1)</script>", "read_bw"), 400 * 1024,
+                0);
     pb_resultset_free(a);
 
     /* huge numbers never become inf; 40+ digits are dropped */
@@ -868,7 +770,7 @@ static void test_crlf_nul_html_huge(void **state)
     for (size_t i = 0; i < a->nresults; i++)
         if (a->results[i].has_value)
             assert_true(isfinite(a->results[i].value));
-    assert_near(val(a, "x", "read_clat_mean"), 1.5e6, 0);
+    assert_near(th_val(a, "x", "read_clat_mean"), 1.5e6, 0);
     pb_resultset_free(a);
 }
 
@@ -889,55 +791,27 @@ static void test_fio20_layout(void **state)
     struct pb_resultset *s = NULL;
     assert_int_equal(parse_mem(t, strlen(t), &err, &s), PB_OK);
     assert_string_equal(s->tool_version, "fio-2.0.8");
-    assert_string_equal(test_of(s, "seq"), "fio read bs=4k iodepth=32");
-    assert_near(val(s, "seq", "read_bytes"), 262144.0 * 4096, 0);
-    assert_near(val(s, "seq", "read_iops"), 262144e3 / 6066, 1e-9);
-    assert_near(val(s, "seq", "read_bw"), floor(262144.0 * 4096e3 / 6066), 0);
-    assert_near(val(s, "seq", "read_clat_mean"), 738920, 1e-9);
-    assert_near(val(s, "seq", "sys_cpu"), 31.19, 1e-12);
+    assert_string_equal(th_test_of(s, "seq")->name,
+                        "fio read bs=4k iodepth=32");
+    assert_near(th_val(s, "seq", "read_bytes"), 262144.0 * 4096, 0);
+    assert_near(th_val(s, "seq", "read_iops"), 262144e3 / 6066, 1e-9);
+    assert_near(th_val(s, "seq", "read_bw"), floor(262144.0 * 4096e3 / 6066),
+                0);
+    assert_near(th_val(s, "seq", "read_clat_mean"), 738920, 1e-9);
+    assert_near(th_val(s, "seq", "sys_cpu"), 31.19, 1e-12);
     pb_resultset_free(s);
 }
 
 /* parse runs on several threads at once */
-struct thr {
-    const char *buf;
-    size_t len;
-    size_t nresults;
-};
-
-static void *thr_main(void *arg)
-{
-    struct thr *t = arg;
-    for (int k = 0; k < 20; k++) {
-        struct pb_err err = {0};
-        struct pb_resultset *s = pb_resultset_new();
-        if (pb_parser_fio_text.parse("mem", t->buf, t->len, s, &err) == PB_OK)
-            t->nresults = s->nresults;
-        pb_resultset_free(s);
-    }
-    return NULL;
-}
-
 static void test_threads(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt", &len);
+    char *buf = th_slurp(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt", &len);
     struct pb_resultset *ref = NULL;
     struct pb_err err;
     assert_int_equal(parse_mem(buf, len, &err, &ref), PB_OK);
-    pthread_t th[4];
-    struct thr t[4];
-    for (int i = 0; i < 4; i++) {
-        t[i].buf = buf;
-        t[i].len = len;
-        t[i].nresults = 0;
-        assert_int_equal(pthread_create(&th[i], NULL, thr_main, &t[i]), 0);
-    }
-    for (int i = 0; i < 4; i++) {
-        pthread_join(th[i], NULL);
-        assert_int_equal(t[i].nresults, ref->nresults);
-    }
+    th_parse_in_threads(TEXTP, buf, len, ref->nresults);
     pb_resultset_free(ref);
     free(buf);
 }

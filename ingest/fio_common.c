@@ -1,0 +1,702 @@
+/* What the fio parsers (fio_json.c, fio_text.c, fio_terse.c) share: the
+ * test named from a job's options, the results emitted for a job, and the
+ * aggregate of numjobs clones. Each parser only reads its format.
+ *
+ * Tests: "fio <rw> bs=<bs> iodepth=N numjobs=N rwmixread=N fsync=N
+ * direct=1" (the parts that apply), with parameters rw, bs (bs_write /
+ * bs_trim when those differ), iodepth, numjobs, rwmixread, direct, fsync,
+ * sync, ioengine, size, runtime. A job whose options are unknown (fio 2.1
+ * JSON, terse, text without header or command line) is named by what it
+ * did: "fio <rw done> job=<name>".
+ *
+ * Which data directions are emitted, per job:
+ *   - read, write, trim: when the direction did I/O, OR when the job's rw
+ *     says it does that direction (read/randread: read; write/randwrite:
+ *     write; trim/randtrim: trim; rw/readwrite/randrw: read+write;
+ *     trimwrite/randtrimwrite: trim+write). A write-only job gets no read
+ *     rows.
+ *   - mixed (unified_rw_reporting): only when it did I/O.
+ *   - A direction emitted without I/O gets iops/bw/bytes = 0 and NULL
+ *     latencies and runtime ("no I/O in this direction"): a 0 ns latency
+ *     would be a fake value. slat is left out when fio did not measure it.
+ *
+ * numjobs clones (each parser says how it recognises them) get job
+ * "<name>#<k>" (k = 0..), plus an aggregate with job "<name>": iops, bw,
+ * bytes summed; lat/clat/slat means weighted by I/O count (bytes when the
+ * count is unknown); clat_max the largest; runtime the longest; CPU
+ * weighted by job_runtime (a plain mean when one is unknown), as fio's
+ * group_reporting does. No percentiles: they cannot be derived.
+ */
+#include "ingest/fio_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pb_fio_dir_name[D_N] = {"read", "write", "trim", "mixed"};
+
+const struct pb_fio_pct pb_fio_pcts[FIO_NPCT] = {
+    {50.0, "clat_p50"},
+    {95.0, "clat_p95"},
+    {99.0, "clat_p99"},
+    {99.9, "clat_p99.9"},
+};
+
+static const char NO_IO[] = "no I/O in this direction";
+
+/* Element k of an array of structs `size` bytes apart, each holding a
+ * struct pb_fio_job at the offset of `first`. */
+static const struct pb_fio_job *job_at(const struct pb_fio_job *first,
+                                       size_t size, size_t k)
+{
+    return (const struct pb_fio_job *)((const char *)first + k * size);
+}
+
+/* ==== one job ==== */
+
+void pb_fio_dstat_init(struct pb_fio_dstat *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->ios = d->bytes = d->bw = d->iops = d->runtime = NAN;
+    d->lat_mean = d->clat_mean = d->slat_mean = d->clat_max = NAN;
+    for (size_t i = 0; i < FIO_NPCT; i++)
+        d->pct[i] = NAN;
+}
+
+void pb_fio_stats_init(struct pb_fio_stats *s, int iops_io)
+{
+    memset(s, 0, sizeof(*s));
+    for (int i = 0; i < D_N; i++)
+        pb_fio_dstat_init(&s->d[i]);
+    s->usr_cpu = s->sys_cpu = s->job_runtime = NAN;
+    s->iops_io = iops_io;
+}
+
+void pb_fio_set_pct(struct pb_fio_dstat *d, double pct, double ns)
+{
+    for (size_t i = 0; i < FIO_NPCT; i++)
+        if (fabs(pct - pb_fio_pcts[i].pct) < 1e-6)
+            d->pct[i] = ns;
+}
+
+int pb_fio_has_io(const struct pb_fio_stats *s, int d)
+{
+    const struct pb_fio_dstat *x = &s->d[d];
+    return x->present &&
+           ((x->ios > 0) || (x->bytes > 0) || (s->iops_io && x->iops > 0));
+}
+
+int pb_fio_moved_data(const struct pb_fio_stats *s)
+{
+    for (int i = 0; i < D_N; i++)
+        if (s->d[i].present && s->d[i].bytes > 0)
+            return 1;
+    return 0;
+}
+
+int pb_fio_any_dir(const struct pb_fio_stats *s)
+{
+    for (int i = 0; i < D_N; i++)
+        if (s->d[i].present)
+            return 1;
+    return 0;
+}
+
+double pb_fio_longest_runtime(const struct pb_fio_stats *s)
+{
+    double r = NAN;
+    for (int i = 0; i < D_N; i++)
+        if (s->d[i].present && s->d[i].runtime > 0 && !(s->d[i].runtime <= r))
+            r = s->d[i].runtime;
+    return r;
+}
+
+/* The rw of a job without options: what it did. */
+static const char *rw_from_io(const struct pb_fio_stats *s)
+{
+    int r = pb_fio_has_io(s, D_READ), w = pb_fio_has_io(s, D_WRITE),
+        t = pb_fio_has_io(s, D_TRIM);
+    if (t && w)
+        return "trimwrite";
+    if (r && w)
+        return "rw";
+    if (r)
+        return "read";
+    if (w)
+        return "write";
+    if (t)
+        return "trim";
+    return NULL;
+}
+
+/* ==== options ==== */
+
+static const char *get2(const char *(*get)(const void *ctx, const char *key),
+                        const void *ctx, const char *key, const char *alias)
+{
+    const char *v = get(ctx, key);
+    return v ? v : get(ctx, alias);
+}
+
+void pb_fio_read_opts(struct pb_fio_opts *o,
+                      const char *(*get)(const void *ctx, const char *key),
+                      const void *ctx)
+{
+    o->rw = get2(get, ctx, "rw", "readwrite");
+    o->bs = get2(get, ctx, "bs", "blocksize");
+    o->iodepth = get(ctx, "iodepth");
+    o->numjobs = get(ctx, "numjobs");
+    o->rwmixread = get(ctx, "rwmixread");
+    o->rwmixwrite = get(ctx, "rwmixwrite");
+    o->fsync = get(ctx, "fsync");
+    o->direct = get(ctx, "direct");
+    o->buffered = get(ctx, "buffered");
+    o->sync = get(ctx, "sync");
+    o->ioengine = get(ctx, "ioengine");
+    o->size = get(ctx, "size");
+    o->runtime = get2(get, ctx, "runtime", "timeout");
+}
+
+double pb_fio_int_opt(const char *s)
+{
+    if (!s)
+        return -1;
+    char *end;
+    double v = strtod(s, &end);
+    while (end && isspace((unsigned char)*end))
+        end++;
+    if (end == s || *end || !isfinite(v) || v < 0)
+        return -1;
+    return v;
+}
+
+/* pb_parse_size wants "50000MiB" for fio's "50000Mi" */
+int pb_fio_parse_size(const char *s, double *out)
+{
+    if (pb_parse_size(s, 0, out) == 0)
+        return 0;
+    size_t n = strlen(s);
+    if (n > 1 && n < 60 && s[n - 1] == 'i') {
+        char tmp[64];
+        snprintf(tmp, sizeof(tmp), "%sB", s);
+        return pb_parse_size(tmp, 0, out);
+    }
+    return -1;
+}
+
+static unsigned rw_mask(const char *rw)
+{
+    static const struct {
+        const char *name;
+        unsigned mask;
+    } t[] = {
+        {"read", M_READ},
+        {"randread", M_READ},
+        {"write", M_WRITE},
+        {"randwrite", M_WRITE},
+        {"trim", M_TRIM},
+        {"randtrim", M_TRIM},
+        {"rw", M_READ | M_WRITE},
+        {"readwrite", M_READ | M_WRITE},
+        {"randrw", M_READ | M_WRITE},
+        {"trimwrite", M_TRIM | M_WRITE},
+        {"randtrimwrite", M_TRIM | M_WRITE},
+    };
+    for (size_t i = 0; rw && i < sizeof(t) / sizeof(t[0]); i++)
+        if (!strcmp(rw, t[i].name))
+            return t[i].mask;
+    return 0;
+}
+
+void pb_fio_split_bs(const char *s, char out[3][64])
+{
+    for (int i = 0; i < 3; i++)
+        strcpy(out[i], "4096");
+    int k = 0;
+    const char *p = s;
+    while (k < 3) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (n >= 64)
+            n = 63;
+        if (n > 0) {
+            char v[64];
+            memcpy(v, p, n);
+            v[n] = '\0';
+            double b;
+            if (pb_fio_parse_size(v, &b) == 0)
+                pb_fmt_num(b, v, sizeof(v));
+            for (int j = k; j < (comma ? k + 1 : 3); j++)
+                strcpy(out[j], v);
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+        k++;
+    }
+}
+
+double pb_fio_dec_shift(const char *s, int shift)
+{
+    char b[96];
+    size_t n = strlen(s), k = 0;
+    if (n + (size_t)shift + 2 > sizeof(b) || strspn(s, "0123456789.") != n)
+        return strtod(s, NULL) * pow(10.0, shift);
+    const char *dot = strchr(s, '.');
+    size_t ilen = dot ? (size_t)(dot - s) : n;
+    memcpy(b, s, ilen);
+    k = ilen;
+    const char *frac = dot ? dot + 1 : "";
+    size_t flen = strlen(frac), i = 0;
+    for (int j = 0; j < shift; j++)
+        b[k++] = i < flen ? frac[i++] : '0';
+    if (i < flen) {
+        b[k++] = '.';
+        memcpy(b + k, frac + i, flen - i);
+        k += flen - i;
+    }
+    b[k] = '\0';
+    return strtod(b, NULL);
+}
+
+/* ==== tests ==== */
+
+static void short_size(const char *bytes, char *buf, size_t n)
+{
+    double b;
+    if (pb_fio_int_opt(bytes) >= 0 && pb_parse_size(bytes, 0, &b) == 0)
+        pb_fmt_size(b, buf, n);
+    else
+        snprintf(buf, n, "%s", bytes);
+}
+
+void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
+                       struct pb_fio_job *j)
+{
+    struct pb_buf name = PB_BUF_INIT;
+    char num_s[64], sz[64];
+    int known = o->known;
+
+    /* rw */
+    char rw[32] = "";
+    const char *v = o->rw;
+    if (v) {
+        size_t n = strcspn(v, ":");
+        if (n >= sizeof(rw))
+            n = sizeof(rw) - 1;
+        for (size_t i = 0; i < n; i++)
+            rw[i] = (char)tolower((unsigned char)v[i]);
+        rw[n] = '\0';
+        if (!strcmp(rw, "readwrite"))
+            strcpy(rw, "rw");
+    } else if (known) {
+        strcpy(rw, "read"); /* fio's default */
+    } else if (rw_from_io(&j->st)) {
+        strcpy(rw, rw_from_io(&j->st));
+    }
+    j->rwmask = rw_mask(rw);
+    int mixed = !strcmp(rw, "rw") || !strcmp(rw, "randrw");
+
+    /* bs: the size of the first direction the job does (read, write,
+     * trim); bs_write / bs_trim when those differ */
+    char bs[3][64], *bsmain = NULL;
+    int have_bs = 0;
+    v = o->bs;
+    if (v || known) {
+        pb_fio_split_bs(v ? v : "4096", bs);
+        have_bs = 1;
+        int first = (j->rwmask & M_READ)    ? 0
+                    : (j->rwmask & M_WRITE) ? 1
+                    : (j->rwmask & M_TRIM)  ? 2
+                                            : 0;
+        bsmain = bs[first];
+    }
+
+    double iodepth = pb_fio_int_opt(o->iodepth);
+    if (iodepth < 0 && known && !o->iodepth)
+        iodepth = 1;
+    double numjobs = pb_fio_int_opt(o->numjobs);
+    if (numjobs < 0 && known && !o->numjobs)
+        numjobs = 1;
+    const char *rwmix = NULL;
+    char rwmix_s[64];
+    if (mixed && o->rwmix_done && !o->rwmixread && !o->rwmixwrite) {
+        rwmix = o->rwmix_done;
+    } else if (mixed) {
+        double r = pb_fio_int_opt(o->rwmixread);
+        if (r < 0 && pb_fio_int_opt(o->rwmixwrite) >= 0)
+            r = 100 - pb_fio_int_opt(o->rwmixwrite);
+        if (r < 0 || r > 100)
+            r = 50;
+        rwmix = pb_fmt_num(r, rwmix_s, sizeof(rwmix_s));
+    }
+    double fsync = pb_fio_int_opt(o->fsync);
+    double direct = pb_fio_int_opt(o->direct);
+    if (direct < 0 && pb_fio_int_opt(o->buffered) >= 0)
+        direct = pb_fio_int_opt(o->buffered) == 0;
+    int write_differs =
+        have_bs && (j->rwmask & M_WRITE) && strcmp(bs[1], bsmain) != 0;
+    int trim_differs =
+        have_bs && (j->rwmask & M_TRIM) && strcmp(bs[2], bsmain) != 0;
+
+    /* name */
+    pb_buf_puts(&name, "fio");
+    if (*rw)
+        pb_buf_printf(&name, " %s", rw);
+    if (have_bs) {
+        short_size(bsmain, sz, sizeof(sz));
+        pb_buf_printf(&name, " bs=%s", sz);
+        if (write_differs) {
+            short_size(bs[1], sz, sizeof(sz));
+            pb_buf_printf(&name, " bs_write=%s", sz);
+        }
+        if (trim_differs) {
+            short_size(bs[2], sz, sizeof(sz));
+            pb_buf_printf(&name, " bs_trim=%s", sz);
+        }
+    }
+    if (iodepth >= 0)
+        pb_buf_printf(&name, " iodepth=%s",
+                      pb_fmt_num(iodepth, num_s, sizeof(num_s)));
+    if (!known)
+        pb_buf_printf(&name, " job=%s", j->name);
+    if (numjobs > 1)
+        pb_buf_printf(&name, " numjobs=%s",
+                      pb_fmt_num(numjobs, num_s, sizeof(num_s)));
+    if (rwmix)
+        pb_buf_printf(&name, " rwmixread=%s", rwmix);
+    if (fsync > 0)
+        pb_buf_printf(&name, " fsync=%s",
+                      pb_fmt_num(fsync, num_s, sizeof(num_s)));
+    if (direct > 0)
+        pb_buf_puts(&name, " direct=1");
+
+    size_t t = pb_rs_test(set, pb_buf_str(&name), "fio");
+    pb_buf_release(&name);
+
+    /* params */
+    if (*rw)
+        pb_rs_test_param(set, t, "rw", rw);
+    if (have_bs) {
+        pb_rs_test_param(set, t, "bs", bsmain);
+        if (write_differs)
+            pb_rs_test_param(set, t, "bs_write", bs[1]);
+        if (trim_differs)
+            pb_rs_test_param(set, t, "bs_trim", bs[2]);
+    }
+    if (iodepth >= 0)
+        pb_rs_test_param(set, t, "iodepth",
+                         pb_fmt_num(iodepth, num_s, sizeof(num_s)));
+    if (numjobs >= 0)
+        pb_rs_test_param(set, t, "numjobs",
+                         pb_fmt_num(numjobs, num_s, sizeof(num_s)));
+    if (rwmix)
+        pb_rs_test_param(set, t, "rwmixread", rwmix);
+    if (direct >= 0)
+        pb_rs_test_param(set, t, "direct", direct > 0 ? "1" : "0");
+    if (fsync >= 0)
+        pb_rs_test_param(set, t, "fsync",
+                         pb_fmt_num(fsync, num_s, sizeof(num_s)));
+    if ((v = o->sync) != NULL) {
+        char low[64];
+        size_t i = 0;
+        for (; v[i] && i < sizeof(low) - 1; i++)
+            low[i] = (char)tolower((unsigned char)v[i]);
+        low[i] = '\0';
+        pb_rs_test_param(set, t, "sync", low);
+    }
+    if ((v = o->ioengine) != NULL)
+        pb_rs_test_param(set, t, "ioengine", v);
+    if ((v = o->size) != NULL) {
+        double b;
+        if (pb_fio_parse_size(v, &b) == 0)
+            v = pb_fmt_num(b, num_s, sizeof(num_s));
+        pb_rs_test_param(set, t, "size", v);
+    }
+    if ((v = o->runtime) != NULL) {
+        double ns;
+        if (pb_parse_duration(v, 1e9, &ns) == 0)
+            v = pb_fmt_num(ns, num_s, sizeof(num_s));
+        pb_rs_test_param(set, t, "runtime", v);
+    }
+
+    j->test = t;
+    j->config = pb_rs_config(set, j->name);
+}
+
+/* ==== results ==== */
+
+static void add(struct pb_resultset *set, const struct pb_fio_job *j,
+                const char *job, const char *dir, const char *metric,
+                const char *unit, int direction, double v,
+                const char *null_reason)
+{
+    char m[64];
+    if (dir)
+        snprintf(m, sizeof(m), "%s_%s", dir, metric);
+    else
+        snprintf(m, sizeof(m), "%s", metric);
+    if (null_reason)
+        pb_rs_add_null(set, j->config, j->test, j->host, job, m, unit,
+                       direction, null_reason);
+    else if (isfinite(v)) /* absent, or overflowed in unit conversion */
+        pb_rs_add(set, j->config, j->test, j->host, job, m, unit, direction, v);
+}
+
+/* The results of stats s under j's config, test and host as job `job`;
+ * an aggregate has no percentiles. */
+static void emit(struct pb_resultset *set, const struct pb_fio_job *j,
+                 const char *job, const struct pb_fio_stats *s, int aggregate)
+{
+    for (int i = 0; i < D_N; i++) {
+        const struct pb_fio_dstat *d = &s->d[i];
+        int io = pb_fio_has_io(s, i);
+        if (!d->present || !(io || (i < D_MIXED && (j->rwmask & (1u << i)))))
+            continue;
+        const char *dn = pb_fio_dir_name[i];
+        const char *none = io ? NULL : NO_IO;
+        add(set, j, job, dn, "iops", "ops/s", PB_DIR_HIGHER, d->iops, NULL);
+        add(set, j, job, dn, "bw", "B/s", PB_DIR_HIGHER, d->bw, NULL);
+        add(set, j, job, dn, "bytes", "B", PB_DIR_HIGHER, d->bytes, NULL);
+        add(set, j, job, dn, "runtime", "ns", PB_DIR_LOWER, d->runtime, none);
+        add(set, j, job, dn, "lat_mean", "ns", PB_DIR_LOWER, d->lat_mean, none);
+        add(set, j, job, dn, "clat_mean", "ns", PB_DIR_LOWER, d->clat_mean,
+            none);
+        if (io)
+            add(set, j, job, dn, "slat_mean", "ns", PB_DIR_LOWER, d->slat_mean,
+                NULL);
+        if (!aggregate)
+            for (size_t k = 0; k < FIO_NPCT; k++)
+                add(set, j, job, dn, pb_fio_pcts[k].metric, "ns", PB_DIR_LOWER,
+                    d->pct[k], none);
+        add(set, j, job, dn, "clat_max", "ns", PB_DIR_LOWER, d->clat_max, none);
+    }
+    add(set, j, job, NULL, "usr_cpu", "%", PB_DIR_LOWER, s->usr_cpu, NULL);
+    add(set, j, job, NULL, "sys_cpu", "%", PB_DIR_LOWER, s->sys_cpu, NULL);
+}
+
+/* weighted mean accumulator */
+struct wmean {
+    double sum, w;
+};
+
+static void wm_add(struct wmean *m, double v, double w)
+{
+    if (!isnan(v) && w > 0) {
+        m->sum += v * w;
+        m->w += w;
+    }
+}
+
+static double wm_get(const struct wmean *m)
+{
+    return m->w > 0 ? m->sum / m->w : NAN;
+}
+
+static double or0(double v)
+{
+    return isnan(v) ? 0 : v;
+}
+
+/* Combine n clones into one set of stats (see the file header). */
+static void aggregate(const struct pb_fio_job *first, size_t size, size_t n,
+                      struct pb_fio_stats *out)
+{
+    pb_fio_stats_init(out, first->st.iops_io);
+    for (int i = 0; i < D_N; i++) {
+        struct pb_fio_dstat *a = &out->d[i];
+        struct wmean lat = {0, 0}, clat = {0, 0}, slat = {0, 0};
+        a->ios = a->bytes = a->bw = a->iops = 0;
+        int known_ios = 1;
+        for (size_t k = 0; k < n; k++) {
+            const struct pb_fio_stats *s = &job_at(first, size, k)->st;
+            const struct pb_fio_dstat *d = &s->d[i];
+            if (!d->present)
+                continue;
+            a->present = 1;
+            if (isnan(d->ios))
+                known_ios = 0;
+            a->ios += or0(d->ios);
+            a->bytes += or0(d->bytes);
+            a->bw += or0(d->bw);
+            a->iops += or0(d->iops);
+            if (!isnan(d->runtime) && !(d->runtime <= a->runtime))
+                a->runtime = d->runtime;
+            if (!pb_fio_has_io(s, i))
+                continue;
+            double w = isnan(d->ios) ? d->bytes : d->ios;
+            wm_add(&lat, d->lat_mean, w);
+            wm_add(&clat, d->clat_mean, w);
+            wm_add(&slat, d->slat_mean, w);
+            if (!isnan(d->clat_max) && !(d->clat_max <= a->clat_max))
+                a->clat_max = d->clat_max;
+        }
+        if (!known_ios)
+            a->ios = NAN;
+        a->lat_mean = wm_get(&lat);
+        a->clat_mean = wm_get(&clat);
+        a->slat_mean = wm_get(&slat);
+    }
+    struct wmean usr = {0, 0}, sys = {0, 0};
+    int weighted = 1;
+    for (size_t k = 0; k < n; k++)
+        if (!(job_at(first, size, k)->st.job_runtime > 0))
+            weighted = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct pb_fio_stats *s = &job_at(first, size, k)->st;
+        double w = weighted ? s->job_runtime : 1;
+        wm_add(&usr, s->usr_cpu, w);
+        wm_add(&sys, s->sys_cpu, w);
+    }
+    out->usr_cpu = wm_get(&usr);
+    out->sys_cpu = wm_get(&sys);
+}
+
+/* Job `first` alone (n = 1), or n clones as "<jobname>#<k>" each plus
+ * their aggregate as "<jobname>". */
+static void emit_clones(struct pb_resultset *set,
+                        const struct pb_fio_job *first, size_t size, size_t n)
+{
+    if (n == 1) {
+        emit(set, first, first->jobname, &first->st, 0);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const struct pb_fio_job *j = job_at(first, size, k);
+        char *job = pb_xasprintf("%s#%zu", first->jobname, k);
+        emit(set, j, job, &j->st, 0);
+        free(job);
+    }
+    struct pb_fio_stats agg;
+    aggregate(first, size, n, &agg);
+    emit(set, first, first->jobname, &agg, 1);
+}
+
+size_t pb_fio_count_clones(const struct pb_fio_job *first, size_t size,
+                           size_t n, size_t i, pb_fio_clone_fn is_clone,
+                           const void *ctx)
+{
+    size_t k = 1;
+    if (job_at(first, size, i)->usable)
+        while (i + k < n && job_at(first, size, i + k)->usable &&
+               is_clone(ctx, i, i + k))
+            k++;
+    return k;
+}
+
+void pb_fio_emit_all(struct pb_resultset *set, const struct pb_fio_job *first,
+                     size_t size, size_t n, pb_fio_clone_fn is_clone,
+                     const void *ctx)
+{
+    for (size_t i = 0; i < n;) {
+        const struct pb_fio_job *j = job_at(first, size, i);
+        if (!j->usable) {
+            i++;
+            continue;
+        }
+        size_t k = pb_fio_count_clones(first, size, n, i, is_clone, ctx);
+        emit_clones(set, j, size, k);
+        i += k;
+    }
+}
+
+/* ==== job labels of files with several runs ==== */
+
+struct nr {
+    const char *name;
+    size_t run;
+    size_t idx;
+};
+
+static int nr_cmp(const void *pa, const void *pb)
+{
+    const struct nr *a = pa, *b = pb;
+    int k = strcmp(a->name, b->name);
+    if (k)
+        return k;
+    if (a->run != b->run)
+        return a->run < b->run ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void pb_fio_name_runs(struct pb_resultset *set, struct pb_fio_job *first,
+                      size_t size, size_t n)
+{
+    if (n == 0)
+        return;
+    struct nr *v = pb_xmalloc(n * sizeof(*v));
+    for (size_t i = 0; i < n; i++) {
+        const struct pb_fio_job *j = job_at(first, size, i);
+        v[i].name = j->name;
+        v[i].run = j->run;
+        v[i].idx = i;
+    }
+    qsort(v, n, sizeof(*v), nr_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t end = i, nruns = 0;
+        while (end < n && !strcmp(v[end].name, v[i].name)) {
+            if (end == i || v[end].run != v[end - 1].run)
+                nruns++;
+            end++;
+        }
+        size_t k = 0;
+        for (size_t x = i; x < end; x++) {
+            if (x == i || v[x].run != v[x - 1].run)
+                k++;
+            struct pb_fio_job *j =
+                (struct pb_fio_job *)((char *)first + v[x].idx * size);
+            j->jobname = nruns > 1 ? pb_arena_printf(&set->arena, "%s run %zu",
+                                                     j->name, k)
+                                   : j->name;
+        }
+        i = end;
+    }
+    free(v);
+}
+
+/* ==== file-level ==== */
+
+int pb_fio_same_str(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+int pb_fio_check_blank(const char *path, const char *buf, size_t len,
+                       struct pb_err *err)
+{
+    if (pb_skip_ws(buf, buf + len) != buf + len)
+        return PB_OK;
+    return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                      len ? "file holds only white space" : "empty file");
+}
+
+void pb_fio_set_version(struct pb_resultset *set, const char *version)
+{
+    set->tool_version = pb_rs_str(set, version);
+    pb_rs_fact(set, NULL, "fio_version", version);
+}
+
+int pb_fio_job_failed(struct pb_err *err, const char *path, long line,
+                      const char *name, long code, const char *why)
+{
+    if (why)
+        return pb_err_set(err, PB_EINPUT, path, line, 0,
+                          "job \"%s\" failed with error %ld (%s) and did no "
+                          "I/O",
+                          name, code, why);
+    return pb_err_set(err, PB_EINPUT, path, line, 0,
+                      "job \"%s\" failed with error %ld and did no I/O", name,
+                      code);
+}
+
+int pb_fio_no_results(struct pb_err *err, const char *path, long errline,
+                      const char *errmsg, const char *none)
+{
+    if (errline)
+        return pb_err_set(err, PB_EINPUT, path, errline, 0,
+                          "fio failed: \"%s\"", errmsg);
+    return pb_err_set(err, PB_EINPUT, path, 0, 0, "%s", none);
+}
