@@ -435,7 +435,7 @@ static int no_json(const char *path, const char *buf, size_t len,
     size_t n = 0;
     while (n < 120 && p + n < buf + len && p[n] != '\n' && p[n] != '\r')
         n++;
-    if (n == 120) /* do not cut a UTF-8 sequence */
+    if (n == 120 && p + n < buf + len) /* do not cut a UTF-8 sequence */
         while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
             n--;
     char first[128];

@@ -37,6 +37,7 @@
 #include "ingest/fio_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,12 +297,12 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
         r.job.name = pb_arena_printf(&c->set->arena, "job%ld", recno);
     if (ver > 2)
         r.version = pb_arena_strndup(&c->set->arena, f[1].s, f[1].n);
-    if (fnum(&f[base - 2], 0, &v) != 0) {
+    if (fnum(&f[base - 2], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 2], base - 2, "a group id");
         goto out;
     }
     r.groupid = (long)v;
-    if (fnum(&f[base - 1], 0, &v) != 0) {
+    if (fnum(&f[base - 1], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 1], base - 1,
                        "an error number");
         goto out;
