@@ -599,6 +599,91 @@ static void now_iso(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* ==== result rows ==== */
+
+#define RESULT_COLS 10 /* parameters of S_RESULT_INSERT */
+#define MULTI_ROWS 64
+
+/* S_RESULT_INSERT with MULTI_ROWS rows of values. Caller frees. */
+static char *multi_insert_sql(void)
+{
+    const char *sql = stmt_sql[S_RESULT_INSERT];
+    const char *values = strstr(sql, "VALUES");
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_add(&b, sql, (size_t)(values - sql));
+    pb_buf_puts(&b, "VALUES ");
+    for (int k = 0; k < MULTI_ROWS; k++)
+        pb_buf_puts(&b, k ? ",(?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?)");
+    return pb_buf_take(&b);
+}
+
+/* Text that lives in the set until the statement has run. */
+static void bind_str(sqlite3_stmt *q, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, i);
+}
+
+/* Bind one result to parameters off+1 .. off+RESULT_COLS. */
+static void bind_result(sqlite3_stmt *q, int off, long long source_id,
+                        long long host_id, long long config_id,
+                        long long test_id, long long metric_id,
+                        const struct pb_result *r)
+{
+    sqlite3_bind_int64(q, off + 1, source_id);
+    if (host_id)
+        sqlite3_bind_int64(q, off + 2, host_id);
+    else
+        sqlite3_bind_null(q, off + 2);
+    sqlite3_bind_int64(q, off + 3, config_id);
+    sqlite3_bind_int64(q, off + 4, test_id);
+    bind_str(q, off + 5, r->job);
+    sqlite3_bind_int64(q, off + 6, metric_id);
+    if (r->has_value)
+        sqlite3_bind_double(q, off + 7, r->value);
+    else
+        sqlite3_bind_null(q, off + 7);
+    bind_str(q, off + 8, r->has_value ? NULL : r->null_reason);
+    if (r->has_stderr)
+        sqlite3_bind_double(q, off + 9, r->stderr_);
+    else
+        sqlite3_bind_null(q, off + 9);
+    if (r->samples > 0)
+        sqlite3_bind_int64(q, off + 10, r->samples);
+    else
+        sqlite3_bind_null(q, off + 10);
+}
+
+/* Host and metric ids of a result, from the caches or the database. */
+static int result_ids(struct pb_db *db, const struct pb_result *r,
+                      struct idcache *hosts, struct idcache *metrics,
+                      long long *host_id, long long *metric_id,
+                      struct pb_err *err)
+{
+    int rc = PB_OK;
+    if (r->host) {
+        *host_id = cache_get(hosts, r->host, NULL, 0);
+        if (!*host_id) {
+            const char *v[1] = {r->host};
+            *host_id =
+                named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc, err);
+            cache_put(hosts, r->host, NULL, 0, *host_id);
+        }
+    }
+    int lower = r->direction == PB_DIR_LOWER;
+    *metric_id = cache_get(metrics, r->metric, r->unit, lower);
+    if (!*metric_id && !rc) {
+        const char *v[3] = {r->metric, r->unit ? r->unit : "",
+                            lower ? "lower" : "higher"};
+        *metric_id =
+            named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
+        cache_put(metrics, r->metric, r->unit, lower, *metric_id);
+    }
+    return rc;
+}
+
 static int store_rows(struct pb_db *db, const struct pb_resultset *set,
                       long long source_id, struct pb_err *err)
 {
@@ -622,55 +707,31 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
     sqlite3_stmt *ins = rc ? NULL : stmt(db, S_RESULT_INSERT, err);
     if (!rc && !ins)
         rc = PB_EDB;
-    for (size_t i = 0; i < set->nresults && !rc; i++) {
-        const struct pb_result *r = &set->results[i];
-        long long host_id = 0;
-        if (r->host) {
-            host_id = cache_get(&hosts, r->host, NULL, 0);
-            if (!host_id) {
-                const char *v[1] = {r->host};
-                host_id = named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc,
-                                   err);
-                cache_put(&hosts, r->host, NULL, 0, host_id);
-            }
-        }
-        int lower = r->direction == PB_DIR_LOWER;
-        const char *dir = lower ? "lower" : "higher";
-        long long metric_id = cache_get(&metrics, r->metric, r->unit, lower);
-        if (!metric_id && !rc) {
-            const char *v[3] = {r->metric, r->unit ? r->unit : "", dir};
-            metric_id = named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3,
-                                 &rc, err);
-            cache_put(&metrics, r->metric, r->unit, lower, metric_id);
-        }
-        if (rc)
-            break;
-        /* Re-fetch: named_id used other statements, ins is still valid. */
-        sqlite3_bind_int64(ins, 1, source_id);
-        if (host_id)
-            sqlite3_bind_int64(ins, 2, host_id);
-        else
-            sqlite3_bind_null(ins, 2);
-        sqlite3_bind_int64(ins, 3, cfg[r->config]);
-        sqlite3_bind_int64(ins, 4, tst[r->test]);
-        bind_text(ins, 5, r->job);
-        sqlite3_bind_int64(ins, 6, metric_id);
-        if (r->has_value)
-            sqlite3_bind_double(ins, 7, r->value);
-        else
-            sqlite3_bind_null(ins, 7);
-        bind_text(ins, 8, r->has_value ? NULL : r->null_reason);
-        if (r->has_stderr)
-            sqlite3_bind_double(ins, 9, r->stderr_);
-        else
-            sqlite3_bind_null(ins, 9);
-        if (r->samples > 0)
-            sqlite3_bind_int64(ins, 10, r->samples);
-        else
-            sqlite3_bind_null(ins, 10);
-        rc = step_done(db, ins, err, "cannot insert result");
-        sqlite3_clear_bindings(ins);
+    /* Big sets go MULTI_ROWS rows per INSERT: a quarter less CPU in SQLite
+     * than one statement per row (bench/). */
+    sqlite3_stmt *multi = NULL;
+    if (!rc && set->nresults >= 2 * MULTI_ROWS) {
+        char *sql = multi_insert_sql();
+        if (sqlite3_prepare_v3(db->h, sql, -1, 0, &multi, NULL) != SQLITE_OK)
+            rc = db_fail(db, err, "cannot prepare statement");
+        free(sql);
     }
+    for (size_t i = 0; i < set->nresults && !rc;) {
+        size_t n = multi && set->nresults - i >= MULTI_ROWS ? MULTI_ROWS : 1;
+        sqlite3_stmt *q = n > 1 ? multi : ins;
+        for (size_t k = 0; k < n && !rc; k++, i++) {
+            const struct pb_result *r = &set->results[i];
+            long long host_id = 0, metric_id = 0;
+            rc = result_ids(db, r, &hosts, &metrics, &host_id, &metric_id,
+                            err);
+            if (!rc)
+                bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
+                            cfg[r->config], tst[r->test], metric_id, r);
+        }
+        if (!rc)
+            rc = step_done(db, q, err, "cannot insert result");
+    }
+    sqlite3_finalize(multi);
     sqlite3_stmt *fq = rc ? NULL : stmt(db, S_FACT_INSERT, err);
     if (!rc && !fq)
         rc = PB_EDB;
