@@ -8,7 +8,10 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 extern const char pb_schema_sql[];
 
@@ -18,6 +21,9 @@ enum stmt {
     S_BEGIN,
     S_COMMIT,
     S_ROLLBACK,
+    S_SAVEPOINT,
+    S_RELEASE,
+    S_ROLLBACK_TO,
     S_SOURCE_FIND,
     S_SOURCE_INSERT,
     S_HOST_FIND,
@@ -51,6 +57,9 @@ static const char *const stmt_sql[S__COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
+    [S_SAVEPOINT] = "SAVEPOINT pb_source",
+    [S_RELEASE] = "RELEASE pb_source",
+    [S_ROLLBACK_TO] = "ROLLBACK TO pb_source",
     [S_SOURCE_FIND] = "SELECT id FROM source WHERE sha256 = ?1",
     [S_SOURCE_INSERT] =
         "INSERT INTO source(sha256, path, format, tool_version, size, "
@@ -142,6 +151,7 @@ static const char *const migrations[] = {
 
 struct pb_db {
     sqlite3 *h;
+    int batch; /* inside pb_db_begin/pb_db_commit */
     char *path;
     sqlite3_stmt *st[S__COUNT];
 };
@@ -152,10 +162,25 @@ const char *pb_db_default_path(void)
     return env && *env ? env : "poolbench.db";
 }
 
+/* SQLite's message plus, when an OS call failed, the reason the OS gave
+ * ("disk I/O error (No space left on device)"). */
+static const char *why(sqlite3 *h, char *buf, size_t n)
+{
+    if (!h)
+        return "out of memory";
+    int e = sqlite3_system_errno(h);
+    if (e)
+        snprintf(buf, n, "%s (%s)", sqlite3_errmsg(h), strerror(e));
+    else
+        snprintf(buf, n, "%s", sqlite3_errmsg(h));
+    return buf;
+}
+
 static int db_fail(struct pb_db *db, struct pb_err *err, const char *what)
 {
+    char msg[200];
     return pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s", what,
-                      sqlite3_errmsg(db->h));
+                      why(db->h, msg, sizeof(msg)));
 }
 
 static sqlite3_stmt *stmt(struct pb_db *db, enum stmt s, struct pb_err *err)
@@ -265,8 +290,14 @@ static int exec_sql(struct pb_db *db, const char *sql, struct pb_err *err,
         sqlite3_sleep(20);
     }
     if (rc != SQLITE_OK) {
-        pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s", what,
-                   msg ? msg : sqlite3_errmsg(db->h));
+        char buf[200];
+        int e = sqlite3_system_errno(db->h);
+        if (msg && e)
+            pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s (%s)", what, msg,
+                       strerror(e));
+        else
+            pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s", what,
+                       msg ? msg : why(db->h, buf, sizeof(buf)));
         sqlite3_free(msg);
         return PB_EDB;
     }
@@ -318,12 +349,45 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
     *out = NULL;
     struct pb_db *db = pb_xcalloc(1, sizeof(*db));
     db->path = pb_xstrdup(path);
+    struct stat st;
+    if (!readonly) {
+        /* SQLite would say only "unable to open database file": name the
+         * reason. The folder must be writable too, for the -wal and -shm
+         * files of WAL mode. */
+        int exists = stat(path, &st) == 0;
+        char *dir = pb_xstrdup(path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir ? 1 : 0] = '\0';
+        const char *d = slash ? dir : ".";
+        const char *what = NULL;
+        if (exists && access(path, W_OK) != 0)
+            what = "database file is not writable";
+        else if (!exists && errno == ENOENT && access(d, W_OK) != 0)
+            what = "cannot create database in";
+        else if (exists && access(d, W_OK) != 0)
+            what = "cannot write the database's -wal and -shm files in";
+        if (what) {
+            int e = errno;
+            if (what[0] == 'd')
+                pb_err_set(err, PB_EDB, path, 0, 0, "%s: %s", what,
+                           strerror(e));
+            else
+                pb_err_set(err, PB_EDB, path, 0, 0, "%s '%s': %s", what, d,
+                           strerror(e));
+            free(dir);
+            pb_db_close(db);
+            return PB_EDB;
+        }
+        free(dir);
+    }
     int flags = readonly ? SQLITE_OPEN_READONLY
                          : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
+        char msg[200];
         pb_err_set(err, PB_EDB, path, 0, 0, "cannot open database: %s",
-                   db->h ? sqlite3_errmsg(db->h) : "out of memory");
+                   why(db->h, msg, sizeof(msg)));
         pb_db_close(db);
         return PB_EDB;
     }
@@ -369,6 +433,11 @@ void pb_db_close(struct pb_db *db)
 {
     if (!db)
         return;
+    if (db->batch) {
+        struct pb_err ignored = {0};
+        if (pb_db_commit(db, &ignored) != PB_OK)
+            pb_err_print(&ignored, stderr);
+    }
     for (int i = 0; i < S__COUNT; i++)
         sqlite3_finalize(db->st[i]);
     sqlite3_close(db->h);
@@ -750,12 +819,47 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
     return rc;
 }
 
+int pb_db_begin(struct pb_db *db, struct pb_err *err)
+{
+    if (db->batch)
+        return PB_OK;
+    if (exec_simple(db, S_BEGIN, err))
+        return PB_EDB;
+    db->batch = 1;
+    return PB_OK;
+}
+
+int pb_db_commit(struct pb_db *db, struct pb_err *err)
+{
+    if (!db->batch)
+        return PB_OK;
+    db->batch = 0;
+    if (exec_simple(db, S_COMMIT, err)) {
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        return PB_EDB;
+    }
+    return PB_OK;
+}
+
+/* Undo everything of the source being stored, and nothing else. */
+static void undo_source(struct pb_db *db, struct pb_err *err)
+{
+    if (!db->batch) {
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        return;
+    }
+    exec_simple(db, S_ROLLBACK_TO, err);
+    exec_simple(db, S_RELEASE, err);
+}
+
 int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
                 size_t *nresults, struct pb_err *err)
 {
     if (nresults)
         *nresults = 0;
-    if (exec_simple(db, S_BEGIN, err))
+    /* Alone: one transaction. In a batch: a savepoint, so a bad source
+     * still leaves nothing behind while the batch commits once. */
+    if (exec_simple(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
         return PB_EDB;
     int rc = PB_OK;
     sqlite3_stmt *q = stmt(db, S_SOURCE_FIND, err);
@@ -768,7 +872,7 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
     if (rc)
         goto rollback;
     if (existing) {
-        exec_simple(db, S_ROLLBACK, err);
+        undo_source(db, err);
         return PB_EDUP;
     }
     q = stmt(db, S_SOURCE_INSERT, err);
@@ -789,13 +893,13 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
     long long source_id = sqlite3_last_insert_rowid(db->h);
     if ((rc = store_rows(db, set, source_id, err)))
         goto rollback;
-    if ((rc = exec_simple(db, S_COMMIT, err)))
+    if ((rc = exec_simple(db, db->batch ? S_RELEASE : S_COMMIT, err)))
         goto rollback;
     if (nresults)
         *nresults = set->nresults;
     return PB_OK;
 rollback:
-    sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+    undo_source(db, err);
     return rc ? rc : PB_EDB;
 }
 

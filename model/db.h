@@ -38,6 +38,14 @@ void pb_db_close(struct pb_db *db);
 int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
                 size_t *nresults, struct pb_err *err) PB_WUR;
 
+/* Group the next stores into one transaction (each source stays atomic:
+ * it is stored under a savepoint). Far fewer commits when many small files
+ * are ingested; a crash loses at most the open batch, never part of a
+ * source. pb_db_commit ends the batch (no-op when none is open). Both
+ * return PB_OK or PB_EDB. */
+int pb_db_begin(struct pb_db *db, struct pb_err *err) PB_WUR;
+int pb_db_commit(struct pb_db *db, struct pb_err *err) PB_WUR;
+
 /* ==== reading ==== */
 
 /* Filters; NULL members match everything. *_re are PCRE2 patterns matched

@@ -115,7 +115,7 @@ grep -q "Did you mean 'ingest'" "$tmp/err5" || fail "no suggestion: $(cat "$tmp/
 "$pb" export --db "$db" >/dev/null 2>&1; [ $? -eq 2 ] || fail "export without --csv/--json"
 "$pb" ingest --db "$tmp/no/such/dir/x.db" "$f" >/dev/null 2>"$tmp/err6"
 [ $? -eq 3 ] || fail "unopenable db should exit 3"
-grep -q "cannot open database" "$tmp/err6" || fail "db error message: $(cat "$tmp/err6")"
+grep -q "cannot \(open\|create\) database" "$tmp/err6" || fail "db error message: $(cat "$tmp/err6")"
 "$pb" list --db "$tmp/missing.db" >/dev/null 2>&1; [ $? -eq 3 ] || fail "list on missing db"
 [ -e "$tmp/missing.db" ] && fail "list created a database"
 printf 'not a database at all, just text padding it out to a page.....' >"$tmp/junk.db"
