@@ -1282,8 +1282,9 @@ static int fio_text_sniff(const char *buf, size_t len)
     if (!rx_start() || len == 0)
         return 0;
     /* fio-json handles json,normal output (the JSON comes first) */
-    int json = pb_contains(buf, len, "\"fio version\"") ||
-               pb_contains(buf, len, "\"jobname\"");
+    if (pb_contains(buf, len, "\"fio version\""))
+        return 30; /* the cap below; fio-json scores 90: skip the regexes */
+    int json = pb_contains(buf, len, "\"jobname\"");
     struct mt m;
     m.md = pcre2_match_data_create(32, NULL);
     if (!m.md)
