@@ -25,6 +25,20 @@ int pb_err_vset(struct pb_err *err, int code, const char *path, long line,
     err->line = line;
     err->col = col;
     vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+    /* One line, always: libraries put newlines in their messages. */
+    char *w = err->msg;
+    for (const char *r = err->msg; *r; r++) {
+        unsigned char ch = (unsigned char)*r;
+        if (ch < 0x20 || ch == 0x7f) {
+            if (w > err->msg && w[-1] != ' ')
+                *w++ = ' ';
+        } else {
+            *w++ = *r;
+        }
+    }
+    while (w > err->msg && w[-1] == ' ')
+        w--;
+    *w = '\0';
     return code;
 }
 
@@ -487,6 +501,12 @@ static int read_fd(int fd, const char *path, char **out, size_t *len,
         if (r == 0)
             break;
         n += (size_t)r;
+        if (n > PB_MAX_INPUT) {
+            free(buf);
+            return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                              "input larger than the %zu MiB limit",
+                              PB_MAX_INPUT / 1048576);
+        }
     }
     buf[n] = '\0';
     *out = buf;

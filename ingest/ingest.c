@@ -154,6 +154,17 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                               "unrecognised input: not output of any "
                               "supported benchmark tool");
     }
+    /* Every supported format is text: a NUL byte means a binary or
+     * damaged file, and parsers that stop at it would keep half a file. */
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {
+        size_t off = (size_t)(nul - buf);
+        const char *bol = off ? memrchr(buf, '\n', off) : NULL;
+        long col = (long)(off - (bol ? (size_t)(bol - buf) + 1 : 0)) + 1;
+        return pb_err_set(err, PB_EINPUT, path, pb_line_of(buf, off), col,
+                          "NUL byte: binary or damaged file, not %s output",
+                          p->name);
+    }
     struct pb_resultset *set = pb_resultset_new();
     set->path = pb_rs_str(set, path);
     set->format = p->name;
