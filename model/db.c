@@ -927,19 +927,25 @@ static int finish_query(struct pb_db *db, sqlite3_stmt *q, int rc, int stop,
     return result;
 }
 
+/* Parameters ?1..?5 of the filtered queries (NULL = match all). */
+static void bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f)
+{
+    if (!f)
+        return;
+    bind_text(q, 1, f->test_re);
+    bind_text(q, 2, f->config_re);
+    bind_text(q, 3, f->metric_re);
+    bind_text(q, 4, f->host_re);
+    bind_text(q, 5, f->format);
+}
+
 int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
                       pb_db_row_cb cb, void *ctx, struct pb_err *err)
 {
     sqlite3_stmt *q = stmt(db, S_EACH_RESULT, err);
     if (!q)
         return PB_EDB;
-    if (f) {
-        bind_text(q, 1, f->test_re);
-        bind_text(q, 2, f->config_re);
-        bind_text(q, 3, f->metric_re);
-        bind_text(q, 4, f->host_re);
-        bind_text(q, 5, f->format);
-    }
+    bind_filter(q, f);
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_row r;
@@ -1047,13 +1053,7 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
     sqlite3_stmt *q = stmt(db, S_REPORT_ROWS, err);
     if (!q)
         return PB_EDB;
-    if (f) {
-        bind_text(q, 1, f->test_re);
-        bind_text(q, 2, f->config_re);
-        bind_text(q, 3, f->metric_re);
-        bind_text(q, 4, f->host_re);
-        bind_text(q, 5, f->format);
-    }
+    bind_filter(q, f);
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_rrow r;
