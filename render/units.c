@@ -238,6 +238,20 @@ const char *rp_param_text(const char *key, const char *value, char *buf,
 {
     if (!value)
         return "";
+    if (!strcmp(key, "runtime")) { /* stored in ns: show "2s", "1.5m" */
+        char *end;
+        double v = strtod(value, &end);
+        if (end != value && !*end && v >= 0 && isfinite(v)) {
+            char num[32];
+            if (v >= 60e9 && fmod(v, 60e9) == 0)
+                snprintf(buf, n, "%sm", pb_fmt_num(v / 60e9, num, sizeof(num)));
+            else if (v >= 1e9)
+                snprintf(buf, n, "%ss", pb_fmt_num(v / 1e9, num, sizeof(num)));
+            else
+                snprintf(buf, n, "%sms", pb_fmt_num(v / 1e6, num, sizeof(num)));
+            return buf;
+        }
+    }
     if (rp_size_key(key)) {
         char *end;
         double v = strtod(value, &end);
