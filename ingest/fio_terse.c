@@ -485,7 +485,8 @@ static int terse_parse(const char *path, const char *buf, size_t len,
             }
             rc = parse_line(&c, s, n, lineno, ++recno);
         } else if (!c.errline && n > 5 &&
-                   (!strncmp(s, "fio: ", 5) || !strncmp(s, "error: ", 7))) {
+                   (!strncmp(s, "fio: ", 5) ||
+                    (n >= 7 && !strncmp(s, "error: ", 7)))) {
             c.errline = lineno;
             quote_line(s, n, c.errmsg, sizeof(c.errmsg));
         }

@@ -537,6 +537,26 @@ static int do_table(struct ctx *c, size_t *i)
     struct tok t[MAXTOK];
     while (*i < c->nlines && row_tokens(&c->lines[*i], t) >= 0)
         (*i)++;
+    /* A table stops at a blank or text line; a line that starts like a
+     * row (a number first) but is not one is a damaged row: refuse the
+     * file rather than keep the table cut short there. */
+    if (*i < c->nlines && *i > first) {
+        const struct line *l = &c->lines[*i];
+        size_t k = 0;
+        while (k < l->n && (l->s[k] == ' ' || l->s[k] == '\t'))
+            k++;
+        if (k < l->n && isdigit((unsigned char)l->s[k])) {
+            size_t bad = k;
+            while (bad < l->n && (isdigit((unsigned char)l->s[bad]) ||
+                                  l->s[bad] == ' ' || l->s[bad] == '\t' ||
+                                  l->s[bad] == '.' || l->s[bad] == '\r'))
+                bad++;
+            return pb_err_set(c->err, PB_EINPUT, c->path, (long)*i + 1,
+                              (long)bad + 1,
+                              "damaged table row: unexpected character in "
+                              "an auto-mode table");
+        }
+    }
     size_t nrows = *i - first;
     if (nrows == 0) {
         c->empty_hdr_line = hline;

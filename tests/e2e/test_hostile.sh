@@ -296,16 +296,18 @@ either "fio-terse too many fields" "$t/fio-terse_too-many-fields.txt"
 reject "zfs NUL in a value" "$t/zfs_nul-in-value.txt"
 accept "zfs html dataset name" "$t/zfs_html-dataset.txt"
 has_label "zfs html dataset name" "tank/<script>alert(1)</script>"
-# A NUL byte in the middle of an iozone table: the row is broken, so the
-# file must be rejected, not cut short at that row.
-either "iozone NUL in a table row" "$t/iozone_nul-in-table.txt"
-if [ $rc = 0 ]; then
-    want=$(dump "$src/fixtures/iozone/iozone-3.327_auto_abutting-8-digit-values.txt" | grep -c '^result')
-    got=$(q "$tmp/h.db" "SELECT count(*) FROM result")
-    # at most the broken row (13 results) may be missing
-    [ "$got" -ge "$((want - 13))" ] ||
-        fail "iozone NUL in a table row: accepted with $got of $want results (rows after the broken one dropped)"
-fi
+# A NUL byte or a stray character in the middle of an iozone table: the
+# row is broken, so the file must be rejected, not cut short at that row.
+want=$(dump "$src/fixtures/iozone/iozone-3.327_auto_abutting-8-digit-values.txt" | grep -c '^result')
+for f in iozone_nul-in-table iozone_corrupt-row; do
+    either "$f" "$t/$f.txt"
+    if [ $rc = 0 ]; then
+        got=$(q "$tmp/h.db" "SELECT count(*) FROM result")
+        # at most the broken row (13 results) may be missing
+        [ "$got" -ge "$((want - 13))" ] ||
+            fail "$f: accepted with $got of $want results (the rows after the broken one dropped)"
+    fi
+done
 
 # Every accepted fixture: CRLF gives the same dump; a NUL byte in the
 # middle never crashes; a 10 MB junk line after it is read in linear time.
