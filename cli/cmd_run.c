@@ -18,6 +18,7 @@
 static const char usage_text[] =
     "usage: poolbench run PLAN.ini [--db FILE] [-o DIR] [--dry-run] [--yes]\n"
     "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
+    "       poolbench run --cleanup [RUNID] [-o DIR] [--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
     "fio workloads on pools it creates itself (on sparse files or, with\n"
@@ -38,6 +39,8 @@ static const char usage_text[] =
     "  --resume       skip cells whose results are already in the database\n"
     "  --zfs IMPL     do not detect the ZFS implementation (openzfs or\n"
     "                 zfs-fuse); decides what is known not to work\n"
+    "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
+    "                 the runs of -o DIR) left behind: see below\n"
     "  -h, --help     show this help\n"
     "\n"
     "Pools are created with the user property poolbench:owner=<run id>; the\n"
@@ -46,8 +49,27 @@ static const char usage_text[] =
     "abandons the cell in progress, destroys the pool, removes the sparse\n"
     "files and keeps the finished cells.\n"
     "\n"
-    "Exit status: 0 every cell ran or was recorded as skipped, 2 bad plan or\n"
-    "usage, 3 ZFS, root or database problem, 128+N stopped by signal N.\n";
+    "If ZFS stops answering (the zfs-fuse daemon dies), the cell in progress\n"
+    "is recorded as failed, the finished cells are kept and the run stops\n"
+    "with status 3. It cannot check its pool's mark then, so it leaves the\n"
+    "pool and its sparse files, and prints the command that removes them\n"
+    "once ZFS answers again:\n"
+    "\n"
+    "  poolbench run --cleanup RUNID -o DIR\n"
+    "\n"
+    "It destroys every pool whose poolbench:owner is RUNID (read back before\n"
+    "each destroy; no other pool is touched) and removes the sparse files\n"
+    "that DIR/manifest.tsv records for the run, if they are still the files\n"
+    "the run made (same inode and size) and no pool uses them. Without\n"
+    "RUNID it cleans every run DIR/manifest.tsv records; without -o the\n"
+    "folder is found from the pool's mountpoint (DIR/mnt), else the file\n"
+    "vdevs of the destroyed pools are removed. --dry-run prints the commands.\n"
+    "Then 'poolbench run --resume' goes on with the cells not yet stored.\n"
+    "\n"
+    "Exit status: 0 every cell ran or was recorded as skipped (cleanup:\n"
+    "nothing of the run is left), 2 bad plan or usage, 3 ZFS, root or\n"
+    "database problem (cleanup: ZFS does not answer, or something could not\n"
+    "be removed), 128+N stopped by signal N.\n";
 
 /* "^(?:label|label...)$" matching the configs of the plan's cells, so that
  * the report shows this plan's results even in a shared database. */
@@ -103,6 +125,66 @@ static int write_report(struct pb_db *db, const struct pb_run_plan *plan,
     return rc;
 }
 
+/* A run id as poolbench makes them (20240102T030405-1234) or a test
+ * gives them: no blanks, no slashes, nothing a shell would mangle. */
+static int valid_run_id(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= 64)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || strchr("._:-", *s)))
+            return 0;
+    return 1;
+}
+
+static int run_cleanup(int argc, char **argv, const char *dir, int dry_run)
+{
+    if (optind + 1 < argc)
+        return cli_usage_error("run", "--cleanup takes one RUNID, got '%s' "
+                               "too", argv[optind + 1]);
+    const char *id = optind < argc ? argv[optind] : NULL;
+    if (!id && !dir)
+        return cli_usage_error("run", "--cleanup needs the RUNID the run "
+                               "printed, or its folder with -o DIR");
+    if (id && !valid_run_id(id))
+        return cli_usage_error("run", "'%s' is not a run id (like "
+                               "20240102T030405-1234; it is in "
+                               "DIR/commands.log)", id);
+    struct pb_run_cleanup_opts co = {0};
+    co.run_id = id;
+    co.dir = dir;
+    co.dry_run = dry_run;
+    co.out = stdout;
+    co.progress = stderr;
+    struct pb_err err = {0};
+    if (pb_run_cleanup(&co, &err) != PB_OK)
+        return cli_fail(&err);
+    return 0;
+}
+
+/* ZFS went away under the run: say exactly how to clean up and go on. */
+static void gone_hint(const struct pb_run_summary *sum, const char *plan,
+                      const char *dbpath)
+{
+    struct pb_buf clean = PB_BUF_INIT, resume = PB_BUF_INIT;
+    pb_run_cleanup_command(sum, &clean);
+    const char *argv[] = {"poolbench", "run", "--resume", "--db", dbpath,
+                          "-o", sum->dir, plan, NULL};
+    pb_run_quote(&resume, argv);
+    fprintf(stderr,
+            "poolbench: once ZFS answers again ('zpool list' works; for "
+            "zfs-fuse, start the daemon), remove the pool and the sparse "
+            "files of run %s with:\n"
+            "    %s\n"
+            "poolbench: then go on with the cells not stored yet:\n"
+            "    %s\n",
+            sum->run_id, pb_buf_str(&clean), pb_buf_str(&resume));
+    pb_buf_release(&clean);
+    pb_buf_release(&resume);
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -112,17 +194,22 @@ int cmd_run(int argc, char **argv)
         {"yes", no_argument, NULL, 'y'},
         {"resume", no_argument, NULL, 'r'},
         {"zfs", required_argument, NULL, 'z'},
+        {"cleanup", no_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path();
     struct pb_run_opts ro = {0};
-    int ch;
+    int ch, cleanup = 0, dbset = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:n", opts, NULL)) != -1) {
         switch (ch) {
         case 'd':
             dbpath = optarg;
+            dbset = 1;
+            break;
+        case 'c':
+            cleanup = 1;
             break;
         case 'o':
             ro.dir = optarg;
@@ -151,6 +238,12 @@ int cmd_run(int argc, char **argv)
         default:
             return cli_usage_error("run", "bad option");
         }
+    }
+    if (cleanup) {
+        if (ro.resume || ro.yes || dbset || ro.impl)
+            return cli_usage_error("run", "--cleanup takes only RUNID, -o "
+                                   "DIR and --dry-run");
+        return run_cleanup(argc, argv, ro.dir, ro.dry_run);
     }
     if (optind >= argc)
         return cli_usage_error("run", "no PLAN given");
@@ -187,6 +280,8 @@ int cmd_run(int argc, char **argv)
                 sum.resumed, dbpath, sum.dir);
     if (rc != PB_OK) {
         status = cli_fail(&err);
+        if (sum.zfs_gone)
+            gone_hint(&sum, plan_path, dbpath);
         if (sum.signal)
             status = 128 + sum.signal;
     }

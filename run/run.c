@@ -44,6 +44,7 @@ struct run {
     size_t ran;       /* cells that ran in this process */
     double ran_secs;  /* their total time */
     int fatal;        /* storing failed or a pool is not ours: stop */
+    size_t gone_cell; /* the cell during which ZFS stopped answering */
 };
 
 /* ==== small helpers ==== */
@@ -699,6 +700,12 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     r->ran_secs += now_s() - t0;
     goto out;
 skip:
+    if (!r->x.dry_run && !pb_run_zfs_answers(&r->z) &&
+        !strstr(why, "ZFS stopped answering")) {
+        size_t k = strlen(why);
+        sfmt(why + k, sizeof(why) - k, " (ZFS stopped answering: %s)",
+             r->z.gone_why);
+    }
     if (!pb_run_stopped())
         record_skip(r, c, label, test, why);
 out:
@@ -738,10 +745,24 @@ static int preflight(struct run *r)
     for (const char *q = s; *q;) {
         size_t k = strcspn(q, "\n");
         if (k == pl && !strncmp(q, r->p->pool, pl)) {
-            pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
-                       "pool '%s' already exists; poolbench only uses pools "
-                       "it creates (set another [plan] pool name)",
-                       r->p->pool);
+            /* a pool of an earlier run that could not destroy it? */
+            const char *own[] = {"zfs", "get", "-H", "-o", "value",
+                                 "poolbench:owner", r->p->pool, NULL};
+            char mark[64] = "";
+            if (pb_run_cmd(&r->x, own, PB_RUN_CAPTURE, &res) == 0) {
+                sfmt(mark, sizeof(mark), "%s", pb_buf_str(&res.out));
+                mark[strcspn(mark, "\r\n")] = '\0';
+            }
+            if (*mark && strcmp(mark, "-"))
+                pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
+                           "pool '%s' already exists, left by poolbench run "
+                           "%s; remove it first: poolbench run --cleanup %s",
+                           r->p->pool, mark, mark);
+            else
+                pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
+                           "pool '%s' already exists; poolbench only uses "
+                           "pools it creates (set another [plan] pool name)",
+                           r->p->pool);
             pb_run_res_release(&res);
             return -1;
         }
@@ -795,6 +816,36 @@ static int preflight(struct run *r)
     }
     pb_run_res_release(&res);
     return 0;
+}
+
+/* A vdev file left in place by an earlier run in this folder (ZFS stopped
+ * answering under it): point at the cleanup instead of the bare refusal. */
+static int left_files(struct run *r)
+{
+    const struct pb_run_vdevs *lists[3] = {&r->p->data, &r->p->log,
+                                           &r->p->cache};
+    char id[64];
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            const struct pb_run_vdev *v = &lists[l]->v[i];
+            if (!v->is_file || !pb_run_manifest_left(r->dir, v->path, id,
+                                                     sizeof(id)))
+                continue;
+            pb_err_set(r->err, PB_EUSAGE, r->p->path, v->line, 0,
+                       "vdev file '%s' is left from run %s; remove what "
+                       "that run left first: poolbench run --cleanup %s -o "
+                       "%s", v->path, id, id, r->dir);
+            return -1;
+        }
+    return 0;
+}
+
+void pb_run_cleanup_command(const struct pb_run_summary *sum,
+                            struct pb_buf *b)
+{
+    const char *argv[] = {"poolbench", "run", "--cleanup", sum->run_id,
+                          "-o", sum->dir, NULL};
+    pb_run_quote(b, argv);
 }
 
 /* ==== the run ==== */
@@ -856,6 +907,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         strftime(ts, sizeof(ts), "%Y%m%dT%H%M%S", &tm);
         snprintf(r->run_id, sizeof(r->run_id), "%s-%ld", ts, (long)getpid());
     }
+    snprintf(sum->run_id, sizeof(sum->run_id), "%s", r->run_id);
     r->x.dry_run = opts->dry_run;
     r->x.dry = opts->out ? opts->out : stdout;
     r->z.x = &r->x;
@@ -865,7 +917,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->z.mnt = r->mnt;
     int installed = 0;
 
-    if (pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
+    if (left_files(r) != 0 ||
+        pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
         goto done;
     if (!opts->dry_run && !opts->db) {
         pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
@@ -890,6 +943,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
                        strerror(errno));
             goto done;
         }
+        if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
+            goto done;
+        pb_run_manifest_add(r->z.manifest, "run", r->run_id, plan->pool);
         pb_run_signals_install();
         installed = 1;
     }
@@ -951,14 +1007,32 @@ int pb_run_execute(const struct pb_run_plan *plan,
             skip = r->zvol_why;
         if (skip) {
             record_skip(r, &c, pb_buf_str(&label), pb_buf_str(&test), skip);
-            continue;
+        } else {
+            run_cell(r, &c, pb_buf_str(&label), pb_buf_str(&test));
+            if ((r->pool_fail[0] || r->z.suspended) && r->z.created &&
+                !r->z.gone)
+                pool_down(r);
         }
-        run_cell(r, &c, pb_buf_str(&label), pb_buf_str(&test));
-        if ((r->pool_fail[0] || r->z.suspended) && r->z.created)
-            pool_down(r);
+        if (r->z.gone) {
+            /* nothing can go on without ZFS, and nothing of the pool can
+             * be checked: stop, and leave it to pb_run_cleanup() */
+            r->gone_cell = i + 1;
+            break;
+        }
     }
     pb_buf_release(&label);
     pb_buf_release(&test);
+    if (r->z.gone) {
+        sum->zfs_gone = 1;
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "ZFS stopped answering (%s) in cell %zu/%zu: the run "
+                   "stopped; that cell is recorded as failed, %zu finished "
+                   "cells are kept; pool '%s' and its vdev files are left",
+                   r->z.gone_why, r->gone_cell, plan->ncells, sum->done,
+                   plan->pool);
+        r->z.created = 0;
+        r->z.nfiles = 0;
+    }
     if (r->z.created || r->z.nfiles)
         pool_down(r);
     if (pb_run_stopped()) {
@@ -982,6 +1056,8 @@ done:
         pb_run_signals_restore();
     if (r->x.log)
         fclose(r->x.log);
+    if (r->z.manifest)
+        fclose(r->z.manifest); /* and its lock */
     for (size_t i = 0; i < r->ndone; i++)
         free(r->done[i]);
     free(r->done);

@@ -17,6 +17,9 @@
  *   3. fill a struct pb_run_opts (db opened by the caller, NULL for a dry
  *      run) and call pb_run_execute();
  *   4. pb_run_plan_free().
+ * When ZFS stopped answering during a run (zfs-fuse killed), the run stops
+ * and leaves its pool and files; once ZFS answers again, pb_run_cleanup()
+ * removes them (`poolbench run --cleanup`).
  */
 #ifndef PB_RUN_H
 #define PB_RUN_H
@@ -77,18 +80,56 @@ struct pb_run_summary {
     size_t skipped;     /* recorded as cell_skipped with a reason */
     size_t resumed;     /* already in the database */
     int signal;         /* SIGINT / SIGTERM that stopped the run, or 0 */
+    int zfs_gone;       /* ZFS stopped answering: the run stopped and left
+                           its pool and sparse files (see pb_run_cleanup) */
     char dir[4096];     /* the output folder used (absolute) */
+    char run_id[64];    /* the owner mark of this run's pools */
 };
 
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when
  * every cell ran or was recorded as skipped; PB_EUSAGE for a refused plan
  * (real device without --yes, existing pool or vdev file, ...); PB_ERUN
- * when interrupted (sum->signal set) or when a pool cannot be cleaned up;
- * PB_EDB when storing fails. Whatever the outcome, pools and sparse files
- * this run created are gone when it returns, and finished cells stay
- * stored. */
+ * when interrupted (sum->signal set), when a pool cannot be cleaned up, or
+ * when ZFS stops answering (sum->zfs_gone set: the cell in progress is
+ * recorded as failed and the run stops); PB_EDB when storing fails.
+ * Finished cells stay stored. Pools and sparse files this run created are
+ * gone when it returns, except after zfs_gone (the owner mark cannot be
+ * checked): pb_run_cleanup() removes them once ZFS answers again. */
 int pb_run_execute(const struct pb_run_plan *plan,
                    const struct pb_run_opts *opts, struct pb_run_summary *sum,
+                   struct pb_err *err) PB_WUR;
+
+/* Shell-quote argv into b, for reading (the commands never see a shell). */
+void pb_run_quote(struct pb_buf *b, const char *const *argv);
+
+/* The command that removes what the run of sum left behind
+ * ("poolbench run --cleanup RUNID -o DIR", quoted), appended to b. */
+void pb_run_cleanup_command(const struct pb_run_summary *sum,
+                            struct pb_buf *b);
+
+/* ==== cleanup of a run that could not clean up after itself ==== */
+
+struct pb_run_cleanup_opts {
+    const char *run_id; /* the run to clean up; NULL = every run recorded
+                           in dir's manifest */
+    const char *dir;    /* the run's output folder (its manifest.tsv lists
+                           the sparse files it made); NULL = found from the
+                           mountpoint of the run's pool when there is one */
+    int dry_run;        /* print the commands to out, execute none */
+    FILE *out;          /* what was done (or the listing); stdout */
+    FILE *progress;     /* warnings; NULL = none */
+};
+
+/* Destroy every pool whose poolbench:owner is the run's id (read back
+ * right before `zpool destroy`; other pools are never touched), and
+ * remove the sparse files the run's manifest records, when they are still
+ * the very files the run made and no pool uses them. Without a manifest,
+ * the file vdevs of the destroyed pools are removed. Returns PB_OK when
+ * nothing of the run is left (also when there was nothing); PB_EUSAGE for
+ * a missing manifest or a run id it does not know; PB_ERUN when ZFS does
+ * not answer (nothing is touched then), without root, while the run still
+ * goes, or when something could not be removed. */
+int pb_run_cleanup(const struct pb_run_cleanup_opts *opts,
                    struct pb_err *err) PB_WUR;
 
 #endif

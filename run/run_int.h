@@ -111,9 +111,6 @@ void pb_run_argv_addf(struct pb_run_argv *a, const char *fmt, ...)
     PB_PRINTF(2, 3);
 void pb_run_argv_release(struct pb_run_argv *a);
 
-/* Shell-quote argv into b, for reading (the commands never see a shell). */
-void pb_run_quote(struct pb_buf *b, const char *const *argv);
-
 struct pb_run_exec {
     int dry_run;
     FILE *dry; /* the dry-run listing */
@@ -162,6 +159,9 @@ struct pb_run_zfs {
     int exported;      /* ... and is currently exported */
     int ds_created;    /* the cell's dataset or zvol exists */
     int suspended;     /* ZFS said the pool's I/O is suspended */
+    int gone;          /* ZFS stopped answering (`zpool list` fails) */
+    char gone_why[256]; /* ... and what `zpool list` said */
+    FILE *manifest;    /* DIR/manifest.tsv; NULL in a dry run */
     struct pb_run_vdev **files; /* sparse files this run created */
     size_t nfiles, capfiles;
 };
@@ -197,11 +197,45 @@ int pb_run_ds_destroy(struct pb_run_zfs *z);
 /* Destroy the pool (when created by this run) and remove the sparse
  * files. Returns 0, or -1 when something could not be removed. */
 int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err);
+/* Does ZFS still answer? Runs `zpool list -H -o name` (unless z->gone is
+ * already set, or in a dry run). 1 yes; 0 no, with z->gone and
+ * z->gone_why set. Failed zfs/zpool commands ask this by themselves. */
+int pb_run_zfs_answers(struct pb_run_zfs *z);
 /* Can zvols be used? Creates and destroys a tiny one. 0 yes, -1 with why. */
 int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n);
 /* Host facts (CPU, memory, kernel, ZFS implementation and version) added
  * to set. */
 void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
                        struct pb_resultset *set);
+
+/* ==== what a run created (cleanup.c) ==== */
+
+/* DIR/manifest.tsv, appended (and synced) by the run as it goes, one
+ * tab-separated record a line, so that `poolbench run --cleanup` can
+ * remove what a run left when it could not (ZFS stopped answering):
+ *   run  RUNID POOL                 the run started
+ *   pool RUNID POOL                 before `zpool create`
+ *   destroyed RUNID POOL            after `zpool destroy`
+ *   file RUNID DEV INO SIZE BTIME PATH  after `truncate` made the file
+ *   gone RUNID PATH                 after it was removed
+ * The file's identity (device, inode, size, birth time or "-") is what
+ * allows removing it later: a file put at the same path since then is
+ * left alone. */
+#define PB_RUN_MANIFEST "manifest.tsv"
+
+/* Open dir's manifest for appending and lock it (a run holds the lock
+ * while it goes: no second run in the same folder, no cleanup of a live
+ * run). PB_ERUN when locked, PB_EIO when it cannot be opened. */
+int pb_run_manifest_open(const char *dir, FILE **out, struct pb_err *err)
+    PB_WUR;
+/* Append a run / pool / destroyed / gone record (no-op when fp is NULL). */
+void pb_run_manifest_add(FILE *fp, const char *kind, const char *run_id,
+                         const char *what);
+/* Append a file record with the identity lstat() gives path now. */
+void pb_run_manifest_file(FILE *fp, const char *run_id, const char *path);
+/* Is path a sparse file left by a run recorded in dir's manifest (same
+ * identity, not removed since)? 1 with that run's id in run_id, else 0. */
+int pb_run_manifest_left(const char *dir, const char *path, char *run_id,
+                         size_t n);
 
 #endif

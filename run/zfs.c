@@ -223,13 +223,45 @@ int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
 
 /* ==== helpers ==== */
 
+int pb_run_zfs_answers(struct pb_run_zfs *z)
+{
+    if (z->gone)
+        return 0;
+    if (z->x->dry_run)
+        return 1;
+    const char *list[] = {"zpool", "list", "-H", "-o", "name", NULL};
+    struct pb_run_res res = {0};
+    int rc = pb_run_cmd(z->x, list, PB_RUN_CAPTURE, &res);
+    if (rc != 0) {
+        z->gone = 1;
+        pb_run_res_why(&res, z->gone_why, sizeof(z->gone_why));
+        pb_run_note(z->x, "ZFS does not answer any more: %s", z->gone_why);
+    }
+    pb_run_res_release(&res);
+    return !z->gone;
+}
+
+/* A failed zfs or zpool command may mean the ZFS daemon is gone: ask
+ * `zpool list` then, so that the run stops instead of blaming the pool. */
 static int cmd(struct pb_run_zfs *z, struct pb_run_argv *a, unsigned flags,
                struct pb_run_res *res)
 {
     int rc = pb_run_cmd(z->x, (const char *const *)a->v, flags, res);
     if (rc != 0 && strstr(pb_buf_str(&res->err), "I/O is currently suspended"))
         z->suspended = 1;
+    if (rc != 0 && !z->suspended &&
+        (!strcmp(a->v[0], "zfs") || !strcmp(a->v[0], "zpool")))
+        pb_run_zfs_answers(z);
     return rc;
+}
+
+/* What is left when ZFS stopped answering: the pool's mark cannot be read,
+ * so neither the pool nor its files are touched. */
+static int gone_err(struct pb_run_zfs *z, struct pb_err *err)
+{
+    return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                      "ZFS stopped answering (%s): pool '%s' and its vdev "
+                      "files are left", z->gone_why, z->plan->pool);
 }
 
 /* A suspended pool blocks every further command on it (and, with
@@ -252,7 +284,7 @@ static int retry(struct pb_run_zfs *z, struct pb_run_argv *a,
     int rc = 0;
     for (int i = 0; i < DESTROY_TRIES; i++) {
         rc = cmd(z, a, 0, res);
-        if (rc == 0 || rc < 0)
+        if (rc == 0 || rc < 0 || z->gone)
             break;
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
@@ -282,7 +314,9 @@ static void remove_files(struct pb_run_zfs *z)
         pb_run_argv_add(&a, "rm");
         pb_run_argv_add(&a, "-f");
         pb_run_argv_add(&a, z->files[i]->path);
-        cmd(z, &a, 0, &res);
+        if (cmd(z, &a, 0, &res) == 0)
+            pb_run_manifest_add(z->manifest, "gone", z->owner,
+                                z->files[i]->path);
         pb_run_argv_release(&a);
     }
     pb_run_res_release(&res);
@@ -338,6 +372,8 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             pb_run_argv_release(&a);
             PB_GROW(z->files, z->capfiles, z->nfiles + 1);
             z->files[z->nfiles++] = v; /* rm -f even if truncate failed */
+            if (rc == 0)
+                pb_run_manifest_file(z->manifest, z->owner, v->path);
             if (rc != 0) {
                 char w[160];
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
@@ -379,13 +415,20 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
         pb_run_argv_add(&a, "cache");
         add_vdevs(&a, &p->cache, 0, p->cache.n);
     }
+    pb_run_manifest_add(z->manifest, "pool", z->owner, p->pool);
     int rc = cmd(z, &a, 0, &res);
     pb_run_argv_release(&a);
     if (rc != 0) {
         char w[200];
         snprintf(why, n, "zpool create failed: %s",
                  pb_run_res_why(&res, w, sizeof(w)));
-        remove_files(z);
+        if (z->gone) {
+            /* the daemon may have the pool half made: keep the files,
+             * pb_run_cleanup() sorts it out once ZFS answers */
+            z->created = 1;
+        } else {
+            remove_files(z);
+        }
         pb_run_res_release(&res);
         return -1;
     }
@@ -415,6 +458,13 @@ int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err)
     if (z->suspended) {
         pb_run_res_release(&res);
         suspended_err(z, err);
+        return -1;
+    }
+    if (z->gone) {
+        pb_run_res_release(&res);
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "ZFS stopped answering (%s): the mark of pool '%s' "
+                   "cannot be checked", z->gone_why, z->plan->pool);
         return -1;
     }
     char got[256];
@@ -586,6 +636,8 @@ int pb_run_ds_destroy(struct pb_run_zfs *z)
 {
     if (!z->ds_created || z->exported || z->suspended)
         return 0;
+    if (z->gone)
+        return -1;
     struct pb_err err = {0};
     if (pb_run_owner_check(z, &err) != 0)
         return -1;
@@ -612,6 +664,12 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
         suspended_err(z, err);
         z->created = 0;
         z->nfiles = 0; /* the pool still uses them */
+        return -1;
+    }
+    if ((z->created || z->nfiles) && z->gone) {
+        gone_err(z, err);
+        z->created = 0;
+        z->nfiles = 0; /* the manifest keeps them for pb_run_cleanup() */
         return -1;
     }
     if (z->created) {
@@ -642,6 +700,8 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
                 pb_run_res_release(&res);
                 return -1; /* its files stay: the pool still uses them */
             }
+            pb_run_manifest_add(z->manifest, "destroyed", z->owner,
+                                z->plan->pool);
         }
         z->created = 0;
         z->exported = 0;

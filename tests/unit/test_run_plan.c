@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/run.h"
@@ -596,6 +598,200 @@ static void test_refusals(void **state)
     pb_run_plan_free(p);
 }
 
+/* ==== cleanup (--cleanup) ==== */
+
+static void make_sparse(const char *path, off_t size)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    assert_int_equal(ftruncate(fileno(fp), size), 0);
+    fclose(fp);
+}
+
+static char *cleanup_dry(const char *id, const char *dir, int *rc,
+                         struct pb_err *err, char **warn)
+{
+    char *out = NULL, *w = NULL;
+    size_t outlen = 0, wlen = 0;
+    FILE *fp = open_memstream(&out, &outlen);
+    FILE *wf = open_memstream(&w, &wlen);
+    assert_non_null(fp);
+    assert_non_null(wf);
+    struct pb_run_cleanup_opts o = {0};
+    o.run_id = id;
+    o.dir = dir;
+    o.dry_run = 1;
+    o.out = fp;
+    o.progress = wf;
+    pb_err_clear(err);
+    *rc = pb_run_cleanup(&o, err);
+    fclose(fp);
+    fclose(wf);
+    if (warn)
+        *warn = w;
+    else
+        free(w);
+    return out;
+}
+
+/* The manifest a run writes, and the exact command list of a dry-run
+ * cleanup: the marked pool is destroyed after its mark is read back, and
+ * only the files that are still the ones the run made are removed. */
+static void test_cleanup_dry_run(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-unit-clean-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char f0[80], f1[80], f2[80], f3[80], f4[80], f5[80];
+    snprintf(f0, sizeof(f0), "%s/d0.img", dir); /* left: to remove */
+    snprintf(f1, sizeof(f1), "%s/d1.img", dir); /* removed by the run */
+    snprintf(f2, sizeof(f2), "%s/d2.img", dir); /* replaced since */
+    snprintf(f3, sizeof(f3), "%s/d3.img", dir); /* gone */
+    snprintf(f4, sizeof(f4), "%s/o0.img", dir); /* another run's, gone */
+    snprintf(f5, sizeof(f5), "%s/d5.img", dir); /* resized since */
+    make_sparse(f0, 64 << 20);
+    make_sparse(f1, 64 << 20);
+    make_sparse(f2, 64 << 20);
+    make_sparse(f3, 64 << 20);
+    make_sparse(f4, 64 << 20);
+    make_sparse(f5, 64 << 20);
+    struct statx sx;
+    if (statx(AT_FDCWD, f0, 0, STATX_BTIME, &sx) != 0 ||
+        !(sx.stx_mask & STATX_BTIME)) {
+        /* a file put in place of a removed one may get its inode number,
+         * and only the birth time tells them apart */
+        print_message("skipping: no birth times on the file system of "
+                      "/tmp\n");
+        unlink(f0), unlink(f1), unlink(f2), unlink(f3), unlink(f4);
+        unlink(f5), rmdir(dir);
+        skip();
+    }
+
+    /* what a run writes */
+    FILE *m = NULL;
+    struct pb_err err = {0};
+    assert_int_equal(pb_run_manifest_open(dir, &m, &err), PB_OK);
+    FILE *m2 = NULL; /* a second run in the same folder is refused */
+    assert_int_equal(pb_run_manifest_open(dir, &m2, &err), PB_ERUN);
+    assert_null(m2);
+    assert_non_null(strstr(err.msg, "another poolbench run"));
+    pb_run_manifest_add(m, "run", "unit-8", "pbclean");
+    pb_run_manifest_file(m, "unit-8", f4);
+    pb_run_manifest_add(m, "pool", "unit-8", "pbclean");
+    pb_run_manifest_add(m, "destroyed", "unit-8", "pbclean");
+    pb_run_manifest_add(m, "gone", "unit-8", f4);
+    pb_run_manifest_add(m, "run", "unit-9", "pbclean");
+    pb_run_manifest_file(m, "unit-9", f0);
+    pb_run_manifest_file(m, "unit-9", f1);
+    pb_run_manifest_file(m, "unit-9", f2);
+    pb_run_manifest_file(m, "unit-9", f3);
+    pb_run_manifest_file(m, "unit-9", f5);
+    pb_run_manifest_add(m, "pool", "unit-9", "pbclean");
+    pb_run_manifest_add(m, "gone", "unit-9", f1);
+    fputs("file\tunit-9\tnot-a-number\t1\t2\t-\t/etc/passwd\n", m);
+    fputs("file\tunit-7\t1\t2\t3\t-\t/etc/passwd\n", m); /* no run */
+    fclose(m);
+    unlink(f2);
+    make_sparse(f2, 64 << 20); /* same name and size, another file */
+    unlink(f3);
+    unlink(f4);
+    make_sparse(f5, 128 << 20); /* the same file, made larger */
+
+    char id[64] = "";
+    assert_int_equal(pb_run_manifest_left(dir, f0, id, sizeof(id)), 1);
+    assert_string_equal(id, "unit-9");
+    assert_int_equal(pb_run_manifest_left(dir, f1, id, sizeof(id)), 0);
+    assert_int_equal(pb_run_manifest_left(dir, f2, id, sizeof(id)), 0);
+
+    int rc;
+    char *warn;
+    char *out = cleanup_dry("unit-9", dir, &rc, &err, &warn);
+    assert_int_equal(rc, PB_OK);
+    char *want = pb_xasprintf(
+        "zpool list -H -o name\n"
+        "zfs get -H -o name,value -s local poolbench:owner\n"
+        "# cleanup of run unit-9: pool 'pbclean', %s/manifest.tsv\n"
+        "# if pool 'pbclean' is not imported: zpool import -d %s pbclean\n"
+        "zfs get -H -o value poolbench:owner pbclean\n"
+        "zpool destroy pbclean\n"
+        "zpool status\n"
+        "rm -f %s\n"
+        "# kept %s: another file has its name now (device, inode or birth "
+        "time differs)\n"
+        "# %s is already gone\n"
+        "# kept %s: its size is not the one the run gave it\n",
+        dir, dir, f0, f2, f3, f5);
+    if (strcmp(out, want))
+        print_error("got:\n%s\n", out);
+    assert_string_equal(out, want);
+    free(want);
+    free(out);
+    /* both bad lines are reported and ignored */
+    want = pb_xasprintf("poolbench: %s/manifest.tsv:15: not a manifest "
+                        "record (ignored)\npoolbench: %s/manifest.tsv:16: "
+                        "not a manifest record (ignored)\n", dir, dir);
+    assert_string_equal(warn, want);
+    free(want);
+    free(warn);
+    /* a dry run ran nothing: every file is still there, no log written */
+    assert_int_equal(access(f0, F_OK), 0);
+    assert_int_equal(access(f1, F_OK), 0);
+    char log[120];
+    snprintf(log, sizeof(log), "%s/commands.log", dir);
+    assert_int_not_equal(access(log, F_OK), 0);
+
+    /* no run id: every run of the manifest; unit-8 has nothing left */
+    out = cleanup_dry(NULL, dir, &rc, &err, NULL);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(strstr(out, "# cleanup of run unit-8: pool 'pbclean'"));
+    assert_non_null(strstr(out, "# cleanup of run unit-9: pool 'pbclean'"));
+    assert_null(strstr(out, "o0.img"));
+    free(out);
+
+    /* a run the manifest does not know */
+    out = cleanup_dry("unit-1", dir, &rc, &err, NULL);
+    assert_int_equal(rc, PB_EUSAGE);
+    assert_string_equal(err.msg, "no run 'unit-1' in it (it has: unit-8, "
+                                 "unit-9)");
+    assert_string_equal(out, "");
+    free(out);
+
+    /* a manifest others may write is not trusted to say what to remove */
+    char mp[120];
+    snprintf(mp, sizeof(mp), "%s/manifest.tsv", dir);
+    assert_int_equal(chmod(mp, 0666), 0);
+    out = cleanup_dry("unit-9", dir, &rc, &err, NULL);
+    assert_int_equal(rc, PB_EUSAGE);
+    assert_non_null(strstr(err.msg, "not trusted"));
+    assert_string_equal(out, "");
+    free(out);
+    assert_int_equal(pb_run_manifest_left(dir, f0, id, sizeof(id)), 0);
+    unlink(mp);
+
+    /* no manifest at all */
+    out = cleanup_dry(NULL, dir, &rc, &err, NULL);
+    assert_int_equal(rc, PB_EUSAGE);
+    assert_non_null(strstr(err.msg, "the -o folder of a poolbench run"));
+    free(out);
+
+    /* a run id only: the pools are found by their mark */
+    out = cleanup_dry("unit-9", NULL, &rc, &err, NULL);
+    assert_int_equal(rc, PB_OK);
+    assert_string_equal(out,
+                        "zpool list -H -o name\n"
+                        "zfs get -H -o name,value -s local poolbench:owner\n"
+                        "# cleanup of run unit-9: every pool with "
+                        "poolbench:owner=unit-9 (from the 'zfs get' above), "
+                        "and its file vdevs\n");
+    free(out);
+
+    unlink(f0);
+    unlink(f1);
+    unlink(f2);
+    unlink(f5);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The example plans parse and have the shape their comments promise. */
 static void test_examples(void **state)
 {
@@ -638,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_dry_run_exact),
         cmocka_unit_test(test_dry_run_zvol),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_cleanup_dry_run),
         cmocka_unit_test(test_examples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

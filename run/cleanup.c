@@ -1,0 +1,801 @@
+/* What a run created, kept in DIR/manifest.tsv as it goes, and `poolbench
+ * run --cleanup`: removing what a run had to leave when ZFS stopped
+ * answering under it (its marked pools and its own sparse files). */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DESTROY_TRIES 5
+
+/* ==== writing the manifest ==== */
+
+int pb_run_manifest_open(const char *dir, FILE **out, struct pb_err *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s", dir, PB_RUN_MANIFEST);
+    /* close-on-exec: a child (fio, zpool) must not keep the lock alive */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return pb_err_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
+                          strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        return pb_err_set(err, PB_ERUN, path, 0, 0,
+                          "locked: another poolbench run or cleanup is "
+                          "using this folder");
+    }
+    FILE *fp = fdopen(fd, "a");
+    if (!fp) {
+        close(fd);
+        return pb_err_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
+                          strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_size == 0)
+        fputs("# poolbench run: what the runs in this folder created; read "
+              "by 'poolbench run --cleanup'\n", fp);
+    *out = fp;
+    return PB_OK;
+}
+
+/* Each record is on disk before the next command runs: the daemon, the
+ * machine or poolbench itself may die right after. */
+static void flush_sync(FILE *fp)
+{
+    fflush(fp);
+    fsync(fileno(fp));
+}
+
+void pb_run_manifest_add(FILE *fp, const char *kind, const char *run_id,
+                         const char *what)
+{
+    if (!fp)
+        return;
+    fprintf(fp, "%s\t%s\t%s\n", kind, run_id, what);
+    flush_sync(fp);
+}
+
+/* A file's identity: device, inode and size, plus its birth time where
+ * the file system keeps one (ext4 hands a freed inode number to the next
+ * new file at once; writes do not change the birth time). */
+struct ident {
+    unsigned long long dev, ino;
+    long long size;
+    char btime[32]; /* "SEC.NSEC", or "-" */
+    int regular, uid;
+};
+
+static int ident_of(const char *path, struct ident *id)
+{
+    struct statx sx;
+    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW,
+              STATX_TYPE | STATX_UID | STATX_INO | STATX_SIZE | STATX_BTIME,
+              &sx) != 0)
+        return -1;
+    id->dev = ((unsigned long long)sx.stx_dev_major << 32) | sx.stx_dev_minor;
+    id->ino = sx.stx_ino;
+    id->size = (long long)sx.stx_size;
+    id->regular = S_ISREG(sx.stx_mode);
+    id->uid = (int)sx.stx_uid;
+    if (sx.stx_mask & STATX_BTIME)
+        snprintf(id->btime, sizeof(id->btime), "%lld.%09u",
+                 (long long)sx.stx_btime.tv_sec, sx.stx_btime.tv_nsec);
+    else
+        snprintf(id->btime, sizeof(id->btime), "-");
+    return 0;
+}
+
+void pb_run_manifest_file(FILE *fp, const char *run_id, const char *path)
+{
+    struct ident id;
+    if (!fp || ident_of(path, &id) != 0 || !id.regular)
+        return;
+    fprintf(fp, "file\t%s\t%llu\t%llu\t%lld\t%s\t%s\n", run_id, id.dev,
+            id.ino, id.size, id.btime, path);
+    flush_sync(fp);
+}
+
+/* ==== reading it ==== */
+
+struct mrun {
+    char *id, *pool;
+    int pool_live; /* a "pool" record with no "destroyed" after it */
+};
+
+struct mfile {
+    size_t run;
+    char *path;
+    struct ident id;
+    int live; /* made and not removed since */
+};
+
+struct manifest {
+    char path[PATH_MAX];
+    struct mrun *runs;
+    size_t nruns, capruns;
+    struct mfile *files;
+    size_t nfiles, capfiles;
+};
+
+static void manifest_release(struct manifest *m)
+{
+    for (size_t i = 0; i < m->nruns; i++) {
+        free(m->runs[i].id);
+        free(m->runs[i].pool);
+    }
+    for (size_t i = 0; i < m->nfiles; i++)
+        free(m->files[i].path);
+    free(m->runs);
+    free(m->files);
+    memset(m, 0, sizeof(*m));
+}
+
+static size_t find_run(const struct manifest *m, const char *id)
+{
+    for (size_t i = 0; i < m->nruns; i++)
+        if (!strcmp(m->runs[i].id, id))
+            return i;
+    return (size_t)-1;
+}
+
+static struct mfile *find_file(struct manifest *m, size_t run,
+                               const char *path)
+{
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (m->files[i].run == run && !strcmp(m->files[i].path, path))
+            return &m->files[i];
+    return NULL;
+}
+
+static int parse_ull(const char *s, unsigned long long *out)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return -1;
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    return errno || *end ? -1 : 0;
+}
+
+/* One record; -1 when it is not one (the caller warns and goes on). */
+static int manifest_record(struct manifest *m, char *line)
+{
+    char *f[7];
+    int n = 0;
+    f[n++] = line;
+    for (char *p = line; *p && n < 7; p++)
+        if (*p == '\t') {
+            *p = '\0';
+            f[n++] = p + 1;
+        }
+    if (n < 3 || !*f[1] || !*f[2])
+        return -1;
+    size_t run = find_run(m, f[1]);
+    if (!strcmp(f[0], "run") && n == 3) {
+        if (run == (size_t)-1) {
+            PB_GROW(m->runs, m->capruns, m->nruns + 1);
+            m->runs[m->nruns].id = pb_xstrdup(f[1]);
+            m->runs[m->nruns].pool = pb_xstrdup(f[2]);
+            m->runs[m->nruns].pool_live = 0;
+            m->nruns++;
+        }
+        return 0;
+    }
+    if (run == (size_t)-1)
+        return -1; /* every other record follows its run's */
+    struct mrun *r = &m->runs[run];
+    if ((!strcmp(f[0], "pool") || !strcmp(f[0], "destroyed")) && n == 3) {
+        if (strcmp(f[2], r->pool))
+            return -1;
+        r->pool_live = f[0][0] == 'p';
+        return 0;
+    }
+    if (!strcmp(f[0], "gone") && n == 3) {
+        struct mfile *mf = find_file(m, run, f[2]);
+        if (mf)
+            mf->live = 0;
+        return 0;
+    }
+    if (!strcmp(f[0], "file") && n == 7 && f[6][0] == '/') {
+        unsigned long long dev, ino, size;
+        if (parse_ull(f[2], &dev) || parse_ull(f[3], &ino) ||
+            parse_ull(f[4], &size) || size > (unsigned long long)LLONG_MAX ||
+            strlen(f[5]) >= sizeof(((struct ident *)0)->btime))
+            return -1;
+        struct mfile *mf = find_file(m, run, f[6]);
+        if (!mf) {
+            PB_GROW(m->files, m->capfiles, m->nfiles + 1);
+            mf = &m->files[m->nfiles++];
+            mf->run = run;
+            mf->path = pb_xstrdup(f[6]);
+        }
+        mf->id.dev = dev;
+        mf->id.ino = ino;
+        mf->id.size = (long long)size;
+        snprintf(mf->id.btime, sizeof(mf->id.btime), "%s", f[5]);
+        mf->live = 1;
+        return 0;
+    }
+    return -1;
+}
+
+/* Load dir's manifest. It says which files root may remove, so it must be
+ * root's own (this user's) and writable by nobody else. */
+static int manifest_load(const char *dir, struct manifest *m, FILE *warn,
+                         struct pb_err *err)
+{
+    memset(m, 0, sizeof(*m));
+    snprintf(m->path, sizeof(m->path), "%s/%s", dir, PB_RUN_MANIFEST);
+    struct stat st;
+    if (lstat(m->path, &st) != 0)
+        return pb_err_set(err, PB_EUSAGE, m->path, 0, 0,
+                          "cannot read: %s (is '%s' the -o folder of a "
+                          "poolbench run?)", strerror(errno), dir);
+    if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 022))
+        return pb_err_set(err, PB_EUSAGE, m->path, 0, 0,
+                          "not trusted: a manifest must be a regular file "
+                          "of this user that nobody else can write");
+    char *buf;
+    size_t len;
+    if (pb_read_file(m->path, &buf, &len, err) != PB_OK)
+        return err->code;
+    long lineno = 0;
+    for (char *p = buf, *next; p < buf + len; p = next) {
+        char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+        char *end = nl ? nl : buf + len; /* buf is NUL-terminated */
+        next = nl ? nl + 1 : buf + len;
+        *end = '\0';
+        lineno++;
+        if (!*p || *p == '#')
+            continue;
+        /* a NUL inside the line makes it shorter than it is: refused */
+        if (strlen(p) != (size_t)(end - p) || manifest_record(m, p) != 0) {
+            if (warn)
+                fprintf(warn, "poolbench: %s:%ld: not a manifest record "
+                        "(ignored)\n", m->path, lineno);
+        }
+    }
+    free(buf);
+    return PB_OK;
+}
+
+/* Why the file now at f's path is not the one the run made, or NULL. */
+static const char *not_same(const struct mfile *f, const struct ident *now)
+{
+    if (!now->regular)
+        return "it is not a regular file";
+    if (now->uid != (int)geteuid())
+        return "it belongs to another user";
+    if (f && (f->id.dev != now->dev || f->id.ino != now->ino ||
+              strcmp(f->id.btime, now->btime)))
+        return "another file has its name now (device, inode or birth time "
+               "differs)";
+    if (f && f->id.size != now->size)
+        return "its size is not the one the run gave it";
+    return NULL;
+}
+
+int pb_run_manifest_left(const char *dir, const char *path, char *run_id,
+                         size_t n)
+{
+    struct manifest m;
+    struct pb_err err = {0};
+    struct ident now;
+    int found = 0;
+    if (ident_of(path, &now) != 0 ||
+        manifest_load(dir, &m, NULL, &err) != PB_OK)
+        return 0;
+    for (size_t i = m.nfiles; i-- > 0 && !found;) {
+        const struct mfile *f = &m.files[i];
+        if (f->live && !strcmp(f->path, path) && !not_same(f, &now)) {
+            snprintf(run_id, n, "%s", m.runs[f->run].id);
+            found = 1;
+        }
+    }
+    manifest_release(&m);
+    return found;
+}
+
+/* ==== cleanup ==== */
+
+struct cl {
+    const struct pb_run_cleanup_opts *o;
+    struct pb_err *err;
+    struct pb_run_exec x;
+    FILE *out;
+    char dir[PATH_MAX];  /* absolute, "" when unknown */
+    struct manifest m;
+    int have_m;
+    FILE *lock;          /* the manifest, locked and appended to */
+    struct pb_buf pools; /* `zpool list -H -o name` */
+    struct pb_buf marks; /* `zfs get -H -o name,value -s local ...` */
+    int left;            /* something of the run could not be removed */
+};
+
+static void say(struct cl *c, const char *fmt, ...) PB_PRINTF(2, 3);
+/* One line of what is done: on out (a "#" line in a dry run) and in the
+ * log. */
+static void say(struct cl *c, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (!c->x.dry_run) {
+        fprintf(c->out, "%s\n", msg);
+        fflush(c->out);
+    }
+    pb_run_note(&c->x, "%s", msg);
+}
+
+static void abs_dir(const char *d, char *out, size_t n)
+{
+    char cwd[PATH_MAX] = ".";
+    if (d[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+        snprintf(cwd, sizeof(cwd), ".");
+    while (d[0] == '.' && d[1] == '/')
+        d += 2;
+    if (d[0] == '/')
+        snprintf(out, n, "%s", d);
+    else if (!strcmp(d, "."))
+        snprintf(out, n, "%s", cwd);
+    else
+        snprintf(out, n, "%s/%s", strcmp(cwd, "/") ? cwd : "", d);
+    size_t k = strlen(out);
+    while (k > 1 && out[k - 1] == '/')
+        out[--k] = '\0';
+}
+
+/* Is word a whole line (or a whole tab/space separated field) of text? */
+static int has_field(const char *text, const char *word)
+{
+    size_t wl = strlen(word);
+    if (!wl)
+        return 0;
+    for (const char *q = strstr(text, word); q; q = strstr(q + 1, word)) {
+        char before = q == text ? '\n' : q[-1];
+        char after = q[wl];
+        if ((before == '\n' || before == ' ' || before == '\t') &&
+            (after == '\n' || after == ' ' || after == '\t' || !after))
+            return 1;
+    }
+    return 0;
+}
+
+/* `zfs get -H -o value poolbench:owner POOL` == id? */
+static int owner_is(struct cl *c, const char *pool, const char *id,
+                    char *got, size_t n)
+{
+    const char *argv[] = {"zfs", "get", "-H", "-o", "value",
+                          "poolbench:owner", pool, NULL};
+    struct pb_run_res res = {0};
+    int rc = pb_run_cmd(&c->x, argv, PB_RUN_CAPTURE, &res);
+    if (c->x.dry_run) {
+        pb_run_res_release(&res);
+        return 1;
+    }
+    if (rc == 0)
+        snprintf(got, n, "%s", pb_buf_str(&res.out));
+    else
+        pb_run_res_why(&res, got, n);
+    got[strcspn(got, "\r\n")] = '\0';
+    pb_run_res_release(&res);
+    return rc == 0 && !strcmp(got, id);
+}
+
+/* Which runs are to be cleaned: the manifest's, or the one asked for
+ * (which the manifest must know when there is one). */
+static int check_ids(struct cl *c)
+{
+    const char *id = c->o->run_id;
+    if (!c->have_m)
+        return 0;
+    if (id && find_run(&c->m, id) == (size_t)-1) {
+        struct pb_buf known = PB_BUF_INIT;
+        for (size_t i = 0; i < c->m.nruns; i++)
+            pb_buf_printf(&known, "%s%s", i ? ", " : "", c->m.runs[i].id);
+        pb_err_set(c->err, PB_EUSAGE, c->m.path, 0, 0,
+                   "no run '%s' in it (it has: %s)", id,
+                   known.len ? pb_buf_str(&known) : "none");
+        pb_buf_release(&known);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_dir(struct cl *c, const char *dir)
+{
+    abs_dir(dir, c->dir, sizeof(c->dir));
+    if (manifest_load(c->dir, &c->m, c->o->progress, c->err) != PB_OK)
+        return -1;
+    c->have_m = 1;
+    if (check_ids(c) != 0)
+        return -1;
+    if (c->x.dry_run)
+        return 0;
+    if (pb_run_manifest_open(c->dir, &c->lock, c->err) != PB_OK) {
+        if (c->err->code == PB_ERUN)
+            snprintf(c->err->msg, sizeof(c->err->msg),
+                     "locked: the run in this folder is still going (stop "
+                     "it first: it cleans up after itself)");
+        return -1;
+    }
+    char logp[PATH_MAX];
+    snprintf(logp, sizeof(logp), "%s/commands.log", c->dir);
+    c->x.log = fopen(logp, "a");
+    return 0;
+}
+
+/* Without -o DIR: the run's folder is the parent of its pool's mountpoint
+ * (`zpool create -m DIR/mnt`), if the manifest there knows the run. */
+static void find_dir(struct cl *c, const char *id)
+{
+    for (const char *q = pb_buf_str(&c->marks); *q;) {
+        size_t k = strcspn(q, "\n");
+        char line[512];
+        snprintf(line, sizeof(line), "%.*s", (int)k, q);
+        q += k + (q[k] != '\0');
+        char *tab = strchr(line, '\t');
+        if (!tab || strcmp(tab + 1, id) || memchr(line, '/', (size_t)(tab - line)))
+            continue;
+        *tab = '\0';
+        const char *argv[] = {"zfs", "get", "-H", "-o", "value",
+                              "mountpoint", line, NULL};
+        struct pb_run_res res = {0};
+        char mnt[PATH_MAX] = "";
+        if (pb_run_cmd(&c->x, argv, PB_RUN_CAPTURE, &res) == 0)
+            snprintf(mnt, sizeof(mnt), "%s", pb_buf_str(&res.out));
+        pb_run_res_release(&res);
+        mnt[strcspn(mnt, "\r\n")] = '\0';
+        size_t ml = strlen(mnt);
+        if (mnt[0] != '/' || ml < 5 || strcmp(mnt + ml - 4, "/mnt"))
+            continue;
+        mnt[ml - 4] = '\0';
+        struct manifest m;
+        struct pb_err e = {0};
+        if (manifest_load(mnt[0] ? mnt : "/", &m, NULL, &e) != PB_OK)
+            continue;
+        int knows = find_run(&m, id) != (size_t)-1;
+        manifest_release(&m);
+        if (knows && open_dir(c, mnt[0] ? mnt : "/") == 0) {
+            say(c, "run %s: its folder is %s (from the mountpoint of pool "
+                "'%s')", id, c->dir, line);
+            return;
+        }
+        if (c->err->code)
+            return;
+    }
+}
+
+/* Destroy pool (after reading its mark back). Its file vdevs, from `zpool
+ * status`, are added to vdevs. 0 done, -1 left. */
+static int destroy_pool(struct cl *c, const char *pool, const char *id,
+                        char ***vdevs, size_t *nv, size_t *capv)
+{
+    struct pb_run_res res = {0};
+    if (!c->have_m && !c->x.dry_run) {
+        const char *st[] = {"zpool", "status", pool, NULL};
+        if (pb_run_cmd(&c->x, st, PB_RUN_CAPTURE, &res) == 0) {
+            for (const char *q = pb_buf_str(&res.out); *q;) {
+                size_t k = strcspn(q, "\n");
+                const char *w = q;
+                while (w < q + k && (*w == ' ' || *w == '\t'))
+                    w++;
+                size_t wl = strcspn(w, " \t\n");
+                if (*w == '/' && wl < PATH_MAX) {
+                    PB_GROW(*vdevs, *capv, *nv + 1);
+                    (*vdevs)[(*nv)++] = pb_xstrndup(w, wl);
+                }
+                q += k + (q[k] != '\0');
+            }
+        }
+    }
+    char got[256];
+    if (!owner_is(c, pool, id, got, sizeof(got))) {
+        say(c, "kept pool '%s': poolbench:owner is '%s', not '%s'", pool,
+            got, id);
+        pb_run_res_release(&res);
+        return 0; /* not this run's: nothing of it to do */
+    }
+    const char *argv[] = {"zpool", "destroy", pool, NULL};
+    int rc = 0;
+    for (int i = 0; i < DESTROY_TRIES; i++) {
+        rc = pb_run_cmd(&c->x, argv, 0, &res);
+        if (rc <= 0)
+            break;
+        struct timespec ts = {1, 0}; /* zfs-fuse: "pool is busy" a while */
+        nanosleep(&ts, NULL);
+    }
+    if (rc != 0) {
+        char w[200];
+        say(c, "could not destroy pool '%s': %s", pool,
+            pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        c->left = 1;
+        return -1;
+    }
+    pb_run_res_release(&res);
+    pb_run_manifest_add(c->lock, "destroyed", id, pool);
+    if (!c->x.dry_run)
+        say(c, "destroyed pool '%s' (poolbench:owner=%s)", pool, id);
+    return 0;
+}
+
+/* Remove path (a file of run id; f its record, NULL when it comes from
+ * the vdevs of a destroyed pool) unless a pool in status still uses it. */
+static void remove_file(struct cl *c, const char *id, const char *path,
+                        const struct mfile *f, const char *status)
+{
+    struct ident now;
+    if (ident_of(path, &now) != 0) {
+        say(c, "%s is already gone", path);
+        if (f)
+            pb_run_manifest_add(c->lock, "gone", id, path);
+        return;
+    }
+    const char *why = not_same(f, &now);
+    if (why) {
+        say(c, "kept %s: %s", path, why);
+        return;
+    }
+    if (status && has_field(status, path)) {
+        say(c, "kept %s: a pool still uses it (see 'zpool status')", path);
+        c->left = 1;
+        return;
+    }
+    const char *argv[] = {"rm", "-f", path, NULL};
+    struct pb_run_res res = {0};
+    if (pb_run_cmd(&c->x, argv, 0, &res) != 0) {
+        char w[200];
+        say(c, "could not remove %s: %s", path,
+            pb_run_res_why(&res, w, sizeof(w)));
+        c->left = 1;
+    } else {
+        pb_run_manifest_add(c->lock, "gone", id, path);
+        if (!c->x.dry_run)
+            say(c, "removed sparse file %s", path);
+    }
+    pb_run_res_release(&res);
+}
+
+static void add_dir_arg(struct pb_run_argv *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash == path ? pb_xstrdup("/")
+                              : pb_xstrndup(path, (size_t)(slash - path));
+    for (size_t i = 1; i < a->n; i++)
+        if (!strcmp(a->v[i - 1], "-d") && !strcmp(a->v[i], dir)) {
+            free(dir);
+            return;
+        }
+    pb_run_argv_add(a, "-d");
+    pb_run_argv_add(a, dir);
+    free(dir);
+}
+
+/* A pool of the run that is not imported (ZFS went away while it was
+ * exported for the cache drop): import it from the run's files, so that
+ * its mark can be read and it can be destroyed like the others. */
+static int import_pool(struct cl *c, size_t run)
+{
+    const struct mrun *r = &c->m.runs[run];
+    struct pb_run_argv a = {0};
+    pb_run_argv_add(&a, "zpool");
+    pb_run_argv_add(&a, "import");
+    for (size_t i = 0; i < c->m.nfiles; i++) {
+        const struct mfile *f = &c->m.files[i];
+        struct ident now;
+        if (f->run == run && f->live && ident_of(f->path, &now) == 0 &&
+            !not_same(f, &now))
+            add_dir_arg(&a, f->path);
+    }
+    int ok = 0;
+    if (a.n > 2) {
+        pb_run_argv_add(&a, r->pool);
+        if (c->x.dry_run) {
+            struct pb_buf line = PB_BUF_INIT;
+            pb_run_quote(&line, (const char *const *)a.v);
+            pb_run_note(&c->x, "if pool '%s' is not imported: %s", r->pool,
+                        pb_buf_str(&line));
+            pb_buf_release(&line);
+            ok = 1;
+        } else {
+            struct pb_run_res res = {0};
+            ok = pb_run_cmd(&c->x, (const char *const *)a.v, 0, &res) == 0;
+            if (!ok) {
+                char w[200];
+                say(c, "pool '%s' of run %s could not be imported (%s): it "
+                    "goes with its sparse files", r->pool, r->id,
+                    pb_run_res_why(&res, w, sizeof(w)));
+            }
+            pb_run_res_release(&res);
+        }
+    }
+    pb_run_argv_release(&a);
+    return ok;
+}
+
+static void clean_run(struct cl *c, const char *id)
+{
+    size_t run = c->have_m ? find_run(&c->m, id) : (size_t)-1;
+    const struct mrun *r = run != (size_t)-1 ? &c->m.runs[run] : NULL;
+    char **vdevs = NULL;
+    size_t nv = 0, capv = 0;
+    int left = c->left, did = 0;
+    c->left = 0;
+    if (r)
+        pb_run_note(&c->x, "cleanup of run %s: pool '%s', %s", id, r->pool,
+                    c->m.path);
+    else
+        pb_run_note(&c->x, "cleanup of run %s: every pool with "
+                    "poolbench:owner=%s%s", id, id,
+                    c->x.dry_run ? " (from the 'zfs get' above), and its "
+                                   "file vdevs"
+                                 : "");
+
+    /* the pools: marked ones, plus the run's own if it is exported */
+    if (c->x.dry_run) {
+        if (r) {
+            if (r->pool_live)
+                import_pool(c, run);
+            destroy_pool(c, r->pool, id, &vdevs, &nv, &capv);
+        }
+    } else {
+        if (r && r->pool_live && !has_field(pb_buf_str(&c->pools), r->pool) &&
+            import_pool(c, run)) {
+            pb_buf_printf(&c->marks, "%s\t%s\n", r->pool, id);
+            pb_buf_printf(&c->pools, "%s\n", r->pool);
+        }
+        for (const char *q = pb_buf_str(&c->marks); *q;) {
+            size_t k = strcspn(q, "\n");
+            char line[512];
+            snprintf(line, sizeof(line), "%.*s", (int)k, q);
+            q += k + (q[k] != '\0');
+            char *tab = strchr(line, '\t');
+            if (!tab || strcmp(tab + 1, id))
+                continue;
+            *tab = '\0';
+            if (strchr(line, '/'))
+                continue; /* a dataset, not a pool */
+            if (destroy_pool(c, line, id, &vdevs, &nv, &capv) == 0)
+                did = 1;
+        }
+    }
+
+    /* the sparse files: the manifest's, else the destroyed pools' */
+    int want_files = c->x.dry_run || nv > 0;
+    if (r)
+        for (size_t i = 0; i < c->m.nfiles; i++)
+            want_files |= c->m.files[i].run == run && c->m.files[i].live;
+    if (want_files && (r || nv)) {
+        const char *st[] = {"zpool", "status", NULL};
+        struct pb_run_res res = {0};
+        int ok = pb_run_cmd(&c->x, st, PB_RUN_CAPTURE, &res) == 0;
+        if (!ok && !c->x.dry_run) {
+            char w[200];
+            say(c, "kept the sparse files of run %s: 'zpool status' failed "
+                "(%s), so which pools use them is unknown", id,
+                pb_run_res_why(&res, w, sizeof(w)));
+            c->left = 1;
+        } else {
+            const char *status = c->x.dry_run ? NULL : pb_buf_str(&res.out);
+            for (size_t i = 0; r && i < c->m.nfiles; i++) {
+                const struct mfile *f = &c->m.files[i];
+                if (f->run == run && f->live) {
+                    remove_file(c, id, f->path, f, status);
+                    did = 1;
+                }
+            }
+            for (size_t i = 0; !r && i < nv; i++) {
+                remove_file(c, id, vdevs[i], NULL, status);
+                did = 1;
+            }
+        }
+        pb_run_res_release(&res);
+    }
+    for (size_t i = 0; i < nv; i++)
+        free(vdevs[i]);
+    free(vdevs);
+    if (!c->x.dry_run) {
+        if (c->left)
+            say(c, "run %s: something is left (see above)", id);
+        else if (did)
+            say(c, "run %s: cleaned up", id);
+        else
+            say(c, "run %s: nothing was left (no pool with "
+                "poolbench:owner=%s%s)", id, id,
+                r ? ", no sparse file of it" : "");
+    }
+    c->left |= left;
+}
+
+int pb_run_cleanup(const struct pb_run_cleanup_opts *o, struct pb_err *err)
+{
+    struct cl c;
+    memset(&c, 0, sizeof(c));
+    c.o = o;
+    c.err = err;
+    c.out = o->out ? o->out : stdout;
+    c.x.dry_run = o->dry_run;
+    c.x.dry = c.out;
+    if (!o->run_id && !o->dir)
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "a cleanup needs a run id or the run's folder");
+    if (!o->dry_run && geteuid() != 0)
+        return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                          "a cleanup needs root (zpool); try --dry-run to "
+                          "see the commands");
+    if (o->dir && open_dir(&c, o->dir) != 0)
+        goto done;
+    if (c.x.log) {
+        time_t t = time(NULL);
+        char ts[64];
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+        fprintf(c.x.log, "# ==== %s cleanup\n", ts);
+    }
+
+    /* ZFS must answer, or nothing is touched: a pool that cannot be seen
+     * may still use the files */
+    struct pb_run_res res = {0};
+    const char *list[] = {"zpool", "list", "-H", "-o", "name", NULL};
+    const char *marks[] = {"zfs", "get", "-H", "-o", "name,value", "-s",
+                           "local", "poolbench:owner", NULL};
+    char w[200];
+    if (pb_run_cmd(&c.x, list, PB_RUN_CAPTURE, &res) != 0) {
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "ZFS does not answer ('zpool list': %s); nothing was "
+                   "touched: start ZFS (zfs-fuse) and run this again",
+                   pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        goto done;
+    }
+    pb_buf_add(&c.pools, pb_buf_str(&res.out), res.out.len);
+    if (pb_run_cmd(&c.x, marks, PB_RUN_CAPTURE, &res) != 0) {
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "cannot read the poolbench:owner marks ('zfs get': %s); "
+                   "nothing was touched",
+                   pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        goto done;
+    }
+    pb_buf_add(&c.marks, pb_buf_str(&res.out), res.out.len);
+    pb_run_res_release(&res);
+
+    if (!o->dir && !o->dry_run)
+        find_dir(&c, o->run_id);
+    if (err->code)
+        goto done;
+    if (o->run_id) {
+        clean_run(&c, o->run_id);
+    } else {
+        for (size_t i = 0; i < c.m.nruns; i++)
+            clean_run(&c, c.m.runs[i].id);
+        if (!c.m.nruns && !o->dry_run)
+            say(&c, "%s records no run: nothing to do", c.m.path);
+    }
+    if (c.left)
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "not everything could be removed (see above)");
+done:
+    if (c.x.log)
+        fclose(c.x.log);
+    if (c.lock)
+        fclose(c.lock);
+    manifest_release(&c.m);
+    pb_buf_release(&c.pools);
+    pb_buf_release(&c.marks);
+    return err->code;
+}
