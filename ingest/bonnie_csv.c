@@ -31,8 +31,26 @@
  *     (files, i.e. bonnie's -n value x 1024), max_size, min_size ("link"/
  *     "symlink" for -n N:-1/-2), num_dirs, file_chunk_size. The random
  *     seed is not a parameter: it differs on every run.
- *   - job: NULL, or "run K" (K from 1, file order) when one machine has
- *     several rows with the same test (bonnie++ -x, runs appended).
+ *   - repeats: rows of one file with the same machine name and the same
+ *     test are runs of one experiment (bonnie++ -x N, or -q runs appended
+ *     with >>), wherever they are in the file. They are folded while
+ *     reading (per machine, test and metric a running mean, Welford, in
+ *     file order; never a result per row) into ONE result per metric,
+ *     job NULL, ordered by the row that first named the machine and test:
+ *       - one run: its value, no stderr, samples 0 (unknown), as a row
+ *         of its own has always been;
+ *       - k >= 2 runs measured it: value = their mean, stderr = sample SD
+ *         / sqrt(k), samples = k;
+ *       - all runs too fast: NULL with the "+++++" reason, samples = the
+ *         number of runs when there were several;
+ *       - some runs measured, some too fast: the mean (and stderr when
+ *         k >= 2) of the measured runs, samples = k, and the machine's
+ *         fact too_fast_runs says which, e.g. "bonnie++ file_size=64M
+ *         files=1k: seq_delete 1 of 2, seq_delete_cpu 1 of 2" (one fact
+ *         per machine; its tests joined by "; ");
+ *       - a run with the cell empty (not run) does not count.
+ *     These are the mean, SE and n the report computed from per-run rows.
+ *     Runs of one machine in different files stay one result per file.
  *   - K/sec (KiB/s) x 1024 -> B/s; seeks and file tests in ops/s; %CPU;
  *     latencies "2326us", "87ms", "120s" -> ns (a bare number is rejected:
  *     its unit is unknown).
@@ -195,6 +213,47 @@ static int is_number(const struct cell *c)
     return c->n > 0 && dec_len(c->p, c->n) == c->n;
 }
 
+/* The first n bytes of c as a number. Digits with an optional fraction,
+ * 15 digits at most, take the exact path: mantissa and power of ten are
+ * both exact doubles, so one division gives the correctly rounded value,
+ * the one strtod returns (strtod was a quarter of the CPU of ingesting
+ * bonnie++ CSV). Anything else goes to strtod. */
+static int to_double(const struct cell *c, size_t n, double *out)
+{
+    static const double pow10[16] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                     1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15};
+    uint64_t m = 0;
+    size_t i = 0, digits = 0, frac = 0;
+    int dot = 0;
+    for (; i < n; i++) {
+        char ch = c->p[i];
+        if (is_digit(ch)) {
+            m = m * 10 + (uint64_t)(ch - '0');
+            digits++;
+            frac += (size_t)dot;
+        } else if (ch == '.' && !dot) {
+            dot = 1;
+        } else {
+            break;
+        }
+    }
+    if (i == n && digits > 0 && digits <= 15) {
+        *out = (double)m / pow10[frac];
+        return 0;
+    }
+    char tmp[64];
+    if (n >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, c->p, n);
+    tmp[n] = '\0';
+    double v = strtod(tmp, NULL);
+    if (!isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 /* "1.96": a CSV format version of bonnie++ 1.90 or later. */
 static int is_fmt_version(const struct cell *c, double *v)
 {
@@ -208,11 +267,7 @@ static int is_fmt_version(const struct cell *c, double *v)
         i++;
     if (i == j || i != c->n)
         return 0;
-    char tmp[16];
-    memcpy(tmp, c->p, c->n);
-    tmp[c->n] = '\0';
-    *v = strtod(tmp, NULL);
-    return *v >= 1.895;
+    return to_double(c, c->n, v) == 0 && *v >= 1.895;
 }
 
 /* "2.00a", "1.97.3": digits, a dot, then a digit and version characters. */
@@ -397,7 +452,7 @@ struct ctx {
     struct pb_resultset *set;
     struct pb_err *err;
     const struct line *l;
-    const char *fact_host, *fact_ver; /* last bonnie_version fact set */
+    struct fold *fold; /* repeated runs, see the file header */
 };
 
 /* A cell for a message: bytes other than printable ASCII shown as '?'
@@ -434,20 +489,6 @@ static int cell_str(const struct cell *c, char *tmp, size_t size)
     memcpy(tmp, c->p, c->n);
     tmp[c->n] = '\0';
     return 1;
-}
-
-static int to_double(const struct cell *c, size_t n, double *out)
-{
-    char tmp[64];
-    if (n >= sizeof(tmp))
-        return -1;
-    memcpy(tmp, c->p, n);
-    tmp[n] = '\0';
-    double v = strtod(tmp, NULL);
-    if (!isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 enum mstate { M_EMPTY, M_VALUE, M_PLUS };
@@ -721,17 +762,6 @@ static size_t make_test(struct pb_resultset *set, const struct params *pr)
     return t;
 }
 
-/* What one row produced, for numbering repeated runs afterwards. */
-struct rowref {
-    size_t config, test, idx;
-    size_t first, count; /* its results */
-};
-
-struct rows {
-    struct rowref *r;
-    size_t n, cap;
-};
-
 static int bad_name(struct ctx *x, const struct cell *c)
 {
     for (size_t i = 0; i < c->n; i++) {
@@ -744,18 +774,315 @@ static int bad_name(struct ctx *x, const struct cell *c)
     return PB_OK;
 }
 
-static void emit(struct ctx *x, size_t cfg, size_t t, const char *host,
-                 const char *metric, const char *unit, int dir,
-                 const struct meas *m)
+/* ==== folding repeated runs ==== */
+
+/* One metric of one (machine, test) over its runs: Welford's running mean
+ * in file order, the arithmetic of the report's fold of repeats
+ * (render/data.c rp_acc_add), so the report shows the means, SE and n it
+ * computed from "run K" rows (up to the last bit: it took the runs in
+ * job-name order, "run 1", "run 10", "run 2"). */
+struct acc {
+    long k;    /* runs that measured it */
+    long plus; /* runs that were too fast to measure */
+    double mean, m2;
+};
+
+/* Slot of test i's value, %CPU and latency: 3i, 3i + 1, 3i + 2. */
+#define NSLOTS (3 * NTESTS)
+
+struct group {
+    size_t config, test;
+    const char *host; /* interned */
+    long runs;        /* rows folded into it */
+    struct acc a[NSLOTS];
+};
+
+/* A row's identity before its test is named: machine name and parameters.
+ * Rows with different parameters can name one test (a 1.97 row has no
+ * seeks cells, a 2.00 row the default 8192), so several keys may lead to
+ * one group. Naming the test on every row would cost more than parsing. */
+struct rkey {
+    uint64_t hash;
+    const char *host; /* interned */
+    size_t hostlen;
+    struct params pr;
+    size_t group;
+};
+
+struct fold {
+    struct group *g;
+    size_t ng, capg;
+    size_t *gslots; /* (config, test) -> group + 1, linear probing */
+    size_t gcap;
+    struct rkey *k;
+    size_t nk, capk;
+    size_t *kslots; /* row key -> rkey + 1 */
+    size_t kcap;
+    const char **cver; /* last bonnie_version fact per config */
+    size_t capcver;
+};
+
+static void fold_release(struct fold *f)
 {
-    if (m->st == M_VALUE)
-        pb_rs_add(x->set, cfg, t, host, NULL, metric, unit, dir, m->v);
-    else if (m->st == M_PLUS)
-        pb_rs_add_null(x->set, cfg, t, host, NULL, metric, unit, dir,
-                       TOO_FAST);
+    free(f->g);
+    free(f->gslots);
+    free(f->k);
+    free(f->kslots);
+    free(f->cver);
 }
 
-static int do_row(struct ctx *x, enum layout lay, struct rows *rows)
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 32);
+}
+
+static uint64_t num_bits(double v)
+{
+    uint64_t u = 0x7ff8dead0000beefULL; /* every NAN (absent) alike */
+    if (!isnan(v))
+        memcpy(&u, &v, sizeof(u));
+    return u;
+}
+
+static void pr_nums(const struct params *p, double out[10])
+{
+    const double v[10] = {p->file_size, p->chunk, p->seeks, p->seekers,
+                          p->conc,      p->nfiles, p->maxs, p->mins,
+                          p->dirs,      p->fchunk};
+    memcpy(out, v, sizeof(v));
+}
+
+static uint64_t key_hash(const char *name, size_t n, const struct params *p)
+{
+    uint64_t h = mix(0xcbf29ce484222325ULL, n);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, name + i, 8);
+        h = mix(h, w);
+    }
+    for (; i < n; i++)
+        h = mix(h, (unsigned char)name[i]);
+    double v[10];
+    pr_nums(p, v);
+    for (int k = 0; k < 10; k++)
+        h = mix(h, num_bits(v[k]));
+    return mix(h, p->link ? (uint64_t)(unsigned char)p->link[0] : 0);
+}
+
+static int same_params(const struct params *a, const struct params *b)
+{
+    double u[10], v[10];
+    pr_nums(a, u);
+    pr_nums(b, v);
+    for (int i = 0; i < 10; i++)
+        if (num_bits(u[i]) != num_bits(v[i]))
+            return 0;
+    if (!a->link || !b->link)
+        return a->link == b->link;
+    return strcmp(a->link, b->link) == 0;
+}
+
+static uint64_t group_hash(size_t config, size_t test)
+{
+    return mix(mix(0x51ed270b27a5f3c1ULL, config), test);
+}
+
+/* Double a table of index + 1 slots and put every entry back. */
+static void rehash(size_t **slots, size_t *cap, size_t n,
+                   uint64_t (*hash_of)(const struct fold *, size_t),
+                   const struct fold *f)
+{
+    size_t nc = *cap ? *cap * 2 : 64;
+    size_t *s = pb_xcalloc(nc, sizeof(*s));
+    for (size_t e = 0; e < n; e++) {
+        size_t i = (size_t)hash_of(f, e) & (nc - 1);
+        while (s[i])
+            i = (i + 1) & (nc - 1);
+        s[i] = e + 1;
+    }
+    free(*slots);
+    *slots = s;
+    *cap = nc;
+}
+
+static uint64_t group_hash_at(const struct fold *f, size_t e)
+{
+    return group_hash(f->g[e].config, f->g[e].test);
+}
+
+static uint64_t key_hash_at(const struct fold *f, size_t e)
+{
+    return f->k[e].hash;
+}
+
+static size_t group_at(struct fold *f, size_t config, size_t test,
+                       const char *host)
+{
+    if ((f->ng + 1) * 2 > f->gcap)
+        rehash(&f->gslots, &f->gcap, f->ng, group_hash_at, f);
+    size_t mask = f->gcap - 1;
+    size_t i = (size_t)group_hash(config, test) & mask;
+    for (; f->gslots[i]; i = (i + 1) & mask) {
+        const struct group *g = &f->g[f->gslots[i] - 1];
+        if (g->config == config && g->test == test)
+            return f->gslots[i] - 1;
+    }
+    PB_GROW(f->g, f->capg, f->ng + 1);
+    struct group *g = &f->g[f->ng];
+    memset(g, 0, sizeof(*g));
+    g->config = config;
+    g->test = test;
+    g->host = host;
+    f->gslots[i] = ++f->ng;
+    return f->ng - 1;
+}
+
+/* The group of a row of machine name[0..n) with parameters pr; the
+ * config and test are made when the key is new. */
+static size_t group_of(struct ctx *x, const char *name, size_t n,
+                       const struct params *pr)
+{
+    struct fold *f = x->fold;
+    if (n == 0) {
+        name = "(unnamed)";
+        n = strlen(name);
+    }
+    uint64_t h = key_hash(name, n, pr);
+    if ((f->nk + 1) * 2 > f->kcap)
+        rehash(&f->kslots, &f->kcap, f->nk, key_hash_at, f);
+    size_t mask = f->kcap - 1;
+    size_t i = (size_t)h & mask;
+    for (; f->kslots[i]; i = (i + 1) & mask) {
+        const struct rkey *k = &f->k[f->kslots[i] - 1];
+        if (k->hash == h && k->hostlen == n && !memcmp(k->host, name, n) &&
+            same_params(&k->pr, pr))
+            return k->group;
+    }
+    char *s = pb_xstrndup(name, n);
+    const char *host = pb_rs_str(x->set, s);
+    free(s);
+    size_t cfg = pb_rs_config(x->set, host);
+    size_t t = make_test(x->set, pr);
+    size_t g = group_at(f, cfg, t, host);
+    PB_GROW(f->k, f->capk, f->nk + 1);
+    struct rkey *k = &f->k[f->nk];
+    k->hash = h;
+    k->host = host;
+    k->hostlen = n;
+    k->pr = *pr;
+    k->group = g;
+    f->kslots[i] = ++f->nk;
+    return g;
+}
+
+static void acc_add(struct acc *a, const struct meas *m)
+{
+    if (m->st == M_PLUS) {
+        a->plus++;
+    } else if (m->st == M_VALUE) {
+        a->k++;
+        double d = m->v - a->mean;
+        a->mean += d / (double)a->k;
+        a->m2 += d * (m->v - a->mean);
+    }
+}
+
+/* The bonnie_version fact of the machine of config cfg: set when it is
+ * new or differs from the last one set (the last row's version wins). */
+static void version_fact(struct ctx *x, size_t cfg, const char *host,
+                         const struct cell *vc)
+{
+    struct fold *f = x->fold;
+    struct pb_resultset *set = x->set;
+    if (!set->tool_version)
+        set->tool_version = pb_arena_printf(&set->arena, "bonnie++-%.*s",
+                                            (int)vc->n, vc->p);
+    if (cfg >= f->capcver) {
+        size_t old = f->capcver;
+        PB_GROW(f->cver, f->capcver, cfg + 1);
+        memset(f->cver + old, 0, (f->capcver - old) * sizeof(*f->cver));
+    }
+    const char *last = f->cver[cfg];
+    if (last && strlen(last) == vc->n && !memcmp(last, vc->p, vc->n))
+        return;
+    char *ver = pb_xstrndup(vc->p, vc->n);
+    pb_rs_fact(set, host, "bonnie_version", ver);
+    f->cver[cfg] = pb_rs_str(set, ver);
+    free(ver);
+}
+
+/* One result per metric of group g (see the file header for the rules);
+ * metrics some runs measured and others found too fast are listed in
+ * *fast as "metric k of N". */
+static void emit_group(struct pb_resultset *set, const struct group *g,
+                       struct pb_buf *fast)
+{
+    for (size_t i = 0; i < NSLOTS; i++) {
+        const struct acc *a = &g->a[i];
+        const struct btest *bt = &tests[i / 3];
+        int part = (int)(i % 3);
+        const char *metric = part == 0 ? bt->metric
+                             : part == 1 ? bt->cpu
+                                         : bt->lat;
+        const char *unit = part == 0 ? bt->unit : part == 1 ? "%" : "ns";
+        int dir = part == 0 ? PB_DIR_HIGHER : PB_DIR_LOWER;
+        struct pb_result *r;
+        if (a->k) {
+            r = pb_rs_add(set, g->config, g->test, g->host, NULL, metric,
+                          unit, dir, a->mean);
+            if (g->runs > 1)
+                r->samples = a->k;
+            double var = a->k > 1 ? a->m2 / (double)(a->k - 1) : 0;
+            double se = sqrt(var > 0 ? var : 0) / sqrt((double)a->k);
+            if (a->k > 1 && isfinite(se)) {
+                r->has_stderr = 1;
+                r->stderr_ = se;
+            }
+            if (a->plus)
+                pb_buf_printf(fast, "%s%s %ld of %ld",
+                              fast->len ? ", " : "", metric, a->plus,
+                              a->plus + a->k);
+        } else if (a->plus) {
+            r = pb_rs_add_null(set, g->config, g->test, g->host, NULL,
+                               metric, unit, dir, TOO_FAST);
+            if (g->runs > 1)
+                r->samples = a->plus;
+        }
+    }
+}
+
+/* Results of every group in the order rows first named them, then one
+ * too_fast_runs fact per machine that has partly too fast metrics. */
+static void emit_all(struct pb_resultset *set, const struct fold *f)
+{
+    struct pb_buf *per_cfg = NULL; /* made on the first partial metric */
+    struct pb_buf fast = PB_BUF_INIT;
+    for (size_t i = 0; i < f->ng; i++) {
+        const struct group *g = &f->g[i];
+        pb_buf_reset(&fast);
+        emit_group(set, g, &fast);
+        if (!fast.len)
+            continue;
+        if (!per_cfg)
+            per_cfg = pb_xcalloc(set->nconfigs, sizeof(*per_cfg));
+        struct pb_buf *b = &per_cfg[g->config];
+        pb_buf_printf(b, "%s%s: %s", b->len ? "; " : "",
+                      set->tests[g->test].name, pb_buf_str(&fast));
+    }
+    for (size_t c = 0; per_cfg && c < set->nconfigs; c++) {
+        /* a config's label is its machine name, the results' host */
+        if (per_cfg[c].len)
+            pb_rs_fact(set, set->configs[c].label, "too_fast_runs",
+                       pb_buf_str(&per_cfg[c]));
+        pb_buf_release(&per_cfg[c]);
+    }
+    free(per_cfg);
+    pb_buf_release(&fast);
+}
+
+static int do_row(struct ctx *x, enum layout lay)
 {
     const struct line *l = x->l;
     const struct cols *k = &layouts[lay];
@@ -812,82 +1139,17 @@ static int do_row(struct ctx *x, enum layout lay, struct rows *rows)
     if (!any)
         return PB_OK; /* -s 0 -n 0: nothing was measured */
 
-    struct pb_resultset *set = x->set;
-    char *name = pb_xstrndup(nc->p, nc->n);
-    const char *host = *name ? name : "(unnamed)";
-    if (lay != L_LEGACY) {
-        char *ver = pb_xstrndup(l->c[1].p, l->c[1].n);
-        if (!set->tool_version)
-            set->tool_version = pb_arena_printf(&set->arena, "bonnie++-%s",
-                                                ver);
-        /* rows of one machine mostly follow each other: skip the fact
-         * lookup while machine and version stay the same */
-        if (!x->fact_host || strcmp(x->fact_host, host) != 0 ||
-            strcmp(x->fact_ver, ver) != 0) {
-            pb_rs_fact(set, host, "bonnie_version", ver);
-            x->fact_host = pb_rs_str(set, host);
-            x->fact_ver = pb_rs_str(set, ver);
-        }
-        free(ver);
-    }
-    size_t cfg = pb_rs_config(set, host);
-    size_t t = make_test(set, &pr);
-    size_t first = set->nresults;
+    size_t gi = group_of(x, nc->p, nc->n, &pr);
+    struct group *g = &x->fold->g[gi];
+    if (lay != L_LEGACY)
+        version_fact(x, g->config, g->host, &l->c[1]);
+    g->runs++;
     for (size_t i = 0; i < NTESTS; i++) {
-        emit(x, cfg, t, host, tests[i].metric, tests[i].unit, PB_DIR_HIGHER,
-             &val[i]);
-        emit(x, cfg, t, host, tests[i].cpu, "%", PB_DIR_LOWER, &cpu[i]);
-        emit(x, cfg, t, host, tests[i].lat, "ns", PB_DIR_LOWER, &lat[i]);
+        acc_add(&g->a[3 * i], &val[i]);
+        acc_add(&g->a[3 * i + 1], &cpu[i]);
+        acc_add(&g->a[3 * i + 2], &lat[i]);
     }
-    free(name);
-    PB_GROW(rows->r, rows->cap, rows->n + 1);
-    struct rowref *r = &rows->r[rows->n];
-    r->config = cfg;
-    r->test = t;
-    r->idx = rows->n;
-    r->first = first;
-    r->count = set->nresults - first;
-    rows->n++;
     return PB_OK;
-}
-
-/* ==== repeated runs ==== */
-
-static int cmp_rowref(const void *a, const void *b)
-{
-    const struct rowref *x = a, *y = b;
-    if (x->config != y->config)
-        return x->config < y->config ? -1 : 1;
-    if (x->test != y->test)
-        return x->test < y->test ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void number_runs(struct pb_resultset *set, struct rows *rows)
-{
-    if (rows->n < 2)
-        return;
-    qsort(rows->r, rows->n, sizeof(*rows->r), cmp_rowref);
-    const char **names = NULL; /* "run K", made once per K */
-    size_t nnames = 0, capnames = 0;
-    for (size_t i = 0; i < rows->n;) {
-        size_t j = i + 1;
-        while (j < rows->n && rows->r[j].config == rows->r[i].config &&
-               rows->r[j].test == rows->r[i].test)
-            j++;
-        for (size_t k = i; j - i > 1 && k < j; k++) {
-            size_t run = k - i;
-            for (; nnames <= run; nnames++) {
-                PB_GROW(names, capnames, nnames + 1);
-                names[nnames] =
-                    pb_arena_printf(&set->arena, "run %zu", nnames + 1);
-            }
-            for (size_t q = 0; q < rows->r[k].count; q++)
-                set->results[rows->r[k].first + q].job = names[run];
-        }
-        i = j;
-    }
-    free(names);
 }
 
 /* ==== parse ==== */
@@ -896,8 +1158,9 @@ static int parse(const char *path, const char *buf, size_t len,
                  struct pb_resultset *set, struct pb_err *err)
 {
     struct line *l = pb_xmalloc(sizeof(*l));
-    struct ctx x = {path, set, err, l, NULL, NULL};
-    struct rows rows = {NULL, 0, 0};
+    struct fold fold;
+    memset(&fold, 0, sizeof(fold));
+    struct ctx x = {path, set, err, l, &fold};
     const char *p = buf, *end = buf + len;
     long lineno = 1;
     int rc = PB_OK, seen = 0;
@@ -920,7 +1183,7 @@ static int parse(const char *path, const char *buf, size_t len,
             enum layout lay;
             if (classify(l, &lay) == K_ROW) {
                 seen = 1;
-                rc = do_row(&x, lay, &rows);
+                rc = do_row(&x, lay);
             }
         }
         if (!nl)
@@ -932,8 +1195,8 @@ static int parse(const char *path, const char *buf, size_t len,
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
                         "no bonnie++ CSV row found");
     if (rc == PB_OK)
-        number_runs(set, &rows);
-    free(rows.r);
+        emit_all(set, &fold);
+    fold_release(&fold);
     free(l);
     return rc;
 }

@@ -127,6 +127,58 @@ static void chk_null(const struct pb_resultset *s, const char *host,
     assert_string_equal(r->null_reason, TOO_FAST);
 }
 
+/* A result folded from repeated runs: mean, stderr (se < 0: none) and
+ * samples (0: one run, unknown). */
+static void chk_fold_t(const struct pb_resultset *s, const char *test,
+                       const char *host, const char *metric, double mean,
+                       double se, long n)
+{
+    const struct pb_result *r = must(find_t(s, test, host, NULL, metric),
+                                     metric);
+    if (!r->has_value) {
+        print_error("%s is NULL (%s)\n", metric, r->null_reason);
+        fail();
+    }
+    assert_near(r->value, mean, fabs(mean) * 1e-12);
+    if (se < 0) {
+        assert_false(r->has_stderr);
+    } else {
+        assert_true(r->has_stderr);
+        assert_near(r->stderr_, se, fabs(se) * 1e-12);
+    }
+    assert_int_equal(r->samples, n);
+}
+
+static void chk_fold(const struct pb_resultset *s, const char *host,
+                     const char *metric, double mean, double se, long n)
+{
+    chk_fold_t(s, NULL, host, metric, mean, se, n);
+}
+
+/* NULL "+++++" in all of n runs (n = 0: one run) */
+static void chk_null_nt(const struct pb_resultset *s, const char *test,
+                        const char *host, const char *metric, long n)
+{
+    const struct pb_result *r = must(find_t(s, test, host, NULL, metric),
+                                     metric);
+    assert_false(r->has_value);
+    assert_string_equal(r->null_reason, TOO_FAST);
+    assert_false(r->has_stderr);
+    assert_int_equal(r->samples, n);
+}
+
+static void chk_null_n(const struct pb_resultset *s, const char *host,
+                       const char *metric, long n)
+{
+    chk_null_nt(s, NULL, host, metric, n);
+}
+
+static void no_jobs(const struct pb_resultset *s)
+{
+    for (size_t i = 0; i < s->nresults; i++)
+        assert_null(s->results[i].job);
+}
+
 static void chk_absent(const struct pb_resultset *s, const char *host,
                        const char *job, const char *metric)
 {
@@ -193,8 +245,11 @@ static void test_fixture_stdout(void **state)
     chk_null(s, "pbtest", NULL, "random_seeks");
     chk_null(s, "pbtest", NULL, "rand_delete");
     chk(s, "pbtest", NULL, "rand_delete_latency", 70e3, "ns", LO);
-    for (size_t i = 0; i < s->nresults; i++)
-        assert_null(s->results[i].job);
+    /* a single run: stored as read, no stderr, samples unknown */
+    chk_fold(s, "pbtest", "seq_out_char_bw", 3563 * KB, -1, 0);
+    chk_null_n(s, "pbtest", "random_seeks", 0);
+    assert_null(fact(s, "pbtest", "too_fast_runs"));
+    no_jobs(s);
     pb_resultset_free(s);
 }
 
@@ -212,18 +267,33 @@ static void test_fixture_two_runs(void **state)
     assert_string_equal(tparam(s, t, "min_size"), "1024");
     assert_string_equal(tparam(s, t, "num_dirs"), "4");
     assert_null(tparam(s, t, "file_chunk_size"));
-    assert_int_equal(s->nresults, 72);
+    /* two runs of one machine and test: one result per metric */
+    assert_int_equal(s->nresults, 36);
+    no_jobs(s);
     const char *h = "zfs_mirror_rs128k";
-    chk(s, h, "run 1", "seq_out_char_bw", 3586 * KB, "B/s", HI);
-    chk(s, h, "run 1", "seq_out_char_latency", 2948e3, "ns", LO);
-    chk(s, h, "run 2", "seq_out_char_bw", 3511 * KB, "B/s", HI);
-    chk(s, h, "run 2", "seq_out_char_cpu", 98, "%", LO);
-    chk(s, h, "run 2", "seq_delete", 1775, "ops/s", HI);
-    chk(s, h, "run 2", "seq_delete_cpu", 4, "%", LO);
-    chk(s, h, "run 2", "seq_delete_latency", 5260e3, "ns", LO);
-    chk(s, h, "run 2", "random_seeks_latency", 48264e3, "ns", LO);
-    chk_null(s, h, "run 1", "seq_delete");
-    chk_absent(s, h, NULL, "seq_out_char_bw");
+    /* putc 3586 and 3511 K/sec: mean 3548.5 K/sec, SE = |a - b| / 2 =
+     * 37.5 K/sec (sample SD |a - b| / sqrt 2, over sqrt 2) */
+    chk(s, h, NULL, "seq_out_char_bw", 3548.5 * KB, "B/s", HI);
+    chk_fold(s, h, "seq_out_char_bw", 3548.5 * KB, 37.5 * KB, 2);
+    chk_fold(s, h, "seq_out_char_cpu", 98.5, 0.5, 2);       /* 99, 98 */
+    chk_fold(s, h, "seq_out_char_latency", 4348e3, 1400e3, 2); /* 2948us,
+                                                                 5748us */
+    chk_fold(s, h, "seq_in_char_cpu", 99, 0, 2);            /* 99, 99 */
+    chk_fold(s, h, "random_seeks_latency", 28164e3, 20100e3, 2); /* 8064us,
+                                                                 48264us */
+    /* seq_del "+++++" then 1775: the measured run alone, n = 1, no SE,
+     * and a fact names the run that was too fast */
+    chk_fold(s, h, "seq_delete", 1775, -1, 1);
+    chk_fold(s, h, "seq_delete_cpu", 4, -1, 1);
+    chk_fold(s, h, "seq_delete_latency", 2741500, 2518500, 2); /* 223us,
+                                                                 5260us */
+    assert_string_equal(fact(s, h, "too_fast_runs"),
+                        "bonnie++ file_size=64M files=1k max=4k min=1k "
+                        "dirs=4: seq_delete 1 of 2, seq_delete_cpu 1 of 2");
+    /* put_block "+++++" in both runs */
+    chk_null_n(s, h, "seq_out_block_bw", 2);
+    chk_null_n(s, h, "rand_delete_cpu", 2);
+    chk_absent(s, h, "run 1", "seq_out_char_bw");
     pb_resultset_free(s);
 }
 
@@ -268,15 +338,18 @@ static void test_fixture_hand_written(void **state)
     size_t t = test_named(s, t16);
     assert_string_equal(tparam(s, t, "chunk_size"), "4096");
     assert_string_equal(tparam(s, t, "file_size"), "17179869184");
-    /* rows 1 and 3 of tank repeat the test (not adjacent) */
-    chk(s, tank, "run 1", "seq_out_char_bw", 512 * KB, "B/s", HI);
-    chk(s, tank, "run 2", "seq_out_char_bw", 498 * KB, "B/s", HI);
-    chk(s, tank, "run 1", "random_seeks", 312.5, "ops/s", HI);
-    chk(s, tank, "run 1", "seq_rewrite_latency", 3e9, "ns", LO);
-    chk(s, tank, "run 1", "rand_delete_latency", 120e9, "ns", LO);
-    chk(s, tank, "run 2", "seq_rewrite_latency", 2987e6, "ns", LO);
-    chk_null(s, tank, "run 1", "seq_stat"); /* "++++" */
-    chk_null(s, tank, "run 1", "seq_stat_cpu");
+    /* rows 1 and 3 of tank repeat the test (not adjacent): folded */
+    chk_fold_t(s, t16, tank, "seq_out_char_bw", 505 * KB, 7 * KB, 2);
+    chk_fold_t(s, t16, tank, "random_seeks", 307.1, 5.4, 2); /* 312.5,
+                                                              301.7 */
+    chk_fold_t(s, t16, tank, "seq_rewrite_latency", 2993.5e6, 6.5e6,
+               2); /* 3s, 2987ms */
+    chk_fold_t(s, t16, tank, "rand_delete_latency", 119e9, 1e9,
+               2); /* 120s, 118s */
+    chk_null_nt(s, t16, tank, "seq_stat", 2); /* "++++", "+++++" */
+    chk_null_nt(s, t16, tank, "seq_stat_cpu", 2);
+    assert_null(fact(s, tank, "too_fast_runs"));
+    no_jobs(s);
     /* -s 0 row: only the file tests, its own test */
     const char *tf = "bonnie++ files=16k max=4k min=512 dirs=8";
     t = test_named(s, tf);
@@ -302,8 +375,10 @@ static void test_fixture_hand_written(void **state)
     test_named(s, tn);
     chk_t(s, tn, ufs, NULL, "seq_in_block_bw", 61003 * KB, "B/s", HI);
     assert_null(find_t(s, tn, ufs, NULL, "seq_create"));
-    /* 2 x 36 + 6 x 3 for tank, 24 + 12 for the 1.03 rows */
-    assert_int_equal(s->nresults, 72 + 18 + 24 + 12);
+    /* 36 for tank's two runs, 6 x 3 for its -s 0 row, 24 + 12 for the
+     * 1.03 rows (another test each: not repeats) */
+    assert_int_equal(s->nresults, 36 + 18 + 24 + 12);
+    chk_fold_t(s, tl, ufs, "seq_out_char_bw", 41234 * KB, -1, 0);
     pb_resultset_free(s);
 }
 
@@ -404,18 +479,23 @@ static void test_corpus_iscsi(void **state)
     struct pb_resultset *s = corpus(
         "bonnie-1.96_multiple-runs-with-comment-header_iscsi_cunnie.txt");
     const char *h = "iSCSI_L2_80G";
-    assert_int_equal(s->nresults, 7 * 30);
+    /* seven runs of one test, folded (means and SE computed with
+     * python3's statistics.fmean/stdev from the cells) */
+    assert_int_equal(s->nresults, 30);
+    no_jobs(s);
     test_named(s, "bonnie++ file_size=80G files=1k");
-    chk(s, h, "run 1", "seq_out_block_bw", 74149 * KB, "B/s", HI);
-    chk(s, h, "run 1", "random_seeks", 148.7, "ops/s", HI);
-    chk(s, h, "run 1", "seq_out_block_latency", 2331e6, "ns", LO);
-    chk(s, h, "run 3", "seq_create_latency", 41332e3, "ns", LO);
-    chk(s, h, "run 7", "random_seeks", 139.6, "ops/s", HI);
-    chk(s, h, "run 7", "seq_create", 525, "ops/s", HI);
-    chk(s, h, "run 7", "rand_stat_latency", 4e3, "ns", LO);
-    chk_null(s, h, "run 7", "seq_stat");
-    chk_absent(s, h, "run 8", "random_seeks");
-    chk_absent(s, h, NULL, "random_seeks");
+    /* put_block 74149 66636 69179 62335 65328 69112 67811 K/sec */
+    chk_fold(s, h, "seq_out_block_bw", 69419885.714285716, 1424379.2049294035,
+             7);
+    /* seeks 148.7 158.7 157.6 114.1 145.7 129.7 139.6 */
+    chk_fold(s, h, "random_seeks", 142.01428571428571, 6.0085030451467203, 7);
+    chk_fold(s, h, "seq_out_block_latency", 2007285714.2857144,
+             58482278.262293264, 7);
+    chk_fold(s, h, "seq_create", 474.57142857142856, 14.3125937599044, 7);
+    chk_fold(s, h, "rand_delete_latency", 124243428.57142857,
+             10462423.480648991, 7);
+    chk_null_n(s, h, "seq_stat", 7);
+    chk_absent(s, h, "run 1", "random_seeks");
     pb_resultset_free(s);
 }
 
@@ -445,19 +525,20 @@ static void test_corpus_ssd(void **state)
     struct pb_resultset *s =
         corpus("bonnie-1.97_multiple-runs-appended_ssd_cunnie.txt");
     const char *h = "SSD_SATA_80G";
-    assert_int_equal(s->nresults, 9 * 30);
-    chk(s, h, "run 1", "seq_out_block_bw", 256640 * KB, "B/s", HI);
-    chk(s, h, "run 1", "seq_out_block_latency", 182e6, "ns", LO);
-    chk(s, h, "run 2", "seq_out_block_latency", 93180e3, "ns", LO);
-    chk(s, h, "run 9", "seq_in_block_bw", 357206 * KB, "B/s", HI);
-    chk(s, h, "run 9", "random_seeks", 5289, "ops/s", HI);
-    chk(s, h, "run 9", "rand_delete_latency", 1633e3, "ns", LO);
-    for (int i = 1; i <= 9; i++) {
-        char job[16];
-        snprintf(job, sizeof(job), "run %d", i);
-        chk_null(s, h, job, "seq_create");
-        chk_null(s, h, job, "rand_delete_cpu");
-    }
+    /* nine runs appended, folded (python3 statistics on the cells) */
+    assert_int_equal(s->nresults, 30);
+    no_jobs(s);
+    /* put_block 256640 313349 288357 293228 110696 291390 292077 291777
+     * 288478 K/sec */
+    chk_fold(s, h, "seq_out_block_bw", 276023978.66666669, 20926936.42771576,
+             9);
+    chk_fold(s, h, "seq_out_block_latency", 132601555.55555555,
+             14721094.266119463, 9);
+    chk_fold(s, h, "random_seeks", 5159.2222222222226, 46.280478779387998, 9);
+    chk_fold(s, h, "rand_delete_latency", 448333.33333333331,
+             148610.97611624192, 9);
+    chk_null_n(s, h, "seq_create", 9);
+    chk_null_n(s, h, "rand_delete_cpu", 9);
     pb_resultset_free(s);
 }
 
@@ -469,14 +550,17 @@ static void test_corpus_zfs_hdd(void **state)
     const char *h = "s209";
     size_t t = test_named(s, "bonnie++ file_size=16G files=16k");
     assert_string_equal(tparam(s, t, "num_files"), "16384");
-    assert_int_equal(s->nresults, 5 * 30);
-    chk(s, h, "run 1", "seq_out_block_bw", 111645 * KB, "B/s", HI);
-    chk(s, h, "run 1", "random_seeks", 112.1, "ops/s", HI);
-    chk(s, h, "run 1", "seq_out_block_latency", 2452e6, "ns", LO);
-    chk(s, h, "run 1", "seq_stat_latency", 2476e3, "ns", LO);
-    chk(s, h, "run 5", "rand_delete_latency", 214e6, "ns", LO);
-    chk(s, h, "run 5", "rand_delete", 88, "ops/s", HI);
-    chk_null(s, h, "run 3", "rand_stat");
+    assert_int_equal(s->nresults, 30);
+    no_jobs(s);
+    /* put_block 111645 107697 106153 104564 103171 K/sec: mean 106646
+     * K/sec; seeks 112.1 112.5 109.3 111.8 110.4: mean 111.22, squared
+     * deviations 7.108 / 4 = 1.777, SD 1.33304, SE 0.596154 (by hand) */
+    chk_fold(s, h, "seq_out_block_bw", 106646 * KB, 1497072.5908919715, 5);
+    chk_fold(s, h, "random_seeks", 111.22, 0.59615434243155463, 5);
+    chk_fold(s, h, "seq_out_block_latency", 2596.8e6, 53632452.862049855, 5);
+    chk_fold(s, h, "rand_delete", 82, 1.5491933384829666, 5);
+    chk_fold(s, h, "rand_delete_latency", 249.2e6, 22795613.613149349, 5);
+    chk_null_n(s, h, "rand_stat", 5);
     pb_resultset_free(s);
 }
 
@@ -641,6 +725,108 @@ static long col_of(const char *r, int idx)
     for (int k = 0; k < idx; k++)
         p = strchr(p, ',') + 1;
     return (long)(p - r) + 1;
+}
+
+/* Repeats built from ROW197: runs of one machine and test fold into one
+ * result per metric wherever they are in the file; other machines and
+ * tests do not. */
+static void test_repeats(void **state)
+{
+    (void)state;
+    struct pb_buf b = PB_BUF_INIT;
+    /* m1 three times, seq_create "+++++", 100, 200; m2 in between */
+    const char *cells[] = {"+++++", "100", "200"};
+    for (int i = 0; i < 3; i++) {
+        char *r = row_with(NULL, 24, cells[i]);
+        pb_buf_puts(&b, r);
+        free(r);
+        if (i == 0) {
+            r = row_with("m2", 7, "100");
+            pb_buf_puts(&b, r);
+            free(r);
+        }
+    }
+    struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "m", b.s, b.len);
+    assert_int_equal(s->nconfigs, 2);
+    assert_int_equal(s->ntests, 1);
+    assert_int_equal(s->nresults, 72); /* 36 per machine */
+    no_jobs(s);
+    assert_string_equal(s->results[0].host, "m1"); /* m1 came first */
+    assert_string_equal(s->results[36].host, "m2");
+    /* 100 and 200 measured, one run too fast: mean 150, SD 70.71, SE 50 */
+    chk_fold(s, "m1", "seq_create", 150, 50, 2);
+    chk_null_n(s, "m1", "seq_create_cpu", 3); /* "+++" three times */
+    chk_fold(s, "m1", "seq_out_char_bw", 736 * KB, 0, 3);
+    chk_fold(s, "m1", "seq_out_char_latency", 15706e3, 0, 3);
+    assert_string_equal(fact(s, "m1", "too_fast_runs"),
+                        "bonnie++ file_size=15G files=16k: seq_create 1 of "
+                        "3");
+    /* m2: one row, as read */
+    chk_fold(s, "m2", "seq_out_char_bw", 100 * KB, -1, 0);
+    chk_null_n(s, "m2", "seq_create", 0);
+    assert_null(fact(s, "m2", "too_fast_runs"));
+    pb_resultset_free(s);
+
+    /* a 1.97 row (no seeks cells) and a 2.00a row (seeks 8192, the
+     * default) of m1 name the same test: one experiment */
+    pb_buf_reset(&b);
+    pb_buf_puts(&b, ROW197);
+    pb_buf_putc(&b, '\n');
+    const char *cut = strstr(ROW197, "15G,,") + 5;
+    pb_buf_puts(&b, "1.98,2.00a");
+    pb_buf_add(&b, ROW197 + 9, (size_t)(cut - ROW197 - 9));
+    pb_buf_puts(&b, "8192,5,");
+    pb_buf_puts(&b, cut);
+    pb_buf_putc(&b, '\n');
+    s = th_parse_mem_ok(BONNIEP, "m", b.s, b.len);
+    assert_int_equal(s->ntests, 1);
+    assert_string_equal(s->tests[0].name, "bonnie++ file_size=15G files=16k");
+    assert_string_equal(tparam(s, 0, "seeks"), "8192");
+    assert_int_equal(s->nresults, 36);
+    chk_fold(s, "m1", "seq_out_block_bw", 26293 * KB, 0, 2);
+    assert_string_equal(s->tool_version, "bonnie++-1.97"); /* first row */
+    assert_string_equal(fact(s, "m1", "bonnie_version"), "2.00a"); /* last */
+    pb_resultset_free(s);
+
+    /* another test (file size) of the same machine is not a repeat */
+    pb_buf_reset(&b);
+    char *r = row_with(NULL, 5, "16G");
+    pb_buf_puts(&b, ROW197);
+    pb_buf_putc(&b, '\n');
+    pb_buf_puts(&b, r);
+    free(r);
+    s = th_parse_mem_ok(BONNIEP, "m", b.s, b.len);
+    assert_int_equal(s->ntests, 2);
+    assert_int_equal(s->nresults, 72);
+    chk_fold_t(s, "bonnie++ file_size=16G files=16k", "m1", "seq_out_char_bw",
+               736 * KB, -1, 0);
+    pb_resultset_free(s);
+    pb_buf_release(&b);
+}
+
+/* Numbers take an exact path instead of strtod: it must give the same
+ * double, bit for bit. */
+static void test_number_exact(void **state)
+{
+    (void)state;
+    static const char *const v[] = {"0.1",  "148.7", "312.5", "0.3",
+                                    "2.675", "99999999999999.9",
+                                    "123456789012345", "0.000000000000001",
+                                    "1.0000000000001", "9007199254740.993"};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        char *r = row_with(NULL, 17, v[i]); /* seeks: no unit factor */
+        struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "m", r, strlen(r));
+        const struct pb_result *x =
+            must(find(s, "m1", NULL, "random_seeks"), v[i]);
+        double want = strtod(v[i], NULL);
+        if (memcmp(&x->value, &want, sizeof(want)) != 0) {
+            print_error("%s: got %.17g, strtod %.17g\n", v[i], x->value,
+                        want);
+            fail();
+        }
+        pb_resultset_free(s);
+        free(r);
+    }
 }
 
 static void test_empty_and_blank(void **state)
@@ -978,6 +1164,8 @@ int main(void)
         cmocka_unit_test(test_nul_bytes),
         cmocka_unit_test(test_cells),
         cmocka_unit_test(test_layout_details),
+        cmocka_unit_test(test_repeats),
+        cmocka_unit_test(test_number_exact),
     };
     return cmocka_run_group_tests(tests_, NULL, NULL);
 }
