@@ -21,9 +21,9 @@
  * when those agree.
  */
 #include "ingest/fio_int.h"
+#include "ingest/json_int.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,19 +33,21 @@
 #define SNIFF_SCAN ((size_t)8192)
 
 /* A finite number stored under key, or NAN. */
-static double num(const json_t *obj, const char *key)
+static double num(const struct pb_json *d, int obj, const char *key)
 {
-    const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-    if (!json_is_number(v))
-        return NAN;
-    double d = json_number_value(v);
-    return isfinite(d) ? d : NAN;
+    double v = pb_json_number(d, pb_json_get(d, obj, key));
+    return isfinite(v) ? v : NAN;
 }
 
-static const char *str(const json_t *obj, const char *key)
+/* A string stored under key (owned by the document), or NULL. */
+static const char *str(struct pb_json *d, int obj, const char *key)
 {
-    const json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-    return json_is_string(v) ? json_string_value(v) : NULL;
+    return pb_json_str(d, pb_json_get(d, obj, key));
+}
+
+static int is_object(const struct pb_json *d, int v)
+{
+    return pb_json_type(d, v) == PB_JSON_OBJECT;
 }
 
 static double or0(double v)
@@ -99,7 +101,9 @@ static int fio_sniff(const char *buf, size_t len)
     const char *p = buf + start;
     size_t n = len - start;
     if (pb_contains(p, n, "\"fio version\""))
-        return 90;
+        /* certain when the file is the document alone: the other
+         * sniffers need not look (pb_ingest_find_parser stops at 100) */
+        return pb_skip_ws(buf, p) == p ? 100 : 90;
     if (pb_contains(p, n, "\"jobname\"") &&
         (pb_contains(p, n, "\"jobs\"") ||
          pb_contains(p, n, "\"client_stats\"")))
@@ -111,7 +115,7 @@ static int fio_sniff(const char *buf, size_t len)
 
 struct entry {
     struct pb_fio_job job; /* name, host, stats, test; jobname = name */
-    json_t *obj;           /* borrowed from the document */
+    int obj;               /* in the document */
     const char *hostname;
     double port;
     int is_agg; /* fio's "All clients" */
@@ -120,11 +124,12 @@ struct entry {
 };
 
 /* Mean of a latency object in ns, or NAN when fio did not measure it. */
-static double lat_mean(const json_t *o, double mult)
+static double lat_mean(const struct pb_json *d, int o, double mult)
 {
-    if (!json_is_object(o))
+    if (!is_object(d, o))
         return NAN;
-    double n = num(o, "N"), mean = num(o, "mean"), max = num(o, "max");
+    double n = num(d, o, "N"), mean = num(d, o, "mean"),
+           max = num(d, o, "max");
     if (isnan(mean))
         return NAN;
     if (!isnan(n) && n == 0)
@@ -135,93 +140,91 @@ static double lat_mean(const json_t *o, double mult)
 }
 
 /* The latency object `base`_ns (ns) or `base` (fio 2.x, usec). */
-static const json_t *lat_obj(const json_t *dir, const char *base, double *mult)
+static int lat_obj(const struct pb_json *d, int dir, const char *base,
+                   double *mult)
 {
     char key[16];
-    snprintf(key, sizeof(key), "%s_ns", base);
-    const json_t *o = json_object_get(dir, key);
-    if (json_is_object(o)) {
+    size_t n = strlen(base);
+    if (n + 4 > sizeof(key))
+        return PB_JSON_NONE;
+    memcpy(key, base, n);
+    memcpy(key + n, "_ns", 4);
+    int o = pb_json_get(d, dir, key);
+    if (is_object(d, o)) {
         *mult = 1;
         return o;
     }
-    o = json_object_get(dir, base);
+    o = pb_json_get(d, dir, base);
     *mult = 1000;
-    return json_is_object(o) ? o : NULL;
+    return is_object(d, o) ? o : PB_JSON_NONE;
 }
 
-static void read_percentiles(const json_t *clat, double mult,
-                             struct pb_fio_dstat *d)
+static void read_percentiles(struct pb_json *d, int clat, double mult,
+                             struct pb_fio_dstat *ds)
 {
-    const json_t *p =
-        json_is_object(clat) ? json_object_get(clat, "percentile") : NULL;
-    if (!json_is_object(p))
-        return;
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)p, key, val)
-    {
+    int p = pb_json_get(d, clat, "percentile");
+    for (int k = pb_json_first(d, is_object(d, p) ? p : PB_JSON_NONE);
+         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
+        const char *key = pb_json_str(d, k);
         char *end;
-        double k = strtod(key, &end);
-        if (end == key || !(k > 0) || !json_is_number(val))
+        double pk = strtod(key, &end);
+        double v = pb_json_number(d, pb_json_value(d, k));
+        if (end == key || !(pk > 0) || !isfinite(v))
             continue; /* fio 2.1.4 pads with bogus "0.00" keys */
-        double v = json_number_value(val);
-        if (!isfinite(v))
-            continue;
-        pb_fio_set_pct(d, k, v * mult);
+        pb_fio_set_pct(ds, pk, v * mult);
     }
 }
 
-static void read_dir(const json_t *o, struct pb_fio_dstat *d)
+static void read_dir(struct pb_json *d, int o, struct pb_fio_dstat *ds)
 {
-    pb_fio_dstat_init(d);
-    if (!json_is_object(o))
+    pb_fio_dstat_init(ds);
+    if (!is_object(d, o))
         return;
-    if (!json_is_object(o))
-        return;
-    d->present = 1;
-    d->ios = num(o, "total_ios");
-    double io = num(o, "io_bytes");
+    ds->present = 1;
+    ds->ios = num(d, o, "total_ios");
+    double io = num(d, o, "io_bytes");
     /* fio 3.x: io_bytes in bytes next to io_kbytes; 2.x: KiB only */
-    d->bytes = json_object_get(o, "io_kbytes") ? io : io * 1024;
-    d->bw = num(o, "bw_bytes");
-    if (isnan(d->bw))
-        d->bw = num(o, "bw") * 1024;
-    d->iops = num(o, "iops");
-    d->runtime = num(o, "runtime") * 1e6; /* ms */
+    ds->bytes =
+        pb_json_get(d, o, "io_kbytes") != PB_JSON_NONE ? io : io * 1024;
+    ds->bw = num(d, o, "bw_bytes");
+    if (isnan(ds->bw))
+        ds->bw = num(d, o, "bw") * 1024;
+    ds->iops = num(d, o, "iops");
+    ds->runtime = num(d, o, "runtime") * 1e6; /* ms */
 
     double mult;
-    const json_t *lat = lat_obj(o, "lat", &mult);
-    d->lat_mean = lat_mean(lat, mult);
-    const json_t *slat = lat_obj(o, "slat", &mult);
-    d->slat_mean = lat_mean(slat, mult);
-    const json_t *clat = lat_obj(o, "clat", &mult);
-    d->clat_mean = lat_mean(clat, mult);
-    if (!isnan(d->clat_mean))
-        d->clat_max = num(clat, "max") * mult;
-    read_percentiles(clat, mult, d);
+    int lat = lat_obj(d, o, "lat", &mult);
+    ds->lat_mean = lat_mean(d, lat, mult);
+    int slat = lat_obj(d, o, "slat", &mult);
+    ds->slat_mean = lat_mean(d, slat, mult);
+    int clat = lat_obj(d, o, "clat", &mult);
+    ds->clat_mean = lat_mean(d, clat, mult);
+    if (!isnan(ds->clat_mean))
+        ds->clat_max = num(d, clat, "max") * mult;
+    read_percentiles(d, clat, mult, ds);
 }
 
-static void read_entry(json_t *obj, size_t idx, struct entry *e,
-                       struct pb_resultset *set)
+static void read_entry(struct pb_json *d, int obj, size_t idx,
+                       struct entry *e, struct pb_resultset *set)
 {
     struct pb_fio_job *j = &e->job;
     struct pb_fio_stats *st = &j->st;
     e->obj = obj;
-    j->name = str(obj, "jobname");
+    j->name = str(d, obj, "jobname");
     if (!j->name || !*j->name)
         j->name = pb_arena_printf(&set->arena, "job%zu", idx + 1);
     j->jobname = j->name;
-    e->is_agg =
-        json_object_get(obj, "hostname") && !strcmp(j->name, "All clients");
-    e->hostname = str(obj, "hostname");
-    e->port = num(obj, "port");
-    e->error = num(obj, "error");
+    e->is_agg = pb_json_get(d, obj, "hostname") != PB_JSON_NONE &&
+                !strcmp(j->name, "All clients");
+    e->hostname = str(d, obj, "hostname");
+    e->port = num(d, obj, "port");
+    e->error = num(d, obj, "error");
     pb_fio_stats_init(st, 0);
     for (int i = 0; i < D_N; i++)
-        read_dir(json_object_get(obj, pb_fio_dir_name[i]), &st->d[i]);
-    st->usr_cpu = num(obj, "usr_cpu");
-    st->sys_cpu = num(obj, "sys_cpu");
-    st->job_runtime = num(obj, "job_runtime");
+        read_dir(d, pb_json_get(d, obj, pb_fio_dir_name[i]), &st->d[i]);
+    st->usr_cpu = num(d, obj, "usr_cpu");
+    st->sys_cpu = num(d, obj, "sys_cpu");
+    st->job_runtime = num(d, obj, "job_runtime");
     int failed = !isnan(e->error) && e->error != 0 && !pb_fio_moved_data(st);
     int anything = !isnan(st->usr_cpu) || !isnan(st->sys_cpu);
     anything |= pb_fio_any_dir(st);
@@ -237,7 +240,8 @@ struct ctx {
     size_t jlen;     /* its length in buf */
     struct pb_resultset *set;
     struct pb_err *err;
-    const json_t *global;
+    struct pb_json *doc;
+    int global; /* "global options", or PB_JSON_NONE */
     struct entry *e;
     size_t ne;
     const char *arrname; /* "jobs" or "client_stats" */
@@ -247,14 +251,15 @@ struct ctx {
 static const char *opt(const struct ctx *c, const struct entry *e,
                        const char *key)
 {
-    const char *v = str(json_object_get(e->obj, "job options"), key);
-    return v ? v : str(c->global, key);
+    const char *v = str(c->doc, pb_json_get(c->doc, e->obj, "job options"),
+                        key);
+    return v ? v : str(c->doc, c->global, key);
 }
 
 static int has_opts(const struct ctx *c, const struct entry *e)
 {
-    return json_is_object(json_object_get(e->obj, "job options")) ||
-           (json_is_object(c->global) && json_object_size(c->global) > 0);
+    return is_object(c->doc, pb_json_get(c->doc, e->obj, "job options")) ||
+           pb_json_size(c->doc, c->global) > 0;
 }
 
 struct optsrc {
@@ -315,16 +320,17 @@ static int is_clone(const void *ctx, size_t ia, size_t ib)
     if (a->is_agg || b->is_agg || strcmp(a->job.name, b->job.name) != 0 ||
         !pb_fio_same_str(a->job.host, b->job.host))
         return 0;
-    double ga = num(a->obj, "groupid"), gb = num(b->obj, "groupid");
+    double ga = num(c->doc, a->obj, "groupid"),
+           gb = num(c->doc, b->obj, "groupid");
     if (!(ga == gb) && !(isnan(ga) && isnan(gb)))
         return 0;
     if (has_opts(c, a) && !(pb_fio_int_opt(opt(c, a, "numjobs")) > 1))
         return 0;
-    const json_t *oa = json_object_get(a->obj, "job options");
-    const json_t *ob = json_object_get(b->obj, "job options");
-    if (!oa || !ob)
-        return !oa && !ob;
-    return json_equal((json_t *)oa, (json_t *)ob);
+    int oa = pb_json_get(c->doc, a->obj, "job options");
+    int ob = pb_json_get(c->doc, b->obj, "job options");
+    if (oa == PB_JSON_NONE || ob == PB_JSON_NONE)
+        return oa == ob;
+    return pb_json_equal(c->doc, oa, ob);
 }
 
 /* The "All clients" entry takes the job, config and test of the client
@@ -390,7 +396,7 @@ static void locate_error(const struct ctx *c, size_t idx, long *line, long *col)
 {
     size_t nth = 0;
     for (size_t i = 0; i < idx; i++)
-        if (json_object_get(c->e[i].obj, "error"))
+        if (pb_json_get(c->doc, c->e[i].obj, "error") != PB_JSON_NONE)
             nth++;
     size_t off = find_key(c, "error", nth);
     if (off == (size_t)-1)
@@ -398,29 +404,22 @@ static void locate_error(const struct ctx *c, size_t idx, long *line, long *col)
     line_col(c->buf, off, line, col);
 }
 
-static int json_error(const struct ctx *c, const json_error_t *je)
+static int json_error(const struct ctx *c, const struct pb_json_error *je)
 {
     const char *buf = c->buf;
     long line, col;
-    int truncated = json_error_code(je) == json_error_premature_end_of_input ||
-                    (je->position >= 0 && (size_t)je->position >= c->jlen);
-    if (truncated) {
+    if (je->truncated) {
         /* where the text stops */
         size_t end = c->start + c->jlen;
         while (end > c->start && isspace((unsigned char)buf[end - 1]))
             end--;
         line_col(buf, end > c->start ? end - 1 : c->start, &line, &col);
         return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
-                          "truncated JSON: %s", je->text);
+                          "truncated JSON: %s", je->msg);
     }
-    long l0, c0;
-    line_col(buf, c->start, &l0, &c0);
-    line = je->line > 0 ? l0 + je->line - 1 : l0;
-    col = je->column > 0 ? je->column : 0;
-    if (je->line == 1 && col > 0)
-        col += c0 - 1;
+    line_col(buf, c->start + je->offset, &line, &col);
     return pb_err_set(c->err, PB_EINPUT, c->path, line, col, "invalid JSON: %s",
-                      je->text);
+                      je->msg);
 }
 
 static int no_json(const char *path, const char *buf, size_t len,
@@ -496,24 +495,22 @@ static int fio_parse(const char *path, const char *buf, size_t len,
         return no_json(path, buf, len, err);
     c.jlen = len - c.start;
 
-    json_error_t je;
-    memset(&je, 0, sizeof(je));
-    json_t *root = json_loadb(
-        buf + c.start, c.jlen,
-        JSON_DISABLE_EOF_CHECK | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL, &je);
-    if (!root)
+    struct pb_json doc;
+    struct pb_json_error je;
+    if (pb_json_parse(&doc, buf + c.start, c.jlen, &je) != 0)
         return json_error(&c, &je);
+    c.doc = &doc;
 
     /* anything after the document may be text (json,normal) but not a
      * second document (runs appended to one file) */
-    size_t used = je.position > 0 ? (size_t)je.position : 0;
+    size_t used = doc.len;
     if (used < c.jlen) {
         size_t rest = c.start + used;
         size_t second = find_json_start(buf + rest, len - rest);
         if (second != (size_t)-1) {
             long line, col;
             line_col(buf, rest + second, &line, &col);
-            json_decref(root);
+            pb_json_release(&doc);
             return pb_err_set(err, PB_EINPUT, path, line, col,
                               "a second JSON document starts here; one "
                               "fio run per file");
@@ -523,33 +520,33 @@ static int fio_parse(const char *path, const char *buf, size_t len,
     int rc = PB_OK;
     long l0, c0;
     line_col(buf, c.start, &l0, &c0);
-    const json_t *arr = json_object_get(root, "jobs");
+    int root = pb_json_root(&doc);
+    int arr = pb_json_get(&doc, root, "jobs");
     c.arrname = "jobs";
-    if (!json_is_array(arr)) {
-        arr = json_object_get(root, "client_stats");
+    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
+        arr = pb_json_get(&doc, root, "client_stats");
         c.arrname = "client_stats";
     }
-    if (!json_is_object(root) || !json_is_array(arr)) {
+    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
         rc = pb_err_set(err, PB_EINPUT, path, l0, c0,
                         "not fio output: no \"jobs\" or \"client_stats\" "
                         "array");
         goto out;
     }
-    const char *version = str(root, "fio version");
+    const char *version = str(&doc, root, "fio version");
     if (version)
         pb_fio_set_version(set, version);
-    c.global = json_object_get(root, "global options");
-    if (!json_is_object(c.global))
-        c.global = NULL;
+    c.global = pb_json_get(&doc, root, "global options");
+    if (!is_object(&doc, c.global))
+        c.global = PB_JSON_NONE;
 
     c.ne = 0;
-    c.e = pb_xcalloc(json_array_size(arr) + 1, sizeof(*c.e));
-    for (size_t i = 0; i < json_array_size(arr); i++) {
-        json_t *o = json_array_get(arr, i);
-        if (!json_is_object(o))
-            continue;
-        read_entry(o, i, &c.e[c.ne++], set);
-    }
+    c.e = pb_xcalloc(pb_json_size(&doc, arr) + 1, sizeof(*c.e));
+    size_t idx = 0;
+    for (int o = pb_json_first(&doc, arr); o != PB_JSON_NONE;
+         o = pb_json_next(&doc, o), idx++)
+        if (is_object(&doc, o))
+            read_entry(&doc, o, idx, &c.e[c.ne++], set);
     assign_hosts(&c);
     size_t before = set->nresults;
     rc = emit_all(&c);
@@ -557,7 +554,7 @@ static int fio_parse(const char *path, const char *buf, size_t len,
         rc = no_results(&c);
     free(c.e);
 out:
-    json_decref(root);
+    pb_json_release(&doc);
     return rc;
 }
 

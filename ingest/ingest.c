@@ -43,6 +43,8 @@ const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len)
             best_score = s;
             best = pb_parsers[i];
         }
+        if (best_score >= 100) /* certain: nobody can score higher */
+            break;
     }
     return best;
 }

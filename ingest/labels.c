@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <math.h>
 #include <pcre2.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,11 +404,27 @@ struct rule {
     enum norm norm;
 };
 
+/* What every rule makes of one label, so that a label seen again (the
+ * same configuration in thousands of files) costs no regex. */
+struct label_memo {
+    char *label;  /* NULL = free slot */
+    char **vals;  /* per rule: the value, or NULL */
+};
+
+#define MEMO_MAX 4096 /* labels remembered; more are matched every time */
+
+struct memo {
+    pthread_mutex_t mu;
+    struct label_memo *slots; /* open addressing, 2 * MEMO_MAX */
+    size_t n;
+};
+
 struct pb_label_rules {
     struct rule *v;
     size_t n, cap;
     /* Only read by pcre2_match, so threads may share it. */
     pcre2_match_context *mctx;
+    struct memo *memo; /* shared by threads under its mutex */
 };
 
 static void *check_alloc(void *p)
@@ -438,6 +456,20 @@ void pb_label_rules_free(struct pb_label_rules *rules)
     }
     free(rules->v);
     pcre2_match_context_free(rules->mctx);
+    if (rules->memo) {
+        for (size_t i = 0; rules->memo->slots && i < 2 * MEMO_MAX; i++) {
+            struct label_memo *m = &rules->memo->slots[i];
+            if (!m->label)
+                continue;
+            for (size_t k = 0; k < rules->n; k++)
+                free(m->vals[k]);
+            free(m->vals);
+            free(m->label);
+        }
+        free(rules->memo->slots);
+        pthread_mutex_destroy(&rules->memo->mu);
+        free(rules->memo);
+    }
     free(rules);
 }
 
@@ -568,6 +600,8 @@ int pb_label_rules_load(const char *path, struct pb_label_rules **out,
     *out = NULL;
     struct pb_label_rules *r = pb_xcalloc(1, sizeof(*r));
     r->mctx = check_alloc(pcre2_match_context_create(NULL));
+    r->memo = pb_xcalloc(1, sizeof(*r->memo));
+    pthread_mutex_init(&r->memo->mu, NULL);
     /* User patterns may backtrack badly; a label is short, so a modest
      * limit only stops runaway patterns. */
     pcre2_set_match_limit(r->mctx, 1000000);
@@ -653,6 +687,69 @@ static char *apply_rule(const struct pb_label_rules *rules,
     return NULL;
 }
 
+/* Every rule's value for label (vals[i] NULL when rule i finds none).
+ * Caller frees each value and the array. */
+static char **match_all(const struct pb_label_rules *rules, const char *label,
+                        size_t len)
+{
+    /* Per call, so one rules object serves many threads at once. Every
+     * pattern has exactly one capture group: two ovector pairs suffice. */
+    pcre2_match_data *md = check_alloc(pcre2_match_data_create(2, NULL));
+    char **vals = pb_xcalloc(rules->n + 1, sizeof(*vals));
+    for (size_t i = 0; i < rules->n; i++)
+        vals[i] = apply_rule(rules, &rules->v[i], label, len, md);
+    pcre2_match_data_free(md);
+    return vals;
+}
+
+static uint32_t label_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The remembered values for label, matching and remembering them the
+ * first time; NULL when the memo is full (the caller matches itself).
+ * The values stay until the rules are freed. */
+static char *const *memo_get(const struct pb_label_rules *rules,
+                             const char *label, size_t len)
+{
+    struct memo *m = rules->memo;
+    size_t cap = 2 * MEMO_MAX;
+    uint32_t h = label_hash(label);
+    pthread_mutex_lock(&m->mu);
+    if (!m->slots)
+        m->slots = pb_xcalloc(cap, sizeof(*m->slots));
+    size_t i = h & (cap - 1);
+    while (m->slots[i].label && strcmp(m->slots[i].label, label) != 0)
+        i = (i + 1) & (cap - 1);
+    char *const *vals = m->slots[i].label ? m->slots[i].vals : NULL;
+    pthread_mutex_unlock(&m->mu);
+    if (vals || m->n >= MEMO_MAX)
+        return vals;
+    /* Match without the lock; a thread that raced us wins. */
+    char **mine = match_all(rules, label, len);
+    pthread_mutex_lock(&m->mu);
+    while (m->slots[i].label && strcmp(m->slots[i].label, label) != 0)
+        i = (i + 1) & (cap - 1);
+    if (!m->slots[i].label && m->n < MEMO_MAX) {
+        m->slots[i].label = pb_xstrdup(label);
+        m->slots[i].vals = mine;
+        m->n++;
+        mine = NULL;
+    }
+    vals = m->slots[i].label ? m->slots[i].vals : NULL;
+    pthread_mutex_unlock(&m->mu);
+    if (mine) {
+        for (size_t k = 0; k < rules->n; k++)
+            free(mine[k]);
+        free(mine);
+    }
+    return vals;
+}
+
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config)
 {
@@ -664,18 +761,16 @@ void pb_label_extract(const struct pb_label_rules *rules,
     size_t len = 0;
     while (len < LABEL_MAX && label[len])
         len++;
-    /* Per call, so one rules object serves many threads at once. Every
-     * pattern has exactly one capture group: two ovector pairs suffice. */
-    pcre2_match_data *md = check_alloc(pcre2_match_data_create(2, NULL));
+    char *const *vals = len < LABEL_MAX ? memo_get(rules, label, len) : NULL;
+    char **own = vals ? NULL : match_all(rules, label, len);
     for (size_t i = 0; i < rules->n; i++) {
-        const struct rule *r = &rules->v[i];
-        if (has_key(&set->configs[config], r->key))
-            continue;
-        char *v = apply_rule(rules, r, label, len, md);
-        if (v) {
-            pb_rs_config_param(set, config, r->key, v);
-            free(v);
-        }
+        const char *v = vals ? vals[i] : own[i];
+        if (v && !has_key(&set->configs[config], rules->v[i].key))
+            pb_rs_config_param(set, config, rules->v[i].key, v);
     }
-    pcre2_match_data_free(md);
+    if (own) {
+        for (size_t i = 0; i < rules->n; i++)
+            free(own[i]);
+        free(own);
+    }
 }

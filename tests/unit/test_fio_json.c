@@ -568,7 +568,7 @@ static void hostile_table(void **state)
          "no usable job in \"client_stats\""},
         {"w1\nw2\n{\n  \"fio version\": x\n}\n", 4, 18, "invalid JSON"},
         {"  {\"a\": x}", 1, 9, "invalid JSON"},
-        {"{\"a\":1e999}", 1, 10, "invalid JSON"},
+        {"{\"a\":1e999}", 1, 6, "invalid JSON: number out of range"},
         {"{\"a\":1}\n{\"b\":2}\n", 2, 1, "second JSON document"},
         {"fio: {not json}\n  {\"jobs\":[{\"error\":5}]}", 2, 13,
          "failed with error 5"},
