@@ -241,15 +241,25 @@ int pb_run_zfs_answers(struct pb_run_zfs *z)
     return !z->gone;
 }
 
-/* A failed zfs or zpool command may mean the ZFS daemon is gone: ask
- * `zpool list` then, so that the run stops instead of blaming the pool. */
+/* "cannot destroy 'p/pb': dataset is busy": ZFS answered, and refused. */
+static int refused(const struct pb_run_res *res)
+{
+    const char *s = pb_buf_str(&res->err);
+    while (*s == ' ' || *s == '\t' || *s == '\n')
+        s++;
+    return !strncmp(s, "cannot ", 7);
+}
+
+/* A zfs or zpool command that fails without ZFS's own refusal may mean the
+ * daemon is gone ("connect: Connection refused"): ask `zpool list` then,
+ * so that the run stops instead of blaming the pool. */
 static int cmd(struct pb_run_zfs *z, struct pb_run_argv *a, unsigned flags,
                struct pb_run_res *res)
 {
     int rc = pb_run_cmd(z->x, (const char *const *)a->v, flags, res);
     if (rc != 0 && strstr(pb_buf_str(&res->err), "I/O is currently suspended"))
         z->suspended = 1;
-    if (rc != 0 && !z->suspended &&
+    if (rc != 0 && !z->suspended && !refused(res) &&
         (!strcmp(a->v[0], "zfs") || !strcmp(a->v[0], "zpool")))
         pb_run_zfs_answers(z);
     return rc;
