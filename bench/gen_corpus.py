@@ -2,7 +2,7 @@
 """Generate the benchmark corpus from real tool output (stdlib only).
 
     gen_corpus.py fio    --seeds DIR --fixtures DIR --out DIR --count N [--first I]
-    gen_corpus.py bonnie --src FILE... --out FILE --rows N
+    gen_corpus.py bonnie --src FILE... --out FILE --rows N [--unique-names]
     gen_corpus.py pts    --base FILE --out FILE --bytes N
 
 fio: every output file is a real fio JSON/json+ file (a seed) with its job
@@ -10,7 +10,11 @@ names changed to a configuration label (ZFS layout, recordsize, compression)
 and its measured numbers scaled by one factor per file, so that ratios inside
 a file (bw = iops x bs, percentiles in order) stay as fio wrote them.
 bonnie: real bonnie++ 1.98 CSV rows (the layout Debian's bon_csv2html and
-bon_csv2txt read) with new machine names, seeds and scaled numbers.
+bon_csv2txt read) with new machine names, seeds and scaled numbers. The
+384 names repeat, so most rows are repeated runs of one machine and test,
+which poolbench folds into one result per metric; --unique-names gives
+every row a name of its own (one result per cell, ~34.5 per row), for
+filling a database to a number of results.
 pts: a real composite.xml whose <System> is repeated for ten configurations
 and whose <Result> blocks are repeated (one <Entry> per system, scaled
 values and RawString runs) until the file reaches the size asked for.
@@ -176,6 +180,8 @@ def gen_bonnie(a):
             r = scale_bonnie(rows[i % len(rows)], rnd.uniform(0.7, 1.3), rnd)
             host = hosts[(i // len(CONFIGS)) % len(hosts)]
             r[2] = "%s_%s" % (host, label(i, "_").replace("=", ""))
+            if a.unique_names:
+                r[2] += "_r%d" % i
             r[4] = str(1795000000 + i)
             fp.write(",".join(r) + "\n")
     print("bonnie: %d rows, %.1f MB" % (a.rows, os.path.getsize(a.out) / 1e6))
@@ -252,6 +258,7 @@ def main():
     p.add_argument("--src", nargs="+", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--rows", type=int, required=True)
+    p.add_argument("--unique-names", action="store_true")
     p = sp.add_parser("pts")
     p.add_argument("--base", required=True)
     p.add_argument("--out", required=True)
