@@ -100,16 +100,19 @@ static const char *const stmt_sql[S__COUNT] = {
         "SELECT s.id, s.sha256, s.path, s.format, s.tool_version, s.size, "
         "s.ingested_at, (SELECT count(*) FROM result r WHERE r.source_id = "
         "s.id) FROM source s ORDER BY s.id",
+    /* counts in one pass over result, not one scan per config or test */
     [S_EACH_CONFIG] =
         "SELECT c.id, c.label, (SELECT group_concat(key || '=' || value, ', ') "
         "FROM (SELECT key, value FROM config_param p WHERE p.config_id = c.id "
-        "ORDER BY key)), (SELECT count(*) FROM result r WHERE r.config_id = "
-        "c.id) FROM config c ORDER BY c.label, c.id",
+        "ORDER BY key)), coalesce(n.n, 0) FROM config c LEFT JOIN (SELECT "
+        "config_id, count(*) AS n FROM result GROUP BY config_id) n ON "
+        "n.config_id = c.id ORDER BY c.label, c.id",
     [S_EACH_TEST] =
         "SELECT t.id, t.name, t.tool, (SELECT group_concat(key || '=' || "
         "value, ', ') FROM (SELECT key, value FROM test_param p WHERE "
-        "p.test_id = t.id ORDER BY key)), (SELECT count(*) FROM result r "
-        "WHERE r.test_id = t.id) FROM test t ORDER BY t.tool, t.name, t.id",
+        "p.test_id = t.id ORDER BY key)), coalesce(n.n, 0) FROM test t LEFT "
+        "JOIN (SELECT test_id, count(*) AS n FROM result GROUP BY test_id) n "
+        "ON n.test_id = t.id ORDER BY t.tool, t.name, t.id",
     [S_COUNTS] = "SELECT (SELECT count(*) FROM source), (SELECT count(*) "
                  "FROM config), (SELECT count(*) FROM test), (SELECT count(*) "
                  "FROM result)",
@@ -146,15 +149,123 @@ static const char *const stmt_sql[S__COUNT] = {
  * schema changes: edit schema.sql, bump PB_DB_SCHEMA_VERSION, and append
  * the ALTER/CREATE statements that turn the previous version into it. */
 static const char *const migrations[] = {
-    NULL, /* 1 -> 2: none yet */
+    /* 1 -> 2: the (test, metric) index cost more per result than the
+     * rest of the row */
+    "DROP INDEX IF EXISTS result_by_test;",
 };
+
+/* Cache of name -> id kept for the life of the connection: hosts by name,
+ * metrics by name, unit and direction (the key of the metric table),
+ * configs by label and signature, tests by tool+name and signature.
+ * Hashed on the strings' content, so 10,000 fio files naming 40 metrics
+ * ask the database 40 times, and a set of 3,600,000 results costs one
+ * probe per result. Ids are never deleted, so an entry stays true for
+ * rows other processes add; it is dropped on any rollback, which may have
+ * taken back a row it names. Keys are owned copies. */
+struct idslot {
+    char *k, *k2; /* NULL k = free */
+    int k3;
+    uint32_t h;
+    long long id;
+};
+
+struct idcache {
+    struct idslot *v;
+    size_t n, cap; /* cap is a power of two */
+};
+
+static uint32_t id_hash(const char *k, const char *k2, int k3)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)k3; /* FNV-1a */
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 16777619u;
+    h = (h ^ 0xffu) * 16777619u;
+    for (; *k2; k2++)
+        h = (h ^ (unsigned char)*k2) * 16777619u;
+    return h;
+}
+
+/* The slot holding (k, k2, k3), or the free slot where it goes. */
+static struct idslot *cache_slot(struct idcache *c, const char *k,
+                                 const char *k2, int k3)
+{
+    if (2 * (c->n + 1) > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        struct idslot *v = pb_xcalloc(cap, sizeof(*v));
+        for (size_t i = 0; i < c->cap; i++) {
+            if (!c->v[i].k)
+                continue;
+            size_t j = c->v[i].h & (cap - 1);
+            while (v[j].k)
+                j = (j + 1) & (cap - 1);
+            v[j] = c->v[i];
+        }
+        free(c->v);
+        c->v = v;
+        c->cap = cap;
+    }
+    uint32_t h = id_hash(k, k2, k3);
+    for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+        struct idslot *s = &c->v[i];
+        if (!s->k) {
+            s->h = h;
+            return s;
+        }
+        if (s->h == h && s->k3 == k3 && !strcmp(s->k, k) &&
+            !strcmp(s->k2, k2))
+            return s;
+    }
+}
+
+/* 0 when (k, k2, k3) is not cached. */
+static long long cache_get(struct idcache *c, const char *k, const char *k2,
+                           int k3)
+{
+    return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
+}
+
+static void cache_put(struct idcache *c, const char *k, const char *k2,
+                      int k3, long long id)
+{
+    struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
+    if (!s->k) {
+        c->n++;
+        s->k = pb_xstrdup(k ? k : "");
+        s->k2 = pb_xstrdup(k2 ? k2 : "");
+        s->k3 = k3;
+    }
+    s->id = id;
+}
+
+static void cache_clear(struct idcache *c)
+{
+    for (size_t i = 0; i < c->cap; i++) {
+        free(c->v[i].k);
+        free(c->v[i].k2);
+    }
+    free(c->v);
+    memset(c, 0, sizeof(*c));
+}
+
+enum { C_HOST, C_METRIC, C_CONFIG, C_TEST, C__COUNT };
+
+#define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
 
 struct pb_db {
     sqlite3 *h;
     int batch; /* inside pb_db_begin/pb_db_commit */
     char *path;
     sqlite3_stmt *st[S__COUNT];
+    sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
+    struct idcache ids[C__COUNT];
 };
+
+/* A rollback may have taken back rows the caches name. */
+static void forget_ids(struct pb_db *db)
+{
+    for (int i = 0; i < C__COUNT; i++)
+        cache_clear(&db->ids[i]);
+}
 
 const char *pb_db_default_path(void)
 {
@@ -398,12 +509,14 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
                             regexp_fn, NULL, NULL);
     if (!readonly) {
         /* WAL lets readers and one writer work at once; NORMAL sync keeps
-         * every commit durable against crashes of poolbench itself. */
+         * every commit durable against crashes of poolbench itself.
+         * Foreign keys are not enforced: pb_db_store writes only ids it
+         * has just looked up or inserted in the same transaction, and
+         * nothing deletes; checking five parents per result cost a fifth
+         * of storing it. The e2e tests run PRAGMA foreign_key_check. */
         if (exec_sql(db, "PRAGMA journal_mode=WAL", err,
                      "cannot open database") ||
             exec_sql(db, "PRAGMA synchronous=NORMAL", err,
-                     "cannot open database") ||
-            exec_sql(db, "PRAGMA foreign_keys=ON", err,
                      "cannot open database") ||
             migrate(db, err)) {
             pb_db_close(db);
@@ -440,6 +553,9 @@ void pb_db_close(struct pb_db *db)
     }
     for (int i = 0; i < S__COUNT; i++)
         sqlite3_finalize(db->st[i]);
+    for (int i = 0; i <= MULTI_LOG; i++)
+        sqlite3_finalize(db->multi[i]);
+    forget_ids(db);
     sqlite3_close(db->h);
     free(db->path);
     free(db);
@@ -498,7 +614,9 @@ static char *signature(const struct pb_kv *params, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             pb_buf_putc(&b, '\x1f');
-        pb_buf_printf(&b, "%s=%s", s[i].key, s[i].value ? s[i].value : "");
+        pb_buf_puts(&b, s[i].key);
+        pb_buf_putc(&b, '=');
+        pb_buf_puts(&b, s[i].value ? s[i].value : "");
     }
     free(s);
     return pb_buf_take(&b);
@@ -510,7 +628,19 @@ static long long entity_id(struct pb_db *db, enum stmt find, enum stmt ins,
                            size_t nparams, int *rc, struct pb_err *err)
 {
     char *sig = signature(params, nparams);
-    long long id = 0;
+    /* tests are keyed by tool and name, configs by label */
+    struct idcache *c = &db->ids[tool ? C_TEST : C_CONFIG];
+    char *key = tool ? pb_xstrdup(tool) : NULL;
+    if (tool) {
+        key = pb_xrealloc(key, strlen(tool) + strlen(name) + 2);
+        strcat(strcat(key, "\x1f"), name);
+    }
+    long long id = cache_get(c, key ? key : name, sig, 0);
+    if (id) {
+        free(key);
+        free(sig);
+        return id;
+    }
     sqlite3_stmt *q = stmt(db, find, err);
     if (!q)
         goto out;
@@ -548,6 +678,9 @@ static long long entity_id(struct pb_db *db, enum stmt find, enum stmt ins,
 out:
     if (!q && !*rc)
         *rc = PB_EDB;
+    if (id && !*rc)
+        cache_put(c, key ? key : name, sig, 0, id);
+    free(key);
     free(sig);
     return id;
 }
@@ -578,88 +711,6 @@ static long long named_id(struct pb_db *db, enum stmt find, enum stmt ins,
     return sqlite3_last_insert_rowid(db->h);
 }
 
-/* Cache of name -> id for one store call: hosts by name, metrics by name,
- * unit and direction (the key of the metric table). Hashed on the strings'
- * content, so a set of 3,600,000 bonnie++ results naming 40 metrics asks
- * the database 40 times, in constant time per result. */
-struct idslot {
-    const char *k, *k2; /* borrowed from the result set; k NULL = free */
-    int k3;
-    uint32_t h;
-    long long id;
-};
-
-struct idcache {
-    struct idslot *v;
-    size_t n, cap; /* cap is a power of two */
-};
-
-static uint32_t id_hash(const char *k, const char *k2, int k3)
-{
-    uint32_t h = 2166136261u ^ (uint32_t)k3; /* FNV-1a */
-    for (; *k; k++)
-        h = (h ^ (unsigned char)*k) * 16777619u;
-    h = (h ^ 0xffu) * 16777619u;
-    for (; *k2; k2++)
-        h = (h ^ (unsigned char)*k2) * 16777619u;
-    return h;
-}
-
-/* The slot holding (k, k2, k3), or the free slot where it goes. */
-static struct idslot *cache_slot(struct idcache *c, const char *k,
-                                 const char *k2, int k3)
-{
-    if (2 * (c->n + 1) > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        struct idslot *v = pb_xcalloc(cap, sizeof(*v));
-        for (size_t i = 0; i < c->cap; i++) {
-            if (!c->v[i].k)
-                continue;
-            size_t j = c->v[i].h & (cap - 1);
-            while (v[j].k)
-                j = (j + 1) & (cap - 1);
-            v[j] = c->v[i];
-        }
-        free(c->v);
-        c->v = v;
-        c->cap = cap;
-    }
-    uint32_t h = id_hash(k, k2, k3);
-    for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-        struct idslot *s = &c->v[i];
-        if (!s->k) {
-            s->h = h;
-            return s;
-        }
-        if (s->h == h && s->k3 == k3 && (s->k == k || !strcmp(s->k, k)) &&
-            (s->k2 == k2 || !strcmp(s->k2, k2)))
-            return s;
-    }
-}
-
-static long long cache_get(struct idcache *c, const char *k, const char *k2,
-                           int k3)
-{
-    return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
-}
-
-static void cache_put(struct idcache *c, const char *k, const char *k2,
-                      int k3, long long id)
-{
-    struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
-    if (!s->k)
-        c->n++;
-    s->k = k ? k : "";
-    s->k2 = k2 ? k2 : "";
-    s->k3 = k3;
-    s->id = id;
-}
-
-static void cache_free(struct idcache *c)
-{
-    free(c->v);
-}
-
 static void now_iso(char *buf, size_t n)
 {
     time_t t = time(NULL);
@@ -671,19 +722,34 @@ static void now_iso(char *buf, size_t n)
 /* ==== result rows ==== */
 
 #define RESULT_COLS 10 /* parameters of S_RESULT_INSERT */
-#define MULTI_ROWS 64
-
-/* S_RESULT_INSERT with MULTI_ROWS rows of values. Caller frees. */
-static char *multi_insert_sql(void)
+/* S_RESULT_INSERT with `rows` rows of values. Caller frees. */
+static char *multi_insert_sql(int rows)
 {
     const char *sql = stmt_sql[S_RESULT_INSERT];
     const char *values = strstr(sql, "VALUES");
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_add(&b, sql, (size_t)(values - sql));
     pb_buf_puts(&b, "VALUES ");
-    for (int k = 0; k < MULTI_ROWS; k++)
+    for (int k = 0; k < rows; k++)
         pb_buf_puts(&b, k ? ",(?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?)");
     return pb_buf_take(&b);
+}
+
+/* The INSERT of 2^lg rows, prepared once per connection. */
+static sqlite3_stmt *multi_stmt(struct pb_db *db, int lg, struct pb_err *err)
+{
+    if (lg == 0)
+        return stmt(db, S_RESULT_INSERT, err);
+    if (!db->multi[lg]) {
+        char *sql = multi_insert_sql(1 << lg);
+        if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               &db->multi[lg], NULL) != SQLITE_OK) {
+            db_fail(db, err, "cannot prepare statement");
+            db->multi[lg] = NULL;
+        }
+        free(sql);
+    }
+    return db->multi[lg];
 }
 
 /* Text that lives in the set until the statement has run. */
@@ -727,10 +793,10 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
 
 /* Host and metric ids of a result, from the caches or the database. */
 static int result_ids(struct pb_db *db, const struct pb_result *r,
-                      struct idcache *hosts, struct idcache *metrics,
                       long long *host_id, long long *metric_id,
                       struct pb_err *err)
 {
+    struct idcache *hosts = &db->ids[C_HOST], *metrics = &db->ids[C_METRIC];
     int rc = PB_OK;
     if (r->host) {
         *host_id = cache_get(hosts, r->host, NULL, 0);
@@ -738,7 +804,8 @@ static int result_ids(struct pb_db *db, const struct pb_result *r,
             const char *v[1] = {r->host};
             *host_id =
                 named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc, err);
-            cache_put(hosts, r->host, NULL, 0, *host_id);
+            if (!rc)
+                cache_put(hosts, r->host, NULL, 0, *host_id);
         }
     }
     int lower = r->direction == PB_DIR_LOWER;
@@ -748,7 +815,8 @@ static int result_ids(struct pb_db *db, const struct pb_result *r,
                             lower ? "lower" : "higher"};
         *metric_id =
             named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
-        cache_put(metrics, r->metric, r->unit, lower, *metric_id);
+        if (!rc)
+            cache_put(metrics, r->metric, r->unit, lower, *metric_id);
     }
     return rc;
 }
@@ -759,7 +827,6 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
     int rc = PB_OK;
     long long *cfg = pb_xcalloc(set->nconfigs + 1, sizeof(*cfg));
     long long *tst = pb_xcalloc(set->ntests + 1, sizeof(*tst));
-    struct idcache hosts = {0}, metrics = {0};
 
     for (size_t i = 0; i < set->nconfigs && !rc; i++) {
         const struct pb_config *c = &set->configs[i];
@@ -773,34 +840,33 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
                            t->tool ? t->tool : "", t->name, t->params,
                            t->nparams, &rc, err);
     }
-    sqlite3_stmt *ins = rc ? NULL : stmt(db, S_RESULT_INSERT, err);
-    if (!rc && !ins)
-        rc = PB_EDB;
-    /* Big sets go MULTI_ROWS rows per INSERT: a quarter less CPU in SQLite
-     * than one statement per row (bench/). */
-    sqlite3_stmt *multi = NULL;
-    if (!rc && set->nresults >= 2 * MULTI_ROWS) {
-        char *sql = multi_insert_sql();
-        if (sqlite3_prepare_v3(db->h, sql, -1, 0, &multi, NULL) != SQLITE_OK)
-            rc = db_fail(db, err, "cannot prepare statement");
-        free(sql);
-    }
+    /* Rows go 64 per INSERT, the rest in INSERTs of 32, 16, ... 1 rows:
+     * each statement costs as much as several rows (bench/: half the CPU
+     * of one INSERT per row for a fio file of 33 results). */
     for (size_t i = 0; i < set->nresults && !rc;) {
-        size_t n = multi && set->nresults - i >= MULTI_ROWS ? MULTI_ROWS : 1;
-        sqlite3_stmt *q = n > 1 ? multi : ins;
+        size_t left = set->nresults - i;
+        int lg = MULTI_LOG;
+        while ((size_t)1 << lg > left)
+            lg--;
+        size_t n = (size_t)1 << lg;
+        sqlite3_stmt *q = multi_stmt(db, lg, err);
+        if (!q) {
+            rc = PB_EDB;
+            break;
+        }
         for (size_t k = 0; k < n && !rc; k++, i++) {
             const struct pb_result *r = &set->results[i];
             long long host_id = 0, metric_id = 0;
-            rc = result_ids(db, r, &hosts, &metrics, &host_id, &metric_id,
-                            err);
+            rc = result_ids(db, r, &host_id, &metric_id, err);
             if (!rc)
                 bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
                             cfg[r->config], tst[r->test], metric_id, r);
         }
         if (!rc)
             rc = step_done(db, q, err, "cannot insert result");
+        else
+            sqlite3_reset(q);
     }
-    sqlite3_finalize(multi);
     sqlite3_stmt *fq = rc ? NULL : stmt(db, S_FACT_INSERT, err);
     if (!rc && !fq)
         rc = PB_EDB;
@@ -812,8 +878,6 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         bind_text(fq, 4, f->value);
         rc = step_done(db, fq, err, "cannot insert fact");
     }
-    cache_free(&hosts);
-    cache_free(&metrics);
     free(cfg);
     free(tst);
     return rc;
@@ -836,6 +900,7 @@ int pb_db_commit(struct pb_db *db, struct pb_err *err)
     db->batch = 0;
     if (exec_simple(db, S_COMMIT, err)) {
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        forget_ids(db);
         return PB_EDB;
     }
     return PB_OK;
@@ -844,6 +909,7 @@ int pb_db_commit(struct pb_db *db, struct pb_err *err)
 /* Undo everything of the source being stored, and nothing else. */
 static void undo_source(struct pb_db *db, struct pb_err *err)
 {
+    forget_ids(db);
     if (!db->batch) {
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
         return;

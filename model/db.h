@@ -18,7 +18,7 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 1
+#define PB_DB_SCHEMA_VERSION 2
 
 /* The --db default: $POOLBENCH_DB, else "./poolbench.db". */
 const char *pb_db_default_path(void);

@@ -101,6 +101,10 @@ check_db() { # DB WHAT
     [ "$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'source'")" = 1 ] || return 0
     p=$(partial "$1" 2>&1)
     [ -z "$p" ] || fail "$2: partial sources: $(printf '%s\n' "$p" | head -n 5)"
+    # poolbench does not have SQLite enforce foreign keys (model/db.c):
+    # every id it writes must still point at a row
+    fk=$(q "$1" "PRAGMA foreign_key_check" 2>&1)
+    [ -z "$fk" ] || fail "$2: foreign_key_check: $(printf '%s\n' "$fk" | head -n 5)"
 }
 
 # ---- 1. kill -9 at random moments, ten times, then finish

@@ -181,6 +181,41 @@ static void test_newer_schema_refused(void **state)
     assert_null(db);
 }
 
+/* A version-1 database (with the result_by_test index it had) is brought
+ * to the current version on open, its rows kept. */
+static void test_migrate_v1(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    struct pb_resultset *s = sample("content v1");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "CREATE INDEX result_by_test ON "
+                                  "result(test_id, metric_id); "
+                                  "PRAGMA user_version = 1",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'result_by_test'"),
+                     1);
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    pb_db_close(db);
+    assert_int_equal(count("PRAGMA user_version"), 2);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'result_by_test'"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
+                           "'read_iops' AND value = 1416"),
+                     1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +224,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
