@@ -712,10 +712,14 @@ static void clean_run(struct cl *c, const char *id)
             say(c, "run %s: something is left (see above)", id);
         else if (did)
             say(c, "run %s: cleaned up", id);
-        else
+        else if (r)
             say(c, "run %s: nothing was left (no pool with "
-                "poolbench:owner=%s%s)", id, id,
-                r ? ", no sparse file of it" : "");
+                "poolbench:owner=%s, no sparse file of it)", id, id);
+        else
+            say(c, "run %s: nothing was left (no imported pool with "
+                "poolbench:owner=%s; a pool of it that is not imported, "
+                "and its sparse files, are only known with -o DIR)", id,
+                id);
     }
     c->left |= left;
 }

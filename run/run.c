@@ -1026,8 +1026,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
         sum->zfs_gone = 1;
         pb_err_set(err, PB_ERUN, NULL, 0, 0,
                    "ZFS stopped answering (%s) in cell %zu/%zu: the run "
-                   "stopped; that cell is recorded as failed, %zu finished "
-                   "cells are kept; pool '%s' and its vdev files are left",
+                   "stopped; that cell is recorded as failed, cells "
+                   "finished and kept: %zu; pool '%s' and its vdev files "
+                   "are left",
                    r->z.gone_why, r->gone_cell, plan->ncells, sum->done,
                    plan->pool);
         r->z.created = 0;

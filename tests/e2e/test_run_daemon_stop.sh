@@ -93,7 +93,7 @@ wait $run
 rc=$?
 run=
 [ $rc -eq 3 ] || fail "exit $rc after the daemon died, want 3: $(tail -3 "$base/run.err")"
-grep -q "ZFS stopped answering (.*) in cell 2/3: the run stopped; that cell is recorded as failed, 1 finished cells are kept; pool '$pool' and its vdev files are left" "$base/run.err" ||
+grep -q "ZFS stopped answering (.*) in cell 2/3: the run stopped; that cell is recorded as failed, cells finished and kept: 1; pool '$pool' and its vdev files are left" "$base/run.err" ||
     fail "no clear message about the daemon: $(cat "$base/run.err")"
 id=$(awk -F'\t' '$1 == "run" { print $2 }' "$out/manifest.tsv")
 [ -n "$id" ] || fail "no run record in $out/manifest.tsv"

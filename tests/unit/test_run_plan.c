@@ -662,8 +662,10 @@ static void test_cleanup_dry_run(void **state)
          * and only the birth time tells them apart */
         print_message("skipping: no birth times on the file system of "
                       "/tmp\n");
-        unlink(f0), unlink(f1), unlink(f2), unlink(f3), unlink(f4);
-        unlink(f5), rmdir(dir);
+        const char *all[] = {f0, f1, f2, f3, f4, f5};
+        for (size_t i = 0; i < 6; i++)
+            unlink(all[i]);
+        rmdir(dir);
         skip();
     }
 
