@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <openssl/evp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -439,6 +440,33 @@ const char *pb_fmt_size(double bytes, char *buf, size_t n)
     pb_fmt_num(bytes, num, sizeof(num));
     snprintf(buf, n, "%s%c", num, units[u]);
     return buf;
+}
+
+int pb_dec_fast(const char *s, size_t n, double *out)
+{
+    static const double pow10[16] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                                     1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15};
+    uint64_t m = 0;
+    size_t i = n > 0 && s[0] == '-', digits = 0, frac = 0;
+    int neg = (int)i, dot = 0;
+    for (; i < n; i++) {
+        char ch = s[i];
+        if (ch >= '0' && ch <= '9') {
+            m = m * 10 + (uint64_t)(ch - '0');
+            digits++;
+            frac += (size_t)dot;
+        } else if (ch == '.' && !dot && digits > 0) {
+            dot = 1;
+        } else {
+            return -1;
+        }
+    }
+    if (digits == 0 || digits > 15 || (dot && frac == 0))
+        return -1;
+    double v = (double)m / pow10[frac];
+    *out = neg ? -v : v;
+    return 0;
 }
 
 const char *pb_fmt_num(double v, char *buf, size_t n)

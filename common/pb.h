@@ -118,6 +118,13 @@ int pb_parse_size(const char *s, int si_with_b, double *out) PB_WUR;
 int pb_parse_duration(const char *s, double default_unit_ns,
                       double *out) PB_WUR;
 
+/* The decimal s[0 .. n) ("-12", "3.25") as the double strtod would give,
+ * without strtod, when it is digits with an optional minus and fraction,
+ * 15 digits at most (then mantissa and power of ten are exact doubles and
+ * one division rounds correctly). Returns 0, or -1 for anything else
+ * (exponents, long numbers, non-numbers): the caller asks strtod. */
+int pb_dec_fast(const char *s, size_t n, double *out) PB_WUR;
+
 /* Format a byte count as a short size ("4k", "128k", "1M"); the form used in
  * test names. Writes into buf (at least 32 bytes). */
 const char *pb_fmt_size(double bytes, char *buf, size_t n);

@@ -583,16 +583,9 @@ double pb_json_number(const struct pb_json *doc, int v)
         return NAN;
     const struct pb_json_node *t = &doc->n[v];
     const char *s = doc->text + t->start;
-    /* small integers (most of fio's numbers) without strtod */
-    int len = t->end - t->start, neg = *s == '-';
-    if (len - neg <= 15) {
-        double x = 0;
-        int i = neg;
-        while (i < len && is_digit(s[i]))
-            x = x * 10 + (s[i++] - '0');
-        if (i == len)
-            return neg ? -x : x;
-    }
+    double x;
+    if (pb_dec_fast(s, (size_t)(t->end - t->start), &x) == 0)
+        return x;
     /* The token is followed by a delimiter, so strtod stops at its end. */
     return strtod(s, NULL);
 }

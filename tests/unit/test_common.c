@@ -127,12 +127,73 @@ static void test_sha256(void **state)
     assert_int_equal(pb_line_of("abc", 0), 1);
 }
 
+/* pb_dec_fast gives strtod's double, bit for bit, or declines. */
+static void test_dec_fast(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        int ok;
+        double want;
+    } cases[] = {
+        {"1416", 0, 1416},
+        {"-0", 0, -0.0},
+        {"0.1", 0, 0.1},
+        {"51200.5", 0, 51200.5},
+        {"-3.25", 0, -3.25},
+        {"123456789012345", 0, 123456789012345.0},
+        {"0.00000000000001", 0, 1e-14},
+        {"0.000000000000001", -1, 0}, /* 16 digits with the 0 */
+        {"1234567890123456", -1, 0}, /* 16 digits: strtod's job */
+        {"1e5", -1, 0},
+        {"1.", -1, 0},
+        {".5", -1, 0},
+        {"-", -1, 0},
+        {"", -1, 0},
+        {"1.2.3", -1, 0},
+        {"+1", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        double v = 12345;
+        int rc = pb_dec_fast(cases[i].in, strlen(cases[i].in), &v);
+        assert_int_equal(rc, cases[i].ok);
+        if (rc == 0) {
+            assert_true(v == cases[i].want);
+            assert_int_equal(!!signbit(v), !!signbit(cases[i].want));
+        }
+    }
+    /* random decimals of up to 15 digits against strtod */
+    unsigned x = 12345;
+    for (int k = 0; k < 200000; k++) {
+        char buf[32];
+        int nd = 1 + (int)((x = x * 1103515245u + 12345u) >> 16) % 15;
+        int dot = (int)((x = x * 1103515245u + 12345u) >> 16) % (nd + 1);
+        size_t n = 0;
+        if (k & 1)
+            buf[n++] = '-';
+        for (int d = 0; d < nd; d++) {
+            if (d == dot && d > 0)
+                buf[n++] = '.';
+            buf[n++] = (char)('0' + ((x = x * 1103515245u + 12345u) >> 16) % 10);
+        }
+        buf[n] = '\0';
+        double v;
+        assert_int_equal(pb_dec_fast(buf, n, &v), 0);
+        double w = strtod(buf, NULL);
+        if (memcmp(&v, &w, sizeof(v)) != 0) {
+            print_error("%s: %.17g, strtod %.17g\n", buf, v, w);
+            fail();
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),       cmocka_unit_test(test_durations),
         cmocka_unit_test(test_format),      cmocka_unit_test(test_errors),
         cmocka_unit_test(test_arena_and_buf), cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_dec_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
