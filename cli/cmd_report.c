@@ -21,7 +21,10 @@ static const char usage_text[] =
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html and\n"
     "DIR/charts/*.svg (charts of an earlier report there are replaced). The\n"
-    "same database gives byte-identical files.\n"
+    "same database gives byte-identical files. When the results by test\n"
+    "would hold more than 200 charts, they go on pages of their own\n"
+    "(DIR/tests-001.html, ...; 100 charts each, inline SVG), linked from\n"
+    "index.html.\n"
     "\n"
     "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  -o, --output DIR  where to write (default ./report)\n"
@@ -141,6 +144,8 @@ int cmd_report(int argc, char **argv)
                 "poolbench: wrote %s/index.html: %zu results, %zu charts, "
                 "%zu tables",
                 ro.outdir, sum.results, sum.charts, sum.tables);
+        if (sum.pages)
+            fprintf(stderr, ", %zu test pages", sum.pages);
         if (ro.png)
             fprintf(stderr, ", %zu PNGs", sum.pngs);
         if (ro.pdf_path)

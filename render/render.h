@@ -11,7 +11,8 @@
  *   1. open the database (pb_db_open, read-only is enough);
  *   2. fill a struct pb_render_opts (zero it first: defaults everywhere);
  *   3. pb_render_report() writes DIR/index.html and DIR/charts/, plus PNGs
- *      and a PDF when asked;
+ *      and a PDF when asked (and DIR/tests-NNN.html for very large
+ *      reports, see pb_render_summary);
  *   4. close the database.
  * Lower layers, for callers that want a single chart on their own surface:
  *   pb_chart_svg() and pb_chart_draw() draw a laid-out chart; a chart is
@@ -38,9 +39,11 @@ struct pb_render_opts {
     const char *version; /* poolbench version for the footer; may be NULL */
 };
 
-/* What pb_render_report wrote. */
+/* What pb_render_report wrote. pages: test pages (tests-001.html, ...),
+ * written instead of one long "Results by test" section when it would
+ * hold more than 200 charts; their charts are inline SVG, not files. */
 struct pb_render_summary {
-    size_t charts, tables, pngs, results, cells;
+    size_t charts, tables, pngs, results, cells, pages;
 };
 
 /* Write the report. Returns PB_OK; PB_EUSAGE for a bad filter pattern or

@@ -16,8 +16,33 @@
 /* rows of an "all metrics" table; the rest is for `poolbench export` */
 #define MAX_ALL_ROWS 1000
 
+/* A report whose "Results by test" would hold more charts than this puts
+ * those sections on pages of their own (tests-001.html, ...) of at most
+ * PAGE_CHARTS charts each, with the charts inline: one page of 4,000
+ * charts and tables (a PTS file of 4,000 tests, 23 MB of HTML) does not
+ * load in a browser in minutes, and 4,000 chart files cost more to create
+ * than the rest of the report. */
+#define PAGED_CHARTS 200
+#define PAGE_CHARTS  100
+
+/* Which test sections go on which page. */
+struct test_plan {
+    size_t *page;      /* by test index: 0 = index.html, else page number */
+    size_t npages;     /* 0 = everything on index.html */
+    size_t *first;     /* by page - 1: ordinal of its first section (0-based) */
+    size_t *ntests;    /* by page - 1: its sections */
+    size_t *firstt;    /* by page - 1: test index of its first section */
+    size_t *lastt;     /* by page - 1: test index of its last section */
+    size_t nsections;  /* tests with a section of their own */
+    size_t ncharts;    /* their charts */
+};
+
 struct rp_out {
-    struct pb_buf html;
+    struct pb_buf html; /* index.html */
+    struct pb_buf page; /* the test page being written */
+    struct pb_buf *h;   /* where the primitives write: html or page */
+    int inline_charts;  /* charts as <svg> in the page, not files */
+    const char *title, *version, *timestamp; /* for the test pages */
     char *dir, *chartdir;
     int png;
     struct rp_pdf *pdf;
@@ -99,37 +124,60 @@ static void remove_old_charts(const char *dir)
     closedir(d);
 }
 
+/* Test pages of an earlier run ("tests-007.html") would linger too. */
+static void remove_old_pages(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strncmp(n, "tests-", 6))
+            continue;
+        size_t digits = 0;
+        while (n[6 + digits] >= '0' && n[6 + digits] <= '9')
+            digits++;
+        if (digits < 3 || strcmp(n + 6 + digits, ".html"))
+            continue;
+        char *p = pb_xasprintf("%s/%s", dir, n);
+        unlink(p);
+        free(p);
+    }
+    closedir(d);
+}
+
 /* ==== output primitives ==== */
 
 void rp_out_raw(struct rp_out *o, const char *html)
 {
-    pb_buf_puts(&o->html, html);
+    pb_buf_puts(o->h, html);
 }
 
 void rp_out_heading(struct rp_out *o, int level, const char *id,
                     const char *text)
 {
-    pb_buf_printf(&o->html, "<h%d", level);
+    pb_buf_printf(o->h, "<h%d", level);
     if (id) {
-        pb_buf_puts(&o->html, " id=\"");
-        rp_esc(&o->html, id);
-        pb_buf_putc(&o->html, '"');
+        pb_buf_puts(o->h, " id=\"");
+        rp_esc(o->h, id);
+        pb_buf_putc(o->h, '"');
     }
-    pb_buf_putc(&o->html, '>');
-    rp_esc(&o->html, text);
-    pb_buf_printf(&o->html, "</h%d>\n", level);
+    pb_buf_putc(o->h, '>');
+    rp_esc(o->h, text);
+    pb_buf_printf(o->h, "</h%d>\n", level);
     if (o->pdf)
         rp_pdf_heading(o->pdf, level, text);
 }
 
 void rp_out_para(struct rp_out *o, const char *cls, const char *text)
 {
-    pb_buf_puts(&o->html, "<p");
+    pb_buf_puts(o->h, "<p");
     if (cls)
-        pb_buf_printf(&o->html, " class=\"%s\"", cls);
-    pb_buf_putc(&o->html, '>');
-    rp_esc(&o->html, text);
-    pb_buf_puts(&o->html, "</p>\n");
+        pb_buf_printf(o->h, " class=\"%s\"", cls);
+    pb_buf_putc(o->h, '>');
+    rp_esc(o->h, text);
+    pb_buf_puts(o->h, "</p>\n");
     if (o->pdf)
         rp_pdf_para(o->pdf, text);
 }
@@ -140,28 +188,39 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
     rp_slug(stem, slug, 56);
     o->nchart++;
     char *name = pb_xasprintf("%03zu-%s", o->nchart, slug);
-    struct pb_buf svg = PB_BUF_INIT;
-    pb_chart_svg(c, &svg);
-    char *path = pb_xasprintf("%s/%s.svg", o->chartdir, name);
-    if (write_file(o, path, svg.s, svg.len) == PB_OK)
+    if (o->inline_charts) {
+        pb_buf_puts(o->h, c->w > 1060 ? "<figure class=\"wide\">"
+                                      : "<figure>");
+        pb_chart_svg(c, o->h);
+        pb_buf_puts(o->h, "</figure>\n");
         o->sum.charts++;
-    free(path);
-    pb_buf_release(&svg);
+    } else {
+        struct pb_buf svg = PB_BUF_INIT;
+        pb_chart_svg(c, &svg);
+        char *path = pb_xasprintf("%s/%s.svg", o->chartdir, name);
+        if (write_file(o, path, svg.s, svg.len) == PB_OK)
+            o->sum.charts++;
+        free(path);
+        pb_buf_release(&svg);
+    }
     if (o->png && !o->rc) {
-        path = pb_xasprintf("%s/%s.png", o->chartdir, name);
+        char *path = pb_xasprintf("%s/%s.png", o->chartdir, name);
         if (pb_chart_write_png(c, path, 1.5, o->err) == PB_OK)
             o->sum.pngs++;
         else
             o->rc = PB_EIO;
         free(path);
     }
-    pb_buf_printf(&o->html,
-                  "<figure%s><a href=\"charts/%s.svg\"><img "
-                  "src=\"charts/%s.svg\" width=\"%.0f\" height=\"%.0f\" "
-                  "alt=\"",
-                  c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w, c->h);
-    rp_esc(&o->html, c->title ? c->title : "chart");
-    pb_buf_puts(&o->html, "\"></a></figure>\n");
+    if (!o->inline_charts) {
+        pb_buf_printf(o->h,
+                      "<figure%s><a href=\"charts/%s.svg\"><img "
+                      "src=\"charts/%s.svg\" width=\"%.0f\" "
+                      "height=\"%.0f\" alt=\"",
+                      c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w,
+                      c->h);
+        rp_esc(o->h, c->title ? c->title : "chart");
+        pb_buf_puts(o->h, "\"></a></figure>\n");
+    }
     if (o->pdf)
         rp_pdf_chart(o->pdf, c);
     free(name);
@@ -170,7 +229,7 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
 
 void rp_out_table(struct rp_out *o, struct rt_table *t)
 {
-    rt_html(t, &o->html);
+    rt_html(t, o->h);
     if (o->pdf)
         rp_pdf_table(o->pdf, t);
     o->sum.tables++;
@@ -346,7 +405,10 @@ static const char *verdict_text(enum rp_verdict v, unsigned char *style)
     return "";
 }
 
-static void section_best(struct rp_out *o, const struct rp_data *d)
+static int group_charted(const struct rp_data *d, const struct rp_group *g);
+
+static void section_best(struct rp_out *o, const struct rp_data *d,
+                         const struct test_plan *pl)
 {
     struct rt_table t;
     rt_init(&t, 7);
@@ -373,7 +435,11 @@ static void section_best(struct rp_out *o, const struct rp_data *d)
         const struct rp_cell *bc = &d->cells[b.best];
         struct rt_cell *row = rt_row(&t);
         rt_set(&t, &row[0], d->tests[g->test].name);
-        row[0].href = rt_str(&t, "#t-%zu", d->tests[g->test].rank + 1);
+        size_t page = pl->page[g->test];
+        row[0].href =
+            page ? rt_str(&t, "tests-%03zu.html#t-%zu", page,
+                          d->tests[g->test].rank + 1)
+                 : rt_str(&t, "#t-%zu", d->tests[g->test].rank + 1);
         row[0].sortv = (double)d->tests[g->test].rank;
         row[0].has_sortv = 1;
         char buf[96];
@@ -822,7 +888,92 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
     rp_out_table(o, &t);
 }
 
-static void section_tests(struct rp_out *o, const struct rp_data *d)
+/* Which tests get a section of their own, and on which page. */
+static void plan_tests(const struct rp_data *d, struct test_plan *pl)
+{
+    memset(pl, 0, sizeof(*pl));
+    pl->page = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t *nch = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    for (size_t gi = 0; gi < d->ngroups; gi++)
+        if (group_charted(d, &d->groups[gi])) {
+            size_t t = d->groups[gi].test;
+            if (!nch[t]++)
+                pl->nsections++;
+            pl->ncharts++;
+        }
+    if (pl->ncharts > PAGED_CHARTS) {
+        size_t cap = pl->nsections + 1;
+        pl->first = pb_xcalloc(cap, sizeof(size_t));
+        pl->ntests = pb_xcalloc(cap, sizeof(size_t));
+        pl->firstt = pb_xcalloc(cap, sizeof(size_t));
+        pl->lastt = pb_xcalloc(cap, sizeof(size_t));
+        size_t on_page = 0, ord = 0;
+        /* groups are in test order: visit each test once */
+        for (size_t gi = 0; gi < d->ngroups; gi++) {
+            size_t t = d->groups[gi].test;
+            if (!nch[t] || (gi && d->groups[gi - 1].test == t))
+                continue;
+            if (!pl->npages || on_page + nch[t] > PAGE_CHARTS) {
+                pl->first[pl->npages] = ord;
+                pl->firstt[pl->npages] = t;
+                pl->npages++;
+                on_page = 0;
+            }
+            on_page += nch[t];
+            pl->page[t] = pl->npages;
+            pl->ntests[pl->npages - 1]++;
+            pl->lastt[pl->npages - 1] = t;
+            ord++;
+        }
+    }
+    free(nch);
+}
+
+static void plan_release(struct test_plan *pl)
+{
+    free(pl->page);
+    free(pl->first);
+    free(pl->ntests);
+    free(pl->firstt);
+    free(pl->lastt);
+    memset(pl, 0, sizeof(*pl));
+}
+
+static void test_page_begin(struct rp_out *o, const struct rp_data *d,
+                            const struct test_plan *pl, size_t page);
+static void test_page_end(struct rp_out *o, const struct test_plan *pl,
+                          size_t page);
+
+/* The index's part of a paged "Results by test": why, and the pages. */
+static void tests_index(struct rp_out *o, const struct rp_data *d,
+                        const struct test_plan *pl)
+{
+    struct pb_buf *h = &o->html;
+    pb_buf_printf(h,
+                  "<p class=\"note\">%zu tests have charts of their own "
+                  "(%zu charts): too many for one page, which a browser takes "
+                  "minutes to open. Their sections (charts, drawn inline, and "
+                  "tables, as a smaller report shows them here) are on the "
+                  "%zu pages below, at most %d charts each. Everything else "
+                  "is on this page.</p>\n<ol class=\"pages\">\n",
+                  pl->nsections, pl->ncharts, pl->npages, PAGE_CHARTS);
+    for (size_t p = 0; p < pl->npages; p++) {
+        pb_buf_printf(h,
+                      "<li><a href=\"tests-%03zu.html\">tests %zu–%zu</a> "
+                      "<span class=\"m\">",
+                      p + 1, pl->first[p] + 1, pl->first[p] + pl->ntests[p]);
+        rp_esc(h, d->tests[pl->firstt[p]].name);
+        if (pl->ntests[p] > 1) {
+            pb_buf_puts(h, " … ");
+            rp_esc(h, d->tests[pl->lastt[p]].name);
+        }
+        pb_buf_puts(h, "</span></li>\n");
+    }
+    pb_buf_puts(h, "</ol>\n");
+}
+
+static void section_tests(struct rp_out *o, const struct rp_data *d,
+                          const struct test_plan *pl)
 {
     size_t maxn = 1;
     for (size_t gi = 0; gi < d->ngroups; gi++)
@@ -830,7 +981,7 @@ static void section_tests(struct rp_out *o, const struct rp_data *d)
             maxn = d->groups[gi].n;
     size_t *order = pb_xcalloc(maxn, sizeof(size_t));
     unsigned char *swept = pb_xcalloc(d->ntests + 1, 1);
-    size_t nswept = 0;
+    size_t nswept = 0, cur_page = 0;
     int opened = 0;
     for (size_t i = 0; i < d->ngroups;) {
         size_t j = i;
@@ -857,7 +1008,16 @@ static void section_tests(struct rp_out *o, const struct rp_data *d)
         if (!opened) {
             rp_out_raw(o, "<section id=\"tests\">\n");
             rp_out_heading(o, 2, NULL, "Results by test");
+            if (pl->npages)
+                tests_index(o, d, pl);
             opened = 1;
+        }
+        size_t page = pl->page[d->groups[i].test];
+        if (page != cur_page) {
+            if (cur_page)
+                test_page_end(o, pl, cur_page);
+            test_page_begin(o, d, pl, page);
+            cur_page = page;
         }
         char id[32];
         snprintf(id, sizeof(id), "t-%zu", t->rank + 1);
@@ -879,6 +1039,8 @@ static void section_tests(struct rp_out *o, const struct rp_data *d)
         }
         i = j;
     }
+    if (cur_page)
+        test_page_end(o, pl, cur_page);
     if (nswept) {
         if (!opened) {
             rp_out_raw(o, "<section id=\"tests\">\n");
@@ -1044,6 +1206,89 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                    "</header>\n");
 }
 
+/* Extra rules of the test pages: their charts are inline SVG. */
+static const char page_css[] =
+    "figure svg{display:block;max-width:100%;height:auto;border:1px solid "
+    "var(--line);border-radius:6px;background:#fff}\n"
+    "figure.wide svg{max-width:none}\n"
+    ".pager{display:flex;gap:18px;margin:18px 0}\n";
+
+static void pager(struct pb_buf *h, const struct test_plan *pl, size_t page)
+{
+    pb_buf_puts(h, "<p class=\"pager\"><a href=\"index.html\">Overview "
+                   "(index.html)</a>");
+    if (page > 1)
+        pb_buf_printf(h, "<a href=\"tests-%03zu.html\">← page %zu</a>",
+                      page - 1, page - 1);
+    if (page < pl->npages)
+        pb_buf_printf(h, "<a href=\"tests-%03zu.html\">page %zu →</a>",
+                      page + 1, page + 1);
+    pb_buf_puts(h, "</p>\n");
+}
+
+static void test_page_begin(struct rp_out *o, const struct rp_data *d,
+                            const struct test_plan *pl, size_t page)
+{
+    (void)d;
+    struct pb_buf *h = &o->page;
+    pb_buf_reset(h);
+    o->h = h;
+    o->inline_charts = 1;
+    char what[160];
+    snprintf(what, sizeof(what),
+             "Results by test, page %zu of %zu: tests %zu–%zu of %zu", page,
+             pl->npages, pl->first[page - 1] + 1,
+             pl->first[page - 1] + pl->ntests[page - 1], pl->nsections);
+    pb_buf_puts(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                   "<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, "
+                   "initial-scale=1\">\n<meta name=\"generator\" "
+                   "content=\"poolbench\">\n<title>");
+    rp_esc(h, o->title);
+    pb_buf_puts(h, " — ");
+    rp_esc(h, what);
+    pb_buf_puts(h, "</title>\n<style>\n");
+    pb_buf_puts(h, css);
+    pb_buf_puts(h, page_css);
+    pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+    rp_esc(h, o->title);
+    pb_buf_puts(h, "</h1>\n<p class=\"meta\">");
+    rp_esc(h, what);
+    pb_buf_puts(h, "</p>\n");
+    pager(h, pl, page);
+    pb_buf_puts(h, "</header>\n<section id=\"tests\">\n");
+}
+
+static void test_page_end(struct rp_out *o, const struct test_plan *pl,
+                          size_t page)
+{
+    struct pb_buf *h = &o->page;
+    pb_buf_puts(h, "</section>\n");
+    pager(h, pl, page);
+    pb_buf_puts(h, "<footer>Generated by poolbench");
+    if (o->version) {
+        pb_buf_putc(h, ' ');
+        rp_esc(h, o->version);
+    }
+    if (o->timestamp) {
+        pb_buf_puts(h, " on ");
+        rp_esc(h, o->timestamp);
+    }
+    pb_buf_puts(h, ". The charts of this page are inline SVG; every number "
+                   "drawn is in the table under its chart.</footer>\n"
+                   "</main>\n<script>\n");
+    pb_buf_puts(h, js);
+    pb_buf_puts(h, "</script>\n</body>\n</html>\n");
+    if (!o->rc) {
+        char *path = pb_xasprintf("%s/tests-%03zu.html", o->dir, page);
+        if (write_file(o, path, h->s, h->len) == PB_OK)
+            o->sum.pages++;
+        free(path);
+    }
+    o->h = &o->html;
+    o->inline_charts = 0;
+}
+
 static int any_tests_section(const struct rp_data *d)
 {
     for (size_t gi = 0; gi < d->ngroups; gi++) {
@@ -1074,9 +1319,15 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     struct rp_ranking rank;
     rp_rank_configs(&d, &rank);
 
+    struct test_plan plan;
+    plan_tests(&d, &plan);
+
     struct rp_out o;
     memset(&o, 0, sizeof(o));
+    o.h = &o.html;
     o.err = err;
+    o.version = opts->version;
+    o.timestamp = opts->timestamp;
     o.png = opts->png;
     o.dir = pb_xstrdup(opts->outdir ? opts->outdir : "report");
     o.chartdir = pb_xasprintf("%s/charts", o.dir);
@@ -1084,11 +1335,13 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     if ((rc = make_dir(o.dir, err)) || (rc = make_dir(o.chartdir, err)))
         goto done;
     remove_old_charts(o.chartdir);
+    remove_old_pages(o.dir);
     if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
         goto done;
 
     const char *title = opts->title ? rp_clean(&d.arena, opts->title)
                                     : default_title(&d, &d.arena);
+    o.title = title;
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
@@ -1102,11 +1355,11 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                     "or loosen the --test/--config/--metric filters.");
     if (d.used_configs)
         section_configs(&o, &d);
-    section_best(&o, &d);
+    section_best(&o, &d, &plan);
     section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
-    section_tests(&o, &d);
+    section_tests(&o, &d, &plan);
     if (has_comp)
         rp_section_compression(&o, &d);
     if (has_bonnie)
@@ -1124,9 +1377,11 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         pb_buf_puts(&o.html, " on ");
         rp_esc(&o.html, opts->timestamp);
     }
-    pb_buf_puts(&o.html, ". Charts are SVG files in charts/; every number "
-                         "drawn is in the table under its chart.</footer>\n"
-                         "</main>\n<script>\n");
+    pb_buf_puts(&o.html, ". Charts are SVG files in charts/");
+    if (plan.npages)
+        pb_buf_puts(&o.html, " (inline SVG on the test pages)");
+    pb_buf_puts(&o.html, "; every number drawn is in the table under its "
+                         "chart.</footer>\n</main>\n<script>\n");
     pb_buf_puts(&o.html, js);
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
     if (!o.rc) {
@@ -1147,6 +1402,8 @@ done:
         *out = o.sum;
     rc_fonts_free(o.f);
     pb_buf_release(&o.html);
+    pb_buf_release(&o.page);
+    plan_release(&plan);
     free(o.dir);
     free(o.chartdir);
     rp_ranking_release(&rank);
