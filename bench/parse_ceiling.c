@@ -1,18 +1,25 @@
 /* The ceiling for ingest: how fast the bare libraries parse the same bytes
- * (jansson for fio JSON, libxml2 for PTS XML), on one thread, with nothing
- * done with the result. Part of bench/, not of poolbench or ctest.
+ * (jansson, the JSON library DESIGN.md names; jsmn, the tokenizer
+ * poolbench reads fio JSON with; libxml2 for PTS XML), on one thread, with
+ * nothing done with the result. Part of bench/, not of poolbench or ctest.
  *
- *   parse_ceiling json|xml-sax|xml-dom|sha256|read PATH...
+ *   parse_ceiling json|jsmn|xml-sax|xml-dom|sha256|read PATH...
  *
  * PATHs are files or directories (walked recursively). Every file is read
  * into memory first (not timed as parse), then parsed once. Prints one line:
  *   files=N bytes=B read_s=R parse_s=P mb_per_s=M
- * json uses the flags of ingest/fio_json.c and starts at the first '{' that
- * begins a line, as it does; xml-sax is a SAX2 parse with no callbacks (the
+ * json is jansson with the flags fio_json.c used before it moved to jsmn;
+ * jsmn tokenizes as ingest/json.c configures it (strict, parent links),
+ * without the grammar checks poolbench adds; both start at the first '{'
+ * that begins a line, as fio_json.c does; xml-sax is a SAX2 parse with no callbacks (the
  * way ingest/pts_xml.c reads), xml-dom builds the tree (xmlReadMemory). */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <jansson.h>
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS
+#include <jsmn.h>
 #include <libxml/parser.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -106,6 +113,33 @@ static void parse_json(const struct file *f)
     json_decref(root);
 }
 
+static jsmntok_t *jtok;
+static unsigned jcap;
+
+static void parse_jsmn(const struct file *f)
+{
+    size_t s = json_start(f->buf, f->len);
+    jsmn_parser p;
+    jsmn_init(&p);
+    int r;
+    if (!jtok) { /* without tokens jsmn only counts */
+        jcap = 4096;
+        jtok = malloc(jcap * sizeof(*jtok));
+        if (!jtok)
+            die("out of memory", "jsmn");
+    }
+    while ((r = jsmn_parse(&p, f->buf + s, f->len - s, jtok, jcap)) ==
+           JSMN_ERROR_NOMEM) {
+        jcap *= 2;
+        jtok = realloc(jtok, jcap * sizeof(*jtok));
+        if (!jtok)
+            die("out of memory", "jsmn");
+    }
+    /* text after the document (json,normal) is no error of the document */
+    if (r < 0 && !(p.toknext > 0 && jtok[0].end >= 0))
+        fprintf(stderr, "parse_ceiling: jsmn error %d\n", r);
+}
+
 static size_t xml_elements, xml_text;
 
 static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
@@ -172,7 +206,7 @@ static void nothing(const struct file *f)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fputs("usage: parse_ceiling json|xml-sax|xml-dom|sha256|read "
+        fputs("usage: parse_ceiling json|jsmn|xml-sax|xml-dom|sha256|read "
               "PATH...\n",
               stderr);
         return 2;
@@ -180,6 +214,8 @@ int main(int argc, char **argv)
     void (*fn)(const struct file *) = NULL;
     if (!strcmp(argv[1], "json"))
         fn = parse_json;
+    else if (!strcmp(argv[1], "jsmn"))
+        fn = parse_jsmn;
     else if (!strcmp(argv[1], "xml-sax"))
         fn = parse_xml_sax;
     else if (!strcmp(argv[1], "xml-dom"))
@@ -201,6 +237,7 @@ int main(int argc, char **argv)
     }
     double parse_s = now() - t0;
     free(files);
+    free(jtok);
     xmlCleanupParser();
     printf("files=%zu bytes=%zu read_s=%.4f parse_s=%.4f mb_per_s=%.1f\n",
            nfiles, nbytes, read_s, parse_s,
