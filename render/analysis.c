@@ -429,30 +429,71 @@ static int cmp_val(const void *a, const void *b)
     return rp_natcmp(x, y);
 }
 
-/* Fill k's sorted distinct values from the cells. */
+/* A cell's value of k is its config's or its test's: the same for every
+ * cell of that owner. */
+static size_t owner_of(const struct rp_cell *c, const struct cand *k)
+{
+    return k->kind == RP_DIM_CONFIG || k->kind == RP_DIM_LABEL ? c->config
+                                                               : c->test;
+}
+
+static size_t owners(const struct rp_data *d, const struct cand *k)
+{
+    return k->kind == RP_DIM_CONFIG || k->kind == RP_DIM_LABEL ? d->nconfigs
+                                                               : d->ntests;
+}
+
+/* A value and its number, so that sorting does not parse it again. */
+struct sval {
+    const char *s;
+    double num;
+};
+
+/* cmp_val on parsed values (sort_numeric: every non-NULL one is a
+ * number). */
+static int cmp_sval(const void *a, const void *b)
+{
+    const struct sval *x = a, *y = b;
+    if (!x->s || !y->s)
+        return x->s ? -1 : y->s ? 1 : 0;
+    if (sort_numeric && x->num != y->num)
+        return x->num < y->num ? -1 : 1;
+    return rp_natcmp(x->s, y->s);
+}
+
+/* Fill k's sorted distinct values from the cells (one value per owner:
+ * the cells of a config or test repeat its values). */
 static void cand_values(const struct rp_data *d, const size_t *cells, size_t n,
                         struct cand *k, struct pb_arena *a)
 {
-    const char **v = pb_xcalloc(n + 1, sizeof(*v));
+    unsigned char *seen = pb_xcalloc(owners(d, k) + 1, 1);
+    struct sval *v = pb_xcalloc(n + 1, sizeof(*v));
+    size_t m = 0;
     int numeric = 1;
     for (size_t i = 0; i < n; i++) {
-        v[i] = cell_value(d, &d->cells[cells[i]], k);
-        double x;
-        if (v[i] && !is_number(v[i], &x))
+        const struct rp_cell *c = &d->cells[cells[i]];
+        size_t o = owner_of(c, k);
+        if (seen[o])
+            continue;
+        seen[o] = 1;
+        v[m].s = cell_value(d, c, k);
+        if (v[m].s && !is_number(v[m].s, &v[m].num))
             numeric = 0;
+        m++;
     }
     sort_numeric = numeric;
-    qsort(v, n, sizeof(*v), cmp_val);
+    qsort(v, m, sizeof(*v), cmp_sval);
     size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!u || cmp_val(&v[u - 1], &v[i]) != 0 ||
-            ((v[u - 1] == NULL) != (v[i] == NULL)))
+    for (size_t i = 0; i < m; i++)
+        if (!u || cmp_sval(&v[u - 1], &v[i]) != 0)
             v[u++] = v[i];
     k->numeric = numeric;
     k->nvals = u;
     k->vals = pb_arena_alloc(a, (u + 1) * sizeof(*k->vals));
-    memcpy(k->vals, v, u * sizeof(*v));
+    for (size_t i = 0; i < u; i++)
+        k->vals[i] = v[i].s;
     free(v);
+    free(seen);
 }
 
 static size_t value_index(const struct cand *k, const char *v)
@@ -470,6 +511,25 @@ static size_t value_index(const struct cand *k, const char *v)
             return mid;
     }
     return lo < k->nvals ? lo : k->nvals - 1;
+}
+
+/* Column col of the value index matrix: k's value index of every cell,
+ * looked up once per owner. */
+static void fill_vi(const struct rp_data *d, const size_t *cells, size_t n,
+                    const struct cand *k, size_t *vi, size_t stride, size_t col)
+{
+    size_t no = owners(d, k);
+    size_t *memo = pb_xmalloc((no + 1) * sizeof(size_t));
+    for (size_t i = 0; i <= no; i++)
+        memo[i] = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const struct rp_cell *c = &d->cells[cells[i]];
+        size_t o = owner_of(c, k);
+        if (memo[o] == SIZE_MAX)
+            memo[o] = value_index(k, cell_value(d, c, k));
+        vi[i * stride + col] = memo[o];
+    }
+    free(memo);
 }
 
 /* Sorting cells by a list of dims of the per-cell value index matrix. */
@@ -604,13 +664,63 @@ static int cmp_keyed(const void *a, const void *b)
     return p->s < q->s ? -1 : p->s > q->s;
 }
 
+/* Sort by (key, x, s) as cmp_keyed does: LSD radix sort, one byte per
+ * pass, passes where every element has the same byte skipped. qsort of
+ * the ~50 candidate pairs of a 40,000-cell metric was most of the sweeps'
+ * time. tmp2 has room for n. */
+static void sort_keyed(struct keyed *v, size_t n, struct keyed *tmp2)
+{
+    if (n < 64) {
+        qsort(v, n, sizeof(*v), cmp_keyed);
+        return;
+    }
+    /* digit d: 0..7 bytes of s, 8..15 of x, 16..23 of key (least first) */
+    size_t (*cnt)[256] = pb_xcalloc(24, sizeof(*cnt));
+    for (size_t i = 0; i < n; i++) {
+        uint64_t ws = v[i].s, wx = v[i].x, wk = v[i].key;
+        for (int b = 0; b < 8; b++) {
+            cnt[b][(ws >> (8 * b)) & 0xff]++;
+            cnt[8 + b][(wx >> (8 * b)) & 0xff]++;
+            cnt[16 + b][(wk >> (8 * b)) & 0xff]++;
+        }
+    }
+    struct keyed *src = v, *dst = tmp2;
+    for (int dg = 0; dg < 24; dg++) {
+        size_t *c = cnt[dg];
+        int b = dg % 8;
+        size_t one = 0;
+        for (int k = 0; k < 256 && !one; k++)
+            one = c[k] == n;
+        if (one)
+            continue;
+        size_t pos = 0;
+        for (int k = 0; k < 256; k++) {
+            size_t t = c[k];
+            c[k] = pos;
+            pos += t;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t w = dg < 8    ? (uint64_t)src[i].s
+                         : dg < 16 ? (uint64_t)src[i].x
+                                   : src[i].key;
+            dst[c[(w >> (8 * b)) & 0xff]++] = src[i];
+        }
+        struct keyed *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, n * sizeof(*v));
+    free(cnt);
+}
+
 /* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
  * groups (same value of every other dimension) holding at least two x
  * values, and two series values when s is given. */
 static size_t coverage(const struct cand *cands, const size_t *vi,
                        size_t stride, const uint64_t *full, size_t n,
                        size_t nreal, size_t x, size_t s, struct keyed *tmp,
-                       size_t *stamp)
+                       struct keyed *tmp2, size_t *stamp)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -635,7 +745,7 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
         tmp[m].s = vs;
         m++;
     }
-    qsort(tmp, m, sizeof(*tmp), cmp_keyed);
+    sort_keyed(tmp, m, tmp2);
     size_t cover = 0, gen = 0;
     for (size_t i = 0; i < m;) {
         size_t j = i, px = 0, ps = 0;
@@ -892,10 +1002,8 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     /* per-cell value indexes; room for the label and test pseudo-dims */
     size_t stride = ncand + 2;
     size_t *vi = pb_xcalloc(n * stride + 1, sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < ncand; k++)
-            vi[i * stride + k] = value_index(
-                &cands[k], cell_value(d, &d->cells[cells[i]], &cands[k]));
+    for (size_t k = 0; k < ncand; k++)
+        fill_vi(d, cells, n, &cands[k], vi, stride, k);
     /* The config label is a dimension of its own for configurations the
      * config parameters do not tell apart ("hdd" and "ssd" with no
      * parameters): results of different systems never share a series by
@@ -937,9 +1045,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         if (any) {
             cand_values(d, cells, n, k, a);
             if (k->nvals >= 2) {
-                for (size_t i = 0; i < n; i++)
-                    vi[i * stride + ncand] =
-                        value_index(k, cell_value(d, &d->cells[cells[i]], k));
+                fill_vi(d, cells, n, k, vi, stride, ncand);
                 ncand++;
             }
         }
@@ -963,9 +1069,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         k->pref = 201;
         cand_values(d, cells, n, k, a);
         if (k->nvals >= 2) {
-            for (size_t i = 0; i < n; i++)
-                vi[i * stride + ncand] =
-                    value_index(k, cell_value(d, &d->cells[cells[i]], k));
+            fill_vi(d, cells, n, k, vi, stride, ncand);
             ncand++;
         }
     }
@@ -983,6 +1087,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         for (size_t k = 0; k < nreal; k++)
             full[i] += hval(k, vi[i * stride + k]);
     struct keyed *tmp = pb_xcalloc(n + 1, sizeof(*tmp));
+    struct keyed *tmp2 = pb_xcalloc(n + 1, sizeof(*tmp2));
     size_t *stamp = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
     size_t bx = SIZE_MAX, bsi = SIZE_MAX, bcov = 0;
     int btwo = 0, bpref = 0;
@@ -1000,7 +1105,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             if (!two && cands[xi].kind != RP_DIM_TEST && !x->xkey)
                 continue;
             size_t cov = coverage(cands, vi, stride, full, n, nreal, xi,
-                                  two ? si : SIZE_MAX, tmp, stamp);
+                                  two ? si : SIZE_MAX, tmp, tmp2, stamp);
             if (!cov)
                 continue;
             /* x: the dimension with more values (bars in groups) */
@@ -1024,6 +1129,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         }
     }
     free(tmp);
+    free(tmp2);
     free(stamp);
     free(full);
     if (bx != SIZE_MAX) {

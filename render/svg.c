@@ -5,103 +5,151 @@
 #include <math.h>
 #include <string.h>
 
+/* Items are formatted into a line buffer by hand and appended once:
+ * printf per attribute was a quarter of the time of a report of 4,000
+ * charts. Output is the same as "%ld.%ld" / "#%06x" would give. */
+struct line {
+    char s[512]; /* the longest item without its texts is under 300 */
+    char *p;
+};
+
+static void lit(struct line *l, const char *s)
+{
+    while (*s)
+        *l->p++ = *s++;
+}
+
+static void uint_(struct line *l, unsigned long t)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + t % 10);
+        t /= 10;
+    } while (t);
+    while (n)
+        *l->p++ = d[--n];
+}
+
 /* A coordinate with one decimal, without a trailing ".0". */
-static void num(struct pb_buf *b, double v)
+static void num(struct line *l, double v)
 {
     long t = lround(v * 10);
     if (t < 0) {
-        pb_buf_putc(b, '-');
+        *l->p++ = '-';
         t = -t;
     }
-    if (t % 10)
-        pb_buf_printf(b, "%ld.%ld", t / 10, t % 10);
-    else
-        pb_buf_printf(b, "%ld", t / 10);
+    uint_(l, (unsigned long)t / 10);
+    if (t % 10) {
+        *l->p++ = '.';
+        *l->p++ = (char)('0' + t % 10);
+    }
 }
 
-static void attr_num(struct pb_buf *b, const char *name, double v)
+static void attr_num(struct line *l, const char *name, double v)
 {
-    pb_buf_printf(b, " %s=\"", name);
-    num(b, v);
-    pb_buf_putc(b, '"');
+    *l->p++ = ' ';
+    lit(l, name);
+    lit(l, "=\"");
+    num(l, v);
+    *l->p++ = '"';
 }
 
-static void attr_color(struct pb_buf *b, const char *name, uint32_t c)
+static void attr_color(struct line *l, const char *name, uint32_t c)
 {
+    *l->p++ = ' ';
+    lit(l, name);
     if (c == RC_NONE) {
-        pb_buf_printf(b, " %s=\"none\"", name);
+        lit(l, "=\"none\"");
         return;
     }
-    char hex[8];
-    pb_buf_printf(b, " %s=\"%s\"", name, rc_hex(c, hex));
+    static const char hex[] = "0123456789abcdef";
+    lit(l, "=\"#");
+    for (int sh = 20; sh >= 0; sh -= 4)
+        *l->p++ = hex[(c >> sh) & 0xf];
+    *l->p++ = '"';
+}
+
+static void flush(struct pb_buf *b, struct line *l)
+{
+    pb_buf_add(b, l->s, (size_t)(l->p - l->s));
+    l->p = l->s;
 }
 
 static void item(struct pb_buf *b, const struct pb_item *it)
 {
+    struct line l;
+    l.p = l.s;
     switch (it->kind) {
     case PB_IT_RECT:
-        pb_buf_puts(b, "<rect");
-        attr_num(b, "x", it->x);
-        attr_num(b, "y", it->y);
-        attr_num(b, "width", it->w);
-        attr_num(b, "height", it->h);
-        attr_color(b, "fill", it->fill);
+        lit(&l, "<rect");
+        attr_num(&l, "x", it->x);
+        attr_num(&l, "y", it->y);
+        attr_num(&l, "width", it->w);
+        attr_num(&l, "height", it->h);
+        attr_color(&l, "fill", it->fill);
         if (it->stroke != RC_NONE) {
-            attr_color(b, "stroke", it->stroke);
-            attr_num(b, "stroke-width", it->sw);
+            attr_color(&l, "stroke", it->stroke);
+            attr_num(&l, "stroke-width", it->sw);
         }
-        pb_buf_puts(b, "/>\n");
+        lit(&l, "/>\n");
         break;
     case PB_IT_LINE:
-        pb_buf_puts(b, "<line");
-        attr_num(b, "x1", it->x);
-        attr_num(b, "y1", it->y);
-        attr_num(b, "x2", it->w);
-        attr_num(b, "y2", it->h);
-        attr_color(b, "stroke", it->stroke);
-        attr_num(b, "stroke-width", it->sw);
-        pb_buf_puts(b, "/>\n");
+        lit(&l, "<line");
+        attr_num(&l, "x1", it->x);
+        attr_num(&l, "y1", it->y);
+        attr_num(&l, "x2", it->w);
+        attr_num(&l, "y2", it->h);
+        attr_color(&l, "stroke", it->stroke);
+        attr_num(&l, "stroke-width", it->sw);
+        lit(&l, "/>\n");
         break;
     case PB_IT_TEXT:
-        pb_buf_puts(b, "<text");
-        attr_num(b, "x", it->x);
-        attr_num(b, "y", it->y);
-        attr_num(b, "font-size", it->size);
+        lit(&l, "<text");
+        attr_num(&l, "x", it->x);
+        attr_num(&l, "y", it->y);
+        attr_num(&l, "font-size", it->size);
         if (it->bold)
-            pb_buf_puts(b, " font-weight=\"bold\"");
+            lit(&l, " font-weight=\"bold\"");
         if (it->anchor == RC_MIDDLE)
-            pb_buf_puts(b, " text-anchor=\"middle\"");
+            lit(&l, " text-anchor=\"middle\"");
         else if (it->anchor == RC_END)
-            pb_buf_puts(b, " text-anchor=\"end\"");
-        attr_color(b, "fill", it->fill);
+            lit(&l, " text-anchor=\"end\"");
+        attr_color(&l, "fill", it->fill);
         if (it->rot90) {
-            pb_buf_puts(b, " transform=\"rotate(-90 ");
-            num(b, it->x);
-            pb_buf_putc(b, ' ');
-            num(b, it->y);
-            pb_buf_puts(b, ")\"");
+            lit(&l, " transform=\"rotate(-90 ");
+            num(&l, it->x);
+            *l.p++ = ' ';
+            num(&l, it->y);
+            lit(&l, ")\"");
         }
-        pb_buf_putc(b, '>');
+        *l.p++ = '>';
         if (it->title) {
-            pb_buf_puts(b, "<title>");
+            lit(&l, "<title>");
+            flush(b, &l);
             rp_esc(b, it->title);
-            pb_buf_puts(b, "</title>");
+            lit(&l, "</title>");
         }
+        flush(b, &l);
         rp_esc(b, it->text);
-        pb_buf_puts(b, "</text>\n");
+        lit(&l, "</text>\n");
         break;
     }
+    flush(b, &l);
 }
 
 void pb_chart_svg(const struct pb_chart *c, struct pb_buf *out)
 {
-    pb_buf_puts(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
-    attr_num(out, "width", c->w);
-    attr_num(out, "height", c->h);
-    pb_buf_puts(out, " viewBox=\"0 0 ");
-    num(out, c->w);
-    pb_buf_putc(out, ' ');
-    num(out, c->h);
+    struct line l;
+    l.p = l.s;
+    lit(&l, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+    attr_num(&l, "width", c->w);
+    attr_num(&l, "height", c->h);
+    lit(&l, " viewBox=\"0 0 ");
+    num(&l, c->w);
+    *l.p++ = ' ';
+    num(&l, c->h);
+    flush(out, &l);
     pb_buf_puts(out, "\" font-family=\"");
     rp_esc(out, RC_FONT_CSS);
     pb_buf_puts(out, "\" style=\"font-kerning:none\" role=\"img\">\n");
