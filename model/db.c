@@ -458,6 +458,14 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
                struct pb_err *err)
 {
     *out = NULL;
+    /* SQLite's allocation statistics take a global mutex per malloc;
+     * nothing reads them. Only possible before SQLite initialises (a no-op
+     * error after that, e.g. when a caller opened SQLite itself). */
+    static int configured;
+    if (!configured) {
+        configured = 1;
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    }
     struct pb_db *db = pb_xcalloc(1, sizeof(*db));
     db->path = pb_xstrdup(path);
     struct stat st;
