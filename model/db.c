@@ -50,6 +50,10 @@ enum stmt {
     S_REPORT_CONFIG_PARAMS,
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
+    /* forgetting a source */
+    S_FORGET_RESULTS,
+    S_FORGET_FACTS,
+    S_FORGET_SOURCE,
     S__COUNT
 };
 
@@ -142,6 +146,11 @@ static const char *const stmt_sql[S__COUNT] = {
         "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
     [S_REPORT_FACTS] = "SELECT source_id, host, key, value FROM fact "
                        "ORDER BY source_id, rowid",
+    /* children first: foreign keys are not enforced, so ON DELETE
+     * CASCADE does not fire */
+    [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",
+    [S_FORGET_FACTS] = "DELETE FROM fact WHERE source_id = ?1",
+    [S_FORGET_SOURCE] = "DELETE FROM source WHERE id = ?1",
 };
 
 /* Schema migrations: migrations[i] brings user_version i+1 up to i+2.
@@ -975,6 +984,34 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
 rollback:
     undo_source(db, err);
     return rc ? rc : PB_EDB;
+}
+
+int pb_db_forget_source(struct pb_db *db, long long source_id,
+                        struct pb_err *err)
+{
+    /* like pb_db_store: a transaction of its own, or a savepoint in a
+     * batch */
+    if (exec_simple(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
+        return PB_EDB;
+    static const enum stmt del[] = {S_FORGET_RESULTS, S_FORGET_FACTS,
+                                    S_FORGET_SOURCE};
+    for (size_t i = 0; i < sizeof(del) / sizeof(del[0]); i++) {
+        sqlite3_stmt *q = stmt(db, del[i], err);
+        if (!q) {
+            undo_source(db, err);
+            return PB_EDB;
+        }
+        sqlite3_bind_int64(q, 1, source_id);
+        if (step_done(db, q, err, "cannot forget source")) {
+            undo_source(db, err);
+            return PB_EDB;
+        }
+    }
+    if (exec_simple(db, db->batch ? S_RELEASE : S_COMMIT, err)) {
+        undo_source(db, err);
+        return PB_EDB;
+    }
+    return PB_OK;
 }
 
 /* ==== reading ==== */

@@ -5,8 +5,8 @@
  *
  * Use:
  *   1. pb_db_open() (creates the file and applies model/schema.sql);
- *   2. pb_db_store() for each parsed result set, or the pb_db_each_*
- *      iterators to read;
+ *   2. pb_db_store() for each parsed result set (pb_db_forget_source()
+ *      takes one back), or the pb_db_each_* iterators to read;
  *   3. pb_db_close().
  */
 #ifndef PB_DB_H
@@ -45,6 +45,14 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
  * return PB_OK or PB_EDB. */
 int pb_db_begin(struct pb_db *db, struct pb_err *err) PB_WUR;
 int pb_db_commit(struct pb_db *db, struct pb_err *err) PB_WUR;
+
+/* Delete source source_id with its results and facts, in one transaction
+ * (a savepoint inside a batch). Its configs, tests, hosts and metrics
+ * stay (ids are never reused). Returns PB_OK (also when no source has
+ * that id: nothing changes) or PB_EDB with err filled (nothing was
+ * deleted). */
+int pb_db_forget_source(struct pb_db *db, long long source_id,
+                        struct pb_err *err) PB_WUR;
 
 /* ==== reading ==== */
 

@@ -216,6 +216,87 @@ static void test_migrate_v1(void **state)
                      1);
 }
 
+static int source_ids(void *ctx, const struct pb_db_source *s)
+{
+    long long *ids = ctx;
+    if (ids[0] < 2)
+        ids[1 + ids[0]++] = s->id;
+    return 0;
+}
+
+/* Forgetting a source deletes its results, facts and the source row, and
+ * nothing of the other source; alone or inside a batch (a savepoint);
+ * an id no source has changes nothing. */
+static void test_forget_source(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    struct pb_resultset *s = sample("content forget one");
+    pb_rs_fact(s, "hostA", "cpu", "one");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    s = sample("content forget two");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    long long ids[3] = {0};
+    assert_int_equal(pb_db_each_source(db, source_ids, ids, &err), PB_OK);
+    assert_int_equal(ids[0], 2);
+    assert_int_equal(count("SELECT count(*) FROM result"), 6);
+    assert_int_equal(count("SELECT count(*) FROM fact"), 3);
+
+    assert_int_equal(pb_db_forget_source(db, ids[1], &err), PB_OK);
+    assert_int_equal(count("SELECT count(*) FROM source"), 1);
+    assert_int_equal(count("SELECT count(*) FROM result"), 3);
+    assert_int_equal(count("SELECT count(*) FROM fact"), 1);
+    char sql[128];
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM result WHERE "
+             "source_id = %lld", ids[2]);
+    assert_int_equal(count(sql), 3);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM fact WHERE "
+             "source_id = %lld AND key = 'fio_version'", ids[2]);
+    assert_int_equal(count(sql), 1);
+    assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
+                           "'read_iops' AND value = 1416"),
+                     1);
+    /* configs, tests and metrics stay for the other source */
+    assert_int_equal(count("SELECT count(*) FROM config"), 1);
+    assert_int_equal(count("SELECT count(*) FROM test"), 1);
+    /* an unknown id: nothing changes */
+    assert_int_equal(pb_db_forget_source(db, ids[1], &err), PB_OK);
+    assert_int_equal(pb_db_forget_source(db, 999999, &err), PB_OK);
+    assert_int_equal(count("SELECT count(*) FROM source"), 1);
+
+    /* inside a batch: a savepoint, committed with the batch */
+    assert_int_equal(pb_db_begin(db, &err), PB_OK);
+    s = sample("content forget three");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    assert_int_equal(pb_db_forget_source(db, ids[2], &err), PB_OK);
+    assert_int_equal(pb_db_commit(db, &err), PB_OK);
+    /* the same sha256 may be stored again once forgotten */
+    s = sample("content forget one");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    assert_int_equal(count("SELECT count(*) FROM source"), 2);
+    assert_int_equal(count("SELECT count(*) FROM result"), 6);
+    assert_int_equal(count("SELECT count(*) FROM fact"), 2);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM source WHERE id = %lld",
+             ids[2]);
+    assert_int_equal(count(sql), 0);
+    /* no result or fact points at a source that is gone */
+    assert_int_equal(count("SELECT count(*) FROM pragma_foreign_key_check"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE source_id NOT "
+                           "IN (SELECT id FROM source)"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM fact WHERE source_id NOT IN "
+                           "(SELECT id FROM source)"),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +306,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forget_source, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
