@@ -13,16 +13,27 @@
 /* ==== fonts and measuring ==== */
 
 #define NCACHE 12
+#define NWIDE  48 /* non-ASCII characters remembered per font */
+
+/* Advances of one font (size, weight): ASCII by code, the few non-ASCII
+ * characters charts use (± ★ … – µ ×) in a short list. */
+struct rc_slot {
+    double size;
+    int bold;
+    double adv[128];
+    struct {
+        char s[5];
+        double w;
+    } wide[NWIDE];
+    int nwide;
+};
 
 struct rc_fonts {
     cairo_surface_t *surf;
     cairo_t *cr;
-    struct {
-        double size;
-        int bold;
-        double adv[128];
-    } cache[NCACHE];
+    struct rc_slot cache[NCACHE];
     int ncache;
+    struct rc_slot *last; /* the slot found last */
     double cur_size;
     int cur_bold;
 };
@@ -78,54 +89,85 @@ static void select_font(struct rc_fonts *f, double size, int bold)
     f->cur_bold = bold;
 }
 
-/* Width of one character (n bytes at s). */
-static double char_width(struct rc_fonts *f, const char *s, size_t n,
-                         double size, int bold)
+/* The slot of (size, bold), made when new (the last one is reused when
+ * all are taken). */
+static struct rc_slot *slot_for(struct rc_fonts *f, double size, int bold)
+{
+    if (f->last && f->last->size == size && f->last->bold == bold)
+        return f->last;
+    int i;
+    for (i = 0; i < f->ncache; i++)
+        if (f->cache[i].size == size && f->cache[i].bold == bold)
+            break;
+    if (i == f->ncache) {
+        if (f->ncache == NCACHE)
+            i = NCACHE - 1; /* reuse the last slot */
+        else
+            f->ncache++;
+        struct rc_slot *sl = &f->cache[i];
+        sl->size = size;
+        sl->bold = bold;
+        sl->nwide = 0;
+        for (int k = 0; k < 128; k++)
+            sl->adv[k] = -1;
+    }
+    f->last = &f->cache[i];
+    return f->last;
+}
+
+static double measure(struct rc_fonts *f, const char *s, double size, int bold)
+{
+    cairo_text_extents_t e;
+    select_font(f, size, bold);
+    cairo_text_extents(f->cr, s, &e);
+    if (cairo_status(f->cr) != CAIRO_STATUS_SUCCESS)
+        return size * 0.6;
+    return e.x_advance;
+}
+
+/* Width of one character (n bytes at s) in slot sl. */
+static double slot_width(struct rc_fonts *f, struct rc_slot *sl, const char *s,
+                         size_t n)
 {
     unsigned char c = (unsigned char)*s;
     if (c < 0x80 && n == 1) {
-        int i;
-        for (i = 0; i < f->ncache; i++)
-            if (f->cache[i].size == size && f->cache[i].bold == bold)
-                break;
-        if (i == f->ncache) {
-            if (f->ncache == NCACHE)
-                i = NCACHE - 1; /* reuse the last slot */
-            else
-                f->ncache++;
-            f->cache[i].size = size;
-            f->cache[i].bold = bold;
-            for (int k = 0; k < 128; k++)
-                f->cache[i].adv[k] = -1;
-        }
-        if (f->cache[i].adv[c] < 0) {
+        if (sl->adv[c] < 0) {
             char one[2] = {(char)(c < 0x20 ? ' ' : c), 0};
-            cairo_text_extents_t e;
-            select_font(f, size, bold);
-            cairo_text_extents(f->cr, one, &e);
-            f->cache[i].adv[c] = e.x_advance;
+            sl->adv[c] = measure(f, one, sl->size, sl->bold);
         }
-        return f->cache[i].adv[c];
+        return sl->adv[c];
     }
     char buf[8];
     if (n > 4)
         n = 4;
     memcpy(buf, s, n);
     buf[n] = '\0';
-    cairo_text_extents_t e;
-    select_font(f, size, bold);
-    cairo_text_extents(f->cr, buf, &e);
-    if (cairo_status(f->cr) != CAIRO_STATUS_SUCCESS)
-        return size * 0.6;
-    return e.x_advance;
+    for (int i = 0; i < sl->nwide; i++)
+        if (!strcmp(sl->wide[i].s, buf))
+            return sl->wide[i].w;
+    double w = measure(f, buf, sl->size, sl->bold);
+    if (sl->nwide < NWIDE) {
+        memcpy(sl->wide[sl->nwide].s, buf, n + 1);
+        sl->wide[sl->nwide++].w = w;
+    }
+    return w;
+}
+
+static double char_width(struct rc_fonts *f, const char *s, size_t n,
+                         double size, int bold)
+{
+    return slot_width(f, slot_for(f, size, bold), s, n);
 }
 
 double rc_text_width(struct rc_fonts *f, const char *s, double size, int bold)
 {
     double w = 0;
-    while (s && *s) {
+    if (!s || !*s)
+        return 0;
+    struct rc_slot *sl = slot_for(f, size, bold);
+    while (*s) {
         size_t n = rp_u8len(s);
-        w += char_width(f, s, n, size, bold);
+        w += slot_width(f, sl, s, n);
         s += n;
     }
     return w;

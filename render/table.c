@@ -81,6 +81,15 @@ void rt_setv(struct rt_table *t, struct rt_cell *c, const char *text, double v)
     c->has_sortv = 1;
 }
 
+/* "#rrggbb" of c at p (7 bytes, no NUL). */
+static void put_hex(char *p, uint32_t c)
+{
+    static const char hex[] = "0123456789abcdef";
+    *p++ = '#';
+    for (int sh = 20; sh >= 0; sh -= 4)
+        *p++ = hex[(c >> sh) & 0xf];
+}
+
 static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
 {
     static const char *const al[] = {"", "r", "c"};
@@ -104,21 +113,27 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
         cls[n++] = "a";
     if (n) {
         pb_buf_puts(b, " class=\"");
-        for (int i = 0; i < n; i++)
-            pb_buf_printf(b, "%s%s", i ? " " : "", cls[i]);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                pb_buf_putc(b, ' ');
+            pb_buf_puts(b, cls[i]);
+        }
         pb_buf_putc(b, '"');
     }
     if (group && c->span > 1)
         pb_buf_printf(b, " colspan=\"%u\"", c->span);
     if (c->has_sortv) {
-        char num[40];
-        snprintf(num, sizeof(num), "%.10g", c->sortv);
-        pb_buf_printf(b, " data-v=\"%s\"", num);
+        char num[48];
+        rp_g10(c->sortv, num, sizeof(num));
+        pb_buf_puts(b, " data-v=\"");
+        pb_buf_puts(b, num);
+        pb_buf_putc(b, '"');
     }
     if (c->has_bg) {
-        char h1[8], h2[8];
-        pb_buf_printf(b, " style=\"background:%s;color:%s\"", rc_hex(c->bg, h1),
-                      rc_hex(rc_text_on(c->bg), h2));
+        char st[64] = " style=\"background:#rrggbb;color:#rrggbb\"";
+        put_hex(st + 19, c->bg);
+        put_hex(st + 33, rc_text_on(c->bg));
+        pb_buf_puts(b, st);
     }
     if (c->title) {
         pb_buf_puts(b, " title=\"");
@@ -130,11 +145,10 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
 static void cell_body(struct pb_buf *b, const struct rt_cell *c)
 {
     if (c->has_swatch) {
-        char h[8];
-        pb_buf_printf(b,
-                      "<span class=\"cf\"><span class=\"sw\" "
-                      "style=\"background:%s\"></span><span>",
-                      rc_hex(c->swatch, h));
+        char sw[96] = "<span class=\"cf\"><span class=\"sw\" "
+                      "style=\"background:#rrggbb\"></span><span>";
+        put_hex(sw + 52, c->swatch);
+        pb_buf_puts(b, sw);
     }
     if (c->href) {
         pb_buf_puts(b, "<a href=\"");

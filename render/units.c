@@ -145,6 +145,94 @@ static const char *sep(const struct rp_unit *u, const struct rp_scale *s)
     return " ";
 }
 
+static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                             1e8, 1e9, 1e10, 1e11, 1e12};
+
+/* The integer nearest y >= 0 (y < 1e12, so y is within 1.2e-4 of the
+ * exact product it was rounded from), or -1 when the exact value may lie
+ * on the other side of a .5 than y: then only printf knows. */
+static long long nearest(double y)
+{
+    double f = floor(y), frac = y - f;
+    if (fabs(frac - 0.5) < 1e-3)
+        return -1;
+    return (long long)f + (frac > 0.5);
+}
+
+/* Digits of r, with a decimal point before the last `decimals` of them
+ * (zero-padded: r = 5, decimals 3: "0.005"). Returns the end. */
+static char *put_fixed(char *p, unsigned long long r, int decimals)
+{
+    char d[32];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + r % 10);
+        r /= 10;
+    } while (r);
+    while (n <= decimals)
+        d[n++] = '0';
+    while (n > decimals)
+        *p++ = d[--n];
+    if (decimals) {
+        *p++ = '.';
+        while (n)
+            *p++ = d[--n];
+    }
+    *p = '\0';
+    return p;
+}
+
+const char *rp_fixed(double x, int decimals, char *buf, size_t n)
+{
+    if (n >= 40 && decimals >= 0 && decimals <= 9 && isfinite(x) &&
+        fabs(x) < 1e12 / p10[decimals]) {
+        long long r = nearest(fabs(x) * p10[decimals]);
+        if (r >= 0) {
+            char *p = buf;
+            if (signbit(x))
+                *p++ = '-';
+            put_fixed(p, (unsigned long long)r, decimals);
+            return buf;
+        }
+    }
+    snprintf(buf, n, "%.*f", decimals, x);
+    return buf;
+}
+
+const char *rp_g10(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    if (n >= 40 && a < 1e10) {
+        char *p = buf;
+        if (v == floor(v)) {
+            if (signbit(v))
+                *p++ = '-';
+            put_fixed(p, (unsigned long long)a, 0);
+            return buf;
+        }
+        if (a >= 1) {
+            /* 10 significant digits: 9 - e decimals for 10^e <= a */
+            int e = 0;
+            while (e < 9 && a >= p10[e + 1])
+                e++;
+            int dec = 9 - e;
+            long long r = nearest(a * p10[dec]);
+            if (r >= 0 && r < 10000000000LL) {
+                if (signbit(v))
+                    *p++ = '-';
+                char *end = put_fixed(p, (unsigned long long)r, dec);
+                while (dec && end[-1] == '0')
+                    *--end = '\0';
+                if (end[-1] == '.')
+                    *--end = '\0';
+                return buf;
+            }
+        }
+    }
+    snprintf(buf, n, "%.10g", v);
+    return buf;
+}
+
 const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
                           char *buf, size_t n)
 {
@@ -153,7 +241,15 @@ const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
         snprintf(buf, n, "0"); /* not "-0", not "0k" */
         return buf;
     }
-    snprintf(buf, n, "%.*f%s", decimals, x, s->prefix);
+    char num[64];
+    rp_fixed(x, decimals, num, sizeof(num));
+    size_t a = strlen(num), b = strlen(s->prefix);
+    if (a + b < n) {
+        memcpy(buf, num, a);
+        memcpy(buf + a, s->prefix, b + 1);
+    } else {
+        snprintf(buf, n, "%s%s", num, s->prefix);
+    }
     return buf;
 }
 

@@ -185,6 +185,89 @@ static void test_units(void **state)
                         "sequential output, block");
 }
 
+/* rp_fixed and rp_g10 give printf's text: checked against snprintf on
+ * round numbers, ties and near-ties, and pseudo-random values of every
+ * magnitude the report prints. */
+static void fmt_same(double v)
+{
+    char want[64], got[64];
+    for (int d = 0; d <= 9; d++) {
+        snprintf(want, sizeof(want), "%.*f", d, v);
+        rp_fixed(v, d, got, sizeof(got));
+        if (strcmp(want, got)) {
+            print_error("%%.%df of %.17g: printf %s, rp_fixed %s\n", d, v,
+                        want, got);
+            fail();
+        }
+    }
+    snprintf(want, sizeof(want), "%.10g", v);
+    rp_g10(v, got, sizeof(got));
+    if (strcmp(want, got)) {
+        print_error("%%.10g of %.17g: printf %s, rp_g10 %s\n", v, want, got);
+        fail();
+    }
+}
+
+static void test_number_text(void **state)
+{
+    (void)state;
+    static const double fixed[] = {0,
+                                   -0.0,
+                                   0.5,
+                                   1.5,
+                                   2.5,
+                                   -2.5,
+                                   0.05,
+                                   0.15,
+                                   0.25,
+                                   0.35,
+                                   1.005,
+                                   2.675,
+                                   1e-7,
+                                   -1e-7,
+                                   4260.49,
+                                   58.369235,
+                                   94.71281472,
+                                   9.9999999999,
+                                   99.999999995,
+                                   9999999999.5,
+                                   9999999999.4,
+                                   1234567890.25,
+                                   37925.925926,
+                                   155344592,
+                                   1e10,
+                                   1e12,
+                                   123456789012.5,
+                                   999999999999.5,
+                                   1e15,
+                                   NAN,
+                                   INFINITY,
+                                   -INFINITY};
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        fmt_same(fixed[i]);
+    /* values a tie away at every number of decimals */
+    for (int k = 0; k < 3000; k++) {
+        for (int d = 0; d <= 6; d++) {
+            double scale = pow(10, d);
+            fmt_same((k + 0.5) / scale);
+            fmt_same(-(k + 0.5) / scale);
+            fmt_same(nextafter((k + 0.5) / scale, 0));
+            fmt_same(nextafter((k + 0.5) / scale, 1e300));
+        }
+    }
+    uint64_t x = 88172645463325252ull;
+    for (int k = 0; k < 40000; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double m = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+        int e = (int)((x >> 3) % 30) - 12;
+        double v = m * pow(10, e);
+        fmt_same((x & 1) ? -v : v);
+        fmt_same(round(v * 100) / 100); /* two decimals, as parsed */
+    }
+}
+
 /* ==== text ==== */
 
 static void test_text(void **state)
@@ -896,6 +979,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units),
+        cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_acc),
         cmocka_unit_test(test_wrap),
