@@ -36,7 +36,9 @@ static const char usage_text[] =
     "                 execute none and create nothing\n"
     "  --yes          allow real block devices as vdevs (their contents are\n"
     "                 destroyed; mounted or pooled devices are still refused)\n"
-    "  --resume       skip cells whose results are already in the database\n"
+    "  --resume       skip cells whose results are already in the database;\n"
+    "                 a cell that failed before runs again, and its new\n"
+    "                 results replace the failure record\n"
     "  --zfs IMPL     do not detect the ZFS implementation (openzfs or\n"
     "                 zfs-fuse); decides what is known not to work\n"
     "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
@@ -49,9 +51,17 @@ static const char usage_text[] =
     "abandons the cell in progress, destroys the pool, removes the sparse\n"
     "files and keeps the finished cells.\n"
     "\n"
+    "A cell that fails (fio killed or failing, zpool or zfs create refused)\n"
+    "is recorded as failed with the reason. The plan says what comes next:\n"
+    "[plan] on_failure = continue (the default) goes on with the next cell;\n"
+    "on_failure = stop ends the run there like Ctrl-C does (pool destroyed,\n"
+    "sparse files removed, finished cells kept), names the cell and why it\n"
+    "failed, prints the --resume command that goes on from it, and exits\n"
+    "with status 3.\n"
+    "\n"
     "If ZFS stops answering (the zfs-fuse daemon dies), the cell in progress\n"
     "is recorded as failed, the finished cells are kept and the run stops\n"
-    "with status 3. It cannot check its pool's mark then, so it leaves the\n"
+    "with status 3, whatever on_failure says. It cannot check its pool's mark then, so it leaves the\n"
     "pool and its sparse files, and prints the command that removes them\n"
     "once ZFS answers again:\n"
     "\n"
@@ -67,10 +77,11 @@ static const char usage_text[] =
     "commands, runs none.\n"
     "Then 'poolbench run --resume' goes on with the cells not yet stored.\n"
     "\n"
-    "Exit status: 0 every cell ran or was recorded as skipped (cleanup:\n"
-    "nothing of the run is left), 2 bad plan or usage, 3 ZFS, root or\n"
-    "database problem (cleanup: ZFS does not answer, or something could not\n"
-    "be removed), 128+N stopped by signal N.\n";
+    "Exit status: 0 every cell ran or was recorded as skipped or failed\n"
+    "(on_failure = continue; cleanup: nothing of the run is left), 2 bad\n"
+    "plan or usage, 3 a cell failed with on_failure = stop, or a ZFS, root\n"
+    "or database problem (cleanup: ZFS does not answer, or something could\n"
+    "not be removed), 128+N stopped by signal N.\n";
 
 /* "^(?:label|label...)$" matching the configs of the plan's cells, so that
  * the report shows this plan's results even in a shared database. */
@@ -186,6 +197,35 @@ static void gone_hint(const struct pb_run_summary *sum, const char *plan,
     pb_buf_release(&resume);
 }
 
+/* A cell failed and the plan said stop: which and why (before the error
+ * line), then how to go on (after it). */
+static void failed_cell(const struct pb_run_plan *plan,
+                        const struct pb_run_summary *sum)
+{
+    struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+    pb_run_plan_describe(plan, sum->failed_cell - 1, &label, &test);
+    fprintf(stderr, "poolbench: cell %zu/%zu (%s | %s) failed: %s\n",
+            sum->failed_cell, sum->cells, pb_buf_str(&label),
+            pb_buf_str(&test), sum->failed_why);
+    pb_buf_release(&label);
+    pb_buf_release(&test);
+}
+
+static void stop_hint(const struct pb_run_summary *sum, const char *plan,
+                      const char *dbpath)
+{
+    struct pb_buf resume = PB_BUF_INIT;
+    const char *argv[] = {"poolbench", "run", "--resume", "--db", dbpath,
+                          "-o", sum->dir, plan, NULL};
+    pb_run_quote(&resume, argv);
+    fprintf(stderr,
+            "poolbench: once the cause is fixed, go on with cell %zu and the "
+            "cells not stored yet:\n"
+            "    %s\n",
+            sum->failed_cell, pb_buf_str(&resume));
+    pb_buf_release(&resume);
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -272,15 +312,23 @@ int cmd_run(int argc, char **argv)
     struct pb_run_summary sum;
     int rc = pb_run_execute(plan, &ro, &sum, &err);
     int status = 0;
-    if (!ro.dry_run && (rc == PB_OK || sum.done || sum.skipped))
+    if (!ro.dry_run && (rc == PB_OK || sum.done || sum.skipped)) {
+        char failed[48] = "";
+        if (sum.failed)
+            snprintf(failed, sizeof(failed), " (%zu failed)", sum.failed);
         fprintf(stderr,
-                "poolbench: plan '%s': %zu cells: %zu ran, %zu skipped, %zu "
-                "already in the database; results in %s, raw outputs and "
+                "poolbench: plan '%s': %zu cells: %zu ran, %zu skipped%s, "
+                "%zu already in the database; results in %s, raw outputs and "
                 "commands.log in %s\n",
                 pb_run_plan_name(plan), sum.cells, sum.done, sum.skipped,
-                sum.resumed, dbpath, sum.dir);
+                failed, sum.resumed, dbpath, sum.dir);
+    }
     if (rc != PB_OK) {
+        if (sum.failed_cell)
+            failed_cell(plan, &sum);
         status = cli_fail(&err);
+        if (sum.failed_cell)
+            stop_hint(&sum, plan_path, dbpath);
         if (sum.zfs_gone)
             gone_hint(&sum, plan_path, dbpath);
         if (sum.signal)

@@ -49,13 +49,13 @@ struct parse_ctx {
     struct pb_err *err;
     const char *path;
     char last_sect[32], last_key[64];
-    long plan_line[8]; /* line of each [plan] key, by index in plan_keys */
-    char *vals[8];     /* value of each [plan] key */
+    long plan_line[9]; /* line of each [plan] key, by index in plan_keys */
+    char *vals[9];     /* value of each [plan] key */
 };
 
 static const char *const plan_keys[] = {
     "name", "description", "pool", "kind", "repeats",
-    "vdevs", "log_vdevs", "cache_vdevs", NULL};
+    "vdevs", "log_vdevs", "cache_vdevs", "on_failure", NULL};
 
 static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
     PB_PRINTF(3, 4);
@@ -177,7 +177,7 @@ static int on_pair(void *user, const char *section, const char *name,
         if (!plan_keys[i])
             return fail(c, line, "unknown key '%s' in [plan] (known: name, "
                         "description, pool, kind, repeats, vdevs, log_vdevs, "
-                        "cache_vdevs)", key);
+                        "cache_vdevs, on_failure)", key);
         if (cont && c->vals[i]) {
             char *s = pb_xasprintf("%s %s", c->vals[i], value);
             free(c->vals[i]);
@@ -535,6 +535,15 @@ static int finish(struct parse_ctx *c)
                         "'%s'", c->vals[4]);
         p->repeats = r;
     }
+    if (c->vals[8]) {
+        int stop = !strcmp(c->vals[8], "stop")       ? 1
+                   : !strcmp(c->vals[8], "continue") ? 0
+                                                     : -1;
+        if (stop < 0)
+            return fail(c, c->plan_line[8], "on_failure must be continue or "
+                        "stop, got '%s'", c->vals[8]);
+        p->stop_on_failure = stop;
+    }
     if (!c->vals[5])
         return fail(c, 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... "
                     "list)");
@@ -601,7 +610,7 @@ int pb_run_plan_parse(const char *path, const char *text,
     }
     if (!err->code)
         finish(&c);
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < sizeof(c.vals) / sizeof(c.vals[0]); i++)
         free(c.vals[i]);
     if (err->code) {
         pb_run_plan_free(p);

@@ -1,8 +1,9 @@
 /* The run: walks the cell matrix (pools reused while only dataset or fio
  * values change), runs each cell, hands the raw outputs to ingest/, stores
  * them (repeats folded into mean, standard error and sample count), and
- * records cells that cannot run. Also the progress line, --resume and
- * what happens on SIGINT/SIGTERM. */
+ * records cells that cannot run or fail. Also the progress line, --resume
+ * (a cell that runs again replaces its earlier failure record), on_failure
+ * and what happens on SIGINT/SIGTERM. */
 #define _GNU_SOURCE
 #include "run/run_int.h"
 
@@ -30,6 +31,12 @@ struct run {
 
     char **done; /* source paths already in the database (--resume) */
     size_t ndone, capdone;
+    struct failrec { /* skip and failure records in the database, with */
+        long long id;  /* the cell's source path (--resume); id 0 once */
+        char *path;    /* forgotten */
+        char sha256[65];
+    } *fails;
+    size_t nfails, capfails;
 
     struct pb_resultset *facts; /* host facts, moved to the first store */
     int facts_stored;
@@ -45,6 +52,7 @@ struct run {
     double ran_secs;  /* their total time */
     int fatal;        /* storing failed or a pool is not ours: stop */
     size_t gone_cell; /* the cell during which ZFS stopped answering */
+    int stop;         /* a cell failed and the plan says on_failure = stop */
 };
 
 /* ==== small helpers ==== */
@@ -125,6 +133,14 @@ static int on_source(void *ctx, const struct pb_db_source *s)
     struct run *r = ctx;
     PB_GROW(r->done, r->capdone, r->ndone + 1);
     r->done[r->ndone++] = pb_xstrdup(s->path);
+    if (s->format && !strcmp(s->format, "poolbench-run")) {
+        PB_GROW(r->fails, r->capfails, r->nfails + 1);
+        struct failrec *f = &r->fails[r->nfails++];
+        f->id = s->id;
+        f->path = pb_xstrdup(s->path);
+        snprintf(f->sha256, sizeof(f->sha256), "%s",
+                 s->sha256 ? s->sha256 : "");
+    }
     return 0;
 }
 
@@ -152,42 +168,87 @@ static void cell_path(const struct run *r, size_t i, long repeat,
 
 /* ==== storing ==== */
 
-static int store(struct run *r, struct pb_resultset *set)
+/* Store set; PB_OK or PB_EDUP (already stored), else -1 (the run stops).
+ * The run's facts go with its first measured source and with every skip
+ * or failure record (`record`): a record a resumed cell forgets later
+ * does not take the run's facts with it. */
+static int store(struct run *r, struct pb_resultset *set, int record)
 {
     if (!r->o->db)
-        return 0;
-    if (!r->facts_stored && r->facts)
+        return PB_OK;
+    int with_facts = r->facts && (record || !r->facts_stored);
+    if (with_facts)
         for (size_t i = 0; i < r->facts->nfacts; i++)
             pb_rs_fact(set, r->facts->facts[i].host, r->facts->facts[i].key,
                        r->facts->facts[i].value);
     struct pb_err e = {0};
     int rc = pb_db_store(r->o->db, set, NULL, &e);
-    if (rc == PB_OK)
+    if (rc == PB_OK && !record)
         r->facts_stored = 1;
     if (rc == PB_OK || rc == PB_EDUP) {
-        if (rc == PB_EDUP && !r->facts_stored && r->facts) {
+        if (rc == PB_EDUP && with_facts) {
             /* the facts were not written with this set: take them off */
             set->nfacts -= r->facts->nfacts;
         }
-        return 0;
+        return rc;
     }
     *r->err = e;
     r->fatal = 1;
     return -1;
 }
 
-/* A cell that cannot run: one NULL-valued "cell_skipped" result with the
- * reason, under the cell's config and test, so the report can show it. */
+/* --resume: the skip and failure records of cell i stored by earlier runs
+ * go once the cell has a newer outcome: its results, or a record of
+ * another reason (keep_sha, the new record, stays). */
+static void forget_records(struct run *r, size_t i, const char *keep_sha)
+{
+    if (!r->nfails || !r->o->db || r->x.dry_run)
+        return;
+    char path[PATH_MAX];
+    cell_path(r, i, 0, "skipped.txt", path, sizeof(path));
+    for (size_t k = 0; k < r->nfails && !r->fatal; k++) {
+        struct failrec *f = &r->fails[k];
+        if (!f->id || strcmp(f->path, path) ||
+            (keep_sha && !strcmp(f->sha256, keep_sha)))
+            continue;
+        struct pb_err e = {0};
+        if (pb_db_forget_source(r->o->db, f->id, &e) != PB_OK) {
+            *r->err = e;
+            r->fatal = 1;
+            return;
+        }
+        pb_run_note(&r->x, "cell %zu/%zu: its earlier record %s (source "
+                    "%lld) is replaced", i + 1, r->p->ncells, f->path,
+                    f->id);
+        f->id = 0;
+    }
+}
+
+/* A cell that cannot run (`failed` 0: known not to work here) or whose
+ * commands failed (1): one NULL-valued "cell_skipped" result with the
+ * reason, under the cell's config and test, so the report can show it.
+ * A failure ends the run when the plan says on_failure = stop. */
 static void record_skip(struct run *r, const struct pb_run_cell *c,
                         const char *label, const char *test,
-                        const char *why)
+                        const char *why, int failed)
 {
     r->sum->skipped++;
+    if (failed) {
+        r->sum->failed++;
+        if (r->p->stop_on_failure && !r->x.dry_run) {
+            r->stop = 1;
+            r->sum->failed_cell = c->index + 1;
+            snprintf(r->sum->failed_why, sizeof(r->sum->failed_why), "%s",
+                     why);
+        }
+    }
     if (r->o->progress && !r->x.dry_run)
-        fprintf(r->o->progress, "cell %zu/%zu %s %s skipped: %s\n",
-                c->index + 1, r->p->ncells, label, test, why);
-    pb_run_note(&r->x, "skip cell %zu/%zu (%s | %s): %s", c->index + 1,
-                r->p->ncells, label, test, why);
+        fprintf(r->o->progress, "cell %zu/%zu %s %s %s: %s\n",
+                c->index + 1, r->p->ncells, label, test,
+                failed ? "failed" : "skipped", why);
+    pb_run_note(&r->x, "%s cell %zu/%zu (%s | %s): %s",
+                failed ? "failed" : "skip", c->index + 1, r->p->ncells,
+                label, test, why);
     if (r->x.dry_run || !r->o->db)
         return;
     char path[PATH_MAX];
@@ -218,7 +279,8 @@ static void record_skip(struct run *r, const struct pb_run_cell *c,
     pb_run_fio_params(r->p, c->combo[PB_RUN_FIO], set, ti, 0);
     pb_rs_add_null(set, ci, ti, NULL, NULL, "cell_skipped", "", PB_DIR_HIGHER,
                    why);
-    store(r, set);
+    if (store(r, set, 1) >= 0)
+        forget_records(r, c->index, set->sha256);
     pb_resultset_free(set);
 }
 
@@ -680,7 +742,7 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     io.format = "zfs-props";
     props = capture_props(r, c, &io);
     if (props)
-        store(r, props);
+        store(r, props, 0);
     for (long k = 0; k < got; k++)
         share_dims(props, sets[k]);
     if (!r->x.dry_run && got > 0) {
@@ -691,7 +753,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
             pb_sha256_hex(all.s, all.len, sha);
             set = fold(sets, (size_t)got, path, sha, all.len);
         }
-        store(r, set);
+        if (store(r, set, 0) >= 0)
+            forget_records(r, c->index, NULL);
         if (set != sets[0])
             pb_resultset_free(set);
     }
@@ -707,7 +770,7 @@ skip:
              r->z.gone_why);
     }
     if (!pb_run_stopped())
-        record_skip(r, c, label, test, why);
+        record_skip(r, c, label, test, why, 1);
 out:
     pb_run_ds_destroy(&r->z);
     for (long i = 0; i < R; i++)
@@ -958,9 +1021,10 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (r->x.log)
             fprintf(r->x.log, "# ==== %s\n", ts);
         pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %ld "
-                    "repeats, pool '%s', %s, run id %s", plan->path,
-                    plan->name, plan->ncells, plan->repeats, plan->pool,
-                    pb_run_impl_name(r->impl), r->run_id);
+                    "repeats, pool '%s', %s, run id %s, on_failure = %s",
+                    plan->path, plan->name, plan->ncells, plan->repeats,
+                    plan->pool, pb_run_impl_name(r->impl), r->run_id,
+                    plan->stop_on_failure ? "stop" : "continue");
     }
     if (preflight(r) != 0)
         goto done;
@@ -995,18 +1059,26 @@ int pb_run_execute(const struct pb_run_plan *plan,
                         pb_buf_str(&test));
             continue;
         }
+        /* known not to work here, or failed (the pool of this
+         * combination could not be made or used) */
         const char *skip = pb_run_static_skip(plan, &c, r->impl, why,
                                               sizeof(why));
-        if (!skip && r->pool_fail[0])
+        int failed = 0;
+        if (!skip && r->pool_fail[0]) {
             skip = r->pool_fail;
+            failed = 1;
+        }
         if (!skip && plan->zvol && r->zvol_ok < 0)
             skip = r->zvol_why;
-        if (!skip && !r->z.created && pool_up(r, &c) != 0)
+        if (!skip && !r->z.created && pool_up(r, &c) != 0) {
             skip = r->pool_fail;
+            failed = 1;
+        }
         if (!skip && plan->zvol && r->zvol_ok < 0)
             skip = r->zvol_why;
         if (skip) {
-            record_skip(r, &c, pb_buf_str(&label), pb_buf_str(&test), skip);
+            record_skip(r, &c, pb_buf_str(&label), pb_buf_str(&test), skip,
+                        failed);
         } else {
             run_cell(r, &c, pb_buf_str(&label), pb_buf_str(&test));
             if ((r->pool_fail[0] || r->z.suspended) && r->z.created &&
@@ -1019,11 +1091,14 @@ int pb_run_execute(const struct pb_run_plan *plan,
             r->gone_cell = i + 1;
             break;
         }
+        if (r->stop)
+            break; /* on_failure = stop: cleaned up below */
     }
     pb_buf_release(&label);
     pb_buf_release(&test);
     if (r->z.gone) {
         sum->zfs_gone = 1;
+        sum->failed_cell = 0; /* ZFS stopped it, whatever on_failure says */
         pb_err_set(err, PB_ERUN, NULL, 0, 0,
                    "ZFS stopped answering (%s) in cell %zu/%zu: the run "
                    "stopped; that cell is recorded as failed, cells "
@@ -1036,6 +1111,14 @@ int pb_run_execute(const struct pb_run_plan *plan,
     }
     if (r->z.created || r->z.nfiles)
         pool_down(r);
+    if (r->stop && !err->code) {
+        size_t left = sum->cells - sum->done - sum->skipped - sum->resumed;
+        pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                   "the run stopped at cell %zu/%zu, which failed ([plan] "
+                   "on_failure = stop): cells finished and kept: %zu, not "
+                   "run: %zu; its pool and sparse files are removed",
+                   sum->failed_cell, plan->ncells, sum->done, left);
+    }
     if (pb_run_stopped()) {
         sum->signal = pb_run_stopped();
         pb_run_note(&r->x, "stopped by signal %d", sum->signal);
@@ -1062,6 +1145,9 @@ done:
     for (size_t i = 0; i < r->ndone; i++)
         free(r->done[i]);
     free(r->done);
+    for (size_t i = 0; i < r->nfails; i++)
+        free(r->fails[i].path);
+    free(r->fails);
     free(r->z.files);
     pb_resultset_free(r->facts);
     free(r);

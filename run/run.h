@@ -17,6 +17,11 @@
  *   3. fill a struct pb_run_opts (db opened by the caller, NULL for a dry
  *      run) and call pb_run_execute();
  *   4. pb_run_plan_free().
+ * A cell that fails (fio killed or failing, zpool or zfs create refused)
+ * is recorded as failed with the reason; the plan's on_failure says
+ * whether the run goes on (continue) or ends there (stop: the pool and
+ * sparse files are removed as at the end of a run). A resumed cell that
+ * succeeds (or fails anew) takes the place of its earlier failure record.
  * When ZFS stopped answering during a run (zfs-fuse killed), the run stops
  * and leaves its pool and files; once ZFS answers again, pb_run_cleanup()
  * removes them (`poolbench run --cleanup`).
@@ -66,7 +71,9 @@ struct pb_run_opts {
     const char *dir;    /* output folder; NULL = ./run-<plan name> */
     int dry_run;        /* print the commands to out, execute none */
     int yes;            /* allow real block devices as vdevs */
-    int resume;         /* skip cells whose fio output is already stored */
+    int resume;         /* skip cells whose fio output is already stored;
+                           a cell that runs again replaces its earlier
+                           failure record */
     FILE *out;          /* dry-run listing and the final summary; stdout */
     FILE *progress;     /* progress lines; NULL = none */
     const char *run_id; /* owner mark; NULL = generated (time and pid) */
@@ -78,6 +85,11 @@ struct pb_run_summary {
     size_t cells;       /* in the plan */
     size_t done;        /* ran and stored */
     size_t skipped;     /* recorded as cell_skipped with a reason */
+    size_t failed;      /* ... of them: a command of the cell failed (the
+                           others cannot run on this ZFS) */
+    size_t failed_cell; /* the cell (1-based) whose failure stopped the run
+                           (on_failure = stop), or 0 */
+    char failed_why[1024]; /* ... and why it failed */
     size_t resumed;     /* already in the database */
     int signal;         /* SIGINT / SIGTERM that stopped the run, or 0 */
     int zfs_gone;       /* ZFS stopped answering: the run stopped and left
@@ -89,9 +101,11 @@ struct pb_run_summary {
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when
  * every cell ran or was recorded as skipped; PB_EUSAGE for a refused plan
  * (real device without --yes, existing pool or vdev file, ...); PB_ERUN
- * when interrupted (sum->signal set), when a pool cannot be cleaned up, or
- * when ZFS stops answering (sum->zfs_gone set: the cell in progress is
- * recorded as failed and the run stops); PB_EDB when storing fails.
+ * when interrupted (sum->signal set), when a pool cannot be cleaned up,
+ * when a cell failed and the plan says on_failure = stop
+ * (sum->failed_cell set), or when ZFS stops answering (sum->zfs_gone
+ * set: the cell in progress is recorded as failed and the run stops,
+ * whatever on_failure says); PB_EDB when storing fails.
  * Finished cells stay stored. Pools and sparse files this run created are
  * gone when it returns, except after zfs_gone (the owner mark cannot be
  * checked): pb_run_cleanup() removes them once ZFS answers again. */

@@ -51,6 +51,8 @@ struct pb_run_plan {
     char *path, *name, *description, *pool;
     int zvol;     /* kind = zvol */
     long repeats;
+    int stop_on_failure; /* on_failure = stop: the first failed cell ends
+                            the run (default continue: go on) */
     struct pb_run_vdevs data, log, cache;
     struct pb_run_section sect[PB_RUN_NSECT];
     size_t ncells;

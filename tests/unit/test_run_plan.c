@@ -64,6 +64,7 @@ static void test_parse_small(void **state)
     assert_string_equal(p->pool, "pbsmall");
     assert_int_equal(p->repeats, 3);
     assert_int_equal(p->zvol, 0);
+    assert_int_equal(p->stop_on_failure, 0); /* on_failure = continue */
     assert_int_equal(p->data.n, 2); /* the continuation line is a vdev */
     assert_string_equal(p->data.v[1].path, "/tmp/pb-unit-none/d1.img");
     assert_near(p->data.v[1].size, 128.0 * 1024 * 1024, 0);
@@ -236,7 +237,16 @@ static void test_plan_errors(void **state)
          "unknown section '[bogus]' (known: plan, pool, dataset, zvol, fio)"},
         {"[plan]\n" VD "foo = 1\n", 3,
          "unknown key 'foo' in [plan] (known: name, description, pool, "
-         "kind, repeats, vdevs, log_vdevs, cache_vdevs)"},
+         "kind, repeats, vdevs, log_vdevs, cache_vdevs, on_failure)"},
+        {"[plan]\n" VD "on_failure = abort\n[fio]\nsize=8m\n", 3,
+         "on_failure must be continue or stop, got 'abort'"},
+        {"[plan]\non_failure = Stop\n" VD "[fio]\nsize=8m\n", 2,
+         "on_failure must be continue or stop, got 'Stop'"},
+        {"[plan]\non_failure = stop\n" VD "on_failure = stop\n[fio]\n"
+         "size=8m\n", 4,
+         "'on_failure' given twice in [plan] (first on line 2)"},
+        {"[plan]\n" VD "on_failure = continue, stop\n[fio]\nsize=8m\n", 3,
+         "on_failure must be continue or stop, got 'continue, stop'"},
         {"[plan]\n" VD "[pool]\nlayout = mirror\n[fio]\nsize=8m\n", 4,
          "layout 'mirror' needs at least 2 vdevs per group"},
         {"[plan]\n" VD "[fio]\nsize = 8m\nsize = 16m\n", 5,
@@ -446,7 +456,7 @@ static const char dry_plan[] =
 
 static const char dry_want_fuse[] =
     "# poolbench run /plans/t.ini: plan 'unit', 4 cells x 2 repeats, pool "
-    "'pbunit', zfs-fuse, run id unit-1\n"
+    "'pbunit', zfs-fuse, run id unit-1, on_failure = continue\n"
     "zpool list -H -o name\n"
     "zpool upgrade -v\n"
     "truncate -s 128M /tmp/pb-unit-run-d0.img\n"
@@ -507,6 +517,25 @@ static void test_dry_run_exact(void **state)
                                 "compression=lz4 pbunit/pb\n"));
     assert_non_null(strstr(out, "# 4 cells, 0 would be skipped"));
     free(out);
+
+    /* on_failure = stop is shown, and cells that cannot run on zfs-fuse
+     * are skips, not failures: the listing is the same to the end */
+    char *plan = pb_xasprintf("[plan]\non_failure = stop\n%s",
+                              dry_plan + strlen("[plan]\n"));
+    out = dry_run(plan, PB_RUN_IMPL_ZFS_FUSE, OUT, &rc);
+    assert_int_equal(rc, PB_OK);
+    const char *nl = strchr(dry_want_fuse, '\n');
+    assert_non_null(nl);
+    char *want = pb_xasprintf("%.*sstop%s",
+                              (int)(strstr(dry_want_fuse, "continue\n") -
+                                    dry_want_fuse),
+                              dry_want_fuse, nl);
+    if (strcmp(out, want))
+        print_error("got:\n%s\n", out);
+    assert_string_equal(out, want);
+    free(want);
+    free(out);
+    free(plan);
 }
 
 /* zvols: the probe, the device wait, the layout pass on the device. */
