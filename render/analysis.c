@@ -665,45 +665,53 @@ static int cmp_keyed(const void *a, const void *b)
 }
 
 /* Sort by (key, x, s) as cmp_keyed does: LSD radix sort, one byte per
- * pass, passes where every element has the same byte skipped. qsort of
- * the ~50 candidate pairs of a 40,000-cell metric was most of the sweeps'
- * time. tmp2 has room for n. */
+ * pass, only the bytes some element has set. qsort of the ~50 candidate
+ * pairs of a 40,000-cell metric was most of the sweeps' time. tmp2 has
+ * room for n. */
 static void sort_keyed(struct keyed *v, size_t n, struct keyed *tmp2)
 {
     if (n < 64) {
         qsort(v, n, sizeof(*v), cmp_keyed);
         return;
     }
-    /* digit d: 0..7 bytes of s, 8..15 of x, 16..23 of key (least first) */
-    size_t (*cnt)[256] = pb_xcalloc(24, sizeof(*cnt));
+    uint64_t os = 0, ox = 0, ok = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t ws = v[i].s, wx = v[i].x, wk = v[i].key;
-        for (int b = 0; b < 8; b++) {
-            cnt[b][(ws >> (8 * b)) & 0xff]++;
-            cnt[8 + b][(wx >> (8 * b)) & 0xff]++;
-            cnt[16 + b][(wk >> (8 * b)) & 0xff]++;
-        }
+        os |= v[i].s;
+        ox |= v[i].x;
+        ok |= v[i].key;
     }
+    /* digits, least significant first: (field, byte) */
+    int field[24], byte[24], nd = 0;
+    const uint64_t ors[3] = {os, ox, ok};
+    for (int f = 0; f < 3; f++)
+        for (int b = 0; b < 8; b++)
+            if ((ors[f] >> (8 * b)) & 0xff) {
+                field[nd] = f;
+                byte[nd++] = b;
+            }
+    size_t (*cnt)[256] = pb_xcalloc((size_t)nd + 1, sizeof(*cnt));
+    for (size_t i = 0; i < n; i++)
+        for (int dg = 0; dg < nd; dg++) {
+            uint64_t w = field[dg] == 0   ? (uint64_t)v[i].s
+                         : field[dg] == 1 ? (uint64_t)v[i].x
+                                          : v[i].key;
+            cnt[dg][(w >> (8 * byte[dg])) & 0xff]++;
+        }
     struct keyed *src = v, *dst = tmp2;
-    for (int dg = 0; dg < 24; dg++) {
+    for (int dg = 0; dg < nd; dg++) {
         size_t *c = cnt[dg];
-        int b = dg % 8;
-        size_t one = 0;
-        for (int k = 0; k < 256 && !one; k++)
-            one = c[k] == n;
-        if (one)
-            continue;
         size_t pos = 0;
         for (int k = 0; k < 256; k++) {
             size_t t = c[k];
             c[k] = pos;
             pos += t;
         }
+        int f = field[dg], sh = 8 * byte[dg];
         for (size_t i = 0; i < n; i++) {
-            uint64_t w = dg < 8    ? (uint64_t)src[i].s
-                         : dg < 16 ? (uint64_t)src[i].x
-                                   : src[i].key;
-            dst[c[(w >> (8 * b)) & 0xff]++] = src[i];
+            uint64_t w = f == 0   ? (uint64_t)src[i].s
+                         : f == 1 ? (uint64_t)src[i].x
+                                  : src[i].key;
+            dst[c[(w >> sh) & 0xff]++] = src[i];
         }
         struct keyed *t = src;
         src = dst;
@@ -714,13 +722,65 @@ static void sort_keyed(struct keyed *v, size_t n, struct keyed *tmp2)
     free(cnt);
 }
 
+/* Group keys made dense (0, 1, 2, ... in order of first appearance) with
+ * an open-addressing table that generations clear: sorting by them sorts
+ * in 2 byte passes instead of 8. Groups stay the same; their order does
+ * not matter to coverage. */
+struct dense {
+    uint64_t *k;
+    size_t *id;
+    unsigned *gen;
+    size_t mask;
+    unsigned g;
+};
+
+static void dense_init(struct dense *h, size_t n)
+{
+    size_t cap = 64;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    h->k = pb_xcalloc(cap, sizeof(*h->k));
+    h->id = pb_xcalloc(cap, sizeof(*h->id));
+    h->gen = pb_xcalloc(cap, sizeof(*h->gen));
+    h->mask = cap - 1;
+    h->g = 0;
+}
+
+static void dense_release(struct dense *h)
+{
+    free(h->k);
+    free(h->id);
+    free(h->gen);
+}
+
+static void dense_keys(struct dense *h, struct keyed *v, size_t m)
+{
+    if (++h->g == 0) {
+        memset(h->gen, 0, (h->mask + 1) * sizeof(*h->gen));
+        h->g = 1;
+    }
+    size_t next = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t key = v[i].key;
+        size_t j = (size_t)(key ^ (key >> 32)) & h->mask;
+        while (h->gen[j] == h->g && h->k[j] != key)
+            j = (j + 1) & h->mask;
+        if (h->gen[j] != h->g) {
+            h->gen[j] = h->g;
+            h->k[j] = key;
+            h->id[j] = next++;
+        }
+        v[i].key = h->id[j];
+    }
+}
+
 /* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
  * groups (same value of every other dimension) holding at least two x
  * values, and two series values when s is given. */
 static size_t coverage(const struct cand *cands, const size_t *vi,
                        size_t stride, const uint64_t *full, size_t n,
                        size_t nreal, size_t x, size_t s, struct keyed *tmp,
-                       struct keyed *tmp2, size_t *stamp)
+                       struct keyed *tmp2, struct dense *h, size_t *stamp)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -745,6 +805,7 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
         tmp[m].s = vs;
         m++;
     }
+    dense_keys(h, tmp, m);
     sort_keyed(tmp, m, tmp2);
     size_t cover = 0, gen = 0;
     for (size_t i = 0; i < m;) {
@@ -1088,6 +1149,8 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             full[i] += hval(k, vi[i * stride + k]);
     struct keyed *tmp = pb_xcalloc(n + 1, sizeof(*tmp));
     struct keyed *tmp2 = pb_xcalloc(n + 1, sizeof(*tmp2));
+    struct dense h;
+    dense_init(&h, n);
     size_t *stamp = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
     size_t bx = SIZE_MAX, bsi = SIZE_MAX, bcov = 0;
     int btwo = 0, bpref = 0;
@@ -1105,7 +1168,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             if (!two && cands[xi].kind != RP_DIM_TEST && !x->xkey)
                 continue;
             size_t cov = coverage(cands, vi, stride, full, n, nreal, xi,
-                                  two ? si : SIZE_MAX, tmp, tmp2, stamp);
+                                  two ? si : SIZE_MAX, tmp, tmp2, &h, stamp);
             if (!cov)
                 continue;
             /* x: the dimension with more values (bars in groups) */
@@ -1130,6 +1193,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     }
     free(tmp);
     free(tmp2);
+    dense_release(&h);
     free(stamp);
     free(full);
     if (bx != SIZE_MAX) {

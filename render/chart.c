@@ -28,6 +28,21 @@ struct rc_slot {
     int nwide;
 };
 
+/* Widths of whole strings and wrapped labels, remembered by content: a
+ * report of 4,000 charts measures and wraps the same ten configuration
+ * labels and tick numbers 4,000 times. */
+#define MEMO_CAP   8192 /* slots, a power of two */
+#define MEMO_LINES 3
+
+struct memo {
+    uint64_t h; /* 0 = empty */
+    const char *s;
+    double size, maxw;
+    unsigned char kind, bold, maxlines, nl, elided; /* kind 1 width, 2 wrap */
+    double w;
+    const char *lines[MEMO_LINES];
+};
+
 struct rc_fonts {
     cairo_surface_t *surf;
     cairo_t *cr;
@@ -36,6 +51,9 @@ struct rc_fonts {
     struct rc_slot *last; /* the slot found last */
     double cur_size;
     int cur_bold;
+    struct memo *memo;
+    size_t nmemo;
+    struct pb_arena arena; /* the memo's strings */
 };
 
 static int nfonts; /* rc_fonts alive */
@@ -60,6 +78,8 @@ struct rc_fonts *rc_fonts_new(void)
     f->surf = cairo_image_surface_create(CAIRO_FORMAT_A8, 4, 4);
     f->cr = cairo_create(f->surf);
     f->cur_size = -1;
+    f->memo = pb_xcalloc(MEMO_CAP, sizeof(*f->memo));
+    pb_arena_init(&f->arena);
     nfonts++;
     return f;
 }
@@ -70,6 +90,8 @@ void rc_fonts_free(struct rc_fonts *f)
         return;
     cairo_destroy(f->cr);
     cairo_surface_destroy(f->surf);
+    free(f->memo);
+    pb_arena_release(&f->arena);
     free(f);
     /* The last one out empties cairo's font caches and fontconfig's
      * configuration, which otherwise live until exit (leak checkers report
@@ -159,16 +181,80 @@ static double char_width(struct rc_fonts *f, const char *s, size_t n,
     return slot_width(f, slot_for(f, size, bold), s, n);
 }
 
-double rc_text_width(struct rc_fonts *f, const char *s, double size, int bold)
+static uint64_t memo_hash(const char *s, double size, double maxw, int kind,
+                          int bold, size_t maxlines)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    uint64_t b[2];
+    memcpy(&b[0], &size, 8);
+    memcpy(&b[1], &maxw, 8);
+    h ^= b[0] * 0x9e3779b97f4a7c15ull;
+    h ^= (b[1] + ((uint64_t)kind << 1 | (uint64_t)bold | maxlines << 3)) *
+         0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+    return h ? h : 1;
+}
+
+/* The entry of the key, or the empty slot for it (NULL when the memo is
+ * full: then nothing more is remembered). */
+static struct memo *memo_find(struct rc_fonts *f, uint64_t h, const char *s,
+                              double size, double maxw, int kind, int bold,
+                              size_t maxlines)
+{
+    size_t i = (size_t)h & (MEMO_CAP - 1);
+    for (;;) {
+        struct memo *m = &f->memo[i];
+        if (!m->h)
+            return f->nmemo < MEMO_CAP / 4 * 3 ? m : NULL;
+        if (m->h == h && m->kind == kind && m->bold == bold &&
+            m->size == size && m->maxw == maxw && m->maxlines == maxlines &&
+            !strcmp(m->s, s))
+            return m;
+        i = (i + 1) & (MEMO_CAP - 1);
+    }
+}
+
+static void memo_fill(struct rc_fonts *f, struct memo *m, uint64_t h,
+                      const char *s, double size, double maxw, int kind,
+                      int bold, size_t maxlines)
+{
+    m->h = h;
+    m->s = pb_arena_strdup(&f->arena, s);
+    m->size = size;
+    m->maxw = maxw;
+    m->kind = (unsigned char)kind;
+    m->bold = (unsigned char)bold;
+    m->maxlines = (unsigned char)maxlines;
+    f->nmemo++;
+}
+
+static double text_width(struct rc_fonts *f, const char *s, double size,
+                         int bold)
 {
     double w = 0;
-    if (!s || !*s)
-        return 0;
     struct rc_slot *sl = slot_for(f, size, bold);
     while (*s) {
         size_t n = rp_u8len(s);
         w += slot_width(f, sl, s, n);
         s += n;
+    }
+    return w;
+}
+
+double rc_text_width(struct rc_fonts *f, const char *s, double size, int bold)
+{
+    if (!s || !*s)
+        return 0;
+    uint64_t h = memo_hash(s, size, 0, 1, bold, 0);
+    struct memo *m = memo_find(f, h, s, size, 0, 1, bold, 0);
+    if (m && m->h)
+        return m->w;
+    double w = text_width(f, s, size, bold);
+    if (m) {
+        memo_fill(f, m, h, s, size, 0, 1, bold, 0);
+        m->w = w;
     }
     return w;
 }
@@ -181,9 +267,9 @@ static int is_break(char c)
 
 static const char *ELL = "…";
 
-size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
-               double size, int bold, double maxw, size_t maxlines,
-               const char **lines, int *elided)
+static size_t wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
+                   double size, int bold, double maxw, size_t maxlines,
+                   const char **lines, int *elided)
 {
     size_t nl = 0;
     *elided = 0;
@@ -240,6 +326,33 @@ size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
             e--;
         lines[nl++] = pb_arena_strndup(a, s + start, e - start);
         start = cut;
+    }
+    return nl;
+}
+
+size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
+               double size, int bold, double maxw, size_t maxlines,
+               const char **lines, int *elided)
+{
+    if (!s)
+        s = "";
+    if (maxlines == 0 || maxlines > MEMO_LINES)
+        return wrap(f, a, s, size, bold, maxw, maxlines, lines, elided);
+    uint64_t h = memo_hash(s, size, maxw, 2, bold, maxlines);
+    struct memo *m = memo_find(f, h, s, size, maxw, 2, bold, maxlines);
+    if (m && m->h) {
+        for (size_t i = 0; i < m->nl; i++)
+            lines[i] = pb_arena_strdup(a, m->lines[i]);
+        *elided = m->elided;
+        return m->nl;
+    }
+    size_t nl = wrap(f, a, s, size, bold, maxw, maxlines, lines, elided);
+    if (m) {
+        memo_fill(f, m, h, s, size, maxw, 2, bold, maxlines);
+        m->nl = (unsigned char)nl;
+        m->elided = (unsigned char)*elided;
+        for (size_t i = 0; i < nl; i++)
+            m->lines[i] = pb_arena_strdup(&f->arena, lines[i]);
     }
     return nl;
 }

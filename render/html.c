@@ -4,6 +4,7 @@
 #include "render/render_int.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <string.h>
 
 /* Length of a valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
@@ -131,6 +132,21 @@ const char *rp_slug(const char *s, char *buf, size_t max)
     if (!n)
         buf[n++] = 'x';
     buf[n] = '\0';
+    return buf;
+}
+
+char *rp_cat(char *buf, size_t n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    size_t len = 0;
+    const char *s;
+    while ((s = va_arg(ap, const char *)) != NULL)
+        for (; *s && len + 1 < n; s++)
+            buf[len++] = *s;
+    va_end(ap);
+    if (n)
+        buf[len] = '\0';
     return buf;
 }
 

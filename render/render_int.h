@@ -22,6 +22,11 @@ void rp_esc(struct pb_buf *b, const char *s);
  * ids; "x" when nothing is left. Writes into buf (max + 1 bytes). */
 const char *rp_slug(const char *s, char *buf, size_t max);
 
+/* The strings up to a NULL, one after the other in buf, cut at n - 1
+ * bytes as snprintf(buf, n, "%s%s...") would (without its cost). Returns
+ * buf. */
+char *rp_cat(char *buf, size_t n, ...);
+
 /* Natural order: digit runs compare as numbers ("bs=4k" < "bs=16k"). */
 int rp_natcmp(const char *a, const char *b);
 

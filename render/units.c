@@ -81,12 +81,12 @@ void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out)
         si_name = u->raw;
         break;
     case RP_U_PCT:
-        snprintf(out->name, sizeof(out->name), "%%");
+        rp_cat(out->name, sizeof(out->name), "%", (char *)NULL);
         out->div = 1;
         out->prefix[0] = '\0';
         return;
     case RP_U_RATIO:
-        snprintf(out->name, sizeof(out->name), "×");
+        rp_cat(out->name, sizeof(out->name), "×", (char *)NULL);
         out->div = 1;
         out->prefix[0] = '\0';
         return;
@@ -97,7 +97,7 @@ void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out)
         while (tab[i + 1].name && maxabs >= tab[i + 1].div)
             i++;
         out->div = tab[i].div;
-        snprintf(out->name, sizeof(out->name), "%s", tab[i].name);
+        rp_cat(out->name, sizeof(out->name), tab[i].name, (char *)NULL);
         return;
     }
     /* SI prefixes only from 10,000 on: "9500 IOPS", "37.93k IOPS". */
@@ -110,8 +110,9 @@ void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out)
     while (i + 1 < sizeof(si) / sizeof(si[0]) && maxabs >= si[i + 1].div * 10)
         i++;
     out->div = si[i].div;
-    snprintf(out->prefix, sizeof(out->prefix), "%s", si[i].prefix);
-    snprintf(out->name, sizeof(out->name), "%s", si_name ? si_name : "");
+    rp_cat(out->prefix, sizeof(out->prefix), si[i].prefix, (char *)NULL);
+    rp_cat(out->name, sizeof(out->name), si_name ? si_name : "",
+           (char *)NULL);
 }
 
 /* Decimals for 4 significant digits of x. */
@@ -145,8 +146,8 @@ static const char *sep(const struct rp_unit *u, const struct rp_scale *s)
     return " ";
 }
 
-static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-                             1e8, 1e9, 1e10, 1e11, 1e12};
+static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5, 1e6,
+                             1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13};
 
 /* The integer nearest y >= 0 (y < 1e12, so y is within 1.2e-4 of the
  * exact product it was rounded from), or -1 when the exact value may lie
@@ -210,10 +211,16 @@ const char *rp_g10(double v, char *buf, size_t n)
             put_fixed(p, (unsigned long long)a, 0);
             return buf;
         }
-        if (a >= 1) {
-            /* 10 significant digits: 9 - e decimals for 10^e <= a */
-            int e = 0;
-            while (e < 9 && a >= p10[e + 1])
+        if (a >= 1e-4) {
+            /* 10 significant digits: 9 - e decimals for 10^e <= a (the
+             * doubles 1e-1..1e-4 lie above the powers they stand for, so
+             * comparing with them is exact) */
+            int e = a >= 1      ? 0
+                    : a >= 1e-1 ? -1
+                    : a >= 1e-2 ? -2
+                    : a >= 1e-3 ? -3
+                                : -4;
+            while (e >= 0 && e < 9 && a >= p10[e + 1])
                 e++;
             int dec = 9 - e;
             long long r = nearest(a * p10[dec]);
@@ -237,26 +244,17 @@ const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
                           char *buf, size_t n)
 {
     double x = v / s->div;
-    if (fabs(x) < 0.5 * pow(10, -decimals)) {
-        snprintf(buf, n, "0"); /* not "-0", not "0k" */
-        return buf;
-    }
+    if (fabs(x) < 0.5 * pow(10, -decimals))
+        return rp_cat(buf, n, "0", (char *)NULL); /* not "-0", not "0k" */
     char num[64];
     rp_fixed(x, decimals, num, sizeof(num));
-    size_t a = strlen(num), b = strlen(s->prefix);
-    if (a + b < n) {
-        memcpy(buf, num, a);
-        memcpy(buf + a, s->prefix, b + 1);
-    } else {
-        snprintf(buf, n, "%s%s", num, s->prefix);
-    }
-    return buf;
+    return rp_cat(buf, n, num, s->prefix, (char *)NULL);
 }
 
 const char *rp_fmt(const struct rp_unit *u, double v, char *buf, size_t n)
 {
     if (!isfinite(v)) {
-        snprintf(buf, n, "%s", isnan(v) ? "n/a" : v > 0 ? "∞" : "-∞");
+        rp_cat(buf, n, isnan(v) ? "n/a" : v > 0 ? "∞" : "-∞", (char *)NULL);
         return buf;
     }
     struct rp_scale s;
@@ -264,7 +262,7 @@ const char *rp_fmt(const struct rp_unit *u, double v, char *buf, size_t n)
     int d = u->kind == RP_U_RATIO ? 2 : sig4(v / s.div);
     char num[64];
     rp_fmt_scaled(v, &s, d, num, sizeof(num));
-    snprintf(buf, n, "%s%s%s", num, sep(u, &s), s.name);
+    rp_cat(buf, n, num, sep(u, &s), s.name, (char *)NULL);
     return buf;
 }
 
@@ -275,7 +273,7 @@ const char *rp_fmt_se(const struct rp_unit *u, double v, double se, char *buf,
     rp_scale_for(u, v, &s);
     char num[64];
     rp_fmt_scaled(se, &s, sig2(se / s.div), num, sizeof(num));
-    snprintf(buf, n, "± %s%s%s", num, sep(u, &s), s.name);
+    rp_cat(buf, n, "± ", num, sep(u, &s), s.name, (char *)NULL);
     return buf;
 }
 
@@ -290,7 +288,7 @@ const char *rp_fmt_pm(const struct rp_unit *u, double v, double se, char *buf,
     char a[64], b[64];
     rp_fmt_scaled(v, &s, d, a, sizeof(a));
     rp_fmt_scaled(se, &s, sig2(se / s.div), b, sizeof(b));
-    snprintf(buf, n, "%s ± %s%s%s", a, b, sep(u, &s), s.name);
+    rp_cat(buf, n, a, " ± ", b, sep(u, &s), s.name, (char *)NULL);
     return buf;
 }
 
@@ -404,7 +402,7 @@ const char *rp_metric_title(const char *metric, char *buf, size_t n)
         metric = "";
     for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
         if (!strcmp(metric, titles[i].name)) {
-            snprintf(buf, n, "%s", titles[i].title);
+            rp_cat(buf, n, titles[i].title, (char *)NULL);
             return buf;
         }
     static const char *const dirs[] = {"read", "write", "trim"};
@@ -415,7 +413,7 @@ const char *rp_metric_title(const char *metric, char *buf, size_t n)
         const char *rest = metric + dl;
         for (size_t i = 0; i < sizeof(fio_parts) / sizeof(fio_parts[0]); i++)
             if (!strcmp(rest, fio_parts[i].suffix)) {
-                snprintf(buf, n, "%s%s", dirs[d], fio_parts[i].title);
+                rp_cat(buf, n, dirs[d], fio_parts[i].title, (char *)NULL);
                 return buf;
             }
         if (!strncmp(rest, "_clat_p", 7)) {
@@ -428,7 +426,7 @@ const char *rp_metric_title(const char *metric, char *buf, size_t n)
     if (l > 3 && !strcmp(metric + l - 3, "_bw"))
         snprintf(buf, n, "%.*s bandwidth", (int)(l - 3), metric);
     else
-        snprintf(buf, n, "%s", metric);
+        rp_cat(buf, n, metric, (char *)NULL);
     for (char *p = buf; *p; p++)
         if (*p == '_')
             *p = ' ';
