@@ -753,7 +753,8 @@ static void dense_release(struct dense *h)
     free(h->gen);
 }
 
-static void dense_keys(struct dense *h, struct keyed *v, size_t m)
+/* Returns the number of distinct keys. */
+static size_t dense_keys(struct dense *h, struct keyed *v, size_t m)
 {
     if (++h->g == 0) {
         memset(h->gen, 0, (h->mask + 1) * sizeof(*h->gen));
@@ -772,6 +773,54 @@ static void dense_keys(struct dense *h, struct keyed *v, size_t m)
         }
         v[i].key = h->id[j];
     }
+    return next;
+}
+
+/* What coverage() works in, shared by the calls of one metric. Stamps
+ * carry a generation that only grows, so nothing needs clearing (and no
+ * stamp of an earlier call or group is taken for one of this group). */
+#define PAIR_STAMPS (1u << 20) /* x × series spots stamped directly */
+
+struct cov_ws {
+    struct keyed *tmp, *tmp2; /* n each */
+    struct dense h;
+    size_t *start;            /* n + 1: first element of each group */
+    size_t *xst, *sst;        /* maxv each: generation, count pairs */
+    size_t *pst;              /* PAIR_STAMPS: generation per (x, s) */
+    size_t gen;
+};
+
+static void cov_init(struct cov_ws *w, size_t n, size_t maxv)
+{
+    w->tmp = pb_xcalloc(n + 1, sizeof(*w->tmp));
+    w->tmp2 = pb_xcalloc(n + 1, sizeof(*w->tmp2));
+    dense_init(&w->h, n);
+    w->start = pb_xcalloc(n + 2, sizeof(size_t));
+    w->xst = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
+    w->sst = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
+    w->pst = NULL;
+    w->gen = 0;
+}
+
+static void cov_release(struct cov_ws *w)
+{
+    free(w->tmp);
+    free(w->tmp2);
+    dense_release(&w->h);
+    free(w->start);
+    free(w->xst);
+    free(w->sst);
+    free(w->pst);
+}
+
+/* Count a stamp of generation gen; returns the count (1 = first). */
+static size_t stamp_hit(size_t *st, size_t i, size_t gen)
+{
+    if (st[2 * i] != gen) {
+        st[2 * i] = gen;
+        st[2 * i + 1] = 0;
+    }
+    return ++st[2 * i + 1];
 }
 
 /* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
@@ -779,9 +828,9 @@ static void dense_keys(struct dense *h, struct keyed *v, size_t m)
  * values, and two series values when s is given. */
 static size_t coverage(const struct cand *cands, const size_t *vi,
                        size_t stride, const uint64_t *full, size_t n,
-                       size_t nreal, size_t x, size_t s, struct keyed *tmp,
-                       struct keyed *tmp2, struct dense *h, size_t *stamp)
+                       size_t nreal, size_t x, size_t s, struct cov_ws *w)
 {
+    struct keyed *tmp = w->tmp;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         size_t vx = vi[i * stride + x];
@@ -805,28 +854,55 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
         tmp[m].s = vs;
         m++;
     }
-    dense_keys(h, tmp, m);
-    sort_keyed(tmp, m, tmp2);
-    size_t cover = 0, gen = 0;
+    size_t ngroups = dense_keys(&w->h, tmp, m);
+    size_t nsv = s != SIZE_MAX ? cands[s].nvals : 1;
+    int direct = cands[x].nvals <= PAIR_STAMPS / nsv;
+    struct keyed *g = tmp;
+    if (direct) {
+        /* groups by counting, no sort: the checks below do not depend on
+         * the order inside a group */
+        size_t *start = w->start;
+        memset(start, 0, (ngroups + 2) * sizeof(size_t));
+        for (size_t i = 0; i < m; i++)
+            start[tmp[i].key + 2]++;
+        for (size_t k = 2; k < ngroups + 2; k++)
+            start[k] += start[k - 1];
+        for (size_t i = 0; i < m; i++)
+            w->tmp2[start[tmp[i].key + 1]++] = tmp[i];
+        g = w->tmp2;
+        if (!w->pst)
+            w->pst = pb_xcalloc(PAIR_STAMPS, sizeof(size_t));
+    } else {
+        sort_keyed(tmp, m, w->tmp2);
+    }
+    size_t cover = 0;
     for (size_t i = 0; i < m;) {
         size_t j = i, px = 0, ps = 0;
         int dup = 0, xmulti = 0, smulti = 0;
-        gen++;
-        while (j < m && tmp[j].key == tmp[i].key) {
-            if (j == i || tmp[j].x != tmp[j - 1].x) {
+        size_t gen = ++w->gen;
+        while (j < m && g[j].key == g[i].key) {
+            if (direct) {
+                size_t c = stamp_hit(w->xst, g[j].x, gen);
+                if (c == 1)
+                    px++;
+                else
+                    xmulti = 1; /* an x value with two series */
+                size_t *p = &w->pst[g[j].x * nsv + g[j].s];
+                if (*p == gen)
+                    dup = 1; /* two cells on one spot: not this pair */
+                *p = gen;
+            } else if (j == i || g[j].x != g[j - 1].x) {
                 px++;
             } else {
-                xmulti = 1; /* an x value with two series */
-                if (tmp[j].s == tmp[j - 1].s)
-                    dup = 1; /* two cells on one spot: not this pair */
+                xmulti = 1;
+                if (g[j].s == g[j - 1].s)
+                    dup = 1;
             }
             if (s != SIZE_MAX) {
-                if (stamp[2 * tmp[j].s] != gen) {
-                    stamp[2 * tmp[j].s] = gen;
-                    stamp[2 * tmp[j].s + 1] = 0;
+                size_t c = stamp_hit(w->sst, g[j].s, gen);
+                if (c == 1)
                     ps++;
-                }
-                if (++stamp[2 * tmp[j].s + 1] == 2)
+                if (c == 2)
                     smulti = 1; /* a series with two x values */
             }
             j++;
@@ -1147,11 +1223,8 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < nreal; k++)
             full[i] += hval(k, vi[i * stride + k]);
-    struct keyed *tmp = pb_xcalloc(n + 1, sizeof(*tmp));
-    struct keyed *tmp2 = pb_xcalloc(n + 1, sizeof(*tmp2));
-    struct dense h;
-    dense_init(&h, n);
-    size_t *stamp = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
+    struct cov_ws ws;
+    cov_init(&ws, n, maxv);
     size_t bx = SIZE_MAX, bsi = SIZE_MAX, bcov = 0;
     int btwo = 0, bpref = 0;
     size_t bnv = 0;
@@ -1168,7 +1241,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             if (!two && cands[xi].kind != RP_DIM_TEST && !x->xkey)
                 continue;
             size_t cov = coverage(cands, vi, stride, full, n, nreal, xi,
-                                  two ? si : SIZE_MAX, tmp, tmp2, &h, stamp);
+                                  two ? si : SIZE_MAX, &ws);
             if (!cov)
                 continue;
             /* x: the dimension with more values (bars in groups) */
@@ -1191,10 +1264,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             }
         }
     }
-    free(tmp);
-    free(tmp2);
-    dense_release(&h);
-    free(stamp);
+    cov_release(&ws);
     free(full);
     if (bx != SIZE_MAX) {
         if (x->xkey)
