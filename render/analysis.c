@@ -589,12 +589,48 @@ struct sweep_ctx {
     struct pb_buf varying; /* names of varying dims, for the error */
 };
 
-static void add_keys(const struct rp_kv *kv, size_t n, const char ***keys,
-                     size_t *nk, size_t *cap)
+/* Distinct parameter keys: a set by content (a key is in every config
+ * or test that has it, 32,000 copies for 4,000 PTS tests). */
+struct keyset {
+    const char **v; /* open addressing; NULL = empty */
+    size_t mask, n;
+    const char **list; /* in order of arrival */
+    size_t cap;
+};
+
+static uint64_t str_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void add_keys(struct keyset *ks, const struct rp_kv *kv, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        PB_GROW(*keys, *cap, *nk + 1);
-        (*keys)[(*nk)++] = kv[i].key;
+        if (2 * (ks->n + 1) > ks->mask + 1 || !ks->v) {
+            /* grow: rehash the list */
+            size_t cap = ks->v ? 2 * (ks->mask + 1) : 64;
+            free(ks->v);
+            ks->v = pb_xcalloc(cap, sizeof(*ks->v));
+            ks->mask = cap - 1;
+            for (size_t k = 0; k < ks->n; k++) {
+                size_t j = (size_t)str_hash(ks->list[k]) & ks->mask;
+                while (ks->v[j])
+                    j = (j + 1) & ks->mask;
+                ks->v[j] = ks->list[k];
+            }
+        }
+        const char *key = kv[i].key;
+        size_t j = (size_t)str_hash(key) & ks->mask;
+        while (ks->v[j] && strcmp(ks->v[j], key))
+            j = (j + 1) & ks->mask;
+        if (ks->v[j])
+            continue;
+        ks->v[j] = key;
+        PB_GROW(ks->list, ks->cap, ks->n + 1);
+        ks->list[ks->n++] = key;
     }
 }
 
@@ -1098,21 +1134,28 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         free(cells);
         return;
     }
-    /* candidate keys */
-    const char **ck = NULL, **tk = NULL;
-    size_t nck = 0, ntk = 0, capc = 0, capt = 0;
-    size_t last_c = SIZE_MAX, last_t = SIZE_MAX;
+    /* candidate keys: each config's and test's once */
+    struct keyset cks = {0}, tks = {0};
+    unsigned char *cseen = pb_xcalloc(d->nconfigs + 1, 1);
+    unsigned char *tseen = pb_xcalloc(d->ntests + 1, 1);
     for (size_t i = 0; i < n; i++) {
         const struct rp_cell *c = &d->cells[cells[i]];
-        if (c->config != last_c)
-            add_keys(d->configs[c->config].params,
-                     d->configs[c->config].nparams, &ck, &nck, &capc);
-        if (c->test != last_t)
-            add_keys(d->tests[c->test].params, d->tests[c->test].nparams, &tk,
-                     &ntk, &capt);
-        last_c = c->config;
-        last_t = c->test;
+        if (!cseen[c->config]) {
+            cseen[c->config] = 1;
+            add_keys(&cks, d->configs[c->config].params,
+                     d->configs[c->config].nparams);
+        }
+        if (!tseen[c->test]) {
+            tseen[c->test] = 1;
+            add_keys(&tks, d->tests[c->test].params, d->tests[c->test].nparams);
+        }
     }
+    free(cseen);
+    free(tseen);
+    free(cks.v);
+    free(tks.v);
+    const char **ck = cks.list, **tk = tks.list;
+    size_t nck = cks.n, ntk = tks.n;
     if (nck)
         qsort(ck, nck, sizeof(*ck), cmp_str);
     if (ntk)

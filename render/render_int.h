@@ -83,6 +83,13 @@ const char *rp_fixed(double x, int decimals, char *buf, size_t n);
 /* The same text as snprintf(buf, n, "%.10g", v) (n >= 40). Returns buf. */
 const char *rp_g10(double v, char *buf, size_t n);
 
+/* "%lld" of v; prefix + "%.1f%%" of v (n >= 48). Return buf. */
+const char *rp_int(long long v, char *buf, size_t n);
+const char *rp_pct1(const char *prefix, double v, char *buf, size_t n);
+
+/* The same text as pb_fmt_num (shortest exact decimal), faster. */
+const char *rp_num(double v, char *buf, size_t n);
+
 /* v / s->div with `decimals` decimals and the prefix, no unit name. */
 const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
                           char *buf, size_t n);

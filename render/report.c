@@ -292,7 +292,7 @@ static void value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
                 c->se);
     else
         rt_set(t, &row[at + 1], "");
-    rt_setv(t, &row[at + 2], rt_str(t, "%ld", c->n), (double)c->n);
+    rt_setv(t, &row[at + 2], rp_int(c->n, buf, sizeof(buf)), (double)c->n);
 }
 
 /* ==== header and overview ==== */
@@ -452,8 +452,8 @@ static void section_best(struct rp_out *o, const struct rp_data *d,
             config_cell(&t, &row[4], &d->configs[rc->config]);
             row[4].title = rt_str(
                 &t, "%s", rp_fmt_pm(&m->u, rc->mean, rc->se, buf, sizeof(buf)));
-            rt_setv(&t, &row[5], rt_str(&t, "+%.1f%%", b.margin * 100),
-                    b.margin);
+            rt_setv(&t, &row[5],
+                    rp_pct1("+", b.margin * 100, buf, sizeof(buf)), b.margin);
         } else {
             rt_set(&t, &row[4], "–");
             rt_set(&t, &row[5], "");
@@ -679,11 +679,12 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
             size_t k = si * nx + xi, bk = bests[k];
             double bestv = bk != SIZE_MAX ? v[bk] : c->mean;
             double pc = pct_of_best(c->mean, bestv, m->dir);
-            rt_setv(&t, &row[5], rt_str(&t, "%.1f%%", pc), pc);
+            char pcs[64];
+            rt_setv(&t, &row[5], rp_pct1("", pc, pcs, sizeof(pcs)), pc);
             if (bk != SIZE_MAX && v[k] == v[bk])
                 row[5].style = RT_BOLD;
             char num[40];
-            rt_setv(&t, &row[6], pb_fmt_num(c->mean, num, sizeof(num)),
+            rt_setv(&t, &row[6], rp_num(c->mean, num, sizeof(num)),
                     c->mean);
             row[6].style = RT_MONO;
             rt_set(&t, &row[7],
@@ -809,15 +810,18 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     for (size_t i = 0; i < g->n; i++) {
         const struct rp_cell *c = &d->cells[order[i]];
         struct rt_cell *row = rt_row(&tb);
-        rt_setv(&tb, &row[0], rt_str(&tb, "%zu", i + 1), (double)i + 1);
+        char txt[64];
+        rt_setv(&tb, &row[0], rp_int((long long)i + 1, txt, sizeof(txt)),
+                (double)i + 1);
         config_cell(&tb, &row[1], &d->configs[c->config]);
         value_cells(&tb, row, 2, &m->u, c);
         if (c->has_value) {
             double pc = pct_of_best(c->mean, bestv, m->dir);
-            rt_setv(&tb, &row[5], isnan(pc) ? "" : rt_str(&tb, "%.1f%%", pc),
+            rt_setv(&tb, &row[5],
+                    isnan(pc) ? "" : rp_pct1("", pc, txt, sizeof(txt)),
                     isnan(pc) ? 0 : pc);
             char num[40];
-            rt_setv(&tb, &row[6], pb_fmt_num(c->mean, num, sizeof(num)),
+            rt_setv(&tb, &row[6], rp_num(c->mean, num, sizeof(num)),
                     c->mean);
             row[6].style = RT_MONO;
             if (c->mean == bestv) {
@@ -872,7 +876,7 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
             k += 3;
             if (c->has_value) {
                 char num[40];
-                rt_setv(&t, &row[k], pb_fmt_num(c->mean, num, sizeof(num)),
+                rt_setv(&t, &row[k], rp_num(c->mean, num, sizeof(num)),
                         c->mean);
                 row[k].style = RT_MONO;
             }

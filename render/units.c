@@ -146,8 +146,9 @@ static const char *sep(const struct rp_unit *u, const struct rp_scale *s)
     return " ";
 }
 
-static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5, 1e6,
-                             1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13};
+static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                             1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16};
 
 /* The integer nearest y >= 0 (y < 1e12, so y is within 1.2e-4 of the
  * exact product it was rounded from), or -1 when the exact value may lie
@@ -200,43 +201,96 @@ const char *rp_fixed(double x, int decimals, char *buf, size_t n)
     return buf;
 }
 
+/* "%.*g" of v with prec (1..12) significant digits when its text is
+ * plain decimal (1e-4 <= |v| < 10^prec after rounding) and no tie is
+ * near; else NULL. buf has room for 40. */
+static const char *fast_g(double v, int prec, char *buf)
+{
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < p10[prec]))
+        return NULL;
+    /* prec - 1 - e decimals for 10^e <= a (the doubles 1e-1..1e-4 lie
+     * above the powers they stand for, so comparing with them is exact) */
+    int e = a >= 1      ? 0
+            : a >= 1e-1 ? -1
+            : a >= 1e-2 ? -2
+            : a >= 1e-3 ? -3
+                        : -4;
+    while (e >= 0 && e < prec - 1 && a >= p10[e + 1])
+        e++;
+    int dec = prec - 1 - e;
+    long long r = nearest(a * p10[dec]);
+    if (r < 0 || r >= (long long)p10[prec])
+        return NULL;
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    char *end = put_fixed(p, (unsigned long long)r, dec);
+    while (dec && end[-1] == '0')
+        *--end = '\0';
+    if (end[-1] == '.')
+        *--end = '\0';
+    return buf;
+}
+
 const char *rp_g10(double v, char *buf, size_t n)
 {
     double a = fabs(v);
     if (n >= 40 && a < 1e10) {
-        char *p = buf;
         if (v == floor(v)) {
+            char *p = buf;
             if (signbit(v))
                 *p++ = '-';
             put_fixed(p, (unsigned long long)a, 0);
             return buf;
         }
-        if (a >= 1e-4) {
-            /* 10 significant digits: 9 - e decimals for 10^e <= a (the
-             * doubles 1e-1..1e-4 lie above the powers they stand for, so
-             * comparing with them is exact) */
-            int e = a >= 1      ? 0
-                    : a >= 1e-1 ? -1
-                    : a >= 1e-2 ? -2
-                    : a >= 1e-3 ? -3
-                                : -4;
-            while (e >= 0 && e < 9 && a >= p10[e + 1])
-                e++;
-            int dec = 9 - e;
-            long long r = nearest(a * p10[dec]);
-            if (r >= 0 && r < 10000000000LL) {
-                if (signbit(v))
-                    *p++ = '-';
-                char *end = put_fixed(p, (unsigned long long)r, dec);
-                while (dec && end[-1] == '0')
-                    *--end = '\0';
-                if (end[-1] == '.')
-                    *--end = '\0';
-                return buf;
-            }
-        }
+        if (fast_g(v, 10, buf))
+            return buf;
     }
     snprintf(buf, n, "%.10g", v);
+    return buf;
+}
+
+const char *rp_int(long long v, char *buf, size_t n)
+{
+    if (n < 24) {
+        snprintf(buf, n, "%lld", v);
+        return buf;
+    }
+    char *p = buf;
+    unsigned long long u = (unsigned long long)v;
+    if (v < 0) {
+        *p++ = '-';
+        u = 0 - u;
+    }
+    put_fixed(p, u, 0);
+    return buf;
+}
+
+const char *rp_pct1(const char *prefix, double v, char *buf, size_t n)
+{
+    char num[64];
+    rp_fixed(v, 1, num, sizeof(num));
+    return rp_cat(buf, n, prefix, num, "%", (char *)NULL);
+}
+
+const char *rp_num(double v, char *buf, size_t n)
+{
+    if (n < 40 || !isfinite(v) || !(fabs(v) < 1e15))
+        return pb_fmt_num(v, buf, n);
+    if (v == floor(v)) {
+        char *p = buf;
+        if (signbit(v))
+            *p++ = '-';
+        put_fixed(p, (unsigned long long)fabs(v), 0);
+        return buf;
+    }
+    for (int prec = 6; prec <= 17; prec++) {
+        if (prec > 12 || !fast_g(v, prec, buf))
+            snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
     return buf;
 }
 

@@ -185,7 +185,7 @@ static void test_units(void **state)
                         "sequential output, block");
 }
 
-/* rp_fixed and rp_g10 give printf's text: checked against snprintf on
+/* rp_fixed, rp_g10 and rp_num give printf's (pb_fmt_num's) text: checked against snprintf on
  * round numbers, ties and near-ties, and pseudo-random values of every
  * magnitude the report prints. */
 static void fmt_same(double v)
@@ -204,6 +204,12 @@ static void fmt_same(double v)
     rp_g10(v, got, sizeof(got));
     if (strcmp(want, got)) {
         print_error("%%.10g of %.17g: printf %s, rp_g10 %s\n", v, want, got);
+        fail();
+    }
+    pb_fmt_num(v, want, sizeof(want));
+    rp_num(v, got, sizeof(got));
+    if (strcmp(want, got)) {
+        print_error("%.17g: pb_fmt_num %s, rp_num %s\n", v, want, got);
         fail();
     }
 }
