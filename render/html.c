@@ -82,35 +82,38 @@ char *rp_clean(struct pb_arena *a, const char *s)
 
 void rp_esc(struct pb_buf *b, const char *s)
 {
+    /* 1: ends a run (NUL and the characters replaced) */
+    static const unsigned char stop[256] = {
+        [0] = 1, ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1};
     if (!s)
         return;
-    const char *run = s;
-    for (; *s; s++) {
-        const char *rep;
-        switch (*s) {
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    for (;;) {
+        while (!stop[*p])
+            p++;
+        if (p > run || !*p) /* "" still makes b a string, as before */
+            pb_buf_add(b, (const char *)run, (size_t)(p - run));
+        switch (*p) {
+        case '\0':
+            return;
         case '&':
-            rep = "&amp;";
+            pb_buf_add(b, "&amp;", 5);
             break;
         case '<':
-            rep = "&lt;";
+            pb_buf_add(b, "&lt;", 4);
             break;
         case '>':
-            rep = "&gt;";
+            pb_buf_add(b, "&gt;", 4);
             break;
         case '"':
-            rep = "&quot;";
+            pb_buf_add(b, "&quot;", 6);
             break;
-        case '\'':
-            rep = "&#39;";
+        default: /* '\'' */
+            pb_buf_add(b, "&#39;", 5);
             break;
-        default:
-            continue;
         }
-        pb_buf_add(b, run, (size_t)(s - run));
-        pb_buf_puts(b, rep);
-        run = s + 1;
+        run = ++p;
     }
-    pb_buf_add(b, run, (size_t)(s - run));
 }
 
 const char *rp_slug(const char *s, char *buf, size_t max)

@@ -13,11 +13,12 @@ struct line {
     char *p;
 };
 
-static void lit(struct line *l, const char *s)
-{
-    while (*s)
-        *l->p++ = *s++;
-}
+/* A string literal appended with its length known at compile time. */
+#define LIT(l, s)                                                              \
+    do {                                                                       \
+        memcpy((l)->p, (s), sizeof(s) - 1);                                    \
+        (l)->p += sizeof(s) - 1;                                               \
+    } while (0)
 
 static void uint_(struct line *l, unsigned long t)
 {
@@ -46,29 +47,32 @@ static void num(struct line *l, double v)
     }
 }
 
-static void attr_num(struct line *l, const char *name, double v)
-{
-    *l->p++ = ' ';
-    lit(l, name);
-    lit(l, "=\"");
-    num(l, v);
-    *l->p++ = '"';
-}
+/* name="v" (the name a literal). */
+#define ATTR_NUM(l, name, v)                                                   \
+    do {                                                                       \
+        LIT(l, " " name "=\"");                                                \
+        num(l, v);                                                             \
+        *(l)->p++ = '"';                                                       \
+    } while (0)
 
-static void attr_color(struct line *l, const char *name, uint32_t c)
+static void color(struct line *l, uint32_t c)
 {
-    *l->p++ = ' ';
-    lit(l, name);
     if (c == RC_NONE) {
-        lit(l, "=\"none\"");
+        LIT(l, "none\"");
         return;
     }
     static const char hex[] = "0123456789abcdef";
-    lit(l, "=\"#");
+    *l->p++ = '#';
     for (int sh = 20; sh >= 0; sh -= 4)
         *l->p++ = hex[(c >> sh) & 0xf];
     *l->p++ = '"';
 }
+
+#define ATTR_COLOR(l, name, c)                                                 \
+    do {                                                                       \
+        LIT(l, " " name "=\"");                                                \
+        color(l, c);                                                           \
+    } while (0)
 
 static void flush(struct pb_buf *b, struct line *l)
 {
@@ -82,57 +86,57 @@ static void item(struct pb_buf *b, const struct pb_item *it)
     l.p = l.s;
     switch (it->kind) {
     case PB_IT_RECT:
-        lit(&l, "<rect");
-        attr_num(&l, "x", it->x);
-        attr_num(&l, "y", it->y);
-        attr_num(&l, "width", it->w);
-        attr_num(&l, "height", it->h);
-        attr_color(&l, "fill", it->fill);
+        LIT(&l, "<rect");
+        ATTR_NUM(&l, "x", it->x);
+        ATTR_NUM(&l, "y", it->y);
+        ATTR_NUM(&l, "width", it->w);
+        ATTR_NUM(&l, "height", it->h);
+        ATTR_COLOR(&l, "fill", it->fill);
         if (it->stroke != RC_NONE) {
-            attr_color(&l, "stroke", it->stroke);
-            attr_num(&l, "stroke-width", it->sw);
+            ATTR_COLOR(&l, "stroke", it->stroke);
+            ATTR_NUM(&l, "stroke-width", it->sw);
         }
-        lit(&l, "/>\n");
+        LIT(&l, "/>\n");
         break;
     case PB_IT_LINE:
-        lit(&l, "<line");
-        attr_num(&l, "x1", it->x);
-        attr_num(&l, "y1", it->y);
-        attr_num(&l, "x2", it->w);
-        attr_num(&l, "y2", it->h);
-        attr_color(&l, "stroke", it->stroke);
-        attr_num(&l, "stroke-width", it->sw);
-        lit(&l, "/>\n");
+        LIT(&l, "<line");
+        ATTR_NUM(&l, "x1", it->x);
+        ATTR_NUM(&l, "y1", it->y);
+        ATTR_NUM(&l, "x2", it->w);
+        ATTR_NUM(&l, "y2", it->h);
+        ATTR_COLOR(&l, "stroke", it->stroke);
+        ATTR_NUM(&l, "stroke-width", it->sw);
+        LIT(&l, "/>\n");
         break;
     case PB_IT_TEXT:
-        lit(&l, "<text");
-        attr_num(&l, "x", it->x);
-        attr_num(&l, "y", it->y);
-        attr_num(&l, "font-size", it->size);
+        LIT(&l, "<text");
+        ATTR_NUM(&l, "x", it->x);
+        ATTR_NUM(&l, "y", it->y);
+        ATTR_NUM(&l, "font-size", it->size);
         if (it->bold)
-            lit(&l, " font-weight=\"bold\"");
+            LIT(&l, " font-weight=\"bold\"");
         if (it->anchor == RC_MIDDLE)
-            lit(&l, " text-anchor=\"middle\"");
+            LIT(&l, " text-anchor=\"middle\"");
         else if (it->anchor == RC_END)
-            lit(&l, " text-anchor=\"end\"");
-        attr_color(&l, "fill", it->fill);
+            LIT(&l, " text-anchor=\"end\"");
+        ATTR_COLOR(&l, "fill", it->fill);
         if (it->rot90) {
-            lit(&l, " transform=\"rotate(-90 ");
+            LIT(&l, " transform=\"rotate(-90 ");
             num(&l, it->x);
             *l.p++ = ' ';
             num(&l, it->y);
-            lit(&l, ")\"");
+            LIT(&l, ")\"");
         }
         *l.p++ = '>';
         if (it->title) {
-            lit(&l, "<title>");
+            LIT(&l, "<title>");
             flush(b, &l);
             rp_esc(b, it->title);
-            lit(&l, "</title>");
+            LIT(&l, "</title>");
         }
         flush(b, &l);
         rp_esc(b, it->text);
-        lit(&l, "</text>\n");
+        LIT(&l, "</text>\n");
         break;
     }
     flush(b, &l);
@@ -142,10 +146,10 @@ void pb_chart_svg(const struct pb_chart *c, struct pb_buf *out)
 {
     struct line l;
     l.p = l.s;
-    lit(&l, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
-    attr_num(&l, "width", c->w);
-    attr_num(&l, "height", c->h);
-    lit(&l, " viewBox=\"0 0 ");
+    LIT(&l, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+    ATTR_NUM(&l, "width", c->w);
+    ATTR_NUM(&l, "height", c->h);
+    LIT(&l, " viewBox=\"0 0 ");
     num(&l, c->w);
     *l.p++ = ' ';
     num(&l, c->h);

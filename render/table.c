@@ -90,6 +90,13 @@ static void put_hex(char *p, uint32_t c)
         *p++ = hex[(c >> sh) & 0xf];
 }
 
+/* A string literal appended at p, its length known at compile time. */
+#define LIT(p, s)                                                              \
+    do {                                                                       \
+        memcpy((p), (s), sizeof(s) - 1);                                       \
+        (p) += sizeof(s) - 1;                                                  \
+    } while (0)
+
 static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
 {
     static const char *const al[] = {"", "r", "c"};
@@ -111,32 +118,40 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
         cls[n++] = "i";
     if (c->style & RT_AMBER)
         cls[n++] = "a";
+    /* everything but the title, formatted here and appended once */
+    char a[256];
+    char *p = a;
     if (n) {
-        pb_buf_puts(b, " class=\"");
+        LIT(p, " class=\"");
         for (int i = 0; i < n; i++) {
             if (i)
-                pb_buf_putc(b, ' ');
-            pb_buf_puts(b, cls[i]);
+                *p++ = ' ';
+            size_t l = strlen(cls[i]);
+            memcpy(p, cls[i], l);
+            p += l;
         }
-        pb_buf_putc(b, '"');
+        *p++ = '"';
     }
     if (group && c->span > 1)
-        pb_buf_printf(b, " colspan=\"%u\"", c->span);
+        p += snprintf(p, 32, " colspan=\"%u\"", c->span);
     if (c->has_sortv) {
-        char num[48];
-        rp_g10(c->sortv, num, sizeof(num));
-        pb_buf_puts(b, " data-v=\"");
-        pb_buf_puts(b, num);
-        pb_buf_putc(b, '"');
+        LIT(p, " data-v=\"");
+        rp_g10(c->sortv, p, 48);
+        p += strlen(p);
+        *p++ = '"';
     }
     if (c->has_bg) {
-        char st[64] = " style=\"background:#rrggbb;color:#rrggbb\"";
-        put_hex(st + 19, c->bg);
-        put_hex(st + 33, rc_text_on(c->bg));
-        pb_buf_puts(b, st);
+        LIT(p, " style=\"background:");
+        put_hex(p, c->bg);
+        p += 7;
+        LIT(p, ";color:");
+        put_hex(p, rc_text_on(c->bg));
+        p += 7;
+        *p++ = '"';
     }
+    pb_buf_add(b, a, (size_t)(p - a));
     if (c->title) {
-        pb_buf_puts(b, " title=\"");
+        pb_buf_add(b, " title=\"", 8);
         rp_esc(b, c->title);
         pb_buf_putc(b, '"');
     }
