@@ -537,18 +537,6 @@ static const size_t *sk_vi;
 static const size_t *sk_dims;
 static size_t sk_ndims, sk_stride;
 
-static int cmp_tuple(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    for (size_t i = 0; i < sk_ndims; i++) {
-        size_t u = sk_vi[x * sk_stride + sk_dims[i]],
-               v = sk_vi[y * sk_stride + sk_dims[i]];
-        if (u != v)
-            return u < v ? -1 : 1;
-    }
-    return x < y ? -1 : x > y;
-}
-
 static int same_tuple(size_t x, size_t y)
 {
     for (size_t i = 0; i < sk_ndims; i++)
@@ -556,6 +544,39 @@ static int same_tuple(size_t x, size_t y)
             sk_vi[y * sk_stride + sk_dims[i]])
             return 0;
     return 1;
+}
+
+/* Sort order (= 0..n-1) by the tuples of value indexes of the cells in
+ * the dimensions sk_dims, ties by cell: stable counting sorts from the
+ * last dimension to the first (value indexes are small), a few passes
+ * instead of n log n comparisons. */
+static void sort_by_tuple(size_t *order, size_t n)
+{
+    size_t *tmp = pb_xcalloc(n + 1, sizeof(size_t));
+    size_t *cnt = NULL, capcnt = 0;
+    for (size_t q = sk_ndims; q-- > 0;) {
+        size_t dim = sk_dims[q], maxv = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t v = sk_vi[order[i] * sk_stride + dim];
+            if (v > maxv)
+                maxv = v;
+        }
+        if (maxv + 2 > capcnt) {
+            free(cnt);
+            capcnt = maxv + 2;
+            cnt = pb_xmalloc(capcnt * sizeof(size_t));
+        }
+        memset(cnt, 0, (maxv + 2) * sizeof(size_t));
+        for (size_t i = 0; i < n; i++)
+            cnt[sk_vi[order[i] * sk_stride + dim] + 1]++;
+        for (size_t v = 1; v <= maxv + 1; v++)
+            cnt[v] += cnt[v - 1];
+        for (size_t i = 0; i < n; i++)
+            tmp[cnt[sk_vi[order[i] * sk_stride + dim]]++] = order[i];
+        memcpy(order, tmp, n * sizeof(size_t));
+    }
+    free(cnt);
+    free(tmp);
 }
 
 static int key_matches(const struct cand *k, const char *want)
@@ -824,6 +845,7 @@ struct cov_ws {
     size_t *xst, *sst;        /* maxv each: generation, count pairs */
     size_t *pst;              /* PAIR_STAMPS: generation per (x, s) */
     size_t gen;
+    uint64_t **hv;            /* hval(k, v) by real dimension k, value v */
 };
 
 static void cov_init(struct cov_ws *w, size_t n, size_t maxv)
@@ -876,14 +898,14 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
          * only tell cells apart, they do not group them) */
         uint64_t key = full[i];
         if (x < nreal)
-            key -= hval(x, vx);
+            key -= w->hv[x][vx];
         size_t vs = 0;
         if (s != SIZE_MAX) {
             vs = vi[i * stride + s];
             if (!cands[s].vals[vs])
                 continue;
             if (s < nreal)
-                key -= hval(s, vs);
+                key -= w->hv[s][vs];
         }
         tmp[m].key = key;
         tmp[m].x = vx;
@@ -990,7 +1012,7 @@ static void emit_panels(struct sweep_ctx *x, size_t metric, const size_t *cells,
     sk_stride = ncand;
     sk_dims = keys;
     sk_ndims = nk;
-    qsort(order, n, sizeof(size_t), cmp_tuple);
+    sort_by_tuple(order, n);
     size_t nxv = cx->nvals, nsv = cs ? cs->nvals : 1;
     size_t *xmap = pb_xcalloc(nxv + 1, sizeof(size_t));
     size_t *smap = pb_xcalloc(nsv + 1, sizeof(size_t));
@@ -1202,7 +1224,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         sk_stride = stride;
         sk_dims = alld;
         sk_ndims = nc;
-        qsort(order, n, sizeof(size_t), cmp_tuple);
+        sort_by_tuple(order, n);
         int any = 0;
         for (size_t i = 0; i < n;) {
             size_t j = i + 1;
@@ -1238,7 +1260,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     sk_ndims = ncand;
-    qsort(order, n, sizeof(size_t), cmp_tuple);
+    sort_by_tuple(order, n);
     int collide = 0;
     for (size_t i = 1; i < n && !collide; i++)
         collide = same_tuple(order[i - 1], order[i]);
@@ -1263,11 +1285,18 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     for (size_t k = 0; k < ncand; k++)
         if (cands[k].nvals > maxv)
             maxv = cands[k].nvals;
+    uint64_t **hv = pb_xcalloc(nreal + 1, sizeof(*hv));
+    for (size_t k = 0; k < nreal; k++) {
+        hv[k] = pb_xcalloc(cands[k].nvals + 1, sizeof(uint64_t));
+        for (size_t v = 0; v < cands[k].nvals; v++)
+            hv[k][v] = hval(k, v);
+    }
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < nreal; k++)
-            full[i] += hval(k, vi[i * stride + k]);
+            full[i] += hv[k][vi[i * stride + k]];
     struct cov_ws ws;
     cov_init(&ws, n, maxv);
+    ws.hv = hv;
     size_t bx = SIZE_MAX, bsi = SIZE_MAX, bcov = 0;
     int btwo = 0, bpref = 0;
     size_t bnv = 0;
@@ -1308,6 +1337,9 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         }
     }
     cov_release(&ws);
+    for (size_t k = 0; k < nreal; k++)
+        free(hv[k]);
+    free(hv);
     free(full);
     if (bx != SIZE_MAX) {
         if (x->xkey)
