@@ -28,9 +28,8 @@ struct rc_slot {
     int nwide;
 };
 
-/* Widths of whole strings and wrapped labels, remembered by content: a
- * report of 4,000 charts measures and wraps the same ten configuration
- * labels and tick numbers 4,000 times. */
+/* Wrapped labels, remembered by content: a report of 4,000 charts wraps
+ * the same ten configuration labels 4,000 times. */
 #define MEMO_CAP   8192 /* slots, a power of two */
 #define MEMO_LINES 3
 
@@ -38,8 +37,7 @@ struct memo {
     uint64_t h; /* 0 = empty */
     const char *s;
     double size, maxw;
-    unsigned char kind, bold, maxlines, nl, elided; /* kind 1 width, 2 wrap */
-    double w;
+    unsigned char kind, bold, maxlines, nl, elided; /* kind: 2 = wrap */
     const char *lines[MEMO_LINES];
 };
 
@@ -175,12 +173,6 @@ static double slot_width(struct rc_fonts *f, struct rc_slot *sl, const char *s,
     return w;
 }
 
-static double char_width(struct rc_fonts *f, const char *s, size_t n,
-                         double size, int bold)
-{
-    return slot_width(f, slot_for(f, size, bold), s, n);
-}
-
 static uint64_t memo_hash(const char *s, double size, double maxw, int kind,
                           int bold, size_t maxlines)
 {
@@ -230,31 +222,31 @@ static void memo_fill(struct rc_fonts *f, struct memo *m, uint64_t h,
     f->nmemo++;
 }
 
-static double text_width(struct rc_fonts *f, const char *s, double size,
-                         int bold)
+/* Width of the character at s in slot sl; *n = its bytes. ASCII from the
+ * table, inline: this runs for every character of every label. */
+static inline double char_at(struct rc_fonts *f, struct rc_slot *sl,
+                             const char *s, size_t *n)
 {
-    double w = 0;
-    struct rc_slot *sl = slot_for(f, size, bold);
-    while (*s) {
-        size_t n = rp_u8len(s);
-        w += slot_width(f, sl, s, n);
-        s += n;
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x80) {
+        *n = 1;
+        double a = sl->adv[c];
+        return a >= 0 ? a : slot_width(f, sl, s, 1);
     }
-    return w;
+    *n = rp_u8len(s);
+    return slot_width(f, sl, s, *n);
 }
 
 double rc_text_width(struct rc_fonts *f, const char *s, double size, int bold)
 {
-    if (!s || !*s)
+    double w = 0;
+    if (!s)
         return 0;
-    uint64_t h = memo_hash(s, size, 0, 1, bold, 0);
-    struct memo *m = memo_find(f, h, s, size, 0, 1, bold, 0);
-    if (m && m->h)
-        return m->w;
-    double w = text_width(f, s, size, bold);
-    if (m) {
-        memo_fill(f, m, h, s, size, 0, 1, bold, 0);
-        m->w = w;
+    struct rc_slot *sl = slot_for(f, size, bold);
+    while (*s) {
+        size_t n;
+        w += char_at(f, sl, s, &n);
+        s += n;
     }
     return w;
 }
@@ -279,6 +271,7 @@ static size_t wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
         return 0;
     size_t len = strlen(s), start = 0;
     double ellw = rc_text_width(f, ELL, size, bold);
+    struct rc_slot *sl = slot_for(f, size, bold); /* the only font here */
     while (start < len || nl == 0) {
         while (start < len && s[start] == ' ')
             start++;
@@ -287,8 +280,8 @@ static size_t wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
             double w = 0;
             size_t end = start, fit = start;
             while (end < len) {
-                size_t n = rp_u8len(s + end);
-                w += char_width(f, s + end, n, size, bold);
+                size_t n;
+                w += char_at(f, sl, s + end, &n);
                 end += n;
                 if (w + ellw <= maxw)
                     fit = end;
@@ -307,8 +300,8 @@ static size_t wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
         double w = 0;
         size_t end = start, brk = 0;
         while (end < len) {
-            size_t n = rp_u8len(s + end);
-            double cw = char_width(f, s + end, n, size, bold);
+            size_t n;
+            double cw = char_at(f, sl, s + end, &n);
             if (w + cw > maxw && end > start)
                 break;
             w += cw;
