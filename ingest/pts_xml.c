@@ -281,6 +281,10 @@ static int strict_num(const char *s, size_t n, double *out)
     }
     if (i != n)
         return -1;
+    /* most values ("4260.49") convert exactly without strtod, which was a
+     * tenth of the ingest of a 10 MB result file */
+    if (pb_dec_fast(s, n, out) == 0)
+        return 0;
     memcpy(tmp, s, n);
     tmp[n] = '\0';
     *out = strtod(tmp, NULL);
