@@ -442,6 +442,32 @@ const char *pb_fmt_size(double bytes, char *buf, size_t n)
     return buf;
 }
 
+size_t pb_utf8_len(const unsigned char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned c = s[0], min, cp;
+    size_t k;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        k = 2, min = 0x80, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        k = 3, min = 0x800, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        k = 4, min = 0x10000, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if (i >= n || (s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return k;
+}
+
 int pb_dec_fast(const char *s, size_t n, double *out)
 {
     static const double pow10[16] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,

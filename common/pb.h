@@ -125,6 +125,12 @@ int pb_parse_duration(const char *s, double default_unit_ns,
  * (exponents, long numbers, non-numbers): the caller asks strtod. */
 int pb_dec_fast(const char *s, size_t n, double *out) PB_WUR;
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes looked at), or
+ * 0: overlong forms, surrogates (U+D800..DFFF) and code points above
+ * U+10FFFF are invalid. A NUL-terminated string may pass n = 4: a NUL is
+ * no continuation byte, so nothing past it is read. */
+size_t pb_utf8_len(const unsigned char *s, size_t n);
+
 /* Format a byte count as a short size ("4k", "128k", "1M"); the form used in
  * test names. Writes into buf (at least 32 bytes). */
 const char *pb_fmt_size(double bytes, char *buf, size_t n);

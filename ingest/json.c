@@ -177,35 +177,6 @@ static unsigned hex4(const char *s)
                       hexval(s[2]) << 4 | hexval(s[3]));
 }
 
-/* Length of the UTF-8 sequence at s (at most n bytes), 0 if invalid:
- * overlong forms, surrogates and code points above U+10FFFF refused. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t k;
-    unsigned min, cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf)
-        k = 2, min = 0x80, cp = c & 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        k = 3, min = 0x800, cp = c & 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        k = 4, min = 0x10000, cp = c & 0x07;
-    else
-        return 0;
-    if (n < k)
-        return 0;
-    for (size_t i = 1; i < k; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return k;
-}
-
 /* Control characters, bad UTF-8 and lone surrogates are refused (jsmn
  * has checked that escapes are well-formed). \u0000 is taken, as jansson
  * takes it with JSON_ALLOW_NUL: the C string handed out ends there. */
@@ -223,7 +194,7 @@ static int check_string(const char *text, struct pb_json_node *n,
             return fail(e, (size_t)i, 0,
                         "control character 0x%02x in a string", c);
         if (c >= 0x80) {
-            size_t k = utf8_len(s + i, (size_t)(n->end - i));
+            size_t k = pb_utf8_len(s + i, (size_t)(n->end - i));
             if (!k)
                 return fail(e, (size_t)i, 0, "invalid UTF-8 in a string");
             i += (int)k;

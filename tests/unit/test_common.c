@@ -127,6 +127,34 @@ static void test_sha256(void **state)
     assert_int_equal(pb_line_of("abc", 0), 1);
 }
 
+static void test_utf8(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        size_t n, want;
+    } cases[] = {
+        {"a", 1, 1},
+        {"\xc3\xa9", 2, 2},             /* e acute */
+        {"\xe2\x82\xac", 3, 3},         /* euro */
+        {"\xf0\x9f\x98\x80", 4, 4},     /* U+1F600 */
+        {"\xf4\x8f\xbf\xbf", 4, 4},     /* U+10FFFF */
+        {"\xc0\x80", 2, 0},             /* overlong NUL */
+        {"\xe0\x80\xaf", 3, 0},         /* overlong '/' */
+        {"\xed\xa0\x80", 3, 0},         /* surrogate D800 */
+        {"\xf4\x90\x80\x80", 4, 0},     /* above U+10FFFF */
+        {"\xf5\x80\x80\x80", 4, 0},
+        {"\x80", 1, 0},                 /* lone continuation */
+        {"\xe2\x82", 2, 0},             /* cut short by n */
+        {"\xe2\x82", 4, 0},             /* cut short by the NUL */
+        {"", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        assert_int_equal(
+            pb_utf8_len((const unsigned char *)cases[i].s, cases[i].n),
+            cases[i].want);
+}
+
 /* pb_dec_fast gives strtod's double, bit for bit, or declines. */
 static void test_dec_fast(void **state)
 {
@@ -193,7 +221,7 @@ int main(void)
         cmocka_unit_test(test_sizes),       cmocka_unit_test(test_durations),
         cmocka_unit_test(test_format),      cmocka_unit_test(test_errors),
         cmocka_unit_test(test_arena_and_buf), cmocka_unit_test(test_sha256),
-        cmocka_unit_test(test_dec_fast),
+        cmocka_unit_test(test_dec_fast),    cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
