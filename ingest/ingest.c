@@ -63,9 +63,15 @@ int pb_contains(const char *buf, size_t len, const char *needle)
     size_t n = strlen(needle);
     if (n == 0)
         return 1;
-    for (size_t i = 0; i + n <= len; i++)
-        if (strncasecmp(buf + i, needle, n) == 0)
+    /* compare only where the first character matches (every sniffer
+     * calls this on the first 8 KiB of every file) */
+    int lo = tolower((unsigned char)needle[0]);
+    int up = toupper((unsigned char)needle[0]);
+    for (size_t i = 0; i + n <= len; i++) {
+        int c = (unsigned char)buf[i];
+        if ((c == lo || c == up) && strncasecmp(buf + i, needle, n) == 0)
             return 1;
+    }
     return 0;
 }
 
