@@ -13,6 +13,8 @@
 
 #include "common/pb.h"
 
+#include <stdint.h>
+
 /* ==== result set ==== */
 
 struct pb_kv {
@@ -87,6 +89,14 @@ struct pb_resultset {
         size_t *slots; /* index + 1; 0 = empty */
         size_t cap;    /* power of two */
     } config_ix, test_ix, fact_ix;
+    /* Private: the strings of the set, interned (pb_rs_str), so that a
+     * metric, unit, host or job name repeated in 100,000 results is stored
+     * once and equal strings of one set are one pointer. */
+    struct pb_rs_strings {
+        const char **tab; /* open addressing; NULL = free slot */
+        uint32_t *hash;
+        size_t cap, count;
+    } strs;
 };
 
 /* New empty set; free with pb_resultset_free (NULL is fine). */

@@ -7,35 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A set as allocated: the public struct followed by a table interning its
- * strings, so that a metric, unit, host or job name repeated in 100,000
- * results is stored once and equal strings of one set are one pointer.
- * Sets are only made by pb_resultset_new, so every set has the table. */
-struct rs_full {
-    struct pb_resultset set; /* first member: a set pointer is a full one */
-    const char **itab;       /* open addressing; NULL = free slot */
-    uint32_t *ihash;
-    size_t icap, icount;
-};
-
-static struct rs_full *full(struct pb_resultset *set)
-{
-    return (struct rs_full *)set;
-}
-
 struct pb_resultset *pb_resultset_new(void)
 {
-    struct rs_full *f = pb_xcalloc(1, sizeof(*f));
-    pb_arena_init(&f->set.arena);
-    return &f->set;
+    struct pb_resultset *set = pb_xcalloc(1, sizeof(*set));
+    pb_arena_init(&set->arena);
+    return set;
 }
 
 void pb_resultset_free(struct pb_resultset *set)
 {
     if (!set)
         return;
-    free(full(set)->itab);
-    free(full(set)->ihash);
+    free(set->strs.tab);
+    free(set->strs.hash);
     for (size_t i = 0; i < set->nconfigs; i++)
         free(set->configs[i].params);
     for (size_t i = 0; i < set->ntests; i++)
@@ -51,48 +35,48 @@ void pb_resultset_free(struct pb_resultset *set)
     free(set);
 }
 
-static void intern_grow(struct rs_full *f)
+static void intern_grow(struct pb_rs_strings *f)
 {
-    size_t cap = f->icap ? f->icap * 2 : 64;
+    size_t cap = f->cap ? f->cap * 2 : 64;
     const char **tab = pb_xcalloc(cap, sizeof(*tab));
     uint32_t *hash = pb_xcalloc(cap, sizeof(*hash));
-    for (size_t i = 0; i < f->icap; i++) {
-        if (!f->itab[i])
+    for (size_t i = 0; i < f->cap; i++) {
+        if (!f->tab[i])
             continue;
-        size_t j = f->ihash[i] & (cap - 1);
+        size_t j = f->hash[i] & (cap - 1);
         while (tab[j])
             j = (j + 1) & (cap - 1);
-        tab[j] = f->itab[i];
-        hash[j] = f->ihash[i];
+        tab[j] = f->tab[i];
+        hash[j] = f->hash[i];
     }
-    free(f->itab);
-    free(f->ihash);
-    f->itab = tab;
-    f->ihash = hash;
-    f->icap = cap;
+    free(f->tab);
+    free(f->hash);
+    f->tab = tab;
+    f->hash = hash;
+    f->cap = cap;
 }
 
 const char *pb_rs_str(struct pb_resultset *set, const char *s)
 {
     if (!s)
         return NULL;
-    struct rs_full *f = full(set);
+    struct pb_rs_strings *f = &set->strs;
     uint32_t h = 2166136261u; /* FNV-1a */
     size_t n = 0;
     for (; s[n]; n++)
         h = (h ^ (unsigned char)s[n]) * 16777619u;
-    if (2 * (f->icount + 1) > f->icap)
+    if (2 * (f->count + 1) > f->cap)
         intern_grow(f);
-    size_t mask = f->icap - 1;
+    size_t mask = f->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const char *t = f->itab[i];
+        const char *t = f->tab[i];
         if (!t) {
-            f->itab[i] = pb_arena_strndup(&set->arena, s, n);
-            f->ihash[i] = h;
-            f->icount++;
-            return f->itab[i];
+            f->tab[i] = pb_arena_strndup(&set->arena, s, n);
+            f->hash[i] = h;
+            f->count++;
+            return f->tab[i];
         }
-        if (f->ihash[i] == h && strcmp(t, s) == 0)
+        if (f->hash[i] == h && strcmp(t, s) == 0)
             return t;
     }
 }
