@@ -358,6 +358,7 @@ struct cand {
     enum rp_dimkind kind;
     const char *key;
     const char **vals; /* sorted distinct values (NULL = missing, last) */
+    double *nums;      /* their numbers when numeric */
     size_t nvals;
     int numeric;
     int pref;
@@ -416,18 +417,6 @@ static int is_number(const char *s, double *out)
 }
 
 static int sort_numeric;
-static int cmp_val(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    if (!x || !y)
-        return x ? -1 : y ? 1 : 0;
-    if (sort_numeric) {
-        double u = 0, v = 0;
-        if (is_number(x, &u) && is_number(y, &v) && u != v)
-            return u < v ? -1 : 1;
-    }
-    return rp_natcmp(x, y);
-}
 
 /* A cell's value of k is its config's or its test's: the same for every
  * cell of that owner. */
@@ -449,8 +438,8 @@ struct sval {
     double num;
 };
 
-/* cmp_val on parsed values (sort_numeric: every non-NULL one is a
- * number). */
+/* Values in order: NULL last; numbers by value when sort_numeric (then
+ * every non-NULL one is a number), else and on ties in natural order. */
 static int cmp_sval(const void *a, const void *b)
 {
     const struct sval *x = a, *y = b;
@@ -490,19 +479,27 @@ static void cand_values(const struct rp_data *d, const size_t *cells, size_t n,
     k->numeric = numeric;
     k->nvals = u;
     k->vals = pb_arena_alloc(a, (u + 1) * sizeof(*k->vals));
-    for (size_t i = 0; i < u; i++)
+    k->nums = pb_arena_alloc(a, (u + 1) * sizeof(*k->nums));
+    for (size_t i = 0; i < u; i++) {
         k->vals[i] = v[i].s;
+        k->nums[i] = v[i].num;
+    }
     free(v);
     free(seen);
 }
 
 static size_t value_index(const struct cand *k, const char *v)
 {
+    /* v is one of the values: parsed once, compared as they were sorted */
+    struct sval key = {v, 0};
+    if (k->numeric && v)
+        is_number(v, &key.num);
     sort_numeric = k->numeric;
     size_t lo = 0, hi = k->nvals;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = cmp_val(&k->vals[mid], &v);
+        struct sval at = {k->vals[mid], k->nums[mid]};
+        int c = cmp_sval(&at, &key);
         if (c < 0)
             lo = mid + 1;
         else if (c > 0)

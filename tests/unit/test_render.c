@@ -185,9 +185,9 @@ static void test_units(void **state)
                         "sequential output, block");
 }
 
-/* rp_fixed, rp_g10 and rp_num give printf's (pb_fmt_num's) text: checked against snprintf on
- * round numbers, ties and near-ties, and pseudo-random values of every
- * magnitude the report prints. */
+/* rp_fixed, rp_g10 and rp_num give printf's (pb_fmt_num's) text: checked
+ * against snprintf on round numbers, ties and near-ties, and pseudo-random
+ * values of every magnitude the report prints. */
 static void fmt_same(double v)
 {
     char want[64], got[64];
