@@ -7,36 +7,17 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* Length of a valid UTF-8 sequence at s that XML 1.0 allows, or 0. */
+/* Length of a valid UTF-8 sequence at s that XML 1.0 allows, or 0:
+ * no control characters, no U+FFFE or U+FFFF. s is NUL-terminated. */
 static size_t valid_seq(const unsigned char *s)
 {
-    unsigned c = s[0];
-    if (c < 0x80)
-        return (c >= 0x20 && c != 0x7f) ? 1 : 0;
-    if (c >= 0xc2 && c <= 0xdf)
-        return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-    if (c >= 0xe0 && c <= 0xef) {
-        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
-            return 0;
-        if (c == 0xe0 && s[1] < 0xa0)
-            return 0; /* overlong */
-        if (c == 0xed && s[1] >= 0xa0)
-            return 0; /* surrogate */
-        if (c == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf))
-            return 0; /* U+FFFE, U+FFFF */
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-            (s[3] & 0xc0) != 0x80)
-            return 0;
-        if (c == 0xf0 && s[1] < 0x90)
-            return 0;
-        if (c == 0xf4 && s[1] >= 0x90)
-            return 0;
-        return 4;
-    }
-    return 0;
+    if (s[0] < 0x80)
+        return (s[0] >= 0x20 && s[0] != 0x7f) ? 1 : 0;
+    size_t k = pb_utf8_len(s, 4);
+    if (k == 3 && s[0] == 0xef && s[1] == 0xbf &&
+        (s[2] == 0xbe || s[2] == 0xbf))
+        return 0;
+    return k;
 }
 
 size_t rp_u8len(const char *s)
