@@ -54,8 +54,6 @@ cleanup() {
     rm -rf "$base"
 }
 trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 q() { sqlite3 "$db" "$1"; }
 
 cat >"$base/plan.ini" <<EOP

@@ -12,19 +12,7 @@ pb=$1
 # ---- can this machine run it?
 . "$(dirname "$0")/zfs_env.sh"
 
-base=$(mktemp -d /var/tmp/pb-e2e-flt.XXXXXX)
-pool=pbe2ef$$
-run=
-cleanup() {
-    [ -n "$run" ] && kill -TERM "$run" 2>/dev/null && wait "$run" 2>/dev/null
-    if zpool list -H -o name 2>/dev/null | grep -qx "$pool"; then
-        timeout 120 zpool destroy "$pool" || echo "left: pool $pool"
-    fi
-    rm -rf "$base"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+e2e_scaffold flt
 
 # ---- 1. a vdev below ZFS's 64 MiB minimum: refused up front
 cat >"$base/small.ini" <<EOP

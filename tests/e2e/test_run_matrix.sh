@@ -14,17 +14,7 @@ pb=$1
 # ---- can this machine run it?
 . "$(dirname "$0")/zfs_env.sh"
 
-base=$(mktemp -d /var/tmp/pb-e2e-run.XXXXXX)
-pool=pbe2em$$
-cleanup() {
-    if zpool list -H -o name 2>/dev/null | grep -qx "$pool"; then
-        timeout 120 zpool destroy "$pool" || { echo "left: pool $pool"; return; }
-    fi
-    rm -rf "$base"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+e2e_scaffold mtx
 q() { sqlite3 "$db" "$1"; }
 
 cat >"$base/plan.ini" <<PLAN

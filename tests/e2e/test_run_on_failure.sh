@@ -16,19 +16,7 @@ pb=$1
 # ---- can this machine run it?
 . "$(dirname "$0")/zfs_env.sh"
 
-base=$(mktemp -d /var/tmp/pb-e2e-onf.XXXXXX)
-pool=pbe2eo$$
-run=
-cleanup() {
-    [ -n "$run" ] && kill -TERM "$run" 2>/dev/null && wait "$run" 2>/dev/null
-    if zpool list -H -o name 2>/dev/null | grep -qx "$pool"; then
-        timeout 120 zpool destroy "$pool" || { echo "left: pool $pool"; return; }
-    fi
-    rm -rf "$base"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+e2e_scaffold onf
 has_pool() { timeout 30 zpool list -H -o name 2>/dev/null | grep -qx "$pool"; }
 # nothing of a run is left: no pool, no sparse file, the manifest says so
 nothing_left() { # WHAT OUTDIR

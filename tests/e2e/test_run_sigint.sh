@@ -11,19 +11,7 @@ pb=$1
 # ---- can this machine run it?
 . "$(dirname "$0")/zfs_env.sh"
 
-base=$(mktemp -d /var/tmp/pb-e2e-sig.XXXXXX)
-pool=pbe2es$$
-pid=
-cleanup() {
-    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    if zpool list -H -o name 2>/dev/null | grep -qx "$pool"; then
-        timeout 120 zpool destroy "$pool" || { echo "left: pool $pool"; return; }
-    fi
-    rm -rf "$base"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+e2e_scaffold sig
 q() { sqlite3 "$db" "$1"; }
 
 cat >"$base/plan.ini" <<PLAN
@@ -46,21 +34,21 @@ PLAN
 db=$base/r.db out=$base/out
 
 "$pb" run --db "$db" -o "$out" "$base/plan.ini" >/dev/null 2>"$base/err.txt" &
-pid=$!
+run=$!
 i=0
 until grep -q "^cell 2/4 " "$base/err.txt" 2>/dev/null; do
     i=$((i + 1))
-    if [ $i -gt 1200 ] || ! kill -0 "$pid" 2>/dev/null; then
+    if [ $i -gt 1200 ] || ! kill -0 "$run" 2>/dev/null; then
         fail "no progress line for cell 2/4: $(tail -3 "$base/err.txt")"
         break
     fi
     sleep 0.1
 done
 sleep 1 # into the cell: layout, cache drop or fio
-kill -INT "$pid"
-wait "$pid"
+kill -INT "$run"
+wait "$run"
 rc=$?
-pid=
+run=
 [ $rc -eq 130 ] || fail "exit $rc after SIGINT, want 130: $(tail -3 "$base/err.txt")"
 grep -q "run interrupted by SIGINT" "$base/err.txt" || fail "no message about the interruption"
 zpool list -H -o name | grep -qx "$pool" && fail "pool $pool still exists after SIGINT"
