@@ -177,14 +177,21 @@ static int run_cleanup(int argc, char **argv, const char *dir, int dry_run)
 }
 
 /* ZFS went away under the run: say exactly how to clean up and go on. */
+/* The command that goes on with the cells not stored yet, into *out. */
+static void resume_command(const struct pb_run_summary *sum, const char *plan,
+                           const char *dbpath, struct pb_buf *out)
+{
+    const char *argv[] = {"poolbench", "run", "--resume", "--db", dbpath,
+                          "-o", sum->dir, plan, NULL};
+    pb_run_quote(out, argv);
+}
+
 static void gone_hint(const struct pb_run_summary *sum, const char *plan,
                       const char *dbpath)
 {
     struct pb_buf clean = PB_BUF_INIT, resume = PB_BUF_INIT;
     pb_run_cleanup_command(sum, &clean);
-    const char *argv[] = {"poolbench", "run", "--resume", "--db", dbpath,
-                          "-o", sum->dir, plan, NULL};
-    pb_run_quote(&resume, argv);
+    resume_command(sum, plan, dbpath, &resume);
     fprintf(stderr,
             "poolbench: once ZFS answers again ('zpool list' works; for "
             "zfs-fuse, start the daemon), remove the pool and the sparse "
@@ -215,9 +222,7 @@ static void stop_hint(const struct pb_run_summary *sum, const char *plan,
                       const char *dbpath)
 {
     struct pb_buf resume = PB_BUF_INIT;
-    const char *argv[] = {"poolbench", "run", "--resume", "--db", dbpath,
-                          "-o", sum->dir, plan, NULL};
-    pb_run_quote(&resume, argv);
+    resume_command(sum, plan, dbpath, &resume);
     fprintf(stderr,
             "poolbench: once the cause is fixed, go on with cell %zu and the "
             "cells not stored yet:\n"

@@ -647,11 +647,7 @@ static long long entity_id(struct pb_db *db, enum stmt find, enum stmt ins,
     char *sig = signature(params, nparams);
     /* tests are keyed by tool and name, configs by label */
     struct idcache *c = &db->ids[tool ? C_TEST : C_CONFIG];
-    char *key = tool ? pb_xstrdup(tool) : NULL;
-    if (tool) {
-        key = pb_xrealloc(key, strlen(tool) + strlen(name) + 2);
-        strcat(strcat(key, "\x1f"), name);
-    }
+    char *key = tool ? pb_xasprintf("%s\x1f%s", tool, name) : NULL;
     long long id = cache_get(c, key ? key : name, sig, 0);
     if (id) {
         free(key);

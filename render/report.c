@@ -96,51 +96,45 @@ static int make_dir(const char *path, struct pb_err *err)
                       strerror(errno));
 }
 
-/* Charts of an earlier run ("007-name.svg") would linger: remove them. */
-static void remove_old_charts(const char *dir)
+/* Charts of an earlier run ("007-name.svg"): digits, '-', a slug. */
+static int is_old_chart(const char *n)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        const char *n = e->d_name;
-        size_t digits = 0;
-        while (n[digits] >= '0' && n[digits] <= '9')
-            digits++;
-        size_t l = strlen(n);
-        int ours = digits >= 3 && n[digits] == '-' && l > 4 &&
-                   (!strcmp(n + l - 4, ".svg") || !strcmp(n + l - 4, ".png"));
-        for (size_t i = digits; ours && i < l - 4; i++)
-            if (!((n[i] >= 'a' && n[i] <= 'z') ||
-                  (n[i] >= '0' && n[i] <= '9') || n[i] == '-'))
-                ours = 0;
-        if (ours) {
-            char *p = pb_xasprintf("%s/%s", dir, n);
-            unlink(p);
-            free(p);
-        }
-    }
-    closedir(d);
+    size_t digits = 0;
+    while (n[digits] >= '0' && n[digits] <= '9')
+        digits++;
+    size_t l = strlen(n);
+    int ours = digits >= 3 && n[digits] == '-' && l > 4 &&
+               (!strcmp(n + l - 4, ".svg") || !strcmp(n + l - 4, ".png"));
+    for (size_t i = digits; ours && i < l - 4; i++)
+        if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= '0' && n[i] <= '9') ||
+              n[i] == '-'))
+            ours = 0;
+    return ours;
 }
 
-/* Test pages of an earlier run ("tests-007.html") would linger too. */
-static void remove_old_pages(const char *dir)
+/* Test pages of an earlier run ("tests-007.html"). */
+static int is_old_page(const char *n)
+{
+    if (strncmp(n, "tests-", 6))
+        return 0;
+    size_t digits = 0;
+    while (n[6 + digits] >= '0' && n[6 + digits] <= '9')
+        digits++;
+    return digits >= 3 && !strcmp(n + 6 + digits, ".html");
+}
+
+/* Files of an earlier run would linger: remove those of dir that ours()
+ * says this report writes. */
+static void remove_old(const char *dir, int (*ours)(const char *name))
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        const char *n = e->d_name;
-        if (strncmp(n, "tests-", 6))
+        if (!ours(e->d_name))
             continue;
-        size_t digits = 0;
-        while (n[6 + digits] >= '0' && n[6 + digits] <= '9')
-            digits++;
-        if (digits < 3 || strcmp(n + 6 + digits, ".html"))
-            continue;
-        char *p = pb_xasprintf("%s/%s", dir, n);
+        char *p = pb_xasprintf("%s/%s", dir, e->d_name);
         unlink(p);
         free(p);
     }
@@ -1338,8 +1332,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.f = rc_fonts_new();
     if ((rc = make_dir(o.dir, err)) || (rc = make_dir(o.chartdir, err)))
         goto done;
-    remove_old_charts(o.chartdir);
-    remove_old_pages(o.dir);
+    remove_old(o.chartdir, is_old_chart);
+    remove_old(o.dir, is_old_page);
     if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
         goto done;
 

@@ -724,6 +724,23 @@ static void clean_run(struct cl *c, const char *id)
     c->left |= left;
 }
 
+/* Run argv and append its output to *out; on failure fill err with
+ * fmt (one %s: why the command failed) and return -1. */
+static int capture(struct cl *c, const char *const *argv, struct pb_buf *out,
+                   struct pb_err *err, const char *fmt)
+{
+    struct pb_run_res res = {0};
+    char w[200];
+    int rc = pb_run_cmd(&c->x, argv, PB_RUN_CAPTURE, &res);
+    if (rc != 0)
+        pb_err_set(err, PB_ERUN, NULL, 0, 0, fmt,
+                   pb_run_res_why(&res, w, sizeof(w)));
+    else
+        pb_buf_add(out, pb_buf_str(&res.out), res.out.len);
+    pb_run_res_release(&res);
+    return rc != 0 ? -1 : 0;
+}
+
 int pb_run_cleanup(const struct pb_run_cleanup_opts *o, struct pb_err *err)
 {
     struct cl c;
@@ -753,30 +770,16 @@ int pb_run_cleanup(const struct pb_run_cleanup_opts *o, struct pb_err *err)
 
     /* ZFS must answer, or nothing is touched: a pool that cannot be seen
      * may still use the files */
-    struct pb_run_res res = {0};
     const char *list[] = {"zpool", "list", "-H", "-o", "name", NULL};
     const char *marks[] = {"zfs", "get", "-H", "-o", "name,value", "-s",
                            "local", "poolbench:owner", NULL};
-    char w[200];
-    if (pb_run_cmd(&c.x, list, PB_RUN_CAPTURE, &res) != 0) {
-        pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                   "ZFS does not answer ('zpool list': %s); nothing was "
-                   "touched: start ZFS (zfs-fuse) and run this again",
-                   pb_run_res_why(&res, w, sizeof(w)));
-        pb_run_res_release(&res);
+    if (capture(&c, list, &c.pools, err,
+                "ZFS does not answer ('zpool list': %s); nothing was "
+                "touched: start ZFS (zfs-fuse) and run this again") ||
+        capture(&c, marks, &c.marks, err,
+                "cannot read the poolbench:owner marks ('zfs get': %s); "
+                "nothing was touched"))
         goto done;
-    }
-    pb_buf_add(&c.pools, pb_buf_str(&res.out), res.out.len);
-    if (pb_run_cmd(&c.x, marks, PB_RUN_CAPTURE, &res) != 0) {
-        pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                   "cannot read the poolbench:owner marks ('zfs get': %s); "
-                   "nothing was touched",
-                   pb_run_res_why(&res, w, sizeof(w)));
-        pb_run_res_release(&res);
-        goto done;
-    }
-    pb_buf_add(&c.marks, pb_buf_str(&res.out), res.out.len);
-    pb_run_res_release(&res);
 
     if (!o->dir && !o->dry_run)
         find_dir(&c, o->run_id);
