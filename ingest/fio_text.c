@@ -329,6 +329,7 @@ static void kvl_set(struct ctx *c, struct kvl *l, const char *key,
     PB_GROW(l->kv, l->cap, l->n + 1);
     l->kv[l->n].key = pb_rs_str(c->set, key);
     l->kv[l->n].value = pb_rs_str(c->set, value);
+    l->kv[l->n].origin = NULL;
     l->n++;
 }
 

@@ -20,6 +20,12 @@
 struct pb_kv {
     const char *key;
     const char *value;
+    /* Where a configuration dimension came from, "KIND: DETAIL" with KIND
+     * one of label, command, title, path, set, sheet, companion (e.g.
+     * "command: line 4: zpool create -o ashift=12 tank /dev/sdb");
+     * NULL = the parser read it from the input's own fields. Test
+     * parameters leave it NULL. */
+    const char *origin;
 };
 
 /* A configuration under test (label plus dimensions). */
@@ -108,9 +114,14 @@ const char *pb_rs_str(struct pb_resultset *set, const char *s);
 
 /* Find or add a config by label; returns its index. */
 size_t pb_rs_config(struct pb_resultset *set, const char *label);
-/* Set (replace) a config dimension. */
+/* Set (replace) a config dimension read by the parser (origin NULL). */
 void pb_rs_config_param(struct pb_resultset *set, size_t config,
                         const char *key, const char *value);
+/* Set (replace) a config dimension with its origin ("KIND: DETAIL", see
+ * struct pb_kv; NULL = parser). */
+void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
+                               const char *key, const char *value,
+                               const char *origin);
 /* Add a test; tests with the same name and tool share one index. */
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool);

@@ -203,25 +203,36 @@ size_t pb_rs_config(struct pb_resultset *set, const char *label)
 }
 
 static void kv_set(struct pb_resultset *set, struct pb_kv **kv, size_t *n,
-                   size_t *cap, const char *key, const char *value)
+                   size_t *cap, const char *key, const char *value,
+                   const char *origin)
 {
+    const char *o = origin ? pb_rs_str(set, origin) : NULL;
     for (size_t i = 0; i < *n; i++) {
         if (streq((*kv)[i].key, key)) {
             (*kv)[i].value = pb_rs_str(set, value);
+            (*kv)[i].origin = o;
             return;
         }
     }
     PB_GROW(*kv, *cap, *n + 1);
     (*kv)[*n].key = pb_rs_str(set, key);
     (*kv)[*n].value = pb_rs_str(set, value);
+    (*kv)[*n].origin = o;
     (*n)++;
 }
 
 void pb_rs_config_param(struct pb_resultset *set, size_t config,
                         const char *key, const char *value)
 {
+    pb_rs_config_param_origin(set, config, key, value, NULL);
+}
+
+void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
+                               const char *key, const char *value,
+                               const char *origin)
+{
     struct pb_config *c = &set->configs[config];
-    kv_set(set, &c->params, &c->nparams, &c->capparams, key, value);
+    kv_set(set, &c->params, &c->nparams, &c->capparams, key, value, origin);
 }
 
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
@@ -244,7 +255,7 @@ void pb_rs_test_param(struct pb_resultset *set, size_t test, const char *key,
                       const char *value)
 {
     struct pb_test *t = &set->tests[test];
-    kv_set(set, &t->params, &t->nparams, &t->capparams, key, value);
+    kv_set(set, &t->params, &t->nparams, &t->capparams, key, value, NULL);
 }
 
 static struct pb_result *add(struct pb_resultset *set, size_t config,
@@ -328,8 +339,14 @@ void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
     for (size_t i = 0; i < set->nconfigs; i++) {
         const struct pb_config *c = &set->configs[i];
         fprintf(fp, "config %zu %s\n", i, c->label);
-        for (size_t j = 0; j < c->nparams; j++)
-            fprintf(fp, "  %s=%s\n", c->params[j].key, c->params[j].value);
+        for (size_t j = 0; j < c->nparams; j++) {
+            const struct pb_kv *kv = &c->params[j];
+            if (kv->origin)
+                fprintf(fp, "  %s=%s  # %s\n", kv->key, kv->value,
+                        kv->origin);
+            else
+                fprintf(fp, "  %s=%s\n", kv->key, kv->value);
+        }
     }
     for (size_t i = 0; i < set->ntests; i++) {
         const struct pb_test *t = &set->tests[i];

@@ -732,6 +732,7 @@ static void kv_add(struct pb_kv **kv, size_t *n, size_t *cap, const char *k,
     PB_GROW(*kv, *cap, *n + 1);
     (*kv)[*n].key = pb_xstrdup(k);
     (*kv)[*n].value = pb_xstrdup(v);
+    (*kv)[*n].origin = NULL;
     (*n)++;
 }
 

@@ -15,7 +15,7 @@ static const struct pb_label_rules *rules(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct pb_kv set_kv[] = {{"recordsize", "128k"}, {"compression", "LZ4"}};
+    struct pb_kv set_kv[] = {{"recordsize", "128k", NULL}, {"compression", "LZ4", NULL}};
     struct pb_ingest_opts opts = {0};
     opts.rules = rules();
     opts.set = set_kv;
