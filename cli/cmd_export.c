@@ -58,7 +58,7 @@ static int on_row(void *ctx, const struct pb_db_row *r)
         fputs("\r\n", o->fp);
     } else {
         json_t *obj = json_object();
-#define STR(k, s) json_object_set_new(obj, k, (s) ? json_string(s) : json_null())
+#define STR(k, s) json_object_set_new(obj, k, cli_json_str(s))
         STR("source_path", r->source_path);
         STR("format", r->format);
         STR("host", r->host);
@@ -130,6 +130,11 @@ int cmd_export(int argc, char **argv)
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
         return cli_fail(&err);
+    /* Checked with the database open, when its -wal and -shm exist. */
+    if (cli_check_output("export", outpath, dbpath)) {
+        pb_db_close(db);
+        return 2;
+    }
     struct out o = {stdout, json, 0};
     if (outpath && !(o.fp = fopen(outpath, "w"))) {
         pb_err_set(&err, PB_EIO, outpath, 0, 0, "cannot write: %s",

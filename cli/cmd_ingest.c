@@ -17,7 +17,8 @@ static const char usage_text[] =
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
-    "(walked recursively, hidden files skipped) or - for standard input.\n"
+    "(walked recursively; hidden files, symbolic links to directories and\n"
+    "the database itself skipped) or - for standard input.\n"
     "Formats are recognised from the content; the same file ingested twice\n"
     "changes nothing.\n"
     "\n"
@@ -33,6 +34,8 @@ static const char usage_text[] =
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
+    "  --follow          follow symbolic links to directories (each directory\n"
+    "                    is still walked once, so link loops end)\n"
     "  -q, --quiet       print only errors and the summary\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -86,7 +89,9 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         return 0;
     }
     if (c->dump) {
-        printf("# %s\n", path);
+        fputs("# ", stdout);
+        pb_fput_term(path, stdout);
+        fputc('\n', stdout);
         pb_resultset_dump(set, stdout);
         c->stored++;
         c->results += set->nresults;
@@ -116,16 +121,22 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         fputs("\r\033[K", stderr);
     if (rc == PB_EDUP) {
         c->dups++;
-        if (!c->quiet)
-            printf("skip %s: already in the database (same SHA-256)\n", path);
+        if (!c->quiet) {
+            fputs("skip ", stdout);
+            pb_fput_term(path, stdout);
+            fputs(": already in the database (same SHA-256)\n", stdout);
+        }
     } else if (rc != PB_OK) {
         c->fatal = 1;
         c->fatal_err = e;
     } else {
         c->stored++;
         c->results += n;
-        if (!c->quiet)
-            printf("ok   %s: %s, %zu results\n", path, set->format, n);
+        if (!c->quiet) {
+            fputs("ok   ", stdout);
+            pb_fput_term(path, stdout);
+            printf(": %s, %zu results\n", set->format, n);
+        }
     }
     return 0;
 }
@@ -157,6 +168,7 @@ int cmd_ingest(int argc, char **argv)
         {"rules", required_argument, NULL, 'r'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
+        {"follow", no_argument, NULL, 'F'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -217,6 +229,9 @@ int cmd_ingest(int argc, char **argv)
         case 'q':
             ctx.quiet = 1;
             break;
+        case 'F':
+            io.follow = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             goto out;
@@ -245,6 +260,7 @@ int cmd_ingest(int argc, char **argv)
         }
     }
     ctx.tty = isatty(2);
+    io.db_path = ctx.dump ? NULL : dbpath;
     if (pb_ingest_walk((const char *const *)argv + optind,
                        (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
         ctx.rejected++;

@@ -34,14 +34,15 @@ static void table_row(struct table *t, const char *const *vals)
     if (t->json) {
         json_t *o = json_object();
         for (size_t i = 0; i < t->ncols; i++)
-            json_object_set_new(o, t->head[i],
-                                vals[i] ? json_string(vals[i]) : json_null());
+            json_object_set_new(o, t->head[i], cli_json_str(vals[i]));
         json_array_append_new(t->json, o);
         return;
     }
     PB_GROW(t->cells, t->cap, (t->nrows + 1) * t->ncols);
+    /* Names come from input files: no escape sequence reaches the terminal
+     * (the JSON form keeps them exact). */
     for (size_t i = 0; i < t->ncols; i++)
-        t->cells[t->nrows * t->ncols + i] = pb_xstrdup(vals[i] ? vals[i] : "");
+        t->cells[t->nrows * t->ncols + i] = pb_term_str(vals[i]);
     t->nrows++;
 }
 

@@ -134,6 +134,12 @@ int cmd_report(int argc, char **argv)
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
         return cli_fail(&err);
+    /* Checked with the database open, when its -wal and -shm exist. */
+    if (cli_check_output("report", ro.pdf_path, dbpath) ||
+        cli_check_output("report", ro.outdir, dbpath)) {
+        pb_db_close(db);
+        return 2;
+    }
     struct pb_render_summary sum;
     int rc = pb_render_report(db, &ro, &sum, &err);
     pb_db_close(db);

@@ -1,9 +1,13 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
 
+#include <jansson.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef PB_VERSION
 #define PB_VERSION "0.1.0"
@@ -86,21 +90,71 @@ int cli_fail(const struct pb_err *err)
     return pb_err_exit_code(err->code);
 }
 
+/* A cell a spreadsheet would run as a formula: = + - @ (or a tab or CR,
+ * which some strip first) at the start of a text that is not a number. */
+static int csv_formula(const char *s)
+{
+    if (!strchr("=+-@\t\r", s[0]) || !s[0])
+        return 0;
+    char *end;
+    errno = 0;
+    (void)strtod(s, &end);
+    return end == s || *end != '\0';
+}
+
 void cli_csv_field(FILE *fp, const char *s)
 {
     if (!s)
         return;
-    if (!strpbrk(s, ",\"\r\n")) {
+    int formula = csv_formula(s);
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         fputs(s, fp);
         return;
     }
+    /* OWASP's advice for formula injection: a leading ' and quotes. */
     fputc('"', fp);
+    if (formula)
+        fputc('\'', fp);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', fp);
         fputc(*s, fp);
     }
     fputc('"', fp);
+}
+
+int cli_check_output(const char *cmd, const char *out, const char *db)
+{
+    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
+    struct stat o, d;
+    if (!out || !db || stat(out, &o) != 0)
+        return 0; /* a new file cannot be an input */
+    for (size_t i = 0; i < sizeof(sfx) / sizeof(*sfx); i++) {
+        char *p = pb_xasprintf("%s%s", db, sfx[i]);
+        int same = stat(p, &d) == 0 && d.st_dev == o.st_dev &&
+                   d.st_ino == o.st_ino;
+        free(p);
+        if (same)
+            return cli_usage_error(cmd, "refusing to write '%s': it is %s%s"
+                                   "the database '%s'", out,
+                                   i ? sfx[i] : "", i ? " file of " : "", db);
+    }
+    return 0;
+}
+
+json_t *cli_json_str(const char *s)
+{
+    if (!s)
+        return json_null();
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    /* Not UTF-8 (a file name in Latin-1, say): the bytes that are not
+     * UTF-8 are written as \xHH rather than the field dropped. */
+    char *e = pb_term_str(s);
+    j = json_string(e);
+    free(e);
+    return j ? j : json_null();
 }
 
 int main(int argc, char **argv)

@@ -62,7 +62,7 @@ void pb_err_print(const struct pb_err *err, FILE *fp)
 {
     fputs("poolbench: ", fp);
     if (err->path[0]) {
-        fputs(err->path, fp);
+        pb_fput_term(err->path, fp);
         if (err->line > 0) {
             fprintf(fp, ":%ld", err->line);
             if (err->col > 0)
@@ -70,7 +70,7 @@ void pb_err_print(const struct pb_err *err, FILE *fp)
         }
         fputs(": ", fp);
     }
-    fputs(err->msg, fp);
+    pb_fput_term(err->msg, fp);
     fputc('\n', fp);
 }
 
@@ -603,4 +603,66 @@ long pb_line_of(const char *buf, size_t off)
         p++;
     }
     return line;
+}
+
+/* ==== terminal-safe text ==== */
+
+static void term_esc(const char *s, struct pb_buf *b)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        if (c >= 0x20 && c < 0x7f) {
+            const unsigned char *q = p;
+            while (*q >= 0x20 && *q < 0x7f)
+                q++;
+            pb_buf_add(b, (const char *)p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        size_t n = c >= 0x80 ? pb_utf8_len(p, 4) : 0;
+        /* C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F in UTF-8. */
+        if (n > 1 && !(c == 0xC2 && p[1] < 0xA0)) {
+            pb_buf_add(b, (const char *)p, n);
+            p += n;
+            continue;
+        }
+        size_t k = n > 1 ? n : 1;
+        for (size_t i = 0; i < k; i++, p++) {
+            char e[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
+            if (*p == '\n' || *p == '\r' || *p == '\t') {
+                e[1] = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+                pb_buf_add(b, e, 2);
+            } else {
+                pb_buf_add(b, e, 4);
+            }
+        }
+    }
+}
+
+void pb_fput_term(const char *s, FILE *fp)
+{
+    if (!s)
+        return;
+    const char *p = s;
+    while ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
+        p++;
+    if (!*p) {
+        fputs(s, fp); /* the common case: plain ASCII */
+        return;
+    }
+    struct pb_buf b = PB_BUF_INIT;
+    term_esc(s, &b);
+    fputs(pb_buf_str(&b), fp);
+    pb_buf_release(&b);
+}
+
+char *pb_term_str(const char *s)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    term_esc(s ? s : "", &b);
+    char *r = pb_xstrdup(pb_buf_str(&b));
+    pb_buf_release(&b);
+    return r;
 }

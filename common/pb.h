@@ -131,6 +131,14 @@ int pb_dec_fast(const char *s, size_t n, double *out) PB_WUR;
  * no continuation byte, so nothing past it is read. */
 size_t pb_utf8_len(const unsigned char *s, size_t n);
 
+/* Write s for a terminal or a one-line message: control characters (C0,
+ * DEL, the C1 range U+0080..U+009F) and bytes that are not UTF-8 become
+ * \n, \r, \t or \xHH, so a job or file name cannot move the cursor, change
+ * colours or start a new line. NULL writes nothing. */
+void pb_fput_term(const char *s, FILE *fp);
+/* The same into a new string; caller frees. */
+char *pb_term_str(const char *s);
+
 /* Format a byte count as a short size ("4k", "128k", "1M"); the form used in
  * test names. Writes into buf (at least 32 bytes). */
 const char *pb_fmt_size(double bytes, char *buf, size_t n);

@@ -193,6 +193,9 @@ struct pb_ingest_opts {
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
     int threads; /* 0 = number of cores */
+    int follow;  /* walk: follow symlinks to directories */
+    const char *db_path; /* walk: never read this file (and its -wal,
+                            -shm, -journal): the database in use */
 };
 
 /* Parse one buffer into a new set (sniffing unless opts->format), then
@@ -215,7 +218,9 @@ typedef int (*pb_ingest_cb)(void *ctx, const char *path,
                             struct pb_resultset *set, const struct pb_err *err);
 
 /* Expand paths (files, directories walked recursively in sorted order,
- * "-" for stdin), read and parse them on opts->threads threads, and call cb
+ * "-" for stdin; symlinks to directories only with opts->follow, and no
+ * directory twice, so link loops end; the database opts->db_path is not
+ * an input), read and parse them on opts->threads threads, and call cb
  * for each. Paths that do not exist are reported through cb as errors.
  * Returns PB_OK, or PB_EIO if a path could not be walked at all. */
 int pb_ingest_walk(const char *const *paths, size_t npaths,

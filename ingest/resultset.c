@@ -328,42 +328,79 @@ static const char *nz(const char *s)
     return s ? s : "-";
 }
 
+/* Dump text is read on terminals and diffed by the tests: every string from
+ * the input goes through pb_fput_term. */
+#define T(str) pb_fput_term(nz(str), fp)
+
 void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
 {
     char num[64];
-    fprintf(fp, "format %s\n", nz(set->format));
-    fprintf(fp, "tool_version %s\n", nz(set->tool_version));
-    for (size_t i = 0; i < set->nfacts; i++)
-        fprintf(fp, "fact host=%s %s=%s\n", nz(set->facts[i].host),
-                set->facts[i].key, nz(set->facts[i].value));
+    fputs("format ", fp);
+    T(set->format);
+    fputs("\ntool_version ", fp);
+    T(set->tool_version);
+    fputc('\n', fp);
+    for (size_t i = 0; i < set->nfacts; i++) {
+        fputs("fact host=", fp);
+        T(set->facts[i].host);
+        fputc(' ', fp);
+        T(set->facts[i].key);
+        fputc('=', fp);
+        T(set->facts[i].value);
+        fputc('\n', fp);
+    }
     for (size_t i = 0; i < set->nconfigs; i++) {
         const struct pb_config *c = &set->configs[i];
-        fprintf(fp, "config %zu %s\n", i, c->label);
+        fprintf(fp, "config %zu ", i);
+        T(c->label);
+        fputc('\n', fp);
         for (size_t j = 0; j < c->nparams; j++) {
             const struct pb_kv *kv = &c->params[j];
-            if (kv->origin)
-                fprintf(fp, "  %s=%s  # %s\n", kv->key, kv->value,
-                        kv->origin);
-            else
-                fprintf(fp, "  %s=%s\n", kv->key, kv->value);
+            fputs("  ", fp);
+            T(kv->key);
+            fputc('=', fp);
+            T(kv->value);
+            if (kv->origin) {
+                fputs("  # ", fp);
+                T(kv->origin);
+            }
+            fputc('\n', fp);
         }
     }
     for (size_t i = 0; i < set->ntests; i++) {
         const struct pb_test *t = &set->tests[i];
-        fprintf(fp, "test %zu %s [%s]\n", i, t->name, nz(t->tool));
-        for (size_t j = 0; j < t->nparams; j++)
-            fprintf(fp, "  %s=%s\n", t->params[j].key, t->params[j].value);
+        fprintf(fp, "test %zu ", i);
+        T(t->name);
+        fputs(" [", fp);
+        T(t->tool);
+        fputs("]\n", fp);
+        for (size_t j = 0; j < t->nparams; j++) {
+            fputs("  ", fp);
+            T(t->params[j].key);
+            fputc('=', fp);
+            T(t->params[j].value);
+            fputc('\n', fp);
+        }
     }
     for (size_t i = 0; i < set->nresults; i++) {
         const struct pb_result *r = &set->results[i];
-        fprintf(fp, "result c=%zu t=%zu host=%s job=%s %s=", r->config,
-                r->test, nz(r->host), nz(r->job), r->metric);
-        if (r->has_value)
+        fprintf(fp, "result c=%zu t=%zu host=", r->config, r->test);
+        T(r->host);
+        fputs(" job=", fp);
+        T(r->job);
+        fputc(' ', fp);
+        T(r->metric);
+        fputc('=', fp);
+        if (r->has_value) {
             fputs(pb_fmt_num(r->value, num, sizeof(num)), fp);
-        else
-            fprintf(fp, "NULL(%s)", nz(r->null_reason));
-        fprintf(fp, " %s %s", nz(r->unit),
-                r->direction == PB_DIR_HIGHER ? "higher" : "lower");
+        } else {
+            fputs("NULL(", fp);
+            T(r->null_reason);
+            fputc(')', fp);
+        }
+        fputc(' ', fp);
+        T(r->unit);
+        fputs(r->direction == PB_DIR_HIGHER ? " higher" : " lower", fp);
         if (r->has_stderr)
             fprintf(fp, " se=%s", pb_fmt_num(r->stderr_, num, sizeof(num)));
         if (r->samples)
@@ -371,3 +408,5 @@ void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
         fputc('\n', fp);
     }
 }
+
+#undef T
