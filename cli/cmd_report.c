@@ -17,11 +17,13 @@ static const char usage_text[] =
     "usage: poolbench report [--db FILE] [-o DIR] [--title TEXT]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
-    "                        [--timestamp]\n"
+    "                        [--timestamp] [--force]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html and\n"
-    "DIR/charts/*.svg (charts of an earlier report there are replaced). The\n"
-    "same database gives byte-identical files. When the results by test\n"
+    "DIR/charts/*.svg. A new report replaces the last one in DIR only once\n"
+    "all of it is written (DIR/.poolbench-report lists its files; files\n"
+    "poolbench did not write are never removed). DIR must be yours and not\n"
+    "writable by others. The same database gives byte-identical files. When the results by test\n"
     "would hold more than 200 charts, they go on pages of their own\n"
     "(DIR/tests-001.html, ...; 100 charts each, inline SVG), linked from\n"
     "index.html.\n"
@@ -40,6 +42,8 @@ static const char usage_text[] =
     "  --png           also write DIR/charts/*.png for forum posts\n"
     "  --pdf FILE      also write one PDF with every chart and table\n"
     "  --timestamp     print the generation time in the footer\n"
+    "  --force         write into a folder that holds other files and no\n"
+    "                  poolbench report (those files are kept)\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -58,6 +62,7 @@ int cmd_report(int argc, char **argv)
         {"png", no_argument, NULL, 'P'},
         {"pdf", required_argument, NULL, 'F'},
         {"timestamp", no_argument, NULL, 'S'},
+        {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -106,6 +111,9 @@ int cmd_report(int argc, char **argv)
             break;
         case 'S':
             stamp = 1;
+            break;
+        case 'f':
+            ro.force = 1;
             break;
         case 'q':
             quiet = 1;

@@ -1,12 +1,17 @@
 /* The cairo back-end: draws a chart's display list on any cairo_t, writes
  * PNGs through an image surface, and lays out the one-file PDF (headings,
  * paragraphs, charts and tables on A4 pages) through a PDF surface. */
+#define _GNU_SOURCE
 #include "render/render_int.h"
 
 #include <cairo-pdf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PI 3.14159265358979323846
 
@@ -109,23 +114,68 @@ struct rp_pdf {
     int page;
     int outline_h2; /* outline id of the current level-2 heading */
     char *path;
+    char *tmp; /* PATH.XXXXXX, created O_EXCL, renamed over path at the end */
+    int fd;
+    int werr;  /* errno of a failed write, 0 = none */
 };
+
+static cairo_status_t pdf_write(void *closure, const unsigned char *data,
+                                unsigned int len)
+{
+    struct rp_pdf *p = closure;
+    while (len > 0 && !p->werr) {
+        ssize_t w = write(p->fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            p->werr = w < 0 ? errno : ENOSPC;
+            break;
+        }
+        data += w;
+        len -= (unsigned int)w;
+    }
+    return p->werr ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
 
 int rp_pdf_open(const char *path, struct rc_fonts *f, struct rp_pdf **out,
                 struct pb_err *err)
 {
     *out = NULL;
-    cairo_surface_t *s = cairo_pdf_surface_create(path, PAGE_W, PAGE_H);
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return pb_err_set(err, PB_EIO, path, 0, 0,
+                          S_ISLNK(st.st_mode)
+                              ? "is a symbolic link: refusing to replace it"
+                              : "not a regular file");
+    /* Written beside path under a name no one can guess or plant
+     * (mkstemp: O_EXCL, mode 0600), renamed over path when complete: a
+     * failed report keeps the last PDF, and no link is followed. */
+    struct rp_pdf *p = pb_xcalloc(1, sizeof(*p));
+    p->tmp = pb_xasprintf("%s.XXXXXX", path);
+    p->fd = mkstemp(p->tmp);
+    if (p->fd < 0) {
+        int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
+                            strerror(errno));
+        free(p->tmp);
+        free(p);
+        return rc;
+    }
+    fchmod(p->fd, 0644);
+    cairo_surface_t *s =
+        cairo_pdf_surface_create_for_stream(pdf_write, p, PAGE_W, PAGE_H);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
                             cairo_status_to_string(cairo_surface_status(s)));
         cairo_surface_destroy(s);
+        close(p->fd);
+        unlink(p->tmp);
+        free(p->tmp);
+        free(p);
         return rc;
     }
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "poolbench");
     /* no creation date: the same database gives the same bytes */
     cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "");
-    struct rp_pdf *p = pb_xcalloc(1, sizeof(*p));
     p->s = s;
     p->cr = cairo_create(s);
     p->f = f;
@@ -332,7 +382,7 @@ void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t)
     free(colw);
 }
 
-int rp_pdf_close(struct rp_pdf *p, struct pb_err *err)
+int rp_pdf_close(struct rp_pdf *p, int keep, struct pb_err *err)
 {
     if (!p)
         return PB_OK;
@@ -342,10 +392,22 @@ int rp_pdf_close(struct rp_pdf *p, struct pb_err *err)
     cairo_status_t st = cairo_surface_status(p->s);
     cairo_surface_destroy(p->s);
     int rc = PB_OK;
-    if (st != CAIRO_STATUS_SUCCESS)
+    if (p->werr)
+        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
+                        strerror(p->werr));
+    else if (st != CAIRO_STATUS_SUCCESS)
         rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
                         cairo_status_to_string(st));
+    if (close(p->fd) != 0 && !rc)
+        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
+                        strerror(errno));
+    if (!rc && keep && rename(p->tmp, p->path) != 0)
+        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
+                        strerror(errno));
+    if (rc || !keep)
+        unlink(p->tmp);
     pb_arena_release(&p->arena);
+    free(p->tmp);
     free(p->path);
     free(p);
     return rc;

@@ -37,6 +37,8 @@ struct pb_render_opts {
     const char *timestamp;      /* printed in the footer; NULL = none, which
                                    keeps the output byte-identical */
     const char *version; /* poolbench version for the footer; may be NULL */
+    int force; /* write into a non-empty folder that holds no poolbench
+                  report (its other files are kept) */
 };
 
 /* What pb_render_report wrote. pages: test pages (tests-001.html, ...),
@@ -46,8 +48,11 @@ struct pb_render_summary {
     size_t charts, tables, pngs, results, cells, pages;
 };
 
-/* Write the report. Returns PB_OK; PB_EUSAGE for a bad filter pattern or
- * an --x/--series key that is no dimension of the data; PB_EDB; PB_EIO when
+/* Write the report. Its files replace the last report's in outdir only
+ * once all are written (a failed or killed report leaves the last one
+ * whole). Returns PB_OK; PB_EUSAGE for a bad filter pattern, an
+ * --x/--series key that is no dimension of the data, or an outdir that
+ * holds other files and no report (unless opts->force); PB_EDB; PB_EIO when
  * a file cannot be written (err names it). out may be NULL. Before it
  * returns it empties cairo's and fontconfig's static font caches: hold no
  * cairo objects of your own across the call. */

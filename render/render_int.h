@@ -520,6 +520,30 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d);
 /* Is the metric shown in the compression or bonnie++ table? */
 int rp_metric_in_special(const char *metric);
 
+/* ==== the report folder (output.c) ==== */
+
+/* Files go to a private staging folder and replace the last report's only
+ * in rp_dir_commit. Use: rp_dir_open; rp_dir_write (or a file made in
+ * rp_dir_stage() and rp_dir_add) per file; rp_dir_commit or rp_dir_abort,
+ * which both free the struct. */
+struct rp_dir;
+/* Create dir if missing; refuse a link, another user's folder, one others
+ * can write, or (unless force) a non-empty folder that holds no poolbench
+ * report. PB_OK, PB_EUSAGE or PB_EIO with err filled. */
+int rp_dir_open(const char *dir, int force, struct rp_dir **out,
+                struct pb_err *err) PB_WUR;
+/* The staging folder's path (files made there must be rp_dir_add'ed). */
+const char *rp_dir_stage(const struct rp_dir *d);
+/* Write rel ("index.html", "charts/x.svg") into the stage, O_EXCL. */
+int rp_dir_write(struct rp_dir *d, const char *rel, const char *data,
+                 size_t len, struct pb_err *err) PB_WUR;
+void rp_dir_add(struct rp_dir *d, const char *rel);
+/* Move every staged file into place (index.html last), remove the last
+ * report's files this one did not write, write the manifest. */
+int rp_dir_commit(struct rp_dir *d, struct pb_err *err) PB_WUR;
+/* Drop the stage, leaving the last report as it was. NULL is fine. */
+void rp_dir_abort(struct rp_dir *d);
+
 /* ==== PDF (cairo_out.c) ==== */
 
 struct rp_pdf;
@@ -529,7 +553,9 @@ void rp_pdf_heading(struct rp_pdf *p, int level, const char *text);
 void rp_pdf_para(struct rp_pdf *p, const char *text);
 void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c);
 void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t);
-/* Finish and free; PB_OK or PB_EIO. */
-int rp_pdf_close(struct rp_pdf *p, struct pb_err *err) PB_WUR;
+/* Finish and free. The PDF is written to a temporary file beside path
+ * and renamed over it only when keep is set and all went well; PB_OK or
+ * PB_EIO. */
+int rp_pdf_close(struct rp_pdf *p, int keep, struct pb_err *err) PB_WUR;
 
 #endif

@@ -43,7 +43,7 @@ struct rp_out {
     struct pb_buf *h;   /* where the primitives write: html or page */
     int inline_charts;  /* charts as <svg> in the page, not files */
     const char *title, *version, *timestamp; /* for the test pages */
-    char *dir, *chartdir;
+    struct rp_dir *out; /* the report folder being written */
     int png;
     struct rp_pdf *pdf;
     struct rc_fonts *f;
@@ -55,90 +55,15 @@ struct rp_out {
 
 /* ==== files ==== */
 
-static int write_file(struct rp_out *o, const char *path, const char *data,
+/* Write a file of the report (rel: "index.html", "charts/x.svg") into the
+ * staging folder; the first error is kept in o->rc. */
+static int write_file(struct rp_out *o, const char *rel, const char *data,
                       size_t len)
 {
-    char *tmp = pb_xasprintf("%s.tmp", path);
-    FILE *fp = fopen(tmp, "wb");
-    int ok = fp && fwrite(data, 1, len, fp) == len;
-    if (fp && fclose(fp) != 0)
-        ok = 0;
-    if (ok && rename(tmp, path) != 0)
-        ok = 0;
-    if (!ok) {
-        int e = errno;
-        unlink(tmp);
-        o->rc = pb_err_set(o->err, PB_EIO, path, 0, 0, "cannot write: %s",
-                           strerror(e));
-    }
-    free(tmp);
-    return ok ? PB_OK : PB_EIO;
-}
-
-static int make_dir(const char *path, struct pb_err *err)
-{
-    /* parents first, as mkdir -p */
-    char *p = pb_xstrdup(path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = '\0';
-            mkdir(p, 0777);
-            *s = '/';
-        }
-    free(p);
-    if (mkdir(path, 0777) == 0 || errno == EEXIST) {
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            return PB_OK;
-        return pb_err_set(err, PB_EIO, path, 0, 0, "not a directory");
-    }
-    return pb_err_set(err, PB_EIO, path, 0, 0, "cannot create directory: %s",
-                      strerror(errno));
-}
-
-/* Charts of an earlier run ("007-name.svg"): digits, '-', a slug. */
-static int is_old_chart(const char *n)
-{
-    size_t digits = 0;
-    while (n[digits] >= '0' && n[digits] <= '9')
-        digits++;
-    size_t l = strlen(n);
-    int ours = digits >= 3 && n[digits] == '-' && l > 4 &&
-               (!strcmp(n + l - 4, ".svg") || !strcmp(n + l - 4, ".png"));
-    for (size_t i = digits; ours && i < l - 4; i++)
-        if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= '0' && n[i] <= '9') ||
-              n[i] == '-'))
-            ours = 0;
-    return ours;
-}
-
-/* Test pages of an earlier run ("tests-007.html"). */
-static int is_old_page(const char *n)
-{
-    if (strncmp(n, "tests-", 6))
-        return 0;
-    size_t digits = 0;
-    while (n[6 + digits] >= '0' && n[6 + digits] <= '9')
-        digits++;
-    return digits >= 3 && !strcmp(n + 6 + digits, ".html");
-}
-
-/* Files of an earlier run would linger: remove those of dir that ours()
- * says this report writes. */
-static void remove_old(const char *dir, int (*ours)(const char *name))
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!ours(e->d_name))
-            continue;
-        char *p = pb_xasprintf("%s/%s", dir, e->d_name);
-        unlink(p);
-        free(p);
-    }
-    closedir(d);
+    int rc = rp_dir_write(o->out, rel, data, len, o->err);
+    if (rc)
+        o->rc = rc;
+    return rc;
 }
 
 /* ==== output primitives ==== */
@@ -191,19 +116,25 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
     } else {
         struct pb_buf svg = PB_BUF_INIT;
         pb_chart_svg(c, &svg);
-        char *path = pb_xasprintf("%s/%s.svg", o->chartdir, name);
+        char *path = pb_xasprintf("charts/%s.svg", name);
         if (write_file(o, path, svg.s, svg.len) == PB_OK)
             o->sum.charts++;
         free(path);
         pb_buf_release(&svg);
     }
     if (o->png && !o->rc) {
-        char *path = pb_xasprintf("%s/%s.png", o->chartdir, name);
-        if (pb_chart_write_png(c, path, 1.5, o->err) == PB_OK)
+        /* cairo opens the file itself: in the staging folder, which is
+         * ours alone (mode 0700), so no link can be planted there. */
+        char *rel = pb_xasprintf("charts/%s.png", name);
+        char *path = pb_xasprintf("%s/%s", rp_dir_stage(o->out), rel);
+        if (pb_chart_write_png(c, path, 1.5, o->err) == PB_OK) {
+            rp_dir_add(o->out, rel);
             o->sum.pngs++;
-        else
+        } else {
             o->rc = PB_EIO;
+        }
         free(path);
+        free(rel);
     }
     if (!o->inline_charts) {
         pb_buf_printf(o->h,
@@ -1278,7 +1209,7 @@ static void test_page_end(struct rp_out *o, const struct test_plan *pl,
     pb_buf_puts(h, js);
     pb_buf_puts(h, "</script>\n</body>\n</html>\n");
     if (!o->rc) {
-        char *path = pb_xasprintf("%s/tests-%03zu.html", o->dir, page);
+        char *path = pb_xasprintf("tests-%03zu.html", page);
         if (write_file(o, path, h->s, h->len) == PB_OK)
             o->sum.pages++;
         free(path);
@@ -1327,13 +1258,10 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.version = opts->version;
     o.timestamp = opts->timestamp;
     o.png = opts->png;
-    o.dir = pb_xstrdup(opts->outdir ? opts->outdir : "report");
-    o.chartdir = pb_xasprintf("%s/charts", o.dir);
     o.f = rc_fonts_new();
-    if ((rc = make_dir(o.dir, err)) || (rc = make_dir(o.chartdir, err)))
+    if ((rc = rp_dir_open(opts->outdir ? opts->outdir : "report",
+                          opts->force, &o.out, err)))
         goto done;
-    remove_old(o.chartdir, is_old_chart);
-    remove_old(o.dir, is_old_page);
     if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
         goto done;
 
@@ -1382,18 +1310,21 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                          "chart.</footer>\n</main>\n<script>\n");
     pb_buf_puts(&o.html, js);
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
-    if (!o.rc) {
-        char *path = pb_xasprintf("%s/index.html", o.dir);
-        write_file(&o, path, o.html.s, o.html.len);
-        free(path);
-    }
+    if (!o.rc)
+        write_file(&o, "index.html", o.html.s, o.html.len);
     rc = o.rc;
 done:
+    /* The PDF first: a report is switched in only when all of it, PDF
+     * included, was written; a failed one leaves the last one whole. */
     if (o.pdf) {
-        int prc = rp_pdf_close(o.pdf, err);
+        int prc = rp_pdf_close(o.pdf, !rc, err);
         if (!rc)
             rc = prc;
     }
+    if (o.out && !rc)
+        rc = rp_dir_commit(o.out, err);
+    else
+        rp_dir_abort(o.out);
     o.sum.results = d.nrows;
     o.sum.cells = d.ncells;
     if (out)
@@ -1402,8 +1333,6 @@ done:
     pb_buf_release(&o.html);
     pb_buf_release(&o.page);
     plan_release(&plan);
-    free(o.dir);
-    free(o.chartdir);
     rp_ranking_release(&rank);
     rp_sweeps_release(&sws);
     rp_data_release(&d);
