@@ -42,6 +42,14 @@ static const char usage_text[] =
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
     "rejected (the rest were stored), 2 usage error, 3 database error.\n";
 
+/* A source stored in the open transaction: reported "ok" only once that
+ * transaction is committed (durable), never before. */
+struct pending {
+    char *path;
+    const char *format; /* a parser's static name */
+    size_t n;
+};
+
 struct ingest_ctx {
     struct pb_db *db;
     int dump, quiet, tty;
@@ -51,6 +59,8 @@ struct ingest_ctx {
     double last_progress;
     size_t batch_n;    /* sources in the open transaction */
     double batch_t0;   /* when it was opened */
+    struct pending *pend; /* sources of the open transaction */
+    size_t npend, cappend;
 };
 
 static double now_s(void)
@@ -58,6 +68,34 @@ static double now_s(void)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* The open transaction was committed (ok = 1) or lost (ok = 0): count and
+ * report its sources. */
+static void settle(struct ingest_ctx *c, int ok)
+{
+    for (size_t i = 0; i < c->npend; i++) {
+        struct pending *p = &c->pend[i];
+        if (ok) {
+            c->stored++;
+            c->results += p->n;
+            if (!c->quiet) {
+                fputs("ok   ", stdout);
+                pb_fput_term(p->path, stdout);
+                printf(": %s, %zu results\n", p->format, p->n);
+            }
+        }
+        free(p->path);
+    }
+    c->npend = 0;
+}
+
+static int commit(struct ingest_ctx *c, struct pb_err *e)
+{
+    c->batch_n = 0;
+    int rc = pb_db_commit(c->db, e);
+    settle(c, rc == PB_OK);
+    return rc;
 }
 
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
@@ -71,8 +109,8 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         /* A progress line at most ten times a second. */
         double t = now_s();
         if (t - c->last_progress >= 0.1) {
-            fprintf(stderr, "\r\033[Kingest: %zu files, %zu results...",
-                    c->seen, c->results);
+            fprintf(stderr, "\r\033[Kingest: %zu files, %zu stored...",
+                    c->seen, c->stored + c->npend);
             c->last_progress = t;
         }
     }
@@ -112,11 +150,6 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     }
     int rc = pb_db_store(c->db, set, &n, &e);
     c->batch_n++;
-    if (rc != PB_EDB && (c->batch_n >= 256 || now_s() - c->batch_t0 >= 0.25)) {
-        c->batch_n = 0;
-        if (pb_db_commit(c->db, &e) != PB_OK)
-            rc = PB_EDB;
-    }
     if (c->tty && !c->quiet)
         fputs("\r\033[K", stderr);
     if (rc == PB_EDUP) {
@@ -126,16 +159,21 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
             pb_fput_term(path, stdout);
             fputs(": already in the database (same SHA-256)\n", stdout);
         }
-    } else if (rc != PB_OK) {
+    } else if (rc == PB_OK) {
+        PB_GROW(c->pend, c->cappend, c->npend + 1);
+        c->pend[c->npend].path = pb_xstrdup(path);
+        c->pend[c->npend].format = set->format;
+        c->pend[c->npend].n = n;
+        c->npend++;
+    }
+    if (rc != PB_OK && rc != PB_EDUP) {
         c->fatal = 1;
         c->fatal_err = e;
-    } else {
-        c->stored++;
-        c->results += n;
-        if (!c->quiet) {
-            fputs("ok   ", stdout);
-            pb_fput_term(path, stdout);
-            printf(": %s, %zu results\n", set->format, n);
+        settle(c, 0);
+    } else if (c->batch_n >= 256 || now_s() - c->batch_t0 >= 0.25) {
+        if (commit(c, &e) != PB_OK) {
+            c->fatal = 1;
+            c->fatal_err = e;
         }
     }
     return 0;
@@ -268,13 +306,19 @@ int cmd_ingest(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (ctx.db && !ctx.fatal) {
         struct pb_err err = {0};
-        if (pb_db_commit(ctx.db, &err) != PB_OK) {
+        if (commit(&ctx, &err) != PB_OK) {
             ctx.fatal = 1;
             ctx.fatal_err = err;
         }
     }
+    settle(&ctx, 0); /* after a fatal error: what was not committed */
     if (ctx.fatal) {
         status = cli_fail(&ctx.fatal_err);
+        if (!ctx.dump)
+            fprintf(stderr,
+                    "poolbench: %zu stored (%zu results), %zu already "
+                    "present, %zu rejected before the error\n",
+                    ctx.stored, ctx.results, ctx.dups, ctx.rejected);
         goto out;
     }
     if (!ctx.dump)
@@ -291,5 +335,6 @@ out:
         free((char *)io.set[i].value);
     }
     free(io.set);
+    free(ctx.pend);
     return status;
 }
