@@ -80,6 +80,12 @@ void pb_chart_draw(const struct pb_chart *c, cairo_t *cr)
 int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
                        struct pb_err *err)
 {
+    /* cairo's image surfaces end at 32,767 pixels a side: a taller
+     * heatmap is scaled down to fit rather than not written. */
+    if (c->w * scale > 32000)
+        scale = 32000 / c->w;
+    if (c->h * scale > 32000)
+        scale = 32000 / c->h;
     int w = (int)ceil(c->w * scale), h = (int)ceil(c->h * scale);
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     cairo_t *cr = cairo_create(s);

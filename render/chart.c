@@ -380,6 +380,35 @@ double pb_chart_height(const struct pb_chart *c)
     return c->h;
 }
 
+/* Coordinates of extreme values (1e300, inf, NaN from an axis that
+ * overflowed) are drawn at the edge of what SVG, cairo and a browser
+ * handle, and the chart says it clamped something. */
+#define RC_COORD_MAX 1e6
+
+static double cl(struct pb_chart *c, double v)
+{
+    if (isnan(v)) {
+        c->clamped = 1;
+        return 0;
+    }
+    if (v > RC_COORD_MAX || v < -RC_COORD_MAX) {
+        c->clamped = 1;
+        return v > 0 ? RC_COORD_MAX : -RC_COORD_MAX;
+    }
+    return v;
+}
+
+/* The chart's size within the drawable range (see cl). */
+static void rc_fix_size(struct pb_chart *c)
+{
+    c->w = cl(c, c->w);
+    c->h = cl(c, c->h);
+    if (c->w < 1)
+        c->w = 1;
+    if (c->h < 1)
+        c->h = 1;
+}
+
 static struct pb_item *push(struct pb_chart *c, int kind)
 {
     PB_GROW(c->items, c->cap, c->n + 1);
@@ -395,10 +424,10 @@ void rc_rect(struct pb_chart *c, double x, double y, double w, double h,
              uint32_t fill, uint32_t stroke, double sw)
 {
     struct pb_item *it = push(c, PB_IT_RECT);
-    it->x = x;
-    it->y = y;
-    it->w = w;
-    it->h = h;
+    it->x = cl(c, x);
+    it->y = cl(c, y);
+    it->w = cl(c, w);
+    it->h = cl(c, h);
     it->fill = fill;
     it->stroke = stroke;
     it->sw = sw;
@@ -408,10 +437,10 @@ void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
              uint32_t stroke, double sw)
 {
     struct pb_item *it = push(c, PB_IT_LINE);
-    it->x = x1;
-    it->y = y1;
-    it->w = x2;
-    it->h = y2;
+    it->x = cl(c, x1);
+    it->y = cl(c, y1);
+    it->w = cl(c, x2);
+    it->h = cl(c, y2);
     it->stroke = stroke;
     it->sw = sw;
 }
@@ -420,8 +449,8 @@ struct pb_item *rc_text(struct pb_chart *c, double x, double y, const char *s,
                         double size, int bold, int anchor, uint32_t fill)
 {
     struct pb_item *it = push(c, PB_IT_TEXT);
-    it->x = x;
-    it->y = y;
+    it->x = cl(c, x);
+    it->y = cl(c, y);
     it->text = pb_arena_strdup(&c->arena, s ? s : "");
     it->size = size;
     it->bold = (unsigned char)bold;
@@ -794,6 +823,7 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
 #undef XOF
     c->h = ceil(y + PAD);
     c->items[bg].h = c->h;
+    rc_fix_size(c);
     return c;
 }
 
@@ -981,6 +1011,7 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
     free(bests);
     c->h = ceil(y + PAD);
     c->items[bg].h = c->h;
+    rc_fix_size(c);
     return c;
 }
 
@@ -1160,5 +1191,6 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     free(bests);
     c->h = ceil(y + PAD);
     c->items[bg].h = c->h;
+    rc_fix_size(c);
     return c;
 }

@@ -238,6 +238,11 @@ int rp_dir_open(const char *dir, int force, struct rp_dir **out,
     return PB_OK;
 }
 
+const char *rp_dir_path(const struct rp_dir *d)
+{
+    return d->dir;
+}
+
 const char *rp_dir_stage(const struct rp_dir *d)
 {
     return d->stage;

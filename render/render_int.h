@@ -340,6 +340,8 @@ struct pb_item {
 
 struct pb_chart {
     double w, h;
+    int clamped; /* a coordinate was out of the drawable range (a value
+                    such as 1.7e308): drawn at the edge, said under it */
     const char *title; /* for <title> and alt text */
     struct pb_item *items;
     size_t n, cap;
@@ -532,6 +534,8 @@ struct rp_dir;
  * report. PB_OK, PB_EUSAGE or PB_EIO with err filled. */
 int rp_dir_open(const char *dir, int force, struct rp_dir **out,
                 struct pb_err *err) PB_WUR;
+/* The report folder as given. */
+const char *rp_dir_path(const struct rp_dir *d);
 /* The staging folder's path (files made there must be rp_dir_add'ed). */
 const char *rp_dir_stage(const struct rp_dir *d);
 /* Write rel ("index.html", "charts/x.svg") into the stage, O_EXCL. */

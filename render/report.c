@@ -133,6 +133,9 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
         } else {
             o->rc = PB_EIO;
         }
+        if (o->rc) /* name the file the user asked for, not the stage */
+            snprintf(o->err->path, sizeof(o->err->path), "%s/%s",
+                     rp_dir_path(o->out), rel);
         free(path);
         free(rel);
     }
@@ -146,6 +149,11 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
         rp_esc(o->h, c->title ? c->title : "chart");
         pb_buf_puts(o->h, "\"></a></figure>\n");
     }
+    if (c->clamped)
+        rp_out_para(o, "note",
+                    "Some values of this chart are beyond what a chart can "
+                    "draw; they are drawn at its edge. The table has the "
+                    "exact numbers.");
     if (o->pdf)
         rp_pdf_chart(o->pdf, c);
     free(name);

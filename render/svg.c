@@ -35,6 +35,8 @@ static void uint_(struct line *l, unsigned long t)
 /* A coordinate with one decimal, without a trailing ".0". */
 static void num(struct line *l, double v)
 {
+    if (!(v > -1e9 && v < 1e9)) /* NaN, inf, or far beyond any chart */
+        v = v > 0 ? 1e9 : v < 0 ? -1e9 : 0;
     long t = lround(v * 10);
     if (t < 0) {
         *l->p++ = '-';

@@ -298,6 +298,14 @@ const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
                           char *buf, size_t n)
 {
     double x = v / s->div;
+    if (!isfinite(x))
+        return rp_cat(buf, n, isnan(x) ? "n/a" : x > 0 ? "∞" : "-∞",
+                      (char *)NULL);
+    if (fabs(x) >= 1e15) { /* past every prefix: 1.7e+296, not 300 digits */
+        char num[64];
+        snprintf(num, sizeof(num), "%.3g", x);
+        return rp_cat(buf, n, num, s->prefix, (char *)NULL);
+    }
     if (fabs(x) < 0.5 * pow(10, -decimals))
         return rp_cat(buf, n, "0", (char *)NULL); /* not "-0", not "0k" */
     char num[64];
@@ -350,6 +358,15 @@ void rp_ticks(double lo, double hi, int target, struct rp_ticks *out)
 {
     if (!isfinite(lo) || !isfinite(hi))
         lo = 0, hi = 1;
+    /* An axis up to 1e280 in its display unit: ticks times the unit's
+     * divisor (at most 1e18) stay finite. Bars beyond are drawn at the
+     * chart's edge, and the chart says so (struct pb_chart.clamped). */
+    if (hi > 1e280)
+        hi = 1e280;
+    if (lo < -1e280)
+        lo = -1e280;
+    if (lo > hi)
+        lo = hi;
     if (hi < lo) {
         double t = lo;
         lo = hi;

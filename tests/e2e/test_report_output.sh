@@ -103,6 +103,7 @@ for d in 0.02 0.05 0.1 0.2 0.3; do
     fi
     [ -z "$(links_ok "$k")" ] || fail "killed after $d s: $(links_ok "$k")"
 done
+"$pb" report --db "$db" -o "$k" -q || fail "report after the kills"
 ls -a "$k" | grep -q '^\.poolbench-new-' && fail "a killed report's staging folder was not removed by the next report"
 ls "$tmp" | grep -q '^k\.pdf\.' && echo "note: a killed report leaves its PDF temporary file"
 # a PDF path that is a link is refused

@@ -120,6 +120,22 @@ n=$(grep -c '"source_path"' "$tmp/j.json")
 m=$(grep -c '"metric"' "$tmp/j.json")
 [ "$n" = "$m" ] || fail "$m rows but $n with source_path"
 
+# ---- extreme but valid values: 1.7e308 IOPS draws, says so, PNG and all
+mkdir "$tmp/big"
+sed 's/"iops" : [0-9.]*/"iops" : 1.7e308/' "$fx/fio-3.33_randread_4k_qd4_libaio.json" >"$tmp/big/big.json"
+cp "$fx/fio-3.33_three-jobs.json" "$tmp/big/"
+bdb="$tmp/big.db"
+"$pb" ingest -q --db "$bdb" "$tmp/big" 2>/dev/null
+"$pb" report --db "$bdb" -o "$tmp/bigr" --png -q 2>"$tmp/e"
+rc=$?
+[ $rc -eq 0 ] || fail "report of 1.7e308: exit $rc: $(cat "$tmp/e")"
+grep -l '>[^<]*\(inf\|nan\)[^<]*<' "$tmp/bigr/charts/"*.svg >/dev/null 2>&1 &&
+    fail "inf/nan text in a chart: $(grep -l '>[^<]*inf' "$tmp/bigr/charts/"*.svg)"
+grep -q "beyond what a chart can draw" "$tmp/bigr/index.html" ||
+    fail "the clamped chart does not say so"
+n=$(ls "$tmp/bigr/charts/"*.png 2>/dev/null | wc -l)
+[ "$n" -gt 0 ] || fail "no PNGs"
+
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1

@@ -8,6 +8,7 @@
 #include "tests/unit/testhelp.h"
 
 #include <ftw.h>
+#include <math.h>
 #include <libxml/parser.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -605,6 +606,54 @@ static void test_svg(void **state)
     rc_fonts_free(f);
 }
 
+/* Extreme geometry: coordinates of 1e300, inf and NaN are clamped and
+ * flagged; a chart taller than cairo's 32,767-pixel surfaces is scaled
+ * down into its PNG rather than not written. */
+static void test_extreme_geometry(void **state)
+{
+    (void)state;
+    struct pb_chart *c = rc_chart_new(400, 50000);
+    rc_rect(c, 10, 10, 1e300, 20, 0x4e79a7, RC_NONE, 0);
+    assert_int_equal(c->clamped, 1);
+    rc_line(c, NAN, 0, INFINITY, 5, 0, 1);
+    rc_text(c, -INFINITY, 30, "x", 11, 0, RC_START, 0);
+    struct pb_buf b = PB_BUF_INIT;
+    pb_chart_svg(c, &b);
+    assert_null(strstr(pb_buf_str(&b), "inf"));
+    assert_null(strstr(pb_buf_str(&b), "nan"));
+    assert_non_null(strstr(pb_buf_str(&b), "width=\"1000000\""));
+    pb_buf_release(&b);
+    char *dir = make_tmp();
+    char path[600];
+    struct pb_err err = {0};
+    snprintf(path, sizeof(path), "%s/tall.png", dir);
+    assert_int_equal(pb_chart_write_png(c, path, 1.5, &err), PB_OK);
+    size_t len;
+    unsigned char *png = (unsigned char *)slurp(path, &len);
+    assert_true(len > 24 && !memcmp(png, "\x89PNG", 4));
+    /* IHDR: width and height, big-endian, at bytes 16 and 20 */
+    unsigned long w = (unsigned long)png[16] << 24 | png[17] << 16 |
+                      png[18] << 8 | png[19];
+    unsigned long h = (unsigned long)png[20] << 24 | png[21] << 16 |
+                      png[22] << 8 | png[23];
+    assert_true(h <= 32000 && h >= 31000);
+    assert_true(w >= 250 && w <= 260); /* 400 x 32000/50000 */
+    free(png);
+    rm_tree(dir);
+    free(dir);
+    pb_chart_free(c);
+    /* an axis past every prefix: ticks stay finite and short */
+    struct rp_ticks t;
+    rp_ticks(0, 1.7e300, 5, &t);
+    assert_true(isfinite(t.hi) && t.hi <= 1e281);
+    struct rp_unit u = {0};
+    u.kind = RP_U_IOPS;
+    char buf[64];
+    rp_fmt(&u, 1.7e308, buf, sizeof(buf));
+    assert_true(strlen(buf) < 20);
+    assert_null(strstr(buf, "inf"));
+}
+
 /* ==== the model ==== */
 
 /* fio aggregates: "job" beside "job#0".."job#2" and "(all clients)" beside
@@ -1002,6 +1051,7 @@ int main(void)
         cmocka_unit_test(test_bars_layout),
         cmocka_unit_test(test_grid_layouts),
         cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_extreme_geometry),
         cmocka_unit_test(test_fio_aggregates),
         cmocka_unit_test(test_best_and_ranking),
         cmocka_unit_test(test_sweeps),
