@@ -14,7 +14,9 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
+    "                        [--skip-unknown] [--include GLOB]... [--exclude GLOB]...\n"
+    "                        [--follow] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -34,6 +36,12 @@ static const char usage_text[] =
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
+    "  --skip-unknown    pass over files of no supported format (notes, job\n"
+    "                    files, pictures): listed as skipped, exit 0\n"
+    "  --include GLOB    in directories, read only files whose name (or, for\n"
+    "                    a GLOB with '/', path below PATH) matches; repeatable\n"
+    "  --exclude GLOB    in directories, skip matching files and folders;\n"
+    "                    repeatable (e.g. --exclude '*.fio' --exclude raw)\n"
     "  --follow          follow symbolic links to directories (each directory\n"
     "                    is still walked once, so link loops end)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -53,6 +61,8 @@ struct pending {
 struct ingest_ctx {
     struct pb_db *db;
     int dump, quiet, tty;
+    int skip_unknown; /* files of no supported format are skipped */
+    size_t unknown;   /* ... and counted */
     int fatal;
     struct pb_err fatal_err;
     size_t stored, dups, rejected, results, seen;
@@ -117,6 +127,17 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     if (!set) {
         if (c->tty && !c->quiet)
             fputs("\r\033[K", stderr);
+        if (err->code == PB_EFORMAT && c->skip_unknown) {
+            c->unknown++;
+            if (!c->quiet) {
+                fputs("skip ", stdout);
+                pb_fput_term(path, stdout);
+                fputs(": ", stdout);
+                pb_fput_term(err->msg, stdout);
+                fputc('\n', stdout);
+            }
+            return 0;
+        }
         pb_err_print(err, stderr);
         if (err->code == PB_EUSAGE) {
             c->fatal = 1;
@@ -167,9 +188,14 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         c->npend++;
     }
     if (rc != PB_OK && rc != PB_EDUP) {
+        /* The failed source was rolled back alone; the sources before it
+         * in this transaction are committed if the database still can,
+         * and reported by what that commit says. */
         c->fatal = 1;
         c->fatal_err = e;
-        settle(c, 0);
+        struct pb_err ignored = {0};
+        if (commit(c, &ignored) != PB_OK)
+            settle(c, 0);
     } else if (c->batch_n >= 256 || now_s() - c->batch_t0 >= 0.25) {
         if (commit(c, &e) != PB_OK) {
             c->fatal = 1;
@@ -207,6 +233,9 @@ int cmd_ingest(int argc, char **argv)
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"follow", no_argument, NULL, 'F'},
+        {"skip-unknown", no_argument, NULL, 'U'},
+        {"include", required_argument, NULL, 'I'},
+        {"exclude", required_argument, NULL, 'X'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -214,7 +243,8 @@ int cmd_ingest(int argc, char **argv)
     struct pb_label_rules *rules = NULL;
     struct pb_ingest_opts io = {0};
     struct ingest_ctx ctx = {0};
-    size_t capset = 0;
+    size_t capset = 0, capincl = 0, capexcl = 0;
+    const char **incl = NULL, **excl = NULL;
     int status = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
@@ -270,6 +300,19 @@ int cmd_ingest(int argc, char **argv)
         case 'F':
             io.follow = 1;
             break;
+        case 'U':
+            ctx.skip_unknown = 1;
+            break;
+        case 'I':
+            PB_GROW(incl, capincl, io.ninclude + 1);
+            incl[io.ninclude++] = optarg;
+            io.include = incl;
+            break;
+        case 'X':
+            PB_GROW(excl, capexcl, io.nexclude + 1);
+            excl[io.nexclude++] = optarg;
+            io.exclude = excl;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             goto out;
@@ -324,8 +367,12 @@ int cmd_ingest(int argc, char **argv)
     if (!ctx.dump)
         fprintf(stderr,
                 "poolbench: %zu stored (%zu results), %zu already present, "
-                "%zu rejected\n",
+                "%zu rejected",
                 ctx.stored, ctx.results, ctx.dups, ctx.rejected);
+    if (!ctx.dump && ctx.skip_unknown)
+        fprintf(stderr, ", %zu of no supported format skipped", ctx.unknown);
+    if (!ctx.dump)
+        fputc('\n', stderr);
     status = ctx.rejected ? 1 : 0;
 out:
     pb_db_close(ctx.db);
@@ -336,5 +383,7 @@ out:
     }
     free(io.set);
     free(ctx.pend);
+    free(incl);
+    free(excl);
     return status;
 }

@@ -81,6 +81,7 @@ int pb_err_exit_code(int code)
     case PB_EDUP:
         return 0;
     case PB_EINPUT:
+    case PB_EFORMAT:
         return 1;
     case PB_EUSAGE:
         return 2;

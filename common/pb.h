@@ -27,7 +27,10 @@ enum pb_code {
     PB_EDB,    /* database cannot be opened or written */
     PB_ERUN,   /* an external tool failed */
     PB_EIO,    /* reading or writing a file failed */
-    PB_EDUP    /* not an error for callers: source already ingested */
+    PB_EDUP,   /* not an error for callers: source already ingested */
+    PB_EFORMAT /* an input of no supported format (empty, notes, a job
+                  file, a picture): like PB_EINPUT, but `ingest
+                  --skip-unknown` passes over it */
 };
 
 struct pb_err {

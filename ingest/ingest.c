@@ -152,12 +152,12 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     } else {
         const char *q = pb_skip_ws(buf, buf + len);
         if (q == buf + len)
-            return pb_err_set(err, PB_EINPUT, path, 0, 0,
+            return pb_err_set(err, PB_EFORMAT, path, 0, 0,
                               len ? "file holds only white space"
                                   : "empty file");
         p = pb_ingest_find_parser(buf, len);
         if (!p)
-            return pb_err_set(err, PB_EINPUT, path, 1, 0,
+            return pb_err_set(err, PB_EFORMAT, path, 1, 0,
                               "unrecognised input: not output of any "
                               "supported benchmark tool");
     }

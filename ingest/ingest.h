@@ -194,6 +194,15 @@ struct pb_ingest_opts {
     size_t nset;
     int threads; /* 0 = number of cores */
     int follow;  /* walk: follow symlinks to directories */
+    /* walk: files found in directories are kept when their name (a
+     * pattern without '/') or their path below the walked directory (a
+     * pattern with '/') matches one of include (all when ninclude is 0)
+     * and none of exclude; an excluded directory is not entered.
+     * fnmatch(3) globs. Paths given by name are always read. */
+    const char *const *include;
+    size_t ninclude;
+    const char *const *exclude;
+    size_t nexclude;
     const char *db_path; /* walk: never read this file (and its -wal,
                             -shm, -journal): the database in use */
 };

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -108,9 +109,37 @@ struct expand {
     struct idset dirs;  /* walked */
     struct idset skip;  /* the database files */
     int follow;
+    const struct pb_ingest_opts *opts; /* --include, --exclude */
 };
 
-static void walk_dir(struct expand *x, const char *dir, int depth)
+static int glob_hit(const char *const *pat, size_t n, const char *name,
+                    const char *rel)
+{
+    for (size_t i = 0; i < n; i++) {
+        int path = strchr(pat[i], '/') != NULL;
+        if (fnmatch(pat[i], path ? rel : name, path ? FNM_PATHNAME : 0) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is this entry of a walked directory kept (see pb_ingest_opts)? */
+static int wanted(const struct expand *x, const char *name, const char *rel,
+                  int isdir)
+{
+    const struct pb_ingest_opts *o = x->opts;
+    if (!o)
+        return 1;
+    if (glob_hit(o->exclude, o->nexclude, name, rel))
+        return 0;
+    return isdir || !o->ninclude ||
+           glob_hit(o->include, o->ninclude, name, rel);
+}
+
+/* root: the length of the walked directory's path in dir's (for the
+ * path below it that --include/--exclude patterns with '/' match). */
+static void walk_dir(struct expand *x, const char *dir, size_t root,
+                     int depth)
 {
     DIR *d = opendir(dir);
     if (!d || depth > 64) {
@@ -133,16 +162,22 @@ static void walk_dir(struct expand *x, const char *dir, int depth)
     int slash = dl > 0 && dir[dl - 1] == '/';
     for (size_t i = 0; i < names.n; i++) {
         char *full = pb_xasprintf("%s%s%s", dir, slash ? "" : "/", names.v[i]);
+        const char *rel = full + root;
+        while (*rel == '/')
+            rel++;
         struct stat lst, st;
         int islink = lstat(full, &lst) == 0 && S_ISLNK(lst.st_mode);
-        if (stat(full, &st) != 0) {
+        int isdir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!wanted(x, names.v[i], rel, isdir)) {
+            free(full);
+        } else if (stat(full, &st) != 0) {
             pl_add(&x->files, full); /* dangling: reported when opened */
         } else if (S_ISDIR(st.st_mode)) {
             /* A directory symlink is followed only when asked, and no
              * directory is walked twice: `a -> .` cannot recurse. */
             if ((!islink || x->follow) && !ids_has(&x->dirs, &st)) {
                 ids_add(&x->dirs, &st);
-                walk_dir(x, full, depth + 1);
+                walk_dir(x, full, root, depth + 1);
             }
             free(full);
         } else if (!S_ISREG(st.st_mode) || ids_has(&x->skip, &st)) {
@@ -179,7 +214,7 @@ static void expand_paths(struct expand *x, const char *const *paths,
             S_ISDIR(st.st_mode)) {
             if (!ids_has(&x->dirs, &st)) {
                 ids_add(&x->dirs, &st);
-                walk_dir(x, paths[i], 0);
+                walk_dir(x, paths[i], strlen(paths[i]), 0);
             }
         } else if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 &&
                    ids_has(&x->skip, &st)) {
@@ -276,6 +311,7 @@ int pb_ingest_walk(const char *const *paths, size_t npaths,
         struct expand x;
         memset(&x, 0, sizeof(x));
         x.follow = opts && opts->follow;
+        x.opts = opts;
         skip_db(&x, opts ? opts->db_path : NULL);
         expand_paths(&x, paths, npaths);
         w.files = x.files;

@@ -136,7 +136,8 @@ static inline void fuzz_check_err(const struct pb_err *err,
     long lines = 1;
     for (size_t i = 0; i < size; i++)
         lines += data[i] == '\n';
-    FUZZ_CHECK(err->code > PB_OK && err->code <= PB_EIO);
+    FUZZ_CHECK((err->code > PB_OK && err->code <= PB_EIO) ||
+               err->code == PB_EFORMAT);
     FUZZ_CHECK(memchr(err->msg, '\0', sizeof(err->msg)) != NULL);
     FUZZ_CHECK(err->msg[0] != '\0');
     FUZZ_CHECK(err->line >= 0 && err->line <= lines);
