@@ -14,7 +14,8 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
+    "                        [--configs SHEET]... PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -24,10 +25,16 @@ static const char usage_text[] =
     "  --db FILE         database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  --format FMT      do not sniff; parse every input as FMT\n"
     "  --label TEXT      name of the configuration under test (default: from\n"
-    "                    the file, e.g. the fio job name)\n"
+    "                    the file, e.g. the fio job name); zpool status,\n"
+    "                    zpool get and zfs get outputs ingested with it\n"
+    "                    attach their layout and properties to that label\n"
     "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
     "                    compression=lz4 (sizes are stored in bytes); wins\n"
     "                    over dimensions found in labels\n"
+    "  --configs SHEET   CSV or TSV, header `label,<key>,...`, one row per\n"
+    "                    label: dimensions of every configuration with that\n"
+    "                    label, stored now or later (PATH is then optional);\n"
+    "                    a sheet stored again from the same path replaces it\n"
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
@@ -130,6 +137,58 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     return 0;
 }
 
+static int read_sheet(const char *path, struct pb_resultset **out,
+                      struct pb_err *err)
+{
+    char *buf;
+    size_t len;
+    *out = NULL;
+    if (pb_read_file(path, &buf, &len, err) != PB_OK) {
+        err->code = PB_EUSAGE;
+        return PB_EUSAGE;
+    }
+    int rc = pb_sheet_parse(path, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+struct old_sheet {
+    const struct pb_resultset *set;
+    long long *ids;
+    size_t n, cap;
+};
+
+static int find_old_sheet(void *vctx, const struct pb_db_source *s)
+{
+    struct old_sheet *o = vctx;
+    if (!strcmp(s->format, "sheet") && !strcmp(s->path, o->set->path) &&
+        strcmp(s->sha256, o->set->sha256)) {
+        PB_GROW(o->ids, o->cap, o->n + 1);
+        o->ids[o->n++] = s->id;
+    }
+    return 0;
+}
+
+/* A sheet stored again from the same path with other content replaces
+ * the stored one (its attached dimensions are taken back). */
+static void replace_sheet(struct ingest_ctx *c, const struct pb_resultset *set)
+{
+    struct old_sheet o = {set, NULL, 0, 0};
+    struct pb_err e = {0};
+    int rc = pb_db_each_source(c->db, find_old_sheet, &o, &e);
+    for (size_t i = 0; i < o.n && !rc; i++) {
+        rc = pb_db_forget_source(c->db, o.ids[i], &e);
+        if (!rc && !c->quiet)
+            printf("drop sheet source %lld: replaced by %s\n", o.ids[i],
+                   set->path);
+    }
+    if (rc) {
+        c->fatal = 1;
+        c->fatal_err = e;
+    }
+    free(o.ids);
+}
+
 static int parse_set(const char *arg, struct pb_kv *kv)
 {
     const char *eq = strchr(arg, '=');
@@ -155,6 +214,7 @@ int cmd_ingest(int argc, char **argv)
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
+        {"configs", required_argument, NULL, 'C'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -165,6 +225,9 @@ int cmd_ingest(int argc, char **argv)
     struct pb_ingest_opts io = {0};
     struct ingest_ctx ctx = {0};
     size_t capset = 0;
+    const char **sheets = NULL;
+    size_t nsheets = 0, capsheets = 0;
+    struct pb_resultset **sheet_sets = NULL;
     int status = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
@@ -204,6 +267,10 @@ int cmd_ingest(int argc, char **argv)
         case 'r':
             rules_path = optarg;
             break;
+        case 'C':
+            PB_GROW(sheets, capsheets, nsheets + 1);
+            sheets[nsheets++] = optarg;
+            break;
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -225,9 +292,21 @@ int cmd_ingest(int argc, char **argv)
             goto out;
         }
     }
-    if (optind >= argc) {
+    if (optind >= argc && !nsheets) {
         status = cli_usage_error("ingest", "no PATH given");
         goto out;
+    }
+    io.companion = io.label != NULL;
+    /* every sheet is read before anything is stored: a bad one stops
+     * the command (exit 2) with nothing written */
+    sheet_sets = pb_xcalloc(nsheets + 1, sizeof(*sheet_sets));
+    for (size_t i = 0; i < nsheets; i++) {
+        struct pb_err err = {0};
+        if (read_sheet(sheets[i], &sheet_sets[i], &err) != PB_OK) {
+            pb_err_print(&err, stderr);
+            status = 2;
+            goto out;
+        }
     }
     {
         struct pb_err err = {0};
@@ -244,8 +323,15 @@ int cmd_ingest(int argc, char **argv)
             goto out;
         }
     }
+    for (size_t i = 0; i < nsheets && !ctx.fatal; i++) {
+        if (!ctx.dump)
+            replace_sheet(&ctx, sheet_sets[i]);
+        if (!ctx.fatal)
+            on_file(&ctx, sheets[i], sheet_sets[i], NULL);
+    }
     ctx.tty = isatty(2);
-    if (pb_ingest_walk((const char *const *)argv + optind,
+    if (optind < argc && !ctx.fatal &&
+        pb_ingest_walk((const char *const *)argv + optind,
                        (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
         ctx.rejected++;
     if (ctx.tty && !ctx.quiet)
@@ -275,5 +361,9 @@ out:
         free((char *)io.set[i].value);
     }
     free(io.set);
+    for (size_t i = 0; sheet_sets && i < nsheets; i++)
+        pb_resultset_free(sheet_sets[i]);
+    free(sheet_sets);
+    free(sheets);
     return status;
 }
