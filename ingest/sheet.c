@@ -152,6 +152,7 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
     pb_sha256_hex(buf, len, set->sha256);
     struct row head = {0}, r = {0};
     long *first_line = NULL; /* line of each config's row */
+    long head_line = 0;
     size_t capfl = 0;
     char sep = 0;
     int rc = PB_OK;
@@ -179,6 +180,7 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
         }
         p = next;
         if (is_head) {
+            head_line = line;
             rc = check_header(path, line, &head, err);
             continue;
         }
@@ -222,7 +224,7 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
         rc = pb_err_set(err, PB_EUSAGE, path, 1, 0,
                         "empty sheet: want a header 'label,<key>,...'");
     else if (!rc && set->nconfigs == 0)
-        rc = pb_err_set(err, PB_EUSAGE, path, 0, 0,
+        rc = pb_err_set(err, PB_EUSAGE, path, head_line, 0,
                         "no rows after the header");
     row_clear(&head);
     row_clear(&r);
