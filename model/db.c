@@ -545,6 +545,20 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
             pb_db_close(db);
             return PB_EDB;
         }
+        if (v < PB_DB_SCHEMA_VERSION) {
+            /* readers need the current schema too (version 3 added
+             * columns they read): upgrade the file once, opening it for
+             * writing (not created: it exists) */
+            pb_db_close(db);
+            struct pb_err e = {0};
+            if (pb_db_open(path, 0, out, &e) != PB_OK)
+                return pb_err_set(err, PB_EDB, path, 0, 0,
+                                  "database schema version %d is older "
+                                  "than this poolbench (%d) and cannot be "
+                                  "upgraded: %s",
+                                  v, PB_DB_SCHEMA_VERSION, e.msg);
+            return PB_OK;
+        }
     }
     *out = db;
     return PB_OK;

@@ -24,7 +24,8 @@ struct pb_db;
 const char *pb_db_default_path(void);
 
 /* Open (creating and migrating if needed) the database at path. readonly
- * opens an existing file without creating or migrating it. Sets WAL mode
+ * opens an existing file without creating it, and migrates it only when
+ * its schema is older than this binary's (readers need the new columns). Sets WAL mode
  * and a busy timeout so several processes can ingest at once.
  * Returns PB_OK, or PB_EDB with err filled. Free *out with pb_db_close. */
 int pb_db_open(const char *path, int readonly, struct pb_db **out,

@@ -182,6 +182,15 @@ static void test_newer_schema_refused(void **state)
     assert_null(db);
 }
 
+static int count_params(void *ctx, const struct pb_db_triple *t)
+{
+    long long *n = ctx;
+    assert_string_equal(t->a, "recordsize");
+    assert_null(t->c); /* the parser's */
+    (*n)++;
+    return 0;
+}
+
 /* A version-1 database (with the result_by_test index it had) is brought
  * to the current version on open, its rows kept. */
 static void test_migrate_v1(void **state)
@@ -252,6 +261,40 @@ static void test_migrate_v1(void **state)
     assert_int_equal(count("SELECT count(*) FROM config_param WHERE origin = "
                            "'set: --set recordsize=8k'"),
                      1);
+}
+
+/* A reader (readonly open) of a version-2 database upgrades it first:
+ * listings read columns version 3 added. */
+static void test_reader_upgrades(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    struct pb_resultset *s = sample("content v2");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE config_own; "
+                                  "DROP TABLE config_own_param; "
+                                  "DROP TABLE label_param; "
+                                  "DROP TABLE model_generation; "
+                                  "ALTER TABLE result DROP COLUMN own_id; "
+                                  "ALTER TABLE config_param DROP COLUMN "
+                                  "origin; PRAGMA user_version = 2",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
+    long long n = 0;
+    assert_int_equal(pb_db_report_params(db, 0, count_params, &n, &err),
+                     PB_OK);
+    pb_db_close(db);
+    assert_int_equal(n, 1);
+    assert_int_equal(count("PRAGMA user_version"), PB_DB_SCHEMA_VERSION);
 }
 
 /* ==== configurations: attached dimensions, order, re-keying ==== */
@@ -611,6 +654,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reader_upgrades, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_attach_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_attach_forget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_attach_other_connection, setup,
