@@ -189,6 +189,53 @@ static void replace_sheet(struct ingest_ctx *c, const struct pb_resultset *set)
     free(o.ids);
 }
 
+struct labels {
+    char **v;
+    size_t n, cap;
+};
+
+static int on_label(void *vctx, const struct pb_db_entity *e)
+{
+    struct labels *l = vctx;
+    PB_GROW(l->v, l->cap, l->n + 1);
+    l->v[l->n++] = pb_xstrdup(e->name);
+    return 0;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rows of a sheet no stored configuration has the label of (a typo, or
+ * results still to come): a note, not an error. */
+static void note_unmatched(struct pb_db *db, const struct pb_resultset *set)
+{
+    struct labels l = {0};
+    struct pb_err e = {0};
+    if (pb_db_each_config(db, on_label, &l, &e) == PB_OK) {
+        if (l.n > 1)
+            qsort(l.v, l.n, sizeof(*l.v), cmp_strp);
+        size_t missing = 0;
+        for (size_t i = 0; i < set->nconfigs; i++) {
+            const char *label = set->configs[i].label;
+            if (bsearch(&label, l.v, l.n, sizeof(*l.v), cmp_strp))
+                continue;
+            if (missing++ < 5)
+                fprintf(stderr,
+                        "poolbench: note: %s: no stored configuration is "
+                        "labelled '%s' yet\n",
+                        set->path, label);
+        }
+        if (missing > 5)
+            fprintf(stderr, "poolbench: note: %s: %zu more labels without "
+                    "configurations\n", set->path, missing - 5);
+    }
+    for (size_t i = 0; i < l.n; i++)
+        free(l.v[i]);
+    free(l.v);
+}
+
 static int parse_set(const char *arg, struct pb_kv *kv)
 {
     const char *eq = strchr(arg, '=');
@@ -352,6 +399,9 @@ int cmd_ingest(int argc, char **argv)
                 "poolbench: %zu stored (%zu results), %zu already present, "
                 "%zu rejected\n",
                 ctx.stored, ctx.results, ctx.dups, ctx.rejected);
+    if (!ctx.dump && !ctx.quiet)
+        for (size_t i = 0; i < nsheets; i++)
+            note_unmatched(ctx.db, sheet_sets[i]);
     status = ctx.rejected ? 1 : 0;
 out:
     pb_db_close(ctx.db);

@@ -6,8 +6,9 @@
 # with --label, in either order, with byte-identical `list configs`, the
 # same v_result and a clean model; the report shows where each dimension
 # came from and a sweep by layout. Also: a sheet stored again from the same
-# path replaces the old one, --set origins, bad sheets (exit 2, nothing
-# stored), hostile sheet values escaped in the report, --dump.
+# path replaces the old one, a note for sheet labels no configuration has,
+# --set origins, bad sheets (exit 2, nothing stored), hostile sheet values
+# escaped in the report, --dump.
 # usage: test_configs.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2
@@ -163,6 +164,13 @@ v=$(q "$db" "SELECT value FROM config_param p JOIN config c ON c.id =
 [ "$(q "$db" "SELECT count(*) FROM label_param")" = 32 ] ||
     fail "replaced sheet: 32 label dimensions expected"
 clean "$db"
+
+# a label no configuration has (a typo) is noted, not refused
+printf 'label,layout\nhost_1.1,stripe\nhost-1.1,mirror\n' >"$tmp/typo.csv"
+"$pb" ingest --db "$db" --configs "$tmp/typo.csv" >/dev/null 2>"$tmp/err" ||
+    fail "typo sheet refused: $(cat "$tmp/err")"
+has "$tmp/err" "poolbench: note: $tmp/typo.csv: no stored configuration is labelled 'host-1.1' yet"
+hasnt "$tmp/err" "labelled 'host_1.1'"
 
 # -- 5. --set records its origin; it wins over the sheet
 db="$tmp/set.db"
