@@ -15,8 +15,9 @@
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
-    "                        [--skip-unknown] [--include GLOB]... [--exclude GLOB]...\n"
-    "                        [--follow] PATH...\n"
+    "                        [--configs SHEET]... [--skip-unknown]\n"
+    "                        [--include GLOB]... [--exclude GLOB]... [--follow]\n"
+    "                        PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -27,10 +28,16 @@ static const char usage_text[] =
     "  --db FILE         database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  --format FMT      do not sniff; parse every input as FMT\n"
     "  --label TEXT      name of the configuration under test (default: from\n"
-    "                    the file, e.g. the fio job name)\n"
+    "                    the file, e.g. the fio job name); zpool status,\n"
+    "                    zpool get and zfs get outputs ingested with it\n"
+    "                    attach their layout and properties to that label\n"
     "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
     "                    compression=lz4 (sizes are stored in bytes); wins\n"
     "                    over dimensions found in labels\n"
+    "  --configs SHEET   CSV or TSV, header `label,<key>,...`, one row per\n"
+    "                    label: dimensions of every configuration with that\n"
+    "                    label, stored now or later (PATH is then optional);\n"
+    "                    a sheet stored again from the same path replaces it\n"
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
@@ -205,6 +212,105 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     return 0;
 }
 
+static int read_sheet(const char *path, struct pb_resultset **out,
+                      struct pb_err *err)
+{
+    char *buf;
+    size_t len;
+    *out = NULL;
+    if (pb_read_file(path, &buf, &len, err) != PB_OK) {
+        err->code = PB_EUSAGE;
+        return PB_EUSAGE;
+    }
+    int rc = pb_sheet_parse(path, buf, len, out, err);
+    free(buf);
+    return rc;
+}
+
+struct old_sheet {
+    const struct pb_resultset *set;
+    long long *ids;
+    size_t n, cap;
+};
+
+static int find_old_sheet(void *vctx, const struct pb_db_source *s)
+{
+    struct old_sheet *o = vctx;
+    if (!strcmp(s->format, "sheet") && !strcmp(s->path, o->set->path) &&
+        strcmp(s->sha256, o->set->sha256)) {
+        PB_GROW(o->ids, o->cap, o->n + 1);
+        o->ids[o->n++] = s->id;
+    }
+    return 0;
+}
+
+/* A sheet stored again from the same path with other content replaces
+ * the stored one (its attached dimensions are taken back). */
+static void replace_sheet(struct ingest_ctx *c, const struct pb_resultset *set)
+{
+    struct old_sheet o = {set, NULL, 0, 0};
+    struct pb_err e = {0};
+    int rc = pb_db_each_source(c->db, find_old_sheet, &o, &e);
+    for (size_t i = 0; i < o.n && !rc; i++) {
+        rc = pb_db_forget_source(c->db, o.ids[i], &e);
+        if (!rc && !c->quiet)
+            printf("drop sheet source %lld: replaced by %s\n", o.ids[i],
+                   set->path);
+    }
+    if (rc) {
+        c->fatal = 1;
+        c->fatal_err = e;
+    }
+    free(o.ids);
+}
+
+struct labels {
+    char **v;
+    size_t n, cap;
+};
+
+static int on_label(void *vctx, const struct pb_db_entity *e)
+{
+    struct labels *l = vctx;
+    PB_GROW(l->v, l->cap, l->n + 1);
+    l->v[l->n++] = pb_xstrdup(e->name);
+    return 0;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rows of a sheet no stored configuration has the label of (a typo, or
+ * results still to come): a note, not an error. */
+static void note_unmatched(struct pb_db *db, const struct pb_resultset *set)
+{
+    struct labels l = {0};
+    struct pb_err e = {0};
+    if (pb_db_each_config(db, on_label, &l, &e) == PB_OK) {
+        if (l.n > 1)
+            qsort(l.v, l.n, sizeof(*l.v), cmp_strp);
+        size_t missing = 0;
+        for (size_t i = 0; i < set->nconfigs; i++) {
+            const char *label = set->configs[i].label;
+            if (bsearch(&label, l.v, l.n, sizeof(*l.v), cmp_strp))
+                continue;
+            if (missing++ < 5)
+                fprintf(stderr,
+                        "poolbench: note: %s: no stored configuration is "
+                        "labelled '%s' yet\n",
+                        set->path, label);
+        }
+        if (missing > 5)
+            fprintf(stderr, "poolbench: note: %s: %zu more labels without "
+                    "configurations\n", set->path, missing - 5);
+    }
+    for (size_t i = 0; i < l.n; i++)
+        free(l.v[i]);
+    free(l.v);
+}
+
 static int parse_set(const char *arg, struct pb_kv *kv)
 {
     const char *eq = strchr(arg, '=');
@@ -230,6 +336,7 @@ int cmd_ingest(int argc, char **argv)
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
+        {"configs", required_argument, NULL, 'C'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"follow", no_argument, NULL, 'F'},
@@ -245,6 +352,9 @@ int cmd_ingest(int argc, char **argv)
     struct ingest_ctx ctx = {0};
     size_t capset = 0, capincl = 0, capexcl = 0;
     const char **incl = NULL, **excl = NULL;
+    const char **sheets = NULL;
+    size_t nsheets = 0, capsheets = 0;
+    struct pb_resultset **sheet_sets = NULL;
     int status = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
@@ -284,6 +394,10 @@ int cmd_ingest(int argc, char **argv)
         case 'r':
             rules_path = optarg;
             break;
+        case 'C':
+            PB_GROW(sheets, capsheets, nsheets + 1);
+            sheets[nsheets++] = optarg;
+            break;
         case 'j': {
             char *end;
             long n = strtol(optarg, &end, 10);
@@ -321,9 +435,21 @@ int cmd_ingest(int argc, char **argv)
             goto out;
         }
     }
-    if (optind >= argc) {
+    if (optind >= argc && !nsheets) {
         status = cli_usage_error("ingest", "no PATH given");
         goto out;
+    }
+    io.companion = io.label != NULL;
+    /* every sheet is read before anything is stored: a bad one stops
+     * the command (exit 2) with nothing written */
+    sheet_sets = pb_xcalloc(nsheets + 1, sizeof(*sheet_sets));
+    for (size_t i = 0; i < nsheets; i++) {
+        struct pb_err err = {0};
+        if (read_sheet(sheets[i], &sheet_sets[i], &err) != PB_OK) {
+            pb_err_print(&err, stderr);
+            status = 2;
+            goto out;
+        }
     }
     {
         struct pb_err err = {0};
@@ -340,9 +466,16 @@ int cmd_ingest(int argc, char **argv)
             goto out;
         }
     }
+    for (size_t i = 0; i < nsheets && !ctx.fatal; i++) {
+        if (!ctx.dump)
+            replace_sheet(&ctx, sheet_sets[i]);
+        if (!ctx.fatal)
+            on_file(&ctx, sheets[i], sheet_sets[i], NULL);
+    }
     ctx.tty = isatty(2);
     io.db_path = ctx.dump ? NULL : dbpath;
-    if (pb_ingest_walk((const char *const *)argv + optind,
+    if (optind < argc && !ctx.fatal &&
+        pb_ingest_walk((const char *const *)argv + optind,
                        (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
         ctx.rejected++;
     if (ctx.tty && !ctx.quiet)
@@ -373,6 +506,9 @@ int cmd_ingest(int argc, char **argv)
         fprintf(stderr, ", %zu of no supported format skipped", ctx.unknown);
     if (!ctx.dump)
         fputc('\n', stderr);
+    if (!ctx.dump && !ctx.quiet)
+        for (size_t i = 0; i < nsheets; i++)
+            note_unmatched(ctx.db, sheet_sets[i]);
     status = ctx.rejected ? 1 : 0;
 out:
     pb_db_close(ctx.db);
@@ -385,5 +521,9 @@ out:
     free(ctx.pend);
     free(incl);
     free(excl);
+    for (size_t i = 0; sheet_sets && i < nsheets; i++)
+        pb_resultset_free(sheet_sets[i]);
+    free(sheet_sets);
+    free(sheets);
     return status;
 }

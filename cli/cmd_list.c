@@ -110,6 +110,103 @@ static int on_entity(void *ctx, const struct pb_db_entity *e)
     return 0;
 }
 
+/* Dimensions of every config with their origins, collected once. */
+struct dims {
+    struct pb_db_triple *v; /* id, key, value, origin (owned copies) */
+    size_t n, cap;
+};
+
+static int on_dim(void *ctx, const struct pb_db_triple *t)
+{
+    struct dims *d = ctx;
+    PB_GROW(d->v, d->cap, d->n + 1);
+    d->v[d->n].id = t->id;
+    d->v[d->n].a = pb_xstrdup(t->a ? t->a : "");
+    d->v[d->n].b = pb_xstrdup(t->b ? t->b : "");
+    d->v[d->n].c = t->c ? pb_xstrdup(t->c) : NULL;
+    d->n++;
+    return 0;
+}
+
+static void dims_free(struct dims *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free((char *)d->v[i].a);
+        free((char *)d->v[i].b);
+        free((char *)d->v[i].c);
+    }
+    free(d->v);
+}
+
+struct cfg_ctx {
+    struct table *t;
+    const struct dims *d;
+};
+
+/* A config row: its params, and where each came from ("key, key
+ * [origin]"; "parser" when the parser read it); in JSON also a "dims"
+ * array of {key, value, origin}. */
+static int on_config(void *vctx, const struct pb_db_entity *e)
+{
+    struct cfg_ctx *c = vctx;
+    struct table *t = c->t;
+    struct pb_buf o = PB_BUF_INIT;
+    pb_buf_puts(&o, "");
+    json_t *arr = t->json ? json_array() : NULL;
+    /* dims are ordered by config id: binary search the first of e */
+    size_t lo = 0, hi = c->d->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->d->v[mid].id < e->id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t hi2 = lo;
+    while (hi2 < c->d->n && c->d->v[hi2].id == e->id)
+        hi2++;
+    /* keys grouped by origin, in the order of each origin's first key:
+     * "disks, layout [sheet: hosts.csv:3]; recordsize [parser]" */
+    for (size_t i = lo; i < hi2; i++) {
+        const char *oi = c->d->v[i].c ? c->d->v[i].c : "parser";
+        int seen = 0;
+        for (size_t j = lo; j < i && !seen; j++)
+            seen = !strcmp(oi, c->d->v[j].c ? c->d->v[j].c : "parser");
+        if (seen)
+            continue;
+        pb_buf_puts(&o, o.len ? "; " : "");
+        int first = 1;
+        for (size_t j = i; j < hi2; j++)
+            if (!strcmp(oi, c->d->v[j].c ? c->d->v[j].c : "parser")) {
+                pb_buf_printf(&o, "%s%s", first ? "" : ", ", c->d->v[j].a);
+                first = 0;
+            }
+        pb_buf_printf(&o, " [%s]", oi);
+    }
+    for (size_t i = lo; i < hi2; i++) {
+        const struct pb_db_triple *p = &c->d->v[i];
+        if (arr) {
+            json_t *d = json_object();
+            json_object_set_new(d, "key", json_string(p->a));
+            json_object_set_new(d, "value", json_string(p->b));
+            json_object_set_new(d, "origin",
+                                json_string(p->c ? p->c : "parser"));
+            json_array_append_new(arr, d);
+        }
+    }
+    char id[32], n[32];
+    snprintf(id, sizeof(id), "%lld", e->id);
+    snprintf(n, sizeof(n), "%lld", e->nresults);
+    const char *v[] = {id, e->name, n, e->params, pb_buf_str(&o)};
+    table_row(t, v);
+    if (arr)
+        json_object_set_new(json_array_get(t->json,
+                                           json_array_size(t->json) - 1),
+                            "dims", arr);
+    pb_buf_release(&o);
+    return 0;
+}
+
 static int on_result(void *ctx, const struct pb_db_row *r)
 {
     char val[64] = "", se[64] = "", n[32] = "";
@@ -162,7 +259,8 @@ int cmd_list(int argc, char **argv)
         return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
     static const char *h_src[] = {"id", "path", "format", "tool_version",
                                   "results", "bytes", "sha256", "ingested_at"};
-    static const char *h_cfg[] = {"id", "config", "results", "params"};
+    static const char *h_cfg[] = {"id", "config", "results", "params",
+                                  "origins"};
     static const char *h_tst[] = {"id", "tool", "test", "results", "params"};
     static const char *h_res[] = {"config", "test", "job", "host", "metric",
                                   "value", "unit", "direction", "stderr",
@@ -172,7 +270,7 @@ int cmd_list(int argc, char **argv)
     if (!strcmp(what, "sources")) {
         kind = L_SRC; t.head = h_src; t.ncols = 8;
     } else if (!strcmp(what, "configs")) {
-        kind = L_CFG; t.head = h_cfg; t.ncols = 4;
+        kind = L_CFG; t.head = h_cfg; t.ncols = 5;
     } else if (!strcmp(what, "tests")) {
         kind = L_TST; t.head = h_tst; t.ncols = 5;
     } else if (!strcmp(what, "results")) {
@@ -190,7 +288,15 @@ int cmd_list(int argc, char **argv)
     int rc;
     switch (kind) {
     case L_SRC: rc = pb_db_each_source(db, on_source, &t, &err); break;
-    case L_CFG: rc = pb_db_each_config(db, on_entity, &t, &err); break;
+    case L_CFG: {
+        struct dims d = {0};
+        struct cfg_ctx cc = {&t, &d};
+        rc = pb_db_report_params(db, 0, on_dim, &d, &err);
+        if (!rc)
+            rc = pb_db_each_config(db, on_config, &cc, &err);
+        dims_free(&d);
+        break;
+    }
     case L_TST: rc = pb_db_each_test(db, on_entity, &t, &err); break;
     default: rc = pb_db_each_result(db, &f, on_result, &t, &err); break;
     }

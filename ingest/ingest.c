@@ -108,14 +108,18 @@ static void apply_opts(struct pb_resultset *set,
 {
     if (!opts)
         return;
+    if (opts->label && opts->companion && !strcmp(set->format, "zfs-props"))
+        pb_ingest_companion(set);
     if (opts->label && set->nconfigs > 0) {
         /* Every config of the file becomes the one named by --label; the
          * results follow, and dimensions are merged. */
         const char *label = pb_rs_str(set, opts->label);
         for (size_t i = 1; i < set->nconfigs; i++)
             for (size_t j = 0; j < set->configs[i].nparams; j++)
-                pb_rs_config_param(set, 0, set->configs[i].params[j].key,
-                                   set->configs[i].params[j].value);
+                pb_rs_config_param_origin(set, 0,
+                                          set->configs[i].params[j].key,
+                                          set->configs[i].params[j].value,
+                                          set->configs[i].params[j].origin);
         for (size_t i = 1; i < set->nconfigs; i++)
             free(set->configs[i].params);
         set->nconfigs = 1;
@@ -132,8 +136,11 @@ static void apply_opts(struct pb_resultset *set,
             pb_label_extract(opts->rules, set, i);
     for (size_t k = 0; k < opts->nset; k++) {
         char *v = pb_ingest_norm_param(opts->set[k].key, opts->set[k].value);
+        char *o = pb_xasprintf("set: --set %s=%s", opts->set[k].key,
+                               opts->set[k].value);
         for (size_t i = 0; i < set->nconfigs; i++)
-            pb_rs_config_param(set, i, opts->set[k].key, v);
+            pb_rs_config_param_origin(set, i, opts->set[k].key, v, o);
+        free(o);
         free(v);
     }
 }

@@ -192,6 +192,8 @@ struct pb_ingest_opts {
     const char *label;  /* replaces every config label; NULL = keep */
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
+    int companion; /* with label: ZFS outputs (zfs-props) attach their
+                      dimensions to the label (pb_ingest_companion) */
     int threads; /* 0 = number of cores */
     int follow;  /* walk: follow symlinks to directories */
     /* walk: files found in directories are kept when their name (a
@@ -217,6 +219,23 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
 /* Normalise a --set value: sizes for size-like keys ("128k" -> "131072"),
  * lowercase for the rest. Returns a heap string; caller frees. */
 char *pb_ingest_norm_param(const char *key, const char *value);
+
+/* ==== configuration sheets and companions (sheet.c) ==== */
+
+/* Parse a configuration sheet: CSV or TSV, header `label,<key>,...`, one
+ * row per label (blank lines and # comments skipped). Gives a set of
+ * format "sheet" without results: one config per row, its non-empty
+ * cells as dimensions normalised like --set, with origin
+ * "sheet: PATH:LINE" (model/ attaches them to the label). Returns PB_OK
+ * (caller frees *out) or PB_EUSAGE with err naming path:line. */
+int pb_sheet_parse(const char *path, const char *buf, size_t len,
+                   struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
+/* Make the parser's dimensions of set (origin NULL) companion dimensions,
+ * "companion: PATH", which model/ attaches to the config label instead of
+ * keeping them to this source; keys whose values differ between the
+ * set's configs stay the parser's. */
+void pb_ingest_companion(struct pb_resultset *set);
 
 /* ==== walking many paths ==== */
 

@@ -1,7 +1,8 @@
-/* The SQLite model: open and migrate, store result sets one transaction per
- * source, and the read queries. All SQL text lives here. */
+/* The SQLite model: statements (all SQL text lives here), open and
+ * migrate, the id caches and helpers shared by store.c, attach.c and
+ * query.c. */
 #define _GNU_SOURCE
-#include "model/db.h"
+#include "model/db_int.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -15,49 +16,7 @@
 
 extern const char pb_schema_sql[];
 
-/* ==== statements ==== */
-
-enum stmt {
-    S_BEGIN,
-    S_COMMIT,
-    S_ROLLBACK,
-    S_SAVEPOINT,
-    S_RELEASE,
-    S_ROLLBACK_TO,
-    S_SOURCE_FIND,
-    S_SOURCE_INSERT,
-    S_HOST_FIND,
-    S_HOST_INSERT,
-    S_CONFIG_FIND,
-    S_CONFIG_INSERT,
-    S_CONFIG_PARAM_INSERT,
-    S_TEST_FIND,
-    S_TEST_INSERT,
-    S_TEST_PARAM_INSERT,
-    S_METRIC_FIND,
-    S_METRIC_INSERT,
-    S_RESULT_INSERT,
-    S_FACT_INSERT,
-    S_EACH_RESULT,
-    S_EACH_SOURCE,
-    S_EACH_CONFIG,
-    S_EACH_TEST,
-    S_COUNTS,
-    /* report queries */
-    S_REPORT_ROWS,
-    S_REPORT_CONFIGS,
-    S_REPORT_TESTS,
-    S_REPORT_CONFIG_PARAMS,
-    S_REPORT_TEST_PARAMS,
-    S_REPORT_FACTS,
-    /* forgetting a source */
-    S_FORGET_RESULTS,
-    S_FORGET_FACTS,
-    S_FORGET_SOURCE,
-    S__COUNT
-};
-
-static const char *const stmt_sql[S__COUNT] = {
+const char *const pb_db_sql[S__COUNT] = {
     [S_BEGIN] = "BEGIN IMMEDIATE",
     [S_COMMIT] = "COMMIT",
     [S_ROLLBACK] = "ROLLBACK",
@@ -73,8 +32,45 @@ static const char *const stmt_sql[S__COUNT] = {
     [S_CONFIG_FIND] =
         "SELECT id FROM config WHERE label = ?1 AND signature = ?2",
     [S_CONFIG_INSERT] = "INSERT INTO config(label, signature) VALUES (?1, ?2)",
-    [S_CONFIG_PARAM_INSERT] = "INSERT OR IGNORE INTO config_param(config_id, "
-                              "key, value) VALUES (?1, ?2, ?3)",
+    [S_CONFIG_PARAM_INSERT] = "INSERT OR REPLACE INTO config_param("
+                              "config_id, key, value, origin) VALUES (?1, "
+                              "?2, ?3, ?4)",
+    [S_OWN_FIND] = "SELECT id, config_id FROM config_own WHERE label = ?1 "
+                   "AND signature = ?2",
+    [S_OWN_INSERT] = "INSERT INTO config_own(label, signature, config_id) "
+                     "VALUES (?1, ?2, 0)",
+    [S_OWN_PARAM_INSERT] = "INSERT OR REPLACE INTO config_own_param(own_id, "
+                           "key, value, origin) VALUES (?1, ?2, ?3, ?4)",
+    [S_OWN_PARAMS] = "SELECT key, value, origin FROM config_own_param WHERE "
+                     "own_id = ?1 ORDER BY key",
+    [S_OWN_SET_CONFIG] = "UPDATE config_own SET config_id = ?2 WHERE id = ?1",
+    [S_LABEL_PARAM_INSERT] =
+        "INSERT INTO label_param(label, key, value, origin, source_id) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_LABEL_PARAMS] = "SELECT key, value, origin FROM label_param WHERE "
+                       "label = ?1",
+    [S_LABEL_OWNS] = "SELECT id, config_id FROM config_own WHERE label = ?1 "
+                     "ORDER BY id",
+    [S_LABEL_CONFIGS] = "SELECT id, signature FROM config WHERE label = ?1 "
+                        "ORDER BY id",
+    [S_CONFIG_OWNS] = "SELECT id FROM config_own WHERE label = ?1 AND "
+                      "config_id = ?2 ORDER BY id",
+    [S_CONFIG_RESIGN] = "UPDATE config SET signature = ?2 WHERE id = ?1",
+    [S_CONFIG_PARAMS_CLEAR] = "DELETE FROM config_param WHERE config_id = ?1",
+    [S_CONFIG_DELETE] = "DELETE FROM config WHERE id = ?1",
+    [S_REMAP_ADD] = "INSERT OR REPLACE INTO temp.pb_remap(own_id, config_id) "
+                    "VALUES (?1, ?2)",
+    /* one pass over result however many configs moved */
+    [S_REMAP_RESULTS] =
+        "UPDATE result SET config_id = (SELECT m.config_id FROM temp.pb_remap "
+        "m WHERE m.own_id = result.own_id) WHERE own_id IN (SELECT own_id "
+        "FROM temp.pb_remap)",
+    [S_REMAP_CLEAR] = "DELETE FROM temp.pb_remap",
+    [S_GEN_GET] = "SELECT n FROM model_generation",
+    [S_GEN_BUMP] = "UPDATE model_generation SET n = n + 1",
+    [S_SOURCE_LABELS] = "SELECT DISTINCT label FROM label_param WHERE "
+                        "source_id = ?1 ORDER BY label",
+    [S_FORGET_LABEL_PARAMS] = "DELETE FROM label_param WHERE source_id = ?1",
     [S_TEST_FIND] = "SELECT id FROM test WHERE tool = ?1 AND name = ?2 AND "
                     "signature = ?3",
     [S_TEST_INSERT] =
@@ -87,8 +83,8 @@ static const char *const stmt_sql[S__COUNT] = {
         "INSERT INTO metric(name, unit, direction) VALUES (?1, ?2, ?3)",
     [S_RESULT_INSERT] =
         "INSERT INTO result(source_id, host_id, config_id, test_id, job, "
-        "metric_id, value, null_reason, stderr, samples) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "metric_id, value, null_reason, stderr, samples, own_id) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FACT_INSERT] = "INSERT INTO fact(source_id, host, key, value) "
                       "VALUES (?1, ?2, ?3, ?4)",
     [S_EACH_RESULT] =
@@ -140,7 +136,7 @@ static const char *const stmt_sql[S__COUNT] = {
         "r.job, h.name, r.id",
     [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",
     [S_REPORT_TESTS] = "SELECT id, name, tool FROM test ORDER BY id",
-    [S_REPORT_CONFIG_PARAMS] = "SELECT config_id, key, value FROM "
+    [S_REPORT_CONFIG_PARAMS] = "SELECT config_id, key, value, origin FROM "
                                "config_param ORDER BY config_id, key",
     [S_REPORT_TEST_PARAMS] =
         "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
@@ -161,28 +157,30 @@ static const char *const migrations[] = {
     /* 1 -> 2: the (test, metric) index cost more per result than the
      * rest of the row */
     "DROP INDEX IF EXISTS result_by_test;",
+    /* 2 -> 3: dimensions carry their origin; own configs and label
+     * dimensions (sheets, companions). Every config so far is its own
+     * config: no origins, so its own signature is its signature. */
+    "ALTER TABLE config_param ADD COLUMN origin TEXT;"
+    "CREATE TABLE config_own (id INTEGER PRIMARY KEY, label TEXT NOT NULL, "
+    "signature TEXT NOT NULL, config_id INTEGER NOT NULL REFERENCES "
+    "config(id), UNIQUE (label, signature));"
+    "CREATE TABLE config_own_param (own_id INTEGER NOT NULL REFERENCES "
+    "config_own(id), key TEXT NOT NULL, value TEXT NOT NULL, origin TEXT, "
+    "PRIMARY KEY (own_id, key)) WITHOUT ROWID;"
+    "CREATE TABLE label_param (label TEXT NOT NULL, key TEXT NOT NULL, "
+    "value TEXT NOT NULL, origin TEXT NOT NULL, source_id INTEGER NOT NULL "
+    "REFERENCES source(id) ON DELETE CASCADE);"
+    "CREATE INDEX label_param_by_label ON label_param(label);"
+    "CREATE INDEX label_param_by_source ON label_param(source_id);"
+    "CREATE TABLE model_generation (n INTEGER NOT NULL);"
+    "INSERT INTO model_generation VALUES (0);"
+    "ALTER TABLE result ADD COLUMN own_id INTEGER REFERENCES config_own(id);"
+    "INSERT INTO config_own(id, label, signature, config_id) "
+    "SELECT id, label, signature, id FROM config;"
+    "INSERT INTO config_own_param(own_id, key, value, origin) "
+    "SELECT config_id, key, value, NULL FROM config_param;"
+    "UPDATE result SET own_id = config_id;",
 };
-
-/* Cache of name -> id kept for the life of the connection: hosts by name,
- * metrics by name, unit and direction (the key of the metric table),
- * configs by label and signature, tests by tool+name and signature.
- * Hashed on the strings' content, so 10,000 fio files naming 40 metrics
- * ask the database 40 times, and a set of 3,600,000 results costs one
- * probe per result. Ids are never deleted, so an entry stays true for
- * rows other processes add; it is dropped on any rollback, which may have
- * taken back a row it names. Keys are owned copies. */
-struct idslot {
-    char *k, *k2; /* NULL k = free */
-    int k3;
-    uint32_t h;
-    long long id;
-};
-
-struct idcache {
-    struct idslot *v;
-    size_t n, cap; /* cap is a power of two */
-};
-
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {
     uint32_t h = 2166136261u ^ (uint32_t)k3; /* FNV-1a */
@@ -227,13 +225,13 @@ static struct idslot *cache_slot(struct idcache *c, const char *k,
 }
 
 /* 0 when (k, k2, k3) is not cached. */
-static long long cache_get(struct idcache *c, const char *k, const char *k2,
+long long db_cache_get(struct idcache *c, const char *k, const char *k2,
                            int k3)
 {
     return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
 }
 
-static void cache_put(struct idcache *c, const char *k, const char *k2,
+void db_cache_put(struct idcache *c, const char *k, const char *k2,
                       int k3, long long id)
 {
     struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
@@ -256,21 +254,8 @@ static void cache_clear(struct idcache *c)
     memset(c, 0, sizeof(*c));
 }
 
-enum { C_HOST, C_METRIC, C_CONFIG, C_TEST, C__COUNT };
-
-#define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
-
-struct pb_db {
-    sqlite3 *h;
-    int batch; /* inside pb_db_begin/pb_db_commit */
-    char *path;
-    sqlite3_stmt *st[S__COUNT];
-    sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
-    struct idcache ids[C__COUNT];
-};
-
 /* A rollback may have taken back rows the caches name. */
-static void forget_ids(struct pb_db *db)
+void db_forget_ids(struct pb_db *db)
 {
     for (int i = 0; i < C__COUNT; i++)
         cache_clear(&db->ids[i]);
@@ -296,17 +281,17 @@ static const char *why(sqlite3 *h, char *buf, size_t n)
     return buf;
 }
 
-static int db_fail(struct pb_db *db, struct pb_err *err, const char *what)
+int db_fail(struct pb_db *db, struct pb_err *err, const char *what)
 {
     char msg[200];
     return pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s", what,
                       why(db->h, msg, sizeof(msg)));
 }
 
-static sqlite3_stmt *stmt(struct pb_db *db, enum stmt s, struct pb_err *err)
+sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err)
 {
     if (!db->st[s]) {
-        if (sqlite3_prepare_v3(db->h, stmt_sql[s], -1,
+        if (sqlite3_prepare_v3(db->h, pb_db_sql[s], -1,
                                SQLITE_PREPARE_PERSISTENT, &db->st[s],
                                NULL) != SQLITE_OK) {
             db_fail(db, err, "cannot prepare statement");
@@ -318,15 +303,15 @@ static sqlite3_stmt *stmt(struct pb_db *db, enum stmt s, struct pb_err *err)
     return db->st[s];
 }
 
-static int exec_simple(struct pb_db *db, enum stmt s, struct pb_err *err)
+int db_exec(struct pb_db *db, enum db_stmt s, struct pb_err *err)
 {
-    sqlite3_stmt *q = stmt(db, s, err);
+    sqlite3_stmt *q = db_stmt(db, s, err);
     if (!q)
         return PB_EDB;
     int rc = sqlite3_step(q);
     sqlite3_reset(q);
     if (rc != SQLITE_DONE)
-        return db_fail(db, err, stmt_sql[s]);
+        return db_fail(db, err, pb_db_sql[s]);
     return PB_OK;
 }
 
@@ -529,13 +514,19 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
          * every commit durable against crashes of poolbench itself.
          * Foreign keys are not enforced: pb_db_store writes only ids it
          * has just looked up or inserted in the same transaction, and
-         * nothing deletes; checking five parents per result cost a fifth
-         * of storing it. The e2e tests run PRAGMA foreign_key_check. */
+         * deletes children first; checking five parents per result cost a
+         * fifth of storing it. The e2e tests run PRAGMA
+         * foreign_key_check. pb_remap is the re-keying scratch table of
+         * this connection (attach.c). */
         if (exec_sql(db, "PRAGMA journal_mode=WAL", err,
                      "cannot open database") ||
             exec_sql(db, "PRAGMA synchronous=NORMAL", err,
                      "cannot open database") ||
-            migrate(db, err)) {
+            migrate(db, err) ||
+            exec_sql(db,
+                     "CREATE TEMP TABLE IF NOT EXISTS pb_remap(own_id "
+                     "INTEGER PRIMARY KEY, config_id INTEGER NOT NULL)",
+                     err, "cannot open database")) {
             pb_db_close(db);
             return PB_EDB;
         }
@@ -553,6 +544,20 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
                        v);
             pb_db_close(db);
             return PB_EDB;
+        }
+        if (v < PB_DB_SCHEMA_VERSION) {
+            /* readers need the current schema too (version 3 added
+             * columns they read): upgrade the file once, opening it for
+             * writing (not created: it exists) */
+            pb_db_close(db);
+            struct pb_err e = {0};
+            if (pb_db_open(path, 0, out, &e) != PB_OK)
+                return pb_err_set(err, PB_EDB, path, 0, 0,
+                                  "database schema version %d is older "
+                                  "than this poolbench (%d) and cannot be "
+                                  "upgraded: %s",
+                                  v, PB_DB_SCHEMA_VERSION, e.msg);
+            return PB_OK;
         }
     }
     *out = db;
@@ -572,15 +577,15 @@ void pb_db_close(struct pb_db *db)
         sqlite3_finalize(db->st[i]);
     for (int i = 0; i <= MULTI_LOG; i++)
         sqlite3_finalize(db->multi[i]);
-    forget_ids(db);
+    db_forget_ids(db);
     sqlite3_close(db->h);
     free(db->path);
     free(db);
 }
 
-/* ==== storing ==== */
+/* ==== helpers shared by the model files ==== */
 
-static void bind_text(sqlite3_stmt *q, int i, const char *s)
+void db_bind_text(sqlite3_stmt *q, int i, const char *s)
 {
     if (s)
         sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
@@ -589,7 +594,7 @@ static void bind_text(sqlite3_stmt *q, int i, const char *s)
 }
 
 /* Run a FIND statement (already bound); returns the id or 0. */
-static long long find_id(struct pb_db *db, sqlite3_stmt *q, int *rcout,
+long long db_find_id(struct pb_db *db, sqlite3_stmt *q, int *rcout,
                          struct pb_err *err)
 {
     int rc = sqlite3_step(q);
@@ -602,7 +607,7 @@ static long long find_id(struct pb_db *db, sqlite3_stmt *q, int *rcout,
     return id;
 }
 
-static int step_done(struct pb_db *db, sqlite3_stmt *q, struct pb_err *err,
+int db_step_done(struct pb_db *db, sqlite3_stmt *q, struct pb_err *err,
                      const char *what)
 {
     int rc = sqlite3_step(q);
@@ -612,412 +617,12 @@ static int step_done(struct pb_db *db, sqlite3_stmt *q, struct pb_err *err,
     return PB_OK;
 }
 
-static int cmp_kv(const void *a, const void *b)
-{
-    const struct pb_kv *x = a, *y = b;
-    return strcmp(x->key, y->key);
-}
-
-/* Sorted "k=v\x1f..." signature of a parameter list. Caller frees. */
-static char *signature(const struct pb_kv *params, size_t n)
-{
-    struct pb_kv *s = pb_xcalloc(n ? n : 1, sizeof(*s));
-    if (n)
-        memcpy(s, params, n * sizeof(*s));
-    if (n > 1)
-        qsort(s, n, sizeof(*s), cmp_kv);
-    struct pb_buf b = PB_BUF_INIT;
-    pb_buf_puts(&b, "");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            pb_buf_putc(&b, '\x1f');
-        pb_buf_puts(&b, s[i].key);
-        pb_buf_putc(&b, '=');
-        pb_buf_puts(&b, s[i].value ? s[i].value : "");
-    }
-    free(s);
-    return pb_buf_take(&b);
-}
-
-static long long entity_id(struct pb_db *db, enum stmt find, enum stmt ins,
-                           enum stmt param_ins, const char *tool,
-                           const char *name, const struct pb_kv *params,
-                           size_t nparams, int *rc, struct pb_err *err)
-{
-    char *sig = signature(params, nparams);
-    /* tests are keyed by tool and name, configs by label */
-    struct idcache *c = &db->ids[tool ? C_TEST : C_CONFIG];
-    char *key = tool ? pb_xasprintf("%s\x1f%s", tool, name) : NULL;
-    long long id = cache_get(c, key ? key : name, sig, 0);
-    if (id) {
-        free(key);
-        free(sig);
-        return id;
-    }
-    sqlite3_stmt *q = stmt(db, find, err);
-    if (!q)
-        goto out;
-    int i = 1;
-    if (tool)
-        bind_text(q, i++, tool);
-    bind_text(q, i++, name);
-    bind_text(q, i++, sig);
-    id = find_id(db, q, rc, err);
-    if (id || *rc)
-        goto out;
-    q = stmt(db, ins, err);
-    if (!q)
-        goto out;
-    i = 1;
-    if (tool)
-        bind_text(q, i++, tool);
-    bind_text(q, i++, name);
-    bind_text(q, i++, sig);
-    if ((*rc = step_done(db, q, err, "cannot insert config/test")))
-        goto out;
-    id = sqlite3_last_insert_rowid(db->h);
-    q = stmt(db, param_ins, err);
-    if (!q) {
-        *rc = PB_EDB;
-        goto out;
-    }
-    for (size_t k = 0; k < nparams; k++) {
-        sqlite3_bind_int64(q, 1, id);
-        bind_text(q, 2, params[k].key);
-        bind_text(q, 3, params[k].value ? params[k].value : "");
-        if ((*rc = step_done(db, q, err, "cannot insert parameter")))
-            goto out;
-    }
-out:
-    if (!q && !*rc)
-        *rc = PB_EDB;
-    if (id && !*rc)
-        cache_put(c, key ? key : name, sig, 0, id);
-    free(key);
-    free(sig);
-    return id;
-}
-
-static long long named_id(struct pb_db *db, enum stmt find, enum stmt ins,
-                          const char *const *vals, int nvals, int *rc,
-                          struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, find, err);
-    if (!q) {
-        *rc = PB_EDB;
-        return 0;
-    }
-    for (int i = 0; i < nvals; i++)
-        bind_text(q, i + 1, vals[i]);
-    long long id = find_id(db, q, rc, err);
-    if (id || *rc)
-        return id;
-    q = stmt(db, ins, err);
-    if (!q) {
-        *rc = PB_EDB;
-        return 0;
-    }
-    for (int i = 0; i < nvals; i++)
-        bind_text(q, i + 1, vals[i]);
-    if ((*rc = step_done(db, q, err, "cannot insert")))
-        return 0;
-    return sqlite3_last_insert_rowid(db->h);
-}
-
-static void now_iso(char *buf, size_t n)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* ==== result rows ==== */
-
-#define RESULT_COLS 10 /* parameters of S_RESULT_INSERT */
-/* S_RESULT_INSERT with `rows` rows of values. Caller frees. */
-static char *multi_insert_sql(int rows)
-{
-    const char *sql = stmt_sql[S_RESULT_INSERT];
-    const char *values = strstr(sql, "VALUES");
-    struct pb_buf b = PB_BUF_INIT;
-    pb_buf_add(&b, sql, (size_t)(values - sql));
-    pb_buf_puts(&b, "VALUES ");
-    for (int k = 0; k < rows; k++)
-        pb_buf_puts(&b, k ? ",(?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?)");
-    return pb_buf_take(&b);
-}
-
-/* The INSERT of 2^lg rows, prepared once per connection. */
-static sqlite3_stmt *multi_stmt(struct pb_db *db, int lg, struct pb_err *err)
-{
-    if (lg == 0)
-        return stmt(db, S_RESULT_INSERT, err);
-    if (!db->multi[lg]) {
-        char *sql = multi_insert_sql(1 << lg);
-        if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
-                               &db->multi[lg], NULL) != SQLITE_OK) {
-            db_fail(db, err, "cannot prepare statement");
-            db->multi[lg] = NULL;
-        }
-        free(sql);
-    }
-    return db->multi[lg];
-}
-
-/* Text that lives in the set until the statement has run. */
-static void bind_str(sqlite3_stmt *q, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
-    else
-        sqlite3_bind_null(q, i);
-}
-
-/* Bind one result to parameters off+1 .. off+RESULT_COLS. */
-static void bind_result(sqlite3_stmt *q, int off, long long source_id,
-                        long long host_id, long long config_id,
-                        long long test_id, long long metric_id,
-                        const struct pb_result *r)
-{
-    sqlite3_bind_int64(q, off + 1, source_id);
-    if (host_id)
-        sqlite3_bind_int64(q, off + 2, host_id);
-    else
-        sqlite3_bind_null(q, off + 2);
-    sqlite3_bind_int64(q, off + 3, config_id);
-    sqlite3_bind_int64(q, off + 4, test_id);
-    bind_str(q, off + 5, r->job);
-    sqlite3_bind_int64(q, off + 6, metric_id);
-    if (r->has_value)
-        sqlite3_bind_double(q, off + 7, r->value);
-    else
-        sqlite3_bind_null(q, off + 7);
-    bind_str(q, off + 8, r->has_value ? NULL : r->null_reason);
-    if (r->has_stderr)
-        sqlite3_bind_double(q, off + 9, r->stderr_);
-    else
-        sqlite3_bind_null(q, off + 9);
-    if (r->samples > 0)
-        sqlite3_bind_int64(q, off + 10, r->samples);
-    else
-        sqlite3_bind_null(q, off + 10);
-}
-
-/* Host and metric ids of a result, from the caches or the database. */
-static int result_ids(struct pb_db *db, const struct pb_result *r,
-                      long long *host_id, long long *metric_id,
-                      struct pb_err *err)
-{
-    struct idcache *hosts = &db->ids[C_HOST], *metrics = &db->ids[C_METRIC];
-    int rc = PB_OK;
-    if (r->host) {
-        *host_id = cache_get(hosts, r->host, NULL, 0);
-        if (!*host_id) {
-            const char *v[1] = {r->host};
-            *host_id =
-                named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc, err);
-            if (!rc)
-                cache_put(hosts, r->host, NULL, 0, *host_id);
-        }
-    }
-    int lower = r->direction == PB_DIR_LOWER;
-    *metric_id = cache_get(metrics, r->metric, r->unit, lower);
-    if (!*metric_id && !rc) {
-        const char *v[3] = {r->metric, r->unit ? r->unit : "",
-                            lower ? "lower" : "higher"};
-        *metric_id =
-            named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
-        if (!rc)
-            cache_put(metrics, r->metric, r->unit, lower, *metric_id);
-    }
-    return rc;
-}
-
-static int store_rows(struct pb_db *db, const struct pb_resultset *set,
-                      long long source_id, struct pb_err *err)
-{
-    int rc = PB_OK;
-    long long *cfg = pb_xcalloc(set->nconfigs + 1, sizeof(*cfg));
-    long long *tst = pb_xcalloc(set->ntests + 1, sizeof(*tst));
-
-    for (size_t i = 0; i < set->nconfigs && !rc; i++) {
-        const struct pb_config *c = &set->configs[i];
-        cfg[i] = entity_id(db, S_CONFIG_FIND, S_CONFIG_INSERT,
-                           S_CONFIG_PARAM_INSERT, NULL, c->label, c->params,
-                           c->nparams, &rc, err);
-    }
-    for (size_t i = 0; i < set->ntests && !rc; i++) {
-        const struct pb_test *t = &set->tests[i];
-        tst[i] = entity_id(db, S_TEST_FIND, S_TEST_INSERT, S_TEST_PARAM_INSERT,
-                           t->tool ? t->tool : "", t->name, t->params,
-                           t->nparams, &rc, err);
-    }
-    /* Rows go 64 per INSERT, the rest in INSERTs of 32, 16, ... 1 rows:
-     * each statement costs as much as several rows (bench/: half the CPU
-     * of one INSERT per row for a fio file of 33 results). */
-    for (size_t i = 0; i < set->nresults && !rc;) {
-        size_t left = set->nresults - i;
-        int lg = MULTI_LOG;
-        while ((size_t)1 << lg > left)
-            lg--;
-        size_t n = (size_t)1 << lg;
-        sqlite3_stmt *q = multi_stmt(db, lg, err);
-        if (!q) {
-            rc = PB_EDB;
-            break;
-        }
-        for (size_t k = 0; k < n && !rc; k++, i++) {
-            const struct pb_result *r = &set->results[i];
-            long long host_id = 0, metric_id = 0;
-            rc = result_ids(db, r, &host_id, &metric_id, err);
-            if (!rc)
-                bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
-                            cfg[r->config], tst[r->test], metric_id, r);
-        }
-        if (!rc)
-            rc = step_done(db, q, err, "cannot insert result");
-        else
-            sqlite3_reset(q);
-    }
-    sqlite3_stmt *fq = rc ? NULL : stmt(db, S_FACT_INSERT, err);
-    if (!rc && !fq)
-        rc = PB_EDB;
-    for (size_t i = 0; i < set->nfacts && !rc; i++) {
-        const struct pb_fact *f = &set->facts[i];
-        sqlite3_bind_int64(fq, 1, source_id);
-        bind_text(fq, 2, f->host);
-        bind_text(fq, 3, f->key);
-        bind_text(fq, 4, f->value);
-        rc = step_done(db, fq, err, "cannot insert fact");
-    }
-    free(cfg);
-    free(tst);
-    return rc;
-}
-
-int pb_db_begin(struct pb_db *db, struct pb_err *err)
-{
-    if (db->batch)
-        return PB_OK;
-    if (exec_simple(db, S_BEGIN, err))
-        return PB_EDB;
-    db->batch = 1;
-    return PB_OK;
-}
-
-int pb_db_commit(struct pb_db *db, struct pb_err *err)
-{
-    if (!db->batch)
-        return PB_OK;
-    db->batch = 0;
-    if (exec_simple(db, S_COMMIT, err)) {
-        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-        forget_ids(db);
-        return PB_EDB;
-    }
-    return PB_OK;
-}
-
-/* Undo everything of the source being stored, and nothing else. */
-static void undo_source(struct pb_db *db, struct pb_err *err)
-{
-    forget_ids(db);
-    if (!db->batch) {
-        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-        return;
-    }
-    exec_simple(db, S_ROLLBACK_TO, err);
-    exec_simple(db, S_RELEASE, err);
-}
-
-int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
-                size_t *nresults, struct pb_err *err)
-{
-    if (nresults)
-        *nresults = 0;
-    /* Alone: one transaction. In a batch: a savepoint, so a bad source
-     * still leaves nothing behind while the batch commits once. */
-    if (exec_simple(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
-        return PB_EDB;
-    int rc = PB_OK;
-    sqlite3_stmt *q = stmt(db, S_SOURCE_FIND, err);
-    if (!q) {
-        rc = PB_EDB;
-        goto rollback;
-    }
-    bind_text(q, 1, set->sha256);
-    long long existing = find_id(db, q, &rc, err);
-    if (rc)
-        goto rollback;
-    if (existing) {
-        undo_source(db, err);
-        return PB_EDUP;
-    }
-    q = stmt(db, S_SOURCE_INSERT, err);
-    if (!q) {
-        rc = PB_EDB;
-        goto rollback;
-    }
-    char when[32];
-    now_iso(when, sizeof(when));
-    bind_text(q, 1, set->sha256);
-    bind_text(q, 2, set->path ? set->path : "-");
-    bind_text(q, 3, set->format ? set->format : "unknown");
-    bind_text(q, 4, set->tool_version);
-    sqlite3_bind_int64(q, 5, (sqlite3_int64)set->size);
-    bind_text(q, 6, when);
-    if ((rc = step_done(db, q, err, "cannot insert source")))
-        goto rollback;
-    long long source_id = sqlite3_last_insert_rowid(db->h);
-    if ((rc = store_rows(db, set, source_id, err)))
-        goto rollback;
-    if ((rc = exec_simple(db, db->batch ? S_RELEASE : S_COMMIT, err)))
-        goto rollback;
-    if (nresults)
-        *nresults = set->nresults;
-    return PB_OK;
-rollback:
-    undo_source(db, err);
-    return rc ? rc : PB_EDB;
-}
-
-int pb_db_forget_source(struct pb_db *db, long long source_id,
-                        struct pb_err *err)
-{
-    /* like pb_db_store: a transaction of its own, or a savepoint in a
-     * batch */
-    if (exec_simple(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
-        return PB_EDB;
-    static const enum stmt del[] = {S_FORGET_RESULTS, S_FORGET_FACTS,
-                                    S_FORGET_SOURCE};
-    for (size_t i = 0; i < sizeof(del) / sizeof(del[0]); i++) {
-        sqlite3_stmt *q = stmt(db, del[i], err);
-        if (!q) {
-            undo_source(db, err);
-            return PB_EDB;
-        }
-        sqlite3_bind_int64(q, 1, source_id);
-        if (step_done(db, q, err, "cannot forget source")) {
-            undo_source(db, err);
-            return PB_EDB;
-        }
-    }
-    if (exec_simple(db, db->batch ? S_RELEASE : S_COMMIT, err)) {
-        undo_source(db, err);
-        return PB_EDB;
-    }
-    return PB_OK;
-}
-
-/* ==== reading ==== */
-
-static const char *col_text(sqlite3_stmt *q, int i)
+const char *db_col_text(sqlite3_stmt *q, int i)
 {
     return (const char *)sqlite3_column_text(q, i);
 }
 
-static int finish_query(struct pb_db *db, sqlite3_stmt *q, int rc, int stop,
+int db_finish_query(struct pb_db *db, sqlite3_stmt *q, int rc, int stop,
                         struct pb_err *err)
 {
     int result = PB_OK;
@@ -1032,201 +637,4 @@ static int finish_query(struct pb_db *db, sqlite3_stmt *q, int rc, int stop,
     }
     sqlite3_reset(q);
     return result;
-}
-
-/* Parameters ?1..?5 of the filtered queries (NULL = match all). */
-static void bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f)
-{
-    if (!f)
-        return;
-    bind_text(q, 1, f->test_re);
-    bind_text(q, 2, f->config_re);
-    bind_text(q, 3, f->metric_re);
-    bind_text(q, 4, f->host_re);
-    bind_text(q, 5, f->format);
-}
-
-int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
-                      pb_db_row_cb cb, void *ctx, struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, S_EACH_RESULT, err);
-    if (!q)
-        return PB_EDB;
-    bind_filter(q, f);
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_db_row r;
-        r.source_path = col_text(q, 0);
-        r.format = col_text(q, 1);
-        r.host = col_text(q, 2);
-        r.config = col_text(q, 3);
-        r.test = col_text(q, 4);
-        r.tool = col_text(q, 5);
-        r.job = col_text(q, 6);
-        r.metric = col_text(q, 7);
-        r.has_value = sqlite3_column_type(q, 8) != SQLITE_NULL;
-        r.value = sqlite3_column_double(q, 8);
-        r.unit = col_text(q, 9);
-        r.direction = col_text(q, 10);
-        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
-        r.stderr_ = sqlite3_column_double(q, 11);
-        r.samples = (long)sqlite3_column_int64(q, 12);
-        if ((stop = cb(ctx, &r)) != 0)
-            break;
-    }
-    return finish_query(db, q, rc, stop, err);
-}
-
-int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,
-                      struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, S_EACH_SOURCE, err);
-    if (!q)
-        return PB_EDB;
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_db_source s;
-        s.id = sqlite3_column_int64(q, 0);
-        s.sha256 = col_text(q, 1);
-        s.path = col_text(q, 2);
-        s.format = col_text(q, 3);
-        s.tool_version = col_text(q, 4);
-        s.size = sqlite3_column_int64(q, 5);
-        s.ingested_at = col_text(q, 6);
-        s.nresults = sqlite3_column_int64(q, 7);
-        if ((stop = cb(ctx, &s)) != 0)
-            break;
-    }
-    return finish_query(db, q, rc, stop, err);
-}
-
-static int each_entity(struct pb_db *db, enum stmt s, int has_tool,
-                       pb_db_entity_cb cb, void *ctx, struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, s, err);
-    if (!q)
-        return PB_EDB;
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_db_entity e;
-        int i = 0;
-        e.id = sqlite3_column_int64(q, i++);
-        e.name = col_text(q, i++);
-        e.tool = has_tool ? col_text(q, i++) : NULL;
-        e.params = col_text(q, i++);
-        e.nresults = sqlite3_column_int64(q, i++);
-        if (!e.params)
-            e.params = "";
-        if ((stop = cb(ctx, &e)) != 0)
-            break;
-    }
-    return finish_query(db, q, rc, stop, err);
-}
-
-int pb_db_each_config(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
-                      struct pb_err *err)
-{
-    return each_entity(db, S_EACH_CONFIG, 0, cb, ctx, err);
-}
-
-int pb_db_each_test(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
-                    struct pb_err *err)
-{
-    return each_entity(db, S_EACH_TEST, 1, cb, ctx, err);
-}
-
-int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
-                 struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, S_COUNTS, err);
-    if (!q)
-        return PB_EDB;
-    int rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW) {
-        out->sources = sqlite3_column_int64(q, 0);
-        out->configs = sqlite3_column_int64(q, 1);
-        out->tests = sqlite3_column_int64(q, 2);
-        out->results = sqlite3_column_int64(q, 3);
-        rc = SQLITE_DONE;
-    }
-    return finish_query(db, q, rc, 0, err);
-}
-
-/* ==== report queries ==== */
-
-int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
-                          pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, S_REPORT_ROWS, err);
-    if (!q)
-        return PB_EDB;
-    bind_filter(q, f);
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_db_rrow r;
-        r.test_id = sqlite3_column_int64(q, 0);
-        r.metric_id = sqlite3_column_int64(q, 1);
-        r.config_id = sqlite3_column_int64(q, 2);
-        r.source_id = sqlite3_column_int64(q, 3);
-        r.metric = col_text(q, 4);
-        r.unit = col_text(q, 5);
-        r.direction = col_text(q, 6);
-        r.job = col_text(q, 7);
-        r.host = col_text(q, 8);
-        r.has_value = sqlite3_column_type(q, 9) != SQLITE_NULL;
-        r.value = sqlite3_column_double(q, 9);
-        r.null_reason = col_text(q, 10);
-        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
-        r.stderr_ = sqlite3_column_double(q, 11);
-        r.samples = (long)sqlite3_column_int64(q, 12);
-        if ((stop = cb(ctx, &r)) != 0)
-            break;
-    }
-    return finish_query(db, q, rc, stop, err);
-}
-
-/* Rows of a three-text-column listing (id, a, b) or (id, a, b, c). */
-static int each_triple(struct pb_db *db, enum stmt s, int ncols,
-                       pb_db_triple_cb cb, void *ctx, struct pb_err *err)
-{
-    sqlite3_stmt *q = stmt(db, s, err);
-    if (!q)
-        return PB_EDB;
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_db_triple t;
-        t.id = sqlite3_column_int64(q, 0);
-        t.a = col_text(q, 1);
-        t.b = col_text(q, 2);
-        t.c = ncols > 3 ? col_text(q, 3) : NULL;
-        if ((stop = cb(ctx, &t)) != 0)
-            break;
-    }
-    return finish_query(db, q, rc, stop, err);
-}
-
-int pb_db_report_configs(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
-                         struct pb_err *err)
-{
-    return each_triple(db, S_REPORT_CONFIGS, 2, cb, ctx, err);
-}
-
-int pb_db_report_tests(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
-                       struct pb_err *err)
-{
-    return each_triple(db, S_REPORT_TESTS, 3, cb, ctx, err);
-}
-
-int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
-                        void *ctx, struct pb_err *err)
-{
-    return each_triple(db,
-                       tests ? S_REPORT_TEST_PARAMS : S_REPORT_CONFIG_PARAMS,
-                       3, cb, ctx, err);
-}
-
-int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
-                       struct pb_err *err)
-{
-    return each_triple(db, S_REPORT_FACTS, 4, cb, ctx, err);
 }

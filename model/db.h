@@ -18,20 +18,27 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 2
+#define PB_DB_SCHEMA_VERSION 3
 
 /* The --db default: $POOLBENCH_DB, else "./poolbench.db". */
 const char *pb_db_default_path(void);
 
 /* Open (creating and migrating if needed) the database at path. readonly
- * opens an existing file without creating or migrating it. Sets WAL mode
+ * opens an existing file without creating it, and migrates it only when
+ * its schema is older than this binary's (readers need the new columns). Sets WAL mode
  * and a busy timeout so several processes can ingest at once.
  * Returns PB_OK, or PB_EDB with err filled. Free *out with pb_db_close. */
 int pb_db_open(const char *path, int readonly, struct pb_db **out,
                struct pb_err *err) PB_WUR;
 void pb_db_close(struct pb_db *db);
 
-/* Store one parsed source in one transaction. Returns PB_OK, PB_EDUP when
+/* Store one parsed source in one transaction. Config dimensions whose
+ * origin is "sheet: ..." or "companion: ..." are attached to the config's
+ * label, not kept to this source: every configuration with that label,
+ * stored before or after, gets them, and configurations are re-keyed
+ * (merged when they now agree) so that the order of stores does not
+ * matter; a set config carrying only such dimensions and no results makes
+ * no configuration (a sheet row). See docs/design.md. Returns PB_OK, PB_EDUP when
  * a source with the same SHA-256 is already stored (nothing changes), or
  * PB_EDB with err filled (nothing was written). *nresults gets the number
  * of rows written (may be NULL). */
@@ -46,10 +53,11 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
 int pb_db_begin(struct pb_db *db, struct pb_err *err) PB_WUR;
 int pb_db_commit(struct pb_db *db, struct pb_err *err) PB_WUR;
 
-/* Delete source source_id with its results and facts, in one transaction
- * (a savepoint inside a batch). Its configs, tests, hosts and metrics
- * stay (ids are never reused). Returns PB_OK (also when no source has
- * that id: nothing changes) or PB_EDB with err filled (nothing was
+/* Delete source source_id with its results, facts and the dimensions it
+ * attached to labels (configs of those labels are re-keyed back), in one
+ * transaction (a savepoint inside a batch). Its configs, tests, hosts and
+ * metrics stay (ids are never reused). Returns PB_OK (also when no source
+ * has that id: nothing changes) or PB_EDB with err filled (nothing was
  * deleted). */
 int pb_db_forget_source(struct pb_db *db, long long source_id,
                         struct pb_err *err) PB_WUR;
@@ -150,8 +158,9 @@ int pb_db_report_configs(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
 /* Tests as (id, name, tool), ordered by id. */
 int pb_db_report_tests(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
                        struct pb_err *err) PB_WUR;
-/* Parameters as (owner id, key, value) ordered by owner id and key: of
- * tests when `tests` is non-zero, else of configs. */
+/* Parameters as (owner id, key, value, origin) ordered by owner id and
+ * key: of tests when `tests` is non-zero (origin always NULL), else of
+ * configs (origin "KIND: DETAIL", NULL = the parser; see struct pb_kv). */
 int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
                         void *ctx, struct pb_err *err) PB_WUR;
 /* Facts as (source id, host, key, value) in source and insertion order. */

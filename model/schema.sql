@@ -26,12 +26,52 @@ CREATE TABLE config (
     UNIQUE (label, signature)
 );
 
+-- Its dimensions: its sources' own ones plus those attached to its label
+-- (docs/design.md, "Configurations: identity, attached dimensions, order").
 CREATE TABLE config_param (
     config_id INTEGER NOT NULL REFERENCES config(id),
     key       TEXT NOT NULL,
     value     TEXT NOT NULL,
+    origin    TEXT,                     -- "KIND: DETAIL"; NULL = parser
     PRIMARY KEY (config_id, key)
 ) WITHOUT ROWID;
+
+-- A configuration as its sources state it (parser, commands, label rules,
+-- --set), before the dimensions attached to its label. Several may map to
+-- one config; results keep theirs (result.own_id) so that configs can be
+-- re-keyed when attached dimensions come or go.
+CREATE TABLE config_own (
+    id        INTEGER PRIMARY KEY,
+    label     TEXT NOT NULL,
+    signature TEXT NOT NULL,            -- sorted key=value and origins
+    config_id INTEGER NOT NULL REFERENCES config(id),
+    UNIQUE (label, signature)
+);
+CREATE TABLE config_own_param (
+    own_id INTEGER NOT NULL REFERENCES config_own(id),
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    origin TEXT,
+    PRIMARY KEY (own_id, key)
+) WITHOUT ROWID;
+
+-- Dimensions attached to every configuration with a label, by a
+-- configuration sheet (ingest --configs) or a companion ZFS output
+-- (ingest --label X zpool-status.txt). Taken back with their source.
+CREATE TABLE label_param (
+    label     TEXT NOT NULL,
+    key       TEXT NOT NULL,
+    value     TEXT NOT NULL,
+    origin    TEXT NOT NULL,            -- "sheet: PATH:LINE", "companion: PATH"
+    source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE
+);
+CREATE INDEX label_param_by_label ON label_param(label);
+CREATE INDEX label_param_by_source ON label_param(source_id);
+
+-- Bumped whenever configs are re-keyed, so that other connections drop
+-- the config ids they cached.
+CREATE TABLE model_generation (n INTEGER NOT NULL);
+INSERT INTO model_generation VALUES (0);
 
 CREATE TABLE test (
     id        INTEGER PRIMARY KEY,
@@ -67,7 +107,8 @@ CREATE TABLE result (
     value       REAL,                    -- NULL: see null_reason
     null_reason TEXT,                    -- "+++++ (too fast to measure)"
     stderr      REAL,
-    samples     INTEGER
+    samples     INTEGER,
+    own_id      INTEGER REFERENCES config_own(id) -- config as the source said
 );
 -- One secondary index only: it grows by appending (source ids only rise),
 -- while an index on (test_id, metric_id) took 60% of the time of storing

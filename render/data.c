@@ -141,6 +141,7 @@ static int on_param(void *vctx, const struct pb_db_triple *t)
     PB_GROW(*kv, *cap, *n + 1);
     (*kv)[*n].key = rp_clean(&d->arena, t->a ? t->a : "");
     (*kv)[*n].value = rp_clean(&d->arena, t->b ? t->b : "");
+    (*kv)[*n].origin = t->c ? rp_clean(&d->arena, t->c) : NULL;
     (*n)++;
     return 0;
 }

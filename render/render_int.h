@@ -117,6 +117,7 @@ const char *rp_metric_title(const char *metric, char *buf, size_t n);
 
 struct rp_kv {
     const char *key, *value;
+    const char *origin; /* configs: "KIND: DETAIL"; NULL = parser */
 };
 
 struct rp_config {

@@ -266,17 +266,118 @@ static const char *default_title(const struct rp_data *d, struct pb_arena *a)
                            d->used_configs, d->used_tests);
 }
 
+/* Kind of an origin ("sheet" of "sheet: hosts.csv:3"); "parser" for
+ * NULL. */
+static const char *origin_kind(const char *origin, char *buf, size_t n)
+{
+    if (!origin)
+        return "parser";
+    const char *colon = strchr(origin, ':');
+    size_t l = colon ? (size_t)(colon - origin) : strlen(origin);
+    snprintf(buf, n, "%.*s", (int)(l < n ? l : n - 1), origin);
+    return buf;
+}
+
+/* Where a config's dimensions came from, grouped by origin in the order
+ * of each origin's first key: "sheet hosts.csv:3: disks, layout ·
+ * parser: recordsize". Paths lose their folders and long details are
+ * cut (the full text is in *title). NULL when every dimension is the
+ * parser's. Arena strings. */
+static const char *origins_text(struct rt_table *t, const struct rp_config *cf,
+                                const char **title)
+{
+    int any = 0;
+    for (size_t i = 0; i < cf->nparams && !any; i++)
+        any = cf->params[i].origin != NULL;
+    *title = NULL;
+    if (!any)
+        return NULL;
+    struct pb_buf b = PB_BUF_INIT, tb = PB_BUF_INIT;
+    pb_buf_puts(&b, "");
+    pb_buf_puts(&tb, "");
+    for (size_t i = 0; i < cf->nparams; i++) {
+        const char *oi = cf->params[i].origin;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const char *oj = cf->params[j].origin;
+            seen = oi == oj || (oi && oj && !strcmp(oi, oj));
+        }
+        if (seen)
+            continue;
+        char kind[32];
+        origin_kind(oi, kind, sizeof(kind));
+        const char *detail = oi && strchr(oi, ':') ? strchr(oi, ':') + 1 : "";
+        while (*detail == ' ')
+            detail++;
+        if (!strcmp(kind, "sheet") || !strcmp(kind, "companion") ||
+            !strcmp(kind, "path")) {
+            const char *slash = strrchr(detail, '/');
+            if (slash)
+                detail = slash + 1;
+        }
+        size_t dl = pb_utf8_len((const unsigned char *)detail, strlen(detail));
+        pb_buf_printf(&b, "%s%s", b.len ? " · " : "", kind);
+        if (*detail && dl <= 40) {
+            pb_buf_printf(&b, " %s", detail);
+        } else if (*detail) {
+            /* cut on a character boundary */
+            size_t cut = 0, chars = 0;
+            while (detail[cut] && chars < 39) {
+                cut++;
+                while ((detail[cut] & 0xc0) == 0x80)
+                    cut++;
+                chars++;
+            }
+            pb_buf_printf(&b, " %.*s…", (int)cut, detail);
+        }
+        pb_buf_puts(&b, ":");
+        pb_buf_printf(&tb, "%s%s:", tb.len ? "\n" : "", oi ? oi : "parser");
+        for (size_t j = i; j < cf->nparams; j++) {
+            const char *oj = cf->params[j].origin;
+            if (oi == oj || (oi && oj && !strcmp(oi, oj))) {
+                pb_buf_printf(&b, " %s", cf->params[j].key);
+                pb_buf_printf(&tb, " %s", cf->params[j].key);
+            }
+        }
+    }
+    const char *r = rt_str(t, "%s", pb_buf_str(&b));
+    *title = rt_str(t, "%s", pb_buf_str(&tb));
+    pb_buf_release(&b);
+    pb_buf_release(&tb);
+    return r;
+}
+
 static void section_configs(struct rp_out *o, const struct rp_data *d)
 {
+    /* the origin column only when some dimension has another origin than
+     * the parser */
+    int origins = 0;
+    for (size_t i = 0; i < d->nconfigs && !origins; i++)
+        for (size_t k = 0; d->configs[i].used && k < d->configs[i].nparams;
+             k++)
+            origins |= d->configs[i].params[k].origin != NULL;
+    size_t oc = origins ? 1 : 0;
     struct rt_table t;
-    rt_init(&t, 4);
+    rt_init(&t, 4 + oc);
     t.caption = "Configurations (colours are the same in every chart)";
     t.sortable = 1;
     t.fold = d->used_configs > 24;
     rt_header(&t, 0, "Configuration", RT_LEFT);
     rt_header(&t, 1, "Parameters", RT_LEFT);
-    rt_header(&t, 2, "Tests", RT_RIGHT);
-    rt_header(&t, 3, "Values", RT_RIGHT);
+    if (origins) {
+        rt_header(&t, 2, "Where the parameters came from", RT_LEFT);
+        t.note =
+            "Where the parameters came from: parser = the result file's own "
+            "fields; command = a zpool, zfs or hdparm command pasted in the "
+            "file (its line); label = a label rule; title = the note's title "
+            "line; path = the file or folder name; set = --set on the "
+            "command line; sheet = a configuration sheet (ingest --configs), "
+            "file:line; companion = a zpool status, zpool get or zfs get "
+            "output ingested with --label. Hover a cell for the full "
+            "origin.";
+    }
+    rt_header(&t, 2 + oc, "Tests", RT_RIGHT);
+    rt_header(&t, 3 + oc, "Values", RT_RIGHT);
     size_t *ntests = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
     size_t *nvals = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
     size_t *lastt = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
@@ -305,8 +406,17 @@ static void section_configs(struct rp_out *o, const struct rp_data *d)
         if (!*p)
             row[1].style = RT_MUTED;
         free(p);
-        rt_setv(&t, &row[2], rt_str(&t, "%zu", ntests[ci]), (double)ntests[ci]);
-        rt_setv(&t, &row[3], rt_str(&t, "%zu", nvals[ci]), (double)nvals[ci]);
+        if (origins) {
+            const char *title;
+            const char *ot = origins_text(&t, cf, &title);
+            rt_set(&t, &row[2], ot ? ot : "parser");
+            row[2].title = title;
+            row[2].style = RT_MUTED;
+        }
+        rt_setv(&t, &row[2 + oc], rt_str(&t, "%zu", ntests[ci]),
+                (double)ntests[ci]);
+        rt_setv(&t, &row[3 + oc], rt_str(&t, "%zu", nvals[ci]),
+                (double)nvals[ci]);
     }
     free(byrank);
     free(ntests);

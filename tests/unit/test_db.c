@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "model/db.h"
+#include "common/pb.h"
 
 static char dbpath[64];
 
@@ -181,6 +182,15 @@ static void test_newer_schema_refused(void **state)
     assert_null(db);
 }
 
+static int count_params(void *ctx, const struct pb_db_triple *t)
+{
+    long long *n = ctx;
+    assert_string_equal(t->a, "recordsize");
+    assert_null(t->c); /* the parser's */
+    (*n)++;
+    return 0;
+}
+
 /* A version-1 database (with the result_by_test index it had) is brought
  * to the current version on open, its rows kept. */
 static void test_migrate_v1(void **state)
@@ -195,7 +205,15 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
+    /* the version-1 shape: what version 3 added taken away again */
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE config_own; "
+                                  "DROP TABLE config_own_param; "
+                                  "DROP TABLE label_param; "
+                                  "DROP TABLE model_generation; "
+                                  "ALTER TABLE result DROP COLUMN own_id; "
+                                  "ALTER TABLE config_param DROP COLUMN "
+                                  "origin; "
                                   "CREATE INDEX result_by_test ON "
                                   "result(test_id, metric_id); "
                                   "PRAGMA user_version = 1",
@@ -207,13 +225,342 @@ static void test_migrate_v1(void **state)
                      1);
     assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
     pb_db_close(db);
-    assert_int_equal(count("PRAGMA user_version"), 2);
+    assert_int_equal(count("PRAGMA user_version"), PB_DB_SCHEMA_VERSION);
     assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
                            "'result_by_test'"),
                      0);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
                            "'read_iops' AND value = 1416"),
                      1);
+    /* version 3: every config is its own config, every result names it,
+     * dimensions so far are the parser's */
+    assert_int_equal(count("SELECT count(*) FROM config_own o JOIN config c "
+                           "ON c.id = o.config_id AND c.id = o.id AND "
+                           "c.signature = o.signature"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE own_id IS NULL "
+                           "OR own_id != config_id"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM config_own_param WHERE key = "
+                           "'recordsize' AND value = '8192' AND origin IS "
+                           "NULL"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM config_param WHERE origin "
+                           "IS NULL"),
+                     1);
+    /* and it takes new sources, with origins */
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    s = sample("content v1 then v3");
+    s->configs[0].params[0].origin = pb_rs_str(s, "set: --set recordsize=8k");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    /* same values, other origin: the same config, the better origin */
+    assert_int_equal(count("SELECT count(*) FROM config"), 1);
+    assert_int_equal(count("SELECT count(*) FROM config_own"), 2);
+    assert_int_equal(count("SELECT count(*) FROM config_param WHERE origin = "
+                           "'set: --set recordsize=8k'"),
+                     1);
+}
+
+/* A reader (readonly open) of a version-2 database upgrades it first:
+ * listings read columns version 3 added. */
+static void test_reader_upgrades(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    struct pb_resultset *s = sample("content v2");
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE config_own; "
+                                  "DROP TABLE config_own_param; "
+                                  "DROP TABLE label_param; "
+                                  "DROP TABLE model_generation; "
+                                  "ALTER TABLE result DROP COLUMN own_id; "
+                                  "ALTER TABLE config_param DROP COLUMN "
+                                  "origin; PRAGMA user_version = 2",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
+    long long n = 0;
+    assert_int_equal(pb_db_report_params(db, 0, count_params, &n, &err),
+                     PB_OK);
+    pb_db_close(db);
+    assert_int_equal(n, 1);
+    assert_int_equal(count("PRAGMA user_version"), PB_DB_SCHEMA_VERSION);
+}
+
+/* ==== configurations: attached dimensions, order, re-keying ==== */
+
+/* A source of label with dims "key=value#origin" (origin optional) and,
+ * unless `results` is 0, one read_iops result of value v. */
+static struct pb_resultset *src(const char *content, const char *label,
+                                const char *const *dims, int results,
+                                double v)
+{
+    struct pb_resultset *s = pb_resultset_new();
+    s->path = pb_rs_str(s, content);
+    s->format = results ? "test" : "sheet";
+    s->size = strlen(content);
+    pb_sha256_hex(content, strlen(content), s->sha256);
+    size_t c = pb_rs_config(s, label);
+    for (size_t i = 0; dims && dims[i]; i++) {
+        char *k = pb_xstrdup(dims[i]);
+        char *eq = strchr(k, '=');
+        char *hash = strchr(k, '#');
+        *eq = '\0';
+        if (hash)
+            *hash = '\0';
+        pb_rs_config_param_origin(s, c, k, eq + 1, hash ? hash + 1 : NULL);
+        free(k);
+    }
+    if (results) {
+        size_t t = pb_rs_test(s, "fio randread bs=4k", "fio");
+        pb_rs_add(s, c, t, NULL, "job", "read_iops", "ops/s", PB_DIR_HIGHER,
+                  v);
+    }
+    return s;
+}
+
+static void store(struct pb_db *db, struct pb_resultset *s)
+{
+    struct pb_err err = {0};
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+}
+
+/* Text of a query's rows ("a|b\n..."), from the database at path. */
+static char *rows(const char *path, const char *sql)
+{
+    sqlite3 *h;
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "");
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(q); i++) {
+            const char *t = (const char *)sqlite3_column_text(q, i);
+            pb_buf_printf(&b, "%s%s", i ? "|" : "", t ? t : "NULL");
+        }
+        pb_buf_putc(&b, '\n');
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(h);
+    return pb_buf_take(&b);
+}
+
+/* What must not depend on the order of ingest: configs with their
+ * dimensions and origins, and which config each result has (ids may
+ * differ: they follow the order configs first appeared in); the model is
+ * clean. */
+static char *model_text(const char *path)
+{
+    char *a = rows(path, "SELECT c.label, p.key, p.value, p.origin "
+                         "FROM config c LEFT JOIN config_param p ON "
+                         "p.config_id = c.id ORDER BY c.label, "
+                         "c.signature, p.key");
+    char *b = rows(path, "SELECT c.label, replace(c.signature, char(31), "
+                         "','), m.name, r.value, s.path FROM result r JOIN "
+                         "config c ON c.id = r.config_id JOIN metric m ON "
+                         "m.id = r.metric_id JOIN source s ON s.id = "
+                         "r.source_id ORDER BY s.path, m.name");
+    char *c = rows(path, "PRAGMA integrity_check");
+    char *d = rows(path, "PRAGMA foreign_key_check");
+    assert_string_equal(c, "ok\n");
+    assert_string_equal(d, "");
+    char *t = pb_xasprintf("%s--\n%s", a, b);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    return t;
+}
+
+static const char *const sheet_x[] = {"layout=mirror#sheet: s.csv:2",
+                                      "vdevs=2#sheet: s.csv:2", NULL};
+static const char *const by_label[] = {"layout=mirror#label: mirror", NULL};
+static const char *const by_set[] = {"layout=raidz1#set: --set layout=raidz1",
+                                     NULL};
+
+/* Two sources of label X: one says nothing, one says layout=mirror (a
+ * label rule); the sheet says layout=mirror vdevs=2 for X. */
+static void store_merge_case(struct pb_db *db, int sheet_first)
+{
+    if (sheet_first)
+        store(db, src("sheet", "X", sheet_x, 0, 0));
+    store(db, src("plain", "X", NULL, 1, 100));
+    store(db, src("labelled", "X", by_label, 1, 200));
+    store(db, src("other", "Y", NULL, 1, 300));
+    if (!sheet_first)
+        store(db, src("sheet", "X", sheet_x, 0, 0));
+}
+
+static void test_attach_order(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    char other[80];
+    snprintf(other, sizeof(other), "%s.2", dbpath);
+    unlink(other);
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    store_merge_case(db, 1);
+    pb_db_close(db);
+    assert_int_equal(pb_db_open(other, 0, &db, &err), PB_OK);
+    store_merge_case(db, 0);
+    pb_db_close(db);
+    char *a = model_text(dbpath), *b = model_text(other);
+    assert_string_equal(a, b);
+    /* both sources of X are one configuration now: the sheet made the
+     * plain one a mirror too; the label rule's origin loses to the
+     * sheet's; Y is untouched */
+    assert_string_equal(a, "X|layout|mirror|sheet: s.csv:2\n"
+                           "X|vdevs|2|sheet: s.csv:2\n"
+                           "Y|NULL|NULL|NULL\n"
+                           "--\n"
+                           "X|layout=mirror,vdevs=2|read_iops|200.0|labelled\n"
+                           "Y||read_iops|300.0|other\n"
+                           "X|layout=mirror,vdevs=2|read_iops|100.0|plain\n");
+    /* the merged config kept the smaller id */
+    assert_int_equal(count("SELECT count(*) FROM config WHERE id = 1 AND "
+                           "label = 'X'"),
+                     1);
+    free(a);
+    free(b);
+    unlink(other);
+    snprintf(other + strlen(other), 8, "-wal");
+    unlink(other);
+}
+
+static long long source_id(const char *path)
+{
+    char sql[128];
+    snprintf(sql, sizeof(sql), "SELECT id FROM source WHERE path = '%s'",
+             path);
+    return count(sql);
+}
+
+/* Forgetting the sheet takes its dimensions back and splits the merged
+ * configuration again; a --set dimension wins over the sheet. */
+static void test_attach_forget(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    store_merge_case(db, 0);
+    store(db, src("set", "X", by_set, 1, 400));
+    assert_int_equal(count("SELECT count(*) FROM config WHERE label = 'X'"),
+                     2);
+    char *a = rows(dbpath, "SELECT c.id, p.key, p.value, p.origin FROM "
+                           "config c JOIN config_param p ON p.config_id = "
+                           "c.id WHERE c.label = 'X' ORDER BY 1, 2");
+    assert_string_equal(a, "1|layout|mirror|sheet: s.csv:2\n"
+                           "1|vdevs|2|sheet: s.csv:2\n"
+                           "4|layout|raidz1|set: --set layout=raidz1\n"
+                           "4|vdevs|2|sheet: s.csv:2\n");
+    free(a);
+    assert_int_equal(pb_db_forget_source(db, source_id("sheet"), &err),
+                     PB_OK);
+    pb_db_close(db);
+    a = rows(dbpath, "SELECT c.id, c.label, p.key, p.value, p.origin FROM "
+                     "config c LEFT JOIN config_param p ON p.config_id = "
+                     "c.id ORDER BY 1, 3");
+    /* plain X keeps id 1 (no dims), the labelled one gets a new id */
+    assert_string_equal(a, "1|X|NULL|NULL|NULL\n"
+                           "3|Y|NULL|NULL|NULL\n"
+                           "4|X|layout|raidz1|set: --set layout=raidz1\n"
+                           "5|X|layout|mirror|label: mirror\n");
+    free(a);
+    a = rows(dbpath, "SELECT s.path, r.config_id, r.own_id FROM result r "
+                     "JOIN source s ON s.id = r.source_id ORDER BY 1");
+    assert_string_equal(a, "labelled|5|2\nother|3|3\nplain|1|1\nset|4|4\n");
+    free(a);
+    assert_int_equal(count("SELECT count(*) FROM label_param"), 0);
+    assert_int_equal(count("SELECT count(*) FROM pragma_foreign_key_check"),
+                     0);
+}
+
+/* Another connection re-keys (merging configs): this one's cached ids
+ * are dropped before its next store, which lands in the right config. */
+static void test_attach_other_connection(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *one, *two;
+    assert_int_equal(pb_db_open(dbpath, 0, &one, &err), PB_OK);
+    store(one, src("plain", "X", NULL, 1, 100));
+    store(one, src("labelled", "X", by_label, 1, 200));
+    assert_int_equal(pb_db_open(dbpath, 0, &two, &err), PB_OK);
+    store(two, src("sheet", "X", sheet_x, 0, 0));
+    pb_db_close(two);
+    /* config 2 was merged into 1; "one" had cached it */
+    store(one, src("labelled again", "X", by_label, 1, 250));
+    pb_db_close(one);
+    assert_int_equal(count("SELECT count(*) FROM config"), 1);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE config_id = 1"),
+                     3);
+    assert_int_equal(count("SELECT count(*) FROM pragma_foreign_key_check"),
+                     0);
+}
+
+/* Two sheets disagreeing about one label, and a companion against the
+ * parser: the outcome is the same in both orders (sheet beats companion,
+ * the parser beats a companion; between two sheets the smaller origin
+ * text). */
+static void test_attach_conflicts(void **state)
+{
+    (void)state;
+    static const char *const s1[] = {"layout=mirror#sheet: a.csv:2", NULL};
+    static const char *const s2[] = {"layout=raidz2#sheet: b.csv:5", NULL};
+    static const char *const comp[] = {"layout=stripe#companion: st.txt",
+                                       "slog=yes#companion: st.txt",
+                                       "ashift=9#companion: st.txt", NULL};
+    static const char *const parsed[] = {"ashift=12", NULL};
+    struct pb_err err = {0};
+    struct pb_db *db;
+    char *first = NULL;
+    for (int order = 0; order < 2; order++) {
+        teardown(NULL);
+        assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+        if (order)
+            store(db, src("res", "X", parsed, 1, 1));
+        store(db, src(order ? "b" : "comp", "X", order ? s2 : comp, 1, 2));
+        store(db, src("a", "X", s1, 0, 0));
+        store(db, src(order ? "comp" : "b", "X", order ? comp : s2, 1, 2));
+        if (!order)
+            store(db, src("res", "X", parsed, 1, 1));
+        pb_db_close(db);
+        char *t = rows(dbpath, "SELECT p.key, p.value, p.origin FROM "
+                               "config c JOIN config_param p ON "
+                               "p.config_id = c.id ORDER BY c.signature, "
+                               "1");
+        if (!first)
+            first = t;
+        else {
+            assert_string_equal(first, t);
+            free(t);
+        }
+    }
+    /* the parsed source keeps its ashift (the parser beats a companion);
+     * the companion's own results get its ashift=9; the sheets agree on
+     * nothing: a.csv's mirror wins (smaller origin text) over b.csv's
+     * raidz2, and over the companion's stripe */
+    assert_string_equal(first, "ashift|12|NULL\n"
+                               "layout|mirror|sheet: a.csv:2\n"
+                               "slog|yes|companion: st.txt\n"
+                               "ashift|9|companion: st.txt\n"
+                               "layout|mirror|sheet: a.csv:2\n"
+                               "slog|yes|companion: st.txt\n");
+    free(first);
 }
 
 static int source_ids(void *ctx, const struct pb_db_source *s)
@@ -307,6 +654,14 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reader_upgrades, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_attach_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_attach_forget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_attach_other_connection, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_attach_conflicts, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,167 @@
+/* model/ internals shared by db.c (statements, open, migrations), store.c
+ * (storing and forgetting sources), attach.c (label dimensions and
+ * re-keying) and query.c (listings and report queries). */
+#ifndef PB_DB_INT_H
+#define PB_DB_INT_H
+
+#include "model/db.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+/* ==== statements (text in db.c) ==== */
+
+enum db_stmt {
+    S_BEGIN,
+    S_COMMIT,
+    S_ROLLBACK,
+    S_SAVEPOINT,
+    S_RELEASE,
+    S_ROLLBACK_TO,
+    S_SOURCE_FIND,
+    S_SOURCE_INSERT,
+    S_HOST_FIND,
+    S_HOST_INSERT,
+    S_CONFIG_FIND,
+    S_CONFIG_INSERT,
+    S_CONFIG_PARAM_INSERT,
+    /* own configs, label dimensions, re-keying (attach.c) */
+    S_OWN_FIND,
+    S_OWN_INSERT,
+    S_OWN_PARAM_INSERT,
+    S_OWN_PARAMS,
+    S_OWN_SET_CONFIG,
+    S_LABEL_PARAM_INSERT,
+    S_LABEL_PARAMS,
+    S_LABEL_OWNS,
+    S_LABEL_CONFIGS,
+    S_CONFIG_OWNS,
+    S_CONFIG_RESIGN,
+    S_CONFIG_PARAMS_CLEAR,
+    S_CONFIG_DELETE,
+    S_REMAP_ADD,
+    S_REMAP_RESULTS,
+    S_REMAP_CLEAR,
+    S_GEN_GET,
+    S_GEN_BUMP,
+    S_SOURCE_LABELS,
+    S_FORGET_LABEL_PARAMS,
+    S_TEST_FIND,
+    S_TEST_INSERT,
+    S_TEST_PARAM_INSERT,
+    S_METRIC_FIND,
+    S_METRIC_INSERT,
+    S_RESULT_INSERT,
+    S_FACT_INSERT,
+    S_EACH_RESULT,
+    S_EACH_SOURCE,
+    S_EACH_CONFIG,
+    S_EACH_TEST,
+    S_COUNTS,
+    /* report queries */
+    S_REPORT_ROWS,
+    S_REPORT_CONFIGS,
+    S_REPORT_TESTS,
+    S_REPORT_CONFIG_PARAMS,
+    S_REPORT_TEST_PARAMS,
+    S_REPORT_FACTS,
+    /* forgetting a source */
+    S_FORGET_RESULTS,
+    S_FORGET_FACTS,
+    S_FORGET_SOURCE,
+    S__COUNT
+};
+
+extern const char *const pb_db_sql[S__COUNT];
+
+/* Cache of name -> id kept for the life of the connection: hosts by name,
+ * metrics by name, unit and direction (the key of the metric table),
+ * configs by label and signature, tests by tool+name and signature.
+ * Hashed on the strings' content, so 10,000 fio files naming 40 metrics
+ * ask the database 40 times, and a set of 3,600,000 results costs one
+ * probe per result. Ids are never deleted, so an entry stays true for
+ * rows other processes add; it is dropped on any rollback, which may have
+ * taken back a row it names. Keys are owned copies. */
+struct idslot {
+    char *k, *k2; /* NULL k = free */
+    int k3;
+    uint32_t h;
+    long long id;
+};
+
+struct idcache {
+    struct idslot *v;
+    size_t n, cap; /* cap is a power of two */
+};
+
+/* C_OWN: (label, own signature) -> own config id (k3 0) and the config
+ * id it maps to (k3 1). */
+enum { C_HOST, C_METRIC, C_OWN, C_TEST, C__COUNT };
+
+#define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
+
+struct pb_db {
+    sqlite3 *h;
+    int batch; /* inside pb_db_begin/pb_db_commit */
+    char *path;
+    sqlite3_stmt *st[S__COUNT];
+    sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
+    struct idcache ids[C__COUNT];
+    long long generation; /* model_generation.n the caches are true for */
+};
+
+/* The prepared statement s, reset and unbound; NULL with err filled. */
+sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err);
+/* Run a statement without parameters or rows. PB_OK or PB_EDB. */
+int db_exec(struct pb_db *db, enum db_stmt s, struct pb_err *err);
+/* Fill err with what SQLite says about the last failure; returns PB_EDB. */
+int db_fail(struct pb_db *db, struct pb_err *err, const char *what);
+/* Bind a copied text, or NULL when s is NULL. */
+void db_bind_text(sqlite3_stmt *q, int i, const char *s);
+/* Step a bound FIND statement: the id of its first row, or 0 (*rcout set
+ * on failure). Resets q. */
+long long db_find_id(struct pb_db *db, sqlite3_stmt *q, int *rcout,
+                     struct pb_err *err);
+/* Step a statement that returns no rows. PB_OK or PB_EDB. */
+int db_step_done(struct pb_db *db, sqlite3_stmt *q, struct pb_err *err,
+                 const char *what);
+const char *db_col_text(sqlite3_stmt *q, int i);
+/* End a row loop: the callback's stop value, PB_EUSAGE for a bad pattern,
+ * PB_EDB for another failure, else PB_OK. Resets q. */
+int db_finish_query(struct pb_db *db, sqlite3_stmt *q, int rc, int stop,
+                    struct pb_err *err);
+
+/* The id caches (key strings are copied); 0 = not cached. */
+long long db_cache_get(struct idcache *c, const char *k, const char *k2,
+                       int k3);
+void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
+                  long long id);
+/* Drop every cached id (after a rollback, or rows deleted). */
+void db_forget_ids(struct pb_db *db);
+
+
+/* ==== label dimensions (attach.c) ==== */
+
+/* Rank of an origin: the lower wins a conflict between dimensions of one
+ * key. set 0, sheet 1, parser (NULL) 2, command 3, companion 4, label,
+ * title and path 5, anything else 6. */
+int db_origin_rank(const char *origin);
+/* Non-zero for origins of dimensions attached to a label (sheet,
+ * companion) rather than stated by the source itself. */
+int db_origin_attached(const char *origin);
+
+/* Re-key every configuration of the given labels after their attached
+ * dimensions changed (see docs/design.md): configs recomputed, merged or
+ * split, results moved, in the caller's transaction. PB_OK or PB_EDB. */
+int db_rekey_labels(struct pb_db *db, char **labels, size_t n,
+                    struct pb_err *err);
+/* The config of own config own_id (label, own params), found or created
+ * with the label's attached dimensions; its params are refreshed. Returns
+ * the config id, or 0 with *rc set. */
+long long db_place_own(struct pb_db *db, long long own_id, const char *label,
+                       int *rc, struct pb_err *err);
+/* Drop the caches when another connection re-keyed (model_generation).
+ * PB_OK or PB_EDB. */
+int db_sync_generation(struct pb_db *db, struct pb_err *err);
+
+#endif

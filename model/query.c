@@ -1,0 +1,202 @@
+/* Reading the model: v_result rows, listings of sources, configs and
+ * tests, counts, and the lean queries the report is built from. */
+#include "model/db_int.h"
+
+#include <string.h>
+
+/* Parameters ?1..?5 of the filtered queries (NULL = match all). */
+static void bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f)
+{
+    if (!f)
+        return;
+    db_bind_text(q, 1, f->test_re);
+    db_bind_text(q, 2, f->config_re);
+    db_bind_text(q, 3, f->metric_re);
+    db_bind_text(q, 4, f->host_re);
+    db_bind_text(q, 5, f->format);
+}
+
+int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
+                      pb_db_row_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_EACH_RESULT, err);
+    if (!q)
+        return PB_EDB;
+    bind_filter(q, f);
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_row r;
+        r.source_path = db_col_text(q, 0);
+        r.format = db_col_text(q, 1);
+        r.host = db_col_text(q, 2);
+        r.config = db_col_text(q, 3);
+        r.test = db_col_text(q, 4);
+        r.tool = db_col_text(q, 5);
+        r.job = db_col_text(q, 6);
+        r.metric = db_col_text(q, 7);
+        r.has_value = sqlite3_column_type(q, 8) != SQLITE_NULL;
+        r.value = sqlite3_column_double(q, 8);
+        r.unit = db_col_text(q, 9);
+        r.direction = db_col_text(q, 10);
+        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
+        r.stderr_ = sqlite3_column_double(q, 11);
+        r.samples = (long)sqlite3_column_int64(q, 12);
+        if ((stop = cb(ctx, &r)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,
+                      struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_EACH_SOURCE, err);
+    if (!q)
+        return PB_EDB;
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_source s;
+        s.id = sqlite3_column_int64(q, 0);
+        s.sha256 = db_col_text(q, 1);
+        s.path = db_col_text(q, 2);
+        s.format = db_col_text(q, 3);
+        s.tool_version = db_col_text(q, 4);
+        s.size = sqlite3_column_int64(q, 5);
+        s.ingested_at = db_col_text(q, 6);
+        s.nresults = sqlite3_column_int64(q, 7);
+        if ((stop = cb(ctx, &s)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+static int each_entity(struct pb_db *db, enum db_stmt s, int has_tool,
+                       pb_db_entity_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, s, err);
+    if (!q)
+        return PB_EDB;
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_entity e;
+        int i = 0;
+        e.id = sqlite3_column_int64(q, i++);
+        e.name = db_col_text(q, i++);
+        e.tool = has_tool ? db_col_text(q, i++) : NULL;
+        e.params = db_col_text(q, i++);
+        e.nresults = sqlite3_column_int64(q, i++);
+        if (!e.params)
+            e.params = "";
+        if ((stop = cb(ctx, &e)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_each_config(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
+                      struct pb_err *err)
+{
+    return each_entity(db, S_EACH_CONFIG, 0, cb, ctx, err);
+}
+
+int pb_db_each_test(struct pb_db *db, pb_db_entity_cb cb, void *ctx,
+                    struct pb_err *err)
+{
+    return each_entity(db, S_EACH_TEST, 1, cb, ctx, err);
+}
+
+int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
+                 struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_COUNTS, err);
+    if (!q)
+        return PB_EDB;
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        out->sources = sqlite3_column_int64(q, 0);
+        out->configs = sqlite3_column_int64(q, 1);
+        out->tests = sqlite3_column_int64(q, 2);
+        out->results = sqlite3_column_int64(q, 3);
+        rc = SQLITE_DONE;
+    }
+    return db_finish_query(db, q, rc, 0, err);
+}
+
+/* ==== report queries ==== */
+
+int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
+                          pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_REPORT_ROWS, err);
+    if (!q)
+        return PB_EDB;
+    bind_filter(q, f);
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_rrow r;
+        r.test_id = sqlite3_column_int64(q, 0);
+        r.metric_id = sqlite3_column_int64(q, 1);
+        r.config_id = sqlite3_column_int64(q, 2);
+        r.source_id = sqlite3_column_int64(q, 3);
+        r.metric = db_col_text(q, 4);
+        r.unit = db_col_text(q, 5);
+        r.direction = db_col_text(q, 6);
+        r.job = db_col_text(q, 7);
+        r.host = db_col_text(q, 8);
+        r.has_value = sqlite3_column_type(q, 9) != SQLITE_NULL;
+        r.value = sqlite3_column_double(q, 9);
+        r.null_reason = db_col_text(q, 10);
+        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
+        r.stderr_ = sqlite3_column_double(q, 11);
+        r.samples = (long)sqlite3_column_int64(q, 12);
+        if ((stop = cb(ctx, &r)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+/* Rows of a three-text-column listing (id, a, b) or (id, a, b, c). */
+static int each_triple(struct pb_db *db, enum db_stmt s, int ncols,
+                       pb_db_triple_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, s, err);
+    if (!q)
+        return PB_EDB;
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_triple t;
+        t.id = sqlite3_column_int64(q, 0);
+        t.a = db_col_text(q, 1);
+        t.b = db_col_text(q, 2);
+        t.c = ncols > 3 ? db_col_text(q, 3) : NULL;
+        if ((stop = cb(ctx, &t)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_report_configs(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                         struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_CONFIGS, 2, cb, ctx, err);
+}
+
+int pb_db_report_tests(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_TESTS, 3, cb, ctx, err);
+}
+
+int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
+                        void *ctx, struct pb_err *err)
+{
+    return each_triple(db,
+                       tests ? S_REPORT_TEST_PARAMS : S_REPORT_CONFIG_PARAMS,
+                       tests ? 3 : 4, cb, ctx, err);
+}
+
+int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                       struct pb_err *err)
+{
+    return each_triple(db, S_REPORT_FACTS, 4, cb, ctx, err);
+}

@@ -1,0 +1,581 @@
+/* Storing parsed sources: one transaction (or savepoint) per source, ids
+ * of hosts, metrics, configs and tests found or added, results inserted
+ * 64 rows per statement; forgetting a source. */
+#define _GNU_SOURCE
+#include "model/db_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int cmp_kv(const void *a, const void *b)
+{
+    const struct pb_kv *x = a, *y = b;
+    return strcmp(x->key, y->key);
+}
+
+/* Sorted "k=v\x1f..." signature of a parameter list; with_origin adds
+ * "\x1eORIGIN" to each dimension that has one (own configs are keyed by
+ * what they say and where it came from). Caller frees. */
+static char *signature(const struct pb_kv *params, size_t n, int with_origin)
+{
+    struct pb_kv *s = pb_xcalloc(n ? n : 1, sizeof(*s));
+    if (n)
+        memcpy(s, params, n * sizeof(*s));
+    if (n > 1)
+        qsort(s, n, sizeof(*s), cmp_kv);
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            pb_buf_putc(&b, '\x1f');
+        pb_buf_puts(&b, s[i].key);
+        pb_buf_putc(&b, '=');
+        pb_buf_puts(&b, s[i].value ? s[i].value : "");
+        if (with_origin && s[i].origin) {
+            pb_buf_putc(&b, '\x1e');
+            pb_buf_puts(&b, s[i].origin);
+        }
+    }
+    free(s);
+    return pb_buf_take(&b);
+}
+
+static long long entity_id(struct pb_db *db, enum db_stmt find, enum db_stmt ins,
+                           enum db_stmt param_ins, const char *tool,
+                           const char *name, const struct pb_kv *params,
+                           size_t nparams, int *rc, struct pb_err *err)
+{
+    char *sig = signature(params, nparams, 0);
+    /* tests are keyed by tool and name */
+    struct idcache *c = &db->ids[C_TEST];
+    char *key = tool ? pb_xasprintf("%s\x1f%s", tool, name) : NULL;
+    long long id = db_cache_get(c, key ? key : name, sig, 0);
+    if (id) {
+        free(key);
+        free(sig);
+        return id;
+    }
+    sqlite3_stmt *q = db_stmt(db, find, err);
+    if (!q)
+        goto out;
+    int i = 1;
+    if (tool)
+        db_bind_text(q, i++, tool);
+    db_bind_text(q, i++, name);
+    db_bind_text(q, i++, sig);
+    id = db_find_id(db, q, rc, err);
+    if (id || *rc)
+        goto out;
+    q = db_stmt(db, ins, err);
+    if (!q)
+        goto out;
+    i = 1;
+    if (tool)
+        db_bind_text(q, i++, tool);
+    db_bind_text(q, i++, name);
+    db_bind_text(q, i++, sig);
+    if ((*rc = db_step_done(db, q, err, "cannot insert config/test")))
+        goto out;
+    id = sqlite3_last_insert_rowid(db->h);
+    q = db_stmt(db, param_ins, err);
+    if (!q) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    for (size_t k = 0; k < nparams; k++) {
+        sqlite3_bind_int64(q, 1, id);
+        db_bind_text(q, 2, params[k].key);
+        db_bind_text(q, 3, params[k].value ? params[k].value : "");
+        if ((*rc = db_step_done(db, q, err, "cannot insert parameter")))
+            goto out;
+    }
+out:
+    if (!q && !*rc)
+        *rc = PB_EDB;
+    if (id && !*rc)
+        db_cache_put(c, key ? key : name, sig, 0, id);
+    free(key);
+    free(sig);
+    return id;
+}
+
+static long long named_id(struct pb_db *db, enum db_stmt find, enum db_stmt ins,
+                          const char *const *vals, int nvals, int *rc,
+                          struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, find, err);
+    if (!q) {
+        *rc = PB_EDB;
+        return 0;
+    }
+    for (int i = 0; i < nvals; i++)
+        db_bind_text(q, i + 1, vals[i]);
+    long long id = db_find_id(db, q, rc, err);
+    if (id || *rc)
+        return id;
+    q = db_stmt(db, ins, err);
+    if (!q) {
+        *rc = PB_EDB;
+        return 0;
+    }
+    for (int i = 0; i < nvals; i++)
+        db_bind_text(q, i + 1, vals[i]);
+    if ((*rc = db_step_done(db, q, err, "cannot insert")))
+        return 0;
+    return sqlite3_last_insert_rowid(db->h);
+}
+
+static void now_iso(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ==== result rows ==== */
+
+#define RESULT_COLS 11 /* parameters of S_RESULT_INSERT */
+/* S_RESULT_INSERT with `rows` rows of values. Caller frees. */
+static char *multi_insert_sql(int rows)
+{
+    const char *sql = pb_db_sql[S_RESULT_INSERT];
+    const char *values = strstr(sql, "VALUES");
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_add(&b, sql, (size_t)(values - sql));
+    pb_buf_puts(&b, "VALUES ");
+    for (int k = 0; k < rows; k++)
+        pb_buf_puts(&b, k ? ",(?,?,?,?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?,?,?,?)");
+    return pb_buf_take(&b);
+}
+
+/* The INSERT of 2^lg rows, prepared once per connection. */
+static sqlite3_stmt *multi_stmt(struct pb_db *db, int lg, struct pb_err *err)
+{
+    if (lg == 0)
+        return db_stmt(db, S_RESULT_INSERT, err);
+    if (!db->multi[lg]) {
+        char *sql = multi_insert_sql(1 << lg);
+        if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               &db->multi[lg], NULL) != SQLITE_OK) {
+            db_fail(db, err, "cannot prepare statement");
+            db->multi[lg] = NULL;
+        }
+        free(sql);
+    }
+    return db->multi[lg];
+}
+
+/* Text that lives in the set until the statement has run. */
+static void bind_str(sqlite3_stmt *q, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(q, i);
+}
+
+/* Bind one result to parameters off+1 .. off+RESULT_COLS. */
+static void bind_result(sqlite3_stmt *q, int off, long long source_id,
+                        long long host_id, long long config_id,
+                        long long test_id, long long metric_id,
+                        long long own_id, const struct pb_result *r)
+{
+    sqlite3_bind_int64(q, off + 1, source_id);
+    if (host_id)
+        sqlite3_bind_int64(q, off + 2, host_id);
+    else
+        sqlite3_bind_null(q, off + 2);
+    sqlite3_bind_int64(q, off + 3, config_id);
+    sqlite3_bind_int64(q, off + 4, test_id);
+    bind_str(q, off + 5, r->job);
+    sqlite3_bind_int64(q, off + 6, metric_id);
+    if (r->has_value)
+        sqlite3_bind_double(q, off + 7, r->value);
+    else
+        sqlite3_bind_null(q, off + 7);
+    bind_str(q, off + 8, r->has_value ? NULL : r->null_reason);
+    if (r->has_stderr)
+        sqlite3_bind_double(q, off + 9, r->stderr_);
+    else
+        sqlite3_bind_null(q, off + 9);
+    if (r->samples > 0)
+        sqlite3_bind_int64(q, off + 10, r->samples);
+    else
+        sqlite3_bind_null(q, off + 10);
+    sqlite3_bind_int64(q, off + 11, own_id);
+}
+
+/* Host and metric ids of a result, from the caches or the database. */
+static int result_ids(struct pb_db *db, const struct pb_result *r,
+                      long long *host_id, long long *metric_id,
+                      struct pb_err *err)
+{
+    struct idcache *hosts = &db->ids[C_HOST], *metrics = &db->ids[C_METRIC];
+    int rc = PB_OK;
+    if (r->host) {
+        *host_id = db_cache_get(hosts, r->host, NULL, 0);
+        if (!*host_id) {
+            const char *v[1] = {r->host};
+            *host_id =
+                named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc, err);
+            if (!rc)
+                db_cache_put(hosts, r->host, NULL, 0, *host_id);
+        }
+    }
+    int lower = r->direction == PB_DIR_LOWER;
+    *metric_id = db_cache_get(metrics, r->metric, r->unit, lower);
+    if (!*metric_id && !rc) {
+        const char *v[3] = {r->metric, r->unit ? r->unit : "",
+                            lower ? "lower" : "higher"};
+        *metric_id =
+            named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
+        if (!rc)
+            db_cache_put(metrics, r->metric, r->unit, lower, *metric_id);
+    }
+    return rc;
+}
+
+/* ==== configurations ==== */
+
+/* The own config of label with own params, found or added (with its
+ * params, and placed in a config); *config_id gets its config. */
+static long long own_config(struct pb_db *db, const char *label,
+                            const struct pb_kv *own, size_t n,
+                            long long *config_id, int *rc, struct pb_err *err)
+{
+    char *sig = signature(own, n, 1);
+    struct idcache *c = &db->ids[C_OWN];
+    long long id = db_cache_get(c, label, sig, 0);
+    *config_id = id ? db_cache_get(c, label, sig, 1) : 0;
+    if (id && *config_id)
+        goto out;
+    sqlite3_stmt *q = db_stmt(db, S_OWN_FIND, err);
+    if (!q) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    db_bind_text(q, 1, label);
+    db_bind_text(q, 2, sig);
+    int st = sqlite3_step(q);
+    if (st == SQLITE_ROW) {
+        id = sqlite3_column_int64(q, 0);
+        *config_id = sqlite3_column_int64(q, 1);
+    } else if (st != SQLITE_DONE) {
+        *rc = db_fail(db, err, "lookup failed");
+    }
+    sqlite3_reset(q);
+    if (id || *rc)
+        goto cache;
+    if (!(q = db_stmt(db, S_OWN_INSERT, err))) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    db_bind_text(q, 1, label);
+    db_bind_text(q, 2, sig);
+    if ((*rc = db_step_done(db, q, err, "cannot insert config")))
+        goto out;
+    id = sqlite3_last_insert_rowid(db->h);
+    for (size_t k = 0; k < n && !*rc; k++) {
+        if (!(q = db_stmt(db, S_OWN_PARAM_INSERT, err))) {
+            *rc = PB_EDB;
+            break;
+        }
+        sqlite3_bind_int64(q, 1, id);
+        db_bind_text(q, 2, own[k].key);
+        db_bind_text(q, 3, own[k].value ? own[k].value : "");
+        db_bind_text(q, 4, own[k].origin);
+        *rc = db_step_done(db, q, err, "cannot insert parameter");
+    }
+cache:
+    if (!*rc && id && !*config_id)
+        *config_id = db_place_own(db, id, label, rc, err);
+    if (!*rc && id && *config_id) {
+        db_cache_put(c, label, sig, 0, id);
+        db_cache_put(c, label, sig, 1, *config_id);
+    }
+out:
+    free(sig);
+    return *rc ? 0 : id;
+}
+
+static void add_label(char ***labels, size_t *n, size_t *cap,
+                      const char *label)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*labels)[i], label))
+            return;
+    PB_GROW(*labels, *cap, *n + 1);
+    (*labels)[(*n)++] = (char *)label;
+}
+
+/* Attached dimensions of the set go to label_param (and the configs of
+ * their labels are re-keyed); the rest of each config is its own config,
+ * mapped to a config (ids into own[] and cfg[]). A config that only
+ * carries attached dimensions and no results (a sheet row) gets none. */
+static int store_configs(struct pb_db *db, const struct pb_resultset *set,
+                         long long source_id, long long *own,
+                         long long *cfg, struct pb_err *err)
+{
+    int rc = PB_OK;
+    char **labels = NULL;
+    size_t nl = 0, capl = 0;
+    unsigned char *used = pb_xcalloc(set->nconfigs + 1, 1);
+    for (size_t i = 0; i < set->nresults; i++)
+        used[set->results[i].config] = 1;
+    for (size_t i = 0; i < set->nconfigs && !rc; i++) {
+        const struct pb_config *c = &set->configs[i];
+        for (size_t k = 0; k < c->nparams && !rc; k++) {
+            const struct pb_kv *p = &c->params[k];
+            if (!db_origin_attached(p->origin))
+                continue;
+            sqlite3_stmt *q = db_stmt(db, S_LABEL_PARAM_INSERT, err);
+            if (!q) {
+                rc = PB_EDB;
+                break;
+            }
+            db_bind_text(q, 1, c->label);
+            db_bind_text(q, 2, p->key);
+            db_bind_text(q, 3, p->value ? p->value : "");
+            db_bind_text(q, 4, p->origin);
+            sqlite3_bind_int64(q, 5, source_id);
+            rc = db_step_done(db, q, err, "cannot attach dimension");
+            add_label(&labels, &nl, &capl, c->label);
+        }
+    }
+    if (!rc && nl)
+        rc = db_rekey_labels(db, labels, nl, err);
+    struct pb_kv *mine = NULL;
+    size_t capm = 0;
+    for (size_t i = 0; i < set->nconfigs && !rc; i++) {
+        const struct pb_config *c = &set->configs[i];
+        size_t nm = 0, natt = 0;
+        PB_GROW(mine, capm, c->nparams + 1);
+        for (size_t k = 0; k < c->nparams; k++) {
+            if (db_origin_attached(c->params[k].origin))
+                natt++;
+            else
+                mine[nm++] = c->params[k];
+        }
+        if (!used[i] && natt)
+            continue;
+        own[i] = own_config(db, c->label, mine, nm, &cfg[i], &rc, err);
+    }
+    free(mine);
+    free(labels);
+    free(used);
+    return rc;
+}
+
+static int store_rows(struct pb_db *db, const struct pb_resultset *set,
+                      long long source_id, struct pb_err *err)
+{
+    long long *cfg = pb_xcalloc(set->nconfigs + 1, sizeof(*cfg));
+    long long *own = pb_xcalloc(set->nconfigs + 1, sizeof(*own));
+    long long *tst = pb_xcalloc(set->ntests + 1, sizeof(*tst));
+    int rc = store_configs(db, set, source_id, own, cfg, err);
+
+    for (size_t i = 0; i < set->ntests && !rc; i++) {
+        const struct pb_test *t = &set->tests[i];
+        tst[i] = entity_id(db, S_TEST_FIND, S_TEST_INSERT, S_TEST_PARAM_INSERT,
+                           t->tool ? t->tool : "", t->name, t->params,
+                           t->nparams, &rc, err);
+    }
+    /* Rows go 64 per INSERT, the rest in INSERTs of 32, 16, ... 1 rows:
+     * each statement costs as much as several rows (bench/: half the CPU
+     * of one INSERT per row for a fio file of 33 results). */
+    for (size_t i = 0; i < set->nresults && !rc;) {
+        size_t left = set->nresults - i;
+        int lg = MULTI_LOG;
+        while ((size_t)1 << lg > left)
+            lg--;
+        size_t n = (size_t)1 << lg;
+        sqlite3_stmt *q = multi_stmt(db, lg, err);
+        if (!q) {
+            rc = PB_EDB;
+            break;
+        }
+        for (size_t k = 0; k < n && !rc; k++, i++) {
+            const struct pb_result *r = &set->results[i];
+            long long host_id = 0, metric_id = 0;
+            rc = result_ids(db, r, &host_id, &metric_id, err);
+            if (!rc)
+                bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
+                            cfg[r->config], tst[r->test], metric_id,
+                            own[r->config], r);
+        }
+        if (!rc)
+            rc = db_step_done(db, q, err, "cannot insert result");
+        else
+            sqlite3_reset(q);
+    }
+    sqlite3_stmt *fq = rc ? NULL : db_stmt(db, S_FACT_INSERT, err);
+    if (!rc && !fq)
+        rc = PB_EDB;
+    for (size_t i = 0; i < set->nfacts && !rc; i++) {
+        const struct pb_fact *f = &set->facts[i];
+        sqlite3_bind_int64(fq, 1, source_id);
+        db_bind_text(fq, 2, f->host);
+        db_bind_text(fq, 3, f->key);
+        db_bind_text(fq, 4, f->value);
+        rc = db_step_done(db, fq, err, "cannot insert fact");
+    }
+    free(cfg);
+    free(own);
+    free(tst);
+    return rc;
+}
+
+int pb_db_begin(struct pb_db *db, struct pb_err *err)
+{
+    if (db->batch)
+        return PB_OK;
+    if (db_exec(db, S_BEGIN, err))
+        return PB_EDB;
+    db->batch = 1;
+    /* the write lock is ours: no other connection re-keys until commit */
+    if (db_sync_generation(db, err)) {
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        db->batch = 0;
+        return PB_EDB;
+    }
+    return PB_OK;
+}
+
+int pb_db_commit(struct pb_db *db, struct pb_err *err)
+{
+    if (!db->batch)
+        return PB_OK;
+    db->batch = 0;
+    if (db_exec(db, S_COMMIT, err)) {
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        db_forget_ids(db);
+        return PB_EDB;
+    }
+    return PB_OK;
+}
+
+/* Undo everything of the source being stored, and nothing else. */
+static void undo_source(struct pb_db *db, struct pb_err *err)
+{
+    db_forget_ids(db);
+    if (!db->batch) {
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+        return;
+    }
+    db_exec(db, S_ROLLBACK_TO, err);
+    db_exec(db, S_RELEASE, err);
+}
+
+int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
+                size_t *nresults, struct pb_err *err)
+{
+    if (nresults)
+        *nresults = 0;
+    /* Alone: one transaction. In a batch: a savepoint, so a bad source
+     * still leaves nothing behind while the batch commits once. */
+    if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
+        return PB_EDB;
+    int rc = PB_OK;
+    if (!db->batch && (rc = db_sync_generation(db, err)))
+        goto rollback;
+    sqlite3_stmt *q = db_stmt(db, S_SOURCE_FIND, err);
+    if (!q) {
+        rc = PB_EDB;
+        goto rollback;
+    }
+    db_bind_text(q, 1, set->sha256);
+    long long existing = db_find_id(db, q, &rc, err);
+    if (rc)
+        goto rollback;
+    if (existing) {
+        undo_source(db, err);
+        return PB_EDUP;
+    }
+    q = db_stmt(db, S_SOURCE_INSERT, err);
+    if (!q) {
+        rc = PB_EDB;
+        goto rollback;
+    }
+    char when[32];
+    now_iso(when, sizeof(when));
+    db_bind_text(q, 1, set->sha256);
+    db_bind_text(q, 2, set->path ? set->path : "-");
+    db_bind_text(q, 3, set->format ? set->format : "unknown");
+    db_bind_text(q, 4, set->tool_version);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)set->size);
+    db_bind_text(q, 6, when);
+    if ((rc = db_step_done(db, q, err, "cannot insert source")))
+        goto rollback;
+    long long source_id = sqlite3_last_insert_rowid(db->h);
+    if ((rc = store_rows(db, set, source_id, err)))
+        goto rollback;
+    if ((rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err)))
+        goto rollback;
+    if (nresults)
+        *nresults = set->nresults;
+    return PB_OK;
+rollback:
+    undo_source(db, err);
+    return rc ? rc : PB_EDB;
+}
+
+/* Labels source_id attached dimensions to (caller frees each and the
+ * array). */
+static int source_labels(struct pb_db *db, long long source_id,
+                         char ***out, size_t *n, struct pb_err *err)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *q = db_stmt(db, S_SOURCE_LABELS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, source_id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        PB_GROW(*out, cap, *n + 1);
+        (*out)[(*n)++] = pb_xstrdup(db_col_text(q, 0));
+    }
+    return db_finish_query(db, q, st, 0, err);
+}
+
+int pb_db_forget_source(struct pb_db *db, long long source_id,
+                        struct pb_err *err)
+{
+    /* like pb_db_store: a transaction of its own, or a savepoint in a
+     * batch */
+    if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
+        return PB_EDB;
+    char **labels = NULL;
+    size_t nl = 0;
+    int rc = db->batch ? PB_OK : db_sync_generation(db, err);
+    if (!rc)
+        rc = source_labels(db, source_id, &labels, &nl, err);
+    static const enum db_stmt del[] = {S_FORGET_LABEL_PARAMS,
+                                       S_FORGET_RESULTS, S_FORGET_FACTS,
+                                       S_FORGET_SOURCE};
+    for (size_t i = 0; i < sizeof(del) / sizeof(del[0]) && !rc; i++) {
+        sqlite3_stmt *q = db_stmt(db, del[i], err);
+        if (!q) {
+            rc = PB_EDB;
+            break;
+        }
+        sqlite3_bind_int64(q, 1, source_id);
+        rc = db_step_done(db, q, err, "cannot forget source");
+    }
+    /* what it attached is gone: its labels' configs are re-keyed back */
+    if (!rc && nl)
+        rc = db_rekey_labels(db, labels, nl, err);
+    for (size_t i = 0; i < nl; i++)
+        free(labels[i]);
+    free(labels);
+    if (!rc)
+        rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err);
+    if (rc) {
+        undo_source(db, err);
+        return PB_EDB;
+    }
+    return PB_OK;
+}
