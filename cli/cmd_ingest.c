@@ -14,7 +14,8 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE]\n"
+    "                        [--table-metric SPEC]... [--dump] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -31,6 +32,10 @@ static const char usage_text[] =
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
+    "  --table-metric 'HEADER=METRIC:UNIT:higher|lower'\n"
+    "                    keep a table column the table format does not know\n"
+    "                    as a named metric, e.g. 'Foo=foo_ops:ops/s:higher'\n"
+    "                    (docs/table-format.md)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -156,6 +161,7 @@ int cmd_ingest(int argc, char **argv)
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
         {"threads", required_argument, NULL, 'j'},
+        {"table-metric", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -164,7 +170,8 @@ int cmd_ingest(int argc, char **argv)
     struct pb_label_rules *rules = NULL;
     struct pb_ingest_opts io = {0};
     struct ingest_ctx ctx = {0};
-    size_t capset = 0;
+    size_t capset = 0, captm = 0;
+    const char **tmetrics = NULL;
     int status = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
@@ -201,6 +208,17 @@ int cmd_ingest(int argc, char **argv)
         case 'D':
             ctx.dump = 1;
             break;
+        case 'T': {
+            struct pb_err e = {0};
+            if (pb_ingest_table_metric_check(optarg, &e) != PB_OK) {
+                status = cli_usage_error("ingest", "%s", e.msg);
+                goto out;
+            }
+            PB_GROW(tmetrics, captm, io.ntable_metrics + 1);
+            tmetrics[io.ntable_metrics++] = optarg;
+            io.table_metrics = tmetrics;
+            break;
+        }
         case 'r':
             rules_path = optarg;
             break;
@@ -275,5 +293,6 @@ out:
         free((char *)io.set[i].value);
     }
     free(io.set);
+    free(tmetrics);
     return status;
 }

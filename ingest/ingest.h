@@ -193,7 +193,13 @@ struct pb_ingest_opts {
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
     int threads; /* 0 = number of cores */
+    /* --table-metric 'HEADER=METRIC:UNIT:higher|lower' (table format) */
+    const char *const *table_metrics;
+    size_t ntable_metrics;
 };
+
+/* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
+int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
 
 /* Parse one buffer into a new set (sniffing unless opts->format), then
  * apply label and --set. On error returns PB_EINPUT with err filled and

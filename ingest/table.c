@@ -1,0 +1,963 @@
+/* Summary tables copied from blog posts and spreadsheets (TSV, CSV,
+ * Markdown pipes, aligned white space; several per file, prose between)
+ * into a result set. Every rule is in docs/table-format.md.
+ *
+ * Model mapping:
+ *   - Columns whose header is a dimension key (DESIGN.md: volblocksize,
+ *     compression, ...; bs, fsync, rw, ...) are dimensions of their row;
+ *     the others are metrics (table_values.c names them). A header it
+ *     cannot map is an error naming the column, unless --table-metric
+ *     names it.
+ *   - `key=value` heading lines right above the header are dimensions of
+ *     the table, or of the column group below each cell; `key=value`
+ *     tokens of known keys in the last prose line before the table too
+ *     (origin "title: line N: TEXT").
+ *   - Each table is its own experiment: config label "<file> table N",
+ *     plus ": key=value, ..." for the configuration dimensions that vary
+ *     inside it (row cells, column groups). Tool "table", test named by
+ *     rw and the test parameters ("write bs=4k fsync=0"); ZFS space
+ *     columns are test "zfs space" of tool "zfs", as zfs-props stores them.
+ *   - Facts: tables, skipped_lines (prose lines), table:N (its lines).
+ */
+#include "ingest/table_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SNIFF_SCAN ((size_t)8192)
+#define LINE_MAX_SNIFF 2048
+
+/* ==== lines ==== */
+
+struct tline {
+    const char *s; /* NUL-terminated copy, \r stripped */
+    size_t n;
+    long no;
+};
+
+struct tlines {
+    struct tline *v;
+    size_t n, cap;
+};
+
+static void split_lines(const char *buf, size_t len, struct tlines *out,
+                        struct pb_arena *a, size_t maxline)
+{
+    const char *p = buf, *end = buf + len;
+    long no = 1;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        while (n > 0 && p[n - 1] == '\r')
+            n--;
+        PB_GROW(out->v, out->cap, out->n + 1);
+        struct tline *l = &out->v[out->n++];
+        if (n > maxline)
+            n = 0; /* too long to be a table line (sniff only) */
+        l->s = pb_arena_strndup(a, p, n);
+        l->n = n;
+        l->no = no++;
+        p = nl ? nl + 1 : end;
+    }
+}
+
+static int blank(const struct tline *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!isspace((unsigned char)l->s[i]))
+            return 0;
+    return 1;
+}
+
+/* ==== dimensions ==== */
+
+struct tdim {
+    const char *key, *raw, *norm, *origin;
+    int is_test;
+};
+
+struct dimlist {
+    struct tdim *v;
+    size_t n, cap;
+};
+
+static void dl_put(struct dimlist *d, const struct tdim *x)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].key, x->key)) {
+            d->v[i] = *x;
+            return;
+        }
+    PB_GROW(d->v, d->cap, d->n + 1);
+    d->v[d->n++] = *x;
+}
+
+static const struct tdim *dl_get(const struct dimlist *d, const char *key)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].key, key))
+            return &d->v[i];
+    return NULL;
+}
+
+static int in_list(const char *s, const char *const *l)
+{
+    for (; *l; l++)
+        if (!strcmp(s, *l))
+            return 1;
+    return 0;
+}
+
+static const char *const size_keys[] = {
+    "recordsize", "volblocksize", "bs", "size", "file_size", "record_size",
+    "disk_cluster_size", "guest_block_size", "special_small_blocks", NULL};
+static const char *const int_keys[] = {
+    "ashift", "vdevs",  "disks",   "copies",    "iodepth",
+    "numjobs", "direct", "fsync",  "clients",   "rwmixread", NULL};
+static const char *const rw_values[] = {
+    "read",  "write", "randread", "randwrite", "rw",        "readwrite",
+    "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite", NULL};
+static const char *const zfs_sync[] = {"standard", "always", "disabled",
+                                       NULL};
+/* Test keys in the order test names list them. */
+static const char *const test_order[] = {
+    "bs",      "iodepth",   "numjobs", "direct", "fsync",
+    "sync",    "ioengine",  "size",    "runtime", "file_size",
+    "record_size", "clients", "rwmixread", NULL};
+
+/* A dimension from the name `name` and value text `raw`. Returns 0, or -1
+ * with why[] filled; 1 when name is no dimension key. */
+static int make_dim(struct pb_arena *a, const char *name, const char *raw,
+                    const char *origin, struct tdim *out, char *why,
+                    size_t nwhy)
+{
+    enum tb_keykind kind;
+    const char *key = tb_dim_key(name, &kind);
+    if (!key)
+        return 1;
+    size_t n = strlen(raw);
+    if (n == 0 || n > 64) {
+        snprintf(why, nwhy, "bad value for '%s'", key);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (iscntrl((unsigned char)raw[i]) || raw[i] == '=') {
+            snprintf(why, nwhy, "bad value for '%s'", key);
+            return -1;
+        }
+    int bad = 0;
+    double v;
+    if (in_list(key, size_keys))
+        bad = pb_parse_size(raw, 0, &v) != 0 || !(v >= 0) || v > 1e18;
+    else if (in_list(key, int_keys))
+        bad = strspn(raw, "0123456789") != n || n > 9;
+    char *norm = pb_ingest_norm_param(key, raw);
+    if (!bad && !strcmp(key, "rw"))
+        bad = !in_list(norm, rw_values);
+    if (bad) {
+        free(norm);
+        snprintf(why, nwhy, "bad value '%.64s' for '%s'", raw, key);
+        return -1;
+    }
+    out->key = key;
+    out->raw = pb_arena_strdup(a, raw);
+    out->norm = pb_arena_strdup(a, norm);
+    out->origin = origin;
+    out->is_test = kind == TB_K_TEST ||
+                   (kind == TB_K_SYNC && !in_list(norm, zfs_sync));
+    free(norm);
+    return 0;
+}
+
+/* ==== the parse ==== */
+
+struct col {
+    struct tb_colname nm;
+    const char *title;
+    long off;
+    struct dimlist group; /* from heading cells spanning this column */
+};
+
+struct ctx {
+    const char *path;
+    const char *base; /* file name for labels */
+    struct pb_resultset *set;
+    struct pb_err *err;
+    const struct tb_custom *cust;
+    size_t ncust;
+    struct pb_arena a;
+    struct tlines lines;
+    struct tb_cells cells; /* scratch */
+    size_t used;           /* lines that belong to tables */
+    int ntables;
+};
+
+/* Printable excerpt of s for messages and origins. */
+static const char *excerpt(struct pb_arena *a, const char *s, size_t max)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_add(&b, "", 0);
+    size_t i = 0;
+    while (s[i] && isspace((unsigned char)s[i]))
+        i++;
+    for (; s[i] && b.len < max;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t k = c < 0x80 ? 1 : pb_utf8_len((const unsigned char *)s + i, 4);
+        if (k == 0) {
+            pb_buf_putc(&b, '?');
+            i++;
+        } else if (c == '\t') {
+            pb_buf_puts(&b, "  ");
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            pb_buf_putc(&b, '?');
+            i++;
+        } else {
+            pb_buf_add(&b, s + i, k);
+            i += k;
+        }
+    }
+    if (s[i])
+        pb_buf_puts(&b, "...");
+    while (b.len > 0 && isspace((unsigned char)b.s[b.len - 1]))
+        b.s[--b.len] = '\0';
+    const char *r = pb_arena_strdup(a, pb_buf_str(&b));
+    pb_buf_release(&b);
+    return r;
+}
+
+/* The header of a table: its cells mapped to columns. For aligned tables
+ * neighbouring words join into the longest known name ("Write IOPS"). */
+static void map_header(const struct ctx *c, const struct tline *l,
+                       enum tb_delim d, struct pb_arena *a, struct col **cols,
+                       size_t *ncols, size_t *nknown, size_t *nmetric)
+{
+    struct tb_cells t = {0};
+    if (d != TB_WS) {
+        tb_split(l->s, l->n, d, &t, a);
+    } else {
+        /* plain white-space words, no unit joining */
+        size_t i = 0;
+        while (i < l->n) {
+            while (i < l->n && isspace((unsigned char)l->s[i]))
+                i++;
+            if (i >= l->n)
+                break;
+            size_t st = i;
+            while (i < l->n && !isspace((unsigned char)l->s[i]))
+                i++;
+            PB_GROW(t.v, t.cap, t.n + 1);
+            t.v[t.n].s = pb_arena_strndup(a, l->s + st, i - st);
+            t.v[t.n].off = (long)st;
+            t.n++;
+        }
+    }
+    *cols = NULL;
+    *ncols = *nknown = *nmetric = 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < t.n;) {
+        size_t take = 1;
+        struct tb_colname nm;
+        int known = 0;
+        const char *title = t.v[i].s;
+        if (d == TB_WS) {
+            for (size_t k = 4; k >= 1; k--) {
+                if (i + k > t.n)
+                    continue;
+                struct pb_buf b = PB_BUF_INIT;
+                for (size_t j = i; j < i + k; j++)
+                    pb_buf_printf(&b, "%s%s", j > i ? " " : "", t.v[j].s);
+                if (tb_map_column(pb_buf_str(&b), c->cust, c->ncust, &nm)) {
+                    known = 1;
+                    take = k;
+                    title = pb_arena_strdup(a, pb_buf_str(&b));
+                }
+                pb_buf_release(&b);
+                if (known)
+                    break;
+            }
+        } else {
+            known = tb_map_column(title, c->cust, c->ncust, &nm);
+        }
+        if (!known)
+            memset(&nm, 0, sizeof(nm));
+        PB_GROW(*cols, cap, *ncols + 1);
+        struct col *co = &(*cols)[(*ncols)++];
+        memset(co, 0, sizeof(*co));
+        co->nm = nm;
+        co->title = title;
+        co->off = t.v[i].off;
+        if (known)
+            (*nknown)++;
+        if (known && !nm.is_dim)
+            (*nmetric)++;
+        if (!known)
+            co->nm.key = NULL, co->nm.metric = NULL;
+        i += take;
+    }
+    free(t.v);
+}
+
+static int col_known(const struct col *co)
+{
+    return co->nm.is_dim || co->nm.metric;
+}
+
+static void free_cols(struct col *cols, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(cols[i].group.v);
+    free(cols);
+}
+
+/* Is line i the header of a table? Then *first_row is the line of its
+ * first row (after a Markdown rule). `strict`: every cell must map and
+ * one must be a metric (sniffing). */
+static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
+                     struct col **cols, size_t *ncols, size_t *first_row)
+{
+    const struct tline *l = &c->lines.v[i];
+    *cols = NULL;
+    *ncols = 0;
+    if (blank(l))
+        return 0;
+    enum tb_delim d = tb_delim_of(l->s, l->n);
+    size_t nk, nmet;
+    map_header(c, l, d, &c->a, cols, ncols, &nk, &nmet);
+    int ok = *ncols >= 2 && nk >= 1;
+    if (d == TB_WS)
+        ok = ok && 2 * nk >= *ncols;
+    if (strict)
+        ok = ok && nk == *ncols && nmet >= 1;
+    size_t j = i + 1;
+    if (ok && d == TB_PIPE && j < c->lines.n) {
+        tb_split(c->lines.v[j].s, c->lines.v[j].n, d, &c->cells, &c->a);
+        if (tb_is_md_rule(&c->cells))
+            j++;
+    }
+    if (ok) {
+        ok = j < c->lines.n && !blank(&c->lines.v[j]);
+        if (ok) {
+            tb_split(c->lines.v[j].s, c->lines.v[j].n, d, &c->cells, &c->a);
+            ok = c->cells.n == *ncols &&
+                 (d != TB_WS || tb_row_like(&c->cells)) &&
+                 (!strict || tb_row_like(&c->cells));
+        }
+    }
+    if (!ok) {
+        free_cols(*cols, *ncols);
+        *cols = NULL;
+        *ncols = 0;
+        return 0;
+    }
+    *dp = d;
+    *first_row = j;
+    return 1;
+}
+
+/* ==== headings and the sentence before a table ==== */
+
+/* key=value with a key of letters, digits and '_' (surrounding Markdown
+ * emphasis and a trailing ',' ';' ':' dropped). */
+static int kv_token(const char *s, size_t n, const char **k, size_t *kn,
+                    const char **v, size_t *vn)
+{
+    while (n > 0 && (*s == '*' || *s == '`' || *s == '('))
+        s++, n--;
+    while (n > 0 && strchr("*`),;:", s[n - 1]))
+        n--;
+    const char *eq = memchr(s, '=', n);
+    if (!eq || eq == s || eq + 1 == s + n)
+        return 0;
+    if (!isalpha((unsigned char)s[0]) && s[0] != '_')
+        return 0;
+    for (const char *p = s; p < eq; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return 0;
+    if (memchr(eq + 1, '=', (size_t)(s + n - eq - 1)))
+        return 0;
+    *k = s;
+    *kn = (size_t)(eq - s);
+    *v = eq + 1;
+    *vn = (size_t)(s + n - eq - 1);
+    return 1;
+}
+
+/* Each white-space word of s is key=value (and there is one). */
+static int all_kv(const char *s)
+{
+    int any = 0;
+    const char *p = s;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *st = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        const char *k, *v;
+        size_t kn, vn;
+        if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* The dimensions of the words of s into dl; errors name line l. */
+static int kv_dims(struct ctx *c, const struct tline *l, const char *s,
+                   long col, const char *origin, struct dimlist *dl)
+{
+    const char *p = s;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *st = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        const char *k, *v;
+        size_t kn, vn;
+        if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
+            continue;
+        char *key = pb_xstrndup(k, kn), *val = pb_xstrndup(v, vn);
+        struct tdim dm;
+        char why[160];
+        int rc = make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
+        if (rc == 1)
+            pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
+                       "heading '%s' names no known dimension key",
+                       excerpt(&c->a, st, 40));
+        else if (rc < 0)
+            pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
+                       "heading: %s", why);
+        free(key);
+        free(val);
+        if (rc != 0)
+            return PB_EINPUT;
+        dl_put(dl, &dm);
+    }
+    return PB_OK;
+}
+
+/* Is line l a heading for a table of delimiter d? Cells in hc. */
+static int heading_cells(struct ctx *c, const struct tline *l,
+                         enum tb_delim d, struct tb_cells *hc, int *spans)
+{
+    if (blank(l))
+        return 0;
+    int has_d = d == TB_PIPE ? tb_delim_of(l->s, l->n) == TB_PIPE
+                             : d != TB_WS && memchr(l->s, (char)d, l->n);
+    *spans = d == TB_WS || has_d;
+    if (d == TB_WS) {
+        tb_split(l->s, l->n, TB_WS, hc, &c->a);
+    } else if (has_d) {
+        tb_split(l->s, l->n, d, hc, &c->a);
+    } else {
+        hc->n = 0;
+        PB_GROW(hc->v, hc->cap, 1);
+        hc->v[0].s = l->s;
+        hc->v[0].off = 0;
+        hc->n = 1;
+    }
+    size_t full = 0;
+    for (size_t i = 0; i < hc->n; i++) {
+        if (!hc->v[i].s[0])
+            continue;
+        if (!all_kv(hc->v[i].s))
+            return 0;
+        full++;
+    }
+    return full > 0;
+}
+
+static const char *origin_of(struct ctx *c, const struct tline *l)
+{
+    return pb_arena_printf(&c->a, "title: line %ld: %s", l->no,
+                           excerpt(&c->a, l->s, 100));
+}
+
+/* Apply heading line l to the table: cells spanning column groups, or the
+ * whole table. */
+static int apply_heading(struct ctx *c, const struct tline *l,
+                         enum tb_delim d, struct col *cols, size_t ncols,
+                         struct dimlist *whole)
+{
+    struct tb_cells hc = {0};
+    int spans;
+    if (!heading_cells(c, l, d, &hc, &spans)) {
+        free(hc.v);
+        return PB_OK;
+    }
+    const char *origin = origin_of(c, l);
+    /* group start column of each non-empty cell */
+    size_t *start = pb_xcalloc(hc.n + 1, sizeof(*start));
+    size_t ng = 0;
+    int rc = PB_OK;
+    for (size_t i = 0; i < hc.n; i++) {
+        if (!hc.v[i].s[0])
+            continue;
+        size_t col = 0;
+        if (!spans) {
+            col = 0;
+        } else if (d == TB_WS) {
+            for (size_t k = 0; k < ncols; k++)
+                if (cols[k].off <= hc.v[i].off)
+                    col = k;
+        } else {
+            col = i;
+            if (col >= ncols) {
+                rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, 0,
+                                "heading has more cells than the table "
+                                "has columns (%zu)",
+                                ncols);
+                break;
+            }
+        }
+        start[ng++] = col;
+    }
+    size_t g = 0;
+    for (size_t i = 0; i < hc.n && rc == PB_OK; i++) {
+        if (!hc.v[i].s[0])
+            continue;
+        size_t s = start[g];
+        size_t e = ncols; /* exclusive */
+        for (size_t h = g + 1; h < ng; h++)
+            if (start[h] > s) {
+                e = start[h];
+                break;
+            }
+        g++;
+        int metric = 0;
+        for (size_t k = s; k < e; k++)
+            metric |= !cols[k].nm.is_dim;
+        struct dimlist dl = {0};
+        rc = kv_dims(c, l, hc.v[i].s, hc.v[i].off + 1, origin, &dl);
+        for (size_t j = 0; j < dl.n && rc == PB_OK; j++) {
+            if (!metric || !spans)
+                dl_put(whole, &dl.v[j]);
+            else
+                for (size_t k = s; k < e; k++)
+                    dl_put(&cols[k].group, &dl.v[j]);
+        }
+        free(dl.v);
+    }
+    free(start);
+    free(hc.v);
+    return rc;
+}
+
+/* key=value tokens of known keys in a prose line (others are ignored). */
+static int sentence_dims(struct ctx *c, const struct tline *l,
+                         struct dimlist *whole)
+{
+    const char *origin = origin_of(c, l);
+    const char *s = l->s;
+    for (size_t i = 0; i < l->n; i++) {
+        if (s[i] != '=' || i == 0)
+            continue;
+        size_t ks = i;
+        while (ks > 0 && (isalnum((unsigned char)s[ks - 1]) || s[ks - 1] == '_'))
+            ks--;
+        size_t ve = i + 1;
+        while (ve < l->n && !isspace((unsigned char)s[ve]) &&
+               !strchr(",;()[]*`\"'=<>", s[ve]))
+            ve++;
+        while (ve > i + 1 && strchr(".:!?", s[ve - 1]))
+            ve--;
+        if (ks == i || ve == i + 1)
+            continue;
+        char *key = pb_xstrndup(s + ks, i - ks);
+        char *val = pb_xstrndup(s + i + 1, ve - i - 1);
+        struct tdim dm;
+        char why[160];
+        int rc = make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
+        free(key);
+        free(val);
+        if (rc < 0)
+            return pb_err_set(c->err, PB_EINPUT, c->path, l->no,
+                              (long)ks + 1, "%s", why);
+        if (rc == 0)
+            dl_put(whole, &dm);
+    }
+    return PB_OK;
+}
+
+/* ==== one table into the result set ==== */
+
+struct emitted {
+    size_t config, test;
+    const char *metric;
+    size_t col;
+};
+
+static const char *rw_ddir(const char *rw)
+{
+    if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
+        return "read";
+    if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
+        return "write";
+    if (!strcmp(rw, "trim") || !strcmp(rw, "randtrim"))
+        return "trim";
+    return NULL; /* mixed */
+}
+
+static int rw_has(const char *rw, const char *ddir)
+{
+    if (strstr(rw, ddir))
+        return 1;
+    if (!strcmp(ddir, "read") || !strcmp(ddir, "write"))
+        return !strcmp(rw, "rw") || !strcmp(rw, "randrw");
+    return 0;
+}
+
+static int emit_cell(struct ctx *c, int tno, const struct tline *l,
+                     const struct col *co, size_t ci, const char *cell,
+                     const struct dimlist *whole, const struct dimlist *row,
+                     struct emitted **em, size_t *nem, size_t *capem)
+{
+    double v;
+    char why[160];
+    int r = tb_value(cell, co->nm.vk, co->nm.hmult, &v, why, sizeof(why));
+    long colno = c->cells.v[ci].off + 1;
+    if (r == 1)
+        return PB_OK;
+    if (r < 0)
+        return pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
+                          "bad value '%s' in column '%s': %s",
+                          excerpt(&c->a, cell, 40),
+                          excerpt(&c->a, co->title, 40), why);
+    struct dimlist m = {0};
+    for (size_t i = 0; i < whole->n; i++)
+        dl_put(&m, &whole->v[i]);
+    for (size_t i = 0; i < co->group.n; i++)
+        dl_put(&m, &co->group.v[i]);
+    for (size_t i = 0; i < row->n; i++)
+        dl_put(&m, &row->v[i]);
+    int rc = PB_OK;
+    const struct tdim *rwd = dl_get(&m, "rw");
+    const char *rw = rwd ? rwd->norm : co->nm.rw;
+    const char *metric = co->nm.metric;
+    if (rwd && co->nm.rw && co->nm.ddir && !rw_has(rwd->norm, co->nm.ddir)) {
+        rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
+                        "column '%s' measures %ss, but rw=%s",
+                        excerpt(&c->a, co->title, 40), co->nm.ddir,
+                        rwd->norm);
+    } else if (co->nm.ddir) {
+        metric = pb_arena_printf(&c->a, "%s_%s", co->nm.ddir, metric);
+    } else if (co->nm.needs_dir) {
+        if (!rw) {
+            rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
+                            "column '%s' needs a data direction: add rw (a "
+                            "column, or rw=randread above the table) or name "
+                            "it 'Read %s'",
+                            excerpt(&c->a, co->title, 40),
+                            excerpt(&c->a, co->title, 40));
+        } else if (rw_ddir(rw)) {
+            metric = pb_arena_printf(&c->a, "%s_%s", rw_ddir(rw), metric);
+        }
+    }
+    if (rc != PB_OK) {
+        free(m.v);
+        return rc;
+    }
+    /* the configuration: label from what varies inside the table */
+    struct pb_buf lab = PB_BUF_INIT;
+    pb_buf_printf(&lab, "%s table %d", c->base, tno);
+    int first = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        const struct dimlist *src = pass == 0 ? row : &co->group;
+        for (size_t i = 0; i < src->n; i++) {
+            if (src->v[i].is_test)
+                continue;
+            pb_buf_printf(&lab, "%s%s=%s", first ? ": " : ", ",
+                          src->v[i].key, src->v[i].raw);
+            first = 0;
+        }
+    }
+    size_t cfg = pb_rs_config(c->set, pb_buf_str(&lab));
+    pb_buf_release(&lab);
+    c->set->configs[cfg].label_is_name = 1;
+    for (size_t i = 0; i < m.n; i++)
+        if (!m.v[i].is_test)
+            pb_rs_config_param_origin(c->set, cfg, m.v[i].key, m.v[i].norm,
+                                      m.v[i].origin);
+    /* the test */
+    struct pb_buf tn = PB_BUF_INIT;
+    pb_buf_puts(&tn, co->nm.zfs ? "zfs space" : rw ? rw : "table");
+    if (co->nm.zfs && rw)
+        pb_buf_printf(&tn, " rw=%s", rw);
+    for (size_t k = 0; test_order[k]; k++) {
+        const struct tdim *t = dl_get(&m, test_order[k]);
+        if (!t || !t->is_test)
+            continue;
+        char sz[40];
+        double bytes;
+        const char *val = t->norm;
+        if (in_list(t->key, size_keys) && pb_parse_size(t->norm, 0, &bytes) == 0)
+            val = pb_fmt_size(bytes, sz, sizeof(sz));
+        pb_buf_printf(&tn, " %s=%s", t->key, val);
+    }
+    size_t test = pb_rs_test(c->set, pb_buf_str(&tn),
+                             co->nm.zfs ? "zfs" : "table");
+    pb_buf_release(&tn);
+    if (rw)
+        pb_rs_test_param(c->set, test, "rw", rw);
+    for (size_t k = 0; test_order[k]; k++) {
+        const struct tdim *t = dl_get(&m, test_order[k]);
+        if (t && t->is_test)
+            pb_rs_test_param(c->set, test, t->key, t->norm);
+    }
+    free(m.v);
+    for (size_t i = 0; i < *nem; i++) {
+        const struct emitted *e = &(*em)[i];
+        if (e->config == cfg && e->test == test && !strcmp(e->metric, metric))
+            return pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
+                              "columns '%s' and '%s' give the same metric "
+                              "for the same dimensions (a key=value heading "
+                              "above them tells them apart)",
+                              excerpt(&c->a, co->title, 40),
+                              excerpt(&c->a, co->title, 40));
+    }
+    PB_GROW(*em, *capem, *nem + 1);
+    (*em)[(*nem)++] = (struct emitted){cfg, test, pb_rs_str(c->set, metric),
+                                       ci};
+    pb_rs_add(c->set, cfg, test, NULL, NULL, metric, co->nm.unit,
+              co->nm.direction, v);
+    return PB_OK;
+}
+
+/* Rows of the table whose header is line h; *end is the line after it. */
+static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
+                 struct col *cols, size_t ncols, size_t prev_end, size_t *end)
+{
+    const struct tline *hl = &c->lines.v[h];
+    *end = h + 1;
+    for (size_t k = 0; k < ncols; k++)
+        if (!col_known(&cols[k]))
+            return pb_err_set(c->err, PB_EINPUT, c->path, hl->no, 0,
+                              cols[k].title[0]
+                                  ? "column '%s' is not a known dimension or "
+                                    "metric"
+                                  : "column %s has no name",
+                              cols[k].title[0]
+                                  ? excerpt(&c->a, cols[k].title, 60)
+                                  : pb_arena_printf(&c->a, "%zu", k + 1));
+    int tno = ++c->ntables;
+    /* heading lines directly above, then the last prose line before */
+    size_t top = h;
+    struct tb_cells hc = {0};
+    int spans;
+    while (top > prev_end &&
+           heading_cells(c, &c->lines.v[top - 1], d, &hc, &spans))
+        top--;
+    free(hc.v);
+    struct dimlist whole = {0};
+    int rc = PB_OK;
+    size_t s = top;
+    while (s > prev_end && blank(&c->lines.v[s - 1]))
+        s--;
+    if (s > prev_end)
+        rc = sentence_dims(c, &c->lines.v[s - 1], &whole);
+    for (size_t k = top; k < h && rc == PB_OK; k++)
+        rc = apply_heading(c, &c->lines.v[k], d, cols, ncols, &whole);
+    c->used += h - top + 1 + (first_row - h - 1);
+
+    struct emitted *em = NULL;
+    size_t nem = 0, capem = 0;
+    size_t j = first_row;
+    for (; j < c->lines.n && rc == PB_OK; j++) {
+        const struct tline *l = &c->lines.v[j];
+        if (blank(l))
+            break;
+        if (d == TB_PIPE && tb_delim_of(l->s, l->n) != TB_PIPE)
+            break;
+        tb_split(l->s, l->n, d, &c->cells, &c->a);
+        if (d == TB_PIPE && tb_is_md_rule(&c->cells)) {
+            c->used++;
+            continue;
+        }
+        if (c->cells.n != ncols) {
+            if (!tb_row_like(&c->cells))
+                break;
+            rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, 0,
+                            "row has %zu cells, the header (line %ld) has "
+                            "%zu",
+                            c->cells.n, hl->no, ncols);
+            break;
+        }
+        if (d == TB_WS && !tb_row_like(&c->cells))
+            break;
+        c->used++;
+        struct dimlist row = {0};
+        for (size_t k = 0; k < ncols && rc == PB_OK; k++) {
+            const char *cell = c->cells.v[k].s;
+            if (!cols[k].nm.is_dim || !cell[0])
+                continue;
+            struct tdim dm;
+            char why[160];
+            if (make_dim(&c->a, cols[k].nm.key, cell, NULL, &dm, why,
+                         sizeof(why)) != 0)
+                rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no,
+                                c->cells.v[k].off + 1, "%s", why);
+            else
+                dl_put(&row, &dm);
+        }
+        nem = 0;
+        for (size_t k = 0; k < ncols && rc == PB_OK; k++)
+            if (!cols[k].nm.is_dim)
+                rc = emit_cell(c, tno, l, &cols[k], k, c->cells.v[k].s,
+                               &whole, &row, &em, &nem, &capem);
+        free(row.v);
+    }
+    free(em);
+    free(whole.v);
+    if (rc == PB_OK) {
+        char key[32];
+        snprintf(key, sizeof(key), "table:%d", tno);
+        pb_rs_fact(c->set, NULL, key,
+                   pb_arena_printf(&c->a, "lines %ld-%ld",
+                                   c->lines.v[top].no, c->lines.v[j - 1].no));
+    }
+    *end = j;
+    return rc;
+}
+
+static const char *base_name(struct pb_arena *a, const char *path)
+{
+    if (!strcmp(path, "-"))
+        return "stdin";
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    return excerpt(a, *b ? b : path, 80);
+}
+
+static int parse_with(const char *path, const char *buf, size_t len,
+                      const struct tb_custom *cust, size_t ncust,
+                      struct pb_resultset *set, struct pb_err *err)
+{
+    struct ctx c;
+    memset(&c, 0, sizeof(c));
+    c.path = path;
+    c.set = set;
+    c.err = err;
+    c.cust = cust;
+    c.ncust = ncust;
+    pb_arena_init(&c.a);
+    c.base = base_name(&c.a, path);
+    const char *nul = memchr(buf, '\0', len);
+    int rc = PB_OK;
+    if (nul)
+        rc = pb_err_set(err, PB_EINPUT, path,
+                        pb_line_of(buf, (size_t)(nul - buf)), 0,
+                        "NUL byte: binary or damaged file, not a table");
+    if (rc == PB_OK)
+        split_lines(buf, len, &c.lines, &c.a, (size_t)-1);
+    size_t nonblank = 0, prev_end = 0;
+    for (size_t i = 0; i < c.lines.n; i++)
+        nonblank += !blank(&c.lines.v[i]);
+    for (size_t i = 0; i < c.lines.n && rc == PB_OK;) {
+        enum tb_delim d;
+        struct col *cols;
+        size_t ncols, first_row, end;
+        if (!header_at(&c, i, 0, &d, &cols, &ncols, &first_row)) {
+            i++;
+            continue;
+        }
+        rc = table(&c, i, first_row, d, cols, ncols, prev_end, &end);
+        free_cols(cols, ncols);
+        prev_end = i = end;
+    }
+    if (rc == PB_OK && c.ntables == 0)
+        rc = pb_err_set(err, PB_EINPUT, path, 1, 0,
+                        "no table found: a table is a header row of known "
+                        "dimension and metric names over rows of values "
+                        "(docs/table-format.md)");
+    if (rc == PB_OK) {
+        char n[32];
+        snprintf(n, sizeof(n), "%d", c.ntables);
+        pb_rs_fact(set, NULL, "tables", n);
+        snprintf(n, sizeof(n), "%zu", nonblank - c.used);
+        pb_rs_fact(set, NULL, "skipped_lines", n);
+    }
+    free(c.lines.v);
+    free(c.cells.v);
+    pb_arena_release(&c.a);
+    return rc;
+}
+
+static int table_parse(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err)
+{
+    return parse_with(path, buf, len, NULL, 0, set, err);
+}
+
+int pb_table_parse_opts(const char *path, const char *buf, size_t len,
+                        const struct pb_ingest_opts *opts,
+                        struct pb_resultset *set, struct pb_err *err)
+{
+    struct tb_custom *cust = NULL;
+    size_t n = opts ? opts->ntable_metrics : 0;
+    if (n)
+        cust = pb_xcalloc(n, sizeof(*cust));
+    int rc = PB_OK;
+    for (size_t i = 0; i < n && rc == PB_OK; i++) {
+        char why[200];
+        if (tb_custom_parse(opts->table_metrics[i], &cust[i], why,
+                            sizeof(why)) != 0)
+            rc = pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "%s", why);
+    }
+    if (rc == PB_OK)
+        rc = parse_with(path, buf, len, cust, n, set, err);
+    for (size_t i = 0; i < n; i++)
+        tb_custom_release(&cust[i]);
+    free(cust);
+    return rc;
+}
+
+int pb_ingest_table_metric_check(const char *spec, struct pb_err *err)
+{
+    struct tb_custom cu;
+    char why[200];
+    if (tb_custom_parse(spec, &cu, why, sizeof(why)) != 0)
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "%s", why);
+    tb_custom_release(&cu);
+    return PB_OK;
+}
+
+/* ==== sniff ==== */
+
+/* Sure only with a header whose cells all map (one a metric) over a row
+ * of values: then 50, below every format with a marker of its own. */
+static int table_sniff(const char *buf, size_t len)
+{
+    if (len > SNIFF_SCAN)
+        len = SNIFF_SCAN;
+    if (memchr(buf, '\0', len))
+        return 0;
+    struct ctx c;
+    memset(&c, 0, sizeof(c));
+    pb_arena_init(&c.a);
+    split_lines(buf, len, &c.lines, &c.a, LINE_MAX_SNIFF);
+    int score = 0;
+    for (size_t i = 0; i + 1 < c.lines.n && !score; i++) {
+        enum tb_delim d;
+        struct col *cols;
+        size_t ncols, first_row;
+        if (header_at(&c, i, 1, &d, &cols, &ncols, &first_row))
+            score = 50;
+        free_cols(cols, ncols);
+    }
+    free(c.lines.v);
+    free(c.cells.v);
+    pb_arena_release(&c.a);
+    return score;
+}
+
+const struct pb_parser pb_parser_table = {"table", table_sniff, table_parse};

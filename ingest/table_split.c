@@ -1,0 +1,204 @@
+/* The `table` reader's cells: which delimiter a table uses (Markdown pipes,
+ * tabs, commas or aligned white space) and how a line splits into cells. */
+#include "ingest/table_int.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+enum tb_delim tb_delim_of(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i < n && s[i] == '|')
+        return TB_PIPE;
+    if (memchr(s, '\t', n))
+        return TB_TAB;
+    if (memchr(s, ',', n))
+        return TB_COMMA;
+    return TB_WS;
+}
+
+static void add_cell(struct tb_cells *out, struct pb_arena *a, const char *s,
+                     size_t n, long off)
+{
+    while (n > 0 && isspace((unsigned char)*s)) {
+        s++;
+        n--;
+        off++;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    PB_GROW(out->v, out->cap, out->n + 1);
+    out->v[out->n].s = pb_arena_strndup(a, s, n);
+    out->v[out->n].off = off;
+    out->n++;
+}
+
+/* A CSV field with quotes: "a ""b"", c" -> a "b", c. */
+static size_t csv_field(const char *s, size_t n, size_t i, struct pb_buf *b)
+{
+    pb_buf_reset(b);
+    pb_buf_add(b, "", 0);
+    size_t j = i;
+    while (j < n && s[j] == ' ')
+        j++;
+    if (j < n && s[j] == '"') {
+        j++;
+        while (j < n) {
+            if (s[j] == '"' && j + 1 < n && s[j + 1] == '"') {
+                pb_buf_putc(b, '"');
+                j += 2;
+            } else if (s[j] == '"') {
+                j++;
+                break;
+            } else {
+                pb_buf_putc(b, s[j++]);
+            }
+        }
+        while (j < n && s[j] != ',') /* text after the closing quote */
+            pb_buf_putc(b, s[j++]);
+        return j;
+    }
+    while (j < n && s[j] != ',')
+        pb_buf_putc(b, s[j++]);
+    return j;
+}
+
+/* Units written apart from their number in aligned tables ("41.2 MiB/s"). */
+static int is_unit_token(const char *s, size_t n)
+{
+    static const char *const units[] = {
+        "k",     "m",     "g",     "t",     "x",     "%",     "b",
+        "kb",    "mb",    "gb",    "tb",    "kib",   "mib",   "gib",
+        "tib",   "b/s",   "kb/s",  "mb/s",  "gb/s",  "tb/s",  "kib/s",
+        "mib/s", "gib/s", "tib/s", "ns",    "us",    "usec",  "ms",
+        "msec",  "s",     "sec",   "iops",  "\xc2\xb5s",      NULL};
+    for (size_t i = 0; units[i]; i++)
+        if (strlen(units[i]) == n && strncasecmp(s, units[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+static void split_ws(const char *s, size_t n, struct tb_cells *out,
+                     struct pb_arena *a)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        if (i >= n)
+            break;
+        size_t st = i;
+        while (i < n && !isspace((unsigned char)s[i]))
+            i++;
+        /* "41.2 MiB/s": the unit joins the number before it */
+        size_t k = i;
+        while (k < n && (s[k] == ' ' || s[k] == '\t'))
+            k++;
+        size_t ue = k;
+        while (ue < n && !isspace((unsigned char)s[ue]))
+            ue++;
+        if (k > i && ue > k && isdigit((unsigned char)s[i - 1]) &&
+            is_unit_token(s + k, ue - k)) {
+            struct pb_buf b = PB_BUF_INIT;
+            pb_buf_add(&b, s + st, i - st);
+            pb_buf_add(&b, s + k, ue - k);
+            PB_GROW(out->v, out->cap, out->n + 1);
+            out->v[out->n].s = pb_arena_strdup(a, pb_buf_str(&b));
+            out->v[out->n].off = (long)st;
+            out->n++;
+            pb_buf_release(&b);
+            i = ue;
+            continue;
+        }
+        add_cell(out, a, s + st, i - st, (long)st);
+    }
+}
+
+void tb_split(const char *s, size_t n, enum tb_delim d, struct tb_cells *out,
+              struct pb_arena *a)
+{
+    out->n = 0;
+    if (d == TB_WS) {
+        split_ws(s, n, out, a);
+        return;
+    }
+    if (d == TB_COMMA) {
+        struct pb_buf b = PB_BUF_INIT;
+        size_t i = 0;
+        for (;;) {
+            size_t j = csv_field(s, n, i, &b);
+            add_cell(out, a, pb_buf_str(&b), b.len, (long)i);
+            if (j >= n)
+                break;
+            i = j + 1; /* past the comma */
+        }
+        pb_buf_release(&b);
+        return;
+    }
+    size_t i = 0, end = n;
+    if (d == TB_PIPE) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        if (i < n && s[i] == '|')
+            i++;
+        while (end > i && isspace((unsigned char)s[end - 1]))
+            end--;
+        if (end > i && s[end - 1] == '|' && !(end >= 2 && s[end - 2] == '\\'))
+            end--;
+    }
+    size_t st = i;
+    for (; i <= end; i++) {
+        int cut = i == end || (char)d == s[i];
+        if (d == TB_PIPE && i < end && s[i] == '|' && i > 0 &&
+            s[i - 1] == '\\')
+            cut = 0; /* \| inside a Markdown cell */
+        if (cut) {
+            add_cell(out, a, s + st, i - st, (long)st);
+            st = i + 1;
+        }
+    }
+}
+
+int tb_is_md_rule(const struct tb_cells *c)
+{
+    if (c->n == 0)
+        return 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const char *p = c->v[i].s;
+        if (*p == ':')
+            p++;
+        size_t k = strspn(p, "-");
+        if (k == 0)
+            return 0;
+        p += k;
+        if (*p == ':')
+            p++;
+        if (*p)
+            return 0;
+    }
+    return 1;
+}
+
+static int starts_numeric(const char *s)
+{
+    if (*s == '-' || *s == '+')
+        s++;
+    if (*s == '.' || *s == ',')
+        s++;
+    return isdigit((unsigned char)*s);
+}
+
+int tb_row_like(const struct tb_cells *c)
+{
+    size_t full = 0, num = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!c->v[i].s[0])
+            continue;
+        full++;
+        num += starts_numeric(c->v[i].s) != 0;
+    }
+    return num > 0 && 2 * num >= full;
+}
