@@ -29,149 +29,7 @@
 
 #define SNIFF_SCAN ((size_t)8192)
 #define LINE_MAX_SNIFF 2048
-
-/* ==== lines ==== */
-
-struct tline {
-    const char *s; /* NUL-terminated copy, \r stripped */
-    size_t n;
-    long no;
-};
-
-struct tlines {
-    struct tline *v;
-    size_t n, cap;
-};
-
-static void split_lines(const char *buf, size_t len, struct tlines *out,
-                        struct pb_arena *a, size_t maxline)
-{
-    const char *p = buf, *end = buf + len;
-    long no = 1;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        size_t n = (size_t)(e - p);
-        while (n > 0 && p[n - 1] == '\r')
-            n--;
-        PB_GROW(out->v, out->cap, out->n + 1);
-        struct tline *l = &out->v[out->n++];
-        if (n > maxline)
-            n = 0; /* too long to be a table line (sniff only) */
-        l->s = pb_arena_strndup(a, p, n);
-        l->n = n;
-        l->no = no++;
-        p = nl ? nl + 1 : end;
-    }
-}
-
-static int blank(const struct tline *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (!isspace((unsigned char)l->s[i]))
-            return 0;
-    return 1;
-}
-
-/* ==== dimensions ==== */
-
-struct tdim {
-    const char *key, *raw, *norm, *origin;
-    int is_test;
-};
-
-struct dimlist {
-    struct tdim *v;
-    size_t n, cap;
-};
-
-static void dl_put(struct dimlist *d, const struct tdim *x)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (!strcmp(d->v[i].key, x->key)) {
-            d->v[i] = *x;
-            return;
-        }
-    PB_GROW(d->v, d->cap, d->n + 1);
-    d->v[d->n++] = *x;
-}
-
-static const struct tdim *dl_get(const struct dimlist *d, const char *key)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (!strcmp(d->v[i].key, key))
-            return &d->v[i];
-    return NULL;
-}
-
-static int in_list(const char *s, const char *const *l)
-{
-    for (; *l; l++)
-        if (!strcmp(s, *l))
-            return 1;
-    return 0;
-}
-
-static const char *const size_keys[] = {
-    "recordsize", "volblocksize", "bs", "size", "file_size", "record_size",
-    "disk_cluster_size", "guest_block_size", "special_small_blocks", NULL};
-static const char *const int_keys[] = {
-    "ashift", "vdevs",  "disks",   "copies",    "iodepth",
-    "numjobs", "direct", "fsync",  "clients",   "rwmixread", NULL};
-static const char *const rw_values[] = {
-    "read",  "write", "randread", "randwrite", "rw",        "readwrite",
-    "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite", NULL};
-static const char *const zfs_sync[] = {"standard", "always", "disabled",
-                                       NULL};
-/* Test keys in the order test names list them. */
-static const char *const test_order[] = {
-    "bs",      "iodepth",   "numjobs", "direct", "fsync",
-    "sync",    "ioengine",  "size",    "runtime", "file_size",
-    "record_size", "clients", "rwmixread", NULL};
-
-/* A dimension from the name `name` and value text `raw`. Returns 0, or -1
- * with why[] filled; 1 when name is no dimension key. */
-static int make_dim(struct pb_arena *a, const char *name, const char *raw,
-                    const char *origin, struct tdim *out, char *why,
-                    size_t nwhy)
-{
-    enum tb_keykind kind;
-    const char *key = tb_dim_key(name, &kind);
-    if (!key)
-        return 1;
-    size_t n = strlen(raw);
-    if (n == 0 || n > 64) {
-        snprintf(why, nwhy, "bad value for '%s'", key);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (iscntrl((unsigned char)raw[i]) || raw[i] == '=') {
-            snprintf(why, nwhy, "bad value for '%s'", key);
-            return -1;
-        }
-    int bad = 0;
-    double v;
-    if (in_list(key, size_keys))
-        bad = pb_parse_size(raw, 0, &v) != 0 || !(v >= 0) || v > 1e18;
-    else if (in_list(key, int_keys))
-        bad = strspn(raw, "0123456789") != n || n > 9;
-    char *norm = pb_ingest_norm_param(key, raw);
-    if (!bad && !strcmp(key, "rw"))
-        bad = !in_list(norm, rw_values);
-    if (bad) {
-        free(norm);
-        snprintf(why, nwhy, "bad value '%.64s' for '%s'", raw, key);
-        return -1;
-    }
-    out->key = key;
-    out->raw = pb_arena_strdup(a, raw);
-    out->norm = pb_arena_strdup(a, norm);
-    out->origin = origin;
-    out->is_test = kind == TB_K_TEST ||
-                   (kind == TB_K_SYNC && !in_list(norm, zfs_sync));
-    free(norm);
-    return 0;
-}
+#define LINE_MAX_PARSE ((size_t)65536) /* no table line, no prose line */
 
 /* ==== the parse ==== */
 
@@ -179,7 +37,7 @@ struct col {
     struct tb_colname nm;
     const char *title;
     long off;
-    struct dimlist group; /* from heading cells spanning this column */
+    struct tb_dimlist group; /* from heading cells spanning this column */
 };
 
 struct ctx {
@@ -190,49 +48,15 @@ struct ctx {
     const struct tb_custom *cust;
     size_t ncust;
     struct pb_arena a;
-    struct tlines lines;
+    struct tb_lines lines;
     struct tb_cells cells; /* scratch */
     size_t used;           /* lines that belong to tables */
     int ntables;
 };
 
-/* Printable excerpt of s for messages and origins. */
-static const char *excerpt(struct pb_arena *a, const char *s, size_t max)
-{
-    struct pb_buf b = PB_BUF_INIT;
-    pb_buf_add(&b, "", 0);
-    size_t i = 0;
-    while (s[i] && isspace((unsigned char)s[i]))
-        i++;
-    for (; s[i] && b.len < max;) {
-        unsigned char c = (unsigned char)s[i];
-        size_t k = c < 0x80 ? 1 : pb_utf8_len((const unsigned char *)s + i, 4);
-        if (k == 0) {
-            pb_buf_putc(&b, '?');
-            i++;
-        } else if (c == '\t') {
-            pb_buf_puts(&b, "  ");
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            pb_buf_putc(&b, '?');
-            i++;
-        } else {
-            pb_buf_add(&b, s + i, k);
-            i += k;
-        }
-    }
-    if (s[i])
-        pb_buf_puts(&b, "...");
-    while (b.len > 0 && isspace((unsigned char)b.s[b.len - 1]))
-        b.s[--b.len] = '\0';
-    const char *r = pb_arena_strdup(a, pb_buf_str(&b));
-    pb_buf_release(&b);
-    return r;
-}
-
 /* The header of a table: its cells mapped to columns. For aligned tables
  * neighbouring words join into the longest known name ("Write IOPS"). */
-static void map_header(const struct ctx *c, const struct tline *l,
+static void map_header(const struct ctx *c, const struct tb_line *l,
                        enum tb_delim d, struct pb_arena *a, struct col **cols,
                        size_t *ncols, size_t *nknown, size_t *nmetric)
 {
@@ -320,10 +144,10 @@ static void free_cols(struct col *cols, size_t n)
 static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
                      struct col **cols, size_t *ncols, size_t *first_row)
 {
-    const struct tline *l = &c->lines.v[i];
+    const struct tb_line *l = &c->lines.v[i];
     *cols = NULL;
     *ncols = 0;
-    if (blank(l))
+    if (tb_blank(l))
         return 0;
     enum tb_delim d = tb_delim_of(l->s, l->n);
     size_t nk, nmet;
@@ -340,7 +164,7 @@ static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
             j++;
     }
     if (ok) {
-        ok = j < c->lines.n && !blank(&c->lines.v[j]);
+        ok = j < c->lines.n && !tb_blank(&c->lines.v[j]);
         if (ok) {
             tb_split(c->lines.v[j].s, c->lines.v[j].n, d, &c->cells, &c->a);
             ok = c->cells.n == *ncols &&
@@ -410,8 +234,8 @@ static int all_kv(const char *s)
 }
 
 /* The dimensions of the words of s into dl; errors name line l. */
-static int kv_dims(struct ctx *c, const struct tline *l, const char *s,
-                   long col, const char *origin, struct dimlist *dl)
+static int kv_dims(struct ctx *c, const struct tb_line *l, const char *s,
+                   long col, const char *origin, struct tb_dimlist *dl)
 {
     const char *p = s;
     while (*p) {
@@ -427,13 +251,13 @@ static int kv_dims(struct ctx *c, const struct tline *l, const char *s,
         if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
             continue;
         char *key = pb_xstrndup(k, kn), *val = pb_xstrndup(v, vn);
-        struct tdim dm;
+        struct tb_dim dm;
         char why[160];
-        int rc = make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
+        int rc = tb_make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
         if (rc == 1)
             pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
                        "heading '%s' names no known dimension key",
-                       excerpt(&c->a, st, 40));
+                       tb_excerpt(&c->a, st, 40));
         else if (rc < 0)
             pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
                        "heading: %s", why);
@@ -441,16 +265,16 @@ static int kv_dims(struct ctx *c, const struct tline *l, const char *s,
         free(val);
         if (rc != 0)
             return PB_EINPUT;
-        dl_put(dl, &dm);
+        tb_dl_put(dl, &dm);
     }
     return PB_OK;
 }
 
 /* Is line l a heading for a table of delimiter d? Cells in hc. */
-static int heading_cells(struct ctx *c, const struct tline *l,
+static int heading_cells(struct ctx *c, const struct tb_line *l,
                          enum tb_delim d, struct tb_cells *hc, int *spans)
 {
-    if (blank(l))
+    if (tb_blank(l))
         return 0;
     int has_d = d == TB_PIPE ? tb_delim_of(l->s, l->n) == TB_PIPE
                              : d != TB_WS && memchr(l->s, (char)d, l->n);
@@ -477,17 +301,17 @@ static int heading_cells(struct ctx *c, const struct tline *l,
     return full > 0;
 }
 
-static const char *origin_of(struct ctx *c, const struct tline *l)
+static const char *origin_of(struct ctx *c, const struct tb_line *l)
 {
     return pb_arena_printf(&c->a, "title: line %ld: %s", l->no,
-                           excerpt(&c->a, l->s, 100));
+                           tb_excerpt(&c->a, l->s, 100));
 }
 
 /* Apply heading line l to the table: cells spanning column groups, or the
  * whole table. */
-static int apply_heading(struct ctx *c, const struct tline *l,
+static int apply_heading(struct ctx *c, const struct tb_line *l,
                          enum tb_delim d, struct col *cols, size_t ncols,
-                         struct dimlist *whole)
+                         struct tb_dimlist *whole)
 {
     struct tb_cells hc = {0};
     int spans;
@@ -537,14 +361,14 @@ static int apply_heading(struct ctx *c, const struct tline *l,
         int metric = 0;
         for (size_t k = s; k < e; k++)
             metric |= !cols[k].nm.is_dim;
-        struct dimlist dl = {0};
+        struct tb_dimlist dl = {0};
         rc = kv_dims(c, l, hc.v[i].s, hc.v[i].off + 1, origin, &dl);
         for (size_t j = 0; j < dl.n && rc == PB_OK; j++) {
             if (!metric || !spans)
-                dl_put(whole, &dl.v[j]);
+                tb_dl_put(whole, &dl.v[j]);
             else
                 for (size_t k = s; k < e; k++)
-                    dl_put(&cols[k].group, &dl.v[j]);
+                    tb_dl_put(&cols[k].group, &dl.v[j]);
         }
         free(dl.v);
     }
@@ -554,8 +378,8 @@ static int apply_heading(struct ctx *c, const struct tline *l,
 }
 
 /* key=value tokens of known keys in a prose line (others are ignored). */
-static int sentence_dims(struct ctx *c, const struct tline *l,
-                         struct dimlist *whole)
+static int sentence_dims(struct ctx *c, const struct tb_line *l,
+                         struct tb_dimlist *whole)
 {
     const char *origin = origin_of(c, l);
     const char *s = l->s;
@@ -575,16 +399,16 @@ static int sentence_dims(struct ctx *c, const struct tline *l,
             continue;
         char *key = pb_xstrndup(s + ks, i - ks);
         char *val = pb_xstrndup(s + i + 1, ve - i - 1);
-        struct tdim dm;
+        struct tb_dim dm;
         char why[160];
-        int rc = make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
+        int rc = tb_make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
         free(key);
         free(val);
         if (rc < 0)
             return pb_err_set(c->err, PB_EINPUT, c->path, l->no,
                               (long)ks + 1, "%s", why);
         if (rc == 0)
-            dl_put(whole, &dm);
+            tb_dl_put(whole, &dm);
     }
     return PB_OK;
 }
@@ -594,7 +418,7 @@ static int sentence_dims(struct ctx *c, const struct tline *l,
 struct emitted {
     size_t config, test;
     const char *metric;
-    size_t col;
+    const char *title; /* of the column */
 };
 
 static const char *rw_ddir(const char *rw)
@@ -617,37 +441,38 @@ static int rw_has(const char *rw, const char *ddir)
     return 0;
 }
 
-static int emit_cell(struct ctx *c, int tno, const struct tline *l,
+static int emit_cell(struct ctx *c, int tno, const struct tb_line *l,
                      const struct col *co, size_t ci, const char *cell,
-                     const struct dimlist *whole, const struct dimlist *row,
+                     char conv, const struct tb_dimlist *whole, const struct tb_dimlist *row,
                      struct emitted **em, size_t *nem, size_t *capem)
 {
     double v;
     char why[160];
-    int r = tb_value(cell, co->nm.vk, co->nm.hmult, &v, why, sizeof(why));
+    int r = tb_value(cell, co->nm.vk, co->nm.hmult, conv, &v, why,
+                     sizeof(why));
     long colno = c->cells.v[ci].off + 1;
     if (r == 1)
         return PB_OK;
     if (r < 0)
         return pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
                           "bad value '%s' in column '%s': %s",
-                          excerpt(&c->a, cell, 40),
-                          excerpt(&c->a, co->title, 40), why);
-    struct dimlist m = {0};
+                          tb_excerpt(&c->a, cell, 40),
+                          tb_excerpt(&c->a, co->title, 40), why);
+    struct tb_dimlist m = {0};
     for (size_t i = 0; i < whole->n; i++)
-        dl_put(&m, &whole->v[i]);
+        tb_dl_put(&m, &whole->v[i]);
     for (size_t i = 0; i < co->group.n; i++)
-        dl_put(&m, &co->group.v[i]);
+        tb_dl_put(&m, &co->group.v[i]);
     for (size_t i = 0; i < row->n; i++)
-        dl_put(&m, &row->v[i]);
+        tb_dl_put(&m, &row->v[i]);
     int rc = PB_OK;
-    const struct tdim *rwd = dl_get(&m, "rw");
+    const struct tb_dim *rwd = tb_dl_get(&m, "rw");
     const char *rw = rwd ? rwd->norm : co->nm.rw;
     const char *metric = co->nm.metric;
     if (rwd && co->nm.rw && co->nm.ddir && !rw_has(rwd->norm, co->nm.ddir)) {
         rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
                         "column '%s' measures %ss, but rw=%s",
-                        excerpt(&c->a, co->title, 40), co->nm.ddir,
+                        tb_excerpt(&c->a, co->title, 40), co->nm.ddir,
                         rwd->norm);
     } else if (co->nm.ddir) {
         metric = pb_arena_printf(&c->a, "%s_%s", co->nm.ddir, metric);
@@ -657,8 +482,8 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
                             "column '%s' needs a data direction: add rw (a "
                             "column, or rw=randread above the table) or name "
                             "it 'Read %s'",
-                            excerpt(&c->a, co->title, 40),
-                            excerpt(&c->a, co->title, 40));
+                            tb_excerpt(&c->a, co->title, 40),
+                            tb_excerpt(&c->a, co->title, 40));
         } else if (rw_ddir(rw)) {
             metric = pb_arena_printf(&c->a, "%s_%s", rw_ddir(rw), metric);
         }
@@ -672,7 +497,7 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
     pb_buf_printf(&lab, "%s table %d", c->base, tno);
     int first = 1;
     for (int pass = 0; pass < 2; pass++) {
-        const struct dimlist *src = pass == 0 ? row : &co->group;
+        const struct tb_dimlist *src = pass == 0 ? row : &co->group;
         for (size_t i = 0; i < src->n; i++) {
             if (src->v[i].is_test)
                 continue;
@@ -693,14 +518,14 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
     pb_buf_puts(&tn, co->nm.zfs ? "zfs space" : rw ? rw : "table");
     if (co->nm.zfs && rw)
         pb_buf_printf(&tn, " rw=%s", rw);
-    for (size_t k = 0; test_order[k]; k++) {
-        const struct tdim *t = dl_get(&m, test_order[k]);
+    for (size_t k = 0; tb_test_order[k]; k++) {
+        const struct tb_dim *t = tb_dl_get(&m, tb_test_order[k]);
         if (!t || !t->is_test)
             continue;
         char sz[40];
         double bytes;
         const char *val = t->norm;
-        if (in_list(t->key, size_keys) && pb_parse_size(t->norm, 0, &bytes) == 0)
+        if (tb_in_list(t->key, tb_size_keys) && pb_parse_size(t->norm, 0, &bytes) == 0)
             val = pb_fmt_size(bytes, sz, sizeof(sz));
         pb_buf_printf(&tn, " %s=%s", t->key, val);
     }
@@ -709,8 +534,8 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
     pb_buf_release(&tn);
     if (rw)
         pb_rs_test_param(c->set, test, "rw", rw);
-    for (size_t k = 0; test_order[k]; k++) {
-        const struct tdim *t = dl_get(&m, test_order[k]);
+    for (size_t k = 0; tb_test_order[k]; k++) {
+        const struct tb_dim *t = tb_dl_get(&m, tb_test_order[k]);
         if (t && t->is_test)
             pb_rs_test_param(c->set, test, t->key, t->norm);
     }
@@ -722,12 +547,12 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
                               "columns '%s' and '%s' give the same metric "
                               "for the same dimensions (a key=value heading "
                               "above them tells them apart)",
-                              excerpt(&c->a, co->title, 40),
-                              excerpt(&c->a, co->title, 40));
+                              tb_excerpt(&c->a, e->title, 40),
+                              tb_excerpt(&c->a, co->title, 40));
     }
     PB_GROW(*em, *capem, *nem + 1);
     (*em)[(*nem)++] = (struct emitted){cfg, test, pb_rs_str(c->set, metric),
-                                       ci};
+                                       co->title};
     pb_rs_add(c->set, cfg, test, NULL, NULL, metric, co->nm.unit,
               co->nm.direction, v);
     return PB_OK;
@@ -737,7 +562,7 @@ static int emit_cell(struct ctx *c, int tno, const struct tline *l,
 static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
                  struct col *cols, size_t ncols, size_t prev_end, size_t *end)
 {
-    const struct tline *hl = &c->lines.v[h];
+    const struct tb_line *hl = &c->lines.v[h];
     *end = h + 1;
     for (size_t k = 0; k < ncols; k++)
         if (!col_known(&cols[k]))
@@ -747,7 +572,7 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
                                     "metric"
                                   : "column %s has no name",
                               cols[k].title[0]
-                                  ? excerpt(&c->a, cols[k].title, 60)
+                                  ? tb_excerpt(&c->a, cols[k].title, 60)
                                   : pb_arena_printf(&c->a, "%zu", k + 1));
     int tno = ++c->ntables;
     /* heading lines directly above, then the last prose line before */
@@ -758,10 +583,10 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
            heading_cells(c, &c->lines.v[top - 1], d, &hc, &spans))
         top--;
     free(hc.v);
-    struct dimlist whole = {0};
+    struct tb_dimlist whole = {0};
     int rc = PB_OK;
     size_t s = top;
-    while (s > prev_end && blank(&c->lines.v[s - 1]))
+    while (s > prev_end && tb_blank(&c->lines.v[s - 1]))
         s--;
     if (s > prev_end)
         rc = sentence_dims(c, &c->lines.v[s - 1], &whole);
@@ -769,20 +594,19 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
         rc = apply_heading(c, &c->lines.v[k], d, cols, ncols, &whole);
     c->used += h - top + 1 + (first_row - h - 1);
 
-    struct emitted *em = NULL;
-    size_t nem = 0, capem = 0;
+    /* the rows, and the decimal mark the table shows */
     size_t j = first_row;
+    char conv = 0;
+    int mixed = 0;
     for (; j < c->lines.n && rc == PB_OK; j++) {
-        const struct tline *l = &c->lines.v[j];
-        if (blank(l))
+        const struct tb_line *l = &c->lines.v[j];
+        if (tb_blank(l))
             break;
         if (d == TB_PIPE && tb_delim_of(l->s, l->n) != TB_PIPE)
             break;
         tb_split(l->s, l->n, d, &c->cells, &c->a);
-        if (d == TB_PIPE && tb_is_md_rule(&c->cells)) {
-            c->used++;
+        if (d == TB_PIPE && tb_is_md_rule(&c->cells))
             continue;
-        }
         if (c->cells.n != ncols) {
             if (!tb_row_like(&c->cells))
                 break;
@@ -794,25 +618,44 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
         }
         if (d == TB_WS && !tb_row_like(&c->cells))
             break;
+        for (size_t k = 0; k < ncols; k++) {
+            char mk = cols[k].nm.is_dim ? 0 : tb_decimal_hint(c->cells.v[k].s);
+            if (mk && conv && mk != conv)
+                mixed = 1;
+            if (mk)
+                conv = mk;
+        }
+    }
+    if (mixed)
+        conv = 0;
+    size_t end_rows = j;
+
+    struct emitted *em = NULL;
+    size_t nem = 0, capem = 0;
+    for (j = first_row; j < end_rows && rc == PB_OK; j++) {
+        const struct tb_line *l = &c->lines.v[j];
+        tb_split(l->s, l->n, d, &c->cells, &c->a);
         c->used++;
-        struct dimlist row = {0};
+        if (d == TB_PIPE && tb_is_md_rule(&c->cells))
+            continue;
+        struct tb_dimlist row = {0};
         for (size_t k = 0; k < ncols && rc == PB_OK; k++) {
             const char *cell = c->cells.v[k].s;
             if (!cols[k].nm.is_dim || !cell[0])
                 continue;
-            struct tdim dm;
+            struct tb_dim dm;
             char why[160];
-            if (make_dim(&c->a, cols[k].nm.key, cell, NULL, &dm, why,
+            if (tb_make_dim(&c->a, cols[k].nm.key, cell, NULL, &dm, why,
                          sizeof(why)) != 0)
                 rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no,
                                 c->cells.v[k].off + 1, "%s", why);
             else
-                dl_put(&row, &dm);
+                tb_dl_put(&row, &dm);
         }
         nem = 0;
         for (size_t k = 0; k < ncols && rc == PB_OK; k++)
             if (!cols[k].nm.is_dim)
-                rc = emit_cell(c, tno, l, &cols[k], k, c->cells.v[k].s,
+                rc = emit_cell(c, tno, l, &cols[k], k, c->cells.v[k].s, conv,
                                &whole, &row, &em, &nem, &capem);
         free(row.v);
     }
@@ -835,7 +678,7 @@ static const char *base_name(struct pb_arena *a, const char *path)
         return "stdin";
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
-    return excerpt(a, *b ? b : path, 80);
+    return tb_excerpt(a, *b ? b : path, 80);
 }
 
 static int parse_with(const char *path, const char *buf, size_t len,
@@ -858,10 +701,16 @@ static int parse_with(const char *path, const char *buf, size_t len,
                         pb_line_of(buf, (size_t)(nul - buf)), 0,
                         "NUL byte: binary or damaged file, not a table");
     if (rc == PB_OK)
-        split_lines(buf, len, &c.lines, &c.a, (size_t)-1);
+        tb_split_lines(buf, len, &c.lines, &c.a, (size_t)-1);
     size_t nonblank = 0, prev_end = 0;
-    for (size_t i = 0; i < c.lines.n; i++)
-        nonblank += !blank(&c.lines.v[i]);
+    for (size_t i = 0; i < c.lines.n && rc == PB_OK; i++) {
+        nonblank += !tb_blank(&c.lines.v[i]);
+        if (c.lines.v[i].n > LINE_MAX_PARSE)
+            rc = pb_err_set(err, PB_EINPUT, path, c.lines.v[i].no, 0,
+                            "line of %zu bytes: not a summary table (lines "
+                            "hold at most %zu)",
+                            c.lines.v[i].n, LINE_MAX_PARSE);
+    }
     for (size_t i = 0; i < c.lines.n && rc == PB_OK;) {
         enum tb_delim d;
         struct col *cols;
@@ -944,7 +793,7 @@ static int table_sniff(const char *buf, size_t len)
     struct ctx c;
     memset(&c, 0, sizeof(c));
     pb_arena_init(&c.a);
-    split_lines(buf, len, &c.lines, &c.a, LINE_MAX_SNIFF);
+    tb_split_lines(buf, len, &c.lines, &c.a, LINE_MAX_SNIFF);
     int score = 0;
     for (size_t i = 0; i + 1 < c.lines.n && !score; i++) {
         enum tb_delim d;

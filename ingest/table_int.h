@@ -8,6 +8,31 @@
 
 #include <stdint.h>
 
+/* ==== lines ==== */
+
+struct tb_line {
+    const char *s; /* NUL-terminated copy, \r stripped */
+    size_t n;
+    long no;
+};
+
+struct tb_lines {
+    struct tb_line *v;
+    size_t n, cap;
+};
+
+/* Split buf[0..len) into lines copied into arena a; a line longer than
+ * maxline is kept empty (the sniffer's bound). */
+void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
+                    struct pb_arena *a, size_t maxline);
+
+/* Only white space. */
+int tb_blank(const struct tb_line *l);
+
+/* Printable excerpt of s (at most about max bytes, valid UTF-8, control
+ * characters as '?'), for messages and origins; lives in arena a. */
+const char *tb_excerpt(struct pb_arena *a, const char *s, size_t max);
+
 /* ==== cells ==== */
 
 /* One cell of a split line: a trimmed copy (in the caller's arena) and the
@@ -23,15 +48,22 @@ struct tb_cells {
 };
 
 /* How the cells of a table are separated: decided by its header line. */
-enum tb_delim { TB_PIPE = '|', TB_TAB = '\t', TB_COMMA = ',', TB_WS = ' ' };
+enum tb_delim {
+    TB_PIPE = '|',
+    TB_TAB = '\t',
+    TB_SEMI = ';',
+    TB_COMMA = ',',
+    TB_WS = ' '
+};
 
 /* The delimiter a header line s[0..n) uses: a leading '|' is Markdown, a
- * tab TSV, a comma CSV, anything else whitespace-aligned. */
+ * tab TSV, a semicolon or a comma CSV (';' first: spreadsheets that write
+ * decimal commas separate with it), anything else whitespace-aligned. */
 enum tb_delim tb_delim_of(const char *s, size_t n);
 
 /* Split s[0..n) with delimiter d into out (reset first). TB_WS splits at
  * white space and joins a unit token ("MiB/s", "x", "ms") to the number
- * before it. Quotes are honoured for TB_COMMA; Markdown drops the outer
+ * before it. Quotes are honoured for TB_COMMA and TB_SEMI; Markdown drops the outer
  * pipes. Cell strings live in arena a. */
 void tb_split(const char *s, size_t n, enum tb_delim d, struct tb_cells *out,
               struct pb_arena *a);
@@ -96,13 +128,52 @@ enum tb_keykind { TB_K_NONE, TB_K_CONFIG, TB_K_TEST, TB_K_SYNC };
  * "compress"), or NULL. *kind says config or test. */
 const char *tb_dim_key(const char *name, enum tb_keykind *kind);
 
+/* ==== dimensions ==== */
+
+/* A dimension: canonical key, value as written and normalised (sizes in
+ * bytes, lower case), its origin ("title: ..."; NULL = a cell). */
+struct tb_dim {
+    const char *key, *raw, *norm, *origin;
+    int is_test; /* a test parameter, not a configuration dimension */
+};
+
+struct tb_dimlist {
+    struct tb_dim *v;
+    size_t n, cap;
+};
+
+/* Add x, replacing a dimension with the same key. */
+void tb_dl_put(struct tb_dimlist *d, const struct tb_dim *x);
+const struct tb_dim *tb_dl_get(const struct tb_dimlist *d, const char *key);
+
+int tb_in_list(const char *s, const char *const *l);
+
+/* Keys whose values are sizes; test keys in the order test names list
+ * them. NULL-terminated. */
+extern const char *const tb_size_keys[];
+extern const char *const tb_test_order[];
+
+/* The dimension named `name` with value text `raw` (checked: sizes,
+ * integers, rw modes). Returns 0, 1 when name is no dimension key, or -1
+ * with why[] filled. Strings live in arena a. */
+int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
+                const char *origin, struct tb_dim *out, char *why,
+                size_t nwhy);
+
 /* ==== values ==== */
 
+/* The decimal mark the number in s shows beyond doubt: ',' for "2,17x",
+ * '.' for "41.2" or "1,234.5", 0 when it shows none ("812", "1.267",
+ * "1,812": one separator before exactly three digits). */
+char tb_decimal_hint(const char *s);
+
 /* Read the cell text s as a value of kind vk (hmult: unit from the header,
- * 0 = none). Returns 0 with *out set, 1 for an empty cell ("", "-", "n/a"),
- * -1 with why[] filled for anything else. */
-int tb_value(const char *s, enum tb_vkind vk, double hmult, double *out,
-             char *why, size_t nwhy);
+ * 0 = none; conv: the table's decimal mark, 0 = unknown, which reads
+ * "1.267" as a decimal and refuses "1,812" as ambiguous). Returns 0 with
+ * *out set, 1 for an empty cell ("", "-", "n/a"), -1 with why[] filled for
+ * anything else. */
+int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
+             double *out, char *why, size_t nwhy);
 
 /* Parse a --table-metric spec HEADER=METRIC:UNIT:higher|lower. 0 or -1
  * with why[] filled. On success the strings of out are heap copies: free

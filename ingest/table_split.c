@@ -1,10 +1,79 @@
-/* The `table` reader's cells: which delimiter a table uses (Markdown pipes,
- * tabs, commas or aligned white space) and how a line splits into cells. */
+/* The `table` reader's lines and cells: lines of the input, which
+ * delimiter a table uses (Markdown pipes, tabs, semicolons, commas or
+ * aligned white space) and how a line splits into cells. */
 #include "ingest/table_int.h"
 
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
+
+/* ==== lines ==== */
+
+void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
+                        struct pb_arena *a, size_t maxline)
+{
+    const char *p = buf, *end = buf + len;
+    long no = 1;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        while (n > 0 && p[n - 1] == '\r')
+            n--;
+        PB_GROW(out->v, out->cap, out->n + 1);
+        struct tb_line *l = &out->v[out->n++];
+        if (n > maxline)
+            n = 0; /* too long to be a table line (sniff only) */
+        l->s = pb_arena_strndup(a, p, n);
+        l->n = n;
+        l->no = no++;
+        p = nl ? nl + 1 : end;
+    }
+}
+
+int tb_blank(const struct tb_line *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (!isspace((unsigned char)l->s[i]))
+            return 0;
+    return 1;
+}
+
+/* Printable tb_excerpt of s for messages and origins. */
+const char *tb_excerpt(struct pb_arena *a, const char *s, size_t max)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_add(&b, "", 0);
+    size_t i = 0;
+    while (s[i] && isspace((unsigned char)s[i]))
+        i++;
+    for (; s[i] && b.len < max;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t k = c < 0x80 ? 1 : pb_utf8_len((const unsigned char *)s + i, 4);
+        if (k == 0) {
+            pb_buf_putc(&b, '?');
+            i++;
+        } else if (c == '\t') {
+            pb_buf_puts(&b, "  ");
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            pb_buf_putc(&b, '?');
+            i++;
+        } else {
+            pb_buf_add(&b, s + i, k);
+            i += k;
+        }
+    }
+    if (s[i])
+        pb_buf_puts(&b, "...");
+    while (b.len > 0 && isspace((unsigned char)b.s[b.len - 1]))
+        b.s[--b.len] = '\0';
+    const char *r = pb_arena_strdup(a, pb_buf_str(&b));
+    pb_buf_release(&b);
+    return r;
+}
+
+/* ==== cells ==== */
 
 enum tb_delim tb_delim_of(const char *s, size_t n)
 {
@@ -15,6 +84,8 @@ enum tb_delim tb_delim_of(const char *s, size_t n)
         return TB_PIPE;
     if (memchr(s, '\t', n))
         return TB_TAB;
+    if (memchr(s, ';', n))
+        return TB_SEMI;
     if (memchr(s, ',', n))
         return TB_COMMA;
     return TB_WS;
@@ -37,7 +108,8 @@ static void add_cell(struct tb_cells *out, struct pb_arena *a, const char *s,
 }
 
 /* A CSV field with quotes: "a ""b"", c" -> a "b", c. */
-static size_t csv_field(const char *s, size_t n, size_t i, struct pb_buf *b)
+static size_t csv_field(const char *s, size_t n, size_t i, char sep,
+                        struct pb_buf *b)
 {
     pb_buf_reset(b);
     pb_buf_add(b, "", 0);
@@ -57,11 +129,11 @@ static size_t csv_field(const char *s, size_t n, size_t i, struct pb_buf *b)
                 pb_buf_putc(b, s[j++]);
             }
         }
-        while (j < n && s[j] != ',') /* text after the closing quote */
+        while (j < n && s[j] != sep) /* text after the closing quote */
             pb_buf_putc(b, s[j++]);
         return j;
     }
-    while (j < n && s[j] != ',')
+    while (j < n && s[j] != sep)
         pb_buf_putc(b, s[j++]);
     return j;
 }
@@ -125,11 +197,11 @@ void tb_split(const char *s, size_t n, enum tb_delim d, struct tb_cells *out,
         split_ws(s, n, out, a);
         return;
     }
-    if (d == TB_COMMA) {
+    if (d == TB_COMMA || d == TB_SEMI) {
         struct pb_buf b = PB_BUF_INIT;
         size_t i = 0;
         for (;;) {
-            size_t j = csv_field(s, n, i, &b);
+            size_t j = csv_field(s, n, i, (char)d, &b);
             add_cell(out, a, pb_buf_str(&b), b.len, (long)i);
             if (j >= n)
                 break;

@@ -130,7 +130,7 @@ static double header_unit(const char *u, enum tb_vkind vk)
     char why[8];
     char probe[48];
     snprintf(probe, sizeof(probe), "1%s", u);
-    if (tb_value(probe, vk, 0, &v, why, sizeof(why)) != 0 || !(v > 0))
+    if (tb_value(probe, vk, 0, 0, &v, why, sizeof(why)) != 0 || !(v > 0))
         return 0;
     return v;
 }
@@ -224,6 +224,96 @@ int tb_map_column(const char *text, const struct tb_custom *cust,
     return 1;
 }
 
+/* ==== dimensions ==== */
+
+void tb_dl_put(struct tb_dimlist *d, const struct tb_dim *x)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].key, x->key)) {
+            d->v[i] = *x;
+            return;
+        }
+    PB_GROW(d->v, d->cap, d->n + 1);
+    d->v[d->n++] = *x;
+}
+
+const struct tb_dim *tb_dl_get(const struct tb_dimlist *d, const char *key)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].key, key))
+            return &d->v[i];
+    return NULL;
+}
+
+int tb_in_list(const char *s, const char *const *l)
+{
+    for (; *l; l++)
+        if (!strcmp(s, *l))
+            return 1;
+    return 0;
+}
+
+const char *const tb_size_keys[] = {
+    "recordsize", "volblocksize", "bs", "size", "file_size", "record_size",
+    "disk_cluster_size", "guest_block_size", "special_small_blocks", NULL};
+static const char *const int_keys[] = {
+    "ashift", "vdevs",  "disks",   "copies",    "iodepth",
+    "numjobs", "direct", "fsync",  "clients",   "rwmixread", NULL};
+static const char *const rw_values[] = {
+    "read",  "write", "randread", "randwrite", "rw",        "readwrite",
+    "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite", NULL};
+static const char *const zfs_sync[] = {"standard", "always", "disabled",
+                                       NULL};
+/* Test keys in the order test names list them. */
+const char *const tb_test_order[] = {
+    "bs",      "iodepth",   "numjobs", "direct", "fsync",
+    "sync",    "ioengine",  "size",    "runtime", "file_size",
+    "record_size", "clients", "rwmixread", NULL};
+
+/* A dimension from the name `name` and value text `raw`. Returns 0, or -1
+ * with why[] filled; 1 when name is no dimension key. */
+int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
+                    const char *origin, struct tb_dim *out, char *why,
+                    size_t nwhy)
+{
+    enum tb_keykind kind;
+    const char *key = tb_dim_key(name, &kind);
+    if (!key)
+        return 1;
+    size_t n = strlen(raw);
+    if (n == 0 || n > 64) {
+        snprintf(why, nwhy, "bad value for '%s'", key);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (iscntrl((unsigned char)raw[i]) || raw[i] == '=') {
+            snprintf(why, nwhy, "bad value for '%s'", key);
+            return -1;
+        }
+    int bad = 0;
+    double v;
+    if (tb_in_list(key, tb_size_keys))
+        bad = pb_parse_size(raw, 0, &v) != 0 || !(v >= 0) || v > 1e18;
+    else if (tb_in_list(key, int_keys))
+        bad = strspn(raw, "0123456789") != n || n > 9;
+    char *norm = pb_ingest_norm_param(key, raw);
+    if (!bad && !strcmp(key, "rw"))
+        bad = !tb_in_list(norm, rw_values);
+    if (bad) {
+        free(norm);
+        snprintf(why, nwhy, "bad value '%.64s' for '%s'", raw, key);
+        return -1;
+    }
+    out->key = key;
+    out->raw = pb_arena_strdup(a, raw);
+    out->norm = pb_arena_strdup(a, norm);
+    out->origin = origin;
+    out->is_test = kind == TB_K_TEST ||
+                   (kind == TB_K_SYNC && !tb_in_list(norm, zfs_sync));
+    free(norm);
+    return 0;
+}
+
 /* ==== values ==== */
 
 /* A number as written: mant / 10^frac, negated when neg. */
@@ -236,8 +326,8 @@ struct tb_num {
 /* The number at the start of s: digits with '.' or ',' as the decimal
  * point, ',' or '.' between groups of three as thousands separators.
  * *end is set past it. Returns 0, or -1 with why[] filled. */
-static int read_number(const char *s, struct tb_num *out, const char **end,
-                       char *why, size_t nwhy)
+static int read_number(const char *s, char conv, struct tb_num *out,
+                       const char **end, char *why, size_t nwhy)
 {
     const char *p = s;
     memset(out, 0, sizeof(*out));
@@ -280,10 +370,14 @@ static int read_number(const char *s, struct tb_num *out, const char **end,
             snprintf(why, nwhy, "not a number");
             return -1;
         }
-    } else if (ncommas == 1 && ndots == 0 && after == 3) {
-        snprintf(why, nwhy, "ambiguous number: ',' may be a decimal comma "
-                            "or a thousands separator");
-        return -1;
+    } else if (ncommas + ndots == 1 && after == 3) {
+        /* 1,812 or 1.267: the table's decimal mark decides */
+        if (conv == 0 && ncommas) {
+            snprintf(why, nwhy, "ambiguous number: ',' may be a decimal "
+                                "comma or a thousands separator");
+            return -1;
+        }
+        dec = conv == 0 || conv == *last_sep ? *last_sep : 0;
     } else if (ndots == 1 || ncommas == 1) {
         dec = *last_sep;
     } else if (ndots > 1 || ncommas > 1) {
@@ -382,14 +476,42 @@ static int is_empty_cell(const char *s)
     return 0;
 }
 
-int tb_value(const char *s, enum tb_vkind vk, double hmult, double *out,
-             char *why, size_t nwhy)
+char tb_decimal_hint(const char *s)
+{
+    if (*s == '-' || *s == '+')
+        s++;
+    const char *last = NULL;
+    char first = 0;
+    size_t nsep = 0;
+    for (; isdigit((unsigned char)*s) || *s == '.' || *s == ','; s++)
+        if ((*s == '.' || *s == ',') && isdigit((unsigned char)s[1])) {
+            if (!first)
+                first = *s;
+            last = s;
+            nsep++;
+        } else if (*s == '.' || *s == ',') {
+            break;
+        }
+    if (!last)
+        return 0;
+    size_t after = 0;
+    while (isdigit((unsigned char)last[1 + after]))
+        after++;
+    if (nsep == 1 && after == 3)
+        return 0;
+    if (nsep > 1) /* 1,234.5: the last mark, when it differs */
+        return first != *last ? *last : 0;
+    return *last;
+}
+
+int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
+             double *out, char *why, size_t nwhy)
 {
     if (is_empty_cell(s))
         return 1;
     struct tb_num num;
     const char *e;
-    if (read_number(s, &num, &e, why, nwhy) != 0)
+    if (read_number(s, conv, &num, &e, why, nwhy) != 0)
         return -1;
     char u[24];
     while (*e == ' ')
