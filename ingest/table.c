@@ -254,12 +254,16 @@ static int kv_dims(struct ctx *c, const struct tb_line *l, const char *s,
         struct tb_dim dm;
         char why[160];
         int rc = tb_make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
+        long at = col + (long)(st - s);
         if (rc == 1)
-            pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
+            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
                        "heading '%s' names no known dimension key",
-                       tb_excerpt(&c->a, st, 40));
+                       tb_excerpt(&c->a,
+                                  pb_arena_strndup(&c->a, st,
+                                                   (size_t)(p - st)),
+                                  40));
         else if (rc < 0)
-            pb_err_set(c->err, PB_EINPUT, c->path, l->no, col,
+            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
                        "heading: %s", why);
         free(key);
         free(val);
