@@ -57,8 +57,9 @@ struct ctx {
 /* The header of a table: its cells mapped to columns. For aligned tables
  * neighbouring words join into the longest known name ("Write IOPS"). */
 static void map_header(const struct ctx *c, const struct tb_line *l,
-                       enum tb_delim d, struct pb_arena *a, struct col **cols,
-                       size_t *ncols, size_t *nknown, size_t *nmetric)
+                       enum tb_delim d, int strict, struct pb_arena *a,
+                       struct col **cols, size_t *ncols, size_t *nknown,
+                       size_t *nmetric)
 {
     struct tb_cells t = {0};
     if (d != TB_WS) {
@@ -89,23 +90,28 @@ static void map_header(const struct ctx *c, const struct tb_line *l,
         int known = 0;
         const char *title = t.v[i].s;
         if (d == TB_WS) {
-            for (size_t k = 4; k >= 1; k--) {
+            for (size_t k = 4; k >= 1 && !known; k--) {
+                char b[128];
+                size_t bl = 0;
                 if (i + k > t.n)
                     continue;
-                struct pb_buf b = PB_BUF_INIT;
-                for (size_t j = i; j < i + k; j++)
-                    pb_buf_printf(&b, "%s%s", j > i ? " " : "", t.v[j].s);
-                if (tb_map_column(pb_buf_str(&b), c->cust, c->ncust, &nm)) {
+                for (size_t j = i; j < i + k && bl < sizeof(b); j++)
+                    bl += (size_t)snprintf(b + bl, sizeof(b) - bl, "%s%s",
+                                           j > i ? " " : "", t.v[j].s);
+                if (bl >= sizeof(b))
+                    continue; /* longer than any name */
+                if (tb_map_column(b, c->cust, c->ncust, &nm)) {
                     known = 1;
                     take = k;
-                    title = pb_arena_strdup(a, pb_buf_str(&b));
+                    title = pb_arena_strdup(a, b);
                 }
-                pb_buf_release(&b);
-                if (known)
-                    break;
             }
         } else {
             known = tb_map_column(title, c->cust, c->ncust, &nm);
+        }
+        if (!known && strict) { /* all must be known: no need to go on */
+            *nknown = 0;
+            break;
         }
         if (!known)
             memset(&nm, 0, sizeof(nm));
@@ -151,7 +157,7 @@ static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
         return 0;
     enum tb_delim d = tb_delim_of(l->s, l->n);
     size_t nk, nmet;
-    map_header(c, l, d, &c->a, cols, ncols, &nk, &nmet);
+    map_header(c, l, d, strict, &c->a, cols, ncols, &nk, &nmet);
     int ok = *ncols >= 2 && nk >= 1;
     if (d == TB_WS)
         ok = ok && 2 * nk >= *ncols;
@@ -796,20 +802,50 @@ static int table_sniff(const char *buf, size_t len)
         return 0;
     struct ctx c;
     memset(&c, 0, sizeof(c));
-    pb_arena_init(&c.a);
-    tb_split_lines(buf, len, &c.lines, &c.a, LINE_MAX_SNIFF);
-    int score = 0;
-    for (size_t i = 0; i + 1 < c.lines.n && !score; i++) {
-        enum tb_delim d;
-        struct col *cols;
-        size_t ncols, first_row;
-        if (header_at(&c, i, 1, &d, &cols, &ncols, &first_row))
-            score = 50;
-        free_cols(cols, ncols);
+    int score = 0, arena = 0;
+    const char *p = buf, *end = buf + len;
+    while (p < end && !score) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        /* cheap first: does the line's first word start a known name? */
+        const char *a = p;
+        while (a < e && (isspace((unsigned char)*a) || *a == '|'))
+            a++;
+        const char *b = a;
+        if (a < e && isalpha((unsigned char)*a))
+            while (b < e && !isspace((unsigned char)*b) && *b != '|' &&
+                   *b != ',' && *b != ';' && *b != '(')
+                b++;
+        /* and a header holds no ':' or '=' (fio's "lat (usec): min=") */
+        if (b > a && nl && (size_t)(e - p) <= LINE_MAX_SNIFF &&
+            tb_name_start(a, (size_t)(b - a)) &&
+            !memchr(b, ':', (size_t)(e - b)) &&
+            !memchr(b, '=', (size_t)(e - b))) {
+            /* this line and the next two (a Markdown rule, a row) */
+            const char *q = nl + 1;
+            for (int k = 0; k < 2 && q < end; k++) {
+                const char *n2 = memchr(q, '\n', (size_t)(end - q));
+                q = n2 ? n2 + 1 : end;
+            }
+            if (!arena)
+                pb_arena_init(&c.a);
+            arena = 1;
+            c.lines.n = 0;
+            tb_split_lines(p, (size_t)(q - p), &c.lines, &c.a, LINE_MAX_SNIFF);
+            enum tb_delim d;
+            struct col *cols;
+            size_t ncols, first_row;
+            if (c.lines.n >= 2 &&
+                header_at(&c, 0, 1, &d, &cols, &ncols, &first_row))
+                score = 50;
+            free_cols(cols, ncols);
+        }
+        p = nl ? nl + 1 : end;
     }
     free(c.lines.v);
     free(c.cells.v);
-    pb_arena_release(&c.a);
+    if (arena)
+        pb_arena_release(&c.a);
     return score;
 }
 

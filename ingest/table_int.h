@@ -121,6 +121,10 @@ void tb_norm_name(const char *s, char *buf, size_t n);
 int tb_map_column(const char *text, const struct tb_custom *cust,
                   size_t ncust, struct tb_colname *out);
 
+/* Could the word s[0..len) start a built-in column name ("Write" of
+ * "Write IOPS", "volblocksize")? A cheap test before mapping a line. */
+int tb_name_start(const char *s, size_t len);
+
 /* Kinds of dimension key. */
 enum tb_keykind { TB_K_NONE, TB_K_CONFIG, TB_K_TEST, TB_K_SYNC };
 

@@ -45,30 +45,53 @@ static const struct {
     {"writecache", "write_cache"},
 };
 
+/* n (normalised) equals key with its '_' left out. */
+static int norm_eq(const char *n, const char *key)
+{
+    for (; *key; key++) {
+        if (*key == '_')
+            continue;
+        if (*n++ != *key)
+            return 0;
+    }
+    return *n == '\0';
+}
+
+/* n (normalised, length nl) starts key with its '_' left out. */
+static int norm_prefix(const char *n, size_t nl, const char *key)
+{
+    size_t i = 0;
+    for (; *key && i < nl; key++) {
+        if (*key == '_')
+            continue;
+        if (n[i++] != *key)
+            return 0;
+    }
+    return i == nl;
+}
+
 const char *tb_dim_key(const char *name, enum tb_keykind *kind)
 {
-    char n[64], k[64];
+    char n[64];
+    if (strlen(name) > 40)
+        return NULL;
     tb_norm_name(name, n, sizeof(n));
-    if (!n[0] || strlen(name) > 40)
+    if (!n[0])
         return NULL;
     if (!strcmp(n, "sync")) {
         *kind = TB_K_SYNC;
         return "sync";
     }
-    for (size_t i = 0; config_keys[i]; i++) {
-        tb_norm_name(config_keys[i], k, sizeof(k));
-        if (!strcmp(n, k)) {
+    for (size_t i = 0; config_keys[i]; i++)
+        if (norm_eq(n, config_keys[i])) {
             *kind = TB_K_CONFIG;
             return config_keys[i];
         }
-    }
-    for (size_t i = 0; test_keys[i]; i++) {
-        tb_norm_name(test_keys[i], k, sizeof(k));
-        if (!strcmp(n, k)) {
+    for (size_t i = 0; test_keys[i]; i++)
+        if (norm_eq(n, test_keys[i])) {
             *kind = TB_K_TEST;
             return test_keys[i];
         }
-    }
     for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
         if (!strcmp(n, key_aliases[i].alias))
             return tb_dim_key(key_aliases[i].key, kind);
@@ -222,6 +245,47 @@ int tb_map_column(const char *text, const struct tb_custom *cust,
             return 0;
     }
     return 1;
+}
+
+int tb_name_start(const char *s, size_t len)
+{
+    char n[48];
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '_' || c == '-')
+            continue;
+        if (!isalpha(c) || k + 1 >= sizeof(n))
+            return 0;
+        n[k++] = (char)tolower(c);
+    }
+    n[k] = '\0';
+    if (k == 0)
+        return 0;
+    for (size_t i = 0; config_keys[i]; i++)
+        if (norm_prefix(n, k, config_keys[i]))
+            return 1;
+    for (size_t i = 0; test_keys[i]; i++)
+        if (norm_prefix(n, k, test_keys[i]))
+            return 1;
+    if (norm_prefix(n, k, "sync") || norm_prefix(n, k, "usrcpu") ||
+        norm_prefix(n, k, "syscpu"))
+        return 1;
+    for (size_t i = 0; i < sizeof(key_aliases) / sizeof(key_aliases[0]); i++)
+        if (norm_prefix(n, k, key_aliases[i].alias))
+            return 1;
+    for (size_t i = 0; i < sizeof(zfs_cols) / sizeof(zfs_cols[0]); i++)
+        if (norm_prefix(n, k, zfs_cols[i].name))
+            return 1;
+    for (size_t j = 0; j < sizeof(measures) / sizeof(measures[0]); j++)
+        if (norm_prefix(n, k, measures[j].name))
+            return 1;
+    for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+        if (norm_prefix(n, k, dirs[i].name) ||
+            (k > strlen(dirs[i].name) &&
+             !strncmp(n, dirs[i].name, strlen(dirs[i].name))))
+            return 1;
+    return 0;
 }
 
 /* ==== dimensions ==== */
