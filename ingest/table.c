@@ -833,8 +833,8 @@ static int table_sniff(const char *buf, size_t len)
             c.lines.n = 0;
             tb_split_lines(p, (size_t)(q - p), &c.lines, &c.a, LINE_MAX_SNIFF);
             enum tb_delim d;
-            struct col *cols;
-            size_t ncols, first_row;
+            struct col *cols = NULL;
+            size_t ncols = 0, first_row;
             if (c.lines.n >= 2 &&
                 header_at(&c, 0, 1, &d, &cols, &ncols, &first_row))
                 score = 50;
