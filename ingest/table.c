@@ -1,6 +1,8 @@
 /* Summary tables copied from blog posts and spreadsheets (TSV, CSV,
  * Markdown pipes, aligned white space; several per file, prose between)
- * into a result set. Every rule is in docs/table-format.md.
+ * into a result set: finding tables, and turning their rows into results.
+ * Cells: table_split.c; headings and sentences: table_heading.c; names and
+ * values: table_values.c. Every rule is in docs/table-format.md.
  *
  * Model mapping:
  *   - Columns whose header is a dimension key (DESIGN.md: volblocksize,
@@ -33,32 +35,11 @@
 
 /* ==== the parse ==== */
 
-struct col {
-    struct tb_colname nm;
-    const char *title;
-    long off;
-    struct tb_dimlist group; /* from heading cells spanning this column */
-};
-
-struct ctx {
-    const char *path;
-    const char *base; /* file name for labels */
-    struct pb_resultset *set;
-    struct pb_err *err;
-    const struct tb_custom *cust;
-    size_t ncust;
-    struct pb_arena a;
-    struct tb_lines lines;
-    struct tb_cells cells; /* scratch */
-    size_t used;           /* lines that belong to tables */
-    int ntables;
-};
-
 /* The header of a table: its cells mapped to columns. For aligned tables
  * neighbouring words join into the longest known name ("Write IOPS"). */
-static void map_header(const struct ctx *c, const struct tb_line *l,
+static void map_header(const struct tb_ctx *c, const struct tb_line *l,
                        enum tb_delim d, int strict, struct pb_arena *a,
-                       struct col **cols, size_t *ncols, size_t *nknown,
+                       struct tb_col **cols, size_t *ncols, size_t *nknown,
                        size_t *nmetric)
 {
     struct tb_cells t = {0};
@@ -116,7 +97,7 @@ static void map_header(const struct ctx *c, const struct tb_line *l,
         if (!known)
             memset(&nm, 0, sizeof(nm));
         PB_GROW(*cols, cap, *ncols + 1);
-        struct col *co = &(*cols)[(*ncols)++];
+        struct tb_col *co = &(*cols)[(*ncols)++];
         memset(co, 0, sizeof(*co));
         co->nm = nm;
         co->title = title;
@@ -132,12 +113,12 @@ static void map_header(const struct ctx *c, const struct tb_line *l,
     free(t.v);
 }
 
-static int col_known(const struct col *co)
+static int col_known(const struct tb_col *co)
 {
     return co->nm.is_dim || co->nm.metric;
 }
 
-static void free_cols(struct col *cols, size_t n)
+static void free_cols(struct tb_col *cols, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         free(cols[i].group.v);
@@ -147,8 +128,8 @@ static void free_cols(struct col *cols, size_t n)
 /* Is line i the header of a table? Then *first_row is the line of its
  * first row (after a Markdown rule). `strict`: every cell must map and
  * one must be a metric (sniffing). */
-static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
-                     struct col **cols, size_t *ncols, size_t *first_row)
+static int header_at(struct tb_ctx *c, size_t i, int strict, enum tb_delim *dp,
+                     struct tb_col **cols, size_t *ncols, size_t *first_row)
 {
     const struct tb_line *l = &c->lines.v[i];
     *cols = NULL;
@@ -189,240 +170,6 @@ static int header_at(struct ctx *c, size_t i, int strict, enum tb_delim *dp,
     return 1;
 }
 
-/* ==== headings and the sentence before a table ==== */
-
-/* key=value with a key of letters, digits and '_' (surrounding Markdown
- * emphasis and a trailing ',' ';' ':' dropped). */
-static int kv_token(const char *s, size_t n, const char **k, size_t *kn,
-                    const char **v, size_t *vn)
-{
-    while (n > 0 && (*s == '*' || *s == '`' || *s == '('))
-        s++, n--;
-    while (n > 0 && strchr("*`),;:", s[n - 1]))
-        n--;
-    const char *eq = memchr(s, '=', n);
-    if (!eq || eq == s || eq + 1 == s + n)
-        return 0;
-    if (!isalpha((unsigned char)s[0]) && s[0] != '_')
-        return 0;
-    for (const char *p = s; p < eq; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_')
-            return 0;
-    if (memchr(eq + 1, '=', (size_t)(s + n - eq - 1)))
-        return 0;
-    *k = s;
-    *kn = (size_t)(eq - s);
-    *v = eq + 1;
-    *vn = (size_t)(s + n - eq - 1);
-    return 1;
-}
-
-/* Each white-space word of s is key=value (and there is one). */
-static int all_kv(const char *s)
-{
-    int any = 0;
-    const char *p = s;
-    while (*p) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *st = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        const char *k, *v;
-        size_t kn, vn;
-        if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
-            return 0;
-        any = 1;
-    }
-    return any;
-}
-
-/* The dimensions of the words of s into dl; errors name line l. */
-static int kv_dims(struct ctx *c, const struct tb_line *l, const char *s,
-                   long col, const char *origin, struct tb_dimlist *dl)
-{
-    const char *p = s;
-    while (*p) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *st = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        const char *k, *v;
-        size_t kn, vn;
-        if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
-            continue;
-        char *key = pb_xstrndup(k, kn), *val = pb_xstrndup(v, vn);
-        struct tb_dim dm;
-        char why[160];
-        int rc = tb_make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
-        long at = col + (long)(st - s);
-        if (rc == 1)
-            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
-                       "heading '%s' names no known dimension key",
-                       tb_excerpt(&c->a,
-                                  pb_arena_strndup(&c->a, st,
-                                                   (size_t)(p - st)),
-                                  40));
-        else if (rc < 0)
-            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
-                       "heading: %s", why);
-        free(key);
-        free(val);
-        if (rc != 0)
-            return PB_EINPUT;
-        tb_dl_put(dl, &dm);
-    }
-    return PB_OK;
-}
-
-/* Is line l a heading for a table of delimiter d? Cells in hc. */
-static int heading_cells(struct ctx *c, const struct tb_line *l,
-                         enum tb_delim d, struct tb_cells *hc, int *spans)
-{
-    if (tb_blank(l))
-        return 0;
-    int has_d = d == TB_PIPE ? tb_delim_of(l->s, l->n) == TB_PIPE
-                             : d != TB_WS && memchr(l->s, (char)d, l->n);
-    *spans = d == TB_WS || has_d;
-    if (d == TB_WS) {
-        tb_split(l->s, l->n, TB_WS, hc, &c->a);
-    } else if (has_d) {
-        tb_split(l->s, l->n, d, hc, &c->a);
-    } else {
-        hc->n = 0;
-        PB_GROW(hc->v, hc->cap, 1);
-        hc->v[0].s = l->s;
-        hc->v[0].off = 0;
-        hc->n = 1;
-    }
-    size_t full = 0;
-    for (size_t i = 0; i < hc->n; i++) {
-        if (!hc->v[i].s[0])
-            continue;
-        if (!all_kv(hc->v[i].s))
-            return 0;
-        full++;
-    }
-    return full > 0;
-}
-
-static const char *origin_of(struct ctx *c, const struct tb_line *l)
-{
-    return pb_arena_printf(&c->a, "title: line %ld: %s", l->no,
-                           tb_excerpt(&c->a, l->s, 100));
-}
-
-/* Apply heading line l to the table: cells spanning column groups, or the
- * whole table. */
-static int apply_heading(struct ctx *c, const struct tb_line *l,
-                         enum tb_delim d, struct col *cols, size_t ncols,
-                         struct tb_dimlist *whole)
-{
-    struct tb_cells hc = {0};
-    int spans;
-    if (!heading_cells(c, l, d, &hc, &spans)) {
-        free(hc.v);
-        return PB_OK;
-    }
-    const char *origin = origin_of(c, l);
-    /* group start column of each non-empty cell */
-    size_t *start = pb_xcalloc(hc.n + 1, sizeof(*start));
-    size_t ng = 0;
-    int rc = PB_OK;
-    for (size_t i = 0; i < hc.n; i++) {
-        if (!hc.v[i].s[0])
-            continue;
-        size_t col = 0;
-        if (!spans) {
-            col = 0;
-        } else if (d == TB_WS) {
-            for (size_t k = 0; k < ncols; k++)
-                if (cols[k].off <= hc.v[i].off)
-                    col = k;
-        } else {
-            col = i;
-            if (col >= ncols) {
-                rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, 0,
-                                "heading has more cells than the table "
-                                "has columns (%zu)",
-                                ncols);
-                break;
-            }
-        }
-        start[ng++] = col;
-    }
-    size_t g = 0;
-    for (size_t i = 0; i < hc.n && rc == PB_OK; i++) {
-        if (!hc.v[i].s[0])
-            continue;
-        size_t s = start[g];
-        size_t e = ncols; /* exclusive */
-        for (size_t h = g + 1; h < ng; h++)
-            if (start[h] > s) {
-                e = start[h];
-                break;
-            }
-        g++;
-        int metric = 0;
-        for (size_t k = s; k < e; k++)
-            metric |= !cols[k].nm.is_dim;
-        struct tb_dimlist dl = {0};
-        rc = kv_dims(c, l, hc.v[i].s, hc.v[i].off + 1, origin, &dl);
-        for (size_t j = 0; j < dl.n && rc == PB_OK; j++) {
-            if (!metric || !spans)
-                tb_dl_put(whole, &dl.v[j]);
-            else
-                for (size_t k = s; k < e; k++)
-                    tb_dl_put(&cols[k].group, &dl.v[j]);
-        }
-        free(dl.v);
-    }
-    free(start);
-    free(hc.v);
-    return rc;
-}
-
-/* key=value tokens of known keys in a prose line (others are ignored). */
-static int sentence_dims(struct ctx *c, const struct tb_line *l,
-                         struct tb_dimlist *whole)
-{
-    const char *origin = origin_of(c, l);
-    const char *s = l->s;
-    for (size_t i = 0; i < l->n; i++) {
-        if (s[i] != '=' || i == 0)
-            continue;
-        size_t ks = i;
-        while (ks > 0 && (isalnum((unsigned char)s[ks - 1]) || s[ks - 1] == '_'))
-            ks--;
-        size_t ve = i + 1;
-        while (ve < l->n && !isspace((unsigned char)s[ve]) &&
-               !strchr(",;()[]*`\"'=<>", s[ve]))
-            ve++;
-        while (ve > i + 1 && strchr(".:!?", s[ve - 1]))
-            ve--;
-        if (ks == i || ve == i + 1)
-            continue;
-        char *key = pb_xstrndup(s + ks, i - ks);
-        char *val = pb_xstrndup(s + i + 1, ve - i - 1);
-        struct tb_dim dm;
-        char why[160];
-        int rc = tb_make_dim(&c->a, key, val, origin, &dm, why, sizeof(why));
-        free(key);
-        free(val);
-        if (rc < 0)
-            return pb_err_set(c->err, PB_EINPUT, c->path, l->no,
-                              (long)ks + 1, "%s", why);
-        if (rc == 0)
-            tb_dl_put(whole, &dm);
-    }
-    return PB_OK;
-}
-
 /* ==== one table into the result set ==== */
 
 struct emitted {
@@ -451,8 +198,8 @@ static int rw_has(const char *rw, const char *ddir)
     return 0;
 }
 
-static int emit_cell(struct ctx *c, int tno, const struct tb_line *l,
-                     const struct col *co, size_t ci, const char *cell,
+static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
+                     const struct tb_col *co, size_t ci, const char *cell,
                      char conv, const struct tb_dimlist *whole, const struct tb_dimlist *row,
                      struct emitted **em, size_t *nem, size_t *capem)
 {
@@ -569,8 +316,8 @@ static int emit_cell(struct ctx *c, int tno, const struct tb_line *l,
 }
 
 /* Rows of the table whose header is line h; *end is the line after it. */
-static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
-                 struct col *cols, size_t ncols, size_t prev_end, size_t *end)
+static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
+                 struct tb_col *cols, size_t ncols, size_t prev_end, size_t *end)
 {
     const struct tb_line *hl = &c->lines.v[h];
     *end = h + 1;
@@ -590,7 +337,7 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
     struct tb_cells hc = {0};
     int spans;
     while (top > prev_end &&
-           heading_cells(c, &c->lines.v[top - 1], d, &hc, &spans))
+           tb_heading_cells(c, &c->lines.v[top - 1], d, &hc, &spans))
         top--;
     free(hc.v);
     struct tb_dimlist whole = {0};
@@ -599,9 +346,9 @@ static int table(struct ctx *c, size_t h, size_t first_row, enum tb_delim d,
     while (s > prev_end && tb_blank(&c->lines.v[s - 1]))
         s--;
     if (s > prev_end)
-        rc = sentence_dims(c, &c->lines.v[s - 1], &whole);
+        rc = tb_sentence_dims(c, &c->lines.v[s - 1], &whole);
     for (size_t k = top; k < h && rc == PB_OK; k++)
-        rc = apply_heading(c, &c->lines.v[k], d, cols, ncols, &whole);
+        rc = tb_apply_heading(c, &c->lines.v[k], d, cols, ncols, &whole);
     c->used += h - top + 1 + (first_row - h - 1);
 
     /* the rows, and the decimal mark the table shows */
@@ -695,7 +442,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
                       const struct tb_custom *cust, size_t ncust,
                       struct pb_resultset *set, struct pb_err *err)
 {
-    struct ctx c;
+    struct tb_ctx c;
     memset(&c, 0, sizeof(c));
     c.path = path;
     c.set = set;
@@ -723,7 +470,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
     }
     for (size_t i = 0; i < c.lines.n && rc == PB_OK;) {
         enum tb_delim d;
-        struct col *cols;
+        struct tb_col *cols;
         size_t ncols, first_row, end;
         if (!header_at(&c, i, 0, &d, &cols, &ncols, &first_row)) {
             i++;
@@ -800,7 +547,7 @@ static int table_sniff(const char *buf, size_t len)
         len = SNIFF_SCAN;
     if (memchr(buf, '\0', len))
         return 0;
-    struct ctx c;
+    struct tb_ctx c;
     memset(&c, 0, sizeof(c));
     int score = 0, arena = 0;
     const char *p = buf, *end = buf + len;
@@ -833,7 +580,7 @@ static int table_sniff(const char *buf, size_t len)
             c.lines.n = 0;
             tb_split_lines(p, (size_t)(q - p), &c.lines, &c.a, LINE_MAX_SNIFF);
             enum tb_delim d;
-            struct col *cols = NULL;
+            struct tb_col *cols = NULL;
             size_t ncols = 0, first_row;
             if (c.lines.n >= 2 &&
                 header_at(&c, 0, 1, &d, &cols, &ncols, &first_row))

@@ -186,4 +186,45 @@ int tb_custom_parse(const char *spec, struct tb_custom *out, char *why,
                     size_t nwhy);
 void tb_custom_release(struct tb_custom *c);
 
+/* ==== one parse ==== */
+
+/* A column of a table: what its header means, and the dimensions of the
+ * heading cells spanning it. */
+struct tb_col {
+    struct tb_colname nm;
+    const char *title;
+    long off;
+    struct tb_dimlist group; /* from heading cells spanning this column */
+};
+
+/* One parse (or sniff) of a buffer. */
+struct tb_ctx {
+    const char *path;
+    const char *base; /* file name for labels */
+    struct pb_resultset *set;
+    struct pb_err *err;
+    const struct tb_custom *cust;
+    size_t ncust;
+    struct pb_arena a;
+    struct tb_lines lines;
+    struct tb_cells cells; /* scratch */
+    size_t used;           /* lines that belong to tables */
+    int ntables;
+};
+
+/* Is line l a heading (every word key=value) for a table of delimiter d?
+ * Its cells in hc; *spans: they span column groups. */
+int tb_heading_cells(struct tb_ctx *c, const struct tb_line *l,
+                     enum tb_delim d, struct tb_cells *hc, int *spans);
+
+/* Apply heading line l to the table's columns, or to `whole`. PB_OK or
+ * PB_EINPUT (c->err filled: unknown key, bad value). */
+int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l,
+                     enum tb_delim d, struct tb_col *cols, size_t ncols,
+                     struct tb_dimlist *whole);
+
+/* key=value words of known keys in prose line l into `whole`. */
+int tb_sentence_dims(struct tb_ctx *c, const struct tb_line *l,
+                     struct tb_dimlist *whole);
+
 #endif
