@@ -551,6 +551,8 @@ static int table_sniff(const char *buf, size_t len)
     memset(&c, 0, sizeof(c));
     int score = 0, arena = 0;
     const char *p = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3; /* a UTF-8 BOM */
     while (p < end && !score) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;

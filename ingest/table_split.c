@@ -14,6 +14,8 @@ void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
 {
     const char *p = buf, *end = buf + len;
     long no = 1;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3; /* a UTF-8 BOM, as spreadsheets write it */
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;

@@ -281,6 +281,42 @@ static void test_heading_spans_aligned(void **state)
     pb_resultset_free(s);
 }
 
+static void test_more_shapes(void **state)
+{
+    (void)state;
+    /* a Markdown heading row spanning column groups */
+    struct pb_resultset *s = str_ok(
+        "| | fsync=0 | | fsync=1 | |\n"
+        "| volblocksize | Write IOPS | Write BW | Write IOPS | Write BW |\n"
+        "|---|---|---|---|---|\n"
+        "| 8k | 10.5k | 41.2MiB/s | 65 | 260KiB/s |\n"
+        "The end.\n");
+    const char *c = "mem.txt table 1: volblocksize=8k";
+    assert_near(val(s, c, "write fsync=0", "write_bw"), 43201331, 0);
+    assert_near(val(s, c, "write fsync=1", "write_iops"), 65, 0);
+    assert_string_equal(fact(s, "skipped_lines"), "1");
+    pb_resultset_free(s);
+    /* a UTF-8 BOM and CRLF from a spreadsheet; prose right after an
+     * aligned table ends it; a pasted fio option in the sentence */
+    const char *in = "\xEF\xBB\xBFvolblocksize,Write IOPS\r\n8k,100\r\n";
+    assert_int_equal(th_sniff(tbl(), in, strlen(in)), 50);
+    s = str_ok(in);
+    assert_near(val(s, "mem.txt table 1: volblocksize=8k", "write",
+                    "write_iops"),
+                100, 0);
+    pb_resultset_free(s);
+    s = str_ok("With **compression=zstd** and --size=1G x=3:\n"
+               "volblocksize  Write IOPS\n"
+               "8k            100\n"
+               "This shows 16k is 2x better.\n");
+    c = "mem.txt table 1: volblocksize=8k";
+    assert_string_equal(cparam(s, config_named(s, c), "compression")->value,
+                        "zstd");
+    assert_near(val(s, c, "write size=1G", "write_iops"), 100, 0);
+    assert_string_equal(fact(s, "skipped_lines"), "2");
+    pb_resultset_free(s);
+}
+
 static void test_rw_and_bare_measures(void **state)
 {
     (void)state;
@@ -467,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_aligned_with_prose),
         cmocka_unit_test(test_same_shape_apart),
         cmocka_unit_test(test_heading_spans_aligned),
+        cmocka_unit_test(test_more_shapes),
         cmocka_unit_test(test_rw_and_bare_measures),
         cmocka_unit_test(test_custom_metric),
         cmocka_unit_test(test_errors),
