@@ -620,8 +620,6 @@ int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
         break;
     case TB_V_SIZE:
         known = find_unit(u, u_size, &mult, 0);
-        if (known && !u[0] && hmult > 0)
-            mult = hmult;
         break;
     case TB_V_RATIO:
         known = !u[0] || !strcmp(u, "x") || !strcmp(u, "X");
@@ -639,6 +637,8 @@ int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
         snprintf(why, nwhy, "unknown unit '%s'", u);
         return -1;
     }
+    if (!u[0] && hmult > 0)
+        mult = hmult; /* the header's unit: "IOPS (k)", "used (GiB)" */
     if (num.neg && vk != TB_V_RATIO && vk != TB_V_PCT && vk != TB_V_NUM) {
         snprintf(why, nwhy, "negative value");
         return -1;

@@ -326,6 +326,19 @@ static void test_rw_and_bare_measures(void **state)
     const char *c = "mem.txt table 1";
     assert_near(val(s, c, "randread", "read_iops"), 10000, 0);
     assert_near(val(s, c, "randread", "read_lat_mean"), 100000, 0);
+    /* a unit in the header applies to cells without one */
+    struct pb_resultset *h = str_ok("rw=randread\nrecordsize\tIOPS (k)\t"
+                                    "used (GiB)\n8k\t10.5\t2\n16k\t9k\t3G\n");
+    assert_near(val(h, "mem.txt table 1: recordsize=8k", "randread",
+                    "read_iops"),
+                10500, 0);
+    assert_near(val(h, "mem.txt table 1: recordsize=16k", "randread",
+                    "read_iops"),
+                9000, 0);
+    assert_near(val(h, "mem.txt table 1: recordsize=8k", "zfs space rw=randread",
+                    "used"),
+                2 * GiB, 0);
+    pb_resultset_free(h);
     /* mixed: the total as the table gives it */
     assert_near(val(s, c, "randrw", "iops"), 8000, 0);
     pb_resultset_free(s);
