@@ -29,7 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define SNIFF_SCAN ((size_t)8192)
+#define SNIFF_SCAN     ((size_t)8192)
 #define LINE_MAX_SNIFF 2048
 #define LINE_MAX_PARSE ((size_t)65536) /* no table line, no prose line */
 
@@ -200,13 +200,13 @@ static int rw_has(const char *rw, const char *ddir)
 
 static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
                      const struct tb_col *co, size_t ci, const char *cell,
-                     char conv, const struct tb_dimlist *whole, const struct tb_dimlist *row,
-                     struct emitted **em, size_t *nem, size_t *capem)
+                     char conv, const struct tb_dimlist *whole,
+                     const struct tb_dimlist *row, struct emitted **em,
+                     size_t *nem, size_t *capem)
 {
     double v;
     char why[160];
-    int r = tb_value(cell, co->nm.vk, co->nm.hmult, conv, &v, why,
-                     sizeof(why));
+    int r = tb_value(cell, co->nm.vk, co->nm.hmult, conv, &v, why, sizeof(why));
     long colno = c->cells.v[ci].off + 1;
     if (r == 1)
         return PB_OK;
@@ -226,11 +226,12 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
     const struct tb_dim *rwd = tb_dl_get(&m, "rw");
     const char *rw = rwd ? rwd->norm : co->nm.rw;
     const char *metric = co->nm.metric;
-    if (rwd && co->nm.rw && co->nm.ddir && !rw_has(rwd->norm, co->nm.ddir)) {
+    if (rwd && co->nm.ddir &&
+        (!rw_has(rwd->norm, co->nm.ddir) ||
+         (!strncmp(co->nm.rw, "rand", 4) && strncmp(rwd->norm, "rand", 4)))) {
         rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
-                        "column '%s' measures %ss, but rw=%s",
-                        tb_excerpt(&c->a, co->title, 40), co->nm.ddir,
-                        rwd->norm);
+                        "column '%s' measures %s, but rw=%s",
+                        tb_excerpt(&c->a, co->title, 40), co->nm.rw, rwd->norm);
     } else if (co->nm.ddir) {
         metric = pb_arena_printf(&c->a, "%s_%s", co->nm.ddir, metric);
     } else if (co->nm.needs_dir) {
@@ -258,8 +259,8 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
         for (size_t i = 0; i < src->n; i++) {
             if (src->v[i].is_test)
                 continue;
-            pb_buf_printf(&lab, "%s%s=%s", first ? ": " : ", ",
-                          src->v[i].key, src->v[i].raw);
+            pb_buf_printf(&lab, "%s%s=%s", first ? ": " : ", ", src->v[i].key,
+                          src->v[i].raw);
             first = 0;
         }
     }
@@ -282,12 +283,13 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
         char sz[40];
         double bytes;
         const char *val = t->norm;
-        if (tb_in_list(t->key, tb_size_keys) && pb_parse_size(t->norm, 0, &bytes) == 0)
+        if (tb_in_list(t->key, tb_size_keys) &&
+            pb_parse_size(t->norm, 0, &bytes) == 0)
             val = pb_fmt_size(bytes, sz, sizeof(sz));
         pb_buf_printf(&tn, " %s=%s", t->key, val);
     }
-    size_t test = pb_rs_test(c->set, pb_buf_str(&tn),
-                             co->nm.zfs ? "zfs" : "table");
+    size_t test =
+        pb_rs_test(c->set, pb_buf_str(&tn), co->nm.zfs ? "zfs" : "table");
     pb_buf_release(&tn);
     if (rw)
         pb_rs_test_param(c->set, test, "rw", rw);
@@ -308,8 +310,8 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
                               tb_excerpt(&c->a, co->title, 40));
     }
     PB_GROW(*em, *capem, *nem + 1);
-    (*em)[(*nem)++] = (struct emitted){cfg, test, pb_rs_str(c->set, metric),
-                                       co->title};
+    (*em)[(*nem)++] =
+        (struct emitted){cfg, test, pb_rs_str(c->set, metric), co->title};
     pb_rs_add(c->set, cfg, test, NULL, NULL, metric, co->nm.unit,
               co->nm.direction, v);
     return PB_OK;
@@ -317,20 +319,20 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
 
 /* Rows of the table whose header is line h; *end is the line after it. */
 static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
-                 struct tb_col *cols, size_t ncols, size_t prev_end, size_t *end)
+                 struct tb_col *cols, size_t ncols, size_t prev_end,
+                 size_t *end)
 {
     const struct tb_line *hl = &c->lines.v[h];
     *end = h + 1;
     for (size_t k = 0; k < ncols; k++)
         if (!col_known(&cols[k]))
-            return pb_err_set(c->err, PB_EINPUT, c->path, hl->no, 0,
-                              cols[k].title[0]
-                                  ? "column '%s' is not a known dimension or "
-                                    "metric"
-                                  : "column %s has no name",
-                              cols[k].title[0]
-                                  ? tb_excerpt(&c->a, cols[k].title, 60)
-                                  : pb_arena_printf(&c->a, "%zu", k + 1));
+            return pb_err_set(
+                c->err, PB_EINPUT, c->path, hl->no, 0,
+                cols[k].title[0] ? "column '%s' is not a known dimension or "
+                                   "metric"
+                                 : "column %s has no name",
+                cols[k].title[0] ? tb_excerpt(&c->a, cols[k].title, 60)
+                                 : pb_arena_printf(&c->a, "%zu", k + 1));
     int tno = ++c->ntables;
     /* heading lines directly above, then the last prose line before */
     size_t top = h;
@@ -403,7 +405,7 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
             struct tb_dim dm;
             char why[160];
             if (tb_make_dim(&c->a, cols[k].nm.key, cell, NULL, &dm, why,
-                         sizeof(why)) != 0)
+                            sizeof(why)) != 0)
                 rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no,
                                 c->cells.v[k].off + 1, "%s", why);
             else
@@ -422,8 +424,8 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
         char key[32];
         snprintf(key, sizeof(key), "table:%d", tno);
         pb_rs_fact(c->set, NULL, key,
-                   pb_arena_printf(&c->a, "lines %ld-%ld",
-                                   c->lines.v[top].no, c->lines.v[j - 1].no));
+                   pb_arena_printf(&c->a, "lines %ld-%ld", c->lines.v[top].no,
+                                   c->lines.v[j - 1].no));
     }
     *end = j;
     return rc;

@@ -81,12 +81,11 @@ static int kv_dims(struct tb_ctx *c, const struct tb_line *l, const char *s,
             pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
                        "heading '%s' names no known dimension key",
                        tb_excerpt(&c->a,
-                                  pb_arena_strndup(&c->a, st,
-                                                   (size_t)(p - st)),
+                                  pb_arena_strndup(&c->a, st, (size_t)(p - st)),
                                   40));
         else if (rc < 0)
-            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at,
-                       "heading: %s", why);
+            pb_err_set(c->err, PB_EINPUT, c->path, l->no, at, "heading: %s",
+                       why);
         free(key);
         free(val);
         if (rc != 0)
@@ -97,8 +96,8 @@ static int kv_dims(struct tb_ctx *c, const struct tb_line *l, const char *s,
 }
 
 /* Is line l a heading for a table of delimiter d? Cells in hc. */
-int tb_heading_cells(struct tb_ctx *c, const struct tb_line *l,
-                         enum tb_delim d, struct tb_cells *hc, int *spans)
+int tb_heading_cells(struct tb_ctx *c, const struct tb_line *l, enum tb_delim d,
+                     struct tb_cells *hc, int *spans)
 {
     if (tb_blank(l))
         return 0;
@@ -135,9 +134,9 @@ static const char *origin_of(struct tb_ctx *c, const struct tb_line *l)
 
 /* Apply heading line l to the table: cells spanning column groups, or the
  * whole table. */
-int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l,
-                         enum tb_delim d, struct tb_col *cols, size_t ncols,
-                         struct tb_dimlist *whole)
+int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l, enum tb_delim d,
+                     struct tb_col *cols, size_t ncols,
+                     struct tb_dimlist *whole)
 {
     struct tb_cells hc = {0};
     int spans;
@@ -205,7 +204,7 @@ int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l,
 
 /* key=value tokens of known keys in a prose line (others are ignored). */
 int tb_sentence_dims(struct tb_ctx *c, const struct tb_line *l,
-                         struct tb_dimlist *whole)
+                     struct tb_dimlist *whole)
 {
     const char *origin = origin_of(c, l);
     const char *s = l->s;
@@ -213,7 +212,8 @@ int tb_sentence_dims(struct tb_ctx *c, const struct tb_line *l,
         if (s[i] != '=' || i == 0)
             continue;
         size_t ks = i;
-        while (ks > 0 && (isalnum((unsigned char)s[ks - 1]) || s[ks - 1] == '_'))
+        while (ks > 0 &&
+               (isalnum((unsigned char)s[ks - 1]) || s[ks - 1] == '_'))
             ks--;
         size_t ve = i + 1;
         while (ve < l->n && !isspace((unsigned char)s[ve]) &&
@@ -231,11 +231,10 @@ int tb_sentence_dims(struct tb_ctx *c, const struct tb_line *l,
         free(key);
         free(val);
         if (rc < 0)
-            return pb_err_set(c->err, PB_EINPUT, c->path, l->no,
-                              (long)ks + 1, "%s", why);
+            return pb_err_set(c->err, PB_EINPUT, c->path, l->no, (long)ks + 1,
+                              "%s", why);
         if (rc == 0)
             tb_dl_put(whole, &dm);
     }
     return PB_OK;
 }
-

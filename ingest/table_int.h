@@ -63,8 +63,8 @@ enum tb_delim tb_delim_of(const char *s, size_t n);
 
 /* Split s[0..n) with delimiter d into out (reset first). TB_WS splits at
  * white space and joins a unit token ("MiB/s", "x", "ms") to the number
- * before it. Quotes are honoured for TB_COMMA and TB_SEMI; Markdown drops the outer
- * pipes. Cell strings live in arena a. */
+ * before it. Quotes are honoured for TB_COMMA and TB_SEMI; Markdown drops the
+ * outer pipes. Cell strings live in arena a. */
 void tb_split(const char *s, size_t n, enum tb_delim d, struct tb_cells *out,
               struct pb_arena *a);
 
@@ -98,10 +98,10 @@ struct tb_colname {
     const char *unit;
     int direction;
     enum tb_vkind vk;
-    int zfs;            /* a ZFS space metric (test "zfs space") */
-    int needs_dir;      /* "IOPS", "BW", "lat": the direction comes from
-                           rw */
-    double hmult;       /* unit given in the header: "BW (MiB/s)"; 0 = none */
+    int zfs;       /* a ZFS space metric (test "zfs space") */
+    int needs_dir; /* "IOPS", "BW", "lat": the direction comes from
+                      rw */
+    double hmult;  /* unit given in the header: "BW (MiB/s)"; 0 = none */
 };
 
 /* A --table-metric column, parsed. */
@@ -118,8 +118,8 @@ struct tb_custom {
 void tb_norm_name(const char *s, char *buf, size_t n);
 
 /* Map header text to a column; customs first. Returns 1 when known. */
-int tb_map_column(const char *text, const struct tb_custom *cust,
-                  size_t ncust, struct tb_colname *out);
+int tb_map_column(const char *text, const struct tb_custom *cust, size_t ncust,
+                  struct tb_colname *out);
 
 /* Could the word s[0..len) start a built-in column name ("Write" of
  * "Write IOPS", "volblocksize")? A cheap test before mapping a line. */
@@ -161,8 +161,7 @@ extern const char *const tb_test_order[];
  * integers, rw modes). Returns 0, 1 when name is no dimension key, or -1
  * with why[] filled. Strings live in arena a. */
 int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
-                const char *origin, struct tb_dim *out, char *why,
-                size_t nwhy);
+                const char *origin, struct tb_dim *out, char *why, size_t nwhy);
 
 /* ==== values ==== */
 
@@ -214,13 +213,13 @@ struct tb_ctx {
 
 /* Is line l a heading (every word key=value) for a table of delimiter d?
  * Its cells in hc; *spans: they span column groups. */
-int tb_heading_cells(struct tb_ctx *c, const struct tb_line *l,
-                     enum tb_delim d, struct tb_cells *hc, int *spans);
+int tb_heading_cells(struct tb_ctx *c, const struct tb_line *l, enum tb_delim d,
+                     struct tb_cells *hc, int *spans);
 
 /* Apply heading line l to the table's columns, or to `whole`. PB_OK or
  * PB_EINPUT (c->err filled: unknown key, bad value). */
-int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l,
-                     enum tb_delim d, struct tb_col *cols, size_t ncols,
+int tb_apply_heading(struct tb_ctx *c, const struct tb_line *l, enum tb_delim d,
+                     struct tb_col *cols, size_t ncols,
                      struct tb_dimlist *whole);
 
 /* key=value words of known keys in prose line l into `whole`. */

@@ -10,7 +10,7 @@
 /* ==== lines ==== */
 
 void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
-                        struct pb_arena *a, size_t maxline)
+                    struct pb_arena *a, size_t maxline)
 {
     const char *p = buf, *end = buf + len;
     long no = 1;
@@ -144,11 +144,11 @@ static size_t csv_field(const char *s, size_t n, size_t i, char sep,
 static int is_unit_token(const char *s, size_t n)
 {
     static const char *const units[] = {
-        "k",     "m",     "g",     "t",     "x",     "%",     "b",
-        "kb",    "mb",    "gb",    "tb",    "kib",   "mib",   "gib",
-        "tib",   "b/s",   "kb/s",  "mb/s",  "gb/s",  "tb/s",  "kib/s",
-        "mib/s", "gib/s", "tib/s", "ns",    "us",    "usec",  "ms",
-        "msec",  "s",     "sec",   "iops",  "\xc2\xb5s",      NULL};
+        "k",     "m",     "g",     "t",    "x",         "%",    "b",
+        "kb",    "mb",    "gb",    "tb",   "kib",       "mib",  "gib",
+        "tib",   "b/s",   "kb/s",  "mb/s", "gb/s",      "tb/s", "kib/s",
+        "mib/s", "gib/s", "tib/s", "ns",   "us",        "usec", "ms",
+        "msec",  "s",     "sec",   "iops", "\xc2\xb5s", NULL};
     for (size_t i = 0; units[i]; i++)
         if (strlen(units[i]) == n && strncasecmp(s, units[i], n) == 0)
             return 1;
@@ -226,8 +226,7 @@ void tb_split(const char *s, size_t n, enum tb_delim d, struct tb_cells *out,
     size_t st = i;
     for (; i <= end; i++) {
         int cut = i == end || (char)d == s[i];
-        if (d == TB_PIPE && i < end && s[i] == '|' && i > 0 &&
-            s[i - 1] == '\\')
+        if (d == TB_PIPE && i < end && s[i] == '|' && i > 0 && s[i - 1] == '\\')
             cut = 0; /* \| inside a Markdown cell */
         if (cut) {
             add_cell(out, a, s + st, i - st, (long)st);

@@ -26,22 +26,22 @@ void tb_norm_name(const char *s, char *buf, size_t n)
 
 /* Dimension keys of DESIGN.md: configuration, then test parameters. */
 static const char *const config_keys[] = {
-    "layout",       "vdevs",        "disks",         "ashift",
-    "recordsize",   "volblocksize", "compression",   "primarycache",
-    "atime",        "logbias",      "slog",          "l2arc",
-    "special",      "write_cache",  "disk_format",   "disk_cluster_size",
-    "guest_fs",     "guest_block_size", "dedup",     "copies",
+    "layout",         "vdevs",          "disks",        "ashift",
+    "recordsize",     "volblocksize",   "compression",  "primarycache",
+    "atime",          "logbias",        "slog",         "l2arc",
+    "special",        "write_cache",    "disk_format",  "disk_cluster_size",
+    "guest_fs",       "guest_block_size", "dedup",      "copies",
     "secondarycache", "special_small_blocks", NULL};
 static const char *const test_keys[] = {
-    "rw",   "bs",      "iodepth",   "numjobs",     "direct", "fsync",
-    "ioengine", "size", "runtime",  "file_size",   "record_size",
-    "clients",  "rwmixread", NULL};
+    "rw",          "bs",       "iodepth",   "numjobs", "direct",
+    "fsync",       "ioengine", "size",      "runtime", "file_size",
+    "record_size", "clients",  "rwmixread", NULL};
 static const struct {
     const char *alias, *key;
 } key_aliases[] = {
-    {"compress", "compression"}, {"recsize", "recordsize"},
-    {"volblock", "volblocksize"}, {"qd", "iodepth"},
-    {"queuedepth", "iodepth"},    {"jobs", "numjobs"},
+    {"compress", "compression"},   {"recsize", "recordsize"},
+    {"volblock", "volblocksize"},  {"qd", "iodepth"},
+    {"queuedepth", "iodepth"},     {"jobs", "numjobs"},
     {"writecache", "write_cache"},
 };
 
@@ -106,16 +106,14 @@ static const struct {
 } zfs_cols[] = {
     {"ratio", "compressratio", "ratio", PB_DIR_HIGHER, TB_V_RATIO},
     {"compressratio", "compressratio", "ratio", PB_DIR_HIGHER, TB_V_RATIO},
-    {"compressionratio", "compressratio", "ratio", PB_DIR_HIGHER,
-     TB_V_RATIO},
+    {"compressionratio", "compressratio", "ratio", PB_DIR_HIGHER, TB_V_RATIO},
     {"used", "used", "B", PB_DIR_LOWER, TB_V_SIZE},
     {"lused", "logicalused", "B", PB_DIR_HIGHER, TB_V_SIZE},
     {"logicalused", "logicalused", "B", PB_DIR_HIGHER, TB_V_SIZE},
     {"refer", "referenced", "B", PB_DIR_LOWER, TB_V_SIZE},
     {"referenced", "referenced", "B", PB_DIR_LOWER, TB_V_SIZE},
     {"lrefer", "logicalreferenced", "B", PB_DIR_HIGHER, TB_V_SIZE},
-    {"logicalreferenced", "logicalreferenced", "B", PB_DIR_HIGHER,
-     TB_V_SIZE},
+    {"logicalreferenced", "logicalreferenced", "B", PB_DIR_HIGHER, TB_V_SIZE},
     {"actualsavings", "actual_savings", "ratio", PB_DIR_HIGHER, TB_V_RATIO},
 };
 
@@ -137,12 +135,18 @@ static const struct {
 static const struct {
     const char *name, *ddir, *rw;
 } dirs[] = {
-    {"randomread", "read", "randread"},   {"randread", "read", "randread"},
-    {"randomwrite", "write", "randwrite"}, {"randwrite", "write", "randwrite"},
-    {"randomtrim", "trim", "randtrim"},   {"randtrim", "trim", "randtrim"},
-    {"sequentialread", "read", "read"},   {"seqread", "read", "read"},
-    {"sequentialwrite", "write", "write"}, {"seqwrite", "write", "write"},
-    {"read", "read", "read"},             {"write", "write", "write"},
+    {"randomread", "read", "randread"},
+    {"randread", "read", "randread"},
+    {"randomwrite", "write", "randwrite"},
+    {"randwrite", "write", "randwrite"},
+    {"randomtrim", "trim", "randtrim"},
+    {"randtrim", "trim", "randtrim"},
+    {"sequentialread", "read", "read"},
+    {"seqread", "read", "read"},
+    {"sequentialwrite", "write", "write"},
+    {"seqwrite", "write", "write"},
+    {"read", "read", "read"},
+    {"write", "write", "write"},
     {"trim", "trim", "trim"},
 };
 
@@ -158,8 +162,8 @@ static double header_unit(const char *u, enum tb_vkind vk)
     return v;
 }
 
-int tb_map_column(const char *text, const struct tb_custom *cust,
-                  size_t ncust, struct tb_colname *out)
+int tb_map_column(const char *text, const struct tb_custom *cust, size_t ncust,
+                  struct tb_colname *out)
 {
     memset(out, 0, sizeof(*out));
     char n[96];
@@ -217,8 +221,8 @@ int tb_map_column(const char *text, const struct tb_custom *cust,
     }
     for (size_t i = 0; !out->metric && i < sizeof(dirs) / sizeof(dirs[0]) + 1;
          i++) {
-        const char *pre = i < sizeof(dirs) / sizeof(dirs[0]) ? dirs[i].name
-                                                             : "";
+        const char *pre =
+            i < sizeof(dirs) / sizeof(dirs[0]) ? dirs[i].name : "";
         size_t pl = strlen(pre);
         if (strncmp(n, pre, pl) != 0)
             continue;
@@ -317,28 +321,34 @@ int tb_in_list(const char *s, const char *const *l)
     return 0;
 }
 
-const char *const tb_size_keys[] = {
-    "recordsize", "volblocksize", "bs", "size", "file_size", "record_size",
-    "disk_cluster_size", "guest_block_size", "special_small_blocks", NULL};
+const char *const tb_size_keys[] = {"recordsize",
+                                    "volblocksize",
+                                    "bs",
+                                    "size",
+                                    "file_size",
+                                    "record_size",
+                                    "disk_cluster_size",
+                                    "guest_block_size",
+                                    "special_small_blocks",
+                                    NULL};
 static const char *const int_keys[] = {
-    "ashift", "vdevs",  "disks",   "copies",    "iodepth",
-    "numjobs", "direct", "fsync",  "clients",   "rwmixread", NULL};
+    "ashift", "vdevs", "disks",   "copies",    "iodepth", "numjobs",
+    "direct", "fsync", "clients", "rwmixread", NULL};
 static const char *const rw_values[] = {
-    "read",  "write", "randread", "randwrite", "rw",        "readwrite",
-    "randrw", "trim", "randtrim", "trimwrite", "randtrimwrite", NULL};
-static const char *const zfs_sync[] = {"standard", "always", "disabled",
-                                       NULL};
+    "read",     "write",     "randread",      "randwrite",
+    "rw",       "readwrite", "randrw",        "trim",
+    "randtrim", "trimwrite", "randtrimwrite", NULL};
+static const char *const zfs_sync[] = {"standard", "always", "disabled", NULL};
 /* Test keys in the order test names list them. */
 const char *const tb_test_order[] = {
-    "bs",      "iodepth",   "numjobs", "direct", "fsync",
-    "sync",    "ioengine",  "size",    "runtime", "file_size",
-    "record_size", "clients", "rwmixread", NULL};
+    "bs",          "iodepth",  "numjobs",   "direct",  "fsync",
+    "sync",        "ioengine", "size",      "runtime", "file_size",
+    "record_size", "clients",  "rwmixread", NULL};
 
 /* A dimension from the name `name` and value text `raw`. Returns 0, or -1
  * with why[] filled; 1 when name is no dimension key. */
 int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
-                    const char *origin, struct tb_dim *out, char *why,
-                    size_t nwhy)
+                const char *origin, struct tb_dim *out, char *why, size_t nwhy)
 {
     enum tb_keykind kind;
     const char *key = tb_dim_key(name, &kind);
@@ -372,8 +382,8 @@ int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
     out->raw = pb_arena_strdup(a, raw);
     out->norm = pb_arena_strdup(a, norm);
     out->origin = origin;
-    out->is_test = kind == TB_K_TEST ||
-                   (kind == TB_K_SYNC && !tb_in_list(norm, zfs_sync));
+    out->is_test =
+        kind == TB_K_TEST || (kind == TB_K_SYNC && !tb_in_list(norm, zfs_sync));
     free(norm);
     return 0;
 }
@@ -437,8 +447,9 @@ static int read_number(const char *s, char conv, struct tb_num *out,
     } else if (ncommas + ndots == 1 && after == 3) {
         /* 1,812 or 1.267: the table's decimal mark decides */
         if (conv == 0 && ncommas) {
-            snprintf(why, nwhy, "ambiguous number: ',' may be a decimal "
-                                "comma or a thousands separator");
+            snprintf(why, nwhy,
+                     "ambiguous number: ',' may be a decimal "
+                     "comma or a thousands separator");
             return -1;
         }
         dec = conv == 0 || conv == *last_sep ? *last_sep : 0;
@@ -488,52 +499,47 @@ static int find_unit(const char *u, const struct unitdef *tab, double *mult,
 }
 
 static const struct unitdef u_ops[] = {
-    {"", 1},       {"k", 1e3},        {"K", 1e3},        {"M", 1e6},
-    {"m", 1e6},    {"G", 1e9},        {"iops", 1},       {"kiops", 1e3},
-    {"k iops", 1e3}, {NULL, 0}};
-static const struct unitdef u_num[] = {
-    {"", 1}, {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {NULL, 0}};
-static const struct unitdef u_bw[] = {
-    {"B/s", 1},
-    {"KiB/s", 1024.0},
-    {"MiB/s", 1048576.0},
-    {"GiB/s", 1073741824.0},
-    {"TiB/s", 1099511627776.0},
-    {"kB/s", 1e3},
-    {"KB/s", 1e3},
-    {"MB/s", 1e6},
-    {"GB/s", 1e9},
-    {"TB/s", 1e12},
-    {NULL, 0}};
+    {"", 1},    {"k", 1e3},  {"K", 1e3},     {"M", 1e6},      {"m", 1e6},
+    {"G", 1e9}, {"iops", 1}, {"kiops", 1e3}, {"k iops", 1e3}, {NULL, 0}};
+static const struct unitdef u_num[] = {{"", 1},    {"k", 1e3}, {"K", 1e3},
+                                       {"M", 1e6}, {"G", 1e9}, {NULL, 0}};
+static const struct unitdef u_bw[] = {{"B/s", 1},
+                                      {"KiB/s", 1024.0},
+                                      {"MiB/s", 1048576.0},
+                                      {"GiB/s", 1073741824.0},
+                                      {"TiB/s", 1099511627776.0},
+                                      {"kB/s", 1e3},
+                                      {"KB/s", 1e3},
+                                      {"MB/s", 1e6},
+                                      {"GB/s", 1e9},
+                                      {"TB/s", 1e12},
+                                      {NULL, 0}};
 static const struct unitdef u_lat[] = {
-    {"ns", 1},   {"nsec", 1},    {"us", 1e3}, {"usec", 1e3},
-    {"\xc2\xb5s", 1e3}, {"ms", 1e6}, {"msec", 1e6}, {"s", 1e9},
-    {"sec", 1e9}, {NULL, 0}};
-static const struct unitdef u_size[] = {
-    {"", 1},
-    {"B", 1},
-    {"K", 1024.0},
-    {"KB", 1024.0},
-    {"KiB", 1024.0},
-    {"M", 1048576.0},
-    {"MB", 1048576.0},
-    {"MiB", 1048576.0},
-    {"G", 1073741824.0},
-    {"GB", 1073741824.0},
-    {"GiB", 1073741824.0},
-    {"T", 1099511627776.0},
-    {"TB", 1099511627776.0},
-    {"TiB", 1099511627776.0},
-    {"P", 1125899906842624.0},
-    {"PB", 1125899906842624.0},
-    {"PiB", 1125899906842624.0},
-    {NULL, 0}};
+    {"ns", 1},   {"nsec", 1},   {"us", 1e3}, {"usec", 1e3}, {"\xc2\xb5s", 1e3},
+    {"ms", 1e6}, {"msec", 1e6}, {"s", 1e9},  {"sec", 1e9},  {NULL, 0}};
+static const struct unitdef u_size[] = {{"", 1},
+                                        {"B", 1},
+                                        {"K", 1024.0},
+                                        {"KB", 1024.0},
+                                        {"KiB", 1024.0},
+                                        {"M", 1048576.0},
+                                        {"MB", 1048576.0},
+                                        {"MiB", 1048576.0},
+                                        {"G", 1073741824.0},
+                                        {"GB", 1073741824.0},
+                                        {"GiB", 1073741824.0},
+                                        {"T", 1099511627776.0},
+                                        {"TB", 1099511627776.0},
+                                        {"TiB", 1099511627776.0},
+                                        {"P", 1125899906842624.0},
+                                        {"PB", 1125899906842624.0},
+                                        {"PiB", 1125899906842624.0},
+                                        {NULL, 0}};
 
 static int is_empty_cell(const char *s)
 {
-    static const char *const empty[] = {"",    "-",   "n/a", "na",
-                                        "\xe2\x80\x94", "\xe2\x80\x93",
-                                        NULL};
+    static const char *const empty[] = {
+        "", "-", "n/a", "na", "\xe2\x80\x94", "\xe2\x80\x93", NULL};
     for (size_t i = 0; empty[i]; i++)
         if (!strcasecmp(s, empty[i]))
             return 1;
@@ -602,9 +608,10 @@ int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
         if (!u[0] && hmult > 0)
             known = 1, mult = hmult;
         else if (!u[0]) {
-            snprintf(why, nwhy, "bandwidth without a unit (write 41.2MiB/s "
-                                "or put the unit in the header: "
-                                "'BW (MiB/s)')");
+            snprintf(why, nwhy,
+                     "bandwidth without a unit (write 41.2MiB/s "
+                     "or put the unit in the header: "
+                     "'BW (MiB/s)')");
             return -1;
         }
         break;
@@ -613,8 +620,9 @@ int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
         if (!u[0] && hmult > 0)
             known = 1, mult = hmult;
         else if (!u[0]) {
-            snprintf(why, nwhy, "latency without a unit (write 250us or put "
-                                "the unit in the header: 'lat (us)')");
+            snprintf(why, nwhy,
+                     "latency without a unit (write 250us or put "
+                     "the unit in the header: 'lat (us)')");
             return -1;
         }
         break;
@@ -624,8 +632,9 @@ int tb_value(const char *s, enum tb_vkind vk, double hmult, char conv,
     case TB_V_RATIO:
         known = !u[0] || !strcmp(u, "x") || !strcmp(u, "X");
         if (!strcmp(u, "%")) {
-            snprintf(why, nwhy, "a percentage where a ratio is wanted "
-                                "(write 1.99x)");
+            snprintf(why, nwhy,
+                     "a percentage where a ratio is wanted "
+                     "(write 1.99x)");
             return -1;
         }
         break;
@@ -675,33 +684,39 @@ int tb_custom_parse(const char *spec, struct tb_custom *out, char *why,
     memset(out, 0, sizeof(*out));
     const char *eq = strrchr(spec, '=');
     if (!eq || eq == spec) {
-        snprintf(why, nwhy, "--table-metric wants HEADER=METRIC:UNIT:"
-                            "higher|lower, got '%.60s'", spec);
+        snprintf(why, nwhy,
+                 "--table-metric wants HEADER=METRIC:UNIT:"
+                 "higher|lower, got '%.60s'",
+                 spec);
         return -1;
     }
     const char *c1 = strchr(eq + 1, ':');
     const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    if (!c1 || !c2 || c1 == eq + 1 || c2 == c1 + 1 ||
-        strchr(c2 + 1, ':')) {
-        snprintf(why, nwhy, "--table-metric wants HEADER=METRIC:UNIT:"
-                            "higher|lower, got '%.60s'", spec);
+    if (!c1 || !c2 || c1 == eq + 1 || c2 == c1 + 1 || strchr(c2 + 1, ':')) {
+        snprintf(why, nwhy,
+                 "--table-metric wants HEADER=METRIC:UNIT:"
+                 "higher|lower, got '%.60s'",
+                 spec);
         return -1;
     }
     for (const char *p = eq + 1; p < c1; p++)
         if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
             *p != '_' && *p != '.') {
-            snprintf(why, nwhy, "--table-metric: metric name '%.*s' may "
-                                "hold only a-z, 0-9, '_' and '.'",
+            snprintf(why, nwhy,
+                     "--table-metric: metric name '%.*s' may "
+                     "hold only a-z, 0-9, '_' and '.'",
                      (int)(c1 - eq - 1), eq + 1);
             return -1;
         }
     const char *d = c2 + 1;
-    int dir = !strcmp(d, "higher") ? PB_DIR_HIGHER
+    int dir = !strcmp(d, "higher")  ? PB_DIR_HIGHER
               : !strcmp(d, "lower") ? PB_DIR_LOWER
                                     : 0;
     if (!dir) {
-        snprintf(why, nwhy, "--table-metric: direction must be 'higher' or "
-                            "'lower', got '%.20s'", d);
+        snprintf(why, nwhy,
+                 "--table-metric: direction must be 'higher' or "
+                 "'lower', got '%.20s'",
+                 d);
         return -1;
     }
     char *hdr = pb_xstrndup(spec, (size_t)(eq - spec));

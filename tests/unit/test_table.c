@@ -122,8 +122,7 @@ static void test_issue_fsync_groups(void **state)
     assert_near(val(s, c, "write bs=4k fsync=0", "write_iops"), 10500, 0);
     assert_near(val(s, c, "write bs=4k fsync=0", "write_bw"), 43201331, 0);
     assert_near(val(s, c, "write bs=4k fsync=1", "write_iops"), 65, 0);
-    assert_near(val(s, c, "write bs=4k fsync=1", "write_bw"), 260 * 1024.0,
-                0);
+    assert_near(val(s, c, "write bs=4k fsync=1", "write_bw"), 260 * 1024.0, 0);
     const struct pb_test *t = th_test_named(s, "write bs=4k fsync=1");
     assert_string_equal(th_param(t, "bs"), "4096");
     assert_string_equal(th_param(t, "fsync"), "1");
@@ -162,8 +161,8 @@ static void test_decimal_commas(void **state)
                       "compression=lz4";
     assert_near(val(s, lz4, "zfs space", "compressratio"), 2.17, 0);
     assert_near(val(s, lz4, "zfs space", "used"), 470 * GiB / 100, 0);
-    assert_near(val(s, lz4, "zfs space", "logicalreferenced"),
-                102 * GiB / 10, 0);
+    assert_near(val(s, lz4, "zfs space", "logicalreferenced"), 102 * GiB / 10,
+                0);
     /* recordsize=128k from the sentence before the table, with its origin */
     const struct pb_kv *rs = cparam(s, config_named(s, lz4), "recordsize");
     assert_string_equal(rs->value, "131072");
@@ -188,12 +187,11 @@ static void test_markdown(void **state)
                     t, "read_iops"),
                 2310, 0);
     assert_near(val(s, c1m, t, "read_bw"), 4938793, 0); /* 4.71MiB/s */
-    assert_false(has(s, c1m, "read_lat_mean"));          /* n/a */
+    assert_false(has(s, c1m, "read_lat_mean"));         /* n/a */
     const struct pb_kv *cmp = cparam(s, config_named(s, c16), "compression");
     assert_string_equal(cmp->value, "lz4");
-    assert_string_equal(cmp->origin,
-                        "title: line 6: Here is the results with "
-                        "compression=lz4 and bs=16k:");
+    assert_string_equal(cmp->origin, "title: line 6: Here is the results with "
+                                     "compression=lz4 and bs=16k:");
     /* the earlier sentence (--rw=randread) is not the one before */
     assert_string_equal(th_param(th_test_named(s, t), "rw"), "randread");
     assert_string_equal(fact(s, "skipped_lines"), "5");
@@ -243,8 +241,7 @@ static void test_aligned_with_prose(void **state)
     assert_string_equal(cparam(s, config_named(s, a), "sync")->value,
                         "standard");
     assert_string_equal(cparam(s, config_named(s, a), "ashift")->value, "12");
-    assert_string_equal(cparam(s, config_named(s, b), "sync")->value,
-                        "always");
+    assert_string_equal(cparam(s, config_named(s, b), "sync")->value, "always");
     assert_null(cparam(s, config_named(s, b), "ashift"));
     assert_string_equal(fact(s, "tables"), "2");
     assert_string_equal(fact(s, "skipped_lines"), "3");
@@ -301,9 +298,9 @@ static void test_more_shapes(void **state)
     const char *in = "\xEF\xBB\xBFvolblocksize,Write IOPS\r\n8k,100\r\n";
     assert_int_equal(th_sniff(tbl(), in, strlen(in)), 50);
     s = str_ok(in);
-    assert_near(val(s, "mem.txt table 1: volblocksize=8k", "write",
-                    "write_iops"),
-                100, 0);
+    assert_near(
+        val(s, "mem.txt table 1: volblocksize=8k", "write", "write_iops"), 100,
+        0);
     pb_resultset_free(s);
     s = str_ok("With **compression=zstd** and --size=1G x=3:\n"
                "volblocksize  Write IOPS\n"
@@ -329,14 +326,14 @@ static void test_rw_and_bare_measures(void **state)
     /* a unit in the header applies to cells without one */
     struct pb_resultset *h = str_ok("rw=randread\nrecordsize\tIOPS (k)\t"
                                     "used (GiB)\n8k\t10.5\t2\n16k\t9k\t3G\n");
-    assert_near(val(h, "mem.txt table 1: recordsize=8k", "randread",
-                    "read_iops"),
-                10500, 0);
-    assert_near(val(h, "mem.txt table 1: recordsize=16k", "randread",
-                    "read_iops"),
-                9000, 0);
-    assert_near(val(h, "mem.txt table 1: recordsize=8k", "zfs space rw=randread",
-                    "used"),
+    assert_near(
+        val(h, "mem.txt table 1: recordsize=8k", "randread", "read_iops"),
+        10500, 0);
+    assert_near(
+        val(h, "mem.txt table 1: recordsize=16k", "randread", "read_iops"),
+        9000, 0);
+    assert_near(val(h, "mem.txt table 1: recordsize=8k",
+                    "zfs space rw=randread", "used"),
                 2 * GiB, 0);
     pb_resultset_free(h);
     /* mixed: the total as the table gives it */
@@ -390,8 +387,7 @@ static void test_custom_metric(void **state)
     memset(&err, 0, sizeof(err));
     assert_int_equal(pb_ingest_table_metric_check("Foo", &err), PB_EUSAGE);
     memset(&err, 0, sizeof(err));
-    assert_int_equal(pb_ingest_table_metric_check("Foo=Bad Name:x:lower",
-                                                  &err),
+    assert_int_equal(pb_ingest_table_metric_check("Foo=Bad Name:x:lower", &err),
                      PB_EUSAGE);
 }
 
@@ -419,8 +415,12 @@ static void test_errors(void **state)
                         "percentage where a ratio is wanted (write 1.99x)");
     assert_string_equal(str_err("rw=randwrite\nrecordsize\tRandRead IOPS\n"
                                 "8k\t100\n"),
-                        "3:4: column 'RandRead IOPS' measures reads, but "
+                        "3:4: column 'RandRead IOPS' measures randread, but "
                         "rw=randwrite");
+    assert_string_equal(str_err("rw=read\nrecordsize\tRandRead IOPS\n"
+                                "8k\t100\n"),
+                        "3:4: column 'RandRead IOPS' measures randread, but "
+                        "rw=read");
     assert_string_equal(str_err("ashift\tWrite IOPS\n12k\t100\n"),
                         "2:1: bad value '12k' for 'ashift'");
     assert_string_equal(str_err("Just some prose.\nNo table here.\n"),
@@ -467,14 +467,13 @@ static void test_hostile(void **state)
     /* CRLF gives the same values */
     struct pb_resultset *crlf =
         str_ok("volblocksize\tWrite IOPS\r\n8k\t10.5k\r\n");
-    assert_near(val(crlf, "mem.txt table 1: volblocksize=8k", "write",
-                    "write_iops"),
-                10500, 0);
+    assert_near(
+        val(crlf, "mem.txt table 1: volblocksize=8k", "write", "write_iops"),
+        10500, 0);
     pb_resultset_free(crlf);
     free(buf);
     th_parse_in_threads(tbl(), "volblocksize\tWrite IOPS\n8k\t1\n16k\t2\n",
-                        strlen("volblocksize\tWrite IOPS\n8k\t1\n16k\t2\n"),
-                        2);
+                        strlen("volblocksize\tWrite IOPS\n8k\t1\n16k\t2\n"), 2);
 }
 
 /* Files of every other format are not claimed; table files are. */
@@ -482,8 +481,8 @@ static void test_sniff(void **state)
 {
     (void)state;
     static const char *const mine[] = {
-        "issue11_tsv_fsync-groups.tsv", "issue11_tsv_compression.tsv",
-        "blog_markdown_recordsize.md", "spreadsheet_layouts.csv",
+        "issue11_tsv_fsync-groups.tsv",    "issue11_tsv_compression.tsv",
+        "blog_markdown_recordsize.md",     "spreadsheet_layouts.csv",
         "terminal_aligned_two-tables.txt", "decimal-commas_compression.tsv"};
     th_sniffed_as(tbl(), FIX, mine, sizeof(mine) / sizeof(mine[0]));
     static const char *const others[] = {
