@@ -15,9 +15,9 @@
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
-    "                        [--configs SHEET]... [--skip-unknown]\n"
-    "                        [--include GLOB]... [--exclude GLOB]... [--follow]\n"
-    "                        PATH...\n"
+    "                        [--configs SHEET]... [--table-metric SPEC]...\n"
+    "                        [--skip-unknown] [--include GLOB]... [--exclude GLOB]...\n"
+    "                        [--follow] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -41,6 +41,10 @@ static const char usage_text[] =
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
+    "  --table-metric 'HEADER=METRIC:UNIT:higher|lower'\n"
+    "                    keep a table column the table format does not know\n"
+    "                    as a named metric, e.g. 'Foo=foo_ops:ops/s:higher'\n"
+    "                    (docs/table-format.md)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  --skip-unknown    pass over files of no supported format (notes, job\n"
@@ -338,6 +342,7 @@ int cmd_ingest(int argc, char **argv)
         {"rules", required_argument, NULL, 'r'},
         {"configs", required_argument, NULL, 'C'},
         {"threads", required_argument, NULL, 'j'},
+        {"table-metric", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"follow", no_argument, NULL, 'F'},
         {"skip-unknown", no_argument, NULL, 'U'},
@@ -350,7 +355,8 @@ int cmd_ingest(int argc, char **argv)
     struct pb_label_rules *rules = NULL;
     struct pb_ingest_opts io = {0};
     struct ingest_ctx ctx = {0};
-    size_t capset = 0, capincl = 0, capexcl = 0;
+    size_t capset = 0, capincl = 0, capexcl = 0, captm = 0;
+    const char **tmetrics = NULL;
     const char **incl = NULL, **excl = NULL;
     const char **sheets = NULL;
     size_t nsheets = 0, capsheets = 0;
@@ -391,6 +397,17 @@ int cmd_ingest(int argc, char **argv)
         case 'D':
             ctx.dump = 1;
             break;
+        case 'T': {
+            struct pb_err e = {0};
+            if (pb_ingest_table_metric_check(optarg, &e) != PB_OK) {
+                status = cli_usage_error("ingest", "%s", e.msg);
+                goto out;
+            }
+            PB_GROW(tmetrics, captm, io.ntable_metrics + 1);
+            tmetrics[io.ntable_metrics++] = optarg;
+            io.table_metrics = tmetrics;
+            break;
+        }
         case 'r':
             rules_path = optarg;
             break;
@@ -525,5 +542,6 @@ out:
         pb_resultset_free(sheet_sets[i]);
     free(sheet_sets);
     free(sheets);
+    free(tmetrics);
     return status;
 }

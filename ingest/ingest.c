@@ -18,7 +18,7 @@
 const struct pb_parser *const pb_parsers[] = {
     &pb_parser_fio_json,  &pb_parser_fio_text, &pb_parser_fio_terse,
     &pb_parser_iozone,    &pb_parser_bonnie_csv, &pb_parser_pts_xml,
-    &pb_parser_zfs_props, NULL,
+    &pb_parser_zfs_props, &pb_parser_table, NULL,
 };
 
 const struct pb_parser *pb_ingest_parser_by_name(const char *name)
@@ -184,7 +184,9 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     set->format = p->name;
     set->size = len;
     pb_sha256_hex(buf, len, set->sha256);
-    int rc = p->parse(path, buf, len, set, err);
+    int rc = p == &pb_parser_table
+                 ? pb_table_parse_opts(path, buf, len, opts, set, err)
+                 : p->parse(path, buf, len, set, err);
     if (rc == PB_OK && set->nresults == 0)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);

@@ -207,7 +207,13 @@ struct pb_ingest_opts {
     size_t nexclude;
     const char *db_path; /* walk: never read this file (and its -wal,
                             -shm, -journal): the database in use */
+    /* --table-metric 'HEADER=METRIC:UNIT:higher|lower' (table format) */
+    const char *const *table_metrics;
+    size_t ntable_metrics;
 };
+
+/* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
+int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
 
 /* Parse one buffer into a new set (sniffing unless opts->format), then
  * apply label and --set. On error returns PB_EINPUT with err filled and

@@ -12,6 +12,12 @@ extern const struct pb_parser pb_parser_iozone;
 extern const struct pb_parser pb_parser_bonnie_csv;
 extern const struct pb_parser pb_parser_pts_xml;
 extern const struct pb_parser pb_parser_zfs_props;
+extern const struct pb_parser pb_parser_table;
+
+/* The table parser with the ingest options (--table-metric). */
+int pb_table_parse_opts(const char *path, const char *buf, size_t len,
+                        const struct pb_ingest_opts *opts,
+                        struct pb_resultset *out, struct pb_err *err);
 
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);

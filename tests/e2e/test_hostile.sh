@@ -366,7 +366,7 @@ printf ' \n\t\r\n' >"$tmp/blank"
 reject "empty file" "$tmp/empty"
 grep -q ": empty file$" "$tmp/err" || fail "empty file: $(cat "$tmp/err")"
 reject "blank file" "$tmp/blank"
-for fmt in fio-json fio-text fio-terse iozone bonnie-csv pts-xml zfs-props; do
+for fmt in fio-json fio-text fio-terse iozone bonnie-csv pts-xml zfs-props table; do
     reject "empty file as $fmt" "$tmp/empty" --format "$fmt"
     reject "blank file as $fmt" "$tmp/blank" --format "$fmt"
 done
@@ -398,7 +398,7 @@ check_walk() { # WHAT DIR NFILES [dump]
     [ "$(q "$tmp/h.db" 'PRAGMA integrity_check')" = ok ] || fail "$1: integrity_check"
 }
 total_cut=0
-for fmt in fio-json fio-text fio-terse iozone bonnie-csv pts-xml zfs; do
+for fmt in fio-json fio-text fio-terse iozone bonnie-csv pts-xml zfs table; do
     d="$tmp/cut/$fmt"
     mkdir -p "$d"
     n=0
