@@ -44,7 +44,8 @@ static const char usage_text[] =
     "  -h, --help        show this help\n"
     "\n"
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
-    "rejected (the rest were stored), 2 usage error, 3 database error.\n";
+    "rejected (the rest were stored), 2 usage error (also a bad sheet:\n"
+    "nothing is stored), 3 database error.\n";
 
 struct ingest_ctx {
     struct pb_db *db;
