@@ -59,7 +59,8 @@ static const char usage_text[] =
     "  -h, --help        show this help\n"
     "\n"
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
-    "rejected (the rest were stored), 2 usage error, 3 database error.\n";
+    "rejected (the rest were stored), 2 usage error (also a bad sheet:\n"
+    "nothing is stored), 3 database error.\n";
 
 /* A source stored in the open transaction: reported "ok" only once that
  * transaction is committed (durable), never before. */
