@@ -378,6 +378,52 @@ static int user_version(struct pb_db *db, int *out, struct pb_err *err)
     return PB_OK;
 }
 
+/* One integer of a PRAGMA or query; -1 when it cannot be read. */
+static long long int_of(struct pb_db *db, const char *sql)
+{
+    sqlite3_stmt *q;
+    long long v = -1;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* Is this file ours to change? poolbench's own (application_id, or a
+ * schema of ours from before it was set), or an empty database. Another
+ * program's SQLite file is refused before anything is written to it:
+ * not even the switch to WAL. */
+static int check_ours(struct pb_db *db, struct pb_err *err)
+{
+    long long app = int_of(db, "PRAGMA application_id");
+    if (app < 0)
+        return db_fail(db, err, "cannot read the database");
+    if (app == PB_DB_APPLICATION_ID)
+        return PB_OK;
+    if (app != 0)
+        return pb_err_set(err, PB_EDB, db->path, 0, 0,
+                          "not a poolbench database (it belongs to another "
+                          "program: application_id 0x%08llx); refusing to "
+                          "change it", app);
+    long long v = int_of(db, "PRAGMA user_version");
+    long long n = int_of(db, "SELECT count(*) FROM sqlite_master");
+    long long ours = int_of(db, "SELECT count(*) FROM sqlite_master WHERE "
+                                "type = 'table' AND name IN ('source', "
+                                "'result', 'config', 'metric')");
+    if (v < 0 || n < 0 || ours < 0)
+        return db_fail(db, err, "cannot read the database");
+    if (n == 0 && v == 0)
+        return PB_OK; /* new or empty: made ours by migrate() */
+    if (v >= 1 && v <= PB_DB_SCHEMA_VERSION && ours == 4)
+        return PB_OK; /* poolbench's, from before application_id */
+    return pb_err_set(err, PB_EDB, db->path, 0, 0,
+                      "not a poolbench database (tables or views of "
+                      "another program: %lld, schema version %lld); "
+                      "refusing to change it", n, v);
+}
+
 static int exec_sql(struct pb_db *db, const char *sql, struct pb_err *err,
                     const char *what)
 {
@@ -414,7 +460,8 @@ static int migrate(struct pb_db *db, struct pb_err *err)
     int v;
     if (user_version(db, &v, err))
         return PB_EDB;
-    if (v == PB_DB_SCHEMA_VERSION)
+    if (v == PB_DB_SCHEMA_VERSION &&
+        int_of(db, "PRAGMA application_id") == PB_DB_APPLICATION_ID)
         return PB_OK;
     if (v > PB_DB_SCHEMA_VERSION)
         return pb_err_set(err, PB_EDB, db->path, 0, 0,
@@ -436,9 +483,10 @@ static int migrate(struct pb_db *db, struct pb_err *err)
                 goto fail;
         }
     }
-    char sql[64];
-    snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
-             PB_DB_SCHEMA_VERSION);
+    char sql[128];
+    snprintf(sql, sizeof(sql),
+             "PRAGMA user_version = %d; PRAGMA application_id = %d",
+             PB_DB_SCHEMA_VERSION, PB_DB_APPLICATION_ID);
     if (exec_sql(db, sql, err, "cannot set schema version") ||
         exec_sql(db, "COMMIT", err, "cannot commit schema"))
         goto fail;
@@ -446,6 +494,60 @@ static int migrate(struct pb_db *db, struct pb_err *err)
 fail:
     sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
     return PB_EDB;
+}
+
+/* A reader of a WAL database needs to write its -shm file, or to create
+ * it in the folder: a user who may only read a shared database cannot.
+ * When no -wal file is there (no writer is active: every commit is in the
+ * main file) the file is opened immutable, without the -shm; otherwise
+ * say what the owner can do. */
+static int reopen_immutable(struct pb_db *db, struct pb_err *err)
+{
+    int ec = sqlite3_extended_errcode(db->h) & 0xff;
+    char *wal = pb_xasprintf("%s-wal", db->path);
+    struct stat st;
+    int has_wal = stat(wal, &st) == 0 && st.st_size > 0;
+    free(wal);
+    if ((ec != SQLITE_READONLY && ec != SQLITE_CANTOPEN) || has_wal) {
+        char msg[200];
+        return pb_err_set(err, PB_EDB, db->path, 0, 0,
+                          "cannot read the database: %s%s",
+                          why(db->h, msg, sizeof(msg)),
+                          has_wal ? "; it is being written (WAL mode) and "
+                                    "reading it needs write access to its "
+                                    "-shm file or its folder: ask its owner "
+                                    "to share the folder, or copy the "
+                                    "database"
+                                  : "");
+    }
+    sqlite3_close(db->h);
+    db->h = NULL;
+    /* file: URI with the path escaped: '%', '?' and '#' are special */
+    struct pb_buf u = PB_BUF_INIT;
+    pb_buf_puts(&u, "file:");
+    for (const char *p = db->path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            pb_buf_printf(&u, "%%%02X", (unsigned char)*p);
+        else
+            pb_buf_putc(&u, *p);
+    }
+    pb_buf_puts(&u, "?immutable=1");
+    int rc = sqlite3_open_v2(pb_buf_str(&u), &db->h,
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                                 SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    pb_buf_release(&u);
+    if (rc != SQLITE_OK) {
+        char msg[200];
+        return pb_err_set(err, PB_EDB, db->path, 0, 0,
+                          "cannot open database: %s",
+                          why(db->h, msg, sizeof(msg)));
+    }
+    sqlite3_extended_result_codes(db->h, 1);
+    sqlite3_create_function(db->h, "regexp", 2,
+                            SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            regexp_fn, NULL, NULL);
+    return PB_OK;
 }
 
 int pb_db_open(const char *path, int readonly, struct pb_db **out,
@@ -518,7 +620,8 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
          * fifth of storing it. The e2e tests run PRAGMA
          * foreign_key_check. pb_remap is the re-keying scratch table of
          * this connection (attach.c). */
-        if (exec_sql(db, "PRAGMA journal_mode=WAL", err,
+        if (check_ours(db, err) ||
+            exec_sql(db, "PRAGMA journal_mode=WAL", err,
                      "cannot open database") ||
             exec_sql(db, "PRAGMA synchronous=NORMAL", err,
                      "cannot open database") ||
@@ -532,7 +635,20 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
         }
     } else {
         int v;
-        if (user_version(db, &v, err)) {
+        if (user_version(db, &v, err) && (err->code = 0, 1) &&
+            reopen_immutable(db, err)) {
+            pb_db_close(db);
+            return PB_EDB;
+        }
+        if (!err->code && user_version(db, &v, err)) {
+            pb_db_close(db);
+            return PB_EDB;
+        }
+        long long app = int_of(db, "PRAGMA application_id");
+        if (app != 0 && app != PB_DB_APPLICATION_ID) {
+            pb_err_set(err, PB_EDB, path, 0, 0,
+                       "not a poolbench database (application_id "
+                       "0x%08llx)", app);
             pb_db_close(db);
             return PB_EDB;
         }

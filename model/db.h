@@ -19,6 +19,9 @@ struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
 #define PB_DB_SCHEMA_VERSION 3
+/* PRAGMA application_id of poolbench databases ("PBDB"): a file with
+ * another id, or with tables and no id, is not changed. */
+#define PB_DB_APPLICATION_ID 0x50424442
 
 /* The --db default: $POOLBENCH_DB, else "./poolbench.db". */
 const char *pb_db_default_path(void);
