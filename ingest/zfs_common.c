@@ -513,6 +513,24 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             }
             return PB_OK;
         }
+        /* no metrics, but they decide how actual_savings is computed */
+        int lref = !strcmp(prop, "logicalreferenced");
+        if ((lref || !strcmp(prop, "usedbyrefreservation")) &&
+            !pb_zfs_absent(value)) {
+            double v;
+            if (pb_zfs_parse_value(V_SIZE, value, &v) != 0)
+                return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
+                                  "bad size \"%.40s\" for '%s' of "
+                                  "\"%.80s\"",
+                                  value, prop, name);
+            if (lref) {
+                o->have_lref = 1;
+                o->lref = v;
+            } else {
+                o->have_ubrr = 1;
+                o->ubrr = v;
+            }
+        }
         char *key = pb_arena_printf(&c->scratch, "%s:%s", name, prop);
         pb_rs_fact(set, NULL, key, value);
         return PB_OK;

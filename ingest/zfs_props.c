@@ -12,9 +12,11 @@
  *     "zfs"): compressratio (ratio, higher), used (B, lower), logicalused
  *     (B, higher: the logical size of what was written, a workload size
  *     more than a score), referenced (B, lower), available (B, higher), and
- *     the derived actual_savings = logicalused / used (ratio, higher) when
- *     both are known and used > 0, flagged by the fact (host NULL)
- *     "<dataset>:actual_savings" = "derived: logicalused/used". Every other
+ *     the derived actual_savings (ratio, higher) computed from the space
+ *     actually written (see savings_basis(): logicalreferenced/referenced,
+ *     else logicalused/(used - usedbyrefreservation), else
+ *     logicalused/used), with the fact (host NULL)
+ *     "<dataset>:actual_savings_basis" naming the formula used. Every other
  *     property is a fact "<dataset>:<property>" with host NULL.
  *   - Pools: one config per pool, label = pool name (the pool's root
  *     dataset shares it). From the vdev tree of `zpool status` or
@@ -381,6 +383,37 @@ static int h_list_run(struct ctx *c, size_t first, size_t *next)
 
 /* ==== emit ==== */
 
+/* actual_savings from the space actually written, and the basis it was
+ * computed on (NULL: none). A reservation counts in `used` but holds no
+ * data (a zvol's refreservation of 5.67T made logicalused/used 0.07), so:
+ * logicalreferenced/referenced when both are known and referenced is at
+ * least 1% of used (below that the dataset's own data is only metadata
+ * and its space is its children's); else logicalused/(used -
+ * usedbyrefreservation) when usedbyrefreservation is known and not 0;
+ * else logicalused/used. */
+static const char *savings_basis(const struct obj *o, double *ratio)
+{
+    const double *v = o->v;
+    int used = o->have[DSM_USED], lused = o->have[DSM_LUSED];
+    if (o->have_lref && o->have[DSM_REFER] && v[DSM_REFER] > 0 &&
+        (!used || v[DSM_REFER] >= v[DSM_USED] / 100)) {
+        *ratio = o->lref / v[DSM_REFER];
+        return "logicalreferenced/referenced";
+    }
+    if (!used || !lused)
+        return NULL;
+    if (o->have_ubrr && o->ubrr > 0 && v[DSM_USED] - o->ubrr > 0) {
+        *ratio = v[DSM_LUSED] / (v[DSM_USED] - o->ubrr);
+        return "logicalused/(used-usedbyrefreservation)";
+    }
+    if (v[DSM_USED] > 0) {
+        *ratio = v[DSM_LUSED] / v[DSM_USED];
+        return "logicalused/used";
+    }
+    return NULL;
+}
+
+
 static void emit(struct ctx *c)
 {
     struct pb_resultset *set = c->set;
@@ -413,14 +446,16 @@ static void emit(struct ctx *c)
                           pb_zfs_ds_metrics[k].prop, pb_zfs_ds_metrics[k].unit,
                           pb_zfs_ds_metrics[k].dir, o->v[k]);
             }
-            if (o->have[DSM_USED] && o->have[DSM_LUSED] &&
-                o->v[DSM_USED] > 0) {
+            double ratio;
+            const char *basis = savings_basis(o, &ratio);
+            if (basis) {
+                if (t_zfs == (size_t)-1)
+                    t_zfs = pb_rs_test(set, "zfs space", "zfs");
                 pb_rs_add(set, o->config, t_zfs, NULL, NULL,
-                          "actual_savings", "ratio", PB_DIR_HIGHER,
-                          o->v[DSM_LUSED] / o->v[DSM_USED]);
-                char *key = pb_arena_printf(&c->scratch, "%s:actual_savings",
-                                            o->name);
-                pb_rs_fact(set, NULL, key, "derived: logicalused/used");
+                          "actual_savings", "ratio", PB_DIR_HIGHER, ratio);
+                char *key = pb_arena_printf(
+                    &c->scratch, "%s:actual_savings_basis", o->name);
+                pb_rs_fact(set, NULL, key, basis);
             }
             continue;
         }

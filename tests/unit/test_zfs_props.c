@@ -270,9 +270,11 @@ static void test_corpus_get_all_dataset(void **state)
     assert_near(val(s, l, "referenced"), 2.29 * G, 1e-3);
     assert_near(val(s, l, "compressratio"), 1.23, 1e-12);
     assert_near(val(s, l, "logicalused"), 3.94 * G, 1e-3);
-    assert_near(val(s, l, "actual_savings"), 3.94 / 3.33, 1e-12);
-    ASSERT_FACT(s, "zpool/gentoo/root:actual_savings",
-                "derived: logicalused/used");
+    /* from the space its own data takes, not logicalused/used (3.94 /
+     * 3.33, which counts 1.05G of snapshots) */
+    assert_near(val(s, l, "actual_savings"), 2.97 / 2.29, 1e-12);
+    ASSERT_FACT(s, "zpool/gentoo/root:actual_savings_basis",
+                "logicalreferenced/referenced");
     ASSERT_PARAM(s, l, "recordsize", "131072");
     ASSERT_PARAM(s, l, "compression", "on");
     ASSERT_PARAM(s, l, "atime", "on");
@@ -307,7 +309,10 @@ static void test_corpus_get_all_encrypted(void **state)
     assert_near(val(s, l, "referenced"), 98 * K, 0);
     assert_near(val(s, l, "compressratio"), 1.22, 1e-12);
     assert_near(val(s, l, "logicalused"), 7.38 * G, 1e-3);
+    /* its own 98K are metadata (under 1% of used): the basis is
+     * logicalused/used, not 49K/98K */
     assert_near(val(s, l, "actual_savings"), 7.38 / 6.36, 1e-12);
+    ASSERT_FACT(s, "zpool/gentoo:actual_savings_basis", "logicalused/used");
     ASSERT_FACT(s, "zpool/gentoo:keylocation",
                 "file:///boot/zpool_encryption.key");
     ASSERT_FACT(s, "zpool/gentoo:mountpoint", "none");
@@ -327,7 +332,11 @@ static void test_corpus_get_all_freenas(void **state)
     assert_near(val(s, l, "referenced"), 4.05 * T, 1);
     assert_near(val(s, l, "compressratio"), 1.08, 1e-12);
     assert_near(val(s, l, "logicalused"), 5.41 * T, 1);
-    assert_near(val(s, l, "actual_savings"), 5.41 / 10.7, 1e-12);
+    /* 6.70T of children (with their reservations) made logicalused/used
+     * 0.51 for a compressratio of 1.08 */
+    assert_near(val(s, l, "actual_savings"), 4.09 / 4.05, 1e-12);
+    ASSERT_FACT(s, "tank:actual_savings_basis",
+                "logicalreferenced/referenced");
     ASSERT_PARAM(s, l, "compression", "lz4");
     ASSERT_PARAM(s, l, "atime", "off");
     ASSERT_PARAM(s, l, "recordsize", "131072");
@@ -1131,6 +1140,56 @@ static void test_junk_between(void **state)
     pb_resultset_free(s);
 }
 
+/* Issue 18 item 5: a zvol whose 5.67T refreservation counts in `used`
+ * (logicalused/used = 0.080) still gets the savings of the data it holds,
+ * 1.55 like its compressratio, whatever the output gives. */
+static void test_savings_refreservation(void **state)
+{
+    (void)state;
+    const char *l = "tank/vm-disk";
+    struct pb_resultset *s =
+        load(FIX, "openzfs-2.2_zfs-get-Hp-all_zvol-refreservation.txt");
+    assert_near(val(s, l, "used"), 6234168754176.0, 0);
+    assert_near(val(s, l, "logicalused"), 499289948160.0, 0);
+    assert_near(val(s, l, "actual_savings"), 499289948160.0 / 322122547200.0,
+                1e-15);
+    assert_near(val(s, l, "actual_savings"), 1.55, 1e-12);
+    ASSERT_FACT(s, "tank/vm-disk:actual_savings_basis",
+                "logicalreferenced/referenced");
+    ASSERT_FACT(s, "tank/vm-disk:usedbyrefreservation", "5912046206976");
+    ASSERT_PARAM(s, l, "volblocksize", "16384");
+    pb_resultset_free(s);
+
+    /* zfs list -o without LREFER: used minus the reservation */
+    s = load(FIX, "openzfs-2.2_zfs-list-p-o_zvol-refreserv.txt");
+    assert_near(val(s, l, "actual_savings"),
+                499289948160.0 / (6234168754176.0 - 5912046206976.0), 1e-15);
+    assert_near(val(s, l, "actual_savings"), 1.55, 1e-12);
+    ASSERT_FACT(s, "tank/vm-disk:actual_savings_basis",
+                "logicalused/(used-usedbyrefreservation)");
+    /* no reservation: logicalused/used */
+    assert_near(val(s, "tank/db", "actual_savings"), 2.1, 1e-12);
+    ASSERT_FACT(s, "tank/db:actual_savings_basis", "logicalused/used");
+    pb_resultset_free(s);
+
+    /* a dataset whose own data is under 1% of used (a parent of its
+     * children) keeps logicalused/used; an unparsable size is an error */
+    static const char parent[] = "p\tused\t1000000\t-\n"
+                                 "p\tlogicalused\t1500000\t-\n"
+                                 "p\treferenced\t9000\t-\n"
+                                 "p\tlogicalreferenced\t4500\t-\n";
+    struct pb_err err;
+    assert_int_equal(parse_str(parent, &s, &err), PB_OK);
+    assert_near(val(s, "p", "actual_savings"), 1.5, 1e-15);
+    pb_resultset_free(s);
+    static const char bad[] = "p\tused\t1000\t-\n"
+                              "p\tusedbyrefreservation\t12Q\t-\n";
+    assert_int_equal(parse_str(bad, &s, &err), PB_EINPUT);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "bad size \"12Q\" for "
+                                 "'usedbyrefreservation' of \"p\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1158,6 +1217,7 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_html_and_crlf),
         cmocka_unit_test(test_junk_between),
+        cmocka_unit_test(test_savings_refreservation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
