@@ -57,6 +57,18 @@ static double now_s(void)
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+/* What a parser skipped but still stored the rest of (fact skipped_lines,
+ * e.g. the df output inside a combined ZFS log) is said on stderr. */
+static void warn_skipped(const struct ingest_ctx *c, const char *path,
+                         const struct pb_resultset *set)
+{
+    for (size_t i = 0; i < set->nfacts && !c->quiet; i++)
+        if (!set->facts[i].host &&
+            !strcmp(set->facts[i].key, "skipped_lines"))
+            fprintf(stderr, "poolbench: warning: %s: skipped lines %s\n",
+                    path, set->facts[i].value);
+}
+
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -85,6 +97,9 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         }
         return 0;
     }
+    if (c->tty && !c->quiet)
+        fputs("\r\033[K", stderr);
+    warn_skipped(c, path, set);
     if (c->dump) {
         printf("# %s\n", path);
         pb_resultset_dump(set, stdout);

@@ -100,6 +100,12 @@ struct getrow {
     long line, col;
 };
 
+/* Lines no output poolbench reads took: first..last, and what they are. */
+struct zskip {
+    long first, last;
+    const char *what; /* "df", "zpool iostat", "unknown"; scratch arena */
+};
+
 struct ctx {
     const char *path;
     struct pb_resultset *set;
@@ -116,6 +122,10 @@ struct ctx {
     struct getrow *rows;
     size_t nrows, caprows;
     long first_section; /* line of the first recognised output */
+    struct zskip *skips;
+    size_t nskips, capskips;
+    int skip_open;       /* the last skipped range may grow */
+    const char *cur_cmd; /* command of the last prompt line; scratch */
 };
 
 /* The dataset or pool named name[0..n), made (with its config) when new. */
@@ -154,5 +164,21 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next);
 /* Re-read a `zpool list -v` table (header h, rows up to end) for the
  * vdev rows under each pool. */
 void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end);
+
+/* ==== combined logs (zfs_sections.c) ==== */
+
+/* The name of a known output poolbench does not read ("df", "zpool
+ * iostat", "uptime", ...) when the line of words tk is its header or a
+ * line only it prints; else NULL. Tables end there. */
+const char *pb_zfs_foreign(const struct toks *tk, const char *line);
+/* 1 when t can start a row of a pool or dataset (a letter first). */
+int pb_zfs_name_shaped(const struct tok *t);
+/* A recognised output starts: the next skipped line opens a new range. */
+void pb_zfs_section_found(struct ctx *c);
+/* Line L is no output poolbench reads: add it to the skipped ranges. */
+void pb_zfs_junk_line(struct ctx *c, const struct line *L);
+/* Store the skipped ranges as the fact `skipped_lines` (host NULL),
+ * "12-19 (df), 20-25 (unknown)"; nothing when none. */
+void pb_zfs_skipped_fact(struct ctx *c);
 
 #endif

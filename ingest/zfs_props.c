@@ -157,8 +157,9 @@ static int get_table(struct ctx *c, size_t h, size_t *next)
         if (pb_zfs_is_blank(L->s) || pb_zfs_is_key(L->s, "pool", NULL))
             break;
         pb_zfs_split_ws(L->s, tk);
-        if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE)
-            break;
+        if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE ||
+            pb_zfs_foreign(tk, L->s) || !pb_zfs_name_shaped(&tk->t[0]))
+            break; /* the next output of a combined log */
         size_t need = ivalue + after;
         if (tk->n < need || tk->n < 2)
             return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
@@ -308,7 +309,8 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
         if (pb_zfs_is_blank(L->s) || pb_zfs_is_key(L->s, "pool", NULL))
             break;
         pb_zfs_split_ws(L->s, tk);
-        if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE)
+        if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE ||
+            pb_zfs_foreign(tk, L->s))
             break;
         int ind = pb_zfs_indent_of(L->s) - base;
         if (pool && ind > 0)
@@ -316,6 +318,8 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
         if (pool && pb_zfs_in_list(pb_zfs_class_names, tk->t[0].s, tk->t[0].n) &&
             tk->n >= 2 && pb_zfs_tokeq(&tk->t[1], "-"))
             continue; /* "logs  -  -  -": class heading of -v */
+        if (!pb_zfs_name_shaped(&tk->t[0]))
+            break; /* the next output of a combined log */
         rc = fit_row(c, L, props, ncols, vals, vcols);
         if (rc)
             return rc;
@@ -612,7 +616,9 @@ static int parse_all(struct ctx *c)
             rc = pb_zfs_status_block(c, i, &next);
         } else {
             pb_zfs_split_ws(L->s, tk);
-            enum hkind hk = pb_zfs_header_kind(tk);
+            enum hkind hk = pb_zfs_foreign(tk, L->s)
+                                ? H_NONE /* lsblk's NAME ... SIZE */
+                                : pb_zfs_header_kind(tk);
             if (hk == H_GET) {
                 rc = get_table(c, i, &next);
             } else if (hk == H_ZFS_LIST || hk == H_ZPOOL_LIST) {
@@ -624,9 +630,13 @@ static int parse_all(struct ctx *c)
             } else if (h_list_line(L->s, tk)) {
                 rc = h_list_run(c, i, &next);
             } else {
-                found = 0; /* junk: prompts, notes, test harness lines */
+                found = 0; /* junk: prompts, notes, other outputs */
             }
         }
+        if (!found)
+            pb_zfs_junk_line(c, L);
+        else
+            pb_zfs_section_found(c);
         if (found && c->first_section == 0)
             c->first_section = L->no;
         if (next <= i)
@@ -653,6 +663,7 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
         rc = not_zfs(&c);
     if (rc == PB_OK) {
         emit(&c);
+        pb_zfs_skipped_fact(&c);
         if (set->nresults == 0)
             rc = pb_err_set(err, PB_EINPUT, path, c.first_section, 0,
                             "no sizes, ratios or error counters found in "
@@ -664,6 +675,7 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
     free(c.objs);
     free(c.tk.t);
     free(c.rows);
+    free(c.skips);
     return rc;
 }
 

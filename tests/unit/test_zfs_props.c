@@ -1190,6 +1190,61 @@ static void test_savings_refreservation(void **state)
                                  "'usedbyrefreservation' of \"p\"");
 }
 
+/* Issue 18 item 7: a log of zpool iostat -v, zpool status, zpool list,
+ * /proc/loadavg, df -h and zfs list (zfs-fuse, one command after the
+ * other, no prompts): the known sections land, the rest is named. */
+static void test_combined_log(void **state)
+{
+    (void)state;
+    const char *p = "pbmsc_14284";
+    struct pb_resultset *s =
+        load(FIX, "zfs-fuse_combined-log_iostat-status-list-df.txt");
+    ASSERT_FACT(s, "skipped_lines",
+                "1-8 (zpool iostat), 24 (unknown), 25-27 (df)");
+    /* zpool status */
+    ASSERT_PARAM(s, p, "layout", "mirror");
+    ASSERT_PARAM(s, p, "vdevs", "1");
+    ASSERT_FACT(s, "pool:pbmsc_14284:disks_per_vdev", "2");
+    assert_near(val(s, p, "cksum_errors"), 0, 0);
+    /* zpool list, cut short by the loadavg line */
+    assert_near(val(s, p, "size"), 123 * M, 0);
+    assert_near(val(s, p, "allocated"), 716 * K, 0);
+    assert_near(val(s, p, "free"), 122 * M, 0);
+    /* zfs list after df */
+    assert_near(val(s, "pbmsc_14284/gz", "used"), 272 * K, 0);
+    assert_near(val(s, "pbmsc_14284/gz", "available"), 90.3 * M, 1e-3);
+    ASSERT_PARAM(s, "pbmsc_14284/gz", "layout", "mirror");
+    assert_int_equal(s->nconfigs, 2);
+    assert_int_equal(s->nresults, 14);
+    pb_resultset_free(s);
+
+    /* prompts name the output after them; comments are no skipped data */
+    static const char prompts[] =
+        "root@nas:~# zpool list tank\n"
+        "NAME   SIZE  ALLOC   FREE    CAP  DEDUP  HEALTH  ALTROOT\n"
+        "tank  1.00T   100G   924G     9%  1.00x  ONLINE  -\n"
+        "root@nas:~# sudo /sbin/zpool iostat tank 1 1\n"
+        "tank   100G   924G  1  2  3K  4K\n"
+        "\n"
+        "tank   100G   924G  1  2  3K  4K\n"
+        "root@nas:~# free -m\n"
+        "              total        used        free\n"
+        "Mem:          64000       32000       32000\n"
+        "# a note\n"
+        "12:00:01 up 3 days,  1 user,  load average: 0.50, 0.40, 0.30\n";
+    struct pb_err err;
+    assert_int_equal(parse_str(prompts, &s, &err), PB_OK);
+    ASSERT_FACT(s, "skipped_lines",
+                "5-7 (zpool iostat), 9-10 (free), 12 (uptime)");
+    assert_near(val(s, "tank", "size"), T, 0);
+    pb_resultset_free(s);
+
+    /* nothing skipped: no fact */
+    s = load(FIX, "zfs-fuse_zpool-list.txt");
+    assert_null(fact(s, "skipped_lines"));
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1218,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_html_and_crlf),
         cmocka_unit_test(test_junk_between),
         cmocka_unit_test(test_savings_refreservation),
+        cmocka_unit_test(test_combined_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
