@@ -1079,6 +1079,8 @@ static const char css[] =
     "h4{font-size:15px;margin:20px 0 6px;color:var(--muted)}\n"
     "p{margin:6px 0 12px}\n"
     ".meta,.params,.note,.lead{color:var(--muted)}\n"
+    ".warnings{border-left:4px solid #b26a00;padding-left:12px}\n"
+    ".warn{color:#7a4a00;margin:4px 0}\n"
     ".params{font-size:13.5px;overflow-wrap:anywhere}\n"
     ".note{font-size:13.5px}\n"
     "a{color:var(--accent)}\n"
@@ -1345,6 +1347,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 
+    rp_section_warnings(&o, &d);
     rp_out_raw(&o, "<section id=\"overview\">\n");
     rp_out_heading(&o, 2, NULL, "Overview");
     if (!d.ncells)
