@@ -14,7 +14,8 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE] [--columns LIST]\n"
+    "                        [--dump] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -31,6 +32,9 @@ static const char usage_text[] =
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
+    "  --columns LIST    the -o columns of ZFS -H output without a header,\n"
+    "                    e.g. name,used,lused,ratio (`zfs list -H -o ...`);\n"
+    "                    the default columns of zfs/zpool list -H need none\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -170,6 +174,7 @@ int cmd_ingest(int argc, char **argv)
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
+        {"columns", required_argument, NULL, 'c'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -218,6 +223,9 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'r':
             rules_path = optarg;
+            break;
+        case 'c':
+            io.columns = optarg;
             break;
         case 'j': {
             char *end;

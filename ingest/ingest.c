@@ -190,7 +190,10 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     set->format = p->name;
     set->size = len;
     pb_sha256_hex(buf, len, set->sha256);
-    int rc = p->parse(path, buf, len, set, err);
+    int rc = p == &pb_parser_zfs_props && opts && opts->columns
+                 ? pb_zfs_parse_columns(path, buf, len, opts->columns, set,
+                                        err)
+                 : p->parse(path, buf, len, set, err);
     if (rc == PB_OK && set->nresults == 0)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);

@@ -199,6 +199,9 @@ struct pb_ingest_opts {
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
     int threads; /* 0 = number of cores */
+    /* --columns: the -o column list of ZFS -H output without a header
+     * ("name,used,lused,ratio"); NULL = only default column sets */
+    const char *columns;
 };
 
 /* Parse one buffer into a new set (sniffing unless opts->format), then

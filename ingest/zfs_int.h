@@ -126,6 +126,7 @@ struct ctx {
     size_t nskips, capskips;
     int skip_open;       /* the last skipped range may grow */
     const char *cur_cmd; /* command of the last prompt line; scratch */
+    const char *columns; /* ingest --columns: names of -H columns; NULL */
 };
 
 /* The dataset or pool named name[0..n), made (with its config) when new. */
@@ -164,6 +165,19 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next);
 /* Re-read a `zpool list -v` table (header h, rows up to end) for the
  * vdev rows under each pool. */
 void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end);
+
+/* ==== -H output without a header (zfs_headerless.c) ==== */
+
+/* Lines of `zfs list -H` and `zpool list -H` with their default columns,
+ * and tab-separated rows of a name and sizes (some -H -o list). */
+int pb_zfs_h_list_line(const char *s, struct toks *tk);
+int pb_zfs_h_pool_line(const char *s, struct toks *tk);
+int pb_zfs_h_tabbed_line(const char *s, struct toks *tk);
+/* When line i starts -H output (default columns, or any with
+ * c->columns): read its rows, set *rc and *next, and return 1; rows no
+ * --columns names give *rc = PB_EINPUT ("zfs list -H output without a
+ * header: pass --columns NAME,..."). 0 when line i is no -H output. */
+int pb_zfs_headerless(struct ctx *c, size_t i, size_t *next, int *rc);
 
 /* ==== combined logs (zfs_sections.c) ==== */
 

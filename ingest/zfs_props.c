@@ -333,58 +333,6 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
     *next = i;
     return rc;
 }
-/* ==== zfs list -H ==== */
-
-/* `zfs list -H` with the default columns: name used avail refer
- * mountpoint, tab-separated. */
-static int h_list_line(const char *s, struct toks *tk)
-{
-    if (!strchr(s, '\t'))
-        return 0;
-    pb_zfs_split_tabs(s, tk);
-    if (tk->n != 5 || tk->t[0].n == 0)
-        return 0;
-    for (size_t k = 1; k <= 3; k++) {
-        char buf[64];
-        const struct tok *t = &tk->t[k];
-        double d;
-        if (t->n == 0 || t->n >= sizeof(buf))
-            return 0;
-        memcpy(buf, t->s, t->n);
-        buf[t->n] = '\0';
-        if (strcmp(buf, "-") != 0 && pb_zfs_parse_value(V_SIZE, buf, &d) != 0)
-            return 0;
-    }
-    const struct tok *m = &tk->t[4];
-    return m->n > 0 && (m->s[0] == '/' || pb_zfs_tokeq(m, "none") ||
-                        pb_zfs_tokeq(m, "legacy") || pb_zfs_tokeq(m, "-"));
-}
-
-static int h_list_run(struct ctx *c, size_t first, size_t *next)
-{
-    static const char *const props[5] = {NULL, "used", "available",
-                                         "referenced", "mountpoint"};
-    struct toks *tk = &c->tk;
-    size_t i;
-    for (i = first; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
-        if (!h_list_line(L->s, tk))
-            break;
-        const char *name =
-            pb_arena_strndup(&c->scratch, tk->t[0].s, tk->t[0].n);
-        for (size_t k = 1; k < 5; k++) {
-            const char *v =
-                pb_arena_strndup(&c->scratch, tk->t[k].s, tk->t[k].n);
-            int rc = pb_zfs_put_prop(c, O_DS, name, props[k], v, L->no,
-                              (long)tk->t[k].off + 1);
-            if (rc)
-                return rc;
-        }
-    }
-    *next = i;
-    return PB_OK;
-}
-
 /* ==== emit ==== */
 
 /* actual_savings from the space actually written, and the basis it was
@@ -491,7 +439,8 @@ static int zfs_sniff(const char *buf, size_t len)
         len = SNIFF_SCAN;
     char line[512];
     struct toks tk = {0};
-    int pool = 0, state = 0, config = 0, score = 0, hget = 0, hlist = 0;
+    int pool = 0, state = 0, config = 0, score = 0, hget = 0, hlist = 0,
+        htab = 0;
     size_t nonblank = 0;
     const char *p = buf, *end = buf + len;
     while (p < end && score < 90) {
@@ -528,13 +477,20 @@ static int zfs_sniff(const char *buf, size_t len)
             score = score < 85 ? 85 : score;
         if (h_get_line(line, &tk, 1))
             hget++;
-        else if (h_list_line(line, &tk))
+        else if (pb_zfs_h_list_line(line, &tk) ||
+                 pb_zfs_h_pool_line(line, &tk))
             hlist++;
+        else if (pb_zfs_h_tabbed_line(line, &tk))
+            htab++;
     }
     if (hget >= 2 || (hget == 1 && nonblank == 1))
         score = score < 85 ? 85 : score;
-    if (hlist >= 2)
+    if (hlist >= 2 || (hlist == 1 && nonblank == 1))
         score = score < 60 ? 60 : score;
+    /* tab-separated rows of names and sizes: -H output whose columns only
+     * --columns can name (the parser says so) */
+    if (htab >= 1 && (size_t)(htab + hlist + hget) == nonblank)
+        score = score < 40 ? 40 : score;
     free(tk.t);
     return score;
 }
@@ -627,8 +583,8 @@ static int parse_all(struct ctx *c)
                     pb_zfs_pool_list_tree(c, i, next);
             } else if (h_get_line(L->s, tk, 1)) {
                 rc = h_get_run(c, i, &next);
-            } else if (h_list_line(L->s, tk)) {
-                rc = h_list_run(c, i, &next);
+            } else if (pb_zfs_headerless(c, i, &next, &rc)) {
+                /* zfs list -H, zpool list -H, --columns */
             } else {
                 found = 0; /* junk: prompts, notes, other outputs */
             }
@@ -646,11 +602,13 @@ static int parse_all(struct ctx *c)
     return rc;
 }
 
-static int zfs_parse(const char *path, const char *buf, size_t len,
-                     struct pb_resultset *set, struct pb_err *err)
+int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
+                         const char *columns, struct pb_resultset *set,
+                         struct pb_err *err)
 {
     struct ctx c;
     memset(&c, 0, sizeof(c));
+    c.columns = columns && *columns ? columns : NULL;
     c.path = path;
     c.set = set;
     c.err = err;
@@ -677,6 +635,12 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
     free(c.rows);
     free(c.skips);
     return rc;
+}
+
+static int zfs_parse(const char *path, const char *buf, size_t len,
+                     struct pb_resultset *set, struct pb_err *err)
+{
+    return pb_zfs_parse_columns(path, buf, len, NULL, set, err);
 }
 
 const struct pb_parser pb_parser_zfs_props = {"zfs-props", zfs_sniff,

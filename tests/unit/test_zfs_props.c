@@ -1245,6 +1245,73 @@ static void test_combined_log(void **state)
     pb_resultset_free(s);
 }
 
+/* Issue 11 item 8: -H output without a header. Default column sets are
+ * known (zfs-fuse's 8-column and OpenZFS 2.x's 11-column zpool list -H);
+ * other -o lists need --columns, and without it the error says so. */
+static void test_headerless(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = load(FIX, "zfs-fuse_zpool-list-H.txt");
+    assert_near(val(s, "pbmsc_14284", "size"), 123 * M, 0);
+    assert_near(val(s, "pbmsc_14284", "allocated"), 716 * K, 0);
+    assert_near(val(s, "pbmsc_14284", "dedupratio"), 1, 0);
+    ASSERT_FACT(s, "pool:pbmsc_14284:health", "ONLINE");
+    pb_resultset_free(s);
+
+    /* OpenZFS 2.x zpool list -Hp: name size alloc free ckpoint expandsz
+     * frag cap dedup health altroot */
+    static const char oz[] = "tank\t1099511627776\t549755813888\t"
+                             "549755813888\t-\t-\t23\t50\t1.00\t"
+                             "ONLINE\t-\n";
+    struct pb_err err;
+    assert_true(zfs()->sniff(oz, sizeof(oz) - 1) >= 60);
+    assert_int_equal(parse_str(oz, &s, &err), PB_OK);
+    assert_near(val(s, "tank", "size"), T, 0);
+    assert_near(val(s, "tank", "fragmentation"), 23, 0);
+    assert_near(val(s, "tank", "capacity"), 50, 0);
+    pb_resultset_free(s);
+
+    /* zfs list -H -o name,used,avail,refer,compressratio (zfs-fuse) */
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/bad/zfs-fuse_zfs-list-H-o_no-header.txt",
+             FIX);
+    size_t len;
+    char *buf = slurp(path, &len);
+    assert_non_null(buf);
+    assert_true(pb_ingest_find_parser(buf, len) == zfs());
+    struct pb_ingest_opts o;
+    memset(&o, 0, sizeof(o));
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err),
+                     PB_EINPUT);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.msg, "zfs list -H output without a header: pass "
+                                 "--columns NAME,...");
+    o.columns = "name,used,avail,refer,ratio";
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err), PB_OK);
+    assert_near(val(s, "pbmsc_14284/gz", "compressratio"), 152.40, 1e-12);
+    assert_near(val(s, "pbmsc_14284/gz", "used"), 272 * K, 0);
+    assert_near(val(s, "pbmsc_14284", "available"), 90.3 * M, 1e-3);
+    pb_resultset_free(s);
+    /* a column list that does not fit the rows */
+    o.columns = "name,used,avail";
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err),
+                     PB_EINPUT);
+    assert_string_equal(err.msg, "row \"pbmsc_14284\" has 5 fields, "
+                                 "--columns names 3");
+    free(buf);
+
+    /* zpool list -H -o with pool columns */
+    static const char po[] = "tank\t1.00T\t100G\t924G\t9%\tONLINE\n";
+    o.columns = "NAME,SIZE,ALLOC,FREE,CAP,HEALTH";
+    assert_int_equal(pb_ingest_buffer("x", po, sizeof(po) - 1, &o, &s, &err),
+                     PB_OK);
+    assert_near(val(s, "tank", "allocated"), 100 * G, 0);
+    assert_near(val(s, "tank", "capacity"), 9, 0);
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1274,6 +1341,7 @@ int main(void)
         cmocka_unit_test(test_junk_between),
         cmocka_unit_test(test_savings_refreservation),
         cmocka_unit_test(test_combined_log),
+        cmocka_unit_test(test_headerless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
