@@ -363,23 +363,65 @@ enum hkind pb_zfs_header_kind(const struct toks *tk)
 
 /* ==== objects ==== */
 
+static uint64_t obj_hash(int kind, const char *name, size_t n)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+    return h;
+}
+
+static int obj_is(const struct obj *o, int kind, const char *name, size_t n)
+{
+    return o->kind == kind && strlen(o->name) == n &&
+           !memcmp(o->name, name, n);
+}
+
+/* Slot of the object (or the empty slot where it goes) in c->ix. */
+static size_t *obj_slot(struct ctx *c, int kind, const char *name, size_t n)
+{
+    size_t mask = c->ixcap - 1;
+    size_t i = (size_t)obj_hash(kind, name, n) & mask;
+    while (c->ix[i] && !obj_is(&c->objs[c->ix[i] - 1], kind, name, n))
+        i = (i + 1) & mask;
+    return &c->ix[i];
+}
+
+/* Keep the index at most half full: O(1) lookups for 20,000 datasets. */
+static void obj_index_grow(struct ctx *c)
+{
+    if (c->ixcap && (c->nobjs + 1) * 2 <= c->ixcap)
+        return;
+    free(c->ix);
+    c->ixcap = c->ixcap ? c->ixcap * 2 : 64;
+    c->ix = pb_xcalloc(c->ixcap, sizeof(*c->ix));
+    for (size_t k = 0; k < c->nobjs; k++) {
+        const struct obj *o = &c->objs[k];
+        *obj_slot(c, o->kind, o->name, strlen(o->name)) = k + 1;
+    }
+}
+
+struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
+                            size_t n)
+{
+    if (c->last_obj < c->nobjs && obj_is(&c->objs[c->last_obj], kind, name, n))
+        return &c->objs[c->last_obj];
+    if (!c->ixcap)
+        return NULL;
+    size_t k = *obj_slot(c, kind, name, n);
+    if (!k)
+        return NULL;
+    c->last_obj = k - 1;
+    return &c->objs[k - 1];
+}
+
 struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
                            size_t n)
 {
-    if (c->last_obj < c->nobjs) {
-        struct obj *o = &c->objs[c->last_obj];
-        if (o->kind == kind && strlen(o->name) == n &&
-            !memcmp(o->name, name, n))
-            return o;
-    }
-    for (size_t i = 0; i < c->nobjs; i++) {
-        struct obj *o = &c->objs[i];
-        if (o->kind == kind && strlen(o->name) == n &&
-            !memcmp(o->name, name, n)) {
-            c->last_obj = i;
-            return o;
-        }
-    }
+    struct obj *f = pb_zfs_find_obj(c, kind, name, n);
+    if (f)
+        return f;
+    obj_index_grow(c);
     PB_GROW(c->objs, c->capobjs, c->nobjs + 1);
     struct obj *o = &c->objs[c->nobjs];
     memset(o, 0, sizeof(*o));
@@ -388,6 +430,7 @@ struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
     o->config = pb_rs_config(c->set, o->name);
     /* "zroot/var/log" names a dataset; it does not describe a slog. */
     c->set->configs[o->config].label_is_name = 1;
+    *obj_slot(c, kind, name, n) = c->nobjs + 1;
     c->last_obj = c->nobjs++;
     return o;
 }

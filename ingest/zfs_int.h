@@ -118,6 +118,8 @@ struct ctx {
     struct obj *objs;
     size_t nobjs, capobjs;
     size_t last_obj;
+    size_t *ix; /* objs by kind and name: index + 1, 0 = empty */
+    size_t ixcap;
     struct toks tk;
     struct getrow *rows;
     size_t nrows, caprows;
@@ -129,6 +131,9 @@ struct ctx {
     const char *columns; /* ingest --columns: names of -H columns; NULL */
 };
 
+/* The dataset or pool named name[0..n), or NULL. */
+struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
+                            size_t n);
 /* The dataset or pool named name[0..n), made (with its config) when new. */
 struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
                            size_t n);

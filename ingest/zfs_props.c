@@ -377,12 +377,8 @@ static void emit(struct ctx *c)
         if (o->kind == O_DS) {
             /* the pool's dimensions, when the pool is in this file */
             size_t pn = strcspn(o->name, "/@#");
-            for (size_t j = 0; j < c->nobjs; j++) {
-                const struct obj *p = &c->objs[j];
-                if (p->kind != O_POOL || strlen(p->name) != pn ||
-                    memcmp(p->name, o->name, pn) != 0 ||
-                    p->config == o->config)
-                    continue;
+            const struct obj *p = pb_zfs_find_obj(c, O_POOL, o->name, pn);
+            if (p && p->config != o->config) {
                 for (size_t k = 0; k < sizeof(dims) / sizeof(dims[0]); k++) {
                     const char *v = pb_zfs_cfg_get(set, p->config, dims[k]);
                     if (v && !pb_zfs_cfg_get(set, o->config, dims[k]))
@@ -634,6 +630,7 @@ int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
     free(c.tk.t);
     free(c.rows);
     free(c.skips);
+    free(c.ix);
     return rc;
 }
 
