@@ -76,9 +76,9 @@ static int kstat_line(const char *s, size_t n, void *vctx)
     if (name == 0 || i == name || i >= n || !isdigit((unsigned char)s[i]))
         return 0;
     k->rows++;
-    static const char *const arc[] = {"hits", "misses", "c_max", "c_min",
-                                      "arc_meta_used", "mru_hits",
-                                      "mfu_hits", NULL};
+    static const char *const arc[] = {
+        "hits",          "misses",   "c_max",    "c_min",
+        "arc_meta_used", "mru_hits", "mfu_hits", NULL};
     for (size_t a = 0; arc[a]; a++)
         if (strlen(arc[a]) == name && !memcmp(s, arc[a], name))
             k->arc++;
@@ -108,10 +108,14 @@ static int is_kstat(const char *buf, size_t len)
 /* zdb prints one of these first (-C, no option, -b, -DD, -S). */
 static int zdb_first(const char *s, size_t n, void *ctx)
 {
-    static const char *const marks[] = {
-        "MOS Configuration:", "Cached configuration:",
-        "Traversing all blocks", "All DDTs are empty", "DDT-",
-        "Simulated DDT histogram", "Dataset mos [META]", NULL};
+    static const char *const marks[] = {"MOS Configuration:",
+                                        "Cached configuration:",
+                                        "Traversing all blocks",
+                                        "All DDTs are empty",
+                                        "DDT-",
+                                        "Simulated DDT histogram",
+                                        "Dataset mos [META]",
+                                        NULL};
     (void)ctx;
     while (n > 0 && (*s == ' ' || *s == '\t')) {
         s++;
@@ -182,10 +186,10 @@ struct jobfile {
 static int job_line(const char *s, size_t n, void *vctx)
 {
     static const char *const keys[] = {
-        "rw", "readwrite", "bs", "blocksize", "ioengine", "iodepth",
-        "numjobs", "size", "runtime", "filename", "directory", "direct",
-        "rwmixread", "time_based", "group_reporting", "stonewall",
-        "fsync", "name", NULL};
+        "rw",        "readwrite", "bs",        "blocksize",  "ioengine",
+        "iodepth",   "numjobs",   "size",      "runtime",    "filename",
+        "directory", "direct",    "rwmixread", "time_based", "group_reporting",
+        "stonewall", "fsync",     "name",      NULL};
     struct jobfile *j = vctx;
     while (n > 0 && (*s == ' ' || *s == '\t')) {
         s++;
@@ -232,7 +236,7 @@ static int iostat_line(const char *s, size_t n, void *vctx)
 {
     static const char *const a[] = {"capacity", "operations", "bandwidth",
                                     NULL};
-    static const char *const b[] = {"pool",  "alloc", "free", "read",
+    static const char *const b[] = {"pool",  "alloc", "free",  "read",
                                     "write", "read",  "write", NULL};
     int *header = vctx;
     if (words_are(s, n, a) || words_are(s, n, b)) {
@@ -272,8 +276,7 @@ static const struct {
     {"a Phoronix Test Suite results parser definition "
      "(results-definition.xml)",
      is_pts_results_def},
-    {"a Phoronix Test Suite download list (downloads.xml)",
-     is_pts_downloads},
+    {"a Phoronix Test Suite download list (downloads.xml)", is_pts_downloads},
     {"a Phoronix Test Suite suite definition (suite-definition.xml)",
      is_pts_suite_def},
     {"a Phoronix Test Suite console log (ingest its composite.xml)",

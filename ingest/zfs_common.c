@@ -309,7 +309,8 @@ int pb_zfs_is_prompt(const struct toks *tk)
         "get",    "list",   "status", "iostat", "history", "set",
         "create", "import", "export", "destroy", "scrub",
         "zfs",    "zpool",  NULL};
-    if ((pb_zfs_tokeq(t, "zfs") || pb_zfs_tokeq(t, "zpool") || pb_zfs_tokeq(t, "sudo")) &&
+    if ((pb_zfs_tokeq(t, "zfs") || pb_zfs_tokeq(t, "zpool") ||
+         pb_zfs_tokeq(t, "sudo")) &&
         tk->n >= 2 &&
         (tk->t[1].s[0] == '-' || pb_zfs_in_list(sub, tk->t[1].s, tk->t[1].n)))
         return 1;
@@ -518,7 +519,8 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
 {
     struct obj *o = pb_zfs_get_obj(c, kind, name, strlen(name));
     struct pb_resultset *set = c->set;
-    const struct mdef *m = kind == O_DS ? pb_zfs_ds_metrics : pb_zfs_pool_metrics;
+    const struct mdef *m =
+        kind == O_DS ? pb_zfs_ds_metrics : pb_zfs_pool_metrics;
     size_t nm = kind == O_DS ? N_DSM : N_PM;
     for (size_t i = 0; i < nm; i++) {
         if (strcmp(m[i].prop, prop) != 0)
@@ -578,7 +580,8 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
         pb_rs_fact(set, NULL, key, value);
         return PB_OK;
     }
-    if (!strcmp(prop, "ashift") && !pb_zfs_absent(value) && strcmp(value, "0")) {
+    if (!strcmp(prop, "ashift") && !pb_zfs_absent(value) &&
+        strcmp(value, "0")) {
         double v;
         if (pb_zfs_parse_plain(value, 0, &v) == 0) {
             pb_rs_config_param(set, o->config, "ashift", value);

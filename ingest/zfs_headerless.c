@@ -28,8 +28,8 @@ static int size_shaped(const char *s)
 
 static int health_word(const char *s)
 {
-    static const char *const w[] = {"ONLINE",  "DEGRADED", "FAULTED",
-                                    "OFFLINE", "UNAVAIL",  "REMOVED",
+    static const char *const w[] = {"ONLINE",    "DEGRADED", "FAULTED",
+                                    "OFFLINE",   "UNAVAIL",  "REMOVED",
                                     "SUSPENDED", NULL};
     return pb_zfs_in_list(w, s, strlen(s));
 }
@@ -53,17 +53,17 @@ int pb_zfs_h_list_line(const char *s, struct toks *tk)
 
 /* Default columns of `zpool list -H` by count: zfs-fuse and OpenZFS
  * before 0.6.4 (8), 0.6.4 to 0.7 (10), 0.8 and 2.x (11). */
-static const char *const pool8[] = {"name",       "size",     "allocated",
-                                    "free",       "capacity", "dedupratio",
-                                    "health",     "altroot",  NULL};
-static const char *const pool10[] = {
-    "name",          "size",     "allocated",  "free",   "expandsize",
-    "fragmentation", "capacity", "dedupratio", "health", "altroot",
-    NULL};
+static const char *const pool8[] = {"name",   "size",     "allocated",
+                                    "free",   "capacity", "dedupratio",
+                                    "health", "altroot",  NULL};
+static const char *const pool10[] = {"name",     "size",       "allocated",
+                                     "free",     "expandsize", "fragmentation",
+                                     "capacity", "dedupratio", "health",
+                                     "altroot",  NULL};
 static const char *const pool11[] = {
-    "name",       "size",          "allocated", "free",
-    "checkpoint", "expandsize",    "fragmentation", "capacity",
-    "dedupratio", "health",        "altroot",   NULL};
+    "name",       "size",       "allocated",     "free",
+    "checkpoint", "expandsize", "fragmentation", "capacity",
+    "dedupratio", "health",     "altroot",       NULL};
 
 static const char *const *pool_set(size_t n)
 {
@@ -170,8 +170,7 @@ static size_t parse_columns(struct ctx *c, const char **props, size_t cap,
         int inlist = strcmp(zf, low) != 0; /* AVAIL, LUSED, RATIO ... */
         int inpool = strcmp(zp, low) != 0; /* ALLOC, CAP, DEDUP ... */
         const char *prop = inlist ? zf : inpool ? zp : zf;
-        if ((inpool && !inlist) ||
-            pb_zfs_is_zpool_only(prop, strlen(prop)))
+        if ((inpool && !inlist) || pb_zfs_is_zpool_only(prop, strlen(prop)))
             *kind = O_POOL;
         props[n++] = prop;
         p += len + (e ? 1 : 0);
@@ -199,10 +198,10 @@ static int columns_run(struct ctx *c, size_t first, size_t *next)
     if (tk->n != n)
         return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
                           "row \"%.*s\" has %zu fields, --columns names %zu",
-                          (int)(tk->t[0].n > 80 ? 80 : tk->t[0].n),
-                          tk->t[0].s, tk->n, n);
+                          (int)(tk->t[0].n > 80 ? 80 : tk->t[0].n), tk->t[0].s,
+                          tk->n, n);
     int rc = run_rows(c, first, next, kind, props, n, any_tabs);
-    if (rc == PB_OK && *next < c->nlines && *next > first) {
+    if (rc == PB_OK && *next<c->nlines && * next> first) {
         const struct line *M = &c->lines[*next];
         if (strchr(M->s, '\t')) {
             pb_zfs_split_tabs(M->s, tk);
@@ -220,7 +219,7 @@ static int columns_run(struct ctx *c, size_t first, size_t *next)
 
 int pb_zfs_headerless(struct ctx *c, size_t i, size_t *next, int *rc)
 {
-    static const char *const list5[] = {"name", "used", "available",
+    static const char *const list5[] = {"name",       "used",       "available",
                                         "referenced", "mountpoint", NULL};
     const char *s = c->lines[i].s;
     struct toks *tk = &c->tk;

@@ -135,8 +135,7 @@ struct ctx {
 struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
                             size_t n);
 /* The dataset or pool named name[0..n), made (with its config) when new. */
-struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
-                           size_t n);
+struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name, size_t n);
 /* Value of a config dimension, or NULL. */
 const char *pb_zfs_cfg_get(const struct pb_resultset *set, size_t config,
                            const char *key);
@@ -153,9 +152,8 @@ int pb_zfs_parse_value(enum vkind kind, const char *s, double *out);
 void pb_zfs_lower_copy(char *dst, const char *src, size_t n);
 /* Store one property of a dataset or pool: metric, dimension or fact.
  * PB_OK, or PB_EINPUT with c->err naming line and col. */
-int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
-                    const char *prop, const char *value, long line,
-                    long col);
+int pb_zfs_put_prop(struct ctx *c, int kind, const char *name, const char *prop,
+                    const char *value, long line, long col);
 /* Property named by a `zfs list` / `zpool list` column header. */
 const char *pb_zfs_list_col(struct ctx *c, const struct tok *t);
 const char *pb_zfs_pool_col(struct ctx *c, const struct tok *t);

@@ -1,7 +1,10 @@
 /* ZFS command output into a result set: `zfs get` (human, -p, -H, -Hp),
  * `zfs list` (default columns, -o, -p, -H), `zpool status`, `zpool list`
- * (with or without -v), `zpool get` (human, -p, -H). One file may hold
- * several of them one after the other (with junk lines between).
+ * (with or without -v, -H), `zpool get` (human, -p, -H). One file may hold
+ * several of them one after the other; other outputs between them (df,
+ * zpool iostat, ...) are skipped and named in the fact skipped_lines
+ * (zfs_sections.c). -H output without a header: zfs_headerless.c; zpool
+ * status and vdev trees: zpool_status.c; shared pieces: zfs_common.c.
  *
  * Model mapping:
  *   - Datasets: one config per dataset, label = dataset name ("tank/vm").
@@ -112,10 +115,12 @@ static int flush_rows(struct ctx *c)
         if (nc->zp && !nc->zf)
             kind = O_POOL;
         else if (nc->zp && nc->zf)
-            kind = pb_zfs_is_zpool_only(r->prop, strlen(r->prop)) ? O_POOL : O_DS;
+            kind =
+                pb_zfs_is_zpool_only(r->prop, strlen(r->prop)) ? O_POOL : O_DS;
         else
             kind = O_DS;
-        rc = pb_zfs_put_prop(c, kind, r->name, r->prop, r->value, r->line, r->col);
+        rc = pb_zfs_put_prop(c, kind, r->name, r->prop, r->value, r->line,
+                             r->col);
     }
     free(tab);
     c->nrows = 0;
@@ -124,9 +129,9 @@ static int flush_rows(struct ctx *c)
 
 static int valid_source(const struct tok *t)
 {
-    return pb_zfs_tokeq(t, "-") || pb_zfs_tokeq(t, "default") || pb_zfs_tokeq(t, "local") ||
-           pb_zfs_tokeq(t, "temporary") || pb_zfs_tokeq(t, "received") ||
-           pb_zfs_tokeq(t, "none");
+    return pb_zfs_tokeq(t, "-") || pb_zfs_tokeq(t, "default") ||
+           pb_zfs_tokeq(t, "local") || pb_zfs_tokeq(t, "temporary") ||
+           pb_zfs_tokeq(t, "received") || pb_zfs_tokeq(t, "none");
 }
 
 /* Rows of a `zfs get`/`zpool get` table whose header is line h. Columns
@@ -230,7 +235,8 @@ static int h_get_line(const char *s, struct toks *tk, int strict)
     if (tk->n != 4 && tk->n != 3)
         return 0;
     const struct tok *name = &tk->t[0], *prop = &tk->t[1];
-    if (name->n == 0 || name->s[0] == ' ' || !pb_zfs_is_prop_name(prop->s, prop->n))
+    if (name->n == 0 || name->s[0] == ' ' ||
+        !pb_zfs_is_prop_name(prop->s, prop->n))
         return 0;
     if (strict && !pb_zfs_is_known_prop(prop->s, prop->n))
         return 0;
@@ -315,7 +321,8 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
         int ind = pb_zfs_indent_of(L->s) - base;
         if (pool && ind > 0)
             continue; /* vdev row of -v: see pb_zfs_pool_list_tree() */
-        if (pool && pb_zfs_in_list(pb_zfs_class_names, tk->t[0].s, tk->t[0].n) &&
+        if (pool &&
+            pb_zfs_in_list(pb_zfs_class_names, tk->t[0].s, tk->t[0].n) &&
             tk->n >= 2 && pb_zfs_tokeq(&tk->t[1], "-"))
             continue; /* "logs  -  -  -": class heading of -v */
         if (!pb_zfs_name_shaped(&tk->t[0]))
@@ -421,8 +428,9 @@ static void emit(struct ctx *c)
                 continue;
             if (t_status == (size_t)-1)
                 t_status = pb_rs_test(set, "zpool status", "zpool");
-            pb_rs_add(set, o->config, t_status, NULL, NULL, pb_zfs_err_metrics[k],
-                      "count", PB_DIR_LOWER, o->v[N_PM + k]);
+            pb_rs_add(set, o->config, t_status, NULL, NULL,
+                      pb_zfs_err_metrics[k], "count", PB_DIR_LOWER,
+                      o->v[N_PM + k]);
         }
     }
 }

@@ -25,8 +25,8 @@ const char *pb_zfs_foreign(const struct toks *tk, const char *line)
     static const char *const df[] = {"Filesystem", NULL};
     static const char *const io1[] = {"capacity", "operations", "bandwidth",
                                       NULL};
-    static const char *const io2[] = {"pool", "alloc", "free", "read",
-                                      "write", NULL};
+    static const char *const io2[] = {"pool", "alloc", "free",
+                                      "read", "write", NULL};
     static const char *const arc[] = {"time", "read", "miss", "miss%", NULL};
     if (tk->n == 0)
         return NULL;
@@ -90,9 +90,9 @@ static const char *prompt_cmd(struct ctx *c, const struct toks *tk)
     }
     if (n == 0 || n > 40)
         return NULL;
-    if ((n == 5 && !memcmp(w, "zpool", 5)) || (n == 3 && !memcmp(w, "zfs", 3))) {
-        if (k + 1 < tk->n && tk->t[k + 1].s[0] != '-' &&
-            tk->t[k + 1].n <= 20)
+    if ((n == 5 && !memcmp(w, "zpool", 5)) ||
+        (n == 3 && !memcmp(w, "zfs", 3))) {
+        if (k + 1 < tk->n && tk->t[k + 1].s[0] != '-' && tk->t[k + 1].n <= 20)
             return pb_arena_printf(&c->scratch, "%.*s %.*s", (int)n, w,
                                    (int)tk->t[k + 1].n, tk->t[k + 1].s);
     }
@@ -120,7 +120,7 @@ void pb_zfs_junk_line(struct ctx *c, const struct line *L)
     const char *what = pb_zfs_foreign(tk, L->s);
     struct zskip *last = c->nskips ? &c->skips[c->nskips - 1] : NULL;
     if (!what)
-        what = c->cur_cmd ? c->cur_cmd
+        what = c->cur_cmd             ? c->cur_cmd
                : c->skip_open && last ? last->what
                                       : "unknown";
     if (c->skip_open && last && !strcmp(last->what, what)) {

@@ -369,8 +369,8 @@ void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
             depth = pb_zfs_indent_of(L->s) - base;
         }
         int heading = L && depth <= 0 &&
-                      pb_zfs_class_of(tk->t[0].s, tk->t[0].n) >= 0 && tk->n >= 2 &&
-                      pb_zfs_tokeq(&tk->t[1], "-");
+                      pb_zfs_class_of(tk->t[0].s, tk->t[0].n) >= 0 &&
+                      tk->n >= 2 && pb_zfs_tokeq(&tk->t[1], "-");
         if (!L || (depth <= 0 && !heading)) {
             /* a new pool (or the end): finish the previous one */
             if (cur && verbose)

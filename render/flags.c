@@ -63,8 +63,8 @@ int rp_has_flags(const struct rp_data *d)
 {
     for (size_t i = 0; i < d->nsources; i++) {
         struct pb_buf b = PB_BUF_INIT;
-        int n = d->sources[i].used ? rp_source_flags(d, d->sources[i].id, &b)
-                                   : 0;
+        int n =
+            d->sources[i].used ? rp_source_flags(d, d->sources[i].id, &b) : 0;
         pb_buf_release(&b);
         if (n)
             return 1;

@@ -104,9 +104,9 @@ static void test_inline(void **state)
     }
     /* near misses stay unrecognised */
     static const char *const no[] = {
-        "name type data\n",                         /* no rows */
+        "name type data\n", /* no rows */
         "[global]\nrw=randread\n  read: IOPS=1267, BW=5068KiB/s\n",
-        "Phoronix Test Suite v10.8.4\n",           /* no run lines */
+        "Phoronix Test Suite v10.8.4\n", /* no run lines */
         "capacity operations bandwidth\n  pool: tank\n state: ONLINE\n",
         "zdb is a tool; MOS Configuration: is what -C prints\n",
         "",
@@ -153,9 +153,9 @@ static void scan_dir(const char *dir, size_t *n)
 static void test_readable_not_claimed(void **state)
 {
     (void)state;
-    static const char *const fmts[] = {"fio-json",   "fio-text", "fio-terse",
-                                       "iozone",     "bonnie-csv", "pts-xml",
-                                       "zfs",        NULL};
+    static const char *const fmts[] = {"fio-json", "fio-text",   "fio-terse",
+                                       "iozone",   "bonnie-csv", "pts-xml",
+                                       "zfs",      NULL};
     size_t n = 0;
     for (size_t i = 0; fmts[i]; i++) {
         char dir[1024];
@@ -202,8 +202,8 @@ static void test_message(void **state)
         if (i == 1) {
             memset(&err, 0, sizeof(err));
             o.format = "pts-xml";
-            assert_int_equal(
-                pb_ingest_buffer("x", buf, len, &o, &set, &err), PB_EINPUT);
+            assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &set, &err),
+                             PB_EINPUT);
             assert_null(strstr(err.msg, "this is"));
         }
         free(buf);
