@@ -60,6 +60,16 @@ int pb_zfs_name_shaped(const struct tok *t)
     return t->n > 0 && isalpha((unsigned char)t->s[0]);
 }
 
+/* Commands whose output may sit in a ZFS log; a comment's first word is
+ * a command only when it is one of these. */
+static const char *const commands[] = {
+    "df",     "du",      "free",       "uptime",      "iostat",
+    "vmstat", "arcstat", "arcstat.py", "arc_summary", "arc_summary.py",
+    "lsblk",  "fio",     "date",       "cat",         "echo",
+    "uname",  "hdparm",  "smartctl",   "mount",       "dmesg",
+    "top",    "sar",     "nvme",       "zdb",         "ls",
+    "time",   NULL};
+
 /* The command of a prompt line ("root@nas:~# zpool iostat -v 5" ->
  * "zpool iostat", "# df -h" -> "df"), or NULL. */
 static const char *prompt_cmd(struct ctx *c, const struct toks *tk)
@@ -68,35 +78,36 @@ static const char *prompt_cmd(struct ctx *c, const struct toks *tk)
     while (k < tk->n) {
         const struct tok *t = &tk->t[k];
         char last = t->s[t->n - 1];
-        if (t->s[0] == '#' && t->n == 1)
+        if (pb_zfs_tokeq(t, "#") || pb_zfs_tokeq(t, "sudo") ||
+            (t->n > 1 && (last == '$' || last == '#' || last == '%')))
             k++;
-        else if (last == '$' || last == '#' || last == '%' ||
-                 (t->s[0] == '#' && t->n > 1) || pb_zfs_tokeq(t, "sudo"))
+        else if (pb_zfs_tokeq(t, "$") || pb_zfs_tokeq(t, "%"))
             k++;
         else
             break;
     }
     if (k >= tk->n)
         return NULL;
-    const struct tok *t = &tk->t[k];
-    if (t->s[0] == '#' && t->n > 1) /* "#df" */
-        return NULL;
-    const char *w = t->s;
-    size_t n = t->n;
+    const char *w = tk->t[k].s;
+    size_t n = tk->t[k].n;
     const char *slash = memrchr(w, '/', n); /* /sbin/zpool */
     if (slash) {
         n -= (size_t)(slash + 1 - w);
         w = slash + 1;
     }
-    if (n == 0 || n > 40)
-        return NULL;
     if ((n == 5 && !memcmp(w, "zpool", 5)) ||
         (n == 3 && !memcmp(w, "zfs", 3))) {
-        if (k + 1 < tk->n && tk->t[k + 1].s[0] != '-' && tk->t[k + 1].n <= 20)
-            return pb_arena_printf(&c->scratch, "%.*s %.*s", (int)n, w,
-                                   (int)tk->t[k + 1].n, tk->t[k + 1].s);
+        /* "zpool iostat": the subcommand, when it is a plain word */
+        const struct tok *sub = k + 1 < tk->n ? &tk->t[k + 1] : NULL;
+        int word = sub && sub->n <= 20;
+        for (size_t i = 0; word && i < sub->n; i++)
+            word = islower((unsigned char)sub->s[i]) != 0;
+        return word ? pb_arena_printf(&c->scratch, "%.*s %.*s", (int)n, w,
+                                      (int)sub->n, sub->s)
+                    : pb_arena_strndup(&c->scratch, w, n);
     }
-    return pb_arena_strndup(&c->scratch, w, n);
+    return pb_zfs_in_list(commands, w, n) ? pb_arena_strndup(&c->scratch, w, n)
+                                          : NULL;
 }
 
 /* ==== skipped ranges ==== */

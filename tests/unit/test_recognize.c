@@ -94,6 +94,10 @@ static void test_inline(void **state)
         {"[global]\r\nrw=randread\r\nbs=4k\r\n", "a fio job file (ingest "
                                                  "what fio prints when it "
                                                  "runs it)"},
+        {"<?xml version=\"1.0\"?>\n<PhoronixTestSuite>\n"
+         "  <SuiteInformation>\n    <Title>Disk</Title>\n"
+         "  </SuiteInformation>\n</PhoronixTestSuite>\n",
+         "a Phoronix Test Suite suite definition (suite-definition.xml)"},
         {NULL, NULL},
     };
     for (size_t i = 0; cases[i].in; i++) {

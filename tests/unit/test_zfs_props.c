@@ -1239,6 +1239,16 @@ static void test_combined_log(void **state)
     assert_near(val(s, "tank", "size"), T, 0);
     pb_resultset_free(s);
 
+    /* a prompt or comment naming no known command: "unknown" */
+    static const char odd[] = "$ <b>\x1b[2J\nzzz 1 2\n"
+                              "# a note\nnote text\n"
+                              "NAME  SIZE  ALLOC   FREE    CAP  DEDUP  HEALTH"
+                              "  ALTROOT\ntank  1.00T  100G  924G  9%  1.00x"
+                              "  ONLINE  -\n";
+    assert_int_equal(parse_str(odd, &s, &err), PB_OK);
+    ASSERT_FACT(s, "skipped_lines", "2 (unknown), 4 (unknown)");
+    pb_resultset_free(s);
+
     /* nothing skipped: no fact */
     s = load(FIX, "zfs-fuse_zpool-list.txt");
     assert_null(fact(s, "skipped_lines"));
