@@ -1188,8 +1188,10 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
                   "<span>results</span></div></div>\n",
                   d->used_sources, d->used_configs, d->used_tests, d->nrows);
-    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n"
-                   "<li><a href=\"#overview\">Overview</a></li>\n");
+    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
+    if (rp_has_flags(d))
+        pb_buf_puts(h, "<li><a href=\"#warnings\">Warnings</a></li>\n");
+    pb_buf_puts(h, "<li><a href=\"#overview\">Overview</a></li>\n");
     if (has_rank)
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)

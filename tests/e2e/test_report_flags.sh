@@ -30,7 +30,7 @@ grep -q "warning" "$tmp/err" && fail "--quiet still warns: $(cat "$tmp/err")"
 
 # -- a report without flags has no Warnings
 "$pb" report --db "$tmp/a.db" -o "$tmp/r0" >/dev/null 2>&1 || fail "report 0 failed"
-grep -q 'id="warnings"' "$tmp/r0/index.html" && fail "Warnings without flagged sources"
+grep -q '"#\{0,1\}warnings"' "$tmp/r0/index.html" && fail "Warnings without flagged sources"
 grep -q '<th[^>]*>Warnings</th>' "$tmp/r0/index.html" && fail "Warnings column without flagged sources"
 
 # -- flagged sources: an iozone fragment without banner, and a fact
@@ -43,6 +43,7 @@ q "$tmp/a.db" "INSERT INTO fact(source_id, host, key, value) SELECT id, NULL,
 "$pb" report --db "$tmp/a.db" -o "$tmp/r1" >/dev/null 2>&1 || fail "report 1 failed"
 h="$tmp/r1/index.html"
 grep -q '<section id="warnings" class="warnings">' "$h" || fail "no Warnings section"
+grep -q '<li><a href="#warnings">Warnings</a></li>' "$h" || fail "no Warnings link in the contents"
 # before the overview
 w=$(grep -n 'id="warnings"' "$h" | cut -d: -f1)
 o=$(grep -n 'id="overview"' "$h" | cut -d: -f1)
