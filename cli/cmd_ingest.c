@@ -16,8 +16,8 @@ static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
     "                        [--configs SHEET]... [--table-metric SPEC]...\n"
-    "                        [--skip-unknown] [--include GLOB]... [--exclude GLOB]...\n"
-    "                        [--follow] PATH...\n"
+    "                        [--columns LIST] [--skip-unknown] [--include GLOB]...\n"
+    "                        [--exclude GLOB]... [--follow] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -45,6 +45,9 @@ static const char usage_text[] =
     "                    keep a table column the table format does not know\n"
     "                    as a named metric, e.g. 'Foo=foo_ops:ops/s:higher'\n"
     "                    (docs/table-format.md)\n"
+    "  --columns LIST    the -o columns of ZFS -H output without a header,\n"
+    "                    e.g. name,used,lused,ratio (`zfs list -H -o ...`);\n"
+    "                    the default columns of zfs/zpool list -H need none\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  --skip-unknown    pass over files of no supported format (notes, job\n"
@@ -120,6 +123,18 @@ static int commit(struct ingest_ctx *c, struct pb_err *e)
     return rc;
 }
 
+/* What a parser skipped but still stored the rest of (fact skipped_lines,
+ * e.g. the df output inside a combined ZFS log) is said on stderr. */
+static void warn_skipped(const struct ingest_ctx *c, const char *path,
+                         const struct pb_resultset *set)
+{
+    for (size_t i = 0; i < set->nfacts && !c->quiet; i++)
+        if (!set->facts[i].host &&
+            !strcmp(set->facts[i].key, "skipped_lines"))
+            fprintf(stderr, "poolbench: warning: %s: skipped lines %s\n",
+                    path, set->facts[i].value);
+}
+
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -159,6 +174,9 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         }
         return 0;
     }
+    if (c->tty && !c->quiet)
+        fputs("\r\033[K", stderr);
+    warn_skipped(c, path, set);
     if (c->dump) {
         fputs("# ", stdout);
         pb_fput_term(path, stdout);
@@ -342,6 +360,7 @@ int cmd_ingest(int argc, char **argv)
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
         {"configs", required_argument, NULL, 'C'},
+        {"columns", required_argument, NULL, 'c'},
         {"threads", required_argument, NULL, 'j'},
         {"table-metric", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
@@ -415,6 +434,9 @@ int cmd_ingest(int argc, char **argv)
         case 'C':
             PB_GROW(sheets, capsheets, nsheets + 1);
             sheets[nsheets++] = optarg;
+            break;
+        case 'c':
+            io.columns = optarg;
             break;
         case 'j': {
             char *end;

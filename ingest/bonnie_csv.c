@@ -66,6 +66,7 @@
  */
 #include "ingest/ingest_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1132,6 +1133,39 @@ static int do_row(struct ctx *x, enum layout lay)
 
 /* ==== parse ==== */
 
+/* Only 1.0x rows (no version cell): the version of the text table bonnie++
+ * prints before them ("Version  1.03e  ------Sequential Output------") is
+ * the fact bonnie_version; without one, flag.no_version. */
+static void text_version(struct pb_resultset *set, const char *buf,
+                         size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        if (starts_with(p, n, "Version ") &&
+            pb_contains(p, n, "------Sequential")) {
+            const char *v = p + 8;
+            while (v < e && *v == ' ')
+                v++;
+            const char *w = v;
+            while (w < e && w - v < 16 &&
+                   (isalnum((unsigned char)*w) || *w == '.'))
+                w++;
+            if (w > v && isdigit((unsigned char)*v) &&
+                (w == e || *w == ' ')) {
+                char *ver = pb_xstrndup(v, (size_t)(w - v));
+                pb_rs_fact(set, NULL, "bonnie_version", ver);
+                free(ver);
+                return;
+            }
+        }
+        p = nl ? nl + 1 : end;
+    }
+    pb_rs_fact(set, NULL, "flag.no_version", "no version found");
+}
+
 static int parse(const char *path, const char *buf, size_t len,
                  struct pb_resultset *set, struct pb_err *err)
 {
@@ -1172,8 +1206,11 @@ static int parse(const char *path, const char *buf, size_t len,
     if (rc == PB_OK && !seen)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
                         "no bonnie++ CSV row found");
-    if (rc == PB_OK)
+    if (rc == PB_OK) {
         emit_all(set, &fold);
+        if (!set->tool_version)
+            text_version(set, buf, len);
+    }
     fold_release(&fold);
     free(l);
     return rc;

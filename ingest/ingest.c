@@ -145,6 +145,16 @@ static void apply_opts(struct pb_resultset *set,
     }
 }
 
+/* The error for a file pb_ingest_recognize() names. */
+static int unreadable(const char *path, const char *buf, size_t len,
+                      struct pb_err *err)
+{
+    return pb_err_set(err, PB_EFORMAT, path, 1, 0,
+                      "this is %s, not benchmark output; poolbench cannot "
+                      "read it",
+                      pb_ingest_recognize(buf, len));
+}
+
 int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                      const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err)
@@ -163,6 +173,8 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                               len ? "file holds only white space"
                                   : "empty file");
         p = pb_ingest_find_parser(buf, len);
+        if (!p && pb_ingest_recognize(buf, len))
+            return unreadable(path, buf, len, err);
         if (!p)
             return pb_err_set(err, PB_EFORMAT, path, 1, 0,
                               "unrecognised input: not output of any "
@@ -186,10 +198,19 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     pb_sha256_hex(buf, len, set->sha256);
     int rc = p == &pb_parser_table
                  ? pb_table_parse_opts(path, buf, len, opts, set, err)
+             : p == &pb_parser_zfs_props && opts && opts->columns
+                 ? pb_zfs_parse_columns(path, buf, len, opts->columns, set,
+                                        err)
                  : p->parse(path, buf, len, set, err);
     if (rc == PB_OK && set->nresults == 0)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);
+    if (rc != PB_OK && !(opts && opts->format) &&
+        pb_ingest_recognize(buf, len)) {
+        /* a sniffer's guess (a PTS profile is <PhoronixTestSuite> too) */
+        memset(err, 0, sizeof(*err));
+        unreadable(path, buf, len, err);
+    }
     if (rc != PB_OK) {
         if (!err->code)
             pb_err_set(err, rc, path, 0, 0, "%s: parse failed", p->name);

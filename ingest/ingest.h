@@ -165,6 +165,12 @@ const struct pb_parser *pb_ingest_parser_by_name(const char *name);
  * scores above zero. */
 const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len);
 
+/* What buf is when it is a file poolbench cannot read but can name (ZFS
+ * arcstats/kstat dumps, zdb output, PTS test profile definitions and
+ * console logs, fio job files, zpool iostat alone): a static phrase such
+ * as "a ZFS arcstats dump (kstat)", else NULL. Looks at the first 8 KiB. */
+const char *pb_ingest_recognize(const char *buf, size_t len);
+
 /* ==== config dimensions from labels ==== */
 
 /* Rules turning labels such as "zfs mirror, ashift=13, recordsize 8k" into
@@ -210,6 +216,9 @@ struct pb_ingest_opts {
     /* --table-metric 'HEADER=METRIC:UNIT:higher|lower' (table format) */
     const char *const *table_metrics;
     size_t ntable_metrics;
+    /* --columns: the -o column list of ZFS -H output without a header
+     * ("name,used,lused,ratio"); NULL = only default column sets */
+    const char *columns;
 };
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */

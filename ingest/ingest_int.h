@@ -19,6 +19,12 @@ int pb_table_parse_opts(const char *path, const char *buf, size_t len,
                         const struct pb_ingest_opts *opts,
                         struct pb_resultset *out, struct pb_err *err);
 
+/* The zfs-props parser with `ingest --columns`: the names of the columns
+ * of -H output without a header ("name,used,lused,ratio"). */
+int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
+                         const char *columns, struct pb_resultset *out,
+                         struct pb_err *err);
+
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);
 

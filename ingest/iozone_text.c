@@ -30,6 +30,8 @@
  *     second") metrics end in _iops (ops/s); with -N ("microseconds per
  *     operation") in _latency (ns, lower is better).
  *   - facts: iozone_version ("3.327"; also set->tool_version "iozone-3.327"),
+ *     or, when no run prints its version, flag.no_version = "no version
+ *     found" (a pasted fragment: the report flags the source),
  *     iozone_command (the command line: a fact, not a test_param, because
  *     tests of the same name are shared by runs with other command lines),
  *     run_began, uname.
@@ -947,6 +949,8 @@ static void emit_all(struct ctx *c)
             pb_rs_fact(c->set, NULL, "iozone_version", run->version);
         }
     }
+    if (!c->set->tool_version) /* a pasted table without the banner */
+        pb_rs_fact(c->set, NULL, "flag.no_version", "no version found");
     size_t k = 0;
     for (size_t r = 0; r < c->nruns; r++) {
         const struct run *run = &c->runs[r];

@@ -520,6 +520,17 @@ void rp_section_bonnie(struct rp_out *o, const struct rp_data *d);
 int rp_has_systems(const struct rp_data *d);
 void rp_section_systems(struct rp_out *o, const struct rp_data *d);
 void rp_section_sources(struct rp_out *o, const struct rp_data *d);
+/* ==== flagged sources (flags.c) ==== */
+
+/* Append the markers of the flag.* facts of a source to out ("⚠
+ * interrupted run: TEXT; ⚠ no version found"); returns how many. */
+int rp_source_flags(const struct rp_data *d, long long source_id,
+                    struct pb_buf *out);
+/* Does any source shown carry a flag? */
+int rp_has_flags(const struct rp_data *d);
+/* The Warnings list (nothing when no source is flagged). */
+void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
+
 /* Is the metric shown in the compression or bonnie++ table? */
 int rp_metric_in_special(const char *metric);
 

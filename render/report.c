@@ -1128,6 +1128,8 @@ static const char css[] =
     "h4{font-size:15px;margin:20px 0 6px;color:var(--muted)}\n"
     "p{margin:6px 0 12px}\n"
     ".meta,.params,.note,.lead{color:var(--muted)}\n"
+    ".warnings{border-left:4px solid #b26a00;padding-left:12px}\n"
+    ".warn{color:#7a4a00;margin:4px 0}\n"
     ".params{font-size:13.5px;overflow-wrap:anywhere}\n"
     ".note{font-size:13.5px}\n"
     "a{color:var(--accent)}\n"
@@ -1235,8 +1237,10 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
                   "<span>results</span></div></div>\n",
                   d->used_sources, d->used_configs, d->used_tests, d->nrows);
-    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n"
-                   "<li><a href=\"#overview\">Overview</a></li>\n");
+    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
+    if (rp_has_flags(d))
+        pb_buf_puts(h, "<li><a href=\"#warnings\">Warnings</a></li>\n");
+    pb_buf_puts(h, "<li><a href=\"#overview\">Overview</a></li>\n");
     if (has_rank)
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)
@@ -1391,6 +1395,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 
+    rp_section_warnings(&o, &d);
     rp_out_raw(&o, "<section id=\"overview\">\n");
     rp_out_heading(&o, 2, NULL, "Overview");
     if (!d.ncells)

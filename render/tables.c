@@ -844,7 +844,8 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d)
     rp_out_raw(o, "<section id=\"sources\">\n");
     rp_out_heading(o, 2, NULL, "Sources");
     struct rt_table t;
-    rt_init(&t, 7);
+    int flags = rp_has_flags(d);
+    rt_init(&t, flags ? 8 : 7);
     t.sortable = 1;
     t.fold = d->used_sources > 30;
     t.caption = "Ingested files";
@@ -855,6 +856,8 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d)
     rt_header(&t, 4, "Bytes", RT_RIGHT);
     rt_header(&t, 5, "SHA-256", RT_LEFT);
     rt_header(&t, 6, "Ingested (UTC)", RT_LEFT);
+    if (flags)
+        rt_header(&t, 7, "Warnings", RT_LEFT);
     for (size_t i = 0; i < d->nsources; i++) {
         const struct rp_source *s = &d->sources[i];
         if (!s->used)
@@ -871,6 +874,12 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d)
         row[5].title = s->sha256;
         row[5].style = RT_MONO;
         rt_set(&t, &row[6], s->ingested_at ? s->ingested_at : "");
+        if (flags) {
+            struct pb_buf b = PB_BUF_INIT;
+            rp_source_flags(d, s->id, &b);
+            rt_set(&t, &row[7], rt_str(&t, "%s", pb_buf_str(&b)));
+            pb_buf_release(&b);
+        }
     }
     if (!t.nrows)
         t.note = "No source has results matching the filters.";

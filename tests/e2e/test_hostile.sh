@@ -332,7 +332,9 @@ for exp in "$src"/fixtures/*/*.expected; do
         either "$fmt/$(basename "$f") + 10 MB junk line" "$tmp/j.in"
         faster_than "$fmt/$(basename "$f") + 10 MB junk line" 10000
         if [ $rc = 0 ]; then
-            [ "$(dump "$tmp/j.in")" = "$(dump "$f")" ] ||
+            # the junk may be named (zfs-props: fact skipped_lines)
+            [ "$(dump "$tmp/j.in" | grep -v '^fact host=- skipped_lines=')" = \
+                "$(dump "$f" | grep -v '^fact host=- skipped_lines=')" ] ||
                 fail "$fmt/$(basename "$f") + 10 MB junk line: accepted, but the dump differs"
         fi
         rm -f "$tmp/j.in"

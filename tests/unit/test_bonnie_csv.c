@@ -1137,10 +1137,41 @@ static void test_layout_details(void **state)
     free(r);
 }
 
+/* Issue 18 item 9: 1.0x rows carry no version; the text table's "Version"
+ * line gives it, else the fact flag.no_version. */
+static void test_no_version(void **state)
+{
+    (void)state;
+    static const char row[] =
+        "zfs01,8G,52011,97,142516,31,58204,14,48216,89,150339,17,243.2,1,"
+        "16,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++\n";
+    struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "mem.csv", row,
+                                             sizeof(row) - 1);
+    assert_null(s->tool_version);
+    assert_string_equal(fact(s, NULL, "flag.no_version"), "no version found");
+    pb_resultset_free(s);
+
+    static const char text[] =
+        "Version  1.03e       ------Sequential Output------ --Sequential "
+        "Input- --Random-\n"
+        "zfs01,8G,52011,97,142516,31,58204,14,48216,89,150339,17,243.2,1,"
+        "16,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++\n";
+    s = th_parse_mem_ok(BONNIEP, "mem.txt", text, sizeof(text) - 1);
+    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_string_equal(fact(s, NULL, "bonnie_version"), "1.03e");
+    pb_resultset_free(s);
+
+    /* a version cell: no flag */
+    s = fixture("bonnie-2.00a_q-two-runs-appended.csv");
+    assert_null(fact(s, NULL, "flag.no_version"));
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests_[] = {
         cmocka_unit_test(test_fixture_stdout),
+        cmocka_unit_test(test_no_version),
         cmocka_unit_test(test_fixture_two_runs),
         cmocka_unit_test(test_fixture_fast_mode),
         cmocka_unit_test(test_fixture_hand_written),

@@ -161,6 +161,7 @@ static void test_corpus_3327_ext4(void **state)
     struct pb_resultset *set = load(CORPUS "iozone-3.327_auto_ext4_rovanion.txt");
     assert_string_equal(set->tool_version, "iozone-3.327");
     assert_string_equal(fact(set, "iozone_version"), "3.327");
+    assert_null(fact(set, "flag.no_version"));
     assert_string_equal(fact(set, "run_began"), "Sun Nov 21 03:38:06 2010");
     assert_non_null(strstr(fact(set, "iozone_command"),
                            "-a -f /RHTSspareLUN1/ext4 -n 4k -g 4096m"));
@@ -359,6 +360,8 @@ static void test_corpus_partial_no_banner(void **state)
     struct pb_resultset *set =
         load(CORPUS "iozone-partial-no-banner_128G_shmuma-perfdb.txt");
     assert_null(set->tool_version);
+    /* issue 18 item 9: a pasted fragment says so */
+    assert_string_equal(fact(set, "flag.no_version"), "no version found");
     assert_string_equal(fact(set, "iozone_command"),
                         "iozone -a -i 0 -i 1 -i 2 -s 128G");
     /* 13 rows x 6 columns: the other 7 are omitted */

@@ -270,9 +270,11 @@ static void test_corpus_get_all_dataset(void **state)
     assert_near(val(s, l, "referenced"), 2.29 * G, 1e-3);
     assert_near(val(s, l, "compressratio"), 1.23, 1e-12);
     assert_near(val(s, l, "logicalused"), 3.94 * G, 1e-3);
-    assert_near(val(s, l, "actual_savings"), 3.94 / 3.33, 1e-12);
-    ASSERT_FACT(s, "zpool/gentoo/root:actual_savings",
-                "derived: logicalused/used");
+    /* from the space its own data takes, not logicalused/used (3.94 /
+     * 3.33, which counts 1.05G of snapshots) */
+    assert_near(val(s, l, "actual_savings"), 2.97 / 2.29, 1e-12);
+    ASSERT_FACT(s, "zpool/gentoo/root:actual_savings_basis",
+                "logicalreferenced/referenced");
     ASSERT_PARAM(s, l, "recordsize", "131072");
     ASSERT_PARAM(s, l, "compression", "on");
     ASSERT_PARAM(s, l, "atime", "on");
@@ -307,7 +309,10 @@ static void test_corpus_get_all_encrypted(void **state)
     assert_near(val(s, l, "referenced"), 98 * K, 0);
     assert_near(val(s, l, "compressratio"), 1.22, 1e-12);
     assert_near(val(s, l, "logicalused"), 7.38 * G, 1e-3);
+    /* its own 98K are metadata (under 1% of used): the basis is
+     * logicalused/used, not 49K/98K */
     assert_near(val(s, l, "actual_savings"), 7.38 / 6.36, 1e-12);
+    ASSERT_FACT(s, "zpool/gentoo:actual_savings_basis", "logicalused/used");
     ASSERT_FACT(s, "zpool/gentoo:keylocation",
                 "file:///boot/zpool_encryption.key");
     ASSERT_FACT(s, "zpool/gentoo:mountpoint", "none");
@@ -327,7 +332,11 @@ static void test_corpus_get_all_freenas(void **state)
     assert_near(val(s, l, "referenced"), 4.05 * T, 1);
     assert_near(val(s, l, "compressratio"), 1.08, 1e-12);
     assert_near(val(s, l, "logicalused"), 5.41 * T, 1);
-    assert_near(val(s, l, "actual_savings"), 5.41 / 10.7, 1e-12);
+    /* 6.70T of children (with their reservations) made logicalused/used
+     * 0.51 for a compressratio of 1.08 */
+    assert_near(val(s, l, "actual_savings"), 4.09 / 4.05, 1e-12);
+    ASSERT_FACT(s, "tank:actual_savings_basis",
+                "logicalreferenced/referenced");
     ASSERT_PARAM(s, l, "compression", "lz4");
     ASSERT_PARAM(s, l, "atime", "off");
     ASSERT_PARAM(s, l, "recordsize", "131072");
@@ -1131,6 +1140,188 @@ static void test_junk_between(void **state)
     pb_resultset_free(s);
 }
 
+/* Issue 18 item 5: a zvol whose 5.67T refreservation counts in `used`
+ * (logicalused/used = 0.080) still gets the savings of the data it holds,
+ * 1.55 like its compressratio, whatever the output gives. */
+static void test_savings_refreservation(void **state)
+{
+    (void)state;
+    const char *l = "tank/vm-disk";
+    struct pb_resultset *s =
+        load(FIX, "openzfs-2.2_zfs-get-Hp-all_zvol-refreservation.txt");
+    assert_near(val(s, l, "used"), 6234168754176.0, 0);
+    assert_near(val(s, l, "logicalused"), 499289948160.0, 0);
+    assert_near(val(s, l, "actual_savings"), 499289948160.0 / 322122547200.0,
+                1e-15);
+    assert_near(val(s, l, "actual_savings"), 1.55, 1e-12);
+    ASSERT_FACT(s, "tank/vm-disk:actual_savings_basis",
+                "logicalreferenced/referenced");
+    ASSERT_FACT(s, "tank/vm-disk:usedbyrefreservation", "5912046206976");
+    ASSERT_PARAM(s, l, "volblocksize", "16384");
+    pb_resultset_free(s);
+
+    /* zfs list -o without LREFER: used minus the reservation */
+    s = load(FIX, "openzfs-2.2_zfs-list-p-o_zvol-refreserv.txt");
+    assert_near(val(s, l, "actual_savings"),
+                499289948160.0 / (6234168754176.0 - 5912046206976.0), 1e-15);
+    assert_near(val(s, l, "actual_savings"), 1.55, 1e-12);
+    ASSERT_FACT(s, "tank/vm-disk:actual_savings_basis",
+                "logicalused/(used-usedbyrefreservation)");
+    /* no reservation: logicalused/used */
+    assert_near(val(s, "tank/db", "actual_savings"), 2.1, 1e-12);
+    ASSERT_FACT(s, "tank/db:actual_savings_basis", "logicalused/used");
+    pb_resultset_free(s);
+
+    /* a dataset whose own data is under 1% of used (a parent of its
+     * children) keeps logicalused/used; an unparsable size is an error */
+    static const char parent[] = "p\tused\t1000000\t-\n"
+                                 "p\tlogicalused\t1500000\t-\n"
+                                 "p\treferenced\t9000\t-\n"
+                                 "p\tlogicalreferenced\t4500\t-\n";
+    struct pb_err err;
+    assert_int_equal(parse_str(parent, &s, &err), PB_OK);
+    assert_near(val(s, "p", "actual_savings"), 1.5, 1e-15);
+    pb_resultset_free(s);
+    static const char bad[] = "p\tused\t1000\t-\n"
+                              "p\tusedbyrefreservation\t12Q\t-\n";
+    assert_int_equal(parse_str(bad, &s, &err), PB_EINPUT);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "bad size \"12Q\" for "
+                                 "'usedbyrefreservation' of \"p\"");
+}
+
+/* Issue 18 item 7: a log of zpool iostat -v, zpool status, zpool list,
+ * /proc/loadavg, df -h and zfs list (zfs-fuse, one command after the
+ * other, no prompts): the known sections land, the rest is named. */
+static void test_combined_log(void **state)
+{
+    (void)state;
+    const char *p = "pbmsc_14284";
+    struct pb_resultset *s =
+        load(FIX, "zfs-fuse_combined-log_iostat-status-list-df.txt");
+    ASSERT_FACT(s, "skipped_lines",
+                "1-8 (zpool iostat), 24 (unknown), 25-27 (df)");
+    /* zpool status */
+    ASSERT_PARAM(s, p, "layout", "mirror");
+    ASSERT_PARAM(s, p, "vdevs", "1");
+    ASSERT_FACT(s, "pool:pbmsc_14284:disks_per_vdev", "2");
+    assert_near(val(s, p, "cksum_errors"), 0, 0);
+    /* zpool list, cut short by the loadavg line */
+    assert_near(val(s, p, "size"), 123 * M, 0);
+    assert_near(val(s, p, "allocated"), 716 * K, 0);
+    assert_near(val(s, p, "free"), 122 * M, 0);
+    /* zfs list after df */
+    assert_near(val(s, "pbmsc_14284/gz", "used"), 272 * K, 0);
+    assert_near(val(s, "pbmsc_14284/gz", "available"), 90.3 * M, 1e-3);
+    ASSERT_PARAM(s, "pbmsc_14284/gz", "layout", "mirror");
+    assert_int_equal(s->nconfigs, 2);
+    assert_int_equal(s->nresults, 14);
+    pb_resultset_free(s);
+
+    /* prompts name the output after them; comments are no skipped data */
+    static const char prompts[] =
+        "root@nas:~# zpool list tank\n"
+        "NAME   SIZE  ALLOC   FREE    CAP  DEDUP  HEALTH  ALTROOT\n"
+        "tank  1.00T   100G   924G     9%  1.00x  ONLINE  -\n"
+        "root@nas:~# sudo /sbin/zpool iostat tank 1 1\n"
+        "tank   100G   924G  1  2  3K  4K\n"
+        "\n"
+        "tank   100G   924G  1  2  3K  4K\n"
+        "root@nas:~# free -m\n"
+        "              total        used        free\n"
+        "Mem:          64000       32000       32000\n"
+        "# a note\n"
+        "12:00:01 up 3 days,  1 user,  load average: 0.50, 0.40, 0.30\n";
+    struct pb_err err;
+    assert_int_equal(parse_str(prompts, &s, &err), PB_OK);
+    ASSERT_FACT(s, "skipped_lines",
+                "5-7 (zpool iostat), 9-10 (free), 12 (uptime)");
+    assert_near(val(s, "tank", "size"), T, 0);
+    pb_resultset_free(s);
+
+    /* a prompt or comment naming no known command: "unknown" */
+    static const char odd[] = "$ <b>\x1b[2J\nzzz 1 2\n"
+                              "# a note\nnote text\n"
+                              "NAME  SIZE  ALLOC   FREE    CAP  DEDUP  HEALTH"
+                              "  ALTROOT\ntank  1.00T  100G  924G  9%  1.00x"
+                              "  ONLINE  -\n";
+    assert_int_equal(parse_str(odd, &s, &err), PB_OK);
+    ASSERT_FACT(s, "skipped_lines", "2 (unknown), 4 (unknown)");
+    pb_resultset_free(s);
+
+    /* nothing skipped: no fact */
+    s = load(FIX, "zfs-fuse_zpool-list.txt");
+    assert_null(fact(s, "skipped_lines"));
+    pb_resultset_free(s);
+}
+
+/* Issue 11 item 8: -H output without a header. Default column sets are
+ * known (zfs-fuse's 8-column and OpenZFS 2.x's 11-column zpool list -H);
+ * other -o lists need --columns, and without it the error says so. */
+static void test_headerless(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = load(FIX, "zfs-fuse_zpool-list-H.txt");
+    assert_near(val(s, "pbmsc_14284", "size"), 123 * M, 0);
+    assert_near(val(s, "pbmsc_14284", "allocated"), 716 * K, 0);
+    assert_near(val(s, "pbmsc_14284", "dedupratio"), 1, 0);
+    ASSERT_FACT(s, "pool:pbmsc_14284:health", "ONLINE");
+    pb_resultset_free(s);
+
+    /* OpenZFS 2.x zpool list -Hp: name size alloc free ckpoint expandsz
+     * frag cap dedup health altroot */
+    static const char oz[] = "tank\t1099511627776\t549755813888\t"
+                             "549755813888\t-\t-\t23\t50\t1.00\t"
+                             "ONLINE\t-\n";
+    struct pb_err err;
+    assert_true(zfs()->sniff(oz, sizeof(oz) - 1) >= 60);
+    assert_int_equal(parse_str(oz, &s, &err), PB_OK);
+    assert_near(val(s, "tank", "size"), T, 0);
+    assert_near(val(s, "tank", "fragmentation"), 23, 0);
+    assert_near(val(s, "tank", "capacity"), 50, 0);
+    pb_resultset_free(s);
+
+    /* zfs list -H -o name,used,avail,refer,compressratio (zfs-fuse) */
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/bad/zfs-fuse_zfs-list-H-o_no-header.txt",
+             FIX);
+    size_t len;
+    char *buf = slurp(path, &len);
+    assert_non_null(buf);
+    assert_true(pb_ingest_find_parser(buf, len) == zfs());
+    struct pb_ingest_opts o;
+    memset(&o, 0, sizeof(o));
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err),
+                     PB_EINPUT);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.msg, "zfs list -H output without a header: pass "
+                                 "--columns NAME,...");
+    o.columns = "name,used,avail,refer,ratio";
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err), PB_OK);
+    assert_near(val(s, "pbmsc_14284/gz", "compressratio"), 152.40, 1e-12);
+    assert_near(val(s, "pbmsc_14284/gz", "used"), 272 * K, 0);
+    assert_near(val(s, "pbmsc_14284", "available"), 90.3 * M, 1e-3);
+    pb_resultset_free(s);
+    /* a column list that does not fit the rows */
+    o.columns = "name,used,avail";
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &s, &err),
+                     PB_EINPUT);
+    assert_string_equal(err.msg, "row \"pbmsc_14284\" has 5 fields, "
+                                 "--columns names 3");
+    free(buf);
+
+    /* zpool list -H -o with pool columns */
+    static const char po[] = "tank\t1.00T\t100G\t924G\t9%\tONLINE\n";
+    o.columns = "NAME,SIZE,ALLOC,FREE,CAP,HEALTH";
+    assert_int_equal(pb_ingest_buffer("x", po, sizeof(po) - 1, &o, &s, &err),
+                     PB_OK);
+    assert_near(val(s, "tank", "allocated"), 100 * G, 0);
+    assert_near(val(s, "tank", "capacity"), 9, 0);
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1158,6 +1349,9 @@ int main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_html_and_crlf),
         cmocka_unit_test(test_junk_between),
+        cmocka_unit_test(test_savings_refreservation),
+        cmocka_unit_test(test_combined_log),
+        cmocka_unit_test(test_headerless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,227 @@
+/* Unit tests for the recognisers of files poolbench cannot read
+ * (ingest/recognize.c): each names its real-shaped sample in
+ * fixtures/unreadable/bad/, none claims a readable fixture or corpus file,
+ * and pb_ingest_buffer() gives the one-line message. */
+#define _POSIX_C_SOURCE 200809L
+#include "tests/unit/testhelp.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const BAD = PB_FIXTURES_DIR "/unreadable/bad";
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static const char *recognize_file(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    size_t len;
+    char *buf = slurp(path, &len);
+    if (!buf)
+        print_error("cannot read %s\n", path);
+    assert_non_null(buf);
+    const char *what = pb_ingest_recognize(buf, len);
+    free(buf);
+    return what;
+}
+
+static void test_samples(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *what;
+    } cases[] = {
+        {"arcstats_openzfs-linux.txt", "a ZFS arcstats dump (kstat)"},
+        {"arcstats_freebsd-sysctl.txt", "a ZFS arcstats dump (kstat)"},
+        {"kstat-dmu_tx_openzfs-linux.txt", "a ZFS kstat dump"},
+        {"zdb-C_zfs-fuse.txt", "zdb output"},
+        {"zdb-b_zfs-fuse.txt", "zdb output"},
+        {"test-definition.xml", "a Phoronix Test Suite test profile "
+                                "definition (test-definition.xml)"},
+        {"results-definition.xml", "a Phoronix Test Suite results parser "
+                                   "definition (results-definition.xml)"},
+        {"downloads.xml",
+         "a Phoronix Test Suite download list (downloads.xml)"},
+        {"pts-console-log.txt", "a Phoronix Test Suite console log (ingest "
+                                "its composite.xml)"},
+        {"job-file.fio",
+         "a fio job file (ingest what fio prints when it runs it)"},
+        {"zpool-iostat_zfs-fuse.txt", "zpool iostat output"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *what = recognize_file(BAD, cases[i].file);
+        if (!what || strcmp(what, cases[i].what) != 0)
+            print_error("%s: %s\n", cases[i].file, what ? what : "(null)");
+        assert_non_null(what);
+        assert_string_equal(what, cases[i].what);
+    }
+}
+
+/* Inline shapes: other zdb modes, a kstat without its first line. */
+static void test_inline(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *what;
+    } cases[] = {
+        {"name                            type data\n"
+         "hits                            4    12345678\n"
+         "misses                          4    123456\n"
+         "size                            4    1073741824\n",
+         "a ZFS arcstats dump (kstat)"},
+        {"DDT-sha256-zap-duplicate: 5 entries, size 289 on disk, 160 in "
+         "core\n\ndedup = 1.50, compress = 1.00, copies = 1.00, dedup * "
+         "compress / copies = 1.50\n",
+         "zdb output"},
+        {"\n\nCached configuration:\n        version: 5000\n", "zdb output"},
+        {"[global]\r\nrw=randread\r\nbs=4k\r\n", "a fio job file (ingest "
+                                                 "what fio prints when it "
+                                                 "runs it)"},
+        {"<?xml version=\"1.0\"?>\n<PhoronixTestSuite>\n"
+         "  <SuiteInformation>\n    <Title>Disk</Title>\n"
+         "  </SuiteInformation>\n</PhoronixTestSuite>\n",
+         "a Phoronix Test Suite suite definition (suite-definition.xml)"},
+        {NULL, NULL},
+    };
+    for (size_t i = 0; cases[i].in; i++) {
+        const char *what =
+            pb_ingest_recognize(cases[i].in, strlen(cases[i].in));
+        assert_non_null(what);
+        assert_string_equal(what, cases[i].what);
+    }
+    /* near misses stay unrecognised */
+    static const char *const no[] = {
+        "name type data\n", /* no rows */
+        "[global]\nrw=randread\n  read: IOPS=1267, BW=5068KiB/s\n",
+        "Phoronix Test Suite v10.8.4\n", /* no run lines */
+        "capacity operations bandwidth\n  pool: tank\n state: ONLINE\n",
+        "zdb is a tool; MOS Configuration: is what -C prints\n",
+        "",
+        NULL};
+    for (size_t i = 0; no[i]; i++) {
+        const char *what = pb_ingest_recognize(no[i], strlen(no[i]));
+        if (what)
+            print_error("case %zu: %s\n", i, what);
+        assert_null(what);
+    }
+}
+
+/* No readable fixture or corpus file is claimed. */
+static void scan_dir(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *nm = e->d_name;
+        size_t l = strlen(nm);
+        if (nm[0] == '.' || (l > 9 && !strcmp(nm + l - 9, ".expected")) ||
+            (l > 3 && !strcmp(nm + l - 3, ".md")))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", dir, nm);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue; /* bad/, jobs/ */
+        size_t len;
+        char *buf = slurp(path, &len);
+        assert_non_null(buf);
+        const char *what = pb_ingest_recognize(buf, len);
+        if (what)
+            print_error("%s: recognised as %s\n", path, what);
+        assert_null(what);
+        free(buf);
+        (*n)++;
+    }
+    closedir(d);
+}
+
+static void test_readable_not_claimed(void **state)
+{
+    (void)state;
+    static const char *const fmts[] = {"fio-json", "fio-text",   "fio-terse",
+                                       "iozone",   "bonnie-csv", "pts-xml",
+                                       "zfs",      NULL};
+    size_t n = 0;
+    for (size_t i = 0; fmts[i]; i++) {
+        char dir[1024];
+        snprintf(dir, sizeof(dir), "%s/%s", PB_FIXTURES_DIR, fmts[i]);
+        scan_dir(dir, &n);
+        snprintf(dir, sizeof(dir), "%s/%s", PB_CORPUS_DIR, fmts[i]);
+        scan_dir(dir, &n);
+    }
+    assert_true(n >= 40);
+}
+
+/* The message pb_ingest_buffer() gives, sniffed and after a sniffer's
+ * wrong guess; --format keeps the parser's own error. */
+static void test_message(void **state)
+{
+    (void)state;
+    char path[1024];
+    static const struct {
+        const char *file, *msg;
+    } cases[] = {
+        {"arcstats_openzfs-linux.txt",
+         "this is a ZFS arcstats dump (kstat), not benchmark output; "
+         "poolbench cannot read it"},
+        {"test-definition.xml",
+         "this is a Phoronix Test Suite test profile definition "
+         "(test-definition.xml), not benchmark output; poolbench cannot "
+         "read it"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", BAD, cases[i].file);
+        size_t len;
+        char *buf = slurp(path, &len);
+        assert_non_null(buf);
+        struct pb_resultset *set = NULL;
+        struct pb_err err;
+        memset(&err, 0, sizeof(err));
+        struct pb_ingest_opts o;
+        memset(&o, 0, sizeof(o));
+        /* PB_EFORMAT: a file of no supported format (--skip-unknown) */
+        assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &set, &err),
+                         PB_EFORMAT);
+        assert_null(set);
+        assert_int_equal(err.line, 1);
+        assert_string_equal(err.msg, cases[i].msg);
+        if (i == 1) {
+            memset(&err, 0, sizeof(err));
+            o.format = "pts-xml";
+            assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &set, &err),
+                             PB_EINPUT);
+            assert_null(strstr(err.msg, "this is"));
+        }
+        free(buf);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_inline),
+        cmocka_unit_test(test_readable_not_claimed),
+        cmocka_unit_test(test_message),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
