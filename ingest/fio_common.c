@@ -260,6 +260,135 @@ double pb_fio_dec_shift(const char *s, int shift)
     return strtod(b, NULL);
 }
 
+/* ==== job header lines ==== */
+
+/* s[0..n) as a NUL-terminated arena string. */
+static const char *astr(struct pb_resultset *set, const char *s, size_t n)
+{
+    return pb_arena_strndup(&set->arena, s, n);
+}
+
+/* Last occurrence of lit in s[0..n), or NULL. */
+static const char *last_of(const char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;)
+        if (!memcmp(s + i, lit, k))
+            return s + i;
+    return NULL;
+}
+
+int pb_fio_parse_hdr(struct pb_resultset *set, const char *s, size_t n,
+                     struct pb_fio_hdr *h)
+{
+    static const char G[] = ": (g=";
+    const char *end = s + n, *g = NULL;
+    for (const char *p = s; p + 5 <= end && !g; p++)
+        if (!memcmp(p, G, 5))
+            g = p;
+    if (!g)
+        return 0;
+    const char *p = g + 5, *d = p;
+    while (p < end && isdigit((unsigned char)*p))
+        p++;
+    if (p == d || p - d > 9 || end - p < 6 || memcmp(p, "): rw=", 6) != 0)
+        return 0;
+    memset(h, 0, sizeof(*h));
+    h->groupid = strtol(d, NULL, 10);
+    p += 6;
+    const char *rw = p;
+    while (p < end && *p >= 'a' && *p <= 'z')
+        p++;
+    if (p == rw)
+        return 0;
+    while (end > p && isspace((unsigned char)end[-1]))
+        end--;
+    h->name = astr(set, s, (size_t)(g - s));
+    h->rw = astr(set, rw, (size_t)(p - rw));
+    /* from the end: ", iodepth=N", then ", ioengine=X" */
+    const char *q = last_of(p, (size_t)(end - p), ", iodepth=");
+    if (q) {
+        const char *v = q + 10, *e = v;
+        while (e < end && isdigit((unsigned char)*e))
+            e++;
+        if (e == end && e > v) {
+            h->iodepth = astr(set, v, (size_t)(e - v));
+            end = q;
+        }
+    }
+    q = last_of(p, (size_t)(end - p), ", ioengine=");
+    if (q) {
+        const char *v = q + 11, *e = v;
+        while (e < end && *e != ',' && !isspace((unsigned char)*e))
+            e++;
+        if (e == end && e > v) {
+            h->ioengine = astr(set, v, (size_t)(e - v));
+            end = q;
+        }
+    }
+    if (end - p >= 5 && !memcmp(p, ", bs=", 5))
+        h->bs = astr(set, p + 5, (size_t)(end - p - 5));
+    else if (end > p)
+        return 0; /* something else follows rw=: not a header */
+    return 1;
+}
+
+/* One "min-max" block size range of a header: bytes, or "min-max". */
+static void range_bs(const char *s, size_t n, char *out, size_t cap)
+{
+    char tmp[32];
+    if (n >= sizeof(tmp))
+        n = sizeof(tmp) - 1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *dash = strchr(tmp, '-');
+    if (dash)
+        *dash = '\0';
+    double lo, hi = NAN;
+    int ok = pb_fio_parse_size(tmp, &lo) == 0;
+    if (dash)
+        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
+    char a[32], b[32];
+    if (!ok)
+        snprintf(out, cap, "%s", tmp);
+    else if (!dash || hi == lo)
+        snprintf(out, cap, "%s", pb_fmt_num(lo, a, sizeof(a)));
+    else
+        snprintf(out, cap, "%s-%s", pb_fmt_num(lo, a, sizeof(a)),
+                 pb_fmt_num(hi, b, sizeof(b)));
+}
+
+void pb_fio_header_bs(const char *bs, char *out, size_t cap)
+{
+    char part[3][80];
+    int np = 0;
+    const char *p = bs;
+    while (*p && np < 3) {
+        while (*p == ' ' || *p == ',' || *p == '/')
+            p++;
+        if (p[0] == '(' && p[1] && p[2] == ')')
+            p += 3;
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, ",/");
+        if (n == 0)
+            break;
+        size_t k = n;
+        while (k > 0 && p[k - 1] == ' ')
+            k--;
+        range_bs(p, k, part[np], sizeof(part[np]));
+        np++;
+        p += n;
+    }
+    if (np == 0) {
+        out[0] = '\0';
+        return;
+    }
+    for (int i = np; i < 3; i++)
+        strcpy(part[i], part[np - 1]);
+    snprintf(out, cap, "%s,%s,%s", part[0], part[1], part[2]);
+}
+
 /* ==== tests ==== */
 
 static void short_size(const char *bytes, char *buf, size_t n)
@@ -277,6 +406,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     struct pb_buf name = PB_BUF_INIT;
     char num_s[64], sz[64];
     int known = o->known;
+    int defaults = known && !o->no_defaults; /* fio's defaults apply */
 
     /* rw */
     char rw[32] = "";
@@ -290,7 +420,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
         rw[n] = '\0';
         if (!strcmp(rw, "readwrite"))
             strcpy(rw, "rw");
-    } else if (known) {
+    } else if (defaults) {
         strcpy(rw, "read"); /* fio's default */
     } else if (rw_from_io(&j->st)) {
         strcpy(rw, rw_from_io(&j->st));
@@ -303,7 +433,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     char bs[3][64], *bsmain = NULL;
     int have_bs = 0;
     v = o->bs;
-    if (v || known) {
+    if (v || defaults) {
         pb_fio_split_bs(v ? v : "4096", bs);
         have_bs = 1;
         int first = (j->rwmask & M_READ)    ? 0
@@ -314,22 +444,24 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     }
 
     double iodepth = pb_fio_int_opt(o->iodepth);
-    if (iodepth < 0 && known && !o->iodepth)
+    if (iodepth < 0 && defaults && !o->iodepth)
         iodepth = 1;
     double numjobs = pb_fio_int_opt(o->numjobs);
-    if (numjobs < 0 && known && !o->numjobs)
+    if (numjobs < 0 && defaults && !o->numjobs)
         numjobs = 1;
+    /* rwmixread as stated (or 100 - rwmixwrite); fio's default 50 only
+     * where the source lists every option; never the measured split */
     const char *rwmix = NULL;
     char rwmix_s[64];
-    if (mixed && o->rwmix_done && !o->rwmixread && !o->rwmixwrite) {
-        rwmix = o->rwmix_done;
-    } else if (mixed) {
+    if (mixed) {
         double r = pb_fio_int_opt(o->rwmixread);
         if (r < 0 && pb_fio_int_opt(o->rwmixwrite) >= 0)
             r = 100 - pb_fio_int_opt(o->rwmixwrite);
-        if (r < 0 || r > 100)
+        if ((r < 0 || r > 100) && o->rwmix_default && !o->no_defaults &&
+            !o->rwmixread && !o->rwmixwrite)
             r = 50;
-        rwmix = pb_fmt_num(r, rwmix_s, sizeof(rwmix_s));
+        if (r >= 0 && r <= 100)
+            rwmix = pb_fmt_num(r, rwmix_s, sizeof(rwmix_s));
     }
     double fsync = pb_fio_int_opt(o->fsync);
     double direct = pb_fio_int_opt(o->direct);
@@ -699,4 +831,158 @@ int pb_fio_no_results(struct pb_err *err, const char *path, long errline,
         return pb_err_set(err, PB_EINPUT, path, errline, 0,
                           "fio failed: \"%s\"", errmsg);
     return pb_err_set(err, PB_EINPUT, path, 0, 0, "%s", none);
+}
+
+/* ==== flags ==== */
+
+int pb_fio_is_interrupt(const char *s, size_t n)
+{
+    static const char *const marks[] = {"terminating on signal",
+                                        "appears to be stuck"};
+    while (n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    if (n < 5 || memcmp(s, "fio: ", 5) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+        size_t k = strlen(marks[i]);
+        for (size_t j = 5; j + k <= n; j++)
+            if (!memcmp(s + j, marks[i], k))
+                return 1;
+    }
+    return 0;
+}
+
+/* A printable, bounded copy of s[0..n). */
+static void printable(const char *s, size_t n, char *out, size_t cap)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        out[k++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
+    }
+    out[k] = '\0';
+}
+
+static const char *find_fact(const struct pb_resultset *set, const char *host,
+                             const char *key)
+{
+    for (size_t i = 0; i < set->nfacts; i++)
+        if (pb_fio_same_str(set->facts[i].host, host) &&
+            !strcmp(set->facts[i].key, key))
+            return set->facts[i].value;
+    return NULL;
+}
+
+void pb_fio_flag_interrupted(struct pb_resultset *set, long line,
+                             const char *marker, size_t n, double achieved,
+                             double asked)
+{
+    if (find_fact(set, NULL, "flag.interrupted"))
+        return;
+    char m[160];
+    printable(marker, n, m, sizeof(m));
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_printf(&b, "line %ld: %s", line, m);
+    if (achieved > 0 && asked > 0)
+        pb_buf_printf(&b, "; ran %.4g s of %.4g s", achieved / 1e9,
+                      asked / 1e9);
+    else if (achieved > 0)
+        pb_buf_printf(&b, "; ran %.4g s", achieved / 1e9);
+    pb_rs_fact(set, NULL, "flag.interrupted", pb_buf_str(&b));
+    pb_buf_release(&b);
+}
+
+/* Append value to fact key of host, after sep. */
+static void fact_append(struct pb_resultset *set, const char *host,
+                        const char *key, const char *value, const char *sep)
+{
+    const char *old = find_fact(set, host, key);
+    if (!old) {
+        pb_rs_fact(set, host, key, value);
+        return;
+    }
+    /* distinct parts only */
+    size_t k = strlen(value), sl = strlen(sep);
+    for (const char *p = old; (p = strstr(p, value)) != NULL; p++)
+        if ((p == old || (p - old >= (long)sl && !memcmp(p - sl, sep, sl))) &&
+            (p[k] == '\0' || !strncmp(p + k, sep, sl)))
+            return;
+    char *v = pb_xasprintf("%s%s%s", old, sep, value);
+    pb_rs_fact(set, host, key, v);
+    free(v);
+}
+
+void pb_fio_fact_add(struct pb_resultset *set, const char *host,
+                     const char *key, const char *value)
+{
+    if (value && *value)
+        fact_append(set, host, key, value, ", ");
+}
+
+static void implausible(struct pb_resultset *set, const struct pb_fio_job *j,
+                        const char *dir, const char *metric, double v,
+                        const char *unit, const char *bound)
+{
+    char *s = pb_xasprintf("%s_%s %.4g %s > %s", dir, metric, v, unit, bound);
+    fact_append(set, j->host, "flag.implausible", s, "; ");
+    free(s);
+}
+
+/* Latencies above the direction's runtime, bandwidth above ten times
+ * bytes / runtime. Percentiles are fio's histogram bucket values, up to
+ * a few % above the latency measured: they get 5% of slack. */
+static void check_job(struct pb_resultset *set, const struct pb_fio_job *j)
+{
+    double jr = pb_fio_longest_runtime(&j->st);
+    for (int i = 0; i < D_N; i++) {
+        const struct pb_fio_dstat *d = &j->st.d[i];
+        if (!pb_fio_has_io(&j->st, i))
+            continue;
+        const char *dn = pb_fio_dir_name[i];
+        double r = d->runtime > 0 ? d->runtime : jr;
+        if (!(r > 0))
+            continue;
+        char bound[64];
+        snprintf(bound, sizeof(bound), "runtime %.4g s", r / 1e9);
+        const struct {
+            const char *name;
+            double v, slack;
+        } lat[] = {
+            {"lat_mean", d->lat_mean, 1},
+            {"clat_mean", d->clat_mean, 1},
+            {"slat_mean", d->slat_mean, 1},
+            {"clat_p50", d->pct[0], 1.05},
+            {"clat_p95", d->pct[1], 1.05},
+            {"clat_p99", d->pct[2], 1.05},
+            {"clat_p99.9", d->pct[3], 1.05},
+        };
+        for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
+            if (lat[k].v > r * lat[k].slack)
+                implausible(set, j, dn, lat[k].name, lat[k].v, "ns", bound);
+        if (d->bytes > 0 && d->bw > 10 * d->bytes / (r / 1e9)) {
+            snprintf(bound, sizeof(bound),
+                     "10 x io_bytes/runtime %.4g B/s", d->bytes / (r / 1e9));
+            implausible(set, j, dn, "bw", d->bw, "B/s", bound);
+        }
+    }
+}
+
+void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
+                      size_t size, size_t n)
+{
+    if (!set->tool_version)
+        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
+    for (size_t i = 0; i < n; i++) {
+        const struct pb_fio_job *j = job_at(first, size, i);
+        if (j->usable)
+            check_job(set, j);
+    }
 }

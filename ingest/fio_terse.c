@@ -60,6 +60,15 @@ struct field {
     size_t n;
 };
 
+/* A job header line of normal output printed next to the terse lines
+ * (--output-format=terse,normal), or a "NAME: (groupid=G, jobs=M)" line
+ * of its normal section (M: -1). */
+struct hline {
+    struct pb_fio_hdr h; /* name and groupid only for a group line */
+    long line;
+    long members; /* jobs=M of a group line; 0 for a header */
+};
+
 struct ctx {
     const char *path;
     const char *buf;
@@ -67,8 +76,12 @@ struct ctx {
     struct pb_err *err;
     struct rec *r;
     size_t nr, capr;
+    struct hline *h;
+    size_t nh, caph;
     long errline;
     char errmsg[160];
+    long intr_line; /* "fio: terminating on signal 2", 0: none */
+    char intr[160];
 };
 
 /* ==== fields ==== */
@@ -370,16 +383,88 @@ out:
 
 /* ==== tests and results (fio_common.c) ==== */
 
-/* Terse has no job options: the test is named by what the job did. */
-static void build_test(struct ctx *c, struct rec *e)
+/* The header line of record e (same name, same group preferred, the
+ * last one before it), or NULL. */
+static const struct pb_fio_hdr *find_hdr(const struct ctx *c,
+                                         const struct rec *e)
 {
-    const struct pb_fio_stats *s = &e->job.st;
-    double a = s->d[D_READ].iops, b = s->d[D_WRITE].iops;
-    double share = a + b > 0 ? floor(a * 100 / (a + b) / 5 + 0.5) * 5 : 50;
-    char mix[32];
-    snprintf(mix, sizeof(mix), "%.0f", share);
+    const struct pb_fio_hdr *best = NULL;
+    int best_g = 0;
+    for (size_t i = 0; i < c->nh; i++) {
+        const struct hline *x = &c->h[i];
+        if (x->members || x->line > e->line ||
+            strcmp(x->h.name, e->job.name) != 0)
+            continue;
+        int g = x->h.groupid == e->groupid;
+        if (!best || g >= best_g) {
+            best = &x->h;
+            best_g = g;
+        }
+    }
+    return best;
+}
+
+/* jobs=M of the group line of record e's name and group, 0 when none;
+ * *defs: header lines of that group. */
+static long group_members(const struct ctx *c, const struct rec *e,
+                          size_t *defs)
+{
+    long m = 0;
+    *defs = 0;
+    for (size_t i = 0; i < c->nh; i++) {
+        const struct hline *x = &c->h[i];
+        if (x->h.groupid != e->groupid)
+            continue;
+        if (!x->members)
+            (*defs)++;
+        else if (!m && !strcmp(x->h.name, e->job.name))
+            m = x->members;
+    }
+    return m;
+}
+
+struct hopts {
+    const struct pb_fio_hdr *h;
+    char bs[256];
+    char numjobs[32];
+};
+
+static const char *hopt(const void *ctx, const char *key)
+{
+    const struct hopts *o = ctx;
+    if (!strcmp(key, "rw"))
+        return o->h->rw;
+    if (!strcmp(key, "bs"))
+        return o->bs[0] ? o->bs : NULL;
+    if (!strcmp(key, "ioengine"))
+        return o->h->ioengine;
+    if (!strcmp(key, "iodepth"))
+        return o->h->iodepth;
+    if (!strcmp(key, "numjobs"))
+        return o->numjobs[0] ? o->numjobs : NULL;
+    return NULL;
+}
+
+/* Terse has no job options: with the job's header line (terse,normal
+ * output) the test is named from it as fio_text.c names it, else by what
+ * the job did. nclones: records in its run of clones. */
+static void build_test(struct ctx *c, struct rec *e, size_t nclones)
+{
     struct pb_fio_opts o = {0};
-    o.rwmix_done = mix; /* used for rw only */
+    struct hopts ho;
+    memset(&ho, 0, sizeof(ho));
+    ho.h = find_hdr(c, e);
+    if (ho.h) {
+        if (ho.h->bs)
+            pb_fio_header_bs(ho.h->bs, ho.bs, sizeof(ho.bs));
+        size_t defs;
+        long m = group_members(c, e, &defs);
+        long nj = m > 1 && defs <= 1 ? m : nclones > 1 ? (long)nclones : 0;
+        if (nj > 0)
+            snprintf(ho.numjobs, sizeof(ho.numjobs), "%ld", nj);
+        o.known = 1;
+        pb_fio_read_opts(&o, hopt, &ho);
+    }
     pb_fio_build_test(c->set, &o, &e->job);
 }
 
@@ -413,9 +498,14 @@ static void assign_runs(struct ctx *c)
 
 static void emit_all(struct ctx *c)
 {
-    for (size_t i = 0; i < c->nr; i++)
-        if (c->r[i].job.usable)
-            build_test(c, &c->r[i]);
+    for (size_t i = 0; i < c->nr;) {
+        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
+                                       i, is_clone, c);
+        for (size_t k = 0; k < n; k++)
+            if (c->r[i + k].job.usable)
+                build_test(c, &c->r[i + k], n);
+        i += n;
+    }
     pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, is_clone, c);
 }
 
@@ -433,6 +523,85 @@ static int terse_start(const char *s, size_t n)
     if (i == d || i >= n || s[i] != ';')
         return 0;
     return (int)strtol(s + d, NULL, 10);
+}
+
+/* Semicolons in s[0..n). */
+static size_t semis(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == ';';
+    return k;
+}
+
+/* Offset of a terse record in a line, or (size_t)-1: at its start, or
+ * after fio's progress text that a terminal redraw (CR) or a lost line
+ * break glued to it ("Jobs: 1 (f=1): [r(1)][...][eta 00m:00s]3;fio-3.33;
+ * ..."): right after a CR or a ']', v3+ with its "fio-" field, v2 with
+ * the fields of a whole record. */
+static size_t record_at(const char *s, size_t n)
+{
+    if (terse_start(s, n))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (s[i - 1] != '\r' && s[i - 1] != ']')
+            continue;
+        int ver = terse_start(s + i, n - i);
+        if (ver < 2 || ver > 5)
+            continue;
+        const char *f1 = memchr(s + i, ';', n - i);
+        if (ver >= 3 && (size_t)(s + n - f1) > 5 && !memcmp(f1 + 1, "fio-", 4))
+            return i;
+        if (ver == 2 && semis(s + i, n - i) >= 76)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+/* A "NAME: (groupid=G, jobs=M): ..." line of normal output. */
+static int group_line(struct ctx *c, const char *s, size_t n, long line)
+{
+    static const char G[] = ": (groupid=";
+    const char *end = s + n, *g = NULL;
+    for (const char *p = s; p + sizeof(G) - 1 <= end && !g; p++)
+        if (!memcmp(p, G, sizeof(G) - 1))
+            g = p;
+    if (!g)
+        return 0;
+    char *e1, *e2;
+    char tmp[48];
+    size_t k = (size_t)(end - g) < sizeof(tmp) - 1 ? (size_t)(end - g)
+                                                   : sizeof(tmp) - 1;
+    memcpy(tmp, g, k);
+    tmp[k] = '\0';
+    long gid = strtol(tmp + sizeof(G) - 1, &e1, 10);
+    if (e1 == tmp + sizeof(G) - 1 || strncmp(e1, ", jobs=", 7) != 0)
+        return 0;
+    long m = strtol(e1 + 7, &e2, 10);
+    if (e2 == e1 + 7 || *e2 != ')' || m < 1)
+        return 0;
+    PB_GROW(c->h, c->caph, c->nh + 1);
+    struct hline *x = &c->h[c->nh++];
+    memset(x, 0, sizeof(*x));
+    x->h.name = pb_arena_strndup(&c->set->arena, s, (size_t)(g - s));
+    x->h.groupid = gid;
+    x->members = m;
+    x->line = line;
+    return 1;
+}
+
+/* A job header line "NAME: (g=0): rw=..., bs=..., ioengine=..., ...". */
+static int header_line(struct ctx *c, const char *s, size_t n, long line)
+{
+    struct pb_fio_hdr h;
+    if (!pb_fio_parse_hdr(c->set, s, n, &h))
+        return 0;
+    PB_GROW(c->h, c->caph, c->nh + 1);
+    struct hline *x = &c->h[c->nh++];
+    memset(x, 0, sizeof(*x));
+    x->h = h;
+    x->line = line;
+    return 1;
 }
 
 static void quote_line(const char *s, size_t n, char *out, size_t cap)
@@ -478,12 +647,32 @@ static int terse_parse(const char *path, const char *buf, size_t len,
         while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
             e--;
         size_t n = (size_t)(e - s);
-        if (terse_start(s, n)) {
+        size_t at = record_at(s, n);
+        if (at != (size_t)-1) {
+            s += at;
+            n -= at;
             while (*s == ' ' || *s == '\t') {
                 s++;
                 n--;
             }
             rc = parse_line(&c, s, n, lineno, ++recno);
+        } else if (semis(s, n) >= 20) {
+            /* never drop what may be a record silently */
+            char q[48];
+            quote_line(s, n < 40 ? n : 40, q, sizeof(q));
+            rc = pb_err_set(err, PB_EINPUT, path, lineno, 0,
+                            "line with %zu fields is not a terse record "
+                            "(starts \"%s\")",
+                            semis(s, n) + 1, q);
+        } else if (n > 5 && !strncmp(s, "fio: ", 5) &&
+                   pb_fio_is_interrupt(s, n)) {
+            if (!c.intr_line) {
+                c.intr_line = lineno;
+                quote_line(s, n, c.intr, sizeof(c.intr));
+            }
+        } else if (header_line(&c, s, n, lineno) ||
+                   group_line(&c, s, n, lineno)) {
+            /* names the tests */
         } else if (!c.errline && n > 5 &&
                    (!strncmp(s, "fio: ", 5) ||
                     (n >= 7 && !strncmp(s, "error: ", 7)))) {
@@ -512,9 +701,21 @@ static int terse_parse(const char *path, const char *buf, size_t len,
             assign_runs(&c);
             pb_fio_name_runs(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
             emit_all(&c);
+            if (c.intr_line) {
+                double ran = NAN;
+                for (size_t i = 0; i < c.nr; i++) {
+                    double r = pb_fio_longest_runtime(&c.r[i].job.st);
+                    if (c.r[i].job.usable && r > 0 && !(r <= ran))
+                        ran = r;
+                }
+                pb_fio_flag_interrupted(set, c.intr_line, c.intr,
+                                        strlen(c.intr), ran, NAN);
+            }
+            pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
         }
     }
     free(c.r);
+    free(c.h);
     return rc;
 }
 
@@ -532,6 +733,11 @@ static int terse_sniff(const char *buf, size_t len)
         const char *s = p;
         p = nl ? nl + 1 : end;
         size_t n = (size_t)(e - s);
+        size_t at = record_at(s, n);
+        if (at == (size_t)-1)
+            continue;
+        s += at;
+        n -= at;
         int ver = terse_start(s, n);
         if (ver < 2 || ver > 5)
             continue;
@@ -549,8 +755,10 @@ static int terse_sniff(const char *buf, size_t len)
         else if (score < 85)
             score = 85;
     }
-    if (score && pb_contains(buf, len, "(groupid="))
-        score = 50; /* normal output next to terse: fio-text reads more */
+    if (score && (pb_contains(buf, len, "(groupid=") ||
+                  pb_contains(buf, len, "): rw=")))
+        score = 50; /* normal output next to terse (its job header lines
+                       or its results): fio-text reads more */
     if (score && pb_contains(buf, len, "\"fio version\""))
         score = 30; /* json,terse: fio-json */
     return score;

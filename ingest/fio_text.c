@@ -273,19 +273,13 @@ struct cmdsec {
     struct kvl kv;
 };
 
-struct hdr {
-    const char *name;
-    long groupid;
-    const char *rw, *bs, *ioengine, *iodepth;
-};
-
 struct run {
     long line;
     int has_cmd;
     struct kvl global; /* command-line options before the first --name */
     struct cmdsec *sec;
     size_t nsec, capsec;
-    struct hdr *hdr;
+    struct pb_fio_hdr *hdr;
     size_t nhdr, caphdr;
     size_t njobs;    /* jobs seen in this run */
     size_t nimplied; /* jobs without a groupid line, for --name sections */
@@ -314,6 +308,9 @@ struct ctx {
     size_t njobs, capjobs;
     long errline;     /* first fio error line, 0: none */
     char errmsg[160]; /* its text */
+    long intr_line;   /* first interruption line ("fio: terminating on
+                         signal 2"), 0: none */
+    char intr[160];   /* its text */
     long jobcount;    /* for names of nameless jobs */
 };
 
@@ -507,7 +504,7 @@ static int parse_cmdline(struct ctx *c, const char *args, size_t n, long line)
     return 1;
 }
 
-/* ==== the line scanner ==== */
+/* ==== pasted job files ==== */
 
 struct scan {
     struct ctx *c;
@@ -517,7 +514,119 @@ struct scan {
     int dir;         /* direction being read, -1 none */
     int pct_dir;     /* direction of a clat percentiles block, -1 none */
     int pct_unit;
+    /* a pasted job file: "[name]" then "key=value" lines */
+    const char *jf_pending; /* "[name]" just seen, no option yet */
+    struct kvl *jf_dst;     /* options go here; NULL: not in a job file */
+    struct run *jf_run;
 };
+
+
+/* "[name]" alone on the line: the name, else NULL. */
+static const char *section_name(struct ctx *c, const char *s, size_t n)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n < 3 || s[0] != '[' || s[n - 1] != ']' || n > 200 ||
+        memchr(s + 1, ']', n - 2) || memchr(s + 1, '[', n - 2))
+        return NULL;
+    return pb_arena_strndup(&c->set->arena, s + 1, n - 2);
+}
+
+/* A "key=value" (or "key") line of a job file into key and value. */
+static int option_line(const char *s, size_t n, char *key, size_t kcap,
+                       char *val, size_t vcap)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    size_t k = 0;
+    while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+        k++;
+    if (k == 0 || k >= kcap || !isalpha((unsigned char)s[0]))
+        return 0;
+    size_t e = k;
+    while (e < n && (s[e] == ' ' || s[e] == '\t'))
+        e++;
+    if (e < n && s[e] != '=')
+        return 0;
+    for (size_t i = 0; i < k; i++)
+        key[i] = (char)tolower((unsigned char)s[i]);
+    key[k] = '\0';
+    if (e == n) {
+        snprintf(val, vcap, "1"); /* a flag such as group_reporting */
+        return 1;
+    }
+    e++;
+    while (e < n && (s[e] == ' ' || s[e] == '\t'))
+        e++;
+    size_t vn = n - e < vcap - 1 ? n - e : vcap - 1;
+    memcpy(val, s + e, vn);
+    val[vn] = '\0';
+    return 1;
+}
+
+/* Job file lines (pasted in notes or logs before fio's output) give the
+ * options of a run as a command line does: [global] its globals, [name]
+ * the section of job name. Returns 1 when the line was one. */
+static int jobfile_line(struct scan *sc, const char *s, size_t n)
+{
+    struct ctx *c = sc->c;
+    const char *sec = section_name(c, s, n);
+    if (sec) {
+        sc->jf_pending = sec;
+        if (sc->jf_dst) { /* the next section of the same file */
+            sc->jf_dst = NULL;
+            sc->jf_pending = sec;
+        } else {
+            sc->jf_run = NULL;
+        }
+        return 1;
+    }
+    const char *p = s;
+    while (p < s + n && (*p == ' ' || *p == '\t'))
+        p++;
+    if (sc->jf_pending || sc->jf_dst) {
+        if (p == s + n || *p == '#' || *p == ';')
+            return 1; /* blank lines and comments inside the file */
+    }
+    char key[64], val[256];
+    if (!(sc->jf_pending || sc->jf_dst) ||
+        !option_line(s, n, key, sizeof(key), val, sizeof(val))) {
+        sc->jf_pending = NULL;
+        sc->jf_dst = NULL;
+        sc->jf_run = NULL;
+        return 0;
+    }
+    if (sc->jf_pending) {
+        if (!sc->jf_run) {
+            sc->jf_run = new_run(c, sc->line);
+            sc->jf_run->has_cmd = 1;
+        }
+        struct run *r = sc->jf_run;
+        if (!strcmp(sc->jf_pending, "global")) {
+            sc->jf_dst = &r->global;
+        } else {
+            PB_GROW(r->sec, r->capsec, r->nsec + 1);
+            struct cmdsec *cs = &r->sec[r->nsec++];
+            memset(cs, 0, sizeof(*cs));
+            cs->name = sc->jf_pending;
+            sc->jf_dst = &cs->kv;
+        }
+        sc->jf_pending = NULL;
+    }
+    kvl_set(c, sc->jf_dst, canon_key(key), val);
+    return 1;
+}
+
+/* ==== the line scanner ==== */
+
 
 static struct job *implied_job(struct scan *sc, int d)
 {
@@ -668,30 +777,16 @@ static void read_issued(struct scan *sc)
 static void read_header(struct scan *sc)
 {
     struct ctx *c = sc->c;
-    struct mt *m = &sc->m;
+    struct pb_fio_hdr h;
+    if (!pb_fio_parse_hdr(c->set, sc->m.s, sc->m.len, &h))
+        return;
     struct run *r = cur_run(c, sc->line);
     /* a header after results, or after a command line that already has
      * one for this job, starts another run */
     if (r->njobs > 0)
         r = new_run(c, sc->line);
     PB_GROW(r->hdr, r->caphdr, r->nhdr + 1);
-    struct hdr *h = &r->hdr[r->nhdr++];
-    memset(h, 0, sizeof(*h));
-    const char *p = "";
-    size_t n = 0;
-    char b[512];
-    grp(m, 1, &p, &n);
-    h->name = pb_arena_strndup(&c->set->arena, p, n);
-    grp_str(m, 2, b, sizeof(b));
-    h->groupid = strtol(b, NULL, 10);
-    grp_str(m, 3, b, sizeof(b));
-    h->rw = pb_rs_str(c->set, b);
-    if (grp_str(m, 4, b, sizeof(b)))
-        h->bs = pb_rs_str(c->set, b);
-    if (grp_str(m, 5, b, sizeof(b)))
-        h->ioengine = pb_rs_str(c->set, b);
-    if (grp_str(m, 6, b, sizeof(b)))
-        h->iodepth = pb_rs_str(c->set, b);
+    r->hdr[r->nhdr++] = h;
     sc->job = NULL;
     sc->dir = sc->pct_dir = -1;
 }
@@ -783,6 +878,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         }
         sc->pct_dir = -1;
     }
+    if (jobfile_line(sc, s, n))
+        return PB_OK;
     /* cheap tests first: most lines need no pattern at all */
     const char *w = s;
     while (w < s + n && (*w == ' ' || *w == '\t'))
@@ -879,6 +976,10 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         }
         return PB_OK;
     }
+    if (!c->intr_line && STARTS("fio: ") && pb_fio_is_interrupt(s, n)) {
+        c->intr_line = sc->line;
+        quote_line(s, n, c->intr, sizeof(c->intr));
+    }
     if (!c->errline &&
         (STARTS("fio: ") || STARTS("error: ") || STARTS("Bad option")) &&
         rx(m, RX_ERRLINE)) {
@@ -955,10 +1056,9 @@ static int scan_all(struct ctx *c, const char *buf, size_t len)
 struct jopts {
     const struct kvl *sec;    /* command-line section of this job */
     const struct kvl *global; /* command-line options before --name */
-    const struct hdr *hdr;
+    const struct pb_fio_hdr *hdr;
     char bs[256];     /* "r,w,t" from the header */
     char numjobs[32]; /* derived */
-    char rwmix[32];   /* derived: pb_fio_opts.rwmix_done */
 };
 
 static const char *opt(const struct jopts *o, const char *key)
@@ -984,64 +1084,6 @@ static const char *opt(const struct jopts *o, const char *key)
 static int known_opts(const struct jopts *o)
 {
     return o->hdr || o->sec || (o->global && o->global->n > 0);
-}
-
-/* One "min-max" block size range of a header: bytes, or "min-max". */
-static void range_bs(const char *s, size_t n, char *out, size_t cap)
-{
-    char tmp[32];
-    if (n >= sizeof(tmp))
-        n = sizeof(tmp) - 1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    char *dash = strchr(tmp, '-');
-    if (dash)
-        *dash = '\0';
-    double lo, hi = NAN;
-    int ok = pb_fio_parse_size(tmp, &lo) == 0;
-    if (dash)
-        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
-    char a[32], b[32];
-    if (!ok)
-        snprintf(out, cap, "%s", tmp);
-    else if (!dash || hi == lo)
-        snprintf(out, cap, "%s", pb_fmt_num(lo, a, sizeof(a)));
-    else
-        snprintf(out, cap, "%s-%s", pb_fmt_num(lo, a, sizeof(a)),
-                 pb_fmt_num(hi, b, sizeof(b)));
-}
-
-/* Header bs "(R) 4096B-4096B, (W) ..., (T) ..." (3.x) or
- * "4K-4K/4K-4K/4K-4K" (2.x) into "r,w,t". */
-static void header_bs(const char *bs, char *out, size_t cap)
-{
-    char part[3][80];
-    int np = 0;
-    const char *p = bs;
-    while (*p && np < 3) {
-        while (*p == ' ' || *p == ',' || *p == '/')
-            p++;
-        if (p[0] == '(' && p[1] && p[2] == ')')
-            p += 3;
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, ",/");
-        if (n == 0)
-            break;
-        size_t k = n;
-        while (k > 0 && p[k - 1] == ' ')
-            k--;
-        range_bs(p, k, part[np], sizeof(part[np]));
-        np++;
-        p += n;
-    }
-    if (np == 0) {
-        out[0] = '\0';
-        return;
-    }
-    for (int i = np; i < 3; i++)
-        strcpy(part[i], part[np - 1]);
-    snprintf(out, cap, "%s,%s,%s", part[0], part[1], part[2]);
 }
 
 /* Block size of direction d in bytes, NAN when not one fixed size. */
@@ -1079,7 +1121,7 @@ static void refine(struct pb_fio_dstat *x, const struct printed *pr, double bs)
         x->iops = iops;
 }
 
-static const struct hdr *find_hdr(const struct run *r, const struct job *j)
+static const struct pb_fio_hdr *find_hdr(const struct run *r, const struct job *j)
 {
     for (size_t i = 0; i < r->nhdr; i++)
         if (!strcmp(r->hdr[i].name, j->job.name))
@@ -1128,7 +1170,7 @@ static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
     o->sec = find_sec(r, j);
     o->global = r->has_cmd ? &r->global : NULL;
     if (o->hdr && o->hdr->bs)
-        header_bs(o->hdr->bs, o->bs, sizeof(o->bs));
+        pb_fio_header_bs(o->hdr->bs, o->bs, sizeof(o->bs));
     long nj = 0;
     if (!known_opts(o))
         nj = 0; /* as fio_json.c: no numjobs for jobs without options */
@@ -1138,26 +1180,6 @@ static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
         nj = (long)nclones;
     if (nj > 0)
         snprintf(o->numjobs, sizeof(o->numjobs), "%ld", nj);
-    /* read share of a mixed job, from what it did (unknowable with
-     * unified_rw_reporting) */
-    const struct pb_fio_stats *st = &j->job.st;
-    const struct pb_fio_dstat *rd = &st->d[D_READ], *wr = &st->d[D_WRITE];
-    double a = NAN, b = NAN;
-    if (st->d[D_MIXED].present) {
-        /* fio_json's default applies */
-    } else if (!isnan(rd->ios) && !isnan(wr->ios)) {
-        a = rd->ios;
-        b = wr->ios;
-    } else if (rd->present && wr->present) {
-        a = rd->iops;
-        b = wr->iops;
-    }
-    if (a + b > 0) {
-        double share = floor(a * 100 / (a + b) / 5 + 0.5) * 5;
-        /* outside 0..100 only when counts overflow: fio's default then */
-        if (share >= 0 && share <= 100)
-            snprintf(o->rwmix, sizeof(o->rwmix), "%.0f", share);
-    }
 }
 
 /* ==== tests and results (fio_common.c) ==== */
@@ -1172,7 +1194,6 @@ static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
     struct pb_fio_opts o = {0};
     o.known = known_opts(jo);
     pb_fio_read_opts(&o, opt_of, jo);
-    o.rwmix_done = jo->rwmix[0] ? jo->rwmix : NULL;
     pb_fio_build_test(c->set, &o, &j->job);
 }
 
@@ -1244,6 +1265,35 @@ static void emit_all(struct ctx *c)
                     is_clone, c);
 }
 
+/* The target of the command lines, the interruption, the flags. */
+static void file_facts(struct ctx *c)
+{
+    double ran = NAN, asked = NAN;
+    for (size_t i = 0; i < c->njobs; i++) {
+        const struct job *j = &c->jobs[i];
+        if (!j->job.usable)
+            continue;
+        const struct run *r = &c->runs[j->job.run];
+        const struct kvl *sec = find_sec(r, j);
+        const char *v = sec ? kvl_get(sec, "filename") : NULL;
+        if (!v && r->has_cmd)
+            v = kvl_get(&r->global, "filename");
+        pb_fio_fact_add(c->set, j->job.host, "device", v);
+        double rt = pb_fio_longest_runtime(&j->job.st), ns;
+        if (!(rt > 0) || rt <= ran)
+            continue;
+        ran = rt;
+        v = sec ? kvl_get(sec, "runtime") : NULL;
+        if (!v && r->has_cmd)
+            v = kvl_get(&r->global, "runtime");
+        asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
+    }
+    if (c->intr_line)
+        pb_fio_flag_interrupted(c->set, c->intr_line, c->intr,
+                                strlen(c->intr), ran, asked);
+    pb_fio_flag_file(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs);
+}
+
 static int fio_text_parse(const char *path, const char *buf, size_t len,
                           struct pb_resultset *set, struct pb_err *err)
 {
@@ -1268,6 +1318,8 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
             emit_all(&c);
             if (set->nresults == 0)
                 rc = no_results(&c);
+            else
+                file_facts(&c);
         }
     }
     free_ctx(&c);
