@@ -14,7 +14,8 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--set KEY=VALUE]... [--rules FILE] [--strict] [--dump]\n"
+    "                        PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -31,6 +32,8 @@ static const char usage_text[] =
     "  --rules FILE      extra label rules, lines of `key = PCRE2 pattern with\n"
     "                    one capture group`; they add to or replace the\n"
     "                    built-in rules (ashift, recordsize, layout, ...)\n"
+    "  --strict          refuse sources that record an interrupted run (fact\n"
+    "                    flag.interrupted, e.g. fio killed by a signal)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -41,7 +44,7 @@ static const char usage_text[] =
 
 struct ingest_ctx {
     struct pb_db *db;
-    int dump, quiet, tty;
+    int dump, quiet, tty, strict;
     int fatal;
     struct pb_err fatal_err;
     size_t stored, dups, rejected, results, seen;
@@ -55,6 +58,31 @@ static double now_s(void)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* --strict: an error for a set that records an interrupted run, whose
+ * fact value is "line L: WHAT". */
+static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
+{
+    for (size_t i = 0; i < set->nfacts; i++) {
+        const struct pb_fact *f = &set->facts[i];
+        if (strcmp(f->key, "flag.interrupted") != 0)
+            continue;
+        long line = 0;
+        const char *what = f->value;
+        if (!strncmp(what, "line ", 5)) {
+            char *end;
+            line = strtol(what + 5, &end, 10);
+            if (end[0] == ':' && end[1] == ' ')
+                what = end + 2;
+            else
+                line = 0;
+        }
+        pb_err_set(e, PB_EINPUT, set->path, line, 0, "interrupted run (%s)",
+                   what);
+        return 1;
+    }
+    return 0;
 }
 
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
@@ -83,6 +111,14 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         } else {
             c->rejected++;
         }
+        return 0;
+    }
+    struct pb_err refused = {0};
+    if (c->strict && strict_refuse(set, &refused)) {
+        if (c->tty && !c->quiet)
+            fputs("\r\033[K", stderr);
+        pb_err_print(&refused, stderr);
+        c->rejected++;
         return 0;
     }
     if (c->dump) {
@@ -157,6 +193,7 @@ int cmd_ingest(int argc, char **argv)
         {"rules", required_argument, NULL, 'r'},
         {"threads", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
+        {"strict", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -216,6 +253,9 @@ int cmd_ingest(int argc, char **argv)
         }
         case 'q':
             ctx.quiet = 1;
+            break;
+        case 'S':
+            ctx.strict = 1;
             break;
         case 'h':
             fputs(usage_text, stdout);

@@ -948,7 +948,7 @@ static void check_job(struct pb_resultset *set, const struct pb_fio_job *j)
             continue;
         const char *dn = pb_fio_dir_name[i];
         double r = d->runtime > 0 ? d->runtime : jr;
-        if (!(r > 0))
+        if (!(r > 0) || !isfinite(r))
             continue;
         char bound[64];
         snprintf(bound, sizeof(bound), "runtime %.4g s", r / 1e9);

@@ -659,6 +659,44 @@ static void hostile_table(void **state)
     }
 }
 
+/* A copy of buf with the first `from` replaced by `to`. */
+static char *replaced(const char *buf, const char *from, const char *to)
+{
+    const char *p = strstr(buf, from);
+    assert_non_null(p);
+    return pb_xasprintf("%.*s%s%s", (int)(p - buf), buf, to, p + strlen(from));
+}
+
+/* Values no run can produce are stored as they are, with a fact saying
+ * which bound they break: a mean latency of 8.7 days in a 27 ms run, a
+ * bandwidth 1000 times io_bytes / runtime. */
+static void hostile_implausible(void **state)
+{
+    (void)state;
+    size_t len;
+    char *buf = th_slurp(FIX_DIR "/fio-3.33_randread_4k_qd4_libaio.json", &len);
+    char *a = replaced(buf, "\"mean\" : 103083.101562", "\"mean\" : 7.5e14");
+    char *b = replaced(a, "\"bw_bytes\" : 155344592", "\"bw_bytes\" : "
+                                                    "155344592000");
+    struct pb_resultset *s;
+    struct pb_err err;
+    assert_int_equal(th_parse(JSONP, "mem", b, strlen(b), &s, &err), PB_OK);
+    assert_val(s, "randread-4k-qd4", "read_lat_mean", 7.5e14);
+    assert_val(s, "randread-4k-qd4", "read_bw", 155344592000.0);
+    assert_string_equal(fact(s, NULL, "flag.implausible"),
+                        "read_lat_mean 7.5e+14 ns > runtime 0.027 s; "
+                        "read_bw 1.553e+11 B/s > 10 x io_bytes/runtime "
+                        "1.553e+08 B/s");
+    pb_resultset_free(s);
+    free(a);
+    free(b);
+    free(buf);
+    /* the fixture itself is plausible */
+    s = fixture("fio-3.33_randread_4k_qd4_libaio.json");
+    assert_null(fact(s, NULL, "flag.implausible"));
+    pb_resultset_free(s);
+}
+
 static void hostile_values(void **state)
 {
     (void)state;
@@ -846,6 +884,7 @@ int main(void)
         cmocka_unit_test(corpus_broken),
         cmocka_unit_test(hostile_table),
         cmocka_unit_test(hostile_values),
+        cmocka_unit_test(hostile_implausible),
         cmocka_unit_test(hostile_nul_and_depth),
         cmocka_unit_test(hostile_client_mix),
         cmocka_unit_test(hostile_truncated_fixture),
