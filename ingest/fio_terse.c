@@ -15,13 +15,24 @@
  * job description (v2 prints the description on its own line).
  *
  * Decisions (see fixtures/fio-terse/README.md):
- *   - Terse has no job options: tests are named as ingest/fio_common.c
- *     names jobs without options, "fio <rw done> job=<name>" (rw from the
- *     directions that did I/O: read, write, rw, trim, trimwrite; iops > 0
- *     counts as I/O), plus rwmixread for rw: the read share of the IOPS,
- *     rounded to the nearest 5 (50 when both are 0). Job names
- *     are not parsed for parameters. Config label = job name; an empty
- *     name becomes "job<k>" (k = 1-based line record).
+ *   - Terse has no job options. With --output-format=terse,normal the
+ *     job header lines (`NAME: (g=0): rw=randread, bs=(R) 4096B-4096B,
+ *     ..., ioengine=psync, iodepth=1`) and group lines (`NAME: (groupid=
+ *     0, jobs=2)`) are in the file: tests are named from them exactly as
+ *     ingest/fio_text.c names them, so one file gives the same tests
+ *     through either parser. Without them (--minimal) tests are named as
+ *     ingest/fio_common.c names jobs without options, "fio <rw done>
+ *     job=<name>" (rw from the directions that did I/O: read, write, rw,
+ *     trim, trimwrite; iops > 0 counts as I/O); rwmixread is never
+ *     derived from the measured split. Job names are not parsed for
+ *     parameters. Config label = job name; an empty name becomes "job<k>"
+ *     (k = 1-based line record).
+ *   - fio's progress text glued to the first record (terminal redraws
+ *     with CR, or "[eta 00m:00s]3;fio-3.33;..." once the CRs were lost)
+ *     is stripped; a line that holds 20+ fields but no readable record is
+ *     an error, never skipped.
+ *   - Facts: flag.interrupted ("fio: terminating on signal N"),
+ *     flag.no_version (v2 has no version field), flag.implausible.
  *   - bw is recomputed as floor(KiB * 1024 * 1000 / runtime_ms) (fio's JSON
  *     bw_bytes) when that agrees with the printed KiB/s, else KiB/s * 1024.
  *   - slat/clat/lat printed as all zeros were not measured: no row.

@@ -1,21 +1,27 @@
 /* fio's human ("normal") output, fio 2.x (`read : io=..., bw=..., iops=`)
  * and 3.x (`read: IOPS=18.9k, BW=73.7MiB/s (77.3MB/s)(...)`), also when
  * embedded in other text (pod logs), several runs appended to one file, and
- * notes that paste `fio --rw=... --bs=...` command lines followed by the
- * `read: IOPS=...` lines of that run. Same model as ingest/fio_json.c; the
- * test naming, results and aggregates are ingest/fio_common.c's.
+ * notes that paste `fio --rw=... --bs=...` command lines or job files
+ * followed by the `read: IOPS=...` lines of that run (read by
+ * ingest/fio_text_opts.c). Same model as ingest/fio_json.c; the test
+ * naming, results and aggregates are ingest/fio_common.c's.
  *
  * Decisions (documented in fixtures/fio-text/README.md):
  *   - Metrics, units, test names and params are those of fio_json.c. The
  *     job header line (`name: (g=0): rw=..., bs=..., ioengine=...,
- *     iodepth=N`) gives rw, bs, ioengine, iodepth; a command line gives
- *     those plus numjobs, rwmixread, direct, fsync, sync, size, runtime
- *     (the header wins for the four it shows). Without either, the test is
- *     named as fio_json names option-less jobs: "fio <rw done> job=<name>".
- *   - numjobs, when no command line says it: `jobs=N` of a group_reporting
- *     block whose group has one job definition, else the number of clone
- *     blocks. rwmixread, when no command line says it: the read share of
- *     the I/O counts, rounded to the nearest 5.
+ *     iodepth=N`) gives rw, bs, ioengine, iodepth; a pasted command line
+ *     or job file (`[global]`, `[name]`, `key=value` lines) gives those
+ *     plus numjobs, rwmixread, direct, fsync, sync, size, runtime (the
+ *     header wins for the four it shows). Without any, the test is named
+ *     as fio_json names option-less jobs: "fio <rw done> job=<name>".
+ *   - numjobs, when no command line or job file says it: `jobs=N` of a
+ *     group_reporting block whose group has one job definition, else the
+ *     number of clone blocks. rwmixread only as stated: never from the
+ *     measured split, never fio's default (the output does not show it).
+ *   - Facts: `device` (the filename of a pasted command/job file),
+ *     `flag.interrupted` (fio's "terminating on signal N" line, with the
+ *     runtime achieved and, when pasted, asked), `flag.no_version`,
+ *     `flag.implausible` (ingest/fio_common.c).
  *   - Values are read at the text's precision; when the `issued` counts and
  *     a fixed block size are known, bytes, bw and iops are recomputed from
  *     them exactly as fio computes its JSON (io_bytes = ios * bs,
@@ -32,7 +38,7 @@
  *     quoting fio's own error line when there is one.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "ingest/fio_int.h"
+#include "ingest/fio_text_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -257,88 +263,7 @@ static int lat_unit(const struct mt *m, int g)
 
 /* ==== the model of one parse ==== */
 
-/* A direction's numbers as printed, for the exact recomputation. */
-struct printed {
-    double bytes_step, bw_step, iops_step, runtime_ms, shorts;
-};
-
-struct kvl {
-    struct pb_kv *kv;
-    size_t n, cap;
-};
-
-/* One job section of a command line (`--name=x` starts one). */
-struct cmdsec {
-    const char *name;
-    struct kvl kv;
-};
-
-struct run {
-    long line;
-    int has_cmd;
-    struct kvl global; /* command-line options before the first --name */
-    struct cmdsec *sec;
-    size_t nsec, capsec;
-    struct pb_fio_hdr *hdr;
-    size_t nhdr, caphdr;
-    size_t njobs;    /* jobs seen in this run */
-    size_t nimplied; /* jobs without a groupid line, for --name sections */
-};
-
-struct job {
-    struct pb_fio_job job; /* name, run, stats, test, ... */
-    long line;
-    long groupid; /* -1: unknown */
-    long members; /* jobs=N; 0: unknown */
-    long err;
-    const char *errtext;
-    int full; /* from a `(groupid=...)` line */
-    int has_cpu;
-    size_t implied_idx;
-    struct printed pr[D_N];
-};
-
-struct ctx {
-    const char *path;
-    struct pb_resultset *set;
-    struct pb_err *err;
-    struct run *runs;
-    size_t nruns, capruns;
-    struct job *jobs;
-    size_t njobs, capjobs;
-    long errline;     /* first fio error line, 0: none */
-    char errmsg[160]; /* its text */
-    long intr_line;   /* first interruption line ("fio: terminating on
-                         signal 2"), 0: none */
-    char intr[160];   /* its text */
-    long jobcount;    /* for names of nameless jobs */
-};
-
-static void kvl_set(struct ctx *c, struct kvl *l, const char *key,
-                    const char *value)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        if (!strcmp(l->kv[i].key, key)) {
-            l->kv[i].value = pb_rs_str(c->set, value);
-            return;
-        }
-    }
-    PB_GROW(l->kv, l->cap, l->n + 1);
-    l->kv[l->n].key = pb_rs_str(c->set, key);
-    l->kv[l->n].value = pb_rs_str(c->set, value);
-    l->kv[l->n].origin = NULL;
-    l->n++;
-}
-
-static const char *kvl_get(const struct kvl *l, const char *key)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->kv[i].key, key))
-            return l->kv[i].value;
-    return NULL;
-}
-
-static struct run *new_run(struct ctx *c, long line)
+struct run *pb_fio_text_new_run(struct ctx *c, long line)
 {
     PB_GROW(c->runs, c->capruns, c->nruns + 1);
     struct run *r = &c->runs[c->nruns++];
@@ -349,7 +274,7 @@ static struct run *new_run(struct ctx *c, long line)
 
 static struct run *cur_run(struct ctx *c, long line)
 {
-    return c->nruns ? &c->runs[c->nruns - 1] : new_run(c, line);
+    return c->nruns ? &c->runs[c->nruns - 1] : pb_fio_text_new_run(c, line);
 }
 
 static struct job *new_job(struct ctx *c, const char *name, long line)
@@ -387,124 +312,7 @@ static void free_ctx(struct ctx *c)
     free(c->jobs);
 }
 
-/* ==== command lines ==== */
-
-/* Options taking a value that may follow as the next word (`--bs 4k`). */
-static int valued_key(const char *k)
-{
-    static const char *const keys[] = {
-        "name",      "rw",        "bs",         "iodepth",  "numjobs",
-        "direct",    "fsync",     "sync",       "ioengine", "size",
-        "runtime",   "rwmixread", "rwmixwrite", "buffered", "filename",
-        "directory", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(k, keys[i]))
-            return 1;
-    return 0;
-}
-
-static const char *canon_key(const char *k)
-{
-    if (!strcmp(k, "readwrite"))
-        return "rw";
-    if (!strcmp(k, "blocksize"))
-        return "bs";
-    if (!strcmp(k, "timeout"))
-        return "runtime";
-    return k;
-}
-
-/* Split shell words (simple quotes, no expansion) into toks. */
-static size_t split_words(char *s, char **toks, size_t max)
-{
-    size_t n = 0;
-    char *w = s;
-    while (*s && n < max) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            break;
-        toks[n++] = w;
-        char q = 0;
-        while (*s && (q || (*s != ' ' && *s != '\t'))) {
-            if (!q && (*s == '\'' || *s == '"')) {
-                q = *s++;
-                continue;
-            }
-            if (q && *s == q) {
-                q = 0;
-                s++;
-                continue;
-            }
-            *w++ = *s++;
-        }
-        if (*s)
-            s++;
-        *w++ = '\0';
-        w = s;
-    }
-    return n;
-}
-
-/* Parse the arguments of a command line into a new run; returns 0 when
- * the line holds no fio option (prose that happens to say "fio"). */
-static int parse_cmdline(struct ctx *c, const char *args, size_t n, long line)
-{
-    if (n > 4096)
-        n = 4096;
-    char *s = pb_xstrndup(args, n);
-    char *toks[256];
-    size_t nt = split_words(s, toks, sizeof(toks) / sizeof(toks[0]));
-    size_t nopt = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (toks[i][0] == '-' &&
-            isalpha((unsigned char)toks[i][1 + (toks[i][1] == '-')]))
-            nopt++;
-    if (nopt == 0) {
-        free(s);
-        return 0;
-    }
-    struct run *r = new_run(c, line);
-    r->has_cmd = 1;
-    struct kvl *dst = &r->global;
-    for (size_t i = 0; i < nt; i++) {
-        char *t = toks[i];
-        if (!strcmp(t, "|") || !strcmp(t, ">") || !strcmp(t, ">>") ||
-            !strcmp(t, "&&") || !strcmp(t, ";") || !strcmp(t, "2>&1"))
-            break;
-        if (t[0] != '-')
-            continue;
-        t += t[1] == '-' ? 2 : 1;
-        if (!isalpha((unsigned char)t[0]))
-            continue;
-        char *eq = strchr(t, '=');
-        const char *val = NULL;
-        if (eq) {
-            *eq = '\0';
-            val = eq + 1;
-        }
-        for (char *p = t; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        const char *key = canon_key(t);
-        if (!val && valued_key(key) && i + 1 < nt && toks[i + 1][0] != '-')
-            val = toks[++i];
-        if (!val)
-            val = "1"; /* a flag such as --group_reporting */
-        if (!strcmp(key, "name")) {
-            PB_GROW(r->sec, r->capsec, r->nsec + 1);
-            struct cmdsec *sec = &r->sec[r->nsec++];
-            memset(sec, 0, sizeof(*sec));
-            sec->name = pb_rs_str(c->set, val);
-            dst = &sec->kv;
-            continue;
-        }
-        kvl_set(c, dst, key, val);
-    }
-    free(s);
-    return 1;
-}
-
-/* ==== pasted job files ==== */
+/* ==== the line scanner ==== */
 
 struct scan {
     struct ctx *c;
@@ -514,118 +322,9 @@ struct scan {
     int dir;         /* direction being read, -1 none */
     int pct_dir;     /* direction of a clat percentiles block, -1 none */
     int pct_unit;
-    /* a pasted job file: "[name]" then "key=value" lines */
-    const char *jf_pending; /* "[name]" just seen, no option yet */
-    struct kvl *jf_dst;     /* options go here; NULL: not in a job file */
-    struct run *jf_run;
+    struct jobfile jf; /* a pasted job file being read */
 };
 
-
-/* "[name]" alone on the line: the name, else NULL. */
-static const char *section_name(struct ctx *c, const char *s, size_t n)
-{
-    while (n > 0 && (*s == ' ' || *s == '\t')) {
-        s++;
-        n--;
-    }
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        n--;
-    if (n < 3 || s[0] != '[' || s[n - 1] != ']' || n > 200 ||
-        memchr(s + 1, ']', n - 2) || memchr(s + 1, '[', n - 2))
-        return NULL;
-    return pb_arena_strndup(&c->set->arena, s + 1, n - 2);
-}
-
-/* A "key=value" (or "key") line of a job file into key and value. */
-static int option_line(const char *s, size_t n, char *key, size_t kcap,
-                       char *val, size_t vcap)
-{
-    while (n > 0 && (*s == ' ' || *s == '\t')) {
-        s++;
-        n--;
-    }
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        n--;
-    size_t k = 0;
-    while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_'))
-        k++;
-    if (k == 0 || k >= kcap || !isalpha((unsigned char)s[0]))
-        return 0;
-    size_t e = k;
-    while (e < n && (s[e] == ' ' || s[e] == '\t'))
-        e++;
-    if (e < n && s[e] != '=')
-        return 0;
-    for (size_t i = 0; i < k; i++)
-        key[i] = (char)tolower((unsigned char)s[i]);
-    key[k] = '\0';
-    if (e == n) {
-        snprintf(val, vcap, "1"); /* a flag such as group_reporting */
-        return 1;
-    }
-    e++;
-    while (e < n && (s[e] == ' ' || s[e] == '\t'))
-        e++;
-    size_t vn = n - e < vcap - 1 ? n - e : vcap - 1;
-    memcpy(val, s + e, vn);
-    val[vn] = '\0';
-    return 1;
-}
-
-/* Job file lines (pasted in notes or logs before fio's output) give the
- * options of a run as a command line does: [global] its globals, [name]
- * the section of job name. Returns 1 when the line was one. */
-static int jobfile_line(struct scan *sc, const char *s, size_t n)
-{
-    struct ctx *c = sc->c;
-    const char *sec = section_name(c, s, n);
-    if (sec) {
-        sc->jf_pending = sec;
-        if (sc->jf_dst) { /* the next section of the same file */
-            sc->jf_dst = NULL;
-            sc->jf_pending = sec;
-        } else {
-            sc->jf_run = NULL;
-        }
-        return 1;
-    }
-    const char *p = s;
-    while (p < s + n && (*p == ' ' || *p == '\t'))
-        p++;
-    if (sc->jf_pending || sc->jf_dst) {
-        if (p == s + n || *p == '#' || *p == ';')
-            return 1; /* blank lines and comments inside the file */
-    }
-    char key[64], val[256];
-    if (!(sc->jf_pending || sc->jf_dst) ||
-        !option_line(s, n, key, sizeof(key), val, sizeof(val))) {
-        sc->jf_pending = NULL;
-        sc->jf_dst = NULL;
-        sc->jf_run = NULL;
-        return 0;
-    }
-    if (sc->jf_pending) {
-        if (!sc->jf_run) {
-            sc->jf_run = new_run(c, sc->line);
-            sc->jf_run->has_cmd = 1;
-        }
-        struct run *r = sc->jf_run;
-        if (!strcmp(sc->jf_pending, "global")) {
-            sc->jf_dst = &r->global;
-        } else {
-            PB_GROW(r->sec, r->capsec, r->nsec + 1);
-            struct cmdsec *cs = &r->sec[r->nsec++];
-            memset(cs, 0, sizeof(*cs));
-            cs->name = sc->jf_pending;
-            sc->jf_dst = &cs->kv;
-        }
-        sc->jf_pending = NULL;
-    }
-    kvl_set(c, sc->jf_dst, canon_key(key), val);
-    return 1;
-}
-
-/* ==== the line scanner ==== */
 
 
 static struct job *implied_job(struct scan *sc, int d)
@@ -784,7 +483,7 @@ static void read_header(struct scan *sc)
     /* a header after results, or after a command line that already has
      * one for this job, starts another run */
     if (r->njobs > 0)
-        r = new_run(c, sc->line);
+        r = pb_fio_text_new_run(c, sc->line);
     PB_GROW(r->hdr, r->caphdr, r->nhdr + 1);
     r->hdr[r->nhdr++] = h;
     sc->job = NULL;
@@ -878,7 +577,7 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         }
         sc->pct_dir = -1;
     }
-    if (jobfile_line(sc, s, n))
+    if (pb_fio_text_jobfile_line(c, &sc->jf, sc->line, s, n))
         return PB_OK;
     /* cheap tests first: most lines need no pattern at all */
     const char *w = s;
@@ -956,7 +655,7 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
             pb_fio_set_version(c->set, b);
         struct run *r = cur_run(c, sc->line);
         if (r->njobs > 0)
-            new_run(c, sc->line);
+            pb_fio_text_new_run(c, sc->line);
         sc->job = NULL;
         sc->dir = sc->pct_dir = -1;
         return PB_OK;
@@ -970,7 +669,7 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         const char *p = "";
         size_t k = 0;
         grp(m, 1, &p, &k);
-        if (parse_cmdline(c, p, k, sc->line)) {
+        if (pb_fio_text_cmdline(c, p, k, sc->line)) {
             sc->job = NULL;
             sc->dir = sc->pct_dir = -1;
         }
@@ -1000,6 +699,7 @@ static int scan_all(struct ctx *c, const char *buf, size_t len)
     memset(&sc, 0, sizeof(sc));
     sc.c = c;
     sc.dir = sc.pct_dir = -1;
+    sc.jf.run = -1;
     sc.m.md = pcre2_match_data_create(32, NULL);
     if (!sc.m.md)
         abort(); /* out of memory, as pb_xmalloc does */
@@ -1051,56 +751,6 @@ static int scan_all(struct ctx *c, const char *buf, size_t len)
     return rc;
 }
 
-/* ==== options of a job (command line and header) ==== */
-
-struct jopts {
-    const struct kvl *sec;    /* command-line section of this job */
-    const struct kvl *global; /* command-line options before --name */
-    const struct pb_fio_hdr *hdr;
-    char bs[256];     /* "r,w,t" from the header */
-    char numjobs[32]; /* derived */
-};
-
-static const char *opt(const struct jopts *o, const char *key)
-{
-    if (o->hdr) {
-        if (!strcmp(key, "rw") && o->hdr->rw)
-            return o->hdr->rw;
-        if (!strcmp(key, "bs") && o->bs[0])
-            return o->bs;
-        if (!strcmp(key, "ioengine") && o->hdr->ioengine)
-            return o->hdr->ioengine;
-        if (!strcmp(key, "iodepth") && o->hdr->iodepth)
-            return o->hdr->iodepth;
-    }
-    const char *v = o->sec ? kvl_get(o->sec, key) : NULL;
-    if (!v && o->global)
-        v = kvl_get(o->global, key);
-    if (!v && !strcmp(key, "numjobs") && o->numjobs[0])
-        v = o->numjobs;
-    return v;
-}
-
-static int known_opts(const struct jopts *o)
-{
-    return o->hdr || o->sec || (o->global && o->global->n > 0);
-}
-
-/* Block size of direction d in bytes, NAN when not one fixed size. */
-static double dir_bs(const struct jopts *o, int d)
-{
-    const char *v = opt(o, "bs");
-    char bs[3][64];
-    pb_fio_split_bs(v ? v : "4096", bs);
-    if (d == D_MIXED) {
-        if (strcmp(bs[0], bs[1]) != 0 || strcmp(bs[0], bs[2]) != 0)
-            return NAN;
-        d = D_READ;
-    }
-    double b = pb_fio_int_opt(bs[d]);
-    return b > 0 ? b : NAN;
-}
-
 /* ==== per-job finishing ==== */
 
 /* Exact bytes/bw/iops from the I/O count when they agree with the text. */
@@ -1121,37 +771,6 @@ static void refine(struct pb_fio_dstat *x, const struct printed *pr, double bs)
         x->iops = iops;
 }
 
-static const struct pb_fio_hdr *find_hdr(const struct run *r, const struct job *j)
-{
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (!strcmp(r->hdr[i].name, j->job.name))
-            return &r->hdr[i];
-    if (r->nhdr == 1 && (!j->full || r->hdr[0].groupid == j->groupid))
-        return &r->hdr[0];
-    return NULL;
-}
-
-static const struct kvl *find_sec(const struct run *r, const struct job *j)
-{
-    for (size_t i = 0; i < r->nsec; i++)
-        if (!strcmp(r->sec[i].name, j->job.name))
-            return &r->sec[i].kv;
-    if (!j->full && r->nsec > 0)
-        return &r->sec[j->implied_idx < r->nsec ? j->implied_idx : r->nsec - 1]
-                    .kv;
-    return NULL;
-}
-
-/* Job definitions (header lines) of group g in run r. */
-static size_t defs_in_group(const struct run *r, long g)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (r->hdr[i].groupid == g)
-            n++;
-    return n;
-}
-
 static int is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
@@ -1159,42 +778,6 @@ static int is_clone(const void *ctx, size_t ia, size_t ib)
     return a->job.run == b->job.run && a->full == b->full &&
            a->groupid == b->groupid && !strcmp(a->job.name, b->job.name) &&
            (!a->full || (a->members <= 1 && b->members <= 1));
-}
-
-static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
-                      struct jopts *o)
-{
-    const struct run *r = &c->runs[j->job.run];
-    memset(o, 0, sizeof(*o));
-    o->hdr = find_hdr(r, j);
-    o->sec = find_sec(r, j);
-    o->global = r->has_cmd ? &r->global : NULL;
-    if (o->hdr && o->hdr->bs)
-        pb_fio_header_bs(o->hdr->bs, o->bs, sizeof(o->bs));
-    long nj = 0;
-    if (!known_opts(o))
-        nj = 0; /* as fio_json.c: no numjobs for jobs without options */
-    else if (j->full && j->members > 1 && defs_in_group(r, j->groupid) <= 1)
-        nj = j->members;
-    else if (nclones > 1)
-        nj = (long)nclones;
-    if (nj > 0)
-        snprintf(o->numjobs, sizeof(o->numjobs), "%ld", nj);
-}
-
-/* ==== tests and results (fio_common.c) ==== */
-
-static const char *opt_of(const void *o, const char *key)
-{
-    return opt(o, key);
-}
-
-static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
-{
-    struct pb_fio_opts o = {0};
-    o.known = known_opts(jo);
-    pb_fio_read_opts(&o, opt_of, jo);
-    pb_fio_build_test(c->set, &o, &j->job);
 }
 
 /* ==== parse ==== */
@@ -1241,11 +824,10 @@ static void emit_all(struct ctx *c)
             struct pb_fio_stats *st = &j->job.st;
             if (!j->job.usable)
                 continue;
-            struct jopts o;
-            fill_opts(c, j, n, &o);
-            build_test(c, j, &o);
+            double bs[D_N];
+            pb_fio_text_job_test(c, j, n, bs);
             for (int d = 0; d < D_N; d++)
-                refine(&st->d[d], &j->pr[d], dir_bs(&o, d));
+                refine(&st->d[d], &j->pr[d], bs[d]);
             /* full output leaves out directions without I/O */
             int has_mixed = st->d[D_MIXED].present;
             for (int d = 0; d < D_MIXED && j->full && !has_mixed; d++) {
@@ -1273,19 +855,13 @@ static void file_facts(struct ctx *c)
         const struct job *j = &c->jobs[i];
         if (!j->job.usable)
             continue;
-        const struct run *r = &c->runs[j->job.run];
-        const struct kvl *sec = find_sec(r, j);
-        const char *v = sec ? kvl_get(sec, "filename") : NULL;
-        if (!v && r->has_cmd)
-            v = kvl_get(&r->global, "filename");
-        pb_fio_fact_add(c->set, j->job.host, "device", v);
+        pb_fio_fact_add(c->set, j->job.host, "device",
+                        pb_fio_text_cmd_opt(c, j, "filename"));
         double rt = pb_fio_longest_runtime(&j->job.st), ns;
         if (!(rt > 0) || rt <= ran)
             continue;
         ran = rt;
-        v = sec ? kvl_get(sec, "runtime") : NULL;
-        if (!v && r->has_cmd)
-            v = kvl_get(&r->global, "runtime");
+        const char *v = pb_fio_text_cmd_opt(c, j, "runtime");
         asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
     }
     if (c->intr_line)
