@@ -1,4 +1,4 @@
-/* Private to the three fio parsers (fio_json.c, fio_text.c, fio_terse.c):
+/* Private to the fio parsers (fio_json.c, fio_text.c, fio_terse.c):
  * the model of one fio job that each fills from its own format, and the
  * code that turns it into a test and results the same way for all three
  * (rules in the header comment of fio_common.c). Nothing else includes it.
@@ -201,6 +201,8 @@ int pb_fio_check_blank(const char *path, const char *buf, size_t len,
 
 /* Record the fio version ("fio-3.33") of the file. */
 void pb_fio_set_version(struct pb_resultset *set, const char *version);
+
+/* ==== flags and facts (fio_flags.c) ==== */
 
 /* s[0..n) is a line fio prints when a run was cut short ("fio:
  * terminating on signal 2", "... it appears to be stuck"). */
