@@ -554,7 +554,9 @@ static size_t record_at(const char *s, size_t n)
 {
     if (terse_start(s, n))
         return 0;
+    size_t after = semis(s, n); /* semicolons from i on */
     for (size_t i = 1; i < n; i++) {
+        after -= s[i - 1] == ';';
         if (s[i - 1] != '\r' && s[i - 1] != ']')
             continue;
         int ver = terse_start(s + i, n - i);
@@ -563,7 +565,7 @@ static size_t record_at(const char *s, size_t n)
         const char *f1 = memchr(s + i, ';', n - i);
         if (ver >= 3 && (size_t)(s + n - f1) > 5 && !memcmp(f1 + 1, "fio-", 4))
             return i;
-        if (ver == 2 && semis(s + i, n - i) >= 76)
+        if (ver == 2 && after >= 76)
             return i;
     }
     return (size_t)-1;
