@@ -374,9 +374,19 @@ static int global_of(const struct ctx *c, const struct entry *e)
     return n == 1 ? only : PB_JSON_NONE;
 }
 
-/* Facts of each host: its hostname and the target (filename option). */
+/* Facts of each host: its hostname and the target (filename option;
+ * else, for a local run, the disks of "disk_util"). */
 static void host_facts(struct ctx *c)
 {
+    int named = 0;
+    for (size_t i = 0; i < c->ne; i++)
+        named |= !c->e[i].is_agg && c->e[i].job.usable &&
+                 opt(c, &c->e[i], "filename") != NULL;
+    int du = pb_json_get(c->doc, pb_json_root(c->doc), "disk_util");
+    if (!named && !c->clients && pb_json_type(c->doc, du) == PB_JSON_ARRAY)
+        for (int d = pb_json_first(c->doc, du); d != PB_JSON_NONE;
+             d = pb_json_next(c->doc, d))
+            pb_fio_fact_add(c->set, NULL, "device", str(c->doc, d, "name"));
     for (size_t i = 0; i < c->ne; i++) {
         const struct entry *e = &c->e[i];
         if (e->is_agg || !e->job.usable)

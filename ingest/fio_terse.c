@@ -642,6 +642,23 @@ static int no_results(struct ctx *c)
                              "\"3;fio-3.33;job;0;0;...\")");
 }
 
+/* Fact device: the disks of the records' utilisation fields ("vda;0;0;
+ * ...": a name followed by a number). */
+static void disk_facts(struct ctx *c)
+{
+    for (size_t i = 0; i < c->nr; i++) {
+        const char *t = c->r[i].tail;
+        size_t n = strcspn(t, ";");
+        if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
+            !isdigit((unsigned char)t[n + 1]))
+            continue;
+        char name[72];
+        memcpy(name, t, n);
+        name[n] = '\0';
+        pb_fio_fact_add(c->set, NULL, "device", name);
+    }
+}
+
 static int terse_parse(const char *path, const char *buf, size_t len,
                        struct pb_resultset *set, struct pb_err *err)
 {
@@ -724,6 +741,7 @@ static int terse_parse(const char *path, const char *buf, size_t len,
                 pb_fio_flag_interrupted(set, c.intr_line, c.intr,
                                         strlen(c.intr), ran, NAN);
             }
+            disk_facts(&c);
             pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
         }
     }

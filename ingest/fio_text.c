@@ -323,6 +323,7 @@ struct scan {
     int pct_dir;     /* direction of a clat percentiles block, -1 none */
     int pct_unit;
     struct jobfile jf; /* a pasted job file being read */
+    int disks;         /* in the lines after "Disk stats (read/write):" */
 };
 
 
@@ -560,6 +561,24 @@ static void quote_line(const char *s, size_t n, char *out, size_t cap)
     out[k] = '\0';
 }
 
+/* "  vda: ios=0/0, merge=..." after "Disk stats (read/write):": the
+ * disk's name joins the file's disks. */
+static int disk_line(struct ctx *c, const char *s, size_t n)
+{
+    const char *p = s, *end = s + n;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *name = p;
+    while (p < end && *p != ':' && *p != ' ')
+        p++;
+    if (p == name || p - name > 64 || end - p < 6 || memcmp(p, ": ios=", 6))
+        return 0;
+    if (c->disks.len)
+        pb_buf_putc(&c->disks, ',');
+    pb_buf_add(&c->disks, name, (size_t)(p - name));
+    return 1;
+}
+
 static int scan_line(struct scan *sc, const char *s, size_t n)
 {
     struct ctx *c = sc->c;
@@ -663,8 +682,12 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
     if ((STARTS("Run status") || STARTS("Disk stats")) && rx(m, RX_END)) {
         sc->job = NULL;
         sc->dir = sc->pct_dir = -1;
+        sc->disks = STARTS("Disk stats");
         return PB_OK;
     }
+    if (sc->disks && disk_line(c, s, n))
+        return PB_OK;
+    sc->disks = 0;
     if (has(s, n, "fio") && rx(m, RX_CMD)) {
         const char *p = "";
         size_t k = 0;
@@ -851,6 +874,18 @@ static void emit_all(struct ctx *c)
 static void file_facts(struct ctx *c)
 {
     double ran = NAN, asked = NAN;
+    int named = 0;
+    for (size_t i = 0; i < c->njobs; i++)
+        named |= c->jobs[i].job.usable &&
+                 pb_fio_text_cmd_opt(c, &c->jobs[i], "filename") != NULL;
+    /* else the disks fio saw, each once */
+    for (char *d = c->disks.len ? c->disks.s : NULL; d && !named;) {
+        char *comma = strchr(d, ',');
+        if (comma)
+            *comma = '\0';
+        pb_fio_fact_add(c->set, NULL, "device", d);
+        d = comma ? comma + 1 : NULL;
+    }
     for (size_t i = 0; i < c->njobs; i++) {
         const struct job *j = &c->jobs[i];
         if (!j->job.usable)
@@ -898,6 +933,7 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
                 file_facts(&c);
         }
     }
+    pb_buf_release(&c.disks);
     free_ctx(&c);
     return rc;
 }

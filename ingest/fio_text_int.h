@@ -69,6 +69,7 @@ struct ctx {
     long intr_line;   /* first interruption line ("fio: terminating on
                          signal 2"), 0: none */
     char intr[160];   /* its text */
+    struct pb_buf disks; /* "vda,sdb": the disks of "Disk stats" */
     long jobcount;    /* for names of nameless jobs */
 };
 
