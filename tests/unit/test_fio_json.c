@@ -131,9 +131,11 @@ static void fix_randread_libaio(void **state)
     assert_string_equal(th_param(t, "size"), "4194304");
     assert_string_equal(th_param(t, "runtime"), "1000000000");
     assert_string_equal(config_of(s, j), j);
-    assert_int_equal(s->nfacts, 1);
+    /* the version, and the disk of "disk_util" (no filename option) */
+    assert_int_equal(s->nfacts, 2);
     assert_string_equal(s->facts[0].key, "fio_version");
     assert_string_equal(s->facts[0].value, "fio-3.33");
+    assert_string_equal(fact(s, NULL, "device"), "vda");
     pb_resultset_free(s);
 }
 
