@@ -274,28 +274,55 @@ static const char *gopt(struct pb_json *d, int obj, const char *key,
     return count >= need ? v : NULL;
 }
 
+struct kvp {
+    const char *k, *v; /* v NULL: not a string */
+};
+
+static int kvp_cmp(const void *pa, const void *pb)
+{
+    const struct kvp *a = pa, *b = pb;
+    int c = strcmp(a->k, b->k);
+    if (c)
+        return c;
+    if (!a->v || !b->v)
+        return (a->v != NULL) - (b->v != NULL);
+    return strcmp(a->v, b->v);
+}
+
 /* The most times a key occurs in the object (1: no merge); *ambiguous:
- * some key does not occur that often with one value. */
+ * some key does not occur that often with one value. Sorted, so that a
+ * hostile object of many keys costs n log n. */
 static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
 {
-    size_t most = 1;
     *ambiguous = 0;
-    for (int k = pb_json_first(d, is_object(d, obj) ? obj : PB_JSON_NONE);
-         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
-        size_t n = 0;
-        for (int j = pb_json_first(d, obj); j != PB_JSON_NONE;
-             j = pb_json_next(d, j))
-            n += pb_json_str(d, j) && pb_json_str(d, k) &&
-                 !strcmp(pb_json_str(d, j), pb_json_str(d, k));
-        if (n > most)
-            most = n;
+    size_t n = is_object(d, obj) ? pb_json_size(d, obj) : 0;
+    if (n < 2)
+        return 1;
+    struct kvp *t = pb_xmalloc(n * sizeof(*t));
+    size_t k = 0;
+    for (int x = pb_json_first(d, obj); x != PB_JSON_NONE && k < n;
+         x = pb_json_next(d, x)) {
+        t[k].k = pb_json_str(d, x);
+        t[k].v = pb_json_str(d, pb_json_value(d, x));
+        if (t[k].k)
+            k++;
     }
-    for (int k = pb_json_first(d, is_object(d, obj) ? obj : PB_JSON_NONE);
-         k != PB_JSON_NONE && most > 1; k = pb_json_next(d, k)) {
-        const char *name = pb_json_str(d, k);
-        if (name && !gopt(d, obj, name, most))
+    qsort(t, k, sizeof(*t), kvp_cmp);
+    size_t most = 1;
+    for (size_t i = 0, j; i < k; i = j) {
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            ;
+        if (j - i > most)
+            most = j - i;
+    }
+    for (size_t i = 0, j; i < k && most > 1; i = j) {
+        int one = 1;
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            one &= pb_fio_same_str(t[j].v, t[i].v);
+        if (j - i != most || !one)
             *ambiguous = 1;
     }
+    free(t);
     return most;
 }
 
