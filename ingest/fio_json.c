@@ -434,7 +434,6 @@ static void assign_hosts(struct ctx *c)
             e->job.host = "(all clients)";
             continue;
         }
-        e->gopts = global_of(c, e);
         if (!e->hostname)
             continue;
         e->job.host = e->hostname;
