@@ -275,6 +275,36 @@ static void test_terse_normal_names(void **state)
              "fio read job=Rand-Read-4K", "fio write job=Seq-Write-64K");
 }
 
+/* 14 jobs: their terse lines push the first "(groupid=" past the 8 KiB
+ * the sniffers read. Still fio-text (the job header lines come first,
+ * and it reads the normal section), and the same tests through both. */
+static void test_terse_normal_many_jobs(void **state)
+{
+    (void)state;
+    const char *f = FX "fio-3.33_terse-normal_14-jobs.txt";
+    size_t len;
+    char *buf = th_slurp(f, &len);
+    const char *g = strstr(buf, "(groupid=");
+    assert_true(g && g - buf > 8192);
+    assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
+    struct pb_resultset *tx = NULL, *te = NULL;
+    struct pb_err err;
+    assert_int_equal(th_parse(&pb_parser_fio_text, f, buf, len, &tx, &err),
+                     PB_OK);
+    assert_int_equal(th_parse(TERSEP, f, buf, len, &te, &err), PB_OK);
+    assert_int_equal(tx->ntests, 1);
+    assert_int_equal(te->ntests, 1);
+    assert_string_equal(tx->tests[0].name, "fio randread bs=4k iodepth=1");
+    assert_string_equal(te->tests[0].name, "fio randread bs=4k iodepth=1");
+    assert_int_equal(te->nconfigs, 14);
+    /* 3;fio-3.33;job7;0;0;1024;1024000;256000;... */
+    assert_near(th_val(te, "job7", "read_iops"), 256000, 0);
+    assert_near(th_val(tx, "job7", "read_iops"), 256000, 0);
+    pb_resultset_free(tx);
+    pb_resultset_free(te);
+    free(buf);
+}
+
 /* The first terse record glued to progress text is read, not dropped:
  * 3;fio-3.33;Rand-Read-4K;0;0;1036728;1033627;258406;... */
 static void test_eta_glued_record(void **state)
@@ -749,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_v2),
         cmocka_unit_test(test_terse_normal_names),
         cmocka_unit_test(test_eta_glued_record),
+        cmocka_unit_test(test_terse_normal_many_jobs),
         cmocka_unit_test(test_v3_v4),
         cmocka_unit_test(test_v5),
         cmocka_unit_test(test_v5_groups),
