@@ -295,6 +295,12 @@ int pb_fio_parse_hdr(struct pb_resultset *set, const char *s, size_t n,
         return 0;
     memset(h, 0, sizeof(*h));
     h->groupid = strtol(d, NULL, 10);
+    /* "<host> name": a client prints the server's lines so */
+    if (s[0] == '<') {
+        const char *gt = memchr(s, '>', (size_t)(g - s));
+        if (gt && gt + 1 < g && gt[1] == ' ')
+            s = gt + 2;
+    }
     p += 6;
     const char *rw = p;
     while (p < end && *p >= 'a' && *p <= 'z')

@@ -132,8 +132,7 @@ void pb_fio_read_opts(struct pb_fio_opts *o,
                       const void *ctx);
 
 /* Parse s[0..n) as a job header line into h; 1 when it is one, else 0.
- * A "<host> " prefix (client/server) stays in the name, as fio prints
- * it. */
+ * The "<host> " prefix of a client/server run is not part of the name. */
 int pb_fio_parse_hdr(struct pb_resultset *set, const char *s, size_t n,
                      struct pb_fio_hdr *h);
 

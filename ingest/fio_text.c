@@ -579,6 +579,41 @@ static int disk_line(struct ctx *c, const char *s, size_t n)
     return 1;
 }
 
+/* The line a client prints for each fio server it reached: "hostname=vm,
+ * be=0, 64-bit, os=Linux, arch=x86-64, fio=fio-3.33, flags=1". */
+static int probe_line(struct ctx *c, const char *s, size_t n)
+{
+    const char *end = s + n, *h = s + 9, *e = h;
+    while (e < end && *e != ',' && e - h < 256)
+        e++;
+    if (e == h || e == end)
+        return 0;
+    const char *f = NULL;
+    for (const char *p = e; p + 6 <= end && !f; p++)
+        if (!memcmp(p, ", fio=", 6))
+            f = p + 6;
+    if (!f)
+        return 0;
+    const char *name = pb_arena_strndup(&c->set->arena, h, (size_t)(e - h));
+    if (!c->probe_host || strcmp(c->probe_host, name) != 0)
+        c->nprobe++;
+    c->probe_host = name;
+    if (c->probes.len)
+        pb_buf_putc(&c->probes, '\n');
+    pb_buf_puts(&c->probes, name);
+    const char *fe = f;
+    while (fe < end && *fe != ',' && !isspace((unsigned char)*fe) &&
+           fe - f < 60)
+        fe++;
+    if (!c->set->tool_version && fe - f > 4 && !memcmp(f, "fio-", 4)) {
+        char v[64];
+        memcpy(v, f, (size_t)(fe - f));
+        v[fe - f] = '\0';
+        pb_fio_set_version(c->set, v);
+    }
+    return 1;
+}
+
 static int scan_line(struct scan *sc, const char *s, size_t n)
 {
     struct ctx *c = sc->c;
@@ -667,6 +702,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         read_issued(sc);
         return PB_OK;
     }
+    if (STARTS("hostname=") && probe_line(c, w, (size_t)(s + n - w)))
+        return PB_OK;
     if (STARTS("fio-") && rx(m, RX_VER)) {
         char b[64];
         grp_str(m, 1, b, sizeof(b));
@@ -926,6 +963,18 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
             rc = no_results(&c);
         } else {
             pb_fio_name_runs(set, &c.jobs[0].job, sizeof(c.jobs[0]), c.njobs);
+            /* one fio server: its results are that host's, as in JSON */
+            for (size_t i = 0; i < c.njobs && c.nprobe == 1; i++)
+                c.jobs[i].job.host = c.probe_host;
+            if (c.nprobe == 1) /* the fact goes with its results */
+                pb_rs_fact(set, c.probe_host, "hostname", c.probe_host);
+            for (char *p = c.nprobe > 1 ? c.probes.s : NULL; p;) {
+                char *nl = strchr(p, '\n');
+                if (nl)
+                    *nl = '\0';
+                pb_fio_fact_add(set, NULL, "hostname", p);
+                p = nl ? nl + 1 : NULL;
+            }
             emit_all(&c);
             if (set->nresults == 0)
                 rc = no_results(&c);
@@ -934,6 +983,7 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
         }
     }
     pb_buf_release(&c.disks);
+    pb_buf_release(&c.probes);
     free_ctx(&c);
     return rc;
 }

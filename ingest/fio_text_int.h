@@ -70,6 +70,11 @@ struct ctx {
                          signal 2"), 0: none */
     char intr[160];   /* its text */
     struct pb_buf disks; /* "vda,sdb": the disks of "Disk stats" */
+    /* "hostname=vm, ..., fio=fio-3.33" lines a client prints per server:
+     * the names (one a line), the last one, how many distinct in a row */
+    struct pb_buf probes;
+    const char *probe_host;
+    int nprobe;
     long jobcount;    /* for names of nameless jobs */
 };
 

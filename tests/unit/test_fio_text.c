@@ -220,6 +220,48 @@ static void test_sigint(void **state)
     pb_resultset_free(s);
 }
 
+/* Normal output of `fio --client` with one server: the probe line
+ * "hostname=vm, ..., fio=fio-3.33" gives the host of the results and the
+ * version; the "<vm> " prefix is not part of the header's job name. */
+static void test_client_normal(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        parse_ok(FX "fio-3.33_client-server_one-server_normal.txt");
+    assert_string_equal(s->tool_version, "fio-3.33");
+    assert_string_equal(fact(s, "vm", "hostname"), "vm");
+    const struct pb_test *t = th_htest_of(s, "vm", "cs-global");
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(t, "ioengine"), "libaio");
+    assert_near(th_hval(s, "vm", "cs-global", "read_iops"), 256000, 1e-9);
+    assert_null(fact(s, NULL, "flag.no_version"));
+    pb_resultset_free(s);
+    /* two servers: no host for the results, both names as a fact; the
+     * header of x is found by its name without "<a> " */
+    const char *two = "hostname=a, be=0, fio=fio-3.33, flags=1\n"
+                      "hostname=b, be=0, fio=fio-3.33, flags=1\n"
+                      "<a> y: (g=0): rw=write, bs=(R) 8192B-8192B, (W) "
+                      "8192B-8192B, (T) 8192B-8192B, ioengine=psync, "
+                      "iodepth=1\n"
+                      "<a> x: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) "
+                      "4096B-4096B, (T) 4096B-4096B, ioengine=sync, "
+                      "iodepth=1\n"
+                      "x: (groupid=0, jobs=1): err= 0: pid=1\n"
+                      "  read: IOPS=10, BW=40.0KiB/s (41.0kB/s)"
+                      "(40.0KiB/1000msec)\n"
+                      "  cpu          : usr=0.00%, sys=1.00%, ctx=1\n";
+    struct pb_err err;
+    s = NULL;
+    assert_int_equal(
+        th_parse(&pb_parser_fio_text, "mem", two, strlen(two), &s, &err),
+        PB_OK);
+    assert_string_equal(fact(s, NULL, "hostname"), "a, b");
+    assert_string_equal(th_test_of(s, "x")->name,
+                        "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(th_test_of(s, "x"), "ioengine"), "sync");
+    pb_resultset_free(s);
+}
+
 static void test_unified(void **state)
 {
     (void)state;
@@ -902,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_randrw70),
         cmocka_unit_test(test_jobfile_pasted),
         cmocka_unit_test(test_sigint),
+        cmocka_unit_test(test_client_normal),
         cmocka_unit_test(test_group_reporting),
         cmocka_unit_test(test_fsync),
         cmocka_unit_test(test_clones),
