@@ -71,6 +71,8 @@ struct field {
     size_t n;
 };
 
+struct hkey;
+
 /* A job header line of normal output printed next to the terse lines
  * (--output-format=terse,normal), or a "NAME: (groupid=G, jobs=M)" line
  * of its normal section (M: -1). */
@@ -89,6 +91,12 @@ struct ctx {
     size_t nr, capr;
     struct hline *h;
     size_t nh, caph;
+    /* indexes into h, sorted once the file is read (see sort_lines) */
+    struct hkey *by_ngl;  /* headers by name, group, line */
+    struct hkey *by_nl;   /* headers by name, line */
+    struct hkey *groups;  /* group lines by name, group, line */
+    struct hkey *hdr_gid; /* headers by group */
+    size_t nhdr, ngroups;
     long errline;
     char errmsg[160];
     long intr_line; /* "fio: terminating on signal 2", 0: none */
@@ -394,44 +402,124 @@ out:
 
 /* ==== tests and results (fio_common.c) ==== */
 
-/* The header line of record e (same name, same group preferred, the
- * last one before it), or NULL. */
+/* ==== header and group lines, indexed ==== */
+
+/* A header or group line as sort key; i: its index in c->h. */
+struct hkey {
+    const char *name;
+    long g, line;
+    size_t i;
+};
+
+/* name, then group, then line; a NULL name or negative group skips that
+ * part (the key searched for, see lower). */
+static int hkey_cmp3(const struct hkey *a, const struct hkey *b)
+{
+    int k = a->name && b->name ? strcmp(a->name, b->name) : 0;
+    if (!k && a->g >= 0 && b->g >= 0 && a->g != b->g)
+        k = a->g < b->g ? -1 : 1;
+    if (!k && a->line != b->line)
+        k = a->line < b->line ? -1 : 1;
+    return k;
+}
+
+static int cmp_ngl(const void *a, const void *b)
+{
+    return hkey_cmp3(a, b);
+}
+
+static int cmp_nl(const void *pa, const void *pb)
+{
+    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
+    a.g = b.g = -1;
+    return hkey_cmp3(&a, &b);
+}
+
+static int cmp_g(const void *pa, const void *pb)
+{
+    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
+    a.name = b.name = NULL;
+    a.line = b.line = 0;
+    return hkey_cmp3(&a, &b);
+}
+
+/* The header lines (group_lines 0) or group lines of c->h, sorted by cmp;
+ * caller frees. */
+static struct hkey *sorted(const struct ctx *c, int group_lines,
+                           int (*cmp)(const void *, const void *), size_t *n)
+{
+    struct hkey *v = pb_xmalloc((c->nh + 1) * sizeof(*v));
+    *n = 0;
+    for (size_t i = 0; i < c->nh; i++) {
+        const struct hline *x = &c->h[i];
+        if ((x->members != 0) != group_lines)
+            continue;
+        v[*n].name = x->h.name;
+        v[*n].g = x->h.groupid;
+        v[*n].line = x->line;
+        v[*n].i = i;
+        (*n)++;
+    }
+    qsort(v, *n, sizeof(*v), cmp);
+    return v;
+}
+
+/* Sort the header and group lines once: records find theirs in log n. */
+static void sort_lines(struct ctx *c)
+{
+    size_t n;
+    c->by_ngl = sorted(c, 0, cmp_ngl, &c->nhdr);
+    c->by_nl = sorted(c, 0, cmp_nl, &n);
+    c->hdr_gid = sorted(c, 0, cmp_g, &n);
+    c->groups = sorted(c, 1, cmp_ngl, &c->ngroups);
+}
+
+/* The first position of v (n keys sorted by cmp) not before key. */
+static size_t lower(const struct hkey *v, size_t n, const struct hkey *key,
+                    int (*cmp)(const void *, const void *))
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(&v[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The header line of record e: the last one before it with its name and
+ * group, else with its name, or NULL. */
 static const struct pb_fio_hdr *find_hdr(const struct ctx *c,
                                          const struct rec *e)
 {
-    const struct pb_fio_hdr *best = NULL;
-    int best_g = 0;
-    for (size_t i = 0; i < c->nh; i++) {
-        const struct hline *x = &c->h[i];
-        if (x->members || x->line > e->line ||
-            strcmp(x->h.name, e->job.name) != 0)
-            continue;
-        int g = x->h.groupid == e->groupid;
-        if (!best || g >= best_g) {
-            best = &x->h;
-            best_g = g;
-        }
-    }
-    return best;
+    struct hkey key = {e->job.name, e->groupid, e->line, 0};
+    size_t k = lower(c->by_ngl, c->nhdr, &key, cmp_ngl);
+    if (k > 0 && !strcmp(c->by_ngl[k - 1].name, e->job.name) &&
+        c->by_ngl[k - 1].g == e->groupid)
+        return &c->h[c->by_ngl[k - 1].i].h;
+    k = lower(c->by_nl, c->nhdr, &key, cmp_nl);
+    if (k > 0 && !strcmp(c->by_nl[k - 1].name, e->job.name))
+        return &c->h[c->by_nl[k - 1].i].h;
+    return NULL;
 }
 
-/* jobs=M of the group line of record e's name and group, 0 when none;
- * *defs: header lines of that group. */
+/* jobs=M of the first group line of record e's name and group, 0 when
+ * none; *defs: header lines of that group. */
 static long group_members(const struct ctx *c, const struct rec *e,
                           size_t *defs)
 {
-    long m = 0;
-    *defs = 0;
-    for (size_t i = 0; i < c->nh; i++) {
-        const struct hline *x = &c->h[i];
-        if (x->h.groupid != e->groupid)
-            continue;
-        if (!x->members)
-            (*defs)++;
-        else if (!m && !strcmp(x->h.name, e->job.name))
-            m = x->members;
-    }
-    return m;
+    struct hkey key = {e->job.name, e->groupid, LONG_MIN, 0};
+    size_t a = lower(c->hdr_gid, c->nhdr, &key, cmp_g);
+    key.g = e->groupid + 1;
+    *defs = lower(c->hdr_gid, c->nhdr, &key, cmp_g) - a;
+    key.g = e->groupid;
+    size_t k = lower(c->groups, c->ngroups, &key, cmp_ngl);
+    if (k < c->ngroups && !strcmp(c->groups[k].name, e->job.name) &&
+        c->groups[k].g == e->groupid)
+        return c->h[c->groups[k].i].members;
+    return 0;
 }
 
 struct hopts {
@@ -509,6 +597,7 @@ static void assign_runs(struct ctx *c)
 
 static void emit_all(struct ctx *c)
 {
+    sort_lines(c);
     for (size_t i = 0; i < c->nr;) {
         size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
                                        i, is_clone, c);
@@ -747,6 +836,10 @@ static int terse_parse(const char *path, const char *buf, size_t len,
     }
     free(c.r);
     free(c.h);
+    free(c.by_ngl);
+    free(c.by_nl);
+    free(c.groups);
+    free(c.hdr_gid);
     return rc;
 }
 

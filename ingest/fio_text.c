@@ -307,6 +307,8 @@ static void free_ctx(struct ctx *c)
             free(r->sec[k].kv.kv);
         free(r->sec);
         free(r->hdr);
+        free(r->hdr_by_name);
+        free(r->hdr_gids);
     }
     free(c->runs);
     free(c->jobs);

@@ -39,6 +39,10 @@ struct run {
     size_t nsec, capsec;
     struct pb_fio_hdr *hdr;
     size_t nhdr, caphdr;
+    /* hdr indexes by name then position, and the groupids sorted: made
+     * by the first pb_fio_text_job_test of the run */
+    size_t *hdr_by_name;
+    long *hdr_gids;
     size_t njobs;    /* jobs seen in this run */
     size_t nimplied; /* jobs without a groupid line, for --name sections */
 };

@@ -14,6 +14,11 @@
 
 /* ==== option lists ==== */
 
+/* fio has some 400 options, and a job file a few sections: more (from a
+ * hostile file) are not read, so that lookups stay cheap. */
+#define MAX_KEYS     1024
+#define MAX_SECTIONS 4096
+
 static void kvl_set(struct ctx *c, struct kvl *l, const char *key,
                     const char *value)
 {
@@ -23,6 +28,8 @@ static void kvl_set(struct ctx *c, struct kvl *l, const char *key,
             return;
         }
     }
+    if (l->n >= MAX_KEYS)
+        return;
     PB_GROW(l->kv, l->cap, l->n + 1);
     l->kv[l->n].key = pb_rs_str(c->set, key);
     l->kv[l->n].value = pb_rs_str(c->set, value);
@@ -243,6 +250,9 @@ int pb_fio_text_jobfile_line(struct ctx *c, struct jobfile *jf, long line,
         struct run *r = &c->runs[jf->run];
         if (!strcmp(jf->pending, "global")) {
             jf->dst = &r->global;
+        } else if (r->nsec >= MAX_SECTIONS) {
+            jf->pending = NULL; /* the rest of the file is not read */
+            return 1;
         } else {
             PB_GROW(r->sec, r->capsec, r->nsec + 1);
             struct cmdsec *cs = &r->sec[r->nsec++];
@@ -308,11 +318,62 @@ static double dir_bs(const struct jopts *o, int d)
 
 /* ==== per job ==== */
 
+/* ==== header lines of a run, indexed ==== */
+
+struct name_ix {
+    const char *name;
+    size_t i;
+};
+
+static int name_ix_cmp(const void *pa, const void *pb)
+{
+    const struct name_ix *a = pa, *b = pb;
+    int k = strcmp(a->name, b->name);
+    return k ? k : (a->i > b->i) - (a->i < b->i);
+}
+
+static int long_cmp(const void *pa, const void *pb)
+{
+    long a = *(const long *)pa, b = *(const long *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Sort r's header lines once, so that a job finds its own in log n. */
+static void index_run(struct run *r)
+{
+    if (r->hdr_by_name || r->nhdr == 0)
+        return;
+    struct name_ix *v = pb_xmalloc(r->nhdr * sizeof(*v));
+    for (size_t i = 0; i < r->nhdr; i++) {
+        v[i].name = r->hdr[i].name;
+        v[i].i = i;
+    }
+    qsort(v, r->nhdr, sizeof(*v), name_ix_cmp);
+    r->hdr_by_name = pb_xmalloc(r->nhdr * sizeof(size_t));
+    r->hdr_gids = pb_xmalloc(r->nhdr * sizeof(long));
+    for (size_t i = 0; i < r->nhdr; i++) {
+        r->hdr_by_name[i] = v[i].i;
+        r->hdr_gids[i] = r->hdr[i].groupid;
+    }
+    qsort(r->hdr_gids, r->nhdr, sizeof(long), long_cmp);
+    free(v);
+}
+
+/* The first header line of job j's name in r (else r's only one, when
+ * its group fits), or NULL. */
 static const struct pb_fio_hdr *find_hdr(const struct run *r, const struct job *j)
 {
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (!strcmp(r->hdr[i].name, j->job.name))
-            return &r->hdr[i];
+    size_t lo = 0, hi = r->nhdr;
+    while (lo < hi && r->hdr_by_name) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(r->hdr[r->hdr_by_name[mid]].name, j->job.name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (r->hdr_by_name && lo < r->nhdr &&
+        !strcmp(r->hdr[r->hdr_by_name[lo]].name, j->job.name))
+        return &r->hdr[r->hdr_by_name[lo]];
     if (r->nhdr == 1 && (!j->full || r->hdr[0].groupid == j->groupid))
         return &r->hdr[0];
     return NULL;
@@ -332,11 +393,24 @@ static const struct kvl *find_sec(const struct run *r, const struct job *j)
 /* Job definitions (header lines) of group g in run r. */
 static size_t defs_in_group(const struct run *r, long g)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (r->hdr[i].groupid == g)
-            n++;
-    return n;
+    size_t lo = 0, hi = r->nhdr;
+    while (lo < hi) { /* first >= g */
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->hdr_gids[mid] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t a = lo;
+    hi = r->nhdr;
+    while (lo < hi) { /* first > g */
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->hdr_gids[mid] <= g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - a;
 }
 
 static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
@@ -378,6 +452,7 @@ static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
 void pb_fio_text_job_test(struct ctx *c, struct job *j, size_t nclones,
                           double bs[D_N])
 {
+    index_run(&c->runs[j->job.run]);
     struct jopts o;
     fill_opts(c, j, nclones, &o);
     build_test(c, j, &o);
