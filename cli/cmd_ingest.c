@@ -17,7 +17,7 @@ static const char usage_text[] =
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
     "                        [--configs SHEET]... [--table-metric SPEC]...\n"
     "                        [--columns LIST] [--skip-unknown] [--include GLOB]...\n"
-    "                        [--exclude GLOB]... [--follow] PATH...\n"
+    "                        [--exclude GLOB]... [--follow] [--strict] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -48,6 +48,8 @@ static const char usage_text[] =
     "  --columns LIST    the -o columns of ZFS -H output without a header,\n"
     "                    e.g. name,used,lused,ratio (`zfs list -H -o ...`);\n"
     "                    the default columns of zfs/zpool list -H need none\n"
+    "  --strict          refuse sources that record an interrupted run (fact\n"
+    "                    flag.interrupted, e.g. fio killed by a signal)\n"
     "  --dump            print what would be stored; do not open the database\n"
     "  -j, --threads N   parse on N threads (default: all cores)\n"
     "  --skip-unknown    pass over files of no supported format (notes, job\n"
@@ -75,7 +77,7 @@ struct pending {
 
 struct ingest_ctx {
     struct pb_db *db;
-    int dump, quiet, tty;
+    int dump, quiet, tty, strict;
     int skip_unknown; /* files of no supported format are skipped */
     size_t unknown;   /* ... and counted */
     int fatal;
@@ -135,6 +137,31 @@ static void warn_skipped(const struct ingest_ctx *c, const char *path,
                     path, set->facts[i].value);
 }
 
+/* --strict: an error for a set that records an interrupted run, whose
+ * fact value is "line L: WHAT". */
+static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
+{
+    for (size_t i = 0; i < set->nfacts; i++) {
+        const struct pb_fact *f = &set->facts[i];
+        if (strcmp(f->key, "flag.interrupted") != 0)
+            continue;
+        long line = 0;
+        const char *what = f->value;
+        if (!strncmp(what, "line ", 5)) {
+            char *end;
+            line = strtol(what + 5, &end, 10);
+            if (end[0] == ':' && end[1] == ' ')
+                what = end + 2;
+            else
+                line = 0;
+        }
+        pb_err_set(e, PB_EINPUT, set->path, line, 0, "interrupted run (%s)",
+                   what);
+        return 1;
+    }
+    return 0;
+}
+
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -172,6 +199,14 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         } else {
             c->rejected++;
         }
+        return 0;
+    }
+    struct pb_err refused = {0};
+    if (c->strict && strict_refuse(set, &refused)) {
+        if (c->tty && !c->quiet)
+            fputs("\r\033[K", stderr);
+        pb_err_print(&refused, stderr);
+        c->rejected++;
         return 0;
     }
     if (c->tty && !c->quiet)
@@ -368,6 +403,7 @@ int cmd_ingest(int argc, char **argv)
         {"skip-unknown", no_argument, NULL, 'U'},
         {"include", required_argument, NULL, 'I'},
         {"exclude", required_argument, NULL, 'X'},
+        {"strict", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -466,6 +502,9 @@ int cmd_ingest(int argc, char **argv)
             PB_GROW(excl, capexcl, io.nexclude + 1);
             excl[io.nexclude++] = optarg;
             io.exclude = excl;
+            break;
+        case 'S':
+            ctx.strict = 1;
             break;
         case 'h':
             fputs(usage_text, stdout);

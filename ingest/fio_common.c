@@ -260,6 +260,141 @@ double pb_fio_dec_shift(const char *s, int shift)
     return strtod(b, NULL);
 }
 
+/* ==== job header lines ==== */
+
+/* s[0..n) as a NUL-terminated arena string. */
+static const char *astr(struct pb_resultset *set, const char *s, size_t n)
+{
+    return pb_arena_strndup(&set->arena, s, n);
+}
+
+/* Last occurrence of lit in s[0..n), or NULL. */
+static const char *last_of(const char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    for (size_t i = n >= k ? n - k + 1 : 0; i-- > 0;)
+        if (!memcmp(s + i, lit, k))
+            return s + i;
+    return NULL;
+}
+
+int pb_fio_parse_hdr(struct pb_resultset *set, const char *s, size_t n,
+                     struct pb_fio_hdr *h)
+{
+    static const char G[] = ": (g=";
+    const char *end = s + n, *g = NULL;
+    for (const char *p = s; p + 5 <= end && !g; p++)
+        if (!memcmp(p, G, 5))
+            g = p;
+    if (!g)
+        return 0;
+    const char *p = g + 5, *d = p;
+    while (p < end && isdigit((unsigned char)*p))
+        p++;
+    if (p == d || p - d > 9 || end - p < 6 || memcmp(p, "): rw=", 6) != 0)
+        return 0;
+    memset(h, 0, sizeof(*h));
+    h->groupid = strtol(d, NULL, 10);
+    /* "<host> name": a client prints the server's lines so */
+    if (s[0] == '<') {
+        const char *gt = memchr(s, '>', (size_t)(g - s));
+        if (gt && gt + 1 < g && gt[1] == ' ')
+            s = gt + 2;
+    }
+    p += 6;
+    const char *rw = p;
+    while (p < end && *p >= 'a' && *p <= 'z')
+        p++;
+    if (p == rw)
+        return 0;
+    while (end > p && isspace((unsigned char)end[-1]))
+        end--;
+    h->name = astr(set, s, (size_t)(g - s));
+    h->rw = astr(set, rw, (size_t)(p - rw));
+    /* from the end: ", iodepth=N", then ", ioengine=X" */
+    const char *q = last_of(p, (size_t)(end - p), ", iodepth=");
+    if (q) {
+        const char *v = q + 10, *e = v;
+        while (e < end && isdigit((unsigned char)*e))
+            e++;
+        if (e == end && e > v) {
+            h->iodepth = astr(set, v, (size_t)(e - v));
+            end = q;
+        }
+    }
+    q = last_of(p, (size_t)(end - p), ", ioengine=");
+    if (q) {
+        const char *v = q + 11, *e = v;
+        while (e < end && *e != ',' && !isspace((unsigned char)*e))
+            e++;
+        if (e == end && e > v) {
+            h->ioengine = astr(set, v, (size_t)(e - v));
+            end = q;
+        }
+    }
+    if (end - p >= 5 && !memcmp(p, ", bs=", 5))
+        h->bs = astr(set, p + 5, (size_t)(end - p - 5));
+    else if (end > p)
+        return 0; /* something else follows rw=: not a header */
+    return 1;
+}
+
+/* One "min-max" block size range of a header: bytes, or "min-max". */
+static void range_bs(const char *s, size_t n, char *out, size_t cap)
+{
+    char tmp[32];
+    if (n >= sizeof(tmp))
+        n = sizeof(tmp) - 1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *dash = strchr(tmp, '-');
+    if (dash)
+        *dash = '\0';
+    double lo, hi = NAN;
+    int ok = pb_fio_parse_size(tmp, &lo) == 0;
+    if (dash)
+        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
+    char a[32], b[32];
+    if (!ok)
+        snprintf(out, cap, "%s", tmp);
+    else if (!dash || hi == lo)
+        snprintf(out, cap, "%s", pb_fmt_num(lo, a, sizeof(a)));
+    else
+        snprintf(out, cap, "%s-%s", pb_fmt_num(lo, a, sizeof(a)),
+                 pb_fmt_num(hi, b, sizeof(b)));
+}
+
+void pb_fio_header_bs(const char *bs, char *out, size_t cap)
+{
+    char part[3][80];
+    int np = 0;
+    const char *p = bs;
+    while (*p && np < 3) {
+        while (*p == ' ' || *p == ',' || *p == '/')
+            p++;
+        if (p[0] == '(' && p[1] && p[2] == ')')
+            p += 3;
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, ",/");
+        if (n == 0)
+            break;
+        size_t k = n;
+        while (k > 0 && p[k - 1] == ' ')
+            k--;
+        range_bs(p, k, part[np], sizeof(part[np]));
+        np++;
+        p += n;
+    }
+    if (np == 0) {
+        out[0] = '\0';
+        return;
+    }
+    for (int i = np; i < 3; i++)
+        strcpy(part[i], part[np - 1]);
+    snprintf(out, cap, "%s,%s,%s", part[0], part[1], part[2]);
+}
+
 /* ==== tests ==== */
 
 static void short_size(const char *bytes, char *buf, size_t n)
@@ -277,6 +412,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     struct pb_buf name = PB_BUF_INIT;
     char num_s[64], sz[64];
     int known = o->known;
+    int defaults = known && !o->no_defaults; /* fio's defaults apply */
 
     /* rw */
     char rw[32] = "";
@@ -290,7 +426,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
         rw[n] = '\0';
         if (!strcmp(rw, "readwrite"))
             strcpy(rw, "rw");
-    } else if (known) {
+    } else if (defaults) {
         strcpy(rw, "read"); /* fio's default */
     } else if (rw_from_io(&j->st)) {
         strcpy(rw, rw_from_io(&j->st));
@@ -303,7 +439,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     char bs[3][64], *bsmain = NULL;
     int have_bs = 0;
     v = o->bs;
-    if (v || known) {
+    if (v || defaults) {
         pb_fio_split_bs(v ? v : "4096", bs);
         have_bs = 1;
         int first = (j->rwmask & M_READ)    ? 0
@@ -314,22 +450,24 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     }
 
     double iodepth = pb_fio_int_opt(o->iodepth);
-    if (iodepth < 0 && known && !o->iodepth)
+    if (iodepth < 0 && defaults && !o->iodepth)
         iodepth = 1;
     double numjobs = pb_fio_int_opt(o->numjobs);
-    if (numjobs < 0 && known && !o->numjobs)
+    if (numjobs < 0 && defaults && !o->numjobs)
         numjobs = 1;
+    /* rwmixread as stated (or 100 - rwmixwrite); fio's default 50 only
+     * where the source lists every option; never the measured split */
     const char *rwmix = NULL;
     char rwmix_s[64];
-    if (mixed && o->rwmix_done && !o->rwmixread && !o->rwmixwrite) {
-        rwmix = o->rwmix_done;
-    } else if (mixed) {
+    if (mixed) {
         double r = pb_fio_int_opt(o->rwmixread);
         if (r < 0 && pb_fio_int_opt(o->rwmixwrite) >= 0)
             r = 100 - pb_fio_int_opt(o->rwmixwrite);
-        if (r < 0 || r > 100)
+        if ((r < 0 || r > 100) && o->rwmix_default && !o->no_defaults &&
+            !o->rwmixread && !o->rwmixwrite)
             r = 50;
-        rwmix = pb_fmt_num(r, rwmix_s, sizeof(rwmix_s));
+        if (r >= 0 && r <= 100)
+            rwmix = pb_fmt_num(r, rwmix_s, sizeof(rwmix_s));
     }
     double fsync = pb_fio_int_opt(o->fsync);
     double direct = pb_fio_int_opt(o->direct);

@@ -1,4 +1,4 @@
-/* Private to the three fio parsers (fio_json.c, fio_text.c, fio_terse.c):
+/* Private to the fio parsers (fio_json.c, fio_text.c, fio_terse.c):
  * the model of one fio job that each fills from its own format, and the
  * code that turns it into a test and results the same way for all three
  * (rules in the header comment of fio_common.c). Nothing else includes it.
@@ -84,9 +84,24 @@ struct pb_fio_opts {
     const char *rw, *bs, *iodepth, *numjobs, *rwmixread, *rwmixwrite;
     const char *fsync, *direct, *buffered, *sync, *ioengine, *size;
     const char *runtime;
-    /* read share of a mixed job measured from what it did ("70"), taken
-     * as given when neither rwmixread nor rwmixwrite is set */
-    const char *rwmix_done;
+    /* some option of the source is ambiguous (fio 3.33 client/server
+     * merges every client's global options into one object): fio's
+     * defaults are not assumed for the options not given */
+    int no_defaults;
+    /* the source lists every option the job was given (fio JSON), so a
+     * mixed job without rwmixread/rwmixwrite ran fio's default 50; text
+     * and terse never show it, and a read share is never guessed from
+     * what the job did */
+    int rwmix_default;
+};
+
+/* A job header line of normal output, "NAME: (g=0): rw=randread,
+ * bs=(R) 4096B-4096B, (W) ..., ioengine=libaio, iodepth=1"; strings in
+ * the set's arena, NULL when not shown. */
+struct pb_fio_hdr {
+    const char *name;
+    long groupid;
+    const char *rw, *bs, *ioengine, *iodepth;
 };
 
 /* A direction absent, its values unknown (NAN). */
@@ -115,6 +130,16 @@ double pb_fio_longest_runtime(const struct pb_fio_stats *s);
 void pb_fio_read_opts(struct pb_fio_opts *o,
                       const char *(*get)(const void *ctx, const char *key),
                       const void *ctx);
+
+/* Parse s[0..n) as a job header line into h; 1 when it is one, else 0.
+ * The "<host> " prefix of a client/server run is not part of the name. */
+int pb_fio_parse_hdr(struct pb_resultset *set, const char *s, size_t n,
+                     struct pb_fio_hdr *h);
+
+/* Header bs "(R) 4096B-4096B, (W) ..., (T) ..." (3.x) or
+ * "4K-4K/4K-4K/4K-4K" (2.x) into "r,w,t" in bytes ("512-4096" for a
+ * range); "" when none. */
+void pb_fio_header_bs(const char *bs, char *out, size_t cap);
 
 /* Plain non-negative number such as "4" or "01"; -1 otherwise. */
 double pb_fio_int_opt(const char *s);
@@ -175,6 +200,30 @@ int pb_fio_check_blank(const char *path, const char *buf, size_t len,
 
 /* Record the fio version ("fio-3.33") of the file. */
 void pb_fio_set_version(struct pb_resultset *set, const char *version);
+
+/* ==== flags and facts (fio_flags.c) ==== */
+
+/* s[0..n) is a line fio prints when a run was cut short ("fio:
+ * terminating on signal 2", "... it appears to be stuck"). */
+int pb_fio_is_interrupt(const char *s, size_t n);
+
+/* Record fact flag.interrupted = "line L: MARKER[; ran X s of Y s]"
+ * (achieved/asked in ns, NAN when unknown); the first call wins. The
+ * "line L: " prefix is what `ingest --strict` quotes. */
+void pb_fio_flag_interrupted(struct pb_resultset *set, long line,
+                             const char *marker, size_t n, double achieved,
+                             double asked);
+
+/* After a successful parse: fact flag.no_version when the file named no
+ * fio version, flag.implausible (per host) for values above what the
+ * job's runtime and bytes allow (the values are kept as they are). Call
+ * with the same jobs as pb_fio_emit_all. */
+void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
+                      size_t size, size_t n);
+
+/* Add value to fact key of host, joining distinct values with ", ". */
+void pb_fio_fact_add(struct pb_resultset *set, const char *host,
+                     const char *key, const char *value);
 
 /* PB_EINPUT for a file with no results: fio's own error line `errmsg`
  * (at errline) when there is one (errline > 0), else the message none. */

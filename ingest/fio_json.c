@@ -119,6 +119,7 @@ struct entry {
     const char *hostname;
     double port;
     int is_agg; /* fio's "All clients" */
+    int gopts;  /* its global options object, or PB_JSON_NONE */
     double error;
     int have_test; /* job.config and job.test are set */
 };
@@ -241,25 +242,109 @@ struct ctx {
     struct pb_resultset *set;
     struct pb_err *err;
     struct pb_json *doc;
-    int global; /* "global options", or PB_JSON_NONE */
+    int global; /* "global options" (object or list), or PB_JSON_NONE */
+    int clients;         /* client/server output ("client_stats") */
+    size_t global_mult;  /* clients merged into the object (fio 3.33) */
+    int global_conflict; /* and some key of theirs is ambiguous */
     struct entry *e;
     size_t ne;
     const char *arrname; /* "jobs" or "client_stats" */
 };
 
-/* Job option `key`, the job's own value winning over "global options". */
+/* Option `key` of a global options object, or NULL. fio 3.33 in
+ * client/server mode merges the options of every client into one object
+ * (each key once per client that sent it): a key is known only when it
+ * occurs `need` times (the most any key occurs) with one value. */
+static const char *gopt(struct pb_json *d, int obj, const char *key,
+                        size_t need)
+{
+    const char *v = NULL;
+    size_t klen = strlen(key), count = 0;
+    for (int k = pb_json_first(d, is_object(d, obj) ? obj : PB_JSON_NONE);
+         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
+        const char *name = pb_json_str(d, k);
+        if (!name || strlen(name) != klen || memcmp(name, key, klen) != 0)
+            continue;
+        const char *x = pb_json_str(d, pb_json_value(d, k));
+        if (!x || (v && strcmp(v, x) != 0))
+            return NULL;
+        v = x;
+        count++;
+    }
+    return count >= need ? v : NULL;
+}
+
+struct kvp {
+    const char *k, *v; /* v NULL: not a string */
+};
+
+static int kvp_cmp(const void *pa, const void *pb)
+{
+    const struct kvp *a = pa, *b = pb;
+    int c = strcmp(a->k, b->k);
+    if (c)
+        return c;
+    if (!a->v || !b->v)
+        return (a->v != NULL) - (b->v != NULL);
+    return strcmp(a->v, b->v);
+}
+
+/* The most times a key occurs in the object (1: no merge); *ambiguous:
+ * some key does not occur that often with one value. Sorted, so that a
+ * hostile object of many keys costs n log n. */
+static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
+{
+    *ambiguous = 0;
+    size_t n = is_object(d, obj) ? pb_json_size(d, obj) : 0;
+    if (n < 2)
+        return 1;
+    struct kvp *t = pb_xmalloc(n * sizeof(*t));
+    size_t k = 0;
+    for (int x = pb_json_first(d, obj); x != PB_JSON_NONE && k < n;
+         x = pb_json_next(d, x)) {
+        t[k].k = pb_json_str(d, x);
+        t[k].v = pb_json_str(d, pb_json_value(d, x));
+        if (t[k].k)
+            k++;
+    }
+    qsort(t, k, sizeof(*t), kvp_cmp);
+    size_t most = 1;
+    for (size_t i = 0, j; i < k; i = j) {
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            ;
+        if (j - i > most)
+            most = j - i;
+    }
+    for (size_t i = 0, j; i < k && most > 1; i = j) {
+        int one = 1;
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            one &= pb_fio_same_str(t[j].v, t[i].v);
+        if (j - i != most || !one)
+            *ambiguous = 1;
+    }
+    free(t);
+    return most;
+}
+
+/* Job option `key`, the job's own value winning over its client's
+ * "global options". */
 static const char *opt(const struct ctx *c, const struct entry *e,
                        const char *key)
 {
     const char *v = str(c->doc, pb_json_get(c->doc, e->obj, "job options"),
                         key);
-    return v ? v : str(c->doc, c->global, key);
+    if (v)
+        return v;
+    if (!c->clients) /* local run: as fio reads a job file, the last one */
+        return str(c->doc, e->gopts, key);
+    return gopt(c->doc, e->gopts, key,
+                e->gopts == c->global ? c->global_mult : 1);
 }
 
 static int has_opts(const struct ctx *c, const struct entry *e)
 {
     return is_object(c->doc, pb_json_get(c->doc, e->obj, "job options")) ||
-           pb_json_size(c->doc, c->global) > 0;
+           pb_json_size(c->doc, e->gopts) > 0;
 }
 
 struct optsrc {
@@ -278,6 +363,8 @@ static void build_test(struct ctx *c, struct entry *e)
     struct pb_fio_opts o = {0};
     struct optsrc src = {c, e};
     o.known = has_opts(c, e);
+    o.no_defaults = c->global_conflict;
+    o.rwmix_default = 1;
     pb_fio_read_opts(&o, opt_of, &src);
     pb_fio_build_test(c->set, &o, &e->job);
     e->have_test = 1;
@@ -285,10 +372,64 @@ static void build_test(struct ctx *c, struct entry *e)
 
 /* ==== hosts (client/server) ==== */
 
+/* The global options of entry e: the object, or (fio 3.4x client/server)
+ * the element of the list with e's hostname and port (hostname alone
+ * when the port is not given), or the only element. */
+static int global_of(const struct ctx *c, const struct entry *e)
+{
+    struct pb_json *d = c->doc;
+    if (pb_json_type(d, c->global) != PB_JSON_ARRAY)
+        return c->global;
+    int only = PB_JSON_NONE, n = 0, match = PB_JSON_NONE;
+    for (int el = pb_json_first(d, c->global); el != PB_JSON_NONE;
+         el = pb_json_next(d, el)) {
+        if (!is_object(d, el))
+            continue;
+        n++;
+        only = el;
+        const char *h = str(d, el, "hostname");
+        double port = num(d, el, "port");
+        if (!e->hostname || !h || strcmp(h, e->hostname) != 0)
+            continue;
+        if (port == e->port)
+            return el;
+        if ((isnan(port) || isnan(e->port)) && match == PB_JSON_NONE)
+            match = el;
+    }
+    if (match != PB_JSON_NONE)
+        return match;
+    return n == 1 ? only : PB_JSON_NONE;
+}
+
+/* Facts of each host: its hostname and the target (filename option;
+ * else, for a local run, the disks of "disk_util"). */
+static void host_facts(struct ctx *c)
+{
+    int named = 0;
+    for (size_t i = 0; i < c->ne; i++)
+        named |= !c->e[i].is_agg && c->e[i].job.usable &&
+                 opt(c, &c->e[i], "filename") != NULL;
+    int du = pb_json_get(c->doc, pb_json_root(c->doc), "disk_util");
+    if (!named && !c->clients && pb_json_type(c->doc, du) == PB_JSON_ARRAY)
+        for (int d = pb_json_first(c->doc, du); d != PB_JSON_NONE;
+             d = pb_json_next(c->doc, d))
+            pb_fio_fact_add(c->set, NULL, "device", str(c->doc, d, "name"));
+    for (size_t i = 0; i < c->ne; i++) {
+        const struct entry *e = &c->e[i];
+        if (e->is_agg || !e->job.usable)
+            continue;
+        if (e->hostname)
+            pb_rs_fact(c->set, e->job.host, "hostname", e->hostname);
+        pb_fio_fact_add(c->set, e->job.host, "device",
+                        opt(c, e, "filename"));
+    }
+}
+
 static void assign_hosts(struct ctx *c)
 {
     for (size_t i = 0; i < c->ne; i++) {
         struct entry *e = &c->e[i];
+        e->gopts = global_of(c, e);
         if (e->is_agg) {
             e->job.host = "(all clients)";
             continue;
@@ -448,6 +589,50 @@ static int no_json(const char *path, const char *buf, size_t len,
                       "no JSON object found (first line: \"%s\")", first);
 }
 
+/* ==== interrupted runs ==== */
+
+/* How long the longest job ran and the runtime it asked for (ns). */
+static void runtimes(const struct ctx *c, double *ran, double *asked)
+{
+    *ran = *asked = NAN;
+    for (size_t i = 0; i < c->ne; i++) {
+        const struct entry *e = &c->e[i];
+        if (e->is_agg || !e->job.usable)
+            continue;
+        double r = pb_fio_longest_runtime(&e->job.st);
+        if (!(r > 0) || r <= *ran)
+            continue;
+        *ran = r;
+        double ns;
+        const char *v = opt(c, e, "runtime");
+        if (!v)
+            v = opt(c, e, "timeout");
+        *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
+    }
+}
+
+/* fio's interruption lines around the document (stderr captured with
+ * it, or json,normal text after it). */
+static void flag_interrupted(struct ctx *c, size_t used)
+{
+    const char *buf = c->buf, *end = buf + c->start + c->jlen;
+    const char *doc_end = buf + c->start + used;
+    long line = 1;
+    for (const char *p = buf; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        if ((p < buf + c->start || p >= doc_end) &&
+            pb_fio_is_interrupt(p, (size_t)(e - p))) {
+            double ran, asked;
+            runtimes(c, &ran, &asked);
+            pb_fio_flag_interrupted(c->set, line, p, (size_t)(e - p), ran,
+                                    asked);
+            return;
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
 /* ==== parse ==== */
 
 static int emit_all(struct ctx *c)
@@ -537,8 +722,14 @@ static int fio_parse(const char *path, const char *buf, size_t len,
     if (version)
         pb_fio_set_version(set, version);
     c.global = pb_json_get(&doc, root, "global options");
-    if (!is_object(&doc, c.global))
+    if (!is_object(&doc, c.global) &&
+        pb_json_type(&doc, c.global) != PB_JSON_ARRAY)
         c.global = PB_JSON_NONE;
+    c.clients = !strcmp(c.arrname, "client_stats");
+    c.global_mult = 1;
+    if (c.clients)
+        c.global_mult =
+            merged_clients(&doc, c.global, &c.global_conflict);
 
     c.ne = 0;
     c.e = pb_xcalloc(pb_json_size(&doc, arr) + 1, sizeof(*c.e));
@@ -552,6 +743,11 @@ static int fio_parse(const char *path, const char *buf, size_t len,
     rc = emit_all(&c);
     if (rc == PB_OK && set->nresults == before)
         rc = no_results(&c);
+    if (rc == PB_OK) {
+        host_facts(&c);
+        flag_interrupted(&c, used);
+        pb_fio_flag_file(set, &c.e[0].job, sizeof(c.e[0]), c.ne);
+    }
     free(c.e);
 out:
     pb_json_release(&doc);

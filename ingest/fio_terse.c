@@ -15,13 +15,24 @@
  * job description (v2 prints the description on its own line).
  *
  * Decisions (see fixtures/fio-terse/README.md):
- *   - Terse has no job options: tests are named as ingest/fio_common.c
- *     names jobs without options, "fio <rw done> job=<name>" (rw from the
- *     directions that did I/O: read, write, rw, trim, trimwrite; iops > 0
- *     counts as I/O), plus rwmixread for rw: the read share of the IOPS,
- *     rounded to the nearest 5 (50 when both are 0). Job names
- *     are not parsed for parameters. Config label = job name; an empty
- *     name becomes "job<k>" (k = 1-based line record).
+ *   - Terse has no job options. With --output-format=terse,normal the
+ *     job header lines (`NAME: (g=0): rw=randread, bs=(R) 4096B-4096B,
+ *     ..., ioengine=psync, iodepth=1`) and group lines (`NAME: (groupid=
+ *     0, jobs=2)`) are in the file: tests are named from them exactly as
+ *     ingest/fio_text.c names them, so one file gives the same tests
+ *     through either parser. Without them (--minimal) tests are named as
+ *     ingest/fio_common.c names jobs without options, "fio <rw done>
+ *     job=<name>" (rw from the directions that did I/O: read, write, rw,
+ *     trim, trimwrite; iops > 0 counts as I/O); rwmixread is never
+ *     derived from the measured split. Job names are not parsed for
+ *     parameters. Config label = job name; an empty name becomes "job<k>"
+ *     (k = 1-based line record).
+ *   - fio's progress text glued to the first record (terminal redraws
+ *     with CR, or "[eta 00m:00s]3;fio-3.33;..." once the CRs were lost)
+ *     is stripped; a line that holds 20+ fields but no readable record is
+ *     an error, never skipped.
+ *   - Facts: flag.interrupted ("fio: terminating on signal N"),
+ *     flag.no_version (v2 has no version field), flag.implausible.
  *   - bw is recomputed as floor(KiB * 1024 * 1000 / runtime_ms) (fio's JSON
  *     bw_bytes) when that agrees with the printed KiB/s, else KiB/s * 1024.
  *   - slat/clat/lat printed as all zeros were not measured: no row.
@@ -60,6 +71,17 @@ struct field {
     size_t n;
 };
 
+struct hkey;
+
+/* A job header line of normal output printed next to the terse lines
+ * (--output-format=terse,normal), or a "NAME: (groupid=G, jobs=M)" line
+ * of its normal section (M: -1). */
+struct hline {
+    struct pb_fio_hdr h; /* name and groupid only for a group line */
+    long line;
+    long members; /* jobs=M of a group line; 0 for a header */
+};
+
 struct ctx {
     const char *path;
     const char *buf;
@@ -67,8 +89,18 @@ struct ctx {
     struct pb_err *err;
     struct rec *r;
     size_t nr, capr;
+    struct hline *h;
+    size_t nh, caph;
+    /* indexes into h, sorted once the file is read (see sort_lines) */
+    struct hkey *by_ngl;  /* headers by name, group, line */
+    struct hkey *by_nl;   /* headers by name, line */
+    struct hkey *groups;  /* group lines by name, group, line */
+    struct hkey *hdr_gid; /* headers by group */
+    size_t nhdr, ngroups;
     long errline;
     char errmsg[160];
+    long intr_line; /* "fio: terminating on signal 2", 0: none */
+    char intr[160];
 };
 
 /* ==== fields ==== */
@@ -370,16 +402,168 @@ out:
 
 /* ==== tests and results (fio_common.c) ==== */
 
-/* Terse has no job options: the test is named by what the job did. */
-static void build_test(struct ctx *c, struct rec *e)
+/* ==== header and group lines, indexed ==== */
+
+/* A header or group line as sort key; i: its index in c->h. */
+struct hkey {
+    const char *name;
+    long g, line;
+    size_t i;
+};
+
+/* name, then group, then line; a NULL name or negative group skips that
+ * part (the key searched for, see lower). */
+static int hkey_cmp3(const struct hkey *a, const struct hkey *b)
 {
-    const struct pb_fio_stats *s = &e->job.st;
-    double a = s->d[D_READ].iops, b = s->d[D_WRITE].iops;
-    double share = a + b > 0 ? floor(a * 100 / (a + b) / 5 + 0.5) * 5 : 50;
-    char mix[32];
-    snprintf(mix, sizeof(mix), "%.0f", share);
+    int k = a->name && b->name ? strcmp(a->name, b->name) : 0;
+    if (!k && a->g >= 0 && b->g >= 0 && a->g != b->g)
+        k = a->g < b->g ? -1 : 1;
+    if (!k && a->line != b->line)
+        k = a->line < b->line ? -1 : 1;
+    return k;
+}
+
+static int cmp_ngl(const void *a, const void *b)
+{
+    return hkey_cmp3(a, b);
+}
+
+static int cmp_nl(const void *pa, const void *pb)
+{
+    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
+    a.g = b.g = -1;
+    return hkey_cmp3(&a, &b);
+}
+
+static int cmp_g(const void *pa, const void *pb)
+{
+    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
+    a.name = b.name = NULL;
+    a.line = b.line = 0;
+    return hkey_cmp3(&a, &b);
+}
+
+/* The header lines (group_lines 0) or group lines of c->h, sorted by cmp;
+ * caller frees. */
+static struct hkey *sorted(const struct ctx *c, int group_lines,
+                           int (*cmp)(const void *, const void *), size_t *n)
+{
+    struct hkey *v = pb_xmalloc((c->nh + 1) * sizeof(*v));
+    *n = 0;
+    for (size_t i = 0; i < c->nh; i++) {
+        const struct hline *x = &c->h[i];
+        if ((x->members != 0) != group_lines)
+            continue;
+        v[*n].name = x->h.name;
+        v[*n].g = x->h.groupid;
+        v[*n].line = x->line;
+        v[*n].i = i;
+        (*n)++;
+    }
+    qsort(v, *n, sizeof(*v), cmp);
+    return v;
+}
+
+/* Sort the header and group lines once: records find theirs in log n. */
+static void sort_lines(struct ctx *c)
+{
+    size_t n;
+    c->by_ngl = sorted(c, 0, cmp_ngl, &c->nhdr);
+    c->by_nl = sorted(c, 0, cmp_nl, &n);
+    c->hdr_gid = sorted(c, 0, cmp_g, &n);
+    c->groups = sorted(c, 1, cmp_ngl, &c->ngroups);
+}
+
+/* The first position of v (n keys sorted by cmp) not before key. */
+static size_t lower(const struct hkey *v, size_t n, const struct hkey *key,
+                    int (*cmp)(const void *, const void *))
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(&v[mid], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The header line of record e: the last one before it with its name and
+ * group, else with its name, or NULL. */
+static const struct pb_fio_hdr *find_hdr(const struct ctx *c,
+                                         const struct rec *e)
+{
+    struct hkey key = {e->job.name, e->groupid, e->line, 0};
+    size_t k = lower(c->by_ngl, c->nhdr, &key, cmp_ngl);
+    if (k > 0 && !strcmp(c->by_ngl[k - 1].name, e->job.name) &&
+        c->by_ngl[k - 1].g == e->groupid)
+        return &c->h[c->by_ngl[k - 1].i].h;
+    k = lower(c->by_nl, c->nhdr, &key, cmp_nl);
+    if (k > 0 && !strcmp(c->by_nl[k - 1].name, e->job.name))
+        return &c->h[c->by_nl[k - 1].i].h;
+    return NULL;
+}
+
+/* jobs=M of the first group line of record e's name and group, 0 when
+ * none; *defs: header lines of that group. */
+static long group_members(const struct ctx *c, const struct rec *e,
+                          size_t *defs)
+{
+    struct hkey key = {e->job.name, e->groupid, LONG_MIN, 0};
+    size_t a = lower(c->hdr_gid, c->nhdr, &key, cmp_g);
+    key.g = e->groupid + 1;
+    *defs = lower(c->hdr_gid, c->nhdr, &key, cmp_g) - a;
+    key.g = e->groupid;
+    size_t k = lower(c->groups, c->ngroups, &key, cmp_ngl);
+    if (k < c->ngroups && !strcmp(c->groups[k].name, e->job.name) &&
+        c->groups[k].g == e->groupid)
+        return c->h[c->groups[k].i].members;
+    return 0;
+}
+
+struct hopts {
+    const struct pb_fio_hdr *h;
+    char bs[256];
+    char numjobs[32];
+};
+
+static const char *hopt(const void *ctx, const char *key)
+{
+    const struct hopts *o = ctx;
+    if (!strcmp(key, "rw"))
+        return o->h->rw;
+    if (!strcmp(key, "bs"))
+        return o->bs[0] ? o->bs : NULL;
+    if (!strcmp(key, "ioengine"))
+        return o->h->ioengine;
+    if (!strcmp(key, "iodepth"))
+        return o->h->iodepth;
+    if (!strcmp(key, "numjobs"))
+        return o->numjobs[0] ? o->numjobs : NULL;
+    return NULL;
+}
+
+/* Terse has no job options: with the job's header line (terse,normal
+ * output) the test is named from it as fio_text.c names it, else by what
+ * the job did. nclones: records in its run of clones. */
+static void build_test(struct ctx *c, struct rec *e, size_t nclones)
+{
     struct pb_fio_opts o = {0};
-    o.rwmix_done = mix; /* used for rw only */
+    struct hopts ho;
+    memset(&ho, 0, sizeof(ho));
+    ho.h = find_hdr(c, e);
+    if (ho.h) {
+        if (ho.h->bs)
+            pb_fio_header_bs(ho.h->bs, ho.bs, sizeof(ho.bs));
+        size_t defs;
+        long m = group_members(c, e, &defs);
+        long nj = m > 1 && defs <= 1 ? m : nclones > 1 ? (long)nclones : 0;
+        if (nj > 0)
+            snprintf(ho.numjobs, sizeof(ho.numjobs), "%ld", nj);
+        o.known = 1;
+        pb_fio_read_opts(&o, hopt, &ho);
+    }
     pb_fio_build_test(c->set, &o, &e->job);
 }
 
@@ -413,9 +597,15 @@ static void assign_runs(struct ctx *c)
 
 static void emit_all(struct ctx *c)
 {
-    for (size_t i = 0; i < c->nr; i++)
-        if (c->r[i].job.usable)
-            build_test(c, &c->r[i]);
+    sort_lines(c);
+    for (size_t i = 0; i < c->nr;) {
+        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
+                                       i, is_clone, c);
+        for (size_t k = 0; k < n; k++)
+            if (c->r[i + k].job.usable)
+                build_test(c, &c->r[i + k], n);
+        i += n;
+    }
     pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, is_clone, c);
 }
 
@@ -433,6 +623,87 @@ static int terse_start(const char *s, size_t n)
     if (i == d || i >= n || s[i] != ';')
         return 0;
     return (int)strtol(s + d, NULL, 10);
+}
+
+/* Semicolons in s[0..n). */
+static size_t semis(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == ';';
+    return k;
+}
+
+/* Offset of a terse record in a line, or (size_t)-1: at its start, or
+ * after fio's progress text that a terminal redraw (CR) or a lost line
+ * break glued to it ("Jobs: 1 (f=1): [r(1)][...][eta 00m:00s]3;fio-3.33;
+ * ..."): right after a CR or a ']', v3+ with its "fio-" field, v2 with
+ * the fields of a whole record. */
+static size_t record_at(const char *s, size_t n)
+{
+    if (terse_start(s, n))
+        return 0;
+    size_t after = semis(s, n); /* semicolons from i on */
+    for (size_t i = 1; i < n; i++) {
+        after -= s[i - 1] == ';';
+        if (s[i - 1] != '\r' && s[i - 1] != ']')
+            continue;
+        int ver = terse_start(s + i, n - i);
+        if (ver < 2 || ver > 5)
+            continue;
+        const char *f1 = memchr(s + i, ';', n - i);
+        if (ver >= 3 && (size_t)(s + n - f1) > 5 && !memcmp(f1 + 1, "fio-", 4))
+            return i;
+        if (ver == 2 && after >= 76)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+/* A "NAME: (groupid=G, jobs=M): ..." line of normal output. */
+static int group_line(struct ctx *c, const char *s, size_t n, long line)
+{
+    static const char G[] = ": (groupid=";
+    const char *end = s + n, *g = NULL;
+    for (const char *p = s; p + sizeof(G) - 1 <= end && !g; p++)
+        if (!memcmp(p, G, sizeof(G) - 1))
+            g = p;
+    if (!g)
+        return 0;
+    char *e1, *e2;
+    char tmp[48];
+    size_t k = (size_t)(end - g) < sizeof(tmp) - 1 ? (size_t)(end - g)
+                                                   : sizeof(tmp) - 1;
+    memcpy(tmp, g, k);
+    tmp[k] = '\0';
+    long gid = strtol(tmp + sizeof(G) - 1, &e1, 10);
+    if (e1 == tmp + sizeof(G) - 1 || strncmp(e1, ", jobs=", 7) != 0)
+        return 0;
+    long m = strtol(e1 + 7, &e2, 10);
+    if (e2 == e1 + 7 || *e2 != ')' || m < 1)
+        return 0;
+    PB_GROW(c->h, c->caph, c->nh + 1);
+    struct hline *x = &c->h[c->nh++];
+    memset(x, 0, sizeof(*x));
+    x->h.name = pb_arena_strndup(&c->set->arena, s, (size_t)(g - s));
+    x->h.groupid = gid;
+    x->members = m;
+    x->line = line;
+    return 1;
+}
+
+/* A job header line "NAME: (g=0): rw=..., bs=..., ioengine=..., ...". */
+static int header_line(struct ctx *c, const char *s, size_t n, long line)
+{
+    struct pb_fio_hdr h;
+    if (!pb_fio_parse_hdr(c->set, s, n, &h))
+        return 0;
+    PB_GROW(c->h, c->caph, c->nh + 1);
+    struct hline *x = &c->h[c->nh++];
+    memset(x, 0, sizeof(*x));
+    x->h = h;
+    x->line = line;
+    return 1;
 }
 
 static void quote_line(const char *s, size_t n, char *out, size_t cap)
@@ -460,6 +731,23 @@ static int no_results(struct ctx *c)
                              "\"3;fio-3.33;job;0;0;...\")");
 }
 
+/* Fact device: the disks of the records' utilisation fields ("vda;0;0;
+ * ...": a name followed by a number). */
+static void disk_facts(struct ctx *c)
+{
+    for (size_t i = 0; i < c->nr; i++) {
+        const char *t = c->r[i].tail;
+        size_t n = strcspn(t, ";");
+        if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
+            !isdigit((unsigned char)t[n + 1]))
+            continue;
+        char name[72];
+        memcpy(name, t, n);
+        name[n] = '\0';
+        pb_fio_fact_add(c->set, NULL, "device", name);
+    }
+}
+
 static int terse_parse(const char *path, const char *buf, size_t len,
                        struct pb_resultset *set, struct pb_err *err)
 {
@@ -478,12 +766,32 @@ static int terse_parse(const char *path, const char *buf, size_t len,
         while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
             e--;
         size_t n = (size_t)(e - s);
-        if (terse_start(s, n)) {
+        size_t at = record_at(s, n);
+        if (at != (size_t)-1) {
+            s += at;
+            n -= at;
             while (*s == ' ' || *s == '\t') {
                 s++;
                 n--;
             }
             rc = parse_line(&c, s, n, lineno, ++recno);
+        } else if (semis(s, n) >= 20) {
+            /* never drop what may be a record silently */
+            char q[48];
+            quote_line(s, n < 40 ? n : 40, q, sizeof(q));
+            rc = pb_err_set(err, PB_EINPUT, path, lineno, 0,
+                            "line with %zu fields is not a terse record "
+                            "(starts \"%s\")",
+                            semis(s, n) + 1, q);
+        } else if (n > 5 && !strncmp(s, "fio: ", 5) &&
+                   pb_fio_is_interrupt(s, n)) {
+            if (!c.intr_line) {
+                c.intr_line = lineno;
+                quote_line(s, n, c.intr, sizeof(c.intr));
+            }
+        } else if (header_line(&c, s, n, lineno) ||
+                   group_line(&c, s, n, lineno)) {
+            /* names the tests */
         } else if (!c.errline && n > 5 &&
                    (!strncmp(s, "fio: ", 5) ||
                     (n >= 7 && !strncmp(s, "error: ", 7)))) {
@@ -512,9 +820,26 @@ static int terse_parse(const char *path, const char *buf, size_t len,
             assign_runs(&c);
             pb_fio_name_runs(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
             emit_all(&c);
+            if (c.intr_line) {
+                double ran = NAN;
+                for (size_t i = 0; i < c.nr; i++) {
+                    double r = pb_fio_longest_runtime(&c.r[i].job.st);
+                    if (c.r[i].job.usable && r > 0 && !(r <= ran))
+                        ran = r;
+                }
+                pb_fio_flag_interrupted(set, c.intr_line, c.intr,
+                                        strlen(c.intr), ran, NAN);
+            }
+            disk_facts(&c);
+            pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
         }
     }
     free(c.r);
+    free(c.h);
+    free(c.by_ngl);
+    free(c.by_nl);
+    free(c.groups);
+    free(c.hdr_gid);
     return rc;
 }
 
@@ -532,6 +857,11 @@ static int terse_sniff(const char *buf, size_t len)
         const char *s = p;
         p = nl ? nl + 1 : end;
         size_t n = (size_t)(e - s);
+        size_t at = record_at(s, n);
+        if (at == (size_t)-1)
+            continue;
+        s += at;
+        n -= at;
         int ver = terse_start(s, n);
         if (ver < 2 || ver > 5)
             continue;
@@ -549,8 +879,10 @@ static int terse_sniff(const char *buf, size_t len)
         else if (score < 85)
             score = 85;
     }
-    if (score && pb_contains(buf, len, "(groupid="))
-        score = 50; /* normal output next to terse: fio-text reads more */
+    if (score && (pb_contains(buf, len, "(groupid=") ||
+                  pb_contains(buf, len, "): rw=")))
+        score = 50; /* normal output next to terse (its job header lines
+                       or its results): fio-text reads more */
     if (score && pb_contains(buf, len, "\"fio version\""))
         score = 30; /* json,terse: fio-json */
     return score;

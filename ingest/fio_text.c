@@ -1,21 +1,27 @@
 /* fio's human ("normal") output, fio 2.x (`read : io=..., bw=..., iops=`)
  * and 3.x (`read: IOPS=18.9k, BW=73.7MiB/s (77.3MB/s)(...)`), also when
  * embedded in other text (pod logs), several runs appended to one file, and
- * notes that paste `fio --rw=... --bs=...` command lines followed by the
- * `read: IOPS=...` lines of that run. Same model as ingest/fio_json.c; the
- * test naming, results and aggregates are ingest/fio_common.c's.
+ * notes that paste `fio --rw=... --bs=...` command lines or job files
+ * followed by the `read: IOPS=...` lines of that run (read by
+ * ingest/fio_text_opts.c). Same model as ingest/fio_json.c; the test
+ * naming, results and aggregates are ingest/fio_common.c's.
  *
  * Decisions (documented in fixtures/fio-text/README.md):
  *   - Metrics, units, test names and params are those of fio_json.c. The
  *     job header line (`name: (g=0): rw=..., bs=..., ioengine=...,
- *     iodepth=N`) gives rw, bs, ioengine, iodepth; a command line gives
- *     those plus numjobs, rwmixread, direct, fsync, sync, size, runtime
- *     (the header wins for the four it shows). Without either, the test is
- *     named as fio_json names option-less jobs: "fio <rw done> job=<name>".
- *   - numjobs, when no command line says it: `jobs=N` of a group_reporting
- *     block whose group has one job definition, else the number of clone
- *     blocks. rwmixread, when no command line says it: the read share of
- *     the I/O counts, rounded to the nearest 5.
+ *     iodepth=N`) gives rw, bs, ioengine, iodepth; a pasted command line
+ *     or job file (`[global]`, `[name]`, `key=value` lines) gives those
+ *     plus numjobs, rwmixread, direct, fsync, sync, size, runtime (the
+ *     header wins for the four it shows). Without any, the test is named
+ *     as fio_json names option-less jobs: "fio <rw done> job=<name>".
+ *   - numjobs, when no command line or job file says it: `jobs=N` of a
+ *     group_reporting block whose group has one job definition, else the
+ *     number of clone blocks. rwmixread only as stated: never from the
+ *     measured split, never fio's default (the output does not show it).
+ *   - Facts: `device` (the filename of a pasted command/job file),
+ *     `flag.interrupted` (fio's "terminating on signal N" line, with the
+ *     runtime achieved and, when pasted, asked), `flag.no_version`,
+ *     `flag.implausible` (ingest/fio_common.c).
  *   - Values are read at the text's precision; when the `issued` counts and
  *     a fixed block size are known, bytes, bw and iops are recomputed from
  *     them exactly as fio computes its JSON (io_bytes = ios * bs,
@@ -32,7 +38,7 @@
  *     quoting fio's own error line when there is one.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "ingest/fio_int.h"
+#include "ingest/fio_text_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -257,91 +263,7 @@ static int lat_unit(const struct mt *m, int g)
 
 /* ==== the model of one parse ==== */
 
-/* A direction's numbers as printed, for the exact recomputation. */
-struct printed {
-    double bytes_step, bw_step, iops_step, runtime_ms, shorts;
-};
-
-struct kvl {
-    struct pb_kv *kv;
-    size_t n, cap;
-};
-
-/* One job section of a command line (`--name=x` starts one). */
-struct cmdsec {
-    const char *name;
-    struct kvl kv;
-};
-
-struct hdr {
-    const char *name;
-    long groupid;
-    const char *rw, *bs, *ioengine, *iodepth;
-};
-
-struct run {
-    long line;
-    int has_cmd;
-    struct kvl global; /* command-line options before the first --name */
-    struct cmdsec *sec;
-    size_t nsec, capsec;
-    struct hdr *hdr;
-    size_t nhdr, caphdr;
-    size_t njobs;    /* jobs seen in this run */
-    size_t nimplied; /* jobs without a groupid line, for --name sections */
-};
-
-struct job {
-    struct pb_fio_job job; /* name, run, stats, test, ... */
-    long line;
-    long groupid; /* -1: unknown */
-    long members; /* jobs=N; 0: unknown */
-    long err;
-    const char *errtext;
-    int full; /* from a `(groupid=...)` line */
-    int has_cpu;
-    size_t implied_idx;
-    struct printed pr[D_N];
-};
-
-struct ctx {
-    const char *path;
-    struct pb_resultset *set;
-    struct pb_err *err;
-    struct run *runs;
-    size_t nruns, capruns;
-    struct job *jobs;
-    size_t njobs, capjobs;
-    long errline;     /* first fio error line, 0: none */
-    char errmsg[160]; /* its text */
-    long jobcount;    /* for names of nameless jobs */
-};
-
-static void kvl_set(struct ctx *c, struct kvl *l, const char *key,
-                    const char *value)
-{
-    for (size_t i = 0; i < l->n; i++) {
-        if (!strcmp(l->kv[i].key, key)) {
-            l->kv[i].value = pb_rs_str(c->set, value);
-            return;
-        }
-    }
-    PB_GROW(l->kv, l->cap, l->n + 1);
-    l->kv[l->n].key = pb_rs_str(c->set, key);
-    l->kv[l->n].value = pb_rs_str(c->set, value);
-    l->kv[l->n].origin = NULL;
-    l->n++;
-}
-
-static const char *kvl_get(const struct kvl *l, const char *key)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->kv[i].key, key))
-            return l->kv[i].value;
-    return NULL;
-}
-
-static struct run *new_run(struct ctx *c, long line)
+struct run *pb_fio_text_new_run(struct ctx *c, long line)
 {
     PB_GROW(c->runs, c->capruns, c->nruns + 1);
     struct run *r = &c->runs[c->nruns++];
@@ -352,7 +274,7 @@ static struct run *new_run(struct ctx *c, long line)
 
 static struct run *cur_run(struct ctx *c, long line)
 {
-    return c->nruns ? &c->runs[c->nruns - 1] : new_run(c, line);
+    return c->nruns ? &c->runs[c->nruns - 1] : pb_fio_text_new_run(c, line);
 }
 
 static struct job *new_job(struct ctx *c, const char *name, long line)
@@ -385,126 +307,11 @@ static void free_ctx(struct ctx *c)
             free(r->sec[k].kv.kv);
         free(r->sec);
         free(r->hdr);
+        free(r->hdr_by_name);
+        free(r->hdr_gids);
     }
     free(c->runs);
     free(c->jobs);
-}
-
-/* ==== command lines ==== */
-
-/* Options taking a value that may follow as the next word (`--bs 4k`). */
-static int valued_key(const char *k)
-{
-    static const char *const keys[] = {
-        "name",      "rw",        "bs",         "iodepth",  "numjobs",
-        "direct",    "fsync",     "sync",       "ioengine", "size",
-        "runtime",   "rwmixread", "rwmixwrite", "buffered", "filename",
-        "directory", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(k, keys[i]))
-            return 1;
-    return 0;
-}
-
-static const char *canon_key(const char *k)
-{
-    if (!strcmp(k, "readwrite"))
-        return "rw";
-    if (!strcmp(k, "blocksize"))
-        return "bs";
-    if (!strcmp(k, "timeout"))
-        return "runtime";
-    return k;
-}
-
-/* Split shell words (simple quotes, no expansion) into toks. */
-static size_t split_words(char *s, char **toks, size_t max)
-{
-    size_t n = 0;
-    char *w = s;
-    while (*s && n < max) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (!*s)
-            break;
-        toks[n++] = w;
-        char q = 0;
-        while (*s && (q || (*s != ' ' && *s != '\t'))) {
-            if (!q && (*s == '\'' || *s == '"')) {
-                q = *s++;
-                continue;
-            }
-            if (q && *s == q) {
-                q = 0;
-                s++;
-                continue;
-            }
-            *w++ = *s++;
-        }
-        if (*s)
-            s++;
-        *w++ = '\0';
-        w = s;
-    }
-    return n;
-}
-
-/* Parse the arguments of a command line into a new run; returns 0 when
- * the line holds no fio option (prose that happens to say "fio"). */
-static int parse_cmdline(struct ctx *c, const char *args, size_t n, long line)
-{
-    if (n > 4096)
-        n = 4096;
-    char *s = pb_xstrndup(args, n);
-    char *toks[256];
-    size_t nt = split_words(s, toks, sizeof(toks) / sizeof(toks[0]));
-    size_t nopt = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (toks[i][0] == '-' &&
-            isalpha((unsigned char)toks[i][1 + (toks[i][1] == '-')]))
-            nopt++;
-    if (nopt == 0) {
-        free(s);
-        return 0;
-    }
-    struct run *r = new_run(c, line);
-    r->has_cmd = 1;
-    struct kvl *dst = &r->global;
-    for (size_t i = 0; i < nt; i++) {
-        char *t = toks[i];
-        if (!strcmp(t, "|") || !strcmp(t, ">") || !strcmp(t, ">>") ||
-            !strcmp(t, "&&") || !strcmp(t, ";") || !strcmp(t, "2>&1"))
-            break;
-        if (t[0] != '-')
-            continue;
-        t += t[1] == '-' ? 2 : 1;
-        if (!isalpha((unsigned char)t[0]))
-            continue;
-        char *eq = strchr(t, '=');
-        const char *val = NULL;
-        if (eq) {
-            *eq = '\0';
-            val = eq + 1;
-        }
-        for (char *p = t; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-        const char *key = canon_key(t);
-        if (!val && valued_key(key) && i + 1 < nt && toks[i + 1][0] != '-')
-            val = toks[++i];
-        if (!val)
-            val = "1"; /* a flag such as --group_reporting */
-        if (!strcmp(key, "name")) {
-            PB_GROW(r->sec, r->capsec, r->nsec + 1);
-            struct cmdsec *sec = &r->sec[r->nsec++];
-            memset(sec, 0, sizeof(*sec));
-            sec->name = pb_rs_str(c->set, val);
-            dst = &sec->kv;
-            continue;
-        }
-        kvl_set(c, dst, key, val);
-    }
-    free(s);
-    return 1;
 }
 
 /* ==== the line scanner ==== */
@@ -517,7 +324,11 @@ struct scan {
     int dir;         /* direction being read, -1 none */
     int pct_dir;     /* direction of a clat percentiles block, -1 none */
     int pct_unit;
+    struct jobfile jf; /* a pasted job file being read */
+    int disks;         /* in the lines after "Disk stats (read/write):" */
 };
+
+
 
 static struct job *implied_job(struct scan *sc, int d)
 {
@@ -668,30 +479,16 @@ static void read_issued(struct scan *sc)
 static void read_header(struct scan *sc)
 {
     struct ctx *c = sc->c;
-    struct mt *m = &sc->m;
+    struct pb_fio_hdr h;
+    if (!pb_fio_parse_hdr(c->set, sc->m.s, sc->m.len, &h))
+        return;
     struct run *r = cur_run(c, sc->line);
     /* a header after results, or after a command line that already has
      * one for this job, starts another run */
     if (r->njobs > 0)
-        r = new_run(c, sc->line);
+        r = pb_fio_text_new_run(c, sc->line);
     PB_GROW(r->hdr, r->caphdr, r->nhdr + 1);
-    struct hdr *h = &r->hdr[r->nhdr++];
-    memset(h, 0, sizeof(*h));
-    const char *p = "";
-    size_t n = 0;
-    char b[512];
-    grp(m, 1, &p, &n);
-    h->name = pb_arena_strndup(&c->set->arena, p, n);
-    grp_str(m, 2, b, sizeof(b));
-    h->groupid = strtol(b, NULL, 10);
-    grp_str(m, 3, b, sizeof(b));
-    h->rw = pb_rs_str(c->set, b);
-    if (grp_str(m, 4, b, sizeof(b)))
-        h->bs = pb_rs_str(c->set, b);
-    if (grp_str(m, 5, b, sizeof(b)))
-        h->ioengine = pb_rs_str(c->set, b);
-    if (grp_str(m, 6, b, sizeof(b)))
-        h->iodepth = pb_rs_str(c->set, b);
+    r->hdr[r->nhdr++] = h;
     sc->job = NULL;
     sc->dir = sc->pct_dir = -1;
 }
@@ -766,6 +563,59 @@ static void quote_line(const char *s, size_t n, char *out, size_t cap)
     out[k] = '\0';
 }
 
+/* "  vda: ios=0/0, merge=..." after "Disk stats (read/write):": the
+ * disk's name joins the file's disks. */
+static int disk_line(struct ctx *c, const char *s, size_t n)
+{
+    const char *p = s, *end = s + n;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *name = p;
+    while (p < end && *p != ':' && *p != ' ')
+        p++;
+    if (p == name || p - name > 64 || end - p < 6 || memcmp(p, ": ios=", 6))
+        return 0;
+    if (c->disks.len)
+        pb_buf_putc(&c->disks, ',');
+    pb_buf_add(&c->disks, name, (size_t)(p - name));
+    return 1;
+}
+
+/* The line a client prints for each fio server it reached: "hostname=vm,
+ * be=0, 64-bit, os=Linux, arch=x86-64, fio=fio-3.33, flags=1". */
+static int probe_line(struct ctx *c, const char *s, size_t n)
+{
+    const char *end = s + n, *h = s + 9, *e = h;
+    while (e < end && *e != ',' && e - h < 256)
+        e++;
+    if (e == h || e == end)
+        return 0;
+    const char *f = NULL;
+    for (const char *p = e; p + 6 <= end && !f; p++)
+        if (!memcmp(p, ", fio=", 6))
+            f = p + 6;
+    if (!f)
+        return 0;
+    const char *name = pb_arena_strndup(&c->set->arena, h, (size_t)(e - h));
+    if (!c->probe_host || strcmp(c->probe_host, name) != 0)
+        c->nprobe++;
+    c->probe_host = name;
+    if (c->probes.len)
+        pb_buf_putc(&c->probes, '\n');
+    pb_buf_puts(&c->probes, name);
+    const char *fe = f;
+    while (fe < end && *fe != ',' && !isspace((unsigned char)*fe) &&
+           fe - f < 60)
+        fe++;
+    if (!c->set->tool_version && fe - f > 4 && !memcmp(f, "fio-", 4)) {
+        char v[64];
+        memcpy(v, f, (size_t)(fe - f));
+        v[fe - f] = '\0';
+        pb_fio_set_version(c->set, v);
+    }
+    return 1;
+}
+
 static int scan_line(struct scan *sc, const char *s, size_t n)
 {
     struct ctx *c = sc->c;
@@ -783,6 +633,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         }
         sc->pct_dir = -1;
     }
+    if (pb_fio_text_jobfile_line(c, &sc->jf, sc->line, s, n))
+        return PB_OK;
     /* cheap tests first: most lines need no pattern at all */
     const char *w = s;
     while (w < s + n && (*w == ' ' || *w == '\t'))
@@ -852,6 +704,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         read_issued(sc);
         return PB_OK;
     }
+    if (STARTS("hostname=") && probe_line(c, w, (size_t)(s + n - w)))
+        return PB_OK;
     if (STARTS("fio-") && rx(m, RX_VER)) {
         char b[64];
         grp_str(m, 1, b, sizeof(b));
@@ -859,7 +713,7 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
             pb_fio_set_version(c->set, b);
         struct run *r = cur_run(c, sc->line);
         if (r->njobs > 0)
-            new_run(c, sc->line);
+            pb_fio_text_new_run(c, sc->line);
         sc->job = NULL;
         sc->dir = sc->pct_dir = -1;
         return PB_OK;
@@ -867,17 +721,25 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
     if ((STARTS("Run status") || STARTS("Disk stats")) && rx(m, RX_END)) {
         sc->job = NULL;
         sc->dir = sc->pct_dir = -1;
+        sc->disks = STARTS("Disk stats");
         return PB_OK;
     }
+    if (sc->disks && disk_line(c, s, n))
+        return PB_OK;
+    sc->disks = 0;
     if (has(s, n, "fio") && rx(m, RX_CMD)) {
         const char *p = "";
         size_t k = 0;
         grp(m, 1, &p, &k);
-        if (parse_cmdline(c, p, k, sc->line)) {
+        if (pb_fio_text_cmdline(c, p, k, sc->line)) {
             sc->job = NULL;
             sc->dir = sc->pct_dir = -1;
         }
         return PB_OK;
+    }
+    if (!c->intr_line && STARTS("fio: ") && pb_fio_is_interrupt(s, n)) {
+        c->intr_line = sc->line;
+        quote_line(s, n, c->intr, sizeof(c->intr));
     }
     if (!c->errline &&
         (STARTS("fio: ") || STARTS("error: ") || STARTS("Bad option")) &&
@@ -899,6 +761,7 @@ static int scan_all(struct ctx *c, const char *buf, size_t len)
     memset(&sc, 0, sizeof(sc));
     sc.c = c;
     sc.dir = sc.pct_dir = -1;
+    sc.jf.run = -1;
     sc.m.md = pcre2_match_data_create(32, NULL);
     if (!sc.m.md)
         abort(); /* out of memory, as pb_xmalloc does */
@@ -950,115 +813,6 @@ static int scan_all(struct ctx *c, const char *buf, size_t len)
     return rc;
 }
 
-/* ==== options of a job (command line and header) ==== */
-
-struct jopts {
-    const struct kvl *sec;    /* command-line section of this job */
-    const struct kvl *global; /* command-line options before --name */
-    const struct hdr *hdr;
-    char bs[256];     /* "r,w,t" from the header */
-    char numjobs[32]; /* derived */
-    char rwmix[32];   /* derived: pb_fio_opts.rwmix_done */
-};
-
-static const char *opt(const struct jopts *o, const char *key)
-{
-    if (o->hdr) {
-        if (!strcmp(key, "rw") && o->hdr->rw)
-            return o->hdr->rw;
-        if (!strcmp(key, "bs") && o->bs[0])
-            return o->bs;
-        if (!strcmp(key, "ioengine") && o->hdr->ioengine)
-            return o->hdr->ioengine;
-        if (!strcmp(key, "iodepth") && o->hdr->iodepth)
-            return o->hdr->iodepth;
-    }
-    const char *v = o->sec ? kvl_get(o->sec, key) : NULL;
-    if (!v && o->global)
-        v = kvl_get(o->global, key);
-    if (!v && !strcmp(key, "numjobs") && o->numjobs[0])
-        v = o->numjobs;
-    return v;
-}
-
-static int known_opts(const struct jopts *o)
-{
-    return o->hdr || o->sec || (o->global && o->global->n > 0);
-}
-
-/* One "min-max" block size range of a header: bytes, or "min-max". */
-static void range_bs(const char *s, size_t n, char *out, size_t cap)
-{
-    char tmp[32];
-    if (n >= sizeof(tmp))
-        n = sizeof(tmp) - 1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    char *dash = strchr(tmp, '-');
-    if (dash)
-        *dash = '\0';
-    double lo, hi = NAN;
-    int ok = pb_fio_parse_size(tmp, &lo) == 0;
-    if (dash)
-        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
-    char a[32], b[32];
-    if (!ok)
-        snprintf(out, cap, "%s", tmp);
-    else if (!dash || hi == lo)
-        snprintf(out, cap, "%s", pb_fmt_num(lo, a, sizeof(a)));
-    else
-        snprintf(out, cap, "%s-%s", pb_fmt_num(lo, a, sizeof(a)),
-                 pb_fmt_num(hi, b, sizeof(b)));
-}
-
-/* Header bs "(R) 4096B-4096B, (W) ..., (T) ..." (3.x) or
- * "4K-4K/4K-4K/4K-4K" (2.x) into "r,w,t". */
-static void header_bs(const char *bs, char *out, size_t cap)
-{
-    char part[3][80];
-    int np = 0;
-    const char *p = bs;
-    while (*p && np < 3) {
-        while (*p == ' ' || *p == ',' || *p == '/')
-            p++;
-        if (p[0] == '(' && p[1] && p[2] == ')')
-            p += 3;
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, ",/");
-        if (n == 0)
-            break;
-        size_t k = n;
-        while (k > 0 && p[k - 1] == ' ')
-            k--;
-        range_bs(p, k, part[np], sizeof(part[np]));
-        np++;
-        p += n;
-    }
-    if (np == 0) {
-        out[0] = '\0';
-        return;
-    }
-    for (int i = np; i < 3; i++)
-        strcpy(part[i], part[np - 1]);
-    snprintf(out, cap, "%s,%s,%s", part[0], part[1], part[2]);
-}
-
-/* Block size of direction d in bytes, NAN when not one fixed size. */
-static double dir_bs(const struct jopts *o, int d)
-{
-    const char *v = opt(o, "bs");
-    char bs[3][64];
-    pb_fio_split_bs(v ? v : "4096", bs);
-    if (d == D_MIXED) {
-        if (strcmp(bs[0], bs[1]) != 0 || strcmp(bs[0], bs[2]) != 0)
-            return NAN;
-        d = D_READ;
-    }
-    double b = pb_fio_int_opt(bs[d]);
-    return b > 0 ? b : NAN;
-}
-
 /* ==== per-job finishing ==== */
 
 /* Exact bytes/bw/iops from the I/O count when they agree with the text. */
@@ -1079,37 +833,6 @@ static void refine(struct pb_fio_dstat *x, const struct printed *pr, double bs)
         x->iops = iops;
 }
 
-static const struct hdr *find_hdr(const struct run *r, const struct job *j)
-{
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (!strcmp(r->hdr[i].name, j->job.name))
-            return &r->hdr[i];
-    if (r->nhdr == 1 && (!j->full || r->hdr[0].groupid == j->groupid))
-        return &r->hdr[0];
-    return NULL;
-}
-
-static const struct kvl *find_sec(const struct run *r, const struct job *j)
-{
-    for (size_t i = 0; i < r->nsec; i++)
-        if (!strcmp(r->sec[i].name, j->job.name))
-            return &r->sec[i].kv;
-    if (!j->full && r->nsec > 0)
-        return &r->sec[j->implied_idx < r->nsec ? j->implied_idx : r->nsec - 1]
-                    .kv;
-    return NULL;
-}
-
-/* Job definitions (header lines) of group g in run r. */
-static size_t defs_in_group(const struct run *r, long g)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->nhdr; i++)
-        if (r->hdr[i].groupid == g)
-            n++;
-    return n;
-}
-
 static int is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
@@ -1117,63 +840,6 @@ static int is_clone(const void *ctx, size_t ia, size_t ib)
     return a->job.run == b->job.run && a->full == b->full &&
            a->groupid == b->groupid && !strcmp(a->job.name, b->job.name) &&
            (!a->full || (a->members <= 1 && b->members <= 1));
-}
-
-static void fill_opts(const struct ctx *c, const struct job *j, size_t nclones,
-                      struct jopts *o)
-{
-    const struct run *r = &c->runs[j->job.run];
-    memset(o, 0, sizeof(*o));
-    o->hdr = find_hdr(r, j);
-    o->sec = find_sec(r, j);
-    o->global = r->has_cmd ? &r->global : NULL;
-    if (o->hdr && o->hdr->bs)
-        header_bs(o->hdr->bs, o->bs, sizeof(o->bs));
-    long nj = 0;
-    if (!known_opts(o))
-        nj = 0; /* as fio_json.c: no numjobs for jobs without options */
-    else if (j->full && j->members > 1 && defs_in_group(r, j->groupid) <= 1)
-        nj = j->members;
-    else if (nclones > 1)
-        nj = (long)nclones;
-    if (nj > 0)
-        snprintf(o->numjobs, sizeof(o->numjobs), "%ld", nj);
-    /* read share of a mixed job, from what it did (unknowable with
-     * unified_rw_reporting) */
-    const struct pb_fio_stats *st = &j->job.st;
-    const struct pb_fio_dstat *rd = &st->d[D_READ], *wr = &st->d[D_WRITE];
-    double a = NAN, b = NAN;
-    if (st->d[D_MIXED].present) {
-        /* fio_json's default applies */
-    } else if (!isnan(rd->ios) && !isnan(wr->ios)) {
-        a = rd->ios;
-        b = wr->ios;
-    } else if (rd->present && wr->present) {
-        a = rd->iops;
-        b = wr->iops;
-    }
-    if (a + b > 0) {
-        double share = floor(a * 100 / (a + b) / 5 + 0.5) * 5;
-        /* outside 0..100 only when counts overflow: fio's default then */
-        if (share >= 0 && share <= 100)
-            snprintf(o->rwmix, sizeof(o->rwmix), "%.0f", share);
-    }
-}
-
-/* ==== tests and results (fio_common.c) ==== */
-
-static const char *opt_of(const void *o, const char *key)
-{
-    return opt(o, key);
-}
-
-static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
-{
-    struct pb_fio_opts o = {0};
-    o.known = known_opts(jo);
-    pb_fio_read_opts(&o, opt_of, jo);
-    o.rwmix_done = jo->rwmix[0] ? jo->rwmix : NULL;
-    pb_fio_build_test(c->set, &o, &j->job);
 }
 
 /* ==== parse ==== */
@@ -1220,11 +886,10 @@ static void emit_all(struct ctx *c)
             struct pb_fio_stats *st = &j->job.st;
             if (!j->job.usable)
                 continue;
-            struct jopts o;
-            fill_opts(c, j, n, &o);
-            build_test(c, j, &o);
+            double bs[D_N];
+            pb_fio_text_job_test(c, j, n, bs);
             for (int d = 0; d < D_N; d++)
-                refine(&st->d[d], &j->pr[d], dir_bs(&o, d));
+                refine(&st->d[d], &j->pr[d], bs[d]);
             /* full output leaves out directions without I/O */
             int has_mixed = st->d[D_MIXED].present;
             for (int d = 0; d < D_MIXED && j->full && !has_mixed; d++) {
@@ -1242,6 +907,41 @@ static void emit_all(struct ctx *c)
     free(ncl);
     pb_fio_emit_all(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs,
                     is_clone, c);
+}
+
+/* The target of the command lines, the interruption, the flags. */
+static void file_facts(struct ctx *c)
+{
+    double ran = NAN, asked = NAN;
+    int named = 0;
+    for (size_t i = 0; i < c->njobs; i++)
+        named |= c->jobs[i].job.usable &&
+                 pb_fio_text_cmd_opt(c, &c->jobs[i], "filename") != NULL;
+    /* else the disks fio saw, each once */
+    for (char *d = c->disks.len ? c->disks.s : NULL; d && !named;) {
+        char *comma = strchr(d, ',');
+        if (comma)
+            *comma = '\0';
+        pb_fio_fact_add(c->set, NULL, "device", d);
+        d = comma ? comma + 1 : NULL;
+    }
+    for (size_t i = 0; i < c->njobs; i++) {
+        const struct job *j = &c->jobs[i];
+        if (!j->job.usable)
+            continue;
+        pb_fio_fact_add(c->set, j->job.host, "device",
+                        pb_fio_text_cmd_opt(c, j, "filename"));
+        double rt = pb_fio_longest_runtime(&j->job.st), ns;
+        if (!(rt > 0) || rt <= ran)
+            continue;
+        ran = rt;
+        const char *v = pb_fio_text_cmd_opt(c, j, "runtime");
+        asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
+    }
+    if (c->intr_line)
+        pb_fio_flag_interrupted(c->set, c->intr_line, c->intr,
+                                strlen(c->intr), ran, asked);
+    pb_fio_flag_file(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs);
 }
 
 static int fio_text_parse(const char *path, const char *buf, size_t len,
@@ -1265,11 +965,27 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
             rc = no_results(&c);
         } else {
             pb_fio_name_runs(set, &c.jobs[0].job, sizeof(c.jobs[0]), c.njobs);
+            /* one fio server: its results are that host's, as in JSON */
+            for (size_t i = 0; i < c.njobs && c.nprobe == 1; i++)
+                c.jobs[i].job.host = c.probe_host;
+            if (c.nprobe == 1) /* the fact goes with its results */
+                pb_rs_fact(set, c.probe_host, "hostname", c.probe_host);
+            for (char *p = c.nprobe > 1 ? c.probes.s : NULL; p;) {
+                char *nl = strchr(p, '\n');
+                if (nl)
+                    *nl = '\0';
+                pb_fio_fact_add(set, NULL, "hostname", p);
+                p = nl ? nl + 1 : NULL;
+            }
             emit_all(&c);
             if (set->nresults == 0)
                 rc = no_results(&c);
+            else
+                file_facts(&c);
         }
     }
+    pb_buf_release(&c.disks);
+    pb_buf_release(&c.probes);
     free_ctx(&c);
     return rc;
 }

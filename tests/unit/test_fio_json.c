@@ -11,6 +11,19 @@
 #define FIX_DIR    PB_FIXTURES_DIR "/fio-json"
 #define CORPUS_DIR PB_CORPUS_DIR "/fio-json"
 
+/* Value of fact key of host (NULL: the source), or NULL. */
+static const char *fact(const struct pb_resultset *s, const char *host,
+                        const char *key)
+{
+    for (size_t i = 0; i < s->nfacts; i++) {
+        const struct pb_fact *f = &s->facts[i];
+        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
+            && !strcmp(f->key, key))
+            return f->value;
+    }
+    return NULL;
+}
+
 /* ==== helpers (most in testhelp.h) ==== */
 
 #define JSONP (&pb_parser_fio_json)
@@ -118,9 +131,11 @@ static void fix_randread_libaio(void **state)
     assert_string_equal(th_param(t, "size"), "4194304");
     assert_string_equal(th_param(t, "runtime"), "1000000000");
     assert_string_equal(config_of(s, j), j);
-    assert_int_equal(s->nfacts, 1);
+    /* the version, and the disk of "disk_util" (no filename option) */
+    assert_int_equal(s->nfacts, 2);
     assert_string_equal(s->facts[0].key, "fio_version");
     assert_string_equal(s->facts[0].value, "fio-3.33");
+    assert_string_equal(fact(s, NULL, "device"), "vda");
     pb_resultset_free(s);
 }
 
@@ -269,6 +284,52 @@ static void fix_sigint_prefix(void **state)
     assert_string_equal(th_param(th_test_of(s, "sigint-randread"), "runtime"),
                         "30000000000");
     assert_int_equal(sniff_file(FIX_DIR, f), 90);
+    /* stored, with what was cut short: 1243 ms of runtime=30 */
+    assert_string_equal(
+        fact(s, NULL, "flag.interrupted"),
+        "line 2: fio: terminating on signal 2; ran 1.243 s of 30 s");
+    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_null(fact(s, NULL, "flag.implausible"));
+    pb_resultset_free(s);
+}
+
+/* fio 3.4x client/server: "global options" is a list, one object per
+ * client with its hostname and port; each client's jobs take theirs. */
+static void fix_client_server_global_list(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        fixture("fio-3.33-edited_client-server_global-options-list.json");
+    const char *h1 = "127.0.0.1:18761", *h2 = "127.0.0.1:18762";
+    const struct pb_test *t = th_htest_of(s, h1, "cs-global");
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(t, "rw"), "randread");
+    assert_string_equal(th_param(t, "ioengine"), "libaio");
+    assert_string_equal(th_param(t, "size"), "4194304");
+    assert_ptr_equal(th_htest_of(s, h2, "cs-global"), t);
+    assert_string_equal(fact(s, h1, "hostname"), "127.0.0.1");
+    assert_string_equal(fact(s, h1, "device"), "/dev/shm/pbfio18/cs-a.dat");
+    assert_string_equal(fact(s, h2, "device"), "/dev/shm/pbfio18/cs-b.dat");
+    assert_near(th_hval(s, h2, "cs-global", "read_iops"), 341333.333333, 1e-6);
+    assert_null(fact(s, NULL, "flag.interrupted"));
+    pb_resultset_free(s);
+}
+
+/* fio 3.33 client/server: one "global options" object holding every
+ * client's options; what the clients agree on is read, the rest (here
+ * filename) is not given to either, and no default is assumed. */
+static void fix_client_server_merged_global(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        fixture("fio-3.33_client-server_merged-global-options.json");
+    const struct pb_test *t = th_htest_of(s, "127.0.0.1:18761", "cs-global");
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(t, "ioengine"), "libaio");
+    assert_string_equal(th_param(t, "size"), "4194304");
+    assert_null(th_param(t, "numjobs"));
+    assert_null(fact(s, "127.0.0.1:18761", "device"));
+    assert_string_equal(fact(s, "127.0.0.1:18762", "hostname"), "127.0.0.1");
     pb_resultset_free(s);
 }
 
@@ -510,6 +571,9 @@ static void corpus_dirty_sigint(void **state)
     assert_string_equal(th_param(th_test_of(s, "FIOJOB"), "size"),
                         "1073741824");
     assert_int_equal(sniff_file(CORPUS_DIR, f), 90);
+    assert_string_equal(
+        fact(s, NULL, "flag.interrupted"),
+        "line 2: fio: terminating on signal 2; ran 2.768 s of 10 s");
     pb_resultset_free(s);
 }
 
@@ -595,6 +659,44 @@ static void hostile_table(void **state)
         }
         assert_null(s);
     }
+}
+
+/* A copy of buf with the first `from` replaced by `to`. */
+static char *replaced(const char *buf, const char *from, const char *to)
+{
+    const char *p = strstr(buf, from);
+    assert_non_null(p);
+    return pb_xasprintf("%.*s%s%s", (int)(p - buf), buf, to, p + strlen(from));
+}
+
+/* Values no run can produce are stored as they are, with a fact saying
+ * which bound they break: a mean latency of 8.7 days in a 27 ms run, a
+ * bandwidth 1000 times io_bytes / runtime. */
+static void hostile_implausible(void **state)
+{
+    (void)state;
+    size_t len;
+    char *buf = th_slurp(FIX_DIR "/fio-3.33_randread_4k_qd4_libaio.json", &len);
+    char *a = replaced(buf, "\"mean\" : 103083.101562", "\"mean\" : 7.5e14");
+    char *b = replaced(a, "\"bw_bytes\" : 155344592", "\"bw_bytes\" : "
+                                                    "155344592000");
+    struct pb_resultset *s;
+    struct pb_err err;
+    assert_int_equal(th_parse(JSONP, "mem", b, strlen(b), &s, &err), PB_OK);
+    assert_val(s, "randread-4k-qd4", "read_lat_mean", 7.5e14);
+    assert_val(s, "randread-4k-qd4", "read_bw", 155344592000.0);
+    assert_string_equal(fact(s, NULL, "flag.implausible"),
+                        "read_lat_mean 7.5e+14 ns > runtime 0.027 s; "
+                        "read_bw 1.553e+11 B/s > 10 x io_bytes/runtime "
+                        "1.553e+08 B/s");
+    pb_resultset_free(s);
+    free(a);
+    free(b);
+    free(buf);
+    /* the fixture itself is plausible */
+    s = fixture("fio-3.33_randread_4k_qd4_libaio.json");
+    assert_null(fact(s, NULL, "flag.implausible"));
+    pb_resultset_free(s);
 }
 
 static void hostile_values(void **state)
@@ -766,6 +868,8 @@ int main(void)
         cmocka_unit_test(fix_trim),
         cmocka_unit_test(fix_client_server_two),
         cmocka_unit_test(fix_client_server_one),
+        cmocka_unit_test(fix_client_server_global_list),
+        cmocka_unit_test(fix_client_server_merged_global),
         cmocka_unit_test(fix_failed_job),
         cmocka_unit_test(corpus_fio_2_1_4),
         cmocka_unit_test(corpus_fio_2_17),
@@ -782,6 +886,7 @@ int main(void)
         cmocka_unit_test(corpus_broken),
         cmocka_unit_test(hostile_table),
         cmocka_unit_test(hostile_values),
+        cmocka_unit_test(hostile_implausible),
         cmocka_unit_test(hostile_nul_and_depth),
         cmocka_unit_test(hostile_client_mix),
         cmocka_unit_test(hostile_truncated_fixture),

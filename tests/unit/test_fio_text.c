@@ -10,6 +10,19 @@
 #define FX     PB_FIXTURES_DIR "/fio-text/"
 #define CORPUS PB_CORPUS_DIR "/fio-text/"
 
+/* Value of fact key of host (NULL: the source), or NULL. */
+static const char *fact(const struct pb_resultset *s, const char *host,
+                        const char *key)
+{
+    for (size_t i = 0; i < s->nfacts; i++) {
+        const struct pb_fact *f = &s->facts[i];
+        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
+            && !strcmp(f->key, key))
+            return f->value;
+    }
+    return NULL;
+}
+
 /* ==== helpers (in testhelp.h) ==== */
 
 #define TEXTP (&pb_parser_fio_text)
@@ -73,10 +86,12 @@ static void test_randrw70(void **state)
 {
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randrw70_4k_qd8_libaio.txt");
-    const char *t = "fio randrw bs=4k iodepth=8 rwmixread=70";
+    const char *t = "fio randrw bs=4k iodepth=8";
     assert_string_equal(th_test_of(s, "mix7030")->name, t);
-    /* issued total=707,317: 707/1024 = 69.0% -> nearest 5 */
-    assert_string_equal(param(s, t, "rwmixread"), "70");
+    /* issued total=707,317 (69.0% read): the job's rwmixread=70 is not in
+     * the output, and the measured split is never taken for it */
+    assert_null(param(s, t, "rwmixread"));
+    assert_string_equal(param(s, t, "ioengine"), "libaio");
     assert_near(th_val(s, "mix7030", "read_bytes"), 707 * 4096.0, 0);
     assert_near(th_val(s, "mix7030", "write_bytes"), 317 * 4096.0, 0);
     assert_near(th_val(s, "mix7030", "read_iops"), 707 * 1000.0 / 20, 1e-9);
@@ -153,13 +168,107 @@ static void test_clones(void **state)
     pb_resultset_free(s);
 }
 
+/* rwmixread comes from the pasted job file; the same output without it
+ * has none (issued 644,380: a 62.9% split is not a parameter). */
+static void test_jobfile_pasted(void **state)
+{
+    (void)state;
+    const char *f = FX "fio-3.33_randrw65_jobfile-pasted.txt";
+    struct pb_resultset *s = parse_ok(f);
+    const char *t = "fio randrw bs=4k iodepth=1 rwmixread=65";
+    assert_string_equal(th_test_of(s, "mix65")->name, t);
+    assert_string_equal(param(s, t, "rwmixread"), "65");
+    assert_string_equal(param(s, t, "size"), "4194304");
+    assert_string_equal(param(s, t, "ioengine"), "psync");
+    assert_near(th_val(s, "mix65", "read_bytes"), 644 * 4096.0, 0);
+    pb_resultset_free(s);
+    size_t len;
+    char *buf = th_slurp(f, &len);
+    const char *out = strstr(buf, "$ fio randrw-65.fio\n");
+    assert_non_null(out);
+    struct pb_err err;
+    s = NULL;
+    assert_int_equal(th_parse(&pb_parser_fio_text, "mem", out,
+                              len - (size_t)(out - buf), &s, &err),
+                     PB_OK);
+    assert_string_equal(th_test_of(s, "mix65")->name,
+                        "fio randrw bs=4k iodepth=1");
+    assert_null(th_param(th_test_of(s, "mix65"), "rwmixread"));
+    pb_resultset_free(s);
+    free(buf);
+}
+
+/* Interrupted with SIGINT after 1348 ms of a --runtime=30 run (command
+ * line pasted before the output): stored, with flag.interrupted. */
+static void test_sigint(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = parse_ok(FX "fio-3.33_randread_sigint_cmdline.txt");
+    assert_string_equal(
+        fact(s, NULL, "flag.interrupted"),
+        "line 7: fio: terminating on signal 2; ran 1.348 s of 30 s");
+    assert_string_equal(fact(s, NULL, "device"), "/dev/shm/pbfio18/sig.dat");
+    assert_near(th_val(s, "sigint-text", "read_runtime"), 1348e6, 0);
+    assert_string_equal(th_test_of(s, "sigint-text")->name,
+                        "fio randread bs=4k iodepth=1");
+    assert_null(fact(s, NULL, "flag.no_version"));
+    pb_resultset_free(s);
+    /* pasted command lines and their IOPS lines, no "fio-3.x" line */
+    s = parse_ok(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt");
+    assert_string_equal(fact(s, NULL, "flag.no_version"), "no version found");
+    assert_null(fact(s, NULL, "flag.interrupted"));
+    pb_resultset_free(s);
+}
+
+/* Normal output of `fio --client` with one server: the probe line
+ * "hostname=vm, ..., fio=fio-3.33" gives the host of the results and the
+ * version; the "<vm> " prefix is not part of the header's job name. */
+static void test_client_normal(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        parse_ok(FX "fio-3.33_client-server_one-server_normal.txt");
+    assert_string_equal(s->tool_version, "fio-3.33");
+    assert_string_equal(fact(s, "vm", "hostname"), "vm");
+    const struct pb_test *t = th_htest_of(s, "vm", "cs-global");
+    assert_string_equal(t->name, "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(t, "ioengine"), "libaio");
+    assert_near(th_hval(s, "vm", "cs-global", "read_iops"), 256000, 1e-9);
+    assert_null(fact(s, NULL, "flag.no_version"));
+    pb_resultset_free(s);
+    /* two servers: no host for the results, both names as a fact; the
+     * header of x is found by its name without "<a> " */
+    const char *two = "hostname=a, be=0, fio=fio-3.33, flags=1\n"
+                      "hostname=b, be=0, fio=fio-3.33, flags=1\n"
+                      "<a> y: (g=0): rw=write, bs=(R) 8192B-8192B, (W) "
+                      "8192B-8192B, (T) 8192B-8192B, ioengine=psync, "
+                      "iodepth=1\n"
+                      "<a> x: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) "
+                      "4096B-4096B, (T) 4096B-4096B, ioengine=sync, "
+                      "iodepth=1\n"
+                      "x: (groupid=0, jobs=1): err= 0: pid=1\n"
+                      "  read: IOPS=10, BW=40.0KiB/s (41.0kB/s)"
+                      "(40.0KiB/1000msec)\n"
+                      "  cpu          : usr=0.00%, sys=1.00%, ctx=1\n";
+    struct pb_err err;
+    s = NULL;
+    assert_int_equal(
+        th_parse(&pb_parser_fio_text, "mem", two, strlen(two), &s, &err),
+        PB_OK);
+    assert_string_equal(fact(s, NULL, "hostname"), "a, b");
+    assert_string_equal(th_test_of(s, "x")->name,
+                        "fio randread bs=4k iodepth=1");
+    assert_string_equal(th_param(th_test_of(s, "x"), "ioengine"), "sync");
+    pb_resultset_free(s);
+}
+
 static void test_unified(void **state)
 {
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randrw_unified-mixed.txt");
-    /* the mix cannot be seen with unified_rw_reporting: fio's default */
+    /* normal output does not show rwmixread: none is invented */
     assert_string_equal(th_test_of(s, "unified")->name,
-                        "fio randrw bs=4k iodepth=1 rwmixread=50");
+                        "fio randrw bs=4k iodepth=1");
     assert_near(th_val(s, "unified", "mixed_iops"), 512000.0 / 53, 1e-9);
     assert_near(th_val(s, "unified", "mixed_bytes"), 2097152, 0);
     assert_near(th_val(s, "unified", "mixed_clat_p50"), 95000, 0);
@@ -238,6 +347,12 @@ static void strip_opts(const char *in, char *out, size_t cap)
         char *p = strstr(out, drop[i]);
         if (p)
             memmove(p, p + strlen(drop[i]), strlen(p + strlen(drop[i])) + 1);
+    }
+    /* nor rwmixread (never guessed from the measured split) */
+    char *p = strstr(out, " rwmixread=");
+    if (p) {
+        size_t n = 11 + strspn(p + 11, "0123456789");
+        memmove(p, p + n, strlen(p + n) + 1);
     }
 }
 
@@ -371,9 +486,8 @@ static void test_corpus_fio2210(void **state)
     struct pb_resultset *s =
         parse_ok(CORPUS "fio-2.2.10_rw-mixed_4k_ceph_chris-sanders.txt");
     const char *j = "ceph-erasure-2-1";
-    /* issued r=8177/w=8200: 49.9% read */
-    assert_string_equal(th_test_of(s, j)->name,
-                        "fio rw bs=4k iodepth=32 rwmixread=50");
+    /* issued r=8177/w=8200 (49.9% read), no rwmixread in the file */
+    assert_string_equal(th_test_of(s, j)->name, "fio rw bs=4k iodepth=32");
     assert_near(th_val(s, j, "read_bytes"), 32708.0 * 1024, 0);
     assert_near(th_val(s, j, "read_bw"), 557417, 0);
     assert_near(th_val(s, j, "read_iops"), 8177 * 1000.0 / 60086, 1e-9);
@@ -474,9 +588,9 @@ static void test_corpus_fsync(void **state)
     CORPUS_FILE("fio-3.30_randrw_fsync_x1extreme_mvdiopt.txt");
     struct pb_resultset *s =
         parse_ok(CORPUS "fio-3.30_randrw_fsync_x1extreme_mvdiopt.txt");
-    /* issued 11381,11313: 50.1% read */
+    /* issued 11381,11313 (50.1% read), no rwmixread in the file */
     assert_string_equal(th_test_of(s, "TEST")->name,
-                        "fio randrw bs=4k iodepth=1 rwmixread=50");
+                        "fio randrw bs=4k iodepth=1");
     assert_near(th_val(s, "TEST", "read_bytes"), 11381.0 * 4096, 0);
     assert_near(th_val(s, "TEST", "read_bw"), floor(11381.0 * 4096e3 / 60001),
                 0);
@@ -497,9 +611,16 @@ static void test_corpus_podlog(void **state)
         parse_ok(CORPUS "fio-3.41_randrw-80-20_256k_in-pod-log_rafmoshe.txt");
     assert_string_equal(s->tool_version, "fio-3.41");
     const char *j = "test10-burst-write-phase1";
-    const char *t = "fio randrw bs=256k iodepth=16 numjobs=8 rwmixread=80";
+    /* the job file pasted before the output: rwmixread=80, direct=1,
+     * numjobs=8, size=10G, runtime=600 ([global]) */
+    const char *t =
+        "fio randrw bs=256k iodepth=16 numjobs=8 rwmixread=80 direct=1";
     assert_string_equal(th_test_of(s, j)->name, t);
     assert_string_equal(param(s, t, "bs"), "262144");
+    assert_string_equal(param(s, t, "rwmixread"), "80");
+    assert_string_equal(param(s, t, "size"), "10737418240");
+    assert_string_equal(param(s, t, "runtime"), "600000000000");
+    assert_string_equal(param(s, t, "ioengine"), "libaio");
     assert_near(th_val(s, j, "read_bytes"), 5759571.0 * 262144, 0);
     assert_near(th_val(s, j, "read_iops"), 5759571e3 / 600057, 1e-9);
     assert_near(th_val(s, j, "write_iops"), 1439869e3 / 600057, 1e-9);
@@ -821,6 +942,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_randread),
         cmocka_unit_test(test_randrw70),
+        cmocka_unit_test(test_jobfile_pasted),
+        cmocka_unit_test(test_sigint),
+        cmocka_unit_test(test_client_normal),
         cmocka_unit_test(test_group_reporting),
         cmocka_unit_test(test_fsync),
         cmocka_unit_test(test_clones),

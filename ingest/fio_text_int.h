@@ -1,0 +1,119 @@
+/* Private to fio's normal-output parser: fio_text.c reads fio's own
+ * lines (header, group, direction, latency, percentile, cpu lines);
+ * fio_text_opts.c reads what people paste around them (command lines, job
+ * files) and turns a job's options into its test. Nothing else includes
+ * it.
+ *
+ * Use, per parse: fio_text.c scans the lines, handing a command line to
+ * pb_fio_text_cmdline() and every line to pb_fio_text_jobfile_line()
+ * first; after the scan, pb_fio_text_job_test() names each job's test.
+ */
+#ifndef PB_FIO_TEXT_INT_H
+#define PB_FIO_TEXT_INT_H
+
+#include "ingest/fio_int.h"
+
+/* ==== the model of one parse ==== */
+
+/* A direction's numbers as printed, for the exact recomputation. */
+struct printed {
+    double bytes_step, bw_step, iops_step, runtime_ms, shorts;
+};
+
+struct kvl {
+    struct pb_kv *kv;
+    size_t n, cap;
+};
+
+/* One job section of a command line (`--name=x` starts one). */
+struct cmdsec {
+    const char *name;
+    struct kvl kv;
+};
+
+struct run {
+    long line;
+    int has_cmd;
+    struct kvl global; /* command-line options before the first --name */
+    struct cmdsec *sec;
+    size_t nsec, capsec;
+    struct pb_fio_hdr *hdr;
+    size_t nhdr, caphdr;
+    /* hdr indexes by name then position, and the groupids sorted: made
+     * by the first pb_fio_text_job_test of the run */
+    size_t *hdr_by_name;
+    long *hdr_gids;
+    size_t njobs;    /* jobs seen in this run */
+    size_t nimplied; /* jobs without a groupid line, for --name sections */
+};
+
+struct job {
+    struct pb_fio_job job; /* name, run, stats, test, ... */
+    long line;
+    long groupid; /* -1: unknown */
+    long members; /* jobs=N; 0: unknown */
+    long err;
+    const char *errtext;
+    int full; /* from a `(groupid=...)` line */
+    int has_cpu;
+    size_t implied_idx;
+    struct printed pr[D_N];
+};
+
+struct ctx {
+    const char *path;
+    struct pb_resultset *set;
+    struct pb_err *err;
+    struct run *runs;
+    size_t nruns, capruns;
+    struct job *jobs;
+    size_t njobs, capjobs;
+    long errline;     /* first fio error line, 0: none */
+    char errmsg[160]; /* its text */
+    long intr_line;   /* first interruption line ("fio: terminating on
+                         signal 2"), 0: none */
+    char intr[160];   /* its text */
+    struct pb_buf disks; /* "vda,sdb": the disks of "Disk stats" */
+    /* "hostname=vm, ..., fio=fio-3.33" lines a client prints per server:
+     * the names (one a line), the last one, how many distinct in a row */
+    struct pb_buf probes;
+    const char *probe_host;
+    int nprobe;
+    long jobcount;    /* for names of nameless jobs */
+};
+
+/* A pasted job file being read: "[name]" lines, then "key=value". */
+struct jobfile {
+    const char *pending; /* "[name]" just seen, no option yet */
+    struct kvl *dst;     /* options go here; NULL: not in a job file */
+    long run;            /* index of the run it fills; -1: none yet */
+};
+
+/* A new run starting at line; returns it (valid until the next one). */
+struct run *pb_fio_text_new_run(struct ctx *c, long line);
+
+/* ==== fio_text_opts.c ==== */
+
+/* Parse the arguments of a `fio ...` command line into a new run;
+ * returns 0 when they hold no option (prose that happens to say "fio"). */
+int pb_fio_text_cmdline(struct ctx *c, const char *args, size_t n, long line);
+
+/* Read line s[0..n) (number `line`) as part of a pasted job file, state in
+ * jf: [global] gives the run's globals, [name] the section of job name.
+ * Returns 1 when the line was one (a section, option, blank or comment
+ * line inside a file), 0 otherwise (and the file ends). */
+int pb_fio_text_jobfile_line(struct ctx *c, struct jobfile *jf, long line,
+                             const char *s, size_t n);
+
+/* Name the test of job j (one of a run of nclones clones) from its header
+ * line, command line or job file (fio_common.c), and give the block size
+ * of each direction in bytes (NAN when not one fixed size) in bs. */
+void pb_fio_text_job_test(struct ctx *c, struct job *j, size_t nclones,
+                          double bs[D_N]);
+
+/* Option key of job j from its pasted command line or job file, or
+ * NULL. */
+const char *pb_fio_text_cmd_opt(const struct ctx *c, const struct job *j,
+                                const char *key);
+
+#endif
