@@ -194,6 +194,7 @@ enum section { S_NONE, S_GENERATED, S_SYSTEM, S_RESULT, S_OTHER };
 
 struct entry {
     const char *ident, *value, *raw, *json;
+    size_t nth, total; /* among the entries of this system in the result */
 };
 
 struct ctx {
@@ -591,6 +592,39 @@ static void emit_entry(struct ctx *c, size_t test, const char *unit, int dir,
     r->stderr_ = has_se ? se : 0;
 }
 
+static int cmp_by_ident(const void *a, const void *b)
+{
+    const struct entry *x = *(const struct entry *const *)a;
+    const struct entry *y = *(const struct entry *const *)b;
+    int r = strcmp(x->ident, y->ident);
+    if (r)
+        return r;
+    return x < y ? -1 : x > y;
+}
+
+/* Each entry's rank among the entries of its system (nth, 1-based) and
+ * their number (total): by sorting, not by comparing every pair (a merged
+ * result can hold tens of thousands of entries). */
+static void number_entries(struct ctx *c)
+{
+    size_t n = c->nentries;
+    struct entry **by = pb_xmalloc((n + 1) * sizeof(*by));
+    for (size_t i = 0; i < n; i++)
+        by[i] = &c->entries[i];
+    qsort(by, n, sizeof(*by), cmp_by_ident);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(by[j]->ident, by[i]->ident))
+            j++;
+        for (size_t k = i; k < j; k++) {
+            by[k]->nth = k - i + 1;
+            by[k]->total = j - i;
+        }
+        i = j;
+    }
+    free(by);
+}
+
 static void emit_result(struct ctx *c)
 {
     const char *ident = nz(c->r_ident), *title = nz(c->r_title),
@@ -621,21 +655,13 @@ static void emit_result(struct ctx *c)
 
     int dir = strcmp(prop, "LIB") == 0 ? PB_DIR_LOWER : PB_DIR_HIGHER;
     const char *unit = *scale ? scale : NULL;
-    const struct entry *e = c->entries;
-    size_t ne = c->nentries;
-    for (size_t i = 0; i < ne; i++) {
-        size_t nth = 0, total = 0;
-        for (size_t j = 0; j < ne; j++) {
-            if (strcmp(e[j].ident, e[i].ident) != 0)
-                continue;
-            total++;
-            if (j <= i)
-                nth++;
-        }
+    number_entries(c);
+    for (size_t i = 0; i < c->nentries; i++) {
+        const struct entry *e = &c->entries[i];
         char job[32];
-        if (total > 1)
-            snprintf(job, sizeof(job), "entry %zu", nth);
-        emit_entry(c, test, unit, dir, &e[i], total > 1 ? job : NULL);
+        if (e->total > 1)
+            snprintf(job, sizeof(job), "entry %zu", e->nth);
+        emit_entry(c, test, unit, dir, e, e->total > 1 ? job : NULL);
     }
 }
 
