@@ -250,6 +250,7 @@ int cmd_ingest(int argc, char **argv)
         ctx.rejected++;
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
+    pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */
     if (ctx.db && !ctx.fatal) {
         struct pb_err err = {0};
         if (pb_db_commit(ctx.db, &err) != PB_OK) {
