@@ -501,46 +501,21 @@ static int is_install_pseudo(const char *desc, const char *args)
            !strncmp(args, "test install ", 13);
 }
 
-/* "Size Per Thread" -> "size_per_thread" (arena). */
-static char *param_key(struct ctx *c, const char *k, size_t n)
-{
-    char *out = pb_arena_alloc(&c->tmp, n + 1);
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        if (isalnum(ch))
-            out[j++] = (char)tolower(ch);
-        else if (j > 0 && out[j - 1] != '_')
-            out[j++] = '_';
-    }
-    while (j > 0 && out[j - 1] == '_')
-        j--;
-    out[j] = '\0';
-    return out;
-}
+/* Parameters taken from one description: real ones have up to ~8; a
+ * hostile one of 100,000 pairs would make storing them quadratic. The
+ * rest stay in the test name. */
+#define MAX_DESC_PARAMS 64
 
-/* "Type: Random Read - Block Size: 4KB" -> test params. Segments without
- * a key ("Test: Twofish - Decrypt") stay in the test name only. */
-static void desc_params(struct ctx *c, size_t test, const char *desc)
+struct param_ctx {
+    struct pb_resultset *set;
+    size_t test, n;
+};
+
+static void add_param(void *ctx, const char *key, const char *value)
 {
-    const char *p = desc;
-    while (*p) {
-        const char *sep = strstr(p, " - ");
-        size_t n = sep ? (size_t)(sep - p) : strlen(p);
-        char *seg = pb_arena_strndup(&c->tmp, p, n);
-        char *colon = strstr(seg, ": ");
-        char *key = colon ? param_key(c, seg, (size_t)(colon - seg)) : NULL;
-        if (key && *key) {
-            const char *val = colon + 2;
-            while (isspace((unsigned char)*val))
-                val++;
-            if (*val)
-                pb_rs_test_param(c->set, test, key, val);
-        }
-        if (!sep)
-            break;
-        p = sep + 3;
-    }
+    struct param_ctx *p = ctx;
+    if (p->n++ < MAX_DESC_PARAMS)
+        pb_rs_test_param(p->set, p->test, key, value);
 }
 
 static const char *entry_failure(struct ctx *c, const char *js)
@@ -645,7 +620,8 @@ static void emit_result(struct ctx *c)
         pb_buf_printf(&name, " (%s)", scale);
     size_t test = pb_rs_test(c->set, pb_buf_str(&name), *ident ? ident : "pts");
     pb_buf_release(&name);
-    desc_params(c, test, desc);
+    struct param_ctx pc = {c->set, test, 0};
+    pb_pts_desc_params(ident, title, desc, add_param, &pc);
     if (*appver)
         pb_rs_test_param(c->set, test, "app_version", appver);
     if (*scale)
