@@ -12,9 +12,10 @@
  *     description is empty), tool = the result <Identifier> ("pts/fio-2.1.0").
  *     The scale is in the name because PTS writes one <Result> per scale for
  *     the same description (fio: MB/s and IOPS; openssl: sign/s, verify/s).
- *     test_param: the "Key: Value - Key: Value" pairs of the description
- *     (keys lowercased, other characters '_'; segments without a key
- *     stay in the name only), app_version, scale, arguments.
+ *     test_param: the description decomposed by ingest/pts_desc.c
+ *     (storage profiles with poolbench's keys: rw, bs, ioengine, clients,
+ *     ...; other "Key: Value" pairs in lower_snake_case; at most 64),
+ *     app_version, scale, arguments.
  *   - one metric "value" per <Entry> in the result's own scale (unit = the
  *     Scale as given, none when empty); HIB -> higher, LIB -> lower, anything
  *     else higher (as PTS does); samples and stderr (sample standard
