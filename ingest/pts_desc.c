@@ -14,6 +14,26 @@
 
 /* ==== values ==== */
 
+/* The next "<a><b><c>" (3 bytes, the middle one `mid`) in s, or NULL: a
+ * scan that reads s once (strstr from each segment of a 1 MB description
+ * reads the rest of it every time under sanitizers). */
+static const char *find3(const char *s, char a, char mid, char c)
+{
+    for (const char *p = s; (p = strchr(p, mid)) != NULL; p++)
+        if (p > s && p[-1] == a && p[1] == c)
+            return p - 1;
+    return NULL;
+}
+
+/* The next ", " in s, or NULL (as find3). */
+static char *find_comma(char *s)
+{
+    for (char *p = s; (p = strchr(p, ',')) != NULL; p++)
+        if (p[1] == ' ')
+            return p;
+    return NULL;
+}
+
 /* Lower-case copy of s, white space trimmed and runs of it squeezed. */
 static char *squeeze(const char *s, size_t n)
 {
@@ -322,7 +342,7 @@ static int phrases(const struct out *o, const char *value)
     int all = 1;
     char *p = low;
     for (;;) {
-        char *sep = strstr(p, ", ");
+        char *sep = find_comma(p);
         if (sep)
             *sep = '\0';
         if (*p)
@@ -451,7 +471,7 @@ void pb_pts_desc_params(const char *ident, const char *title,
     struct out o = {fn, ctx, profile};
     const char *p = desc;
     for (;;) {
-        const char *sep = strstr(p, " - ");
+        const char *sep = find3(p, ' ', '-', ' ');
         size_t n = sep ? (size_t)(sep - p) : strlen(p);
         char *seg = pb_xstrndup(p, n);
         char *colon = strstr(seg, ": ");
