@@ -363,6 +363,64 @@ static void test_fixture_commas(void **state)
     pb_resultset_free(set);
 }
 
+/* Issue 11 item 6: descriptions of the storage profiles become test
+ * parameters with DESIGN's keys; the test keeps its title. */
+static void test_fixture_storage_descriptions(void **state)
+{
+    (void)state;
+    struct pb_resultset *set = ingest(FIX "storage-descriptions.xml");
+    const char *a = "zfs mirror recordsize=128k", *b = "zfs mirror recordsize=16k";
+    const char *f8 = "Flexible IO Tester: Type: Random Read - IO Engine: Linux "
+                     "AIO - Buffered: No - Direct: Yes - Block Size: 8KB - "
+                     "Disk Target: Default Test Directory (IOPS)";
+    check(find(set, a, f8, NULL), 62084, "IOPS", PB_DIR_HIGHER,
+          RAW(61884, 62410, 61957));
+    check(find(set, b, f8, NULL), 66132, "IOPS", PB_DIR_HIGHER,
+          RAW(66120, 65873, 66402));
+    assert_string_equal(tparam(set, f8, "rw"), "randread");
+    assert_string_equal(tparam(set, f8, "bs"), "8192");
+    assert_string_equal(tparam(set, f8, "ioengine"), "libaio");
+    assert_string_equal(tparam(set, f8, "direct"), "1");
+    assert_string_equal(tparam(set, f8, "buffered"), "0");
+    assert_string_equal(tparam(set, f8, "arguments"),
+                        "randread libaio 0 1 8k /mnt/tank");
+    const char *sw = "Flexible IO Tester: Type: Sequential Write - Engine: "
+                     "IO_uring - Direct: Yes - Block Size: 1MB - Job Count: 4 "
+                     "- Disk Target: Default Test Directory (MB/s)";
+    assert_string_equal(tparam(set, sw, "rw"), "write");
+    assert_string_equal(tparam(set, sw, "ioengine"), "io_uring");
+    assert_string_equal(tparam(set, sw, "bs"), "1048576");
+    assert_string_equal(tparam(set, sw, "numjobs"), "4");
+    assert_null(tparam(set, sw, "buffered")); /* not stated */
+    const char *io = "IOzone: Record Size: 4Kb - File Size: 8GB - Disk Test: "
+                     "Read Performance (MB/s)";
+    check(find(set, a, io, NULL), 9819.37, "MB/s", PB_DIR_HIGHER,
+          RAW(9812.4, 9790.6, 9855.1));
+    assert_string_equal(tparam(set, io, "record_size"), "4096");
+    assert_string_equal(tparam(set, io, "file_size"), "8589934592");
+    assert_string_equal(tparam(set, io, "rw"), "read");
+    const char *db = "Dbench: Client Count: 48 (MB/s)";
+    check(find(set, b, db, NULL), 1552.37, "MB/s", PB_DIR_HIGHER,
+          RAW(1544.87, 1560.31, 1551.92));
+    assert_string_equal(tparam(set, db, "clients"), "48");
+    const char *pg = "PostgreSQL pgbench: Scaling Factor: 100 - Clients: 50 - "
+                     "Mode: Read Write - Average Latency (ms)";
+    check(find(set, a, pg, NULL), 12.035, "ms", PB_DIR_LOWER,
+          RAW(12.121, 11.939, 12.045));
+    assert_string_equal(tparam(set, pg, "clients"), "50");
+    assert_string_equal(tparam(set, pg, "scaling_factor"), "100");
+    assert_string_equal(tparam(set, pg, "mode"), "read write");
+    assert_string_equal(tparam(set, "SQLite: Threads / Copies: 8 (Seconds)",
+                               "threads"),
+                        "8");
+    assert_string_equal(tparam(set, "AIO-Stress: Test: Random Write (MB/s)",
+                               "rw"),
+                        "randwrite");
+    assert_int_equal(set->ntests, 12);
+    assert_int_equal(set->nresults, 24);
+    pb_resultset_free(set);
+}
+
 static void test_fixture_junk_crlf_html(void **state)
 {
     (void)state;
@@ -1181,6 +1239,7 @@ int main(void)
         cmocka_unit_test(test_fixture_fio_2systems),
         cmocka_unit_test(test_fixture_lib_and_failures),
         cmocka_unit_test(test_fixture_commas),
+        cmocka_unit_test(test_fixture_storage_descriptions),
         cmocka_unit_test(test_fixture_junk_crlf_html),
         cmocka_unit_test(test_corpus_7zip),
         cmocka_unit_test(test_corpus_gzip_10_systems),
