@@ -864,10 +864,14 @@ size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp)
         const struct rule *r = &rules->v[i];
         if (!c->labels)
             continue;
-        /* the label as one printable line, cut at 40 characters */
+        /* the label as one printable line, cut after 40 bytes (and the
+         * rest of a UTF-8 character) */
         char ex[48];
         size_t k = 0;
-        for (const char *p = c->first; *p && k < 40; p++)
+        for (const char *p = c->first;
+             *p && k < 46 &&
+             (k < 40 || ((unsigned char)*p & 0xC0) == 0x80);
+             p++)
             ex[k++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
         ex[k] = '\0';
         const char *limit = c->rc == PCRE2_ERROR_CALLOUT
