@@ -305,6 +305,12 @@ static int phrase(const struct out *o, const char *ph)
             return 1;
         }
     }
+    /* "Random Write" alone: PTS 5's aio-stress and tiobench */
+    const char *alone = lookup(rw_names, ph);
+    if (alone && strcmp(o->profile, "iozone") != 0) {
+        emit(o, "rw", alone);
+        return 1;
+    }
     if (!strcmp(ph, "no sync/fsync") || !strcmp(ph, "no sync") ||
         !strcmp(ph, "no fsync")) {
         emit(o, "fsync", "0");
@@ -451,11 +457,12 @@ static void pair(const struct out *o, const char *profile, const char *key,
 }
 
 /* Profiles whose descriptions also hold phrases without a key ("12
- * Clients", "64MB Read - 32 Threads", "8GB Read Performance"). */
+ * Clients", "64MB Read - 32 Threads", "8GB Read Performance", "Random
+ * Write"). */
 static int phrase_profile(const char *profile)
 {
     static const char *const names[] = {"dbench", "tiobench", "fs-mark",
-                                        "iozone", NULL};
+                                        "iozone", "aio-stress", NULL};
     for (size_t i = 0; names[i]; i++)
         if (!strcmp(names[i], profile))
             return 1;

@@ -93,6 +93,11 @@ static const struct {
     /* pts/aio-stress, pts/sqlite, pts/pgbench */
     {"pts/aio-stress-1.1.2", "AIO-Stress", "Test: Random Write",
      "rw=randwrite"},
+    {"pts/aio-stress-1.1.0", "AIO-Stress", "Random Write", "rw=randwrite"},
+    {"pts/tiobench-1.1.0", "", "Random Read - 16 Threads",
+     "rw=randread; threads=16"},
+    /* a workload word alone is not iozone's (its phrases carry a size) */
+    {"pts/iozone-1.8.0", "IOzone", "Read", ""},
     {"pts/sqlite-2.2.0", "SQLite", "Threads / Copies: 8", "threads=8"},
     {"pts/sqlite-2.1.0", "SQLite", "Timed SQLite Insertions", ""},
     {"pts/pgbench-1.11.1", "PostgreSQL pgbench",
