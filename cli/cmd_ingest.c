@@ -559,6 +559,7 @@ int cmd_ingest(int argc, char **argv)
         ctx.rejected++;
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
+    pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */
     if (ctx.db && !ctx.fatal) {
         struct pb_err err = {0};
         if (commit(&ctx, &err) != PB_OK) {

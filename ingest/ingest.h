@@ -185,6 +185,12 @@ int pb_label_rules_load(const char *path, struct pb_label_rules **out,
                         struct pb_err *err) PB_WUR;
 void pb_label_rules_free(struct pb_label_rules *rules);
 
+/* Print to fp one line "poolbench: FILE:LINE: pattern for 'key' is too
+ * expensive: ..." per rule that hit a matching limit on some label since
+ * the rules were loaded (such a label gets no value from that rule; the
+ * ingest goes on). Returns the number of lines. */
+size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp);
+
 /* Add the dimensions found in the label of config `config` to it; keys the
  * config already has (from the parser) are left alone. */
 void pb_label_extract(const struct pb_label_rules *rules,

@@ -31,4 +31,22 @@ const char *pb_skip_ws(const char *p, const char *end);
 /* Case-insensitive search for needle in the first `len` bytes of buf. */
 int pb_contains(const char *buf, size_t len, const char *needle);
 
+/* ==== PTS result descriptions (ingest/pts_desc.c) ==== */
+
+/* Called with each test parameter found; key and value are borrowed. */
+typedef void (*pb_pts_param_fn)(void *ctx, const char *key,
+                                const char *value);
+
+/* The test parameters in a PTS result description ("Type: Random Read -
+ * Engine: Linux AIO - Block Size: 8KB"), in order: for the storage profiles
+ * (fio, iozone, dbench, tiobench, fs-mark, aio-stress, sqlite, pgbench;
+ * known from the result identifier "pts/fio-2.1.0", or its title when the
+ * identifier is empty) with poolbench's keys and units (rw=randread,
+ * ioengine=libaio, bs=8192, clients=48); otherwise "Key: Value" pairs with
+ * the key in lower_snake_case, sizes of size keys in bytes. Segments
+ * without a key give nothing, except the phrases of dbench, tiobench,
+ * fs-mark and iozone ("12 Clients", "64MB Read", "32 Threads"). */
+void pb_pts_desc_params(const char *ident, const char *title,
+                        const char *desc, pb_pts_param_fn fn, void *ctx);
+
 #endif

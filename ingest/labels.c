@@ -402,6 +402,38 @@ struct rule {
     char *key;
     pcre2_code *re;
     enum norm norm;
+    int anchored;     /* can only match at the start: matched once */
+    char *path;       /* user rules: the file and line, for warnings */
+    long line;
+};
+
+/* Limits on one user pattern and one label. PCRE2's match and depth
+ * limits hold per start offset, and pcre2_match retries at every offset
+ * of the label, so a pattern just under them at each offset of a 4 KiB
+ * label burnt ~5 s (issue 20). STEP_BUDGET bounds the whole match: user
+ * patterns are compiled with auto-callouts, counted per thread. A label
+ * pattern needs a few hundred steps per offset; the built-ins stay far
+ * below the limits (test_labels checks them on real labels). */
+#define MATCH_LIMIT 10000
+#define DEPTH_LIMIT 5000
+#define STEP_BUDGET 500000ul
+
+static _Thread_local unsigned long steps;
+
+static int count_step(pcre2_callout_block *cb, void *data)
+{
+    (void)cb;
+    (void)data;
+    return ++steps > STEP_BUDGET ? PCRE2_ERROR_CALLOUT : 0;
+}
+
+/* A rule that was too expensive on some labels: how many, the first of
+ * them in byte order (the report does not depend on thread timing), and
+ * which limit. */
+struct cost {
+    size_t labels;
+    char *first;
+    int rc;
 };
 
 /* What every rule makes of one label, so that a label seen again (the
@@ -417,6 +449,7 @@ struct memo {
     pthread_mutex_t mu;
     struct label_memo *slots; /* open addressing, 2 * MEMO_MAX */
     size_t n;
+    struct cost *cost; /* per rule, under mu */
 };
 
 struct pb_label_rules {
@@ -437,23 +470,39 @@ static void *check_alloc(void *p)
 }
 
 static void rules_add(struct pb_label_rules *r, const char *key, pcre2_code *re,
-                      enum norm norm)
+                      enum norm norm, const char *path, long line)
 {
     PB_GROW(r->v, r->cap, r->n + 1);
-    r->v[r->n].key = pb_xstrdup(key);
-    r->v[r->n].re = re;
-    r->v[r->n].norm = norm;
-    r->n++;
+    struct rule *u = &r->v[r->n++];
+    memset(u, 0, sizeof(*u));
+    u->key = pb_xstrdup(key);
+    u->re = re;
+    u->norm = norm;
+    uint32_t all = 0;
+    pcre2_pattern_info(re, PCRE2_INFO_ALLOPTIONS, &all);
+    u->anchored = (all & PCRE2_ANCHORED) != 0;
+    u->path = path ? pb_xstrdup(path) : NULL;
+    u->line = line;
+}
+
+static void rule_release(struct rule *u)
+{
+    free(u->key);
+    free(u->path);
+    pcre2_code_free(u->re);
 }
 
 void pb_label_rules_free(struct pb_label_rules *rules)
 {
     if (!rules)
         return;
-    for (size_t i = 0; i < rules->n; i++) {
-        free(rules->v[i].key);
-        pcre2_code_free(rules->v[i].re);
+    if (rules->memo && rules->memo->cost) {
+        for (size_t i = 0; i < rules->n; i++)
+            free(rules->memo->cost[i].first);
+        free(rules->memo->cost);
     }
+    for (size_t i = 0; i < rules->n; i++)
+        rule_release(&rules->v[i]);
     free(rules->v);
     pcre2_match_context_free(rules->mctx);
     if (rules->memo) {
@@ -558,10 +607,10 @@ static int parse_line(const char *path, long lineno, const char *line,
         free(key);
         return PB_EUSAGE;
     }
-    pcre2_code *re = compile(p, (size_t)(pe - p), 0, key, path, lineno,
-                             (long)(p - line), err);
+    pcre2_code *re = compile(p, (size_t)(pe - p), PCRE2_AUTO_CALLOUT, key,
+                             path, lineno, (long)(p - line), err);
     if (re)
-        rules_add(r, key, re, norm_of_key(key));
+        rules_add(r, key, re, norm_of_key(key), path, lineno);
     free(key);
     return re ? PB_OK : PB_EUSAGE;
 }
@@ -602,16 +651,16 @@ int pb_label_rules_load(const char *path, struct pb_label_rules **out,
     r->mctx = check_alloc(pcre2_match_context_create(NULL));
     r->memo = pb_xcalloc(1, sizeof(*r->memo));
     pthread_mutex_init(&r->memo->mu, NULL);
-    /* User patterns may backtrack badly; a label is short, so a modest
-     * limit only stops runaway patterns. */
-    pcre2_set_match_limit(r->mctx, 1000000);
+    /* User patterns may backtrack badly; a label is short, so modest
+     * limits only stop runaway patterns (see STEP_BUDGET). */
+    pcre2_set_match_limit(r->mctx, MATCH_LIMIT);
+    pcre2_set_depth_limit(r->mctx, DEPTH_LIMIT);
+    pcre2_set_callout(r->mctx, count_step, NULL);
 
     struct pb_label_rules user = {0};
     if (path && load_file(path, &user, err) != PB_OK) {
-        for (size_t i = 0; i < user.n; i++) {
-            free(user.v[i].key);
-            pcre2_code_free(user.v[i].re);
-        }
+        for (size_t i = 0; i < user.n; i++)
+            rule_release(&user.v[i]);
         free(user.v);
         pb_label_rules_free(r);
         return PB_EUSAGE;
@@ -630,20 +679,21 @@ int pb_label_rules_load(const char *path, struct pb_label_rules **out,
             r = NULL;
             break;
         }
-        rules_add(r, builtins[i].key, re, builtins[i].norm);
+        rules_add(r, builtins[i].key, re, builtins[i].norm, NULL,
+                  (long)i + 1);
     }
     for (size_t j = 0; j < user.n; j++) {
         if (r) {
             PB_GROW(r->v, r->cap, r->n + 1);
             r->v[r->n++] = user.v[j];
         } else {
-            free(user.v[j].key);
-            pcre2_code_free(user.v[j].re);
+            rule_release(&user.v[j]);
         }
     }
     free(user.v);
     if (!r)
         return PB_EUSAGE;
+    r->memo->cost = pb_xcalloc(r->n + 1, sizeof(*r->memo->cost));
     *out = r;
     return PB_OK;
 }
@@ -658,18 +708,40 @@ static int has_key(const struct pb_config *c, const char *key)
     return 0;
 }
 
-/* The value of the first match of rule r whose capture normalises, or
- * NULL. Caller frees. */
-static char *apply_rule(const struct pb_label_rules *rules,
-                        const struct rule *r, const char *label, size_t len,
-                        pcre2_match_data *md)
+/* Rule i hit a limit (rc) on label: count it for the warning. */
+static void note_cost(const struct pb_label_rules *rules, size_t i,
+                      const char *label, int rc)
 {
+    struct memo *m = rules->memo;
+    pthread_mutex_lock(&m->mu);
+    struct cost *c = &m->cost[i];
+    c->labels++;
+    if (!c->first || strcmp(label, c->first) < 0) {
+        free(c->first);
+        c->first = pb_xstrdup(label);
+        c->rc = rc;
+    }
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* The value of the first match of rule i whose capture normalises, or
+ * NULL. Caller frees. */
+static char *apply_rule(const struct pb_label_rules *rules, size_t i,
+                        const char *label, size_t len, pcre2_match_data *md)
+{
+    const struct rule *r = &rules->v[i];
     PCRE2_SIZE start = 0;
+    steps = 0; /* one budget for the whole label */
     while (start <= len) {
         int rc = pcre2_match(r->re, (PCRE2_SPTR)label, len, start, 0, md,
                              rules->mctx);
+        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+            rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_CALLOUT) {
+            note_cost(rules, i, label, rc);
+            return NULL; /* too expensive: no value, and no retry */
+        }
         if (rc < 0)
-            return NULL; /* no match, or a limit hit: no value */
+            return NULL; /* no match */
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
         if (rc >= 2 && ov[2] != PCRE2_UNSET && ov[3] >= ov[2]) {
             char *cap = pb_xstrndup(label + ov[2], ov[3] - ov[2]);
@@ -678,6 +750,9 @@ static char *apply_rule(const struct pb_label_rules *rules,
             if (v)
                 return v;
         }
+        /* An anchored pattern matches at the start or nowhere. */
+        if (r->anchored)
+            return NULL;
         /* Try again one character later (overlapping matches too). */
         PCRE2_SIZE next = (ov[0] < start ? start : ov[0]) + 1;
         while (next < len && ((unsigned char)label[next] & 0xC0) == 0x80)
@@ -697,7 +772,7 @@ static char **match_all(const struct pb_label_rules *rules, const char *label,
     pcre2_match_data *md = check_alloc(pcre2_match_data_create(2, NULL));
     char **vals = pb_xcalloc(rules->n + 1, sizeof(*vals));
     for (size_t i = 0; i < rules->n; i++)
-        vals[i] = apply_rule(rules, &rules->v[i], label, len, md);
+        vals[i] = apply_rule(rules, i, label, len, md);
     pcre2_match_data_free(md);
     return vals;
 }
@@ -773,4 +848,49 @@ void pb_label_extract(const struct pb_label_rules *rules,
             free(own[i]);
         free(own);
     }
+}
+
+/* ==== cost warnings ==== */
+
+size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp)
+{
+    if (!rules || !rules->memo || !rules->memo->cost)
+        return 0;
+    size_t n = 0;
+    struct memo *m = rules->memo;
+    pthread_mutex_lock(&m->mu);
+    for (size_t i = 0; i < rules->n; i++) {
+        const struct cost *c = &m->cost[i];
+        const struct rule *r = &rules->v[i];
+        if (!c->labels)
+            continue;
+        /* the label as one printable line, cut after 40 bytes (and the
+         * rest of a UTF-8 character) */
+        char ex[48];
+        size_t k = 0;
+        for (const char *p = c->first;
+             *p && k < 46 &&
+             (k < 40 || ((unsigned char)*p & 0xC0) == 0x80);
+             p++)
+            ex[k++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+        ex[k] = '\0';
+        const char *limit = c->rc == PCRE2_ERROR_CALLOUT
+                                ? "its step budget"
+                                : c->rc == PCRE2_ERROR_DEPTHLIMIT
+                                      ? "PCRE2's depth limit"
+                                      : c->rc == PCRE2_ERROR_HEAPLIMIT
+                                            ? "PCRE2's heap limit"
+                                            : "PCRE2's match limit";
+        fprintf(fp,
+                "poolbench: %s:%ld: pattern for '%s' is too expensive: it "
+                "hit %s on %zu label%s (first: \"%s%s\"), which got no "
+                "'%s' from it; simplify the pattern (nested repeats such "
+                "as (a+)+ backtrack without end)\n",
+                r->path ? r->path : "(built-in label rules)", r->line, r->key,
+                limit, c->labels, c->labels == 1 ? "" : "s", ex,
+                strlen(c->first) > k ? "..." : "", r->key);
+        n++;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return n;
 }

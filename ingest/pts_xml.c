@@ -12,9 +12,10 @@
  *     description is empty), tool = the result <Identifier> ("pts/fio-2.1.0").
  *     The scale is in the name because PTS writes one <Result> per scale for
  *     the same description (fio: MB/s and IOPS; openssl: sign/s, verify/s).
- *     test_param: the "Key: Value - Key: Value" pairs of the description
- *     (keys lowercased, other characters '_'; segments without a key
- *     stay in the name only), app_version, scale, arguments.
+ *     test_param: the description decomposed by ingest/pts_desc.c
+ *     (storage profiles with poolbench's keys: rw, bs, ioengine, clients,
+ *     ...; other "Key: Value" pairs in lower_snake_case; at most 64),
+ *     app_version, scale, arguments.
  *   - one metric "value" per <Entry> in the result's own scale (unit = the
  *     Scale as given, none when empty); HIB -> higher, LIB -> lower, anything
  *     else higher (as PTS does); samples and stderr (sample standard
@@ -194,6 +195,7 @@ enum section { S_NONE, S_GENERATED, S_SYSTEM, S_RESULT, S_OTHER };
 
 struct entry {
     const char *ident, *value, *raw, *json;
+    size_t nth, total; /* among the entries of this system in the result */
 };
 
 struct ctx {
@@ -500,46 +502,21 @@ static int is_install_pseudo(const char *desc, const char *args)
            !strncmp(args, "test install ", 13);
 }
 
-/* "Size Per Thread" -> "size_per_thread" (arena). */
-static char *param_key(struct ctx *c, const char *k, size_t n)
-{
-    char *out = pb_arena_alloc(&c->tmp, n + 1);
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)k[i];
-        if (isalnum(ch))
-            out[j++] = (char)tolower(ch);
-        else if (j > 0 && out[j - 1] != '_')
-            out[j++] = '_';
-    }
-    while (j > 0 && out[j - 1] == '_')
-        j--;
-    out[j] = '\0';
-    return out;
-}
+/* Parameters taken from one description: real ones have up to ~8; a
+ * hostile one of 100,000 pairs would make storing them quadratic. The
+ * rest stay in the test name. */
+#define MAX_DESC_PARAMS 64
 
-/* "Type: Random Read - Block Size: 4KB" -> test params. Segments without
- * a key ("Test: Twofish - Decrypt") stay in the test name only. */
-static void desc_params(struct ctx *c, size_t test, const char *desc)
+struct param_ctx {
+    struct pb_resultset *set;
+    size_t test, n;
+};
+
+static void add_param(void *ctx, const char *key, const char *value)
 {
-    const char *p = desc;
-    while (*p) {
-        const char *sep = strstr(p, " - ");
-        size_t n = sep ? (size_t)(sep - p) : strlen(p);
-        char *seg = pb_arena_strndup(&c->tmp, p, n);
-        char *colon = strstr(seg, ": ");
-        char *key = colon ? param_key(c, seg, (size_t)(colon - seg)) : NULL;
-        if (key && *key) {
-            const char *val = colon + 2;
-            while (isspace((unsigned char)*val))
-                val++;
-            if (*val)
-                pb_rs_test_param(c->set, test, key, val);
-        }
-        if (!sep)
-            break;
-        p = sep + 3;
-    }
+    struct param_ctx *p = ctx;
+    if (p->n++ < MAX_DESC_PARAMS)
+        pb_rs_test_param(p->set, p->test, key, value);
 }
 
 static const char *entry_failure(struct ctx *c, const char *js)
@@ -591,6 +568,39 @@ static void emit_entry(struct ctx *c, size_t test, const char *unit, int dir,
     r->stderr_ = has_se ? se : 0;
 }
 
+static int cmp_by_ident(const void *a, const void *b)
+{
+    const struct entry *x = *(const struct entry *const *)a;
+    const struct entry *y = *(const struct entry *const *)b;
+    int r = strcmp(x->ident, y->ident);
+    if (r)
+        return r;
+    return x < y ? -1 : x > y;
+}
+
+/* Each entry's rank among the entries of its system (nth, 1-based) and
+ * their number (total): by sorting, not by comparing every pair (a merged
+ * result can hold tens of thousands of entries). */
+static void number_entries(struct ctx *c)
+{
+    size_t n = c->nentries;
+    struct entry **by = pb_xmalloc((n + 1) * sizeof(*by));
+    for (size_t i = 0; i < n; i++)
+        by[i] = &c->entries[i];
+    qsort(by, n, sizeof(*by), cmp_by_ident);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && !strcmp(by[j]->ident, by[i]->ident))
+            j++;
+        for (size_t k = i; k < j; k++) {
+            by[k]->nth = k - i + 1;
+            by[k]->total = j - i;
+        }
+        i = j;
+    }
+    free(by);
+}
+
 static void emit_result(struct ctx *c)
 {
     const char *ident = nz(c->r_ident), *title = nz(c->r_title),
@@ -611,7 +621,8 @@ static void emit_result(struct ctx *c)
         pb_buf_printf(&name, " (%s)", scale);
     size_t test = pb_rs_test(c->set, pb_buf_str(&name), *ident ? ident : "pts");
     pb_buf_release(&name);
-    desc_params(c, test, desc);
+    struct param_ctx pc = {c->set, test, 0};
+    pb_pts_desc_params(ident, title, desc, add_param, &pc);
     if (*appver)
         pb_rs_test_param(c->set, test, "app_version", appver);
     if (*scale)
@@ -621,21 +632,13 @@ static void emit_result(struct ctx *c)
 
     int dir = strcmp(prop, "LIB") == 0 ? PB_DIR_LOWER : PB_DIR_HIGHER;
     const char *unit = *scale ? scale : NULL;
-    const struct entry *e = c->entries;
-    size_t ne = c->nentries;
-    for (size_t i = 0; i < ne; i++) {
-        size_t nth = 0, total = 0;
-        for (size_t j = 0; j < ne; j++) {
-            if (strcmp(e[j].ident, e[i].ident) != 0)
-                continue;
-            total++;
-            if (j <= i)
-                nth++;
-        }
+    number_entries(c);
+    for (size_t i = 0; i < c->nentries; i++) {
+        const struct entry *e = &c->entries[i];
         char job[32];
-        if (total > 1)
-            snprintf(job, sizeof(job), "entry %zu", nth);
-        emit_entry(c, test, unit, dir, &e[i], total > 1 ? job : NULL);
+        if (e->total > 1)
+            snprintf(job, sizeof(job), "entry %zu", e->nth);
+        emit_entry(c, test, unit, dir, e, e->total > 1 ? job : NULL);
     }
 }
 

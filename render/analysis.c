@@ -375,6 +375,22 @@ static const char *const pref_keys[] = {
     "clients",   "direct",      "fsync",        "rwmixread",    "ioengine",
     NULL};
 
+/* Test parameters that name which program ran rather than how: PTS's
+ * arguments (the profile's command line), app_version and scale (one PTS
+ * result per unit). They differ between programs of a suite, and with
+ * every other option of one program: never a sweep axis (docs/design.md,
+ * "Sweeps"). */
+static const char *const identity_keys[] = {"arguments", "app_version",
+                                            "scale", NULL};
+
+static int is_identity_key(const char *key)
+{
+    for (int i = 0; identity_keys[i]; i++)
+        if (!strcmp(identity_keys[i], key))
+            return 1;
+    return 0;
+}
+
 static int pref_of(const char *key)
 {
     for (int i = 0; pref_keys[i]; i++)
@@ -400,6 +416,8 @@ static const char *cell_value(const struct rp_data *d, const struct rp_cell *c,
                                               : NULL;
     case RP_DIM_TEST_NAME:
         return d->tests[c->test].name;
+    case RP_DIM_FAMILY:
+        return d->tests[c->test].tool;
     }
     return NULL;
 }
@@ -578,7 +596,7 @@ static void sort_by_tuple(size_t *order, size_t n)
 
 static int key_matches(const struct cand *k, const char *want)
 {
-    if (!want)
+    if (!want || k->kind == RP_DIM_FAMILY)
         return 0;
     if (k->kind == RP_DIM_LABEL)
         return !strcmp(want, "config") || !strcmp(want, "label");
@@ -678,7 +696,8 @@ static const char *dim_text(const struct cand *k, const char *v, char *buf,
 {
     if (!v)
         return "–";
-    return k->kind == RP_DIM_LABEL || k->kind == RP_DIM_TEST_NAME
+    return k->kind == RP_DIM_LABEL || k->kind == RP_DIM_TEST_NAME ||
+                   k->kind == RP_DIM_FAMILY
                ? v
                : rp_param_text(k->key, v, buf, n);
 }
@@ -1179,13 +1198,15 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         qsort(ck, nck, sizeof(*ck), cmp_str);
     if (ntk)
         qsort(tk, ntk, sizeof(*tk), cmp_str);
-    struct cand *cands = pb_xcalloc(nck + ntk + 3, sizeof(*cands));
+    struct cand *cands = pb_xcalloc(nck + ntk + 4, sizeof(*cands));
     size_t ncand = 0;
     for (int pass = 0; pass < 2; pass++) {
         const char **keys = pass ? tk : ck;
         size_t nkeys = pass ? ntk : nck;
         for (size_t i = 0; i < nkeys; i++) {
             if (i && !strcmp(keys[i], keys[i - 1]))
+                continue;
+            if (pass && is_identity_key(keys[i]))
                 continue;
             struct cand *k = &cands[ncand];
             k->kind = pass ? RP_DIM_TEST : RP_DIM_CONFIG;
@@ -1198,8 +1219,9 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     }
     free(ck);
     free(tk);
-    /* per-cell value indexes; room for the label and test pseudo-dims */
-    size_t stride = ncand + 2;
+    /* per-cell value indexes; room for the family, label and test
+     * pseudo-dims */
+    size_t stride = ncand + 3;
     size_t *vi = pb_xcalloc(n * stride + 1, sizeof(size_t));
     for (size_t k = 0; k < ncand; k++)
         fill_vi(d, cells, n, &cands[k], vi, stride, k);
@@ -1249,6 +1271,20 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             }
         }
     }
+    /* The test family (the tool: "fio", "pts/fio-2.1.0", "pts/c-ray-1.2.0")
+     * groups cells like a dimension, so that no sweep puts two programs on
+     * one axis, but is never an axis itself. */
+    {
+        struct cand *k = &cands[ncand];
+        k->kind = RP_DIM_FAMILY;
+        k->key = "tool";
+        k->pref = 300;
+        cand_values(d, cells, n, k, a);
+        if (k->nvals >= 2) {
+            fill_vi(d, cells, n, k, vi, stride, ncand);
+            ncand++;
+        }
+    }
     size_t nreal = ncand;
     /* Cells still not told apart (tests differing by name only): the test
      * name tells them apart, without grouping them. */
@@ -1275,7 +1311,8 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     free(order);
     free(alld);
     for (size_t k = 0; k < ncand; k++)
-        note_varying(x, &cands[k]);
+        if (cands[k].kind != RP_DIM_FAMILY)
+            note_varying(x, &cands[k]);
     /* the pair of dimensions that draws the most cells */
     uint64_t *full = pb_xcalloc(n + 1, sizeof(uint64_t));
     size_t maxv = 1;
@@ -1298,11 +1335,12 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     int btwo = 0, bpref = 0;
     size_t bnv = 0;
     for (size_t xi = 0; xi < ncand; xi++) {
-        if (x->xkey && !key_matches(&cands[xi], x->xkey))
+        if (cands[xi].kind == RP_DIM_FAMILY ||
+            (x->xkey && !key_matches(&cands[xi], x->xkey)))
             continue;
         for (size_t si = 0; si <= ncand; si++) {
             int two = si < ncand;
-            if (si == xi ||
+            if (si == xi || (two && cands[si].kind == RP_DIM_FAMILY) ||
                 (x->skey && (!two || !key_matches(&cands[si], x->skey))))
                 continue;
             /* one dimension alone only along a test parameter: a config

@@ -281,7 +281,8 @@ enum rp_dimkind {
     RP_DIM_CONFIG,   /* a config_param key */
     RP_DIM_TEST,     /* a test_param key */
     RP_DIM_LABEL,    /* the config label, when params do not tell apart */
-    RP_DIM_TEST_NAME /* the test name, likewise (internal to sweeps) */
+    RP_DIM_TEST_NAME, /* the test name, likewise (internal to sweeps) */
+    RP_DIM_FAMILY     /* the test's tool: groups, never an axis (internal) */
 };
 
 struct rp_dim {

@@ -3,7 +3,9 @@
  * identifier and machine name of the PTS and bonnie++ corpus), user rules
  * files good and bad, hostile labels, and many threads sharing one rules
  * object. */
+#define _POSIX_C_SOURCE 200809L
 #include "tests/unit/testhelp.h"
+#include <time.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -610,6 +612,111 @@ static void test_hostile(void **state)
     pb_label_rules_free(r);
 }
 
+/* ==== expensive user patterns (issue 20 item 16) ==== */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* PCRE2 retries an unanchored pattern at every offset of the label with a
+ * fresh match limit: a pattern just under it at each offset of a 4 KiB
+ * label took 4.6 s per label. Now one budget holds for the whole label,
+ * the rule gives that label no value, the other rules still do, and the
+ * warning names the rules file line. */
+static void test_expensive_rules(void **state)
+{
+    (void)state;
+    static const char rules[] =
+        "# catastrophic patterns\n"
+        "pool = (?i)pool[ =:]+([a-z0-9_-]+)\n"
+        "burn = (x+x+)+y\n"
+        "tail = ((?:a+)+)$\n";
+    const char *path = write_tmp("expensive.rules", rules, sizeof(rules) - 1);
+    struct pb_err err = {0};
+    struct pb_label_rules *r = NULL;
+    assert_int_equal(pb_label_rules_load(path, &r, &err), PB_OK);
+    /* x{18}! repeated to 4000 bytes, then the rest: every offset of the
+     * x runs backtracks 2^18 ways */
+    struct pb_buf b = PB_BUF_INIT;
+    while (b.len < 4000)
+        pb_buf_puts(&b, "xxxxxxxxxxxxxxxxxx!");
+    pb_buf_puts(&b, "y mirror pool=Tank aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!");
+    char *label = pb_buf_take(&b);
+    double t0 = now_s();
+    check_label(r, label, "pool=tank, layout=mirror");
+    double dt = now_s() - t0;
+    print_message("expensive label: %.3f s\n", dt);
+    assert_true(dt < 1.0);
+    /* segments just under the limit at each offset */
+    for (int seg = 8; seg <= 14; seg++) {
+        struct pb_buf c = PB_BUF_INIT;
+        while (c.len < 4000) {
+            for (int k = 0; k < seg; k++)
+                pb_buf_puts(&c, "x");
+            pb_buf_puts(&c, "!");
+        }
+        pb_buf_puts(&c, "y");
+        char *l2 = pb_buf_take(&c);
+        t0 = now_s();
+        check_label(r, l2, "");
+        dt = now_s() - t0;
+        if (dt >= 1.0) {
+            print_error("segments of %d: %.3f s\n", seg, dt);
+            fail();
+        }
+        free(l2);
+    }
+    /* the warning: one line per rule, naming the file and line */
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *fp = open_memstream(&out, &outlen);
+    assert_non_null(fp);
+    assert_int_equal(pb_label_rules_warn(r, fp), 2);
+    fclose(fp);
+    char *want = pb_xasprintf("poolbench: %s:3: pattern for 'burn' is too "
+                              "expensive: it hit ",
+                              path);
+    if (strncmp(out, want, strlen(want)) != 0) {
+        print_error("got: %s\nwant: %s...\n", out, want);
+        fail();
+    }
+    char *second = strchr(out, '\n') + 1;
+    /* the first label, and the segmented ones PCRE2 cannot settle within
+     * the budget (9 x's and more, here) */
+    assert_non_null(strstr(out, " labels (first: \"xxxxxxxx"));
+    assert_non_null(strstr(out, "which got no 'burn' from it"));
+    free(want);
+    /* (a+)+$ on the a-run before the '!' of the first label */
+    want = pb_xasprintf("poolbench: %s:4: pattern for 'tail' is too "
+                        "expensive: it hit PCRE2's match limit on 1 label "
+                        "(first: \"xxxxxxxxxxxxxxxxxx!xxxxxxxxxxxxxxxxxx!xx"
+                        "...\"), which got no 'tail' from it; ",
+                        path);
+    if (strncmp(second, want, strlen(want)) != 0) {
+        print_error("got: %s\nwant: %s...\n", second, want);
+        fail();
+    }
+    assert_int_equal(strchr(second, '\n') - out + 1, (long)outlen);
+    free(want);
+    free(out);
+    free(label);
+    unlink(path);
+    pb_label_rules_free(r);
+
+    /* rules that stayed within their limits print nothing */
+    r = builtins();
+    check_label(r, "mirror ashift=12", "layout=mirror, ashift=12");
+    fp = open_memstream(&out, &outlen);
+    assert_int_equal(pb_label_rules_warn(r, fp), 0);
+    fclose(fp);
+    assert_int_equal(outlen, 0);
+    free(out);
+    pb_label_rules_free(r);
+}
+
 /* ==== threads sharing one rules object ==== */
 
 struct thread_arg {
@@ -664,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_user_rules),
         cmocka_unit_test(test_bad_rules),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_expensive_rules),
         cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

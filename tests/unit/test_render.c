@@ -832,6 +832,103 @@ static void test_sweeps(void **state)
     free(dir);
 }
 
+/* A PTS suite: different programs in seconds with their own app_version
+ * and arguments, two of them sharing an rw key, and one fio profile at
+ * three block sizes in MB/s, on two systems the parameters do not tell
+ * apart. Only the block sizes make a sweep (issue 18 item 4). */
+static void test_sweep_families(void **state)
+{
+    (void)state;
+    char *dir = make_tmp();
+    struct pb_db *db = open_db(dir);
+    static const struct {
+        const char *tool, *name, *appver, *args, *rw;
+        double secs;
+    } progs[] = {
+        {"pts/c-ray-1.2.0", "C-Ray: Total Time", "1.1", "-s 3840x2160", NULL,
+         39.4},
+        {"pts/gnupg-1.4.0", "GnuPG: 2.7GB Sample File Encryption", "1.4.22",
+         NULL, NULL, 61.1},
+        {"pts/compress-pbzip2-1.6.0", "Parallel BZIP2 Compression", "1.1.13",
+         NULL, NULL, 2.9},
+        {"pts/sqlite-2.1.0", "SQLite: Threads / Copies: 1", "3.30.1", "1",
+         "write", 8.2},
+        {"pts/encode-mp3-1.7.4", "LAME MP3 Encoding: WAV To MP3", "3.100",
+         NULL, "read", 5.9},
+    };
+    static const char *const bs[] = {"4096", "65536", "1048576"};
+    static const char *const sys[] = {"ryzen", "intel"};
+    for (int k = 0; k < 2; k++) {
+        struct pb_resultset *s = new_set("pts-xml");
+        size_t c = pb_rs_config(s, sys[k]);
+        for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+            size_t t = pb_rs_test(s, progs[i].name, progs[i].tool);
+            pb_rs_test_param(s, t, "app_version", progs[i].appver);
+            pb_rs_test_param(s, t, "scale", "Seconds");
+            if (progs[i].args)
+                pb_rs_test_param(s, t, "arguments", progs[i].args);
+            if (progs[i].rw)
+                pb_rs_test_param(s, t, "rw", progs[i].rw);
+            pb_rs_add(s, c, t, sys[k], NULL, "value", "Seconds", PB_DIR_LOWER,
+                      progs[i].secs * (k + 1));
+        }
+        for (int b = 0; b < 3; b++) {
+            char name[64], args[64];
+            snprintf(name, sizeof(name), "Flexible IO Tester: bs %s", bs[b]);
+            snprintf(args, sizeof(args), "read io_uring 1 0 %s", bs[b]);
+            size_t t = pb_rs_test(s, name, "pts/fio-2.1.0");
+            pb_rs_test_param(s, t, "rw", "read");
+            pb_rs_test_param(s, t, "bs", bs[b]);
+            pb_rs_test_param(s, t, "app_version", "3.33");
+            pb_rs_test_param(s, t, "scale", "MB/s");
+            pb_rs_test_param(s, t, "arguments", args);
+            pb_rs_add(s, c, t, sys[k], NULL, "value", "MB/s", PB_DIR_HIGHER,
+                      100.0 * (b + 1) + k);
+        }
+        store(db, s);
+    }
+    struct rp_data d;
+    struct pb_err err = {0};
+    assert_int_equal(rp_data_load(db, NULL, &d, &err), PB_OK);
+    struct rp_sweeps sw;
+    assert_int_equal(rp_find_sweeps(&d, NULL, NULL, &sw, &err), PB_OK);
+    assert_int_equal(sw.n, 1);
+    assert_string_equal(d.metrics[sw.v[0].metric].unit, "MB/s");
+    assert_string_equal(sw.v[0].x.key, "bs");
+    assert_int_equal(sw.v[0].s.kind, RP_DIM_LABEL);
+    assert_int_equal(sw.v[0].npanels, 1);
+    const struct rp_panel *p = &sw.v[0].panels[0];
+    assert_int_equal(p->nx, 3);
+    assert_int_equal(p->ns, 2);
+    assert_string_equal(p->xvals[2], "1M");
+    for (size_t i = 0; i < p->nx * p->ns; i++) {
+        assert_true(p->grid[i] != SIZE_MAX);
+        const struct rp_test *t = &d.tests[d.cells[p->grid[i]].test];
+        assert_string_equal(t->tool, "pts/fio-2.1.0");
+    }
+    rp_sweeps_release(&sw);
+    /* identity keys are no dimension; rw varies only across programs */
+    static const char *const refused[] = {"app_version", "arguments", "scale",
+                                          "tool", "rw"};
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        memset(&err, 0, sizeof(err));
+        if (rp_find_sweeps(&d, refused[i], NULL, &sw, &err) != PB_EUSAGE) {
+            print_error("--x %s was accepted\n", refused[i]);
+            fail();
+        }
+        const char *along = strstr(err.msg, "(they vary along: ");
+        assert_non_null(along);
+        assert_null(strstr(along, "app_version"));
+        assert_null(strstr(along, "arguments"));
+        assert_null(strstr(along, "tool"));
+        rp_sweeps_release(&sw);
+    }
+    rp_data_release(&d);
+    pb_db_close(db);
+    rm_tree(dir);
+    free(dir);
+}
+
 /* ==== whole reports ==== */
 
 static void fill_special(struct pb_db *db)
@@ -1055,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_fio_aggregates),
         cmocka_unit_test(test_best_and_ranking),
         cmocka_unit_test(test_sweeps),
+        cmocka_unit_test(test_sweep_families),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_empty_and_pdf),
     };
