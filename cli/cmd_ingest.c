@@ -15,6 +15,7 @@
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump] PATH...\n"
+    "                        [--label-from file|dir|title]\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively, hidden files skipped) or - for standard input.\n"
@@ -25,6 +26,11 @@ static const char usage_text[] =
     "  --format FMT      do not sniff; parse every input as FMT\n"
     "  --label TEXT      name of the configuration under test (default: from\n"
     "                    the file, e.g. the fio job name)\n"
+    "  --label-from file|dir|title\n"
+    "                    the label is the file's base name without extension,\n"
+    "                    its folder's name or the note's title line; label\n"
+    "                    rules read dimensions from it (ashift12-rs8k/ gives\n"
+    "                    ashift=12, recordsize=8192)\n"
     "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
     "                    compression=lz4 (sizes are stored in bytes); wins\n"
     "                    over dimensions found in labels\n"
@@ -48,7 +54,70 @@ struct ingest_ctx {
     double last_progress;
     size_t batch_n;    /* sources in the open transaction */
     double batch_t0;   /* when it was opened */
+    struct collapse *coll; /* sources per configuration with a generic name */
+    size_t ncoll, capcoll;
 };
+
+/* ==== sources collapsing into one generically named configuration ==== */
+
+struct collapse {
+    char *label, *sig;
+    size_t sources;
+};
+
+static int cmp_kv_key(const void *a, const void *b)
+{
+    return strcmp(((const struct pb_kv *)a)->key,
+                  ((const struct pb_kv *)b)->key);
+}
+
+static void count_generic(struct ingest_ctx *c, const struct pb_resultset *set)
+{
+    for (size_t i = 0; i < set->nconfigs; i++) {
+        const struct pb_config *cf = &set->configs[i];
+        if (!pb_ingest_generic_label(cf->label))
+            continue;
+        struct pb_kv *kv = pb_xcalloc(cf->nparams + 1, sizeof(*kv));
+        memcpy(kv, cf->params, cf->nparams * sizeof(*kv));
+        qsort(kv, cf->nparams, sizeof(*kv), cmp_kv_key);
+        struct pb_buf b = PB_BUF_INIT;
+        pb_buf_puts(&b, "");
+        for (size_t k = 0; k < cf->nparams; k++)
+            pb_buf_printf(&b, "%s=%s, ", kv[k].key, kv[k].value);
+        free(kv);
+        size_t k = 0;
+        while (k < c->ncoll && (strcmp(c->coll[k].label, cf->label) ||
+                                strcmp(c->coll[k].sig, pb_buf_str(&b))))
+            k++;
+        if (k == c->ncoll) {
+            PB_GROW(c->coll, c->capcoll, c->ncoll + 1);
+            c->coll[k].label = pb_xstrdup(cf->label);
+            c->coll[k].sig = pb_buf_take(&b);
+            c->coll[k].sources = 0;
+            c->ncoll++;
+        }
+        pb_buf_release(&b);
+        c->coll[k].sources++;
+    }
+}
+
+static void warn_collapsed(struct ingest_ctx *c)
+{
+    for (size_t k = 0; k < c->ncoll; k++) {
+        if (c->coll[k].sources >= 3)
+            fprintf(stderr,
+                    "poolbench: warning: %zu sources are one configuration "
+                    "'%s' with a generic name; if they are different setups, "
+                    "name them with --label, --label-from file|dir|title or "
+                    "--set KEY=VALUE\n",
+                    c->coll[k].sources, c->coll[k].label);
+        free(c->coll[k].label);
+        free(c->coll[k].sig);
+    }
+    free(c->coll);
+    c->coll = NULL;
+    c->ncoll = c->capcoll = 0;
+}
 
 static double now_s(void)
 {
@@ -86,6 +155,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         return 0;
     }
     if (c->dump) {
+        count_generic(c, set);
         printf("# %s\n", path);
         pb_resultset_dump(set, stdout);
         c->stored++;
@@ -122,6 +192,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         c->fatal = 1;
         c->fatal_err = e;
     } else {
+        count_generic(c, set);
         c->stored++;
         c->results += n;
         if (!c->quiet)
@@ -152,6 +223,7 @@ int cmd_ingest(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
         {"label", required_argument, NULL, 'l'},
+        {"label-from", required_argument, NULL, 'L'},
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
@@ -188,6 +260,16 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'l':
             io.label = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "file") && strcmp(optarg, "dir") &&
+                strcmp(optarg, "title")) {
+                status = cli_usage_error("ingest", "--label-from wants "
+                                         "file, dir or title, got '%s'",
+                                         optarg);
+                goto out;
+            }
+            io.label_from = optarg;
             break;
         case 's':
             PB_GROW(io.set, capset, io.nset + 1);
@@ -250,6 +332,7 @@ int cmd_ingest(int argc, char **argv)
         ctx.rejected++;
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
+    warn_collapsed(&ctx);
     if (ctx.db && !ctx.fatal) {
         struct pb_err err = {0};
         if (pb_db_commit(ctx.db, &err) != PB_OK) {
@@ -268,6 +351,7 @@ int cmd_ingest(int argc, char **argv)
                 ctx.stored, ctx.results, ctx.dups, ctx.rejected);
     status = ctx.rejected ? 1 : 0;
 out:
+    warn_collapsed(&ctx);
     pb_db_close(ctx.db);
     pb_label_rules_free(rules);
     for (size_t i = 0; i < io.nset; i++) {
