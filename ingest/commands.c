@@ -555,7 +555,7 @@ static size_t skip_wrappers(char **tok, size_t ntok)
 }
 
 /* Length of the prompt at the start of s (`$ `, `# `, `user@host:~$ `,
- * `[root@box ~]# `, `host% `), or 0. */
+ * `[root@box ~]# `, `box:~ me$ `), or 0. */
 static size_t prompt_len(const char *s, size_t n)
 {
     if (n >= 2 && (s[0] == '$' || s[0] == '#' || s[0] == '%') && s[1] == ' ')
@@ -576,7 +576,7 @@ static size_t prompt_len(const char *s, size_t n)
                 s[k] == ';' || s[k] == '\t')
                 return 0;
         }
-        if (spaces > 3 || (spaces > 0 && !mark))
+        if (spaces > 3 || !mark)
             return 0;
         /* "zfs get all #" is a command, not a prompt */
         size_t w = strcspn(s, " ");
@@ -734,8 +734,8 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
     memset(out, 0, sizeof(*out));
     struct state st = {0};
     st.out = out;
-    st.line = 1;
-    snapshot(&st); /* epoch 0: nothing known */
+    st.line = 0;
+    snapshot(&st); /* epoch 0: nothing known, before line 1 */
     struct pb_buf joined = PB_BUF_INIT;
     const char *p = buf, *end = buf + len;
     long line = 0, start_line = 0, first_line = 0;
@@ -771,7 +771,8 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
         }
         if (sn && start_line) {
             size_t pl = prompt_len(s, sn);
-            int is_cmd = pl > 0;
+            /* `# Title` is a Markdown heading unless a command follows */
+            int is_cmd = pl > 0 && s[0] != '#';
             st.line = start_line;
             split_commands(&st, s + pl, sn - pl, &is_cmd);
             if (!first) {

@@ -34,7 +34,7 @@ struct pb_cmd_epoch {
 };
 
 struct pb_cmd_notes {
-    struct pb_cmd_epoch *epochs; /* epochs[0]: line 1, nothing known */
+    struct pb_cmd_epoch *epochs; /* epochs[0]: line 0, nothing known */
     size_t nepochs, capepochs;
     size_t ncommands; /* zpool, zfs, hdparm and fio commands seen */
     char *title;      /* the note's title line, or NULL */
