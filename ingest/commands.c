@@ -729,6 +729,33 @@ static void take_title(struct pb_cmd_notes *o, const char *s, size_t n,
 
 /* ==== scan ==== */
 
+/* 1 when s holds "zpool", "zfs", "hdparm" or "fio" (one pass: memmem per
+ * word cost a quarter of parsing a large fio text). */
+static int names_tool(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++) {
+        switch (s[i]) {
+        case 'z':
+            if (s[i + 1] == 'f' && s[i + 2] == 's')
+                return 1;
+            if (i + 5 <= n && !memcmp(s + i, "zpool", 5))
+                return 1;
+            break;
+        case 'f':
+            if (s[i + 1] == 'i' && s[i + 2] == 'o')
+                return 1;
+            break;
+        case 'h':
+            if (i + 6 <= n && !memcmp(s + i, "hdparm", 6))
+                return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
 {
     memset(out, 0, sizeof(*out));
@@ -752,29 +779,43 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
         if (joined.len == 0)
             start_line = line;
         int cont = n && p[n - 1] == '\\';
-        if (joined.len + n <= LINE_MAX_SCAN) {
-            pb_buf_add(&joined, p, cont ? n - 1 : n);
+        const char *s = p;
+        size_t sn = n;
+        const char *next = nl ? nl + 1 : end;
+        if (joined.len || (cont && next < end)) {
+            /* a continued command: join its lines */
+            if (joined.len + n <= LINE_MAX_SCAN) {
+                pb_buf_add(&joined, p, cont ? n - 1 : n);
+            } else {
+                pb_buf_reset(&joined); /* too long for a command */
+                start_line = 0;
+            }
+            p = next;
+            if (cont && p < end) {
+                pb_buf_putc(&joined, ' ');
+                continue;
+            }
+            s = pb_buf_str(&joined);
+            sn = joined.len;
         } else {
-            pb_buf_reset(&joined); /* too long for a command */
-            start_line = 0;
+            p = next;
+            if (n > LINE_MAX_SCAN)
+                sn = 0;
         }
-        p = nl ? nl + 1 : end;
-        if (cont && p < end) {
-            pb_buf_putc(&joined, ' ');
-            continue;
-        }
-        const char *s = pb_buf_str(&joined);
-        size_t sn = joined.len;
         while (sn && (*s == ' ' || *s == '\t')) {
             s++;
             sn--;
         }
-        if (sn && start_line) {
+        /* most lines are output: look closer only at those naming a
+         * tool, and at the first line (the title?) */
+        int tool = sn && start_line && names_tool(s, sn);
+        if (sn && start_line && (tool || !first)) {
             size_t pl = prompt_len(s, sn);
             /* `# Title` is a Markdown heading unless a command follows */
             int is_cmd = pl > 0 && s[0] != '#';
             st.line = start_line;
-            split_commands(&st, s + pl, sn - pl, &is_cmd);
+            if (tool)
+                split_commands(&st, s + pl, sn - pl, &is_cmd);
             if (!first) {
                 first = pb_xstrndup(s, sn);
                 first_n = sn;

@@ -134,8 +134,9 @@ static const char *config_host(const struct pb_resultset *set, size_t ci,
  * or NULL to keep the parser's labels (qualifying generic ones). */
 static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
                     const struct pb_ingest_opts *opts, char **label_out,
-                    char **origin_out)
+                    char **origin_out, int *only_generic)
 {
+    *only_generic = 0;
     const char *from = opts ? opts->label_from : NULL;
     *label_out = *origin_out = NULL;
     if (from && (!strcmp(from, "file") || !strcmp(from, "dir"))) {
@@ -155,6 +156,7 @@ static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
                       (!from && any_generic && nt->ncommands > 0))) {
         *label_out = pb_xstrdup(nt->title);
         *origin_out = pb_xasprintf("title: line %ld", nt->title_line);
+        *only_generic = !from; /* a named job keeps its name */
     }
 }
 
@@ -375,10 +377,13 @@ void pb_ingest_context(struct pb_resultset *set, const char *buf, size_t len,
         pb_cmd_scan(buf, len, &nt);
     char *label = NULL, *origin = NULL;
     if (!opts || !opts->label) {
-        relabel(set, &nt, opts, &label, &origin);
+        int only_generic = 0;
+        relabel(set, &nt, opts, &label, &origin, &only_generic);
         if (label) {
             for (size_t i = 0; i < set->nconfigs; i++)
-                set_label(set, i, label, 0);
+                if (!only_generic ||
+                    pb_ingest_generic_label(set->configs[i].label))
+                    set_label(set, i, label, 0);
             pb_rs_fact(set, NULL, "label_origin", origin);
         } else {
             qualify(set);
@@ -388,7 +393,8 @@ void pb_ingest_context(struct pb_resultset *set, const char *buf, size_t len,
         apply_commands(set, &nt);
     if (label && opts && opts->rules)
         for (size_t i = 0; i < set->nconfigs; i++)
-            pb_label_extract_origin(opts->rules, set, i, origin);
+            if (!strcmp(set->configs[i].label, label))
+                pb_label_extract_origin(opts->rules, set, i, origin);
     merge_equal(set);
     free(label);
     free(origin);
