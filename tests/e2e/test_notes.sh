@@ -59,6 +59,21 @@ grep -q 'alt="read IOPS by ashift' "$tmp/rep/index.html" ||
 grep -q 'alt="[^"]*IOPS by [^"]*recordsize' "$tmp/rep/index.html" ||
     fail "no recordsize sweep in the report"
 
+# -- one note, two setups: the same label, two configurations
+sed -n '1,/^  write:/p' "$nd/ashift09.txt" >"$tmp/two.txt"
+sed -n '/zpool destroy/,$p' "$nd/mirror-ashift13.txt" >>"$tmp/two.txt"
+db="$tmp/two.db"
+"$pb" ingest --db "$db" "$tmp/two.txt" >/dev/null 2>&1 || fail "two setups: ingest"
+v=$(q "SELECT group_concat(label || ':' || p.value, ' ') FROM (SELECT c.label,
+    p.value FROM config c JOIN config_param p ON p.config_id = c.id
+    WHERE p.key = 'ashift' ORDER BY p.value) p")
+[ "$v" = "ashift=9:13 ashift=9:9" ] || fail "two setups in one note: $v"
+v=$(q "SELECT group_concat(p.value || '=' || r.value, ' ') FROM result r
+    JOIN metric m ON m.id = r.metric_id JOIN config_param p ON
+    p.config_id = r.config_id AND p.key = 'ashift' WHERE m.name = 'read_iops'
+    ORDER BY p.value")
+[ "$v" = "13=4939.0 9=4970.0" ] || fail "two setups: read_iops by ashift $v"
+
 # -- --label-from dir and file: label rules read the path component
 strip() { grep -v 'zpool\|zfs \|hdparm\|^ashift\|^recordsize' "$1"; }
 mkdir -p "$tmp/mirror-ashift13-recordsize8k"
