@@ -78,7 +78,8 @@ static void count_generic(struct ingest_ctx *c, const struct pb_resultset *set)
         if (!pb_ingest_generic_label(cf->label))
             continue;
         struct pb_kv *kv = pb_xcalloc(cf->nparams + 1, sizeof(*kv));
-        memcpy(kv, cf->params, cf->nparams * sizeof(*kv));
+        if (cf->nparams)
+            memcpy(kv, cf->params, cf->nparams * sizeof(*kv));
         qsort(kv, cf->nparams, sizeof(*kv), cmp_kv_key);
         struct pb_buf b = PB_BUF_INIT;
         pb_buf_puts(&b, "");

@@ -312,7 +312,8 @@ static int cmp_kv(const void *a, const void *b)
 static char *config_sig(const struct pb_config *c)
 {
     struct pb_kv *kv = pb_xcalloc(c->nparams + 1, sizeof(*kv));
-    memcpy(kv, c->params, c->nparams * sizeof(*kv));
+    if (c->nparams)
+        memcpy(kv, c->params, c->nparams * sizeof(*kv));
     qsort(kv, c->nparams, sizeof(*kv), cmp_kv);
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_printf(&b, "%s\x1e", c->label);

@@ -71,8 +71,8 @@ v=$(q "SELECT group_concat(label || ':' || p.value, ' ') FROM (SELECT c.label,
 v=$(q "SELECT group_concat(p.value || '=' || r.value, ' ') FROM result r
     JOIN metric m ON m.id = r.metric_id JOIN config_param p ON
     p.config_id = r.config_id AND p.key = 'ashift' WHERE m.name = 'read_iops'
-    ORDER BY p.value")
-[ "$v" = "13=4939.0 9=4970.0" ] || fail "two setups: read_iops by ashift $v"
+    ORDER BY CAST(p.value AS INTEGER)")
+[ "$v" = "9=4970.0 13=4939.0" ] || fail "two setups: read_iops by ashift $v"
 
 # -- --label-from dir and file: label rules read the path component
 strip() { grep -v 'zpool\|zfs \|hdparm\|^ashift\|^recordsize' "$1"; }
