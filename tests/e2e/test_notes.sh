@@ -122,5 +122,17 @@ db="$tmp/w.db"
 grep -q "^poolbench: warning: 3 sources are one configuration 'fio' with a generic name; if they are different setups, name them with --label, --label-from file|dir|title or --set KEY=VALUE$" "$tmp/err" ||
     fail "no collapse warning: $(cat "$tmp/err")"
 
+# -- a hostile title: stored as written, escaped in the report
+{ echo 'rs <script>alert(1)</script> & "q"'; sed 1d "$nd/rs8k.txt"; } >"$tmp/xss.txt"
+db="$tmp/xss.db"
+"$pb" ingest --db "$db" "$tmp/xss.txt" >/dev/null 2>&1 || fail "hostile title: ingest"
+v=$(q "SELECT label FROM config")
+[ "$v" = 'rs <script>alert(1)</script> & "q"' ] || fail "hostile title: label $v"
+"$pb" report --db "$db" -o "$tmp/xr" >/dev/null 2>&1 || fail "hostile title: report"
+grep -q 'alert(1)</script>' "$tmp/xr/index.html" "$tmp"/xr/charts/* &&
+    fail "hostile title: unescaped in the report"
+grep -q 'rs &lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/xr/index.html" ||
+    fail "hostile title: not in the report"
+
 [ $fails -eq 0 ] || exit 1
 echo "ok: notes"
