@@ -21,7 +21,7 @@ int pb_ingest_generic_label(const char *label)
         "benchmark", "run", "default", "global", "file",  "files", "data",
         "tmp",   "temp",   "foo",    "bar",   "iozone",  "bonnie", "bonnie++",
         "unnamed system", "mytest", "testjob", "fiotest", "fio-test",
-        "fio_test", NULL};
+        "fio_test", "iotest", "fiojob", "fio_job", "fio-job", NULL};
     if (!label)
         return 1;
     size_t n = strcspn(label, "(");
