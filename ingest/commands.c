@@ -826,9 +826,9 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
         pb_buf_reset(&joined);
     }
     pb_buf_release(&joined);
-    /* The title: the first line, when it is prose and the input is a note
-     * with commands. */
-    if (first && !first_is_cmd && out->ncommands > 0)
+    /* The title: the first line, when it is prose (context.c takes it
+     * on its own only in a note with commands). */
+    if (first && !first_is_cmd)
         take_title(out, first, first_n, first_line);
     free(first);
     for (size_t i = 0; i < st.npools; i++) {

@@ -37,7 +37,7 @@ struct pb_cmd_notes {
     struct pb_cmd_epoch *epochs; /* epochs[0]: line 0, nothing known */
     size_t nepochs, capepochs;
     size_t ncommands; /* zpool, zfs, hdparm and fio commands seen */
-    char *title;      /* the note's title line, or NULL */
+    char *title;      /* the first line when it is prose, or NULL */
     long title_line;
 };
 

@@ -92,6 +92,14 @@ grep -qxF "  layout=raidz2  # path: raidz2_ashift12" "$tmp/d2" ||
     fail "--label-from file: $(cat "$tmp/d2")"
 "$pb" ingest --dump --label-from title "$nd/mirror.txt" >"$tmp/d3" 2>&1
 grep -qxF "config 0 mirror" "$tmp/d3" || fail "--label-from title: $(head -5 "$tmp/d3")"
+{ echo "Samsung 970, raidz1"; grep '^  ' "$nd/rs8k.txt"; } >"$tmp/t.txt"
+"$pb" ingest --dump "$tmp/t.txt" >"$tmp/d5" 2>&1
+grep -qxF "config 0 job1 (file t)" "$tmp/d5" ||
+    fail "no commands: the title is not taken without --label-from: $(grep config "$tmp/d5")"
+"$pb" ingest --dump --label-from title "$tmp/t.txt" >"$tmp/d5" 2>&1
+grep -qxF "config 0 Samsung 970, raidz1" "$tmp/d5" &&
+    grep -qxF "  layout=raidz1  # title: line 1" "$tmp/d5" ||
+    fail "--label-from title without commands: $(grep -A2 config "$tmp/d5")"
 "$pb" ingest --dump --label-from fish "$nd/mirror.txt" >"$tmp/d4" 2>&1
 [ $? = 2 ] || fail "--label-from fish: not a usage error"
 

@@ -109,6 +109,15 @@ static void test_command_table(void **state)
         {"zpool create -o ashift=12 tank a b\nzfs set atime=off tank\n"
          "zpool destroy tank\nzpool create tank mirror a b\n",
          "disks=2 l2arc=no layout=mirror slog=no special=no vdevs=1"},
+        /* properties per pool; the pool touched last is in force */
+        {"zpool create fast mirror a b\nzpool create slow raidz2 c d e f\n"
+         "zfs set recordsize=1M slow/db\n",
+         "disks=4 l2arc=no layout=raidz2 recordsize=1048576 slog=no "
+         "special=no vdevs=1"},
+        {"zpool create fast mirror a b\nzpool create slow raidz2 c d e f\n"
+         "zfs set recordsize=1M slow/db\nzfs set atime=off fast\n",
+         "atime=off disks=2 l2arc=no layout=mirror slog=no special=no "
+         "vdevs=1"},
         /* zfs inherit drops the property */
         {"zfs set recordsize=8k tank\nzfs inherit recordsize tank\n", ""},
         /* quoting, comments, pipes */
