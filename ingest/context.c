@@ -100,15 +100,13 @@ static void set_label(struct pb_resultset *set, size_t i, const char *label,
     set->config_ix.cap = 0; /* labels changed: rebuild the index */
 }
 
-/* Host of config i: its results' host, else the file's hostname or the
- * node name of its uname line. */
-static const char *config_host(const struct pb_resultset *set, size_t ci,
-                               char *buf, size_t cap)
+/* Host of a config: its results' host (rhost), else the file's hostname
+ * or the node name of its uname line. */
+static const char *config_host(const struct pb_resultset *set,
+                               const char *rhost, char *buf, size_t cap)
 {
-    for (size_t r = 0; r < set->nresults; r++)
-        if (set->results[r].config == ci && set->results[r].host &&
-            set->results[r].host[0])
-            return set->results[r].host;
+    if (rhost)
+        return rhost;
     const char *h = fact(set, "hostname");
     if (h)
         return h;
@@ -162,12 +160,21 @@ static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
 
 static void qualify(struct pb_resultset *set)
 {
+    const char **rhost = NULL; /* first host of each config's results */
     for (size_t i = 0; i < set->nconfigs; i++) {
         const char *l = set->configs[i].label;
         if (!pb_ingest_generic_label(l) || strchr(l, '('))
             continue;
+        if (!rhost) {
+            rhost = pb_xcalloc(set->nconfigs + 1, sizeof(*rhost));
+            for (size_t r = 0; r < set->nresults; r++) {
+                const struct pb_result *x = &set->results[r];
+                if (!rhost[x->config] && x->host && x->host[0])
+                    rhost[x->config] = x->host;
+            }
+        }
         char hb[128];
-        const char *host = config_host(set, i, hb, sizeof(hb));
+        const char *host = config_host(set, rhost[i], hb, sizeof(hb));
         char *file = host ? NULL : path_part(set->path, 0);
         const char *v = set->tool_version;
         char *q = pb_xasprintf("%s (%s %s%s%s)", l, host ? "host" : "file",
@@ -176,6 +183,7 @@ static void qualify(struct pb_resultset *set)
         free(q);
         free(file);
     }
+    free(rhost);
 }
 
 /* ==== commands ==== */
@@ -390,13 +398,15 @@ void pb_ingest_context(struct pb_resultset *set, const char *buf, size_t len,
             qualify(set);
         }
     }
-    if (text_format(set->format) && nt.nepochs > 1)
+    int split = text_format(set->format) && nt.nepochs > 1;
+    if (split)
         apply_commands(set, &nt);
     if (label && opts && opts->rules)
         for (size_t i = 0; i < set->nconfigs; i++)
             if (!strcmp(set->configs[i].label, label))
                 pb_label_extract_origin(opts->rules, set, i, origin);
-    merge_equal(set);
+    if (label || split)
+        merge_equal(set); /* configs that became the same setup */
     free(label);
     free(origin);
     pb_cmd_notes_release(&nt);
