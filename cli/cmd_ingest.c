@@ -56,6 +56,8 @@ struct ingest_ctx {
     double batch_t0;   /* when it was opened */
     struct collapse *coll; /* sources per configuration with a generic name */
     size_t ncoll, capcoll;
+    size_t *collix; /* hash of coll: index + 1, 0 = free */
+    size_t capix;   /* power of two */
 };
 
 /* ==== sources collapsing into one generically named configuration ==== */
@@ -69,6 +71,17 @@ static int cmp_kv_key(const void *a, const void *b)
 {
     return strcmp(((const struct pb_kv *)a)->key,
                   ((const struct pb_kv *)b)->key);
+}
+
+static size_t coll_hash(const char *label, const char *sig)
+{
+    size_t h = 1469598103934665603u; /* FNV-1a */
+    for (const char *p = label; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    h = (h ^ 0x1f) * 1099511628211u;
+    for (const char *p = sig; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    return h;
 }
 
 static void count_generic(struct ingest_ctx *c, const struct pb_resultset *set)
@@ -86,19 +99,33 @@ static void count_generic(struct ingest_ctx *c, const struct pb_resultset *set)
         for (size_t k = 0; k < cf->nparams; k++)
             pb_buf_printf(&b, "%s=%s, ", kv[k].key, kv[k].value);
         free(kv);
-        size_t k = 0;
-        while (k < c->ncoll && (strcmp(c->coll[k].label, cf->label) ||
-                                strcmp(c->coll[k].sig, pb_buf_str(&b))))
-            k++;
-        if (k == c->ncoll) {
+        if ((c->ncoll + 1) * 2 > c->capix) { /* grow and rehash */
+            free(c->collix);
+            c->capix = c->capix ? c->capix * 2 : 64;
+            c->collix = pb_xcalloc(c->capix, sizeof(*c->collix));
+            for (size_t i2 = 0; i2 < c->ncoll; i2++) {
+                size_t h = coll_hash(c->coll[i2].label, c->coll[i2].sig) &
+                           (c->capix - 1);
+                while (c->collix[h])
+                    h = (h + 1) & (c->capix - 1);
+                c->collix[h] = i2 + 1;
+            }
+        }
+        const char *sig = pb_buf_str(&b);
+        size_t h = coll_hash(cf->label, sig) & (c->capix - 1);
+        while (c->collix[h] &&
+               (strcmp(c->coll[c->collix[h] - 1].label, cf->label) ||
+                strcmp(c->coll[c->collix[h] - 1].sig, sig)))
+            h = (h + 1) & (c->capix - 1);
+        if (!c->collix[h]) {
             PB_GROW(c->coll, c->capcoll, c->ncoll + 1);
-            c->coll[k].label = pb_xstrdup(cf->label);
-            c->coll[k].sig = pb_buf_take(&b);
-            c->coll[k].sources = 0;
-            c->ncoll++;
+            c->coll[c->ncoll].label = pb_xstrdup(cf->label);
+            c->coll[c->ncoll].sig = pb_buf_take(&b);
+            c->coll[c->ncoll].sources = 0;
+            c->collix[h] = ++c->ncoll;
         }
         pb_buf_release(&b);
-        c->coll[k].sources++;
+        c->coll[c->collix[h] - 1].sources++;
     }
 }
 
@@ -116,8 +143,10 @@ static void warn_collapsed(struct ingest_ctx *c)
         free(c->coll[k].sig);
     }
     free(c->coll);
+    free(c->collix);
     c->coll = NULL;
-    c->ncoll = c->capcoll = 0;
+    c->collix = NULL;
+    c->ncoll = c->capcoll = c->capix = 0;
 }
 
 static double now_s(void)
