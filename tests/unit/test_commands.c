@@ -411,6 +411,24 @@ static void test_task0_versions(void **state)
     free(json);
 }
 
+static void test_client_server_host(void **state)
+{
+    (void)state;
+    size_t len;
+    char *json = th_slurp(PB_FIXTURES_DIR
+                          "/fio-json/fio-3.33_client-server_one-server.json",
+                          &len);
+    char *t0 = replace(json, "\"cs-randread\"", "\"task_0\"");
+    struct pb_resultset *a = ingest("x/run.json", t0, strlen(t0), NULL);
+    assert_int_equal(a->nconfigs, 1);
+    assert_string_equal(a->configs[0].label,
+                        "task_0 (host 127.0.0.1, fio-3.33)");
+    assert_int_equal(a->configs[0].label_is_name, 1);
+    pb_resultset_free(a);
+    free(t0);
+    free(json);
+}
+
 static void test_iozone_hosts(void **state)
 {
     (void)state;
@@ -436,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_note_splits),
         cmocka_unit_test(test_task0_versions),
+        cmocka_unit_test(test_client_server_host),
         cmocka_unit_test(test_iozone_hosts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
