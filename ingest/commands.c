@@ -1,6 +1,7 @@
 /* Pasted shell commands in text inputs (terminal notes): zpool create/add/
  * destroy, zfs create/set/inherit and hdparm -W, read in order into the
- * configuration dimensions in force at each line, plus the note's title.
+ *  configuration dimensions in force at each line, and the first line
+ * (title.c decides whether it is a title).
  * docs/experiment-context.md documents every rule. */
 #include "ingest/ingest_int.h"
 
@@ -12,7 +13,6 @@
 #define LINE_MAX_SCAN (64 * 1024) /* longer logical lines are not commands */
 #define MAX_TOKENS 512
 #define ORIGIN_CMD_MAX 160
-#define TITLE_MAX 200
 
 /* ==== dimension lists ==== */
 
@@ -678,55 +678,6 @@ static void split_commands(struct state *st, const char *s, size_t n,
     free(tok);
 }
 
-/* ==== title ==== */
-
-/* Lines that are program output, not a title someone wrote. */
-static int looks_like_output(const char *s, size_t n)
-{
-    static const char *const starts[] = {
-        "{",        "[",          "<",         "Jobs:",     "Run status",
-        "Starting", "fio-",       "fio ",      "Iozone",    "Disk stats",
-        "READ:",    "WRITE:",     "read:",     "write:",    "trim:",
-        "Version ", "Name = ",    "Machine =", "pool:",     "NAME ",
-        "```",      "---",        "===",       "|",         "Using ",
-        NULL};
-    static const char *const inside[] = {"IOPS=", "(g=", "groupid=",
-                                         "BW=", NULL};
-    for (size_t i = 0; starts[i]; i++) {
-        size_t k = strlen(starts[i]);
-        if (n >= k && !strncmp(s, starts[i], k))
-            return 1;
-    }
-    for (size_t i = 0; inside[i]; i++)
-        if (pb_contains(s, n, inside[i]))
-            return 1;
-    size_t letters = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isalpha((unsigned char)s[i]))
-            letters++;
-    return letters == 0;
-}
-
-static void take_title(struct pb_cmd_notes *o, const char *s, size_t n,
-                       long line)
-{
-    while (n && (*s == '#' || *s == ' ' || *s == '\t')) {
-        s++; /* a Markdown heading */
-        n--;
-    }
-    while (n && isspace((unsigned char)s[n - 1]))
-        n--;
-    if (n == 0 || n > TITLE_MAX || looks_like_output(s, n))
-        return;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-            return;
-    if (pb_utf8_len((const unsigned char *)s, n) == (size_t)-1)
-        return;
-    o->title = pb_xstrndup(s, n);
-    o->title_line = line;
-}
-
 /* ==== scan ==== */
 
 /* 1 when s holds "zpool", "zfs", "hdparm" or "fio" (one pass: memmem per
@@ -829,7 +780,7 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
     /* The title: the first line, when it is prose (context.c takes it
      * on its own only in a note with commands). */
     if (first && !first_is_cmd)
-        take_title(out, first, first_n, first_line);
+        pb_cmd_take_title(out, first, first_n, first_line);
     free(first);
     for (size_t i = 0; i < st.npools; i++) {
         free(st.pools[i].name);

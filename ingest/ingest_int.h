@@ -45,6 +45,10 @@ struct pb_cmd_notes {
  * docs/experiment-context.md). Release out with pb_cmd_notes_release. */
 void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out);
 void pb_cmd_notes_release(struct pb_cmd_notes *n);
+/* Set o->title to the first line s (n bytes, at line) when it is a title
+ * (title.c): prose, not output, at most 200 bytes of UTF-8. */
+void pb_cmd_take_title(struct pb_cmd_notes *o, const char *s, size_t n,
+                       long line);
 /* The epoch in force at line (1-based; 0 = end of input). */
 const struct pb_cmd_epoch *pb_cmd_epoch_at(const struct pb_cmd_notes *n,
                                            long line);
