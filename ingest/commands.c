@@ -1,6 +1,6 @@
 /* Pasted shell commands in text inputs (terminal notes): zpool create/add/
  * destroy, zfs create/set/inherit and hdparm -W, read in order into the
- *  configuration dimensions in force at each line, and the first line
+ * configuration dimensions in force at each line, and the first line
  * (title.c decides whether it is a title).
  * docs/experiment-context.md documents every rule. */
 #include "ingest/ingest_int.h"
