@@ -14,9 +14,10 @@
 
 static const char usage_text[] =
     "usage: poolbench ingest [--db FILE] [--format FMT] [--label TEXT]\n"
-    "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
-    "                        [--configs SHEET]... [--table-metric SPEC]...\n"
-    "                        [--columns LIST] [--skip-unknown] [--include GLOB]...\n"
+    "                        [--label-from file|dir|title] [--set KEY=VALUE]...\n"
+    "                        [--rules FILE] [--dump] [--configs SHEET]...\n"
+    "                        [--table-metric SPEC]... [--columns LIST]\n"
+    "                        [--skip-unknown] [--include GLOB]...\n"
     "                        [--exclude GLOB]... [--follow] [--strict] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
@@ -31,6 +32,12 @@ static const char usage_text[] =
     "                    the file, e.g. the fio job name); zpool status,\n"
     "                    zpool get and zfs get outputs ingested with it\n"
     "                    attach their layout and properties to that label\n"
+    "  --label-from file|dir|title\n"
+    "                    the label is the file's base name without extension,\n"
+    "                    its folder's name or the note's title line; label\n"
+    "                    rules read dimensions from it (a folder\n"
+    "                    ashift12-recordsize8k/ gives ashift=12,\n"
+    "                    recordsize=8192)\n"
     "  --set KEY=VALUE   add a configuration dimension, e.g. recordsize=128k,\n"
     "                    compression=lz4 (sizes are stored in bytes); wins\n"
     "                    over dimensions found in labels\n"
@@ -63,6 +70,12 @@ static const char usage_text[] =
     "  -q, --quiet       print only errors and the summary\n"
     "  -h, --help        show this help\n"
     "\n"
+    "Pasted zpool/zfs/hdparm commands in text inputs become configuration\n"
+    "dimensions; a generic job name (fio, test, job1, task_0, iozone, ...)\n"
+    "gives way to a note's title line, or is qualified by host or file and\n"
+    "tool version; a warning names a generic configuration that 3 or more\n"
+    "sources fell into (docs/experiment-context.md).\n"
+    "\n"
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
     "rejected (the rest were stored), 2 usage error (also a bad sheet:\n"
     "nothing is stored), 3 database error.\n";
@@ -88,7 +101,100 @@ struct ingest_ctx {
     double batch_t0;   /* when it was opened */
     struct pending *pend; /* sources of the open transaction */
     size_t npend, cappend;
+    struct collapse *coll; /* sources per configuration with a generic name */
+    size_t ncoll, capcoll;
+    size_t *collix; /* hash of coll: index + 1, 0 = free */
+    size_t capix;   /* power of two */
 };
+
+/* ==== sources collapsing into one generically named configuration ==== */
+
+struct collapse {
+    char *label, *sig;
+    size_t sources;
+};
+
+static int cmp_kv_key(const void *a, const void *b)
+{
+    return strcmp(((const struct pb_kv *)a)->key,
+                  ((const struct pb_kv *)b)->key);
+}
+
+static size_t coll_hash(const char *label, const char *sig)
+{
+    size_t h = 1469598103934665603u; /* FNV-1a */
+    for (const char *p = label; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    h = (h ^ 0x1f) * 1099511628211u;
+    for (const char *p = sig; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    return h;
+}
+
+static void count_generic(struct ingest_ctx *c, const struct pb_resultset *set)
+{
+    for (size_t i = 0; i < set->nconfigs; i++) {
+        const struct pb_config *cf = &set->configs[i];
+        if (!pb_ingest_generic_label(cf->label))
+            continue;
+        struct pb_kv *kv = pb_xcalloc(cf->nparams + 1, sizeof(*kv));
+        if (cf->nparams)
+            memcpy(kv, cf->params, cf->nparams * sizeof(*kv));
+        qsort(kv, cf->nparams, sizeof(*kv), cmp_kv_key);
+        struct pb_buf b = PB_BUF_INIT;
+        pb_buf_puts(&b, "");
+        for (size_t k = 0; k < cf->nparams; k++)
+            pb_buf_printf(&b, "%s=%s, ", kv[k].key, kv[k].value);
+        free(kv);
+        if ((c->ncoll + 1) * 2 > c->capix) { /* grow and rehash */
+            free(c->collix);
+            c->capix = c->capix ? c->capix * 2 : 64;
+            c->collix = pb_xcalloc(c->capix, sizeof(*c->collix));
+            for (size_t i2 = 0; i2 < c->ncoll; i2++) {
+                size_t h = coll_hash(c->coll[i2].label, c->coll[i2].sig) &
+                           (c->capix - 1);
+                while (c->collix[h])
+                    h = (h + 1) & (c->capix - 1);
+                c->collix[h] = i2 + 1;
+            }
+        }
+        const char *sig = pb_buf_str(&b);
+        size_t h = coll_hash(cf->label, sig) & (c->capix - 1);
+        while (c->collix[h] &&
+               (strcmp(c->coll[c->collix[h] - 1].label, cf->label) ||
+                strcmp(c->coll[c->collix[h] - 1].sig, sig)))
+            h = (h + 1) & (c->capix - 1);
+        if (!c->collix[h]) {
+            PB_GROW(c->coll, c->capcoll, c->ncoll + 1);
+            c->coll[c->ncoll].label = pb_xstrdup(cf->label);
+            c->coll[c->ncoll].sig = pb_buf_take(&b);
+            c->coll[c->ncoll].sources = 0;
+            c->collix[h] = ++c->ncoll;
+        }
+        pb_buf_release(&b);
+        c->coll[c->collix[h] - 1].sources++;
+    }
+}
+
+static void warn_collapsed(struct ingest_ctx *c)
+{
+    for (size_t k = 0; k < c->ncoll; k++) {
+        if (c->coll[k].sources >= 3)
+            fprintf(stderr,
+                    "poolbench: warning: %zu sources are one configuration "
+                    "'%s' with a generic name; if they are different setups, "
+                    "name them with --label, --label-from file|dir|title or "
+                    "--set KEY=VALUE\n",
+                    c->coll[k].sources, c->coll[k].label);
+        free(c->coll[k].label);
+        free(c->coll[k].sig);
+    }
+    free(c->coll);
+    free(c->collix);
+    c->coll = NULL;
+    c->collix = NULL;
+    c->ncoll = c->capcoll = c->capix = 0;
+}
 
 static double now_s(void)
 {
@@ -213,6 +319,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         fputs("\r\033[K", stderr);
     warn_skipped(c, path, set);
     if (c->dump) {
+        count_generic(c, set);
         fputs("# ", stdout);
         pb_fput_term(path, stdout);
         fputc('\n', stdout);
@@ -246,6 +353,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
             fputs(": already in the database (same SHA-256)\n", stdout);
         }
     } else if (rc == PB_OK) {
+        count_generic(c, set);
         PB_GROW(c->pend, c->cappend, c->npend + 1);
         c->pend[c->npend].path = pb_xstrdup(path);
         c->pend[c->npend].format = set->format;
@@ -391,6 +499,7 @@ int cmd_ingest(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},
         {"format", required_argument, NULL, 'f'},
         {"label", required_argument, NULL, 'l'},
+        {"label-from", required_argument, NULL, 'L'},
         {"set", required_argument, NULL, 's'},
         {"dump", no_argument, NULL, 'D'},
         {"rules", required_argument, NULL, 'r'},
@@ -440,6 +549,16 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'l':
             io.label = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "file") && strcmp(optarg, "dir") &&
+                strcmp(optarg, "title")) {
+                status = cli_usage_error("ingest", "--label-from wants "
+                                         "file, dir or title, got '%s'",
+                                         optarg);
+                goto out;
+            }
+            io.label_from = optarg;
             break;
         case 's':
             PB_GROW(io.set, capset, io.nset + 1);
@@ -560,6 +679,7 @@ int cmd_ingest(int argc, char **argv)
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
     pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */
+    warn_collapsed(&ctx);
     if (ctx.db && !ctx.fatal) {
         struct pb_err err = {0};
         if (commit(&ctx, &err) != PB_OK) {
@@ -591,6 +711,7 @@ int cmd_ingest(int argc, char **argv)
             note_unmatched(ctx.db, sheet_sets[i]);
     status = ctx.rejected ? 1 : 0;
 out:
+    warn_collapsed(&ctx);
     pb_db_close(ctx.db);
     pb_label_rules_free(rules);
     for (size_t i = 0; i < io.nset; i++) {

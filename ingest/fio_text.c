@@ -872,6 +872,57 @@ static int no_results(struct ctx *c)
                              "\"write:\" or \"trim:\" lines)");
 }
 
+struct jline {
+    const char *name;
+    long line;
+};
+
+static int cmp_jline(const void *a, const void *b)
+{
+    const struct jline *x = a, *y = b;
+    int r = strcmp(x->name, y->name);
+    return r ? r : (x->line < y->line ? -1 : x->line > y->line);
+}
+
+/* Each result gets the line of its job (its clone "<job>#<k>" too), so
+ * that pasted commands apply as of there (ingest/context.c). */
+static void set_lines(struct ctx *c)
+{
+    struct jline *v = pb_xcalloc(c->njobs + 1, sizeof(*v));
+    size_t n = 0;
+    for (size_t i = 0; i < c->njobs; i++)
+        if (c->jobs[i].job.jobname) {
+            v[n].name = c->jobs[i].job.jobname;
+            v[n++].line = c->jobs[i].line;
+        }
+    qsort(v, n, sizeof(*v), cmp_jline);
+    long prev = 0;
+    for (size_t r = 0; r < c->set->nresults; r++) {
+        struct pb_result *res = &c->set->results[r];
+        const char *job = res->job ? res->job : "";
+        size_t len = strlen(job);
+        const char *hash = strrchr(job, '#');
+        if (hash && hash[1] && strspn(hash + 1, "0123456789") ==
+                                   strlen(hash + 1))
+            len = (size_t)(hash - job);
+        char *key = pb_xstrndup(job, len);
+        struct jline k = {key, 0};
+        size_t lo = 0, hi = n;
+        while (lo < hi) { /* first entry with that name */
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_jline(&v[mid], &k) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n && !strcmp(v[lo].name, key))
+            prev = v[lo].line;
+        res->line = prev;
+        free(key);
+    }
+    free(v);
+}
+
 static void emit_all(struct ctx *c)
 {
     /* clone groups first: they decide numjobs */
@@ -907,6 +958,7 @@ static void emit_all(struct ctx *c)
     free(ncl);
     pb_fio_emit_all(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs,
                     is_clone, c);
+    set_lines(c);
 }
 
 /* The target of the command lines, the interruption, the flags. */

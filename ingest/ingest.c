@@ -103,11 +103,13 @@ char *pb_ingest_norm_param(const char *key, const char *value)
     return s;
 }
 
-static void apply_opts(struct pb_resultset *set,
-                       const struct pb_ingest_opts *opts)
+static void apply_opts(struct pb_resultset *set, const char *buf,
+                       size_t len, const struct pb_ingest_opts *opts)
 {
-    if (!opts)
+    if (!opts) {
+        pb_ingest_context(set, buf, len, opts);
         return;
+    }
     if (opts->label && opts->companion && !strcmp(set->format, "zfs-props"))
         pb_ingest_companion(set);
     if (opts->label && set->nconfigs > 0) {
@@ -131,6 +133,9 @@ static void apply_opts(struct pb_resultset *set,
     } else if (opts->label) {
         pb_rs_config(set, opts->label);
     }
+    /* title, --label-from, generic labels, pasted commands (context.c);
+     * precedence: --set > parser > commands > title/path/label rules */
+    pb_ingest_context(set, buf, len, opts);
     if (opts->rules)
         for (size_t i = 0; i < set->nconfigs; i++)
             pb_label_extract(opts->rules, set, i);
@@ -217,7 +222,7 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
         pb_resultset_free(set);
         return err->code;
     }
-    apply_opts(set, opts);
+    apply_opts(set, buf, len, opts);
     *out = set;
     return PB_OK;
 }

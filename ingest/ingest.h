@@ -62,6 +62,8 @@ struct pb_result {
     int has_stderr;
     double stderr_;
     long samples; /* 0 = unknown */
+    long line;    /* input line the value was read at; 0 = unknown (pasted
+                     commands then apply as of the end of the input) */
 };
 
 /* A fact about the source or a host (CPU, kernel, ZFS version, ...). */
@@ -195,6 +197,11 @@ size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp);
  * config already has (from the parser) are left alone. */
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config);
+/* The same, recording origin ("title: line 1", "path: ashift12-rs8k/")
+ * on each dimension it adds. */
+void pb_label_extract_origin(const struct pb_label_rules *rules,
+                             struct pb_resultset *set, size_t config,
+                             const char *origin);
 
 /* ==== options applied to every parsed set ==== */
 
@@ -202,6 +209,9 @@ struct pb_ingest_opts {
     const struct pb_label_rules *rules; /* NULL = no label extraction */
     const char *format; /* force a parser; NULL = sniff */
     const char *label;  /* replaces every config label; NULL = keep */
+    const char *label_from; /* "file", "dir", "title": the label is the
+                               input's base name, folder or title line;
+                               NULL = automatic (docs/experiment-context.md) */
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
     int companion; /* with label: ZFS outputs (zfs-props) attach their
@@ -236,6 +246,12 @@ int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
 int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                      const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
+/* 1 when label is a name that says nothing about the setup: a tool or
+ * job default such as "fio", "test", "job1", "task_0", "iozone"
+ * (docs/experiment-context.md lists them), also when qualified as
+ * "fio (host, fio-3.33)". */
+int pb_ingest_generic_label(const char *label);
 
 /* Normalise a --set value: sizes for size-like keys ("128k" -> "131072"),
  * lowercase for the rest. Returns a heap string; caller frees. */

@@ -49,4 +49,46 @@ typedef void (*pb_pts_param_fn)(void *ctx, const char *key,
 void pb_pts_desc_params(const char *ident, const char *title,
                         const char *desc, pb_pts_param_fn fn, void *ctx);
 
+/* ==== pasted shell commands (commands.c) ==== */
+
+struct pb_cmd_dim {
+    char *key, *value;
+    char *origin; /* "command: line N: zpool create ..." */
+};
+
+/* The dimensions the commands put in force from `line` on. */
+struct pb_cmd_epoch {
+    long line;
+    struct pb_cmd_dim *dims; /* sorted by key */
+    size_t ndims;
+};
+
+struct pb_cmd_notes {
+    struct pb_cmd_epoch *epochs; /* epochs[0]: line 0, nothing known */
+    size_t nepochs, capepochs;
+    size_t ncommands; /* zpool, zfs, hdparm and fio commands seen */
+    char *title;      /* the first line when it is prose, or NULL */
+    long title_line;
+};
+
+/* Read buf's pasted zpool/zfs/hdparm commands in order (see
+ * docs/experiment-context.md). Release out with pb_cmd_notes_release. */
+void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out);
+void pb_cmd_notes_release(struct pb_cmd_notes *n);
+/* Set o->title to the first line s (n bytes, at line) when it is a title
+ * (title.c): prose, not output, at most 200 bytes of UTF-8. */
+void pb_cmd_take_title(struct pb_cmd_notes *o, const char *s, size_t n,
+                       long line);
+/* The epoch in force at line (1-based; 0 = end of input). */
+const struct pb_cmd_epoch *pb_cmd_epoch_at(const struct pb_cmd_notes *n,
+                                           long line);
+
+/* ==== which label and dimensions a source's configurations get
+ * (context.c) ==== */
+
+/* Label, commands, title and path applied to a freshly parsed set, before
+ * the generic label rules and --set (see pb_ingest_buffer). */
+void pb_ingest_context(struct pb_resultset *set, const char *buf,
+                       size_t len, const struct pb_ingest_opts *opts);
+
 #endif

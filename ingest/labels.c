@@ -828,6 +828,13 @@ static char *const *memo_get(const struct pb_label_rules *rules,
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config)
 {
+    pb_label_extract_origin(rules, set, config, NULL);
+}
+
+void pb_label_extract_origin(const struct pb_label_rules *rules,
+                             struct pb_resultset *set, size_t config,
+                             const char *origin)
+{
     if (!rules || !set || config >= set->nconfigs)
         return;
     const char *label = set->configs[config].label;
@@ -841,7 +848,8 @@ void pb_label_extract(const struct pb_label_rules *rules,
     for (size_t i = 0; i < rules->n; i++) {
         const char *v = vals ? vals[i] : own[i];
         if (v && !has_key(&set->configs[config], rules->v[i].key))
-            pb_rs_config_param(set, config, rules->v[i].key, v);
+            pb_rs_config_param_origin(set, config, rules->v[i].key, v,
+                                      origin);
     }
     if (own) {
         for (size_t i = 0; i < rules->n; i++)

@@ -311,7 +311,7 @@ done
 
 # Every accepted fixture: CRLF gives the same dump; a NUL byte in the
 # middle never crashes; a 10 MB junk line after it is read in linear time.
-mkdir "$tmp/lf" "$tmp/crlf" "$tmp/nul"
+mkdir "$tmp/lf" "$tmp/crlf" "$tmp/nul" "$tmp/j"
 head -c 10000000 /dev/zero | tr '\0' 'j' >"$tmp/junk10m"
 printf '\n' >>"$tmp/junk10m"
 seen_fmt=""
@@ -328,16 +328,18 @@ for exp in "$src"/fixtures/*/*.expected; do
     *" $fmt "*) ;;
     *)
         seen_fmt="$seen_fmt $fmt"
-        cat "$f" "$tmp/junk10m" >"$tmp/j.in"
-        either "$fmt/$(basename "$f") + 10 MB junk line" "$tmp/j.in"
+        # same base name: a generic label is qualified by it
+        jin="$tmp/j/$(basename "$f")"
+        cat "$f" "$tmp/junk10m" >"$jin"
+        either "$fmt/$(basename "$f") + 10 MB junk line" "$jin"
         faster_than "$fmt/$(basename "$f") + 10 MB junk line" 10000
         if [ $rc = 0 ]; then
             # the junk may be named (zfs-props: fact skipped_lines)
-            [ "$(dump "$tmp/j.in" | grep -v '^fact host=- skipped_lines=')" = \
+            [ "$(dump "$jin" | grep -v '^fact host=- skipped_lines=')" = \
                 "$(dump "$f" | grep -v '^fact host=- skipped_lines=')" ] ||
                 fail "$fmt/$(basename "$f") + 10 MB junk line: accepted, but the dump differs"
         fi
-        rm -f "$tmp/j.in"
+        rm -f "$jin"
         ;;
     esac
 done

@@ -1,0 +1,823 @@
+/* Pasted shell commands in text inputs (terminal notes): zpool create/add/
+ * destroy, zfs create/set/inherit and hdparm -W, read in order into the
+ * configuration dimensions in force at each line, and the first line
+ * (title.c decides whether it is a title).
+ * docs/experiment-context.md documents every rule. */
+#include "ingest/ingest_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define LINE_MAX_SCAN (64 * 1024) /* longer logical lines are not commands */
+#define MAX_TOKENS 512
+#define ORIGIN_CMD_MAX 160
+
+/* ==== dimension lists ==== */
+
+struct dimset {
+    struct pb_cmd_dim *v;
+    size_t n, cap;
+};
+
+static void ds_set(struct dimset *d, const char *key, const char *value,
+                   const char *origin)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        if (!strcmp(d->v[i].key, key)) {
+            free(d->v[i].value);
+            free(d->v[i].origin);
+            d->v[i].value = pb_xstrdup(value);
+            d->v[i].origin = pb_xstrdup(origin);
+            return;
+        }
+    }
+    PB_GROW(d->v, d->cap, d->n + 1);
+    d->v[d->n].key = pb_xstrdup(key);
+    d->v[d->n].value = pb_xstrdup(value);
+    d->v[d->n].origin = pb_xstrdup(origin);
+    d->n++;
+}
+
+static const char *ds_get(const struct dimset *d, const char *key)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].key, key))
+            return d->v[i].value;
+    return NULL;
+}
+
+static void dim_release(struct pb_cmd_dim *x)
+{
+    free(x->key);
+    free(x->value);
+    free(x->origin);
+}
+
+static void ds_del(struct dimset *d, const char *key)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        if (!strcmp(d->v[i].key, key)) {
+            dim_release(&d->v[i]);
+            memmove(&d->v[i], &d->v[i + 1], (d->n - i - 1) * sizeof(*d->v));
+            d->n--;
+            return;
+        }
+    }
+}
+
+static void ds_release(struct dimset *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        dim_release(&d->v[i]);
+    free(d->v);
+    memset(d, 0, sizeof(*d));
+}
+
+/* ==== state: pools and the drive write cache ==== */
+
+struct pool {
+    char *name;
+    struct dimset dims;
+};
+
+struct state {
+    struct pool *pools;
+    size_t npools, cappools;
+    size_t cur; /* index + 1 of the pool last touched; 0 = none */
+    struct dimset global; /* write_cache */
+    struct pb_cmd_notes *out;
+    long line;        /* of the command being applied */
+    char origin[256]; /* "command: line N: ..." of that command */
+};
+
+static size_t pool_find(struct state *st, const char *name, size_t n)
+{
+    for (size_t i = 0; i < st->npools; i++)
+        if (strlen(st->pools[i].name) == n &&
+            !strncmp(st->pools[i].name, name, n))
+            return i + 1;
+    return 0;
+}
+
+/* The pool of a dataset name ("tank/db" -> tank), created when new. */
+static struct pool *pool_of(struct state *st, const char *dataset)
+{
+    size_t n = strcspn(dataset, "/@");
+    size_t i = pool_find(st, dataset, n);
+    if (!i) {
+        PB_GROW(st->pools, st->cappools, st->npools + 1);
+        memset(&st->pools[st->npools], 0, sizeof(st->pools[0]));
+        st->pools[st->npools].name = pb_xstrndup(dataset, n);
+        i = ++st->npools;
+    }
+    st->cur = i;
+    return &st->pools[i - 1];
+}
+
+static int cmp_dim(const void *a, const void *b)
+{
+    return strcmp(((const struct pb_cmd_dim *)a)->key,
+                  ((const struct pb_cmd_dim *)b)->key);
+}
+
+/* Record the state in force from the current line on. */
+static void snapshot(struct state *st)
+{
+    struct pb_cmd_notes *o = st->out;
+    struct pb_cmd_epoch *e;
+    if (o->nepochs && o->epochs[o->nepochs - 1].line == st->line) {
+        e = &o->epochs[o->nepochs - 1]; /* `a; b` on one line: one epoch */
+        for (size_t i = 0; i < e->ndims; i++)
+            dim_release(&e->dims[i]);
+        free(e->dims);
+    } else {
+        PB_GROW(o->epochs, o->capepochs, o->nepochs + 1);
+        e = &o->epochs[o->nepochs++];
+    }
+    memset(e, 0, sizeof(*e));
+    e->line = st->line;
+    const struct dimset *pd = st->cur ? &st->pools[st->cur - 1].dims : NULL;
+    size_t n = st->global.n + (pd ? pd->n : 0);
+    e->dims = pb_xcalloc(n + 1, sizeof(*e->dims));
+    for (size_t i = 0; i < n; i++) {
+        const struct pb_cmd_dim *s =
+            i < st->global.n ? &st->global.v[i] : &pd->v[i - st->global.n];
+        e->dims[i].key = pb_xstrdup(s->key);
+        e->dims[i].value = pb_xstrdup(s->value);
+        e->dims[i].origin = pb_xstrdup(s->origin);
+    }
+    e->ndims = n;
+    if (n > 1)
+        qsort(e->dims, n, sizeof(*e->dims), cmp_dim);
+}
+
+/* ==== ZFS properties ==== */
+
+/* Properties that are configuration dimensions; others (mountpoint, quota,
+ * ...) are not. */
+static const char *prop_key(const char *k, size_t n)
+{
+    static const char *const keys[] = {
+        "recordsize",  "volblocksize", "compression",    "sync",
+        "primarycache", "secondarycache", "atime",       "relatime",
+        "logbias",     "dedup",        "checksum",       "xattr",
+        "dnodesize",   "redundant_metadata", "special_small_blocks",
+        "copies",      "encryption",   NULL};
+    if (n == 8 && !strncasecmp(k, "compress", 8))
+        return "compression";
+    if (n == 7 && !strncasecmp(k, "recsize", 7))
+        return "recordsize";
+    for (size_t i = 0; keys[i]; i++)
+        if (strlen(keys[i]) == n && !strncasecmp(k, keys[i], n))
+            return keys[i];
+    return NULL;
+}
+
+/* Apply `key=value` (a ZFS property) to ds; 0 when it is not one. */
+static int set_prop(struct state *st, struct dimset *ds, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv || !eq[1])
+        return 0;
+    const char *key = prop_key(kv, (size_t)(eq - kv));
+    if (!key)
+        return 1; /* a property, just not a dimension */
+    char *v = pb_ingest_norm_param(key, eq + 1);
+    ds_set(ds, key, v, st->origin);
+    free(v);
+    return 1;
+}
+
+/* ==== vdev specifications ==== */
+
+enum section { S_DATA, S_LOG, S_CACHE, S_SPECIAL, S_DEDUP, S_SPARE };
+
+/* "mirror" -> "mirror", "raidz" -> "raidz1", "draid2:4d:1s" -> "draid2";
+ * NULL when tok is not a group keyword. */
+static const char *group_type(const char *t, char *buf, size_t cap)
+{
+    if (!strcasecmp(t, "mirror"))
+        return "mirror";
+    if (!strncasecmp(t, "raidz", 5) || !strncasecmp(t, "draid", 5)) {
+        const char *p = t + 5;
+        char n = '1';
+        if (*p >= '1' && *p <= '3') {
+            n = *p;
+            p++;
+        }
+        if (*p && !(t[0] == 'd' && *p == ':'))
+            return NULL;
+        snprintf(buf, cap, "%.5s%c", t, n);
+        for (char *q = buf; *q; q++)
+            *q = (char)tolower((unsigned char)*q);
+        return buf;
+    }
+    return NULL;
+}
+
+struct vspec {
+    long data_groups, data_disks, logs, caches, specials;
+    char layout[16]; /* "" none yet, "mixed" */
+};
+
+static void vspec_type(struct vspec *v, const char *type)
+{
+    if (!v->layout[0])
+        snprintf(v->layout, sizeof(v->layout), "%s", type);
+    else if (strcmp(v->layout, type) != 0)
+        snprintf(v->layout, sizeof(v->layout), "mixed");
+}
+
+static int is_device(const char *t)
+{
+    return t[0] == '/' || isalnum((unsigned char)t[0]);
+}
+
+/* Read the vdev words of zpool create/add; options (-o ...) may sit
+ * among them and are handled by the caller. */
+static void vspec_word(struct vspec *v, enum section *sec, int *in_group,
+                       const char *t)
+{
+    char buf[16];
+    static const struct {
+        const char *w;
+        enum section s;
+    } secs[] = {{"log", S_LOG},         {"logs", S_LOG},
+                {"cache", S_CACHE},     {"special", S_SPECIAL},
+                {"dedup", S_DEDUP},     {"spare", S_SPARE},
+                {"spares", S_SPARE}};
+    for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
+        if (!strcasecmp(t, secs[i].w)) {
+            *sec = secs[i].s;
+            *in_group = 0;
+            return;
+        }
+    }
+    const char *g = group_type(t, buf, sizeof(buf));
+    if (g) {
+        if (*sec == S_DATA) {
+            v->data_groups++;
+            vspec_type(v, g);
+        }
+        *in_group = 1;
+        return;
+    }
+    if (!is_device(t))
+        return;
+    switch (*sec) {
+    case S_DATA:
+        v->data_disks++;
+        if (!*in_group) {
+            v->data_groups++;
+            vspec_type(v, "stripe");
+        }
+        break;
+    case S_LOG:
+        v->logs++;
+        break;
+    case S_CACHE:
+        v->caches++;
+        break;
+    case S_SPECIAL:
+        v->specials++;
+        break;
+    default:
+        break;
+    }
+}
+
+static void set_long(struct state *st, struct dimset *ds, const char *key,
+                     long v)
+{
+    char num[32];
+    snprintf(num, sizeof(num), "%ld", v);
+    ds_set(ds, key, num, st->origin);
+}
+
+static int valid_ashift(const char *v)
+{
+    if (!isdigit((unsigned char)v[0]) || (v[1] && !isdigit((unsigned char)v[1])) ||
+        (v[1] && v[2]))
+        return 0;
+    long a = strtol(v, NULL, 10);
+    return a >= 9 && a <= 16;
+}
+
+/* Options of zpool create/add: `-f`, `-o k=v`, `-O k=v`, clustered
+ * (`-fo ashift=12`). Returns tokens consumed. */
+static size_t zpool_opt(struct state *st, char **tok, size_t ntok, size_t i,
+                        struct dimset *pool_props, struct dimset *fs_props)
+{
+    const char *t = tok[i];
+    for (size_t k = 1; t[k]; k++) {
+        char c = t[k];
+        if (c == 'o' || c == 'O' || c == 'm' || c == 'R' || c == 't') {
+            const char *arg = t[k + 1] ? t + k + 1 : (i + 1 < ntok ? tok[i + 1] : NULL);
+            size_t used = t[k + 1] ? 1 : 2;
+            if (!arg)
+                return 1;
+            if (c == 'o' && !strncasecmp(arg, "ashift=", 7) &&
+                valid_ashift(arg + 7))
+                ds_set(pool_props, "ashift", arg + 7, st->origin);
+            else if (c == 'O')
+                (void)set_prop(st, fs_props, arg);
+            return used;
+        }
+    }
+    return 1;
+}
+
+static void zpool_layout(struct state *st, struct dimset *ds, char **tok,
+                         size_t ntok, size_t first, int create)
+{
+    struct vspec v = {0};
+    struct dimset pprops = {0}, fprops = {0};
+    enum section sec = S_DATA;
+    int in_group = 0;
+    const char *pool = NULL;
+    for (size_t i = first; i < ntok;) {
+        const char *t = tok[i];
+        if (t[0] == '-' && t[1]) {
+            i += zpool_opt(st, tok, ntok, i, &pprops, &fprops);
+            continue;
+        }
+        if (!pool)
+            pool = t;
+        else
+            vspec_word(&v, &sec, &in_group, t);
+        i++;
+    }
+    if (!pool || (create && v.data_disks == 0)) {
+        ds_release(&pprops);
+        ds_release(&fprops);
+        return;
+    }
+    struct pool *p = pool_of(st, pool);
+    if (create)
+        ds_release(&p->dims); /* a new pool: nothing carries over */
+    ds = &p->dims;
+    if (create) {
+        set_long(st, ds, "vdevs", v.data_groups);
+        set_long(st, ds, "disks", v.data_disks);
+        ds_set(ds, "layout", v.layout, st->origin);
+        ds_set(ds, "slog", v.logs ? "yes" : "no", st->origin);
+        ds_set(ds, "l2arc", v.caches ? "yes" : "no", st->origin);
+        ds_set(ds, "special", v.specials ? "yes" : "no", st->origin);
+    } else {
+        if (v.data_groups) {
+            const char *g = ds_get(ds, "vdevs"), *d = ds_get(ds, "disks");
+            const char *l = ds_get(ds, "layout");
+            if (g && d && l) {
+                set_long(st, ds, "vdevs", strtol(g, NULL, 10) + v.data_groups);
+                set_long(st, ds, "disks", strtol(d, NULL, 10) + v.data_disks);
+                if (strcmp(l, v.layout) != 0)
+                    ds_set(ds, "layout", "mixed", st->origin);
+            }
+        }
+        if (v.logs)
+            ds_set(ds, "slog", "yes", st->origin);
+        if (v.caches)
+            ds_set(ds, "l2arc", "yes", st->origin);
+        if (v.specials)
+            ds_set(ds, "special", "yes", st->origin);
+    }
+    for (size_t i = 0; i < pprops.n; i++)
+        ds_set(ds, pprops.v[i].key, pprops.v[i].value, pprops.v[i].origin);
+    for (size_t i = 0; i < fprops.n; i++)
+        ds_set(ds, fprops.v[i].key, fprops.v[i].value, fprops.v[i].origin);
+    ds_release(&pprops);
+    ds_release(&fprops);
+    snapshot(st);
+}
+
+/* ==== the commands ==== */
+
+static void cmd_zpool(struct state *st, char **tok, size_t ntok)
+{
+    if (ntok < 2)
+        return;
+    if (!strcmp(tok[1], "create")) {
+        zpool_layout(st, NULL, tok, ntok, 2, 1);
+    } else if (!strcmp(tok[1], "add")) {
+        zpool_layout(st, NULL, tok, ntok, 2, 0);
+    } else if (!strcmp(tok[1], "destroy")) {
+        for (size_t i = 2; i < ntok; i++) {
+            if (tok[i][0] == '-')
+                continue;
+            size_t k = pool_find(st, tok[i], strlen(tok[i]));
+            if (k) {
+                ds_release(&st->pools[k - 1].dims);
+                if (st->cur == k)
+                    st->cur = 0;
+                snapshot(st);
+            }
+            break;
+        }
+    }
+}
+
+static void cmd_zfs(struct state *st, char **tok, size_t ntok)
+{
+    if (ntok < 3)
+        return;
+    struct dimset props = {0};
+    const char *dataset = NULL;
+    if (!strcmp(tok[1], "set")) {
+        for (size_t i = 2; i < ntok; i++) {
+            if (tok[i][0] == '-')
+                continue;
+            if (strchr(tok[i], '='))
+                (void)set_prop(st, &props, tok[i]);
+            else if (!dataset)
+                dataset = tok[i];
+        }
+    } else if (!strcmp(tok[1], "create")) {
+        for (size_t i = 2; i < ntok; i++) {
+            const char *t = tok[i];
+            if (t[0] == '-' && t[1]) {
+                char c = t[strlen(t) - 1]; /* -o, -so, -V, -b */
+                const char *arg = i + 1 < ntok ? tok[i + 1] : NULL;
+                if (strchr("oVb", c) && arg) {
+                    if (c == 'o')
+                        (void)set_prop(st, &props, arg);
+                    else if (c == 'b') {
+                        char *v = pb_ingest_norm_param("volblocksize", arg);
+                        ds_set(&props, "volblocksize", v, st->origin);
+                        free(v);
+                    }
+                    i++;
+                }
+                continue;
+            }
+            dataset = t;
+        }
+    } else if (!strcmp(tok[1], "inherit")) {
+        const char *prop = NULL;
+        for (size_t i = 2; i < ntok; i++) {
+            if (tok[i][0] == '-')
+                continue;
+            if (!prop)
+                prop = tok[i];
+            else if (!dataset)
+                dataset = tok[i];
+        }
+        const char *key = prop ? prop_key(prop, strlen(prop)) : NULL;
+        if (key && dataset) {
+            struct pool *p = pool_of(st, dataset);
+            ds_del(&p->dims, key);
+            snapshot(st);
+        }
+        return;
+    } else {
+        return;
+    }
+    if (dataset && is_device(dataset) && props.n) {
+        struct pool *p = pool_of(st, dataset);
+        for (size_t i = 0; i < props.n; i++)
+            ds_set(&p->dims, props.v[i].key, props.v[i].value,
+                   props.v[i].origin);
+        snapshot(st);
+    }
+    ds_release(&props);
+}
+
+static void cmd_hdparm(struct state *st, char **tok, size_t ntok)
+{
+    for (size_t i = 1; i < ntok; i++) {
+        const char *t = tok[i];
+        const char *v = NULL;
+        if (!strncmp(t, "-W", 2) && t[2])
+            v = t + 2;
+        else if (!strcmp(t, "-W") && i + 1 < ntok)
+            v = tok[i + 1];
+        if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) {
+            ds_set(&st->global, "write_cache", *v == '1' ? "on" : "off",
+                   st->origin);
+            snapshot(st);
+            return;
+        }
+    }
+}
+
+/* ==== shell lines ==== */
+
+static const char *base_name(const char *s)
+{
+    const char *b = strrchr(s, '/');
+    return b ? b + 1 : s;
+}
+
+static int known_command(const char *word)
+{
+    const char *b = base_name(word);
+    return !strcmp(b, "zpool") || !strcmp(b, "zfs") || !strcmp(b, "hdparm") ||
+           !strcmp(b, "fio");
+}
+
+/* Index of the real command in tok: after sudo and its options, doas,
+ * time, nohup, env, nice, VAR=value assignments. */
+static size_t skip_wrappers(char **tok, size_t ntok)
+{
+    size_t i = 0;
+    while (i < ntok) {
+        const char *b = base_name(tok[i]);
+        if (!strcmp(b, "sudo") || !strcmp(b, "doas")) {
+            i++;
+            while (i < ntok && tok[i][0] == '-') {
+                const char *o = tok[i++];
+                if ((!strcmp(o, "-u") || !strcmp(o, "-g") ||
+                     !strcmp(o, "-C") || !strcmp(o, "-p")) && i < ntok)
+                    i++;
+                if (!strcmp(o, "--"))
+                    break;
+            }
+        } else if (!strcmp(b, "time") || !strcmp(b, "nohup") ||
+                   !strcmp(b, "env") || !strcmp(b, "command") ||
+                   !strcmp(b, "exec")) {
+            i++;
+        } else if (!strcmp(b, "nice") || !strcmp(b, "ionice")) {
+            i++;
+            while (i < ntok && tok[i][0] == '-')
+                i += (!strcmp(tok[i], "-n") || !strcmp(tok[i], "-c")) ? 2 : 1;
+        } else if (strchr(tok[i], '=') && tok[i][0] != '=' &&
+                   tok[i][0] != '-' &&
+                   strspn(tok[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "abcdefghijklmnopqrstuvwxyz0123456789_") ==
+                       (size_t)(strchr(tok[i], '=') - tok[i])) {
+            i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+/* Length of the prompt at the start of s (`$ `, `# `, `user@host:~$ `,
+ * `[root@box ~]# `, `box:~ me$ `), or 0. */
+static size_t prompt_len(const char *s, size_t n)
+{
+    if (n >= 2 && (s[0] == '$' || s[0] == '#' || s[0] == '%') && s[1] == ' ')
+        return 2;
+    size_t lim = n < 100 ? n : 100;
+    for (size_t i = 1; i + 1 < lim; i++) {
+        char c = s[i];
+        if ((c != '$' && c != '#' && c != '%') || s[i + 1] != ' ')
+            continue;
+        size_t spaces = 0;
+        int mark = 0;
+        for (size_t k = 0; k < i; k++) {
+            if (s[k] == ' ')
+                spaces++;
+            if (s[k] == '@' || s[k] == ':' || s[k] == '~' || s[k] == ']')
+                mark = 1;
+            if (s[k] == '"' || s[k] == '\'' || s[k] == '=' || s[k] == '|' ||
+                s[k] == ';' || s[k] == '\t')
+                return 0;
+        }
+        if (spaces > 3 || !mark)
+            return 0;
+        /* "zfs get all #" is a command, not a prompt */
+        size_t w = strcspn(s, " ");
+        char first[16];
+        if (w < sizeof(first)) {
+            memcpy(first, s, w);
+            first[w] = '\0';
+            if (known_command(first))
+                return 0;
+        }
+        return i + 2;
+    }
+    return 0;
+}
+
+/* Split a logical line into words (shell quoting), ending a command at
+ * unquoted ; & | and a # that starts a word. Calls run() per command. */
+static void split_commands(struct state *st, const char *s, size_t n,
+                           int *is_cmd)
+{
+    char **tok = pb_xcalloc(MAX_TOKENS, sizeof(*tok));
+    size_t ntok = 0;
+    struct pb_buf w = PB_BUF_INIT;
+    int inword = 0;
+    size_t i = 0;
+    for (;;) {
+        int end = i >= n;
+        char c = end ? '\0' : s[i];
+        int sep = end || c == ';' || c == '&' || c == '|' ||
+                  (c == '#' && !inword);
+        if (end || sep || c == ' ' || c == '\t') {
+            if (inword && ntok < MAX_TOKENS)
+                tok[ntok++] = pb_buf_take(&w);
+            pb_buf_reset(&w);
+            inword = 0;
+        }
+        if (sep) {
+            size_t k = skip_wrappers(tok, ntok);
+            if (k < ntok && known_command(tok[k])) {
+                *is_cmd = 1;
+                st->out->ncommands++;
+                /* origin: the command as typed, without sudo */
+                struct pb_buf o = PB_BUF_INIT;
+                pb_buf_printf(&o, "command: line %ld:", st->line);
+                for (size_t x = k; x < ntok && o.len < ORIGIN_CMD_MAX; x++)
+                    pb_buf_printf(&o, " %s", tok[x]);
+                char *os = (char *)pb_buf_str(&o);
+                for (char *q = os; *q; q++)
+                    if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                        *q = '?';
+                if (strlen(os) >= ORIGIN_CMD_MAX)
+                    snprintf(st->origin, sizeof(st->origin), "%.*s...",
+                             ORIGIN_CMD_MAX, os);
+                else
+                    snprintf(st->origin, sizeof(st->origin), "%s", os);
+                pb_buf_release(&o);
+                const char *b = base_name(tok[k]);
+                if (!strcmp(b, "zpool"))
+                    cmd_zpool(st, tok + k, ntok - k);
+                else if (!strcmp(b, "zfs"))
+                    cmd_zfs(st, tok + k, ntok - k);
+                else if (!strcmp(b, "hdparm"))
+                    cmd_hdparm(st, tok + k, ntok - k);
+            }
+            for (size_t x = 0; x < ntok; x++)
+                free(tok[x]);
+            ntok = 0;
+            if (end || c == '#')
+                break;
+            i++;
+            continue;
+        }
+        if (c == ' ' || c == '\t') {
+            i++;
+            continue;
+        }
+        inword = 1;
+        if (c == '\'' || c == '"') {
+            /* a quote runs to its mate; unbalanced: to the end */
+            size_t k = i + 1;
+            while (k < n && s[k] != c) {
+                if (c == '"' && s[k] == '\\' && k + 1 < n)
+                    k++;
+                pb_buf_putc(&w, s[k]);
+                k++;
+            }
+            i = k < n ? k + 1 : n;
+            continue;
+        }
+        if (c == '\\' && i + 1 < n) {
+            pb_buf_putc(&w, s[i + 1]);
+            i += 2;
+            continue;
+        }
+        pb_buf_putc(&w, c);
+        i++;
+    }
+    pb_buf_release(&w);
+    free(tok);
+}
+
+/* ==== scan ==== */
+
+/* 1 when s holds "zpool", "zfs", "hdparm" or "fio" (one pass: memmem per
+ * word cost a quarter of parsing a large fio text). */
+static int names_tool(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++) {
+        switch (s[i]) {
+        case 'z':
+            if (s[i + 1] == 'f' && s[i + 2] == 's')
+                return 1;
+            if (i + 5 <= n && !memcmp(s + i, "zpool", 5))
+                return 1;
+            break;
+        case 'f':
+            if (s[i + 1] == 'i' && s[i + 2] == 'o')
+                return 1;
+            break;
+        case 'h':
+            if (i + 6 <= n && !memcmp(s + i, "hdparm", 6))
+                return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct state st = {0};
+    st.out = out;
+    st.line = 0;
+    snapshot(&st); /* epoch 0: nothing known, before line 1 */
+    struct pb_buf joined = PB_BUF_INIT;
+    const char *p = buf, *end = buf + len;
+    long line = 0, start_line = 0, first_line = 0;
+    char *first = NULL;
+    size_t first_n = 0;
+    int first_is_cmd = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t n = (size_t)(e - p);
+        line++;
+        while (n && p[n - 1] == '\r')
+            n--;
+        if (joined.len == 0)
+            start_line = line;
+        int cont = n && p[n - 1] == '\\';
+        const char *s = p;
+        size_t sn = n;
+        const char *next = nl ? nl + 1 : end;
+        if (joined.len || (cont && next < end)) {
+            /* a continued command: join its lines */
+            if (joined.len + n <= LINE_MAX_SCAN) {
+                pb_buf_add(&joined, p, cont ? n - 1 : n);
+            } else {
+                pb_buf_reset(&joined); /* too long for a command */
+                start_line = 0;
+            }
+            p = next;
+            if (cont && p < end) {
+                pb_buf_putc(&joined, ' ');
+                continue;
+            }
+            s = pb_buf_str(&joined);
+            sn = joined.len;
+        } else {
+            p = next;
+            if (n > LINE_MAX_SCAN)
+                sn = 0;
+        }
+        while (sn && (*s == ' ' || *s == '\t')) {
+            s++;
+            sn--;
+        }
+        /* most lines are output: look closer only at those naming a
+         * tool, and at the first line (the title?) */
+        int tool = sn && start_line && names_tool(s, sn);
+        if (sn && start_line && (tool || !first)) {
+            size_t pl = prompt_len(s, sn);
+            /* `# Title` is a Markdown heading unless a command follows */
+            int is_cmd = pl > 0 && s[0] != '#';
+            st.line = start_line;
+            if (tool)
+                split_commands(&st, s + pl, sn - pl, &is_cmd);
+            if (!first) {
+                first = pb_xstrndup(s, sn);
+                first_n = sn;
+                first_line = start_line;
+                first_is_cmd = is_cmd;
+            }
+        }
+        pb_buf_reset(&joined);
+    }
+    pb_buf_release(&joined);
+    /* The title: the first line, when it is prose (context.c takes it
+     * on its own only in a note with commands). */
+    if (first && !first_is_cmd)
+        pb_cmd_take_title(out, first, first_n, first_line);
+    free(first);
+    for (size_t i = 0; i < st.npools; i++) {
+        free(st.pools[i].name);
+        ds_release(&st.pools[i].dims);
+    }
+    free(st.pools);
+    ds_release(&st.global);
+}
+
+void pb_cmd_notes_release(struct pb_cmd_notes *n)
+{
+    if (!n)
+        return;
+    for (size_t i = 0; i < n->nepochs; i++) {
+        for (size_t k = 0; k < n->epochs[i].ndims; k++)
+            dim_release(&n->epochs[i].dims[k]);
+        free(n->epochs[i].dims);
+    }
+    free(n->epochs);
+    free(n->title);
+    memset(n, 0, sizeof(*n));
+}
+
+const struct pb_cmd_epoch *pb_cmd_epoch_at(const struct pb_cmd_notes *n,
+                                           long line)
+{
+    if (!n->nepochs)
+        return NULL;
+    if (line <= 0)
+        return &n->epochs[n->nepochs - 1];
+    size_t lo = 0, hi = n->nepochs; /* last epoch with .line <= line */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (n->epochs[mid].line <= line)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return &n->epochs[lo];
+}
