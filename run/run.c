@@ -5,7 +5,7 @@
  * (a cell that runs again replaces its earlier failure record), on_failure
  * and what happens on SIGINT/SIGTERM. */
 #define _GNU_SOURCE
-#include "run/run_int.h"
+#include "run/preflight_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +26,9 @@ struct run {
     struct pb_run_exec x;
     struct pb_run_zfs z;
     enum pb_run_impl impl;
+    struct pb_run_caps caps; /* what this ZFS and fio can do */
+    struct pb_run_pre pre;   /* ... and which cells lack it */
+    int stop_on_failure;     /* the plan's on_failure, or --on-failure */
     char run_id[64];
     char dir[PATH_MAX - 64], raw[PATH_MAX], mnt[PATH_MAX];
     int width; /* digits of cell numbers in file names */
@@ -235,7 +239,7 @@ static void record_skip(struct run *r, const struct pb_run_cell *c,
     r->sum->skipped++;
     if (failed) {
         r->sum->failed++;
-        if (r->p->stop_on_failure && !r->x.dry_run) {
+        if (r->stop_on_failure && !r->x.dry_run) {
             r->stop = 1;
             r->sum->failed_cell = c->index + 1;
             snprintf(r->sum->failed_why, sizeof(r->sum->failed_why), "%s",
@@ -429,6 +433,29 @@ static void derive_logicalused(struct run *r, struct pb_resultset *set)
 
 /* ==== commands of a cell ==== */
 
+/* While fio writes: a pool nearly full (less than 1/20 of its space, or
+ * 8 MiB, left) stops fio before ZFS runs out of space (zfs-fuse stops
+ * answering then, OpenZFS suspends the pool). */
+static int pool_full(void *ctx, char *why, size_t n)
+{
+    struct run *r = ctx;
+    struct statvfs st;
+    if (statvfs(r->mnt, &st) != 0 || st.f_blocks == 0)
+        return 0;
+    double unit = st.f_frsize ? (double)st.f_frsize : (double)st.f_bsize;
+    double avail = (double)st.f_bavail * unit;
+    double total = (double)st.f_blocks * unit;
+    if (avail >= total / 20 && avail >= 8.0 * 1024 * 1024)
+        return 0;
+    char a[32], t[32];
+    snprintf(why, n, "pool '%s' is nearly full (%s of %s free): fio was "
+             "stopped before ZFS runs out of space; make the vdevs larger "
+             "or the fio size smaller", r->p->pool,
+             pb_fmt_size(avail, a, sizeof(a)),
+             pb_fmt_size(total, t, sizeof(t)));
+    return 1;
+}
+
 static void fio_common(struct run *r, const struct pb_run_cell *c,
                        struct pb_run_argv *a)
 {
@@ -479,8 +506,11 @@ static int layout(struct run *r, const struct pb_run_cell *c, char *why,
     }
     pb_run_argv_add(&a, "--output-format=json");
     int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE, &res);
+                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE | PB_RUN_WATCH,
+                        &res);
     pb_run_argv_release(&a);
+    if (res.stopped[0])
+        rc = rc ? rc : -1;
     if (rc != 0 && !pb_run_stopped()) {
         char w[300];
         snprintf(why, n, "fio could not lay out the data: %s",
@@ -699,8 +729,10 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_argv_addf(&a, "--output=%s", path);
         struct pb_run_res res = {0};
         int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                            PB_RUN_STOPPABLE, &res);
+                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
         pb_run_argv_release(&a);
+        if (res.stopped[0])
+            rc = rc ? rc : -1;
         if (pb_run_stopped()) {
             pb_run_res_release(&res);
             goto out;
@@ -913,6 +945,30 @@ void pb_run_cleanup_command(const struct pb_run_summary *sum,
 
 /* ==== the run ==== */
 
+/* Facts on how the plan met this ZFS: a time scale, and synchronous
+ * writes asked of fio where the ZFS has no `sync` property. */
+static void run_facts(struct run *r)
+{
+    char buf[300];
+    if (r->p->time_scale != 1) {
+        snprintf(buf, sizeof(buf), "%g (fio runtimes, sizes and repeats "
+                 "scaled down: a smoke run)", r->p->time_scale);
+        pb_rs_fact(r->facts, NULL, "run_time_scale", buf);
+    }
+    int has_sync = 0;
+    for (size_t i = 0; i < r->caps.nds; i++)
+        has_sync |= !strcmp(r->caps.ds[i].name, "sync");
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n && r->caps.nds && !has_sync; a++)
+        if (!strcmp(f->ax[a].key, "sync")) {
+            snprintf(buf, sizeof(buf), "%s has no sync property: "
+                     "synchronous writes come from fio sync=%s (O_SYNC), "
+                     "not from the dataset", r->caps.name,
+                     f->ax[a].vals[0]);
+            pb_rs_fact(r->facts, NULL, "zfs_sync", buf);
+        }
+}
+
 static void make_dir(struct run *r)
 {
     const char *d = r->o->dir;
@@ -978,6 +1034,12 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->z.impl = r->impl;
     r->z.owner = r->run_id;
     r->z.mnt = r->mnt;
+    r->x.query_timeout = opts->zfs_timeout;
+    r->x.admin_timeout = opts->zfs_timeout * 10;
+    r->x.watch = pool_full;
+    r->x.watch_ctx = r;
+    r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
+                                          : plan->stop_on_failure;
     int installed = 0;
 
     if (left_files(r) != 0 ||
@@ -987,6 +1049,11 @@ int pb_run_execute(const struct pb_run_plan *plan,
         pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
         goto done;
     }
+    /* the preflight: before anything is created (or listed) */
+    pb_run_caps_probe(&r->x, r->impl, &r->caps);
+    r->z.loop_cache = !r->caps.file_cache;
+    if (pb_run_preflight(plan, &r->caps, &r->x, 1, &r->pre, err) != PB_OK)
+        goto done;
     if (opts->resume && opts->db) {
         if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)
             goto done;
@@ -1024,7 +1091,13 @@ int pb_run_execute(const struct pb_run_plan *plan,
                     "repeats, pool '%s', %s, run id %s, on_failure = %s",
                     plan->path, plan->name, plan->ncells, plan->repeats,
                     plan->pool, pb_run_impl_name(r->impl), r->run_id,
-                    plan->stop_on_failure ? "stop" : "continue");
+                    r->stop_on_failure ? "stop" : "continue");
+        if (plan->time_scale != 1)
+            pb_run_note(&r->x, "time scale %g: fio runtimes, sizes and "
+                        "repeats scaled down (a smoke run)",
+                        plan->time_scale);
+        if (!r->x.dry_run)
+            pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
     }
     if (preflight(r) != 0)
         goto done;
@@ -1034,6 +1107,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     pb_rs_fact(r->facts, NULL, "run_plan", plan->path);
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
+    run_facts(r);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
@@ -1061,8 +1135,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
         }
         /* known not to work here, or failed (the pool of this
          * combination could not be made or used) */
-        const char *skip = pb_run_static_skip(plan, &c, r->impl, why,
-                                              sizeof(why));
+        const char *skip = pb_run_pre_why(&r->pre, &c);
+        if (!skip)
+            skip = pb_run_static_skip(plan, &c, r->impl, why, sizeof(why));
         int failed = 0;
         if (!skip && r->pool_fail[0]) {
             skip = r->pool_fail;
@@ -1149,6 +1224,8 @@ done:
         free(r->fails[i].path);
     free(r->fails);
     free(r->z.files);
+    pb_run_caps_release(&r->caps);
+    pb_run_pre_release(&r->pre);
     pb_resultset_free(r->facts);
     free(r);
     return err->code;

@@ -115,14 +115,7 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
             return buf;
         }
     }
-    v = pb_run_value(p, PB_RUN_POOL, pc, "cache");
-    if (v && !strcmp(v, "on"))
-        for (size_t i = 0; i < p->cache.n; i++)
-            if (p->cache.v[i].is_file) {
-                snprintf(buf, n, "zfs-fuse cannot use a file as a cache "
-                         "device ('%s')", p->cache.v[i].path);
-                return buf;
-            }
+    (void)pc; /* file cache vdevs go through loop devices (loop.c) */
     return NULL;
 }
 
@@ -320,6 +313,9 @@ static void remove_files(struct pb_run_zfs *z)
 {
     struct pb_run_res res = {0};
     for (size_t i = 0; i < z->nfiles; i++) {
+        if (z->files[i]->dev &&
+            pb_run_loop_detach(z->x, z->manifest, z->owner, z->files[i]) != 0)
+            continue; /* still attached: the file stays, and its record */
         struct pb_run_argv a = {0};
         pb_run_argv_add(&a, "rm");
         pb_run_argv_add(&a, "-f");
@@ -337,7 +333,7 @@ static void add_vdevs(struct pb_run_argv *a, const struct pb_run_vdevs *v,
                       size_t from, size_t n)
 {
     for (size_t i = from; i < from + n && i < v->n; i++)
-        pb_run_argv_add(a, v->v[i].path);
+        pb_run_argv_add(a, v->v[i].dev ? v->v[i].dev : v->v[i].path);
 }
 
 /* ==== pool ==== */
@@ -388,6 +384,13 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
                 char w[160];
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
                          pb_run_res_why(&res, w, sizeof(w)));
+                remove_files(z);
+                pb_run_res_release(&res);
+                return -1;
+            }
+            if ((v->loop || (k == 2 && z->loop_cache)) &&
+                pb_run_loop_attach(z->x, z->manifest, z->owner, v, why,
+                                   n) != 0) {
                 remove_files(z);
                 pb_run_res_release(&res);
                 return -1;
@@ -499,6 +502,8 @@ static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < lists[k]->n; i++) {
             const char *path = lists[k]->v[i].path;
+            if (lists[k]->v[i].dev)
+                continue;
             const char *slash = strrchr(path, '/');
             char *dir = slash == path ? pb_xstrdup("/")
                                       : pb_xstrndup(path,
@@ -518,6 +523,15 @@ static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
     for (size_t j = 0; j < nseen; j++)
         free(seen[j]);
     free(seen);
+    /* data and log vdevs on loop devices are found in /dev (cache
+     * devices are opened by the path the pool's config keeps) */
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++)
+            if (lists[k]->v[i].dev) {
+                pb_run_argv_add(a, "-d");
+                pb_run_argv_add(a, "/dev"); /* loop devices */
+                return;
+            }
 }
 
 static int pool_import(struct pb_run_zfs *z, struct pb_run_res *res)
