@@ -209,8 +209,8 @@ const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
             continue;
         if (pb_run_value_fits(t[i].values, value))
             return NULL;
-        snprintf(buf, len, "%s=%s is not a value it takes (%s: %s)", key,
-                 value, key, t[i].values);
+        snprintf(buf, len, "does not take that value (%s: %s)", key,
+                 t[i].values);
         return buf;
     }
     snprintf(buf, len, "has no property '%s'", key);

@@ -44,7 +44,8 @@ int pb_run_pool_version_parse(const char *text);
 int pb_run_value_fits(const char *spec, const char *value);
 
 /* Check key=value against a table. NULL when fine, else why (written into
- * buf): "has no property 'sync'" or "takes compression = on | off | ...". */
+ * buf): "has no property 'sync'" or "does not take that value
+ * (compression: on | off | ...)". */
 const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
                               const char *key, const char *value, char *buf,
                               size_t len);
@@ -87,10 +88,11 @@ struct pb_run_pre {
 };
 
 /* Learn the capabilities of the ZFS and fio in use (read-only queries,
- * run even in a dry run; logged to x->log). Fills caps; never fails: what
- * could not be learnt stays unknown and is not checked. */
+ * run even in a dry run; logged to x->log), or read their answers from
+ * the files of caps_dir (see struct pb_run_opts). Fills caps; never fails:
+ * what could not be learnt stays unknown and is not checked. */
 void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
-                       struct pb_run_caps *caps);
+                       const char *caps_dir, struct pb_run_caps *caps);
 
 /* Check every value of the plan against caps (and fio options with
  * `fio --cmdhelp`, unless fio_check is 0) and every cell's space. With

@@ -1050,9 +1050,10 @@ int pb_run_execute(const struct pb_run_plan *plan,
         goto done;
     }
     /* the preflight: before anything is created (or listed) */
-    pb_run_caps_probe(&r->x, r->impl, &r->caps);
+    pb_run_caps_probe(&r->x, r->impl, opts->caps_dir, &r->caps);
     r->z.loop_cache = !r->caps.file_cache;
-    if (pb_run_preflight(plan, &r->caps, &r->x, 1, &r->pre, err) != PB_OK)
+    if (pb_run_preflight(plan, &r->caps, &r->x, !opts->caps_dir, &r->pre,
+                         err) != PB_OK)
         goto done;
     if (opts->resume && opts->db) {
         if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)

@@ -87,6 +87,11 @@ struct pb_run_opts {
     const char *run_id; /* owner mark; NULL = generated (time and pid) */
     enum pb_run_impl impl;
     int on_failure;     /* 0 = the plan's on_failure, 1 continue, 2 stop */
+    const char *caps_dir; /* tests: the preflight reads zfs-get-usage.txt,
+                             zpool-get-usage.txt, zpool-upgrade-v.txt (and
+                             zfs-version.txt) from this folder instead of
+                             asking zfs and zpool, and checks no fio
+                             option; NULL = ask */
     double zfs_timeout; /* seconds before a hung zfs/zpool query is killed
                            (create, destroy, export, import: ten times
                            that); 0 = 30 */

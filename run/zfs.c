@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DESTROY_TRIES 5
+#define DESTROY_TRIES 20 /* a quarter of a second apart */
 
 /* ==== implementation ==== */
 
@@ -289,7 +289,7 @@ static int retry(struct pb_run_zfs *z, struct pb_run_argv *a,
         rc = cmd(z, a, 0, res);
         if (rc == 0 || rc < 0 || z->gone)
             break;
-        struct timespec ts = {1, 0};
+        struct timespec ts = {0, 250000000};
         nanosleep(&ts, NULL);
     }
     return rc;
