@@ -116,8 +116,7 @@ static int lacks(struct checker *k, enum pb_run_sect s, size_t combo,
              why);
     if (!k->skip) {
         pb_err_set(k->err, PB_EUSAGE, k->p->path, line, 0,
-                   "%s (or set [plan] on_unsupported = skip to record such "
-                   "cells as skipped)", msg);
+                   "%s (or [plan] on_unsupported = skip)", msg);
         return -1;
     }
     if (!k->pre->why[s][combo])
@@ -283,8 +282,8 @@ static int check_fio(struct checker *k)
                 snprintf(msg, sizeof(msg), "%s=%s: %s", key, v, why);
                 if (!k->skip) {
                     pb_err_set(k->err, PB_EUSAGE, p->path, sec->ax[a].line,
-                               0, "%s (or set [plan] on_unsupported = skip "
-                               "to record such cells as skipped)", msg);
+                               0, "%s (or [plan] on_unsupported = skip)",
+                               msg);
                     rc = -1;
                 } else if (!k->pre->why[PB_RUN_FIO][c]) {
                     k->pre->why[PB_RUN_FIO][c] = pb_xstrdup(msg);
@@ -391,6 +390,24 @@ void pb_run_space_of(const struct pb_run_plan *p, const struct pb_run_cell *c,
     out->capacity = raw > 0 ? raw - slop : 0;
 }
 
+/* "2.2G", "512M", "90.5M": a size to read, not to parse. */
+static const char *approx(double b, char *buf, size_t n)
+{
+    static const char u[] = "KMGTP";
+    int k = -1;
+    while (b >= 1024 && k < 4) {
+        b /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, n, "%.0f", b);
+    else if (b >= 100 || b == floor(b))
+        snprintf(buf, n, "%.0f%c", b, u[k]);
+    else
+        snprintf(buf, n, "%.1f%c", b, u[k]);
+    return buf;
+}
+
 static int check_space(struct checker *k)
 {
     const struct pb_run_plan *p = k->p;
@@ -407,19 +424,17 @@ static int check_space(struct checker *k)
             continue;
         pb_run_plan_describe(p, i, &label, &test);
         char d[32], n[32], cap[32], r[32];
-        pb_err_set(k->err, PB_EUSAGE, p->path, p->data.n ? p->data.v[0].line
-                                                          : 0, 0,
-                   "cell %zu/%zu (%s | %s) does not fit its pool: %s of "
-                   "data x %.2f allocation (ashift=%d, %s=%s%s) + metadata "
-                   "needs about %s, the pool holds about %s; make the vdevs "
-                   "larger or the fio size smaller", i + 1, p->ncells,
-                   pb_buf_str(&label), pb_buf_str(&test),
-                   pb_fmt_size(s.data, d, sizeof(d)), s.factor, s.ashift,
-                   p->zvol ? "volblocksize" : "recordsize",
+        pb_err_set(k->err, PB_EUSAGE, p->path,
+                   p->data.n ? p->data.v[0].line : 0, 0,
+                   "cell %zu/%zu does not fit its pool: %s of data x %.2f "
+                   "(ashift=%d, %s=%s) + metadata = about %s; the pool holds "
+                   "about %s: larger vdevs or a smaller fio size (%s | %s)",
+                   i + 1, p->ncells, approx(s.data, d, sizeof(d)), s.factor,
+                   s.ashift, p->zvol ? "volblocksize" : "recordsize",
                    pb_fmt_size(s.record, r, sizeof(r)),
-                   s.factor > 1.001 ? ", per record" : "",
-                   pb_fmt_size(s.need, n, sizeof(n)),
-                   pb_fmt_size(s.capacity, cap, sizeof(cap)));
+                   approx(s.need, n, sizeof(n)),
+                   approx(s.capacity, cap, sizeof(cap)), pb_buf_str(&label),
+                   pb_buf_str(&test));
         rc = -1;
     }
     pb_buf_release(&label);

@@ -612,7 +612,8 @@ static void pool_down(struct run *r)
  * Returns the set (caller frees) or NULL. */
 static struct pb_resultset *capture_props(struct run *r,
                                           const struct pb_run_cell *c,
-                                          const struct pb_ingest_opts *io)
+                                          const struct pb_ingest_opts *io,
+                                          char *hung, size_t hn)
 {
     char path[PATH_MAX];
     cell_path(r, c->index, 0, "zfs.txt", path, sizeof(path));
@@ -630,6 +631,9 @@ static struct pb_resultset *capture_props(struct run *r,
                   c->index + 1, io->label);
     for (int k = 0; k < 3; k++) {
         if (pb_run_cmd(&r->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (res.timed_out && !*hung) /* a hung ZFS fails the cell */
+                snprintf(hung, hn, "'%s %s %s' %s", cmds[k][0], cmds[k][1],
+                         cmds[k][2], pb_run_res_why(&res, w, sizeof(w)));
             if (!r->x.dry_run)
                 warn(r, "'%s %s' failed: %s", cmds[k][0], cmds[k][1],
                      pb_run_res_why(&res, w, sizeof(w)));
@@ -772,7 +776,9 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     }
     /* zfs get after the last repeat: the data of every repeat is there */
     io.format = "zfs-props";
-    props = capture_props(r, c, &io);
+    props = capture_props(r, c, &io, why, sizeof(why));
+    if (*why)
+        goto skip;
     if (props)
         store(r, props, 0);
     for (long k = 0; k < got; k++)
