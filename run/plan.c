@@ -49,14 +49,14 @@ struct parse_ctx {
     struct pb_err *err;
     const char *path;
     char last_sect[32], last_key[64];
-    long plan_line[10]; /* line of each [plan] key, by index in plan_keys */
-    char *vals[10];     /* value of each [plan] key */
+    long plan_line[11]; /* line of each [plan] key, by index in plan_keys */
+    char *vals[11];     /* value of each [plan] key */
 };
 
 static const char *const plan_keys[] = {
     "name", "description", "pool", "kind", "repeats",
     "vdevs", "log_vdevs", "cache_vdevs", "on_failure", "on_unsupported",
-    NULL};
+    "allow_exec", NULL};
 
 static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
     PB_PRINTF(3, 4);
@@ -178,7 +178,8 @@ static int on_pair(void *user, const char *section, const char *name,
         if (!plan_keys[i])
             return fail(c, line, "unknown key '%s' in [plan] (known: name, "
                         "description, pool, kind, repeats, vdevs, log_vdevs, "
-                        "cache_vdevs, on_failure, on_unsupported)", key);
+                        "cache_vdevs, on_failure, on_unsupported, "
+                        "allow_exec)", key);
         if (cont && c->vals[i]) {
             char *s = pb_xasprintf("%s %s", c->vals[i], value);
             free(c->vals[i]);
@@ -469,6 +470,21 @@ static int validate_axes(struct parse_ctx *c)
                         a->key);
         if (strchr(a->key, ':') || strchr(a->key, '.'))
             return fail(c, a->line, "bad fio option '%s'", a->key);
+        int cls = pb_run_fio_key_class(a->key);
+        if (cls == PB_RUN_FIO_REFUSED)
+            return fail(c, a->line, "fio option '%s' is not allowed in a "
+                        "plan (see the list in docs/plan-format.md: fio runs "
+                        "as root, and options that run programs or touch "
+                        "files outside the pool are refused)", a->key);
+        if (cls == PB_RUN_FIO_EXEC && !p->allow_exec)
+            return fail(c, a->line, "fio option '%s' runs a command through "
+                        "a shell as root; set [plan] allow_exec = yes to "
+                        "allow it", a->key);
+        for (size_t j = 0; j < a->nvals && !strcmp(a->key, "ioengine"); j++)
+            if (pb_run_fio_engine_execs(a->vals[j]) && !p->allow_exec)
+                return fail(c, a->line, "ioengine=%s runs programs or loads "
+                            "code as root; set [plan] allow_exec = yes to "
+                            "allow it", a->vals[j]);
         if (!strcmp(a->key, "size"))
             have_fio_size = 1;
     }
@@ -558,6 +574,15 @@ static int finish(struct parse_ctx *c)
             return fail(c, c->plan_line[9], "on_unsupported must be error "
                         "or skip, got '%s'", c->vals[9]);
         p->skip_unsupported = skip;
+    }
+    if (c->vals[10]) {
+        int yes = !strcmp(c->vals[10], "yes")  ? 1
+                  : !strcmp(c->vals[10], "no") ? 0
+                                               : -1;
+        if (yes < 0)
+            return fail(c, c->plan_line[10], "allow_exec must be yes or no, "
+                        "got '%s'", c->vals[10]);
+        p->allow_exec = yes;
     }
     if (!c->vals[5])
         return fail(c, 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... "

@@ -951,6 +951,24 @@ void pb_run_cleanup_command(const struct pb_run_summary *sum,
 
 /* ==== the run ==== */
 
+/* [plan] allow_exec = yes and a [fio] option that runs commands: say so
+ * before anything runs. */
+static void exec_warning(struct run *r)
+{
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n; a++) {
+        int ex = pb_run_fio_key_class(f->ax[a].key) == PB_RUN_FIO_EXEC;
+        for (size_t j = 0; j < f->ax[a].nvals && !ex; j++)
+            ex = !strcmp(f->ax[a].key, "ioengine") &&
+                 pb_run_fio_engine_execs(f->ax[a].vals[j]);
+        if (ex)
+            warn(r, "%s:%ld: fio option '%s' runs commands as root "
+                 "(through a shell for exec_prerun/exec_postrun): allowed "
+                 "by [plan] allow_exec = yes", r->p->path, f->ax[a].line,
+                 f->ax[a].key);
+    }
+}
+
 /* Facts on how the plan met this ZFS: a time scale, and synchronous
  * writes asked of fio where the ZFS has no `sync` property. */
 static void run_facts(struct run *r)
@@ -1105,6 +1123,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
                         plan->time_scale);
         if (!r->x.dry_run)
             pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
+        exec_warning(r);
     }
     if (preflight(r) != 0)
         goto done;

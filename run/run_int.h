@@ -57,6 +57,8 @@ struct pb_run_plan {
     int stop_on_failure; /* on_failure = stop: the first failed cell ends
                             the run (default continue: go on) */
     double time_scale;    /* pb_run_plan_scale(): 1 = as written */
+    int allow_exec;       /* allow_exec = yes: [fio] may run commands
+                             (exec_prerun, ioengine=exec, ...) */
     int skip_unsupported; /* on_unsupported = skip: cells using what this
                              ZFS or fio lacks are recorded as skipped
                              (default error: the plan is refused) */
@@ -108,6 +110,15 @@ void pb_run_fio_extra(const struct pb_run_plan *p, size_t fio_combo,
 /* Add the test parameters of the cell's fio job to test t of set. */
 void pb_run_fio_params(const struct pb_run_plan *p, size_t fio_combo,
                        struct pb_resultset *set, size_t t, int extra_only);
+
+/* ==== fio options a plan may use (fio_opts.c) ==== */
+
+enum { PB_RUN_FIO_OK = 0, PB_RUN_FIO_EXEC, PB_RUN_FIO_REFUSED };
+/* PB_RUN_FIO_OK: on the allow-list; PB_RUN_FIO_EXEC: runs a command
+ * (needs [plan] allow_exec = yes); PB_RUN_FIO_REFUSED: anything else. */
+int pb_run_fio_key_class(const char *key);
+/* Does ioengine=value run programs or load code (exec, external:...)? */
+int pb_run_fio_engine_execs(const char *value);
 
 /* ==== commands (exec.c) ==== */
 

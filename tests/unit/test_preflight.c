@@ -448,6 +448,47 @@ static void test_loop_vdevs(void **state)
                                  "absolute");
 }
 
+/* allow_exec = yes lets exec_prerun through, with a warning before
+ * anything runs (on the progress stream and in the listing). */
+static void test_allow_exec(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = plan_of(
+        "[plan]\nallow_exec = yes\npool = pbrnaexec\n"
+        "vdevs = file:/tmp/pb-unit-exec-x0.img:128M\n"
+        "[fio]\nrw = read\nsize = 4m\nexec_prerun = echo hi\n");
+    assert_int_equal(p->allow_exec, 1);
+    char *out = NULL, *prog = NULL;
+    size_t on = 0, pn = 0;
+    FILE *fo = open_memstream(&out, &on), *fp = open_memstream(&prog, &pn);
+    struct pb_run_opts o = {0};
+    o.dry_run = 1;
+    o.dir = "/tmp/pb-unit-exec-out";
+    o.out = fo;
+    o.progress = fp;
+    o.run_id = "unit-x";
+    o.impl = PB_RUN_IMPL_ZFS_FUSE;
+    o.caps_dir = FUSE;
+    struct pb_run_summary sum;
+    struct pb_err err = {0};
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_OK);
+    fclose(fo);
+    fclose(fp);
+    const char *w = "/plans/p.ini:8: fio option 'exec_prerun' runs commands "
+                    "as root (through a shell for exec_prerun/exec_postrun): "
+                    "allowed by [plan] allow_exec = yes";
+    char *line = pb_xasprintf("poolbench: warning: %s\n", w);
+    assert_string_equal(prog, line);
+    free(line);
+    line = pb_xasprintf("# warning: %s\n", w);
+    assert_non_null(strstr(out, line));
+    free(line);
+    assert_non_null(strstr(out, "--exec_prerun=echo hi"));
+    free(out);
+    free(prog);
+    pb_run_plan_free(p);
+}
+
 static void test_timeouts(void **state)
 {
     (void)state;
@@ -511,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_preflight_sync),
         cmocka_unit_test(test_time_scale),
         cmocka_unit_test(test_loop_vdevs),
+        cmocka_unit_test(test_allow_exec),
         cmocka_unit_test(test_timeouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

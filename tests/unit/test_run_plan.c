@@ -239,7 +239,7 @@ static void test_plan_errors(void **state)
         {"[plan]\n" VD "foo = 1\n", 3,
          "unknown key 'foo' in [plan] (known: name, description, pool, "
          "kind, repeats, vdevs, log_vdevs, cache_vdevs, on_failure, "
-         "on_unsupported)"},
+         "on_unsupported, allow_exec)"},
         {"[plan]\n" VD "on_failure = abort\n[fio]\nsize=8m\n", 3,
          "on_failure must be continue or stop, got 'abort'"},
         {"[plan]\non_failure = Stop\n" VD "[fio]\nsize=8m\n", 2,
@@ -259,6 +259,31 @@ static void test_plan_errors(void **state)
          "syntax error: expected [section], key = value or a comment"},
         {"[plan]\n" VD "[fio]\nsize = 8m\ndirectory = /x\n", 5,
          "fio option 'directory' is set by poolbench"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nexec_prerun = rm -rf /\n", 5,
+         "fio option 'exec_prerun' runs a command through a shell as root; "
+         "set [plan] allow_exec = yes to allow it"},
+        {"[plan]\n" VD "allow_exec = no\n[fio]\nsize = 8m\n"
+         "exec_postrun = id\n", 6,
+         "fio option 'exec_postrun' runs a command through a shell as "
+         "root; set [plan] allow_exec = yes to allow it"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nwrite_bw_log = /etc/x\n", 5,
+         "fio option 'write_bw_log' is not allowed in a plan (see the list "
+         "in docs/plan-format.md: fio runs as root, and options that run "
+         "programs or touch files outside the pool are refused)"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nioscheduler = none\n", 5,
+         "fio option 'ioscheduler' is not allowed in a plan (see the list "
+         "in docs/plan-format.md: fio runs as root, and options that run "
+         "programs or touch files outside the pool are refused)"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nioengine = psync, exec\n", 5,
+         "ioengine=exec runs programs or loads code as root; set [plan] "
+         "allow_exec = yes to allow it"},
+        {"[plan]\n" VD "[fio]\nsize = 8m\nioengine = external:/tmp/x.so\n",
+         5, "ioengine=external:/tmp/x.so runs programs or loads code as "
+            "root; set [plan] allow_exec = yes to allow it"},
+        {"[plan]\n" VD "allow_exec = 1\n[fio]\nsize = 8m\n", 3,
+         "allow_exec must be yes or no, got '1'"},
+        {"[plan]\n" VD "on_unsupported = ignore\n[fio]\nsize = 8m\n", 3,
+         "on_unsupported must be error or skip, got 'ignore'"},
         {"[plan]\nvdevs = file:x0.img:128M\n[fio]\nsize = 8m\n", 2,
          "'vdevs': vdev path 'x0.img' must be absolute"},
         {"[plan]\nvdevs = file:/x0.img:32M\n[fio]\nsize = 8m\n", 2,
@@ -267,8 +292,8 @@ static void test_plan_errors(void **state)
         {"[plan]\nvdevs = file:/x0.img:lots\n[fio]\nsize = 8m\n", 2,
          "'vdevs': bad size 'lots' for '/x0.img'"},
         {"[plan]\nvdevs = sda\n[fio]\nsize = 8m\n", 2,
-         "'vdevs': vdev 'sda' is neither file:PATH:SIZE, loop:PATH:SIZE nor a /dev/ "
-         "device"},
+         "'vdevs': vdev 'sda' is neither file:PATH:SIZE, loop:PATH:SIZE "
+         "nor a /dev/ device"},
         {"[plan]\n" VD "vdevs = file:/x1.img:128M\n", 3,
          "'vdevs' given twice in [plan] (first on line 2)"},
         {"[plan]\n" VD "log_vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
