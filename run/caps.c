@@ -217,6 +217,25 @@ const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
     return buf;
 }
 
+/* ==== sizes to read ==== */
+
+const char *pb_run_approx_size(double b, char *buf, size_t n)
+{
+    static const char u[] = "KMGTP";
+    int k = -1;
+    while (b >= 1024 && k < 4) {
+        b /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, n, "%.0f", b);
+    else if (b >= 100 || b == floor(b))
+        snprintf(buf, n, "%.0f%c", b, u[k]);
+    else
+        snprintf(buf, n, "%.1f%c", b, u[k]);
+    return buf;
+}
+
 /* ==== fio ==== */
 
 void pb_run_strv_free(char **v)

@@ -357,6 +357,16 @@ void pb_run_space_of(const struct pb_run_plan *p, const struct pb_run_cell *c,
     v = pb_run_value(p, PB_RUN_FIO, fc, "numjobs");
     if (!p->zvol && v)
         nj = atof(v) > 0 ? atof(v) : 1;
+    /* filesize x nrfiles may make the files larger than size */
+    double fsz, nf = 1;
+    v = pb_run_value(p, PB_RUN_FIO, fc, "filesize");
+    if (!p->zvol && v && pb_parse_size(v, 0, &fsz) == 0) {
+        const char *nr = pb_run_value(p, PB_RUN_FIO, fc, "nrfiles");
+        if (nr && atof(nr) >= 1)
+            nf = atof(nr);
+        if (fsz * nf > data)
+            data = fsz * nf;
+    }
     out->data = data * nj;
     out->factor = pb_run_alloc_factor(&l, out->ashift, rec);
     double copies = 1;
@@ -390,24 +400,6 @@ void pb_run_space_of(const struct pb_run_plan *p, const struct pb_run_cell *c,
     out->capacity = raw > 0 ? raw - slop : 0;
 }
 
-/* "2.2G", "512M", "90.5M": a size to read, not to parse. */
-static const char *approx(double b, char *buf, size_t n)
-{
-    static const char u[] = "KMGTP";
-    int k = -1;
-    while (b >= 1024 && k < 4) {
-        b /= 1024;
-        k++;
-    }
-    if (k < 0)
-        snprintf(buf, n, "%.0f", b);
-    else if (b >= 100 || b == floor(b))
-        snprintf(buf, n, "%.0f%c", b, u[k]);
-    else
-        snprintf(buf, n, "%.1f%c", b, u[k]);
-    return buf;
-}
-
 static int check_space(struct checker *k)
 {
     const struct pb_run_plan *p = k->p;
@@ -429,11 +421,13 @@ static int check_space(struct checker *k)
                    "cell %zu/%zu does not fit its pool: %s of data x %.2f "
                    "(ashift=%d, %s=%s) + metadata = about %s; the pool holds "
                    "about %s: larger vdevs or a smaller fio size (%s | %s)",
-                   i + 1, p->ncells, approx(s.data, d, sizeof(d)), s.factor,
+                   i + 1, p->ncells,
+                   pb_run_approx_size(s.data, d, sizeof(d)), s.factor,
                    s.ashift, p->zvol ? "volblocksize" : "recordsize",
                    pb_fmt_size(s.record, r, sizeof(r)),
-                   approx(s.need, n, sizeof(n)),
-                   approx(s.capacity, cap, sizeof(cap)), pb_buf_str(&label),
+                   pb_run_approx_size(s.need, n, sizeof(n)),
+                   pb_run_approx_size(s.capacity, cap, sizeof(cap)),
+                   pb_buf_str(&label),
                    pb_buf_str(&test));
         rc = -1;
     }

@@ -52,6 +52,10 @@ const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
 
 void pb_run_caps_release(struct pb_run_caps *c);
 
+/* A size to read, not to parse: "2.2G", "512M", "90.5M" (binary units),
+ * written into buf. */
+const char *pb_run_approx_size(double b, char *buf, size_t n);
+
 /* `fio --cmdhelp=KEY` output: 0 when fio does not know the option ("No
  * such command"), else 1; the valid values it lists (heap strings, NULL
  * terminated, freed with pb_run_strv_free) into *vals, NULL when it lists
@@ -67,7 +71,8 @@ void pb_run_strv_free(char **v);
  * layout (allocated raw bytes per data byte, parity and padding
  * included), and the data a cell writes. */
 struct pb_run_space {
-    double data;     /* fio size x numjobs, or the zvol size */
+    double data;     /* fio size (or filesize x nrfiles when larger) x
+                        numjobs, or the zvol size */
     double factor;   /* allocation per data byte */
     double need;     /* data x factor x copies + metadata margin */
     double capacity; /* raw bytes the pool's data vdevs offer */

@@ -451,8 +451,8 @@ static int pool_full(void *ctx, char *why, size_t n)
     snprintf(why, n, "pool '%s' is nearly full (%s of %s free): fio was "
              "stopped before ZFS runs out of space; make the vdevs larger "
              "or the fio size smaller", r->p->pool,
-             pb_fmt_size(avail, a, sizeof(a)),
-             pb_fmt_size(total, t, sizeof(t)));
+             pb_run_approx_size(avail, a, sizeof(a)),
+             pb_run_approx_size(total, t, sizeof(t)));
     return 1;
 }
 

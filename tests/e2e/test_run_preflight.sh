@@ -6,7 +6,8 @@
 # A zpool that hangs is killed after --zfs-timeout, its cell fails with the
 # reason, and the pool and sparse files still go. A run with a failed cell
 # exits 1, its last line counting the failed cells; --on-failure stop on
-# the command line stops it at that cell.
+# the command line stops it at that cell. A pool that gets nearly full
+# while fio runs stops fio and fails the cell with the reason.
 # usage: test_run_preflight.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -76,7 +77,7 @@ mkdir "$base/fake"
 real=$(command -v zpool)
 cat >"$base/fake/zpool" <<EOS
 #!/bin/sh
-[ "\$1 \$2" = "get all" ] && exec sleep 120
+[ "\$1 \$2" = "get all" ] && exec sleep 1$$
 exec $real "\$@"
 EOS
 chmod 755 "$base/fake/zpool"
@@ -95,7 +96,7 @@ grep -q "^zpool get all $pool  # exit 137, .*did not finish in 1 s and was kille
     fail "hung zpool: commands.log does not show the kill"
 grep -q "^zpool destroy $pool  # exit 0" "$base/hout/commands.log" ||
     fail "hung zpool: the pool was not destroyed after the failure"
-pgrep -f "sleep 120" >/dev/null && fail "hung zpool: the fake zpool's sleep is left"
+pgrep -xf "sleep 1$$" >/dev/null && fail "hung zpool: the fake zpool's sleep is left"
 nothing_left "hung zpool"
 
 # ---- 4. --on-failure stop on the command line (the plan says nothing)
@@ -120,6 +121,40 @@ rc=$?
 grep -q "3 cells: 2 ran, 1 skipped (1 failed)" "$base/c.err" ||
     fail "--on-failure continue: summary: $(grep "plan '" "$base/c.err")"
 nothing_left "--on-failure continue"
+
+# ---- 5. the pool nearly full while fio runs: fio stopped, cell failed
+# (something else fills the pool: a file written into its root, leaving
+# 5 MiB, less than the 8 MiB the run keeps free; never to ENOSPC, which
+# zfs-fuse may not survive)
+plan "$base/full.ini" "" "recordsize = 128k" 4m 128M
+sed -i 's/^runtime = 1$/runtime = 30/' "$base/full.ini"
+out=$base/fout
+"$pb" run --db "$base/f.db" -o "$out" "$base/full.ini" >/dev/null 2>"$base/f.err" &
+run=$!
+p=
+for _ in $(seq 1 300); do
+    p=$(pgrep -f "output=$out/raw/c001.fio.json")
+    [ -n "$p" ] && break
+    sleep 0.2
+done
+if [ -z "$p" ]; then
+    fail "pool full: fio never started: $(tail -3 "$base/f.err")"
+else
+    avail=$(zfs get -Hp -o value available "$pool")
+    mb=$(( avail / 1048576 - 5 ))
+    dd if=/dev/zero of="$out/mnt/filler" bs=1M count=$mb 2>/dev/null
+    sync
+fi
+t0=$(date +%s)
+timeout 120 sh -c "while kill -0 $run 2>/dev/null; do sleep 0.2; done"
+wait $run
+rc=$?
+run=
+[ $rc -eq 1 ] || fail "pool full: exit $rc, want 1: $(tail -3 "$base/f.err")"
+[ $(( $(date +%s) - t0 )) -lt 25 ] || fail "pool full: fio was not stopped early"
+grep -q "^cell 1/1 e2e-pre fio randread bs=4k iodepth=1 failed: fio failed: pool '$pool' is nearly full ([0-9.]*[KM] of [0-9.]*M free): fio was stopped before ZFS runs out of space; make the vdevs larger or the fio size smaller$" "$base/f.err" ||
+    fail "pool full: no failure line: $(grep -v elapsed "$base/f.err")"
+nothing_left "pool full"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
