@@ -63,7 +63,7 @@ fi
 v=$(q "SELECT value FROM fact WHERE key = 'run_time_scale' LIMIT 1")
 [ "$v" = "0.05 (fio runtimes, sizes and repeats scaled down: a smoke run)" ] ||
     fail "ashift: fact run_time_scale is '$v'"
-grep -q '<h3 id="sweep-[0-9]*">read IOPS by recordsize and ashift</h3>' "$out/report/index.html" ||
+grep -Eq '<h3 id="sweep-[0-9]*">read IOPS by (ashift and recordsize|recordsize and ashift)</h3>' "$out/report/index.html" ||
     fail "ashift: no ashift x recordsize sweep in the report"
 nothing_left "ashift" "$pool"
 
