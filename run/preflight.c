@@ -20,11 +20,10 @@
 
 /* Run a read-only query even in a dry run (the preflight needs its
  * answer); it goes to commands.log like any command. Output: stdout and
- * stderr together (the help tables go to stderr). */
-static const char *caps_from; /* pb_run_caps_probe's caps_dir */
-
-static int query(struct pb_run_exec *x, const char *const *argv,
-                 struct pb_buf *out)
+ * stderr together (the help tables go to stderr). With caps_from, the
+ * answer is read from a file of that folder instead (tests). */
+static int query(struct pb_run_exec *x, const char *caps_from,
+                 const char *const *argv, struct pb_buf *out)
 {
     if (caps_from) {
         /* "zfs get" -> DIR/zfs-get-usage.txt, "zpool upgrade -v" ->
@@ -59,17 +58,16 @@ void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
                        const char *caps_dir, struct pb_run_caps *caps)
 {
     memset(caps, 0, sizeof(*caps));
-    caps_from = caps_dir;
     struct pb_buf out = PB_BUF_INIT;
     const char *zget[] = {"zfs", "get", NULL};
     const char *pget[] = {"zpool", "get", NULL};
     const char *upg[] = {"zpool", "upgrade", "-v", NULL};
     const char *ver[] = {"zfs", "version", NULL};
-    query(x, zget, &out);
+    query(x, caps_dir, zget, &out);
     caps->nds = pb_run_props_parse(pb_buf_str(&out), &caps->ds);
-    query(x, pget, &out);
+    query(x, caps_dir, pget, &out);
     caps->npool = pb_run_props_parse(pb_buf_str(&out), &caps->pool);
-    if (query(x, upg, &out) == 0)
+    if (query(x, caps_dir, upg, &out) == 0)
         caps->pool_version = pb_run_pool_version_parse(pb_buf_str(&out));
     if (impl == PB_RUN_IMPL_ZFS_FUSE) {
         snprintf(caps->name, sizeof(caps->name), "zfs-fuse (pool version "
@@ -78,7 +76,7 @@ void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
         caps->zvols = 0;      /* no /dev/zvol nodes */
     } else {
         char v[64] = "";
-        if (query(x, ver, &out) == 0)
+        if (query(x, caps_dir, ver, &out) == 0)
             snprintf(v, sizeof(v), " %.*s",
                      (int)strcspn(pb_buf_str(&out), "\n"),
                      pb_buf_str(&out));
@@ -86,7 +84,6 @@ void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
         caps->file_cache = 1;
         caps->zvols = 1;
     }
-    caps_from = NULL;
     pb_run_note(x, "preflight: %s; %zu dataset and %zu pool properties "
                 "known%s", caps->name, caps->nds, caps->npool,
                 caps->nds ? "" : " (property table unreadable: property "
@@ -224,7 +221,7 @@ static int engine_option(struct checker *k, const char *key)
         for (size_t j = 0; j < sec->ax[a].nvals && !found; j++) {
             char *arg = pb_xasprintf("--enghelp=%s", sec->ax[a].vals[j]);
             const char *argv[] = {"fio", arg, NULL};
-            query(k->x, argv, &out);
+            query(k->x, NULL, argv, &out);
             free(arg);
             size_t kl = strlen(key);
             for (const char *q = pb_buf_str(&out); *q && !found;) {
@@ -250,7 +247,7 @@ static int check_fio(struct checker *k)
         const char *key = sec->ax[a].key;
         char *arg = pb_xasprintf("--cmdhelp=%s", key);
         const char *argv[] = {"fio", arg, NULL};
-        int ran = query(k->x, argv, &out) == 0;
+        int ran = query(k->x, NULL, argv, &out) == 0;
         free(arg);
         if (!ran) {
             pb_run_note(k->x, "preflight: fio does not answer --cmdhelp: "
