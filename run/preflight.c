@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MIB (1024.0 * 1024.0)
@@ -431,6 +432,51 @@ static int check_space(struct checker *k)
     pb_buf_release(&label);
     pb_buf_release(&test);
     return rc;
+}
+
+/* ==== during the run ==== */
+
+int pb_run_pool_nearly_full(const char *mnt, const char *pool, char *why,
+                            size_t n)
+{
+    struct statvfs st;
+    if (statvfs(mnt, &st) != 0 || st.f_blocks == 0)
+        return 0;
+    double unit = st.f_frsize ? (double)st.f_frsize : (double)st.f_bsize;
+    double avail = (double)st.f_bavail * unit;
+    double total = (double)st.f_blocks * unit;
+    if (avail >= total / 20 && avail >= 8 * MIB)
+        return 0;
+    char a[32], t[32];
+    snprintf(why, n, "pool '%s' is nearly full (%s of %s free): fio was "
+             "stopped before ZFS runs out of space; make the vdevs larger "
+             "or the fio size smaller", pool,
+             pb_run_approx_size(avail, a, sizeof(a)),
+             pb_run_approx_size(total, t, sizeof(t)));
+    return 1;
+}
+
+void pb_run_plan_facts(const struct pb_run_plan *p,
+                       const struct pb_run_caps *caps,
+                       struct pb_resultset *set)
+{
+    char buf[300];
+    if (p->time_scale != 1) {
+        snprintf(buf, sizeof(buf), "%g (fio runtimes, sizes and repeats "
+                 "scaled down: a smoke run)", p->time_scale);
+        pb_rs_fact(set, NULL, "run_time_scale", buf);
+    }
+    int has_sync = 0;
+    for (size_t i = 0; i < caps->nds; i++)
+        has_sync |= !strcmp(caps->ds[i].name, "sync");
+    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n && caps->nds && !has_sync; a++)
+        if (!strcmp(f->ax[a].key, "sync")) {
+            snprintf(buf, sizeof(buf), "%s has no sync property: "
+                     "synchronous writes come from fio sync=%s (O_SYNC), "
+                     "not from the dataset", caps->name, f->ax[a].vals[0]);
+            pb_rs_fact(set, NULL, "zfs_sync", buf);
+        }
 }
 
 /* ==== the preflight ==== */

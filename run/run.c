@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -433,27 +432,11 @@ static void derive_logicalused(struct run *r, struct pb_resultset *set)
 
 /* ==== commands of a cell ==== */
 
-/* While fio writes: a pool nearly full (less than 1/20 of its space, or
- * 8 MiB, left) stops fio before ZFS runs out of space (zfs-fuse stops
- * answering then, OpenZFS suspends the pool). */
+/* While fio writes: stop it when the pool is nearly full. */
 static int pool_full(void *ctx, char *why, size_t n)
 {
     struct run *r = ctx;
-    struct statvfs st;
-    if (statvfs(r->mnt, &st) != 0 || st.f_blocks == 0)
-        return 0;
-    double unit = st.f_frsize ? (double)st.f_frsize : (double)st.f_bsize;
-    double avail = (double)st.f_bavail * unit;
-    double total = (double)st.f_blocks * unit;
-    if (avail >= total / 20 && avail >= 8.0 * 1024 * 1024)
-        return 0;
-    char a[32], t[32];
-    snprintf(why, n, "pool '%s' is nearly full (%s of %s free): fio was "
-             "stopped before ZFS runs out of space; make the vdevs larger "
-             "or the fio size smaller", r->p->pool,
-             pb_run_approx_size(avail, a, sizeof(a)),
-             pb_run_approx_size(total, t, sizeof(t)));
-    return 1;
+    return pb_run_pool_nearly_full(r->mnt, r->p->pool, why, n);
 }
 
 static void fio_common(struct run *r, const struct pb_run_cell *c,
@@ -969,30 +952,6 @@ static void exec_warning(struct run *r)
     }
 }
 
-/* Facts on how the plan met this ZFS: a time scale, and synchronous
- * writes asked of fio where the ZFS has no `sync` property. */
-static void run_facts(struct run *r)
-{
-    char buf[300];
-    if (r->p->time_scale != 1) {
-        snprintf(buf, sizeof(buf), "%g (fio runtimes, sizes and repeats "
-                 "scaled down: a smoke run)", r->p->time_scale);
-        pb_rs_fact(r->facts, NULL, "run_time_scale", buf);
-    }
-    int has_sync = 0;
-    for (size_t i = 0; i < r->caps.nds; i++)
-        has_sync |= !strcmp(r->caps.ds[i].name, "sync");
-    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n && r->caps.nds && !has_sync; a++)
-        if (!strcmp(f->ax[a].key, "sync")) {
-            snprintf(buf, sizeof(buf), "%s has no sync property: "
-                     "synchronous writes come from fio sync=%s (O_SYNC), "
-                     "not from the dataset", r->caps.name,
-                     f->ax[a].vals[0]);
-            pb_rs_fact(r->facts, NULL, "zfs_sync", buf);
-        }
-}
-
 static void make_dir(struct run *r)
 {
     const char *d = r->o->dir;
@@ -1133,7 +1092,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     pb_rs_fact(r->facts, NULL, "run_plan", plan->path);
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
-    run_facts(r);
+    pb_run_plan_facts(plan, &r->caps, r->facts);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {

@@ -424,6 +424,47 @@ static void test_time_scale(void **state)
     pb_run_plan_free(p);
 }
 
+/* The facts a plan gets on a ZFS: the time scale, and fio's sync= where
+ * the ZFS has no `sync` property (none where it has). */
+static void test_plan_facts(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = plan_of("[plan]\nvdevs = file:/nonexistent/f."
+                                    "img:1G\n[fio]\nrw = randwrite\n"
+                                    "sync = 1\nsize = 64m\nruntime = 30\n");
+    struct pb_err err = {0};
+    assert_int_equal(pb_run_plan_scale(p, 0.1, &err), PB_OK);
+    struct pb_run_caps fuse, ozfs;
+    probe(FUSE, PB_RUN_IMPL_ZFS_FUSE, &fuse);
+    probe(OZFS, PB_RUN_IMPL_OPENZFS, &ozfs);
+    struct pb_resultset *set = pb_resultset_new();
+    pb_run_plan_facts(p, &fuse, set);
+    assert_int_equal(set->nfacts, 2);
+    assert_string_equal(set->facts[0].key, "run_time_scale");
+    assert_string_equal(set->facts[0].value, "0.1 (fio runtimes, sizes and "
+                                             "repeats scaled down: a smoke "
+                                             "run)");
+    assert_string_equal(set->facts[1].key, "zfs_sync");
+    assert_string_equal(set->facts[1].value,
+                        "zfs-fuse (pool version 23) has no sync property: "
+                        "synchronous writes come from fio sync=1 (O_SYNC), "
+                        "not from the dataset");
+    pb_resultset_free(set);
+    set = pb_resultset_new();
+    pb_run_plan_facts(p, &ozfs, set);
+    assert_int_equal(set->nfacts, 1);
+    pb_resultset_free(set);
+    pb_run_caps_release(&fuse);
+    pb_run_caps_release(&ozfs);
+    pb_run_plan_free(p);
+    /* the pool watch: a folder that is no mount of a full pool */
+    char why[300] = "";
+    assert_int_equal(pb_run_pool_nearly_full("/nonexistent/mnt", "p", why,
+                                             sizeof(why)),
+                     0);
+    assert_string_equal(why, "");
+}
+
 static void test_loop_vdevs(void **state)
 {
     (void)state;
@@ -551,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_space),
         cmocka_unit_test(test_preflight_sync),
         cmocka_unit_test(test_time_scale),
+        cmocka_unit_test(test_plan_facts),
         cmocka_unit_test(test_loop_vdevs),
         cmocka_unit_test(test_allow_exec),
         cmocka_unit_test(test_timeouts),
