@@ -213,7 +213,8 @@ char *pb_run_ds_name(const struct pb_run_plan *p);
 char *pb_run_zvol_dev(const struct pb_run_plan *p);
 
 /* Why this cell cannot run on impl, known before running anything
- * (compression=lz4 on zfs-fuse, ...), or NULL. */
+ * (compression=lz4 on zfs-fuse, ...), or NULL: what the preflight
+ * (preflight.c) falls back on when the ZFS's tables cannot be read. */
 const char *pb_run_static_skip(const struct pb_run_plan *p,
                                const struct pb_run_cell *c,
                                enum pb_run_impl impl, char *buf, size_t n);

@@ -97,7 +97,7 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
 {
     if (impl != PB_RUN_IMPL_ZFS_FUSE)
         return NULL;
-    size_t dc = c->combo[PB_RUN_DATA], pc = c->combo[PB_RUN_POOL];
+    size_t dc = c->combo[PB_RUN_DATA];
     const char *v = pb_run_value(p, PB_RUN_DATA, dc, "compression");
     if (v && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "lzjb") &&
         strcmp(v, "zle") && strncmp(v, "gzip", 4)) {
@@ -115,8 +115,7 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
             return buf;
         }
     }
-    (void)pc; /* file cache vdevs go through loop devices (loop.c) */
-    return NULL;
+    return NULL; /* file cache vdevs go through loop devices (loop.c) */
 }
 
 /* ==== safety checks on vdevs ==== */
