@@ -22,6 +22,9 @@ command -v losetup >/dev/null 2>&1 || { echo "skip: no losetup"; exit 77; }
 
 e2e_scaffold exa
 pool=pbrnaex$$
+# a failed check may leave loop devices: detach them after the scaffold's
+# cleanup destroyed the pool
+trap 'e2e_cleanup; for d in $(losetup -a 2>/dev/null | grep "$base/" | cut -d: -f1); do losetup -d "$d"; done' EXIT
 fuse=0
 zfs get 2>&1 | grep -q "^[[:space:]]*sync[[:space:]]" || fuse=1
 
