@@ -18,6 +18,8 @@
 static const char usage_text[] =
     "usage: poolbench run PLAN.ini [--db FILE] [-o DIR] [--dry-run] [--yes]\n"
     "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
+    "                     [--on-failure continue|stop] [--time-scale F]\n"
+    "                     [--zfs-timeout SECONDS]\n"
     "       poolbench run --cleanup [RUNID] [-o DIR] [--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
@@ -41,10 +43,27 @@ static const char usage_text[] =
     "                 results replace the failure record\n"
     "  --zfs IMPL     do not detect the ZFS implementation (openzfs or\n"
     "                 zfs-fuse); decides what is known not to work\n"
+    "  --on-failure continue|stop\n"
+    "                 what a failed cell does to the run (overrides the\n"
+    "                 plan's [plan] on_failure)\n"
+    "  --time-scale F scale fio runtimes and sizes, zvol sizes and repeats\n"
+    "                 by F (0 < F <= 1) for a smoke run of a long plan\n"
+    "  --zfs-timeout SECONDS\n"
+    "                 kill a zfs/zpool query that has not finished after\n"
+    "                 SECONDS (default 30; create, destroy, export and\n"
+    "                 import get ten times that): the cell fails\n"
     "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
     "                 the runs of -o DIR) left behind: see below\n"
     "  -h, --help     show this help\n"
     "\n"
+    "Before anything is created, a preflight checks every pool value,\n"
+    "vdev kind, dataset/zvol property and fio option of the plan against\n"
+    "what the ZFS and fio in use take ('zfs get', 'zpool get', 'zpool\n"
+    "upgrade -v', 'fio --cmdhelp'), and each cell's space against its\n"
+    "pool: what they lack is an error at the plan's line (status 2), or\n"
+    "with [plan] on_unsupported = skip the cells are recorded as skipped.\n"
+    "\n";
+static const char usage_text2[] =
     "Pools are created with the user property poolbench:owner=<run id>; the\n"
     "run never exports, destroys or writes to a pool without it, and refuses\n"
     "pool names and vdev files that already exist. Ctrl-C or SIGTERM\n"
@@ -56,8 +75,9 @@ static const char usage_text[] =
     "[plan] on_failure = continue (the default) goes on with the next cell;\n"
     "on_failure = stop ends the run there like Ctrl-C does (pool destroyed,\n"
     "sparse files removed, finished cells kept), names the cell and why it\n"
-    "failed, prints the --resume command that goes on from it, and exits\n"
-    "with status 3.\n"
+    "failed and prints the --resume command that goes on from it. Either\n"
+    "way a run with a failed cell exits with status 1, its last line\n"
+    "saying how many failed and where commands.log is.\n"
     "\n"
     "If ZFS stops answering (the zfs-fuse daemon dies), the cell in progress\n"
     "is recorded as failed, the finished cells are kept and the run stops\n"
@@ -77,11 +97,12 @@ static const char usage_text[] =
     "commands, runs none.\n"
     "Then 'poolbench run --resume' goes on with the cells not yet stored.\n"
     "\n"
-    "Exit status: 0 every cell ran or was recorded as skipped or failed\n"
-    "(on_failure = continue; cleanup: nothing of the run is left), 2 bad\n"
-    "plan or usage, 3 a cell failed with on_failure = stop, or a ZFS, root\n"
-    "or database problem (cleanup: ZFS does not answer, or something could\n"
-    "not be removed), 128+N stopped by signal N.\n";
+    "Exit status: 0 every cell ran or was recorded as skipped (cleanup:\n"
+    "nothing of the run is left), 1 some cells failed, 2 bad plan or usage\n"
+    "(also a plan the ZFS or fio in use cannot run, or whose cells do not\n"
+    "fit their pool), 3 a ZFS, root or database problem (cleanup: ZFS does\n"
+    "not answer, or something could not be removed), 128+N stopped by\n"
+    "signal N.\n";
 
 /* "^(?:label|label...)$" matching the configs of the plan's cells, so that
  * the report shows this plan's results even in a shared database. */
@@ -241,12 +262,16 @@ int cmd_run(int argc, char **argv)
         {"resume", no_argument, NULL, 'r'},
         {"zfs", required_argument, NULL, 'z'},
         {"cleanup", no_argument, NULL, 'c'},
+        {"on-failure", required_argument, NULL, 'f'},
+        {"time-scale", required_argument, NULL, 't'},
+        {"zfs-timeout", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path();
     struct pb_run_opts ro = {0};
     int ch, cleanup = 0, dbset = 0;
+    double scale = 1;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:n", opts, NULL)) != -1) {
         switch (ch) {
@@ -278,15 +303,43 @@ int cmd_run(int argc, char **argv)
                 return cli_usage_error("run", "--zfs wants openzfs or "
                                        "zfs-fuse, got '%s'", optarg);
             break;
+        case 'f':
+            if (!strcmp(optarg, "continue"))
+                ro.on_failure = 1;
+            else if (!strcmp(optarg, "stop"))
+                ro.on_failure = 2;
+            else
+                return cli_usage_error("run", "--on-failure wants continue "
+                                       "or stop, got '%s'", optarg);
+            break;
+        case 't':
+        case 'T': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v > 0) ||
+                (ch == 't' && v > 1) || (ch == 'T' && v > 86400))
+                return cli_usage_error("run", ch == 't'
+                                       ? "--time-scale wants a number above "
+                                         "0 and at most 1, got '%s'"
+                                       : "--zfs-timeout wants seconds (above "
+                                         "0), got '%s'", optarg);
+            if (ch == 't')
+                scale = v;
+            else
+                ro.zfs_timeout = v;
+            break;
+        }
         case 'h':
             fputs(usage_text, stdout);
+            fputs(usage_text2, stdout);
             return 0;
         default:
             return cli_usage_error("run", "bad option");
         }
     }
     if (cleanup) {
-        if (ro.resume || ro.yes || dbset || ro.impl)
+        if (ro.resume || ro.yes || dbset || ro.impl || ro.on_failure ||
+            scale != 1 || ro.zfs_timeout)
             return cli_usage_error("run", "--cleanup takes only RUNID, -o "
                                    "DIR and --dry-run");
         return run_cleanup(argc, argv, ro.dir, ro.dry_run);
@@ -303,6 +356,10 @@ int cmd_run(int argc, char **argv)
     if (pb_run_plan_load(plan_path, &plan, &err) != PB_OK) {
         pb_err_print(&err, stderr);
         return err.code == PB_EIO ? 3 : 2;
+    }
+    if (pb_run_plan_scale(plan, scale, &err) != PB_OK) {
+        pb_run_plan_free(plan);
+        return cli_fail(&err);
     }
     struct pb_db *db = NULL;
     if (!ro.dry_run || (ro.resume && access(dbpath, F_OK) == 0)) {
@@ -343,6 +400,15 @@ int cmd_run(int argc, char **argv)
                                        sum.resumed) &&
         write_report(db, plan, &sum) != PB_OK && status == 0)
         status = 3;
+    if (!ro.dry_run && sum.failed) {
+        /* the last line: failed cells are a failed run */
+        fprintf(stderr, "poolbench: %zu of %zu cells failed (why: "
+                "%s/commands.log and the report)\n", sum.failed, sum.cells,
+                sum.dir);
+        if (status == 0 || (sum.failed_cell && !sum.zfs_gone &&
+                            !sum.signal))
+            status = 1;
+    }
     pb_db_close(db);
     pb_run_plan_free(plan);
     return status;

@@ -199,6 +199,9 @@ static int manifest_record(struct manifest *m, char *line)
         r->pool_live = f[0][0] == 'p';
         return 0;
     }
+    if ((!strcmp(f[0], "loop") && n == 4) ||
+        (!strcmp(f[0], "detached") && n == 3))
+        return 0; /* loop devices: loop.c reads them */
     if (!strcmp(f[0], "gone") && n == 3) {
         struct mfile *mf = find_file(m, run, f[2]);
         if (mf)
@@ -672,6 +675,11 @@ static void clean_run(struct cl *c, const char *id)
                 did = 1;
         }
     }
+
+    /* loop devices over the run's files, then the files */
+    if (r && pb_run_loop_cleanup(&c->x, c->lock, c->m.path, id,
+                                 c->x.dry_run ? NULL : c->out) != 0)
+        c->left = 1;
 
     /* the sparse files: the manifest's, else the destroyed pools' */
     int want_files = c->x.dry_run || nv > 0;

@@ -135,13 +135,18 @@ void pb_run_res_release(struct pb_run_res *r)
     pb_buf_release(&r->err);
     r->status = 0;
     r->timed_out = 0;
+    r->stopped[0] = '\0';
 }
 
 const char *pb_run_res_why(const struct pb_run_res *r, char *buf, size_t n)
 {
     if (r->timed_out) {
-        snprintf(buf, n, "did not finish in %d s and was killed",
-                 CMD_TIMEOUT);
+        snprintf(buf, n, "did not finish in %.0f s and was killed",
+                 r->timeout > 0 ? r->timeout : CMD_TIMEOUT);
+        return buf;
+    }
+    if (r->stopped[0]) {
+        snprintf(buf, n, "%s", r->stopped);
         return buf;
     }
     const char *s = pb_buf_str(&r->err);
@@ -194,15 +199,33 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+double pb_run_cmd_timeout(const struct pb_run_exec *x,
+                          const char *const *argv)
+{
+    static const char *const queries[] = {"list", "get", "status", "upgrade",
+                                          "version", "iostat", NULL};
+    if (!argv[0] || (strcmp(argv[0], "zfs") && strcmp(argv[0], "zpool")))
+        return CMD_TIMEOUT;
+    int query = 0;
+    for (size_t i = 0; argv[1] && queries[i] && !query; i++)
+        query = !strcmp(argv[1], queries[i]);
+    if (query)
+        return x->query_timeout > 0 ? x->query_timeout
+                                    : PB_RUN_QUERY_TIMEOUT;
+    return x->admin_timeout > 0 ? x->admin_timeout : PB_RUN_ADMIN_TIMEOUT;
+}
+
 /* Read the child's output until it exits. Stoppable commands (fio) get
- * SIGINT when the run is interrupted, and SIGKILL 15 s later; the others
- * (zpool, zfs, ...) are left to finish, but killed after CMD_TIMEOUT
- * seconds so that a wedged ZFS daemon cannot hang the run forever. */
-static void wait_child(pid_t pid, unsigned flags, int errfd, int outfd,
+ * SIGINT when the run is interrupted or their watch says so, and SIGKILL
+ * 15 s later; the others (zpool, zfs, ...) are left to finish, but killed
+ * (the whole process group: a wrapper script's children too) after their
+ * timeout so that a wedged ZFS cannot hang the run. */
+static void wait_child(struct pb_run_exec *x, pid_t pid, unsigned flags,
+                       int errfd, int outfd, double timeout,
                        struct pb_run_res *res)
 {
     struct pollfd pf[2] = {{errfd, POLLIN, 0}, {outfd, POLLIN, 0}};
-    double t0 = now_s(), sent_at = 0;
+    double t0 = now_s(), sent_at = 0, watched = t0;
     int killed = 0, st = 0, reaped = 0;
     for (;;) {
         double now = now_s();
@@ -210,12 +233,25 @@ static void wait_child(pid_t pid, unsigned flags, int errfd, int outfd,
             kill(pid, SIGINT);
             sent_at = now;
         }
+        if ((flags & PB_RUN_WATCH) && x->watch && !sent_at && !reaped &&
+            now - watched >= 1) {
+            watched = now;
+            if (x->watch(x->watch_ctx, res->stopped,
+                         sizeof(res->stopped))) {
+                kill(pid, SIGINT);
+                sent_at = now;
+            } else {
+                res->stopped[0] = '\0';
+            }
+        }
         if (!killed && ((sent_at && now - sent_at > 15) ||
                         (!(flags & PB_RUN_STOPPABLE) &&
-                         now - t0 > CMD_TIMEOUT))) {
+                         now - t0 > timeout))) {
+            kill(-pid, SIGKILL); /* its own process group */
             kill(pid, SIGKILL);
             killed = 1;
             res->timed_out = !sent_at;
+            res->timeout = timeout;
         }
         int open_fds = (pf[0].fd >= 0) + (pf[1].fd >= 0);
         int n = open_fds ? poll(pf, 2, reaped ? 0 : 200) : 0;
@@ -255,6 +291,7 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
     pb_buf_reset(&res->err);
     res->status = 0;
     res->timed_out = 0;
+    res->stopped[0] = '\0';
     struct pb_buf line = PB_BUF_INIT;
     pb_run_quote(&line, argv);
     if (x->dry_run) {
@@ -308,7 +345,8 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
                       strerror(rc));
         res->status = -1;
     } else {
-        wait_child(pid, flags, errp[0], outp[0], res);
+        wait_child(x, pid, flags, errp[0], outp[0],
+                   pb_run_cmd_timeout(x, argv), res);
     }
     if (errp[0] >= 0)
         close(errp[0]);

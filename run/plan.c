@@ -49,13 +49,14 @@ struct parse_ctx {
     struct pb_err *err;
     const char *path;
     char last_sect[32], last_key[64];
-    long plan_line[9]; /* line of each [plan] key, by index in plan_keys */
-    char *vals[9];     /* value of each [plan] key */
+    long plan_line[11]; /* line of each [plan] key, by index in plan_keys */
+    char *vals[11];     /* value of each [plan] key */
 };
 
 static const char *const plan_keys[] = {
     "name", "description", "pool", "kind", "repeats",
-    "vdevs", "log_vdevs", "cache_vdevs", "on_failure", NULL};
+    "vdevs", "log_vdevs", "cache_vdevs", "on_failure", "on_unsupported",
+    "allow_exec", NULL};
 
 static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
     PB_PRINTF(3, 4);
@@ -177,7 +178,8 @@ static int on_pair(void *user, const char *section, const char *name,
         if (!plan_keys[i])
             return fail(c, line, "unknown key '%s' in [plan] (known: name, "
                         "description, pool, kind, repeats, vdevs, log_vdevs, "
-                        "cache_vdevs, on_failure)", key);
+                        "cache_vdevs, on_failure, on_unsupported, "
+                        "allow_exec)", key);
         if (cont && c->vals[i]) {
             char *s = pb_xasprintf("%s %s", c->vals[i], value);
             free(c->vals[i]);
@@ -247,33 +249,38 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
         p += n;
         struct pb_run_vdev d = {0};
         d.line = line;
-        if (!strncmp(tok, "file:", 5)) {
-            char *colon = strrchr(tok + 5, ':');
+        size_t pre = !strncmp(tok, "file:", 5)   ? 5
+                     : !strncmp(tok, "loop:", 5) ? 5
+                                                 : 0;
+        if (pre) {
+            const char *kind = tok[0] == 'f' ? "file" : "loop";
+            char *colon = strrchr(tok + pre, ':');
             double sz;
-            if (!colon || colon == tok + 5 || !colon[1]) {
-                fail(c, line, "'%s': vdev '%s' is not file:PATH:SIZE", key,
-                     tok);
+            if (!colon || colon == tok + pre || !colon[1]) {
+                fail(c, line, "'%s': vdev '%s' is not %s:PATH:SIZE", key,
+                     tok, kind);
             } else {
                 *colon = '\0';
-                if (tok[5] != '/')
+                if (tok[pre] != '/')
                     fail(c, line, "'%s': vdev path '%s' must be absolute",
-                         key, tok + 5);
+                         key, tok + pre);
                 else if (pb_parse_size(colon + 1, 0, &sz) != 0 ||
                          sz != floor(sz))
                     fail(c, line, "'%s': bad size '%s' for '%s'", key,
-                         colon + 1, tok + 5);
+                         colon + 1, tok + pre);
                 else if (sz < 64.0 * 1024 * 1024)
                     fail(c, line, "'%s': '%s' is smaller than 64M, the "
-                         "smallest vdev ZFS accepts", key, tok + 5);
-                d.path = pb_xstrdup(tok + 5);
+                         "smallest vdev ZFS accepts", key, tok + pre);
+                d.path = pb_xstrdup(tok + pre);
                 d.size = sz;
                 d.is_file = 1;
+                d.loop = tok[0] == 'l';
             }
         } else if (!strncmp(tok, "/dev/", 5) && tok[5]) {
             d.path = pb_xstrdup(tok);
         } else {
-            fail(c, line, "'%s': vdev '%s' is neither file:PATH:SIZE nor a "
-                 "/dev/ device", key, tok);
+            fail(c, line, "'%s': vdev '%s' is neither file:PATH:SIZE, "
+                 "loop:PATH:SIZE nor a /dev/ device", key, tok);
         }
         free(tok);
         if (c->err->code) {
@@ -463,6 +470,21 @@ static int validate_axes(struct parse_ctx *c)
                         a->key);
         if (strchr(a->key, ':') || strchr(a->key, '.'))
             return fail(c, a->line, "bad fio option '%s'", a->key);
+        int cls = pb_run_fio_key_class(a->key);
+        if (cls == PB_RUN_FIO_REFUSED)
+            return fail(c, a->line, "fio option '%s' is not allowed in a "
+                        "plan (see the list in docs/plan-format.md: fio runs "
+                        "as root, and options that run programs or touch "
+                        "files outside the pool are refused)", a->key);
+        if (cls == PB_RUN_FIO_EXEC && !p->allow_exec)
+            return fail(c, a->line, "fio option '%s' runs a command through "
+                        "a shell as root; set [plan] allow_exec = yes to "
+                        "allow it", a->key);
+        for (size_t j = 0; j < a->nvals && !strcmp(a->key, "ioengine"); j++)
+            if (pb_run_fio_engine_execs(a->vals[j]) && !p->allow_exec)
+                return fail(c, a->line, "ioengine=%s runs programs or loads "
+                            "code as root; set [plan] allow_exec = yes to "
+                            "allow it", a->vals[j]);
         if (!strcmp(a->key, "size"))
             have_fio_size = 1;
     }
@@ -544,6 +566,24 @@ static int finish(struct parse_ctx *c)
                         "stop, got '%s'", c->vals[8]);
         p->stop_on_failure = stop;
     }
+    if (c->vals[9]) {
+        int skip = !strcmp(c->vals[9], "skip")    ? 1
+                   : !strcmp(c->vals[9], "error") ? 0
+                                                  : -1;
+        if (skip < 0)
+            return fail(c, c->plan_line[9], "on_unsupported must be error "
+                        "or skip, got '%s'", c->vals[9]);
+        p->skip_unsupported = skip;
+    }
+    if (c->vals[10]) {
+        int yes = !strcmp(c->vals[10], "yes")  ? 1
+                  : !strcmp(c->vals[10], "no") ? 0
+                                               : -1;
+        if (yes < 0)
+            return fail(c, c->plan_line[10], "allow_exec must be yes or no, "
+                        "got '%s'", c->vals[10]);
+        p->allow_exec = yes;
+    }
     if (!c->vals[5])
         return fail(c, 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... "
                     "list)");
@@ -589,6 +629,7 @@ int pb_run_plan_parse(const char *path, const char *text,
     struct pb_run_plan *p = pb_xcalloc(1, sizeof(*p));
     p->path = pb_xstrdup(path);
     p->zvol = -1;
+    p->time_scale = 1;
     struct reader rd = {text, 0, 0, 0};
     struct parse_ctx c = {0};
     c.plan = p;
@@ -642,8 +683,10 @@ int pb_run_plan_load(const char *path, struct pb_run_plan **out,
 
 static void vdevs_release(struct pb_run_vdevs *v)
 {
-    for (size_t i = 0; i < v->n; i++)
+    for (size_t i = 0; i < v->n; i++) {
         free(v->v[i].path);
+        free(v->v[i].dev);
+    }
     free(v->v);
 }
 

@@ -5,7 +5,7 @@
  * (a cell that runs again replaces its earlier failure record), on_failure
  * and what happens on SIGINT/SIGTERM. */
 #define _GNU_SOURCE
-#include "run/run_int.h"
+#include "run/preflight_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +25,9 @@ struct run {
     struct pb_run_exec x;
     struct pb_run_zfs z;
     enum pb_run_impl impl;
+    struct pb_run_caps caps; /* what this ZFS and fio can do */
+    struct pb_run_pre pre;   /* ... and which cells lack it */
+    int stop_on_failure;     /* the plan's on_failure, or --on-failure */
     char run_id[64];
     char dir[PATH_MAX - 64], raw[PATH_MAX], mnt[PATH_MAX];
     int width; /* digits of cell numbers in file names */
@@ -235,7 +238,7 @@ static void record_skip(struct run *r, const struct pb_run_cell *c,
     r->sum->skipped++;
     if (failed) {
         r->sum->failed++;
-        if (r->p->stop_on_failure && !r->x.dry_run) {
+        if (r->stop_on_failure && !r->x.dry_run) {
             r->stop = 1;
             r->sum->failed_cell = c->index + 1;
             snprintf(r->sum->failed_why, sizeof(r->sum->failed_why), "%s",
@@ -429,6 +432,13 @@ static void derive_logicalused(struct run *r, struct pb_resultset *set)
 
 /* ==== commands of a cell ==== */
 
+/* While fio writes: stop it when the pool is nearly full. */
+static int pool_full(void *ctx, char *why, size_t n)
+{
+    struct run *r = ctx;
+    return pb_run_pool_nearly_full(r->mnt, r->p->pool, why, n);
+}
+
 static void fio_common(struct run *r, const struct pb_run_cell *c,
                        struct pb_run_argv *a)
 {
@@ -479,8 +489,11 @@ static int layout(struct run *r, const struct pb_run_cell *c, char *why,
     }
     pb_run_argv_add(&a, "--output-format=json");
     int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE, &res);
+                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE | PB_RUN_WATCH,
+                        &res);
     pb_run_argv_release(&a);
+    if (res.stopped[0])
+        rc = rc ? rc : -1;
     if (rc != 0 && !pb_run_stopped()) {
         char w[300];
         snprintf(why, n, "fio could not lay out the data: %s",
@@ -582,7 +595,8 @@ static void pool_down(struct run *r)
  * Returns the set (caller frees) or NULL. */
 static struct pb_resultset *capture_props(struct run *r,
                                           const struct pb_run_cell *c,
-                                          const struct pb_ingest_opts *io)
+                                          const struct pb_ingest_opts *io,
+                                          char *hung, size_t hn)
 {
     char path[PATH_MAX];
     cell_path(r, c->index, 0, "zfs.txt", path, sizeof(path));
@@ -600,6 +614,9 @@ static struct pb_resultset *capture_props(struct run *r,
                   c->index + 1, io->label);
     for (int k = 0; k < 3; k++) {
         if (pb_run_cmd(&r->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (res.timed_out && !*hung) /* a hung ZFS fails the cell */
+                snprintf(hung, hn, "'%s %s %s' %s", cmds[k][0], cmds[k][1],
+                         cmds[k][2], pb_run_res_why(&res, w, sizeof(w)));
             if (!r->x.dry_run)
                 warn(r, "'%s %s' failed: %s", cmds[k][0], cmds[k][1],
                      pb_run_res_why(&res, w, sizeof(w)));
@@ -699,8 +716,10 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_argv_addf(&a, "--output=%s", path);
         struct pb_run_res res = {0};
         int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                            PB_RUN_STOPPABLE, &res);
+                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
         pb_run_argv_release(&a);
+        if (res.stopped[0])
+            rc = rc ? rc : -1;
         if (pb_run_stopped()) {
             pb_run_res_release(&res);
             goto out;
@@ -740,7 +759,9 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     }
     /* zfs get after the last repeat: the data of every repeat is there */
     io.format = "zfs-props";
-    props = capture_props(r, c, &io);
+    props = capture_props(r, c, &io, why, sizeof(why));
+    if (*why)
+        goto skip;
     if (props)
         store(r, props, 0);
     for (long k = 0; k < got; k++)
@@ -913,6 +934,24 @@ void pb_run_cleanup_command(const struct pb_run_summary *sum,
 
 /* ==== the run ==== */
 
+/* [plan] allow_exec = yes and a [fio] option that runs commands: say so
+ * before anything runs. */
+static void exec_warning(struct run *r)
+{
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n; a++) {
+        int ex = pb_run_fio_key_class(f->ax[a].key) == PB_RUN_FIO_EXEC;
+        for (size_t j = 0; j < f->ax[a].nvals && !ex; j++)
+            ex = !strcmp(f->ax[a].key, "ioengine") &&
+                 pb_run_fio_engine_execs(f->ax[a].vals[j]);
+        if (ex)
+            warn(r, "%s:%ld: fio option '%s' runs commands as root "
+                 "(through a shell for exec_prerun/exec_postrun): allowed "
+                 "by [plan] allow_exec = yes", r->p->path, f->ax[a].line,
+                 f->ax[a].key);
+    }
+}
+
 static void make_dir(struct run *r)
 {
     const char *d = r->o->dir;
@@ -978,6 +1017,12 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->z.impl = r->impl;
     r->z.owner = r->run_id;
     r->z.mnt = r->mnt;
+    r->x.query_timeout = opts->zfs_timeout;
+    r->x.admin_timeout = opts->zfs_timeout * 10;
+    r->x.watch = pool_full;
+    r->x.watch_ctx = r;
+    r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
+                                          : plan->stop_on_failure;
     int installed = 0;
 
     if (left_files(r) != 0 ||
@@ -987,6 +1032,12 @@ int pb_run_execute(const struct pb_run_plan *plan,
         pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
         goto done;
     }
+    /* the preflight: before anything is created (or listed) */
+    pb_run_caps_probe(&r->x, r->impl, opts->caps_dir, &r->caps);
+    r->z.loop_cache = !r->caps.file_cache;
+    if (pb_run_preflight(plan, &r->caps, &r->x, !opts->caps_dir, &r->pre,
+                         err) != PB_OK)
+        goto done;
     if (opts->resume && opts->db) {
         if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)
             goto done;
@@ -1024,7 +1075,14 @@ int pb_run_execute(const struct pb_run_plan *plan,
                     "repeats, pool '%s', %s, run id %s, on_failure = %s",
                     plan->path, plan->name, plan->ncells, plan->repeats,
                     plan->pool, pb_run_impl_name(r->impl), r->run_id,
-                    plan->stop_on_failure ? "stop" : "continue");
+                    r->stop_on_failure ? "stop" : "continue");
+        if (plan->time_scale != 1)
+            pb_run_note(&r->x, "time scale %g: fio runtimes, sizes and "
+                        "repeats scaled down (a smoke run)",
+                        plan->time_scale);
+        if (!r->x.dry_run)
+            pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
+        exec_warning(r);
     }
     if (preflight(r) != 0)
         goto done;
@@ -1034,6 +1092,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     pb_rs_fact(r->facts, NULL, "run_plan", plan->path);
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
+    pb_run_plan_facts(plan, &r->caps, r->facts);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
@@ -1061,8 +1120,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
         }
         /* known not to work here, or failed (the pool of this
          * combination could not be made or used) */
-        const char *skip = pb_run_static_skip(plan, &c, r->impl, why,
-                                              sizeof(why));
+        const char *skip = pb_run_pre_why(&r->pre, &c);
+        if (!skip)
+            skip = pb_run_static_skip(plan, &c, r->impl, why, sizeof(why));
         int failed = 0;
         if (!skip && r->pool_fail[0]) {
             skip = r->pool_fail;
@@ -1149,6 +1209,8 @@ done:
         free(r->fails[i].path);
     free(r->fails);
     free(r->z.files);
+    pb_run_caps_release(&r->caps);
+    pb_run_pre_release(&r->pre);
     pb_resultset_free(r->facts);
     free(r);
     return err->code;

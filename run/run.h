@@ -49,6 +49,14 @@ int pb_run_plan_parse(const char *path, const char *text,
 
 void pb_run_plan_free(struct pb_run_plan *plan);
 
+/* --time-scale: scale the plan down for a smoke run (0 < f <= 1): fio
+ * runtime, ramp_time and size, the zvol size (not below 16M) and repeats
+ * (not below 1) are multiplied by f; sizes are rounded to whole MiB and
+ * kept at least 1M (and at least the largest fio bs), runtimes at least
+ * 1 s. PB_EUSAGE for an f out of range. */
+int pb_run_plan_scale(struct pb_run_plan *plan, double f,
+                      struct pb_err *err) PB_WUR;
+
 /* The plan's name ([plan] name, else the file's base name); borrowed. */
 const char *pb_run_plan_name(const struct pb_run_plan *plan);
 
@@ -78,6 +86,15 @@ struct pb_run_opts {
     FILE *progress;     /* progress lines; NULL = none */
     const char *run_id; /* owner mark; NULL = generated (time and pid) */
     enum pb_run_impl impl;
+    int on_failure;     /* 0 = the plan's on_failure, 1 continue, 2 stop */
+    const char *caps_dir; /* tests: the preflight reads zfs-get-usage.txt,
+                             zpool-get-usage.txt, zpool-upgrade-v.txt (and
+                             zfs-version.txt) from this folder instead of
+                             asking zfs and zpool, and checks no fio
+                             option; NULL = ask */
+    double zfs_timeout; /* seconds before a hung zfs/zpool query is killed
+                           (create, destroy, export, import: ten times
+                           that); 0 = 30 */
 };
 
 /* What a run did; filled by pb_run_execute even when it fails. */

@@ -15,6 +15,9 @@ struct pb_run_vdev {
     char *path;   /* absolute file path, or a /dev/... device */
     double size;  /* bytes, files only */
     int is_file;
+    int loop;     /* loop:PATH:SIZE: the file is used through a loop
+                     device (is_file set too) */
+    char *dev;    /* ... the /dev/loopN it is attached to, while it is */
     long line;
 };
 
@@ -53,6 +56,12 @@ struct pb_run_plan {
     long repeats;
     int stop_on_failure; /* on_failure = stop: the first failed cell ends
                             the run (default continue: go on) */
+    double time_scale;    /* pb_run_plan_scale(): 1 = as written */
+    int allow_exec;       /* allow_exec = yes: [fio] may run commands
+                             (exec_prerun, ioengine=exec, ...) */
+    int skip_unsupported; /* on_unsupported = skip: cells using what this
+                             ZFS or fio lacks are recorded as skipped
+                             (default error: the plan is refused) */
     struct pb_run_vdevs data, log, cache;
     struct pb_run_section sect[PB_RUN_NSECT];
     size_t ncells;
@@ -102,6 +111,15 @@ void pb_run_fio_extra(const struct pb_run_plan *p, size_t fio_combo,
 void pb_run_fio_params(const struct pb_run_plan *p, size_t fio_combo,
                        struct pb_resultset *set, size_t t, int extra_only);
 
+/* ==== fio options a plan may use (fio_opts.c) ==== */
+
+enum { PB_RUN_FIO_OK = 0, PB_RUN_FIO_EXEC, PB_RUN_FIO_REFUSED };
+/* PB_RUN_FIO_OK: on the allow-list; PB_RUN_FIO_EXEC: runs a command
+ * (needs [plan] allow_exec = yes); PB_RUN_FIO_REFUSED: anything else. */
+int pb_run_fio_key_class(const char *key);
+/* Does ioengine=value run programs or load code (exec, external:...)? */
+int pb_run_fio_engine_execs(const char *value);
+
 /* ==== commands (exec.c) ==== */
 
 struct pb_run_argv {
@@ -117,13 +135,27 @@ struct pb_run_exec {
     int dry_run;
     FILE *dry; /* the dry-run listing */
     FILE *log; /* DIR/commands.log; NULL before it is opened */
+    /* A zfs/zpool command that does not finish is killed (its process
+     * group) after query_timeout seconds (list, get, status, upgrade,
+     * version, iostat) or admin_timeout (create, destroy, export, import,
+     * ...); 0 = PB_RUN_QUERY_TIMEOUT / PB_RUN_ADMIN_TIMEOUT. */
+    double query_timeout, admin_timeout;
+    /* PB_RUN_WATCH commands: called about once a second while they run;
+     * non-zero (with why filled) stops the command like an interrupt. */
+    int (*watch)(void *ctx, char *why, size_t n);
+    void *watch_ctx;
 };
+
+#define PB_RUN_QUERY_TIMEOUT 30.0
+#define PB_RUN_ADMIN_TIMEOUT 300.0
 
 struct pb_run_res {
     int status;         /* exit status, 128+signal, or -1: could not run */
     struct pb_buf out;  /* stdout when captured */
     struct pb_buf err;  /* stderr, always captured */
     int timed_out;      /* killed after the command timeout */
+    double timeout;     /* ... of this many seconds */
+    char stopped[256];  /* why the watch stopped it, or "" */
 };
 void pb_run_res_release(struct pb_run_res *r);
 /* First non-empty line of the command's stderr (or a description of the
@@ -132,6 +164,11 @@ const char *pb_run_res_why(const struct pb_run_res *r, char *buf, size_t n);
 
 #define PB_RUN_CAPTURE 1u /* keep stdout in res->out */
 #define PB_RUN_STOPPABLE 2u /* send it SIGINT when the run is interrupted */
+#define PB_RUN_WATCH 4u     /* ask x->watch while it runs (with STOPPABLE) */
+
+/* The timeout pb_run_cmd gives argv under x (seconds). */
+double pb_run_cmd_timeout(const struct pb_run_exec *x,
+                          const char *const *argv);
 
 /* Log and run argv (posix_spawnp, own process group, stdin /dev/null).
  * In a dry run only print it. Returns res->status (0 = success). */
@@ -163,6 +200,8 @@ struct pb_run_zfs {
     int suspended;     /* ZFS said the pool's I/O is suspended */
     int gone;          /* ZFS stopped answering (`zpool list` fails) */
     char gone_why[256]; /* ... and what `zpool list` said */
+    int loop_cache;    /* file cache vdevs go through loop devices (this
+                          ZFS refuses files there) */
     FILE *manifest;    /* DIR/manifest.tsv; NULL in a dry run */
     struct pb_run_vdev **files; /* sparse files this run created */
     size_t nfiles, capfiles;
@@ -174,7 +213,8 @@ char *pb_run_ds_name(const struct pb_run_plan *p);
 char *pb_run_zvol_dev(const struct pb_run_plan *p);
 
 /* Why this cell cannot run on impl, known before running anything
- * (compression=lz4 on zfs-fuse, ...), or NULL. */
+ * (compression=lz4 on zfs-fuse, ...), or NULL: what the preflight
+ * (preflight.c) falls back on when the ZFS's tables cannot be read. */
 const char *pb_run_static_skip(const struct pb_run_plan *p,
                                const struct pb_run_cell *c,
                                enum pb_run_impl impl, char *buf, size_t n);
@@ -210,6 +250,24 @@ int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n);
 void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
                        struct pb_resultset *set);
 
+/* ==== loop devices (loop.c) ==== */
+
+/* `losetup --find --show` over v's file: v->dev set and a "loop RUNID DEV
+ * PATH" record appended. 0, or -1 with why. */
+int pb_run_loop_attach(struct pb_run_exec *x, FILE *manifest,
+                       const char *run_id, struct pb_run_vdev *v, char *why,
+                       size_t n);
+/* `losetup -d` v->dev (when attached), "detached RUNID DEV" recorded,
+ * v->dev freed. 0, or -1 when losetup failed. */
+int pb_run_loop_detach(struct pb_run_exec *x, FILE *manifest,
+                       const char *run_id, struct pb_run_vdev *v);
+/* --cleanup: detach the loop devices run_id's records in the manifest at
+ * manifest_path leave attached, while each still shows the run's file;
+ * what was done goes to out. 0, or -1 when one could not be detached. */
+int pb_run_loop_cleanup(struct pb_run_exec *x, FILE *manifest,
+                        const char *manifest_path, const char *run_id,
+                        FILE *out);
+
 /* ==== what a run created (cleanup.c) ==== */
 
 /* DIR/manifest.tsv, appended (and synced) by the run as it goes, one
@@ -220,6 +278,8 @@ void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
  *   destroyed RUNID POOL            after `zpool destroy`
  *   file RUNID DEV INO SIZE BTIME PATH  after `truncate` made the file
  *   gone RUNID PATH                 after it was removed
+ *   loop RUNID DEV PATH             after losetup attached DEV to PATH
+ *   detached RUNID DEV              after `losetup -d DEV`
  * The file's identity (device, inode, size, birth time or "-") is what
  * allows removing it later: a file put at the same path since then is
  * left alone. */

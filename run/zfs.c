@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DESTROY_TRIES 5
+#define DESTROY_TRIES 20 /* a quarter of a second apart */
 
 /* ==== implementation ==== */
 
@@ -97,7 +97,7 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
 {
     if (impl != PB_RUN_IMPL_ZFS_FUSE)
         return NULL;
-    size_t dc = c->combo[PB_RUN_DATA], pc = c->combo[PB_RUN_POOL];
+    size_t dc = c->combo[PB_RUN_DATA];
     const char *v = pb_run_value(p, PB_RUN_DATA, dc, "compression");
     if (v && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "lzjb") &&
         strcmp(v, "zle") && strncmp(v, "gzip", 4)) {
@@ -115,15 +115,7 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
             return buf;
         }
     }
-    v = pb_run_value(p, PB_RUN_POOL, pc, "cache");
-    if (v && !strcmp(v, "on"))
-        for (size_t i = 0; i < p->cache.n; i++)
-            if (p->cache.v[i].is_file) {
-                snprintf(buf, n, "zfs-fuse cannot use a file as a cache "
-                         "device ('%s')", p->cache.v[i].path);
-                return buf;
-            }
-    return NULL;
+    return NULL; /* file cache vdevs go through loop devices (loop.c) */
 }
 
 /* ==== safety checks on vdevs ==== */
@@ -296,7 +288,7 @@ static int retry(struct pb_run_zfs *z, struct pb_run_argv *a,
         rc = cmd(z, a, 0, res);
         if (rc == 0 || rc < 0 || z->gone)
             break;
-        struct timespec ts = {1, 0};
+        struct timespec ts = {0, 250000000};
         nanosleep(&ts, NULL);
     }
     return rc;
@@ -320,6 +312,9 @@ static void remove_files(struct pb_run_zfs *z)
 {
     struct pb_run_res res = {0};
     for (size_t i = 0; i < z->nfiles; i++) {
+        if (z->files[i]->dev &&
+            pb_run_loop_detach(z->x, z->manifest, z->owner, z->files[i]) != 0)
+            continue; /* still attached: the file stays, and its record */
         struct pb_run_argv a = {0};
         pb_run_argv_add(&a, "rm");
         pb_run_argv_add(&a, "-f");
@@ -337,7 +332,7 @@ static void add_vdevs(struct pb_run_argv *a, const struct pb_run_vdevs *v,
                       size_t from, size_t n)
 {
     for (size_t i = from; i < from + n && i < v->n; i++)
-        pb_run_argv_add(a, v->v[i].path);
+        pb_run_argv_add(a, v->v[i].dev ? v->v[i].dev : v->v[i].path);
 }
 
 /* ==== pool ==== */
@@ -388,6 +383,13 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
                 char w[160];
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
                          pb_run_res_why(&res, w, sizeof(w)));
+                remove_files(z);
+                pb_run_res_release(&res);
+                return -1;
+            }
+            if ((v->loop || (k == 2 && z->loop_cache)) &&
+                pb_run_loop_attach(z->x, z->manifest, z->owner, v, why,
+                                   n) != 0) {
                 remove_files(z);
                 pb_run_res_release(&res);
                 return -1;
@@ -499,6 +501,8 @@ static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < lists[k]->n; i++) {
             const char *path = lists[k]->v[i].path;
+            if (lists[k]->v[i].dev)
+                continue;
             const char *slash = strrchr(path, '/');
             char *dir = slash == path ? pb_xstrdup("/")
                                       : pb_xstrndup(path,
@@ -518,6 +522,15 @@ static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
     for (size_t j = 0; j < nseen; j++)
         free(seen[j]);
     free(seen);
+    /* data and log vdevs on loop devices are found in /dev (cache
+     * devices are opened by the path the pool's config keeps) */
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++)
+            if (lists[k]->v[i].dev) {
+                pb_run_argv_add(a, "-d");
+                pb_run_argv_add(a, "/dev"); /* loop devices */
+                return;
+            }
 }
 
 static int pool_import(struct pb_run_zfs *z, struct pb_run_res *res)

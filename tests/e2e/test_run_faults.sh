@@ -69,7 +69,9 @@ fi
 wait $run
 rc=$?
 run=
-[ $rc -eq 0 ] || fail "run after a killed fio: exit $rc: $(tail -3 "$base/k.out")"
+[ $rc -eq 1 ] || fail "run after a killed fio: exit $rc, want 1 (a cell failed): $(tail -3 "$base/k.out")"
+tail -1 "$base/k.out" | grep -q "^poolbench: [12] of 2 cells failed (why: $out/commands.log and the report)$" ||
+    fail "run after a killed fio: last line: $(tail -1 "$base/k.out")"
 q() { sqlite3 "$base/k.db" "$1"; }
 why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
          WHERE m.name = 'cell_skipped'")

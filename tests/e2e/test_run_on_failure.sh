@@ -1,10 +1,12 @@
 #!/bin/sh
 # e2e (root, real ZFS): [plan] on_failure. With `stop`, a cell whose
-# `zfs create` is refused (copies=4) ends the run: exit 3, the cell and
-# the reason named, the --resume command printed, the pool and sparse
-# files gone, the finished cell stored, the later cell not run. Without
-# the key (continue) the same plan runs the later cell. Cells known not to
-# work on zfs-fuse are skips, not failures, and do not stop it. fio killed
+# `zfs create` is refused (reservation=10G: out of space) ends the run:
+# exit 1, the cell and the reason named, the --resume command printed,
+# the pool and sparse files gone, the finished cell stored, the later cell not run. Without
+# the key (continue) the same plan runs the later cell and exits 1 too,
+# its last line counting the failed cells. Cells the preflight knows this
+# ZFS cannot run (on_unsupported = skip) are skips, not failures, and do
+# not stop it. fio killed
 # in cell 2 with `stop` ends the run the same way; --resume then runs
 # cell 2 again, and its failure record is replaced by its results (in the
 # database and in the report) while the run's facts stay.
@@ -52,12 +54,14 @@ EOP
 }
 
 # ---- 1. on_failure = stop: cell 2's `zfs create` is refused
-plan "$base/stop.ini" "on_failure = stop" "copies = 1, 4, 2" 1
+plan "$base/stop.ini" "on_failure = stop" "reservation = none, 10G, 1m" 1
 db=$base/s.db out=$base/sout
 timeout 600 "$pb" run --db "$db" -o "$out" "$base/stop.ini" >/dev/null 2>"$base/s.err"
 rc=$?
-[ $rc -eq 3 ] || fail "stop: exit $rc, want 3: $(tail -3 "$base/s.err")"
-grep -q "^poolbench: cell 2/3 (copies=4 | fio randread bs=4k iodepth=1) failed: zfs create failed: cannot create '$pool/pb': .*copies" "$base/s.err" ||
+[ $rc -eq 1 ] || fail "stop: exit $rc, want 1: $(tail -3 "$base/s.err")"
+[ "$(tail -1 "$base/s.err")" = "poolbench: 1 of 3 cells failed (why: $out/commands.log and the report)" ] ||
+    fail "stop: last line: $(tail -1 "$base/s.err")"
+grep -q "^poolbench: cell 2/3 (reservation=10G | fio randread bs=4k iodepth=1) failed: zfs create failed: cannot create '$pool/pb': out of space" "$base/s.err" ||
     fail "stop: the failed cell and the reason are not named: $(cat "$base/s.err")"
 grep -qx "poolbench: the run stopped at cell 2/3, which failed (\[plan\] on_failure = stop): cells finished and kept: 1, not run: 1; its pool and sparse files are removed" "$base/s.err" ||
     fail "stop: no message about the stop: $(cat "$base/s.err")"
@@ -70,41 +74,44 @@ db_sane "$db" "stop"
 q() { sqlite3 "$db" "$1"; }
 n=$(q "SELECT group_concat(path) FROM source WHERE format = 'fio-json'")
 [ "$n" = "$out/raw/c001.fio.json" ] || fail "stop: fio sources '$n', want cell 1 only"
-n=$(q "SELECT count(*) FROM v_result WHERE config = 'copies=1' AND metric = 'read_iops' AND value > 0")
+n=$(q "SELECT count(*) FROM v_result WHERE config = 'reservation=none' AND metric = 'read_iops' AND value > 0")
 [ "$n" = 1 ] || fail "stop: finished cell 1 not kept ($n read_iops)"
 why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
          JOIN config c ON c.id = r.config_id
-         WHERE m.name = 'cell_skipped' AND c.label = 'copies=4'")
+         WHERE m.name = 'cell_skipped' AND c.label = 'reservation=10G'")
 case $why in
-"zfs create failed: cannot create '$pool/pb': "*copies*) ;;
+"zfs create failed: cannot create '$pool/pb': out of space"*) ;;
 *) fail "stop: cell 2 not recorded as failed with the reason: '$why'" ;;
 esac
-n=$(q "SELECT count(*) FROM v_result WHERE config = 'copies=2'")
+n=$(q "SELECT count(*) FROM v_result WHERE config = 'reservation=1m'")
 [ "$n" = 0 ] || fail "stop: cell 3 has $n results, but the run stopped before it"
-grep -q "copies=2" "$out/commands.log" && fail "stop: commands of cell 3 ran"
+grep -q "reservation=1m" "$out/commands.log" && fail "stop: commands of cell 3 ran"
 ls "$out"/raw/c003.* >/dev/null 2>&1 && fail "stop: cell 3 has raw outputs"
 grep -q "run id .*, on_failure = stop$" "$out/commands.log" ||
     fail "stop: commands.log does not record on_failure"
 
 # ---- 2. the same plan without the key (continue): cell 3 runs
-plan "$base/cont.ini" "" "copies = 1, 4, 2" 1
+plan "$base/cont.ini" "" "reservation = none, 10G, 1m" 1
 db=$base/c.db out=$base/cout
 timeout 600 "$pb" run --db "$db" -o "$out" "$base/cont.ini" >/dev/null 2>"$base/c.err"
 rc=$?
-[ $rc -eq 0 ] || fail "continue: exit $rc, want 0: $(tail -3 "$base/c.err")"
-grep -q "^cell 2/3 copies=4 fio randread bs=4k iodepth=1 failed: zfs create failed: " "$base/c.err" ||
+[ $rc -eq 1 ] || fail "continue: exit $rc, want 1: $(tail -3 "$base/c.err")"
+[ "$(tail -1 "$base/c.err")" = "poolbench: 1 of 3 cells failed (why: $out/commands.log and the report)" ] ||
+    fail "continue: last line: $(tail -1 "$base/c.err")"
+grep -q "^cell 2/3 reservation=10G fio randread bs=4k iodepth=1 failed: zfs create failed: " "$base/c.err" ||
     fail "continue: no progress line for the failed cell"
 grep -q "3 cells: 2 ran, 1 skipped (1 failed), 0 already in the database" "$base/c.err" ||
     fail "continue: summary: $(grep "plan '" "$base/c.err")"
 grep -q "the run stopped" "$base/c.err" && fail "continue: the run says it stopped"
-n=$(q "SELECT count(*) FROM v_result WHERE metric = 'read_iops' AND value > 0 AND config IN ('copies=1', 'copies=2')")
-[ "$n" = 2 ] || fail "continue: $n cells with read_iops, want 2 (copies=1 and copies=2)"
+n=$(q "SELECT count(*) FROM v_result WHERE metric = 'read_iops' AND value > 0 AND config IN ('reservation=none', 'reservation=1m')")
+[ "$n" = 2 ] || fail "continue: $n cells with read_iops, want 2 (reservation=none and reservation=1m)"
 n=$(q "SELECT count(*) FROM v_result WHERE metric = 'cell_skipped'")
 [ "$n" = 1 ] || fail "continue: $n cells recorded as failed, want 1"
 nothing_left "continue" "$out"
 
 # ---- 3. on_failure = stop and a cell zfs-fuse cannot run: a skip
-plan "$base/skip.ini" "on_failure = stop" "compression = lz4, off" 1
+plan "$base/skip.ini" "on_failure = stop
+on_unsupported = skip" "compression = lz4, off" 1
 db=$base/k.db out=$base/kout
 timeout 600 "$pb" run --db "$db" -o "$out" "$base/skip.ini" >/dev/null 2>"$base/k.err"
 rc=$?
@@ -139,7 +146,7 @@ timeout 600 sh -c "while kill -0 $run 2>/dev/null; do sleep 0.2; done"
 wait $run
 rc=$?
 run=
-[ $rc -eq 3 ] || fail "killed fio: exit $rc, want 3: $(tail -3 "$base/f.err")"
+[ $rc -eq 1 ] || fail "killed fio: exit $rc, want 1: $(tail -3 "$base/f.err")"
 grep -q "^poolbench: cell 2/3 (recordsize=32k | fio randread bs=4k iodepth=1) failed: fio failed: .*signal 9" "$base/f.err" ||
     fail "killed fio: the failed cell and the reason are not named: $(cat "$base/f.err")"
 grep -qx "poolbench: the run stopped at cell 2/3, which failed (\[plan\] on_failure = stop): cells finished and kept: 1, not run: 1; its pool and sparse files are removed" "$base/f.err" ||
