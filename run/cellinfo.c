@@ -325,14 +325,18 @@ void pb_run_headline(const struct pb_resultset *set, const struct pb_run_tel *t,
         pb_buf_printf(b, "; ARC hits %.1f%%", t->arc_ratio);
 }
 
-double pb_run_estimate(const struct pb_run_plan *p, int *unknown)
+double pb_run_estimate(const struct pb_run_plan *p, enum pb_run_impl impl,
+                       int *unknown)
 {
     double total = 0;
     size_t last_pool = (size_t)-1;
     *unknown = 0;
     for (size_t i = 0; i < p->ncells; i++) {
         struct pb_run_cell c;
+        char why[256];
         pb_run_cell_at(p, i, &c);
+        if (pb_run_static_skip(p, &c, impl, why, sizeof(why)))
+            continue; /* known not to run here */
         if (c.combo[PB_RUN_POOL] != last_pool) {
             total += EST_POOL_S;
             last_pool = c.combo[PB_RUN_POOL];

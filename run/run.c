@@ -1190,7 +1190,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
                     "the database", plan->ncells, sum->skipped, sum->resumed);
         int unknown;
         char d[32];
-        fmt_dur(pb_run_estimate(plan, &unknown), d, sizeof(d));
+        fmt_dur(pb_run_estimate(plan, r->impl, &unknown), d, sizeof(d));
         pb_run_note(&r->x, "estimated duration: %s%s", d,
                     unknown ? " plus the time fio takes for the cells "
                               "without a runtime"

@@ -342,8 +342,9 @@ int pb_run_cell_reads(const struct pb_run_plan *p, size_t fio_combo);
 /* "read 12.3k IOPS 48.1 MiB/s; pool read ..." appended to b. */
 void pb_run_headline(const struct pb_resultset *set, const struct pb_run_tel *t,
                      struct pb_buf *b);
-/* Estimated seconds of a run of p; *unknown counts cells without a
- * runtime (counted as overhead only). */
-double pb_run_estimate(const struct pb_run_plan *p, int *unknown);
+/* Estimated seconds of a run of p on impl (cells it cannot run left
+ * out); *unknown counts cells without a runtime (overhead only). */
+double pb_run_estimate(const struct pb_run_plan *p, enum pb_run_impl impl,
+                       int *unknown);
 
 #endif

@@ -396,7 +396,7 @@ static void iostat_store(struct pb_run_tel *t, struct pb_resultset *set)
         }
         char *k = pb_xasprintf("zpool_iostat.%s%s%s",
                                r->section ? r->section : "",
-                               r->section ? ":" : "", i ? r->name : "pool");
+                               r->section ? "." : "", i ? r->name : "pool");
         char *v = pb_xasprintf("read %s ops/s %s/s, write %s ops/s %s/s",
                                pb_fmt_num(round(s.rops * 10) / 10, b1,
                                           sizeof(b1)),
