@@ -78,6 +78,29 @@ static double mem_total(void)
     return kb * 1024;
 }
 
+/* zfs-fuse's own ARC limit: "max-arc-size = 100" (MiB) in its zfsrc. */
+static double fuse_arc_max(void)
+{
+    FILE *fp = fopen("/etc/zfs/zfsrc", "r");
+    if (!fp)
+        return 0;
+    char line[256];
+    double mb = 0;
+    while (fgets(line, sizeof(line), fp)) {
+        const char *q = line;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "max-arc-size", 12))
+            continue;
+        q += 12;
+        while (*q == ' ' || *q == '\t' || *q == '=')
+            q++;
+        mb = strtod(q, NULL);
+    }
+    fclose(fp);
+    return mb > 0 ? mb * 1024 * 1024 : 0;
+}
+
 void pb_run_tel_run(struct pb_run_telrun *tr, struct pb_run_exec *x,
                     enum pb_run_impl impl, struct pb_resultset *facts)
 {
@@ -145,13 +168,23 @@ void pb_run_tel_run(struct pb_run_telrun *tr, struct pb_run_exec *x,
         snprintf(tr->cache_what, sizeof(tr->cache_what), "zfs_arc_max %s",
                  pb_run_fmt_bytes(arc_max_param, b1, sizeof(b1)));
     } else if (ram > 0) {
+        double fa = impl == PB_RUN_IMPL_ZFS_FUSE ? fuse_arc_max() : 0;
+        char b2[32];
+        if (fa > 0)
+            pb_rs_fact(facts, NULL, "zfs_fuse_max_arc_size",
+                       pb_fmt_num(fa, num, sizeof(num)));
         tr->cache = ram;
         snprintf(tr->cache_what, sizeof(tr->cache_what),
-                 "RAM %s (no ARC statistics%s%s)",
+                 "RAM %s (no ARC statistics%s%s%s%s)",
                  pb_run_fmt_bytes(ram, b1, sizeof(b1)),
-                 impl == PB_RUN_IMPL_ZFS_FUSE ? ": " : "",
                  impl == PB_RUN_IMPL_ZFS_FUSE
-                     ? "zfs-fuse caches in its own ARC and in the page cache"
+                     ? ": zfs-fuse caches in its own ARC"
+                     : "",
+                 fa > 0 ? " (max-arc-size " : "",
+                 fa > 0 ? pb_run_fmt_bytes(fa, b2, sizeof(b2)) : "",
+                 impl == PB_RUN_IMPL_ZFS_FUSE
+                     ? (fa > 0 ? " in /etc/zfs/zfsrc) and in the page cache"
+                               : " and in the page cache")
                      : "");
     }
     if (tr->cache > 0)
