@@ -28,12 +28,30 @@ int rp_cell_fact(const char *key)
     return 0;
 }
 
+/* The facts of source id: model/ lists them by source id. */
+static size_t facts_of(const struct rp_data *d, long long id, size_t *first)
+{
+    size_t lo = 0, hi = d->nfacts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->facts[mid].source_id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    size_t end = lo;
+    while (end < d->nfacts && d->facts[end].source_id == id)
+        end++;
+    return end - lo;
+}
+
 const char *rp_fact_of(const struct rp_data *d, long long source,
                        const char *key)
 {
-    for (size_t i = 0; i < d->nfacts; i++)
-        if (d->facts[i].source_id == source &&
-            !strcmp(d->facts[i].key, key))
+    size_t first, n = facts_of(d, source, &first);
+    for (size_t i = first; i < first + n; i++)
+        if (!strcmp(d->facts[i].key, key))
             return d->facts[i].value;
     return NULL;
 }
@@ -272,15 +290,18 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
                                        po ? po : "–"));
             /* flags of both sources */
             struct pb_buf names = PB_BUF_INIT, texts = PB_BUF_INIT;
-            for (size_t f = 0; f < d->nfacts; f++) {
-                const struct rp_fact *fa = &d->facts[f];
-                if ((fa->source_id != x->fio && fa->source_id != x->props) ||
-                    strncmp(fa->key, "flag.", 5))
-                    continue;
-                pb_buf_printf(&names, "%s%s", names.len ? ", " : "",
-                              flag_name(fa->key));
-                pb_buf_printf(&texts, "%s%s: %s", texts.len ? "\n" : "",
-                              flag_name(fa->key), fa->value);
+            long long ids[2] = {x->fio, x->props};
+            for (int w = 0; w < 2; w++) {
+                size_t first, nf = ids[w] ? facts_of(d, ids[w], &first) : 0;
+                for (size_t f = first; nf && f < first + nf; f++) {
+                    const struct rp_fact *fa = &d->facts[f];
+                    if (strncmp(fa->key, "flag.", 5))
+                        continue;
+                    pb_buf_printf(&names, "%s%s", names.len ? ", " : "",
+                                  flag_name(fa->key));
+                    pb_buf_printf(&texts, "%s%s: %s", texts.len ? "\n" : "",
+                                  flag_name(fa->key), fa->value);
+                }
             }
             if (names.len) {
                 any_flag = 1;
