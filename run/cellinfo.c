@@ -180,7 +180,7 @@ void pb_run_compression_check(const struct pb_run_plan *p, size_t fio_combo,
 {
     if (!props)
         return;
-    char num[64], buf[300];
+    char num[64], buf[512];
     if (layout && layout->valid) {
         pb_rs_fact(props, NULL, "after_layout.compressratio",
                    pb_fmt_num(layout->ratio, num, sizeof(num)));
@@ -209,6 +209,23 @@ void pb_run_compression_check(const struct pb_run_plan *p, size_t fio_combo,
         return;
     }
     int bad = pb_run_ratio_check(pct, r->value, buf, sizeof(buf));
+    /* a likely cause: a record of few sectors cannot shrink by much, each
+     * compressed record takes whole 2^ashift sectors */
+    const char *rs = config_value(props, "recordsize");
+    const char *vb = config_value(props, "volblocksize");
+    const char *as = config_value(props, "ashift");
+    double rec = rs ? strtod(rs, NULL) : vb ? strtod(vb, NULL) : 0;
+    long sh = as ? strtol(as, NULL, 10) : 0;
+    if (bad && rec > 0 && sh >= 9 && sh <= 16 && rec / ldexp(1, (int)sh) < 8) {
+        size_t k = strlen(buf);
+        char b1[32], b2[32];
+        snprintf(buf + k, sizeof(buf) - k, "; a %s record at ashift %ld is "
+                 "%g sectors of %s: compressed records are rounded up to "
+                 "whole sectors",
+                 pb_run_fmt_bytes(rec, b1, sizeof(b1)), sh,
+                 rec / ldexp(1, (int)sh),
+                 pb_run_fmt_bytes(ldexp(1, (int)sh), b2, sizeof(b2)));
+    }
     pb_rs_fact(props, NULL, bad ? "flag.compression_mismatch"
                                 : "compression_check", buf);
 }

@@ -766,8 +766,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     io.format = "zfs-props";
     props = capture_props(r, c, &io);
     pb_run_props_retest(props, test);
-    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
     pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
+    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
     if (props) {
         char zp[PATH_MAX];
         cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));

@@ -141,6 +141,50 @@ static void test_props_retest(void **state)
     pb_resultset_free(set);
 }
 
+/* quick.ini's 8k gzip cell, measured here: 3.15x at ashift 12 */
+static void test_compression_check(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = parse_ok("[plan]\nvdevs = file:/tmp/x0.img:1G\n"
+                                     "[fio]\nrw = randread\nsize = 16m\n"
+                                     "buffer_compress_percentage = 75\n");
+    struct pb_resultset *set = pb_resultset_new();
+    size_t c = pb_rs_config(set, "recordsize=8k");
+    pb_rs_config_param(set, c, "recordsize", "8192");
+    pb_rs_config_param(set, c, "compression", "gzip");
+    pb_rs_config_param(set, c, "ashift", "12");
+    size_t t = pb_rs_test(set, "zfs space", "zfs");
+    pb_rs_add(set, c, t, NULL, NULL, "compressratio", "ratio", PB_DIR_HIGHER,
+              3.15);
+    pb_rs_add(set, c, t, NULL, NULL, "used", "B", PB_DIR_LOWER, 8773632);
+    struct pb_run_space lay = {1, 114688, 114688, 1.0};
+    pb_run_compression_check(p, 0, &lay, set);
+    assert_int_equal(set->nfacts, 3);
+    assert_string_equal(set->facts[0].key, "after_layout.compressratio");
+    assert_string_equal(set->facts[0].value, "1");
+    assert_string_equal(set->facts[2].key, "flag.compression_mismatch");
+    assert_string_equal(set->facts[2].value,
+                        "compressratio 3.15x after sync; "
+                        "buffer_compress_percentage=75 implies 4.00x (-21%, "
+                        "more than 10% off); a 8 KiB record at ashift 12 is "
+                        "2 sectors of 4 KiB: compressed records are rounded "
+                        "up to whole sectors");
+    pb_resultset_free(set);
+    /* compression off: nothing to compare */
+    set = pb_resultset_new();
+    c = pb_rs_config(set, "x");
+    pb_rs_config_param(set, c, "compression", "off");
+    t = pb_rs_test(set, "zfs space", "zfs");
+    pb_rs_add(set, c, t, NULL, NULL, "compressratio", "ratio", PB_DIR_HIGHER,
+              1.0);
+    pb_run_compression_check(p, 0, NULL, set);
+    assert_string_equal(set->facts[0].key, "compression_check");
+    assert_string_equal(set->facts[0].value,
+                        "compression is off: nothing to compare");
+    pb_resultset_free(set);
+    pb_run_plan_free(p);
+}
+
 static void test_estimate(void **state)
 {
     (void)state;
@@ -168,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_ratio_check),
         cmocka_unit_test(test_cache_check),
         cmocka_unit_test(test_props_retest),
+        cmocka_unit_test(test_compression_check),
         cmocka_unit_test(test_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
