@@ -250,6 +250,8 @@ int pb_ingest_zpool_iostat(const char *path, const char *buf, size_t len,
     /* a sample cut short by the kill that ended zpool iostat: dropped */
     if (out->first[out->nsamples - 1] == out->nrows)
         out->nsamples--;
+    if (out->nsamples == 0)
+        return io_err(err, path, ln, "no zpool iostat sample has rows");
     return PB_OK;
 }
 

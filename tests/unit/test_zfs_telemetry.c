@@ -125,6 +125,9 @@ static void test_iostat_bad(void **state)
          "a vdev row must be indented under its pool", 4},
         {"pool alloc free read write read write\n", "ends after its header",
          1},
+        /* found by fuzz_zfs_telemetry: a header, dashes and no row */
+        {"pool alloc free read write read write\n--- ---\n",
+         "no zpool iostat sample has rows", 2},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct pb_iostat io;
