@@ -298,6 +298,19 @@ int pb_run_tel_start(struct pb_run_tel *t, const struct pb_run_telrun *tr,
     return 0;
 }
 
+/* Wait up to 5 s for a killed child: a zpool stuck in a wedged ZFS
+ * daemon must not hang the run (it is left to init then). */
+static void reap(pid_t pid)
+{
+    for (int i = 0; i < 50; i++) {
+        pid_t w = waitpid(pid, NULL, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            return;
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 void pb_run_tel_stop(struct pb_run_tel *t, const struct pb_run_telrun *tr,
                      struct pb_run_exec *x)
 {
@@ -325,8 +338,7 @@ void pb_run_tel_stop(struct pb_run_tel *t, const struct pb_run_telrun *tr,
     }
     if (w != t->pid) {
         kill(t->pid, SIGKILL);
-        while (waitpid(t->pid, &st, 0) < 0 && errno == EINTR)
-            ;
+        reap(t->pid);
     }
     pb_run_note(x, "zpool iostat stopped after %.1f s", now_s() - t->t0);
     t->pid = -1;
@@ -336,8 +348,7 @@ void pb_run_tel_release(struct pb_run_tel *t)
 {
     if (t->pid > 0) { /* never left running */
         kill(t->pid, SIGKILL);
-        while (waitpid(t->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+        reap(t->pid);
         t->pid = -1;
     }
     pb_kstat_release(&t->arc0);
