@@ -1,9 +1,15 @@
 /* Unit tests of what a run cell records about the pool and the caches
  * (run/telemetry.c, run/cellinfo.c): the served-from-ARC verdict on real
  * OpenZFS arcstats (fixtures/zfs-telemetry), the compression check, the
- * working set against the cache, the compression table's workload split
- * and the dry run's estimate. */
+ * working set against the cache, the compression table's workload split,
+ * zpool iostat run in the background (a stand-in zpool) and summed, and
+ * the dry run's estimate. */
+#define _XOPEN_SOURCE 700
 #include "tests/unit/testhelp.h"
+
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run/run.h"
 #include "run/run_int.h"
@@ -185,6 +191,85 @@ static void test_compression_check(void **state)
     pb_run_plan_free(p);
 }
 
+/* zpool iostat in the background, stopped and summed: a stand-in `zpool`
+ * first in PATH prints the zfs-fuse sample file captured here and waits
+ * to be killed, as the real one does. */
+static void test_iostat_background(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-test-tel.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *fake = pb_xasprintf("%s/zpool", dir);
+    FILE *fp = fopen(fake, "w");
+    assert_non_null(fp);
+    fprintf(fp, "#!/bin/sh\n[ \"$1 $2 $3 $4\" = \"iostat -v pbt 1\" ] || "
+                "exit 2\ncat '%s/iostat-zfs-fuse-stripe.txt'\nexec sleep 30\n",
+            FIX);
+    fclose(fp);
+    assert_int_equal(chmod(fake, 0755), 0);
+    const char *old = getenv("PATH");
+    char *saved = pb_xstrdup(old ? old : "/usr/bin:/bin");
+    char *path = pb_xasprintf("%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    struct pb_run_exec x = {0};
+    struct pb_run_telrun tr = {0}; /* no arcstats */
+    struct pb_run_tel t;
+    char *out = pb_xasprintf("%s/c001.iostat.txt", dir);
+    assert_int_equal(pb_run_tel_start(&t, &tr, &x, "pbt", out), 0);
+    assert_true(t.pid > 0);
+    struct timespec ts = {0, 300000000};
+    nanosleep(&ts, NULL);
+    pb_run_tel_stop(&t, &tr, &x);
+    assert_int_equal(t.pid, -1);
+
+    struct pb_resultset *set = pb_resultset_new();
+    size_t c = pb_rs_config(set, "stripe");
+    pb_rs_test(set, "fio randwrite bs=4k iodepth=1", "fio");
+    (void)c;
+    pb_run_tel_store(&t, &tr, 0, set);
+    pb_run_tel_release(&t);
+    setenv("PATH", saved, 1);
+
+    /* samples 2..8 of the file: write B/s 1.55M, 16.5M, 0, 16.9M, 0, 0, 0 */
+    double m = 1024.0 * 1024.0, want = (1.55 + 16.5 + 16.9) * m / 7;
+    int seen = 0;
+    for (size_t i = 0; i < set->nresults; i++) {
+        const struct pb_result *r = &set->results[i];
+        if (!strcmp(r->metric, "pool_write_bw")) {
+            assert_near(r->value, want, 1);
+            assert_string_equal(r->unit, "B/s");
+            seen++;
+        } else if (!strcmp(r->metric, "pool_write_ops")) {
+            assert_near(r->value, (79 + 201 + 274) / 7.0, 1e-9);
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    const char *f = NULL, *vdev = NULL;
+    for (size_t i = 0; i < set->nfacts; i++) {
+        if (!strcmp(set->facts[i].key, "zpool_iostat"))
+            f = set->facts[i].value;
+        if (!strcmp(set->facts[i].key, "zpool_iostat./var/tmp/pbrnb/d1.img"))
+            vdev = set->facts[i].value;
+    }
+    assert_non_null(f);
+    assert_string_equal(f, "8 samples of 1 s; the means leave out the first "
+                           "(since the import)");
+    assert_non_null(vdev);
+    /* (47 + 100 + 138) / 7 ops, (759K + 9.18M + 7.51M) / 7 */
+    assert_string_equal(vdev,
+                        "read 0 ops/s 0 B/s, write 40.7 ops/s 2.49 MiB/s");
+    pb_resultset_free(set);
+    unlink(out);
+    unlink(fake);
+    rmdir(dir);
+    free(out);
+    free(fake);
+    free(path);
+    free(saved);
+}
+
 static void test_estimate(void **state)
 {
     (void)state;
@@ -213,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_cache_check),
         cmocka_unit_test(test_props_retest),
         cmocka_unit_test(test_compression_check),
+        cmocka_unit_test(test_iostat_background),
         cmocka_unit_test(test_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
