@@ -173,6 +173,7 @@ struct row_ctx {
     struct rp_data *d;
     int started;
     long long test_id, metric_id, config_id, source_id;
+    long long first_source; /* of the current cell */
     size_t test, metric, config;
     struct rp_acc acc;
     long nnull;
@@ -279,6 +280,7 @@ static void flush_cell(struct row_ctx *r)
         rp_acc_done(&r->acc, c);
         c->nnull = r->nnull;
         c->null_reason = r->null_reason;
+        c->source = r->first_source;
         d->configs[r->config].used = 1;
         d->tests[r->test].used = 1;
     }
@@ -334,6 +336,7 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
         r->config = ci;
         r->metric = metric_index(r, row);
         r->source_id = row->source_id;
+        r->first_source = row->source_id;
     } else if (row->source_id != r->source_id) {
         flush_source(r);
         r->source_id = row->source_id;

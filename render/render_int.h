@@ -158,6 +158,7 @@ struct rp_cell {
     long nnull; /* rows without a value */
     const char *null_reason;
     int in_sweep; /* drawn in a sweep */
+    long long source; /* id of the first source behind it (its facts) */
 };
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */
@@ -560,6 +561,19 @@ void rp_dir_add(struct rp_dir *d, const char *rel);
 int rp_dir_commit(struct rp_dir *d, struct pb_err *err) PB_WUR;
 /* Drop the stage, leaving the last report as it was. NULL is fine. */
 void rp_dir_abort(struct rp_dir *d);
+/* ==== the experiment of run results (experiment.c) ==== */
+
+/* Facts a run stores per cell (run.*, flag.*, zpool_iostat*, arc.*, ...):
+ * shown in the Experiment section, not in Systems. */
+int rp_cell_fact(const char *key);
+/* The value of fact key of source id, or NULL. */
+const char *rp_fact_of(const struct rp_data *d, long long source,
+                       const char *key);
+int rp_has_experiment(const struct rp_data *d);
+/* One table per run folder: cells, fio options, ZFS properties, flags and
+ * links (relative to outdir) to the plan, commands.log and raw files. */
+void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
+                           const char *outdir);
 
 /* ==== PDF (cairo_out.c) ==== */
 

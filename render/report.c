@@ -1247,6 +1247,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
     if (has_tests)
         pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
+    if (rp_has_experiment(d))
+        pb_buf_puts(h, "<li><a href=\"#experiment\">Experiment</a></li>\n");
     if (has_comp)
         pb_buf_puts(h, "<li><a href=\"#compression\">Compression</a></li>\n");
     if (has_bonnie)
@@ -1409,6 +1411,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
     section_tests(&o, &d, &plan);
+    if (rp_has_experiment(&d))
+        rp_section_experiment(&o, &d, rp_dir_path(o.out));
     if (has_comp)
         rp_section_compression(&o, &d);
     if (has_bonnie)

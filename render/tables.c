@@ -167,7 +167,7 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     rp_out_raw(o, "<section id=\"compression\">\n");
     rp_out_heading(o, 2, NULL, "Compression");
     struct rt_table t;
-    size_t nc = multi ? 9 : 8, k = 0;
+    size_t nc = multi ? 11 : 10, k = 0;
     rt_init(&t, nc);
     t.sortable = 1;
     rt_header(&t, k++, "Dataset", RT_LEFT);
@@ -180,7 +180,9 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     rt_header(&t, k++, "logicalused", RT_RIGHT);
     rt_header(&t, k++, "referenced", RT_RIGHT);
     rt_header(&t, k++, "actual savings", RT_RIGHT);
-    int any_derived = 0, any_grew = 0;
+    rt_header(&t, k++, "n", RT_RIGHT);
+    rt_header(&t, k++, "vs. fio's data", RT_LEFT);
+    int any_derived = 0, any_grew = 0, any_check = 0;
     for (size_t i = 0; i < n;) {
         const struct rp_cell *c0 = &d->cells[cells[i]];
         const struct rp_cell *cr = NULL, *cu = NULL, *cl = NULL, *cf = NULL,
@@ -245,7 +247,11 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
                 continue;
             }
             const struct rp_metric *m = &d->metrics[vals[v]->metric];
-            rt_setv(&t, &row[k], rp_fmt(&m->u, vals[v]->mean, b2, sizeof(b2)),
+            rt_setv(&t, &row[k],
+                    vals[v]->n > 1 && vals[v]->se >= 0
+                        ? rp_fmt_pm(&m->u, vals[v]->mean, vals[v]->se, b2,
+                                    sizeof(b2))
+                        : rp_fmt(&m->u, vals[v]->mean, b2, sizeof(b2)),
                     vals[v]->mean);
             if (m->u.kind == RP_U_BYTES)
                 row[k].title = rt_str(&t, "%.0f bytes", vals[v]->mean);
@@ -270,6 +276,35 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
             if (grew)
                 row[k].style = RT_WARN;
         }
+        k++;
+        /* how many values the figures are the mean of */
+        const struct rp_cell *cn = cr ? cr : cu ? cu : cl;
+        if (cn)
+            rt_setv(&t, &row[k], rt_str(&t, "%ld", cn->n), (double)cn->n);
+        else
+            rt_set(&t, &row[k], "–");
+        k++;
+        /* the run's check of compressratio against fio's
+         * buffer_compress_percentage (facts of the zfs get source) */
+        const char *bad = cn ? rp_fact_of(d, cn->source,
+                                          "flag.compression_mismatch")
+                             : NULL;
+        const char *ok = cn ? rp_fact_of(d, cn->source, "compression_check")
+                            : NULL;
+        if (bad) {
+            rt_set(&t, &row[k], "▲ mismatch");
+            row[k].title = bad;
+            row[k].style = RT_WARN;
+            any_check = 1;
+        } else if (ok) {
+            rt_set(&t, &row[k], strstr(ok, "within") ? "as expected" : "–");
+            row[k].title = ok;
+            row[k].style = RT_MUTED;
+            any_check = 1;
+        } else {
+            rt_set(&t, &row[k], "–");
+            row[k].style = RT_MUTED;
+        }
     }
     struct pb_buf note = PB_BUF_INIT;
     pb_buf_puts(&note, "compressratio, used, logicalused and referenced are "
@@ -281,6 +316,16 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     if (any_grew)
         pb_buf_puts(&note, " ▼ below 1.00×: the data takes more space than "
                            "was written (e.g. small volblocksize on raidz).");
+    pb_buf_puts(&note, " Rows are per configuration and workload (a "
+                       "randwrite leaves other data than a randread); n is "
+                       "the number of values behind a mean, ± its standard "
+                       "error.");
+    if (any_check)
+        pb_buf_puts(&note, " vs. fio's data: poolbench run compares "
+                           "compressratio, read once the data is on the "
+                           "pool, with what buffer_compress_percentage "
+                           "implies (100 / (100 - pct)); ▲ more than 10% "
+                           "off (hover for the figures).");
     t.note = rt_str(&t, "%s", pb_buf_str(&note));
     pb_buf_release(&note);
     rp_out_table(o, &t);
@@ -594,7 +639,8 @@ static size_t *used_facts(const struct rp_data *d, int props, size_t *n)
     *n = 0;
     for (size_t i = 0; i < d->nfacts; i++) {
         const struct rp_fact *f = &d->facts[i];
-        if (!f->key[0] || !source_used(d, f->source_id))
+        if (!f->key[0] || !source_used(d, f->source_id) ||
+            rp_cell_fact(f->key))
             continue;
         if ((strchr(f->key, ':') != NULL) == (props != 0))
             v[(*n)++] = i;

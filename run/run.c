@@ -42,6 +42,8 @@ struct run {
     size_t nfails, capfails;
 
     struct pb_resultset *facts; /* host facts, moved to the first store */
+    struct pb_run_telrun tr;    /* module parameters, arcstats, cache */
+    char ashift[16];            /* effective ashift of the pool (zdb -C) */
     int facts_stored;
     int warned_props;
 
@@ -569,6 +571,7 @@ static int pool_up(struct run *r, const struct pb_run_cell *c)
         sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
         return -1;
     }
+    pb_run_tel_ashift(&r->x, r->p->pool, r->ashift, sizeof(r->ashift));
     if (r->p->zvol && r->zvol_ok == 0) {
         r->zvol_ok = pb_run_zvol_probe(&r->z, r->zvol_why,
                                        sizeof(r->zvol_why)) == 0
@@ -687,6 +690,12 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
     struct pb_resultset *props = NULL;
     long got = 0;
+    struct pb_run_tel tel = {0};
+    struct pb_run_dsspace lay = {0};
+    struct pb_buf fiocmd = PB_BUF_INIT, rawl = PB_BUF_INIT;
+    char *dsname = pb_run_ds_name(r->p);
+    int reads = pb_run_cell_reads(r->p, c->combo[PB_RUN_FIO]);
+    tel.pid = -1;
 
     pb_run_note(&r->x, "cell %zu/%zu: %s | %s", c->index + 1, r->p->ncells,
                 label, test);
@@ -707,16 +716,25 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         }
         if (pb_run_stopped())
             goto out;
-        char path[PATH_MAX];
+        pb_run_layout_space(&r->x, dsname, &lay);
+        char path[PATH_MAX], iopath[PATH_MAX];
         cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
+        cell_path(r, c->index, rep, "iostat.txt", iopath, sizeof(iopath));
+        pb_buf_printf(&rawl, "%sraw/%s raw/%s", rawl.len ? " " : "",
+                      strrchr(path, '/') + 1, strrchr(iopath, '/') + 1);
         struct pb_run_argv a = {0};
         fio_common(r, c, &a);
         pb_run_argv_add(&a, "--group_reporting=1");
         pb_run_argv_add(&a, "--output-format=json");
         pb_run_argv_addf(&a, "--output=%s", path);
+        pb_buf_reset(&fiocmd);
+        pb_run_quote(&fiocmd, (const char *const *)a.v);
         struct pb_run_res res = {0};
+        pb_run_tel_release(&tel);
+        pb_run_tel_start(&tel, &r->tr, &r->x, r->p->pool, iopath);
         int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
                             PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+        pb_run_tel_stop(&tel, &r->tr, &r->x);
         pb_run_argv_release(&a);
         if (res.stopped[0])
             rc = rc ? rc : -1;
@@ -753,19 +771,38 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
             goto skip;
         }
         patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        pb_run_tel_store(&tel, &r->tr, reads, sets[got]);
+        pb_run_cache_check(r->p, c->combo[PB_RUN_FIO], &r->tr, sets[got]);
         pb_buf_add(&all, buf, len);
         free(buf);
         got++;
     }
-    /* zfs get after the last repeat: the data of every repeat is there */
+    /* zfs get after the last repeat, once the data is on the pool */
+    if (pb_run_settle(&r->z, why, sizeof(why)) != 0) {
+        sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+        goto skip;
+    }
     io.format = "zfs-props";
     props = capture_props(r, c, &io, why, sizeof(why));
     if (*why)
         goto skip;
+    pb_run_props_retest(props, test);
+    pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
+    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
+    if (props) {
+        char zp[PATH_MAX];
+        cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
+        pb_buf_printf(&rawl, " raw/%s", strrchr(zp, '/') + 1);
+    }
+    pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&rawl), props);
     if (props)
         store(r, props, 0);
-    for (long k = 0; k < got; k++)
+    for (long k = 0; k < got; k++) {
         share_dims(props, sets[k]);
+        pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
+        pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
+                          sets[k]);
+    }
     if (!r->x.dry_run && got > 0) {
         struct pb_resultset *set = sets[0];
         if (R > 1) {
@@ -776,6 +813,15 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         }
         if (store(r, set, 0) >= 0)
             forget_records(r, c->index, NULL);
+        if (r->o->progress) {
+            struct pb_buf h = PB_BUF_INIT;
+            pb_run_headline(set, &tel, &h);
+            fprintf(r->o->progress, "cell %zu/%zu %s %s: %s\n",
+                    c->index + 1, r->p->ncells, label, test,
+                    pb_buf_str(&h));
+            fflush(r->o->progress);
+            pb_buf_release(&h);
+        }
         if (set != sets[0])
             pb_resultset_free(set);
     }
@@ -793,6 +839,10 @@ skip:
     if (!pb_run_stopped())
         record_skip(r, c, label, test, why, 1);
 out:
+    pb_run_tel_release(&tel);
+    pb_buf_release(&fiocmd);
+    pb_buf_release(&rawl);
+    free(dsname);
     pb_run_ds_destroy(&r->z);
     for (long i = 0; i < R; i++)
         pb_resultset_free(sets[i]);
@@ -1093,6 +1143,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
     pb_run_plan_facts(plan, &r->caps, r->facts);
+    pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
+    if (!opts->dry_run)
+        pb_run_keep_plan(plan, r->dir, r->facts);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
@@ -1192,9 +1245,17 @@ int pb_run_execute(const struct pb_run_plan *plan,
                                                 : "a signal",
                        sum->done);
     }
-    if (r->x.dry_run)
+    if (r->x.dry_run) {
         pb_run_note(&r->x, "%zu cells, %zu would be skipped, %zu already in "
                     "the database", plan->ncells, sum->skipped, sum->resumed);
+        int unknown;
+        char d[32];
+        fmt_dur(pb_run_estimate(plan, r->impl, &unknown), d, sizeof(d));
+        pb_run_note(&r->x, "estimated duration: %s%s", d,
+                    unknown ? " plus the time fio takes for the cells "
+                              "without a runtime"
+                            : "");
+    }
 done:
     if (installed)
         pb_run_signals_restore();

@@ -300,4 +300,111 @@ void pb_run_manifest_file(FILE *fp, const char *run_id, const char *path);
 int pb_run_manifest_left(const char *dir, const char *path, char *run_id,
                          size_t n);
 
+/* ==== telemetry (telemetry.c) ==== */
+
+/* Once per run: module parameters and arcstats as facts (or "absent"),
+ * and the cache a working set is measured against. */
+struct pb_run_telrun {
+    enum pb_run_impl impl;
+    int have_arc;         /* /proc/spl/kstat/zfs/arcstats is readable */
+    double cache;         /* bytes: ARC c_max, zfs_arc_max or RAM; 0 */
+    char cache_what[200]; /* "ARC c_max 30.2 GiB", "RAM 23 GiB (...)" */
+};
+void pb_run_tel_run(struct pb_run_telrun *tr, struct pb_run_exec *x,
+                    enum pb_run_impl impl, struct pb_resultset *facts);
+
+/* One cell's fio run: zpool iostat in the background, arcstats around. */
+struct pb_run_tel {
+    pid_t pid;           /* zpool iostat, or -1 */
+    double t0;
+    char path[4096];     /* its output: DIR/raw/cNNN[-rK].iostat.txt */
+    struct pb_kstat arc0, arc1;
+    int have_arc, have_arc1;
+    int have_pool;       /* figures of the pool row were read */
+    double pool_rbw, pool_wbw;
+    int have_ratio;
+    double arc_ratio;    /* demand data hit ratio, % */
+};
+/* Start `zpool iostat -v POOL 1 > iostat_path` (a "#" note in the dry
+ * run and the log) and read arcstats. -1 when it could not start. */
+int pb_run_tel_start(struct pb_run_tel *t, const struct pb_run_telrun *tr,
+                     struct pb_run_exec *x, const char *pool,
+                     const char *iostat_path);
+/* Read arcstats again and stop zpool iostat (SIGTERM, waited for). */
+void pb_run_tel_stop(struct pb_run_tel *t, const struct pb_run_telrun *tr,
+                     struct pb_run_exec *x);
+/* Add to set (the cell's fio set): metrics pool_read_ops, pool_write_ops,
+ * pool_read_bw, pool_write_bw (means over the samples after the first),
+ * arc_hit_ratio; facts zpool_iostat.* (per vdev, the series),
+ * arc.delta.*, flag.served_from_arc (reads is non-zero for a cell that
+ * reads). */
+void pb_run_tel_store(struct pb_run_tel *t, const struct pb_run_telrun *tr,
+                      int reads, struct pb_resultset *set);
+/* Kill zpool iostat if still running; free the arcstats. */
+void pb_run_tel_release(struct pb_run_tel *t);
+/* 1 when the demand data reads between before and after were at least 90%
+ * ARC hits (and 100 or more) in a cell that reads, with the reason in buf;
+ * *ratio is the hit ratio in % (NAN without demand data reads). */
+int pb_run_arc_verdict(const struct pb_kstat *before,
+                       const struct pb_kstat *after, int reads, char *buf,
+                       size_t n, double *ratio);
+/* The ashift `zdb -C POOL` shows for the top-level vdevs ("12", or "9,12"
+ * when they differ), written into out; 0, or -1 when unknown (and in a dry
+ * run). */
+int pb_run_tel_ashift(struct pb_run_exec *x, const char *pool, char *out,
+                      size_t n);
+/* Set dimension ashift of every config of set, origin "command: zdb -C". */
+void pb_run_tel_set_ashift(struct pb_resultset *set, const char *ashift,
+                           const char *pool);
+/* "16 MiB", "1.50 GiB" into buf. */
+const char *pb_run_fmt_bytes(double b, char *buf, size_t n);
+
+/* ==== what a cell records about itself (cellinfo.c) ==== */
+
+/* Facts run.cell ("3/12"), run.fio_command (quoted), run.zfs_properties,
+ * run.pool_options and run.raw_files (raw_files may be NULL). */
+void pb_run_cell_facts(const struct pb_run_plan *p, const struct pb_run_cell *c,
+                       const char *fio_command, const char *raw_files,
+                       struct pb_resultset *set);
+/* Copy the plan file to DIR/plan.ini (the report links to it); fact
+ * run_plan_copy. */
+void pb_run_keep_plan(const struct pb_run_plan *p, const char *dir,
+                      struct pb_resultset *facts);
+/* Append " after TEST" to the names of the tests of a props set. */
+void pb_run_props_retest(struct pb_resultset *props, const char *test);
+/* `sync`, then `zpool sync POOL` (OpenZFS) or export/import (zfs-fuse, or
+ * when zpool sync fails). 0, or -1 with why (as pb_run_pool_cycle). */
+int pb_run_settle(struct pb_run_zfs *z, char *why, size_t n);
+
+struct pb_run_dsspace {
+    int valid;
+    double used, referenced, ratio;
+};
+/* `zfs get -Hp -o property,value used,referenced,compressratio DS`. */
+void pb_run_layout_space(struct pb_run_exec *x, const char *ds,
+                         struct pb_run_dsspace *out);
+/* 1 when ratio is more than 10% off what pct implies (100/(100-pct)),
+ * with the comparison written into buf either way. */
+int pb_run_ratio_check(double pct, double ratio, char *buf, size_t n);
+/* Facts on the props set: after_layout.*, and flag.compression_mismatch
+ * or compression_check when the plan gives buffer_compress_percentage. */
+void pb_run_compression_check(const struct pb_run_plan *p, size_t fio_combo,
+                              const struct pb_run_dsspace *layout,
+                              struct pb_resultset *props);
+/* size x numjobs of the fio combination in bytes, or -1 when unknown. */
+double pb_run_working_set(const struct pb_run_plan *p, size_t fio_combo);
+/* Facts working_set_bytes and flag.fits_in_cache (or cache_check). */
+void pb_run_cache_check(const struct pb_run_plan *p, size_t fio_combo,
+                        const struct pb_run_telrun *tr,
+                        struct pb_resultset *set);
+/* Does the cell's workload read? */
+int pb_run_cell_reads(const struct pb_run_plan *p, size_t fio_combo);
+/* "read 12.3k IOPS 48.1 MiB/s; pool read ..." appended to b. */
+void pb_run_headline(const struct pb_resultset *set, const struct pb_run_tel *t,
+                     struct pb_buf *b);
+/* Estimated seconds of a run of p on impl (cells it cannot run left
+ * out); *unknown counts cells without a runtime (overhead only). */
+double pb_run_estimate(const struct pb_run_plan *p, enum pb_run_impl impl,
+                       int *unknown);
+
 #endif
