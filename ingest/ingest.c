@@ -141,8 +141,11 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
             pb_label_extract(opts->rules, set, i);
     for (size_t k = 0; k < opts->nset; k++) {
         char *v = pb_ingest_norm_param(opts->set[k].key, opts->set[k].value);
-        char *o = pb_xasprintf("set: --set %s=%s", opts->set[k].key,
-                               opts->set[k].value);
+        char *o = opts->set_origin
+                      ? pb_xasprintf("plan: %s: %s=%s", opts->set_origin,
+                                     opts->set[k].key, opts->set[k].value)
+                      : pb_xasprintf("set: --set %s=%s", opts->set[k].key,
+                                     opts->set[k].value);
         for (size_t i = 0; i < set->nconfigs; i++)
             pb_rs_config_param_origin(set, i, opts->set[k].key, v, o);
         free(o);

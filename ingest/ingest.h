@@ -21,7 +21,7 @@ struct pb_kv {
     const char *key;
     const char *value;
     /* Where a configuration dimension came from, "KIND: DETAIL" with KIND
-     * one of label, command, title, path, set, sheet, companion (e.g.
+     * one of label, command, title, path, set, plan, sheet, companion (e.g.
      * "command: line 4: zpool create -o ashift=12 tank /dev/sdb");
      * NULL = the parser read it from the input's own fields. Test
      * parameters leave it NULL. */
@@ -214,6 +214,10 @@ struct pb_ingest_opts {
                                NULL = automatic (docs/experiment-context.md) */
     struct pb_kv *set;  /* --set KEY=VALUE config dimensions */
     size_t nset;
+    /* where set comes from when not the command line: origin "plan: FILE:
+     * KEY=VALUE" for set_origin "FILE" (poolbench run's cells); NULL =
+     * "set: --set KEY=VALUE" */
+    const char *set_origin;
     int companion; /* with label: ZFS outputs (zfs-props) attach their
                       dimensions to the label (pb_ingest_companion) */
     int threads; /* 0 = number of cores */

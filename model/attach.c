@@ -22,7 +22,8 @@ int db_origin_rank(const char *origin)
     static const struct {
         const char *kind;
         int rank;
-    } ranks[] = {{"set", 0},     {"sheet", 1},     {"command", 3},
+    } ranks[] = {{"set", 0},     {"plan", 0},      {"sheet", 1},
+                 {"command", 3},
                  {"companion", 4}, {"label", 5},   {"title", 5},
                  {"path", 5}};
     for (size_t i = 0; i < sizeof(ranks) / sizeof(ranks[0]); i++)

@@ -685,6 +685,7 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     io.label = label;
     io.set = kv;
     io.nset = nkv;
+    io.set_origin = r->p->path;
     long R = r->p->repeats;
     struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
     struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
@@ -763,7 +764,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
                                  .format = "fio-json",
                                  .label = label,
                                  .set = kv,
-                                 .nset = nkv},
+                                 .nset = nkv,
+                                 .set_origin = r->p->path},
                              &sets[got], &e) != PB_OK) {
             sfmt(why, sizeof(why), "fio output not ingested (%s:%ld): %s",
                      path, e.line, e.msg);
