@@ -779,15 +779,22 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         free(buf);
         got++;
     }
-    /* zfs get after the last repeat, once the data is on the pool */
+    /* zfs get after the last repeat, once the data is on the pool; when
+     * that fails the fio results stand, without space figures, and the
+     * pool (in an unknown state) is not used again */
+    io.format = "zfs-props";
     if (pb_run_settle(&r->z, why, sizeof(why)) != 0) {
         sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
-        goto skip;
+        warn(r, "cell %zu/%zu: no zfs get: %s", c->index + 1, r->p->ncells,
+             why);
+        if (r->z.gone)
+            goto skip;
+        why[0] = '\0'; /* said; the cell's fio results stand */
+    } else {
+        props = capture_props(r, c, &io, why, sizeof(why));
+        if (*why)
+            goto skip;
     }
-    io.format = "zfs-props";
-    props = capture_props(r, c, &io, why, sizeof(why));
-    if (*why)
-        goto skip;
     pb_run_props_retest(props, test);
     pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
     pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
