@@ -18,7 +18,7 @@
 const struct pb_parser *const pb_parsers[] = {
     &pb_parser_fio_json,  &pb_parser_fio_text, &pb_parser_fio_terse,
     &pb_parser_iozone,    &pb_parser_bonnie_csv, &pb_parser_pts_xml,
-    &pb_parser_zfs_props, &pb_parser_table, NULL,
+    &pb_parser_zfs_props, &pb_parser_table, &pb_parser_zfs_commands, NULL,
 };
 
 const struct pb_parser *pb_ingest_parser_by_name(const char *name)
@@ -110,7 +110,9 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
         pb_ingest_context(set, buf, len, opts);
         return;
     }
-    if (opts->label && opts->companion && !strcmp(set->format, "zfs-props"))
+    if (opts->label && opts->companion &&
+        (!strcmp(set->format, "zfs-props") ||
+         !strcmp(set->format, "zfs-commands")))
         pb_ingest_companion(set);
     if (opts->label && set->nconfigs > 0) {
         /* Every config of the file becomes the one named by --label; the
@@ -210,7 +212,16 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                  ? pb_zfs_parse_columns(path, buf, len, opts->columns, set,
                                         err)
                  : p->parse(path, buf, len, set, err);
-    if (rc == PB_OK && set->nresults == 0)
+    /* a command transcript holds no results: it is only a companion */
+    int companion = p == &pb_parser_zfs_commands && opts && opts->label &&
+                    opts->companion;
+    if (rc == PB_OK && set->nresults == 0 && p == &pb_parser_zfs_commands &&
+        !companion)
+        rc = pb_err_set(err, PB_EINPUT, path, 1, 0,
+                        "commands that build a pool, and no results: ingest "
+                        "it with --label X to attach its layout and "
+                        "properties to configuration X");
+    else if (rc == PB_OK && set->nresults == 0 && !companion)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);
     if (rc != PB_OK && !(opts && opts->format) &&

@@ -12,6 +12,7 @@ extern const struct pb_parser pb_parser_iozone;
 extern const struct pb_parser pb_parser_bonnie_csv;
 extern const struct pb_parser pb_parser_pts_xml;
 extern const struct pb_parser pb_parser_zfs_props;
+extern const struct pb_parser pb_parser_zfs_commands;
 extern const struct pb_parser pb_parser_table;
 
 /* The table parser with the ingest options (--table-metric). */
