@@ -118,7 +118,7 @@ int cmd_export(int argc, char **argv)
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
         case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_usage_error("export", "bad option");
+        default: return cli_bad_option("export", "ho:", opts, argv);
         }
     }
     if (optind < argc)
@@ -134,6 +134,11 @@ int cmd_export(int argc, char **argv)
     if (cli_check_output("export", outpath, dbpath)) {
         pb_db_close(db);
         return 2;
+    }
+    int frc = cli_check_filter(db, "export", &f);
+    if (frc) {
+        pb_db_close(db);
+        return frc;
     }
     struct out o = {stdout, json, 0};
     if (outpath && !(o.fp = fopen(outpath, "w"))) {

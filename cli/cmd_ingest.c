@@ -471,7 +471,7 @@ int cmd_ingest(int argc, char **argv)
             fputs(usage_text, stdout);
             goto out;
         default:
-            status = cli_usage_error("ingest", "bad option");
+            status = cli_bad_option("ingest", "hqj:", opts, argv);
             goto out;
         }
     }

@@ -251,7 +251,7 @@ int cmd_list(int argc, char **argv)
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
         case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_usage_error("list", "bad option");
+        default: return cli_bad_option("list", "h", opts, argv);
         }
     }
     const char *what = optind < argc ? argv[optind++] : "sources";
@@ -283,6 +283,13 @@ int cmd_list(int argc, char **argv)
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
         return cli_fail(&err);
+    if (kind == L_RES) {
+        int frc = cli_check_filter(db, "list", &f);
+        if (frc) {
+            pb_db_close(db);
+            return frc;
+        }
+    }
     if (json)
         t.json = json_array();
     int rc;

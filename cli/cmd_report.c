@@ -122,7 +122,7 @@ int cmd_report(int argc, char **argv)
             fputs(usage_text, stdout);
             return 0;
         default:
-            return cli_usage_error("report", "bad option");
+            return cli_bad_option("report", "ho:q", opts, argv);
         }
     }
     if (optind < argc)
@@ -147,6 +147,11 @@ int cmd_report(int argc, char **argv)
         cli_check_output("report", ro.outdir, dbpath)) {
         pb_db_close(db);
         return 2;
+    }
+    int frc = cli_check_filter(db, "report", &ro.filter);
+    if (frc) {
+        pb_db_close(db);
+        return frc;
     }
     struct pb_render_summary sum;
     int rc = pb_render_report(db, &ro, &sum, &err);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <getopt.h>
 
 #ifndef PB_VERSION
 #define PB_VERSION "0.1.0"
@@ -38,27 +39,6 @@ static void usage(FILE *fp)
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
                 "./poolbench.db.\n"
                 "Run 'poolbench <command> --help' for a command's options.\n");
-}
-
-/* Levenshtein distance, for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
-    size_t prev[65], cur[65];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, sizeof(size_t) * (lb + 1));
-    }
-    return prev[lb];
 }
 
 static const struct command *find(const char *name)
@@ -164,6 +144,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
+    opterr = 0; /* the commands say what is wrong (cli_bad_option) */
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
         usage(stdout);
         return 0;
@@ -186,16 +167,10 @@ int main(int argc, char **argv)
     const struct command *c = find(name);
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
-        size_t best = 3;
-        const char *sugg = NULL;
-        for (size_t i = 0; i < NCOMMANDS; i++) {
-            size_t d = distance(name, commands[i].name);
-            if (d < best || (d <= 3 && !strncmp(name, commands[i].name, 2) &&
-                             d <= best)) {
-                best = d;
-                sugg = commands[i].name;
-            }
-        }
+        const char *names[NCOMMANDS];
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        const char *sugg = cli_nearest(name, names, NCOMMANDS);
         if (sugg)
             fprintf(stderr, " Did you mean '%s'?", sugg);
         fprintf(stderr, "\nSee 'poolbench --help'.\n");

@@ -126,6 +126,23 @@ struct pb_db_counts {
 int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
                  struct pb_err *err) PB_WUR;
 
+/* Kinds of names a filter matches (pb_db_each_name). */
+enum pb_db_name_kind {
+    PB_DB_TESTS,   /* test names */
+    PB_DB_CONFIGS, /* configuration labels */
+    PB_DB_METRICS, /* metric names */
+    PB_DB_HOSTS,   /* host names */
+    PB_DB_FORMATS  /* source formats (matched exactly, not as a pattern) */
+};
+typedef int (*pb_db_name_cb)(void *ctx, const char *name);
+/* The distinct names of one kind that have results, sorted, and only those
+ * matching re when it is not NULL (PCRE2 anywhere; for PB_DB_FORMATS
+ * equality). Returns PB_OK, the callback's stop value, PB_EUSAGE for a
+ * bad pattern or PB_EDB. */
+int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
+                    const char *re, pb_db_name_cb cb, void *ctx,
+                    struct pb_err *err) PB_WUR;
+
 /* ==== report queries ==== */
 
 /* One result row for render/: ids instead of names so the report can group
