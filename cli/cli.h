@@ -34,6 +34,18 @@ int cli_check_output(const char *cmd, const char *out, const char *db);
 typedef struct json_t json_t;
 json_t *cli_json_str(const char *s);
 
+/* A parameter value as JSON: a number when the text is a JSON number
+ * ("131072", "-1.5", "2e3"), else a string (json_null for NULL). */
+json_t *cli_json_value(const char *s);
+
+/* export --wide: one row per source, host, config, test and job; config
+ * dimensions, test parameters and metrics as columns (docs/design.md).
+ * CSV, or JSON objects when json. PB_OK, PB_EUSAGE (bad pattern), PB_EDB. */
+struct pb_db;
+struct pb_db_filter;
+int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
+                    FILE *fp, struct pb_err *err);
+
 /* ==== "did you mean" (suggest.c) ==== */
 
 /* The candidate of cands nearest to word (edit distance, ignoring case)

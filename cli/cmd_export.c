@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: poolbench export [--db FILE] --csv|--json [-o FILE]\n"
+    "usage: poolbench export [--db FILE] --csv|--json [--wide] [-o FILE]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--host RE] [--format FMT]\n"
     "\n"
@@ -19,6 +19,9 @@ static const char usage_text[] =
     "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  --csv         RFC 4180 CSV with a header line\n"
     "  --json        a JSON array of objects\n"
+    "  --wide        one row per source, host, config, test and job, with\n"
+    "                every config dimension, test parameter and metric as\n"
+    "                its own column (sorted; docs/design.md, Wide export)\n"
     "  -o FILE       write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
     "                keep rows whose field matches the PCRE2 pattern\n"
@@ -99,12 +102,13 @@ int cmd_export(int argc, char **argv)
         {"metric", required_argument, NULL, 'm'},
         {"host", required_argument, NULL, 'H'},
         {"format", required_argument, NULL, 'f'},
+        {"wide", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path(), *outpath = NULL;
     struct pb_db_filter f = {0};
-    int csv = 0, json = 0, ch;
+    int csv = 0, json = 0, wide = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (ch) {
@@ -117,6 +121,7 @@ int cmd_export(int argc, char **argv)
         case 'm': f.metric_re = optarg; break;
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
+        case 'W': wide = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: return cli_bad_option("export", "ho:", opts, argv);
         }
@@ -146,6 +151,21 @@ int cmd_export(int argc, char **argv)
                    strerror(errno));
         pb_db_close(db);
         return cli_fail(&err);
+    }
+    if (wide) {
+        int rc = cli_export_wide(db, &f, json, o.fp, &err);
+        pb_db_close(db);
+        int werr = ferror(o.fp);
+        if (o.fp != stdout && fclose(o.fp) != 0)
+            werr = 1;
+        if (rc != PB_OK)
+            return cli_fail(&err);
+        if (werr) {
+            pb_err_set(&err, PB_EIO, outpath ? outpath : "-", 0, 0,
+                       "write failed");
+            return cli_fail(&err);
+        }
+        return 0;
     }
     if (csv) {
         for (size_t i = 0; i < NCOLS; i++)

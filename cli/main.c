@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -135,6 +136,47 @@ json_t *cli_json_str(const char *s)
     j = json_string(e);
     free(e);
     return j ? j : json_null();
+}
+
+/* The JSON number grammar (RFC 8259, section 6). */
+static int json_number_text(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return 0;
+    if (*s == '.') {
+        s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+json_t *cli_json_value(const char *s)
+{
+    if (!s || !json_number_text(s))
+        return cli_json_str(s);
+    if (!strpbrk(s, ".eE") && strlen(s) < 19)
+        return json_integer(strtoll(s, NULL, 10));
+    double d = strtod(s, NULL);
+    return isfinite(d) ? json_real(d) : cli_json_str(s);
 }
 
 int main(int argc, char **argv)
