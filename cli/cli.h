@@ -46,6 +46,13 @@ struct pb_db_filter;
 int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
                     FILE *fp, struct pb_err *err);
 
+/* Parse --ignore-param LIST (comma-separated keys, or "none"; NULL text =
+ * not given) into *out: NULL for the default, else a NULL-terminated
+ * list in one allocation the caller frees with free(). 0, or 2 (printed)
+ * for a bad list. */
+int cli_ignore_params(const char *cmd, const char *text,
+                      const char *const **out);
+
 /* ==== "did you mean" (suggest.c) ==== */
 
 /* The candidate of cands nearest to word (edit distance, ignoring case)

@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"list", cmd_list, "show sources, configs, tests or results"},
     {"export", cmd_export, "write results as CSV or JSON"},
     {"report", cmd_report, "write the HTML report"},
+    {"best", cmd_best, "print the best configuration per test"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

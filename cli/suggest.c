@@ -255,3 +255,44 @@ int cli_check_filter(struct pb_db *db, const char *cmd,
                                "together (each matches some)");
     return 0;
 }
+
+/* ==== --ignore-param ==== */
+
+int cli_ignore_params(const char *cmd, const char *text,
+                      const char *const **out)
+{
+    *out = NULL;
+    if (!text)
+        return 0;
+    size_t len = strlen(text), n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    char **v = pb_xmalloc((n + 1) * sizeof(*v) + len + 1);
+    char *copy = (char *)(v + n + 1);
+    memcpy(copy, text, len + 1);
+    size_t k = 0;
+    if (strcmp(text, "none") != 0) {
+        for (char *s = copy;;) {
+            char *comma = strchr(s, ',');
+            if (comma)
+                *comma = '\0';
+            int ok = *s != '\0';
+            for (const char *c = s; *c && ok; c++)
+                ok = isalnum((unsigned char)*c) || *c == '_' || *c == '.' ||
+                     *c == '-';
+            if (!ok) {
+                free(v);
+                return cli_usage_error(cmd, "--ignore-param: bad parameter "
+                                       "name '%s' (give keys such as "
+                                       "runtime,size, or none)", s);
+            }
+            v[k++] = s;
+            if (!comma)
+                break;
+            s = comma + 1;
+        }
+    }
+    v[k] = NULL;
+    *out = (const char *const *)v;
+    return 0;
+}
