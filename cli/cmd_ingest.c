@@ -17,7 +17,7 @@ static const char usage_text[] =
     "                        [--set KEY=VALUE]... [--rules FILE] [--dump]\n"
     "                        [--configs SHEET]... [--table-metric SPEC]...\n"
     "                        [--columns LIST] [--skip-unknown] [--include GLOB]...\n"
-    "                        [--exclude GLOB]... [--follow] PATH...\n"
+    "                        [--exclude GLOB]... [--follow] [--replace] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -56,6 +56,9 @@ static const char usage_text[] =
     "                    a GLOB with '/', path below PATH) matches; repeatable\n"
     "  --exclude GLOB    in directories, skip matching files and folders;\n"
     "                    repeatable (e.g. --exclude '*.fio' --exclude raw)\n"
+    "  --replace         a file already stored (same bytes, or the same path)\n"
+    "                    replaces its old source with everything of it, in\n"
+    "                    one transaction: re-ingest with a better --label\n"
     "  --follow          follow symbolic links to directories (each directory\n"
     "                    is still walked once, so link loops end)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -77,6 +80,7 @@ struct ingest_ctx {
     struct pb_db *db;
     int dump, quiet, tty;
     int skip_unknown; /* files of no supported format are skipped */
+    int replace;      /* --replace: a known file's old source goes */
     size_t unknown;   /* ... and counted */
     int fatal;
     struct pb_err fatal_err;
@@ -133,6 +137,45 @@ static void warn_skipped(const struct ingest_ctx *c, const char *path,
             !strcmp(set->facts[i].key, "skipped_lines"))
             fprintf(stderr, "poolbench: warning: %s: skipped lines %s\n",
                     path, set->facts[i].value);
+}
+
+/* ingest --replace: the sources of these bytes or this path are removed
+ * and set stored in one transaction of its own (the batch so far is
+ * committed first). PB_OK with the batch open again, or the error (nothing
+ * of this file changed). */
+static int replace_store(struct ingest_ctx *c, const struct pb_resultset *set,
+                         size_t *n, struct pb_err *e)
+{
+    struct pb_db_select sel = {0};
+    sel.source = set->path;
+    sel.sha256 = set->sha256;
+    long long *ids = NULL;
+    size_t nids = 0;
+    int rc = commit(c, e);
+    if (!rc)
+        rc = pb_db_begin(c->db, e);
+    if (!rc)
+        rc = pb_db_select_sources(c->db, &sel, &ids, &nids, e);
+    for (size_t i = 0; i < nids && !rc; i++)
+        rc = pb_db_forget_source(c->db, ids[i], e);
+    if (!rc && nids)
+        rc = pb_db_prune(c->db, e);
+    if (!rc)
+        rc = pb_db_store(c->db, set, n, e);
+    if (rc) {
+        pb_db_rollback(c->db);
+        free(ids);
+        c->batch_n = 0;
+        return rc == PB_EDUP ? PB_EDB : rc;
+    }
+    rc = pb_db_commit(c->db, e);
+    if (!rc && !c->quiet)
+        for (size_t i = 0; i < nids; i++)
+            printf("drop source %lld: replaced by %s\n", ids[i], set->path);
+    free(ids);
+    if (!rc)
+        rc = pb_db_begin(c->db, e);
+    return rc;
 }
 
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
@@ -199,7 +242,14 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         }
         c->batch_t0 = now_s();
     }
-    int rc = pb_db_store(c->db, set, &n, &e);
+    int rc;
+    if (c->replace) {
+        rc = replace_store(c, set, &n, &e);
+        if (rc == PB_OK)
+            goto stored;
+    }
+    rc = pb_db_store(c->db, set, &n, &e);
+stored:
     c->batch_n++;
     if (c->tty && !c->quiet)
         fputs("\r\033[K", stderr);
@@ -368,6 +418,7 @@ int cmd_ingest(int argc, char **argv)
         {"skip-unknown", no_argument, NULL, 'U'},
         {"include", required_argument, NULL, 'I'},
         {"exclude", required_argument, NULL, 'X'},
+        {"replace", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -456,6 +507,9 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'U':
             ctx.skip_unknown = 1;
+            break;
+        case 'R':
+            ctx.replace = 1;
             break;
         case 'I':
             PB_GROW(incl, capincl, io.ninclude + 1);

@@ -27,6 +27,8 @@ static const struct command commands[] = {
     {"export", cmd_export, "write results as CSV or JSON"},
     {"report", cmd_report, "write the HTML report"},
     {"best", cmd_best, "print the best configuration per test"},
+    {"rm", cmd_rm, "remove sources and everything of them"},
+    {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
