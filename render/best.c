@@ -27,7 +27,8 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
                    struct pb_err *err)
 {
     struct rp_data d;
-    int rc = rp_data_load(db, &opts->filter, &d, err);
+    int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params, &d,
+                                   err);
     if (rc) {
         rp_data_release(&d);
         return rc;
@@ -81,6 +82,3 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
     return rc;
 }
 
-const char *const pb_render_default_ignore[] = {"runtime", "size",
-                                                "ramp_time", "time_based",
-                                                NULL};
