@@ -281,10 +281,11 @@ int cli_ignore_params(const char *cmd, const char *text,
                 ok = isalnum((unsigned char)*c) || *c == '_' || *c == '.' ||
                      *c == '-';
             if (!ok) {
+                int rc = cli_usage_error(cmd, "--ignore-param: bad parameter "
+                                         "name '%s' (give keys such as "
+                                         "runtime,size, or none)", s);
                 free(v);
-                return cli_usage_error(cmd, "--ignore-param: bad parameter "
-                                       "name '%s' (give keys such as "
-                                       "runtime,size, or none)", s);
+                return rc;
             }
             v[k++] = s;
             if (!comma)
