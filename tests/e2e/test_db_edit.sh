@@ -146,5 +146,31 @@ clean "rm run"
 "$pb" rm --db "$db" --run r-43 2>"$tmp/err"
 [ $? -eq 2 ] || fail "rm --run unknown exit"
 
+# --- relabel with a companion zpool status: its dimensions follow it
+cd "$src/fixtures" || exit 1
+db="$tmp/comp.db"
+"$pb" ingest --db "$db" -q --label tankA zfs/zfs-fuse_zpool-status_mirror.txt \
+    fio-json/fio-3.33_three-jobs.json || fail "ingest companion"
+"$pb" relabel --db "$db" -q tankA tankB || fail "relabel companion"
+got=$(q "SELECT c.label || ' ' || count(*) || ' ' || (SELECT group_concat(key
+    || '=' || value, ' ') FROM (SELECT key, value FROM config_param WHERE
+    config_id = c.id ORDER BY key)) FROM config c JOIN result r ON
+    r.config_id = c.id GROUP BY c.id")
+[ "$got" = "tankB 57 l2arc=no layout=mirror slog=no vdevs=1" ] ||
+    fail "companion relabel: $got"
+[ "$(q "SELECT group_concat(DISTINCT label) FROM label_param")" = tankB ] ||
+    fail "companion label_param: $(q 'SELECT * FROM label_param')"
+clean "relabel companion"
+# only the fio source moves: the companion's dimensions stay with tankB
+"$pb" relabel --db "$db" -q --source fio-json/fio-3.33_three-jobs.json \
+    tankB tankC || fail "relabel --source companion"
+got=$(q "SELECT c.label || ' ' || count(*) || ' ' || coalesce((SELECT
+    group_concat(key, ' ') FROM config_param WHERE config_id = c.id), '-')
+    FROM config c JOIN result r ON r.config_id = c.id GROUP BY c.id ORDER BY
+    c.label")
+[ "$got" = "tankB 3 l2arc layout slog vdevs
+tankC 54 -" ] || fail "relabel --source companion: $got"
+clean "relabel --source companion"
+
 [ $fails -eq 0 ] || exit 1
 echo "ok"
