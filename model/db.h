@@ -136,6 +136,7 @@ struct pb_db_row {
     int has_stderr;
     double stderr_;
     long samples; /* 0 = unknown */
+    long long config_id, test_id;
 };
 
 /* Callbacks return 0 to go on, non-zero to stop (that value is returned). */

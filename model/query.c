@@ -41,6 +41,8 @@ int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
         r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
         r.stderr_ = sqlite3_column_double(q, 11);
         r.samples = (long)sqlite3_column_int64(q, 12);
+        r.config_id = sqlite3_column_int64(q, 13);
+        r.test_id = sqlite3_column_int64(q, 14);
         if ((stop = cb(ctx, &r)) != 0)
             break;
     }

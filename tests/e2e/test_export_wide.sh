@@ -52,6 +52,12 @@ got=$(jq -c '.[] | select(.job == "randread-4k-qd4") |
     [.config_params, .test_params.bs, .test_params.rw, .metrics]' "$tmp/w.json")
 [ "$got" = '[{"compression":"lz4","recordsize":131072},4096,"randread",{"read_iops":37925.925926}]' ] ||
     fail "wide json: $got"
+# export --json: each row has its parameters as objects
+"$pb" export --db "$db" --json --metric '^read_iops$' --config rs128k \
+    >"$tmp/e.json" || fail "export --json"
+got=$(jq -c '.[] | [.value == 37925.925926, .config_params, .test_params.bs, .test_params.rw]' "$tmp/e.json")
+[ "$got" = '[true,{"compression":"lz4","recordsize":131072},4096,"randread"]' ] ||
+    fail "export json params: $got"
 # list --json: ids, counts and values are numbers, params objects
 "$pb" list --db "$db" --json tests >"$tmp/t.json" || fail "list tests"
 got=$(jq -c '.[] | select(.test == "fio write bs=64k iodepth=1 fsync=16") |
