@@ -59,7 +59,8 @@ int cli_ignore_params(const char *cmd, const char *text,
  * when near enough to be a typo of it, else NULL. */
 const char *cli_nearest(const char *word, const char *const *cands, size_t n);
 
-/* The same, fed one candidate at a time; best is an owned copy. */
+/* The same, fed one candidate at a time; best is an owned copy, with
+ * control characters escaped (pb_term_str) for the terminal. */
 struct cli_nearest {
     const char *word;
     char *best; /* NULL = none near enough yet */

@@ -84,7 +84,7 @@ static int no_source(const char *what, const struct srcs *all)
     for (size_t i = 0; i < all->n && !n.best; i++) {
         const char *slash = strrchr(all->v[i].path, '/');
         if (slash && !strcmp(slash + 1, what))
-            n.best = pb_xstrdup(all->v[i].path);
+            n.best = pb_term_str(all->v[i].path);
     }
     int rc = n.best ? cli_usage_error("rm", "no source '%s'; did you mean "
                                       "'%s'?", what, n.best)
@@ -184,10 +184,12 @@ int cmd_rm(int argc, char **argv)
                                       &err);
             const struct src *s = by_id(&all, ids[i]);
             if (!rc && outside && s) {
+                char *p = pb_term_str(s->path);
                 status = cli_usage_error(
                     "rm", "source %lld '%s' also has results of "
                     "configurations '%s' does not match; remove it by path "
-                    "or narrow --config", s->id, s->path, sel.config_re);
+                    "or narrow --config", s->id, p, sel.config_re);
+                free(p);
                 goto out;
             }
         }

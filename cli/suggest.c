@@ -64,7 +64,8 @@ void cli_nearest_add(struct cli_nearest *n, const char *cand)
     size_t d = distance(n->word, cand);
     if (near(n->word, cand, d) && d < n->dist) {
         free(n->best);
-        n->best = pb_xstrdup(cand);
+        /* names come from input files: no escape reaches the terminal */
+        n->best = pb_term_str(cand);
         n->dist = d;
     }
 }
