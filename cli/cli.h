@@ -10,6 +10,9 @@ int cmd_list(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_best(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+int cmd_relabel(int argc, char **argv);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);
@@ -30,5 +33,58 @@ int cli_check_output(const char *cmd, const char *out, const char *db);
  * written as \xHH. Caller owns the reference. */
 typedef struct json_t json_t;
 json_t *cli_json_str(const char *s);
+
+/* A parameter value as JSON: a number when the text is a JSON number
+ * ("131072", "-1.5", "2e3"), else a string (json_null for NULL). */
+json_t *cli_json_value(const char *s);
+
+/* export --wide: one row per source, host, config, test and job; config
+ * dimensions, test parameters and metrics as columns (docs/design.md).
+ * CSV, or JSON objects when json. PB_OK, PB_EUSAGE (bad pattern), PB_EDB. */
+struct pb_db;
+struct pb_db_filter;
+int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
+                    FILE *fp, struct pb_err *err);
+
+/* Parse --ignore-param LIST (comma-separated keys, or "none"; NULL text =
+ * not given) into *out: NULL for the default, else a NULL-terminated
+ * list in one allocation the caller frees with free(). 0, or 2 (printed)
+ * for a bad list. */
+int cli_ignore_params(const char *cmd, const char *text,
+                      const char *const **out);
+
+/* ==== "did you mean" (suggest.c) ==== */
+
+/* The candidate of cands nearest to word (edit distance, ignoring case)
+ * when near enough to be a typo of it, else NULL. */
+const char *cli_nearest(const char *word, const char *const *cands, size_t n);
+
+/* The same, fed one candidate at a time; best is an owned copy, with
+ * control characters escaped (pb_term_str) for the terminal. */
+struct cli_nearest {
+    const char *word;
+    char *best; /* NULL = none near enough yet */
+    size_t dist;
+};
+void cli_nearest_init(struct cli_nearest *n, const char *word);
+void cli_nearest_add(struct cli_nearest *n, const char *cand);
+void cli_nearest_release(struct cli_nearest *n);
+
+/* After getopt_long returned '?' (main sets opterr = 0): print what was
+ * wrong with the option (unknown, with the nearest option; ambiguous;
+ * missing its value) and return 2. */
+struct option;
+int cli_bad_option(const char *cmd, const char *shortopts,
+                   const struct option *opts, char **argv);
+
+/* Every filter of f must match something: else print "no test matches
+ * 'randraed'; did you mean 'randread'?" (the nearest test name or word,
+ * config label, metric or host) and return 2. Filters that each match but
+ * not together are refused too. 0 when all match; another exit status
+ * (printed) when the database fails or a pattern is bad. */
+struct pb_db;
+struct pb_db_filter;
+int cli_check_filter(struct pb_db *db, const char *cmd,
+                     const struct pb_db_filter *f);
 
 #endif

@@ -9,16 +9,21 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: poolbench export [--db FILE] --csv|--json [-o FILE]\n"
+    "usage: poolbench export [--db FILE] --csv|--json [--wide] [-o FILE]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--host RE] [--format FMT]\n"
     "\n"
     "Write every result (the columns of the v_result view) in canonical\n"
-    "units: bytes/s, ops/s, ns, bytes, percent.\n"
+    "units: bytes/s, ops/s, ns, bytes, percent. JSON rows also hold the\n"
+    "configuration's and the test's parameters as objects (config_params,\n"
+    "test_params; numbers as JSON numbers).\n"
     "\n"
     "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  --csv         RFC 4180 CSV with a header line\n"
     "  --json        a JSON array of objects\n"
+    "  --wide        one row per source, host, config, test and job, with\n"
+    "                every config dimension, test parameter and metric as\n"
+    "                its own column (sorted; docs/design.md, Wide export)\n"
     "  -o FILE       write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
     "                keep rows whose field matches the PCRE2 pattern\n"
@@ -30,10 +35,55 @@ static const char *const columns[] = {
     "metric",      "value",  "unit",  "direction", "stderr", "samples"};
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
 
+/* Parameters of configs or tests, ordered by owner id and key. */
+struct params {
+    struct pb_db_triple *v; /* id, key, value (owned copies) */
+    size_t n, cap;
+};
+
+static int on_param(void *ctx, const struct pb_db_triple *t)
+{
+    struct params *p = ctx;
+    PB_GROW(p->v, p->cap, p->n + 1);
+    p->v[p->n].id = t->id;
+    p->v[p->n].a = pb_xstrdup(t->a ? t->a : "");
+    p->v[p->n].b = pb_xstrdup(t->b ? t->b : "");
+    p->v[p->n].c = NULL;
+    p->n++;
+    return 0;
+}
+
+static void params_release(struct params *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        free((char *)p->v[i].a);
+        free((char *)p->v[i].b);
+    }
+    free(p->v);
+}
+
+/* {"key": value, ...} of owner id; numbers as JSON numbers. */
+static json_t *params_object(const struct params *p, long long id)
+{
+    size_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->v[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    json_t *o = json_object();
+    for (; lo < p->n && p->v[lo].id == id; lo++)
+        json_object_set_new(o, p->v[lo].a, cli_json_value(p->v[lo].b));
+    return o;
+}
+
 struct out {
     FILE *fp;
     int json;
     size_t n;
+    struct params cp, tp;
 };
 
 static int on_row(void *ctx, const struct pb_db_row *r)
@@ -77,6 +127,10 @@ static int on_row(void *ctx, const struct pb_db_row *r)
         json_object_set_new(obj, "samples",
                             r->samples ? json_integer(r->samples)
                                        : json_null());
+        json_object_set_new(obj, "config_params",
+                            params_object(&o->cp, r->config_id));
+        json_object_set_new(obj, "test_params",
+                            params_object(&o->tp, r->test_id));
 #undef STR
         fputs(o->n ? ",\n  " : "[\n  ", o->fp);
         json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
@@ -99,12 +153,13 @@ int cmd_export(int argc, char **argv)
         {"metric", required_argument, NULL, 'm'},
         {"host", required_argument, NULL, 'H'},
         {"format", required_argument, NULL, 'f'},
+        {"wide", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path(), *outpath = NULL;
     struct pb_db_filter f = {0};
-    int csv = 0, json = 0, ch;
+    int csv = 0, json = 0, wide = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (ch) {
@@ -117,8 +172,9 @@ int cmd_export(int argc, char **argv)
         case 'm': f.metric_re = optarg; break;
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
+        case 'W': wide = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_usage_error("export", "bad option");
+        default: return cli_bad_option("export", "ho:", opts, argv);
         }
     }
     if (optind < argc)
@@ -135,19 +191,50 @@ int cmd_export(int argc, char **argv)
         pb_db_close(db);
         return 2;
     }
-    struct out o = {stdout, json, 0};
+    int frc = cli_check_filter(db, "export", &f);
+    if (frc) {
+        pb_db_close(db);
+        return frc;
+    }
+    struct out o;
+    memset(&o, 0, sizeof(o));
+    o.fp = stdout;
+    o.json = json;
     if (outpath && !(o.fp = fopen(outpath, "w"))) {
         pb_err_set(&err, PB_EIO, outpath, 0, 0, "cannot write: %s",
                    strerror(errno));
         pb_db_close(db);
         return cli_fail(&err);
     }
+    if (wide) {
+        int rc = cli_export_wide(db, &f, json, o.fp, &err);
+        pb_db_close(db);
+        int werr = ferror(o.fp);
+        if (o.fp != stdout && fclose(o.fp) != 0)
+            werr = 1;
+        if (rc != PB_OK)
+            return cli_fail(&err);
+        if (werr) {
+            pb_err_set(&err, PB_EIO, outpath ? outpath : "-", 0, 0,
+                       "write failed");
+            return cli_fail(&err);
+        }
+        return 0;
+    }
     if (csv) {
         for (size_t i = 0; i < NCOLS; i++)
             fprintf(o.fp, "%s%s", i ? "," : "", columns[i]);
         fputs("\r\n", o.fp);
     }
-    int rc = pb_db_each_result(db, &f, on_row, &o, &err);
+    int rc = PB_OK;
+    if (json)
+        rc = pb_db_report_params(db, 0, on_param, &o.cp, &err);
+    if (json && !rc)
+        rc = pb_db_report_params(db, 1, on_param, &o.tp, &err);
+    if (!rc)
+        rc = pb_db_each_result(db, &f, on_row, &o, &err);
+    params_release(&o.cp);
+    params_release(&o.tp);
     if (json)
         fputs(o.n ? "\n]\n" : "[]\n", o.fp);
     pb_db_close(db);

@@ -18,7 +18,8 @@ static const char usage_text[] =
     "                        [--rules FILE] [--dump] [--configs SHEET]...\n"
     "                        [--table-metric SPEC]... [--columns LIST]\n"
     "                        [--skip-unknown] [--include GLOB]...\n"
-    "                        [--exclude GLOB]... [--follow] [--strict] PATH...\n"
+    "                        [--exclude GLOB]... [--follow] [--strict]\n"
+    "                        [--replace] PATH...\n"
     "\n"
     "Load benchmark output into the database. PATH is a file, a directory\n"
     "(walked recursively; hidden files, symbolic links to directories and\n"
@@ -51,7 +52,9 @@ static const char usage_text[] =
     "  --table-metric 'HEADER=METRIC:UNIT:higher|lower'\n"
     "                    keep a table column the table format does not know\n"
     "                    as a named metric, e.g. 'Foo=foo_ops:ops/s:higher'\n"
-    "                    (docs/table-format.md)\n"
+    "                    (docs/table-format.md)\n";
+/* in two parts: one literal would pass C99's 4095-byte minimum */
+static const char usage_text2[] =
     "  --columns LIST    the -o columns of ZFS -H output without a header,\n"
     "                    e.g. name,used,lused,ratio (`zfs list -H -o ...`);\n"
     "                    the default columns of zfs/zpool list -H need none\n"
@@ -65,6 +68,9 @@ static const char usage_text[] =
     "                    a GLOB with '/', path below PATH) matches; repeatable\n"
     "  --exclude GLOB    in directories, skip matching files and folders;\n"
     "                    repeatable (e.g. --exclude '*.fio' --exclude raw)\n"
+    "  --replace         a file already stored (same bytes, or the same path)\n"
+    "                    replaces its old source with everything of it, in\n"
+    "                    one transaction: re-ingest with a better --label\n"
     "  --follow          follow symbolic links to directories (each directory\n"
     "                    is still walked once, so link loops end)\n"
     "  -q, --quiet       print only errors and the summary\n"
@@ -92,6 +98,7 @@ struct ingest_ctx {
     struct pb_db *db;
     int dump, quiet, tty, strict;
     int skip_unknown; /* files of no supported format are skipped */
+    int replace;      /* --replace: a known file's old source goes */
     size_t unknown;   /* ... and counted */
     int fatal;
     struct pb_err fatal_err;
@@ -268,6 +275,45 @@ static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
     return 0;
 }
 
+/* ingest --replace: the sources of these bytes or this path are removed
+ * and set stored in one transaction of its own (the batch so far is
+ * committed first). PB_OK with the batch open again, or the error (nothing
+ * of this file changed). */
+static int replace_store(struct ingest_ctx *c, const struct pb_resultset *set,
+                         size_t *n, struct pb_err *e)
+{
+    struct pb_db_select sel = {0};
+    sel.source = set->path;
+    sel.sha256 = set->sha256;
+    long long *ids = NULL;
+    size_t nids = 0;
+    int rc = commit(c, e);
+    if (!rc)
+        rc = pb_db_begin(c->db, e);
+    if (!rc)
+        rc = pb_db_select_sources(c->db, &sel, &ids, &nids, e);
+    for (size_t i = 0; i < nids && !rc; i++)
+        rc = pb_db_forget_source(c->db, ids[i], e);
+    if (!rc && nids)
+        rc = pb_db_prune(c->db, e);
+    if (!rc)
+        rc = pb_db_store(c->db, set, n, e);
+    if (rc) {
+        pb_db_rollback(c->db);
+        free(ids);
+        c->batch_n = 0;
+        return rc == PB_EDUP ? PB_EDB : rc;
+    }
+    rc = pb_db_commit(c->db, e);
+    if (!rc && !c->quiet)
+        for (size_t i = 0; i < nids; i++)
+            printf("drop source %lld: replaced by %s\n", ids[i], set->path);
+    free(ids);
+    if (!rc)
+        rc = pb_db_begin(c->db, e);
+    return rc;
+}
+
 static int on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -341,7 +387,14 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         }
         c->batch_t0 = now_s();
     }
-    int rc = pb_db_store(c->db, set, &n, &e);
+    int rc;
+    if (c->replace) {
+        rc = replace_store(c, set, &n, &e);
+        if (rc == PB_OK)
+            goto stored;
+    }
+    rc = pb_db_store(c->db, set, &n, &e);
+stored:
     c->batch_n++;
     if (c->tty && !c->quiet)
         fputs("\r\033[K", stderr);
@@ -513,6 +566,7 @@ int cmd_ingest(int argc, char **argv)
         {"include", required_argument, NULL, 'I'},
         {"exclude", required_argument, NULL, 'X'},
         {"strict", no_argument, NULL, 'S'},
+        {"replace", no_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -612,6 +666,9 @@ int cmd_ingest(int argc, char **argv)
         case 'U':
             ctx.skip_unknown = 1;
             break;
+        case 'R':
+            ctx.replace = 1;
+            break;
         case 'I':
             PB_GROW(incl, capincl, io.ninclude + 1);
             incl[io.ninclude++] = optarg;
@@ -627,9 +684,10 @@ int cmd_ingest(int argc, char **argv)
             break;
         case 'h':
             fputs(usage_text, stdout);
+            fputs(usage_text2, stdout);
             goto out;
         default:
-            status = cli_usage_error("ingest", "bad option");
+            status = cli_bad_option("ingest", "hqj:", opts, argv);
             goto out;
         }
     }

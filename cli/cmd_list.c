@@ -32,9 +32,17 @@ struct table {
 static void table_row(struct table *t, const char *const *vals)
 {
     if (t->json) {
+        /* counts, ids and values are JSON numbers */
+        static const char *const numeric[] = {"id", "results", "bytes",
+                                              "value", "stderr", "samples"};
         json_t *o = json_object();
-        for (size_t i = 0; i < t->ncols; i++)
-            json_object_set_new(o, t->head[i], cli_json_str(vals[i]));
+        for (size_t i = 0; i < t->ncols; i++) {
+            int num = 0;
+            for (size_t k = 0; k < sizeof(numeric) / sizeof(*numeric); k++)
+                num |= !strcmp(t->head[i], numeric[k]);
+            json_object_set_new(o, t->head[i], num ? cli_json_value(vals[i])
+                                                   : cli_json_str(vals[i]));
+        }
         json_array_append_new(t->json, o);
         return;
     }
@@ -49,7 +57,8 @@ static void table_row(struct table *t, const char *const *vals)
 static void table_print(struct table *t)
 {
     if (t->json) {
-        json_dumpf(t->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        json_dumpf(t->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                       JSON_REAL_PRECISION(15));
         fputc('\n', stdout);
         json_decref(t->json);
         return;
@@ -94,22 +103,6 @@ static int on_source(void *ctx, const struct pb_db_source *s)
     return 0;
 }
 
-static int on_entity(void *ctx, const struct pb_db_entity *e)
-{
-    struct table *t = ctx;
-    char id[32], n[32];
-    snprintf(id, sizeof(id), "%lld", e->id);
-    snprintf(n, sizeof(n), "%lld", e->nresults);
-    if (t->ncols == 5) {
-        const char *v[] = {id, e->tool, e->name, n, e->params};
-        table_row(t, v);
-    } else {
-        const char *v[] = {id, e->name, n, e->params};
-        table_row(t, v);
-    }
-    return 0;
-}
-
 /* Dimensions of every config with their origins, collected once. */
 struct dims {
     struct pb_db_triple *v; /* id, key, value, origin (owned copies) */
@@ -143,6 +136,51 @@ struct cfg_ctx {
     const struct dims *d;
 };
 
+/* The dims of owner id: d->v[*lo .. *hi) (dims are ordered by id). */
+static void dims_range(const struct dims *d, long long id, size_t *lo,
+                       size_t *hi)
+{
+    size_t a = 0, b = d->n;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (d->v[mid].id < id)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    *lo = a;
+    while (a < d->n && d->v[a].id == id)
+        a++;
+    *hi = a;
+}
+
+/* In JSON, "params" is an object: {"recordsize": 131072, "rw": "read"}. */
+static void params_object(struct table *t, const struct dims *d,
+                          long long id)
+{
+    if (!t->json)
+        return;
+    size_t lo, hi;
+    dims_range(d, id, &lo, &hi);
+    json_t *o = json_object();
+    for (size_t i = lo; i < hi; i++)
+        json_object_set_new(o, d->v[i].a, cli_json_value(d->v[i].b));
+    json_object_set_new(json_array_get(t->json, json_array_size(t->json) - 1),
+                        "params", o);
+}
+
+static int on_entity(void *vctx, const struct pb_db_entity *e)
+{
+    struct cfg_ctx *c = vctx;
+    char id[32], n[32];
+    snprintf(id, sizeof(id), "%lld", e->id);
+    snprintf(n, sizeof(n), "%lld", e->nresults);
+    const char *v[] = {id, e->tool, e->name, n, e->params};
+    table_row(c->t, v);
+    params_object(c->t, c->d, e->id);
+    return 0;
+}
+
 /* A config row: its params, and where each came from ("key, key
  * [origin]"; "parser" when the parser read it); in JSON also a "dims"
  * array of {key, value, origin}. */
@@ -153,18 +191,8 @@ static int on_config(void *vctx, const struct pb_db_entity *e)
     struct pb_buf o = PB_BUF_INIT;
     pb_buf_puts(&o, "");
     json_t *arr = t->json ? json_array() : NULL;
-    /* dims are ordered by config id: binary search the first of e */
-    size_t lo = 0, hi = c->d->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->d->v[mid].id < e->id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t hi2 = lo;
-    while (hi2 < c->d->n && c->d->v[hi2].id == e->id)
-        hi2++;
+    size_t lo, hi2;
+    dims_range(c->d, e->id, &lo, &hi2);
     /* keys grouped by origin, in the order of each origin's first key:
      * "disks, layout [sheet: hosts.csv:3]; recordsize [parser]" */
     for (size_t i = lo; i < hi2; i++) {
@@ -203,6 +231,7 @@ static int on_config(void *vctx, const struct pb_db_entity *e)
         json_object_set_new(json_array_get(t->json,
                                            json_array_size(t->json) - 1),
                             "dims", arr);
+    params_object(t, c->d, e->id);
     pb_buf_release(&o);
     return 0;
 }
@@ -251,7 +280,7 @@ int cmd_list(int argc, char **argv)
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
         case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_usage_error("list", "bad option");
+        default: return cli_bad_option("list", "h", opts, argv);
         }
     }
     const char *what = optind < argc ? argv[optind++] : "sources";
@@ -283,6 +312,13 @@ int cmd_list(int argc, char **argv)
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
         return cli_fail(&err);
+    if (kind == L_RES) {
+        int frc = cli_check_filter(db, "list", &f);
+        if (frc) {
+            pb_db_close(db);
+            return frc;
+        }
+    }
     if (json)
         t.json = json_array();
     int rc;
@@ -297,7 +333,15 @@ int cmd_list(int argc, char **argv)
         dims_free(&d);
         break;
     }
-    case L_TST: rc = pb_db_each_test(db, on_entity, &t, &err); break;
+    case L_TST: {
+        struct dims d = {0};
+        struct cfg_ctx cc = {&t, &d};
+        rc = pb_db_report_params(db, 1, on_dim, &d, &err);
+        if (!rc)
+            rc = pb_db_each_test(db, on_entity, &cc, &err);
+        dims_free(&d);
+        break;
+    }
     default: rc = pb_db_each_result(db, &f, on_result, &t, &err); break;
     }
     pb_db_close(db);

@@ -17,7 +17,7 @@ static const char usage_text[] =
     "usage: poolbench report [--db FILE] [-o DIR] [--title TEXT]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
-    "                        [--timestamp] [--force]\n"
+    "                        [--timestamp] [--force] [--ignore-param LIST]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html and\n"
     "DIR/charts/*.svg. A new report replaces the last one in DIR only once\n"
@@ -44,6 +44,11 @@ static const char usage_text[] =
     "  --timestamp     print the generation time in the footer\n"
     "  --force         write into a folder that holds other files and no\n"
     "                  poolbench report (those files are kept)\n"
+    "  --ignore-param LIST\n"
+    "                  test parameters that do not make tests different:\n"
+    "                  tests differing only in them are compared as one\n"
+    "                  (default runtime,size,ramp_time,time_based; 'none'\n"
+    "                  keeps every parameter)\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -64,6 +69,7 @@ int cmd_report(int argc, char **argv)
         {"timestamp", no_argument, NULL, 'S'},
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
+        {"ignore-param", required_argument, NULL, 'I'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -73,6 +79,7 @@ int cmd_report(int argc, char **argv)
     ro.outdir = "report";
     ro.version = PB_VERSION;
     int stamp = 0, quiet = 0, ch;
+    const char *ignore = NULL;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
         switch (ch) {
@@ -118,11 +125,14 @@ int cmd_report(int argc, char **argv)
         case 'q':
             quiet = 1;
             break;
+        case 'I':
+            ignore = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return 0;
         default:
-            return cli_usage_error("report", "bad option");
+            return cli_bad_option("report", "ho:q", opts, argv);
         }
     }
     if (optind < argc)
@@ -130,6 +140,9 @@ int cmd_report(int argc, char **argv)
                                argv[optind]);
     if (!*ro.outdir)
         return cli_usage_error("report", "empty output directory");
+    int irc = cli_ignore_params("report", ignore, &ro.ignore_params);
+    if (irc)
+        return irc;
     char when[40];
     if (stamp) {
         time_t t = time(NULL);
@@ -140,17 +153,26 @@ int cmd_report(int argc, char **argv)
     }
     struct pb_err err = {0};
     struct pb_db *db;
-    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK) {
+        free((void *)ro.ignore_params);
         return cli_fail(&err);
+    }
     /* Checked with the database open, when its -wal and -shm exist. */
+    int frc = 0;
     if (cli_check_output("report", ro.pdf_path, dbpath) ||
-        cli_check_output("report", ro.outdir, dbpath)) {
+        cli_check_output("report", ro.outdir, dbpath))
+        frc = 2;
+    if (!frc)
+        frc = cli_check_filter(db, "report", &ro.filter);
+    if (frc) {
         pb_db_close(db);
-        return 2;
+        free((void *)ro.ignore_params);
+        return frc;
     }
     struct pb_render_summary sum;
     int rc = pb_render_report(db, &ro, &sum, &err);
     pb_db_close(db);
+    free((void *)ro.ignore_params);
     if (rc != PB_OK)
         return cli_fail(&err);
     if (!quiet) {

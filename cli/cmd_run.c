@@ -334,7 +334,7 @@ int cmd_run(int argc, char **argv)
             fputs(usage_text2, stdout);
             return 0;
         default:
-            return cli_usage_error("run", "bad option");
+            return cli_bad_option("run", "ho:n", opts, argv);
         }
     }
     if (cleanup) {

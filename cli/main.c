@@ -3,11 +3,13 @@
 
 #include <jansson.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <getopt.h>
 
 #ifndef PB_VERSION
 #define PB_VERSION "0.1.0"
@@ -24,6 +26,9 @@ static const struct command commands[] = {
     {"list", cmd_list, "show sources, configs, tests or results"},
     {"export", cmd_export, "write results as CSV or JSON"},
     {"report", cmd_report, "write the HTML report"},
+    {"best", cmd_best, "print the best configuration per test"},
+    {"rm", cmd_rm, "remove sources and everything of them"},
+    {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -38,27 +43,6 @@ static void usage(FILE *fp)
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
                 "./poolbench.db.\n"
                 "Run 'poolbench <command> --help' for a command's options.\n");
-}
-
-/* Levenshtein distance, for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
-    size_t prev[65], cur[65];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, sizeof(size_t) * (lb + 1));
-    }
-    return prev[lb];
 }
 
 static const struct command *find(const char *name)
@@ -157,6 +141,47 @@ json_t *cli_json_str(const char *s)
     return j ? j : json_null();
 }
 
+/* The JSON number grammar (RFC 8259, section 6). */
+static int json_number_text(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return 0;
+    if (*s == '.') {
+        s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+json_t *cli_json_value(const char *s)
+{
+    if (!s || !json_number_text(s))
+        return cli_json_str(s);
+    if (!strpbrk(s, ".eE") && strlen(s) < 19)
+        return json_integer(strtoll(s, NULL, 10));
+    double d = strtod(s, NULL);
+    return isfinite(d) ? json_real(d) : cli_json_str(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -164,6 +189,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
+    opterr = 0; /* the commands say what is wrong (cli_bad_option) */
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
         usage(stdout);
         return 0;
@@ -186,16 +212,10 @@ int main(int argc, char **argv)
     const struct command *c = find(name);
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
-        size_t best = 3;
-        const char *sugg = NULL;
-        for (size_t i = 0; i < NCOMMANDS; i++) {
-            size_t d = distance(name, commands[i].name);
-            if (d < best || (d <= 3 && !strncmp(name, commands[i].name, 2) &&
-                             d <= best)) {
-                best = d;
-                sugg = commands[i].name;
-            }
-        }
+        const char *names[NCOMMANDS];
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        const char *sugg = cli_nearest(name, names, NCOMMANDS);
         if (sugg)
             fprintf(stderr, " Did you mean '%s'?", sugg);
         fprintf(stderr, "\nSee 'poolbench --help'.\n");

@@ -65,6 +65,56 @@ int pb_db_commit(struct pb_db *db, struct pb_err *err) PB_WUR;
 int pb_db_forget_source(struct pb_db *db, long long source_id,
                         struct pb_err *err) PB_WUR;
 
+/* ==== fixing the database (edit.c; docs/design.md, "Fixing the
+ * database") ==== */
+
+/* Undo the batch opened with pb_db_begin: nothing of it stays (a dry
+ * run). No-op when none is open. */
+void pb_db_rollback(struct pb_db *db);
+
+/* Which sources: one member set. */
+struct pb_db_select {
+    const char *source;    /* a path as stored, else a source id */
+    const char *config_re; /* sources with results of matching labels */
+    const char *run_id;    /* sources with fact run_id = this */
+    /* with sha256: the sources with these bytes or stored from this path
+     * (source, matched as a path only; ingest --replace) */
+    const char *sha256;
+};
+/* Ids of the selected sources, ascending, in *ids (caller frees; NULL
+ * when none). PB_OK, PB_EUSAGE (bad pattern) or PB_EDB. */
+int pb_db_select_sources(struct pb_db *db, const struct pb_db_select *sel,
+                         long long **ids, size_t *n, struct pb_err *err) PB_WUR;
+
+/* *outside = 1 when source source_id has results of a configuration whose
+ * label config_re does not match. PB_OK, PB_EUSAGE or PB_EDB. */
+int pb_db_source_outside(struct pb_db *db, long long source_id,
+                         const char *config_re, int *outside,
+                         struct pb_err *err) PB_WUR;
+
+/* Delete own configs, configs and tests no result uses any more (with
+ * their parameters), in the caller's transaction; other connections drop
+ * their cached ids. PB_OK or PB_EDB. */
+int pb_db_prune(struct pb_db *db, struct pb_err *err) PB_WUR;
+
+/* Move results from label old_label to new_label: of every source, or of
+ * the nsources given. Own dimensions equal to old_dims (what the label
+ * rules read out of the old label, parser origin) are dropped, new_dims
+ * (read out of the new label) fill keys the own config does not have;
+ * what a companion source attached to old_label moves with it (a sheet's
+ * rows stay: they name labels); both labels are re-keyed and unused rows
+ * pruned. One transaction (a savepoint in a batch). *nresults gets the
+ * number of results moved. PB_OK or PB_EDB (nothing changed). */
+struct pb_db_relabel {
+    const char *old_label, *new_label;
+    const long long *sources; /* NULL/0 = all */
+    size_t nsources;
+    const struct pb_kv *old_dims, *new_dims;
+    size_t nold, nnew;
+};
+int pb_db_relabel(struct pb_db *db, const struct pb_db_relabel *r,
+                  size_t *nresults, struct pb_err *err) PB_WUR;
+
 /* ==== reading ==== */
 
 /* Filters; NULL members match everything. *_re are PCRE2 patterns matched
@@ -86,6 +136,7 @@ struct pb_db_row {
     int has_stderr;
     double stderr_;
     long samples; /* 0 = unknown */
+    long long config_id, test_id;
 };
 
 /* Callbacks return 0 to go on, non-zero to stop (that value is returned). */
@@ -125,6 +176,23 @@ struct pb_db_counts {
 };
 int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
                  struct pb_err *err) PB_WUR;
+
+/* Kinds of names a filter matches (pb_db_each_name). */
+enum pb_db_name_kind {
+    PB_DB_TESTS,   /* test names */
+    PB_DB_CONFIGS, /* configuration labels */
+    PB_DB_METRICS, /* metric names */
+    PB_DB_HOSTS,   /* host names */
+    PB_DB_FORMATS  /* source formats (matched exactly, not as a pattern) */
+};
+typedef int (*pb_db_name_cb)(void *ctx, const char *name);
+/* The distinct names of one kind that have results, sorted, and only those
+ * matching re when it is not NULL (PCRE2 anywhere; for PB_DB_FORMATS
+ * equality). Returns PB_OK, the callback's stop value, PB_EUSAGE for a
+ * bad pattern or PB_EDB. */
+int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
+                    const char *re, pb_db_name_cb cb, void *ctx,
+                    struct pb_err *err) PB_WUR;
 
 /* ==== report queries ==== */
 

@@ -41,6 +41,8 @@ int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
         r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
         r.stderr_ = sqlite3_column_double(q, 11);
         r.samples = (long)sqlite3_column_int64(q, 12);
+        r.config_id = sqlite3_column_int64(q, 13);
+        r.test_id = sqlite3_column_int64(q, 14);
         if ((stop = cb(ctx, &r)) != 0)
             break;
     }
@@ -120,6 +122,44 @@ int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
         rc = SQLITE_DONE;
     }
     return db_finish_query(db, q, rc, 0, err);
+}
+
+int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
+                    const char *re, pb_db_name_cb cb, void *ctx,
+                    struct pb_err *err)
+{
+    static const char *const sql[] = {
+        [PB_DB_TESTS] = "SELECT DISTINCT name FROM test WHERE id IN (SELECT "
+                        "test_id FROM result) AND (?1 IS NULL OR "
+                        "regexp(?1, name)) ORDER BY name",
+        [PB_DB_CONFIGS] = "SELECT DISTINCT label FROM config WHERE id IN "
+                          "(SELECT config_id FROM result) AND (?1 IS NULL "
+                          "OR regexp(?1, label)) ORDER BY label",
+        [PB_DB_METRICS] = "SELECT DISTINCT name FROM metric WHERE id IN "
+                          "(SELECT metric_id FROM result) AND (?1 IS NULL "
+                          "OR regexp(?1, name)) ORDER BY name",
+        [PB_DB_HOSTS] = "SELECT DISTINCT coalesce(h.name, '') FROM result r "
+                        "LEFT JOIN host h ON h.id = r.host_id WHERE ?1 IS "
+                        "NULL OR regexp(?1, coalesce(h.name, '')) ORDER BY 1",
+        [PB_DB_FORMATS] = "SELECT DISTINCT format FROM source WHERE id IN "
+                          "(SELECT source_id FROM result) AND (?1 IS NULL "
+                          "OR format = ?1) ORDER BY format",
+    };
+    sqlite3_stmt *q;
+    if ((unsigned)kind > PB_DB_FORMATS)
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "bad name kind");
+    if (sqlite3_prepare_v2(db->h, sql[kind], -1, &q, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot list names");
+    db_bind_text(q, 1, re);
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *n = db_col_text(q, 0);
+        if ((stop = cb(ctx, n ? n : "")) != 0)
+            break;
+    }
+    int out = db_finish_query(db, q, rc, stop, err);
+    sqlite3_finalize(q);
+    return out;
 }
 
 /* ==== report queries ==== */

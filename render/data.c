@@ -270,7 +270,9 @@ static void flush_cell(struct row_ctx *r)
     if (!r->started)
         return;
     struct rp_data *d = r->d;
-    if (r->acc.k || r->nnull) {
+    if ((r->acc.k || r->nnull) &&
+        !rp_ignore_cell(d, r->test, r->metric, r->config, &r->acc, r->nnull,
+                        r->null_reason)) {
         PB_GROW(d->cells, d->capcells, d->ncells + 1);
         struct rp_cell *c = &d->cells[d->ncells++];
         memset(c, 0, sizeof(*c));
@@ -332,7 +334,7 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
         r->test_id = row->test_id;
         r->metric_id = row->metric_id;
         r->config_id = row->config_id;
-        r->test = ti;
+        r->test = rp_ignore_canon(d, ti);
         r->config = ci;
         r->metric = metric_index(r, row);
         r->source_id = row->source_id;
@@ -526,6 +528,13 @@ static void order(struct rp_data *d)
 int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
                  struct rp_data *d, struct pb_err *err)
 {
+    return rp_data_load_ignoring(db, f, NULL, d, err);
+}
+
+int rp_data_load_ignoring(struct pb_db *db, const struct pb_db_filter *f,
+                          const char *const *ignore, struct rp_data *d,
+                          struct pb_err *err)
+{
     memset(d, 0, sizeof(*d));
     pb_arena_init(&d->arena);
     d->metric_filtered = f && f->metric_re;
@@ -545,6 +554,7 @@ int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
         rc = pb_db_report_facts(db, on_fact, d, err);
     if (rc)
         return rc;
+    rp_ignore_map(d, ignore);
     struct row_ctx r;
     memset(&r, 0, sizeof(r));
     r.d = d;
@@ -575,6 +585,7 @@ void rp_data_release(struct rp_data *d)
     free(d->groups);
     free(d->sources);
     free(d->facts);
+    rp_ignore_release(d);
     pb_arena_release(&d->arena);
     memset(d, 0, sizeof(*d));
 }

@@ -39,7 +39,15 @@ struct pb_render_opts {
     const char *version; /* poolbench version for the footer; may be NULL */
     int force; /* write into a non-empty folder that holds no poolbench
                   report (its other files are kept) */
+    /* Test parameters that do not make tests different (--ignore-param):
+     * results of tests that differ only in these are compared as one test
+     * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
+     * default list pb_render_default_ignore; an empty list = none. */
+    const char *const *ignore_params;
 };
+
+/* The default of ignore_params: runtime, size, ramp_time, time_based. */
+extern const char *const pb_render_default_ignore[];
 
 /* What pb_render_report wrote. pages: test pages (tests-001.html, ...),
  * written instead of one long "Results by test" section when it would
@@ -58,6 +66,38 @@ struct pb_render_summary {
  * cairo objects of your own across the call. */
 int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                      struct pb_render_summary *out, struct pb_err *err) PB_WUR;
+
+/* ==== the best configuration per test, for the terminal ==== */
+
+/* One test and metric: its best configuration and the runner-up, as the
+ * report's "Best configuration per test" table has them. Strings are
+ * borrowed until the callback returns. */
+struct pb_render_best {
+    const char *test, *tool, *metric, *unit;
+    char metric_title[96]; /* "read IOPS" */
+    int higher;            /* higher is better */
+    const char *best;      /* configuration label */
+    double value, se;      /* mean, standard error (< 0 unknown) */
+    long n;                /* samples behind the mean */
+    const char *runner;    /* NULL when there is none */
+    double runner_value, runner_se;
+    long runner_n;
+    double margin; /* fraction better than the runner-up */
+    char value_text[96], runner_text[96]; /* "46.56k IOPS", "± SE" added */
+    char margin_text[48];                 /* "+3.2%" */
+    const char *verdict; /* "not distinguishable: ±SE intervals overlap" */
+};
+typedef int (*pb_render_best_cb)(void *ctx, const struct pb_render_best *b);
+
+/* Call cb for every test and main metric (every metric matching
+ * opts->filter.metric_re when given) with two configurations or more, in
+ * the report's order; *nsingle (may be NULL) gets the number of test and
+ * metric pairs left out because one configuration has them. Uses
+ * opts->filter and opts->ignore_params only. Returns PB_OK, cb's non-zero
+ * value, PB_EUSAGE (bad pattern) or PB_EDB. */
+int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
+                   pb_render_best_cb cb, void *ctx, size_t *nsingle,
+                   struct pb_err *err) PB_WUR;
 
 /* ==== charts ==== */
 

@@ -200,6 +200,7 @@ struct rp_data {
     size_t nrows; /* result rows read */
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
+    struct rp_merge *merge; /* tests compared as one (ignore.c); NULL */
 };
 
 /* Read everything the report shows, filtered by f, and aggregate it into
@@ -208,6 +209,12 @@ struct rp_data {
 int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
                  struct rp_data *d, struct pb_err *err) PB_WUR;
 void rp_data_release(struct rp_data *d);
+/* The same, with the test parameters that do not make tests different
+ * (NULL = pb_render_default_ignore; {NULL} = none): tests that differ only
+ * in them are one test, their results aggregated as repeats. */
+int rp_data_load_ignoring(struct pb_db *db, const struct pb_db_filter *f,
+                          const char *const *ignore, struct rp_data *d,
+                          struct pb_err *err) PB_WUR;
 
 /* Value of a config's or test's parameter, or NULL. */
 const char *rp_param(const struct rp_kv *params, size_t n, const char *key);
@@ -225,6 +232,24 @@ void rp_acc_add(struct rp_acc *a, double v, int has_se, double se,
                 long samples);
 /* Fill mean, se, n of c from a. */
 void rp_acc_done(const struct rp_acc *a, struct rp_cell *c);
+
+/* ==== ignore.c: test identity for comparison ==== */
+
+/* After the tests and their parameters are read: map each test to the
+ * first test of its identity (tool, name, parameters but the ignored
+ * ones); ignored parameters whose values differ within an identity are
+ * dropped from its first test's parameters. Sets d->merge when some tests
+ * share an identity. */
+void rp_ignore_map(struct rp_data *d, const char *const *ignore);
+/* The test index standing for test. */
+size_t rp_ignore_canon(const struct rp_data *d, size_t test);
+/* A finished cell of (test, metric, config): 1 when it was added to the
+ * cell of an earlier test of the same identity (nothing to append), else 0
+ * (the caller appends it as cell d->ncells). */
+int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
+                   size_t config, const struct rp_acc *acc, long nnull,
+                   const char *null_reason);
+void rp_ignore_release(struct rp_data *d);
 
 /* ==== analysis.c: what to chart, best configs, ranking, sweeps ==== */
 

@@ -1357,7 +1357,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                      struct pb_render_summary *out, struct pb_err *err)
 {
     struct rp_data d;
-    int rc = rp_data_load(db, &opts->filter, &d, err);
+    int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params,
+                                   &d, err);
     if (rc) {
         rp_data_release(&d);
         return rc;

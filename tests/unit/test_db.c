@@ -644,6 +644,86 @@ static void test_forget_source(void **state)
                      0);
 }
 
+/* rm's model steps: choosing sources, pruning what no result uses, a
+ * dry run rolled back; relabel re-deriving label dimensions. */
+static void test_edit(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    static const char *const rs8k[] = {"recordsize=8192", NULL};
+    store(db, src("edit one", "zfs rs8k", rs8k, 1, 100));
+    store(db, src("edit two", "zfs rs8k", rs8k, 1, 300));
+    store(db, src("edit three", "ext4", NULL, 1, 50));
+    struct pb_db_select sel = {"edit two", NULL, NULL, NULL};
+    long long *ids = NULL;
+    size_t n = 0;
+    assert_int_equal(pb_db_select_sources(db, &sel, &ids, &n, &err), PB_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(ids[0], 2);
+    free(ids);
+    sel.source = "3"; /* an id */
+    assert_int_equal(pb_db_select_sources(db, &sel, &ids, &n, &err), PB_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(ids[0], 3);
+    free(ids);
+    struct pb_db_select byconf = {NULL, "^zfs", NULL, NULL};
+    assert_int_equal(pb_db_select_sources(db, &byconf, &ids, &n, &err),
+                     PB_OK);
+    assert_int_equal(n, 2);
+    int outside = 1;
+    assert_int_equal(pb_db_source_outside(db, ids[0], "^zfs", &outside, &err),
+                     PB_OK);
+    assert_int_equal(outside, 0);
+    assert_int_equal(pb_db_source_outside(db, ids[0], "^ext", &outside, &err),
+                     PB_OK);
+    assert_int_equal(outside, 1);
+
+    /* a dry run: everything inside a batch, rolled back */
+    assert_int_equal(pb_db_begin(db, &err), PB_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(pb_db_forget_source(db, ids[i], &err), PB_OK);
+    assert_int_equal(pb_db_prune(db, &err), PB_OK);
+    pb_db_rollback(db);
+    assert_int_equal(count("SELECT count(*) FROM source"), 3);
+    assert_int_equal(count("SELECT count(*) FROM result"), 3);
+    assert_int_equal(count("SELECT count(*) FROM config"), 2);
+
+    /* for real: the zfs config goes, ext4 and its test stay */
+    assert_int_equal(pb_db_begin(db, &err), PB_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(pb_db_forget_source(db, ids[i], &err), PB_OK);
+    assert_int_equal(pb_db_prune(db, &err), PB_OK);
+    assert_int_equal(pb_db_commit(db, &err), PB_OK);
+    free(ids);
+    assert_int_equal(count("SELECT count(*) FROM source"), 1);
+    assert_int_equal(count("SELECT count(*) FROM config"), 1);
+    assert_int_equal(count("SELECT count(*) FROM config_own"), 1);
+    assert_int_equal(count("SELECT count(*) FROM config_param"), 0);
+    assert_int_equal(count("SELECT count(*) FROM config_own_param"), 0);
+    assert_int_equal(count("SELECT count(*) FROM test"), 1);
+
+    /* relabel: the old label's dimension goes, the new one's comes */
+    struct pb_kv nd[] = {{"recordsize", "131072", NULL}};
+    struct pb_db_relabel r = {"ext4", "zfs rs128k", NULL, 0, NULL, nd, 0, 1};
+    size_t moved = 0;
+    assert_int_equal(pb_db_relabel(db, &r, &moved, &err), PB_OK);
+    assert_int_equal(moved, 1);
+    pb_db_close(db);
+    char *got = rows(dbpath, "SELECT c.label, p.key, p.value FROM config c "
+                             "JOIN config_param p ON p.config_id = c.id");
+    assert_string_equal(got, "zfs rs128k|recordsize|131072\n");
+    free(got);
+    assert_int_equal(count("SELECT count(*) FROM result r JOIN config_own o "
+                           "ON o.id = r.own_id WHERE o.config_id != "
+                           "r.config_id OR o.label != 'zfs rs128k'"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM config"), 1);
+    assert_int_equal(count("SELECT count(*) FROM pragma_foreign_key_check"),
+                     0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -654,6 +734,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_source, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_edit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reader_upgrades, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_attach_order, setup, teardown),

@@ -1,0 +1,235 @@
+/* poolbench best: the winning configuration per test, on the terminal. */
+#include "cli/cli.h"
+#include "model/db.h"
+#include "render/render.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: poolbench best [--db FILE] [--test RE] [--config RE] [--metric RE]\n"
+    "                      [--host RE] [--ignore-param LIST] [--raw|--json]\n"
+    "\n"
+    "Print the best configuration of every test (its main metric: IOPS for\n"
+    "random fio workloads, bandwidth otherwise; every metric matching\n"
+    "--metric when given) with the runner-up, the margin and the verdict,\n"
+    "as the report's \"Best configuration per test\" table: \"not\n"
+    "distinguishable\" when the mean ± standard error intervals overlap.\n"
+    "Tests that only one configuration ran are left out (counted on\n"
+    "stderr).\n"
+    "\n"
+    "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
+    "  --test RE, --config RE, --metric RE, --host RE\n"
+    "                keep results whose field matches the PCRE2 pattern\n"
+    "  --ignore-param LIST\n"
+    "                test parameters that do not make tests different\n"
+    "                (default runtime,size,ramp_time,time_based; 'none')\n"
+    "  --raw         exact numbers in canonical units (ops/s, B/s, ns)\n"
+    "  --json        a JSON array of objects, numbers as JSON numbers\n"
+    "  -h, --help    show this help\n";
+
+/* Display width of UTF-8 text: code points (µ and ± are one column). */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+#define NCOL 8
+struct best_ctx {
+    int raw;
+    json_t *json;
+    char **cells; /* row-major, NCOL per row */
+    size_t nrows, cap;
+};
+
+static void add_row(struct best_ctx *c, const char *const *v)
+{
+    PB_GROW(c->cells, c->cap, (c->nrows + 1) * NCOL);
+    for (size_t i = 0; i < NCOL; i++)
+        c->cells[c->nrows * NCOL + i] = pb_term_str(v[i] ? v[i] : "");
+    c->nrows++;
+}
+
+static json_t *side(const char *config, double v, double se, long n)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "config", cli_json_str(config));
+    json_object_set_new(o, "value", json_real(v));
+    json_object_set_new(o, "stderr", se >= 0 ? json_real(se) : json_null());
+    json_object_set_new(o, "n", json_integer(n));
+    return o;
+}
+
+static int on_best(void *vctx, const struct pb_render_best *b)
+{
+    struct best_ctx *c = vctx;
+    if (c->json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "test", cli_json_str(b->test));
+        json_object_set_new(o, "tool", cli_json_str(b->tool));
+        json_object_set_new(o, "metric", cli_json_str(b->metric));
+        json_object_set_new(o, "unit", cli_json_str(b->unit));
+        json_object_set_new(o, "direction",
+                            json_string(b->higher ? "higher" : "lower"));
+        json_object_set_new(o, "best", side(b->best, b->value, b->se, b->n));
+        json_object_set_new(o, "runner_up",
+                            b->runner ? side(b->runner, b->runner_value,
+                                             b->runner_se, b->runner_n)
+                                      : json_null());
+        json_object_set_new(o, "margin",
+                            b->runner ? json_real(b->margin) : json_null());
+        json_object_set_new(o, "verdict", json_string(b->verdict));
+        json_array_append_new(c->json, o);
+        return 0;
+    }
+    char v[96], rv[96], m[64];
+    const char *value = b->value_text, *rvalue = b->runner_text;
+    const char *margin = b->margin_text;
+    if (c->raw) {
+        char num[40], se[40];
+        pb_fmt_num(b->value, num, sizeof(num));
+        if (b->se >= 0) {
+            pb_fmt_num(b->se, se, sizeof(se));
+            snprintf(v, sizeof(v), "%s ± %s %s", num, se, b->unit);
+        } else {
+            snprintf(v, sizeof(v), "%s %s", num, b->unit);
+        }
+        value = v;
+        if (b->runner) {
+            pb_fmt_num(b->runner_value, num, sizeof(num));
+            if (b->runner_se >= 0) {
+                pb_fmt_num(b->runner_se, se, sizeof(se));
+                snprintf(rv, sizeof(rv), "%s ± %s %s", num, se, b->unit);
+            } else {
+                snprintf(rv, sizeof(rv), "%s %s", num, b->unit);
+            }
+            pb_fmt_num(b->margin * 100, num, sizeof(num));
+            snprintf(m, sizeof(m), "+%s%%", num);
+            rvalue = rv;
+            margin = m;
+        }
+    }
+    const char *row[NCOL] = {b->test, c->raw ? b->metric : b->metric_title,
+                             b->best, value, b->runner ? b->runner : "–",
+                             b->runner ? rvalue : "", margin, b->verdict};
+    add_row(c, row);
+    return 0;
+}
+
+static void print_table(struct best_ctx *c)
+{
+    static const char *const head[NCOL] = {"test", "metric", "best", "value",
+                                           "runner-up", "value", "margin",
+                                           "verdict"};
+    size_t w[NCOL];
+    for (size_t k = 0; k < NCOL; k++) {
+        w[k] = width(head[k]);
+        for (size_t r = 0; r < c->nrows; r++) {
+            size_t x = width(c->cells[r * NCOL + k]);
+            if (x > w[k])
+                w[k] = x;
+        }
+    }
+    for (size_t r = 0; r <= c->nrows; r++)
+        for (size_t k = 0; k < NCOL; k++) {
+            const char *s = r ? c->cells[(r - 1) * NCOL + k] : head[k];
+            if (k + 1 == NCOL) {
+                printf("%s\n", s);
+                continue;
+            }
+            /* numbers right-aligned */
+            int right = r && (k == 3 || k == 5 || k == 6);
+            size_t pad = w[k] - width(s);
+            if (right)
+                printf("%*s%s  ", (int)pad, "", s);
+            else
+                printf("%s%*s  ", s, (int)pad, "");
+        }
+}
+
+int cmd_best(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"test", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"metric", required_argument, NULL, 'm'},
+        {"host", required_argument, NULL, 'H'},
+        {"ignore-param", required_argument, NULL, 'I'},
+        {"raw", no_argument, NULL, 'R'},
+        {"json", no_argument, NULL, 'J'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_render_opts ro;
+    memset(&ro, 0, sizeof(ro));
+    struct best_ctx c;
+    memset(&c, 0, sizeof(c));
+    int json = 0, ch;
+    const char *ignore = NULL;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': dbpath = optarg; break;
+        case 't': ro.filter.test_re = optarg; break;
+        case 'c': ro.filter.config_re = optarg; break;
+        case 'm': ro.filter.metric_re = optarg; break;
+        case 'H': ro.filter.host_re = optarg; break;
+        case 'I': ignore = optarg; break;
+        case 'R': c.raw = 1; break;
+        case 'J': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        default: return cli_bad_option("best", "h", opts, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("best", "unexpected argument '%s'",
+                               argv[optind]);
+    if (json && c.raw)
+        return cli_usage_error("best", "give at most one of --raw, --json");
+    int irc = cli_ignore_params("best", ignore, &ro.ignore_params);
+    if (irc)
+        return irc;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+        return cli_fail(&err);
+    int frc = cli_check_filter(db, "best", &ro.filter);
+    if (frc) {
+        pb_db_close(db);
+        return frc;
+    }
+    if (json)
+        c.json = json_array();
+    size_t single = 0;
+    int rc = pb_render_best(db, &ro, on_best, &c, &single, &err);
+    pb_db_close(db);
+    if (rc == PB_OK) {
+        if (json) {
+            json_dumpf(c.json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                           JSON_REAL_PRECISION(17));
+            fputc('\n', stdout);
+        } else if (c.nrows) {
+            print_table(&c);
+        }
+        if (!c.nrows && !json)
+            fprintf(stderr, "poolbench: best: no test has two "
+                            "configurations to compare\n");
+        if (single)
+            fprintf(stderr, "poolbench: best: %zu test/metric pair%s with a "
+                            "single configuration left out\n",
+                    single, single == 1 ? "" : "s");
+    }
+    for (size_t i = 0; i < c.nrows * NCOL; i++)
+        free(c.cells[i]);
+    free(c.cells);
+    json_decref(c.json);
+    free((void *)ro.ignore_params);
+    return rc == PB_OK ? 0 : cli_fail(&err);
+}

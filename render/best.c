@@ -1,0 +1,84 @@
+/* The best configuration per test for the terminal (poolbench best): the
+ * report's data and analysis (rp_data_load, rp_best_of), as plain rows. */
+#include "render/render_int.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static const char *verdict_word(enum rp_verdict v)
+{
+    switch (v) {
+    case RP_V_ONLY:
+        return "only one configuration";
+    case RP_V_CLEAR:
+        return "clear: ±SE intervals apart";
+    case RP_V_OVERLAP:
+        return "not distinguishable: ±SE intervals overlap";
+    case RP_V_NOSE:
+        return "single runs: no SE to judge";
+    case RP_V_TIE:
+        return "tie";
+    }
+    return "";
+}
+
+int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
+                   pb_render_best_cb cb, void *ctx, size_t *nsingle,
+                   struct pb_err *err)
+{
+    struct rp_data d;
+    int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params, &d,
+                                   err);
+    if (rc) {
+        rp_data_release(&d);
+        return rc;
+    }
+    size_t single = 0;
+    for (size_t gi = 0; gi < d.ngroups && !rc; gi++) {
+        const struct rp_group *g = &d.groups[gi];
+        if (!g->primary || !g->nvalued)
+            continue;
+        if (g->nvalued < 2) {
+            single++;
+            continue;
+        }
+        struct rp_best b;
+        rp_best_of(&d, g, &b);
+        const struct rp_metric *m = &d.metrics[g->metric];
+        const struct rp_cell *bc = &d.cells[b.best];
+        const struct rp_cell *rc2 =
+            b.runner != SIZE_MAX ? &d.cells[b.runner] : NULL;
+        struct pb_render_best r;
+        memset(&r, 0, sizeof(r));
+        r.test = d.tests[g->test].name;
+        r.tool = d.tests[g->test].tool;
+        r.metric = m->name;
+        rp_metric_title(m->name, r.metric_title, sizeof(r.metric_title));
+        r.unit = m->unit;
+        r.higher = m->dir > 0;
+        r.best = d.configs[bc->config].label;
+        r.value = bc->mean;
+        r.se = bc->se;
+        r.n = bc->n;
+        rp_fmt_pm(&m->u, bc->mean, bc->se, r.value_text,
+                  sizeof(r.value_text));
+        if (rc2) {
+            r.runner = d.configs[rc2->config].label;
+            r.runner_value = rc2->mean;
+            r.runner_se = rc2->se;
+            r.runner_n = rc2->n;
+            rp_fmt_pm(&m->u, rc2->mean, rc2->se, r.runner_text,
+                      sizeof(r.runner_text));
+            r.margin = b.margin;
+            rp_pct1("+", b.margin * 100, r.margin_text,
+                    sizeof(r.margin_text));
+        }
+        r.verdict = verdict_word(b.verdict);
+        rc = cb(ctx, &r);
+    }
+    rp_data_release(&d);
+    if (nsingle)
+        *nsingle = single;
+    return rc;
+}
+

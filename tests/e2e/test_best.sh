@@ -1,0 +1,68 @@
+#!/bin/sh
+# e2e: poolbench best (issue 19, item 12): the winning configuration per
+# test with runner-up, margin and verdict, in human units, --raw and
+# --json, on a Phoronix result file (3 runs each: ± SE) and a blog table.
+# usage: test_best.sh POOLBENCH SOURCE_DIR CORPUS_DIR
+set -u
+pb=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+command -v jq >/dev/null || { echo "SKIP: no jq" >&2; exit 77; }
+
+db="$tmp/t.db"
+cd "$src/fixtures" || exit 1
+"$pb" ingest --db "$db" -q pts-xml/fio-2systems.xml \
+    table/blog_markdown_recordsize.md || fail ingest
+
+"$pb" best --db "$db" --test 'Random Read.*IOPS|randread' >"$tmp/out" \
+    2>"$tmp/err" || fail "best exit $?: $(cat "$tmp/err")"
+cat >"$tmp/want" <<'W'
+test                                                                                                                                                  metric     best                                                 value                runner-up                                             value                margin   verdict
+Flexible IO Tester: Type: Random Read - Engine: IO_uring - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: Default Test Directory (IOPS)  result     zfs mirror recordsize=16k lz4                        104.7k ± 0.48k IOPS  ext4 mdraid1                                          99.46k ± 0.45k IOPS    +5.3%  clear: ±SE intervals apart
+randread bs=16k                                                                                                                                       read IOPS  blog_markdown_recordsize.md table 1: recordsize=16k          18.90k IOPS  blog_markdown_recordsize.md table 1: recordsize=128k            2310 IOPS  +718.2%  single runs: no SE to judge
+W
+diff "$tmp/want" "$tmp/out" >&2 || fail "best table differs"
+[ ! -s "$tmp/err" ] || fail "stderr: $(cat "$tmp/err")"
+
+# latency: lower is better, in ms
+line=$("$pb" best --db "$db" --metric 'lat' | sed -n 2p)
+[ "$line" = "randread bs=16k  read latency, mean  blog_markdown_recordsize.md table 1: recordsize=16k  1.690 ms  blog_markdown_recordsize.md table 1: recordsize=128k  13.80 ms  +716.6%  single runs: no SE to judge" ] ||
+    fail "latency line: $line"
+
+# --raw: exact numbers in canonical units
+line=$("$pb" best --db "$db" --raw --test randread | sed -n 2p)
+[ "$line" = "randread bs=16k  read_iops  blog_markdown_recordsize.md table 1: recordsize=16k  18900 ops/s  blog_markdown_recordsize.md table 1: recordsize=128k  2310 ops/s  +718.1818181818181%  single runs: no SE to judge" ] ||
+    fail "raw line: $line"
+line=$("$pb" best --db "$db" --raw --test 'Sequential Write' | sed -n 2p)
+case $line in
+*"  2786 ± 9."*" MB/s  ext4 mdraid1  "*"2369 ± 13."*" MB/s  +17.6"*"%  clear: ±SE intervals apart") ;;
+*) fail "raw pts line: $line" ;;
+esac
+
+# --json: numbers as numbers
+"$pb" best --db "$db" --json >"$tmp/j" || fail "best --json"
+got=$(jq -c '.[] | select(.test == "randread bs=16k") |
+    [.metric, .best.config, .best.value, .runner_up.value, .best.stderr, .verdict]' "$tmp/j")
+[ "$got" = '["read_iops","blog_markdown_recordsize.md table 1: recordsize=16k",18900,2310,null,"single runs: no SE to judge"]' ] ||
+    fail "json: $got"
+got=$(jq -c '[.[] | select(.test | test("Random Read.*IOPS"))][0] |
+    [.best.value, .runner_up.value, .best.n, (.margin * 1000 | round)]' "$tmp/j")
+[ "$got" = '[104721,99456,3,53]' ] || fail "json pts: $got"
+[ "$(jq length "$tmp/j")" = 4 ] || fail "json rows: $(jq length "$tmp/j")"
+
+# single-configuration tests are counted on stderr
+"$pb" best --db "$db" --test 'Random Read.*IOPS' --config ext4 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "one config: exit"
+[ "$(cat "$tmp/err")" = "poolbench: best: no test has two configurations to compare
+poolbench: best: 1 test/metric pair with a single configuration left out" ] ||
+    fail "one config stderr: $(cat "$tmp/err")"
+# filters that match nothing
+"$pb" best --db "$db" --test randraed 2>"$tmp/err"
+[ $? -eq 2 ] || fail "typo exit"
+[ "$(head -n 1 "$tmp/err")" = "poolbench: best: no test matches 'randraed'; did you mean 'randread'?" ] ||
+    fail "typo: $(cat "$tmp/err")"
+
+[ $fails -eq 0 ] || exit 1
+echo "ok"
