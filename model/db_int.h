@@ -164,4 +164,14 @@ long long db_place_own(struct pb_db *db, long long own_id, const char *label,
  * PB_OK or PB_EDB. */
 int db_sync_generation(struct pb_db *db, struct pb_err *err);
 
+/* "k=v\x1fk=v..." of params sorted by key, each with "\x1eORIGIN" when
+ * with_origin and it has one (an own configuration's signature). Caller
+ * frees. */
+char *db_signature(const struct pb_kv *params, size_t n, int with_origin);
+/* Insert an own configuration (label, sig) and its parameters; its id, or
+ * 0 with *rc and err set. */
+long long db_own_insert(struct pb_db *db, const char *label, const char *sig,
+                        const struct pb_kv *kv, size_t n, int *rc,
+                        struct pb_err *err);
+
 #endif

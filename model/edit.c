@@ -146,15 +146,6 @@ static int exec1(struct pb_db *db, const char *sql, const char *a,
     return PB_OK;
 }
 
-static int cmp_kv_key(const void *x, const void *y)
-{
-    const struct pb_kv *a = x, *b = y;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return strcmp(a->origin ? a->origin : "", b->origin ? b->origin : "");
-}
-
 /* The own config of label new with params kv (found or added); 0 with
  * *rc set on failure. Signature as store.c makes it: sorted key=value,
  * "\x1e" origin. */
@@ -162,17 +153,7 @@ static long long own_for(struct pb_db *db, const char *label,
                          struct pb_kv *kv, size_t n, int *rc,
                          struct pb_err *err)
 {
-    if (n > 1)
-        qsort(kv, n, sizeof(*kv), cmp_kv_key);
-    struct pb_buf b = PB_BUF_INIT;
-    pb_buf_puts(&b, "");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            pb_buf_putc(&b, '\x1f');
-        pb_buf_printf(&b, "%s=%s", kv[i].key, kv[i].value ? kv[i].value : "");
-        if (kv[i].origin)
-            pb_buf_printf(&b, "\x1e%s", kv[i].origin);
-    }
+    char *sig = db_signature(kv, n, 1);
     long long id = 0;
     sqlite3_stmt *q = db_stmt(db, S_OWN_FIND, err);
     if (!q) {
@@ -180,32 +161,12 @@ static long long own_for(struct pb_db *db, const char *label,
         goto out;
     }
     db_bind_text(q, 1, label);
-    db_bind_text(q, 2, pb_buf_str(&b));
+    db_bind_text(q, 2, sig);
     id = db_find_id(db, q, rc, err);
-    if (id || *rc)
-        goto out;
-    if (!(q = db_stmt(db, S_OWN_INSERT, err))) {
-        *rc = PB_EDB;
-        goto out;
-    }
-    db_bind_text(q, 1, label);
-    db_bind_text(q, 2, pb_buf_str(&b));
-    if ((*rc = db_step_done(db, q, err, "cannot insert config")))
-        goto out;
-    id = sqlite3_last_insert_rowid(db->h);
-    for (size_t k = 0; k < n && !*rc; k++) {
-        if (!(q = db_stmt(db, S_OWN_PARAM_INSERT, err))) {
-            *rc = PB_EDB;
-            break;
-        }
-        sqlite3_bind_int64(q, 1, id);
-        db_bind_text(q, 2, kv[k].key);
-        db_bind_text(q, 3, kv[k].value ? kv[k].value : "");
-        db_bind_text(q, 4, kv[k].origin);
-        *rc = db_step_done(db, q, err, "cannot insert parameter");
-    }
+    if (!id && !*rc)
+        id = db_own_insert(db, label, sig, kv, n, rc, err);
 out:
-    pb_buf_release(&b);
+    free(sig);
     return *rc ? 0 : id;
 }
 

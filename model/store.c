@@ -17,7 +17,7 @@ static int cmp_kv(const void *a, const void *b)
 /* Sorted "k=v\x1f..." signature of a parameter list; with_origin adds
  * "\x1eORIGIN" to each dimension that has one (own configs are keyed by
  * what they say and where it came from). Caller frees. */
-static char *signature(const struct pb_kv *params, size_t n, int with_origin)
+char *db_signature(const struct pb_kv *params, size_t n, int with_origin)
 {
     struct pb_kv *s = pb_xcalloc(n ? n : 1, sizeof(*s));
     if (n)
@@ -41,12 +41,40 @@ static char *signature(const struct pb_kv *params, size_t n, int with_origin)
     return pb_buf_take(&b);
 }
 
+long long db_own_insert(struct pb_db *db, const char *label, const char *sig,
+                        const struct pb_kv *kv, size_t n, int *rc,
+                        struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_OWN_INSERT, err);
+    if (!q) {
+        *rc = PB_EDB;
+        return 0;
+    }
+    db_bind_text(q, 1, label);
+    db_bind_text(q, 2, sig);
+    if ((*rc = db_step_done(db, q, err, "cannot insert config")))
+        return 0;
+    long long id = sqlite3_last_insert_rowid(db->h);
+    for (size_t k = 0; k < n && !*rc; k++) {
+        if (!(q = db_stmt(db, S_OWN_PARAM_INSERT, err))) {
+            *rc = PB_EDB;
+            break;
+        }
+        sqlite3_bind_int64(q, 1, id);
+        db_bind_text(q, 2, kv[k].key);
+        db_bind_text(q, 3, kv[k].value ? kv[k].value : "");
+        db_bind_text(q, 4, kv[k].origin);
+        *rc = db_step_done(db, q, err, "cannot insert parameter");
+    }
+    return *rc ? 0 : id;
+}
+
 static long long entity_id(struct pb_db *db, enum db_stmt find, enum db_stmt ins,
                            enum db_stmt param_ins, const char *tool,
                            const char *name, const struct pb_kv *params,
                            size_t nparams, int *rc, struct pb_err *err)
 {
-    char *sig = signature(params, nparams, 0);
+    char *sig = db_signature(params, nparams, 0);
     /* tests are keyed by tool and name */
     struct idcache *c = &db->ids[C_TEST];
     char *key = tool ? pb_xasprintf("%s\x1f%s", tool, name) : NULL;
@@ -245,7 +273,7 @@ static long long own_config(struct pb_db *db, const char *label,
                             const struct pb_kv *own, size_t n,
                             long long *config_id, int *rc, struct pb_err *err)
 {
-    char *sig = signature(own, n, 1);
+    char *sig = db_signature(own, n, 1);
     struct idcache *c = &db->ids[C_OWN];
     long long id = db_cache_get(c, label, sig, 0);
     *config_id = id ? db_cache_get(c, label, sig, 1) : 0;
@@ -268,26 +296,8 @@ static long long own_config(struct pb_db *db, const char *label,
     sqlite3_reset(q);
     if (id || *rc)
         goto cache;
-    if (!(q = db_stmt(db, S_OWN_INSERT, err))) {
-        *rc = PB_EDB;
+    if (!(id = db_own_insert(db, label, sig, own, n, rc, err)))
         goto out;
-    }
-    db_bind_text(q, 1, label);
-    db_bind_text(q, 2, sig);
-    if ((*rc = db_step_done(db, q, err, "cannot insert config")))
-        goto out;
-    id = sqlite3_last_insert_rowid(db->h);
-    for (size_t k = 0; k < n && !*rc; k++) {
-        if (!(q = db_stmt(db, S_OWN_PARAM_INSERT, err))) {
-            *rc = PB_EDB;
-            break;
-        }
-        sqlite3_bind_int64(q, 1, id);
-        db_bind_text(q, 2, own[k].key);
-        db_bind_text(q, 3, own[k].value ? own[k].value : "");
-        db_bind_text(q, 4, own[k].origin);
-        *rc = db_step_done(db, q, err, "cannot insert parameter");
-    }
 cache:
     if (!*rc && id && !*config_id)
         *config_id = db_place_own(db, id, label, rc, err);
