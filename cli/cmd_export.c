@@ -141,6 +141,25 @@ static int on_row(void *ctx, const struct pb_db_row *r)
     return 0;
 }
 
+/* Close the database and the output; the exit status of rc, or of a
+ * failed write. */
+static int finish(struct pb_db *db, FILE *fp, const char *outpath, int rc,
+                  struct pb_err *err)
+{
+    pb_db_close(db);
+    int werr = ferror(fp);
+    if (fp != stdout && fclose(fp) != 0)
+        werr = 1;
+    if (rc != PB_OK)
+        return cli_fail(err);
+    if (werr) {
+        pb_err_set(err, PB_EIO, outpath ? outpath : "-", 0, 0,
+                   "write failed");
+        return cli_fail(err);
+    }
+    return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -206,21 +225,9 @@ int cmd_export(int argc, char **argv)
         pb_db_close(db);
         return cli_fail(&err);
     }
-    if (wide) {
-        int rc = cli_export_wide(db, &f, json, o.fp, &err);
-        pb_db_close(db);
-        int werr = ferror(o.fp);
-        if (o.fp != stdout && fclose(o.fp) != 0)
-            werr = 1;
-        if (rc != PB_OK)
-            return cli_fail(&err);
-        if (werr) {
-            pb_err_set(&err, PB_EIO, outpath ? outpath : "-", 0, 0,
-                       "write failed");
-            return cli_fail(&err);
-        }
-        return 0;
-    }
+    if (wide)
+        return finish(db, o.fp, outpath,
+                      cli_export_wide(db, &f, json, o.fp, &err), &err);
     if (csv) {
         for (size_t i = 0; i < NCOLS; i++)
             fprintf(o.fp, "%s%s", i ? "," : "", columns[i]);
@@ -237,16 +244,5 @@ int cmd_export(int argc, char **argv)
     params_release(&o.tp);
     if (json)
         fputs(o.n ? "\n]\n" : "[]\n", o.fp);
-    pb_db_close(db);
-    int werr = ferror(o.fp);
-    if (o.fp != stdout && fclose(o.fp) != 0)
-        werr = 1;
-    if (rc != PB_OK)
-        return cli_fail(&err);
-    if (werr) {
-        pb_err_set(&err, PB_EIO, outpath ? outpath : "-", 0, 0,
-                   "write failed");
-        return cli_fail(&err);
-    }
-    return 0;
+    return finish(db, o.fp, outpath, rc, &err);
 }
