@@ -1,0 +1,69 @@
+#!/bin/sh
+# e2e: issue 19's report items, checked against the numbers of real files.
+#  7  bonnie++ table: counts per second as bonnie prints them (no doubled
+#     prefix), a unit in every header, runs told apart by their file tests
+# usage: test_report_firstday.sh POOLBENCH SOURCE_DIR CORPUS_DIR
+set -u
+pb=$1 src=$2 corpus=${3:-}
+fx="$src/fixtures"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+has() { grep -qF -- "$2" "$1" || fail "$1 lacks: $2"; }
+hasnt() { grep -qF -- "$2" "$1" && fail "$1 has: $2"; }
+# the cells of the rows of the first table of section $3 whose name cell
+# is $2, as "a|b|c|" (tags dropped), one line per row
+rows_of() {
+    sed -n "/<section id=\"$3\">/,/<\/table>/p" "$1" |
+        grep "<span>$2</span>" | sed 's/<\/t[dh]>/|/g; s/<[^>]*>//g'
+}
+
+# ---- 7: bonnie++ -------------------------------------------------------
+db="$tmp/b.db"
+"$pb" ingest --db "$db" -q \
+    "$fx/bonnie-csv/bonnie-1.03-and-1.97_hand-written_crlf.csv" \
+    "$fx/bonnie-csv/bonnie-2.00a_q-two-runs-appended.csv" 2>/dev/null ||
+    fail "ingest bonnie fixtures"
+q="$corpus/bonnie-csv/bonnie-1.97_single-line_qemu-zfs_george-qiaozhi.csv"
+k="$corpus/bonnie-csv/bonnie-1.96_fast-mode-empty-putc_perfkit.csv"
+for f in "$q" "$k"; do
+    [ -f "$f" ] && { "$pb" ingest --db "$db" -q "$f" 2>/dev/null || fail "ingest $f"; }
+done
+"$pb" report --db "$db" -o "$tmp/ob" -q || fail "bonnie report"
+hb="$tmp/ob/index.html"
+hasnt "$hb" '()</th>'
+hasnt "$hb" 'kops/s'
+has "$hb" '<th class="r">Read (ops/s)</th>'
+has "$hb" '<th class="r">Create (ops/s)</th>'
+has "$hb" '<th class="r">Files</th>'
+# zfs_mirror_rs128k (two appended runs): rand_create 1775 in the second
+# run only, printed as bonnie prints it
+has "$hb" 'title="1775 ops/s">1775<'
+# tank_raidz1_rs16k: a 16G run with 16k files (seq_create 1034) and a
+# file-only run (-n 16:4096:512:8, seq_create 705): two rows told apart
+rows_of "$hb" tank_raidz1_rs16k bonnie >"$tmp/tank"
+[ "$(wc -l <"$tmp/tank")" = 2 ] || fail "tank rows: $(cat "$tmp/tank")"
+grep -q '^tank_raidz1_rs16k||16k:4096:512/8|' "$tmp/tank" ||
+    fail "file-only run not told apart: $(cat "$tmp/tank")"
+grep -q '|705|11|+++++|+++++|650|9|690|10|+++++|+++++|540|8|$' "$tmp/tank" ||
+    fail "file-only run values: $(cat "$tmp/tank")"
+if [ -f "$q" ]; then
+    # s209: putc empty, put_block 14450 K/s, rewrite 13191 K/s, get_block
+    # 174964 K/s, seeks 390.3, creates 157 +++++ 160 / 170 +++++ 165
+    rows_of "$hb" s209 bonnie | head -1 >"$tmp/s209"
+    grep -qx 's209|16G|16k|||14.1|8|12.9|2|||171|11|390|15|157|2|+++++|+++++|160|3|170|2|+++++|+++++|165|3|' \
+        "$tmp/s209" || fail "s209 row: $(cat "$tmp/s209")"
+fi
+if [ -f "$k" ]; then
+    # perfkit: seq_create 49223/s was "49.2k" under "Create (kops/s)"
+    rows_of "$hb" perfkit-7b22f510-0 bonnie >"$tmp/pk"
+    grep -q '|49223|58|+++++|+++++|54405|53|2898|97|+++++|+++++|59089|60|$' \
+        "$tmp/pk" || fail "perfkit row: $(cat "$tmp/pk")"
+fi
+
+if [ $fails -ne 0 ]; then
+    echo "$fails failure(s)" >&2
+    exit 1
+fi
+echo "report first-day checks passed"
