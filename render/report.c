@@ -605,6 +605,57 @@ static const char *dim_name(const struct rp_dim *dm)
     return dm->kind == RP_DIM_LABEL ? "configuration" : dm->key;
 }
 
+/* The workload of a panel as a user names it: the test's name when the
+ * panel holds one test ("fio randread bs=4k iodepth=4"), else the tool and
+ * the workload parameters its tests share ("fio rw=randread bs=4k"); ""
+ * when they share none. */
+static void panel_workload(const struct rp_data *d, const struct rp_panel *p,
+                           char *buf, size_t n)
+{
+    static const char *const keys[] = {"rw", "bs", "iodepth", "numjobs"};
+    size_t t0 = SIZE_MAX;
+    int one = 1;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nx * p->ns; i++) {
+        if (p->grid[i] == SIZE_MAX)
+            continue;
+        size_t t = d->cells[p->grid[i]].test;
+        if (t0 == SIZE_MAX)
+            t0 = t;
+        else if (t != t0)
+            one = 0;
+    }
+    if (t0 == SIZE_MAX)
+        return;
+    const struct rp_test *ts = &d->tests[t0];
+    if (one) {
+        snprintf(buf, n, "%s", ts->name);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, n, "%s", ts->tool ? ts->tool : "");
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && len < n; k++) {
+        const char *v = rp_param(ts->params, ts->nparams, keys[k]);
+        if (!v)
+            continue;
+        for (size_t i = 0; v && i < p->nx * p->ns; i++) {
+            if (p->grid[i] == SIZE_MAX)
+                continue;
+            const struct rp_test *o = &d->tests[d->cells[p->grid[i]].test];
+            const char *w = rp_param(o->params, o->nparams, keys[k]);
+            if (!w || strcmp(v, w))
+                v = NULL;
+        }
+        if (!v)
+            continue;
+        char tmp[64];
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "",
+                                keys[k],
+                                rp_param_text(keys[k], v, tmp, sizeof(tmp)));
+    }
+    if (!strchr(buf, '='))
+        buf[0] = '\0';
+}
+
 static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                         const struct rp_sweep *sw, const struct rp_panel *p,
                         const char *mtitle)
@@ -630,9 +681,11 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                : (stest && !xtest) ? RC_NORM_ROW
                : (xtest && !stest) ? RC_NORM_COL
                                    : RC_NORM_ALL;
-    char title[512], sub[512];
-    snprintf(title, sizeof(title), "%s by %s%s%s", mtitle, dim_name(&sw->x),
-             ns > 1 ? " and " : "", ns > 1 ? dim_name(&sw->s) : "");
+    char title[512], sub[512], wl[256];
+    panel_workload(d, p, wl, sizeof(wl));
+    snprintf(title, sizeof(title), "%s%s%s by %s%s%s", wl, wl[0] ? ": " : "",
+             mtitle, dim_name(&sw->x), ns > 1 ? " and " : "",
+             ns > 1 ? dim_name(&sw->s) : "");
     snprintf(sub, sizeof(sub), "%s%s%s is better", p->title,
              p->title[0] ? " · " : "", m->dir < 0 ? "lower" : "higher");
     struct rc_gridspec g = {0};
@@ -820,14 +873,15 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
             bars[i].note = r;
         }
     }
-    char mt[96], sub[300];
+    char mt[96], sub[300], title[400];
     metric_title(d, g->metric, mt, sizeof(mt));
-    snprintf(sub, sizeof(sub), "%s · %s is better%s%s", mt,
+    snprintf(title, sizeof(title), "%s: %s", t->name, mt);
+    snprintf(sub, sizeof(sub), "%s is better%s%s",
              m->dir < 0 ? "lower" : "higher",
              any_se ? " · whiskers: ± standard error" : "",
              g->nvalued > 1 ? " · ★ best" : "");
     struct rc_barspec s = {0};
-    s.title = t->name;
+    s.title = title;
     s.subtitle = sub;
     s.unit = m->u;
     s.dir = m->dir;

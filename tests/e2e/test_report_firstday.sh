@@ -2,6 +2,7 @@
 # e2e: issue 19's report items, checked against the numbers of real files.
 #  7  bonnie++ table: counts per second as bonnie prints them (no doubled
 #     prefix), a unit in every header, runs told apart by their file tests
+#  6  chart titles name the workload and the metric
 # usage: test_report_firstday.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2 corpus=${3:-}
@@ -61,6 +62,35 @@ if [ -f "$k" ]; then
     grep -q '|49223|58|+++++|+++++|54405|53|2898|97|+++++|+++++|59089|60|$' \
         "$tmp/pk" || fail "perfkit row: $(cat "$tmp/pk")"
 fi
+
+# ---- 6: chart titles carry the workload ------------------------------
+# two workloads swept over recordsize x compression: their charts of the
+# same metric must be told apart by their titles alone
+dbs="$tmp/s.db"
+i=0
+for f in "$fx/fio-json/fio-3.33_randread_4k_qd4_libaio.json" \
+    "$fx/fio-json/fio-3.33_read_16k_warning-prefix.json"; do
+    for rs in 8k 128k; do
+        for comp in off lz4; do
+            i=$((i + 1))
+            { cat "$f"; printf '%*s\n' "$i" ''; } >"$tmp/run$i.json"
+            "$pb" ingest --db "$dbs" -q --label "zfs rs=$rs $comp" \
+                --set recordsize=$rs --set compression=$comp \
+                "$tmp/run$i.json" 2>/dev/null || fail "ingest run $i"
+        done
+    done
+done
+"$pb" report --db "$dbs" -o "$tmp/os" -q || fail "sweep report"
+hs="$tmp/os/index.html"
+for w in 'fio randread bs=4k iodepth=4 direct=1' 'fio read bs=16k iodepth=1'; do
+    re="alt=\"$w: read [A-Za-z]* by recordsize and compression\""
+    grep -q "$re" "$hs" || fail "no sweep chart titled with '$w'"
+    # the chart file itself (what a PNG shows) carries it too
+    svg=$(grep -o "<img src=\"charts/[^\"]*\" [^>]*$re" "$hs" | head -1 |
+        sed 's/<img src="\([^"]*\)".*/\1/')
+    [ -n "$svg" ] && grep -q "$w: read" "$tmp/os/$svg" ||
+        fail "chart '$svg' lacks its workload '$w'"
+done
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
