@@ -451,8 +451,27 @@ static void disambiguate(struct rp_data *d, struct rp_test **tp, size_t n)
                     rp_param_text(kv->key, kv->value, tmp, sizeof(tmp)));
                 any = 1;
             }
+            int seen_any = 0;
+            /* else the parameters the others have and this one lacks */
+            for (size_t o = i; !any && o < j; o++)
+                for (size_t p = 0; o != k && p < tp[o]->nparams; p++) {
+                    const char *key = tp[o]->params[p].key;
+                    if (rp_param(t->params, t->nparams, key))
+                        continue;
+                    int seen = 0; /* named once, by its first holder */
+                    for (size_t e = i; e < o && !seen; e++)
+                        seen = e != k &&
+                               rp_param(tp[e]->params, tp[e]->nparams, key);
+                    if (seen)
+                        continue;
+                    pb_buf_printf(&b, "%sno %s", seen_any ? ", " : "", key);
+                    seen_any = 1;
+                }
+            any |= seen_any;
+            /* the same parameters (tests told apart by something poolbench
+             * does not show): number them as a user would */
             if (!any)
-                pb_buf_printf(&b, "%s #%lld", t->tool, t->id);
+                pb_buf_printf(&b, "variant %zu of %zu", k - i + 1, j - i);
             pb_buf_putc(&b, ')');
             t->name = pb_arena_strdup(&d->arena, pb_buf_str(&b));
             pb_buf_release(&b);

@@ -174,7 +174,14 @@ void rp_out_table(struct rp_out *o, struct rt_table *t)
 static const char *metric_title(const struct rp_data *d, size_t m, char *buf,
                                 size_t n)
 {
-    return rp_metric_title(d->metrics[m].name, buf, n);
+    const struct rp_metric *mt = &d->metrics[m];
+    rp_metric_title(mt->name, buf, n);
+    /* PTS results are one "value" in the result's own unit: name the unit */
+    if (!strcmp(mt->name, "value") && mt->unit && mt->unit[0]) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, " (%s)", mt->unit);
+    }
+    return buf;
 }
 
 /* "rw=randread · bs=4k · iodepth=64" */
@@ -486,7 +493,7 @@ static void section_best(struct rp_out *o, const struct rp_data *d,
         row[0].sortv = (double)d->tests[g->test].rank;
         row[0].has_sortv = 1;
         char buf[96];
-        rt_set(&t, &row[1], rp_metric_title(m->name, buf, sizeof(buf)));
+        rt_set(&t, &row[1], metric_title(d, g->metric, buf, sizeof(buf)));
         config_cell(&t, &row[2], &d->configs[bc->config]);
         rt_setv(&t, &row[3],
                 rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)), bc->mean);
@@ -1268,16 +1275,23 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   d->used_tests, d->used_tests == 1 ? "" : "s", d->nrows,
                   d->nrows == 1 ? "" : "s");
     const struct pb_db_filter *f = &opts->filter;
-    if (f->test_re || f->config_re || f->metric_re || f->host_re) {
-        pb_buf_puts(&meta, " · filtered:");
-        if (f->test_re)
-            pb_buf_printf(&meta, " test ~ /%s/", f->test_re);
-        if (f->config_re)
-            pb_buf_printf(&meta, " config ~ /%s/", f->config_re);
-        if (f->metric_re)
-            pb_buf_printf(&meta, " metric ~ /%s/", f->metric_re);
-        if (f->host_re)
-            pb_buf_printf(&meta, " host ~ /%s/", f->host_re);
+    if (opts->filter_note && opts->filter_note[0]) {
+        pb_buf_printf(&meta, " · %s", opts->filter_note);
+    } else {
+        const struct {
+            const char *re, *what;
+        } fl[] = {{f->test_re, "tests"},
+                  {f->config_re, "configurations"},
+                  {f->metric_re, "metrics"},
+                  {f->host_re, "hosts"}};
+        const char *sep = " · only ";
+        for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+            if (!fl[i].re)
+                continue;
+            pb_buf_printf(&meta, "%s%s matching “%s”", sep, fl[i].what,
+                          fl[i].re);
+            sep = ", ";
+        }
     }
     pb_buf_puts(h, "<p class=\"meta\">");
     rp_esc(h, pb_buf_str(&meta));

@@ -3,6 +3,8 @@
 #  7  bonnie++ table: counts per second as bonnie prints them (no doubled
 #     prefix), a unit in every header, runs told apart by their file tests
 #  6  chart titles name the workload and the metric
+# 10  no internals on screen: PTS "value" is "PTS result (MB/s)", no test
+#     ids in names, filters said in words
 # usage: test_report_firstday.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2 corpus=${3:-}
@@ -91,6 +93,29 @@ for w in 'fio randread bs=4k iodepth=4 direct=1' 'fio read bs=16k iodepth=1'; do
     [ -n "$svg" ] && grep -q "$w: read" "$tmp/os/$svg" ||
         fail "chart '$svg' lacks its workload '$w'"
 done
+
+# ---- 10: no internals on screen --------------------------------------
+dbp="$tmp/p.db"
+"$pb" ingest --db "$dbp" -q "$fx/pts-xml/junk-crlf-html.xml" 2>/dev/null ||
+    fail "ingest pts"
+# the same fio job without its runtime: a test of the same name
+f="$fx/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
+sed '/"runtime" : "1"/d; s/"size" : "4m",/"size" : "4m"/' "$f" >"$tmp/nort.json"
+"$pb" ingest --db "$dbp" -q "$f" "$tmp/nort.json" 2>/dev/null || fail "ingest fio"
+"$pb" report --db "$dbp" -o "$tmp/op" -q || fail "pts report"
+hp="$tmp/op/index.html"
+# Dbench: Client Count: 6, 308.51 MB/s
+has "$hp" '<th class="r">PTS result (MB/s)</th>'
+has "$hp" 'alt="Dbench: Client Count: 6 (MB/s): PTS result (MB/s)"'
+hasnt "$hp" '>result<'
+hasnt "$hp" ': result"'
+has "$hp" 'fio randread bs=4k iodepth=4 direct=1 (runtime=1s)'
+has "$hp" 'fio randread bs=4k iodepth=4 direct=1 (no runtime)'
+grep -q '(fio #[0-9]*)' "$hp" && fail "a test id in a name"
+"$pb" report --db "$dbp" -o "$tmp/op2" -q --test randread --config 'ta.k' ||
+    fail "filtered report"
+has "$tmp/op2/index.html" 'only tests matching “randread”, configurations matching “ta.k”'
+hasnt "$tmp/op2/index.html" 'config ~ /'
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

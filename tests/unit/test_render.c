@@ -986,7 +986,17 @@ static void test_report(void **state)
     assert_null(strstr(html, "alert"));
     assert_non_null(strstr(html, "1 source · 1 configuration · 1 test · 4 "
                                  "results"));
+    assert_non_null(strstr(html, " · only tests matching “^bonnie”</p>"));
     free(html);
+    /* a filter said in words (the run report's): no pattern on screen */
+    o.filter_note = "configurations of run <rs>";
+    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    html = slurp(path, NULL);
+    assert_non_null(strstr(html, "4 results · configurations of run "
+                                 "&lt;rs&gt;</p>"));
+    assert_null(strstr(html, "^bonnie"));
+    free(html);
+    o.filter_note = NULL;
     /* a bad pattern is a usage error */
     o.filter.test_re = "(";
     assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_EUSAGE);
