@@ -480,6 +480,31 @@ static void disambiguate(struct rp_data *d, struct rp_test **tp, size_t n)
     }
 }
 
+/* By default a fio test shows one throughput metric per direction (IOPS
+ * for random workloads, bandwidth otherwise: at a fixed block size the
+ * other says the same) beside its mean and p99 completion latency. The
+ * others stay under "All metrics"; --metric charts what it names. */
+static void latency_beside(struct rp_data *d)
+{
+    if (d->metric_filtered)
+        return;
+    static const char *const dirs[] = {"read", "write", "trim"};
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        struct rp_group *g = &d->groups[gi];
+        const char *m = d->metrics[g->metric].name;
+        for (size_t k = 0; k < 3; k++) {
+            size_t l = strlen(dirs[k]);
+            if (strncmp(m, dirs[k], l) || m[l] != '_')
+                continue;
+            const char *rest = m + l;
+            if (!strcmp(rest, "_bw") || !strcmp(rest, "_iops"))
+                g->chart = g->primary;
+            else if (!strcmp(rest, "_clat_mean") || !strcmp(rest, "_clat_p99"))
+                g->chart = g->nvalued > 0;
+        }
+    }
+}
+
 static void order(struct rp_data *d)
 {
     /* Ranks: used configs and tests in natural order. */
@@ -575,6 +600,7 @@ int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
         return rc;
     order(d);
     rp_mark_groups(d);
+    latency_beside(d);
     return PB_OK;
 }
 

@@ -426,6 +426,32 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s);
 /* Heatmap with the numbers in the cells; the best cell outlined. */
 struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s);
 
+/* The title and subtitle lines of a chart w px wide (bold 15 px, 12 px),
+ * from the top; returns the y below them. */
+double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
+                  const char *title, const char *sub);
+/* Round ticks from lo to hi whose labels (11 px) keep minsep px apart. */
+void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
+                  const struct rp_scale *sc, double pixels, double minsep,
+                  struct rp_ticks *t);
+
+/* Lines of points (chart_xy.c): IOPS against latency, one line per
+ * configuration, one point per iodepth (or numjobs), labelled. */
+struct rc_xyline {
+    const char *label;
+    uint32_t color;
+    size_t n;
+    const double *x, *y;   /* in the units of the spec */
+    const char *const *pt; /* point labels ("qd4"); may be NULL */
+};
+struct rc_xyspec {
+    const char *title, *subtitle, *xname, *yname;
+    struct rp_unit xunit, yunit;
+    const struct rc_xyline *lines;
+    size_t n;
+};
+struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s);
+
 /* Stable colour of the i-th config; of the i-th of n ordered series. */
 uint32_t rc_config_color(size_t i);
 uint32_t rc_series_color(size_t i, size_t n);
@@ -509,6 +535,12 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem);
 void rp_out_table(struct rp_out *o, struct rt_table *t);
 /* Trusted markup written as is (only literals from render/). */
 void rp_out_raw(struct rp_out *o, const char *html);
+/* The fonts charts are measured with. */
+struct rc_fonts *rp_out_fonts(struct rp_out *o);
+
+/* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
+int rp_has_iops_latency(const struct rp_data *d);
+void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
 /* ==== special tables (tables.c) ==== */
 

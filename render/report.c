@@ -47,6 +47,7 @@ struct rp_out {
     int png;
     struct rp_pdf *pdf;
     struct rc_fonts *f;
+    int has_iolat; /* an IOPS against latency section */
     size_t nchart;
     struct pb_render_summary sum;
     struct pb_err *err;
@@ -99,6 +100,11 @@ void rp_out_para(struct rp_out *o, const char *cls, const char *text)
     pb_buf_puts(o->h, "</p>\n");
     if (o->pdf)
         rp_pdf_para(o->pdf, text);
+}
+
+struct rc_fonts *rp_out_fonts(struct rp_out *o)
+{
+    return o->f;
 }
 
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
@@ -1313,6 +1319,9 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
+    if (o->has_iolat)
+        pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
+                       "latency</a></li>\n");
     if (has_tests)
         pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
     if (has_comp)
@@ -1460,6 +1469,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.title = title;
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
+    o.has_iolat = rp_has_iops_latency(&d);
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 
@@ -1476,6 +1486,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
+    rp_section_iops_latency(&o, &d);
     section_tests(&o, &d, &plan);
     if (has_comp)
         rp_section_compression(&o, &d);

@@ -3,6 +3,8 @@
 #  7  bonnie++ table: counts per second as bonnie prints them (no doubled
 #     prefix), a unit in every header, runs told apart by their file tests
 #  6  chart titles name the workload and the metric
+#  8  one throughput metric beside mean and p99 completion latency per
+#     test; IOPS against latency where a family varies iodepth
 # 10  no internals on screen: PTS "value" is "PTS result (MB/s)", no test
 #     ids in names, filters said in words
 # usage: test_report_firstday.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -93,6 +95,39 @@ for w in 'fio randread bs=4k iodepth=4 direct=1' 'fio read bs=16k iodepth=1'; do
     [ -n "$svg" ] && grep -q "$w: read" "$tmp/os/$svg" ||
         fail "chart '$svg' lacks its workload '$w'"
 done
+
+# ---- 8: latency beside throughput ------------------------------------
+# randread 4k: IOPS (not bandwidth too) beside mean and p99 latency
+w='fio randread bs=4k iodepth=4 direct=1'
+for m in 'read IOPS' 'read completion latency, mean' 'read completion latency, p99'; do
+    has "$hs" "alt=\"$w: $m\""
+done
+hasnt "$hs" "alt=\"$w: read bandwidth\""
+# sequential read 16k: bandwidth, not IOPS
+has "$hs" 'alt="fio read bs=16k iodepth=1: read bandwidth"'
+hasnt "$hs" 'alt="fio read bs=16k iodepth=1: read IOPS"'
+hasnt "$hs" 'id="iops-latency"' # no test varies iodepth here
+# a real iodepth sweep (fio 3.28, 48 jobs: bs x iodepth 1..256, io_uring)
+qd="$corpus/fio-json/fio-3.28_48-job-bs-qd-sweep_io_uring_whitepau.json"
+if [ -f "$qd" ]; then
+    dbq="$tmp/q.db"
+    "$pb" ingest --db "$dbq" -q --label "nvme io_uring" "$qd" 2>/dev/null ||
+        fail "ingest $qd"
+    "$pb" report --db "$dbq" -o "$tmp/oq" -q || fail "iodepth report"
+    hq="$tmp/oq/index.html"
+    has "$hq" '<li><a href="#iops-latency">IOPS against latency</a></li>'
+    has "$hq" 'alt="fio rw=write bs=16k numjobs=1: write IOPS against mean completion latency by iodepth"'
+    # job r_bs16k_qd4: write iops 19582.53, clat mean 196410 ns, p99 230400
+    sed -n '/<section id="iops-latency">/,/<\/section>/p' "$hq" |
+        grep -o '<tr>.*' | sed 's/<\/t[dh]>/|/g; s/<[^>]*>//g' >"$tmp/iolat"
+    grep -qx 'nvme io_uring|4|19.58k IOPS|196.4 µs|230.4 µs|' "$tmp/iolat" ||
+        fail "iodepth 4 point: $(head -3 "$tmp/iolat")"
+    grep -qx 'nvme io_uring|256|26.57k IOPS|9.630 ms|15.14 ms|' "$tmp/iolat" ||
+        fail "iodepth 256 point"
+    # 8 block sizes, one chart each, six points per line
+    [ "$(grep -c 'iops-latency-[0-9]*-write.svg' "$hq")" = 8 ] ||
+        fail "not one chart per block size"
+fi
 
 # ---- 10: no internals on screen --------------------------------------
 dbp="$tmp/p.db"
