@@ -138,6 +138,8 @@ struct rp_test {
     size_t rank;
     int used;
     int swept; /* some of its cells are drawn in a sweep */
+    int single; /* its charts would have one bar each: folded into the
+                   report's table of tests with one configuration */
 };
 
 struct rp_metric {

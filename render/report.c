@@ -857,7 +857,163 @@ static int group_charted(const struct rp_data *d, const struct rp_group *g)
     if (g->nvalued == 1 && rp_metric_in_special(d->metrics[g->metric].name))
         return 0;
     /* one bar of a test drawn in a sweep adds nothing */
-    return g->nvalued > 1 || !d->tests[g->test].swept;
+    if (g->nvalued == 1 && d->tests[g->test].swept)
+        return 0;
+    /* tests of one configuration: a row each in a compact table */
+    return !d->tests[g->test].single;
+}
+
+/* Mark the tests whose every chart would have a single bar. */
+static void mark_single(struct rp_data *d)
+{
+    for (size_t i = 0; i < d->ngroups;) {
+        size_t j = i, bars = 0, multi = 0;
+        struct rp_test *t = &d->tests[d->groups[i].test];
+        t->single = 0;
+        for (; j < d->ngroups && d->groups[j].test == d->groups[i].test; j++) {
+            const struct rp_group *g = &d->groups[j];
+            if (!group_charted(d, g))
+                continue;
+            bars++;
+            multi |= g->nvalued > 1;
+        }
+        t->single = bars && !multi;
+        i = j;
+    }
+}
+
+/* The workload group of a test in the contents: "fio · randread". */
+static const char *toc_group(const struct rp_test *t, char *buf, size_t n)
+{
+    const char *rw = rp_param(t->params, t->nparams, "rw");
+    snprintf(buf, n, "%s%s%s", t->tool[0] ? t->tool : "other",
+             rw ? " · " : "", rw ? rw : "");
+    return buf;
+}
+
+/* A contents list of the tests with a section on `page` (every page when
+ * all is set, linking to their pages), grouped by tool and workload, plus
+ * the tests of one configuration. Plain HTML: the script adds a filter. */
+static void tests_toc(struct rp_out *o, const struct rp_data *d,
+                      const struct test_plan *pl, size_t page, int all)
+{
+    size_t *ts = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    char **gk = pb_xcalloc(d->ntests + 1, sizeof(char *));
+    size_t n = 0, nsingle = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        size_t t = d->groups[gi].test;
+        if (gi && d->groups[gi - 1].test == t)
+            continue;
+        if (d->tests[t].single) {
+            nsingle++;
+            continue;
+        }
+        int has = 0;
+        for (size_t k = gi; k < d->ngroups && d->groups[k].test == t; k++)
+            has |= group_charted(d, &d->groups[k]);
+        if (!has || (!all && pl->page[t] != page))
+            continue;
+        char buf[160];
+        gk[n] = pb_xstrdup(toc_group(&d->tests[t], buf, sizeof(buf)));
+        ts[n++] = t;
+    }
+    if (n + nsingle < 2) {
+        for (size_t i = 0; i < n; i++)
+            free(gk[i]);
+        free(gk);
+        free(ts);
+        return;
+    }
+    struct pb_buf *h = o->h;
+    pb_buf_puts(h, "<nav class=\"toc\"><b>Tests on this page</b><ul>\n");
+    unsigned char *done = pb_xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        size_t cnt = 0;
+        for (size_t k = i; k < n; k++)
+            cnt += !strcmp(gk[k], gk[i]);
+        pb_buf_puts(h, "<li class=\"tg\"><span>");
+        rp_esc(h, gk[i]);
+        pb_buf_printf(h, "</span> <span class=\"m\">(%zu)</span><ul>\n", cnt);
+        for (size_t k = i; k < n; k++) {
+            if (done[k] || strcmp(gk[k], gk[i]))
+                continue;
+            done[k] = 1;
+            const struct rp_test *t = &d->tests[ts[k]];
+            size_t pg = pl->page[ts[k]];
+            if (all && pg && pg != page)
+                pb_buf_printf(h, "<li class=\"tl\"><a href=\"tests-%03zu.html"
+                                 "#t-%zu\">", pg, t->rank + 1);
+            else
+                pb_buf_printf(h, "<li class=\"tl\"><a href=\"#t-%zu\">",
+                              t->rank + 1);
+            rp_esc(h, t->name);
+            pb_buf_puts(h, "</a></li>\n");
+        }
+        pb_buf_puts(h, "</ul></li>\n");
+    }
+    if (nsingle && (all || !page))
+        pb_buf_printf(h, "<li class=\"tg\"><a href=\"%s#t-single\">Tests "
+                         "with one configuration</a> <span class=\"m\">"
+                         "(%zu)</span></li>\n",
+                      page ? "index.html" : "", nsingle);
+    pb_buf_puts(h, "</ul></nav>\n");
+    for (size_t i = 0; i < n; i++)
+        free(gk[i]);
+    free(gk);
+    free(done);
+    free(ts);
+}
+
+/* Tests of one configuration: one row per charted metric, no bar charts. */
+static void single_table(struct rp_out *o, const struct rp_data *d)
+{
+    size_t nt = 0;
+    for (size_t t = 0; t < d->ntests; t++)
+        nt += d->tests[t].single;
+    if (!nt)
+        return;
+    rp_out_heading(o, 3, "t-single", "Tests with one configuration");
+    char buf[200];
+    snprintf(buf, sizeof(buf),
+             "%zu test%s one configuration: a bar chart of one bar says "
+             "nothing a row does not.",
+             nt, nt == 1 ? " has" : "s have");
+    rp_out_para(o, "note", buf);
+    struct rt_table t;
+    rt_init(&t, 5);
+    t.sortable = 1;
+    t.id = "single-tests";
+    rt_header(&t, 0, "Test", RT_LEFT);
+    rt_header(&t, 1, "Configuration", RT_LEFT);
+    rt_header(&t, 2, "Metric", RT_LEFT);
+    rt_header(&t, 3, "Value", RT_RIGHT);
+    rt_header(&t, 4, "n", RT_RIGHT);
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        const struct rp_test *ts = &d->tests[g->test];
+        if (!ts->single || !g->chart || g->nvalued != 1)
+            continue;
+        const struct rp_cell *c = NULL;
+        for (size_t i = g->first; i < g->first + g->n && !c; i++)
+            if (d->cells[i].has_value)
+                c = &d->cells[i];
+        if (!c)
+            continue;
+        const struct rp_metric *m = &d->metrics[g->metric];
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], ts->name);
+        row[0].sortv = (double)ts->rank;
+        row[0].has_sortv = 1;
+        config_cell(&t, &row[1], &d->configs[c->config]);
+        char mt[96], v[96];
+        rt_set(&t, &row[2], metric_title(d, g->metric, mt, sizeof(mt)));
+        rt_setv(&t, &row[3], rp_fmt_pm(&m->u, c->mean, c->se, v, sizeof(v)),
+                c->mean);
+        rt_setv(&t, &row[4], rt_str(&t, "%ld", c->n), (double)c->n);
+    }
+    rp_out_table(o, &t);
 }
 
 static void group_chart(struct rp_out *o, const struct rp_data *d,
@@ -1110,6 +1266,14 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             j++;
         }
         const struct rp_test *t = &d->tests[d->groups[i].test];
+        if (t->single && !opened) {
+            rp_out_raw(o, "<section id=\"tests\">\n");
+            rp_out_heading(o, 2, NULL, "Results by test");
+            if (pl->npages)
+                tests_index(o, d, pl);
+            tests_toc(o, d, pl, 0, pl->npages > 0);
+            opened = 1;
+        }
         if (!charted) {
             /* drawn only in sweeps, or only in the special tables */
             if (other) {
@@ -1124,6 +1288,7 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             rp_out_heading(o, 2, NULL, "Results by test");
             if (pl->npages)
                 tests_index(o, d, pl);
+            tests_toc(o, d, pl, 0, pl->npages > 0);
             opened = 1;
         }
         size_t page = pl->page[d->groups[i].test];
@@ -1131,8 +1296,11 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             if (cur_page)
                 test_page_end(o, pl, cur_page);
             test_page_begin(o, d, pl, page);
+            if (page)
+                tests_toc(o, d, pl, page, 0);
             cur_page = page;
         }
+        rp_out_raw(o, "<div class=\"tst\">\n");
         char id[32];
         snprintf(id, sizeof(id), "t-%zu", t->rank + 1);
         rp_out_heading(o, 3, id, t->name);
@@ -1151,10 +1319,12 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             snprintf(cap, sizeof(cap), "All metrics of this test");
             all_metrics_table(o, d, i, j, NULL, cap, 0);
         }
+        rp_out_raw(o, "</div>\n");
         i = j;
     }
     if (cur_page)
         test_page_end(o, pl, cur_page);
+    single_table(o, d);
     if (nswept) {
         if (!opened) {
             rp_out_raw(o, "<section id=\"tests\">\n");
@@ -1164,8 +1334,9 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
         rp_out_heading(o, 3, "t-other", "Other values");
         char buf[240];
         snprintf(buf, sizeof(buf),
-                 "%zu test%s no chart of %s own (drawn only in the sweeps "
-                 "above, or the state of a pool); every value is listed here.",
+                 "%zu test%s no chart of %s own (one configuration, drawn "
+                 "only in the sweeps above, or the state of a pool); every "
+                 "value is listed here.",
                  nswept, nswept == 1 ? " has" : "s have",
                  nswept == 1 ? "its" : "their");
         rp_out_para(o, "note", buf);
@@ -1207,6 +1378,13 @@ static const char css[] =
     ".stats b{display:block;font-size:24px}\n"
     ".stats span{color:var(--muted);font-size:13px}\n"
     "nav ol{columns:2 220px;margin:8px 0 0;padding-left:20px}\n"
+    "nav.toc{margin:10px 0 18px;font-size:14px}\n"
+    "nav.toc>ul{columns:2 320px;margin:6px 0 0;padding-left:18px}\n"
+    "nav.toc li.tg{break-inside:avoid}\n"
+    "nav.toc ul ul{padding-left:16px;margin:2px 0 6px}\n"
+    "input.flt{display:block;width:100%;max-width:360px;margin:6px 0;"
+    "padding:5px 8px;font:inherit;border:1px solid var(--line);"
+    "border-radius:6px}\n"
     "figure{margin:14px 0 8px;overflow-x:auto}\n"
     "figure.wide img{max-width:none}\n"
     "figure img{display:block;max-width:100%;height:auto;border:1px solid "
@@ -1273,7 +1451,25 @@ static const char js[] =
     "if(u!==null&&w!==null)return d*(parseFloat(u)-parseFloat(w));"
     "if(u!==null)return -1;if(w!==null)return 1;"
     "return d*p.textContent.localeCompare(q.textContent)});"
-    "r.forEach(function(e){b.appendChild(e)})})})});\n";
+    "r.forEach(function(e){b.appendChild(e)})})})});\n"
+    /* a filter box over each contents list of tests: hides the tests (and
+     * rows of one-configuration tests) whose name lacks a typed word */
+    "document.querySelectorAll('nav.toc').forEach(function(n){"
+    "var i=document.createElement('input');i.type='search';"
+    "i.className='flt';i.placeholder='Filter tests: randread 4k';"
+    "i.setAttribute('aria-label','Filter tests');"
+    "n.insertBefore(i,n.children[1]);"
+    "i.addEventListener('input',function(){"
+    "var q=i.value.toLowerCase().split(/\\s+/).filter(Boolean);"
+    "function ok(s){s=s.toLowerCase();"
+    "return q.every(function(w){return s.indexOf(w)>=0})}"
+    "n.querySelectorAll('li.tl').forEach(function(l){l.hidden=!ok(l.textContent)});"
+    "n.querySelectorAll('li.tg').forEach(function(g){"
+    "g.hidden=!!g.querySelector('li.tl')&&!g.querySelector('li.tl:not([hidden])')});"
+    "document.querySelectorAll('div.tst').forEach(function(t){"
+    "var h=t.querySelector('h3');t.hidden=!ok(h?h.textContent:'')});"
+    "document.querySelectorAll('table#single-tests tbody tr').forEach(function(r){"
+    "r.hidden=!ok(r.cells[0].textContent)})})});\n";
 
 static void page_start(struct rp_out *o, const struct rp_data *d,
                        const struct pb_render_opts *opts, const char *title,
@@ -1470,6 +1666,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     struct rp_ranking rank;
     rp_rank_configs(&d, &rank);
 
+    mark_single(&d);
     struct test_plan plan;
     plan_tests(&d, &plan);
 

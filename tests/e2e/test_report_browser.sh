@@ -167,6 +167,28 @@ for w in 1400 390; do
     esac
 done
 
+# -- the filter box (issue 19 item 9): added by the script, it hides the
+#    tests whose name lacks the words typed
+sed 's|</body>|<script>window.addEventListener("load",function(){\
+var P=[],i=document.querySelector("nav.toc input.flt"),T=document.querySelectorAll("div.tst,table#single-tests tbody tr");\
+function name(t){return t.tagName==="TR"?t.cells[0].textContent:t.querySelector("h3").textContent}\
+function shown(){return [].filter.call(T,function(t){return !t.hidden}).length}\
+if(!i)P.push("no filter box");else{\
+i.value="no-such-test";i.dispatchEvent(new Event("input"));\
+if(shown()!==0)P.push("no-such-test shows "+shown());\
+i.value="RANDREAD 4k";i.dispatchEvent(new Event("input"));var a=shown();\
+if(!(a>0\&\&a<T.length))P.push("randread 4k shows "+a+" of "+T.length);\
+[].forEach.call(T,function(t){if(!t.hidden\&\&!/randread.*4k/.test(name(t)))P.push("shown: "+name(t))});\
+i.value="";i.dispatchEvent(new Event("input"));if(shown()!==T.length)P.push("cleared shows "+shown());}\
+var r=document.createElement("pre");r.id="filter";r.textContent=(P.length?"PROBLEMS\\n"+P.join("\\n"):"OK")+" tests="+T.length;\
+document.body.appendChild(r);});</script></body>|' "$out/index.html" >"$out/filter.html"
+run_browser --dump-dom "file://$out/filter.html" >"$tmp/filter.html"
+m=$(sed -n '/<pre id="filter">/,/<\/pre>/p' "$tmp/filter.html")
+case "$m" in
+*'>OK'*) ;;
+*) fail "filter: $m" ;;
+esac
+
 # -- a screenshot to look at, kept under the build dir
 shot="$(dirname "$pb")/report-screenshot.png"
 run_browser --hide-scrollbars --window-size=1200,4000 --screenshot="$shot" \

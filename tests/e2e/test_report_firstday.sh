@@ -5,6 +5,8 @@
 #  6  chart titles name the workload and the metric
 #  8  one throughput metric beside mean and p99 completion latency per
 #     test; IOPS against latency where a family varies iodepth
+#  9  big reports navigable: a contents list per page grouped by tool and
+#     workload, tests of one configuration folded into one table
 # 10  no internals on screen: PTS "value" is "PTS result (MB/s)", no test
 #     ids in names, filters said in words
 # usage: test_report_firstday.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -129,19 +131,75 @@ if [ -f "$qd" ]; then
         fail "not one chart per block size"
 fi
 
+# ---- 9: contents, folded single-configuration tests ------------------
+# the sweep report: contents grouped by tool and workload
+has "$hs" '<nav class="toc"><b>Tests on this page</b>'
+has "$hs" '<li class="tg"><span>fio · randread</span> <span class="m">(1)</span>'
+has "$hs" '<li class="tg"><span>fio · read</span> <span class="m">(1)</span>'
+has "$hs" '<div class="tst">'
+# the script adds the filter box; the page has none without it
+hasnt "$hs" '<input'
+has "$hs" "i.className='flt'"
+# 205 PTS tests on two systems (paged) and 3 of one system (folded)
+{
+    echo '<?xml version="1.0"?>'
+    echo '<PhoronixTestSuite>'
+    echo '  <Generated><Title>big</Title><TestClient>Phoronix Test Suite v10.8.4</TestClient></Generated>'
+    echo '  <System><Identifier>ext4</Identifier><Hardware>Processor: X</Hardware><Software>OS: Debian 12</Software></System>'
+    echo '  <System><Identifier>zfs</Identifier><Hardware>Processor: X</Hardware><Software>OS: Debian 12</Software></System>'
+    i=1
+    while [ $i -le 208 ]; do
+        two="<Entry><Identifier>zfs</Identifier><Value>$((90 + i)).25</Value></Entry>"
+        t="Flexible IO Tester" d="Type: Random Read - Pass: $i"
+        # three tests of one system, nothing in common to sweep
+        case $i in
+        206) two="" t=Dbench d="Client Count: 6" ;;
+        207) two="" t=SQLite d="Threads / Copies: 1" ;;
+        208) two="" t=PostMark d="Disk Transaction Performance" ;;
+        esac
+        echo "  <Result><Identifier>pts/fio-2.1.0</Identifier><Title>$t</Title><Description>$d</Description><Scale>MB/s</Scale><Proportion>HIB</Proportion><Data><Entry><Identifier>ext4</Identifier><Value>$((100 + i)).5</Value></Entry>$two</Data></Result>"
+        i=$((i + 1))
+    done
+    echo '</PhoronixTestSuite>'
+} >"$tmp/big.xml"
+"$pb" ingest --db "$tmp/big.db" -q "$tmp/big.xml" 2>/dev/null || fail "ingest big"
+"$pb" report --db "$tmp/big.db" -o "$tmp/ob2" -q || fail "big report"
+hi="$tmp/ob2/index.html"
+[ -s "$tmp/ob2/tests-002.html" ] || fail "the big report has no pages"
+has "$hi" '<li class="tg"><span>pts/fio-2.1.0</span> <span class="m">(205)</span>'
+has "$hi" '<li class="tl"><a href="tests-001.html#t-2">Flexible IO Tester: Type: Random Read - Pass: 1 (MB/s)</a></li>'
+has "$hi" '<li class="tg"><a href="#t-single">Tests with one configuration</a> <span class="m">(3)</span></li>'
+has "$hi" '<h3 id="t-single">Tests with one configuration</h3>'
+sed -n '/id="t-single"/,/<\/table>/p' "$hi" | grep -o '<tr>.*' |
+    sed 's/<\/t[dh]>/|/g; s/<[^>]*>//g' >"$tmp/single2"
+grep -qx 'SQLite: Threads / Copies: 1 (MB/s)|ext4|PTS result (MB/s)|307.5 MB/s|1|' \
+    "$tmp/single2" || fail "one-configuration row: $(cat "$tmp/single2")"
+grep -q 'alt="SQLite' "$hi" "$tmp"/ob2/tests-*.html && fail "a one-bar chart"
+# each test page: its own contents, links within the page
+p2="$tmp/ob2/tests-002.html"
+has "$p2" '<nav class="toc"><b>Tests on this page</b>'
+n=$(sed -n '/<nav class="toc"/,/<\/nav>/p' "$p2" | grep -c '<li class="tl"><a href="#t-')
+[ "$n" -ge 50 ] || fail "page 2 contents: $n tests"
+grep -q '<li class="tl"><a href="tests-' "$p2" && fail "page 2 contents link other pages"
+
 # ---- 10: no internals on screen --------------------------------------
 dbp="$tmp/p.db"
-"$pb" ingest --db "$dbp" -q "$fx/pts-xml/junk-crlf-html.xml" 2>/dev/null ||
-    fail "ingest pts"
+"$pb" ingest --db "$dbp" -q "$fx/pts-xml/junk-crlf-html.xml" \
+    "$fx/pts-xml/fio-2systems.xml" 2>/dev/null || fail "ingest pts"
 # the same fio job without its runtime: a test of the same name
 f="$fx/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
 sed '/"runtime" : "1"/d; s/"size" : "4m",/"size" : "4m"/' "$f" >"$tmp/nort.json"
 "$pb" ingest --db "$dbp" -q "$f" "$tmp/nort.json" 2>/dev/null || fail "ingest fio"
 "$pb" report --db "$dbp" -o "$tmp/op" -q || fail "pts report"
 hp="$tmp/op/index.html"
-# Dbench: Client Count: 6, 308.51 MB/s
+# two systems: a chart; Dbench: Client Count: 6 (one system, 308.51 MB/s):
+# a row of the table of tests with one configuration
 has "$hp" '<th class="r">PTS result (MB/s)</th>'
-has "$hp" 'alt="Dbench: Client Count: 6 (MB/s): PTS result (MB/s)"'
+has "$hp" 'Block Size: 1MB - Disk Target: Default Test Directory (MB/s): PTS result (MB/s)"'
+sed -n '/id="t-single"/,/<\/table>/p' "$hp" | grep -o '<tr>.*' |
+    sed 's/<\/t[dh]>/|/g; s/<[^>]*>//g' >"$tmp/single"
+grep -q '^Dbench: Client Count: 6 (MB/s)|.*|PTS result (MB/s)|308.5 ± 1.7 MB/s|3|$' \
+    "$tmp/single" || fail "Dbench row: $(cat "$tmp/single")"
 hasnt "$hp" '>result<'
 hasnt "$hp" ': result"'
 has "$hp" 'fio randread bs=4k iodepth=4 direct=1 (runtime=1s)'
