@@ -603,6 +603,16 @@ void rp_pdf_heading(struct rp_pdf *p, int level, const char *text);
 void rp_pdf_para(struct rp_pdf *p, const char *text);
 void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c);
 void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t);
+/* Layout numbers of the PDF so far, for tests: the smallest table text
+ * (pt), headings drawn, and headings whose content began on a later page
+ * (orphans: 0 is the rule). */
+struct rp_pdf_stats {
+    double min_table_pt;
+    size_t headings, orphans, table_parts;
+    int last_heading_page; /* internal: the page of the last heading */
+    double last_heading_y;
+};
+void rp_pdf_get_stats(const struct rp_pdf *p, struct rp_pdf_stats *out);
 /* Finish and free. The PDF is written to a temporary file beside path
  * and renamed over it only when keep is set and all went well; PB_OK or
  * PB_EIO. */

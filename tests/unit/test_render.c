@@ -1013,6 +1013,90 @@ static void test_report(void **state)
     free(dir);
 }
 
+/* PDF layout (issue 19 item 5), by cairo's own numbers: tables keep 7 pt
+ * or more (the best-configuration table once shrank to ~4 pt), wide
+ * tables wrap or split into parts, and no heading ends a page. */
+static void test_pdf_layout(void **state)
+{
+    (void)state;
+    char *dir = make_tmp();
+    char *path = pb_xasprintf("%s/r.pdf", dir);
+    struct rc_fonts *f = rc_fonts_new();
+    struct rp_pdf *p;
+    struct pb_err err = {0};
+    assert_int_equal(rp_pdf_open(path, f, &p, &err), PB_OK);
+    /* the best-configuration table: long test names and labels */
+    struct rt_table t;
+    rt_init(&t, 6);
+    rt_header(&t, 0, "Test", RT_LEFT);
+    rt_header(&t, 1, "Metric", RT_LEFT);
+    rt_header(&t, 2, "Best configuration", RT_LEFT);
+    rt_header(&t, 3, "Value", RT_RIGHT);
+    rt_header(&t, 4, "Runner-up", RT_LEFT);
+    rt_header(&t, 5, "Verdict", RT_LEFT);
+    for (int r = 0; r < 40; r++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0],
+               rt_str(&t, "Flexible IO Tester: Type: Random Read - Engine: "
+                          "IO_uring - Buffered: No - Direct: Yes - Block "
+                          "Size: 4KB - Disk Target: Default Test Directory "
+                          "%d (MB/s)", r));
+        rt_set(&t, &row[1], "read completion latency, p99");
+        rt_set(&t, &row[2], "zfs raidz2 recordsize=128k compression=lz4 "
+                            "atime=off sync=standard");
+        rt_set(&t, &row[3], "148.1 ± 1.2 MiB/s");
+        rt_set(&t, &row[4], "zfs mirror recordsize=1M compression=zstd");
+        rt_set(&t, &row[5], "clear: ±SE intervals apart (+12.5%)");
+    }
+    rp_pdf_heading(p, 2, "Overview");
+    rp_pdf_heading(p, 3, "Best configuration per test");
+    rp_pdf_table(p, &t);
+    rt_release(&t);
+    struct rp_pdf_stats st;
+    rp_pdf_get_stats(p, &st);
+    assert_true(st.min_table_pt >= 7.0);
+    assert_int_equal(st.table_parts, 1); /* wrapped, not split */
+    /* 30 number columns: split into parts, the first column in each */
+    rt_init(&t, 31);
+    rt_header(&t, 0, "Name", RT_LEFT);
+    for (int c = 1; c < 31; c++)
+        rt_header(&t, (size_t)c, rt_str(&t, "Column %d (MiB/s)", c), RT_RIGHT);
+    for (int r = 0; r < 5; r++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], "tank_raidz1_rs16k");
+        for (int c = 1; c < 31; c++)
+            rt_setv(&t, &row[c], "123456.7", 123456.7);
+    }
+    rp_pdf_table(p, &t);
+    rt_release(&t);
+    rp_pdf_get_stats(p, &st);
+    assert_true(st.min_table_pt >= 7.0);
+    assert_true(st.table_parts >= 3);
+    /* headings then tall charts, many times: each heading stays with its
+     * chart (a chart 0.75 x 560 px tall never fits below a heading that
+     * comes late on a page) */
+    for (int k = 0; k < 12; k++) {
+        rp_pdf_para(p, "A line of text before the heading.");
+        rp_pdf_heading(p, 3, "fio randread bs=4k iodepth=4: read IOPS");
+        struct pb_chart *c = rc_chart_new(860, 560);
+        rc_rect(c, 0, 0, 860, 560, 0xeeeeee, RC_NONE, 0);
+        rp_pdf_chart(p, c);
+        pb_chart_free(c);
+    }
+    rp_pdf_heading(p, 2, "Sources");
+    rp_pdf_get_stats(p, &st);
+    assert_int_equal(st.orphans, 0);
+    assert_int_equal(st.headings, 2 + 12);
+    assert_int_equal(rp_pdf_close(p, 1, &err), PB_OK);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size > 1000);
+    rc_fonts_free(f);
+    free(path);
+    rm_tree(dir);
+    free(dir);
+}
+
 static void test_empty_and_pdf(void **state)
 {
     (void)state;
@@ -1067,6 +1151,7 @@ int main(void)
         cmocka_unit_test(test_sweeps),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_empty_and_pdf),
+        cmocka_unit_test(test_pdf_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
