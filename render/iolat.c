@@ -73,7 +73,7 @@ static size_t find_families(const struct rp_data *d, struct family *fam)
 {
     size_t nf = 0;
     static const char *const vary[] = {"iodepth", "numjobs"};
-    char *done = calloc(d->ntests + 1, 1);
+    char *done = pb_xcalloc(d->ntests + 1, 1);
     for (size_t v = 0; v < 2; v++)
         for (size_t i = 0; i < d->ntests && nf < MAX_FAMILIES; i++) {
             const struct rp_test *t = &d->tests[i];
