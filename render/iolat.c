@@ -114,11 +114,19 @@ static size_t find_families(const struct rp_data *d, struct family *fam)
     return nf;
 }
 
-/* The family's name: the first test's name without its varying part. */
+/* The family's name: the first test's name without its varying part
+ * ("fio write bs=16k direct=1"), else its tool and workload parameters. */
 static const char *family_name(struct rt_table *t, const struct rp_data *d,
                                const struct family *f)
 {
     const struct rp_test *ts = &d->tests[f->tests[0]];
+    const char *fv = rp_param(ts->params, ts->nparams, f->vary);
+    char tok[96];
+    snprintf(tok, sizeof(tok), " %s=%s", f->vary, fv ? fv : "");
+    const char *at = strstr(ts->name, tok);
+    size_t tl = strlen(tok);
+    if (at && (at[tl] == ' ' || at[tl] == '\0'))
+        return rt_str(t, "%.*s%s", (int)(at - ts->name), ts->name, at + tl);
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_puts(&b, "fio");
     static const char *const keys[] = {"rw", "bs", "iodepth", "numjobs"};
@@ -214,8 +222,9 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
                  "latency by %s", name, dirs[dir], f->vary);
         snprintf(sub, sizeof(sub), "one point per %s, a line per "
                  "configuration · down and right is better", f->vary);
-        rp_out_heading(o, 3, NULL, rt_str(&t, "%s, %s, by %s", name,
-                                          dirs[dir], f->vary));
+        rp_out_heading(o, 3, NULL,
+                       rt_str(&t, "%s: %s IOPS against latency", name,
+                              dirs[dir]));
         struct rc_xyspec xs = {0};
         xs.title = title;
         xs.subtitle = sub;

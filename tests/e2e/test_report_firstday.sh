@@ -118,7 +118,7 @@ if [ -f "$qd" ]; then
     "$pb" report --db "$dbq" -o "$tmp/oq" -q || fail "iodepth report"
     hq="$tmp/oq/index.html"
     has "$hq" '<li><a href="#iops-latency">IOPS against latency</a></li>'
-    has "$hq" 'alt="fio rw=write bs=16k numjobs=1: write IOPS against mean completion latency by iodepth"'
+    has "$hq" 'alt="fio write bs=16k direct=1: write IOPS against mean completion latency by iodepth"'
     # job r_bs16k_qd4: write iops 19582.53, clat mean 196410 ns, p99 230400
     sed -n '/<section id="iops-latency">/,/<\/section>/p' "$hq" |
         grep -o '<tr>.*' | sed 's/<\/t[dh]>/|/g; s/<[^>]*>//g' >"$tmp/iolat"
