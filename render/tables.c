@@ -467,9 +467,14 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
         }
     }
     for (size_t r = 0; r < nrows; r++) {
+        /* a row whose every cell would be blank (fields bonnie++ left
+         * empty) is no row */
         int any = 0;
-        for (size_t k = 0; k < nc; k++)
-            any |= rows[r].c[cols[k].slot][cols[k].part] != NULL;
+        for (size_t k = 0; k < nc; k++) {
+            const struct rp_cell *c = rows[r].c[cols[k].slot][cols[k].part];
+            any |= c && (c->has_value ||
+                         (c->null_reason && strstr(c->null_reason, "+++")));
+        }
         if (!any)
             continue;
         struct rt_cell *row = rt_row(&t);

@@ -849,6 +849,11 @@ static void fill_special(struct pb_db *db)
     pb_rs_add_null(s, c, t, "host1", NULL, "seq_create", "ops/s", PB_DIR_HIGHER,
                    "+++++ (too fast to measure)");
     pb_rs_fact(s, "host1", "cpu", "Xeon <b>bold</b>");
+    /* a machine whose only bonnie++ field has no value (not +++++): no
+     * empty row in the bonnie++ table */
+    size_t c2 = pb_rs_config(s, "host2-empty");
+    pb_rs_add_null(s, c2, t, "host2-empty", NULL, "seq_out_block_bw", "B/s",
+                   PB_DIR_HIGHER, "field left empty");
     store(db, s);
     s = new_set("zfs-props");
     c = pb_rs_config(s, "tank/zvol8k");
@@ -922,6 +927,13 @@ static void test_report(void **state)
     assert_non_null(strstr(html, "Block (MiB/s)"));
     assert_non_null(strstr(html, ">25.7<")); /* 26924032 B/s in MiB/s */
     assert_non_null(strstr(html, ">332.0 ms<"));
+    {
+        const char *b = strstr(html, "<section id=\"bonnie\">");
+        const char *e = b ? strstr(b, "</section>") : NULL;
+        assert_non_null(e);
+        const char *h2 = strstr(b, "host2-empty");
+        assert_true(!h2 || h2 > e);
+    }
     /* compression: savings derived (1.6e9 / 2e9 = 0.80) and flagged */
     assert_non_null(strstr(html, "<section id=\"compression\">"));
     assert_non_null(strstr(html, "0.80× †  ▼ data grew"));
@@ -984,7 +996,7 @@ static void test_report(void **state)
     assert_non_null(strstr(html, "<title>only &lt;bonnie&gt;</title>"));
     assert_null(strstr(html, "compression\">"));
     assert_null(strstr(html, "alert"));
-    assert_non_null(strstr(html, "1 source · 1 configuration · 1 test · 4 "
+    assert_non_null(strstr(html, "1 source · 2 configurations · 1 test · 5 "
                                  "results"));
     assert_non_null(strstr(html, " · only tests matching “^bonnie”</p>"));
     free(html);
@@ -992,7 +1004,7 @@ static void test_report(void **state)
     o.filter_note = "configurations of run <rs>";
     assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
     html = slurp(path, NULL);
-    assert_non_null(strstr(html, "4 results · configurations of run "
+    assert_non_null(strstr(html, "5 results · configurations of run "
                                  "&lt;rs&gt;</p>"));
     assert_null(strstr(html, "^bonnie"));
     free(html);
