@@ -145,6 +145,9 @@ static int write_report(struct pb_db *db, const struct pb_run_plan *plan,
     o.title = title;
     o.version = PB_VERSION;
     o.filter.config_re = re;
+    char *note =
+        pb_xasprintf("configurations of run %s", pb_run_plan_name(plan));
+    o.filter_note = note;
     struct pb_render_summary rs;
     struct pb_err err = {0};
     int rc = pb_render_report(db, &o, &rs, &err);
@@ -154,6 +157,7 @@ static int write_report(struct pb_db *db, const struct pb_run_plan *plan,
         pb_err_print(&err, stderr);
     free(outdir);
     free(title);
+    free(note);
     free(re);
     return rc;
 }

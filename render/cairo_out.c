@@ -123,6 +123,13 @@ struct rp_pdf {
     char *tmp; /* PATH.XXXXXX, created O_EXCL, renamed over path at the end */
     int fd;
     int werr;  /* errno of a failed write, 0 = none */
+    /* headings not drawn yet: kept with the content that follows them */
+    struct {
+        int level;
+        const char *text;
+    } pend[4];
+    int npend;
+    struct rp_pdf_stats st;
 };
 
 static cairo_status_t pdf_write(void *closure, const unsigned char *data,
@@ -201,6 +208,77 @@ static void new_page(struct rp_pdf *p)
     p->y = MARGIN;
 }
 
+static double heading_size(int level)
+{
+    return level <= 1 ? 18 : level == 2 ? 14 : level == 3 ? 11.5 : 10;
+}
+
+static void text_at(struct rp_pdf *p, double x, double y, const char *s,
+                    double size, int bold, uint32_t color);
+
+/* Draw the pending headings, on a new page unless they and `next` points
+ * of what follows them fit on this one: no heading ends a page. */
+static void flush_headings(struct rp_pdf *p, double next)
+{
+    if (!p->npend)
+        return;
+    const char *lines[3];
+    int el;
+    double h = 0;
+    for (int k = 0; k < p->npend; k++) {
+        double size = heading_size(p->pend[k].level);
+        size_t n = rc_wrap(p->f, &p->arena, p->pend[k].text, size, 1,
+                           CONTENT_W, 3, lines, &el);
+        h += (p->pend[k].level <= 2 ? size * 0.8 : size * 0.4) +
+             size * 1.25 * (double)n + size * 0.5;
+    }
+    if (next > PAGE_H - 2 * MARGIN - h)
+        next = PAGE_H - 2 * MARGIN - h;
+    if (p->y + h + next > PAGE_H - MARGIN && p->y > MARGIN)
+        new_page(p);
+    for (int k = 0; k < p->npend; k++) {
+        int level = p->pend[k].level;
+        const char *text = p->pend[k].text;
+        double size = heading_size(level);
+        size_t n =
+            rc_wrap(p->f, &p->arena, text, size, 1, CONTENT_W, 3, lines, &el);
+        p->y += level <= 2 ? size * 0.8 : size * 0.4;
+        if (level >= 2 && level <= 3) {
+            char link[64];
+            snprintf(link, sizeof(link), "page=%d pos=[%.1f %.1f]", p->page,
+                     MARGIN, p->y);
+            int id = cairo_pdf_surface_add_outline(
+                p->s, level == 2 ? CAIRO_PDF_OUTLINE_ROOT : p->outline_h2,
+                text, link, 0);
+            if (level == 2)
+                p->outline_h2 = id;
+        }
+        for (size_t i = 0; i < n; i++) {
+            p->y += size * 1.25;
+            text_at(p, MARGIN, p->y, lines[i], size, 1, 0x1a1a1a);
+        }
+        p->y += size * 0.5;
+    }
+    p->st.headings += (size_t)p->npend;
+    p->st.last_heading_page = p->page;
+    p->st.last_heading_y = p->y;
+    p->npend = 0;
+}
+
+/* Content drawn at the current y: a heading left alone at a page's foot
+ * (content went on to the next page) is counted, to be tested. */
+static void content_at(struct rp_pdf *p)
+{
+    if (p->st.last_heading_page && p->st.last_heading_page != p->page)
+        p->st.orphans++;
+    p->st.last_heading_page = 0;
+}
+
+void rp_pdf_get_stats(const struct rp_pdf *p, struct rp_pdf_stats *out)
+{
+    *out = p->st;
+}
+
 static void need(struct rp_pdf *p, double h)
 {
     if (p->y + h > PAGE_H - MARGIN && p->y > MARGIN)
@@ -219,28 +297,10 @@ static void text_at(struct rp_pdf *p, double x, double y, const char *s,
 
 void rp_pdf_heading(struct rp_pdf *p, int level, const char *text)
 {
-    double size = level <= 1 ? 18 : level == 2 ? 14 : level == 3 ? 11.5 : 10;
-    const char *lines[3];
-    int el;
-    size_t n =
-        rc_wrap(p->f, &p->arena, text, size, 1, CONTENT_W, 3, lines, &el);
-    need(p, size * 1.4 * (double)n + 80);
-    p->y += level <= 2 ? size * 0.8 : size * 0.4;
-    if (level >= 2 && level <= 3) {
-        char link[64];
-        snprintf(link, sizeof(link), "page=%d pos=[%.1f %.1f]", p->page, MARGIN,
-                 p->y);
-        int id = cairo_pdf_surface_add_outline(
-            p->s, level == 2 ? CAIRO_PDF_OUTLINE_ROOT : p->outline_h2, text,
-            link, 0);
-        if (level == 2)
-            p->outline_h2 = id;
-    }
-    for (size_t i = 0; i < n; i++) {
-        p->y += size * 1.25;
-        text_at(p, MARGIN, p->y, lines[i], size, 1, 0x1a1a1a);
-    }
-    p->y += size * 0.5;
+    if (p->npend == (int)(sizeof(p->pend) / sizeof(p->pend[0])))
+        flush_headings(p, 0);
+    p->pend[p->npend].level = level;
+    p->pend[p->npend++].text = pb_arena_strdup(&p->arena, text);
 }
 
 void rp_pdf_para(struct rp_pdf *p, const char *text)
@@ -249,8 +309,11 @@ void rp_pdf_para(struct rp_pdf *p, const char *text)
     int el;
     size_t n =
         rc_wrap(p->f, &p->arena, text, 8.5, 0, CONTENT_W, 40, lines, &el);
+    flush_headings(p, n > 1 ? 24 : 12);
     for (size_t i = 0; i < n; i++) {
         need(p, 12);
+        if (!i)
+            content_at(p);
         p->y += 11;
         text_at(p, MARGIN, p->y, lines[i], 8.5, 0, 0x333333);
     }
@@ -268,7 +331,9 @@ void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c)
         scale *= maxh / h;
         h = maxh;
     }
+    flush_headings(p, h);
     need(p, h);
+    content_at(p);
     cairo_save(p->cr);
     cairo_translate(p->cr, MARGIN, p->y);
     cairo_scale(p->cr, scale, scale);
@@ -277,58 +342,74 @@ void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c)
     p->y += h + 8;
 }
 
-/* One table row (or the header) at the current y. */
+#define TABLE_PT     7.5 /* table text, and never below: */
+#define TABLE_MIN_PT 7.0
+#define CELL_LINES   5   /* a cell wraps to at most this many lines */
+
+/* One table row (or the header) at the current y: the columns cols[0..nc)
+ * of the table, widths colw (by column), cells wrapped. */
 static void table_row(struct rp_pdf *p, const struct rt_table *t,
-                      const struct rt_cell *cells, size_t ncells,
-                      const double *colw, double fs, int head, int group)
+                      const struct rt_cell *cells, const size_t *cols,
+                      size_t nc, const double *colw, double fs, int head)
 {
-    double rh = fs * 1.7, x = MARGIN;
+    const char *lines[CELL_LINES * 64];
+    size_t nl[64];
+    size_t nmax = 1;
+    if (nc > 64)
+        nc = 64;
+    for (size_t i = 0; i < nc; i++) {
+        const struct rt_cell *c = &cells[cols[i]];
+        int el, bold = head || (c->style & RT_BOLD);
+        double inner = colw[cols[i]] - 6 - (c->has_swatch && !head ? fs : 0);
+        nl[i] = c->text && *c->text
+                    ? rc_wrap(p->f, &p->arena, c->text, fs, bold, inner,
+                              CELL_LINES, lines + i * CELL_LINES, &el)
+                    : 0;
+        if (nl[i] > nmax)
+            nmax = nl[i];
+    }
+    double lh = fs * 1.2, rh = lh * (double)nmax + fs * 0.5, x = MARGIN;
     need(p, rh);
-    size_t col = 0;
-    for (size_t i = 0; i < ncells && col < t->ncols; i++) {
-        const struct rt_cell *c = &cells[i];
-        size_t span = group && c->span > 1 ? c->span : 1;
-        double w = 0;
-        for (size_t k = 0; k < span && col + k < t->ncols; k++)
-            w += colw[col + k];
+    content_at(p);
+    for (size_t i = 0; i < nc; i++) {
+        const struct rt_cell *c = &cells[cols[i]];
+        double w = colw[cols[i]];
         uint32_t bg = head ? 0xeeeeee : c->has_bg ? c->bg : RC_NONE;
         if (bg != RC_NONE) {
             source(p->cr, bg);
             cairo_rectangle(p->cr, x, p->y, w, rh);
             cairo_fill(p->cr);
         }
-        double tx = x + 3;
+        double tx0 = x + 3;
         if (c->has_swatch && !head) {
             source(p->cr, c->swatch);
-            cairo_rectangle(p->cr, tx, p->y + rh / 2 - fs * 0.35, fs * 0.7,
-                            fs * 0.7);
+            cairo_rectangle(p->cr, tx0, p->y + fs * 0.25 + lh / 2 - fs * 0.35,
+                            fs * 0.7, fs * 0.7);
             cairo_fill(p->cr);
-            tx += fs;
+            tx0 += fs;
         }
-        if (c->text && *c->text) {
-            const char *line[1];
-            int el;
-            int bold = head || (c->style & RT_BOLD);
-            rc_wrap(p->f, &p->arena, c->text, fs, bold, w - (tx - x) - 3, 1,
-                    line, &el);
-            double tw = rc_text_width(p->f, line[0], fs, bold);
-            int align = group ? RT_CENTER : c->align;
-            if (align == RT_RIGHT)
+        int bold = head || (c->style & RT_BOLD);
+        uint32_t fg = (c->style & RT_WARN)    ? 0xb00020
+                      : (c->style & RT_AMBER) ? 0x9a5b00
+                      : (c->style & RT_GOOD)  ? 0x1b7a3a
+                      : (c->style & RT_MUTED) ? 0x777777
+                      : c->has_bg             ? rc_text_on(c->bg)
+                                              : 0x1a1a1a;
+        if (head)
+            fg = 0x1a1a1a;
+        for (size_t k = 0; k < nl[i]; k++) {
+            const char *ln = lines[i * CELL_LINES + k];
+            double tw = rc_text_width(p->f, ln, fs, bold), tx = tx0;
+            if (c->align == RT_RIGHT)
                 tx = x + w - 3 - tw;
-            else if (align == RT_CENTER)
+            else if (c->align == RT_CENTER)
                 tx = x + (w - tw) / 2;
-            uint32_t fg = (c->style & RT_WARN)    ? 0xb00020
-                          : (c->style & RT_AMBER) ? 0x9a5b00
-                          : (c->style & RT_GOOD)  ? 0x1b7a3a
-                          : (c->style & RT_MUTED) ? 0x777777
-                          : c->has_bg             ? rc_text_on(c->bg)
-                                                  : 0x1a1a1a;
-            if (head)
-                fg = 0x1a1a1a;
-            text_at(p, tx, p->y + rh / 2 + fs * 0.35, line[0], fs, bold, fg);
+            text_at(p, tx, p->y + fs * 0.25 + lh * (double)k + fs * 0.95, ln,
+                    fs, bold, fg);
         }
+        if (p->st.min_table_pt == 0 || fs < p->st.min_table_pt)
+            p->st.min_table_pt = fs;
         x += w;
-        col += span;
     }
     source(p->cr, 0xdddddd);
     cairo_set_line_width(p->cr, 0.5);
@@ -338,53 +419,143 @@ static void table_row(struct rp_pdf *p, const struct rt_table *t,
     p->y += rh;
 }
 
+/* The group header row (spans) over the columns cols[0..nc). */
+static void group_row(struct rp_pdf *p, const struct rt_table *t,
+                      const size_t *cols, size_t nc, const double *colw,
+                      double fs)
+{
+    double rh = fs * 1.7, x = MARGIN;
+    need(p, rh);
+    size_t col = 0;
+    for (size_t g = 0; g < t->ngroup; g++) {
+        size_t span = t->group[g].span ? t->group[g].span : 1;
+        double w = 0;
+        for (size_t i = 0; i < nc; i++)
+            if (cols[i] >= col && cols[i] < col + span)
+                w += colw[cols[i]];
+        col += span;
+        if (w <= 0)
+            continue;
+        source(p->cr, 0xeeeeee);
+        cairo_rectangle(p->cr, x, p->y, w, rh);
+        cairo_fill(p->cr);
+        const char *txt = t->group[g].text;
+        if (txt && *txt) {
+            const char *line[1];
+            int el;
+            rc_wrap(p->f, &p->arena, txt, fs, 1, w - 6, 1, line, &el);
+            double tw = rc_text_width(p->f, line[0], fs, 1);
+            text_at(p, x + (w - tw) / 2, p->y + rh / 2 + fs * 0.35, line[0],
+                    fs, 1, 0x1a1a1a);
+        }
+        x += w;
+    }
+    p->y += rh;
+}
+
+/* Tables keep their text at 7-7.5 pt: wide text columns wrap (up to five
+ * lines), and when the columns still do not fit the page they are split
+ * into parts, each with the first column again ("continued"). */
 void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t)
 {
     if (!t->ncols)
         return;
-    double fs = 7.5;
+    double fs = TABLE_PT;
     double *colw = pb_xcalloc(t->ncols, sizeof(double));
+    double *natw = pb_xcalloc(t->ncols, sizeof(double));
+    double *cellw = pb_xcalloc(t->ncols, sizeof(double)); /* no header */
     for (;;) {
         double total = 0;
         for (size_t c = 0; c < t->ncols; c++) {
             double w = rc_text_width(p->f, t->head[c].text, fs, 1) + 8;
+            cellw[c] = 0;
             for (size_t r = 0; r < t->nrows; r++) {
                 const struct rt_cell *cell = &t->cells[r * t->ncols + c];
                 double cw = rc_text_width(p->f, cell->text, fs,
                                           (cell->style & RT_BOLD) != 0) +
                             8 + (cell->has_swatch ? fs : 0);
-                if (cw > w)
-                    w = cw;
+                if (cw > cellw[c])
+                    cellw[c] = cw;
             }
-            if (w > 200)
-                w = 200;
-            colw[c] = w;
+            natw[c] = w > cellw[c] ? w : cellw[c];
             total += w;
         }
-        if (total <= CONTENT_W || fs <= 5) {
-            if (total > CONTENT_W)
-                for (size_t c = 0; c < t->ncols; c++)
-                    colw[c] *= CONTENT_W / total;
+        if (total <= CONTENT_W || fs <= TABLE_MIN_PT)
             break;
-        }
         fs -= 0.5;
     }
+    /* wrap: columns wider than a share of the page give up width, down to
+     * what CELL_LINES lines of their longest text need (and 40 pt) */
+    double total = 0;
+    for (size_t c = 0; c < t->ncols; c++) {
+        colw[c] = natw[c] < 200 ? natw[c] : 200;
+        total += colw[c];
+    }
+    if (total > CONTENT_W) {
+        /* the widest column above its floor gives a point at a time */
+        double *floor = pb_xcalloc(t->ncols, sizeof(double));
+        for (size_t c = 0; c < t->ncols; c++) {
+            /* numbers keep their width; text wraps */
+            floor[c] = t->head[c].align == RT_RIGHT ? cellw[c]
+                                                   : natw[c] / CELL_LINES + 12;
+            double hw = rc_text_width(p->f, t->head[c].text, fs, 1) / 2 + 10;
+            if (floor[c] < hw)
+                floor[c] = hw;
+            if (floor[c] < 40)
+                floor[c] = 40;
+            if (floor[c] > colw[c])
+                floor[c] = colw[c];
+        }
+        while (total > CONTENT_W) {
+            size_t best = SIZE_MAX;
+            for (size_t c = 0; c < t->ncols; c++)
+                if (colw[c] - 1 >= floor[c] &&
+                    (best == SIZE_MAX || colw[c] > colw[best]))
+                    best = c;
+            if (best == SIZE_MAX)
+                break;
+            colw[best] -= 1;
+            total -= 1;
+        }
+        free(floor);
+    }
+    /* parts: the first column, then the columns that fit beside it */
+    size_t *cols = pb_xcalloc(t->ncols + 1, sizeof(size_t));
+    size_t next = 1, part = 0;
     if (t->caption)
         rp_pdf_para(p, t->caption);
-    need(p, fs * 1.7 * 3);
-    if (t->ngroup)
-        table_row(p, t, t->group, t->ngroup, colw, fs, 1, 1);
-    table_row(p, t, t->head, t->ncols, colw, fs, 1, 0);
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (p->y + fs * 1.7 > PAGE_H - MARGIN) {
-            new_page(p);
-            table_row(p, t, t->head, t->ncols, colw, fs, 1, 0);
+    do {
+        size_t nc = 0;
+        double w = colw[0];
+        cols[nc++] = 0;
+        while (next < t->ncols && nc < 64 &&
+               (nc == 1 || w + colw[next] <= CONTENT_W)) {
+            w += colw[next];
+            cols[nc++] = next++;
         }
-        table_row(p, t, &t->cells[r * t->ncols], t->ncols, colw, fs, 0, 0);
-    }
-    p->y += 8;
+        if (part)
+            rp_pdf_para(p, "(continued: more columns of the table above)");
+        flush_headings(p, fs * 1.7 * 3);
+        need(p, fs * 1.7 * 3);
+        if (t->ngroup)
+            group_row(p, t, cols, nc, colw, fs);
+        table_row(p, t, t->head, cols, nc, colw, fs, 1);
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (p->y + fs * 1.7 * 2 > PAGE_H - MARGIN) {
+                new_page(p);
+                table_row(p, t, t->head, cols, nc, colw, fs, 1);
+            }
+            table_row(p, t, &t->cells[r * t->ncols], cols, nc, colw, fs, 0);
+        }
+        p->y += 8;
+        part++;
+    } while (next < t->ncols);
+    p->st.table_parts += part;
     if (t->note)
         rp_pdf_para(p, t->note);
+    free(cols);
+    free(natw);
+    free(cellw);
     free(colw);
 }
 
@@ -392,6 +563,7 @@ int rp_pdf_close(struct rp_pdf *p, int keep, struct pb_err *err)
 {
     if (!p)
         return PB_OK;
+    flush_headings(p, 0);
     cairo_show_page(p->cr);
     cairo_destroy(p->cr);
     cairo_surface_finish(p->s);

@@ -599,6 +599,19 @@ static void fit_ticks(struct rc_fonts *f, double lo, double hi,
     }
 }
 
+double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
+                  const char *title, const char *sub)
+{
+    return heading(f, c, w, title, sub, 0);
+}
+
+void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
+                  const struct rp_scale *sc, double pixels, double minsep,
+                  struct rp_ticks *t)
+{
+    fit_ticks(f, lo, hi, sc, pixels, minsep, t);
+}
+
 static int better_dir(double a, double b, int dir)
 {
     return dir < 0 ? a < b : a > b;

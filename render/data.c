@@ -456,13 +456,57 @@ static void disambiguate(struct rp_data *d, struct rp_test **tp, size_t n)
                     rp_param_text(kv->key, kv->value, tmp, sizeof(tmp)));
                 any = 1;
             }
+            int seen_any = 0;
+            /* else the parameters the others have and this one lacks */
+            for (size_t o = i; !any && o < j; o++)
+                for (size_t p = 0; o != k && p < tp[o]->nparams; p++) {
+                    const char *key = tp[o]->params[p].key;
+                    if (rp_param(t->params, t->nparams, key))
+                        continue;
+                    int seen = 0; /* named once, by its first holder */
+                    for (size_t e = i; e < o && !seen; e++)
+                        seen = e != k &&
+                               rp_param(tp[e]->params, tp[e]->nparams, key);
+                    if (seen)
+                        continue;
+                    pb_buf_printf(&b, "%sno %s", seen_any ? ", " : "", key);
+                    seen_any = 1;
+                }
+            any |= seen_any;
+            /* the same parameters (tests told apart by something poolbench
+             * does not show): number them as a user would */
             if (!any)
-                pb_buf_printf(&b, "%s #%lld", t->tool, t->id);
+                pb_buf_printf(&b, "variant %zu of %zu", k - i + 1, j - i);
             pb_buf_putc(&b, ')');
             t->name = pb_arena_strdup(&d->arena, pb_buf_str(&b));
             pb_buf_release(&b);
         }
         i = j;
+    }
+}
+
+/* By default a fio test shows one throughput metric per direction (IOPS
+ * for random workloads, bandwidth otherwise: at a fixed block size the
+ * other says the same) beside its mean and p99 completion latency. The
+ * others stay under "All metrics"; --metric charts what it names. */
+static void latency_beside(struct rp_data *d)
+{
+    if (d->metric_filtered)
+        return;
+    static const char *const dirs[] = {"read", "write", "trim"};
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        struct rp_group *g = &d->groups[gi];
+        const char *m = d->metrics[g->metric].name;
+        for (size_t k = 0; k < 3; k++) {
+            size_t l = strlen(dirs[k]);
+            if (strncmp(m, dirs[k], l) || m[l] != '_')
+                continue;
+            const char *rest = m + l;
+            if (!strcmp(rest, "_bw") || !strcmp(rest, "_iops"))
+                g->chart = g->primary;
+            else if (!strcmp(rest, "_clat_mean") || !strcmp(rest, "_clat_p99"))
+                g->chart = g->nvalued > 0;
+        }
     }
 }
 
@@ -569,6 +613,7 @@ int rp_data_load_ignoring(struct pb_db *db, const struct pb_db_filter *f,
         return rc;
     order(d);
     rp_mark_groups(d);
+    latency_beside(d);
     return PB_OK;
 }
 

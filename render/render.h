@@ -30,6 +30,10 @@ struct pb_render_opts {
     const char *outdir;         /* NULL = "report" */
     const char *title;          /* NULL = derived from the sources */
     struct pb_db_filter filter; /* --test, --config, --metric */
+    const char *filter_note;    /* what the filter selects, said as a user
+                                   would ("configurations of run x"),
+                                   shown instead of its patterns; NULL =
+                                   the patterns, quoted */
     const char *x_key;          /* sweep x dimension; NULL = automatic */
     const char *series_key;     /* sweep series dimension; NULL = automatic */
     int png;                    /* also write charts/NAME.png */

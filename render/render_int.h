@@ -138,6 +138,8 @@ struct rp_test {
     size_t rank;
     int used;
     int swept; /* some of its cells are drawn in a sweep */
+    int single; /* its charts would have one bar each: folded into the
+                   report's table of tests with one configuration */
 };
 
 struct rp_metric {
@@ -453,6 +455,32 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s);
 /* Heatmap with the numbers in the cells; the best cell outlined. */
 struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s);
 
+/* The title and subtitle lines of a chart w px wide (bold 15 px, 12 px),
+ * from the top; returns the y below them. */
+double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
+                  const char *title, const char *sub);
+/* Round ticks from lo to hi whose labels (11 px) keep minsep px apart. */
+void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
+                  const struct rp_scale *sc, double pixels, double minsep,
+                  struct rp_ticks *t);
+
+/* Lines of points (chart_xy.c): IOPS against latency, one line per
+ * configuration, one point per iodepth (or numjobs), labelled. */
+struct rc_xyline {
+    const char *label;
+    uint32_t color;
+    size_t n;
+    const double *x, *y;   /* in the units of the spec */
+    const char *const *pt; /* point labels ("qd4"); may be NULL */
+};
+struct rc_xyspec {
+    const char *title, *subtitle, *xname, *yname;
+    struct rp_unit xunit, yunit;
+    const struct rc_xyline *lines;
+    size_t n;
+};
+struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s);
+
 /* Stable colour of the i-th config; of the i-th of n ordered series. */
 uint32_t rc_config_color(size_t i);
 uint32_t rc_series_color(size_t i, size_t n);
@@ -536,6 +564,12 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem);
 void rp_out_table(struct rp_out *o, struct rt_table *t);
 /* Trusted markup written as is (only literals from render/). */
 void rp_out_raw(struct rp_out *o, const char *html);
+/* The fonts charts are measured with. */
+struct rc_fonts *rp_out_fonts(struct rp_out *o);
+
+/* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
+int rp_has_iops_latency(const struct rp_data *d);
+void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
 /* ==== special tables (tables.c) ==== */
 
@@ -609,6 +643,16 @@ void rp_pdf_heading(struct rp_pdf *p, int level, const char *text);
 void rp_pdf_para(struct rp_pdf *p, const char *text);
 void rp_pdf_chart(struct rp_pdf *p, const struct pb_chart *c);
 void rp_pdf_table(struct rp_pdf *p, const struct rt_table *t);
+/* Layout numbers of the PDF so far, for tests: the smallest table text
+ * (pt), headings drawn, and headings whose content began on a later page
+ * (orphans: 0 is the rule). */
+struct rp_pdf_stats {
+    double min_table_pt;
+    size_t headings, orphans, table_parts;
+    int last_heading_page; /* internal: the page of the last heading */
+    double last_heading_y;
+};
+void rp_pdf_get_stats(const struct rp_pdf *p, struct rp_pdf_stats *out);
 /* Finish and free. The PDF is written to a temporary file beside path
  * and renamed over it only when keep is set and all went well; PB_OK or
  * PB_EIO. */

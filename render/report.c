@@ -47,6 +47,7 @@ struct rp_out {
     int png;
     struct rp_pdf *pdf;
     struct rc_fonts *f;
+    int has_iolat; /* an IOPS against latency section */
     size_t nchart;
     struct pb_render_summary sum;
     struct pb_err *err;
@@ -99,6 +100,11 @@ void rp_out_para(struct rp_out *o, const char *cls, const char *text)
     pb_buf_puts(o->h, "</p>\n");
     if (o->pdf)
         rp_pdf_para(o->pdf, text);
+}
+
+struct rc_fonts *rp_out_fonts(struct rp_out *o)
+{
+    return o->f;
 }
 
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
@@ -174,7 +180,14 @@ void rp_out_table(struct rp_out *o, struct rt_table *t)
 static const char *metric_title(const struct rp_data *d, size_t m, char *buf,
                                 size_t n)
 {
-    return rp_metric_title(d->metrics[m].name, buf, n);
+    const struct rp_metric *mt = &d->metrics[m];
+    rp_metric_title(mt->name, buf, n);
+    /* PTS results are one "value" in the result's own unit: name the unit */
+    if (!strcmp(mt->name, "value") && mt->unit && mt->unit[0]) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, " (%s)", mt->unit);
+    }
+    return buf;
 }
 
 /* "rw=randread · bs=4k · iodepth=64" */
@@ -486,7 +499,7 @@ static void section_best(struct rp_out *o, const struct rp_data *d,
         row[0].sortv = (double)d->tests[g->test].rank;
         row[0].has_sortv = 1;
         char buf[96];
-        rt_set(&t, &row[1], rp_metric_title(m->name, buf, sizeof(buf)));
+        rt_set(&t, &row[1], metric_title(d, g->metric, buf, sizeof(buf)));
         config_cell(&t, &row[2], &d->configs[bc->config]);
         rt_setv(&t, &row[3],
                 rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)), bc->mean);
@@ -605,6 +618,57 @@ static const char *dim_name(const struct rp_dim *dm)
     return dm->kind == RP_DIM_LABEL ? "configuration" : dm->key;
 }
 
+/* The workload of a panel as a user names it: the test's name when the
+ * panel holds one test ("fio randread bs=4k iodepth=4"), else the tool and
+ * the workload parameters its tests share ("fio rw=randread bs=4k"); ""
+ * when they share none. */
+static void panel_workload(const struct rp_data *d, const struct rp_panel *p,
+                           char *buf, size_t n)
+{
+    static const char *const keys[] = {"rw", "bs", "iodepth", "numjobs"};
+    size_t t0 = SIZE_MAX;
+    int one = 1;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->nx * p->ns; i++) {
+        if (p->grid[i] == SIZE_MAX)
+            continue;
+        size_t t = d->cells[p->grid[i]].test;
+        if (t0 == SIZE_MAX)
+            t0 = t;
+        else if (t != t0)
+            one = 0;
+    }
+    if (t0 == SIZE_MAX)
+        return;
+    const struct rp_test *ts = &d->tests[t0];
+    if (one) {
+        snprintf(buf, n, "%s", ts->name);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, n, "%s", ts->tool ? ts->tool : "");
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && len < n; k++) {
+        const char *v = rp_param(ts->params, ts->nparams, keys[k]);
+        if (!v)
+            continue;
+        for (size_t i = 0; v && i < p->nx * p->ns; i++) {
+            if (p->grid[i] == SIZE_MAX)
+                continue;
+            const struct rp_test *o = &d->tests[d->cells[p->grid[i]].test];
+            const char *w = rp_param(o->params, o->nparams, keys[k]);
+            if (!w || strcmp(v, w))
+                v = NULL;
+        }
+        if (!v)
+            continue;
+        char tmp[64];
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "",
+                                keys[k],
+                                rp_param_text(keys[k], v, tmp, sizeof(tmp)));
+    }
+    if (!strchr(buf, '='))
+        buf[0] = '\0';
+}
+
 static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                         const struct rp_sweep *sw, const struct rp_panel *p,
                         const char *mtitle)
@@ -630,9 +694,11 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                : (stest && !xtest) ? RC_NORM_ROW
                : (xtest && !stest) ? RC_NORM_COL
                                    : RC_NORM_ALL;
-    char title[512], sub[512];
-    snprintf(title, sizeof(title), "%s by %s%s%s", mtitle, dim_name(&sw->x),
-             ns > 1 ? " and " : "", ns > 1 ? dim_name(&sw->s) : "");
+    char title[512], sub[512], wl[256];
+    panel_workload(d, p, wl, sizeof(wl));
+    snprintf(title, sizeof(title), "%s%s%s by %s%s%s", wl, wl[0] ? ": " : "",
+             mtitle, dim_name(&sw->x), ns > 1 ? " and " : "",
+             ns > 1 ? dim_name(&sw->s) : "");
     snprintf(sub, sizeof(sub), "%s%s%s is better", p->title,
              p->title[0] ? " · " : "", m->dir < 0 ? "lower" : "higher");
     struct rc_gridspec g = {0};
@@ -791,7 +857,163 @@ static int group_charted(const struct rp_data *d, const struct rp_group *g)
     if (g->nvalued == 1 && rp_metric_in_special(d->metrics[g->metric].name))
         return 0;
     /* one bar of a test drawn in a sweep adds nothing */
-    return g->nvalued > 1 || !d->tests[g->test].swept;
+    if (g->nvalued == 1 && d->tests[g->test].swept)
+        return 0;
+    /* tests of one configuration: a row each in a compact table */
+    return !d->tests[g->test].single;
+}
+
+/* Mark the tests whose every chart would have a single bar. */
+static void mark_single(struct rp_data *d)
+{
+    for (size_t i = 0; i < d->ngroups;) {
+        size_t j = i, bars = 0, multi = 0;
+        struct rp_test *t = &d->tests[d->groups[i].test];
+        t->single = 0;
+        for (; j < d->ngroups && d->groups[j].test == d->groups[i].test; j++) {
+            const struct rp_group *g = &d->groups[j];
+            if (!group_charted(d, g))
+                continue;
+            bars++;
+            multi |= g->nvalued > 1;
+        }
+        t->single = bars && !multi;
+        i = j;
+    }
+}
+
+/* The workload group of a test in the contents: "fio · randread". */
+static const char *toc_group(const struct rp_test *t, char *buf, size_t n)
+{
+    const char *rw = rp_param(t->params, t->nparams, "rw");
+    snprintf(buf, n, "%s%s%s", t->tool[0] ? t->tool : "other",
+             rw ? " · " : "", rw ? rw : "");
+    return buf;
+}
+
+/* A contents list of the tests with a section on `page` (every page when
+ * all is set, linking to their pages), grouped by tool and workload, plus
+ * the tests of one configuration. Plain HTML: the script adds a filter. */
+static void tests_toc(struct rp_out *o, const struct rp_data *d,
+                      const struct test_plan *pl, size_t page, int all)
+{
+    size_t *ts = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    char **gk = pb_xcalloc(d->ntests + 1, sizeof(char *));
+    size_t n = 0, nsingle = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        size_t t = d->groups[gi].test;
+        if (gi && d->groups[gi - 1].test == t)
+            continue;
+        if (d->tests[t].single) {
+            nsingle++;
+            continue;
+        }
+        int has = 0;
+        for (size_t k = gi; k < d->ngroups && d->groups[k].test == t; k++)
+            has |= group_charted(d, &d->groups[k]);
+        if (!has || (!all && pl->page[t] != page))
+            continue;
+        char buf[160];
+        gk[n] = pb_xstrdup(toc_group(&d->tests[t], buf, sizeof(buf)));
+        ts[n++] = t;
+    }
+    if (n + nsingle < 2) {
+        for (size_t i = 0; i < n; i++)
+            free(gk[i]);
+        free(gk);
+        free(ts);
+        return;
+    }
+    struct pb_buf *h = o->h;
+    pb_buf_puts(h, "<nav class=\"toc\"><b>Tests on this page</b><ul>\n");
+    unsigned char *done = pb_xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        size_t cnt = 0;
+        for (size_t k = i; k < n; k++)
+            cnt += !strcmp(gk[k], gk[i]);
+        pb_buf_puts(h, "<li class=\"tg\"><span>");
+        rp_esc(h, gk[i]);
+        pb_buf_printf(h, "</span> <span class=\"m\">(%zu)</span><ul>\n", cnt);
+        for (size_t k = i; k < n; k++) {
+            if (done[k] || strcmp(gk[k], gk[i]))
+                continue;
+            done[k] = 1;
+            const struct rp_test *t = &d->tests[ts[k]];
+            size_t pg = pl->page[ts[k]];
+            if (all && pg && pg != page)
+                pb_buf_printf(h, "<li class=\"tl\"><a href=\"tests-%03zu.html"
+                                 "#t-%zu\">", pg, t->rank + 1);
+            else
+                pb_buf_printf(h, "<li class=\"tl\"><a href=\"#t-%zu\">",
+                              t->rank + 1);
+            rp_esc(h, t->name);
+            pb_buf_puts(h, "</a></li>\n");
+        }
+        pb_buf_puts(h, "</ul></li>\n");
+    }
+    if (nsingle && (all || !page))
+        pb_buf_printf(h, "<li class=\"tg\"><a href=\"%s#t-single\">Tests "
+                         "with one configuration</a> <span class=\"m\">"
+                         "(%zu)</span></li>\n",
+                      page ? "index.html" : "", nsingle);
+    pb_buf_puts(h, "</ul></nav>\n");
+    for (size_t i = 0; i < n; i++)
+        free(gk[i]);
+    free(gk);
+    free(done);
+    free(ts);
+}
+
+/* Tests of one configuration: one row per charted metric, no bar charts. */
+static void single_table(struct rp_out *o, const struct rp_data *d)
+{
+    size_t nt = 0;
+    for (size_t t = 0; t < d->ntests; t++)
+        nt += d->tests[t].single;
+    if (!nt)
+        return;
+    rp_out_heading(o, 3, "t-single", "Tests with one configuration");
+    char buf[200];
+    snprintf(buf, sizeof(buf),
+             "%zu test%s one configuration: a bar chart of one bar says "
+             "nothing a row does not.",
+             nt, nt == 1 ? " has" : "s have");
+    rp_out_para(o, "note", buf);
+    struct rt_table t;
+    rt_init(&t, 5);
+    t.sortable = 1;
+    t.id = "single-tests";
+    rt_header(&t, 0, "Test", RT_LEFT);
+    rt_header(&t, 1, "Configuration", RT_LEFT);
+    rt_header(&t, 2, "Metric", RT_LEFT);
+    rt_header(&t, 3, "Value", RT_RIGHT);
+    rt_header(&t, 4, "n", RT_RIGHT);
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        const struct rp_test *ts = &d->tests[g->test];
+        if (!ts->single || !g->chart || g->nvalued != 1)
+            continue;
+        const struct rp_cell *c = NULL;
+        for (size_t i = g->first; i < g->first + g->n && !c; i++)
+            if (d->cells[i].has_value)
+                c = &d->cells[i];
+        if (!c)
+            continue;
+        const struct rp_metric *m = &d->metrics[g->metric];
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], ts->name);
+        row[0].sortv = (double)ts->rank;
+        row[0].has_sortv = 1;
+        config_cell(&t, &row[1], &d->configs[c->config]);
+        char mt[96], v[96];
+        rt_set(&t, &row[2], metric_title(d, g->metric, mt, sizeof(mt)));
+        rt_setv(&t, &row[3], rp_fmt_pm(&m->u, c->mean, c->se, v, sizeof(v)),
+                c->mean);
+        rt_setv(&t, &row[4], rt_str(&t, "%ld", c->n), (double)c->n);
+    }
+    rp_out_table(o, &t);
 }
 
 static void group_chart(struct rp_out *o, const struct rp_data *d,
@@ -820,14 +1042,15 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
             bars[i].note = r;
         }
     }
-    char mt[96], sub[300];
+    char mt[96], sub[300], title[400];
     metric_title(d, g->metric, mt, sizeof(mt));
-    snprintf(sub, sizeof(sub), "%s · %s is better%s%s", mt,
+    snprintf(title, sizeof(title), "%s: %s", t->name, mt);
+    snprintf(sub, sizeof(sub), "%s is better%s%s",
              m->dir < 0 ? "lower" : "higher",
              any_se ? " · whiskers: ± standard error" : "",
              g->nvalued > 1 ? " · ★ best" : "");
     struct rc_barspec s = {0};
-    s.title = t->name;
+    s.title = title;
     s.subtitle = sub;
     s.unit = m->u;
     s.dir = m->dir;
@@ -1043,6 +1266,14 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             j++;
         }
         const struct rp_test *t = &d->tests[d->groups[i].test];
+        if (t->single && !opened) {
+            rp_out_raw(o, "<section id=\"tests\">\n");
+            rp_out_heading(o, 2, NULL, "Results by test");
+            if (pl->npages)
+                tests_index(o, d, pl);
+            tests_toc(o, d, pl, 0, pl->npages > 0);
+            opened = 1;
+        }
         if (!charted) {
             /* drawn only in sweeps, or only in the special tables */
             if (other) {
@@ -1057,6 +1288,7 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             rp_out_heading(o, 2, NULL, "Results by test");
             if (pl->npages)
                 tests_index(o, d, pl);
+            tests_toc(o, d, pl, 0, pl->npages > 0);
             opened = 1;
         }
         size_t page = pl->page[d->groups[i].test];
@@ -1064,8 +1296,11 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             if (cur_page)
                 test_page_end(o, pl, cur_page);
             test_page_begin(o, d, pl, page);
+            if (page)
+                tests_toc(o, d, pl, page, 0);
             cur_page = page;
         }
+        rp_out_raw(o, "<div class=\"tst\">\n");
         char id[32];
         snprintf(id, sizeof(id), "t-%zu", t->rank + 1);
         rp_out_heading(o, 3, id, t->name);
@@ -1084,10 +1319,12 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             snprintf(cap, sizeof(cap), "All metrics of this test");
             all_metrics_table(o, d, i, j, NULL, cap, 0);
         }
+        rp_out_raw(o, "</div>\n");
         i = j;
     }
     if (cur_page)
         test_page_end(o, pl, cur_page);
+    single_table(o, d);
     if (nswept) {
         if (!opened) {
             rp_out_raw(o, "<section id=\"tests\">\n");
@@ -1097,8 +1334,9 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
         rp_out_heading(o, 3, "t-other", "Other values");
         char buf[240];
         snprintf(buf, sizeof(buf),
-                 "%zu test%s no chart of %s own (drawn only in the sweeps "
-                 "above, or the state of a pool); every value is listed here.",
+                 "%zu test%s no chart of %s own (one configuration, drawn "
+                 "only in the sweeps above, or the state of a pool); every "
+                 "value is listed here.",
                  nswept, nswept == 1 ? " has" : "s have",
                  nswept == 1 ? "its" : "their");
         rp_out_para(o, "note", buf);
@@ -1119,8 +1357,9 @@ static const char css[] =
     "*{box-sizing:border-box}\n"
     "body{margin:0;background:var(--soft);color:var(--fg);font:15px/1.5 "
     "system-ui,-apple-system,'Segoe UI','DejaVu Sans',Roboto,sans-serif}\n"
-    "main{max-width:1120px;margin:0 auto;padding:28px 28px 60px;"
+    "main{max-width:1360px;margin:0 auto;padding:28px 28px 60px;"
     "background:var(--bg);min-height:100vh}\n"
+    "@media (max-width:600px){main{padding:16px 12px 40px}}\n"
     "h1{font-size:28px;line-height:1.2;margin:0 0 6px}\n"
     "h2{font-size:22px;margin:44px 0 10px;padding-top:12px;border-top:2px "
     "solid var(--line)}\n"
@@ -1139,11 +1378,39 @@ static const char css[] =
     ".stats b{display:block;font-size:24px}\n"
     ".stats span{color:var(--muted);font-size:13px}\n"
     "nav ol{columns:2 220px;margin:8px 0 0;padding-left:20px}\n"
-    "figure{margin:14px 0 8px}\n"
-    "figure.wide{overflow-x:auto}figure.wide img{max-width:none}\n"
+    "nav.toc{margin:10px 0 18px;font-size:14px}\n"
+    "nav.toc>ul{columns:2 320px;margin:6px 0 0;padding-left:18px}\n"
+    "nav.toc li.tg{break-inside:avoid}\n"
+    "nav.toc ul ul{padding-left:16px;margin:2px 0 6px}\n"
+    "input.flt{display:block;width:100%;max-width:360px;margin:6px 0;"
+    "padding:5px 8px;font:inherit;border:1px solid var(--line);"
+    "border-radius:6px}\n"
+    "figure{margin:14px 0 8px;overflow-x:auto}\n"
+    "figure.wide img{max-width:none}\n"
     "figure img{display:block;max-width:100%;height:auto;border:1px solid "
     "var(--line);border-radius:6px;background:#fff}\n"
-    ".tw{overflow-x:auto;margin:6px 0 14px}\n"
+    /* narrower than a chart: its natural size in a scrolling figure, so
+     * its text (9.5 px and up) is never scaled below 9 px */
+    "@media (max-width:899px){figure img,figure svg{max-width:none}}\n"
+    /* wide tables scroll inside their box, the scrollbar in view (at most
+     * 80% of the window tall), the first column and the header stay */
+    ".tw{overflow:auto;max-height:80vh;margin:6px 0 14px;"
+    "scrollbar-width:auto;scrollbar-color:#9aa3ad #eef0f2;"
+    "background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)),"
+    "linear-gradient(to right,rgba(255,255,255,0),#fff 70%) 100% 0,"
+    "radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.18),"
+    "rgba(0,0,0,0)) 100% 0;background-repeat:no-repeat;"
+    "background-size:40px 100%,40px 100%,14px 100%;"
+    "background-attachment:local,local,scroll}\n"
+    ".tw::-webkit-scrollbar{width:12px;height:12px;background:#eef0f2}\n"
+    ".tw::-webkit-scrollbar-thumb{background:#9aa3ad;border-radius:6px;"
+    "border:2px solid #eef0f2}\n"
+    ".tw table.data tbody td:first-child,.tw table.data thead "
+    "th:first-child{position:sticky;left:0;z-index:1;background:#fff;"
+    "box-shadow:1px 0 0 var(--line)}\n"
+    ".tw table.data thead th{position:sticky;top:0;z-index:2}\n"
+    ".tw table.data thead th:first-child{z-index:3;background:var(--soft)}\n"
+    ".tw table.data tr.grp th{position:static}\n"
     "table.data{border-collapse:collapse;font-size:13.5px;"
     "font-variant-numeric:tabular-nums}\n"
     "table.data caption{text-align:left;font-weight:600;padding:4px 0}\n"
@@ -1184,7 +1451,25 @@ static const char js[] =
     "if(u!==null&&w!==null)return d*(parseFloat(u)-parseFloat(w));"
     "if(u!==null)return -1;if(w!==null)return 1;"
     "return d*p.textContent.localeCompare(q.textContent)});"
-    "r.forEach(function(e){b.appendChild(e)})})})});\n";
+    "r.forEach(function(e){b.appendChild(e)})})})});\n"
+    /* a filter box over each contents list of tests: hides the tests (and
+     * rows of one-configuration tests) whose name lacks a typed word */
+    "document.querySelectorAll('nav.toc').forEach(function(n){"
+    "var i=document.createElement('input');i.type='search';"
+    "i.className='flt';i.placeholder='Filter tests: randread 4k';"
+    "i.setAttribute('aria-label','Filter tests');"
+    "n.insertBefore(i,n.children[1]);"
+    "i.addEventListener('input',function(){"
+    "var q=i.value.toLowerCase().split(/\\s+/).filter(Boolean);"
+    "function ok(s){s=s.toLowerCase();"
+    "return q.every(function(w){return s.indexOf(w)>=0})}"
+    "n.querySelectorAll('li.tl').forEach(function(l){l.hidden=!ok(l.textContent)});"
+    "n.querySelectorAll('li.tg').forEach(function(g){"
+    "g.hidden=!!g.querySelector('li.tl')&&!g.querySelector('li.tl:not([hidden])')});"
+    "document.querySelectorAll('div.tst').forEach(function(t){"
+    "var h=t.querySelector('h3');t.hidden=!ok(h?h.textContent:'')});"
+    "document.querySelectorAll('table#single-tests tbody tr').forEach(function(r){"
+    "r.hidden=!ok(r.cells[0].textContent)})})});\n";
 
 static void page_start(struct rp_out *o, const struct rp_data *d,
                        const struct pb_render_opts *opts, const char *title,
@@ -1214,16 +1499,23 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   d->used_tests, d->used_tests == 1 ? "" : "s", d->nrows,
                   d->nrows == 1 ? "" : "s");
     const struct pb_db_filter *f = &opts->filter;
-    if (f->test_re || f->config_re || f->metric_re || f->host_re) {
-        pb_buf_puts(&meta, " · filtered:");
-        if (f->test_re)
-            pb_buf_printf(&meta, " test ~ /%s/", f->test_re);
-        if (f->config_re)
-            pb_buf_printf(&meta, " config ~ /%s/", f->config_re);
-        if (f->metric_re)
-            pb_buf_printf(&meta, " metric ~ /%s/", f->metric_re);
-        if (f->host_re)
-            pb_buf_printf(&meta, " host ~ /%s/", f->host_re);
+    if (opts->filter_note && opts->filter_note[0]) {
+        pb_buf_printf(&meta, " · %s", opts->filter_note);
+    } else {
+        const struct {
+            const char *re, *what;
+        } fl[] = {{f->test_re, "tests"},
+                  {f->config_re, "configurations"},
+                  {f->metric_re, "metrics"},
+                  {f->host_re, "hosts"}};
+        const char *sep = " · only ";
+        for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+            if (!fl[i].re)
+                continue;
+            pb_buf_printf(&meta, "%s%s matching “%s”", sep, fl[i].what,
+                          fl[i].re);
+            sep = ", ";
+        }
     }
     pb_buf_puts(h, "<p class=\"meta\">");
     rp_esc(h, pb_buf_str(&meta));
@@ -1245,6 +1537,9 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
+    if (o->has_iolat)
+        pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
+                       "latency</a></li>\n");
     if (has_tests)
         pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
     if (rp_has_experiment(d))
@@ -1264,6 +1559,7 @@ static const char page_css[] =
     "figure svg{display:block;max-width:100%;height:auto;border:1px solid "
     "var(--line);border-radius:6px;background:#fff}\n"
     "figure.wide svg{max-width:none}\n"
+    "@media (max-width:899px){figure svg{max-width:none}}\n"
     ".pager{display:flex;gap:18px;margin:18px 0}\n";
 
 static void pager(struct pb_buf *h, const struct test_plan *pl, size_t page)
@@ -1373,6 +1669,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     struct rp_ranking rank;
     rp_rank_configs(&d, &rank);
 
+    mark_single(&d);
     struct test_plan plan;
     plan_tests(&d, &plan);
 
@@ -1395,6 +1692,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.title = title;
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
+    o.has_iolat = rp_has_iops_latency(&d);
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 
@@ -1411,6 +1709,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
+    rp_section_iops_latency(&o, &d);
     section_tests(&o, &d, &plan);
     if (rp_has_experiment(&d))
         rp_section_experiment(&o, &d, rp_dir_path(o.out));

@@ -368,6 +368,32 @@ struct bon_row {
     const struct rp_cell *c[NBON][3];
 };
 
+/* "16k:4k:512/8" as bonnie++ writes its -n argument (files in units of
+ * 1024 when they divide, sizes in bytes), or "" for no file tests. */
+static void bon_files_cell(struct rt_table *t, struct rt_cell *cell,
+                           const struct rp_test *ts)
+{
+    const char *nf = rp_param(ts->params, ts->nparams, "num_files");
+    if (!nf) {
+        rt_set(t, cell, "");
+        return;
+    }
+    const char *mx = rp_param(ts->params, ts->nparams, "max_size");
+    const char *mn = rp_param(ts->params, ts->nparams, "min_size");
+    const char *nd = rp_param(ts->params, ts->nparams, "num_dirs");
+    long long n = atoll(nf);
+    const char *txt = n > 0 && n % 1024 == 0 ? rt_str(t, "%lldk", n / 1024)
+                                             : rt_str(t, "%s", nf);
+    if (mx)
+        txt = rt_str(t, "%s:%s", txt, mx);
+    if (mx && mn)
+        txt = rt_str(t, "%s:%s", txt, mn);
+    if (nd)
+        txt = rt_str(t, "%s/%s", txt, nd);
+    rt_setv(t, cell, txt, (double)n);
+    cell->title = ts->name;
+}
+
 /* One bonnie table: part 0 = values and %CP, part 2 = latencies. */
 static void bonnie_table(struct rp_out *o, const struct rp_data *d,
                          const struct bon_row *rows, size_t nrows, int lat)
@@ -379,14 +405,21 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             for (int p = 0; p < 3; p++)
                 if (rows[r].c[i][p])
                     used[i][p] = 1;
-    size_t ncols = 2;
+    /* a Files column (bonnie's num_files:max:min/dirs) tells apart runs of
+     * one machine and size that differ only in their file tests */
+    int files = 0;
+    for (size_t r = 0; r < nrows; r++) {
+        const struct rp_test *ts = &d->tests[rows[r].test];
+        files |= rp_param(ts->params, ts->nparams, "num_files") != NULL;
+    }
+    size_t fixed = 2 + (size_t)files, ncols = fixed;
     for (size_t i = 0; i < NBON; i++) {
         if (lat)
             ncols += used[i][2];
         else
             ncols += (size_t)(used[i][0] || used[i][1]) * 2;
     }
-    if (ncols == 2)
+    if (ncols == fixed)
         return;
     struct rt_table t;
     rt_init(&t, ncols);
@@ -395,7 +428,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
     /* group header */
     struct rt_cell *grp = rt_group(&t, NBON + 1);
     size_t ng = 0;
-    grp[ng].span = 2;
+    grp[ng].span = (unsigned)fixed;
     grp[ng++].text = "";
     for (size_t i = 0; i < NBON; i++) {
         size_t w = lat ? (size_t)used[i][2] : (used[i][0] || used[i][1]) * 2u;
@@ -411,8 +444,10 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
     t.ngroup = ng;
     rt_header(&t, 0, "Name", RT_LEFT);
     rt_header(&t, 1, "Size", RT_RIGHT);
+    if (files)
+        rt_header(&t, 2, "Files", RT_RIGHT);
     /* per column scale and range */
-    size_t col = 2;
+    size_t col = fixed;
     struct {
         size_t slot;
         int part;
@@ -442,11 +477,14 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             cols[nc].u.raw = "";
             for (size_t r = 0; r < nrows; r++) {
                 const struct rp_cell *c = rows[r].c[i][parts[p]];
-                if (!c || !c->has_value)
+                if (!c)
                     continue;
+                /* the unit even when every value is +++++ */
                 const struct rp_metric *m = &d->metrics[c->metric];
                 cols[nc].u = m->u;
                 cols[nc].dir = m->dir;
+                if (!c->has_value)
+                    continue;
                 cols[nc].any++;
                 if (c->mean < cols[nc].lo)
                     cols[nc].lo = c->mean;
@@ -455,23 +493,33 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             }
             rp_scale_for(&cols[nc].u, cols[nc].any ? cols[nc].hi : 0,
                          &cols[nc].sc);
-            const char *unit = parts[p] == 1 ? "%CP" : cols[nc].sc.name;
+            /* counts per second as bonnie++ prints them (215, not 0.21k):
+             * the cells carry no prefix, the header names the unit once */
+            if (cols[nc].sc.prefix[0] && cols[nc].u.kind != RP_U_BPS) {
+                cols[nc].sc.div = 1;
+                cols[nc].sc.prefix[0] = '\0';
+            }
             char head[96];
             if (parts[p] == 1)
                 snprintf(head, sizeof(head), "%%CP");
-            else if (parts[p] == 2)
+            else if (parts[p] == 2 || !cols[nc].sc.name[0])
                 snprintf(head, sizeof(head), "%s", bon_cols[i].name);
             else
                 snprintf(head, sizeof(head), "%s (%s%s)", bon_cols[i].name,
-                         cols[nc].sc.prefix, unit);
+                         cols[nc].sc.prefix, cols[nc].sc.name);
             rt_header(&t, col++, head, RT_RIGHT);
             nc++;
         }
     }
     for (size_t r = 0; r < nrows; r++) {
+        /* a row whose every cell would be blank (fields bonnie++ left
+         * empty) is no row */
         int any = 0;
-        for (size_t k = 0; k < nc; k++)
-            any |= rows[r].c[cols[k].slot][cols[k].part] != NULL;
+        for (size_t k = 0; k < nc; k++) {
+            const struct rp_cell *c = rows[r].c[cols[k].slot][cols[k].part];
+            any |= c && (c->has_value ||
+                         (c->null_reason && strstr(c->null_reason, "+++")));
+        }
         if (!any)
             continue;
         struct rt_cell *row = rt_row(&t);
@@ -488,8 +536,10 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
         else
             rt_set(&t, &row[1], "");
         row[1].title = ts->name;
+        if (files)
+            bon_files_cell(&t, &row[2], ts);
         for (size_t k = 0; k < nc; k++) {
-            struct rt_cell *cell = &row[2 + k];
+            struct rt_cell *cell = &row[fixed + k];
             const struct rp_cell *c = rows[r].c[cols[k].slot][cols[k].part];
             if (!c) {
                 rt_set(&t, cell, "");
@@ -510,9 +560,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
                 rt_setv(&t, cell, rp_fmt(&cols[k].u, c->mean, b, sizeof(b)),
                         c->mean);
             else
-                rt_setv(&t, cell,
-                        rt_str(&t, "%.*f%s", dec, x, cols[k].sc.prefix),
-                        c->mean);
+                rt_setv(&t, cell, rt_str(&t, "%.*f", dec, x), c->mean);
             char tip[96];
             cell->title =
                 rt_str(&t, "%s%s",

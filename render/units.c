@@ -451,7 +451,7 @@ static const struct {
     {"compressratio", "compression ratio"},
     {"actual_savings", "actual savings (logicalused / used)"},
     {"logicalused", "logical used"},
-    {"value", "result"},
+    {"value", "PTS result"},
 };
 
 static const struct {

@@ -19,9 +19,9 @@ cd "$src/fixtures" || exit 1
 "$pb" best --db "$db" --test 'Random Read.*IOPS|randread' >"$tmp/out" \
     2>"$tmp/err" || fail "best exit $?: $(cat "$tmp/err")"
 cat >"$tmp/want" <<'W'
-test                                                                                                                                                  metric     best                                                 value                runner-up                                             value                margin   verdict
-Flexible IO Tester: Type: Random Read - Engine: IO_uring - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: Default Test Directory (IOPS)  result     zfs mirror recordsize=16k lz4                        104.7k ± 0.48k IOPS  ext4 mdraid1                                          99.46k ± 0.45k IOPS    +5.3%  clear: ±SE intervals apart
-randread bs=16k                                                                                                                                       read IOPS  blog_markdown_recordsize.md table 1: recordsize=16k          18.90k IOPS  blog_markdown_recordsize.md table 1: recordsize=128k            2310 IOPS  +718.2%  single runs: no SE to judge
+test                                                                                                                                                  metric      best                                                 value                runner-up                                             value                margin   verdict
+Flexible IO Tester: Type: Random Read - Engine: IO_uring - Buffered: No - Direct: Yes - Block Size: 4KB - Disk Target: Default Test Directory (IOPS)  PTS result  zfs mirror recordsize=16k lz4                        104.7k ± 0.48k IOPS  ext4 mdraid1                                          99.46k ± 0.45k IOPS    +5.3%  clear: ±SE intervals apart
+randread bs=16k                                                                                                                                       read IOPS   blog_markdown_recordsize.md table 1: recordsize=16k          18.90k IOPS  blog_markdown_recordsize.md table 1: recordsize=128k            2310 IOPS  +718.2%  single runs: no SE to judge
 W
 diff "$tmp/want" "$tmp/out" >&2 || fail "best table differs"
 [ ! -s "$tmp/err" ] || fail "stderr: $(cat "$tmp/err")"

@@ -132,6 +132,63 @@ echo "$result" | grep -q "loaded=$n charts=$n" ||
     fail "not every chart loaded: $result (page has $n)"
 [ "$n" -ge 5 ] || fail "only $n charts"
 
+# -- responsive (issue 19 item 4): at 1400 and 390 px no table is cut or
+#    scrolls hidden (a box that scrolls shows its scrollbar and keeps its
+#    first column), the page never scrolls sideways, and no chart text is
+#    drawn below 9 px (smallest font-size of each chart x its scale)
+fonts=$(for svg in "$out"/charts/*.svg; do
+    m=$(grep -o 'font-size="[0-9.]*"' "$svg" | tr -dc '0-9.\n' | sort -n | head -1)
+    printf '"charts/%s":%s,' "$(basename "$svg")" "${m:-99}"
+done)
+sed 's|</body>|<script>window.addEventListener("load",function(){\
+var P=[],W=window.innerWidth,F={'"$fonts"'},de=document.documentElement,n=0,sc=0,minpx=99;\
+if(de.scrollWidth>W+1)P.push("page scrolls sideways: "+de.scrollWidth+">"+W);\
+document.querySelectorAll("table").forEach(function(t,i){\
+var box=t.parentElement,cap=t.caption?t.caption.textContent.slice(0,50):"table "+i;n++;\
+if(box.className!=="tw"){if(t.getBoundingClientRect().right>W+1)P.push("cut: "+cap);return;}\
+if(box.getBoundingClientRect().right>W+1)P.push("box beyond the window: "+cap);\
+if(box.scrollWidth>box.clientWidth+1){sc++;var cs=getComputedStyle(box);\
+if(cs.overflowX!=="auto"\&\&cs.overflowX!=="scroll")P.push("hidden overflow: "+cap);\
+else if(box.offsetHeight-box.clientHeight<8)P.push("no visible scrollbar: "+cap);\
+var td=t.querySelector("tbody td");if(td\&\&getComputedStyle(td).position!=="sticky")P.push("first column scrolls away: "+cap);}});\
+document.querySelectorAll("figure img").forEach(function(im){\
+var f=F[im.getAttribute("src")],s=im.getBoundingClientRect().width/im.naturalWidth,px=f*s;\
+if(px<minpx)minpx=px;if(!(px>=9))P.push("chart text "+px.toFixed(1)+" px: "+im.getAttribute("src"));});\
+var r=document.createElement("pre");r.id="measure";\
+r.textContent=(P.length?"PROBLEMS\\n"+P.join("\\n"):"OK")+"\\ntables="+n+" scrolling="+sc+" minpx="+minpx.toFixed(2);\
+document.body.appendChild(r);});</script></body>|' "$out/index.html" >"$out/measure.html"
+for w in 1400 390; do
+    run_browser --window-size=$w,2000 --dump-dom "file://$out/measure.html" \
+        >"$tmp/measure$w.html"
+    m=$(sed -n '/<pre id="measure">/,/<\/pre>/p' "$tmp/measure$w.html")
+    case "$m" in
+    *'>OK'*) echo "at $w px: $(echo "$m" | tail -1 | sed 's/<[^>]*>//g')" ;;
+    *) fail "at $w px: $m" ;;
+    esac
+done
+
+# -- the filter box (issue 19 item 9): added by the script, it hides the
+#    tests whose name lacks the words typed
+sed 's|</body>|<script>window.addEventListener("load",function(){\
+var P=[],i=document.querySelector("nav.toc input.flt"),T=document.querySelectorAll("div.tst,table#single-tests tbody tr");\
+function name(t){return t.tagName==="TR"?t.cells[0].textContent:t.querySelector("h3").textContent}\
+function shown(){return [].filter.call(T,function(t){return !t.hidden}).length}\
+if(!i)P.push("no filter box");else{\
+i.value="no-such-test";i.dispatchEvent(new Event("input"));\
+if(shown()!==0)P.push("no-such-test shows "+shown());\
+i.value="RANDREAD 4k";i.dispatchEvent(new Event("input"));var a=shown();\
+if(!(a>0\&\&a<T.length))P.push("randread 4k shows "+a+" of "+T.length);\
+[].forEach.call(T,function(t){if(!t.hidden\&\&!/randread.*4k/.test(name(t)))P.push("shown: "+name(t))});\
+i.value="";i.dispatchEvent(new Event("input"));if(shown()!==T.length)P.push("cleared shows "+shown());}\
+var r=document.createElement("pre");r.id="filter";r.textContent=(P.length?"PROBLEMS\\n"+P.join("\\n"):"OK")+" tests="+T.length;\
+document.body.appendChild(r);});</script></body>|' "$out/index.html" >"$out/filter.html"
+run_browser --dump-dom "file://$out/filter.html" >"$tmp/filter.html"
+m=$(sed -n '/<pre id="filter">/,/<\/pre>/p' "$tmp/filter.html")
+case "$m" in
+*'>OK'*) ;;
+*) fail "filter: $m" ;;
+esac
+
 # -- a screenshot to look at, kept under the build dir
 shot="$(dirname "$pb")/report-screenshot.png"
 run_browser --hide-scrollbars --window-size=1200,4000 --screenshot="$shot" \

@@ -29,12 +29,12 @@ db="$tmp/st.db"
 "$pb" report --db "$db" -o "$tmp/st" 2>"$tmp/err" ||
     fail "report: $(cat "$tmp/err")"
 h="$tmp/st/index.html"
-has "$h" '>result by bs and recordsize</h3>'
+has "$h" '>PTS result (IOPS) by bs and recordsize</h3>'
 ls "$tmp"/st/charts/*-sweep-value-bs-recordsize.svg >/dev/null 2>&1 ||
     fail "no bs sweep chart"
-n=$(grep -c '>result by bs and recordsize</h3>' "$h")
+n=$(grep -c '>PTS result (IOPS) by bs and recordsize</h3>' "$h")
 [ "$n" = 1 ] || fail "$n bs sweeps"
-num=$(awk '/>result by bs and recordsize<\/h3>/ { print $0 }' "$h" |
+num=$(awk '/>PTS result \(IOPS\) by bs and recordsize<\/h3>/ { print $0 }' "$h" |
     sed -n 's/.*id="sweep-\([0-9]*\)".*/\1/p')
 sweep_rows "$h" "$num" >"$tmp/bs.rows"
 [ "$(wc -l <"$tmp/bs.rows")" = 6 ] || fail "bs sweep: $(wc -l <"$tmp/bs.rows") rows, want 6"
@@ -48,7 +48,7 @@ for x in '>4k</td>' '>8k</td>' '>64k</td>'; do has "$tmp/bs.rows" "$x"; done
     fail "bs sweep holds other tests"
 # rw varies within IOzone only: fio's write and AIO-Stress's random
 # write are other programs
-num=$(sed -n 's/.*id="sweep-\([0-9]*\)">result by rw and recordsize<.*/\1/p' "$h")
+num=$(sed -n 's/.*id="sweep-\([0-9]*\)">PTS result (MB\/s) by rw and recordsize<.*/\1/p' "$h")
 if [ -n "$num" ]; then
     sweep_rows "$h" "$num" >"$tmp/rw.rows"
     hasnt "$tmp/rw.rows" 'AIO-Stress'
@@ -64,11 +64,11 @@ db="$tmp/su.db"
 "$pb" report --db "$db" -o "$tmp/su" 2>"$tmp/err" ||
     fail "report: $(cat "$tmp/err")"
 h="$tmp/su/index.html"
-has "$h" '>result by bs and configuration</h3>'
+has "$h" '>PTS result (MB/s) by bs and configuration</h3>'
 n=$(grep -c '<h3 id="sweep-' "$h")
 [ "$n" = 1 ] || fail "suite: $n sweeps, want the bs one only"
 for k in app_version arguments scale tool test; do
-    hasnt "$h" ">result by $k"
+    hasnt "$h" "result by $k"
     hasnt "$h" " and $k</h3>"
 done
 if ls "$tmp"/su/charts/ | grep -q -e 'app-version' -e 'arguments'; then

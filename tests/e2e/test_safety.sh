@@ -126,6 +126,9 @@ sed 's/"iops" : [0-9.]*/"iops" : 1.7e308/' "$fx/fio-3.33_randread_4k_qd4_libaio.
 cp "$fx/fio-3.33_three-jobs.json" "$tmp/big/"
 bdb="$tmp/big.db"
 "$pb" ingest -q --db "$bdb" "$tmp/big" 2>/dev/null
+# a second configuration: tests of one configuration have no chart
+{ cat "$tmp/big/big.json"; echo; } >"$tmp/big2.json"
+"$pb" ingest -q --db "$bdb" --label other "$tmp/big2.json" 2>/dev/null
 "$pb" report --db "$bdb" -o "$tmp/bigr" --png -q 2>"$tmp/e"
 rc=$?
 [ $rc -eq 0 ] || fail "report of 1.7e308: exit $rc: $(cat "$tmp/e")"

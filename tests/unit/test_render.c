@@ -946,6 +946,11 @@ static void fill_special(struct pb_db *db)
     pb_rs_add_null(s, c, t, "host1", NULL, "seq_create", "ops/s", PB_DIR_HIGHER,
                    "+++++ (too fast to measure)");
     pb_rs_fact(s, "host1", "cpu", "Xeon <b>bold</b>");
+    /* a machine whose only bonnie++ field has no value (not +++++): no
+     * empty row in the bonnie++ table */
+    size_t c2 = pb_rs_config(s, "host2-empty");
+    pb_rs_add_null(s, c2, t, "host2-empty", NULL, "seq_out_block_bw", "B/s",
+                   PB_DIR_HIGHER, "field left empty");
     store(db, s);
     s = new_set("zfs-props");
     c = pb_rs_config(s, "tank/zvol8k");
@@ -1019,6 +1024,13 @@ static void test_report(void **state)
     assert_non_null(strstr(html, "Block (MiB/s)"));
     assert_non_null(strstr(html, ">25.7<")); /* 26924032 B/s in MiB/s */
     assert_non_null(strstr(html, ">332.0 ms<"));
+    {
+        const char *b = strstr(html, "<section id=\"bonnie\">");
+        const char *e = b ? strstr(b, "</section>") : NULL;
+        assert_non_null(e);
+        const char *h2 = strstr(b, "host2-empty");
+        assert_true(!h2 || h2 > e);
+    }
     /* compression: savings derived (1.6e9 / 2e9 = 0.80) and flagged */
     assert_non_null(strstr(html, "<section id=\"compression\">"));
     assert_non_null(strstr(html, "0.80× †  ▼ data grew"));
@@ -1081,9 +1093,19 @@ static void test_report(void **state)
     assert_non_null(strstr(html, "<title>only &lt;bonnie&gt;</title>"));
     assert_null(strstr(html, "compression\">"));
     assert_null(strstr(html, "alert"));
-    assert_non_null(strstr(html, "1 source · 1 configuration · 1 test · 4 "
+    assert_non_null(strstr(html, "1 source · 2 configurations · 1 test · 5 "
                                  "results"));
+    assert_non_null(strstr(html, " · only tests matching “^bonnie”</p>"));
     free(html);
+    /* a filter said in words (the run report's): no pattern on screen */
+    o.filter_note = "configurations of run <rs>";
+    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    html = slurp(path, NULL);
+    assert_non_null(strstr(html, "5 results · configurations of run "
+                                 "&lt;rs&gt;</p>"));
+    assert_null(strstr(html, "^bonnie"));
+    free(html);
+    o.filter_note = NULL;
     /* a bad pattern is a usage error */
     o.filter.test_re = "(";
     assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_EUSAGE);
@@ -1096,6 +1118,90 @@ static void test_report(void **state)
     free(out2);
     free(out3);
     pb_db_close(db);
+    rm_tree(dir);
+    free(dir);
+}
+
+/* PDF layout (issue 19 item 5), by cairo's own numbers: tables keep 7 pt
+ * or more (the best-configuration table once shrank to ~4 pt), wide
+ * tables wrap or split into parts, and no heading ends a page. */
+static void test_pdf_layout(void **state)
+{
+    (void)state;
+    char *dir = make_tmp();
+    char *path = pb_xasprintf("%s/r.pdf", dir);
+    struct rc_fonts *f = rc_fonts_new();
+    struct rp_pdf *p;
+    struct pb_err err = {0};
+    assert_int_equal(rp_pdf_open(path, f, &p, &err), PB_OK);
+    /* the best-configuration table: long test names and labels */
+    struct rt_table t;
+    rt_init(&t, 6);
+    rt_header(&t, 0, "Test", RT_LEFT);
+    rt_header(&t, 1, "Metric", RT_LEFT);
+    rt_header(&t, 2, "Best configuration", RT_LEFT);
+    rt_header(&t, 3, "Value", RT_RIGHT);
+    rt_header(&t, 4, "Runner-up", RT_LEFT);
+    rt_header(&t, 5, "Verdict", RT_LEFT);
+    for (int r = 0; r < 40; r++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0],
+               rt_str(&t, "Flexible IO Tester: Type: Random Read - Engine: "
+                          "IO_uring - Buffered: No - Direct: Yes - Block "
+                          "Size: 4KB - Disk Target: Default Test Directory "
+                          "%d (MB/s)", r));
+        rt_set(&t, &row[1], "read completion latency, p99");
+        rt_set(&t, &row[2], "zfs raidz2 recordsize=128k compression=lz4 "
+                            "atime=off sync=standard");
+        rt_set(&t, &row[3], "148.1 ± 1.2 MiB/s");
+        rt_set(&t, &row[4], "zfs mirror recordsize=1M compression=zstd");
+        rt_set(&t, &row[5], "clear: ±SE intervals apart (+12.5%)");
+    }
+    rp_pdf_heading(p, 2, "Overview");
+    rp_pdf_heading(p, 3, "Best configuration per test");
+    rp_pdf_table(p, &t);
+    rt_release(&t);
+    struct rp_pdf_stats st;
+    rp_pdf_get_stats(p, &st);
+    assert_true(st.min_table_pt >= 7.0);
+    assert_int_equal(st.table_parts, 1); /* wrapped, not split */
+    /* 30 number columns: split into parts, the first column in each */
+    rt_init(&t, 31);
+    rt_header(&t, 0, "Name", RT_LEFT);
+    for (int c = 1; c < 31; c++)
+        rt_header(&t, (size_t)c, rt_str(&t, "Column %d (MiB/s)", c), RT_RIGHT);
+    for (int r = 0; r < 5; r++) {
+        struct rt_cell *row = rt_row(&t);
+        rt_set(&t, &row[0], "tank_raidz1_rs16k");
+        for (int c = 1; c < 31; c++)
+            rt_setv(&t, &row[c], "123456.7", 123456.7);
+    }
+    rp_pdf_table(p, &t);
+    rt_release(&t);
+    rp_pdf_get_stats(p, &st);
+    assert_true(st.min_table_pt >= 7.0);
+    assert_true(st.table_parts >= 3);
+    /* headings then tall charts, many times: each heading stays with its
+     * chart (a chart 0.75 x 560 px tall never fits below a heading that
+     * comes late on a page) */
+    for (int k = 0; k < 12; k++) {
+        rp_pdf_para(p, "A line of text before the heading.");
+        rp_pdf_heading(p, 3, "fio randread bs=4k iodepth=4: read IOPS");
+        struct pb_chart *c = rc_chart_new(860, 560);
+        rc_rect(c, 0, 0, 860, 560, 0xeeeeee, RC_NONE, 0);
+        rp_pdf_chart(p, c);
+        pb_chart_free(c);
+    }
+    rp_pdf_heading(p, 2, "Sources");
+    rp_pdf_get_stats(p, &st);
+    assert_int_equal(st.orphans, 0);
+    assert_int_equal(st.headings, 2 + 12);
+    assert_int_equal(rp_pdf_close(p, 1, &err), PB_OK);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size > 1000);
+    rc_fonts_free(f);
+    free(path);
     rm_tree(dir);
     free(dir);
 }
@@ -1155,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_sweep_families),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_empty_and_pdf),
+        cmocka_unit_test(test_pdf_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,150 @@
+/* An x-y line chart: IOPS (x) against completion latency (y), one line per
+ * configuration through one point per iodepth or numjobs, as fio-plot
+ * draws it. Point labels that would touch another label are left out (the
+ * table under the chart has every point). */
+#include "render/render_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W       860.0
+#define PAD     16.0
+#define F_TICK  11.0
+#define F_LABEL 12.5
+#define C_TEXT  0x1a1a1a
+#define C_MUTED 0x5a5a5a
+#define C_GRID  0xe4e4e4
+#define C_AXIS  0x8a8a8a
+
+struct box {
+    double x0, y0, x1, y1;
+};
+
+static int touches(const struct box *a, const struct box *b)
+{
+    return a->x0 < b->x1 + 2 && b->x0 < a->x1 + 2 && a->y0 < b->y1 + 1 &&
+           b->y0 < a->y1 + 1;
+}
+
+static void range(const struct rc_xyspec *s, int y, double *lo, double *hi)
+{
+    *lo = 0;
+    *hi = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->lines[i].n; k++) {
+            double v = y ? s->lines[i].y[k] : s->lines[i].x[k];
+            if (isfinite(v) && v > *hi)
+                *hi = v;
+        }
+    if (*hi <= *lo)
+        *hi = *lo + 1;
+}
+
+struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
+{
+    struct pb_chart *c = rc_chart_new(W, 100);
+    c->title = pb_arena_strdup(&c->arena, s->title);
+    rc_rect(c, 0, 0, W, 0, 0xffffff, RC_NONE, 0); /* height set at the end */
+    size_t bg = c->n - 1;
+    double top = rc_heading(f, c, W, s->title, s->subtitle) + 34;
+    double plot_h = 300;
+
+    double xlo, xhi, ylo, yhi;
+    range(s, 0, &xlo, &xhi);
+    range(s, 1, &ylo, &yhi);
+    struct rp_scale xs, ys;
+    rp_scale_for(&s->xunit, xhi, &xs);
+    rp_scale_for(&s->yunit, yhi, &ys);
+    struct rp_ticks yt;
+    rc_fit_ticks(f, ylo, yhi * 1.05, &ys, plot_h, 8, &yt);
+    /* the y tick labels set the left edge */
+    double yw = 0;
+    char buf[96];
+    for (int i = 0; i < yt.n; i++) {
+        rp_fmt_scaled((yt.lo + i * yt.step) * ys.div, &ys, yt.decimals, buf,
+                      sizeof(buf));
+        double w = rc_text_width(f, buf, F_TICK, 0);
+        if (w > yw)
+            yw = w;
+    }
+    double x0 = PAD + yw + 8, x1 = W - PAD - 30;
+    struct rp_ticks xt;
+    rc_fit_ticks(f, xlo, xhi * 1.05, &xs, x1 - x0, 14, &xt);
+    double y0 = top + plot_h, y1 = top;
+    double xspan = xt.hi - xt.lo, yspan = yt.hi - yt.lo;
+#define XOF(v) (x0 + (((v) / xs.div) - xt.lo) / xspan * (x1 - x0))
+#define YOF(v) (y0 - (((v) / ys.div) - yt.lo) / yspan * (y0 - y1))
+
+    for (int i = 0; i < yt.n; i++) {
+        double v = (yt.lo + i * yt.step) * ys.div, y = YOF(v);
+        rc_line(c, x0, y, x1, y, i ? C_GRID : C_AXIS, i ? 1 : 1.2);
+        rp_fmt_scaled(v, &ys, yt.decimals, buf, sizeof(buf));
+        rc_text(c, x0 - 6, y + 4, buf, F_TICK, 0, RC_END, C_MUTED);
+    }
+    for (int i = 0; i < xt.n; i++) {
+        double v = (xt.lo + i * xt.step) * xs.div, x = XOF(v);
+        rc_line(c, x, y0, x, y1, i ? C_GRID : C_AXIS, i ? 1 : 1.2);
+        rp_fmt_scaled(v, &xs, xt.decimals, buf, sizeof(buf));
+        rc_text(c, x, y0 + 15, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
+    }
+    /* lines, then points, then the labels that fit */
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rc_xyline *l = &s->lines[i];
+        for (size_t k = 1; k < l->n; k++)
+            rc_line(c, XOF(l->x[k - 1]), YOF(l->y[k - 1]), XOF(l->x[k]),
+                    YOF(l->y[k]), l->color, 2);
+        for (size_t k = 0; k < l->n; k++)
+            rc_rect(c, XOF(l->x[k]) - 3.5, YOF(l->y[k]) - 3.5, 7, 7, l->color,
+                    0xffffff, 1);
+    }
+    size_t nbox = 0, cap = 0;
+    struct box *boxes = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rc_xyline *l = &s->lines[i];
+        for (size_t k = 0; l->pt && k < l->n; k++) {
+            double w = rc_text_width(f, l->pt[k], F_TICK, 0);
+            double px = XOF(l->x[k]) + 6, py = YOF(l->y[k]) - 6;
+            if (px + w > W - PAD)
+                px = XOF(l->x[k]) - 6 - w;
+            struct box b = {px, py - 10, px + w, py + 2};
+            int ok = b.y0 > top - 12;
+            for (size_t j = 0; ok && j < nbox; j++)
+                ok = !touches(&b, &boxes[j]);
+            if (!ok)
+                continue;
+            PB_GROW(boxes, cap, nbox + 1);
+            boxes[nbox++] = b;
+            rc_text(c, px, py, l->pt[k], F_TICK, 0, RC_START, C_MUTED);
+        }
+    }
+    free(boxes);
+    double y = y0 + 32;
+    if (strstr(s->xname, xs.name)) /* "read IOPS", not "read IOPS (IOPS)" */
+        snprintf(buf, sizeof(buf), "%s →", s->xname);
+    else
+        snprintf(buf, sizeof(buf), "%s (%s) →", s->xname, xs.name);
+    rc_text(c, (x0 + x1) / 2, y, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
+    snprintf(buf, sizeof(buf), "↑ %s (%s)", s->yname, ys.name);
+    rc_text(c, PAD, top - 12, buf, F_TICK, 0, RC_START, C_MUTED);
+    /* legend: one line per configuration */
+    y += 10;
+    for (size_t i = 0; i < s->n; i++) {
+        const char *lines[1];
+        int el;
+        y += 20;
+        rc_rect(c, PAD, y - 10, 12, 12, s->lines[i].color, RC_NONE, 0);
+        rc_wrap(f, &c->arena, s->lines[i].label, F_LABEL, 0, W - 2 * PAD - 20,
+                1, lines, &el);
+        struct pb_item *it =
+            rc_text(c, PAD + 18, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
+        if (el)
+            it->title = pb_arena_strdup(&c->arena, s->lines[i].label);
+    }
+#undef XOF
+#undef YOF
+    c->h = ceil(y + PAD);
+    c->items[bg].h = c->h;
+    return c;
+}

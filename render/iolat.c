@@ -1,0 +1,276 @@
+/* The "IOPS against latency" section: where fio tests of one family (the
+ * same parameters but iodepth, or numjobs) were run at several queue
+ * depths, one chart per family and direction with x = IOPS, y = mean
+ * completion latency, a line per configuration through a point per
+ * iodepth (fio-plot's most-used view), and a table of every point. */
+#include "render/render_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FAMILIES 40
+
+static const char *const dirs[] = {"read", "write", "trim"};
+
+/* The family key of a fio test: its parameters but `vary`. */
+static char *family_key(const struct rp_test *t, const char *vary)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, t->tool);
+    for (size_t i = 0; i < t->nparams; i++)
+        if (strcmp(t->params[i].key, vary))
+            pb_buf_printf(&b, "\x1f%s=%s", t->params[i].key,
+                          t->params[i].value);
+    return pb_buf_take(&b);
+}
+
+static long long param_ll(const struct rp_test *t, const char *key)
+{
+    const char *v = rp_param(t->params, t->nparams, key);
+    return v ? atoll(v) : 1;
+}
+
+static size_t metric_index(const struct rp_data *d, const char *name)
+{
+    for (size_t m = 0; m < d->nmetrics; m++)
+        if (!strcmp(d->metrics[m].name, name))
+            return m;
+    return SIZE_MAX;
+}
+
+/* The cell of (test, metric, config), or NULL. */
+static const struct rp_cell *cell_of(const struct rp_data *d, size_t test,
+                                     size_t metric, size_t config)
+{
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (g->test != test || g->metric != metric)
+            continue;
+        for (size_t i = g->first; i < g->first + g->n; i++)
+            if (d->cells[i].config == config && d->cells[i].has_value)
+                return &d->cells[i];
+    }
+    return NULL;
+}
+
+struct family {
+    const char *vary; /* "iodepth" or "numjobs" */
+    size_t *tests;    /* sorted by the varying value */
+    size_t n;
+};
+
+static const struct rp_data *sort_d;
+static const char *sort_key;
+static int cmp_vary(const void *a, const void *b)
+{
+    long long x = param_ll(&sort_d->tests[*(const size_t *)a], sort_key);
+    long long y = param_ll(&sort_d->tests[*(const size_t *)b], sort_key);
+    return x < y ? -1 : x > y;
+}
+
+/* Families of fio tests with >= 2 values of iodepth (else numjobs). */
+static size_t find_families(const struct rp_data *d, struct family *fam)
+{
+    size_t nf = 0;
+    static const char *const vary[] = {"iodepth", "numjobs"};
+    char *done = pb_xcalloc(d->ntests + 1, 1);
+    for (size_t v = 0; v < 2; v++)
+        for (size_t i = 0; i < d->ntests && nf < MAX_FAMILIES; i++) {
+            const struct rp_test *t = &d->tests[i];
+            if (done[i] || !t->used || strcmp(t->tool, "fio") ||
+                !rp_param(t->params, t->nparams, vary[v]))
+                continue;
+            char *key = family_key(t, vary[v]);
+            size_t *m = pb_xcalloc(d->ntests + 1, sizeof(*m));
+            size_t n = 0;
+            for (size_t j = i; j < d->ntests; j++) {
+                const struct rp_test *o = &d->tests[j];
+                if (done[j] || !o->used || strcmp(o->tool, "fio"))
+                    continue;
+                char *k2 = family_key(o, vary[v]);
+                if (!strcmp(key, k2))
+                    m[n++] = j;
+                free(k2);
+            }
+            free(key);
+            long long first = param_ll(t, vary[v]);
+            int varies = 0;
+            for (size_t j = 0; j < n; j++)
+                varies |= param_ll(&d->tests[m[j]], vary[v]) != first;
+            if (!varies) {
+                free(m);
+                continue;
+            }
+            for (size_t j = 0; j < n; j++)
+                done[m[j]] = 1;
+            sort_d = d;
+            sort_key = vary[v];
+            qsort(m, n, sizeof(*m), cmp_vary);
+            fam[nf].vary = vary[v];
+            fam[nf].tests = m;
+            fam[nf++].n = n;
+        }
+    free(done);
+    return nf;
+}
+
+/* The family's name: the first test's name without its varying part
+ * ("fio write bs=16k direct=1"), else its tool and workload parameters. */
+static const char *family_name(struct rt_table *t, const struct rp_data *d,
+                               const struct family *f)
+{
+    const struct rp_test *ts = &d->tests[f->tests[0]];
+    const char *fv = rp_param(ts->params, ts->nparams, f->vary);
+    char tok[96];
+    snprintf(tok, sizeof(tok), " %s=%s", f->vary, fv ? fv : "");
+    const char *at = strstr(ts->name, tok);
+    size_t tl = strlen(tok);
+    if (at && (at[tl] == ' ' || at[tl] == '\0'))
+        return rt_str(t, "%.*s%s", (int)(at - ts->name), ts->name, at + tl);
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "fio");
+    static const char *const keys[] = {"rw", "bs", "iodepth", "numjobs"};
+    for (size_t k = 0; k < 4; k++) {
+        if (!strcmp(keys[k], f->vary))
+            continue;
+        const char *v = rp_param(ts->params, ts->nparams, keys[k]);
+        char tmp[64];
+        if (v)
+            pb_buf_printf(&b, " %s=%s", keys[k],
+                          rp_param_text(keys[k], v, tmp, sizeof(tmp)));
+    }
+    const char *s = rt_str(t, "%s", pb_buf_str(&b));
+    pb_buf_release(&b);
+    return s;
+}
+
+static void family_chart(struct rp_out *o, const struct rp_data *d,
+                         const struct family *f, size_t dir, size_t fi)
+{
+    char mi[32], ml[32], mp[32];
+    snprintf(mi, sizeof(mi), "%s_iops", dirs[dir]);
+    snprintf(ml, sizeof(ml), "%s_clat_mean", dirs[dir]);
+    snprintf(mp, sizeof(mp), "%s_clat_p99", dirs[dir]);
+    size_t m_iops = metric_index(d, mi), m_lat = metric_index(d, ml);
+    size_t m_p99 = metric_index(d, mp);
+    if (m_iops == SIZE_MAX || m_lat == SIZE_MAX)
+        return;
+    const struct rp_unit *ui = &d->metrics[m_iops].u, *ul = &d->metrics[m_lat].u;
+    struct rt_table t;
+    rt_init(&t, 5);
+    t.sortable = 1;
+    const char *qd = !strcmp(f->vary, "iodepth") ? "qd" : "jobs ";
+    struct rc_xyline *lines = pb_xcalloc(d->nconfigs + 1, sizeof(*lines));
+    size_t nl = 0;
+    rt_header(&t, 0, "Configuration", RT_LEFT);
+    rt_header(&t, 1, f->vary, RT_RIGHT);
+    rt_header(&t, 2, rt_str(&t, "%s IOPS", dirs[dir]), RT_RIGHT);
+    rt_header(&t, 3, "mean completion latency", RT_RIGHT);
+    rt_header(&t, 4, "p99 completion latency", RT_RIGHT);
+    for (size_t c = 0; c < d->nconfigs; c++) {
+        const struct rp_config *cf = &d->configs[c];
+        if (!cf->used)
+            continue;
+        double *x = pb_arena_alloc(&t.arena, (f->n + 1) * sizeof(double));
+        double *y = pb_arena_alloc(&t.arena, (f->n + 1) * sizeof(double));
+        const char **pt =
+            pb_arena_alloc(&t.arena, (f->n + 1) * sizeof(const char *));
+        size_t n = 0;
+        for (size_t k = 0; k < f->n; k++) {
+            const struct rp_cell *a = cell_of(d, f->tests[k], m_iops, c);
+            const struct rp_cell *b = cell_of(d, f->tests[k], m_lat, c);
+            if (!a || !b)
+                continue;
+            long long q = param_ll(&d->tests[f->tests[k]], f->vary);
+            x[n] = a->mean;
+            y[n] = b->mean;
+            pt[n++] = rt_str(&t, "%s%lld", qd, q);
+            struct rt_cell *row = rt_row(&t);
+            rt_set(&t, &row[0], cf->label);
+            row[0].has_swatch = 1;
+            row[0].swatch = cf->color;
+            row[0].sortv = (double)cf->rank;
+            row[0].has_sortv = 1;
+            rt_setv(&t, &row[1], rt_str(&t, "%lld", q), (double)q);
+            char buf[96];
+            rt_setv(&t, &row[2], rp_fmt(ui, a->mean, buf, sizeof(buf)),
+                    a->mean);
+            rt_setv(&t, &row[3], rp_fmt(ul, b->mean, buf, sizeof(buf)),
+                    b->mean);
+            const struct rp_cell *p =
+                m_p99 == SIZE_MAX ? NULL : cell_of(d, f->tests[k], m_p99, c);
+            if (p)
+                rt_setv(&t, &row[4],
+                        rp_fmt(&d->metrics[m_p99].u, p->mean, buf, sizeof(buf)),
+                        p->mean);
+            else
+                rt_set(&t, &row[4], "");
+        }
+        if (!n)
+            continue;
+        lines[nl].label = cf->label;
+        lines[nl].color = cf->color;
+        lines[nl].n = n;
+        lines[nl].x = x;
+        lines[nl].y = y;
+        lines[nl++].pt = pt;
+    }
+    if (nl) {
+        const char *name = family_name(&t, d, f);
+        char title[300], sub[200], stem[64];
+        snprintf(title, sizeof(title), "%s: %s IOPS against mean completion "
+                 "latency by %s", name, dirs[dir], f->vary);
+        snprintf(sub, sizeof(sub), "one point per %s, a line per "
+                 "configuration · down and right is better", f->vary);
+        rp_out_heading(o, 3, NULL,
+                       rt_str(&t, "%s: %s IOPS against latency", name,
+                              dirs[dir]));
+        struct rc_xyspec xs = {0};
+        xs.title = title;
+        xs.subtitle = sub;
+        xs.xname = rt_str(&t, "%s IOPS", dirs[dir]);
+        xs.yname = "mean completion latency";
+        xs.xunit = *ui;
+        xs.yunit = *ul;
+        xs.lines = lines;
+        xs.n = nl;
+        snprintf(stem, sizeof(stem), "iops-latency-%zu-%s", fi + 1, dirs[dir]);
+        rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
+        t.caption = rt_str(&t, "Data: %s", title);
+        rp_out_table(o, &t);
+    } else {
+        rt_release(&t);
+    }
+    free(lines);
+}
+
+int rp_has_iops_latency(const struct rp_data *d)
+{
+    struct family fam[MAX_FAMILIES];
+    size_t nf = find_families(d, fam);
+    for (size_t i = 0; i < nf; i++)
+        free(fam[i].tests);
+    return nf > 0;
+}
+
+void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d)
+{
+    struct family fam[MAX_FAMILIES];
+    size_t nf = find_families(d, fam);
+    if (!nf)
+        return;
+    rp_out_raw(o, "<section id=\"iops-latency\">\n");
+    rp_out_heading(o, 2, NULL, "IOPS against latency");
+    rp_out_para(o, "lead",
+                "Tests run at several queue depths (iodepth) or job counts "
+                "(numjobs): how much latency each configuration pays for "
+                "more IOPS. Each line is a configuration, each point one "
+                "queue depth; a line that bends upward has reached its "
+                "limit.");
+    for (size_t i = 0; i < nf; i++) {
+        for (size_t dir = 0; dir < 3; dir++)
+            family_chart(o, d, &fam[i], dir, i);
+        free(fam[i].tests);
+    }
+    rp_out_raw(o, "</section>\n");
+}
