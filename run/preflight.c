@@ -294,6 +294,76 @@ static int check_fio(struct checker *k)
     return rc;
 }
 
+/* fio options that do nothing for a cell's workload (fsync on a read-only
+ * job, rwmixread on a job that does not mix): fio ignores them without a
+ * word, so the preflight says so, once per option and value. */
+static void check_fio_applies(struct checker *k)
+{
+    static const char *const write_only[] = {
+        "fsync", "fdatasync", "end_fsync", "fsync_on_close", "sync",
+        "buffer_compress_percentage", "buffer_compress_chunk",
+        "refill_buffers", "dedupe_percentage", "write_barrier", NULL};
+    static const char *const mixed_only[] = {"rwmixread", "rwmixwrite",
+                                             NULL};
+    const struct pb_run_plan *p = k->p;
+    const struct pb_run_section *sec = &p->sect[PB_RUN_FIO];
+    size_t rw_axis = sec->n;
+    for (size_t a = 0; a < sec->n; a++)
+        if (!strcmp(sec->ax[a].key, "rw") || !strcmp(sec->ax[a].key,
+                                                      "readwrite"))
+            rw_axis = a;
+    char **said = NULL;
+    size_t nsaid = 0, capsaid = 0;
+    for (size_t c = 0; c < sec->ncombos; c++) {
+        const char *rw = rw_axis < sec->n
+                             ? pb_run_axis_value(p, PB_RUN_FIO, c, rw_axis)
+                             : "read"; /* fio's default */
+        size_t rl = strcspn(rw, ":");
+        int reads_only = (rl == 4 && !strncmp(rw, "read", 4)) ||
+                         (rl == 8 && !strncmp(rw, "randread", 8));
+        int mixed = (rl == 2 && !strncmp(rw, "rw", 2)) ||
+                    (rl == 6 && !strncmp(rw, "randrw", 6)) ||
+                    (rl == 9 && !strncmp(rw, "readwrite", 9));
+        for (size_t a = 0; a < sec->n; a++) {
+            const char *key = sec->ax[a].key;
+            const char *v = pb_run_axis_value(p, PB_RUN_FIO, c, a);
+            int inert = 0, mix = 0;
+            for (size_t i = 0; reads_only && write_only[i] && !inert; i++)
+                inert = !strcmp(key, write_only[i]);
+            for (size_t i = 0; !mixed && mixed_only[i] && !inert; i++)
+                inert = mix = !strcmp(key, mixed_only[i]);
+            if (!inert || !strcmp(v, "0"))
+                continue;
+            char *msg = pb_xasprintf("%s=%s does not apply to rw=%.*s (%s): "
+                                     "fio ignores it", key, v, (int)rl, rw,
+                                     mix ? "it does not mix reads and "
+                                           "writes"
+                                         : "it writes nothing");
+            int dup = 0;
+            for (size_t i = 0; i < nsaid && !dup; i++)
+                dup = !strcmp(said[i], msg);
+            if (dup) {
+                free(msg);
+                continue;
+            }
+            pb_run_note(k->x, "preflight: warning: %s:%ld: %s", p->path,
+                        sec->ax[a].line, msg);
+            if (!k->x->dry_run) { /* shared plans: no raw escapes */
+                char *t = pb_term_str(msg), *f = pb_term_str(p->path);
+                fprintf(stderr, "poolbench: warning: %s:%ld: %s\n", f,
+                        sec->ax[a].line, t);
+                free(t);
+                free(f);
+            }
+            PB_GROW(said, capsaid, nsaid + 1);
+            said[nsaid++] = msg;
+        }
+    }
+    for (size_t i = 0; i < nsaid; i++)
+        free(said[i]);
+    free(said);
+}
+
 /* ==== space ==== */
 
 double pb_run_alloc_factor(const struct pb_run_layout *l, int ashift,
@@ -495,6 +565,7 @@ int pb_run_preflight(const struct pb_run_plan *p,
     if (check_pool(&k) != 0 || check_data(&k) != 0 ||
         (fio_check && check_fio(&k) != 0) || check_space(&k) != 0)
         return err->code;
+    check_fio_applies(&k);
     return PB_OK;
 }
 

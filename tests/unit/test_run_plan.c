@@ -587,6 +587,36 @@ static void test_dry_run_exact(void **state)
     free(plan);
 }
 
+/* fio options that do nothing for a workload are named by the
+ * preflight, once per option and value, and the plan still runs. */
+static void test_dry_run_inert_options(void **state)
+{
+    (void)state;
+    int rc;
+    char *out = dry_run("[plan]\npool = pbi\n"
+                        "vdevs = file:/tmp/pb-unit-run-i0.img:256M\n"
+                        "[fio]\nrw = randread, randwrite, randrw\n"
+                        "bs = 4k\nsize = 8m\nfsync = 1\nrwmixread = 70\n"
+                        "end_fsync = 0\n",
+                        PB_RUN_IMPL_ZFS_FUSE, OUT, &rc);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(strstr(out, "# preflight: warning: /plans/t.ini:8: "
+                                "fsync=1 does not apply to rw=randread (it "
+                                "writes nothing): fio ignores it\n"));
+    assert_non_null(strstr(out, "rwmixread=70 does not apply to "
+                                "rw=randwrite (it does not mix reads and "
+                                "writes)"));
+    assert_non_null(strstr(out, "rwmixread=70 does not apply to "
+                                "rw=randread (it does not mix"));
+    /* randrw mixes and writes: nothing said of it; a 0 says nothing */
+    assert_null(strstr(out, "does not apply to rw=randrw"));
+    assert_null(strstr(out, "end_fsync=0 does not apply"));
+    assert_null(strstr(out, "fsync=1 does not apply to rw=randwrite"));
+    const char *first = strstr(out, "fsync=1 does not apply");
+    assert_null(strstr(first + 1, "fsync=1 does not apply"));
+    free(out);
+}
+
 /* zvols: the probe, the device wait, the layout pass on the device. */
 static void test_dry_run_zvol(void **state)
 {
@@ -912,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_plan_errors),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_dry_run_exact),
+        cmocka_unit_test(test_dry_run_inert_options),
         cmocka_unit_test(test_dry_run_zvol),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_cleanup_dry_run),
