@@ -5,23 +5,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char *verdict_word(enum rp_verdict v)
-{
-    switch (v) {
-    case RP_V_ONLY:
-        return "only one configuration";
-    case RP_V_CLEAR:
-        return "clear: ±SE intervals apart";
-    case RP_V_OVERLAP:
-        return "not distinguishable: ±SE intervals overlap";
-    case RP_V_NOSE:
-        return "single runs: no SE to judge";
-    case RP_V_TIE:
-        return "tie";
-    }
-    return "";
-}
-
 int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
                    pb_render_best_cb cb, void *ctx, size_t *nsingle,
                    struct pb_err *err)
@@ -73,7 +56,8 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
             rp_pct1("+", b.margin * 100, r.margin_text,
                     sizeof(r.margin_text));
         }
-        r.verdict = verdict_word(b.verdict);
+        unsigned char style;
+        r.verdict = rp_verdict_text(b.verdict, &style);
         rc = cb(ctx, &r);
     }
     rp_data_release(&d);

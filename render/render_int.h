@@ -271,6 +271,11 @@ enum rp_verdict {
     RP_V_TIE      /* equal values */
 };
 
+/* The verdict in words ("not distinguishable: ±SE intervals overlap") and
+ * the table style that marks it (report.c; `poolbench best` prints it
+ * too). */
+const char *rp_verdict_text(enum rp_verdict v, unsigned char *style);
+
 struct rp_best {
     size_t best, runner; /* cell indexes; SIZE_MAX = none */
     double margin;       /* fraction better than the runner-up */

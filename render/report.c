@@ -438,7 +438,7 @@ static void section_configs(struct rp_out *o, const struct rp_data *d)
     rp_out_table(o, &t);
 }
 
-static const char *verdict_text(enum rp_verdict v, unsigned char *style)
+const char *rp_verdict_text(enum rp_verdict v, unsigned char *style)
 {
     switch (v) {
     case RP_V_ONLY:
@@ -514,7 +514,7 @@ static void section_best(struct rp_out *o, const struct rp_data *d,
             rt_set(&t, &row[4], "–");
             rt_set(&t, &row[5], "");
         }
-        rt_set(&t, &row[6], verdict_text(b.verdict, &row[6].style));
+        rt_set(&t, &row[6], rp_verdict_text(b.verdict, &row[6].style));
     }
     if (t.nrows) {
         rp_out_heading(o, 3, "best", "Best configuration per test");
