@@ -18,6 +18,7 @@ struct pb_run_vdev {
     int loop;     /* loop:PATH:SIZE: the file is used through a loop
                      device (is_file set too) */
     char *dev;    /* ... the /dev/loopN it is attached to, while it is */
+    char *canon;  /* the canonical path (realpath), to find duplicates */
     long line;
 };
 
@@ -223,6 +224,14 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
  * folders, devices without --yes, mounted or swap devices. */
 int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
                        struct pb_err *err) PB_WUR;
+
+/* run/safety.c */
+/* The canonical form of an absolute path: realpath of its folder (when it
+ * exists; else '//', '/./' and '..' taken out) plus its base name. */
+void pb_run_canon_path(const char *in, char *out, size_t n);
+/* Refuse vdev files whose sizes, summed per file system, pass its free
+ * space (path:line of the first vdev there, with both figures). */
+int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

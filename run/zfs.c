@@ -210,7 +210,7 @@ int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
         for (size_t i = 0; i < lists[l]->n; i++)
             if (check_one(p, &lists[l]->v[i], yes, err) != PB_OK)
                 return err->code;
-    return PB_OK;
+    return pb_run_check_space(p, err);
 }
 
 /* ==== helpers ==== */

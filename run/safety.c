@@ -1,0 +1,130 @@
+/* The run module's guards on what a plan names: vdev paths made canonical
+ * (so '/x' and '//x', or a path through a symlinked folder, are seen as one
+ * file) and vdev file sizes held to the free space of their file system.
+ * See docs/design.md, "Threat model: the run module". */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+/* Lexical form of an absolute path: no '//', no '/./', '..' taken back. */
+static void lexical(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    const char *p = in;
+    if (n == 0)
+        return;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        size_t k = strcspn(p, "/");
+        if (k == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else if (o + 1 + k < n) {
+            out[o++] = '/';
+            memcpy(out + o, p, k);
+            o += k;
+        }
+        p += k;
+    }
+    if (o == 0 && n > 1)
+        out[o++] = '/';
+    out[o] = '\0';
+}
+
+void pb_run_canon_path(const char *in, char *out, size_t n)
+{
+    char lex[PATH_MAX];
+    lexical(in, lex, sizeof(lex));
+    const char *slash = strrchr(lex, '/');
+    const char *base = slash ? slash + 1 : lex;
+    if (!*base) { /* "/" */
+        snprintf(out, n, "%s", lex);
+        return;
+    }
+    char parent[PATH_MAX], real[PATH_MAX];
+    size_t pl = slash ? (size_t)(slash - lex) : 0;
+    snprintf(parent, sizeof(parent), "%.*s", (int)pl, lex);
+    if (!*parent)
+        snprintf(parent, sizeof(parent), "/");
+    if (realpath(parent, real))
+        snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+                 base);
+    else
+        snprintf(out, n, "%s", lex);
+}
+
+/* The folder a vdev file is made in. */
+static void parent_of(const char *path, char *dir, size_t n)
+{
+    snprintf(dir, n, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+}
+
+int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)
+{
+    const struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
+    size_t n = p->data.n + p->log.n + p->cache.n, k = 0;
+    const struct pb_run_vdev **all = pb_xcalloc(n + 1, sizeof(*all));
+    dev_t *devs = pb_xcalloc(n + 1, sizeof(*devs));
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            const struct pb_run_vdev *v = &lists[l]->v[i];
+            char dir[PATH_MAX];
+            struct stat st;
+            if (!v->is_file)
+                continue;
+            parent_of(v->path, dir, sizeof(dir));
+            if (stat(dir, &st) != 0)
+                continue; /* said elsewhere: the folder does not exist */
+            all[k] = v;
+            devs[k++] = st.st_dev;
+        }
+    int rc = PB_OK;
+    /* the files of each file system, summed, against its free space */
+    for (size_t i = 0; i < k && rc == PB_OK; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= devs[j] == devs[i];
+        if (seen)
+            continue;
+        double need = 0;
+        for (size_t j = i; j < k; j++)
+            if (devs[j] == devs[i])
+                need += all[j]->size;
+        char dir[PATH_MAX];
+        struct statvfs vfs;
+        parent_of(all[i]->path, dir, sizeof(dir));
+        if (statvfs(dir, &vfs) != 0)
+            continue;
+        double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+        if (need > avail) {
+            char a[32], b[32];
+            rc = pb_err_set(err, PB_EUSAGE, p->path, all[i]->line, 0,
+                            "vdev files in '%s' need %.0f bytes (%s) but "
+                            "its file system has %.0f bytes (%s) free; make "
+                            "the vdevs smaller",
+                            dir, need, pb_fmt_size(need, a, sizeof(a)),
+                            avail, pb_fmt_size(avail, b, sizeof(b)));
+        }
+    }
+    free(all);
+    free(devs);
+    return rc;
+}

@@ -1,0 +1,158 @@
+/* Unit tests for the run module's guards on what a plan names (issue 20,
+ * item 13): cell counts that would wrap, vdev sizes past the free space of
+ * their file system, and vdev paths that name one file in two ways. */
+#define _GNU_SOURCE
+#include "tests/unit/testhelp.h"
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "run/run.h"
+#include "run/run_int.h"
+
+static int parse(const char *text, struct pb_run_plan **p, struct pb_err *err)
+{
+    memset(err, 0, sizeof(*err));
+    *p = NULL;
+    return pb_run_plan_parse("/plans/s.ini", text, p, err);
+}
+
+/* 16 axes of 16 values: 2^64 cells, which a size_t product wraps to 0. */
+static void test_cells_overflow(void **state)
+{
+    (void)state;
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "[plan]\nvdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+                    "[fio]\nsize = 8m\n[dataset]\n");
+    static const char *const keys[] = {
+        "atime", "checksum", "compression", "copies", "dedup", "dnodesize",
+        "exec", "logbias", "normalization", "primarycache", "quota",
+        "readonly", "redundant_metadata", "relatime", "setuid", "xattr"};
+    for (int i = 0; i < 16; i++) {
+        pb_buf_printf(&b, "%s = ", keys[i]);
+        for (int v = 0; v < 16; v++)
+            pb_buf_printf(&b, "%sv%d", v ? "," : "", v);
+        pb_buf_puts(&b, "\n");
+    }
+    struct pb_err err;
+    struct pb_run_plan *p;
+    assert_int_equal(parse(pb_buf_str(&b), &p, &err), PB_EUSAGE);
+    assert_null(p);
+    if (err.line != 10)
+        print_error("got %ld: %s\n", err.line, err.msg);
+    assert_string_equal(err.path, "/plans/s.ini");
+    /* 16^5 passes 100000 at the 5th axis, on line 10 */
+    assert_int_equal(err.line, 10);
+    assert_string_equal(err.msg, "the plan has 18446744073709551616 cells; "
+                                 "at most 100000");
+    pb_buf_release(&b);
+}
+
+static void test_canon_paths(void **state)
+{
+    (void)state;
+    char out[PATH_MAX];
+    pb_run_canon_path("//pb-unit-none//./a/../x.img", out, sizeof(out));
+    assert_string_equal(out, "/pb-unit-none/x.img");
+    pb_run_canon_path("/", out, sizeof(out));
+    assert_string_equal(out, "/");
+    pb_run_canon_path("//x", out, sizeof(out));
+    assert_string_equal(out, "/x");
+
+    /* a folder reached through a symlink is the folder itself */
+    char dir[] = "/tmp/pb-unit-safety-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char real[PATH_MAX], link[PATH_MAX + 8], want[PATH_MAX + 16];
+    assert_non_null(realpath(dir, real));
+    snprintf(link, sizeof(link), "%s.lnk", dir);
+    assert_int_equal(symlink(dir, link), 0);
+    char in[PATH_MAX + 16];
+    snprintf(in, sizeof(in), "%s/d0.img", link);
+    pb_run_canon_path(in, out, sizeof(out));
+    snprintf(want, sizeof(want), "%s/d0.img", real);
+    assert_string_equal(out, want);
+
+    /* and so a plan naming it both ways lists one vdev twice */
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_printf(&b, "[plan]\nvdevs = file:%s/d0.img:128M\n"
+                      "  file:%s//d0.img:128M\n[fio]\nsize = 8m\n",
+                  dir, link);
+    struct pb_err err;
+    struct pb_run_plan *p;
+    assert_int_equal(parse(pb_buf_str(&b), &p, &err), PB_EUSAGE);
+    assert_int_equal(err.line, 2);
+    char msg[PATH_MAX + 64];
+    snprintf(msg, sizeof(msg), "vdev '%s' is listed twice", want);
+    assert_string_equal(err.msg, msg);
+    pb_buf_release(&b);
+
+    /* '/x' and '//x' (no such folder: the lexical form) */
+    assert_int_equal(parse("[plan]\nvdevs = file:/pb-unit-none/x:128M\n"
+                           "log_vdevs = file://pb-unit-none/x:128M\n"
+                           "[fio]\nsize = 8m\n",
+                           &p, &err),
+                     PB_EUSAGE);
+    assert_int_equal(err.line, 3);
+    assert_string_equal(err.msg, "vdev '/pb-unit-none/x' is listed twice");
+    unlink(link);
+    rmdir(dir);
+}
+
+/* 1E of vdev files is refused before anything runs, naming the figures. */
+static void test_space_cap(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-unit-space-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char real[PATH_MAX];
+    assert_non_null(realpath(dir, real));
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_printf(&b, "[plan]\nvdevs = file:%s/d0.img:128M\n"
+                      "  file:%s/d1.img:1E\n[fio]\nsize = 8m\n",
+                  dir, dir);
+    struct pb_err err;
+    struct pb_run_plan *p;
+    assert_int_equal(parse(pb_buf_str(&b), &p, &err), PB_OK);
+    assert_near(p->data.v[1].size, 1152921504606846976.0, 0);
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_run_check_vdevs(p, 0, &err), PB_EUSAGE);
+    assert_string_equal(err.path, "/plans/s.ini");
+    assert_int_equal(err.line, 2);
+    struct statvfs vfs;
+    assert_int_equal(statvfs(real, &vfs), 0);
+    char want[PATH_MAX + 200];
+    snprintf(want, sizeof(want), "vdev files in '%s' need "
+             "1152921504741064704 bytes (", real);
+    if (strncmp(err.msg, want, strlen(want)))
+        print_error("got '%s'\n", err.msg);
+    assert_true(!strncmp(err.msg, want, strlen(want)));
+    assert_non_null(strstr(err.msg, " free; make the vdevs smaller"));
+    pb_run_plan_free(p);
+    pb_buf_release(&b);
+
+    /* 2 x 128M fits in /tmp: no refusal, nothing created */
+    pb_buf_reset(&b);
+    pb_buf_printf(&b, "[plan]\nvdevs = file:%s/d0.img:128M\n"
+                      "  file:%s/d1.img:128M\n[fio]\nsize = 8m\n",
+                  dir, dir);
+    assert_int_equal(parse(pb_buf_str(&b), &p, &err), PB_OK);
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pb_run_check_vdevs(p, 0, &err), PB_OK);
+    pb_run_plan_free(p);
+    pb_buf_release(&b);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cells_overflow),
+        cmocka_unit_test(test_canon_paths),
+        cmocka_unit_test(test_space_cap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
