@@ -1084,6 +1084,23 @@ int pb_run_execute(const struct pb_run_plan *plan,
                                           : plan->stop_on_failure;
     int installed = 0;
 
+    if (!opts->dry_run) {
+        if (geteuid() != 0) {
+            pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                       "a run needs root (zpool, zfs and drop_caches); "
+                       "try --dry-run to see the commands");
+            goto done;
+        }
+        /* the folder's lock first: a second run on it is refused before it
+         * reads the manifest (a live run's vdevs are not "left") */
+        if (mkdir_p(r->dir) != 0) {
+            pb_err_set(err, PB_EIO, r->dir, 0, 0, "cannot create: %s",
+                       strerror(errno));
+            goto done;
+        }
+        if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
+            goto done;
+    }
     if (left_files(r) != 0 ||
         pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
         goto done;
@@ -1103,12 +1120,6 @@ int pb_run_execute(const struct pb_run_plan *plan,
         qsort(r->done, r->ndone, sizeof(char *), cmp_str);
     }
     if (!opts->dry_run) {
-        if (geteuid() != 0) {
-            pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                       "a run needs root (zpool, zfs and drop_caches); "
-                       "try --dry-run to see the commands");
-            goto done;
-        }
         char logp[PATH_MAX];
         snprintf(logp, sizeof(logp), "%s/commands.log", r->dir);
         if (mkdir_p(r->raw) != 0 || !(r->x.log = fopen(logp, "a"))) {
@@ -1116,8 +1127,6 @@ int pb_run_execute(const struct pb_run_plan *plan,
                        strerror(errno));
             goto done;
         }
-        if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
-            goto done;
         pb_run_manifest_add(r->z.manifest, "run", r->run_id, plan->pool);
         pb_run_signals_install();
         installed = 1;

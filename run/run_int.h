@@ -19,6 +19,8 @@ struct pb_run_vdev {
                      device (is_file set too) */
     char *dev;    /* ... the /dev/loopN it is attached to, while it is */
     char *canon;  /* the canonical path (realpath), to find duplicates */
+    int made;     /* this run created the file (O_EXCL) ... */
+    unsigned long long ident_dev, ident_ino; /* ... with this identity */
     long line;
 };
 
@@ -232,6 +234,14 @@ void pb_run_canon_path(const char *in, char *out, size_t n);
 /* Refuse vdev files whose sizes, summed per file system, pass its free
  * space (path:line of the first vdev there, with both figures). */
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
+/* Create a vdev file of v->size bytes: a new file only (O_CREAT|O_EXCL|
+ * O_NOFOLLOW, never an existing one truncated), its identity kept in v.
+ * Listed as the equivalent 'truncate -s SIZE PATH'. -1 with why filled. */
+int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
+                            const char *size_txt, char *why, size_t n);
+/* 1 when v->path is still the regular file this run created (same device
+ * and inode): only then may it be truncated or removed. */
+int pb_run_vdev_file_ours(const struct pb_run_vdev *v);
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

@@ -6,11 +6,13 @@
 #include "run/run_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 /* Lexical form of an absolute path: no '//', no '/./', '..' taken back. */
 static void lexical(const char *in, char *out, size_t n)
@@ -127,4 +129,63 @@ int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)
     free(all);
     free(devs);
     return rc;
+}
+
+/* ==== vdev files: made new, removed only while still ours ==== */
+
+int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
+                            const char *size_txt, char *why, size_t n)
+{
+    const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
+    struct pb_buf line = PB_BUF_INIT;
+    v->made = 0;
+    pb_run_quote(&line, argv);
+    if (x->dry_run) {
+        fprintf(x->dry, "%s\n", pb_buf_str(&line));
+        pb_buf_release(&line);
+        return 0;
+    }
+    if (x->log) {
+        /* what is done in-process, as the command it stands for */
+        fprintf(x->log, "%s  # new file only (O_EXCL)\n", pb_buf_str(&line));
+        fflush(x->log);
+    }
+    pb_buf_release(&line);
+    /* never an existing file (another run's live vdev) nor a link */
+    int fd = open(v->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                               O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(why, n, "%s", errno == EEXIST
+                                   ? "it exists now (another run's vdev?); "
+                                     "left as it is"
+                                   : strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    v->made = 1;
+    if (fstat(fd, &st) == 0) {
+        v->ident_dev = (unsigned long long)st.st_dev;
+        v->ident_ino = (unsigned long long)st.st_ino;
+    }
+    if (ftruncate(fd, (off_t)v->size) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int pb_run_vdev_file_ours(const struct pb_run_vdev *v)
+{
+    struct stat st;
+    if (!v->made)
+        return 0;
+    if (lstat(v->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return (unsigned long long)st.st_dev == v->ident_dev &&
+           (unsigned long long)st.st_ino == v->ident_ino;
 }

@@ -315,6 +315,13 @@ static void remove_files(struct pb_run_zfs *z)
         if (z->files[i]->dev &&
             pb_run_loop_detach(z->x, z->manifest, z->owner, z->files[i]) != 0)
             continue; /* still attached: the file stays, and its record */
+        if (!z->x->dry_run && !pb_run_vdev_file_ours(z->files[i])) {
+            /* replaced or removed since: another run's, or someone's */
+            pb_run_note(z->x, "vdev file '%s' is not the file this run "
+                        "created any more; left as it is",
+                        z->files[i]->path);
+            continue;
+        }
         struct pb_run_argv a = {0};
         pb_run_argv_add(&a, "rm");
         pb_run_argv_add(&a, "-f");
@@ -366,23 +373,18 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             struct pb_run_vdev *v = &lists[k]->v[i];
             if (!v->is_file)
                 continue;
-            char sz[32];
+            char sz[32], w[160];
             size_arg(v->size, sz, sizeof(sz));
-            struct pb_run_argv a = {0};
-            pb_run_argv_add(&a, "truncate");
-            pb_run_argv_add(&a, "-s");
-            pb_run_argv_add(&a, sz);
-            pb_run_argv_add(&a, v->path);
-            int rc = cmd(z, &a, 0, &res);
-            pb_run_argv_release(&a);
-            PB_GROW(z->files, z->capfiles, z->nfiles + 1);
-            z->files[z->nfiles++] = v; /* rm -f even if truncate failed */
+            int rc = pb_run_vdev_file_create(z->x, v, sz, w, sizeof(w));
+            if (v->made || z->x->dry_run) {
+                PB_GROW(z->files, z->capfiles, z->nfiles + 1);
+                z->files[z->nfiles++] = v; /* removed even if sizing failed */
+            }
             if (rc == 0)
                 pb_run_manifest_file(z->manifest, z->owner, v->path);
             if (rc != 0) {
-                char w[160];
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
-                         pb_run_res_why(&res, w, sizeof(w)));
+                         w);
                 remove_files(z);
                 pb_run_res_release(&res);
                 return -1;

@@ -147,12 +147,72 @@ static void test_space_cap(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Item 10: a vdev file is made new (an existing file, another run's live
+ * vdev, is neither truncated nor later removed), and only the very file
+ * made (device, inode) counts as ours. */
+static void test_vdev_file_excl(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-unit-excl-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[PATH_MAX], moved[PATH_MAX + 8];
+    snprintf(path, sizeof(path), "%s/d0.img", dir);
+    snprintf(moved, sizeof(moved), "%s.old", path);
+    struct pb_run_exec x = {0};
+    struct pb_run_vdev v = {0};
+    v.path = path;
+    v.size = 64.0 * 1024 * 1024;
+    v.is_file = 1;
+    char why[200];
+
+    /* someone's file of 5 bytes is there: refused, untouched */
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("keep\n", fp);
+    fclose(fp);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
+                     -1);
+    assert_string_equal(why, "it exists now (another run's vdev?); left as "
+                             "it is");
+    assert_int_equal(v.made, 0);
+    assert_int_equal(pb_run_vdev_file_ours(&v), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 5);
+
+    /* a symlink planted at the path is not followed */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(symlink("/etc/hostname", path), 0);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
+                     -1);
+    assert_int_equal(v.made, 0);
+    assert_int_equal(unlink(path), 0);
+
+    /* made new: ours, of the size asked */
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
+                     0);
+    assert_int_equal(v.made, 1);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 64 * 1024 * 1024);
+    assert_int_equal(pb_run_vdev_file_ours(&v), 1);
+    /* replaced by another file of the same name: not ours any more */
+    assert_int_equal(rename(path, moved), 0);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fclose(fp);
+    assert_int_equal(pb_run_vdev_file_ours(&v), 0);
+    unlink(path);
+    unlink(moved);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cells_overflow),
         cmocka_unit_test(test_canon_paths),
         cmocka_unit_test(test_space_cap),
+        cmocka_unit_test(test_vdev_file_excl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

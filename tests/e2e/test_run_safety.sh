@@ -1,0 +1,109 @@
+#!/bin/sh
+# e2e (root, real ZFS): issue 20, the run module's own files.
+# Item 10: a vdev file that appears after a run started (another run's, or
+# anyone's) is never truncated nor removed: the run's pool that needs it is
+# refused (O_EXCL) and the file stays byte for byte. A second run on the
+# folder of a live run is refused by the folder's lock, before it reads the
+# folder's manifest, and leaves the first run's vdevs alone; a second run
+# on the live run's vdev paths is refused too.
+# usage: test_run_safety.sh POOLBENCH SOURCE_DIR CORPUS_DIR
+# exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
+set -u
+pb=$1
+
+# ---- can this machine run it?
+. "$(dirname "$0")/zfs_env.sh"
+
+e2e_scaffold saf
+pool=pbr20saf$$
+pool2=pbr20sag$$
+safety_cleanup() {
+    if zpool list -H -o name 2>/dev/null | grep -qx "$pool2"; then
+        timeout 120 zpool destroy "$pool2" || echo "left: pool $pool2"
+    fi
+    e2e_cleanup
+}
+trap safety_cleanup EXIT
+has_pool() { timeout 30 zpool list -H -o name 2>/dev/null | grep -qx "$1"; }
+
+plan() { # FILE POOL VDEVS LAYOUTS RUNTIME
+    cat >"$1" <<EOP
+[plan]
+name = e2e-safety
+pool = $2
+vdevs = $3
+[pool]
+layout = $4
+[fio]
+rw = randread
+bs = 4k
+size = 4m
+runtime = $5
+time_based = 1
+EOP
+}
+wait_line() { # FILE PATTERN
+    i=0
+    until grep -q "$2" "$1" 2>/dev/null; do
+        i=$((i + 1))
+        if [ $i -gt 1200 ] || ! kill -0 "$run" 2>/dev/null; then
+            fail "no line '$2': $(tail -3 "$1")"
+            return 1
+        fi
+        sleep 0.1
+    done
+}
+
+# ---- 1. a vdev file that appears mid-run is not truncated nor removed
+# cell 1 (stripe-1) uses d0 only; d1 is planted while it runs; cell 2
+# (stripe-2) needs d1 and must refuse it.
+plan "$base/a.ini" "$pool" "file:$base/d0.img:128M file:$base/d1.img:128M" \
+    "stripe-1, stripe-2" 2
+"$pb" run --db "$base/a.db" -o "$base/outa" "$base/a.ini" >/dev/null 2>"$base/a.err" &
+run=$!
+wait_line "$base/a.err" "^cell 1/2 "
+printf 'victim\n' >"$base/d1.img"
+wait "$run"
+rc=$?
+run=
+[ $rc -eq 1 ] || fail "planted: exit $rc, want 1: $(tail -3 "$base/a.err")"
+[ "$(cat "$base/d1.img" 2>/dev/null)" = victim ] ||
+    fail "planted: d1.img changed or removed: $(ls -l "$base/d1.img" 2>&1)"
+[ "$(stat -c %s "$base/d1.img" 2>/dev/null)" = 7 ] || fail "planted: d1.img was resized"
+grep -q "cannot create vdev file '$base/d1.img': it exists now (another run's vdev?); left as it is" "$base/a.err" ||
+    fail "planted: the refusal is not named: $(cat "$base/a.err")"
+[ -e "$base/d0.img" ] && fail "planted: the run's own d0.img is left"
+has_pool "$pool" && fail "planted: pool $pool left"
+rm -f "$base/d1.img"
+
+# ---- 2. a second run on a live run's folder, then on its vdev paths
+plan "$base/b.ini" "$pool" "file:$base/d0.img:128M" "stripe" 4
+plan "$base/c.ini" "$pool2" "file:$base/e0.img:128M" "stripe" 1
+plan "$base/d.ini" "$pool2" "file:$base/d0.img:128M" "stripe" 1
+"$pb" run --db "$base/b.db" -o "$base/outb" "$base/b.ini" >/dev/null 2>"$base/b.err" &
+run=$!
+wait_line "$base/b.err" "^cell 1/1 "
+ino=$(stat -c %i "$base/d0.img" 2>/dev/null)
+"$pb" run --db "$base/c.db" -o "$base/outb" "$base/c.ini" >/dev/null 2>"$base/c.err"
+rc=$?
+[ $rc -ne 0 ] || fail "same folder: exit 0"
+grep -q "locked: another poolbench run or cleanup is using this folder" "$base/c.err" ||
+    fail "same folder: no lock message: $(cat "$base/c.err")"
+[ -e "$base/e0.img" ] && fail "same folder: the refused run made its vdev"
+"$pb" run --db "$base/c.db" -o "$base/outd" "$base/d.ini" >/dev/null 2>"$base/d.err"
+rc=$?
+[ $rc -eq 2 ] || fail "same vdevs: exit $rc, want 2: $(cat "$base/d.err")"
+grep -q "vdev file '$base/d0.img' already exists" "$base/d.err" ||
+    fail "same vdevs: no refusal: $(cat "$base/d.err")"
+[ "$(stat -c %i "$base/d0.img" 2>/dev/null)" = "$ino" ] ||
+    fail "the live run's d0.img was replaced or removed"
+has_pool "$pool2" && fail "a refused run created pool $pool2"
+wait "$run"
+rc=$?
+run=
+[ $rc -eq 0 ] || fail "the first run: exit $rc: $(tail -3 "$base/b.err")"
+grep -q "1 cells: 1 ran" "$base/b.err" || fail "the first run: $(grep cells "$base/b.err")"
+[ -e "$base/d0.img" ] && fail "the first run left d0.img"
+
+[ $fails -eq 0 ] || exit 1
+echo "ok"
