@@ -88,26 +88,9 @@ static void sfmt(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-static int mkdir_p(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *q = tmp + 1; *q; q++) {
-        if (*q != '/')
-            continue;
-        *q = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *q = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 static int write_file(const char *path, const char *buf, size_t len)
 {
-    FILE *fp = fopen(path, "wb");
+    FILE *fp = pb_run_fopen_out(path, 0);
     if (!fp)
         return -1;
     size_t w = fwrite(buf, 1, len, fp);
@@ -728,6 +711,9 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_argv_add(&a, "--group_reporting=1");
         pb_run_argv_add(&a, "--output-format=json");
         pb_run_argv_addf(&a, "--output=%s", path);
+        /* fio opens it as root and follows links: made here first */
+        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+            warn(r, "cannot create '%s': %s", path, strerror(errno));
         pb_buf_reset(&fiocmd);
         pb_run_quote(&fiocmd, (const char *const *)a.v);
         struct pb_run_res res = {0};
@@ -1093,11 +1079,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
         }
         /* the folder's lock first: a second run on it is refused before it
          * reads the manifest (a live run's vdevs are not "left") */
-        if (mkdir_p(r->dir) != 0) {
-            pb_err_set(err, PB_EIO, r->dir, 0, 0, "cannot create: %s",
-                       strerror(errno));
+        if (pb_run_dir_ours(r->dir, 1, err) != PB_OK)
             goto done;
-        }
         if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
             goto done;
     }
@@ -1122,8 +1105,10 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (!opts->dry_run) {
         char logp[PATH_MAX];
         snprintf(logp, sizeof(logp), "%s/commands.log", r->dir);
-        if (mkdir_p(r->raw) != 0 || !(r->x.log = fopen(logp, "a"))) {
-            pb_err_set(err, PB_EIO, r->dir, 0, 0, "cannot create: %s",
+        if (pb_run_dir_ours(r->raw, 1, err) != PB_OK)
+            goto done;
+        if (!(r->x.log = pb_run_fopen_out(logp, 1))) {
+            pb_err_set(err, PB_EIO, logp, 0, 0, "cannot open: %s",
                        strerror(errno));
             goto done;
         }

@@ -242,6 +242,16 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
 /* 1 when v->path is still the regular file this run created (same device
  * and inode): only then may it be truncated or removed. */
 int pb_run_vdev_file_ours(const struct pb_run_vdev *v);
+/* The run's folder (and raw/ in it): made 0755 when missing (create), and
+ * then a real folder (not a symlink) owned by this user that no one else
+ * can write in; else PB_EUSAGE naming what is wrong. */
+int pb_run_dir_ours(const char *dir, int create, struct pb_err *err) PB_WUR;
+/* Files in the run's folder: never through a symlink (O_NOFOLLOW). */
+int pb_run_open_out(const char *path, int flags);
+FILE *pb_run_fopen_out(const char *path, int append);
+/* An output another program writes (fio --output): whatever is at path
+ * (a planted link too) removed, and a new empty file made (O_EXCL). */
+int pb_run_out_fresh(const char *path);
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

@@ -189,3 +189,83 @@ int pb_run_vdev_file_ours(const struct pb_run_vdev *v)
     return (unsigned long long)st.st_dev == v->ident_dev &&
            (unsigned long long)st.st_ino == v->ident_ino;
 }
+
+/* ==== the run's folder (-o DIR) and the files in it ==== */
+
+/* mkdir -p, the missing folders 0755 */
+static int mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *q = tmp + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *q = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int pb_run_dir_ours(const char *dir, int create, struct pb_err *err)
+{
+    if (create && mkdirs(dir) != 0)
+        return pb_err_set(err, PB_EIO, dir, 0, 0, "cannot create: %s",
+                          strerror(errno));
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return pb_err_set(err, PB_EIO, dir, 0, 0, "cannot open: %s",
+                          strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is a symbolic link; a run writes only into a real "
+                          "folder (name the folder it points to)");
+    if (!S_ISDIR(st.st_mode))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0, "is not a folder");
+    if (st.st_uid != geteuid())
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is owned by uid %lu, not by this user (uid %lu); "
+                          "a run writes only into its own folders",
+                          (unsigned long)st.st_uid,
+                          (unsigned long)geteuid());
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is writable by others (mode %04o); a run writes "
+                          "only into a folder no one else can write in "
+                          "(chmod go-w)",
+                          (unsigned)(st.st_mode & 07777));
+    return PB_OK;
+}
+
+int pb_run_open_out(const char *path, int flags)
+{
+    return open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags,
+                0644);
+}
+
+FILE *pb_run_fopen_out(const char *path, int append)
+{
+    int fd = pb_run_open_out(path, append ? O_APPEND : O_TRUNC);
+    if (fd < 0)
+        return NULL;
+    FILE *fp = fdopen(fd, append ? "a" : "w");
+    if (!fp) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return fp;
+}
+
+int pb_run_out_fresh(const char *path)
+{
+    if (unlink(path) != 0 && errno != ENOENT)
+        return -1;
+    int fd = pb_run_open_out(path, O_EXCL);
+    if (fd < 0)
+        return -1;
+    return close(fd);
+}

@@ -6,6 +6,9 @@
 # folder of a live run is refused by the folder's lock, before it reads the
 # folder's manifest, and leaves the first run's vdevs alone; a second run
 # on the live run's vdev paths is refused too.
+# Item 1 (run side): -o DIR must be a real folder of this user that no one
+# else can write in; commands.log, manifest.tsv, raw/ and fio's raw/*.json
+# are never written through a planted symlink (a victim file stays).
 # usage: test_run_safety.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -104,6 +107,50 @@ run=
 [ $rc -eq 0 ] || fail "the first run: exit $rc: $(tail -3 "$base/b.err")"
 grep -q "1 cells: 1 ran" "$base/b.err" || fail "the first run: $(grep cells "$base/b.err")"
 [ -e "$base/d0.img" ] && fail "the first run left d0.img"
+
+# ---- 3. planted links and foreign folders (item 1)
+printf 'victim\n' >"$base/victim"
+victim_ok() { # WHAT
+    [ "$(cat "$base/victim")" = victim ] || fail "$1: the victim file was written"
+}
+plan "$base/e.ini" "$pool" "file:$base/d0.img:128M" "stripe" 1
+refused() { # WHAT OUTDIR PATTERN
+    "$pb" run --db "$base/e.db" -o "$2" "$base/e.ini" >/dev/null 2>"$base/e.err"
+    rc=$?
+    [ $rc -eq 2 ] || [ $rc -eq 3 ] || fail "$1: exit $rc, want a refusal: $(cat "$base/e.err")"
+    grep -q "$3" "$base/e.err" || fail "$1: message: $(cat "$base/e.err")"
+    victim_ok "$1"
+    has_pool "$pool" && fail "$1: a pool was created"
+    [ -e "$base/d0.img" ] && fail "$1: a vdev file was created"
+}
+mkdir -m 0777 "$base/open"
+refused "world-writable" "$base/open" "$base/open: is writable by others (mode 0777); a run writes only into a folder no one else can write in (chmod go-w)"
+mkdir -m 0755 "$base/theirs"
+chown nobody "$base/theirs"
+refused "foreign owner" "$base/theirs" "$base/theirs: is owned by uid $(id -u nobody), not by this user (uid 0)"
+mkdir "$base/real"
+ln -s "$base/real" "$base/lnk"
+refused "folder link" "$base/lnk" "$base/lnk: is a symbolic link"
+mkdir "$base/o1"
+ln -s "$base/victim" "$base/o1/manifest.tsv"
+refused "manifest link" "$base/o1" "$base/o1/manifest.tsv: cannot open: Too many levels of symbolic links"
+mkdir "$base/o2"
+ln -s "$base/victim" "$base/o2/commands.log"
+refused "commands.log link" "$base/o2" "$base/o2/commands.log: cannot open: Too many levels of symbolic links"
+mkdir "$base/o3" "$base/vdir"
+ln -s "$base/vdir" "$base/o3/raw"
+refused "raw link" "$base/o3" "$base/o3/raw: is a symbolic link"
+[ -z "$(ls "$base/vdir")" ] || fail "raw link: files written into the linked folder"
+# a link where fio writes its JSON: replaced by the run's own file
+mkdir -p "$base/o4/raw"
+ln -s "$base/victim" "$base/o4/raw/c001.fio.json"
+timeout 600 "$pb" run --db "$base/e.db" -o "$base/o4" "$base/e.ini" >/dev/null 2>"$base/e.err"
+rc=$?
+[ $rc -eq 0 ] || fail "fio output link: exit $rc: $(tail -3 "$base/e.err")"
+victim_ok "fio output link"
+[ -L "$base/o4/raw/c001.fio.json" ] && fail "fio output link: still a link"
+grep -q '"jobs"' "$base/o4/raw/c001.fio.json" || fail "fio output link: no fio JSON in raw/c001.fio.json"
+has_pool "$pool" && fail "fio output link: pool left"
 
 [ $fails -eq 0 ] || exit 1
 echo "ok"
