@@ -34,6 +34,13 @@ struct run {
 
     char **done; /* source paths already in the database (--resume) */
     size_t ndone, capdone;
+    struct keyrec { /* ... with their run_cell_key fact, by source id */
+        long long id;
+        char *path;
+        char key[17];
+    } *keys;
+    size_t nkeys, capkeys;
+    char cell_key[17]; /* of the cell being run: a fact of its sources */
     struct failrec { /* skip and failure records in the database, with */
         long long id;  /* the cell's source path (--resume); id 0 once */
         char *path;    /* forgotten */
@@ -121,6 +128,10 @@ static int on_source(void *ctx, const struct pb_db_source *s)
     struct run *r = ctx;
     PB_GROW(r->done, r->capdone, r->ndone + 1);
     r->done[r->ndone++] = pb_xstrdup(s->path);
+    PB_GROW(r->keys, r->capkeys, r->nkeys + 1);
+    r->keys[r->nkeys].id = s->id;
+    r->keys[r->nkeys].path = pb_xstrdup(s->path);
+    r->keys[r->nkeys++].key[0] = '\0';
     if (s->format && !strcmp(s->format, "poolbench-run")) {
         PB_GROW(r->fails, r->capfails, r->nfails + 1);
         struct failrec *f = &r->fails[r->nfails++];
@@ -130,6 +141,71 @@ static int on_source(void *ctx, const struct pb_db_source *s)
                  s->sha256 ? s->sha256 : "");
     }
     return 0;
+}
+
+static void cell_path(const struct run *r, size_t i, long repeat,
+                      const char *suffix, char *buf, size_t n);
+
+static int cmp_keyrec(const void *a, const void *b)
+{
+    const struct keyrec *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int on_fact(void *ctx, const struct pb_db_triple *t)
+{
+    struct run *r = ctx;
+    if (!t->b || strcmp(t->b, "run_cell_key") || !t->c)
+        return 0;
+    struct keyrec k = {.id = t->id};
+    struct keyrec *hit = bsearch(&k, r->keys, r->nkeys, sizeof(k),
+                                 cmp_keyrec);
+    if (hit)
+        snprintf(hit->key, sizeof(hit->key), "%s", t->c);
+    return 0;
+}
+
+/* --resume: cells stored under their number whose parameters are not the
+ * plan's any more (a key stored, and another now) are named; the run is
+ * refused (results of other parameters would stand in for them). */
+static int resume_check(struct run *r)
+{
+    struct pb_buf bad = PB_BUF_INIT, first = PB_BUF_INIT;
+    size_t nbad = 0;
+    for (size_t i = 0; i < r->p->ncells; i++) {
+        char path[PATH_MAX], key[17];
+        cell_path(r, i, 0, "fio.json", path, sizeof(path));
+        pb_run_cell_key(r->p, i, key);
+        for (size_t k = 0; k < r->nkeys; k++) {
+            if (!r->keys[k].key[0] || strcmp(r->keys[k].path, path) ||
+                !strcmp(r->keys[k].key, key))
+                continue;
+            if (nbad < 20)
+                pb_buf_printf(&bad, "%s%zu", nbad ? ", " : "", i + 1);
+            if (!nbad) {
+                struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+                pb_run_plan_describe(r->p, i, &label, &test);
+                pb_buf_printf(&first, "%s | %s", pb_buf_str(&label),
+                              pb_buf_str(&test));
+                pb_buf_release(&label);
+                pb_buf_release(&test);
+            }
+            nbad++;
+            break;
+        }
+    }
+    if (nbad)
+        pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
+                   "--resume: the plan changed since %zu stored cell%s "
+                   "ran: cell%s %s%s %s other parameters now (cell %s is "
+                   "'%s'); run it into a new -o folder, or restore the plan",
+                   nbad, nbad == 1 ? "" : "s", nbad == 1 ? "" : "s",
+                   pb_buf_str(&bad), nbad > 20 ? ", ..." : "",
+                   nbad == 1 ? "has" : "have",
+                   pb_buf_str(&bad), pb_buf_str(&first));
+    pb_buf_release(&bad);
+    pb_buf_release(&first);
+    return nbad ? -1 : 0;
 }
 
 static int is_done(const struct run *r, const char *path)
@@ -165,6 +241,8 @@ static int store(struct run *r, struct pb_resultset *set, int record)
     if (!r->o->db)
         return PB_OK;
     int with_facts = r->facts && (record || !r->facts_stored);
+    if (r->cell_key[0])
+        pb_rs_fact(set, NULL, "run_cell_key", r->cell_key);
     if (with_facts)
         for (size_t i = 0; i < r->facts->nfacts; i++)
             pb_rs_fact(set, r->facts->facts[i].host, r->facts->facts[i].key,
@@ -1101,6 +1179,10 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)
             goto done;
         qsort(r->done, r->ndone, sizeof(char *), cmp_str);
+        qsort(r->keys, r->nkeys, sizeof(*r->keys), cmp_keyrec);
+        if (pb_db_report_facts(opts->db, on_fact, r, err) != PB_OK ||
+            resume_check(r) != 0)
+            goto done;
     }
     if (!opts->dry_run) {
         char logp[PATH_MAX];
@@ -1157,6 +1239,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         struct pb_run_cell c;
         pb_run_cell_at(plan, i, &c);
         pb_run_plan_describe(plan, i, &label, &test);
+        pb_run_cell_key(plan, i, r->cell_key);
         if (c.combo[PB_RUN_POOL] != r->pool_combo) {
             if (r->z.created)
                 pool_down(r);
@@ -1210,6 +1293,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (r->stop)
             break; /* on_failure = stop: cleaned up below */
     }
+    r->cell_key[0] = '\0';
     pb_buf_release(&label);
     pb_buf_release(&test);
     if (r->z.gone) {
@@ -1272,6 +1356,9 @@ done:
     for (size_t i = 0; i < r->nfails; i++)
         free(r->fails[i].path);
     free(r->fails);
+    for (size_t i = 0; i < r->nkeys; i++)
+        free(r->keys[i].path);
+    free(r->keys);
     free(r->z.files);
     pb_run_caps_release(&r->caps);
     pb_run_pre_release(&r->pre);

@@ -227,6 +227,10 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
 int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
                        struct pb_err *err) PB_WUR;
 
+/* run/cellkey.c: the hash of cell i's full parameters (16 hex digits),
+ * stored as the fact run_cell_key of each of its sources. */
+void pb_run_cell_key(const struct pb_run_plan *p, size_t i, char out[17]);
+
 /* run/safety.c */
 /* The canonical form of an absolute path: realpath of its folder (when it
  * exists; else '//', '/./' and '..' taken out) plus its base name. */

@@ -9,6 +9,8 @@
 # Item 1 (run side): -o DIR must be a real folder of this user that no one
 # else can write in; commands.log, manifest.tsv, raw/ and fio's raw/*.json
 # are never written through a planted symlink (a victim file stays).
+# Item 12: --resume with a plan edited since refuses (exit 2) naming the
+# cells whose parameters changed; with the plan as it was, it resumes.
 # usage: test_run_safety.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -151,6 +153,40 @@ victim_ok "fio output link"
 [ -L "$base/o4/raw/c001.fio.json" ] && fail "fio output link: still a link"
 grep -q '"jobs"' "$base/o4/raw/c001.fio.json" || fail "fio output link: no fio JSON in raw/c001.fio.json"
 has_pool "$pool" && fail "fio output link: pool left"
+
+# ---- 4. --resume with an edited plan (item 12)
+cat >"$base/r.ini" <<EOP
+[plan]
+name = e2e-resume
+pool = $pool
+vdevs = file:$base/d0.img:128M
+[dataset]
+recordsize = 128k
+[fio]
+rw = randread
+bs = 4k, 8k, 16k
+size = 4m
+runtime = 1
+time_based = 1
+EOP
+timeout 600 "$pb" run --db "$base/r.db" -o "$base/outr" "$base/r.ini" >/dev/null 2>"$base/r.err"
+rc=$?
+[ $rc -eq 0 ] || fail "resume: first run exit $rc: $(tail -3 "$base/r.err")"
+sed -e 's/^bs = .*/bs = 4k, 64k, 16k/' -e 's/^recordsize = .*/recordsize = 128k/' \
+    "$base/r.ini" >"$base/r2.ini"
+"$pb" run --resume --db "$base/r.db" -o "$base/outr" "$base/r2.ini" >/dev/null 2>"$base/r2.err"
+rc=$?
+[ $rc -eq 2 ] || fail "resume edited: exit $rc, want 2: $(cat "$base/r2.err")"
+grep -q "r2.ini: --resume: the plan changed since 1 stored cell ran: cell 2 has other parameters now (cell 2 is 'e2e-resume | fio randread bs=64k iodepth=1'); run it into a new -o folder, or restore the plan" "$base/r2.err" ||
+    fail "resume edited: message: $(cat "$base/r2.err")"
+has_pool "$pool" && fail "resume edited: a pool was created"
+n=$(sqlite3 "$base/r.db" "SELECT count(DISTINCT value) FROM fact WHERE key = 'run_cell_key'")
+[ "$n" = 3 ] || fail "resume: $n distinct run_cell_key facts, want 3"
+timeout 600 "$pb" run --resume --db "$base/r.db" -o "$base/outr" "$base/r.ini" >/dev/null 2>"$base/r3.err"
+rc=$?
+[ $rc -eq 0 ] || fail "resume same plan: exit $rc: $(cat "$base/r3.err")"
+grep -q "3 cells: 0 ran, 0 skipped, 3 already in the database" "$base/r3.err" ||
+    fail "resume same plan: $(grep cells "$base/r3.err")"
 
 [ $fails -eq 0 ] || exit 1
 echo "ok"

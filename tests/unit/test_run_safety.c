@@ -206,6 +206,50 @@ static void test_vdev_file_excl(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Item 12: a cell's key follows its parameters, not its number. */
+static void test_cell_key(void **state)
+{
+    (void)state;
+    static const char base[] =
+        "[plan]\nvdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+        "[dataset]\nrecordsize = 8k, 128k\n[fio]\nsize = 8m\n";
+    struct pb_buf b = PB_BUF_INIT;
+    struct pb_err err;
+    struct pb_run_plan *p1, *p2, *p3;
+    pb_buf_printf(&b, "%sbs = 4k, 8k\n", base);
+    assert_int_equal(parse(pb_buf_str(&b), &p1, &err), PB_OK);
+    pb_buf_reset(&b);
+    pb_buf_printf(&b, "%sbs = 4k, 64k\n", base);
+    assert_int_equal(parse(pb_buf_str(&b), &p2, &err), PB_OK);
+    pb_buf_reset(&b);
+    pb_buf_printf(&b, "%sbs = 4k, 8k\n", base);
+    pb_buf_puts(&b, "; a comment changes nothing\n");
+    assert_int_equal(parse(pb_buf_str(&b), &p3, &err), PB_OK);
+    char k1[17], k2[17], k3[17];
+    for (size_t i = 0; i < 4; i++) {
+        pb_run_cell_key(p1, i, k1);
+        pb_run_cell_key(p2, i, k2);
+        pb_run_cell_key(p3, i, k3);
+        assert_int_equal(strlen(k1), 16);
+        assert_string_equal(k1, k3);
+        if (i % 2 == 0) /* bs=4k in both */
+            assert_string_equal(k1, k2);
+        else
+            assert_string_not_equal(k1, k2);
+    }
+    /* four cells, four keys */
+    char all[4][17];
+    for (size_t i = 0; i < 4; i++)
+        pb_run_cell_key(p1, i, all[i]);
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = i + 1; j < 4; j++)
+            assert_string_not_equal(all[i], all[j]);
+    pb_run_plan_free(p1);
+    pb_run_plan_free(p2);
+    pb_run_plan_free(p3);
+    pb_buf_release(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_canon_paths),
         cmocka_unit_test(test_space_cap),
         cmocka_unit_test(test_vdev_file_excl),
+        cmocka_unit_test(test_cell_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
