@@ -256,6 +256,11 @@ FILE *pb_run_fopen_out(const char *path, int append);
 /* An output another program writes (fio --output): whatever is at path
  * (a planted link too) removed, and a new empty file made (O_EXCL). */
 int pb_run_out_fresh(const char *path);
+/* Is the block device real (resolved path) in use through something the
+ * mount and swap tables do not name: a holder (dm, LVM, md) of it or of a
+ * partition, a mount of any of them (by device number), or a signature
+ * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
+int pb_run_device_users(const char *real, char *why, size_t n);
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

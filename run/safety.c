@@ -5,9 +5,11 @@
 #define _GNU_SOURCE
 #include "run/run_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -268,4 +270,132 @@ int pb_run_out_fresh(const char *path)
     if (fd < 0)
         return -1;
     return close(fd);
+}
+
+/* ==== real devices: in use through another device? ==== */
+
+/* "maj:min" of /sys/class/block/NAME */
+static int sys_devno(const char *name, char *out, size_t n)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    int ok = fgets(out, (int)n, fp) != NULL;
+    fclose(fp);
+    if (!ok)
+        return -1;
+    out[strcspn(out, "\r\n")] = '\0';
+    return 0;
+}
+
+/* The first holder of /sys/class/block/NAME (dm, md, LVM, bcache ...). */
+static int first_holder(const char *name, char *out, size_t n)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int hit = 0;
+    while (!hit && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(out, n, "%s", e->d_name);
+            hit = 1;
+        }
+    closedir(d);
+    return hit;
+}
+
+/* Names of the device and its partitions (sysfs subfolders with a
+ * "partition" file), at most max. */
+static size_t parts_of(const char *name, char names[][64], size_t max)
+{
+    size_t k = 0;
+    snprintf(names[k++], 64, "%s", name);
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+    DIR *d = opendir(path);
+    if (!d)
+        return k;
+    struct dirent *e;
+    while (k < max && (e = readdir(d))) {
+        char pf[PATH_MAX + 96];
+        struct stat st;
+        if (strncmp(e->d_name, name, strlen(name)) || strlen(e->d_name) >= 64)
+            continue;
+        snprintf(pf, sizeof(pf), "%s/%s/partition", path, e->d_name);
+        if (stat(pf, &st) == 0)
+            snprintf(names[k++], 64, "%s", e->d_name);
+    }
+    closedir(d);
+    return k;
+}
+
+/* Mount point of a file system on maj:min, from /proc/self/mountinfo. */
+static int mounted_devno(const char *devno, char *out, size_t n)
+{
+    FILE *fp = fopen("/proc/self/mountinfo", "r");
+    if (!fp)
+        return 0;
+    char line[8192];
+    int hit = 0;
+    while (!hit && fgets(line, sizeof(line), fp)) {
+        /* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+        char mm[64], mp[4096];
+        if (sscanf(line, "%*s %*s %63s %*s %4095s", mm, mp) == 2 &&
+            !strcmp(mm, devno)) {
+            snprintf(out, n, "%s", mp);
+            hit = 1;
+        }
+    }
+    fclose(fp);
+    return hit;
+}
+
+int pb_run_device_users(const char *real, char *why, size_t n)
+{
+    const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    char names[65][64];
+    size_t k = parts_of(name, names, 65);
+    for (size_t i = 0; i < k; i++) {
+        char h[256], devno[64], mp[4096];
+        if (first_holder(names[i], h, sizeof(h))) {
+            snprintf(why, n, "%s%s is held by /dev/%s (device mapper, LVM, "
+                     "md or another device built on it)",
+                     i ? "its partition " : "", i ? names[i] : "it", h);
+            return 1;
+        }
+        if (sys_devno(names[i], devno, sizeof(devno)) == 0 &&
+            mounted_devno(devno, mp, sizeof(mp))) {
+            snprintf(why, n, "%s%s is mounted on '%s'",
+                     i ? "its partition " : "", i ? names[i] : "it", mp);
+            return 1;
+        }
+    }
+    /* signatures: a file system, a partition table, RAID or LVM member */
+    struct pb_run_exec x = {0};
+    struct pb_run_res res = {0};
+    const char *argv[] = {"blkid", "-p", "-o", "export", real, NULL};
+    int rc = pb_run_cmd(&x, argv, PB_RUN_CAPTURE, &res);
+    if (rc == 0) {
+        const char *s = pb_buf_str(&res.out);
+        const char *t = strstr(s, "\nTYPE=");
+        const char *pt = strstr(s, "PTTYPE=");
+        if (!strncmp(s, "TYPE=", 5))
+            t = s - 1;
+        if (t || pt) {
+            const char *v = t ? t + 6 : pt + 7;
+            snprintf(why, n, "it has a%s %.*s signature (blkid -p); if it "
+                     "is free, wipe it first: wipefs -a %s",
+                     t ? "" : " partition table", (int)strcspn(v, "\n"), v,
+                     real);
+            pb_run_res_release(&res);
+            return 1;
+        }
+    }
+    pb_run_res_release(&res);
+    return 0;
 }

@@ -11,6 +11,9 @@
 # are never written through a planted symlink (a victim file stays).
 # Item 12: --resume with a plan edited since refuses (exit 2) naming the
 # cells whose parameters changed; with the plan as it was, it resumes.
+# Item 11 (loop devices; skipped without losetup/mkfs.ext4): --yes refuses
+# a device with a file system signature (blkid -p), a device mapper holder
+# (dmsetup, when it works here), and a mounted one.
 # usage: test_run_safety.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -22,7 +25,12 @@ pb=$1
 e2e_scaffold saf
 pool=pbr20saf$$
 pool2=pbr20sag$$
+loops=
+dmname=
 safety_cleanup() {
+    [ -n "$dmname" ] && dmsetup remove "$dmname" 2>/dev/null
+    mountpoint -q "$base/mnt" 2>/dev/null && umount "$base/mnt"
+    for l in $loops; do losetup -d "$l" 2>/dev/null; done
     if zpool list -H -o name 2>/dev/null | grep -qx "$pool2"; then
         timeout 120 zpool destroy "$pool2" || echo "left: pool $pool2"
     fi
@@ -187,6 +195,50 @@ rc=$?
 [ $rc -eq 0 ] || fail "resume same plan: exit $rc: $(cat "$base/r3.err")"
 grep -q "3 cells: 0 ran, 0 skipped, 3 already in the database" "$base/r3.err" ||
     fail "resume same plan: $(grep cells "$base/r3.err")"
+
+# ---- 5. real devices used through something else (item 11)
+if command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null &&
+    truncate -s 80M "$base/ext.img" && mkfs.ext4 -q -F "$base/ext.img" &&
+    l1=$(losetup -f --show "$base/ext.img"); then
+    loops=$l1
+    cat >"$base/dev.ini" <<EOP
+[plan]
+name = e2e-dev
+pool = $pool
+vdevs = $l1
+[fio]
+rw = randread
+bs = 4k
+size = 4m
+runtime = 1
+EOP
+    devrefused() { # WHAT PATTERN
+        "$pb" run --yes --db "$base/dev.db" -o "$base/outdev" "$base/dev.ini" >/dev/null 2>"$base/dev.err"
+        rc=$?
+        [ $rc -eq 2 ] || fail "$1: exit $rc, want 2: $(cat "$base/dev.err")"
+        grep -q "$2" "$base/dev.err" || fail "$1: message: $(cat "$base/dev.err")"
+        has_pool "$pool" && fail "$1: pool created on $l1"
+    }
+    devrefused "ext4 signature" "dev.ini:4: device '$l1' is in use: it has a ext4 signature (blkid -p); if it is free, wipe it first: wipefs -a $l1; refusing to use it"
+    [ "$(blkid -p -o value -s TYPE "$l1")" = ext4 ] || fail "ext4 signature: the file system on $l1 was destroyed"
+    if command -v dmsetup >/dev/null &&
+        dmsetup create "pbr20dm$$" --table "0 8192 linear $l1 0" 2>/dev/null; then
+        dmname=pbr20dm$$
+        devrefused "dm holder" "device '$l1' is in use: it is held by /dev/dm-"
+        dmsetup remove "$dmname" && dmname=
+    else
+        echo "skip: dm holder (dmsetup create does not work here)"
+    fi
+    mkdir "$base/mnt"
+    if mount -t ext4 "$l1" "$base/mnt" 2>/dev/null; then
+        devrefused "mounted" "device '$l1' is mounted"
+        umount "$base/mnt"
+    else
+        echo "skip: mounted loop device (mount does not work here)"
+    fi
+else
+    echo "skip: real devices (no losetup or mkfs.ext4)"
+fi
 
 [ $fails -eq 0 ] || exit 1
 echo "ok"
