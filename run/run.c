@@ -1311,6 +1311,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
     }
     if (r->z.created || r->z.nfiles)
         pool_down(r);
+    if (r->z.suspended)
+        pb_run_suspended_advice(r->impl, plan->pool, r->run_id, r->mnt,
+                                sum->suspended, sizeof(sum->suspended));
     if (r->stop && !err->code) {
         size_t left = sum->cells - sum->done - sum->skipped - sum->resumed;
         pb_err_set(err, PB_ERUN, NULL, 0, 0,

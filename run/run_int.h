@@ -261,6 +261,11 @@ int pb_run_out_fresh(const char *path);
  * partition, a mount of any of them (by device number), or a signature
  * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
 int pb_run_device_users(const char *real, char *why, size_t n);
+/* What to do about a suspended pool, for the ZFS in use (zfs-fuse can
+ * neither clear nor destroy one); mnt is the pool's DIR/mnt. */
+void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
+                             const char *run_id, const char *mnt, char *buf,
+                             size_t n);
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

@@ -399,3 +399,30 @@ int pb_run_device_users(const char *real, char *why, size_t n)
     pb_run_res_release(&res);
     return 0;
 }
+
+/* ==== a suspended pool: advice that works on the ZFS in use ==== */
+
+void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
+                             const char *run_id, const char *mnt, char *buf,
+                             size_t n)
+{
+    char dir[PATH_MAX];
+    parent_of(mnt ? mnt : ".", dir, sizeof(dir));
+    if (impl == PB_RUN_IMPL_ZFS_FUSE)
+        snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "
+                 "it ran out of space); poolbench leaves it and its vdevs as "
+                 "they are. zfs-fuse cannot resume nor destroy a suspended "
+                 "pool ('zpool clear' and 'zpool destroy' hang, and the "
+                 "daemon's other mounts with them): once nothing else uses "
+                 "zfs-fuse, stop the daemon, make room on the file system "
+                 "of the vdev files (or fix the device), start zfs-fuse "
+                 "again, then run 'poolbench run --cleanup %s -o %s'",
+                 pool, run_id, dir);
+    else
+        snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "
+                 "it ran out of space); poolbench leaves it and its vdevs as "
+                 "they are: see 'zpool status %s', make room on the file "
+                 "system of the vdev files (or fix the device), run 'zpool "
+                 "clear %s', then 'poolbench run --cleanup %s -o %s'",
+                 pool, pool, pool, run_id, dir);
+}

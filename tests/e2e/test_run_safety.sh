@@ -14,6 +14,7 @@
 # Item 11 (loop devices; skipped without losetup/mkfs.ext4): --yes refuses
 # a device with a file system signature (blkid -p), a device mapper holder
 # (dmsetup, when it works here), and a mounted one.
+# Item 14: a run that stops counts the cells it did not reach ("not run").
 # usage: test_run_safety.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -71,10 +72,12 @@ wait_line() { # FILE PATTERN
 # cell 1 (stripe-1) uses d0 only; d1 is planted while it runs; cell 2
 # (stripe-2) needs d1 and must refuse it.
 plan "$base/a.ini" "$pool" "file:$base/d0.img:128M file:$base/d1.img:128M" \
-    "stripe-1, stripe-2" 2
+    "stripe-1, stripe-2" 1
+# on_failure = stop and two fio cells per pool: cell 3 fails, 4 is not run
+sed -i -e 's/^\[plan\]$/[plan]\non_failure = stop/' -e 's/^bs = 4k$/bs = 4k, 8k/' "$base/a.ini"
 "$pb" run --db "$base/a.db" -o "$base/outa" "$base/a.ini" >/dev/null 2>"$base/a.err" &
 run=$!
-wait_line "$base/a.err" "^cell 1/2 "
+wait_line "$base/a.err" "^cell 1/4 "
 printf 'victim\n' >"$base/d1.img"
 wait "$run"
 rc=$?
@@ -87,6 +90,9 @@ grep -q "cannot create vdev file '$base/d1.img': it exists now (another run's vd
     fail "planted: the refusal is not named: $(cat "$base/a.err")"
 [ -e "$base/d0.img" ] && fail "planted: the run's own d0.img is left"
 has_pool "$pool" && fail "planted: pool $pool left"
+# item 14: every cell accounted for when a run stops
+grep -q "4 cells: 2 ran, 1 skipped (1 failed), 0 already in the database, 1 not run; " "$base/a.err" ||
+    fail "planted: summary: $(grep cells "$base/a.err")"
 rm -f "$base/d1.img"
 
 # ---- 2. a second run on a live run's folder, then on its vdev paths

@@ -250,6 +250,32 @@ static void test_cell_key(void **state)
     pb_buf_release(&b);
 }
 
+/* Item 14: the advice for a suspended pool works on the ZFS in use:
+ * zfs-fuse can neither clear nor destroy it, so no 'zpool clear' there. */
+static void test_suspended_advice(void **state)
+{
+    (void)state;
+    char buf[1024];
+    pb_run_suspended_advice(PB_RUN_IMPL_ZFS_FUSE, "pbr20p", "r-1",
+                            "/var/tmp/out/mnt", buf, sizeof(buf));
+    assert_null(strstr(buf, "zpool clear pbr20p"));
+    assert_null(strstr(buf, "zpool destroy pbr20p"));
+    assert_non_null(strstr(buf, "zfs-fuse cannot resume nor destroy a "
+                                "suspended pool"));
+    assert_non_null(strstr(buf, "stop the daemon"));
+    assert_non_null(strstr(buf, "then run 'poolbench run --cleanup r-1 -o "
+                                "/var/tmp/out'"));
+    pb_run_suspended_advice(PB_RUN_IMPL_OPENZFS, "pbr20p", "r-1",
+                            "/var/tmp/out/mnt", buf, sizeof(buf));
+    assert_string_equal(buf, "pool 'pbr20p' has suspended its I/O (an I/O "
+                        "error, or it ran out of space); poolbench leaves it "
+                        "and its vdevs as they are: see 'zpool status "
+                        "pbr20p', make room on the file system of the vdev "
+                        "files (or fix the device), run 'zpool clear "
+                        "pbr20p', then 'poolbench run --cleanup r-1 -o "
+                        "/var/tmp/out'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_space_cap),
         cmocka_unit_test(test_vdev_file_excl),
         cmocka_unit_test(test_cell_key),
+        cmocka_unit_test(test_suspended_advice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
