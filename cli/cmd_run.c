@@ -379,15 +379,21 @@ int cmd_run(int argc, char **argv)
     int rc = pb_run_execute(plan, &ro, &sum, &err);
     int status = 0;
     if (!ro.dry_run && (rc == PB_OK || sum.done || sum.skipped)) {
-        char failed[48] = "";
+        char failed[48] = "", notrun[48] = "";
         if (sum.failed)
             snprintf(failed, sizeof(failed), " (%zu failed)", sum.failed);
+        /* every cell accounted for: a run that stopped (a suspended pool,
+         * on_failure = stop, ZFS gone) names the cells it did not reach */
+        size_t seen = sum.done + sum.skipped + sum.resumed;
+        if (sum.cells > seen)
+            snprintf(notrun, sizeof(notrun), ", %zu not run",
+                     sum.cells - seen);
         fprintf(stderr,
                 "poolbench: plan '%s': %zu cells: %zu ran, %zu skipped%s, "
-                "%zu already in the database; results in %s, raw outputs and "
-                "commands.log in %s\n",
+                "%zu already in the database%s; results in %s, raw outputs "
+                "and commands.log in %s\n",
                 pb_run_plan_name(plan), sum.cells, sum.done, sum.skipped,
-                failed, sum.resumed, dbpath, sum.dir);
+                failed, sum.resumed, notrun, dbpath, sum.dir);
     }
     if (rc != PB_OK) {
         if (sum.failed_cell)
@@ -397,6 +403,11 @@ int cmd_run(int argc, char **argv)
             stop_hint(&sum, plan_path, dbpath);
         if (sum.zfs_gone)
             gone_hint(&sum, plan_path, dbpath);
+        if (sum.suspended[0]) {
+            fputs("poolbench: ", stderr);
+            pb_fput_term(sum.suspended, stderr);
+            fputc('\n', stderr);
+        }
         if (sum.signal)
             status = 128 + sum.signal;
     }

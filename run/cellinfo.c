@@ -63,7 +63,7 @@ void pb_run_keep_plan(const struct pb_run_plan *p, const char *dir,
     if (pb_read_file(p->path, &buf, &len, &e) != PB_OK)
         return;
     char *dst = pb_xasprintf("%s/plan.ini", dir);
-    FILE *fp = fopen(dst, "wb");
+    FILE *fp = pb_run_fopen_out(dst, 0);
     if (fp) {
         int ok = fwrite(buf, 1, len, fp) == len;
         if (fclose(fp) == 0 && ok)

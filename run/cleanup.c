@@ -23,7 +23,8 @@ int pb_run_manifest_open(const char *dir, FILE **out, struct pb_err *err)
     char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s", dir, PB_RUN_MANIFEST);
     /* close-on-exec: a child (fio, zpool) must not keep the lock alive */
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+                            O_CLOEXEC, 0644);
     if (fd < 0)
         return pb_err_set(err, PB_EIO, path, 0, 0, "cannot open: %s",
                           strerror(errno));
@@ -436,7 +437,7 @@ static int open_dir(struct cl *c, const char *dir)
     }
     char logp[PATH_MAX];
     snprintf(logp, sizeof(logp), "%s/commands.log", c->dir);
-    c->x.log = fopen(logp, "a");
+    c->x.log = pb_run_fopen_out(logp, 1);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "run/run_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <ini.h>
 #include <math.h>
 #include <stdlib.h>
@@ -271,13 +272,18 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
                 else if (sz < 64.0 * 1024 * 1024)
                     fail(c, line, "'%s': '%s' is smaller than 64M, the "
                          "smallest vdev ZFS accepts", key, tok + pre);
-                d.path = pb_xstrdup(tok + pre);
+                char canon[PATH_MAX];
+                pb_run_canon_path(tok + pre, canon, sizeof(canon));
+                d.path = pb_xstrdup(canon);
                 d.size = sz;
                 d.is_file = 1;
                 d.loop = tok[0] == 'l';
             }
         } else if (!strncmp(tok, "/dev/", 5) && tok[5]) {
+            char canon[PATH_MAX];
             d.path = pb_xstrdup(tok);
+            if (realpath(tok, canon))
+                d.canon = pb_xstrdup(canon);
         } else {
             fail(c, line, "'%s': vdev '%s' is neither file:PATH:SIZE, "
                  "loop:PATH:SIZE nor a /dev/ device", key, tok);
@@ -285,6 +291,7 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
         free(tok);
         if (c->err->code) {
             free(d.path);
+            free(d.canon);
             return -1;
         }
         PB_GROW(out->v, out->cap, out->n + 1);
@@ -601,23 +608,33 @@ static int finish(struct parse_ctx *c)
         for (size_t i = 0; i < lists[a]->n; i++)
             for (int b = a; b < 3; b++)
                 for (size_t j = (a == b ? i + 1 : 0); j < lists[b]->n; j++)
-                    if (!strcmp(lists[a]->v[i].path, lists[b]->v[j].path))
+                    if (!strcmp(lists[a]->v[i].canon ? lists[a]->v[i].canon
+                                                     : lists[a]->v[i].path,
+                                lists[b]->v[j].canon ? lists[b]->v[j].canon
+                                                     : lists[b]->v[j].path))
                         return fail(c, lists[b]->v[j].line, "vdev '%s' is "
                                     "listed twice", lists[b]->v[j].path);
     if (!validate_axes(c))
         return 0;
     /* the matrix */
+    /* counted in double: a size_t product wraps (2^64 cells gave 0) */
     double cells = 1;
+    long over = 0;
     for (int s = 0; s < PB_RUN_NSECT; s++) {
         struct pb_run_section *sec = &p->sect[s];
-        sec->ncombos = 1;
-        for (size_t i = 0; i < sec->n; i++)
-            sec->ncombos *= sec->ax[i].nvals;
-        cells *= (double)sec->ncombos;
+        double combos = 1;
+        for (size_t i = 0; i < sec->n; i++) {
+            combos *= (double)sec->ax[i].nvals;
+            cells *= (double)sec->ax[i].nvals;
+            if (cells > MAX_CELLS && !over)
+                over = sec->ax[i].line;
+        }
+        sec->ncombos = combos > MAX_CELLS ? 0 : (size_t)combos;
     }
     if (cells > MAX_CELLS)
-        return fail(c, 0, "the plan has %.0f cells; at most %d", cells,
-                    MAX_CELLS);
+        return fail(c, over, cells < 1e21 ? "the plan has %.0f cells; at "
+                    "most %d" : "the plan has %.3g cells; at most %d",
+                    cells, MAX_CELLS);
     p->ncells = (size_t)cells;
     return 1;
 }
@@ -686,6 +703,7 @@ static void vdevs_release(struct pb_run_vdevs *v)
     for (size_t i = 0; i < v->n; i++) {
         free(v->v[i].path);
         free(v->v[i].dev);
+        free(v->v[i].canon);
     }
     free(v->v);
 }

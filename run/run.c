@@ -34,6 +34,13 @@ struct run {
 
     char **done; /* source paths already in the database (--resume) */
     size_t ndone, capdone;
+    struct keyrec { /* ... with their run_cell_key fact, by source id */
+        long long id;
+        char *path;
+        char key[17];
+    } *keys;
+    size_t nkeys, capkeys;
+    char cell_key[17]; /* of the cell being run: a fact of its sources */
     struct failrec { /* skip and failure records in the database, with */
         long long id;  /* the cell's source path (--resume); id 0 once */
         char *path;    /* forgotten */
@@ -88,26 +95,9 @@ static void sfmt(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-static int mkdir_p(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *q = tmp + 1; *q; q++) {
-        if (*q != '/')
-            continue;
-        *q = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *q = '/';
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 static int write_file(const char *path, const char *buf, size_t len)
 {
-    FILE *fp = fopen(path, "wb");
+    FILE *fp = pb_run_fopen_out(path, 0);
     if (!fp)
         return -1;
     size_t w = fwrite(buf, 1, len, fp);
@@ -138,6 +128,10 @@ static int on_source(void *ctx, const struct pb_db_source *s)
     struct run *r = ctx;
     PB_GROW(r->done, r->capdone, r->ndone + 1);
     r->done[r->ndone++] = pb_xstrdup(s->path);
+    PB_GROW(r->keys, r->capkeys, r->nkeys + 1);
+    r->keys[r->nkeys].id = s->id;
+    r->keys[r->nkeys].path = pb_xstrdup(s->path);
+    r->keys[r->nkeys++].key[0] = '\0';
     if (s->format && !strcmp(s->format, "poolbench-run")) {
         PB_GROW(r->fails, r->capfails, r->nfails + 1);
         struct failrec *f = &r->fails[r->nfails++];
@@ -147,6 +141,71 @@ static int on_source(void *ctx, const struct pb_db_source *s)
                  s->sha256 ? s->sha256 : "");
     }
     return 0;
+}
+
+static void cell_path(const struct run *r, size_t i, long repeat,
+                      const char *suffix, char *buf, size_t n);
+
+static int cmp_keyrec(const void *a, const void *b)
+{
+    const struct keyrec *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int on_fact(void *ctx, const struct pb_db_triple *t)
+{
+    struct run *r = ctx;
+    if (!t->b || strcmp(t->b, "run_cell_key") || !t->c)
+        return 0;
+    struct keyrec k = {.id = t->id};
+    struct keyrec *hit = bsearch(&k, r->keys, r->nkeys, sizeof(k),
+                                 cmp_keyrec);
+    if (hit)
+        snprintf(hit->key, sizeof(hit->key), "%s", t->c);
+    return 0;
+}
+
+/* --resume: cells stored under their number whose parameters are not the
+ * plan's any more (a key stored, and another now) are named; the run is
+ * refused (results of other parameters would stand in for them). */
+static int resume_check(struct run *r)
+{
+    struct pb_buf bad = PB_BUF_INIT, first = PB_BUF_INIT;
+    size_t nbad = 0;
+    for (size_t i = 0; i < r->p->ncells; i++) {
+        char path[PATH_MAX], key[17];
+        cell_path(r, i, 0, "fio.json", path, sizeof(path));
+        pb_run_cell_key(r->p, i, key);
+        for (size_t k = 0; k < r->nkeys; k++) {
+            if (!r->keys[k].key[0] || strcmp(r->keys[k].path, path) ||
+                !strcmp(r->keys[k].key, key))
+                continue;
+            if (nbad < 20)
+                pb_buf_printf(&bad, "%s%zu", nbad ? ", " : "", i + 1);
+            if (!nbad) {
+                struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
+                pb_run_plan_describe(r->p, i, &label, &test);
+                pb_buf_printf(&first, "%s | %s", pb_buf_str(&label),
+                              pb_buf_str(&test));
+                pb_buf_release(&label);
+                pb_buf_release(&test);
+            }
+            nbad++;
+            break;
+        }
+    }
+    if (nbad)
+        pb_err_set(r->err, PB_EUSAGE, r->p->path, 0, 0,
+                   "--resume: the plan changed since %zu stored cell%s "
+                   "ran: cell%s %s%s %s other parameters now (cell %s is "
+                   "'%s'); run it into a new -o folder, or restore the plan",
+                   nbad, nbad == 1 ? "" : "s", nbad == 1 ? "" : "s",
+                   pb_buf_str(&bad), nbad > 20 ? ", ..." : "",
+                   nbad == 1 ? "has" : "have",
+                   pb_buf_str(&bad), pb_buf_str(&first));
+    pb_buf_release(&bad);
+    pb_buf_release(&first);
+    return nbad ? -1 : 0;
 }
 
 static int is_done(const struct run *r, const char *path)
@@ -182,6 +241,8 @@ static int store(struct run *r, struct pb_resultset *set, int record)
     if (!r->o->db)
         return PB_OK;
     int with_facts = r->facts && (record || !r->facts_stored);
+    if (r->cell_key[0])
+        pb_rs_fact(set, NULL, "run_cell_key", r->cell_key);
     if (with_facts)
         for (size_t i = 0; i < r->facts->nfacts; i++)
             pb_rs_fact(set, r->facts->facts[i].host, r->facts->facts[i].key,
@@ -728,6 +789,9 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_argv_add(&a, "--group_reporting=1");
         pb_run_argv_add(&a, "--output-format=json");
         pb_run_argv_addf(&a, "--output=%s", path);
+        /* fio opens it as root and follows links: made here first */
+        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+            warn(r, "cannot create '%s': %s", path, strerror(errno));
         pb_buf_reset(&fiocmd);
         pb_run_quote(&fiocmd, (const char *const *)a.v);
         struct pb_run_res res = {0};
@@ -1084,6 +1148,20 @@ int pb_run_execute(const struct pb_run_plan *plan,
                                           : plan->stop_on_failure;
     int installed = 0;
 
+    if (!opts->dry_run) {
+        if (geteuid() != 0) {
+            pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                       "a run needs root (zpool, zfs and drop_caches); "
+                       "try --dry-run to see the commands");
+            goto done;
+        }
+        /* the folder's lock first: a second run on it is refused before it
+         * reads the manifest (a live run's vdevs are not "left") */
+        if (pb_run_dir_ours(r->dir, 1, err) != PB_OK)
+            goto done;
+        if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
+            goto done;
+    }
     if (left_files(r) != 0 ||
         pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
         goto done;
@@ -1101,23 +1179,21 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (pb_db_each_source(opts->db, on_source, r, err) != PB_OK)
             goto done;
         qsort(r->done, r->ndone, sizeof(char *), cmp_str);
+        qsort(r->keys, r->nkeys, sizeof(*r->keys), cmp_keyrec);
+        if (pb_db_report_facts(opts->db, on_fact, r, err) != PB_OK ||
+            resume_check(r) != 0)
+            goto done;
     }
     if (!opts->dry_run) {
-        if (geteuid() != 0) {
-            pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                       "a run needs root (zpool, zfs and drop_caches); "
-                       "try --dry-run to see the commands");
-            goto done;
-        }
         char logp[PATH_MAX];
         snprintf(logp, sizeof(logp), "%s/commands.log", r->dir);
-        if (mkdir_p(r->raw) != 0 || !(r->x.log = fopen(logp, "a"))) {
-            pb_err_set(err, PB_EIO, r->dir, 0, 0, "cannot create: %s",
+        if (pb_run_dir_ours(r->raw, 1, err) != PB_OK)
+            goto done;
+        if (!(r->x.log = pb_run_fopen_out(logp, 1))) {
+            pb_err_set(err, PB_EIO, logp, 0, 0, "cannot open: %s",
                        strerror(errno));
             goto done;
         }
-        if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
-            goto done;
         pb_run_manifest_add(r->z.manifest, "run", r->run_id, plan->pool);
         pb_run_signals_install();
         installed = 1;
@@ -1163,6 +1239,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         struct pb_run_cell c;
         pb_run_cell_at(plan, i, &c);
         pb_run_plan_describe(plan, i, &label, &test);
+        pb_run_cell_key(plan, i, r->cell_key);
         if (c.combo[PB_RUN_POOL] != r->pool_combo) {
             if (r->z.created)
                 pool_down(r);
@@ -1216,6 +1293,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (r->stop)
             break; /* on_failure = stop: cleaned up below */
     }
+    r->cell_key[0] = '\0';
     pb_buf_release(&label);
     pb_buf_release(&test);
     if (r->z.gone) {
@@ -1233,6 +1311,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
     }
     if (r->z.created || r->z.nfiles)
         pool_down(r);
+    if (r->z.suspended)
+        pb_run_suspended_advice(r->impl, plan->pool, r->run_id, r->mnt,
+                                sum->suspended, sizeof(sum->suspended));
     if (r->stop && !err->code) {
         size_t left = sum->cells - sum->done - sum->skipped - sum->resumed;
         pb_err_set(err, PB_ERUN, NULL, 0, 0,
@@ -1278,6 +1359,9 @@ done:
     for (size_t i = 0; i < r->nfails; i++)
         free(r->fails[i].path);
     free(r->fails);
+    for (size_t i = 0; i < r->nkeys; i++)
+        free(r->keys[i].path);
+    free(r->keys);
     free(r->z.files);
     pb_run_caps_release(&r->caps);
     pb_run_pre_release(&r->pre);

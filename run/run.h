@@ -113,6 +113,8 @@ struct pb_run_summary {
                            its pool and sparse files (see pb_run_cleanup) */
     char dir[4096];     /* the output folder used (absolute) */
     char run_id[64];    /* the owner mark of this run's pools */
+    char suspended[1024]; /* a pool suspended: what to do, for the ZFS in
+                             use; else "" */
 };
 
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when

@@ -18,6 +18,9 @@ struct pb_run_vdev {
     int loop;     /* loop:PATH:SIZE: the file is used through a loop
                      device (is_file set too) */
     char *dev;    /* ... the /dev/loopN it is attached to, while it is */
+    char *canon;  /* the canonical path (realpath), to find duplicates */
+    int made;     /* this run created the file (O_EXCL) ... */
+    unsigned long long ident_dev, ident_ino; /* ... with this identity */
     long line;
 };
 
@@ -223,6 +226,46 @@ const char *pb_run_static_skip(const struct pb_run_plan *p,
  * folders, devices without --yes, mounted or swap devices. */
 int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
                        struct pb_err *err) PB_WUR;
+
+/* run/cellkey.c: the hash of cell i's full parameters (16 hex digits),
+ * stored as the fact run_cell_key of each of its sources. */
+void pb_run_cell_key(const struct pb_run_plan *p, size_t i, char out[17]);
+
+/* run/safety.c */
+/* The canonical form of an absolute path: realpath of its folder (when it
+ * exists; else '//', '/./' and '..' taken out) plus its base name. */
+void pb_run_canon_path(const char *in, char *out, size_t n);
+/* Refuse vdev files whose sizes, summed per file system, pass its free
+ * space (path:line of the first vdev there, with both figures). */
+int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
+/* Create a vdev file of v->size bytes: a new file only (O_CREAT|O_EXCL|
+ * O_NOFOLLOW, never an existing one truncated), its identity kept in v.
+ * Listed as the equivalent 'truncate -s SIZE PATH'. -1 with why filled. */
+int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
+                            const char *size_txt, char *why, size_t n);
+/* 1 when v->path is still the regular file this run created (same device
+ * and inode): only then may it be truncated or removed. */
+int pb_run_vdev_file_ours(const struct pb_run_vdev *v);
+/* The run's folder (and raw/ in it): made 0755 when missing (create), and
+ * then a real folder (not a symlink) owned by this user that no one else
+ * can write in; else PB_EUSAGE naming what is wrong. */
+int pb_run_dir_ours(const char *dir, int create, struct pb_err *err) PB_WUR;
+/* Files in the run's folder: never through a symlink (O_NOFOLLOW). */
+int pb_run_open_out(const char *path, int flags);
+FILE *pb_run_fopen_out(const char *path, int append);
+/* An output another program writes (fio --output): whatever is at path
+ * (a planted link too) removed, and a new empty file made (O_EXCL). */
+int pb_run_out_fresh(const char *path);
+/* Is the block device real (resolved path) in use through something the
+ * mount and swap tables do not name: a holder (dm, LVM, md) of it or of a
+ * partition, a mount of any of them (by device number), or a signature
+ * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
+int pb_run_device_users(const char *real, char *why, size_t n);
+/* What to do about a suspended pool, for the ZFS in use (zfs-fuse can
+ * neither clear nor destroy one); mnt is the pool's DIR/mnt. */
+void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
+                             const char *run_id, const char *mnt, char *buf,
+                             size_t n);
 
 /* Sparse files, then `zpool create` for the pool combination. Returns 0,
  * or -1 with the reason in why (the files are removed again). */

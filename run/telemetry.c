@@ -262,8 +262,7 @@ int pb_run_tel_start(struct pb_run_tel *t, const struct pb_run_telrun *tr,
     }
     if (x->dry_run)
         return 0;
-    int fd = open(iostat_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                  0644);
+    int fd = pb_run_open_out(iostat_path, O_TRUNC);
     if (fd < 0)
         return -1;
     posix_spawn_file_actions_t fa;

@@ -199,6 +199,11 @@ static int check_one(const struct pb_run_plan *p, const struct pb_run_vdev *v,
         return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
                           "device '%s' is used as swap ('%s'); refusing to "
                           "use it", v->path, what);
+    char why[PATH_MAX + 200];
+    if (pb_run_device_users(real, why, sizeof(why)))
+        return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
+                          "device '%s' is in use: %s; refusing to use it",
+                          v->path, why);
     return PB_OK;
 }
 
@@ -210,7 +215,7 @@ int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
         for (size_t i = 0; i < lists[l]->n; i++)
             if (check_one(p, &lists[l]->v[i], yes, err) != PB_OK)
                 return err->code;
-    return PB_OK;
+    return pb_run_check_space(p, err);
 }
 
 /* ==== helpers ==== */
@@ -270,12 +275,11 @@ static int gone_err(struct pb_run_zfs *z, struct pb_err *err)
  * zfs-fuse, the daemon's mounts): stop and say what is left. */
 static int suspended_err(struct pb_run_zfs *z, struct pb_err *err)
 {
+    /* what to do is long: the summary carries it (pb_run_suspended_advice) */
     return pb_err_set(err, PB_ERUN, NULL, 0, 0,
                       "pool '%s' has suspended its I/O (an I/O error, or it "
                       "ran out of space); poolbench leaves it and its vdevs "
-                      "as they are: see 'zpool status %s', then 'zpool clear "
-                      "%s' and 'zpool destroy %s'", z->plan->pool,
-                      z->plan->pool, z->plan->pool, z->plan->pool);
+                      "as they are", z->plan->pool);
 }
 
 /* Run a destroy/export until it succeeds: zfs-fuse answers "pool is busy"
@@ -315,6 +319,13 @@ static void remove_files(struct pb_run_zfs *z)
         if (z->files[i]->dev &&
             pb_run_loop_detach(z->x, z->manifest, z->owner, z->files[i]) != 0)
             continue; /* still attached: the file stays, and its record */
+        if (!z->x->dry_run && !pb_run_vdev_file_ours(z->files[i])) {
+            /* replaced or removed since: another run's, or someone's */
+            pb_run_note(z->x, "vdev file '%s' is not the file this run "
+                        "created any more; left as it is",
+                        z->files[i]->path);
+            continue;
+        }
         struct pb_run_argv a = {0};
         pb_run_argv_add(&a, "rm");
         pb_run_argv_add(&a, "-f");
@@ -366,23 +377,18 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             struct pb_run_vdev *v = &lists[k]->v[i];
             if (!v->is_file)
                 continue;
-            char sz[32];
+            char sz[32], w[160];
             size_arg(v->size, sz, sizeof(sz));
-            struct pb_run_argv a = {0};
-            pb_run_argv_add(&a, "truncate");
-            pb_run_argv_add(&a, "-s");
-            pb_run_argv_add(&a, sz);
-            pb_run_argv_add(&a, v->path);
-            int rc = cmd(z, &a, 0, &res);
-            pb_run_argv_release(&a);
-            PB_GROW(z->files, z->capfiles, z->nfiles + 1);
-            z->files[z->nfiles++] = v; /* rm -f even if truncate failed */
+            int rc = pb_run_vdev_file_create(z->x, v, sz, w, sizeof(w));
+            if (v->made || z->x->dry_run) {
+                PB_GROW(z->files, z->capfiles, z->nfiles + 1);
+                z->files[z->nfiles++] = v; /* removed even if sizing failed */
+            }
             if (rc == 0)
                 pb_run_manifest_file(z->manifest, z->owner, v->path);
             if (rc != 0) {
-                char w[160];
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
-                         pb_run_res_why(&res, w, sizeof(w)));
+                         w);
                 remove_files(z);
                 pb_run_res_release(&res);
                 return -1;

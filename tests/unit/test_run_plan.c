@@ -340,7 +340,7 @@ static void test_plan_errors(void **state)
          "bs = a,b,c,d,e,f,g,h,i,j\nnumjobs = a,b,c,d,e,f,g,h,i,j\n"
          "iodepth = a,b,c,d,e,f,g,h,i,j\nfsync = a,b,c,d,e,f,g,h,i,j\n"
          "direct = a,b\n",
-         0, "the plan has 200000 cells; at most 100000"},
+         10, "the plan has 200000 cells; at most 100000"},
         {"[plan]\n" VD "[fio]\nsize = 8m\n<script>alert(1)</script>\n", 5,
          "syntax error: expected [section], key = value or a comment"},
     };

@@ -1,0 +1,428 @@
+/* The run module's guards on what a plan names: vdev paths made canonical
+ * (so '/x' and '//x', or a path through a symlinked folder, are seen as one
+ * file) and vdev file sizes held to the free space of their file system.
+ * See docs/design.md, "Threat model: the run module". */
+#define _GNU_SOURCE
+#include "run/run_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* Lexical form of an absolute path: no '//', no '/./', '..' taken back. */
+static void lexical(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    const char *p = in;
+    if (n == 0)
+        return;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        size_t k = strcspn(p, "/");
+        if (k == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (k == 2 && p[0] == '.' && p[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+        } else if (o + 1 + k < n) {
+            out[o++] = '/';
+            memcpy(out + o, p, k);
+            o += k;
+        }
+        p += k;
+    }
+    if (o == 0 && n > 1)
+        out[o++] = '/';
+    out[o] = '\0';
+}
+
+void pb_run_canon_path(const char *in, char *out, size_t n)
+{
+    char lex[PATH_MAX];
+    lexical(in, lex, sizeof(lex));
+    const char *slash = strrchr(lex, '/');
+    const char *base = slash ? slash + 1 : lex;
+    if (!*base) { /* "/" */
+        snprintf(out, n, "%s", lex);
+        return;
+    }
+    char parent[PATH_MAX], real[PATH_MAX];
+    size_t pl = slash ? (size_t)(slash - lex) : 0;
+    snprintf(parent, sizeof(parent), "%.*s", (int)pl, lex);
+    if (!*parent)
+        snprintf(parent, sizeof(parent), "/");
+    if (realpath(parent, real))
+        snprintf(out, n, "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+                 base);
+    else
+        snprintf(out, n, "%s", lex);
+}
+
+/* The folder a vdev file is made in. */
+static void parent_of(const char *path, char *dir, size_t n)
+{
+    snprintf(dir, n, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+}
+
+int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)
+{
+    const struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
+    size_t n = p->data.n + p->log.n + p->cache.n, k = 0;
+    const struct pb_run_vdev **all = pb_xcalloc(n + 1, sizeof(*all));
+    dev_t *devs = pb_xcalloc(n + 1, sizeof(*devs));
+    for (int l = 0; l < 3; l++)
+        for (size_t i = 0; i < lists[l]->n; i++) {
+            const struct pb_run_vdev *v = &lists[l]->v[i];
+            char dir[PATH_MAX];
+            struct stat st;
+            if (!v->is_file)
+                continue;
+            parent_of(v->path, dir, sizeof(dir));
+            if (stat(dir, &st) != 0)
+                continue; /* said elsewhere: the folder does not exist */
+            all[k] = v;
+            devs[k++] = st.st_dev;
+        }
+    int rc = PB_OK;
+    /* the files of each file system, summed, against its free space */
+    for (size_t i = 0; i < k && rc == PB_OK; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= devs[j] == devs[i];
+        if (seen)
+            continue;
+        double need = 0;
+        for (size_t j = i; j < k; j++)
+            if (devs[j] == devs[i])
+                need += all[j]->size;
+        char dir[PATH_MAX];
+        struct statvfs vfs;
+        parent_of(all[i]->path, dir, sizeof(dir));
+        if (statvfs(dir, &vfs) != 0)
+            continue;
+        double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+        if (need > avail) {
+            char a[32], b[32];
+            rc = pb_err_set(err, PB_EUSAGE, p->path, all[i]->line, 0,
+                            "vdev files in '%s' need %.0f bytes (%s) but "
+                            "its file system has %.0f bytes (%s) free; make "
+                            "the vdevs smaller",
+                            dir, need, pb_fmt_size(need, a, sizeof(a)),
+                            avail, pb_fmt_size(avail, b, sizeof(b)));
+        }
+    }
+    free(all);
+    free(devs);
+    return rc;
+}
+
+/* ==== vdev files: made new, removed only while still ours ==== */
+
+int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
+                            const char *size_txt, char *why, size_t n)
+{
+    const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
+    struct pb_buf line = PB_BUF_INIT;
+    v->made = 0;
+    pb_run_quote(&line, argv);
+    if (x->dry_run) {
+        fprintf(x->dry, "%s\n", pb_buf_str(&line));
+        pb_buf_release(&line);
+        return 0;
+    }
+    if (x->log) {
+        /* what is done in-process, as the command it stands for */
+        fprintf(x->log, "%s  # new file only (O_EXCL)\n", pb_buf_str(&line));
+        fflush(x->log);
+    }
+    pb_buf_release(&line);
+    /* never an existing file (another run's live vdev) nor a link */
+    int fd = open(v->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                               O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(why, n, "%s", errno == EEXIST
+                                   ? "it exists now (another run's vdev?); "
+                                     "left as it is"
+                                   : strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    v->made = 1;
+    if (fstat(fd, &st) == 0) {
+        v->ident_dev = (unsigned long long)st.st_dev;
+        v->ident_ino = (unsigned long long)st.st_ino;
+    }
+    if (ftruncate(fd, (off_t)v->size) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        snprintf(why, n, "%s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int pb_run_vdev_file_ours(const struct pb_run_vdev *v)
+{
+    struct stat st;
+    if (!v->made)
+        return 0;
+    if (lstat(v->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return (unsigned long long)st.st_dev == v->ident_dev &&
+           (unsigned long long)st.st_ino == v->ident_ino;
+}
+
+/* ==== the run's folder (-o DIR) and the files in it ==== */
+
+/* mkdir -p, the missing folders 0755 */
+static int mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *q = tmp + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *q = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+int pb_run_dir_ours(const char *dir, int create, struct pb_err *err)
+{
+    if (create && mkdirs(dir) != 0)
+        return pb_err_set(err, PB_EIO, dir, 0, 0, "cannot create: %s",
+                          strerror(errno));
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return pb_err_set(err, PB_EIO, dir, 0, 0, "cannot open: %s",
+                          strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is a symbolic link; a run writes only into a real "
+                          "folder (name the folder it points to)");
+    if (!S_ISDIR(st.st_mode))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0, "is not a folder");
+    if (st.st_uid != geteuid())
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is owned by uid %lu, not by this user (uid %lu); "
+                          "a run writes only into its own folders",
+                          (unsigned long)st.st_uid,
+                          (unsigned long)geteuid());
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return pb_err_set(err, PB_EUSAGE, dir, 0, 0,
+                          "is writable by others (mode %04o); a run writes "
+                          "only into a folder no one else can write in "
+                          "(chmod go-w)",
+                          (unsigned)(st.st_mode & 07777));
+    return PB_OK;
+}
+
+int pb_run_open_out(const char *path, int flags)
+{
+    return open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | flags,
+                0644);
+}
+
+FILE *pb_run_fopen_out(const char *path, int append)
+{
+    int fd = pb_run_open_out(path, append ? O_APPEND : O_TRUNC);
+    if (fd < 0)
+        return NULL;
+    FILE *fp = fdopen(fd, append ? "a" : "w");
+    if (!fp) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return fp;
+}
+
+int pb_run_out_fresh(const char *path)
+{
+    if (unlink(path) != 0 && errno != ENOENT)
+        return -1;
+    int fd = pb_run_open_out(path, O_EXCL);
+    if (fd < 0)
+        return -1;
+    return close(fd);
+}
+
+/* ==== real devices: in use through another device? ==== */
+
+/* "maj:min" of /sys/class/block/NAME */
+static int sys_devno(const char *name, char *out, size_t n)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return -1;
+    int ok = fgets(out, (int)n, fp) != NULL;
+    fclose(fp);
+    if (!ok)
+        return -1;
+    out[strcspn(out, "\r\n")] = '\0';
+    return 0;
+}
+
+/* The first holder of /sys/class/block/NAME (dm, md, LVM, bcache ...). */
+static int first_holder(const char *name, char *out, size_t n)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int hit = 0;
+    while (!hit && (e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(out, n, "%s", e->d_name);
+            hit = 1;
+        }
+    closedir(d);
+    return hit;
+}
+
+/* Names of the device and its partitions (sysfs subfolders with a
+ * "partition" file), at most max. */
+static size_t parts_of(const char *name, char names[][64], size_t max)
+{
+    size_t k = 0;
+    snprintf(names[k++], 64, "%s", name);
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+    DIR *d = opendir(path);
+    if (!d)
+        return k;
+    struct dirent *e;
+    while (k < max && (e = readdir(d))) {
+        char pf[PATH_MAX + 96];
+        struct stat st;
+        if (strncmp(e->d_name, name, strlen(name)) || strlen(e->d_name) >= 64)
+            continue;
+        snprintf(pf, sizeof(pf), "%s/%s/partition", path, e->d_name);
+        if (stat(pf, &st) == 0)
+            snprintf(names[k++], 64, "%s", e->d_name);
+    }
+    closedir(d);
+    return k;
+}
+
+/* Mount point of a file system on maj:min, from /proc/self/mountinfo. */
+static int mounted_devno(const char *devno, char *out, size_t n)
+{
+    FILE *fp = fopen("/proc/self/mountinfo", "r");
+    if (!fp)
+        return 0;
+    char line[8192];
+    int hit = 0;
+    while (!hit && fgets(line, sizeof(line), fp)) {
+        /* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+        char mm[64], mp[4096];
+        if (sscanf(line, "%*s %*s %63s %*s %4095s", mm, mp) == 2 &&
+            !strcmp(mm, devno)) {
+            snprintf(out, n, "%s", mp);
+            hit = 1;
+        }
+    }
+    fclose(fp);
+    return hit;
+}
+
+int pb_run_device_users(const char *real, char *why, size_t n)
+{
+    const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    char names[65][64];
+    size_t k = parts_of(name, names, 65);
+    for (size_t i = 0; i < k; i++) {
+        char h[256], devno[64], mp[4096];
+        if (first_holder(names[i], h, sizeof(h))) {
+            snprintf(why, n, "%s%s is held by /dev/%s (device mapper, LVM, "
+                     "md or another device built on it)",
+                     i ? "its partition " : "", i ? names[i] : "it", h);
+            return 1;
+        }
+        if (sys_devno(names[i], devno, sizeof(devno)) == 0 &&
+            mounted_devno(devno, mp, sizeof(mp))) {
+            snprintf(why, n, "%s%s is mounted on '%s'",
+                     i ? "its partition " : "", i ? names[i] : "it", mp);
+            return 1;
+        }
+    }
+    /* signatures: a file system, a partition table, RAID or LVM member */
+    struct pb_run_exec x = {0};
+    struct pb_run_res res = {0};
+    const char *argv[] = {"blkid", "-p", "-o", "export", real, NULL};
+    int rc = pb_run_cmd(&x, argv, PB_RUN_CAPTURE, &res);
+    if (rc == 0) {
+        const char *s = pb_buf_str(&res.out);
+        const char *t = strstr(s, "\nTYPE=");
+        const char *pt = strstr(s, "PTTYPE=");
+        if (!strncmp(s, "TYPE=", 5))
+            t = s - 1;
+        if (t || pt) {
+            const char *v = t ? t + 6 : pt + 7;
+            snprintf(why, n, "it has a%s %.*s signature (blkid -p); if it "
+                     "is free, wipe it first: wipefs -a %s",
+                     t ? "" : " partition table", (int)strcspn(v, "\n"), v,
+                     real);
+            pb_run_res_release(&res);
+            return 1;
+        }
+    }
+    pb_run_res_release(&res);
+    return 0;
+}
+
+/* ==== a suspended pool: advice that works on the ZFS in use ==== */
+
+void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
+                             const char *run_id, const char *mnt, char *buf,
+                             size_t n)
+{
+    char dir[PATH_MAX];
+    parent_of(mnt ? mnt : ".", dir, sizeof(dir));
+    if (impl == PB_RUN_IMPL_ZFS_FUSE)
+        snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "
+                 "it ran out of space); poolbench leaves it and its vdevs as "
+                 "they are. zfs-fuse cannot resume nor destroy a suspended "
+                 "pool ('zpool clear' and 'zpool destroy' hang, and the "
+                 "daemon's other mounts with them): once nothing else uses "
+                 "zfs-fuse, stop the daemon, make room on the file system "
+                 "of the vdev files (or fix the device), start zfs-fuse "
+                 "again, then run 'poolbench run --cleanup %s -o %s'",
+                 pool, run_id, dir);
+    else
+        snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "
+                 "it ran out of space); poolbench leaves it and its vdevs as "
+                 "they are: see 'zpool status %s', make room on the file "
+                 "system of the vdev files (or fix the device), run 'zpool "
+                 "clear %s', then 'poolbench run --cleanup %s -o %s'",
+                 pool, pool, pool, run_id, dir);
+}
