@@ -897,12 +897,56 @@ static size_t stamp_hit(size_t *st, size_t i, size_t gen)
     return ++st[2 * i + 1];
 }
 
+/* dep[a * nreal + b]: dimension b is a function of dimension a over the
+ * cells (each value of a goes with one value of b: `vdevs` and `disks`
+ * of a `layout` such as stripe-2). Such a b is no dimension of its own
+ * when a is swept. */
+static unsigned char *dependencies(const struct cand *cands, const size_t *vi,
+                                   size_t stride, size_t n, size_t nreal)
+{
+    unsigned char *dep = pb_xcalloc(nreal * nreal + 1, 1);
+    size_t maxv = 1;
+    for (size_t k = 0; k < nreal; k++)
+        if (cands[k].nvals > maxv)
+            maxv = cands[k].nvals;
+    size_t *seen = pb_xcalloc(maxv + 1, sizeof(size_t));
+    for (size_t a = 0; a < nreal; a++) {
+        if (cands[a].kind == RP_DIM_FAMILY)
+            continue;
+        for (size_t b = 0; b < nreal; b++) {
+            if (a == b || cands[b].kind == RP_DIM_FAMILY)
+                continue;
+            for (size_t v = 0; v <= maxv; v++)
+                seen[v] = 0; /* value of b + 1 seen with value v of a */
+            int fn = 1;
+            for (size_t i = 0; i < n && fn; i++) {
+                size_t va = vi[i * stride + a], vb = vi[i * stride + b];
+                if (!seen[va])
+                    seen[va] = vb + 1;
+                else if (seen[va] != vb + 1)
+                    fn = 0;
+            }
+            dep[a * nreal + b] = (unsigned char)fn;
+        }
+    }
+    free(seen);
+    return dep;
+}
+
+static int depends(const unsigned char *dep, size_t nreal, size_t x,
+                   size_t s, size_t k)
+{
+    return (x < nreal && dep[x * nreal + k]) ||
+           (s < nreal && dep[s * nreal + k]);
+}
+
 /* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
  * groups (same value of every other dimension) holding at least two x
  * values, and two series values when s is given. */
 static size_t coverage(const struct cand *cands, const size_t *vi,
                        size_t stride, const uint64_t *full, size_t n,
-                       size_t nreal, size_t x, size_t s, struct cov_ws *w)
+                       size_t nreal, size_t x, size_t s,
+                       const unsigned char *dep, struct cov_ws *w)
 {
     struct keyed *tmp = w->tmp;
     size_t m = 0;
@@ -923,6 +967,11 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
             if (s < nreal)
                 key -= w->hv[s][vs];
         }
+        /* dimensions that follow from x or s (vdevs from a layout) do
+         * not split groups */
+        for (size_t k = 0; k < nreal; k++)
+            if (k != x && k != s && depends(dep, nreal, x, s, k))
+                key -= w->hv[k][vi[i * stride + k]];
         tmp[m].key = key;
         tmp[m].x = vx;
         tmp[m].s = vs;
@@ -1328,6 +1377,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < nreal; k++)
             full[i] += hv[k][vi[i * stride + k]];
+    unsigned char *dep = dependencies(cands, vi, stride, n, nreal);
     struct cov_ws ws;
     cov_init(&ws, n, maxv);
     ws.hv = hv;
@@ -1348,7 +1398,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             if (!two && cands[xi].kind != RP_DIM_TEST && !x->xkey)
                 continue;
             size_t cov = coverage(cands, vi, stride, full, n, nreal, xi,
-                                  two ? si : SIZE_MAX, &ws);
+                                  two ? si : SIZE_MAX, dep, &ws);
             if (!cov)
                 continue;
             /* x: the dimension with more values (bars in groups) */
@@ -1384,7 +1434,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         size_t *pd = pb_xcalloc(ncand + 1, sizeof(size_t));
         size_t npd = 0;
         for (size_t k = 0; k < nreal; k++)
-            if (k != bx && k != bsi)
+            if (k != bx && k != bsi && !depends(dep, nreal, bx, bsi, k))
                 pd[npd++] = k;
         /* repack without the cells that lack x or the series */
         size_t *vi2 = pb_xcalloc(n * ncand + 1, sizeof(size_t));
@@ -1404,6 +1454,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
         free(vi2);
         free(pd);
     }
+    free(dep);
     free(ambig);
     free(vi);
     free(cands);
