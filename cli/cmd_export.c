@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,14 +66,8 @@ static void params_release(struct params *p)
 /* {"key": value, ...} of owner id; numbers as JSON numbers. */
 static json_t *params_object(const struct params *p, long long id)
 {
-    size_t lo = 0, hi = p->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->v[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = pb_lower_bound_id(p->v, p->n, sizeof(*p->v),
+                                  offsetof(struct pb_db_triple, id), id);
     json_t *o = json_object();
     for (; lo < p->n && p->v[lo].id == id; lo++)
         json_object_set_new(o, p->v[lo].a, cli_json_value(p->v[lo].b));

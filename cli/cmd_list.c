@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,14 +141,8 @@ struct cfg_ctx {
 static void dims_range(const struct dims *d, long long id, size_t *lo,
                        size_t *hi)
 {
-    size_t a = 0, b = d->n;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (d->v[mid].id < id)
-            a = mid + 1;
-        else
-            b = mid;
-    }
+    size_t a = pb_lower_bound_id(d->v, d->n, sizeof(*d->v),
+                                 offsetof(struct pb_db_triple, id), id);
     *lo = a;
     while (a < d->n && d->v[a].id == id)
         a++;

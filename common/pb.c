@@ -667,3 +667,22 @@ char *pb_term_str(const char *s)
     pb_buf_release(&b);
     return r;
 }
+
+/* ==== sorted arrays ==== */
+
+size_t pb_lower_bound_id(const void *base, size_t n, size_t size, size_t off,
+                         long long id)
+{
+    const unsigned char *b = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        long long v;
+        memcpy(&v, b + mid * size + off, sizeof(v));
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}

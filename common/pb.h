@@ -134,6 +134,12 @@ int pb_dec_fast(const char *s, size_t n, double *out) PB_WUR;
  * no continuation byte, so nothing past it is read. */
 size_t pb_utf8_len(const unsigned char *s, size_t n);
 
+/* In an array of n elements of `size` bytes sorted by a long long id at
+ * byte offset `off`, the index of the first element whose id is >= id
+ * (n when none): where the rows of one owner begin. */
+size_t pb_lower_bound_id(const void *base, size_t n, size_t size, size_t off,
+                         long long id);
+
 /* Write s for a terminal or a one-line message: control characters (C0,
  * DEL, the C1 range U+0080..U+009F) and bytes that are not UTF-8 become
  * \n, \r, \t or \xHH, so a job or file name cannot move the cursor, change

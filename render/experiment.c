@@ -8,6 +8,7 @@
 #include "render/render_int.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +32,8 @@ int rp_cell_fact(const char *key)
 /* The facts of source id: model/ lists them by source id. */
 static size_t facts_of(const struct rp_data *d, long long id, size_t *first)
 {
-    size_t lo = 0, hi = d->nfacts;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (d->facts[mid].source_id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = pb_lower_bound_id(d->facts, d->nfacts, sizeof(*d->facts),
+                                  offsetof(struct rp_fact, source_id), id);
     *first = lo;
     size_t end = lo;
     while (end < d->nfacts && d->facts[end].source_id == id)

@@ -4,6 +4,7 @@
 #include "render/render_int.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -668,14 +669,9 @@ static int cmp_fact(const void *a, const void *b)
 
 static int source_used(const struct rp_data *d, long long id)
 {
-    size_t lo = 0, hi = d->nsources;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (d->sources[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = pb_lower_bound_id(d->sources, d->nsources,
+                                  sizeof(*d->sources),
+                                  offsetof(struct rp_source, id), id);
     return lo < d->nsources && d->sources[lo].id == id && d->sources[lo].used;
 }
 
