@@ -369,7 +369,8 @@ struct cand {
 
 static const char *const pref_keys[] = {
     "bs",        "recordsize",  "volblocksize", "iodepth",      "numjobs",
-    "file_size", "record_size", "compression",  "layout",       "vdevs",
+    "file_size", "record_size", "compression",  "pool_layout",  "layout",
+    "vdevs",
     "ashift",    "sync",        "logbias",      "primarycache", "slog",
     "l2arc",     "atime",       "disk_format",  "guest_fs",     "rw",
     "clients",   "direct",      "fsync",        "rwmixread",    "ioengine",

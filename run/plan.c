@@ -827,6 +827,9 @@ void pb_run_cell_config(const struct pb_run_plan *p,
         else
             snprintf(ls, sizeof(ls), "%s", l.type);
         kv_add(kv, n, &cap, "layout", ls);
+        /* the plan's own name of the pool (stripe-2, 2xmirror-2): the one
+         * dimension a layout study sweeps, vdevs and disks follow from it */
+        kv_add(kv, n, &cap, "pool_layout", lay ? lay : "stripe");
         snprintf(num, sizeof(num), "%d", stripe ? l.width : l.groups);
         kv_add(kv, n, &cap, "vdevs", num);
         snprintf(num, sizeof(num), "%d", stripe ? 1 : l.width);
