@@ -1146,7 +1146,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->x.watch_ctx = r;
     r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
                                           : plan->stop_on_failure;
-    int installed = 0;
+    int installed = 0, made_dir = 0;
 
     if (!opts->dry_run) {
         if (geteuid() != 0) {
@@ -1157,6 +1157,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
         }
         /* the folder's lock first: a second run on it is refused before it
          * reads the manifest (a live run's vdevs are not "left") */
+        struct stat dst;
+        made_dir = lstat(r->dir, &dst) != 0;
         if (pb_run_dir_ours(r->dir, 1, err) != PB_OK)
             goto done;
         if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
@@ -1353,6 +1355,14 @@ done:
         fclose(r->x.log);
     if (r->z.manifest)
         fclose(r->z.manifest); /* and its lock */
+    if (err->code && made_dir && !installed) {
+        /* refused before anything was made: the folder this run created
+         * for it goes too (a refused plan leaves nothing behind) */
+        char mp[PATH_MAX];
+        snprintf(mp, sizeof(mp), "%s/manifest.tsv", r->dir);
+        unlink(mp);
+        rmdir(r->dir);
+    }
     for (size_t i = 0; i < r->ndone; i++)
         free(r->done[i]);
     free(r->done);

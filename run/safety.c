@@ -135,24 +135,25 @@ int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)
 
 /* ==== vdev files: made new, removed only while still ours ==== */
 
-int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
-                            const char *size_txt, char *why, size_t n)
+/* What is done in-process, logged as the command it stands for with its
+ * outcome, like every command of the log ("  # exit 0"). */
+static int vdev_logged(struct pb_run_exec *x, const struct pb_buf *line,
+                       int rc, const char *why)
 {
-    const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
-    struct pb_buf line = PB_BUF_INIT;
-    v->made = 0;
-    pb_run_quote(&line, argv);
-    if (x->dry_run) {
-        fprintf(x->dry, "%s\n", pb_buf_str(&line));
-        pb_buf_release(&line);
-        return 0;
-    }
     if (x->log) {
-        /* what is done in-process, as the command it stands for */
-        fprintf(x->log, "%s  # new file only (O_EXCL)\n", pb_buf_str(&line));
+        if (rc == 0)
+            fprintf(x->log, "%s  # exit 0 (in-process: a new file only, "
+                    "O_EXCL)\n", pb_buf_str(line));
+        else
+            fprintf(x->log, "%s  # exit 1 (in-process: %s)\n",
+                    pb_buf_str(line), why);
         fflush(x->log);
     }
-    pb_buf_release(&line);
+    return rc;
+}
+
+static int vdev_create(struct pb_run_vdev *v, char *why, size_t n)
+{
     /* never an existing file (another run's live vdev) nor a link */
     int fd = open(v->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
                                O_CLOEXEC, 0600);
@@ -179,6 +180,23 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
         return -1;
     }
     return 0;
+}
+
+int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
+                            const char *size_txt, char *why, size_t n)
+{
+    const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
+    struct pb_buf line = PB_BUF_INIT;
+    v->made = 0;
+    pb_run_quote(&line, argv);
+    if (x->dry_run) {
+        fprintf(x->dry, "%s\n", pb_buf_str(&line));
+        pb_buf_release(&line);
+        return 0;
+    }
+    int rc = vdev_logged(x, &line, vdev_create(v, why, n), why);
+    pb_buf_release(&line);
+    return rc;
 }
 
 int pb_run_vdev_file_ours(const struct pb_run_vdev *v)
