@@ -33,19 +33,28 @@ static int kv_token(const char *s, size_t n, const char **k, size_t *kn,
     return 1;
 }
 
+/* The next white-space word at *p (NULL at the end); *p moves past it,
+ * so the word is [return value, *p). */
+static const char *next_word(const char **p)
+{
+    const char *q = *p;
+    while (*q && isspace((unsigned char)*q))
+        q++;
+    if (!*q)
+        return NULL;
+    const char *st = q;
+    while (*q && !isspace((unsigned char)*q))
+        q++;
+    *p = q;
+    return st;
+}
+
 /* Each white-space word of s is key=value (and there is one). */
 static int all_kv(const char *s)
 {
     int any = 0;
-    const char *p = s;
-    while (*p) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *st = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
+    const char *p = s, *st;
+    while ((st = next_word(&p)) != NULL) {
         const char *k, *v;
         size_t kn, vn;
         if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
@@ -59,15 +68,8 @@ static int all_kv(const char *s)
 static int kv_dims(struct tb_ctx *c, const struct tb_line *l, const char *s,
                    long col, const char *origin, struct tb_dimlist *dl)
 {
-    const char *p = s;
-    while (*p) {
-        while (*p && isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            break;
-        const char *st = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
+    const char *p = s, *st;
+    while ((st = next_word(&p)) != NULL) {
         const char *k, *v;
         size_t kn, vn;
         if (!kv_token(st, (size_t)(p - st), &k, &kn, &v, &vn))
