@@ -151,6 +151,8 @@ const char *const pb_db_sql[S__COUNT] = {
                        "ORDER BY source_id, rowid",
     /* children first: foreign keys are not enforced, so ON DELETE
      * CASCADE does not fire */
+    [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
+                         "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",
     [S_FORGET_FACTS] = "DELETE FROM fact WHERE source_id = ?1",
     [S_FORGET_SOURCE] = "DELETE FROM source WHERE id = ?1",
@@ -187,6 +189,10 @@ static const char *const migrations[] = {
     "INSERT INTO config_own_param(own_id, key, value, origin) "
     "SELECT config_id, key, value, NULL FROM config_param;"
     "UPDATE result SET own_id = config_id;",
+    /* 3 -> 4: per-repeat samples of a result (schema.sql, "sample") */
+    "CREATE TABLE sample (result_id INTEGER NOT NULL REFERENCES result(id) "
+    "ON DELETE CASCADE, seq INTEGER NOT NULL, value REAL NOT NULL, "
+    "PRIMARY KEY (result_id, seq)) WITHOUT ROWID;",
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {

@@ -66,6 +66,7 @@ enum db_stmt {
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
     /* forgetting a source */
+    S_FORGET_SAMPLES,
     S_FORGET_RESULTS,
     S_FORGET_FACTS,
     S_FORGET_SOURCE,

@@ -115,6 +115,19 @@ CREATE TABLE result (
 -- a result and saved the report nothing (it sorts on more columns).
 CREATE INDEX result_by_source ON result(source_id);
 
+-- Per-repeat values behind a result (PTS RawString, bonnie++ -x rows, the
+-- repeats of a run-module cell, several sources of one setup): the result
+-- row keeps the summary (value = mean, stderr, samples = n); its samples,
+-- when the input has them, are here in input order (seq from 0). v_result
+-- is unchanged; readers that need the distribution (compare's
+-- Mann-Whitney U test, outlier flags) join on result_id.
+CREATE TABLE sample (
+    result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,
+    value     REAL NOT NULL,
+    PRIMARY KEY (result_id, seq)
+) WITHOUT ROWID;
+
 -- Facts about a source or a host: CPU, kernel, ZFS version, tool version.
 CREATE TABLE fact (
     source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,

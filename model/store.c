@@ -564,7 +564,7 @@ int pb_db_forget_source(struct pb_db *db, long long source_id,
     if (!rc)
         rc = source_labels(db, source_id, &labels, &nl, err);
     static const enum db_stmt del[] = {S_FORGET_LABEL_PARAMS,
-                                       S_FORGET_RESULTS, S_FORGET_FACTS,
+                                       S_FORGET_SAMPLES, S_FORGET_RESULTS, S_FORGET_FACTS,
                                        S_FORGET_SOURCE};
     for (size_t i = 0; i < sizeof(del) / sizeof(del[0]) && !rc; i++) {
         sqlite3_stmt *q = db_stmt(db, del[i], err);

@@ -205,8 +205,9 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
-    /* the version-1 shape: what version 3 added taken away again */
+    /* the version-1 shape: what versions 3 and 4 added taken away */
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
                                   "DROP TABLE label_param; "
@@ -229,6 +230,9 @@ static void test_migrate_v1(void **state)
     assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
                            "'result_by_test'"),
                      0);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'sample'"),
+                     1);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
                            "'read_iops' AND value = 1416"),
                      1);
@@ -278,6 +282,7 @@ static void test_reader_upgrades(void **state)
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
                                   "DROP TABLE label_param; "
