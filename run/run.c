@@ -394,7 +394,8 @@ static const struct pb_result *find_like(const struct pb_resultset *dst,
 }
 
 /* Fold the repeats of a cell into one set: per result the mean, its
- * standard error and the number of samples. */
+ * standard error, the number of samples and the values themselves (in
+ * repeat order, the sample table). */
 static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                                  const char *path, const char *sha,
                                  size_t size)
@@ -409,6 +410,8 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
     for (size_t i = 0; i < s0->nfacts; i++)
         pb_rs_fact(out, s0->facts[i].host, s0->facts[i].key,
                    s0->facts[i].value);
+    double *vals = NULL; /* one result's values over the repeats */
+    size_t capv = 0;
     for (size_t k = 0; k < n; k++) {
         const struct pb_resultset *s = sets[k];
         for (size_t i = 0; i < s->nresults; i++) {
@@ -427,11 +430,12 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                                  te->params[j].value);
             double sum = 0, sq = 0;
             long cnt = 0;
+            PB_GROW(vals, capv, n);
             for (size_t m = 0; m < n; m++) {
                 const struct pb_result *q = find_like(sets[m], s, r);
                 if (q && q->has_value) {
                     sum += q->value;
-                    cnt++;
+                    vals[cnt++] = q->value;
                 }
             }
             if (cnt == 0) {
@@ -453,8 +457,10 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                 o->has_stderr = 1;
                 o->stderr_ = sqrt(sq / (double)(cnt - 1)) / sqrt((double)cnt);
             }
+            pb_rs_samples(out, o, vals, (size_t)cnt);
         }
     }
+    free(vals);
     return out;
 }
 
