@@ -28,6 +28,7 @@ struct run {
     struct pb_run_caps caps; /* what this ZFS and fio can do */
     struct pb_run_pre pre;   /* ... and which cells lack it */
     int stop_on_failure;     /* the plan's on_failure, or --on-failure */
+    size_t seq;              /* 1-based position of the cell in the run */
     char run_id[64];
     char dir[PATH_MAX - 64], raw[PATH_MAX], mnt[PATH_MAX];
     int width; /* digits of cell numbers in file names */
@@ -758,6 +759,7 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
     struct pb_resultset *props = NULL;
     long got = 0;
+    struct pb_run_repstop stop = {0};
     struct pb_run_tel tel = {0};
     struct pb_run_dsspace lay = {0};
     struct pb_buf fiocmd = PB_BUF_INIT, rawl = PB_BUF_INIT;
@@ -848,6 +850,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_buf_add(&all, buf, len);
         free(buf);
         got++;
+        if (pb_run_repeat_enough(r->p, sets, got, &stop))
+            break;
     }
     /* zfs get after the last repeat, once the data is on the pool; when
      * that fails the fio results stand, without space figures, and the
@@ -881,6 +885,12 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
         pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
                           sets[k]);
+        pb_run_repeat_facts(r->p, &stop, sets[k]);
+        if (r->p->order_random) {
+            char seq[32];
+            snprintf(seq, sizeof(seq), "%zu", r->seq);
+            pb_rs_fact(sets[k], NULL, "cell_seq", seq);
+        }
     }
     if (!r->x.dry_run && got > 0) {
         struct pb_resultset *set = sets[0];
@@ -1214,11 +1224,21 @@ int pb_run_execute(const struct pb_run_plan *plan,
         strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
         if (r->x.log)
             fprintf(r->x.log, "# ==== %s\n", ts);
-        pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %ld "
-                    "repeats, pool '%s', %s, run id %s, on_failure = %s",
-                    plan->path, plan->name, plan->ncells, plan->repeats,
+        char reps[96];
+        if (plan->repeats_auto)
+            snprintf(reps, sizeof(reps), "auto repeats (3 to %ld, target "
+                     "RSE %g%%)", plan->repeats, plan->target_rse * 100);
+        else
+            snprintf(reps, sizeof(reps), "%ld repeats", plan->repeats);
+        pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %s, "
+                    "pool '%s', %s, run id %s, on_failure = %s",
+                    plan->path, plan->name, plan->ncells, reps,
                     plan->pool, pb_run_impl_name(r->impl), r->run_id,
                     r->stop_on_failure ? "stop" : "continue");
+        if (plan->order_random)
+            pb_run_note(&r->x, "order = random, seed %lu%s", plan->seed,
+                        plan->has_seed ? "" : " (drawn: set seed = to run "
+                                              "this order again)");
         if (plan->time_scale != 1)
             pb_run_note(&r->x, "time scale %g: fio runtimes, sizes and "
                         "repeats scaled down (a smoke run)",
@@ -1236,14 +1256,29 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
     pb_run_plan_facts(plan, &r->caps, r->facts);
+    size_t *order = pb_xcalloc(plan->ncells + 1, sizeof(*order));
+    pb_run_order(plan, order);
+    if (plan->order_random) {
+        struct pb_buf ob = PB_BUF_INIT;
+        pb_buf_printf(&ob, "%lu", plan->seed);
+        pb_rs_fact(r->facts, NULL, "run_order", "random");
+        pb_rs_fact(r->facts, NULL, "run_seed", pb_buf_str(&ob));
+        pb_buf_reset(&ob);
+        for (size_t k = 0; k < plan->ncells; k++)
+            pb_buf_printf(&ob, "%s%zu", k ? " " : "", order[k] + 1);
+        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&ob));
+        pb_buf_release(&ob);
+    }
     pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
     if (!opts->dry_run)
         pb_run_keep_plan(plan, r->dir, r->facts);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
-    for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
+    for (size_t k = 0; k < plan->ncells && !r->fatal; k++) {
         if (pb_run_stopped())
             break;
+        size_t i = order[k];
+        r->seq = k + 1;
         struct pb_run_cell c;
         pb_run_cell_at(plan, i, &c);
         pb_run_plan_describe(plan, i, &label, &test);
@@ -1302,6 +1337,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
             break; /* on_failure = stop: cleaned up below */
     }
     r->cell_key[0] = '\0';
+    free(order);
     pb_buf_release(&label);
     pb_buf_release(&test);
     if (r->z.gone) {
