@@ -1163,6 +1163,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
                                           : plan->stop_on_failure;
     int installed = 0, made_dir = 0;
+    size_t *order = NULL;
+    struct pb_buf cellorder = PB_BUF_INIT;
 
     if (!opts->dry_run) {
         if (geteuid() != 0) {
@@ -1216,6 +1218,11 @@ int pb_run_execute(const struct pb_run_plan *plan,
         pb_run_signals_install();
         installed = 1;
     }
+    /* the order the cells run in, "3 1 2" (1-based) */
+    order = pb_xcalloc(plan->ncells + 1, sizeof(*order));
+    pb_run_order(plan, order);
+    for (size_t k = 0; k < plan->ncells; k++)
+        pb_buf_printf(&cellorder, "%s%zu", k ? " " : "", order[k] + 1);
     {
         time_t t = time(NULL);
         char ts[64];
@@ -1236,9 +1243,11 @@ int pb_run_execute(const struct pb_run_plan *plan,
                     plan->pool, pb_run_impl_name(r->impl), r->run_id,
                     r->stop_on_failure ? "stop" : "continue");
         if (plan->order_random)
-            pb_run_note(&r->x, "order = random, seed %lu%s", plan->seed,
+            pb_run_note(&r->x, "order = random, seed %lu%s: cells %s",
+                        plan->seed,
                         plan->has_seed ? "" : " (drawn: set seed = to run "
-                                              "this order again)");
+                                              "this order again)",
+                        pb_buf_str(&cellorder));
         if (plan->time_scale != 1)
             pb_run_note(&r->x, "time scale %g: fio runtimes, sizes and "
                         "repeats scaled down (a smoke run)",
@@ -1256,18 +1265,12 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
     pb_run_plan_facts(plan, &r->caps, r->facts);
-    size_t *order = pb_xcalloc(plan->ncells + 1, sizeof(*order));
-    pb_run_order(plan, order);
     if (plan->order_random) {
-        struct pb_buf ob = PB_BUF_INIT;
-        pb_buf_printf(&ob, "%lu", plan->seed);
+        char seed[32];
+        snprintf(seed, sizeof(seed), "%lu", plan->seed);
         pb_rs_fact(r->facts, NULL, "run_order", "random");
-        pb_rs_fact(r->facts, NULL, "run_seed", pb_buf_str(&ob));
-        pb_buf_reset(&ob);
-        for (size_t k = 0; k < plan->ncells; k++)
-            pb_buf_printf(&ob, "%s%zu", k ? " " : "", order[k] + 1);
-        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&ob));
-        pb_buf_release(&ob);
+        pb_rs_fact(r->facts, NULL, "run_seed", seed);
+        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&cellorder));
     }
     pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
     if (!opts->dry_run)
@@ -1337,7 +1340,6 @@ int pb_run_execute(const struct pb_run_plan *plan,
             break; /* on_failure = stop: cleaned up below */
     }
     r->cell_key[0] = '\0';
-    free(order);
     pb_buf_release(&label);
     pb_buf_release(&test);
     if (r->z.gone) {
@@ -1391,6 +1393,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
                             : "");
     }
 done:
+    free(order);
+    pb_buf_release(&cellorder);
     if (installed)
         pb_run_signals_restore();
     if (r->x.log)

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ingest/ingest.h"
 #include "run/run.h"
 #include "run/run_int.h"
 
+#define CAPS_DIR PB_FIXTURES_DIR "/zfs-caps"
 #define VD "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
 #define SEED42 2, 0, 1, 4, 5, 3
 #define VD2 "vdevs = file:/tmp/pb-unit-none/d0.img:128M, " \
@@ -274,6 +276,67 @@ static void test_order(void **state)
     pb_run_plan_free(p);
 }
 
+/* The dry run says the order and the repeat rule, and lists the cells in
+ * that order, each with its most repeats. */
+static void test_dry_run(void **state)
+{
+    (void)state;
+    const char *dir = "/tmp/pb-unit-repeat-out";
+    if (access("/tmp/pb-unit-rep-d0.img", F_OK) == 0 || access(dir, F_OK) == 0)
+        skip();
+    struct pb_run_plan *p = parse_ok(
+        "[plan]\nname = unitrep\npool = pbunitrep\n"
+        "vdevs = file:/tmp/pb-unit-rep-d0.img:128M\n"
+        "repeats = auto\nmax_repeats = 3\norder = random\nseed = 42\n"
+        "[dataset]\nrecordsize = 8k, 128k\ncompression = gzip, off\n"
+        "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n");
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *fp = open_memstream(&out, &outlen);
+    assert_non_null(fp);
+    struct pb_run_opts o = {0};
+    o.dry_run = 1;
+    o.dir = dir;
+    o.out = fp;
+    o.run_id = "unit-rep";
+    o.impl = PB_RUN_IMPL_ZFS_FUSE;
+    o.caps_dir = CAPS_DIR "/zfs-fuse";
+    struct pb_run_summary sum;
+    struct pb_err err = {0};
+    int rc = pb_run_execute(p, &o, &sum, &err);
+    fclose(fp);
+    if (rc)
+        print_error("dry run: %s\n", err.msg);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(strstr(out, "plan 'unitrep', 4 cells x auto repeats (3 "
+                                "to 3, target RSE 2%), pool 'pbunitrep'"));
+    assert_non_null(strstr(out, "# order = random, seed 42: cells 3 1 4 2\n"));
+    /* the cells in that order */
+    static const char *const cells[] = {
+        "# cell 3/4: recordsize=128k compression=gzip",
+        "# cell 1/4: recordsize=8k compression=gzip",
+        "# cell 4/4: recordsize=128k compression=off",
+        "# cell 2/4: recordsize=8k compression=off"};
+    const char *at = out;
+    for (size_t i = 0; i < 4; i++) {
+        const char *c = strstr(at, cells[i]);
+        if (!c)
+            print_error("cell '%s' not after the cells before it\n",
+                        cells[i]);
+        assert_non_null(c);
+        at = c;
+    }
+    /* each with its 3 repeats at most */
+    size_t n = 0;
+    for (const char *q = strstr(out, "--output-format=json "); q;
+         q = strstr(q + 1, "--output-format=json "))
+        n++;
+    assert_int_equal(n, 12);
+    assert_int_not_equal(access(dir, F_OK), 0);
+    free(out);
+    pb_run_plan_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_rse),
         cmocka_unit_test(test_auto_stop),
         cmocka_unit_test(test_order),
+        cmocka_unit_test(test_dry_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
