@@ -1233,8 +1233,9 @@ int pb_run_execute(const struct pb_run_plan *plan,
             fprintf(r->x.log, "# ==== %s\n", ts);
         char reps[96];
         if (plan->repeats_auto)
-            snprintf(reps, sizeof(reps), "auto repeats (3 to %ld, target "
-                     "RSE %g%%)", plan->repeats, plan->target_rse * 100);
+            snprintf(reps, sizeof(reps), "auto repeats (%ld to %ld, "
+                     "target RSE %g%%)", plan->repeats < 3 ? plan->repeats : 3,
+                     plan->repeats, plan->target_rse * 100);
         else
             snprintf(reps, sizeof(reps), "%ld repeats", plan->repeats);
         pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %s, "
