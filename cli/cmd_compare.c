@@ -199,6 +199,48 @@ static int run_side(struct side *s, const char *run)
     return 0;
 }
 
+static int on_label(void *ctx, const char *name)
+{
+    return add_name(ctx, name);
+}
+
+/* A label pattern must match some configuration with results: else name
+ * the selector, the nearest label and what there is. */
+static int label_side(struct side *s, const char *re)
+{
+    struct names all = {0}, hit = {0};
+    struct pb_err err = {0};
+    int rc = pb_db_each_name(s->db, PB_DB_CONFIGS, re, on_label, &hit, &err);
+    if (!rc)
+        rc = pb_db_each_name(s->db, PB_DB_CONFIGS, NULL, on_label, &all,
+                             &err);
+    if (rc) {
+        free_names(&all);
+        free_names(&hit);
+        return cli_fail(&err);
+    }
+    int out = 0;
+    if (!hit.n) {
+        struct pb_buf b = PB_BUF_INIT;
+        const char *near = cli_nearest(re, (const char *const *)all.v, all.n);
+        if (near) {
+            char *t = pb_term_str(near);
+            pb_buf_printf(&b, "did you mean '%s'? ", t);
+            free(t);
+        }
+        pb_buf_puts(&b, "configurations: ");
+        list_names(&b, &all, 8);
+        char *t = pb_term_str(s->text);
+        out = cli_usage_error("compare", "no configuration label matches "
+                              "'%s'; %s", t, pb_buf_str(&b));
+        free(t);
+        pb_buf_release(&b);
+    }
+    free_names(&all);
+    free_names(&hit);
+    return out;
+}
+
 /* db:FILE or db:FILE:RE. FILE ends at the first ':' after "db:" unless
  * the whole rest names an existing file. */
 static int db_side(struct side *s, const char *rest)
@@ -234,7 +276,7 @@ static int db_side(struct side *s, const char *rest)
         return cli_fail(&err);
     s->own = 1;
     s->f.config_re = s->label_re;
-    return 0;
+    return s->label_re ? label_side(s, s->label_re) : 0;
 }
 
 /* Fill side s from its selector text; main is the --db database (opened
@@ -265,6 +307,9 @@ static int parse_side(struct side *s, const char *dbpath, struct pb_db **main,
                 return rc;
         } else {
             s->f.config_re = s->text;
+            int rc = label_side(s, s->text);
+            if (rc)
+                return rc;
         }
     }
     /* every pattern must match something in this side's database */
