@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_best(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);
