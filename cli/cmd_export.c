@@ -86,7 +86,7 @@ static json_t *params_object(const struct params *p, long long id)
 struct out {
     FILE *fp;
     int json;
-    int samples; /* rows are samples (pb_db_each_sample) */
+    int samples; /* rows are samples (pb_db_each_result_sample) */
     size_t n;
     struct params cp, tp;
 };
@@ -281,7 +281,7 @@ int cmd_export(int argc, char **argv)
     }
     int rc = PB_OK;
     if (samples) {
-        rc = pb_db_each_sample(db, &f, on_row, &o, &err);
+        rc = pb_db_each_result_sample(db, &f, on_row, &o, &err);
         if (json)
             fputs(o.n ? "\n]\n" : "[]\n", o.fp);
         return finish(db, o.fp, outpath, rc, &err);

@@ -106,7 +106,7 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?5 IS NULL OR s.format = ?5) "
         "ORDER BY t.name, c.label, m.name, r.job, h.name, s.path, r.id",
     /* S_EACH_RESULT's rows and order, one row per stored sample */
-    [S_EACH_SAMPLE] =
+    [S_EXPORT_SAMPLES] =
         "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, r.job, "
         "m.name, x.value, m.unit, m.direction, x.seq, r.samples, "
         "r.config_id, r.test_id FROM result r "

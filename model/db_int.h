@@ -55,7 +55,7 @@ enum db_stmt {
     S_FACT_INSERT,
     S_SAMPLE_INSERT,
     S_EACH_RESULT,
-    S_EACH_SAMPLE,
+    S_EXPORT_SAMPLES,
     S_EACH_SOURCE,
     S_EACH_CONFIG,
     S_EACH_TEST,

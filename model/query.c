@@ -44,7 +44,7 @@ static int each_row(struct pb_db *db, enum db_stmt st,
         r.samples = (long)sqlite3_column_int64(q, 12);
         r.config_id = sqlite3_column_int64(q, 13);
         r.test_id = sqlite3_column_int64(q, 14);
-        if (st == S_EACH_SAMPLE) {
+        if (st == S_EXPORT_SAMPLES) {
             r.has_stderr = 0;
             r.samples = (long)sqlite3_column_int64(q, 11);
         }
@@ -60,10 +60,10 @@ int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
     return each_row(db, S_EACH_RESULT, f, cb, ctx, err);
 }
 
-int pb_db_each_sample(struct pb_db *db, const struct pb_db_filter *f,
-                      pb_db_row_cb cb, void *ctx, struct pb_err *err)
+int pb_db_each_result_sample(struct pb_db *db, const struct pb_db_filter *f,
+                             pb_db_row_cb cb, void *ctx, struct pb_err *err)
 {
-    return each_row(db, S_EACH_SAMPLE, f, cb, ctx, err);
+    return each_row(db, S_EXPORT_SAMPLES, f, cb, ctx, err);
 }
 
 int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,
