@@ -204,6 +204,7 @@ struct rp_data {
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
     struct rp_merge *merge; /* tests compared as one (ignore.c); NULL */
+    const struct rp_history *history; /* history.c; NULL = none */
 };
 
 /* Read everything the report shows, filtered by f, and aggregate it into
@@ -477,6 +478,7 @@ struct rc_xyline {
     uint32_t color;
     size_t n;
     const double *x, *y;   /* in the units of the spec */
+    const double *yerr;    /* ± whiskers (< 0: none); may be NULL */
     const char *const *pt; /* point labels ("qd4"); may be NULL */
 };
 struct rc_xyspec {
@@ -484,6 +486,10 @@ struct rc_xyspec {
     struct rp_unit xunit, yunit;
     const struct rc_xyline *lines;
     size_t n;
+    /* categories of x: x = 1 .. nxcats names xcats[x - 1] (ticks are
+     * those names; xunit unused); NULL = x is a number */
+    const char *const *xcats;
+    size_t nxcats;
 };
 struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s);
 
@@ -600,6 +606,57 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
 
 /* Is the metric shown in the compression or bonnie++ table? */
 int rp_metric_in_special(const char *metric);
+
+/* ==== history across runs (history.c) ==== */
+
+/* One point of a series: a run or ingest date. */
+struct rp_hpoint {
+    size_t point;     /* index into rp_history.keys (time order) */
+    double mean, se;  /* se < 0: unknown */
+    long n;
+    double p;         /* Welch p against the points before; NAN = none */
+    double base;      /* their pooled mean (when p is set) */
+    size_t nbase;     /* how many points that was */
+    int step;         /* p < 0.05: a step change */
+    double change;    /* (mean - base) / |base| at a step */
+};
+
+/* A configuration's points for one test and metric (>= 2). */
+struct rp_hseries {
+    size_t test, metric, config;
+    size_t first, n; /* into rp_history.pts */
+    size_t steps;
+};
+
+struct rp_history {
+    const char **keys;  /* run id or ingest day of each point, oldest
+                           first */
+    const char **whens; /* their first ingested_at */
+    size_t nkeys;
+    struct rp_hpoint *pts;
+    size_t npts, cappts;
+    struct rp_hseries *s; /* by test rank, metric, config rank */
+    size_t ns, caps;
+    size_t nsteps;
+    struct pb_arena arena;
+};
+
+/* The history of d's headline metrics (rows read again from db with f):
+ * out->ns == 0 when the sources shown are of one run or day (then db is
+ * not read). PB_OK or the query's error. Release with
+ * rp_history_release (also after an error). */
+int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
+                    const struct rp_data *d, struct rp_history *out,
+                    struct pb_err *err) PB_WUR;
+void rp_history_release(struct rp_history *h);
+/* d->history has a series. */
+int rp_has_history(const struct rp_data *d);
+/* The History section (nothing without one). */
+void rp_section_history(struct rp_out *o, const struct rp_data *d);
+/* The Warnings line of step p of series s. */
+void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
+                          const struct rp_hseries *s,
+                          const struct rp_hpoint *p, struct pb_buf *b);
 
 /* ==== the report folder (output.c) ==== */
 

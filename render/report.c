@@ -1537,6 +1537,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
+    if (rp_has_history(d))
+        pb_buf_puts(h, "<li><a href=\"#history\">History</a></li>\n");
     if (o->has_iolat)
         pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
                        "latency</a></li>\n");
@@ -1670,6 +1672,15 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_rank_configs(&d, &rank);
 
     mark_single(&d);
+    struct rp_history hist;
+    if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err))) {
+        rp_history_release(&hist);
+        rp_ranking_release(&rank);
+        rp_sweeps_release(&sws);
+        rp_data_release(&d);
+        return rc;
+    }
+    d.history = &hist;
     struct test_plan plan;
     plan_tests(&d, &plan);
 
@@ -1709,6 +1720,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
+    rp_section_history(&o, &d);
     rp_section_iops_latency(&o, &d);
     section_tests(&o, &d, &plan);
     if (rp_has_experiment(&d))
@@ -1762,6 +1774,7 @@ done:
     plan_release(&plan);
     rp_ranking_release(&rank);
     rp_sweeps_release(&sws);
+    rp_history_release(&hist);
     rp_data_release(&d);
     return rc;
 }
