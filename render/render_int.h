@@ -162,6 +162,8 @@ struct rp_cell {
     const char *null_reason;
     int in_sweep; /* drawn in a sweep */
     long long source; /* id of the first source behind it (its facts) */
+    long nrepeats, outliers; /* stored samples behind it and how many are
+                                outliers (spread.c) */
 };
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */
@@ -606,6 +608,23 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
 
 /* Is the metric shown in the compression or bonnie++ table? */
 int rp_metric_in_special(const char *metric);
+
+/* ==== spread of repeats (spread.c) ==== */
+
+/* "± 1.2 MiB/s · 95% CI ± 3.3 MiB/s" of cell c (Student t with n - 1
+ * df); just the ± SE when n < 2 or the SE is 0 or unknown. Returns buf. */
+const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
+                         char *buf, size_t n);
+/* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
+ * MAD above 3.5; none when n < 3 or MAD is 0); returns their number. */
+int rp_outliers_of(const double *v, size_t n, unsigned char *out);
+/* Set nrepeats and outliers of d's cells from the stored samples.
+ * PB_OK or PB_EDB. */
+int rp_outliers_load(struct pb_db *db, struct rp_data *d,
+                     struct pb_err *err) PB_WUR;
+/* Append "⚠ N outliers" (amber, with a tooltip) to a table cell of c. */
+void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
+                     const struct rp_cell *c);
 
 /* ==== history across runs (history.c) ==== */
 

@@ -234,11 +234,11 @@ static void value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
     }
     rt_setv(t, &row[at], rp_fmt(u, c->mean, buf, sizeof(buf)), c->mean);
     if (c->se >= 0)
-        rt_setv(t, &row[at + 1], rp_fmt_se(u, c->mean, c->se, buf, sizeof(buf)),
-                c->se);
+        rt_setv(t, &row[at + 1], rp_fmt_se_ci(u, c, buf, sizeof(buf)), c->se);
     else
         rt_set(t, &row[at + 1], "");
     rt_setv(t, &row[at + 2], rp_int(c->n, buf, sizeof(buf)), (double)c->n);
+    rp_outlier_mark(t, &row[at + 2], c);
 }
 
 /* ==== header and overview ==== */
@@ -1673,7 +1673,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
 
     mark_single(&d);
     struct rp_history hist;
-    if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err))) {
+    if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
+        (rc = rp_outliers_load(db, &d, err))) {
         rp_history_release(&hist);
         rp_ranking_release(&rank);
         rp_sweeps_release(&sws);
