@@ -17,9 +17,10 @@
 int rp_cell_fact(const char *key)
 {
     static const char *const prefixes[] = {
-        "run.", "flag.", "zpool_iostat", "arc.", "after_layout.", NULL};
+        "run.", "flag.", "zpool_iostat", "arc.", "after_layout.",
+        "repeats_", NULL};
     static const char *const keys[] = {"compression_check", "cache_check",
-                                       "working_set_bytes", NULL};
+                                       "working_set_bytes", "cell_seq", NULL};
     for (size_t i = 0; prefixes[i]; i++)
         if (!strncmp(key, prefixes[i], strlen(prefixes[i])))
             return 1;
