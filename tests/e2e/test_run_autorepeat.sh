@@ -1,10 +1,10 @@
 #!/bin/sh
 # e2e (root, real ZFS; about a minute on zfs-fuse): issue 12 item 5.
-# 1. repeats = auto with target_rse = 100% and order = random, seed = 42:
+# 1. repeats = auto with target_rse = 100% and order = random, seed = 2:
 #    each of the 2 cells stops on its target after the minimum 3 repeats,
 #    recorded (repeats_stop = target, repeats_done = 3, repeats_rse), with
 #    3 samples of read_iops in the sample table; the cells ran in the
-#    order seed 42 gives (2 1), recorded (run_seed, run_cell_order,
+#    order seed 2 gives (2 1; splitmix64 of 2 is even), recorded (run_seed, run_cell_order,
 #    cell_seq) and in commands.log.
 # 2. repeats = auto with target_rse = 0.0001% and max_repeats = 2: the
 #    cell stops on its maximum (repeats_stop = max, repeats_done = 2).
@@ -46,11 +46,11 @@ plan "$base/a.ini" autotarget "repeats = auto
 max_repeats = 4
 target_rse = 100%
 order = random
-seed = 42" "recordsize = 8k, 128k"
+seed = 2" "recordsize = 8k, 128k"
 db=$base/a.db out=$base/aout
 "$pb" run --dry-run -o "$out" "$base/a.ini" >"$base/a.dry" 2>&1 ||
     fail "dry run: $(tail -3 "$base/a.dry")"
-grep -q "^# order = random, seed 42: cells 2 1$" "$base/a.dry" ||
+grep -q "^# order = random, seed 2: cells 2 1$" "$base/a.dry" ||
     fail "dry run order: $(grep order "$base/a.dry")"
 t0=$(date +%s)
 timeout 600 "$pb" run --db "$db" -o "$out" "$base/a.ini" >/dev/null 2>"$base/a.err"
@@ -75,9 +75,9 @@ case $(fact repeats_rse) in
 *%,*%) ;;
 *) fail "target: repeats_rse '$(fact repeats_rse)'" ;;
 esac
-# cells in the order of seed 42: c002 first, then c001
+# cells in the order of seed 2: c002 first, then c001
 [ "$(fact cell_seq)" = "2,1" ] || fail "target: cell_seq '$(fact cell_seq)'"
-[ "$(q "SELECT value FROM fact WHERE key = 'run_seed'")" = 42 ] ||
+[ "$(q "SELECT value FROM fact WHERE key = 'run_seed'")" = 2 ] ||
     fail "target: run_seed"
 [ "$(q "SELECT value FROM fact WHERE key = 'run_cell_order'")" = "2 1" ] ||
     fail "target: run_cell_order"
