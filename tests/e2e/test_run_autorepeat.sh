@@ -87,7 +87,7 @@ c2=$(grep -n "^# cell 2/2" "$out/commands.log" | head -1 | cut -d: -f1)
 c1=$(grep -n "^# cell 1/2" "$out/commands.log" | head -1 | cut -d: -f1)
 [ -n "$c1" ] && [ -n "$c2" ] && [ "$c2" -lt "$c1" ] ||
     fail "target: commands.log does not run cell 2 before cell 1"
-n=$(grep -c -- "--output-format=json " "$out/commands.log")
+n=$(grep -c -- " --output=[^ ]*\.fio\.json" "$out/commands.log")
 [ "$n" = 6 ] || fail "target: $n fio runs, want 6 (3 per cell)"
 # every repeat is a sample: 3 per metric with a value, read_iops included
 n=$(q "SELECT count(*) FROM sample x JOIN result r ON r.id = x.result_id
