@@ -71,6 +71,10 @@ fi
 left=$(sqlite3 "$db" 'SELECT count(*) FROM sample' 2>/dev/null ||
     "$pb" export --db "$db" --json --samples | jq length)
 [ "$left" = 0 ] || fail "$left samples left after rm"
+# stored again (result ids of the removed rows reused): the same samples
+"$pb" ingest --db "$db" -q "$bon" || fail "ingest $bon again"
+n=$("$pb" export --db "$db" --json --samples | jq length)
+[ "$n" = 60 ] || fail "$n samples after ingesting again, want 60"
 
 [ $fails -eq 0 ] || exit 1
 echo ok
