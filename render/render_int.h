@@ -639,6 +639,8 @@ struct rp_csv *rp_csv_ranking(const struct rp_data *d,
  * configuration's dimensions and the test's parameters. */
 int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
                      struct rp_dir *dir, struct pb_err *err) PB_WUR;
+/* The paragraph linking both, for the top of index.html. */
+void rp_results_link(struct pb_buf *h);
 
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);

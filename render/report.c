@@ -1546,11 +1546,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
                   "<span>results</span></div></div>\n",
                   d->used_sources, d->used_configs, d->used_tests, d->nrows);
-    pb_buf_puts(h, "<p class=\"data\">All results of this report: <a href="
-                   "\"results.csv\" type=\"text/csv\" download>results.csv"
-                   "</a> · <a href=\"results.json\" type=\"application/json"
-                   "\">results.json</a>; each chart links its own data (CSV)."
-                   "</p>\n<nav><b>Contents</b><ol>\n");
+    rp_results_link(h);
+    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
     if (rp_has_flags(d))
         pb_buf_puts(h, "<li><a href=\"#warnings\">Warnings</a></li>\n");
     pb_buf_puts(h, "<li><a href=\"#overview\">Overview</a></li>\n");
@@ -1645,8 +1642,7 @@ static void test_page_end(struct rp_out *o, const struct test_plan *pl,
         rp_esc(h, o->timestamp);
     }
     pb_buf_puts(h, ". The charts of this page are inline SVG; every number "
-                   "drawn is in the table under its chart and in its CSV."
-                   "</footer>\n"
+                   "drawn is in the table under its chart.</footer>\n"
                    "</main>\n<script>\n");
     pb_buf_puts(h, js);
     pb_buf_puts(h, "</script>\n</body>\n</html>\n");
@@ -1756,8 +1752,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     if (plan.npages)
         pb_buf_puts(&o.html, " (inline SVG on the test pages)");
     pb_buf_puts(&o.html, "; every number drawn is in the table under its "
-                         "chart and in its CSV.</footer>\n</main>\n"
-                         "<script>\n");
+                         "chart.</footer>\n</main>\n<script>\n");
     pb_buf_puts(&o.html, js);
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
     if (!o.rc && (rc = rp_write_results(db, &opts->filter, o.out, err)))

@@ -260,6 +260,15 @@ static void res_release(struct res *x)
     pb_arena_release(&x->arena);
 }
 
+void rp_results_link(struct pb_buf *h)
+{
+    pb_buf_puts(h, "<p class=\"data\">All results of this report: <a href="
+                   "\"results.csv\" type=\"text/csv\" download>results.csv"
+                   "</a> · <a href=\"results.json\" type=\"application/json"
+                   "\">results.json</a>; each chart links its own data (CSV)."
+                   "</p>\n");
+}
+
 int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
                      struct rp_dir *dir, struct pb_err *err)
 {
