@@ -7,7 +7,7 @@
 
 /* Columns every chart of cells shares after its own leading ones. */
 #define CELL_HEAD "config", "test", "metric", "unit", "direction", "value", \
-                  "stderr", "n"
+                  "stderr", "n", "results"
 
 static void cell_row(struct rp_csv *cv, const struct rp_data *d,
                      const struct rp_cell *c)

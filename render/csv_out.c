@@ -140,14 +140,15 @@ void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell)
         rp_csv_empty(c);
         rp_csv_empty(c);
         rp_csv_empty(c);
-        return;
+    } else {
+        rp_csv_num(c, cell->mean);
+        if (cell->se >= 0)
+            rp_csv_num(c, cell->se);
+        else
+            rp_csv_empty(c);
+        rp_csv_int(c, cell->n);
     }
-    rp_csv_num(c, cell->mean);
-    if (cell->se >= 0)
-        rp_csv_num(c, cell->se);
-    else
-        rp_csv_empty(c);
-    rp_csv_int(c, cell->n);
+    rp_csv_int(c, cell ? cell->nresults : 0);
 }
 
 size_t rp_csv_rows(const struct rp_csv *c)

@@ -157,6 +157,7 @@ struct rp_cell {
     double mean;
     double se;  /* standard error; < 0 unknown */
     long n;     /* samples behind mean (runs, or the parser's count) */
+    long nresults; /* stored results averaged into mean */
     long nnull; /* rows without a value */
     const char *null_reason;
     int in_sweep; /* drawn in a sweep */
@@ -605,7 +606,8 @@ void rp_csv_str(struct rp_csv *c, const char *s);
 void rp_csv_num(struct rp_csv *c, double v);
 void rp_csv_int(struct rp_csv *c, long long v);
 void rp_csv_empty(struct rp_csv *c);
-/* Three fields of a cell: value (mean), stderr, n; empty without value. */
+/* Four fields of a cell: value (mean), stderr, n, results (the stored
+ * results averaged); the first three empty without value. */
 void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell);
 /* Data rows so far (the header not counted). */
 size_t rp_csv_rows(const struct rp_csv *c);

@@ -88,7 +88,7 @@ sw = rows("sweep-read-iops-recordsize-compression")
 r = [x for x in sw if x["config"] == "zfs rs=8k off"][0]
 want = {"compression": "off", "recordsize": "8k", "metric": "read_iops",
         "unit": "ops/s", "direction": "higher", "value": "37925.925926",
-        "stderr": "0", "n": "2", "pct_of_best": "100",
+        "stderr": "0", "n": "2", "results": "2", "pct_of_best": "100",
         "test": "fio randread bs=4k iodepth=4 direct=1"}
 bad += ["sweep %s=%r" % (k, r[k]) for k in want if r[k] != want[k]]
 io = rows("iops-latency-1-read")

@@ -77,27 +77,29 @@ static void test_writer(void **state)
 static void test_cell(void **state)
 {
     (void)state;
-    static const char *const head[] = {"value", "stderr", "n"};
-    struct rp_csv *c = rp_csv_new(3, head);
+    static const char *const head[] = {"value", "stderr", "n", "results"};
+    struct rp_csv *c = rp_csv_new(4, head);
     struct rp_cell a = {0}, b = {0}, n = {0};
     a.has_value = 1;
     a.mean = 155344592;
     a.se = 0;
     a.n = 3;
+    a.nresults = 3;
     b.has_value = 1;
     b.mean = 95120.722656;
     b.se = -1; /* unknown */
     b.n = 1;
+    b.nresults = 1;
     rp_csv_cell(c, &a);
     rp_csv_cell(c, &b);
     rp_csv_cell(c, &n);
     rp_csv_cell(c, NULL);
     size_t len;
-    assert_string_equal(rp_csv_text(c, &len), "value,stderr,n\r\n"
-                                              "155344592,0,3\r\n"
-                                              "95120.722656,,1\r\n"
-                                              ",,\r\n"
-                                              ",,\r\n");
+    assert_string_equal(rp_csv_text(c, &len), "value,stderr,n,results\r\n"
+                                              "155344592,0,3,3\r\n"
+                                              "95120.722656,,1,1\r\n"
+                                              ",,,0\r\n"
+                                              ",,,0\r\n");
     rp_csv_free(c);
 }
 
