@@ -22,6 +22,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# poolbench report ARGS..., its stderr in the failure
+report() {
+    "$pb" report -q "$@" 2>"$tmp/report.err" ||
+        { fail "report $*: $(cat "$tmp/report.err")"; return 1; }
+}
 
 # -- the database. fixtures/fio-json/fio-3.33_randread_4k_qd4_libaio.json:
 #    read iops 37925.925926, clat mean 95120.722656 ns, p99 411648 ns;
@@ -65,7 +70,7 @@ for h in "$h1" "$h2" "$h3" "$h4"; do
 done
 
 out="$tmp/out"
-"$pb" report --db "$db" -o "$out" -q || fail "report"
+report --db "$db" -o "$out"
 python3 "$chk" "$out" >"$tmp/chk" || fail "CSV check: $(cat "$tmp/chk")"
 # every kind of chart has its CSV
 for kind in sweep-read-iops-recordsize-compression \
@@ -168,13 +173,13 @@ sys.exit(1 if bad else 0)
 EOF
 
 # -- a filtered re-run into the same folder: the old CSVs go (manifest)
-"$pb" report --db "$db" -o "$out" -q --test 'read bs=16k' || fail "re-run"
+report --db "$db" -o "$out" --test 'read bs=16k'
 python3 "$chk" "$out" >"$tmp/chk" || fail "CSV check after re-run: $(cat "$tmp/chk")"
 ls "$out"/charts/*iops-latency* >/dev/null 2>&1 && fail "stale IOPS/latency CSV kept"
 check_results "$out" --test 'read bs=16k'
 
 # -- --png: each PNG has its CSV beside it
-"$pb" report --db "$db" -o "$tmp/png" -q --png || fail "report --png"
+report --db "$db" -o "$tmp/png" --png
 np=0
 for p in "$tmp/png"/charts/*.png; do
     np=$((np + 1))
@@ -205,7 +210,7 @@ python3 "$chk" "$tmp/tampered" >/dev/null && fail "a changed number passed the c
     echo '</PhoronixTestSuite>'
 } >"$tmp/big.xml"
 "$pb" ingest --db "$tmp/p.db" -q "$tmp/big.xml" 2>/dev/null || fail "ingest pages"
-"$pb" report --db "$tmp/p.db" -o "$tmp/pages" -q || fail "paged report"
+report --db "$tmp/p.db" -o "$tmp/pages"
 [ -s "$tmp/pages/tests-003.html" ] || fail "no test pages"
 python3 "$chk" "$tmp/pages" >"$tmp/chk" || fail "CSV check pages: $(head -5 "$tmp/chk")"
 n=$(cat "$tmp/pages"/tests-*.html | grep -c '<figcaption class="csv">')
@@ -221,8 +226,7 @@ for b in chromium chromium-browser google-chrome; do
 done
 if [ -z "$browser" ]; then
     echo "no chromium: browser check skipped" >&2
-else
-    "$pb" report --db "$db" -o "$out" -q || fail "report for the browser"
+elif report --db "$db" -o "$out"; then
     sed 's|</body>|<script>(function(){\
 var P=[],H=[];\
 document.querySelectorAll("figure").forEach(function(f){\
