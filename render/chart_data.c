@@ -6,8 +6,9 @@
 #include <math.h>
 
 /* Columns every chart of cells shares after its own leading ones. */
-#define CELL_HEAD "config", "test", "metric", "unit", "direction", "value", \
-                  "stderr", "n", "results"
+#define CELL_HEAD                                                              \
+    "config", "test", "metric", "unit", "direction", "value", "stderr", "n",   \
+        "results"
 
 static void cell_row(struct rp_csv *cv, const struct rp_data *d,
                      const struct rp_cell *c)
@@ -45,7 +46,7 @@ struct rp_csv *rp_csv_bars(const struct rp_data *d, const struct rp_group *g,
             rp_csv_num(cv, pct_of_best(c->mean, bestv, dir));
         else
             rp_csv_empty(cv);
-        rp_csv_str(cv, c->has_value ? NULL
+        rp_csv_str(cv, c->has_value     ? NULL
                        : c->null_reason ? c->null_reason
                                         : "no value");
     }
@@ -69,8 +70,8 @@ struct rp_csv *rp_csv_sweep(const struct rp_data *d, const struct rp_panel *p,
             rp_csv_str(cv, p->xvals[xi]);
             cell_row(cv, d, c);
             double bestv = bests[k] != SIZE_MAX ? v[bests[k]] : c->mean;
-            rp_csv_num(cv, pct_of_best(c->mean, bestv,
-                                       d->metrics[c->metric].dir));
+            rp_csv_num(cv,
+                       pct_of_best(c->mean, bestv, d->metrics[c->metric].dir));
         }
     return cv;
 }

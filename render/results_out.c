@@ -11,8 +11,8 @@
 #include <string.h>
 
 static const char *const columns[] = {
-    "source_path", "format", "host",  "config",    "test",   "tool",   "job",
-    "metric",      "value",  "unit",  "direction", "stderr", "samples"};
+    "source_path", "format", "host", "config",    "test",   "tool",   "job",
+    "metric",      "value",  "unit", "direction", "stderr", "samples"};
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
 
 /* Parameters of configs or tests, ordered by owner id (then key). */
@@ -30,8 +30,8 @@ struct ids {
 struct res {
     struct pb_arena arena;
     struct params cp, tp;
-    struct ids cids, tids;        /* owners of the rows, sorted, unique */
-    const char **ckeys, **tkeys;  /* column keys, sorted */
+    struct ids cids, tids;       /* owners of the rows, sorted, unique */
+    const char **ckeys, **tkeys; /* column keys, sorted */
     size_t nckeys, ntkeys;
     struct pb_buf csv, json;
     size_t rows;
@@ -202,9 +202,10 @@ static int on_row(void *ctx, const struct pb_db_row *r)
         rp_num(r->stderr_, se, sizeof(se));
     if (r->samples)
         rp_int(r->samples, n, sizeof(n));
-    const char *v[NCOLS] = {r->source_path, r->format, r->host, r->config,
-                            r->test, r->tool, r->job, r->metric, val,
-                            r->unit, r->direction, se, n};
+    const char *v[NCOLS] = {
+        r->source_path, r->format, r->host,   r->config, r->test,
+        r->tool,        r->job,    r->metric, val,       r->unit,
+        r->direction,   se,        n};
     struct pb_buf *b = &x->csv;
     for (size_t i = 0; i < NCOLS; i++) {
         if (i)
@@ -234,8 +235,8 @@ static int on_row(void *ctx, const struct pb_db_row *r)
             j = jstr(v[i]);
         json_object_set_new(o, columns[i], j);
     }
-    json_object_set_new(o, "config_params", params_object(&x->cp,
-                                                          r->config_id));
+    json_object_set_new(o, "config_params",
+                        params_object(&x->cp, r->config_id));
     json_object_set_new(o, "test_params", params_object(&x->tp, r->test_id));
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
                                 JSON_REAL_PRECISION(17));
