@@ -68,6 +68,11 @@ for h in "$h1" "$h2" "$h3" "$h4"; do
     "$pb" ingest --db "$db" -q --label "$h" "$tmp/h$k.json" "$tmp/s$k.json" \
         2>/dev/null || fail "ingest hostile label $k"
 done
+# a label that is not UTF-8: U+FFFD in the CSVs, \xHH in JSON (as export)
+{ cat "$fx/fio-json/fio-3.33_randread_json-normal.json"; printf '%*s\n' 10 ''; } >"$tmp/h5.json"
+{ cat "$fx/fio-json/fio-3.33_read_16k_warning-prefix.json"; printf '%*s\n' 110 ''; } >"$tmp/s5.json"
+"$pb" ingest --db "$db" -q --label "$(printf 'bad\377byte')" "$tmp/h5.json" \
+    "$tmp/s5.json" 2>/dev/null || fail "ingest a label that is not UTF-8"
 
 out="$tmp/out"
 report --db "$db" -o "$out"
@@ -125,7 +130,7 @@ sys.exit(1 if bad else 0)
 EOF
 
 # -- results.csv and results.json: the rows of export, same filter
-count_csv() { python3 -c 'import csv,sys; print(len(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))) - 1)' "$1"; }
+count_csv() { python3 -c 'import csv,sys; print(len(list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape")))) - 1)' "$1"; }
 count_json() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1], encoding="utf-8"))))' "$1"; }
 check_results() { # DIR FILTER...
     d=$1
@@ -140,8 +145,8 @@ check_results() { # DIR FILTER...
     [ "$nj" = "$ne" ] || fail "results.json has $nj rows, export $ne ($*)"
 }
 check_results "$out"
-# 8 x 14 randread + 8 x 13 read 16k + 14 at iodepth 16 + 4 x (14 + 13)
-[ "$(count_csv "$tmp/export.csv")" = 338 ] ||
+# 8 x 14 randread + 8 x 13 read 16k + 14 at iodepth 16 + 5 x (14 + 13)
+[ "$(count_csv "$tmp/export.csv")" = 365 ] ||
     fail "export rows: $(count_csv "$tmp/export.csv")"
 python3 - "$out" "$h1" "$h2" "$h3" "$h4" >"$tmp/res" <<'EOF' || fail "results: $(cat "$tmp/res")"
 import csv, json, sys
@@ -156,6 +161,10 @@ for l in labels:
         bad.append("results.csv lacks %r" % want)
     if l not in {r["config"] for r in js}:
         bad.append("results.json lacks %r" % l)
+if "bad\ufffdbyte" not in have:
+    bad.append("results.csv lacks the label that is not UTF-8")
+if "bad\\xffbyte" not in {r["config"] for r in js}:
+    bad.append("results.json lacks the label that is not UTF-8")
 r = [x for x in rows if x["source_path"].endswith("/qd16.json")
      and x["metric"] == "read_iops"]
 if len(r) != 1 or r[0]["value"] != "51234.5" or r[0]["unit"] != "ops/s" \
