@@ -583,12 +583,12 @@ struct rc_fonts *rp_out_fonts(struct rp_out *o);
  *     static const char *const head[] = {"config", "x", "y"};
  *     struct rp_csv *cv = rp_csv_new(3, head);
  *     for (each point) {
- *         rp_csv_str(cv, label);     // quoted, formula-escaped
- *         rp_csv_num(cv, x);         // exact, canonical units
- *         rp_csv_num(cv, y);         // a row ends after ncols fields
+ *         rp_csv_str(cv, label);     -- quoted, formula-escaped
+ *         rp_csv_num(cv, x);         -- exact, canonical units
+ *         rp_csv_num(cv, y);         -- a row ends after ncols fields
  *     }
- *     rp_out_chart_data(o, cv);      // the next rp_out_chart takes it
- *     rp_out_chart(o, chart, stem);  // writes NNN-stem.svg and .csv
+ *     rp_out_chart_data(o, cv);      -- the next rp_out_chart takes it
+ *     rp_out_chart(o, chart, stem);  -- writes NNN-stem.svg and .csv
  *
  * Columns: lower-case names; numbers in the model's canonical units
  * (name the unit in a "unit" column or the header); one row per point or
