@@ -1,5 +1,6 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
+#include "common/pb_out.h"
 
 #include <jansson.h>
 
@@ -75,37 +76,12 @@ int cli_fail(const struct pb_err *err)
     return pb_err_exit_code(err->code);
 }
 
-/* A cell a spreadsheet would run as a formula: = + - @ (or a tab or CR,
- * which some strip first) at the start of a text that is not a number. */
-static int csv_formula(const char *s)
-{
-    if (!strchr("=+-@\t\r", s[0]) || !s[0])
-        return 0;
-    char *end;
-    errno = 0;
-    (void)strtod(s, &end);
-    return end == s || *end != '\0';
-}
-
 void cli_csv_field(FILE *fp, const char *s)
 {
-    if (!s)
-        return;
-    int formula = csv_formula(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, fp);
-        return;
-    }
-    /* OWASP's advice for formula injection: a leading ' and quotes. */
-    fputc('"', fp);
-    if (formula)
-        fputc('\'', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
+    static struct pb_buf b = PB_BUF_INIT;
+    pb_buf_reset(&b);
+    pb_csv_field(&b, s);
+    fwrite(pb_buf_str(&b), 1, b.len, fp);
 }
 
 int cli_check_output(const char *cmd, const char *out, const char *db)
@@ -129,58 +105,12 @@ int cli_check_output(const char *cmd, const char *out, const char *db)
 
 json_t *cli_json_str(const char *s)
 {
-    if (!s)
-        return json_null();
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    /* Not UTF-8 (a file name in Latin-1, say): the bytes that are not
-     * UTF-8 are written as \xHH rather than the field dropped. */
-    char *e = pb_term_str(s);
-    j = json_string(e);
-    free(e);
-    return j ? j : json_null();
-}
-
-/* The JSON number grammar (RFC 8259, section 6). */
-static int json_number_text(const char *s)
-{
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return 0;
-    if (*s == '.') {
-        s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
+    return pb_jout_str(s);
 }
 
 json_t *cli_json_value(const char *s)
 {
-    if (!s || !json_number_text(s))
-        return cli_json_str(s);
-    if (!strpbrk(s, ".eE") && strlen(s) < 19)
-        return json_integer(strtoll(s, NULL, 10));
-    double d = strtod(s, NULL);
-    return isfinite(d) ? json_real(d) : cli_json_str(s);
+    return pb_jout_value(s);
 }
 
 int main(int argc, char **argv)

@@ -358,6 +358,11 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rt_header(&t, 6, "Step", RT_LEFT);
     struct rc_xyline *lines = pb_xcalloc(to - from, sizeof(*lines));
     char buf[96];
+    /* its data: exact, in canonical units */
+    static const char *const head[] = {
+        "config", "point", "first_ingested", "test", "metric", "unit",
+        "direction", "value", "stderr", "n", "change", "p", "step"};
+    struct rp_csv *cv = rp_csv_new(13, head);
     for (size_t si = from; si < to; si++) {
         const struct rp_hseries *s = &h->s[si];
         const struct rp_config *cf = &d->configs[s->config];
@@ -404,6 +409,21 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             } else {
                 rt_set(&t, &row[6], "");
             }
+            rp_csv_str(cv, cf->label);
+            rp_csv_str(cv, h->keys[p->point]);
+            rp_csv_str(cv, h->whens[p->point]);
+            rp_csv_str(cv, d->tests[s->test].name);
+            rp_csv_str(cv, m->name);
+            rp_csv_str(cv, m->unit);
+            rp_csv_str(cv, m->dir < 0 ? "lower" : "higher");
+            rp_csv_num(cv, p->mean);
+            rp_csv_num(cv, p->se >= 0 ? p->se : NAN);
+            rp_csv_int(cv, p->n);
+            rp_csv_num(cv, !isnan(p->p) && p->base != 0
+                               ? (p->mean - p->base) / fabs(p->base)
+                               : NAN);
+            rp_csv_num(cv, p->p);
+            rp_csv_int(cv, p->step);
         }
         lines[si - from].label = cf->label;
         lines[si - from].color = cf->color;
@@ -431,6 +451,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     xs.xcats = h->keys;
     xs.nxcats = h->nkeys;
     snprintf(stem, sizeof(stem), "history-%zu", num);
+    rp_out_chart_data(o, cv);
     rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
     t.caption = rt_str(&t, "Data: %s", title);
     rp_out_table(o, &t);

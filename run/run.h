@@ -95,6 +95,9 @@ struct pb_run_opts {
     double zfs_timeout; /* seconds before a hung zfs/zpool query is killed
                            (create, destroy, export, import: ten times
                            that); 0 = 30 */
+    double stall_timeout; /* seconds without any I/O by fio before it is
+                             stopped and its cell fails (run/stall.c);
+                             0 = never */
 };
 
 /* What a run did; filled by pb_run_execute even when it fails. */

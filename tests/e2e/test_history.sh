@@ -79,6 +79,16 @@ sed 's/|$//; s/$/|/' "$tmp/rows" >"$tmp/got"
 $want
 EOF
 }
+# its data beside the chart: exact values, the step's change and p
+csv="$tmp/r/charts/001-history-1.csv"
+[ -s "$csv" ] || fail "no history CSV"
+grep -q 'href="charts/001-history-1.csv"' "$html" || fail "no link to the history CSV"
+tr -d '\r' <"$csv" | sed -n '1p;8,10p' >"$tmp/csv"
+want='config,point,first_ingested,test,metric,unit,direction,value,stderr,n,change,p,step
+zfs-rs128k,2026-03-01,2026-03-01T10:00:00Z,fio randread bs=4k iodepth=4 direct=1,read_iops,ops/s,higher,37925.925926,218.9654354264177,3,,,0'
+[ "$(sed -n 1,2p "$tmp/csv")" = "$want" ] || fail "history CSV: $(cat "$tmp/csv")"
+tail -n 1 "$tmp/csv" | grep -q '^zfs-rs128k,2026-03-03,.*,30416.5925926.*,3,-0.1988011988.*,1.6.*e-05,1$' ||
+    fail "history CSV step row: $(tail -n 1 "$tmp/csv")"
 # the step, and only it, in Warnings; labels escaped
 sed -n '/<section id="warnings"/,/<\/section>/p' "$html" >"$tmp/w"
 [ "$(grep -c 'step change' "$tmp/w")" = 1 ] ||
