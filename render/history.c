@@ -28,6 +28,8 @@ struct pkey {
 
 struct hrow {
     size_t test, metric, config, point;
+    size_t seq; /* row order of the query: the fold's order, so the same
+                   database gives the same bits */
     double v, se;
     int has_se;
     long samples;
@@ -146,6 +148,7 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     o->metric = m;
     o->config = c;
     o->point = h->keys[h->src_point[s]].ord;
+    o->seq = h->nrows - 1;
     o->v = r->value;
     o->has_se = r->has_stderr;
     o->se = r->stderr_;
@@ -165,7 +168,9 @@ static int cmp_hrow(const void *a, const void *b)
     if (x->config != y->config)
         return d->configs[x->config].rank < d->configs[y->config].rank ? -1
                                                                        : 1;
-    return x->point < y->point ? -1 : x->point > y->point;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Mark steps in pts[0..n): each point against the points since the last

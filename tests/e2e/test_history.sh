@@ -99,6 +99,11 @@ grep -q '<b>one' "$html" && fail "a label went into the page unescaped"
 grep -q '<b>one' "$tmp/r/charts/001-history-1.svg" &&
     fail "a label went into the chart unescaped"
 
+# the same database, the same bytes
+"$pb" report --db "$db" -o "$tmp/again" -q || fail "report again"
+cmp -s "$html" "$tmp/again/index.html" || fail "a second report differs"
+cmp -s "$csv" "$tmp/again/charts/001-history-1.csv" || fail "a second CSV differs"
+
 # --config narrows the history too
 "$pb" report --db "$db" -o "$tmp/r2" -q --config rs16k || fail "report rs16k"
 grep -q 'step change' "$tmp/r2/index.html" && fail "rs16k has a step"
