@@ -359,6 +359,78 @@ static int use_colour(void)
 }
 
 #define NCOL 9
+
+/* The cells of one table row, formatted into row-owned buffers. */
+struct row {
+    char cfg[512], base[96], cand[96], ch[32], ci[80], pv[32], vd[96];
+    const char *v[NCOL];
+};
+
+static void row_of(const struct pb_compare *c, const struct pb_compare_pair *p,
+                   struct row *r)
+{
+    char lo[32], hi[32];
+    if (isnan(p->ci_lo_pct))
+        snprintf(r->ci, sizeof(r->ci), "–");
+    else
+        snprintf(r->ci, sizeof(r->ci), "[%s, %s]",
+                 pct(p->ci_lo_pct, lo, sizeof(lo)),
+                 pct(p->ci_hi_pct, hi, sizeof(hi)));
+    if (!strcmp(p->method, "none"))
+        snprintf(r->pv, sizeof(r->pv), "–");
+    else
+        snprintf(r->pv, sizeof(r->pv), "%.3g", p->p);
+    snprintf(r->vd, sizeof(r->vd), "%s%s%s%s", verdict_word(p),
+             p->why ? " (" : "", p->why ? p->why : "", p->why ? ")" : "");
+    if (p->offender)
+        snprintf(r->vd + strlen(r->vd), sizeof(r->vd) - strlen(r->vd),
+                 "  FAIL > %g%%", c->fail_worse);
+    if (!strcmp(p->base_config, p->cand_config))
+        snprintf(r->cfg, sizeof(r->cfg), "%s", p->base_config);
+    else
+        snprintf(r->cfg, sizeof(r->cfg), "%s → %s", p->base_config,
+                 p->cand_config);
+    r->v[0] = p->test;
+    r->v[1] = p->metric_title;
+    r->v[2] = r->cfg;
+    r->v[3] = pb_compare_value_text(c, p, 0, r->base, sizeof(r->base));
+    r->v[4] = pb_compare_value_text(c, p, 1, r->cand, sizeof(r->cand));
+    r->v[5] = pct(p->change_pct, r->ch, sizeof(r->ch));
+    r->v[6] = r->ci;
+    r->v[7] = r->pv;
+    r->v[8] = r->vd;
+}
+
+/* Plain printable ASCII, shown as is. */
+static int plain(const char *s)
+{
+    while ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
+        s++;
+    return !*s;
+}
+
+/* Display width of s as the terminal shows it (pb_term_str escapes
+ * control characters and bytes that are not UTF-8). */
+static size_t term_width(const char *s)
+{
+    if (plain(s))
+        return strlen(s);
+    char *t = pb_term_str(s);
+    size_t w = width(t);
+    free(t);
+    return w;
+}
+
+static void put_cell(const char *s, size_t w, int right, int last)
+{
+    size_t pad = w - term_width(s);
+    if (right)
+        printf("%*s", (int)pad, "");
+    pb_fput_term(s, stdout);
+    if (!last)
+        printf("%*s", (int)(right ? 2 : pad + 2), "");
+}
+
 static void print_table(const struct pb_compare *c)
 {
     static const char *const head[NCOL] = {
@@ -369,72 +441,43 @@ static void print_table(const struct pb_compare *c)
         show_cfg = strcmp(c->pairs[i].base_config, c->pairs[0].base_config) ||
                    strcmp(c->pairs[i].cand_config, c->pairs[0].cand_config);
     int colour = use_colour();
-    char **cells = pb_xcalloc(c->npairs * NCOL + 1, sizeof(char *));
     size_t w[NCOL];
     for (size_t k = 0; k < NCOL; k++)
         w[k] = width(head[k]);
+    struct row r;
+    /* two passes, formatting each row twice, rather than holding 100,000
+     * rows of text */
     for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        char ch[32], lo[32], hi[32], ci[80], pv[32], vd[96], cfg[512];
-        if (isnan(p->ci_lo_pct))
-            snprintf(ci, sizeof(ci), "–");
-        else
-            snprintf(ci, sizeof(ci), "[%s, %s]",
-                     pct(p->ci_lo_pct, lo, sizeof(lo)),
-                     pct(p->ci_hi_pct, hi, sizeof(hi)));
-        if (!strcmp(p->method, "none"))
-            snprintf(pv, sizeof(pv), "–");
-        else
-            snprintf(pv, sizeof(pv), "%.3g", p->p);
-        snprintf(vd, sizeof(vd), "%s%s%s%s", verdict_word(p),
-                 p->why ? " (" : "", p->why ? p->why : "", p->why ? ")" : "");
-        if (p->offender)
-            snprintf(vd + strlen(vd), sizeof(vd) - strlen(vd),
-                     "  FAIL > %g%%", c->fail_worse);
-        if (!strcmp(p->base_config, p->cand_config))
-            snprintf(cfg, sizeof(cfg), "%s", p->base_config);
-        else
-            snprintf(cfg, sizeof(cfg), "%s → %s", p->base_config,
-                     p->cand_config);
-        const char *row[NCOL] = {p->test, p->metric_title, cfg,
-                                 p->base_text, p->cand_text,
-                                 pct(p->change_pct, ch, sizeof(ch)), ci, pv,
-                                 vd};
+        row_of(c, &c->pairs[i], &r);
         for (size_t k = 0; k < NCOL; k++) {
-            cells[i * NCOL + k] = pb_term_str(row[k]);
-            size_t x = width(cells[i * NCOL + k]);
+            size_t x = term_width(r.v[k]);
             if (x > w[k])
                 w[k] = x;
         }
     }
-    for (size_t r = 0; r <= c->npairs; r++) {
-        const struct pb_compare_pair *p = r ? &c->pairs[r - 1] : NULL;
+    for (size_t k = 0; k < NCOL; k++)
+        if (k != 2 || show_cfg)
+            put_cell(head[k], w[k], 0, k + 1 == NCOL);
+    putchar('\n');
+    for (size_t i = 0; i < c->npairs; i++) {
+        const struct pb_compare_pair *p = &c->pairs[i];
+        row_of(c, p, &r);
         const char *on = "", *off = "";
-        if (colour && p && p->verdict != PB_CMP_SAME) {
-            on = p->offender                     ? "\033[1;31m"
+        if (colour && p->verdict != PB_CMP_SAME) {
+            on = p->offender                  ? "\033[1;31m"
                  : p->verdict == PB_CMP_WORSE ? "\033[31m"
-                                                 : "\033[32m";
+                                              : "\033[32m";
             off = "\033[0m";
         }
         for (size_t k = 0; k < NCOL; k++) {
             if (k == 2 && !show_cfg)
                 continue;
-            const char *s = r ? cells[(r - 1) * NCOL + k] : head[k];
-            if (k + 1 == NCOL) {
-                printf("%s%s%s\n", on, s, off);
-                continue;
-            }
-            int right = r && k >= 3 && k <= 7;
-            size_t pad = w[k] - width(s);
-            if (right)
-                printf("%*s%s  ", (int)pad, "", s);
-            else
-                printf("%s%*s  ", s, (int)pad, "");
+            if (k + 1 == NCOL)
+                fputs(on, stdout);
+            put_cell(r.v[k], w[k], k >= 3 && k <= 7, k + 1 == NCOL);
         }
+        printf("%s\n", off);
     }
-    for (size_t i = 0; i < c->npairs * NCOL; i++)
-        free(cells[i]);
-    free(cells);
 }
 
 static void print_summary(const struct pb_compare *c, FILE *fp)
@@ -462,19 +505,29 @@ static void print_summary(const struct pb_compare *c, FILE *fp)
 
 static void print_offenders(const struct pb_compare *c, FILE *fp)
 {
-    for (size_t i = 0; i < c->npairs; i++) {
+    size_t shown = 0;
+    for (size_t i = 0; i < c->npairs && shown < 20; i++) {
         const struct pb_compare_pair *p = &c->pairs[i];
         if (!p->offender)
             continue;
+        shown++;
         char *t = pb_term_str(p->test), *m = pb_term_str(p->metric);
+        char *cf = pb_term_str(p->cand_config);
         char ch[32];
-        fprintf(fp, "poolbench: compare: gate failed: '%s' %s is worse by "
-                    "%s (more than %g%%, p = %.3g)\n",
-                t, m, pct(fabs(p->change_pct), ch, sizeof(ch)) + 1,
-                c->fail_worse, p->p);
+        fprintf(fp, "poolbench: compare: gate failed: '%s' %s", t, m);
+        if (!c->single_config)
+            fprintf(fp, " of '%s'", cf);
+        fprintf(fp, " is worse by %s (more than %g%%, p = %.3g)\n",
+                pct(fabs(p->change_pct), ch, sizeof(ch)) + 1, c->fail_worse,
+                p->p);
         free(t);
         free(m);
+        free(cf);
     }
+    if (c->offenders > shown)
+        fprintf(fp, "poolbench: compare: gate failed: ... and %zu more "
+                    "(--json lists every offender)\n",
+                c->offenders - shown);
 }
 
 static json_t *num_or_null(double v)
@@ -482,61 +535,83 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *pair_json(const struct pb_compare_pair *p)
+/* A JSON string (jansson's escaping) or null. */
+static void jstr(const char *key, const char *v)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "test", cli_json_str(p->test));
-    json_object_set_new(o, "metric", cli_json_str(p->metric));
-    json_object_set_new(o, "unit", cli_json_str(p->unit));
-    json_object_set_new(o, "direction",
-                        json_string(p->higher ? "higher" : "lower"));
-    json_object_set_new(o, "base_config", cli_json_str(p->base_config));
-    json_object_set_new(o, "cand_config", cli_json_str(p->cand_config));
-    json_object_set_new(o, "base_mean", num_or_null(p->base_mean));
-    json_object_set_new(o, "base_stderr",
-                        p->base_se >= 0 ? num_or_null(p->base_se)
-                                        : json_null());
-    json_object_set_new(o, "base_n", json_integer(p->base_n));
-    json_object_set_new(o, "cand_mean", num_or_null(p->cand_mean));
-    json_object_set_new(o, "cand_stderr",
-                        p->cand_se >= 0 ? num_or_null(p->cand_se)
-                                        : json_null());
-    json_object_set_new(o, "cand_n", json_integer(p->cand_n));
-    json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
-    json_object_set_new(o, "ci_low_pct", num_or_null(p->ci_lo_pct));
-    json_object_set_new(o, "ci_high_pct", num_or_null(p->ci_hi_pct));
-    json_object_set_new(o, "p", num_or_null(p->p));
-    json_object_set_new(o, "method", json_string(p->method));
-    json_object_set_new(o, "verdict", json_string(verdict_word(p)));
-    json_object_set_new(o, "significant",
-                        json_boolean(p->verdict != PB_CMP_SAME));
-    json_object_set_new(o, "why",
-                        p->why ? json_string(p->why) : json_null());
-    json_object_set_new(o, "offender", json_boolean(p->offender));
-    return o;
+    printf("\"%s\": ", key);
+    json_t *j = cli_json_str(v);
+    json_dumpf(j, stdout, JSON_ENCODE_ANY);
+    json_decref(j);
 }
 
+/* A JSON number, null when not finite. %.17g round-trips. */
+static void jnum(const char *key, double v)
+{
+    if (isfinite(v))
+        printf(", \"%s\": %.17g", key, v);
+    else
+        printf(", \"%s\": null", key);
+}
+
+/* One pair as a JSON object on one line, written directly: jansson
+ * objects of 21 keys for 100,000 pairs cost more than the comparison. */
+static void pair_json(const struct pb_compare_pair *p)
+{
+    putchar('{');
+    jstr("test", p->test);
+    fputs(", ", stdout);
+    jstr("metric", p->metric);
+    fputs(", ", stdout);
+    jstr("unit", p->unit);
+    printf(", \"direction\": \"%s\", ", p->higher ? "higher" : "lower");
+    jstr("base_config", p->base_config);
+    fputs(", ", stdout);
+    jstr("cand_config", p->cand_config);
+    jnum("base_mean", p->base_mean);
+    jnum("base_stderr", p->base_se >= 0 ? p->base_se : NAN);
+    printf(", \"base_n\": %ld", p->base_n);
+    jnum("cand_mean", p->cand_mean);
+    jnum("cand_stderr", p->cand_se >= 0 ? p->cand_se : NAN);
+    printf(", \"cand_n\": %ld", p->cand_n);
+    jnum("change_pct", p->change_pct);
+    jnum("ci_low_pct", p->ci_lo_pct);
+    jnum("ci_high_pct", p->ci_hi_pct);
+    jnum("p", p->p);
+    printf(", \"method\": \"%s\", \"verdict\": \"%s\", "
+           "\"significant\": %s, \"why\": ",
+           p->method, verdict_word(p),
+           p->verdict != PB_CMP_SAME ? "true" : "false");
+    if (p->why)
+        printf("\"%s\"", p->why);
+    else
+        fputs("null", stdout);
+    printf(", \"offender\": %s}", p->offender ? "true" : "false");
+}
+
+/* Dump one value: objects of the top level on their own lines. */
+static void dump(json_t *v, int indent)
+{
+    json_dumpf(v, stdout,
+               (indent ? JSON_INDENT(indent) : JSON_COMPACT) |
+                   JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) |
+                   JSON_ENCODE_ANY);
+    json_decref(v);
+}
+
+/* One JSON object, written as it goes (a pair at a time) so that 100,000
+ * pairs need not be held as a jansson tree. */
 static void print_json(const struct pb_compare *c, const char *fail_metric)
 {
-    json_t *root = json_object();
-    json_object_set_new(root, "base", cli_json_str(c->base_name));
-    json_object_set_new(root, "cand", cli_json_str(c->cand_name));
-    json_object_set_new(root, "alpha", json_real(c->alpha));
-    json_t *pairs = json_array(), *offenders = json_array();
+    fputs("{\n\"base\": ", stdout);
+    dump(cli_json_str(c->base_name), 0);
+    fputs(",\n\"cand\": ", stdout);
+    dump(cli_json_str(c->cand_name), 0);
+    printf(",\n\"alpha\": %g,\n\"pairs\": [", c->alpha);
     for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        json_array_append_new(pairs, pair_json(p));
-        if (p->offender) {
-            json_t *o = json_object();
-            json_object_set_new(o, "test", cli_json_str(p->test));
-            json_object_set_new(o, "metric", cli_json_str(p->metric));
-            json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
-            json_object_set_new(o, "p", num_or_null(p->p));
-            json_array_append_new(offenders, o);
-        }
+        fputs(i ? ",\n" : "\n", stdout);
+        pair_json(&c->pairs[i]);
     }
-    json_object_set_new(root, "pairs", pairs);
-    json_t *un = json_array();
+    fputs("\n],\n\"unpaired\": [", stdout);
     for (size_t i = 0; i < c->nunpaired; i++) {
         json_t *o = json_object();
         json_object_set_new(o, "side",
@@ -545,9 +620,10 @@ static void print_json(const struct pb_compare *c, const char *fail_metric)
         json_object_set_new(o, "test", cli_json_str(c->unpaired[i].test));
         json_object_set_new(o, "metric", cli_json_str(c->unpaired[i].metric));
         json_object_set_new(o, "config", cli_json_str(c->unpaired[i].config));
-        json_array_append_new(un, o);
+        fputs(i ? ",\n" : "\n", stdout);
+        dump(o, 0);
     }
-    json_object_set_new(root, "unpaired", un);
+    fputs("\n],\n\"summary\": ", stdout);
     json_t *sum = json_object();
     json_object_set_new(sum, "better", json_integer((json_int_t)c->better));
     json_object_set_new(sum, "worse", json_integer((json_int_t)c->worse));
@@ -557,26 +633,39 @@ static void print_json(const struct pb_compare *c, const char *fail_metric)
     json_object_set_new(sum, "geomean_ratio", num_or_null(c->geomean_ratio));
     json_object_set_new(sum, "geomean_better",
                         num_or_null(c->geomean_better));
-    json_object_set_new(root, "summary", sum);
+    dump(sum, 0);
+    fputs(",\n\"gate\": ", stdout);
     json_t *gate = json_object();
     json_object_set_new(gate, "fail_worse_pct",
                         c->fail_worse >= 0 ? json_real(c->fail_worse)
                                            : json_null());
     json_object_set_new(gate, "fail_metric", cli_json_str(fail_metric));
     json_object_set_new(gate, "failed", json_boolean(c->offenders > 0));
+    json_t *offenders = json_array();
+    for (size_t i = 0; i < c->npairs; i++) {
+        const struct pb_compare_pair *p = &c->pairs[i];
+        if (!p->offender)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "test", cli_json_str(p->test));
+        json_object_set_new(o, "metric", cli_json_str(p->metric));
+        json_object_set_new(o, "base_config", cli_json_str(p->base_config));
+        json_object_set_new(o, "cand_config", cli_json_str(p->cand_config));
+        json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
+        json_object_set_new(o, "p", num_or_null(p->p));
+        json_array_append_new(offenders, o);
+    }
     json_object_set_new(gate, "offenders", offenders);
-    json_object_set_new(root, "gate", gate);
-    json_dumpf(root, stdout,
-               JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    fputc('\n', stdout);
-    json_decref(root);
+    dump(gate, 0);
+    fputs("\n}\n", stdout);
 }
 
+/* %.17g: exact, one printf (the shortest form costs a strtod per try,
+ * most of the time of 100,000 rows) */
 static void csv_num(double v)
 {
-    char b[48];
     if (isfinite(v))
-        fputs(pb_fmt_num(v, b, sizeof(b)), stdout);
+        printf("%.17g", v);
 }
 
 static void print_csv(const struct pb_compare *c)

@@ -301,9 +301,10 @@ static void table(struct pb_buf *h, const struct pb_compare *c)
             rp_esc(h, p->cand_config);
         }
         pb_buf_puts(h, "</td><td class=\"num\">");
-        rp_esc(h, p->base_text);
+        char val[96];
+        rp_esc(h, pb_compare_value_text(c, p, 0, val, sizeof(val)));
         pb_buf_puts(h, "</td><td class=\"num\">");
-        rp_esc(h, p->cand_text);
+        rp_esc(h, pb_compare_value_text(c, p, 1, val, sizeof(val)));
         pb_buf_printf(h, "</td><td class=\"num\" style=\"background:%s\">",
                       bg);
         rp_esc(h, pct(p->change_pct, a, sizeof(a)));
