@@ -245,6 +245,16 @@ else
     echo "note: no chromium, the page was checked as text only" >&2
 fi
 
+# -- a hostile label is text on the page, never markup
+evil='<img src=x onerror=alert(1)>&'
+"$pb" ingest --db evil.db -q --label "$evil" base0.json 2>/dev/null
+"$pb" ingest --db evil.db -q --label "$evil" base1.json 2>/dev/null
+"$pb" compare --db evil.db 'img' 'img' --html evil >/dev/null 2>&1 ||
+    fail "compare --html of a hostile label"
+grep -q '<img' evil/index.html && fail "a label leaked markup into the page"
+grep -q '&lt;img src=x onerror=alert(1)&gt;&amp;' evil/index.html ||
+    fail "the hostile label is not shown escaped"
+
 # -- nothing was written to the database
 rm -f "$db-wal" "$db-shm"
 [ "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum_before" ] ||
