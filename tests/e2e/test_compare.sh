@@ -149,6 +149,47 @@ cp "$db" other.db
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pairs"][0]; assert p["verdict"]=="worse", p' db.json ||
     fail "db: selector"
 
+# -- run:ID (the fact poolbench run records on its sources)
+cp "$db" run.db
+sqlite3 run.db "INSERT INTO fact(source_id, host, key, value)
+  SELECT id, NULL, 'run_id', CASE WHEN path LIKE 'base%' THEN 'r1' ELSE 'r2' END
+  FROM source WHERE path LIKE 'base%' OR path LIKE 'cand%'"
+rm -f run.db-wal run.db-shm
+"$pb" compare --db run.db run:r1 run:r2 --metric 'read_bw$' --json \
+    >run.json || fail "run: exit $?"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pairs"][0]; assert p["verdict"]=="worse" and p["base_config"]=="base" and p["cand_config"]=="cand", p' run.json ||
+    fail "run: selectors"
+"$pb" compare --db run.db run:r3 run:r2 2>err.txt >/dev/null
+grep -q "no run matches 'run:r3'; did you mean 'run:r1'?" err.txt ||
+    fail "run: message: $(cat err.txt)"
+
+# -- several configurations a side: paired by label, else by dimensions
+for i in 0 1 2; do
+    for rs in 8k 128k; do
+        f=$( [ $rs = 8k ] && echo base$i.json || echo cand$i.json )
+        "$pb" ingest --db dims.db -q --label "old $rs" --set recordsize=$rs \
+            "$f" 2>/dev/null
+        "$pb" ingest --db new.db -q --label "old $rs" --set recordsize=$rs \
+            "$f" 2>/dev/null
+        { cat "$f"; echo; } >"new-$rs-$i.json" # other bytes, same figures
+        "$pb" ingest --db dims.db -q --label "new $rs" --set recordsize=$rs \
+            "new-$rs-$i.json" 2>/dev/null
+    done
+done
+"$pb" compare --db dims.db '^old' '^new' --metric 'read_bw$' --json \
+    >dims.json || fail "pairing by dimensions exit $?"
+python3 - dims.json <<'PY' || fail "pairing by dimensions"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted((p["base_config"], p["cand_config"]) for p in d["pairs"])
+assert got == [("old 128k", "new 128k"), ("old 8k", "new 8k")], got
+assert d["unpaired"] == [], d["unpaired"]
+PY
+"$pb" compare --db dims.db '^old' 'db:new.db' --metric 'read_bw$' --json \
+    >lab.json || fail "pairing by label exit $?"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sorted(p["base_config"] for p in d["pairs"])==["old 128k","old 8k"] and all(p["base_config"]==p["cand_config"] and p["verdict"]=="~" for p in d["pairs"]), d' lab.json ||
+    fail "pairing by label"
+
 # -- bad selectors: exit 2 naming the selector and what there is
 "$pb" compare --db "$db" '^base$' 'cnad' 2>err.txt >/dev/null
 [ $? = 2 ] || fail "label matching nothing: exit not 2"
