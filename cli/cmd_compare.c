@@ -849,6 +849,8 @@ int cmd_compare(int argc, char **argv)
     } else {
         print_summary(cmp, stderr);
     }
+    if (html)
+        fprintf(stderr, "poolbench: compare: wrote %s/index.html\n", html);
     if (cmp->offenders) {
         print_offenders(cmp, stderr);
         status = EXIT_GATE;
