@@ -223,6 +223,20 @@ static void judge(struct ctx *x, struct pb_compare_pair *p,
     p->verdict = up == p->higher ? PB_CMP_BETTER : PB_CMP_WORSE;
 }
 
+/* A summary without a standard error whose repeats are stored: the
+ * standard error of those repeats. */
+static void fill_se(double *se, const struct samp *s, size_t n)
+{
+    if (*se >= 0 || n < 2)
+        return;
+    double *v = pb_xmalloc(n * sizeof(*v));
+    for (size_t i = 0; i < n; i++)
+        v[i] = s[i].value;
+    double mean;
+    pb_stats_mean_se(v, n, &mean, se);
+    free(v);
+}
+
 static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
 {
     struct pb_compare *cmp = x->cmp;
@@ -256,6 +270,8 @@ static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
     size_t nsb, nsc;
     const struct samp *sb = cell_samples(&x->samps[0], db, cb, &nsb);
     const struct samp *sc = cell_samples(&x->samps[1], dc, cc, &nsc);
+    fill_se(&p->base_se, sb, nsb);
+    fill_se(&p->cand_se, sc, nsc);
     judge(x, p, sb, nsb, sc, nsc);
     if (p->verdict == PB_CMP_BETTER)
         cmp->better++;

@@ -251,6 +251,18 @@ assert p["method"] == "mann-whitney", p
 assert abs(p["p"] - 2 / 252) < 1e-12, p
 assert p["verdict"] == "worse" and p["base_n"] == 5, p
 PY
+# without a stored standard error: the one of the samples
+sqlite3 mw.db "UPDATE result SET stderr = NULL WHERE samples = 5"
+rm -f mw.db-wal mw.db-shm
+"$pb" compare --db mw.db single-base single-cand --metric 'read_bw$' \
+    --json >mw2.json || fail "mann-whitney without stderr exit $?"
+python3 - mw2.json <<'PY' || fail "mann-whitney without stderr"
+import json, sys
+p = json.load(open(sys.argv[1]))["pairs"][0]
+assert p["method"] == "mann-whitney" and p["verdict"] == "worse", p
+# samples v * (1 + (k - 2) / 100), k = 0..4: sd = v * sqrt(2.5) / 100
+assert abs(p["base_stderr"] / p["base_mean"] - 0.025 ** 0.5 / 100 / 5 ** 0.5 * 10) < 1e-9, p
+PY
 
 # -- --html: the page, checked in a real browser when there is one
 "$pb" compare --db "$db" '^base$' '^cand$' --fail-worse 5 --html html \
