@@ -6,8 +6,6 @@
 
 #include <fnmatch.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
