@@ -88,4 +88,18 @@ struct pb_db_filter;
 int cli_check_filter(struct pb_db *db, const char *cmd,
                      const struct pb_db_filter *f);
 
+/* ==== compare's outputs (compare_out.c) ==== */
+
+struct pb_compare;
+/* The aligned table of pairs on stdout (colour on a TTY, not NO_COLOR). */
+void cli_compare_table(const struct pb_compare *c);
+/* Counts, geometric means and the first unpaired results. */
+void cli_compare_summary(const struct pb_compare *c, FILE *fp);
+/* One "gate failed" line per offender (the first 20, then a count). */
+void cli_compare_offenders(const struct pb_compare *c, FILE *fp);
+/* One JSON object (pairs, unpaired, summary, gate) on stdout. */
+void cli_compare_json(const struct pb_compare *c, const char *fail_metric);
+/* A CSV header and one row per pair on stdout. */
+void cli_compare_csv(const struct pb_compare *c);
+
 #endif

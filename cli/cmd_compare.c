@@ -6,8 +6,6 @@
 
 #include <fnmatch.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -324,298 +322,6 @@ static void release_side(struct side *s)
     free(s->label_re);
 }
 
-/* ==== output ==== */
-
-/* Display width of UTF-8 text: code points (µ, ±, → are one column). */
-static size_t width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
-static const char *pct(double v, char *buf, size_t n)
-{
-    if (isnan(v))
-        snprintf(buf, n, "?");
-    else
-        snprintf(buf, n, "%+.1f%%", v);
-    return buf;
-}
-
-static const char *verdict_word(const struct pb_compare_pair *p)
-{
-    return p->verdict == PB_CMP_BETTER  ? "better"
-           : p->verdict == PB_CMP_WORSE ? "worse"
-                                        : "~";
-}
-
-static int use_colour(void)
-{
-    const char *nc = getenv("NO_COLOR");
-    const char *term = getenv("TERM");
-    return isatty(1) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
-}
-
-#define NCOL 9
-static void print_table(const struct pb_compare *c)
-{
-    static const char *const head[NCOL] = {
-        "test", "metric", "config", "base", "cand", "change", "95% CI", "p",
-        "verdict"};
-    int show_cfg = 0;
-    for (size_t i = 1; i < c->npairs && !show_cfg; i++)
-        show_cfg = strcmp(c->pairs[i].base_config, c->pairs[0].base_config) ||
-                   strcmp(c->pairs[i].cand_config, c->pairs[0].cand_config);
-    int colour = use_colour();
-    char **cells = pb_xcalloc(c->npairs * NCOL + 1, sizeof(char *));
-    size_t w[NCOL];
-    for (size_t k = 0; k < NCOL; k++)
-        w[k] = width(head[k]);
-    for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        char ch[32], lo[32], hi[32], ci[80], pv[32], vd[96], cfg[512];
-        if (isnan(p->ci_lo_pct))
-            snprintf(ci, sizeof(ci), "–");
-        else
-            snprintf(ci, sizeof(ci), "[%s, %s]",
-                     pct(p->ci_lo_pct, lo, sizeof(lo)),
-                     pct(p->ci_hi_pct, hi, sizeof(hi)));
-        if (!strcmp(p->method, "none"))
-            snprintf(pv, sizeof(pv), "–");
-        else
-            snprintf(pv, sizeof(pv), "%.3g", p->p);
-        snprintf(vd, sizeof(vd), "%s%s%s%s", verdict_word(p),
-                 p->why ? " (" : "", p->why ? p->why : "", p->why ? ")" : "");
-        if (p->offender)
-            snprintf(vd + strlen(vd), sizeof(vd) - strlen(vd),
-                     "  FAIL > %g%%", c->fail_worse);
-        if (!strcmp(p->base_config, p->cand_config))
-            snprintf(cfg, sizeof(cfg), "%s", p->base_config);
-        else
-            snprintf(cfg, sizeof(cfg), "%s → %s", p->base_config,
-                     p->cand_config);
-        const char *row[NCOL] = {p->test, p->metric_title, cfg,
-                                 p->base_text, p->cand_text,
-                                 pct(p->change_pct, ch, sizeof(ch)), ci, pv,
-                                 vd};
-        for (size_t k = 0; k < NCOL; k++) {
-            cells[i * NCOL + k] = pb_term_str(row[k]);
-            size_t x = width(cells[i * NCOL + k]);
-            if (x > w[k])
-                w[k] = x;
-        }
-    }
-    for (size_t r = 0; r <= c->npairs; r++) {
-        const struct pb_compare_pair *p = r ? &c->pairs[r - 1] : NULL;
-        const char *on = "", *off = "";
-        if (colour && p && p->verdict != PB_CMP_SAME) {
-            on = p->offender                     ? "\033[1;31m"
-                 : p->verdict == PB_CMP_WORSE ? "\033[31m"
-                                                 : "\033[32m";
-            off = "\033[0m";
-        }
-        for (size_t k = 0; k < NCOL; k++) {
-            if (k == 2 && !show_cfg)
-                continue;
-            const char *s = r ? cells[(r - 1) * NCOL + k] : head[k];
-            if (k + 1 == NCOL) {
-                printf("%s%s%s\n", on, s, off);
-                continue;
-            }
-            int right = r && k >= 3 && k <= 7;
-            size_t pad = w[k] - width(s);
-            if (right)
-                printf("%*s%s  ", (int)pad, "", s);
-            else
-                printf("%s%*s  ", s, (int)pad, "");
-        }
-    }
-    for (size_t i = 0; i < c->npairs * NCOL; i++)
-        free(cells[i]);
-    free(cells);
-}
-
-static void print_summary(const struct pb_compare *c, FILE *fp)
-{
-    fprintf(fp, "\n%zu better, %zu worse, %zu unchanged (~), %zu unpaired",
-            c->better, c->worse, c->same, c->nunpaired);
-    if (!isnan(c->geomean_ratio))
-        fprintf(fp, "; geomean of cand/base %.4g (oriented so > 1 is "
-                    "better: %.4g)",
-                c->geomean_ratio, c->geomean_better);
-    fprintf(fp, "\n");
-    for (size_t i = 0; i < c->nunpaired && i < 20; i++) {
-        const struct pb_compare_unpaired *u = &c->unpaired[i];
-        char *t = pb_term_str(u->test), *m = pb_term_str(u->metric);
-        char *cf = pb_term_str(u->config);
-        fprintf(fp, "unpaired (only in %s): %s, %s, %s\n",
-                u->cand ? "cand" : "base", t, m, cf);
-        free(t);
-        free(m);
-        free(cf);
-    }
-    if (c->nunpaired > 20)
-        fprintf(fp, "... and %zu more unpaired\n", c->nunpaired - 20);
-}
-
-static void print_offenders(const struct pb_compare *c, FILE *fp)
-{
-    for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        if (!p->offender)
-            continue;
-        char *t = pb_term_str(p->test), *m = pb_term_str(p->metric);
-        char ch[32];
-        fprintf(fp, "poolbench: compare: gate failed: '%s' %s is worse by "
-                    "%s (more than %g%%, p = %.3g)\n",
-                t, m, pct(fabs(p->change_pct), ch, sizeof(ch)) + 1,
-                c->fail_worse, p->p);
-        free(t);
-        free(m);
-    }
-}
-
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *pair_json(const struct pb_compare_pair *p)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "test", cli_json_str(p->test));
-    json_object_set_new(o, "metric", cli_json_str(p->metric));
-    json_object_set_new(o, "unit", cli_json_str(p->unit));
-    json_object_set_new(o, "direction",
-                        json_string(p->higher ? "higher" : "lower"));
-    json_object_set_new(o, "base_config", cli_json_str(p->base_config));
-    json_object_set_new(o, "cand_config", cli_json_str(p->cand_config));
-    json_object_set_new(o, "base_mean", num_or_null(p->base_mean));
-    json_object_set_new(o, "base_stderr",
-                        p->base_se >= 0 ? num_or_null(p->base_se)
-                                        : json_null());
-    json_object_set_new(o, "base_n", json_integer(p->base_n));
-    json_object_set_new(o, "cand_mean", num_or_null(p->cand_mean));
-    json_object_set_new(o, "cand_stderr",
-                        p->cand_se >= 0 ? num_or_null(p->cand_se)
-                                        : json_null());
-    json_object_set_new(o, "cand_n", json_integer(p->cand_n));
-    json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
-    json_object_set_new(o, "ci_low_pct", num_or_null(p->ci_lo_pct));
-    json_object_set_new(o, "ci_high_pct", num_or_null(p->ci_hi_pct));
-    json_object_set_new(o, "p", num_or_null(p->p));
-    json_object_set_new(o, "method", json_string(p->method));
-    json_object_set_new(o, "verdict", json_string(verdict_word(p)));
-    json_object_set_new(o, "significant",
-                        json_boolean(p->verdict != PB_CMP_SAME));
-    json_object_set_new(o, "why",
-                        p->why ? json_string(p->why) : json_null());
-    json_object_set_new(o, "offender", json_boolean(p->offender));
-    return o;
-}
-
-static void print_json(const struct pb_compare *c, const char *fail_metric)
-{
-    json_t *root = json_object();
-    json_object_set_new(root, "base", cli_json_str(c->base_name));
-    json_object_set_new(root, "cand", cli_json_str(c->cand_name));
-    json_object_set_new(root, "alpha", json_real(c->alpha));
-    json_t *pairs = json_array(), *offenders = json_array();
-    for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        json_array_append_new(pairs, pair_json(p));
-        if (p->offender) {
-            json_t *o = json_object();
-            json_object_set_new(o, "test", cli_json_str(p->test));
-            json_object_set_new(o, "metric", cli_json_str(p->metric));
-            json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
-            json_object_set_new(o, "p", num_or_null(p->p));
-            json_array_append_new(offenders, o);
-        }
-    }
-    json_object_set_new(root, "pairs", pairs);
-    json_t *un = json_array();
-    for (size_t i = 0; i < c->nunpaired; i++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "side",
-                            json_string(c->unpaired[i].cand ? "cand"
-                                                            : "base"));
-        json_object_set_new(o, "test", cli_json_str(c->unpaired[i].test));
-        json_object_set_new(o, "metric", cli_json_str(c->unpaired[i].metric));
-        json_object_set_new(o, "config", cli_json_str(c->unpaired[i].config));
-        json_array_append_new(un, o);
-    }
-    json_object_set_new(root, "unpaired", un);
-    json_t *sum = json_object();
-    json_object_set_new(sum, "better", json_integer((json_int_t)c->better));
-    json_object_set_new(sum, "worse", json_integer((json_int_t)c->worse));
-    json_object_set_new(sum, "unchanged", json_integer((json_int_t)c->same));
-    json_object_set_new(sum, "unpaired",
-                        json_integer((json_int_t)c->nunpaired));
-    json_object_set_new(sum, "geomean_ratio", num_or_null(c->geomean_ratio));
-    json_object_set_new(sum, "geomean_better",
-                        num_or_null(c->geomean_better));
-    json_object_set_new(root, "summary", sum);
-    json_t *gate = json_object();
-    json_object_set_new(gate, "fail_worse_pct",
-                        c->fail_worse >= 0 ? json_real(c->fail_worse)
-                                           : json_null());
-    json_object_set_new(gate, "fail_metric", cli_json_str(fail_metric));
-    json_object_set_new(gate, "failed", json_boolean(c->offenders > 0));
-    json_object_set_new(gate, "offenders", offenders);
-    json_object_set_new(root, "gate", gate);
-    json_dumpf(root, stdout,
-               JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    fputc('\n', stdout);
-    json_decref(root);
-}
-
-static void csv_num(double v)
-{
-    char b[48];
-    if (isfinite(v))
-        fputs(pb_fmt_num(v, b, sizeof(b)), stdout);
-}
-
-static void print_csv(const struct pb_compare *c)
-{
-    puts("test,metric,unit,direction,base_config,cand_config,base_mean,"
-         "base_stderr,base_n,cand_mean,cand_stderr,cand_n,change_pct,"
-         "ci_low_pct,ci_high_pct,p,method,verdict,why,offender");
-    for (size_t i = 0; i < c->npairs; i++) {
-        const struct pb_compare_pair *p = &c->pairs[i];
-        const char *texts[] = {p->test, p->metric, p->unit,
-                               p->higher ? "higher" : "lower",
-                               p->base_config, p->cand_config};
-        for (size_t k = 0; k < 6; k++) {
-            cli_csv_field(stdout, texts[k]);
-            putchar(',');
-        }
-        csv_num(p->base_mean);
-        putchar(',');
-        if (p->base_se >= 0)
-            csv_num(p->base_se);
-        printf(",%ld,", p->base_n);
-        csv_num(p->cand_mean);
-        putchar(',');
-        if (p->cand_se >= 0)
-            csv_num(p->cand_se);
-        printf(",%ld,", p->cand_n);
-        csv_num(p->change_pct);
-        putchar(',');
-        csv_num(p->ci_lo_pct);
-        putchar(',');
-        csv_num(p->ci_hi_pct);
-        putchar(',');
-        csv_num(p->p);
-        printf(",%s,%s,", p->method, verdict_word(p));
-        cli_csv_field(stdout, p->why);
-        printf(",%d\n", p->offender);
-    }
-}
-
 /* ==== sides that share nothing ==== */
 
 static int collect_test(void *ctx, const char *t)
@@ -751,17 +457,19 @@ int cmd_compare(int argc, char **argv)
         goto out;
     }
     if (json)
-        print_json(cmp, co.fail_metric_re);
+        cli_compare_json(cmp, co.fail_metric_re);
     else if (csv)
-        print_csv(cmp);
+        cli_compare_csv(cmp);
     else if (!html) {
-        print_table(cmp);
-        print_summary(cmp, stdout);
+        cli_compare_table(cmp);
+        cli_compare_summary(cmp, stdout);
     } else {
-        print_summary(cmp, stderr);
+        cli_compare_summary(cmp, stderr);
     }
+    if (html)
+        fprintf(stderr, "poolbench: compare: wrote %s/index.html\n", html);
     if (cmp->offenders) {
-        print_offenders(cmp, stderr);
+        cli_compare_offenders(cmp, stderr);
         status = EXIT_GATE;
     }
 out:

@@ -28,8 +28,9 @@ double pb_stats_normal_cdf(double z);
  * df <= 0 or an argument is NaN. */
 double pb_stats_t_cdf(double t, double df);
 
-/* The t with P(T <= t) = p, 0 < p < 1, for df > 0 (bisection on
- * pb_stats_t_cdf to 1e-12 relative); NaN outside the domain. */
+/* The t with P(T <= t) = p, 0 < p < 1, for df > 0 (Newton on
+ * pb_stats_t_cdf from the Cornish-Fisher start, safeguarded by
+ * bisection; 1e-14 relative); NaN outside the domain. */
 double pb_stats_t_quantile(double p, double df);
 
 /* One side of a comparison as a summary. se is the standard error of the

@@ -159,6 +159,7 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR r.source_id IN "
         "(SELECT id FROM source WHERE format = ?5)) "
+        "AND (?6 IS NULL OR r.source_id BETWEEN ?6 AND ?7) "
         "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
         "r.job, h.name, r.id",
     [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",

@@ -204,6 +204,12 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
     if (!q)
         return PB_EDB;
     bind_filter(q, f);
+    if (f && f->source_ids && f->nsource_ids) {
+        /* the range of the kept ids in SQL, so that SQLite sorts only
+         * rows that may be kept; source_kept() decides */
+        sqlite3_bind_int64(q, 6, f->source_ids[0]);
+        sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
+    }
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_rrow r;

@@ -8,12 +8,14 @@
 
 #include <math.h>
 #include <pcre2.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct pb_compare_priv {
     struct rp_data d[2];
     struct pb_arena arena;
+    const char **titles; /* metric titles by base metric index */
 };
 
 /* ==== samples of one side ==== */
@@ -85,21 +87,47 @@ static const struct samp *cell_samples(const struct samps *ss,
 /* ==== entries: valued cells of both sides ==== */
 
 struct ent {
-    int side;
-    size_t cell;
-    const char *test, *metric, *label;
+    uint32_t cell;
+    uint8_t side, paired;
     const char *dims; /* "k=v,k=v", made when needed */
-    int paired;
 };
+
+/* The sides' data while entries are sorted (qsort has no context). */
+static const struct pb_compare_priv *ent_priv;
+
+static const struct rp_cell *ent_cell(const struct pb_compare_priv *pv,
+                                      const struct ent *e)
+{
+    return &pv->d[e->side].cells[e->cell];
+}
+
+static const char *ent_test(const struct pb_compare_priv *pv,
+                            const struct ent *e)
+{
+    return pv->d[e->side].tests[ent_cell(pv, e)->test].name;
+}
+
+static const char *ent_metric(const struct pb_compare_priv *pv,
+                              const struct ent *e)
+{
+    return pv->d[e->side].metrics[ent_cell(pv, e)->metric].name;
+}
+
+static const char *ent_label(const struct pb_compare_priv *pv,
+                             const struct ent *e)
+{
+    return pv->d[e->side].configs[ent_cell(pv, e)->config].label;
+}
 
 static int ent_cmp(const void *pa, const void *pb)
 {
     const struct ent *a = pa, *b = pb;
-    int c = strcmp(a->test, b->test);
+    const struct pb_compare_priv *pv = ent_priv;
+    int c = strcmp(ent_test(pv, a), ent_test(pv, b));
     if (!c)
-        c = strcmp(a->metric, b->metric);
+        c = strcmp(ent_metric(pv, a), ent_metric(pv, b));
     if (!c)
-        c = strcmp(a->label, b->label);
+        c = strcmp(ent_label(pv, a), ent_label(pv, b));
     if (!c)
         c = (a->side > b->side) - (a->side < b->side);
     if (!c)
@@ -195,6 +223,20 @@ static void judge(struct ctx *x, struct pb_compare_pair *p,
     p->verdict = up == p->higher ? PB_CMP_BETTER : PB_CMP_WORSE;
 }
 
+/* A summary without a standard error whose repeats are stored: the
+ * standard error of those repeats. */
+static void fill_se(double *se, const struct samp *s, size_t n)
+{
+    if (*se >= 0 || n < 2)
+        return;
+    double *v = pb_xmalloc(n * sizeof(*v));
+    for (size_t i = 0; i < n; i++)
+        v[i] = s[i].value;
+    double mean;
+    pb_stats_mean_se(v, n, &mean, se);
+    free(v);
+}
+
 static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
 {
     struct pb_compare *cmp = x->cmp;
@@ -205,26 +247,31 @@ static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
     PB_GROW(cmp->pairs, x->cap, cmp->npairs + 1);
     struct pb_compare_pair *p = &cmp->pairs[cmp->npairs++];
     memset(p, 0, sizeof(*p));
-    p->test = eb->test;
+    p->test = db->tests[cb->test].name;
     p->metric = m->name;
     p->unit = m->unit;
     char title[96];
-    rp_metric_title(m->name, title, sizeof(title));
-    p->metric_title = pb_arena_strdup(&cmp->priv->arena, title);
+    if (!cmp->priv->titles[cb->metric])
+        rp_metric_title(m->name, title, sizeof(title));
+    const char **tt = &cmp->priv->titles[cb->metric];
+    if (!*tt)
+        *tt = pb_arena_strdup(&cmp->priv->arena, title);
+    p->metric_title = *tt;
+    p->metric_ix = cb->metric;
     p->higher = m->dir > 0;
-    p->base_config = eb->label;
-    p->cand_config = ec->label;
+    p->base_config = db->configs[cb->config].label;
+    p->cand_config = dc->configs[cc->config].label;
     p->base_mean = cb->mean;
     p->base_se = cb->se;
     p->base_n = cb->n;
     p->cand_mean = cc->mean;
     p->cand_se = cc->se;
     p->cand_n = cc->n;
-    rp_fmt_pm(&m->u, cb->mean, cb->se, p->base_text, sizeof(p->base_text));
-    rp_fmt_pm(&m->u, cc->mean, cc->se, p->cand_text, sizeof(p->cand_text));
     size_t nsb, nsc;
     const struct samp *sb = cell_samples(&x->samps[0], db, cb, &nsb);
     const struct samp *sc = cell_samples(&x->samps[1], dc, cc, &nsc);
+    fill_se(&p->base_se, sb, nsb);
+    fill_se(&p->cand_se, sc, nsc);
     judge(x, p, sb, nsb, sc, nsc);
     if (p->verdict == PB_CMP_BETTER)
         cmp->better++;
@@ -253,6 +300,7 @@ static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
 /* Pair the entries of one (test, metric): e[0..n) sorted by label, side. */
 static void pair_group(struct ctx *x, struct ent *e, size_t n)
 {
+    const struct pb_compare_priv *pv = x->cmp->priv;
     size_t nb = 0, nc = 0;
     for (size_t i = 0; i < n; i++)
         *(e[i].side ? &nc : &nb) += 1;
@@ -267,7 +315,7 @@ static void pair_group(struct ctx *x, struct ent *e, size_t n)
     /* 1. the same label, when it names one configuration on each side */
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j < n && !strcmp(e[j].label, e[i].label))
+        while (j < n && !strcmp(ent_label(pv, &e[j]), ent_label(pv, &e[i])))
             j++;
         if (j - i == 2 && e[i].side == 0 && e[i + 1].side == 1)
             add_pair(x, &e[i], &e[i + 1]);
@@ -299,11 +347,12 @@ static void pair_group(struct ctx *x, struct ent *e, size_t n)
 static int pair_cmp(const void *pa, const void *pb)
 {
     const struct pb_compare_pair *a = pa, *b = pb;
-    int c = rp_natcmp(a->test, b->test);
-    if (!c)
+    /* names of one side are shared strings: equal pointers, equal names */
+    int c = a->test == b->test ? 0 : rp_natcmp(a->test, b->test);
+    if (!c && a->metric != b->metric)
         c = strcmp(a->metric, b->metric);
-    if (!c)
-        c = strcmp(a->base_config, b->base_config);
+    if (!c && a->base_config != b->base_config)
+        c = rp_natcmp(a->base_config, b->base_config);
     return c;
 }
 
@@ -320,11 +369,8 @@ static void add_entries(struct pb_compare *cmp, int side, struct ent **e,
         PB_GROW(*e, *cap, *n + 1);
         struct ent *x = &(*e)[(*n)++];
         memset(x, 0, sizeof(*x));
-        x->side = side;
-        x->cell = i;
-        x->test = d->tests[c->test].name;
-        x->metric = d->metrics[c->metric].name;
-        x->label = d->configs[c->config].label;
+        x->side = (uint8_t)side;
+        x->cell = (uint32_t)i;
         if (side)
             cmp->ncand_cells++;
         else
@@ -372,6 +418,13 @@ int pb_compare_run(const struct pb_compare_side *base,
         rc = rp_data_load_ignoring(sides[s]->db, &sides[s]->filter,
                                    opts->ignore_params, &cmp->priv->d[s],
                                    err);
+        struct rp_data *d = &cmp->priv->d[s];
+        if (!rc && d->ncells < d->capcells) {
+            /* two sides held at once: no growth slack */
+            d->cells = pb_xrealloc(d->cells,
+                                   (d->ncells + 1) * sizeof(*d->cells));
+            d->capcells = d->ncells + 1;
+        }
         if (!rc)
             rc = pb_db_each_sample(sides[s]->db, on_sample, &x.samps[s], err);
     }
@@ -396,15 +449,24 @@ int pb_compare_run(const struct pb_compare_side *base,
         pb_compare_free(cmp);
         return rc;
     }
+    cmp->priv->titles = pb_xcalloc(cmp->priv->d[0].nmetrics + 1,
+                                   sizeof(*cmp->priv->titles));
     struct ent *e = NULL;
     size_t n = 0, cap = 0;
     add_entries(cmp, 0, &e, &n, &cap);
     add_entries(cmp, 1, &e, &n, &cap);
+    ent_priv = cmp->priv;
     qsort(e, n, sizeof(*e), ent_cmp);
+    ent_priv = NULL;
+    /* at most one pair per base entry: allocated once, exactly */
+    x.cap = cmp->nbase_cells < cmp->ncand_cells ? cmp->nbase_cells
+                                                : cmp->ncand_cells;
+    cmp->pairs = pb_xcalloc(x.cap + 1, sizeof(*cmp->pairs));
+    const struct pb_compare_priv *pv = cmp->priv;
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j < n && !strcmp(e[j].test, e[i].test) &&
-               !strcmp(e[j].metric, e[i].metric))
+        while (j < n && !strcmp(ent_test(pv, &e[j]), ent_test(pv, &e[i])) &&
+               !strcmp(ent_metric(pv, &e[j]), ent_metric(pv, &e[i])))
             j++;
         pair_group(&x, e + i, j - i);
         i = j;
@@ -415,11 +477,26 @@ int pb_compare_run(const struct pb_compare_side *base,
             continue;
         PB_GROW(cmp->unpaired, ucap, cmp->nunpaired + 1);
         cmp->unpaired[cmp->nunpaired++] = (struct pb_compare_unpaired){
-            e[i].side, e[i].test, e[i].metric, e[i].label};
+            e[i].side, ent_test(pv, &e[i]), ent_metric(pv, &e[i]),
+            ent_label(pv, &e[i])};
     }
     free(e);
+    if (cmp->npairs) {
+        /* the pairs hold what they need: the cells can go (half the
+         * memory of a large comparison) */
+        for (int s = 0; s < 2; s++) {
+            free(cmp->priv->d[s].cells);
+            cmp->priv->d[s].cells = NULL;
+            cmp->priv->d[s].ncells = 0;
+        }
+    }
     qsort(cmp->pairs, cmp->npairs, sizeof(*cmp->pairs), pair_cmp);
     summarise(cmp);
+    cmp->single_config = 1;
+    for (size_t i = 1; i < cmp->npairs && cmp->single_config; i++)
+        cmp->single_config =
+            !strcmp(cmp->pairs[i].base_config, cmp->pairs[0].base_config) &&
+            !strcmp(cmp->pairs[i].cand_config, cmp->pairs[0].cand_config);
     for (int s = 0; s < 2; s++)
         free(x.samps[s].v);
     pcre2_code_free(x.gate_re);
@@ -435,6 +512,7 @@ void pb_compare_free(struct pb_compare *c)
         rp_data_release(&c->priv->d[0]);
         rp_data_release(&c->priv->d[1]);
         pb_arena_release(&c->priv->arena);
+        free(c->priv->titles);
         free(c->priv);
     }
     free(c->pairs);
@@ -457,4 +535,13 @@ int pb_compare_each_test(const struct pb_compare *c, int cand,
             return rc;
     }
     return 0;
+}
+
+const char *pb_compare_value_text(const struct pb_compare *c,
+                                  const struct pb_compare_pair *p, int cand,
+                                  char *buf, size_t n)
+{
+    const struct rp_metric *m = &c->priv->d[0].metrics[p->metric_ix];
+    return rp_fmt_pm(&m->u, cand ? p->cand_mean : p->base_mean,
+                     cand ? p->cand_se : p->base_se, buf, n);
 }

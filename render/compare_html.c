@@ -198,7 +198,8 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
         m = 1000; /* whiskers past it are clipped at the frame */
     struct rp_ticks t;
     rp_ticks(-m, m, 8, &t);
-    const double left = 380, plot = 440, right = 70, row = 22, top = 34;
+    /* DejaVu Sans 11 px: at most ~6.5 px a character, 70 characters */
+    const double left = 470, plot = 420, right = 70, row = 22, top = 34;
     double W = left + plot + right, H = top + row * (double)n + 30;
 #define X(v) (left + ((fmax(fmin((v), t.hi), t.lo) - t.lo) / (t.hi - t.lo)) * plot)
     pb_buf_printf(h,
@@ -229,12 +230,26 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
         const char *col = p->verdict == PB_CMP_BETTER  ? "#2166ac"
                           : p->verdict == PB_CMP_WORSE ? "#b2182b"
                                                        : "#9aa3ad";
-        pb_buf_printf(h, "<g class=\"bar\" data-verdict=\"%s\">"
-                         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-                      verdict_word(p), left - 8, y + 15);
-        esc_cut(h, p->test, 40);
+        /* the full names as a tooltip; cut to fit the label column */
+        pb_buf_printf(h, "<g class=\"bar\" data-verdict=\"%s\"><title>",
+                      verdict_word(p));
+        rp_esc(h, p->test);
         pb_buf_puts(h, " · ");
-        esc_cut(h, p->metric_title, 18);
+        rp_esc(h, p->metric_title);
+        if (!c->single_config) {
+            pb_buf_puts(h, " · ");
+            rp_esc(h, p->cand_config);
+        }
+        pb_buf_printf(h, "</title><text x=\"%.1f\" y=\"%.1f\" "
+                         "text-anchor=\"end\">",
+                      left - 8, y + 15);
+        esc_cut(h, p->test, c->single_config ? 40 : 30);
+        pb_buf_puts(h, " · ");
+        esc_cut(h, p->metric_title, c->single_config ? 20 : 16);
+        if (!c->single_config) {
+            pb_buf_puts(h, " · ");
+            esc_cut(h, p->cand_config, 16);
+        }
         pb_buf_puts(h, "</text>");
         double x0 = X(0), x1 = X(p->change_pct);
         pb_buf_printf(h,
@@ -301,9 +316,10 @@ static void table(struct pb_buf *h, const struct pb_compare *c)
             rp_esc(h, p->cand_config);
         }
         pb_buf_puts(h, "</td><td class=\"num\">");
-        rp_esc(h, p->base_text);
+        char val[96];
+        rp_esc(h, pb_compare_value_text(c, p, 0, val, sizeof(val)));
         pb_buf_puts(h, "</td><td class=\"num\">");
-        rp_esc(h, p->cand_text);
+        rp_esc(h, pb_compare_value_text(c, p, 1, val, sizeof(val)));
         pb_buf_printf(h, "</td><td class=\"num\" style=\"background:%s\">",
                       bg);
         rp_esc(h, pct(p->change_pct, a, sizeof(a)));

@@ -161,7 +161,7 @@ struct pb_compare_pair {
     const char *why;           /* why `~` without a test, else NULL */
     enum pb_compare_verdict verdict;
     int offender;              /* fails the gate */
-    char base_text[64], cand_text[64]; /* human units: "148.1 ± 1.2 MiB/s" */
+    size_t metric_ix;          /* private to render/ */
 };
 
 /* A result of one side that has no partner on the other. */
@@ -180,6 +180,7 @@ struct pb_compare {
     double geomean_ratio;  /* of cand / base over pairs; NaN none */
     double geomean_better; /* each ratio oriented so > 1 is better */
     size_t nbase_cells, ncand_cells; /* results (aggregated) per side */
+    int single_config; /* every pair has the same two configurations */
     const char *base_name, *cand_name;
     struct pb_compare_priv *priv;
 };
@@ -194,8 +195,16 @@ int pb_compare_run(const struct pb_compare_side *base,
                    struct pb_compare **out, struct pb_err *err) PB_WUR;
 void pb_compare_free(struct pb_compare *c);
 
+/* The mean ± SE of one side of p (cand non-zero: the candidate's) in
+ * human units, "148.1 ± 1.7 MiB/s". Returns buf (n >= 64). */
+const char *pb_compare_value_text(const struct pb_compare *c,
+                                  const struct pb_compare_pair *p, int cand,
+                                  char *buf, size_t n);
+
 /* The tests (sorted, distinct) a side holds, for "what there is"
- * messages: calls cb with each name; stops when cb returns non-zero. */
+ * messages when npairs is 0 (with pairs, the cells behind them are
+ * already freed and nothing is called): calls cb with each name; stops
+ * when cb returns non-zero. */
 int pb_compare_each_test(const struct pb_compare *c, int cand,
                          int (*cb)(void *ctx, const char *test), void *ctx);
 

@@ -149,6 +149,47 @@ cp "$db" other.db
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pairs"][0]; assert p["verdict"]=="worse", p' db.json ||
     fail "db: selector"
 
+# -- run:ID (the fact poolbench run records on its sources)
+cp "$db" run.db
+sqlite3 run.db "INSERT INTO fact(source_id, host, key, value)
+  SELECT id, NULL, 'run_id', CASE WHEN path LIKE 'base%' THEN 'r1' ELSE 'r2' END
+  FROM source WHERE path LIKE 'base%' OR path LIKE 'cand%'"
+rm -f run.db-wal run.db-shm
+"$pb" compare --db run.db run:r1 run:r2 --metric 'read_bw$' --json \
+    >run.json || fail "run: exit $?"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["pairs"][0]; assert p["verdict"]=="worse" and p["base_config"]=="base" and p["cand_config"]=="cand", p' run.json ||
+    fail "run: selectors"
+"$pb" compare --db run.db run:r3 run:r2 2>err.txt >/dev/null
+grep -q "no run matches 'run:r3'; did you mean 'run:r1'?" err.txt ||
+    fail "run: message: $(cat err.txt)"
+
+# -- several configurations a side: paired by label, else by dimensions
+for i in 0 1 2; do
+    for rs in 8k 128k; do
+        f=$( [ $rs = 8k ] && echo base$i.json || echo cand$i.json )
+        "$pb" ingest --db dims.db -q --label "old $rs" --set recordsize=$rs \
+            "$f" 2>/dev/null
+        "$pb" ingest --db new.db -q --label "old $rs" --set recordsize=$rs \
+            "$f" 2>/dev/null
+        { cat "$f"; echo; } >"new-$rs-$i.json" # other bytes, same figures
+        "$pb" ingest --db dims.db -q --label "new $rs" --set recordsize=$rs \
+            "new-$rs-$i.json" 2>/dev/null
+    done
+done
+"$pb" compare --db dims.db '^old' '^new' --metric 'read_bw$' --json \
+    >dims.json || fail "pairing by dimensions exit $?"
+python3 - dims.json <<'PY' || fail "pairing by dimensions"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted((p["base_config"], p["cand_config"]) for p in d["pairs"])
+assert got == [("old 128k", "new 128k"), ("old 8k", "new 8k")], got
+assert d["unpaired"] == [], d["unpaired"]
+PY
+"$pb" compare --db dims.db '^old' 'db:new.db' --metric 'read_bw$' --json \
+    >lab.json || fail "pairing by label exit $?"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sorted(p["base_config"] for p in d["pairs"])==["old 128k","old 8k"] and all(p["base_config"]==p["cand_config"] and p["verdict"]=="~" for p in d["pairs"]), d' lab.json ||
+    fail "pairing by label"
+
 # -- bad selectors: exit 2 naming the selector and what there is
 "$pb" compare --db "$db" '^base$' 'cnad' 2>err.txt >/dev/null
 [ $? = 2 ] || fail "label matching nothing: exit not 2"
@@ -210,6 +251,18 @@ assert p["method"] == "mann-whitney", p
 assert abs(p["p"] - 2 / 252) < 1e-12, p
 assert p["verdict"] == "worse" and p["base_n"] == 5, p
 PY
+# without a stored standard error: the one of the samples
+sqlite3 mw.db "UPDATE result SET stderr = NULL WHERE samples = 5"
+rm -f mw.db-wal mw.db-shm
+"$pb" compare --db mw.db single-base single-cand --metric 'read_bw$' \
+    --json >mw2.json || fail "mann-whitney without stderr exit $?"
+python3 - mw2.json <<'PY' || fail "mann-whitney without stderr"
+import json, sys
+p = json.load(open(sys.argv[1]))["pairs"][0]
+assert p["method"] == "mann-whitney" and p["verdict"] == "worse", p
+# samples v * (1 + (k - 2) / 100), k = 0..4: sd = v * sqrt(2.5) / 100
+assert abs(p["base_stderr"] / p["base_mean"] - 0.025 ** 0.5 / 100 / 5 ** 0.5 * 10) < 1e-9, p
+PY
 
 # -- --html: the page, checked in a real browser when there is one
 "$pb" compare --db "$db" '^base$' '^cand$' --fail-worse 5 --html html \
@@ -244,6 +297,16 @@ PY
 else
     echo "note: no chromium, the page was checked as text only" >&2
 fi
+
+# -- a hostile label is text on the page, never markup
+evil='<img src=x onerror=alert(1)>&'
+"$pb" ingest --db evil.db -q --label "$evil" base0.json 2>/dev/null
+"$pb" ingest --db evil.db -q --label "$evil" base1.json 2>/dev/null
+"$pb" compare --db evil.db 'img' 'img' --html evil >/dev/null 2>&1 ||
+    fail "compare --html of a hostile label"
+grep -q '<img' evil/index.html && fail "a label leaked markup into the page"
+grep -q '&lt;img src=x onerror=alert(1)&gt;&amp;' evil/index.html ||
+    fail "the hostile label is not shown escaped"
 
 # -- nothing was written to the database
 rm -f "$db-wal" "$db-shm"

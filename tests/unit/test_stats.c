@@ -56,6 +56,16 @@ static void t_quantile_reference(void **state)
     assert_near(pb_stats_t_quantile(0.975, INFINITY), 1.959963984540054,
                 1e-10);
     assert_near(pb_stats_t_quantile(0.5, 3), 0, 0);
+    /* round trip over the df and levels a comparison meets (Welch df are
+     * fractional, from below 1 to thousands) */
+    static const double dfs[] = {0.3, 0.7, 1, 1.47, 2.5, 7, 24.99, 200, 1e5};
+    static const double ps[] = {0.6, 0.9, 0.975, 0.995, 0.9995, 0.99999};
+    for (size_t i = 0; i < sizeof(dfs) / sizeof(dfs[0]); i++)
+        for (size_t j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
+            double q = pb_stats_t_quantile(ps[j], dfs[i]);
+            assert_true(isfinite(q) && q > 0);
+            assert_near(pb_stats_t_cdf(q, dfs[i]), ps[j], 1e-12);
+        }
     assert_true(isnan(pb_stats_t_quantile(0, 3)));
     assert_true(isnan(pb_stats_t_quantile(1, 3)));
     assert_true(isnan(pb_stats_t_quantile(0.9, -1)));
