@@ -98,6 +98,9 @@ bad=$(q "SELECT count(*) FROM result r JOIN metric m ON m.id = r.metric_id
          WHERE m.name = 'read_iops' AND abs(r.value - (SELECT avg(value)
          FROM sample WHERE result_id = r.id)) > 1e-6 * r.value")
 [ "$bad" = 0 ] || fail "target: $bad read_iops results are not the mean of their samples"
+# the report's Experiment says why each cell stopped (a tooltip of its cell)
+n=$(grep -c 'title="3 repeats, stopped on its target: RSE of read_iops [0-9.e+-]*% (target 100%)"' "$out/report/index.html")
+[ "$n" = 2 ] || fail "target: $n Experiment cells say why they stopped, want 2"
 nothing_left target
 
 # ---- 2. max
@@ -120,6 +123,8 @@ n=$(q "SELECT samples FROM v_result WHERE metric = 'read_iops'")
 [ "$n" = 2 ] || fail "max: read_iops n = '$n', want 2"
 grep -q "1 cells x auto repeats (2 to 2, target RSE 0.0001%)" "$out/commands.log" ||
     fail "max: the first note: $(grep "cells x" "$out/commands.log")"
+grep -q 'title="2 repeats, stopped on its maximum: RSE of read_iops [0-9.e+-]*% (target 0.0001%)"' "$out/report/index.html" ||
+    fail "max: the Experiment does not say the cell stopped on its maximum"
 nothing_left max
 
 if [ $fails -ne 0 ]; then
