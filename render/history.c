@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HIST_ALPHA 0.05
+#define HIST_ALPHA      0.05
 #define MAX_HIST_CHARTS 60
 
 /* ==== points of sources ==== */
@@ -40,8 +40,8 @@ struct hload {
     struct pb_arena *arena;
     struct pkey *keys;
     size_t nkeys, capkeys;
-    long long *src_ids;  /* used sources, sorted by id */
-    size_t *src_point;   /* their point */
+    long long *src_ids; /* used sources, sorted by id */
+    size_t *src_point;  /* their point */
     size_t nsrc;
     struct hrow *rows;
     size_t nrows, caprows;
@@ -166,8 +166,7 @@ static int cmp_hrow(const void *a, const void *b)
     if (x->metric != y->metric)
         return x->metric < y->metric ? -1 : 1;
     if (x->config != y->config)
-        return d->configs[x->config].rank < d->configs[y->config].rank ? -1
-                                                                       : 1;
+        return d->configs[x->config].rank < d->configs[y->config].rank ? -1 : 1;
     if (x->point != y->point)
         return x->point < y->point ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
@@ -195,8 +194,8 @@ static size_t find_steps(struct rp_hpoint *pts, size_t n)
             if (ni >= 2 && pts[i].se < 0)
                 ok = 0;
             double sd = ni >= 2 ? pts[i].se * sqrt(ni) : 0;
-            ss += (ni - 1) * sd * sd +
-                  ni * (pts[i].mean - M) * (pts[i].mean - M);
+            ss +=
+                (ni - 1) * sd * sd + ni * (pts[i].mean - M) * (pts[i].mean - M);
         }
         if (!ok)
             continue;
@@ -331,11 +330,12 @@ void rp_history_release(struct rp_history *h)
 /* "read IOPS of fio randread bs=4k, config: −20.0% at 2026-03-03 against
  * the 2 points before (Welch p = 0.0012)" */
 void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
-                          const struct rp_hseries *s,
-                          const struct rp_hpoint *p, struct pb_buf *b)
+                          const struct rp_hseries *s, const struct rp_hpoint *p,
+                          struct pb_buf *b)
 {
     char mt[96];
-    pb_buf_printf(b, "\xE2\x9A\xA0 step change: %s of %s, %s: %+.1f%% at %s "
+    pb_buf_printf(b,
+                  "\xE2\x9A\xA0 step change: %s of %s, %s: %+.1f%% at %s "
                   "against the %zu point%s before (Welch p = %.2g)",
                   rp_metric_title(d->metrics[s->metric].name, mt, sizeof(mt)),
                   d->tests[s->test].name, d->configs[s->config].label,
@@ -365,8 +365,9 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     char buf[96];
     /* its data: exact, in canonical units */
     static const char *const head[] = {
-        "config", "point", "first_ingested", "test", "metric", "unit",
-        "direction", "value", "stderr", "n", "change", "p", "step"};
+        "config",    "point", "first_ingested", "test", "metric", "unit",
+        "direction", "value", "stderr",         "n",    "change", "p",
+        "step"};
     struct rp_csv *cv = rp_csv_new(13, head);
     for (size_t si = from; si < to; si++) {
         const struct rp_hseries *s = &h->s[si];
@@ -380,8 +381,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             x[k] = (double)p->point + 1;
             y[k] = p->mean;
             e[k] = p->se;
-            pt[k] = p->step ? rt_str(&t, "step %+.1f%%", p->change * 100)
-                            : "";
+            pt[k] = p->step ? rt_str(&t, "step %+.1f%%", p->change * 100) : "";
             struct rt_cell *row = rt_row(&t);
             rt_set(&t, &row[0], cf->label);
             row[0].has_swatch = 1;
@@ -398,8 +398,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
                         p->se);
             else
                 rt_set(&t, &row[3], "");
-            rt_setv(&t, &row[4], rp_int(p->n, buf, sizeof(buf)),
-                    (double)p->n);
+            rt_setv(&t, &row[4], rp_int(p->n, buf, sizeof(buf)), (double)p->n);
             if (!isnan(p->p) && p->base != 0) {
                 double ch = (p->mean - p->base) / fabs(p->base);
                 rt_setv(&t, &row[5],
@@ -491,8 +490,9 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
         i = j;
     }
     if (charts == MAX_HIST_CHARTS)
-        rp_out_para(o, "note", "More tests have a history than are drawn "
-                               "here: narrow the report with --test or "
-                               "--metric.");
+        rp_out_para(o, "note",
+                    "More tests have a history than are drawn "
+                    "here: narrow the report with --test or "
+                    "--metric.");
     rp_out_raw(o, "</section>\n");
 }

@@ -59,8 +59,8 @@ struct oload {
     size_t ngk;
     size_t *metric_of; /* metric id -> index + 1 */
     size_t capmetric;
-    long long result;  /* the result whose samples are in v */
-    size_t cell;       /* its cell; SIZE_MAX = not shown */
+    long long result; /* the result whose samples are in v */
+    size_t cell;      /* its cell; SIZE_MAX = not shown */
     double *v;
     size_t nv, capv;
 };
@@ -180,13 +180,14 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
     if (!c->outliers)
         return;
     rt_setv(t, cell,
-            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text,
-                   c->outliers, c->outliers == 1 ? "" : "s"),
+            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, c->outliers,
+                   c->outliers == 1 ? "" : "s"),
             cell->sortv);
     cell->style |= RT_AMBER;
-    cell->title = rt_str(t, "%ld of the %ld stored repeats %s more than 3.5 "
-                         "robust deviations from their median (modified "
-                         "z-score, 0.6745 |x - median| / MAD > 3.5)",
-                         c->outliers, c->nrepeats,
-                         c->outliers == 1 ? "is" : "are");
+    cell->title =
+        rt_str(t,
+               "%ld of the %ld stored repeats %s more than 3.5 "
+               "robust deviations from their median (modified "
+               "z-score, 0.6745 |x - median| / MAD > 3.5)",
+               c->outliers, c->nrepeats, c->outliers == 1 ? "is" : "are");
 }

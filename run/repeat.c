@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #define DEFAULT_MAX_REPEATS 10
-#define DEFAULT_TARGET_RSE 0.02 /* 2% */
-#define MIN_AUTO_REPEATS 3      /* as PTS: three runs before judging */
+#define DEFAULT_TARGET_RSE  0.02 /* 2% */
+#define MIN_AUTO_REPEATS    3    /* as PTS: three runs before judging */
 
 /* A percentage "2%", "2.5 %" or "2" (percent) as a fraction; -1 when it
  * is not one in (0, 100]. */
@@ -38,14 +38,13 @@ static double parse_pct(const char *s)
 }
 
 int pb_run_plan_stats(struct pb_run_plan *p, const char *const vals[4],
-                      const long lines[4], const char *path,
-                      struct pb_err *err)
+                      const long lines[4], const char *path, struct pb_err *err)
 {
     const char *maxr = vals[0], *rse = vals[1], *order = vals[2],
                *seed = vals[3];
     if ((maxr || rse) && !p->repeats_auto)
-        return pb_err_set(err, PB_EUSAGE, path, maxr ? lines[0] : lines[1],
-                          0, "'%s' needs repeats = auto",
+        return pb_err_set(err, PB_EUSAGE, path, maxr ? lines[0] : lines[1], 0,
+                          "'%s' needs repeats = auto",
                           maxr ? "max_repeats" : "target_rse");
     if (p->repeats_auto) {
         p->repeats = DEFAULT_MAX_REPEATS;
@@ -63,14 +62,14 @@ int pb_run_plan_stats(struct pb_run_plan *p, const char *const vals[4],
     if (rse && (p->target_rse = parse_pct(rse)) < 0)
         return pb_err_set(err, PB_EUSAGE, path, lines[1], 0,
                           "target_rse must be a percentage above 0 and at "
-                          "most 100 (e.g. 2%%), got '%s'", rse);
+                          "most 100 (e.g. 2%%), got '%s'",
+                          rse);
     if (order) {
         if (!strcmp(order, "random"))
             p->order_random = 1;
         else if (strcmp(order, "plan"))
             return pb_err_set(err, PB_EUSAGE, path, lines[2], 0,
-                              "order must be plan or random, got '%s'",
-                              order);
+                              "order must be plan or random, got '%s'", order);
     }
     if (seed) {
         if (!p->order_random)
@@ -79,11 +78,11 @@ int pb_run_plan_stats(struct pb_run_plan *p, const char *const vals[4],
         char *end;
         errno = 0;
         unsigned long long v = strtoull(seed, &end, 10);
-        if (*end || end == seed || errno || seed[0] == '-' ||
-            v > 4294967295ULL)
+        if (*end || end == seed || errno || seed[0] == '-' || v > 4294967295ULL)
             return pb_err_set(err, PB_EUSAGE, path, lines[3], 0,
                               "seed must be an integer 0..4294967295, got "
-                              "'%s'", seed);
+                              "'%s'",
+                              seed);
         p->seed = (unsigned long)v;
         p->has_seed = 1;
     } else if (p->order_random) {
@@ -170,8 +169,7 @@ void pb_run_order(const struct pb_run_plan *p, size_t *order)
  * trim_iops, the first with a value above 0 in set; NULL when none. */
 static const char *headline(const struct pb_resultset *set)
 {
-    static const char *const names[] = {"read_iops", "write_iops",
-                                        "trim_iops"};
+    static const char *const names[] = {"read_iops", "write_iops", "trim_iops"};
     for (size_t k = 0; k < 3; k++)
         for (size_t i = 0; i < set->nresults; i++) {
             const struct pb_result *r = &set->results[i];

@@ -16,10 +16,11 @@
 #include "run/run_int.h"
 
 #define CAPS_DIR PB_FIXTURES_DIR "/zfs-caps"
-#define VD "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
-#define SEED42 2, 0, 1, 4, 5, 3
-#define VD2 "vdevs = file:/tmp/pb-unit-none/d0.img:128M, " \
-            "file:/tmp/pb-unit-none/d1.img:128M\n"
+#define VD       "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+#define SEED42   2, 0, 1, 4, 5, 3
+#define VD2                                                                    \
+    "vdevs = file:/tmp/pb-unit-none/d0.img:128M, "                             \
+    "file:/tmp/pb-unit-none/d1.img:128M\n"
 
 static struct pb_run_plan *parse_ok(const char *text)
 {
@@ -85,33 +86,32 @@ static void test_key_errors(void **state)
          "'max_repeats' needs repeats = auto"},
         {"[plan]\nrepeats = 3\n" VD "target_rse = 2%\n[fio]\nsize=8m\n", 4,
          "'target_rse' needs repeats = auto"},
-        {"[plan]\nrepeats = auto\n" VD "max_repeats = 1\n[fio]\nsize=8m\n",
-         4, "max_repeats must be 2..1000, got '1'"},
-        {"[plan]\nrepeats = auto\nmax_repeats = 1001\n" VD
-         "[fio]\nsize=8m\n",
+        {"[plan]\nrepeats = auto\n" VD "max_repeats = 1\n[fio]\nsize=8m\n", 4,
+         "max_repeats must be 2..1000, got '1'"},
+        {"[plan]\nrepeats = auto\nmax_repeats = 1001\n" VD "[fio]\nsize=8m\n",
          3, "max_repeats must be 2..1000, got '1001'"},
-        {"[plan]\nrepeats = auto\nmax_repeats = 5x\n" VD "[fio]\nsize=8m\n",
-         3, "max_repeats must be 2..1000, got '5x'"},
-        {"[plan]\nrepeats = auto\ntarget_rse = 0%\n" VD "[fio]\nsize=8m\n",
-         3, "target_rse must be a percentage above 0 and at most 100 (e.g. "
-            "2%), got '0%'"},
-        {"[plan]\nrepeats = auto\ntarget_rse = 150\n" VD "[fio]\nsize=8m\n",
-         3, "target_rse must be a percentage above 0 and at most 100 (e.g. "
-            "2%), got '150'"},
-        {"[plan]\nrepeats = auto\ntarget_rse = nan\n" VD "[fio]\nsize=8m\n",
-         3, "target_rse must be a percentage above 0 and at most 100 (e.g. "
-            "2%), got 'nan'"},
-        {"[plan]\nrepeats = auto\ntarget_rse = 2%%\n" VD "[fio]\nsize=8m\n",
-         3, "target_rse must be a percentage above 0 and at most 100 (e.g. "
-            "2%), got '2%%'"},
+        {"[plan]\nrepeats = auto\nmax_repeats = 5x\n" VD "[fio]\nsize=8m\n", 3,
+         "max_repeats must be 2..1000, got '5x'"},
+        {"[plan]\nrepeats = auto\ntarget_rse = 0%\n" VD "[fio]\nsize=8m\n", 3,
+         "target_rse must be a percentage above 0 and at most 100 (e.g. "
+         "2%), got '0%'"},
+        {"[plan]\nrepeats = auto\ntarget_rse = 150\n" VD "[fio]\nsize=8m\n", 3,
+         "target_rse must be a percentage above 0 and at most 100 (e.g. "
+         "2%), got '150'"},
+        {"[plan]\nrepeats = auto\ntarget_rse = nan\n" VD "[fio]\nsize=8m\n", 3,
+         "target_rse must be a percentage above 0 and at most 100 (e.g. "
+         "2%), got 'nan'"},
+        {"[plan]\nrepeats = auto\ntarget_rse = 2%%\n" VD "[fio]\nsize=8m\n", 3,
+         "target_rse must be a percentage above 0 and at most 100 (e.g. "
+         "2%), got '2%%'"},
         {"[plan]\n" VD "order = shuffled\n[fio]\nsize=8m\n", 3,
          "order must be plan or random, got 'shuffled'"},
         {"[plan]\n" VD "seed = 7\n[fio]\nsize=8m\n", 3,
          "'seed' needs order = random"},
         {"[plan]\norder = random\n" VD "seed = -1\n[fio]\nsize=8m\n", 4,
          "seed must be an integer 0..4294967295, got '-1'"},
-        {"[plan]\norder = random\n" VD "seed = 4294967296\n[fio]\nsize=8m\n",
-         4, "seed must be an integer 0..4294967295, got '4294967296'"},
+        {"[plan]\norder = random\n" VD "seed = 4294967296\n[fio]\nsize=8m\n", 4,
+         "seed must be an integer 0..4294967295, got '4294967296'"},
         {"[plan]\norder = random\n" VD "seed = 0x10\n[fio]\nsize=8m\n", 4,
          "seed must be an integer 0..4294967295, got '0x10'"},
         {"[plan]\norder = random\nseed = 1\n" VD "seed = 2\n[fio]\nsize=8m\n",
@@ -123,8 +123,8 @@ static void test_key_errors(void **state)
         int rc = pb_run_plan_parse("/plans/bad.ini", cases[i].text, &p, &err);
         if (rc != PB_EUSAGE || err.line != cases[i].line ||
             strcmp(err.msg, cases[i].msg))
-            print_error("case %zu: rc %d line %ld msg '%s'\n", i, rc,
-                        err.line, err.msg);
+            print_error("case %zu: rc %d line %ld msg '%s'\n", i, rc, err.line,
+                        err.msg);
         assert_int_equal(rc, PB_EUSAGE);
         assert_null(p);
         assert_string_equal(err.path, "/plans/bad.ini");
@@ -153,10 +153,10 @@ static struct pb_resultset *iops_set(double v, double w)
     size_t c = pb_rs_config(s, "cell"), t = pb_rs_test(s, "fio", "fio");
     pb_rs_add(s, c, t, NULL, "poolbench", "read_bw", "B/s", PB_DIR_HIGHER,
               v * 4096);
-    pb_rs_add(s, c, t, NULL, "poolbench", "read_iops", "ops/s",
-              PB_DIR_HIGHER, v);
-    pb_rs_add(s, c, t, NULL, "poolbench", "write_iops", "ops/s",
-              PB_DIR_HIGHER, w);
+    pb_rs_add(s, c, t, NULL, "poolbench", "read_iops", "ops/s", PB_DIR_HIGHER,
+              v);
+    pb_rs_add(s, c, t, NULL, "poolbench", "write_iops", "ops/s", PB_DIR_HIGHER,
+              w);
     return s;
 }
 
@@ -171,9 +171,9 @@ static const char *fact(const struct pb_resultset *s, const char *key)
 static void test_auto_stop(void **state)
 {
     (void)state;
-    struct pb_run_plan *p = parse_ok("[plan]\nrepeats = auto\nmax_repeats = "
-                                     "5\ntarget_rse = 3%\n" VD
-                                     "[fio]\nsize=8m\n");
+    struct pb_run_plan *p =
+        parse_ok("[plan]\nrepeats = auto\nmax_repeats = "
+                 "5\ntarget_rse = 3%\n" VD "[fio]\nsize=8m\n");
     /* read_iops 1000, 1100, 900: RSE 5.77% > 3%; then 1000, 1000: the
      * five give mean 1000, SD sqrt(20000 / 4), RSE 3.16% > 3%: stops at
      * the maximum */
@@ -284,12 +284,12 @@ static void test_dry_run(void **state)
     const char *dir = "/tmp/pb-unit-repeat-out";
     if (access("/tmp/pb-unit-rep-d0.img", F_OK) == 0 || access(dir, F_OK) == 0)
         skip();
-    struct pb_run_plan *p = parse_ok(
-        "[plan]\nname = unitrep\npool = pbunitrep\n"
-        "vdevs = file:/tmp/pb-unit-rep-d0.img:128M\n"
-        "repeats = auto\nmax_repeats = 3\norder = random\nseed = 42\n"
-        "[dataset]\nrecordsize = 8k, 128k\ncompression = gzip, off\n"
-        "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n");
+    struct pb_run_plan *p =
+        parse_ok("[plan]\nname = unitrep\npool = pbunitrep\n"
+                 "vdevs = file:/tmp/pb-unit-rep-d0.img:128M\n"
+                 "repeats = auto\nmax_repeats = 3\norder = random\nseed = 42\n"
+                 "[dataset]\nrecordsize = 8k, 128k\ncompression = gzip, off\n"
+                 "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n");
     char *out = NULL;
     size_t outlen = 0;
     FILE *fp = open_memstream(&out, &outlen);
@@ -321,8 +321,7 @@ static void test_dry_run(void **state)
     for (size_t i = 0; i < 4; i++) {
         const char *c = strstr(at, cells[i]);
         if (!c)
-            print_error("cell '%s' not after the cells before it\n",
-                        cells[i]);
+            print_error("cell '%s' not after the cells before it\n", cells[i]);
         assert_non_null(c);
         at = c;
     }
@@ -340,12 +339,9 @@ static void test_dry_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_keys),
-        cmocka_unit_test(test_key_errors),
-        cmocka_unit_test(test_rse),
-        cmocka_unit_test(test_auto_stop),
-        cmocka_unit_test(test_order),
-        cmocka_unit_test(test_dry_run),
+        cmocka_unit_test(test_keys),  cmocka_unit_test(test_key_errors),
+        cmocka_unit_test(test_rse),   cmocka_unit_test(test_auto_stop),
+        cmocka_unit_test(test_order), cmocka_unit_test(test_dry_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

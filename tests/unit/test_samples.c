@@ -20,8 +20,8 @@ static void test_rs_samples(void **state)
     (void)state;
     struct pb_resultset *s = pb_resultset_new();
     size_t c = pb_rs_config(s, "cfg"), t = pb_rs_test(s, "t", "pts");
-    struct pb_result *r = pb_rs_add(s, c, t, NULL, NULL, "value", "MB/s",
-                                    PB_DIR_HIGHER, 2);
+    struct pb_result *r =
+        pb_rs_add(s, c, t, NULL, NULL, "value", "MB/s", PB_DIR_HIGHER, 2);
     const double v[] = {1, 2, 3};
     const double *got;
     assert_int_equal(pb_rs_samples(s, r, v, 3), 3);
@@ -36,8 +36,8 @@ static void test_rs_samples(void **state)
     const double inf[] = {1, INFINITY};
     assert_int_equal(pb_rs_samples(s, r, inf, 2), 0);
     /* the parser's count stays */
-    struct pb_result *q = pb_rs_add(s, c, t, NULL, NULL, "v2", "MB/s",
-                                    PB_DIR_HIGHER, 2);
+    struct pb_result *q =
+        pb_rs_add(s, c, t, NULL, NULL, "v2", "MB/s", PB_DIR_HIGHER, 2);
     q->samples = 5;
     assert_int_equal(pb_rs_samples(s, q, v + 1, 2), 2);
     assert_int_equal(q->samples, 5);
