@@ -1027,6 +1027,8 @@ static void single_table(struct rp_out *o, const struct rp_data *d)
         rt_setv(&t, &row[3], rp_fmt_pm(&m->u, c->mean, c->se, v, sizeof(v)),
                 c->mean);
         rt_setv(&t, &row[4], rt_str(&t, "%ld", c->n), (double)c->n);
+        rp_ci_title(&t, &row[3], &m->u, c);
+        rp_outlier_mark(&t, &row[4], c);
     }
     rp_out_table(o, &t);
 }

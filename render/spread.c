@@ -29,6 +29,21 @@ const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
     return buf;
 }
 
+void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
+                 const struct rp_unit *u, const struct rp_cell *c)
+{
+    if (c->n < 2 || !(c->se > 0) || !isfinite(c->se))
+        return;
+    double q = pb_stats_t_quantile(0.975, (double)(c->n - 1));
+    if (!isfinite(q))
+        return;
+    char pm[64], lo[64], hi[64];
+    rp_fmt_se(u, c->mean, q * c->se, pm, sizeof(pm));
+    rp_fmt(u, c->mean - q * c->se, lo, sizeof(lo));
+    rp_fmt(u, c->mean + q * c->se, hi, sizeof(hi));
+    cell->title = rt_str(t, "95%% CI %s: %s to %s", pm, lo, hi);
+}
+
 int rp_outliers_of(const double *v, size_t n, unsigned char *out)
 {
     memset(out, 0, n);
