@@ -688,7 +688,7 @@ int rp_metric_in_special(const char *metric);
 const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
                          char *buf, size_t n);
 /* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
- * MAD above 3.5; none when n < 3 or MAD is 0); returns their number. */
+ * MAD above 3.5; none when n < 5 or MAD is 0); returns their number. */
 int rp_outliers_of(const double *v, size_t n, unsigned char *out);
 /* Set nrepeats and outliers of d's cells from the stored samples.
  * PB_OK or PB_EDB. */

@@ -3,7 +3,8 @@
  * and outlier repeats among the stored samples (table sample) flagged by
  * the median absolute deviation: a repeat x of a result is an outlier
  * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
- * z-score; MAD 0 flags nothing). docs/design.md, "Spread of repeats". */
+ * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/design.md,
+ * "Spread of repeats in the tables". */
 #include "render/render_int.h"
 #include "common/stats.h"
 
@@ -12,6 +13,10 @@
 #include <string.h>
 
 #define OUTLIER_Z 3.5
+/* With 3 or 4 repeats the MAD is one gap between two of them: a repeat
+ * 5x farther than the nearest pair would count, which normal noise does
+ * often. From 5 on the rule is the one the literature uses. */
+#define MIN_OUTLIER_N 5
 
 const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
                          char *buf, size_t n)
@@ -47,7 +52,7 @@ void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
 int rp_outliers_of(const double *v, size_t n, unsigned char *out)
 {
     memset(out, 0, n);
-    if (n < 3)
+    if (n < MIN_OUTLIER_N)
         return 0;
     double med = pb_stats_median(v, n), mad = pb_stats_mad(v, n);
     if (!(mad > 0) || !isfinite(mad))
@@ -203,6 +208,6 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
         rt_str(t,
                "%ld of the %ld stored repeats %s more than 3.5 "
                "robust deviations from their median (modified "
-               "z-score, 0.6745 |x - median| / MAD > 3.5)",
+               "z-score: 0.6745 x abs(x - median) / MAD above 3.5)",
                c->outliers, c->nrepeats, c->outliers == 1 ? "is" : "are");
 }

@@ -25,7 +25,7 @@ n=$(grep -c '>5 ⚠ 1 outlier</td>' "$h")
 [ "$n" -ge 1 ] || fail "no outlier mark"
 [ "$(grep -o '⚠ [0-9]* outlier' "$h" | sort -u)" = "⚠ 1 outlier" ] ||
     fail "other outlier marks: $(grep -o '⚠ [0-9]* outlier' "$h" | sort -u)"
-grep -q 'title="1 of the 5 stored repeats is more than 3.5 robust deviations from their median' "$h" ||
+grep -q 'title="1 of the 5 stored repeats is more than 3.5 robust deviations from their median (modified z-score: 0.6745 x abs(x - median) / MAD above 3.5)"' "$h" ||
     fail "outlier tooltip"
 grep -q '>± 18 MB/s · 95% CI ± 51 MB/s</td>' "$h" || fail "CI of n = 5"
 grep -q '>± 1.8 MB/s · 95% CI ± 7.6 MB/s</td>' "$h" || fail "CI of n = 3"

@@ -20,10 +20,13 @@ static void test_outliers(void **state)
     assert_int_equal(rp_outliers_of(b, 5, m), 0);
     const double c[] = {10, 11, 9, 10, 16};
     assert_int_equal(rp_outliers_of(c, 5, m), 1);
-    /* MAD 0 (most equal) and n < 3 flag nothing */
-    const double d[] = {5, 5, 5, 9};
-    assert_int_equal(rp_outliers_of(d, 4, m), 0);
-    assert_int_equal(rp_outliers_of(a, 2, m), 0);
+    /* MAD 0 (most equal) and n < 5 flag nothing: 310.52 305.11 309.9
+     * (PTS Dbench) has one gap 7.7x the other, which is noise */
+    const double d[] = {5, 5, 5, 9, 5};
+    assert_int_equal(rp_outliers_of(d, 5, m), 0);
+    const double e[] = {310.52, 305.11, 309.9};
+    assert_int_equal(rp_outliers_of(e, 3, m), 0);
+    assert_int_equal(rp_outliers_of(c, 4, m), 0);
 }
 
 static void test_ci_text(void **state)
