@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_best(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);
@@ -86,5 +87,19 @@ struct pb_db;
 struct pb_db_filter;
 int cli_check_filter(struct pb_db *db, const char *cmd,
                      const struct pb_db_filter *f);
+
+/* ==== compare's outputs (compare_out.c) ==== */
+
+struct pb_compare;
+/* The aligned table of pairs on stdout (colour on a TTY, not NO_COLOR). */
+void cli_compare_table(const struct pb_compare *c);
+/* Counts, geometric means and the first unpaired results. */
+void cli_compare_summary(const struct pb_compare *c, FILE *fp);
+/* One "gate failed" line per offender (the first 20, then a count). */
+void cli_compare_offenders(const struct pb_compare *c, FILE *fp);
+/* One JSON object (pairs, unpaired, summary, gate) on stdout. */
+void cli_compare_json(const struct pb_compare *c, const char *fail_metric);
+/* A CSV header and one row per pair on stdout. */
+void cli_compare_csv(const struct pb_compare *c);
 
 #endif

@@ -28,6 +28,7 @@ static const struct command commands[] = {
     {"export", cmd_export, "write results as CSV or JSON"},
     {"report", cmd_report, "write the HTML report"},
     {"best", cmd_best, "print the best configuration per test"},
+    {"compare", cmd_compare, "compare a baseline with a candidate (CI gate)"},
     {"rm", cmd_rm, "remove sources and everything of them"},
     {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},

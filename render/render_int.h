@@ -157,7 +157,7 @@ struct rp_cell {
     double mean;
     double se;  /* standard error; < 0 unknown */
     long n;     /* samples behind mean (runs, or the parser's count) */
-    long nresults; /* stored results averaged into mean */
+    long nresults; /* stored results averaged into mean (1: n is the parser's) */
     long nnull; /* rows without a value */
     const char *null_reason;
     int in_sweep; /* drawn in a sweep */
