@@ -13,6 +13,12 @@ int cmd_run(int argc, char **argv);
 int cmd_best(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+
+/* poolbench --version (version.c): argv[0] is "--version". */
+int cli_version(int argc, char **argv);
+/* The version lines; probe: also ask fio and ZFS (runs commands). */
+void cli_version_print(FILE *fp, int probe);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);

@@ -30,6 +30,7 @@ static const struct command commands[] = {
     {"rm", cmd_rm, "remove sources and everything of them"},
     {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
+    {"doctor", cmd_doctor, "check what run needs on this machine"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -194,10 +195,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
-        printf("poolbench %s\n", PB_VERSION);
-        return 0;
-    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version"))
+        return cli_version(argc - 1, argv + 1);
     if (!strcmp(name, "help")) {
         if (argc < 3) {
             usage(stdout);
