@@ -183,6 +183,14 @@ json_t *cli_json_value(const char *s)
     return isfinite(d) ? json_real(d) : cli_json_str(s);
 }
 
+static int run_command(const char *name, int argc, char **argv)
+{
+    const struct command *c = find(name);
+    if (!c)
+        return cli_usage_error(NULL, "no such command '%s'", name);
+    return c->fn(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -197,6 +205,13 @@ int main(int argc, char **argv)
     }
     if (!strcmp(name, "--version") || !strcmp(name, "version"))
         return cli_version(argc - 1, argv + 1);
+    if (!strcmp(name, "__complete")) {
+        const char *names[NCOMMANDS];
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        return cli_complete(argc - 1, argv + 1, run_command, names,
+                            NCOMMANDS);
+    }
     if (!strcmp(name, "help")) {
         if (argc < 3) {
             usage(stdout);
