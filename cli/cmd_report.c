@@ -1,6 +1,7 @@
 /* poolbench report: write the static HTML report (and PNGs, a PDF). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "model/db.h"
 #include "render/render.h"
 
@@ -78,6 +79,9 @@ int cmd_report(int argc, char **argv)
     memset(&ro, 0, sizeof(ro));
     ro.outdir = "report";
     ro.version = PB_VERSION;
+    ro.title = cli_config()->title; /* --title wins */
+    ro.palette = cli_config()->palette;
+    ro.npalette = cli_config()->npalette;
     int stamp = 0, quiet = 0, ch;
     const char *ignore = NULL;
     optind = 1;

@@ -1,5 +1,6 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
+#include "cli/config.h"
 
 #include <jansson.h>
 
@@ -42,7 +43,9 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
-                "./poolbench.db.\n"
+                "the config file's db, else\n./poolbench.db. Config file: "
+                "$POOLBENCH_CONFIG, else\n$XDG_CONFIG_HOME/poolbench/config "
+                "(~/.config/poolbench/config).\n"
                 "Run 'poolbench <command> --help' for a command's options.\n");
 }
 
@@ -206,6 +209,7 @@ int main(int argc, char **argv)
     if (!strcmp(name, "--version") || !strcmp(name, "version"))
         return cli_version(argc - 1, argv + 1);
     if (!strcmp(name, "__complete")) {
+        (void)cli_config_init(1);
         const char *names[NCOMMANDS];
         for (size_t i = 0; i < NCOMMANDS; i++)
             names[i] = commands[i].name;
@@ -224,6 +228,8 @@ int main(int argc, char **argv)
         return c->fn(2, av);
     }
     const struct command *c = find(name);
+    if (c && cli_config_init(0) != 0)
+        return 2;
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
         const char *names[NCOMMANDS];
