@@ -228,7 +228,9 @@ int main(int argc, char **argv)
         return c->fn(2, av);
     }
     const struct command *c = find(name);
-    if (c && cli_config_init(0) != 0)
+    int help = argc > 2 && (!strcmp(argv[2], "--help") ||
+                            !strcmp(argv[2], "-h"));
+    if (c && !help && cli_config_init(0) != 0)
         return 2;
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);

@@ -91,6 +91,17 @@ out=$(XDG_CONFIG_HOME="$tmp/xdg" "$pb" ingest --dump --label-from file \
     "$tmp/data/tank-q7/run.json" | grep '^config 0')
 [ "$out" = "config 0 run" ] || fail "--label-from does not win: $out"
 
+# the README's example is a valid config that does what it says
+mkdir -p "$tmp/readme"
+sed -n '/^    db = ~\/bench/,/^    rules = rules.txt/p' "$src/README.md" |
+    sed 's/^    //' >"$tmp/readme/config"
+[ -s "$tmp/readme/config" ] || fail "no config example in README.md"
+POOLBENCH_CONFIG="$tmp/readme/config" "$pb" report -q \
+    --db "$tmp/xdg/poolbench/lab.db" -o r4 || fail "README's config refused"
+grep -q "<title>recordsize study, tank</title>" r4/index.html ||
+    fail "README's title: $(grep -o '<title>.*</title>' r4/index.html)"
+grep -q 'fill="#1b9e77"' r4/charts/001-ranking.svg || fail "README's palette"
+
 # ==== errors: path:line, exit 2, nothing done ====
 bad() { # bad NAME "CONFIG TEXT" "EXPECTED STDERR"
     printf '%s' "$2" >"$tmp/bad.cfg"
@@ -132,6 +143,7 @@ rc=$?
 got=$(POOLBENCH_CONFIG="$tmp/bad.cfg" "$pb" __complete formats | head -1)
 [ "$got" = fio-json ] || fail "__complete with a bad config: $got"
 POOLBENCH_CONFIG="$tmp/bad.cfg" "$pb" --version --short >/dev/null || fail "--version with a bad config"
+POOLBENCH_CONFIG="$tmp/bad.cfg" "$pb" report --help >/dev/null || fail "report --help with a bad config"
 
 # ==== as root: only root's own file, not writable by others ====
 if [ "$(id -u)" = 0 ]; then
