@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define MAX_SIZE (1024 * 1024)
+
 static const char *const known_keys =
     "db, report.title, report.palette, ingest.label-from, ingest.rules";
 
@@ -199,20 +201,42 @@ int cli_config_load(const char *path, struct cli_config *c,
         close(fd);
         return err->code;
     }
+    /* read through the descriptor checked, not the name again */
+    struct pb_buf b = PB_BUF_INIT;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof(chunk))) > 0 && b.len <= MAX_SIZE)
+        pb_buf_add(&b, chunk, (size_t)n);
+    int e = errno;
     close(fd);
-    /* read by name again: the identity checked is the file read (a
-     * regular file owned by root stays so between the two calls unless
-     * root changes it) */
-    char *buf;
-    size_t len;
-    if (pb_read_file(path, &buf, &len, err) != PB_OK)
-        return err->code;
-    if (memchr(buf, '\0', len)) {
-        free(buf);
-        return pb_err_set(err, PB_EUSAGE, path, 0, 0, "NUL byte in the "
-                          "config file (not a text file)");
+    if (n < 0 || b.len > MAX_SIZE) {
+        pb_buf_release(&b);
+        return n < 0 ? pb_err_set(err, PB_EIO, path, 0, 0, "cannot read the "
+                                  "config file: %s", strerror(e))
+                     : pb_err_set(err, PB_EUSAGE, path, 0, 0, "larger than "
+                                  "1M: not a config file");
     }
-    struct reader rd = {buf, 0, 0};
+    const char *buf = pb_buf_str(&b);
+    size_t len = b.len;
+    int rc = cli_config_parse(path, buf, len, c, err);
+    pb_buf_release(&b);
+    return rc;
+}
+
+int cli_config_parse(const char *path, const char *buf, size_t len,
+                     struct cli_config *c, struct pb_err *err)
+{
+    if (!c->path) {
+        memset(c, 0, sizeof(*c));
+        c->path = pb_xstrdup(path);
+    }
+    const char *nul = memchr(buf, '\0', len);
+    if (nul)
+        return pb_err_set(err, PB_EUSAGE, path,
+                          pb_line_of(buf, (size_t)(nul - buf)), 0,
+                          "NUL byte in the config file (not a text file)");
+    char *text = pb_xstrndup(buf, len);
+    struct reader rd = {text, 0, 0};
     struct ctx x = {0};
     x.c = c;
     x.rd = &rd;
@@ -234,7 +258,7 @@ int cli_config_load(const char *path, struct cli_config *c,
                    "'[section]' or a comment");
     }
     free(x.dir);
-    free(buf);
+    free(text);
     return err->code;
 }
 

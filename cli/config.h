@@ -33,6 +33,11 @@ char *cli_config_path(int *explicit_);
  * PB_EIO when it cannot be read. Release with cli_config_release. */
 int cli_config_load(const char *path, struct cli_config *c,
                     struct pb_err *err) PB_WUR;
+/* The same for a buffer of len bytes (no NUL needed) read from path
+ * (used in messages and for relative paths); no ownership check. c must
+ * be zeroed (or hold what an earlier call read, path set). */
+int cli_config_parse(const char *path, const char *buf, size_t len,
+                     struct cli_config *c, struct pb_err *err) PB_WUR;
 void cli_config_release(struct cli_config *c);
 
 /* The process's config, loaded once by main() (cli_config_init); all
