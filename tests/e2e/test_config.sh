@@ -166,5 +166,12 @@ if [ "$(id -u)" = 0 ]; then
         fail "other owner: $(cat "$tmp/err")"
 fi
 
+# the man page renders without warnings
+if command -v scdoc >/dev/null && command -v man >/dev/null; then
+    scdoc <"$src/docs/man/poolbench-config.5.scd" >"$tmp/page" || fail "scdoc poolbench-config.5"
+    w=$(MANWIDTH=80 man --warnings -l "$tmp/page" 2>&1 >/dev/null)
+    [ -z "$w" ] || fail "man warnings: $w"
+fi
+
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo ok

@@ -153,5 +153,12 @@ rc=$?
 grep -q "unexpected argument 'extra'" "$tmp/err" || fail "extra: $(cat "$tmp/err")"
 "$pb" help | grep -q "^  doctor " || fail "help lists no doctor"
 
+# the man page renders without warnings
+if command -v scdoc >/dev/null && command -v man >/dev/null; then
+    scdoc <"$src/docs/man/poolbench-doctor.1.scd" >"$tmp/page" || fail "scdoc poolbench-doctor.1"
+    w=$(MANWIDTH=80 man --warnings -l "$tmp/page" 2>&1 >/dev/null)
+    [ -z "$w" ] || fail "man warnings: $w"
+fi
+
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo ok
