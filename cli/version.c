@@ -2,6 +2,7 @@
  * the libraries it runs with, and the fio and ZFS a run would use. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "run/run.h"
 
 #include <cairo.h>
@@ -16,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef PB_VERSION
 #define PB_VERSION "0.1.0"
@@ -63,6 +65,14 @@ void cli_version_print(FILE *fp, int probe)
     row(fp, "libcrypto", "%s\n", OpenSSL_version(OPENSSL_VERSION));
     row(fp, "jsmn", "compiled in (header-only library, libjsmn-dev; "
                 "no version of its own)\n");
+    int named;
+    char *cfg = cli_config_path(&named);
+    if (!cfg)
+        row(fp, "config", "none\n");
+    else
+        row(fp, "config", "%s%s\n", cfg,
+            access(cfg, F_OK) == 0 ? "" : " (not present)");
+    free(cfg);
     if (!probe)
         return;
     struct pb_run_env env;

@@ -102,6 +102,15 @@ grep -q "<title>recordsize study, tank</title>" r4/index.html ||
     fail "README's title: $(grep -o '<title>.*</title>' r4/index.html)"
 grep -q 'fill="#1b9e77"' r4/charts/001-ranking.svg || fail "README's palette"
 
+# --version names the config file in effect
+got=$(XDG_CONFIG_HOME="$tmp/xdg" "$pb" --version | grep '^  config ')
+[ "$got" = "  config     $tmp/xdg/poolbench/config" ] || fail "--version config: $got"
+got=$(XDG_CONFIG_HOME="$tmp/nothing" "$pb" --version | grep '^  config ')
+[ "$got" = "  config     $tmp/nothing/poolbench/config (not present)" ] ||
+    fail "--version absent config: $got"
+got=$(POOLBENCH_CONFIG=none "$pb" --version | grep '^  config ')
+[ "$got" = "  config     none" ] || fail "--version no config: $got"
+
 # ==== errors: path:line, exit 2, nothing done ====
 bad() { # bad NAME "CONFIG TEXT" "EXPECTED STDERR"
     printf '%s' "$2" >"$tmp/bad.cfg"
