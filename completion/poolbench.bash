@@ -65,6 +65,8 @@ _poolbench()
         *) [[ -z $cmd ]] && cmd=${words[i]} ;;
         esac
     done
+    # --db ~/x.db as typed: the shell has not expanded the ~ yet
+    [[ ${#db[@]} == 2 && ${db[1]} == "~/"* ]] && db[1]=$HOME/${db[1]#"~/"}
     if [[ -z $cmd ]]; then
         if [[ $cur == -* ]]; then
             _poolbench_add < <(printf '%s\n' --help --version)
@@ -85,6 +87,8 @@ _poolbench()
     elif [[ $prev == -* ]] &&
         _poolbench_ask options "$cmd" | grep -qxF -- "$prev="; then
         opt=$prev
+    elif [[ $prev == = && ${words[cword-2]} == --* ]]; then
+        opt=${words[cword-2]} # "--format" "=" "f" without bash-completion
     elif [[ $prev == -o && $cmd =~ ^(report|run|export)$ ]]; then
         opt=--output
     fi

@@ -99,6 +99,15 @@ got=$(NO_BASH_COMPLETION=1 bash "$tmp/comp.bash" "$src/completion/poolbench.bash
     "$pb" ingest --format f | LC_ALL=C sort | tr '\n' ' ')
 [ "$got" = "fio-json fio-terse fio-text " ] || fail "no bash-completion: got [$got]"
 
+got=$(NO_BASH_COMPLETION=1 bash "$tmp/comp.bash" "$src/completion/poolbench.bash" \
+    "$pb" ingest --format = f | LC_ALL=C sort | tr '\n' ' ')
+[ "$got" = "fio-json fio-terse fio-text " ] || fail "no bash-completion, --format = f: got [$got]"
+# --db ~/...: the ~ typed is the home folder
+mkdir -p "$tmp/home"
+cp "$db" "$tmp/home/t.db"
+got=$(HOME="$tmp/home" comp report --db '~/t.db' --config l)
+[ "$got" = legacy_ufs ] || fail "--db ~/t.db: got [$got]"
+
 # ==== zsh ====
 if command -v zsh >/dev/null; then
     zsh -n "$src/completion/_poolbench" || fail "zsh -n"
@@ -135,6 +144,8 @@ S
     got=$(zcomp report --db "$db" --config z | tr '\n' '|')
     [ "$got" = "zfs mirror recordsize=16k lz4|zfs_mirror_rs128k|" ] ||
         fail "zsh --config z: got [$got]"
+    got=$(HOME="$tmp/home" zcomp report --db '~/t.db' --config l)
+    [ "$got" = legacy_ufs ] || fail "zsh --db ~/t.db: got [$got]"
     got=$(zcomp run '' | tr '\n' ' ')
     [ "$got" = "_files -g *.(ini|plan) " ] || fail "zsh run: got [$got]"
 fi
