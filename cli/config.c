@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +91,15 @@ static char *file_value(const struct ctx *x, const char *v)
     return pb_xasprintf("%s/%s", x->dir, v);
 }
 
-static int bad(struct ctx *x, const char *fmt, const char *a, const char *b)
+/* An error at the current line; 0 for inih (stop). */
+static int bad(struct ctx *x, const char *fmt, ...) PB_PRINTF(2, 3);
+
+static int bad(struct ctx *x, const char *fmt, ...)
 {
-    pb_err_set(x->err, PB_EUSAGE, x->path, x->rd->line, 0, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    pb_err_vset(x->err, PB_EUSAGE, x->path, x->rd->line, 0, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -112,17 +119,17 @@ static int palette(struct ctx *x, const char *v)
         char word[64];
         snprintf(word, sizeof(word), "%.*s", (int)(n < 60 ? n : 60), s);
         if (!ok)
-            return bad(x, "report.palette: '%s' is not a colour #rrggbb%s",
-                       word, "");
+            return bad(x, "report.palette: '%s' is not a colour #rrggbb",
+                       word);
         if (x->c->npalette == CLI_CONFIG_MAX_COLORS)
-            return bad(x, "report.palette: more than %s colours%s", "32", "");
+            return bad(x, "report.palette: more than %d colours",
+                       CLI_CONFIG_MAX_COLORS);
         x->c->palette[x->c->npalette++] =
             (uint32_t)strtoul(word + 1, NULL, 16);
         s += n;
     }
     if (!x->c->npalette)
-        return bad(x, "report.palette: no colours (write #rrggbb, ...)%s%s",
-                   "", "");
+        return bad(x, "report.palette: no colours (write #rrggbb, ...)");
     return 1;
 }
 
@@ -141,24 +148,22 @@ static int on_pair(void *user, const char *section, const char *name,
         k++;
     if (k == sizeof(keys) / sizeof(*keys))
         return bad(x, "unknown key '%s' (known: %s)", key, known_keys);
-    if (x->seen[k] && !(k == K_PALETTE && x->seen[k] > 0)) {
-        char first[32];
-        snprintf(first, sizeof(first), "%ld", x->seen[k]);
-        return bad(x, "'%s' is set twice (first on line %s)", key, first);
-    }
+    if (x->seen[k] && k != K_PALETTE) /* palette: continuation lines add */
+        return bad(x, "'%s' is set twice (first on line %ld)", key,
+                   x->seen[k]);
     if (!*value)
-        return bad(x, "'%s' has no value%s", key, "");
+        return bad(x, "'%s' has no value", key);
     x->seen[k] = x->rd->line;
     struct cli_config *c = x->c;
     switch (k) {
     case K_DB: c->db = file_value(x, value); break;
     case K_TITLE: c->title = pb_xstrdup(value); break;
-    case K_PALETTE: return palette(x, value); /* continuation lines add */
+    case K_PALETTE: return palette(x, value);
     case K_LABEL_FROM:
         if (strcmp(value, "file") && strcmp(value, "dir") &&
             strcmp(value, "title"))
             return bad(x, "ingest.label-from wants file, dir or title, got "
-                       "'%s'%s", value, "");
+                       "'%s'", value);
         c->label_from = pb_xstrdup(value);
         break;
     case K_RULES: c->rules = file_value(x, value); break;
@@ -193,7 +198,8 @@ int cli_config_load(const char *path, struct cli_config *c,
 {
     memset(c, 0, sizeof(*c));
     c->path = pb_xstrdup(path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO named as config must not hang the command */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return pb_err_set(err, PB_EIO, path, 0, 0, "cannot read the config "
                           "file: %s", strerror(errno));
