@@ -47,11 +47,65 @@ static int db_names(const char *dbpath, enum pb_db_name_kind kind)
     return 0;
 }
 
+/* ==== sweep keys (--x, --series) ==== */
+
+struct keys {
+    char **v;
+    size_t n, cap;
+};
+
+static int add_key(void *ctx, const struct pb_db_triple *t)
+{
+    struct keys *k = ctx;
+    if (!t->a || strchr(t->a, '\n'))
+        return 0;
+    /* rows come sorted by owner, then key: the last few repeat */
+    for (size_t i = k->n; i-- > 0 && i + 64 >= k->n;)
+        if (!strcmp(k->v[i], t->a))
+            return 0;
+    PB_GROW(k->v, k->cap, k->n + 1);
+    k->v[k->n++] = pb_xstrdup(t->a);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The dimensions --x and --series take: "config" and every config and
+ * test parameter key. */
+static int sweep_keys(const char *dbpath)
+{
+    struct stat st;
+    if (!dbpath || stat(dbpath, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    struct pb_db *db;
+    struct pb_err err = {0};
+    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+        return 0;
+    struct keys k = {0};
+    PB_GROW(k.v, k.cap, 1);
+    k.v[k.n++] = pb_xstrdup("config");
+    if (pb_db_report_params(db, 0, add_key, &k, &err) == PB_OK)
+        (void)!pb_db_report_params(db, 1, add_key, &k, &err);
+    pb_db_close(db);
+    qsort(k.v, k.n, sizeof(*k.v), cmp_str);
+    for (size_t i = 0; i < k.n; i++) {
+        if (!i || strcmp(k.v[i], k.v[i - 1]))
+            puts(k.v[i]);
+    }
+    for (size_t i = 0; i < k.n; i++)
+        free(k.v[i]);
+    free(k.v);
+    return 0;
+}
+
 static const char usage_text[] =
     "usage: poolbench __complete commands\n"
     "       poolbench __complete options COMMAND\n"
     "       poolbench __complete formats\n"
-    "       poolbench __complete configs|tests|metrics|hosts [--db FILE]\n"
+    "       poolbench __complete configs|tests|metrics|hosts|keys [--db FILE]\n"
     "\n"
     "Print completion candidates, one per line (for completion/; not meant\n"
     "to be typed). Options that take a value end in '='.\n";
@@ -94,17 +148,17 @@ int cli_complete(int argc, char **argv,
                  {"tests", PB_DB_TESTS},
                  {"metrics", PB_DB_METRICS},
                  {"hosts", PB_DB_HOSTS}};
-    for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
-        if (strcmp(what, kinds[k].name))
-            continue;
-        const char *dbpath = pb_db_default_path();
-        for (int i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--db") && i + 1 < argc)
-                dbpath = argv[++i];
-            else if (!strncmp(argv[i], "--db=", 5))
-                dbpath = argv[i] + 5;
-        }
-        return db_names(dbpath, kinds[k].kind);
+    const char *dbpath = pb_db_default_path();
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--db") && i + 1 < argc)
+            dbpath = argv[++i];
+        else if (!strncmp(argv[i], "--db=", 5))
+            dbpath = argv[i] + 5;
     }
+    if (!strcmp(what, "keys"))
+        return sweep_keys(dbpath);
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++)
+        if (!strcmp(what, kinds[k].name))
+            return db_names(dbpath, kinds[k].kind);
     return cli_usage_error("__complete", "nothing to complete as '%s'", what);
 }

@@ -99,6 +99,7 @@ _poolbench()
         --test) _poolbench_add < <(_poolbench_ask tests "${db[@]}") ;;
         --metric) _poolbench_add < <(_poolbench_ask metrics "${db[@]}") ;;
         --host) _poolbench_add < <(_poolbench_ask hosts "${db[@]}") ;;
+        --x | --series) _poolbench_add < <(_poolbench_ask keys "${db[@]}") ;;
         --label-from) _poolbench_add < <(printf '%s\n' file dir title) ;;
         --zfs) _poolbench_add < <(printf '%s\n' openzfs zfs-fuse) ;;
         --on-failure) _poolbench_add < <(printf '%s\n' continue stop) ;;

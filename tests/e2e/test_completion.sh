@@ -75,6 +75,9 @@ check "relabel OLD" "$(printf '%s\n' tank_raidz1_rs16k)" relabel --db "$db" t
 check "export --metric seq_out" "$(printf '%s\n' seq_out_block_bw seq_out_block_cpu \
     seq_out_block_latency seq_out_char_bw seq_out_char_cpu seq_out_char_latency)" \
     export --db "$db" --metric seq_out
+check "report --x r" "$(printf '%s\n' recordsize rw)" report --db "$db" --x r
+check "report --series c" "$(printf '%s\n' chunk_size compression concurrency config)" \
+    report --db "$db" --series c
 [ -e "$tmp/pwned" ] && fail "a label was run as a command"
 
 # $POOLBENCH_DB
@@ -146,6 +149,8 @@ S
         fail "zsh --config z: got [$got]"
     got=$(HOME="$tmp/home" zcomp report --db '~/t.db' --config l)
     [ "$got" = legacy_ufs ] || fail "zsh --db ~/t.db: got [$got]"
+    got=$(zcomp report --db "$db" --x r | tr '\n' ' ')
+    [ "$got" = "recordsize rw " ] || fail "zsh --x r: got [$got]"
     got=$(zcomp run '' | tr '\n' ' ')
     [ "$got" = "_files -g *.(ini|plan) " ] || fail "zsh run: got [$got]"
 fi
