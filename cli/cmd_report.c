@@ -1,6 +1,7 @@
 /* poolbench report: write the static HTML report (and PNGs, a PDF). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "model/db.h"
 #include "render/render.h"
 
@@ -32,7 +33,8 @@ static const char usage_text[] =
     "\n"
     "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  -o, --output DIR  where to write (default ./report)\n"
-    "  --title TEXT    page title (default: from the sources)\n"
+    "  --title TEXT    page title (default: the config file's report.title,\n"
+    "                  else from the sources)\n"
     "  --test RE       only tests whose name matches (PCRE2, anywhere)\n"
     "  --config RE     only configurations whose label matches\n"
     "  --metric RE     only metrics whose name matches; every matching metric\n"
@@ -80,6 +82,9 @@ int cmd_report(int argc, char **argv)
     memset(&ro, 0, sizeof(ro));
     ro.outdir = "report";
     ro.version = PB_VERSION;
+    ro.title = cli_config()->title; /* --title wins */
+    ro.palette = cli_config()->palette;
+    ro.npalette = cli_config()->npalette;
     int stamp = 0, quiet = 0, ch;
     const char *ignore = NULL;
     optind = 1;

@@ -1677,6 +1677,11 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         rp_data_release(&d);
         return rc;
     }
+    if (opts->palette && opts->npalette)
+        for (size_t i = 0; i < d.nconfigs; i++)
+            if (d.configs[i].used)
+                d.configs[i].color =
+                    opts->palette[d.configs[i].rank % opts->npalette];
     struct rp_sweeps sws;
     rc = rp_find_sweeps(&d, opts->x_key, opts->series_key, &sws, err);
     if (rc) {
