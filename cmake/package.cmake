@@ -40,7 +40,9 @@ set(CPACK_PACKAGE_CONTACT
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "benchmark results of ZFS tuning in one database and one report")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-set(CPACK_STRIP_FILES ON)
+# Stripped like dh_strip does (cmake/deb/strip.cmake), not CPACK_STRIP_FILES,
+# which leaves the .comment section lintian names.
+set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/deb/strip.cmake)
 # The full install (ALL) plus the package-only files (deb).
 set(CPACK_INSTALL_CMAKE_PROJECTS
     "${CMAKE_CURRENT_BINARY_DIR};poolbench;ALL;/"
@@ -52,17 +54,16 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fio, zfs-fuse | zfsutils-linux, bonnie++")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium, sqlite3")
-# The extended description: lines after the first start with a space,
-# an empty line is " ." (deb-control(5)).
+# The extended description; CPack puts the summary above it and indents
+# it as deb-control(5) wants (an empty line becomes " .").
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-"benchmark results of ZFS tuning in one database and one report
- poolbench reads the benchmark output storage people already have (fio
- JSON, text and terse output, bonnie++ CSV, iozone logs, Phoronix Test
- Suite result XML, zfs and zpool outputs, summary tables) into one SQLite
- database in canonical units, and writes a static HTML and SVG report
- that answers which recordsize, volblocksize, compression, ashift or pool
- layout is best for a workload, and by how much.
- .
- Its run command creates ZFS pools on sparse files and runs a plan of fio
- workloads on them, storing every cell's results with the pool's state.")
+"poolbench reads the benchmark output storage people already have (fio
+JSON, text and terse output, bonnie++ CSV, iozone logs, Phoronix Test
+Suite result XML, zfs and zpool outputs, summary tables) into one SQLite
+database in canonical units, and writes a static HTML and SVG report
+that answers which recordsize, volblocksize, compression, ashift or pool
+layout is best for a workload, and by how much.
+
+Its run command creates ZFS pools on sparse files and runs a plan of fio
+workloads on them, storing every cell's results with the pool's state.")
 include(CPack)
