@@ -143,7 +143,7 @@ for f in "$src"/docs/man/*.scd; do
     [ ! -s "$tmp/man.err" ] || fail "man $sec $name warns: $(cat "$tmp/man.err")"
     echo "$out" | grep -q "^NAME" || fail "man $sec $name: no NAME section"
 done
-out=$(MANPATH="$root/usr/share/man" MANWIDTH=80 man poolbench 2>/dev/null)
+out=$(MANPATH="$root/usr/share/man" MANWIDTH=200 man poolbench 2>/dev/null)
 case $out in
 *"poolbench - benchmark results of ZFS tuning in one database and one report"*) ;;
 *) fail "man poolbench: no NAME line" ;;
