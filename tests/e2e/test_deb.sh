@@ -145,7 +145,7 @@ for f in "$src"/docs/man/*.scd; do
 done
 out=$(MANPATH="$root/usr/share/man" MANWIDTH=200 man poolbench 2>/dev/null)
 case $out in
-*"poolbench - benchmark results of ZFS tuning in one database and one report"*) ;;
+*"poolbench - ZFS tuning benchmarks in one database and one report"*) ;;
 *) fail "man poolbench: no NAME line" ;;
 esac
 
