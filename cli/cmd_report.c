@@ -18,6 +18,7 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
+    "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html and\n"
     "DIR/charts/*.svg. A new report replaces the last one in DIR only once\n"
@@ -49,6 +50,9 @@ static const char usage_text[] =
     "                  tests differing only in them are compared as one\n"
     "                  (default runtime,size,ramp_time,time_based; 'none'\n"
     "                  keeps every parameter)\n"
+    "  --latency-axis nines|linear\n"
+    "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
+    "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -70,6 +74,7 @@ int cmd_report(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"latency-axis", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -127,6 +132,14 @@ int cmd_report(int argc, char **argv)
             break;
         case 'I':
             ignore = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))
+                return cli_usage_error("report",
+                                       "--latency-axis is nines or linear, "
+                                       "not '%s'",
+                                       optarg);
+            ro.latency_linear = !strcmp(optarg, "linear");
             break;
         case 'h':
             fputs(usage_text, stdout);

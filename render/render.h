@@ -48,6 +48,9 @@ struct pb_render_opts {
      * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
      * default list pb_render_default_ignore; an empty list = none. */
     const char *const *ignore_params;
+    /* y axis of the latency CDFs (fio json+ bins): 0 = nines (90%, 99%,
+     * 99.9%, ...), 1 = linear percent (report --latency-axis) */
+    int latency_linear;
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */
