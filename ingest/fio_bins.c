@@ -74,10 +74,20 @@ static uint64_t idx_to_val(uint64_t idx, unsigned bits)
     return base + (uint64_t)((k + 0.5) * (double)((uint64_t)1 << error_bits));
 }
 
-/* A key of digits only, at most 19 of them; else 0. */
-static int parse_key(const char *s, uint64_t *out)
+/* Key k as a number of digits only, at most 19 of them; else 0. Read
+ * from the text itself (a million keys are not copied); a key with an
+ * escape is unescaped first. */
+static int parse_key(struct pb_json *d, int k, uint64_t *out)
 {
-    size_t n = s ? strlen(s) : 0;
+    const char *s = d->text + pb_json_offset(d, k) + 1;
+    const char *end = memchr(s, '"', d->len - (size_t)(s - d->text));
+    if (!end)
+        return 0;
+    if (memchr(s, '\\', (size_t)(end - s))) {
+        s = pb_json_str(d, k);
+        end = s ? s + strlen(s) : NULL;
+    }
+    size_t n = s ? (size_t)(end - s) : 0;
     if (n == 0 || n > 19)
         return 0;
     uint64_t v = 0;
@@ -88,6 +98,13 @@ static int parse_key(const char *s, uint64_t *out)
     }
     *out = v;
     return 1;
+}
+
+/* Key k for a message, or "". */
+static const char *key_text(struct pb_json *d, int k)
+{
+    const char *s = pb_json_str(d, k);
+    return s ? s : "";
 }
 
 struct pair {
@@ -128,12 +145,12 @@ static int read_bins(const struct bctx *c, int bins, double mult,
     int rc = PB_OK;
     for (int k = pb_json_first(d, bins); k != PB_JSON_NONE && !rc;
          k = pb_json_next(d, k)) {
-        const char *key = pb_json_str(d, k);
-        if (indexed && key && !strncmp(key, "FIO_IO_U_PLAT_", 14))
-            continue;
         uint64_t v;
-        if (!parse_key(key, &v)) {
-            rc = fail_at(c, k, "bin key \"%.40s\" is not a %s", key ? key : "",
+        if (!parse_key(d, k, &v)) {
+            const char *key = key_text(d, k);
+            if (indexed && !strncmp(key, "FIO_IO_U_PLAT_", 14))
+                continue;
+            rc = fail_at(c, k, "bin key \"%.40s\" is not a %s", key,
                          indexed ? "bucket index" : "latency", what);
             break;
         }
@@ -142,13 +159,14 @@ static int read_bins(const struct bctx *c, int bins, double mult,
             rc = fail_at(c, pb_json_value(d, k),
                          "count of bin %.40s is not a whole number from 0 to "
                          "2^53%s",
-                         key, "", what);
+                         key_text(d, k), "", what);
             break;
         }
         if (indexed)
             v = idx_to_val(v, (unsigned)bits);
         if ((double)v * mult > (double)MAX_VALUE) {
-            rc = fail_at(c, k, "bin %.40s is beyond 2^62 ns%s", key, "", what);
+            rc = fail_at(c, k, "bin %.40s is beyond 2^62 ns%s", key_text(d, k),
+                         "", what);
             break;
         }
         v = (uint64_t)((double)v * mult);

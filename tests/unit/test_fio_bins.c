@@ -305,6 +305,14 @@ static void hostile_bins(void **state)
     assert_int_equal(parse_doc(doc, &s, &err), PB_EINPUT);
     assert_non_null(strstr(err.msg, "beyond 2^62 ns"));
     free(doc);
+    /* a key with escapes is read unescaped: "\u0031\u0030" is 10 */
+    doc = doc_with_bins("clat_ns", "{\"\\u0031\\u0030\" : 2}");
+    assert_int_equal(parse_doc(doc, &s, &err), PB_OK);
+    assert_int_equal(s->nhists, 1);
+    assert_int_equal(s->hists[0].value[0], 10);
+    assert_int_equal(s->hists[0].count[0], 2);
+    pb_resultset_free(s);
+    free(doc);
     /* all counts 0: no bins, no percentiles from them */
     doc = doc_with_bins("clat_ns", "{\"10\" : 0}");
     assert_int_equal(parse_doc(doc, &s, &err), PB_OK);
