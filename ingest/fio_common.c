@@ -25,7 +25,9 @@
  * bytes summed; lat/clat/slat means weighted by I/O count (bytes when the
  * count is unknown); clat_max the largest; runtime the longest; CPU
  * weighted by job_runtime (a plain mean when one is unknown), as fio's
- * group_reporting does. No percentiles: they cannot be derived.
+ * group_reporting does. Percentiles only when every clone has json+ bins
+ * (fio_bins.c): from their sum, as group_reporting computes them; else
+ * none, as they cannot be derived from the clones' percentiles.
  */
 #include "ingest/fio_int.h"
 

@@ -8,6 +8,7 @@
  *     fio 2.x: sync engines).
  *   - Entries with "error" != 0 and no I/O are skipped; a file where
  *     nothing is left is rejected, naming the first failed job.
+ *   - json+ latency histograms ("bins") are read by fio_bins.c.
  *
  * numjobs clones without group_reporting (consecutive entries with the same
  * jobname, host, groupid and options, numjobs > 1) get job "<name>#<k>"
