@@ -23,8 +23,10 @@ struct dist {
 
 struct rp_lat {
     struct pb_arena arena;
-    struct dist *v;
+    struct dist *v; /* after loading: by test rank, kind, config rank */
     size_t n, cap;
+    size_t *slots; /* while loading: (test, config, kind) -> index + 1 */
+    size_t nslots; /* power of two */
     int nines;
 };
 
@@ -59,31 +61,64 @@ static size_t config_at(const struct rp_data *d, long long id)
     return lo < d->nconfigs && d->configs[lo].id == id ? lo : SIZE_MAX;
 }
 
+static uint64_t key_hash(size_t t, size_t c, const char *kind)
+{
+    uint64_t h = 1469598103934665603ULL ^ t;
+    h = (h * 1099511628211ULL) ^ c;
+    for (; *kind; kind++)
+        h = (h ^ (unsigned char)*kind) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+/* The distribution of (test, config, kind), added when new. */
+static struct dist *find_or_add(struct rp_lat *l, size_t ti, size_t ci,
+                                const char *kind)
+{
+    if (2 * (l->n + 1) > l->nslots) {
+        size_t cap = l->nslots ? l->nslots * 2 : 64;
+        free(l->slots);
+        l->slots = pb_xcalloc(cap, sizeof(*l->slots));
+        l->nslots = cap;
+        for (size_t i = 0; i < l->n; i++) {
+            size_t j = key_hash(l->v[i].test, l->v[i].config, l->v[i].kind) &
+                       (cap - 1);
+            while (l->slots[j])
+                j = (j + 1) & (cap - 1);
+            l->slots[j] = i + 1;
+        }
+    }
+    size_t mask = l->nslots - 1;
+    for (size_t j = key_hash(ti, ci, kind) & mask;; j = (j + 1) & mask) {
+        if (!l->slots[j]) {
+            PB_GROW(l->v, l->cap, l->n + 1);
+            struct dist *t = &l->v[l->n];
+            memset(t, 0, sizeof(*t));
+            t->test = ti;
+            t->config = ci;
+            t->kind = rp_clean(&l->arena, kind);
+            l->slots[j] = ++l->n;
+            return t;
+        }
+        struct dist *t = &l->v[l->slots[j] - 1];
+        if (t->test == ti && t->config == ci && !strcmp(t->kind, kind))
+            return t;
+    }
+}
+
 static int on_hist(void *vctx, const struct pb_db_hist *h)
 {
     struct lctx *x = vctx;
     const struct rp_data *d = x->d;
+    /* only completion latency is drawn */
+    if (!strstr(h->kind, "_clat"))
+        return 0;
     size_t ti = test_at(d, h->test_id), ci = config_at(d, h->config_id);
     if (ti == SIZE_MAX || ci == SIZE_MAX || !d->configs[ci].used)
         return 0; /* filtered out */
     ti = rp_ignore_canon(d, ti);
     if (!d->tests[ti].used)
         return 0;
-    struct rp_lat *l = x->l;
-    struct dist *t = NULL;
-    /* rows come by test id, config id and kind: mostly the last one */
-    for (size_t i = l->n; i-- > 0 && !t;)
-        if (l->v[i].test == ti && l->v[i].config == ci &&
-            !strcmp(l->v[i].kind, h->kind))
-            t = &l->v[i];
-    if (!t) {
-        PB_GROW(l->v, l->cap, l->n + 1);
-        t = &l->v[l->n++];
-        memset(t, 0, sizeof(*t));
-        t->test = ti;
-        t->config = ci;
-        t->kind = rp_clean(&l->arena, h->kind);
-    }
+    struct dist *t = find_or_add(x->l, ti, ci, h->kind);
     if (t->n + h->n > t->cap) {
         t->cap = (t->n + h->n) * 2;
         t->val = realloc(t->val, t->cap * sizeof(*t->val));
@@ -133,6 +168,23 @@ static void finish(struct dist *t)
     free(p);
 }
 
+static const struct rp_data *sort_d;
+
+/* Test rank, kind, config rank: a test's distributions are one run. */
+static int cmp_order(const void *a, const void *b)
+{
+    const struct dist *x = a, *y = b;
+    size_t ta = sort_d->tests[x->test].rank, tb = sort_d->tests[y->test].rank;
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    int k = strcmp(x->kind, y->kind);
+    if (k)
+        return k;
+    size_t ra = sort_d->configs[x->config].rank;
+    size_t rb = sort_d->configs[y->config].rank;
+    return ra < rb ? -1 : ra > rb;
+}
+
 struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
                            int nines, int *rc, struct pb_err *err)
 {
@@ -147,6 +199,10 @@ struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
     }
     for (size_t i = 0; i < l->n; i++)
         finish(&l->v[i]);
+    free(l->slots);
+    l->slots = NULL;
+    sort_d = d;
+    qsort(l->v, l->n, sizeof(*l->v), cmp_order);
     return l;
 }
 
@@ -159,6 +215,7 @@ void rp_lat_free(struct rp_lat *l)
         free(l->v[i].cnt);
     }
     free(l->v);
+    free(l->slots);
     pb_arena_release(&l->arena);
     free(l);
 }
@@ -190,15 +247,18 @@ static const struct {
 #define NLADDER (sizeof(ladder) / sizeof(ladder[0]))
 /* the ladder chart stops at p99.99 (p99.999 is in its table) */
 #define NBARS 6
+/* configurations drawn in one chart; the tables have them all */
+#define MAX_LINES 12
 
-static const struct rp_data *sort_d;
-static int cmp_dist(const void *a, const void *b)
+/* What a chart says when it draws fewer configurations than it has. */
+static const char *more_note(struct rt_table *t, const char *sub, size_t ndraw,
+                             size_t n)
 {
-    const struct dist *x = *(const struct dist *const *)a;
-    const struct dist *y = *(const struct dist *const *)b;
-    size_t ra = sort_d->configs[x->config].rank;
-    size_t rb = sort_d->configs[y->config].rank;
-    return ra < rb ? -1 : ra > rb;
+    if (ndraw >= n)
+        return sub;
+    return rt_str(t, "%s · the first %zu of %zu configurations (all in the "
+                     "table)",
+                  sub, ndraw, n);
 }
 
 static void config_cell(struct rt_table *t, struct rt_cell *c,
@@ -213,7 +273,8 @@ static void config_cell(struct rt_table *t, struct rt_cell *c,
 
 static void cdf_chart(struct rp_out *o, const struct rp_data *d,
                       const struct rp_lat *l, struct dist **v, size_t n,
-                      const char *tname, const char *dir, const char *stem)
+                      size_t ndraw, const char *tname, const char *dir,
+                      const char *stem)
 {
     struct rc_latline *lines = pb_xcalloc(n + 1, sizeof(*lines));
     for (size_t i = 0; i < n; i++) {
@@ -232,8 +293,9 @@ static void cdf_chart(struct rp_out *o, const struct rp_data *d,
                        "1 in 1,000 slower) · left and up is better"
                      : "share of I/Os at most this slow · left and up is "
                        "better";
+    s.subtitle = more_note(&t, s.subtitle, ndraw, n);
     s.lines = lines;
-    s.n = n;
+    s.n = ndraw;
     s.nines = l->nines;
     rp_out_chart(o, rc_lat_cdf(rp_out_fonts(o), &s),
                  rt_str(&t, "%s-cdf", stem));
@@ -269,8 +331,8 @@ static void cdf_chart(struct rp_out *o, const struct rp_data *d,
 }
 
 static void ladder_chart(struct rp_out *o, const struct rp_data *d,
-                         struct dist **v, size_t n, const char *tname,
-                         const char *dir, const char *stem)
+                         struct dist **v, size_t n, size_t ndraw,
+                         const char *tname, const char *dir, const char *stem)
 {
     struct rt_table t;
     rt_init(&t, 1 + NBARS);
@@ -294,7 +356,9 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
     struct rc_gridspec g = {0};
     g.title = rt_str(&t, "%s: %s completion latency, percentile ladder",
                      tname, dir);
-    g.subtitle = "p50 to p99.99 per configuration · lower is better";
+    g.subtitle = more_note(&t, "p50 to p99.99 per configuration · lower is "
+                               "better",
+                           ndraw, n);
     g.xname = "percentile";
     g.sname = "configuration";
     g.unit = (struct rp_unit){RP_U_NS, NULL};
@@ -303,7 +367,7 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
     g.svals = sv;
     g.scolors = sc;
     g.nx = NBARS;
-    g.ns = n;
+    g.ns = ndraw;
     g.v = val;
     g.se = se;
     g.norm = RC_NORM_COL;
@@ -326,8 +390,8 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
 }
 
 static void hist_chart(struct rp_out *o, const struct rp_data *d,
-                       struct dist **v, size_t n, const char *tname,
-                       const char *dir, const char *stem)
+                       struct dist **v, size_t n, size_t all,
+                       const char *tname, const char *dir, const char *stem)
 {
     struct rc_latline *lines = pb_xcalloc(n + 1, sizeof(*lines));
     for (size_t i = 0; i < n; i++) {
@@ -342,6 +406,9 @@ static void hist_chart(struct rp_out *o, const struct rp_data *d,
     struct rc_latspec s = {0};
     s.title = rt_str(&t, "%s: %s completion latency, histogram", tname, dir);
     s.subtitle = "share of I/Os in each latency band (10 bands a decade)";
+    if (n < all)
+        s.subtitle = rt_str(&t, "%s · the first %zu of %zu configurations",
+                            s.subtitle, n, all);
     s.lines = lines;
     s.n = n;
     rp_out_chart(o, rc_lat_hist(rp_out_fonts(o), &s),
@@ -379,36 +446,54 @@ static void hist_chart(struct rp_out *o, const struct rp_data *d,
     free(lines);
 }
 
+/* Index of the first distribution of test (by its rank), or l->n. */
+static size_t first_of(const struct rp_data *d, const struct rp_lat *l,
+                       size_t test)
+{
+    size_t rank = d->tests[test].rank, lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->tests[l->v[mid].test].rank < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void rp_lat_section(struct rp_out *o, const struct rp_data *d,
                     struct rp_lat *l, size_t test)
 {
     if (!l)
         return;
     static const char *const dirs[] = {"read", "write", "trim", "mixed"};
-    struct dist **v = pb_xcalloc(l->n + 1, sizeof(*v));
+    size_t from = first_of(d, l, test), to = from;
+    while (to < l->n && l->v[to].test == test)
+        to++;
+    if (from == to)
+        return;
+    struct dist **v = pb_xcalloc(to - from + 1, sizeof(*v));
     for (size_t di = 0; di < 4; di++) {
         char kind[32];
         snprintf(kind, sizeof(kind), "%s_clat", dirs[di]);
         size_t n = 0;
-        for (size_t i = 0; i < l->n; i++)
-            if (l->v[i].test == test && !strcmp(l->v[i].kind, kind) &&
-                l->v[i].n) {
+        for (size_t i = from; i < to; i++)
+            if (!strcmp(l->v[i].kind, kind) && l->v[i].n) {
                 v[n++] = &l->v[i];
                 l->v[i].drawn = 1;
             }
         if (!n)
             continue;
-        sort_d = d;
-        qsort(v, n, sizeof(*v), cmp_dist);
         const struct rp_test *t = &d->tests[test];
         char stem[64];
         snprintf(stem, sizeof(stem), "lat-%zu-%s", t->rank + 1, dirs[di]);
         char head[300];
         snprintf(head, sizeof(head), "%s latency distribution", dirs[di]);
         rp_out_heading(o, 4, NULL, head);
-        cdf_chart(o, d, l, v, n, t->name, dirs[di], stem);
-        ladder_chart(o, d, v, n, t->name, dirs[di], stem);
-        hist_chart(o, d, v, n, t->name, dirs[di], stem);
+        size_t ndraw = n < MAX_LINES ? n : MAX_LINES;
+        cdf_chart(o, d, l, v, n, ndraw, t->name, dirs[di], stem);
+        ladder_chart(o, d, v, n, ndraw, t->name, dirs[di], stem);
+        hist_chart(o, d, v, ndraw, n, t->name, dirs[di], stem);
     }
     free(v);
 }
@@ -418,41 +503,28 @@ void rp_lat_section_rest(struct rp_out *o, const struct rp_data *d,
 {
     if (!l)
         return;
-    /* tests in natural order: by rank */
-    size_t *order = pb_xcalloc(l->n + 1, sizeof(*order));
-    size_t n = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        if (l->v[i].drawn || strstr(l->v[i].kind, "_clat") == NULL)
-            continue;
-        size_t k = 0;
-        while (k < n && order[k] != l->v[i].test)
-            k++;
-        if (k == n)
-            order[n++] = l->v[i].test;
-    }
-    if (!n) {
-        free(order);
-        return;
-    }
-    for (size_t a = 1; a < n; a++)
-        for (size_t b = a; b > 0 && d->tests[order[b]].rank <
-                                        d->tests[order[b - 1]].rank;
-             b--) {
-            size_t t = order[b];
-            order[b] = order[b - 1];
-            order[b - 1] = t;
+    int opened = 0;
+    for (size_t i = 0; i < l->n;) {
+        size_t test = l->v[i].test, j = i;
+        int drawn = 0;
+        while (j < l->n && l->v[j].test == test)
+            drawn |= l->v[j++].drawn;
+        if (!drawn) {
+            if (!opened) {
+                rp_out_raw(o, "<section id=\"latency\">\n");
+                rp_out_heading(o, 2, NULL, "Latency distributions");
+                rp_out_para(o, "lead",
+                            "Completion latency of the fio tests that kept "
+                            "their histograms (json+ output) and have no "
+                            "section of their own above: how the I/Os "
+                            "spread, and how slow the slowest ones were.");
+                opened = 1;
+            }
+            rp_out_heading(o, 3, NULL, d->tests[test].name);
+            rp_lat_section(o, d, l, test);
         }
-    rp_out_raw(o, "<section id=\"latency\">\n");
-    rp_out_heading(o, 2, NULL, "Latency distributions");
-    rp_out_para(o, "lead",
-                "Completion latency of the fio tests that kept their "
-                "histograms (json+ output) and have no section of their own "
-                "above: how the I/Os spread, and how slow the slowest ones "
-                "were.");
-    for (size_t i = 0; i < n; i++) {
-        rp_out_heading(o, 3, NULL, d->tests[order[i]].name);
-        rp_lat_section(o, d, l, order[i]);
+        i = j;
     }
-    rp_out_raw(o, "</section>\n");
-    free(order);
+    if (opened)
+        rp_out_raw(o, "</section>\n");
 }
