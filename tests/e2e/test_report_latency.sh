@@ -62,6 +62,24 @@ grep -q '>99.9%<' "$cdf" && fail "linear axis shows nines"
 [ $? = 2 ] || fail "--latency-axis log not a usage error"
 grep -q "latency-axis is nines or linear" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 
+# 13 configurations of one test: the charts draw 12, the tables all 13
+db13="$tmp/m.db"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+    { cat "$fx/fio-3.33_read-nj1_json-plus.json"; printf '%*s\n' "$i" ''; } \
+        >"$tmp/r$i.json"
+    "$pb" ingest --db "$db13" -q --label "pool$i" "$tmp/r$i.json" 2>/dev/null ||
+        fail "ingest pool$i"
+done
+"$pb" report --db "$db13" -o "$tmp/m" -q || fail "report of 13"
+cdf=$(ls "$tmp"/m/charts/*-lat-1-read-cdf.svg | head -1)
+grep -q 'first 12 of 13 configurations' "$cdf" ||
+    fail "no note of the configurations left out"
+grep -q '>pool12<' "$cdf" || fail "pool12 not in the legend"
+grep -q '>pool13<' "$cdf" && fail "pool13 drawn"
+rows=$(sed -n '/Data: fio read.*distribution (CDF)/,/<\/table>/p' \
+    "$tmp/m/index.html" | grep -c '<tr')
+[ "$rows" = 14 ] || fail "CDF table rows: $rows (13 and the header)"
+
 browser=""
 for b in chromium chromium-browser google-chrome; do
     if command -v "$b" >/dev/null 2>&1; then
