@@ -20,6 +20,7 @@ static const char *const fixtures[] = {
     "fio-3.33_write-nj4_json-plus.json",
     "fio-3.33_randrw-nj1_json-plus.json",
     "fio-3.33_randrw-nj4_json-plus.json",
+    "fio-3.33_randrw-nj1-run2_json-plus.json",
 };
 
 /* The value of result `metric` of job `job`, or fail. */
@@ -161,12 +162,12 @@ static void fixtures_agree_with_fio(void **state)
         json_decref(root);
         pb_resultset_free(s);
     }
-    /* 4 files, 13 distributions: 161 printed percentiles (fio's default
-     * list of 17 for 7 of them, the standard 7 for the 6 of randrw-nj1),
-     * 84 of them standard ones */
-    assert_int_equal(checked, 161);
-    assert_int_equal(stored, 84);
-    assert_int_equal(hists, 9);
+    /* 5 files, 19 distributions: 203 printed percentiles (fio's default
+     * list of 17 for 7 of them, the standard 7 for the 6 of each randrw-nj1
+     * run), 126 of them standard ones */
+    assert_int_equal(checked, 203);
+    assert_int_equal(stored, 126);
+    assert_int_equal(hists, 15);
 }
 
 /* randrw-nj1: lat and slat bins too (lat_percentiles, slat_percentiles);
