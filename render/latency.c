@@ -61,6 +61,20 @@ static size_t config_at(const struct rp_data *d, long long id)
     return lo < d->nconfigs && d->configs[lo].id == id ? lo : SIZE_MAX;
 }
 
+/* The metric filter (if any) keeps the percentiles of kind. */
+static int kept(const struct rp_data *d, const char *kind)
+{
+    if (!d->metric_filtered)
+        return 1;
+    size_t n = strlen(kind);
+    for (size_t m = 0; m < d->nmetrics; m++) {
+        const char *name = d->metrics[m].name;
+        if (!strncmp(name, kind, n) && !strncmp(name + n, "_p", 2))
+            return 1;
+    }
+    return 0;
+}
+
 static uint64_t key_hash(size_t t, size_t c, const char *kind)
 {
     uint64_t h = 1469598103934665603ULL ^ t;
@@ -109,8 +123,9 @@ static int on_hist(void *vctx, const struct pb_db_hist *h)
 {
     struct lctx *x = vctx;
     const struct rp_data *d = x->d;
-    /* only completion latency is drawn */
-    if (!strstr(h->kind, "_clat"))
+    /* only completion latency is drawn; under --metric, only when the
+     * filter keeps its percentiles ("read_clat_p50") */
+    if (!strstr(h->kind, "_clat") || !kept(d, h->kind))
         return 0;
     size_t ti = test_at(d, h->test_id), ci = config_at(d, h->config_id);
     if (ti == SIZE_MAX || ci == SIZE_MAX || !d->configs[ci].used)

@@ -62,6 +62,18 @@ grep -q '>99.9%<' "$cdf" && fail "linear axis shows nines"
 [ $? = 2 ] || fail "--latency-axis log not a usage error"
 grep -q "latency-axis is nines or linear" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 
+# --metric: latency charts only where the filter keeps clat percentiles
+"$pb" report --db "$db" -o "$tmp/iops" -q --metric 'read_iops' ||
+    fail "report --metric read_iops"
+ls "$tmp"/iops/charts/ | grep -q -- '-lat-' &&
+    fail "latency charts under --metric read_iops"
+"$pb" report --db "$db" -o "$tmp/p99" -q --metric 'read_clat_p99$' ||
+    fail "report --metric read_clat_p99"
+[ "$(ls "$tmp"/p99/charts/ | grep -c -- '-lat-.*-read-cdf')" = 2 ] ||
+    fail "read CDFs under --metric read_clat_p99: $(ls "$tmp"/p99/charts/)"
+ls "$tmp"/p99/charts/ | grep -q -- '-lat-.*-write-' &&
+    fail "write latency charts under --metric read_clat_p99"
+
 # 13 configurations of one test: the charts draw 12, the tables all 13
 db13="$tmp/m.db"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
