@@ -154,7 +154,11 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_EACH_HIST] =
         "SELECT r.test_id, r.config_id, r.source_id, r.job, h.kind, h.total, "
         "h.nbins, h.bins FROM latency_hist h JOIN result r ON r.id = "
-        "h.result_id ORDER BY r.test_id, r.config_id, h.kind, r.id",
+        "h.result_id LEFT JOIN host ho ON ho.id = r.host_id "
+        "WHERE (?1 IS NULL OR regexp(?1, coalesce(ho.name, ''))) "
+        "AND (?2 IS NULL OR r.source_id IN "
+        "(SELECT id FROM source WHERE format = ?2)) "
+        "ORDER BY r.test_id, r.config_id, h.kind, r.id",
     [S_REPORT_FACTS] = "SELECT source_id, host, key, value FROM fact "
                        "ORDER BY source_id, rowid",
     /* children first: foreign keys are not enforced, so ON DELETE

@@ -254,10 +254,12 @@ struct pb_db_hist {
 };
 typedef int (*pb_db_hist_cb)(void *ctx, const struct pb_db_hist *h);
 
-/* Every histogram, ordered by test id, config id, kind, result id. A
+/* Every histogram of the results f's host_re and format select (f may
+ * be NULL; its test, config and metric patterns are left to the caller,
+ * who has the ids), ordered by test id, config id, kind, result id. A
  * blob that does not decode is skipped. Returns like pb_db_each_result. */
-int pb_db_each_hist(struct pb_db *db, pb_db_hist_cb cb, void *ctx,
-                    struct pb_err *err) PB_WUR;
+int pb_db_each_hist(struct pb_db *db, const struct pb_db_filter *f,
+                    pb_db_hist_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 
 /* The blob form of n (value, count) pairs (schema.sql, latency_hist):
  * appended to out. Values ascending. */

@@ -119,12 +119,16 @@ int db_store_hists(struct pb_db *db, const struct pb_resultset *set,
 
 /* ==== read ==== */
 
-int pb_db_each_hist(struct pb_db *db, pb_db_hist_cb cb, void *ctx,
-                    struct pb_err *err)
+int pb_db_each_hist(struct pb_db *db, const struct pb_db_filter *f,
+                    pb_db_hist_cb cb, void *ctx, struct pb_err *err)
 {
     sqlite3_stmt *q = db_stmt(db, S_EACH_HIST, err);
     if (!q)
         return PB_EDB;
+    if (f) {
+        db_bind_text(q, 1, f->host_re);
+        db_bind_text(q, 2, f->format);
+    }
     int rc, stop = 0;
     uint64_t *val = NULL, *cnt = NULL;
     size_t cap = 0;

@@ -201,13 +201,14 @@ static int cmp_order(const void *a, const void *b)
 }
 
 struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
-                           int nines, int *rc, struct pb_err *err)
+                           const struct pb_db_filter *f, int nines, int *rc,
+                           struct pb_err *err)
 {
     struct rp_lat *l = pb_xcalloc(1, sizeof(*l));
     pb_arena_init(&l->arena);
     l->nines = nines;
     struct lctx x = {l, d};
-    *rc = pb_db_each_hist(db, on_hist, &x, err);
+    *rc = pb_db_each_hist(db, f, on_hist, &x, err);
     if (*rc || !l->n) {
         rp_lat_free(l);
         return NULL;

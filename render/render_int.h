@@ -609,10 +609,12 @@ void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 /* latency.c: the latency distributions of fio json+ bins, per test. */
 struct rp_lat;
 /* Read and merge (per test, config and latency) every stored histogram of
- * the configs and tests in d; NULL when there are none. *rc gets PB_OK or
- * PB_EDB (err filled). Free with rp_lat_free (NULL is fine). */
+ * the configs and tests in d that filter f keeps; NULL when there are
+ * none. *rc gets PB_OK, PB_EUSAGE (bad pattern) or PB_EDB (err filled).
+ * Free with rp_lat_free (NULL is fine). */
 struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
-                           int nines, int *rc, struct pb_err *err);
+                           const struct pb_db_filter *f, int nines, int *rc,
+                           struct pb_err *err);
 void rp_lat_free(struct rp_lat *l);
 /* The CDF, percentile ladder and histogram of test (an index into d) for
  * each direction with completion latency bins, with their tables. */

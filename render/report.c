@@ -1695,7 +1695,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);
-    o.lat = rp_lat_load(db, &d, !opts->latency_linear, &rc, err);
+    o.lat = rp_lat_load(db, &d, &opts->filter, !opts->latency_linear, &rc,
+                        err);
     if (rc)
         goto done;
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,

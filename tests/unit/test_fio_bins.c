@@ -417,16 +417,32 @@ static void stored_and_forgotten(void **state)
     struct pb_resultset *s =
         th_parse_ok(JSONP, FIX_DIR, "fio-3.33_randrw-nj4_json-plus.json");
     strcpy(s->sha256, "aa");
+    s->format = "fio-json"; /* what pb_ingest_buffer sets */
     assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
     pb_resultset_free(s);
     struct seen seen = {0};
-    assert_int_equal(pb_db_each_hist(db, on_hist, &seen, &err), PB_OK);
+    assert_int_equal(pb_db_each_hist(db, NULL, on_hist, &seen, &err), PB_OK);
     assert_int_equal(seen.n, 2);
     assert_int_equal(seen.total, 997 + 1051);
     assert_string_equal(seen.kinds, "read_clat:239 write_clat:133");
+    /* the host and format filters (a local run: host '') */
+    struct pb_db_filter f = {0};
+    f.host_re = "server";
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(pb_db_each_hist(db, &f, on_hist, &seen, &err), PB_OK);
+    assert_int_equal(seen.n, 0);
+    f.host_re = "^$";
+    f.format = "fio-json";
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(pb_db_each_hist(db, &f, on_hist, &seen, &err), PB_OK);
+    assert_int_equal(seen.n, 2);
+    f.format = "fio-text";
+    memset(&seen, 0, sizeof(seen));
+    assert_int_equal(pb_db_each_hist(db, &f, on_hist, &seen, &err), PB_OK);
+    assert_int_equal(seen.n, 0);
     assert_int_equal(pb_db_forget_source(db, 1, &err), PB_OK);
     memset(&seen, 0, sizeof(seen));
-    assert_int_equal(pb_db_each_hist(db, on_hist, &seen, &err), PB_OK);
+    assert_int_equal(pb_db_each_hist(db, NULL, on_hist, &seen, &err), PB_OK);
     assert_int_equal(seen.n, 0);
     pb_db_close(db);
     char side[600];
