@@ -1,6 +1,7 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
 #include "common/pb_out.h"
+#include "cli/config.h"
 
 #include <jansson.h>
 
@@ -32,6 +33,7 @@ static const struct command commands[] = {
     {"rm", cmd_rm, "remove sources and everything of them"},
     {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
+    {"doctor", cmd_doctor, "check what run needs on this machine"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -43,7 +45,9 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
-                "./poolbench.db.\n"
+                "the config file's db, else\n./poolbench.db. Config file: "
+                "$POOLBENCH_CONFIG, else\n$XDG_CONFIG_HOME/poolbench/config "
+                "(~/.config/poolbench/config).\n"
                 "Run 'poolbench <command> --help' for a command's options.\n");
 }
 
@@ -113,6 +117,14 @@ json_t *cli_json_value(const char *s)
     return pb_jout_value(s);
 }
 
+static int run_command(const char *name, int argc, char **argv)
+{
+    const struct command *c = find(name);
+    if (!c)
+        return cli_usage_error(NULL, "no such command '%s'", name);
+    return c->fn(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -125,9 +137,15 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
-        printf("poolbench %s\n", PB_VERSION);
-        return 0;
+    if (!strcmp(name, "--version") || !strcmp(name, "version"))
+        return cli_version(argc - 1, argv + 1);
+    if (!strcmp(name, "__complete")) {
+        (void)cli_config_init(1);
+        const char *names[NCOMMANDS];
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        return cli_complete(argc - 1, argv + 1, run_command, names,
+                            NCOMMANDS);
     }
     if (!strcmp(name, "help")) {
         if (argc < 3) {
@@ -141,6 +159,10 @@ int main(int argc, char **argv)
         return c->fn(2, av);
     }
     const struct command *c = find(name);
+    int help = argc > 2 && (!strcmp(argv[2], "--help") ||
+                            !strcmp(argv[2], "-h"));
+    if (c && !help && cli_config_init(0) != 0)
+        return 2;
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
         const char *names[NCOMMANDS];

@@ -60,7 +60,7 @@ static const struct samp *cell_samples(const struct samps *ss,
                                        const struct rp_cell *c, size_t *n)
 {
     *n = 0;
-    if (!ss->n || c->k != 1)
+    if (!ss->n || c->nresults != 1)
         return NULL;
     long long t = d->tests[c->test].id, m = d->metrics[c->metric].id;
     long long cf = d->configs[c->config].id;

@@ -26,7 +26,6 @@ void rp_acc_done(const struct rp_acc *a, struct rp_cell *c)
 {
     c->has_value = a->k > 0;
     c->mean = a->mean;
-    c->k = a->k;
     c->nresults = a->k;
     if (a->k == 1) {
         c->se = a->has_se1 ? a->se1 : -1;

@@ -25,6 +25,7 @@
 #include "model/db.h"
 
 #include <cairo.h>
+#include <stdint.h>
 
 struct pb_render_opts {
     const char *outdir;         /* NULL = "report" */
@@ -48,6 +49,14 @@ struct pb_render_opts {
      * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
      * default list pb_render_default_ignore; an empty list = none. */
     const char *const *ignore_params;
+    /* Colours of the configurations (0xRRGGBB), given in their label
+     * order and cycled; NULL or 0 = the built-in palette (the config
+     * file's report.palette). */
+    const uint32_t *palette;
+    size_t npalette;
+    /* y axis of the latency CDFs (fio json+ bins): 0 = nines (90%, 99%,
+     * 99.9%, ...), 1 = linear percent (report --latency-axis) */
+    int latency_linear;
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */
