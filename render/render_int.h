@@ -746,8 +746,12 @@ int rp_outliers_of(const double *v, size_t n, unsigned char *out);
  * PB_OK or PB_EDB. */
 int rp_outliers_load(struct pb_db *db, struct rp_data *d,
                      struct pb_err *err) PB_WUR;
-/* The 95% CI of c as the tooltip of a "mean ± SE" cell ("95% CI ± 8.1
- * MB/s: 401.0 to 417.1 MB/s"), where rp_fmt_se_ci would add one. */
+/* The 95% CI of c ("95% CI ± 8.1 MB/s: 401.0 to 417.1 MB/s", arena
+ * text), or NULL when c has fewer than 2 repeats or no SE. */
+const char *rp_ci_text(struct rt_table *t, const struct rp_unit *u,
+                       const struct rp_cell *c);
+/* ... as the tooltip of a cell (appended to a tooltip it has), where
+ * rp_fmt_se_ci would add it to the text. */
 void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
                  const struct rp_unit *u, const struct rp_cell *c);
 /* Append "⚠ N outliers" (amber, with a tooltip) to a table cell of c. */

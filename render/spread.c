@@ -34,19 +34,28 @@ const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
     return buf;
 }
 
-void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
-                 const struct rp_unit *u, const struct rp_cell *c)
+const char *rp_ci_text(struct rt_table *t, const struct rp_unit *u,
+                       const struct rp_cell *c)
 {
     if (c->n < 2 || !(c->se > 0) || !isfinite(c->se))
-        return;
+        return NULL;
     double q = pb_stats_t_quantile(0.975, (double)(c->n - 1));
     if (!isfinite(q))
-        return;
+        return NULL;
     char pm[64], lo[64], hi[64];
     rp_fmt_se(u, c->mean, q * c->se, pm, sizeof(pm));
     rp_fmt(u, c->mean - q * c->se, lo, sizeof(lo));
     rp_fmt(u, c->mean + q * c->se, hi, sizeof(hi));
-    cell->title = rt_str(t, "95%% CI %s: %s to %s", pm, lo, hi);
+    return rt_str(t, "95%% CI %s: %s to %s", pm, lo, hi);
+}
+
+void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
+                 const struct rp_unit *u, const struct rp_cell *c)
+{
+    const char *ci = rp_ci_text(t, u, c);
+    if (ci)
+        cell->title = cell->title ? rt_str(t, "%s · %s", cell->title, ci)
+                                  : ci;
 }
 
 int rp_outliers_of(const double *v, size_t n, unsigned char *out)

@@ -256,6 +256,8 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
                     vals[v]->mean);
             if (m->u.kind == RP_U_BYTES)
                 row[k].title = rt_str(&t, "%.0f bytes", vals[v]->mean);
+            rp_ci_title(&t, &row[k], &m->u, vals[v]);
+            rp_outlier_mark(&t, &row[k], vals[v]);
         }
         /* actual savings = logicalused / used: always derived, never read */
         double sav = NAN;
@@ -567,6 +569,8 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
                 rt_str(&t, "%s%s",
                        rp_fmt_pm(&cols[k].u, c->mean, c->se, tip, sizeof(tip)),
                        c->n > 1 ? rt_str(&t, " (n=%ld)", c->n) : "");
+            rp_ci_title(&t, cell, &cols[k].u, c);
+            rp_outlier_mark(&t, cell, c);
             if (cols[k].any >= 2 && cols[k].hi > cols[k].lo) {
                 double tt = (c->mean - cols[k].lo) / (cols[k].hi - cols[k].lo);
                 if (cols[k].dir < 0)

@@ -36,5 +36,13 @@ grep -q '>± 1.8 MB/s · 95% CI ± 7.6 MB/s</td>' "$h" || fail "CI of n = 3"
 "$pb" report --db "$tmp/c.db" -o "$tmp/c" -q || fail "report clean"
 grep -q 'outlier</td>' "$tmp/c/index.html" && fail "outlier in the clean file"
 
+# the bonnie++ table: the 95% CI in the tooltip of a -x 3 cell (SE 13.4
+# KiB/s with n = 3: 4.303 x 13.4 = 58)
+"$pb" ingest --db "$tmp/b.db" -q "$src/fixtures/bonnie-csv/bonnie-2.00a_x3-repeats.csv" ||
+    fail "ingest bonnie"
+"$pb" report --db "$tmp/b.db" -o "$tmp/b" -q || fail "report bonnie"
+grep -q 'title="157.3 ± 13 KiB/s (n=3) · 95% CI ± 58 KiB/s: 99.48 KiB/s to 215.2 KiB/s"' "$tmp/b/index.html" ||
+    fail "bonnie++ table: no 95% CI tooltip"
+
 [ $fails -eq 0 ] || exit 1
 echo ok
