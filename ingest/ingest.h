@@ -73,6 +73,31 @@ struct pb_fact {
     const char *value;
 };
 
+/* One point of a time series (fio logs). Unknown members are NAN. */
+struct pb_point {
+    int64_t t_ms;  /* time since the job started, ms (fio's first column) */
+    double value;  /* the value as logged (averaged logs), or the bucket's
+                      rate (bw, iops) or mean (latency) */
+    int64_t n;     /* samples behind the point (I/Os); 0 = one logged value */
+    double min, max, p50, p90, p95, p99;
+};
+
+/* A time series read from a fio log (docs/design.md, "Time series").
+ * Its summary results (NAME_log_mean, ...) are in the set's results:
+ * `result` is the index of NAME_log_mean, whose config, test, host and
+ * job the series shares. */
+struct pb_series {
+    size_t result;
+    const char *name; /* "read_bw", "write_clat", "read_clat_hist" */
+    const char *unit; /* "B/s", "ops/s", "ns" */
+    const char *kind; /* "avg", "max" (log_avg_msec > 0, as given), "io"
+                         (per-I/O log in fixed buckets), "hist" */
+    long width_ms;    /* bucket width, log_avg_msec or log_hist_msec; 0 =
+                         unknown */
+    struct pb_point *pts;
+    size_t npts, cappts;
+};
+
 struct pb_resultset {
     const char *path;         /* input path as given */
     const char *format;       /* parser name */
@@ -88,6 +113,8 @@ struct pb_resultset {
     size_t nresults, capresults;
     struct pb_fact *facts;
     size_t nfacts, capfacts;
+    struct pb_series *series; /* fio logs only */
+    size_t nseries, capseries;
 
     struct pb_arena arena; /* owns every string above */
 
@@ -143,6 +170,13 @@ struct pb_result *pb_rs_add_null(struct pb_resultset *set, size_t config,
                                  const char *reason);
 void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
                 const char *value);
+/* Add an empty series for result index `result`; returns it (valid until
+ * the next pb_rs_series). */
+struct pb_series *pb_rs_series(struct pb_resultset *set, size_t result,
+                               const char *name, const char *unit,
+                               const char *kind, long width_ms);
+/* Append a point (copied). */
+void pb_series_add(struct pb_series *s, const struct pb_point *p);
 
 /* Print the set in the stable text form used by `ingest --dump` and the
  * end-to-end tests (.expected files). */
