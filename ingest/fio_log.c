@@ -326,15 +326,15 @@ int pb_log_feed(struct pb_log *lg, const char *s, size_t n,
 
 /* ==== the parser (whole buffer) ==== */
 
-/* 1 when the first lines of buf (up to 8) are log lines with `min` to
- * `max` fields. */
+/* 1 when the first line of buf is a log line with `min` to `max` fields
+ * (later lines are the parser's to judge: their errors name the line). */
 int pb_log_sniff_lines(const char *buf, size_t len, int min, int max)
 {
     const char *p = buf, *end = buf + len;
     int lines = 0;
     uint64_t *f = pb_xmalloc((size_t)max * sizeof(*f));
     int ok = 1;
-    while (p < end && lines < 8 && ok) {
+    while (p < end && lines < 1 && ok) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         int cut = 0;
         if (!nl) {

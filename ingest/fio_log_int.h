@@ -85,7 +85,7 @@ struct pb_log {
 /* The buckets of d as points (value: a rate when `rate`, of bytes when
  * `bytes`, else the mean). */
 void pb_log_dir_points(struct pb_log_dir *d, int rate, int bytes);
-/* 1 when the first lines of buf are log lines of min..max fields. */
+/* 1 when the first line of buf is a log line of min..max fields. */
 int pb_log_sniff_lines(const char *buf, size_t len, int min, int max);
 /* Parse a whole buffer (the parsers' parse). */
 int pb_log_parse_buffer(const char *path, const char *buf, size_t len,

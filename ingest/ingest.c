@@ -157,6 +157,12 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
     }
 }
 
+void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
+                     const struct pb_ingest_opts *opts)
+{
+    apply_opts(set, buf, len, opts);
+}
+
 /* The error for a file pb_ingest_recognize() names. */
 static int unreadable(const char *path, const char *buf, size_t len,
                       struct pb_err *err)

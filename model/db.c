@@ -151,6 +151,17 @@ const char *const pb_db_sql[S__COUNT] = {
                        "ORDER BY source_id, rowid",
     /* children first: foreign keys are not enforced, so ON DELETE
      * CASCADE does not fire */
+    [S_FORGET_POINTS] = "DELETE FROM series_point WHERE series_id IN "
+                        "(SELECT s.id FROM series s JOIN result r ON "
+                        "r.id = s.result_id WHERE r.source_id = ?1)",
+    [S_FORGET_SERIES] = "DELETE FROM series WHERE result_id IN "
+                        "(SELECT id FROM result WHERE source_id = ?1)",
+    [S_FIRST_RESULT] = "SELECT min(id) FROM result WHERE source_id = ?1",
+    [S_SERIES_INSERT] = "INSERT INTO series(result_id, name, unit, kind, "
+                        "width_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_POINT_INSERT] = "INSERT INTO series_point(series_id, seq, t_ms, "
+                       "value, n, min, max, p50, p90, p95, p99) VALUES (?1, "
+                       "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",
@@ -193,6 +204,17 @@ static const char *const migrations[] = {
     "CREATE TABLE sample (result_id INTEGER NOT NULL REFERENCES result(id) "
     "ON DELETE CASCADE, seq INTEGER NOT NULL, value REAL NOT NULL, "
     "PRIMARY KEY (result_id, seq)) WITHOUT ROWID;",
+    /* 4 -> 5: branch hist13 (latency bins); NULL entries are skipped */
+    NULL,
+    /* 5 -> 6: time series from fio logs (schema.sql, "series") */
+    "CREATE TABLE series (id INTEGER PRIMARY KEY, result_id INTEGER NOT NULL "
+    "REFERENCES result(id) ON DELETE CASCADE, name TEXT NOT NULL, unit TEXT "
+    "NOT NULL, kind TEXT NOT NULL, width_ms INTEGER);"
+    "CREATE INDEX series_by_result ON series(result_id);"
+    "CREATE TABLE series_point (series_id INTEGER NOT NULL REFERENCES "
+    "series(id) ON DELETE CASCADE, seq INTEGER NOT NULL, t_ms INTEGER NOT "
+    "NULL, value REAL, n INTEGER, min REAL, max REAL, p50 REAL, p90 REAL, "
+    "p95 REAL, p99 REAL, PRIMARY KEY (series_id, seq)) WITHOUT ROWID;",
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {

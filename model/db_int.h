@@ -66,6 +66,11 @@ enum db_stmt {
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
     /* forgetting a source */
+    S_FORGET_POINTS,
+    S_FORGET_SERIES,
+    S_FIRST_RESULT,
+    S_SERIES_INSERT,
+    S_POINT_INSERT,
     S_FORGET_SAMPLES,
     S_FORGET_RESULTS,
     S_FORGET_FACTS,
