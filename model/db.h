@@ -194,6 +194,26 @@ int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
                     const char *re, pb_db_name_cb cb, void *ctx,
                     struct pb_err *err) PB_WUR;
 
+/* ==== time series (fio logs) ==== */
+
+/* One point of a series with its owner's names; strings borrowed until
+ * the callback returns. NAN for unknown numbers. */
+struct pb_db_point {
+    const char *source_path, *config, *test, *job, *host;
+    const char *series, *unit, *kind; /* "read_bw", "B/s", "avg" */
+    long width_ms;                    /* 0 = unknown */
+    long long config_id, test_id, series_id;
+    long long t_ms, n; /* n: 0 = unknown */
+    double value, min, max, p50, p90, p95, p99;
+};
+typedef int (*pb_db_point_cb)(void *ctx, const struct pb_db_point *p);
+
+/* Every point of the series matching f (metric_re matches the series
+ * name), ordered by test, config, series, job, host, source, time.
+ * Returns like pb_db_each_result. */
+int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
+                     pb_db_point_cb cb, void *ctx, struct pb_err *err) PB_WUR;
+
 /* ==== report queries ==== */
 
 /* One result row for render/: ids instead of names so the report can group

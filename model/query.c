@@ -2,6 +2,8 @@
  * tests, counts, and the lean queries the report is built from. */
 #include "model/db_int.h"
 
+#include <math.h>
+
 #include <string.h>
 
 /* Parameters ?1..?5 of the filtered queries (NULL = match all). */
@@ -44,6 +46,50 @@ int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
         r.config_id = sqlite3_column_int64(q, 13);
         r.test_id = sqlite3_column_int64(q, 14);
         if ((stop = cb(ctx, &r)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+static double col_num(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL
+               ? NAN
+               : sqlite3_column_double(q, i);
+}
+
+int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
+                     pb_db_point_cb cb, void *ctx, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_EACH_POINT, err);
+    if (!q)
+        return PB_EDB;
+    bind_filter(q, f);
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_point p;
+        p.source_path = db_col_text(q, 0);
+        p.config = db_col_text(q, 1);
+        p.test = db_col_text(q, 2);
+        p.job = db_col_text(q, 3);
+        p.host = db_col_text(q, 4);
+        p.series = db_col_text(q, 5);
+        p.unit = db_col_text(q, 6);
+        p.kind = db_col_text(q, 7);
+        p.width_ms = (long)sqlite3_column_int64(q, 8);
+        p.config_id = sqlite3_column_int64(q, 9);
+        p.test_id = sqlite3_column_int64(q, 10);
+        p.series_id = sqlite3_column_int64(q, 11);
+        p.t_ms = sqlite3_column_int64(q, 12);
+        p.value = col_num(q, 13);
+        p.n = sqlite3_column_int64(q, 14);
+        p.min = col_num(q, 15);
+        p.max = col_num(q, 16);
+        p.p50 = col_num(q, 17);
+        p.p90 = col_num(q, 18);
+        p.p95 = col_num(q, 19);
+        p.p99 = col_num(q, 20);
+        if ((stop = cb(ctx, &p)) != 0)
             break;
     }
     return db_finish_query(db, q, rc, stop, err);

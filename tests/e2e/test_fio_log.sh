@@ -1,0 +1,99 @@
+#!/bin/sh
+# e2e: fio logs (issue 13, items 2 and 4). The real fio 3.33 runs in
+# fixtures/fio-log are ingested with their fio JSON; the summaries of the
+# per-I/O clat log equal fio's own JSON clat statistics (every I/O is in
+# the log), series are stored with exact first and last points, export
+# --series prints them (formula cells escaped), rm forgets them, and
+# hostile files (10 GB sparse, NUL after a log line) are refused.
+# usage: test_fio_log.sh POOLBENCH SOURCE_DIR CORPUS_DIR
+set -u
+pb=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+db="$tmp/t.db"
+q() { sqlite3 "$db" "$1"; }
+
+cd "$src/fixtures" || exit 1
+"$pb" ingest --db "$db" -q fio-log/*.json fio-log/*.log fio-log/*.log.gz \
+    2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "ingest exit $rc: $(cat "$tmp/err")"
+
+# the per-I/O clat log of avg0 holds all 800 reads: its mean, min, max and
+# stdev are fio's JSON clat_ns mean 233554.0325, min 55532, max 2874433,
+# stddev 150112.875173
+v=$(q "SELECT value || ' ' || samples FROM v_result WHERE job = 'avg0' AND metric = 'read_clat_log_mean'")
+[ "$v" = "233554.0325 800" ] || fail "read_clat_log_mean: $v"
+v=$(q "SELECT value FROM v_result WHERE job = 'avg0' AND metric = 'read_clat_mean' AND format = 'fio-json'")
+[ "$v" = "233554.0325" ] || fail "fio JSON read_clat_mean: $v"
+v=$(q "SELECT group_concat(value, ' ') FROM (SELECT value FROM v_result WHERE job = 'avg0' AND metric IN ('read_clat_log_min', 'read_clat_log_max') ORDER BY metric DESC)")
+[ "$v" = "55532.0 2874433.0" ] || fail "read_clat min/max: $v"
+v=$(q "SELECT printf('%.6f', value) FROM v_result WHERE job = 'avg0' AND metric = 'read_clat_log_stdev'")
+[ "$v" = "150112.875173" ] || fail "read_clat_log_stdev: $v"
+
+# series: 5 logs of avg0 and 4 x 5 of avg500, each with reads and
+# writes; avg0 per-I/O logs in 10 ms buckets (2 s run: 200 buckets);
+# avg500 (log_avg_msec=500, numjobs=4) as logged: job avg500#0 read bw
+# first line "499, 1202, 0, 0, 0" = 1202 KiB/s
+v=$(q "SELECT count(*) FROM series")
+[ "$v" = "50" ] || fail "series: $v"
+v=$(q "SELECT s.kind || ' ' || s.width_ms || ' ' || count(*) FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' GROUP BY s.id")
+[ "$v" = "io 10 200" ] || fail "avg0 read_clat: $v"
+v=$(q "SELECT p.t_ms || ' ' || p.value || ' ' || p.n || ' ' || p.min || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' ORDER BY p.seq LIMIT 1")
+[ "$v" = "10 172415.75 4 93359.0 311682.0" ] || fail "avg0 read_clat first bucket: $v"
+v=$(q "SELECT p.t_ms || ' ' || p.value FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg500#0' AND s.name = 'read_bw' ORDER BY p.seq")
+[ "$(echo "$v" | head -n 1)" = "499 1230848.0" ] || fail "avg500#0 read_bw first: $v"
+[ "$(echo "$v" | wc -l)" = "6" ] || fail "avg500#0 read_bw points: $v"
+# histogram log: the first interval of avg500#1 (job 2) reads
+v=$(q "SELECT p.t_ms || ' ' || p.n || ' ' || p.p50 || ' ' || p.p99 FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg500#1' AND s.name = 'read_clat_hist' ORDER BY p.seq LIMIT 1")
+[ "$v" = "503 152 204800.0 3046113.28" ] || fail "avg500#1 read_clat_hist: $v"
+
+# the .gz log is the plain log's bytes: one source
+v=$(q "SELECT count(*) FROM source WHERE path LIKE '%avg0_clat.1.log%'")
+[ "$v" = "1" ] || fail "gz sources: $v"
+
+# export --series
+"$pb" export --db "$db" --series --csv --metric '^read_bw$' --config '^avg500$' \
+    >"$tmp/s.csv" || fail "export --series"
+tr -d '\r' <"$tmp/s.csv" >"$tmp/s"
+[ "$(head -n 1 "$tmp/s")" = "source,config,test,job,series,t_ms,value,min,max,unit,kind,n,p50,p90,p95,p99" ] ||
+    fail "series header: $(head -n 1 "$tmp/s")"
+[ "$(wc -l <"$tmp/s")" = "24" ] || fail "series rows: $(wc -l <"$tmp/s")"
+grep -q '^fio-log/avg500_bw.1.log,avg500,fio randrw bs=4k iodepth=1 numjobs=4 rwmixread=70,avg500#0,read_bw,499,1230848,,,B/s,avg,,,,,$' "$tmp/s" ||
+    fail "series row: $(sed -n 2p "$tmp/s")"
+"$pb" export --db "$db" --series --json --metric '^write_clat_hist$' \
+    --config '^avg0$' >"$tmp/s.json" || fail "export --series --json"
+v=$(grep -c '"series":"write_clat_hist"' "$tmp/s.json")
+[ "$v" = "3" ] || fail "json rows: $v"
+# a label that a spreadsheet would run stays text
+"$pb" ingest --db "$tmp/f.db" -q --label '=HYPERLINK("x")' fio-log/avg0_iops.1.log ||
+    fail "ingest --label"
+"$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p | grep -q "^fio-log/avg0_iops.1.log,\"'=HYPERLINK" ||
+    fail "formula escaping: $("$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p)"
+
+# rm forgets the series with the source
+"$pb" rm --db "$db" fio-log/avg0_clat_hist.1.log >/dev/null || fail rm
+v=$(q "SELECT count(*) FROM series")
+[ "$v" = "48" ] || fail "series after rm: $v"
+v=$(q "SELECT count(*) FROM series_point WHERE series_id NOT IN (SELECT id FROM series)")
+[ "$v" = "0" ] || fail "orphan points: $v"
+v=$(q "PRAGMA foreign_key_check")
+[ -z "$v" ] || fail "foreign keys: $v"
+
+# hostile: a 10 GB sparse file named like a log, and a log line then NULs
+truncate -s 10G "$tmp/big_bw.1.log"
+printf '0, 1, 0, 4096, 0\n' >"$tmp/nul_iops.1.log"
+truncate -s 1M "$tmp/nul_iops.1.log"
+"$pb" ingest --db "$tmp/h.db" -q "$tmp/big_bw.1.log" "$tmp/nul_iops.1.log" 2>"$tmp/herr"
+rc=$?
+[ $rc -eq 1 ] || fail "hostile exit $rc"
+grep -q "big_bw.1.log: file is 10240 MiB, larger than the 512 MiB" "$tmp/herr" ||
+    fail "sparse: $(cat "$tmp/herr")"
+grep -q "nul_iops.1.log:2: NUL byte" "$tmp/herr" || fail "nul: $(cat "$tmp/herr")"
+v=$(sqlite3 "$tmp/h.db" "SELECT count(*) FROM source")
+[ "$v" = "0" ] || fail "hostile stored $v"
+
+[ $fails -eq 0 ] || exit 1
+echo "ok"
