@@ -18,6 +18,7 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
+    "                        [--per-job]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html and\n"
     "DIR/charts/*.svg. A new report replaces the last one in DIR only once\n"
@@ -49,6 +50,8 @@ static const char usage_text[] =
     "                  tests differing only in them are compared as one\n"
     "                  (default runtime,size,ramp_time,time_based; 'none'\n"
     "                  keeps every parameter)\n"
+    "  --per-job       time series of fio logs: a line per job, not per\n"
+    "                  configuration (jobs summed or averaged)\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -70,6 +73,7 @@ int cmd_report(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"per-job", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -127,6 +131,9 @@ int cmd_report(int argc, char **argv)
             break;
         case 'I':
             ignore = optarg;
+            break;
+        case 'J':
+            ro.per_job = 1;
             break;
         case 'h':
             fputs(usage_text, stdout);

@@ -179,8 +179,8 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?3 IS NULL OR regexp(?3, se.name)) "
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
-        "ORDER BY t.name, c.label, se.name, r.job, h.name, s.path, se.id, "
-        "p.seq",
+        "ORDER BY t.name, t.id, se.name, c.label, r.config_id, r.job, "
+        "h.name, s.path, se.id, p.seq",
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",

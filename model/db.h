@@ -209,7 +209,8 @@ struct pb_db_point {
 typedef int (*pb_db_point_cb)(void *ctx, const struct pb_db_point *p);
 
 /* Every point of the series matching f (metric_re matches the series
- * name), ordered by test, config, series, job, host, source, time.
+ * name), ordered by test, series, config, job, host, source, time
+ * (a chart per test and series, a line per config: contiguous).
  * Returns like pb_db_each_result. */
 int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
                      pb_db_point_cb cb, void *ctx, struct pb_err *err) PB_WUR;

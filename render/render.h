@@ -48,6 +48,7 @@ struct pb_render_opts {
      * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
      * default list pb_render_default_ignore; an empty list = none. */
     const char *const *ignore_params;
+    int per_job; /* time series: a line per job, not per configuration */
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */

@@ -69,6 +69,12 @@ static int write_file(struct rp_out *o, const char *rel, const char *data,
 
 /* ==== output primitives ==== */
 
+void rp_out_file(struct rp_out *o, const char *rel, const char *data,
+                 size_t len)
+{
+    write_file(o, rel, data, len);
+}
+
 void rp_out_raw(struct rp_out *o, const char *html)
 {
     pb_buf_puts(o->h, html);
@@ -1710,6 +1716,9 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
     rp_section_iops_latency(&o, &d);
+    if (!o.rc && (rc = rp_section_timeseries(&o, &d, db, &opts->filter,
+                                             opts->per_job, err)))
+        goto done;
     section_tests(&o, &d, &plan);
     if (rp_has_experiment(&d))
         rp_section_experiment(&o, &d, rp_dir_path(o.out));
