@@ -73,6 +73,18 @@ v=$(grep -c '"series":"write_clat_hist"' "$tmp/s.json")
 "$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p | grep -q "^fio-log/avg0_iops.1.log,\"'=HYPERLINK" ||
     fail "formula escaping: $("$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p)"
 
+# report: an "Over time" chart per test and series (2 tests x 10 series),
+# each with its exact points as CSV next to it; avg0's read_clat (test
+# "... rwmixread=70" sorts after "... numjobs=4 ...") has 200 buckets
+"$pb" report --db "$db" -o "$tmp/rep" -q || fail report
+grep -q '<h2>Over time</h2>' "$tmp/rep/index.html" || fail "no Over time section"
+v=$(ls "$tmp/rep/charts" | grep -c '^series-.*\.csv$')
+[ "$v" = "20" ] || fail "series CSV files: $v"
+v=$(tr -d '\r' <"$tmp/rep/charts/series-012-read_clat.csv" | wc -l)
+[ "$v" = "201" ] || fail "read_clat CSV lines: $v"
+grep -q 'href="charts/series-012-read_clat.csv"' "$tmp/rep/index.html" ||
+    fail "no CSV link"
+
 # rm forgets the series with the source
 "$pb" rm --db "$db" fio-log/avg0_clat_hist.1.log >/dev/null || fail rm
 v=$(q "SELECT count(*) FROM series")
