@@ -114,8 +114,10 @@ static int job_writes(json_t *job, json_t *global, const struct pb_log_name *n)
     if (!v)
         v = opt_str(global, key);
     const char *name = json_string_value(json_object_get(job, "jobname"));
-    if (v && *v)
-        return !strcmp(v, n->prefix);
+    if (v && *v) { /* fio's prefix may be a path: DIR/raw/c001 */
+        const char *b = strrchr(v, '/');
+        return !strcmp(b ? b + 1 : v, n->prefix);
+    }
     return v && name && !strcmp(name, n->prefix);
 }
 

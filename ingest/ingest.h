@@ -285,6 +285,12 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                      const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err) PB_WUR;
 
+/* Read and parse one file as the walk does: fio logs and .gz files
+ * streamed (never held whole), others as a buffer. Like
+ * pb_ingest_buffer. */
+int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
+                   struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
 /* 1 when label is a name that says nothing about the setup: a tool or
  * job default such as "fio", "test", "job1", "task_0", "iozone"
  * (docs/experiment-context.md lists them), also when qualified as

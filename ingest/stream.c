@@ -174,3 +174,21 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
     *out = set;
     return PB_OK;
 }
+
+int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
+                   struct pb_resultset **out, struct pb_err *err)
+{
+    int rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, out, err)
+                               : PB_EDUP;
+    if (rc != PB_EDUP)
+        return rc;
+    char *buf = NULL;
+    size_t len = 0;
+    if ((rc = pb_read_file(path, &buf, &len, err)) != PB_OK) {
+        err->code = PB_EINPUT;
+        return PB_EINPUT;
+    }
+    rc = pb_ingest_buffer(path, buf, len, opts, out, err);
+    free(buf);
+    return rc;
+}
