@@ -173,6 +173,32 @@ static size_t merge_line(struct tline *l, long width, int rate, double *t,
     return out;
 }
 
+/* The steady-state window of (test, config) in ms: fio's ss_duration when
+ * its steadystate section says attained, else 0. */
+static double ss_window(const struct rp_data *d, long long test_id,
+                        long long config_id)
+{
+    double att = 0, dur = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        const char *m = d->metrics[g->metric].name;
+        int is_att = !strcmp(m, "ss_attained");
+        if (d->tests[g->test].id != test_id ||
+            (!is_att && strcmp(m, "ss_duration")))
+            continue;
+        for (size_t i = g->first; i < g->first + g->n; i++) {
+            const struct rp_cell *cl = &d->cells[i];
+            if (!cl->has_value || d->configs[cl->config].id != config_id)
+                continue;
+            if (is_att)
+                att = cl->mean;
+            else
+                dur = cl->mean / 1e6;
+        }
+    }
+    return att > 0 ? dur : 0;
+}
+
 /* ==== the chart ==== */
 
 static void draw(struct ts *s)
@@ -239,6 +265,20 @@ static void draw(struct ts *s)
         yspan = 1;
 #define XOF(ms) (x0 + (((ms) * 1e6 / xs.div) - xt.lo) / xspan * (x1 - x0))
 #define YOF(v) (y0 - (((v) / ys.div) - yt.lo) / yspan * (y0 - y1))
+    /* fio's steady state: the last ss_duration of the line, shaded */
+    int any_ss = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        double win = ss_window(d, c->test_id, c->l[i].config_id);
+        if (win <= 0 || !ln[i])
+            continue;
+        double te = lt[i][ln[i] - 1], ts = fmax(te - win, 0);
+        rc_rect(ch, XOF(ts), y1, XOF(te) - XOF(ts), y0 - y1, 0xe6f2e6,
+                RC_NONE, 0);
+        if (!any_ss)
+            rc_text(ch, XOF(te) - 4, y1 + 12, "steady state", F_TICK, 0,
+                    RC_END, 0x2e7d32);
+        any_ss = 1;
+    }
     for (int i = 0; i < yt.n; i++) {
         double v = (yt.lo + i * yt.step) * ys.div, y = YOF(v);
         rc_line(ch, x0, y, x1, y, i ? C_GRID : C_AXIS, i ? 1 : 1.2);
