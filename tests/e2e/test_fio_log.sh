@@ -34,11 +34,11 @@ v=$(q "SELECT printf('%.6f', value) FROM v_result WHERE job = 'avg0' AND metric 
 [ "$v" = "150112.875173" ] || fail "read_clat_log_stdev: $v"
 
 # series: 5 logs of avg0 and 4 x 5 of avg500, each with reads and
-# writes; avg0 per-I/O logs in 10 ms buckets (2 s run: 200 buckets);
+# writes, and ss_iops (reads); avg0 per-I/O logs in 10 ms buckets (2 s run: 200 buckets);
 # avg500 (log_avg_msec=500, numjobs=4) as logged: job avg500#0 read bw
 # first line "499, 1202, 0, 0, 0" = 1202 KiB/s
 v=$(q "SELECT count(*) FROM series")
-[ "$v" = "50" ] || fail "series: $v"
+[ "$v" = "51" ] || fail "series: $v"
 v=$(q "SELECT s.kind || ' ' || s.width_ms || ' ' || count(*) FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' GROUP BY s.id")
 [ "$v" = "io 10 200" ] || fail "avg0 read_clat: $v"
 v=$(q "SELECT p.t_ms || ' ' || p.value || ' ' || p.n || ' ' || p.min || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' ORDER BY p.seq LIMIT 1")
@@ -73,22 +73,31 @@ v=$(grep -c '"series":"write_clat_hist"' "$tmp/s.json")
 "$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p | grep -q "^fio-log/avg0_iops.1.log,\"'=HYPERLINK" ||
     fail "formula escaping: $("$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p)"
 
-# report: an "Over time" chart per test and series (2 tests x 10 series),
-# each with its exact points as CSV next to it; avg0's read_clat (test
-# "... rwmixread=70" sorts after "... numjobs=4 ...") has 200 buckets
+# report: an "Over time" chart per test and series (1 + 2 tests x 10
+# series), each with its exact points as CSV next to it; avg0's read_clat
+# (tests sort "fio randread", "... numjobs=4 ...", "... rwmixread=70") has
+# 200 buckets
 "$pb" report --db "$db" -o "$tmp/rep" -q || fail report
 grep -q '<h2>Over time</h2>' "$tmp/rep/index.html" || fail "no Over time section"
 v=$(ls "$tmp/rep/charts" | grep -c '^series-.*\.csv$')
-[ "$v" = "20" ] || fail "series CSV files: $v"
-v=$(tr -d '\r' <"$tmp/rep/charts/series-012-read_clat.csv" | wc -l)
+[ "$v" = "21" ] || fail "series CSV files: $v"
+v=$(tr -d '\r' <"$tmp/rep/charts/series-013-read_clat.csv" | wc -l)
 [ "$v" = "201" ] || fail "read_clat CSV lines: $v"
-grep -q 'href="charts/series-012-read_clat.csv"' "$tmp/rep/index.html" ||
+grep -q 'href="charts/series-013-read_clat.csv"' "$tmp/rep/index.html" ||
     fail "no CSV link"
+# fio's steadystate section (ss.json: attained over a 2 s window) shades
+# the chart of its test
+v=$(q "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT metric, value FROM v_result WHERE metric LIKE 'ss_%' ORDER BY metric)")
+[ "$v" = "ss_attained=1.0 ss_duration=2000000000.0" ] || fail "steadystate: $v"
+grep -q '>steady state</text>' "$tmp/rep/charts/001-series-read-iops.svg" ||
+    fail "no steady-state marking"
+grep -c '>steady state</text>' "$tmp/rep/charts/"*.svg | grep -v ':0$' | grep -qv '001-series' &&
+    fail "steady state marked where fio did not say so"
 
 # rm forgets the series with the source
 "$pb" rm --db "$db" fio-log/avg0_clat_hist.1.log >/dev/null || fail rm
 v=$(q "SELECT count(*) FROM series")
-[ "$v" = "48" ] || fail "series after rm: $v"
+[ "$v" = "49" ] || fail "series after rm: $v"
 v=$(q "SELECT count(*) FROM series_point WHERE series_id NOT IN (SELECT id FROM series)")
 [ "$v" = "0" ] || fail "orphan points: $v"
 v=$(q "PRAGMA foreign_key_check")
