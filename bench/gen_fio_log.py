@@ -6,8 +6,13 @@ directions and block sizes as logged. Also grows a histogram log
 (write_hist_log) of LINES lines from a real one, times advanced by its
 interval. Output goes where the caller says (never into the repo).
 
+Also N averaged latency logs (log_avg_msec=100) of POINTS lines each, the
+real log's values in turn, for the report benchmark (one job each: N
+charts).
+
 usage: gen_fio_log.py REAL_LAT_LOG SIZE_MB IOPS OUT_LOG
        gen_fio_log.py --hist REAL_HIST_LOG LINES OUT_LOG
+       gen_fio_log.py --many REAL_LAT_LOG N POINTS OUT_DIR
 """
 import gzip
 import sys
@@ -58,8 +63,23 @@ def hist(real, lines, out):
     print("%s: %d lines" % (out, lines))
 
 
+def many(real, n, points, outdir):
+    vals = []
+    with opener(real) as f:
+        for line in f:
+            vals.append(int(line.split(",")[1]))
+    for j in range(n):
+        with open("%s/job%03d_clat.1.log" % (outdir, j), "w") as o:
+            o.write("".join("%d, %d, 0, 0, 0\n" % (
+                100 * (i + 1), vals[(i * 7 + j) % len(vals)])
+                for i in range(points)))
+    print("%s: %d logs of %d points" % (outdir, n, points))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--hist":
+    if sys.argv[1] == "--many":
+        many(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+    elif sys.argv[1] == "--hist":
         hist(sys.argv[2], int(sys.argv[3]), sys.argv[4])
     else:
         lat(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4])

@@ -166,21 +166,23 @@ const char *const pb_db_sql[S__COUNT] = {
      * name */
     [S_EACH_POINT] =
         "SELECT s.path, c.label, t.name, r.job, h.name, se.name, se.unit, "
-        "se.kind, se.width_ms, r.config_id, r.test_id, se.id, p.t_ms, "
-        "p.value, p.n, p.min, p.max, p.p50, p.p90, p.p95, p.p99 "
+        "se.kind, se.width_ms, r.config_id, r.test_id, se.id "
         "FROM series se JOIN result r ON r.id = se.result_id "
         "JOIN source s ON s.id = r.source_id "
         "JOIN config c ON c.id = r.config_id "
         "JOIN test t ON t.id = r.test_id "
         "LEFT JOIN host h ON h.id = r.host_id "
-        "JOIN series_point p ON p.series_id = se.id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, se.name)) "
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
         "ORDER BY t.name, t.id, se.name, c.label, r.config_id, r.job, "
-        "h.name, s.path, se.id, p.seq",
+        "h.name, s.path, se.id",
+    /* the points of one series: a range of the primary key, in order */
+    [S_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
+                        "p99 FROM series_point WHERE series_id = ?1 ORDER "
+                        "BY seq",
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",

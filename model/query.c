@@ -61,12 +61,14 @@ static double col_num(sqlite3_stmt *q, int i)
 int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
                      pb_db_point_cb cb, void *ctx, struct pb_err *err)
 {
+    /* the series in order, then each one's points by its key range: no
+     * sort of every point */
     sqlite3_stmt *q = db_stmt(db, S_EACH_POINT, err);
     if (!q)
         return PB_EDB;
     bind_filter(q, f);
     int rc, stop = 0;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_point p;
         p.source_path = db_col_text(q, 0);
         p.config = db_col_text(q, 1);
@@ -80,18 +82,37 @@ int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
         p.config_id = sqlite3_column_int64(q, 9);
         p.test_id = sqlite3_column_int64(q, 10);
         p.series_id = sqlite3_column_int64(q, 11);
-        p.t_ms = sqlite3_column_int64(q, 12);
-        p.value = col_num(q, 13);
-        p.n = sqlite3_column_int64(q, 14);
-        p.min = col_num(q, 15);
-        p.max = col_num(q, 16);
-        p.p50 = col_num(q, 17);
-        p.p90 = col_num(q, 18);
-        p.p95 = col_num(q, 19);
-        p.p99 = col_num(q, 20);
-        if ((stop = cb(ctx, &p)) != 0)
+        sqlite3_stmt *pq = db_stmt(db, S_SERIES_POINTS, err);
+        if (!pq) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        sqlite3_bind_int64(pq, 1, p.series_id);
+        int prc;
+        while ((prc = sqlite3_step(pq)) == SQLITE_ROW) {
+            p.t_ms = sqlite3_column_int64(pq, 0);
+            p.value = col_num(pq, 1);
+            p.n = sqlite3_column_int64(pq, 2);
+            p.min = col_num(pq, 3);
+            p.max = col_num(pq, 4);
+            p.p50 = col_num(pq, 5);
+            p.p90 = col_num(pq, 6);
+            p.p95 = col_num(pq, 7);
+            p.p99 = col_num(pq, 8);
+            if ((stop = cb(ctx, &p)) != 0)
+                break;
+        }
+        if (!stop && prc != SQLITE_DONE) {
+            sqlite3_reset(pq);
+            sqlite3_reset(q);
+            return db_fail(db, err, "query failed");
+        }
+        sqlite3_reset(pq);
+        if (stop)
             break;
     }
+    if (stop)
+        rc = SQLITE_DONE;
     return db_finish_query(db, q, rc, stop, err);
 }
 

@@ -31,6 +31,8 @@ struct tp {
 struct tline {
     long long config_id;
     char *label, *job; /* job only with --per-job */
+    struct pb_buf row;  /* "config,job," of its CSV rows */
+    const char *rowjob; /* the job in row */
     struct tp *p;
     size_t n, cap;
 };
@@ -62,6 +64,10 @@ static void csv_field(struct pb_buf *b, const char *s)
         s = "";
     int formula = strchr("=+-@\t\r", s[0]) && s[0];
     int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
+    if (!quote) {
+        pb_buf_puts(b, s);
+        return;
+    }
     if (quote)
         pb_buf_putc(b, '"');
     if (formula)
@@ -73,13 +79,6 @@ static void csv_field(struct pb_buf *b, const char *s)
     }
     if (quote)
         pb_buf_putc(b, '"');
-}
-
-static void csv_num(struct pb_buf *b, double v)
-{
-    char num[64];
-    if (!isnan(v))
-        pb_buf_puts(b, rp_num(v, num, sizeof(num)));
 }
 
 /* ==== gathering ==== */
@@ -99,6 +98,8 @@ static void chart_reset(struct tchart *c)
         free(c->l[i].p);
         free(c->l[i].label);
         free(c->l[i].job);
+        pb_buf_release(&c->l[i].row);
+        free((char *)c->l[i].rowjob);
     }
     free(c->l);
     free(c->test);
@@ -468,8 +469,7 @@ static int on_point(void *ctx, const struct pb_db_point *p)
         c->series = pb_xstrdup(p->series);
         c->unit = pb_xstrdup(p->unit);
         c->per_job = s->per_job;
-        pb_buf_puts(&c->csv, "config,job,source,t_ms,value,n,min,max,p50,"
-                             "p99\r\n");
+        pb_buf_puts(&c->csv, "config,job,t_ms,value,n,min,max,p50,p99\r\n");
         s->open = 1;
     }
     struct tline *l = c->n ? &c->l[c->n - 1] : NULL;
@@ -490,25 +490,29 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     t->n = (double)p->n;
     if (p->width_ms > c->width)
         c->width = p->width_ms;
+    /* the exact points, one CSV row each (number formatting by hand:
+     * a report of 100 charts of 10,000 points writes a million rows) */
     struct pb_buf *b = &c->csv;
-    csv_field(b, p->config);
-    pb_buf_putc(b, ',');
-    csv_field(b, p->job);
-    pb_buf_putc(b, ',');
-    csv_field(b, p->source_path);
-    pb_buf_printf(b, ",%lld,", p->t_ms);
-    csv_num(b, p->value);
-    pb_buf_putc(b, ',');
-    if (p->n)
-        pb_buf_printf(b, "%lld", p->n);
-    pb_buf_putc(b, ',');
-    csv_num(b, p->min);
-    pb_buf_putc(b, ',');
-    csv_num(b, p->max);
-    pb_buf_putc(b, ',');
-    csv_num(b, p->p50);
-    pb_buf_putc(b, ',');
-    csv_num(b, p->p99);
+    char num[64];
+    if (!l->row.len || strcmp(l->rowjob ? l->rowjob : "",
+                              p->job ? p->job : "")) {
+        pb_buf_reset(&l->row);
+        csv_field(&l->row, p->config);
+        pb_buf_putc(&l->row, ',');
+        csv_field(&l->row, p->job);
+        pb_buf_putc(&l->row, ',');
+        free((char *)l->rowjob);
+        l->rowjob = pb_xstrdup(p->job ? p->job : "");
+    }
+    pb_buf_add(b, l->row.s, l->row.len);
+    pb_buf_puts(b, rp_int(p->t_ms, num, sizeof(num)));
+    const double v[] = {p->value, (double)p->n, p->min, p->max, p->p50,
+                        p->p99};
+    for (size_t i = 0; i < 6; i++) {
+        pb_buf_putc(b, ',');
+        if (i == 1 ? p->n != 0 : !isnan(v[i]))
+            pb_buf_puts(b, rp_num(v[i], num, sizeof(num)));
+    }
     pb_buf_puts(b, "\r\n");
     return 0;
 }
