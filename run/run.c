@@ -906,6 +906,9 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         if (store(r, set, 0) >= 0)
             forget_records(r, c->index, NULL);
         for (size_t k = 0; k < nlogs; k++) {
+            /* the cell's configuration: the dimensions its fio set got */
+            share_dims(props, logsets[k]);
+            pb_run_tel_set_ashift(logsets[k], r->ashift, r->p->pool);
             pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd),
                               pb_buf_str(&rawl), logsets[k]);
             store(r, logsets[k], 0);

@@ -43,14 +43,14 @@ db=$base/r.db out=$base/out
 
 "$pb" run --dry-run --time-scale 0.5 -o "$out" "$base/plan.ini" >"$base/dry.txt" 2>"$base/dry.err" ||
     fail "dry run exit $?: $(cat "$base/dry.err")"
-grep -q -- "--write_bw_log=$out/raw/c1 --write_lat_log=$out/raw/c1 --write_hist_log=$out/raw/c1 " "$base/dry.txt" ||
+grep -q -- "--write_bw_log=$out/raw/c001 --write_lat_log=$out/raw/c001 --write_hist_log=$out/raw/c001 " "$base/dry.txt" ||
     fail "dry run: no log options: $(grep -m1 'output-format=json --output' "$base/dry.txt")"
 grep -q -- "--log_avg_msec=200 " "$base/dry.txt" || fail "dry run: no log_avg_msec=200"
 
 timeout 600 "$pb" run --time-scale 0.5 --db "$db" -o "$out" "$base/plan.ini" >"$base/out.txt" 2>"$base/err.txt"
 rc=$?
 [ $rc -eq 0 ] || fail "run exit $rc: $(tail -5 "$base/err.txt")"
-for f in c1_bw.1.log c1_lat.1.log c1_clat.1.log c1_clat_hist.1.log c2_bw.1.log; do
+for f in c001_bw.1.log c001_lat.1.log c001_clat.1.log c001_clat_hist.1.log c002_bw.1.log; do
     [ -s "$out/raw/$f" ] || fail "no $f: $(ls "$out/raw")"
 done
 zpool list -H -o name | grep -qx "$pool" && fail "pool $pool still exists"
@@ -59,9 +59,9 @@ zpool list -H -o name | grep -qx "$pool" && fail "pool $pool still exists"
 v=$(q "SELECT count(*) FROM source WHERE format IN ('fio-log', 'fio-hist-log')")
 [ "$v" = "8" ] || fail "log sources: $v ($(q "SELECT path FROM source"))"
 # cell 1: per-I/O logs in buckets; cell 2: log_avg_msec=200 as logged
-v=$(q "SELECT group_concat(DISTINCT s.kind) FROM series s JOIN result r ON r.id = s.result_id JOIN source o ON o.id = r.source_id WHERE o.path LIKE '%/c1_%' AND s.name = 'read_clat'")
+v=$(q "SELECT group_concat(DISTINCT s.kind) FROM series s JOIN result r ON r.id = s.result_id JOIN source o ON o.id = r.source_id WHERE o.path LIKE '%/c001_%' AND s.name = 'read_clat'")
 [ "$v" = "io" ] || fail "cell 1 read_clat kind: $v"
-v=$(q "SELECT s.kind || ' ' || s.width_ms FROM series s JOIN result r ON r.id = s.result_id JOIN source o ON o.id = r.source_id WHERE o.path LIKE '%/c2_bw%' AND s.name = 'read_bw'")
+v=$(q "SELECT s.kind || ' ' || s.width_ms FROM series s JOIN result r ON r.id = s.result_id JOIN source o ON o.id = r.source_id WHERE o.path LIKE '%/c002_bw%' AND s.name = 'read_bw'")
 [ "$v" = "avg 200" ] || fail "cell 2 read_bw: $v"
 v=$(q "SELECT count(*) FROM series s JOIN result r ON r.id = s.result_id WHERE s.name = 'read_clat_hist' AND s.width_ms = 250")
 [ "$v" = "2" ] || fail "hist series: $v"
