@@ -130,9 +130,15 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
         return PB_EINPUT;
     }
     int gz = !gzdirect(f);
+    /* every input passes here: the other sniffers only run when the first
+     * line looks like a log (or the file is compressed) */
+    size_t hl = (size_t)hlen;
+    int maybe = gz || pb_parser_fio_log.sniff(head, hl) > 0 ||
+                pb_parser_fio_hist_log.sniff(head, hl) > 0;
     const struct pb_parser *p =
         opts && opts->format ? pb_ingest_parser_by_name(opts->format)
-                             : pb_ingest_find_parser(head, (size_t)hlen);
+        : maybe              ? pb_ingest_find_parser(head, hl)
+                             : NULL;
     if (!is_log_parser(p)) {
         if (!gz) {
             gzclose(f);
