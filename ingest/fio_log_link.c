@@ -138,17 +138,20 @@ static int try_json(const char *path, const struct pb_log_name *n,
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
         st.st_size > 64 * 1024 * 1024)
         return 0;
+    /* sniffed from its first 8 KiB before it is read whole */
+    char head[8192];
+    FILE *fp = fopen(path, "rb");
+    size_t hn = fp ? fread(head, 1, sizeof(head), fp) : 0;
+    if (fp)
+        fclose(fp);
+    if (!hn || pb_parser_fio_json.sniff(head, hn) < 50)
+        return 0;
     char *buf = NULL;
     size_t len = 0;
     struct pb_err e = {0};
     if (pb_read_file(path, &buf, &len, &e) != PB_OK)
         return 0;
-    size_t head = len < 8192 ? len : 8192;
     int linked = 0;
-    if (pb_parser_fio_json.sniff(buf, head) < 50) {
-        free(buf);
-        return 0;
-    }
     const char *brace = memchr(buf, '{', len);
     json_error_t je;
     json_t *root = brace ? json_loadb(brace, len - (size_t)(brace - buf),
@@ -375,8 +378,6 @@ int pb_log_finish(struct pb_log *lg, struct pb_resultset *set,
         job = pb_rs_str(set, j);
         free(j);
     }
-    if (!set->tool_version)
-        set->tool_version = NULL;
     if (lk.ambiguous)
         pb_rs_fact(set, NULL, "fio_log_run",
                    "ambiguous: several fio JSON files in its folder name "
