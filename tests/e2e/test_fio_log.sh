@@ -93,6 +93,18 @@ v=$(tr -d '\r' <"$tmp/rep/charts/series-013-read_clat.csv" | wc -l)
 [ "$v" = "201" ] || fail "read_clat CSV lines: $v"
 grep -q 'href="charts/series-013-read_clat.csv"' "$tmp/rep/index.html" ||
     fail "no CSV link"
+# --per-job: avg500's four jobs are four lines, not one summed line
+"$pb" report --db "$db" -o "$tmp/rpj" -q --per-job --config '^avg500$' ||
+    fail "report --per-job"
+v=$(grep -l 'numjobs=4 rwmixread=70: read_bw over time' "$tmp/rpj/charts/"*.svg)
+[ "$(grep -o '>avg500 · avg500#[0-3]<' $v | sort -u | wc -l)" = "4" ] ||
+    fail "per-job legend: $(grep -o '>avg500[^<]*<' $v | tr '\n' ' ')"
+v=$(grep -l 'numjobs=4 rwmixread=70: read_bw over time' "$tmp/rep/charts/"*.svg)
+[ "$(grep -c '>avg500<' $v)" = "1" ] || fail "summed line legend"
+# the CSV has every point of every job (6 + 5 + 6 + 6)
+v=$(cat "$tmp/rpj/charts/"series-*-read_bw.csv | tr -d '\r' | grep -c '^avg500,avg500#')
+[ "$v" = "23" ] || fail "per-job CSV rows: $v"
+
 # fio's steadystate section (ss.json: attained over a 2 s window) shades
 # the chart of its test
 v=$(q "SELECT group_concat(metric || '=' || value, ' ') FROM (SELECT metric, value FROM v_result WHERE metric LIKE 'ss_%' ORDER BY metric)")
