@@ -1,6 +1,7 @@
 /* poolbench report: write the static HTML report (and PNGs, a PDF). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "model/db.h"
 #include "render/render.h"
 
@@ -20,9 +21,11 @@ static const char usage_text[] =
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
     "                        [--per-job]\n"
     "\n"
-    "Write a self-contained HTML report of the database: DIR/index.html and\n"
-    "DIR/charts/*.svg. A new report replaces the last one in DIR only once\n"
-    "all of it is written (DIR/.poolbench-report lists its files; files\n"
+    "Write a self-contained HTML report of the database: DIR/index.html,\n"
+    "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
+    "result as DIR/results.csv and DIR/results.json. A new report replaces\n"
+    "the last one in DIR only once all of it is written\n"
+    "(DIR/.poolbench-report lists its files; files\n"
     "poolbench did not write are never removed). DIR must be yours and not\n"
     "writable by others. The same database gives byte-identical files. When the results by test\n"
     "would hold more than 200 charts, they go on pages of their own\n"
@@ -31,7 +34,8 @@ static const char usage_text[] =
     "\n"
     "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  -o, --output DIR  where to write (default ./report)\n"
-    "  --title TEXT    page title (default: from the sources)\n"
+    "  --title TEXT    page title (default: the config file's report.title,\n"
+    "                  else from the sources)\n"
     "  --test RE       only tests whose name matches (PCRE2, anywhere)\n"
     "  --config RE     only configurations whose label matches\n"
     "  --metric RE     only metrics whose name matches; every matching metric\n"
@@ -82,6 +86,9 @@ int cmd_report(int argc, char **argv)
     memset(&ro, 0, sizeof(ro));
     ro.outdir = "report";
     ro.version = PB_VERSION;
+    ro.title = cli_config()->title; /* --title wins */
+    ro.palette = cli_config()->palette;
+    ro.npalette = cli_config()->npalette;
     int stamp = 0, quiet = 0, ch;
     const char *ignore = NULL;
     optind = 1;

@@ -19,7 +19,7 @@ static const char usage_text[] =
     "usage: poolbench run PLAN.ini [--db FILE] [-o DIR] [--dry-run] [--yes]\n"
     "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
     "                     [--on-failure continue|stop] [--time-scale F]\n"
-    "                     [--zfs-timeout SECONDS]\n"
+    "                     [--zfs-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "       poolbench run --cleanup [RUNID] [-o DIR] [--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
@@ -52,6 +52,11 @@ static const char usage_text[] =
     "                 kill a zfs/zpool query that has not finished after\n"
     "                 SECONDS (default 30; create, destroy, export and\n"
     "                 import get ten times that): the cell fails\n"
+    "  --stall-timeout SECONDS\n"
+    "                 stop fio when it has read or written nothing for\n"
+    "                 SECONDS (default 300; 0 = never): the cell fails.\n"
+    "                 A full file system under a vdev file stops it after\n"
+    "                 10 s: the pool's I/O is suspended, the run stops\n"
     "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
     "                 the runs of -o DIR) left behind: see below\n"
     "  -h, --help     show this help\n"
@@ -269,13 +274,15 @@ int cmd_run(int argc, char **argv)
         {"on-failure", required_argument, NULL, 'f'},
         {"time-scale", required_argument, NULL, 't'},
         {"zfs-timeout", required_argument, NULL, 'T'},
+        {"stall-timeout", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path();
     struct pb_run_opts ro = {0};
-    int ch, cleanup = 0, dbset = 0;
+    int ch, cleanup = 0, dbset = 0, stall_set = 0;
     double scale = 1;
+    ro.stall_timeout = 300;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:n", opts, NULL)) != -1) {
         switch (ch) {
@@ -333,6 +340,16 @@ int cmd_run(int argc, char **argv)
                 ro.zfs_timeout = v;
             break;
         }
+        case 'S': {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v >= 0) || v > 86400)
+                return cli_usage_error("run", "--stall-timeout wants seconds "
+                                       "(0 = never), got '%s'", optarg);
+            ro.stall_timeout = v;
+            stall_set = 1;
+            break;
+        }
         case 'h':
             fputs(usage_text, stdout);
             fputs(usage_text2, stdout);
@@ -343,7 +360,7 @@ int cmd_run(int argc, char **argv)
     }
     if (cleanup) {
         if (ro.resume || ro.yes || dbset || ro.impl || ro.on_failure ||
-            scale != 1 || ro.zfs_timeout)
+            scale != 1 || ro.zfs_timeout || stall_set)
             return cli_usage_error("run", "--cleanup takes only RUNID, -o "
                                    "DIR and --dry-run");
         return run_cleanup(argc, argv, ro.dir, ro.dry_run);

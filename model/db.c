@@ -139,6 +139,7 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR r.source_id IN "
         "(SELECT id FROM source WHERE format = ?5)) "
+        "AND (?6 IS NULL OR r.source_id BETWEEN ?6 AND ?7) "
         "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
         "r.job, h.name, r.id",
     [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",
@@ -149,6 +150,11 @@ const char *const pb_db_sql[S__COUNT] = {
         "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
     [S_REPORT_FACTS] = "SELECT source_id, host, key, value FROM fact "
                        "ORDER BY source_id, rowid",
+    [S_EACH_SAMPLE] =
+        "SELECT r.id, r.source_id, r.test_id, r.metric_id, r.config_id, "
+        "s.seq, s.value FROM sample s JOIN result r ON r.id = s.result_id "
+        "ORDER BY r.source_id, r.test_id, r.metric_id, r.config_id, r.id, "
+        "s.seq",
     /* children first: foreign keys are not enforced, so ON DELETE
      * CASCADE does not fire */
     [S_FORGET_POINTS] = "DELETE FROM series_point WHERE series_id IN "

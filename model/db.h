@@ -125,6 +125,10 @@ struct pb_db_filter {
     const char *metric_re;
     const char *host_re;
     const char *format;
+    /* pb_db_each_report_row only: keep rows of these source ids (sorted
+     * ascending); NULL = every source (compare's run: and source:) */
+    const long long *source_ids;
+    size_t nsource_ids;
 };
 
 /* One v_result row; strings are borrowed until the callback returns. */
@@ -236,6 +240,18 @@ typedef int (*pb_db_rrow_cb)(void *ctx, const struct pb_db_rrow *r);
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx,
                           struct pb_err *err) PB_WUR;
+
+/* One stored per-repeat value (table sample) with its result's keys. */
+struct pb_db_sample {
+    long long result_id, source_id, test_id, metric_id, config_id;
+    long seq;
+    double value;
+};
+typedef int (*pb_db_sample_cb)(void *ctx, const struct pb_db_sample *s);
+/* Every sample, ordered by source, test, metric, config, result id and
+ * seq. Returns PB_OK, the callback's stop value or PB_EDB. */
+int pb_db_each_sample(struct pb_db *db, pb_db_sample_cb cb, void *ctx,
+                      struct pb_err *err) PB_WUR;
 
 /* A listing row: an id and up to three texts (borrowed, may be NULL). */
 struct pb_db_triple {

@@ -65,6 +65,7 @@ enum db_stmt {
     S_REPORT_CONFIG_PARAMS,
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
+    S_EACH_SAMPLE,
     /* forgetting a source */
     S_FORGET_POINTS,
     S_FORGET_SERIES,

@@ -26,6 +26,7 @@ void rp_acc_done(const struct rp_acc *a, struct rp_cell *c)
 {
     c->has_value = a->k > 0;
     c->mean = a->mean;
+    c->nresults = a->k;
     if (a->k == 1) {
         c->se = a->has_se1 ? a->se1 : -1;
         c->n = a->n1 > 0 ? a->n1 : 1;

@@ -5,6 +5,7 @@
  * iodepth (fio-plot's most-used view), and a table of every point. */
 #include "render/render_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,14 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
     rt_header(&t, 2, rt_str(&t, "%s IOPS", dirs[dir]), RT_RIGHT);
     rt_header(&t, 3, "mean completion latency", RT_RIGHT);
     rt_header(&t, 4, "p99 completion latency", RT_RIGHT);
+    /* its data: exact, in canonical units named in the header */
+    const char *head[] = {
+        "config", f->vary, "test",
+        rt_str(&t, "%s (%s)", mi, d->metrics[m_iops].unit),
+        rt_str(&t, "%s (%s)", ml, d->metrics[m_lat].unit),
+        rt_str(&t, "%s (%s)", mp,
+               m_p99 == SIZE_MAX ? "ns" : d->metrics[m_p99].unit)};
+    struct rp_csv *cv = rp_csv_new(6, head);
     for (size_t c = 0; c < d->nconfigs; c++) {
         const struct rp_config *cf = &d->configs[c];
         if (!cf->used)
@@ -205,6 +214,12 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
                         p->mean);
             else
                 rt_set(&t, &row[4], "");
+            rp_csv_str(cv, cf->label);
+            rp_csv_int(cv, q);
+            rp_csv_str(cv, d->tests[f->tests[k]].name);
+            rp_csv_num(cv, a->mean);
+            rp_csv_num(cv, b->mean);
+            rp_csv_num(cv, p ? p->mean : NAN);
         }
         if (!n)
             continue;
@@ -235,12 +250,15 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
         xs.lines = lines;
         xs.n = nl;
         snprintf(stem, sizeof(stem), "iops-latency-%zu-%s", fi + 1, dirs[dir]);
+        rp_out_chart_data(o, cv);
+        cv = NULL;
         rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
         t.caption = rt_str(&t, "Data: %s", title);
         rp_out_table(o, &t);
     } else {
         rt_release(&t);
     }
+    rp_csv_free(cv);
     free(lines);
 }
 

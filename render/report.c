@@ -48,6 +48,7 @@ struct rp_out {
     struct rp_pdf *pdf;
     struct rc_fonts *f;
     int has_iolat; /* an IOPS against latency section */
+    struct rp_csv *data; /* the next chart's data (rp_out_chart_data) */
     size_t nchart;
     struct pb_render_summary sum;
     struct pb_err *err;
@@ -113,6 +114,12 @@ struct rc_fonts *rp_out_fonts(struct rp_out *o)
     return o->f;
 }
 
+void rp_out_chart_data(struct rp_out *o, struct rp_csv *c)
+{
+    rp_csv_free(o->data);
+    o->data = c;
+}
+
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
 {
     char slug[64];
@@ -123,7 +130,6 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
         pb_buf_puts(o->h, c->w > 1060 ? "<figure class=\"wide\">"
                                       : "<figure>");
         pb_chart_svg(c, o->h);
-        pb_buf_puts(o->h, "</figure>\n");
         o->sum.charts++;
     } else {
         struct pb_buf svg = PB_BUF_INIT;
@@ -159,8 +165,12 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
                       c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w,
                       c->h);
         rp_esc(o->h, c->title ? c->title : "chart");
-        pb_buf_puts(o->h, "\"></a></figure>\n");
+        pb_buf_puts(o->h, "\"></a>");
     }
+    if (o->data && !o->rc && rp_csv_put(o->data, o->out, name, o->h, o->err))
+        o->rc = PB_EIO;
+    rp_out_chart_data(o, NULL);
+    pb_buf_puts(o->h, "</figure>\n");
     if (c->clamped)
         rp_out_para(o, "note",
                     "Some values of this chart are beyond what a chart can "
@@ -574,6 +584,7 @@ static void section_ranking(struct rp_out *o, const struct rp_data *d,
     s.bars = bars;
     s.n = nb;
     s.more = r->n - nb;
+    rp_out_chart_data(o, rp_csv_ranking(d, r));
     rp_out_chart(o, rc_bars(o->f, &s), "ranking");
     free(bars);
     struct rt_table t;
@@ -725,9 +736,15 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
     char stem[200];
     snprintf(stem, sizeof(stem), "sweep-%s-%s-%s", m->name, dim_name(&sw->x),
              ns > 1 ? dim_name(&sw->s) : "");
-    if (ns <= 10 && nx * ns <= 240)
+    size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
+    rc_grid_bests(&g, bests);
+    /* the same data behind the grouped bars and the heatmap */
+    if (ns <= 10 && nx * ns <= 240) {
+        rp_out_chart_data(o, rp_csv_sweep(d, p, g.xname, g.sname, bests, v));
         rp_out_chart(o, rc_grouped(o->f, &g), stem);
+    }
     if (ns >= 2) {
+        rp_out_chart_data(o, rp_csv_sweep(d, p, g.xname, g.sname, bests, v));
         snprintf(stem, sizeof(stem), "heatmap-%s-%s-%s", m->name,
                  dim_name(&sw->x), dim_name(&sw->s));
         if (nx > ns) {
@@ -758,8 +775,6 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
             rp_out_chart(o, rc_heatmap(o->f, &g), stem);
         }
     }
-    size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
-    rc_grid_bests(&g, bests);
     struct rt_table t;
     rt_init(&t, 8);
     t.sortable = 1;
@@ -1066,6 +1081,7 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     char stem[200], s1[40], s2[40];
     snprintf(stem, sizeof(stem), "%s-%s", rp_slug(t->name, s1, 34),
              rp_slug(m->name, s2, 20));
+    rp_out_chart_data(o, rp_csv_bars(d, g, order));
     rp_out_chart(o, rc_bars(o->f, &s), stem);
     free(bars);
 
@@ -1395,6 +1411,7 @@ static const char css[] =
     "figure.wide img{max-width:none}\n"
     "figure img{display:block;max-width:100%;height:auto;border:1px solid "
     "var(--line);border-radius:6px;background:#fff}\n"
+    "figcaption.csv{font-size:13px;margin:3px 0 0}\n"
     /* narrower than a chart: its natural size in a scrolling figure, so
      * its text (9.5 px and up) is never scaled below 9 px */
     "@media (max-width:899px){figure img,figure svg{max-width:none}}\n"
@@ -1535,6 +1552,7 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
                   "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
                   "<span>results</span></div></div>\n",
                   d->used_sources, d->used_configs, d->used_tests, d->nrows);
+    rp_results_link(h);
     pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
     if (rp_has_flags(d))
         pb_buf_puts(h, "<li><a href=\"#warnings\">Warnings</a></li>\n");
@@ -1665,6 +1683,11 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         rp_data_release(&d);
         return rc;
     }
+    if (opts->palette && opts->npalette)
+        for (size_t i = 0; i < d.nconfigs; i++)
+            if (d.configs[i].used)
+                d.configs[i].color =
+                    opts->palette[d.configs[i].rank % opts->npalette];
     struct rp_sweeps sws;
     rc = rp_find_sweeps(&d, opts->x_key, opts->series_key, &sws, err);
     if (rc) {
@@ -1746,10 +1769,13 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                          "chart.</footer>\n</main>\n<script>\n");
     pb_buf_puts(&o.html, js);
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
+    if (!o.rc && (rc = rp_write_results(db, &opts->filter, o.out, err)))
+        o.rc = rc;
     if (!o.rc)
         write_file(&o, "index.html", o.html.s, o.html.len);
     rc = o.rc;
 done:
+    rp_out_chart_data(&o, NULL);
     /* The PDF first: a report is switched in only when all of it, PDF
      * included, was written; a failed one leaves the last one whole. */
     if (o.pdf) {

@@ -225,8 +225,8 @@ static void wait_child(struct pb_run_exec *x, pid_t pid, unsigned flags,
                        struct pb_run_res *res)
 {
     struct pollfd pf[2] = {{errfd, POLLIN, 0}, {outfd, POLLIN, 0}};
-    double t0 = now_s(), sent_at = 0, watched = t0;
-    int killed = 0, st = 0, reaped = 0;
+    double t0 = now_s(), sent_at = 0, watched = t0, killed = 0;
+    int st = 0, reaped = 0;
     for (;;) {
         double now = now_s();
         if ((flags & PB_RUN_STOPPABLE) && pb_run_stopped() && !sent_at) {
@@ -236,8 +236,11 @@ static void wait_child(struct pb_run_exec *x, pid_t pid, unsigned flags,
         if ((flags & PB_RUN_WATCH) && x->watch && !sent_at && !reaped &&
             now - watched >= 1) {
             watched = now;
-            if (x->watch(x->watch_ctx, res->stopped,
-                         sizeof(res->stopped))) {
+            x->child = pid;
+            int stop = x->watch(x->watch_ctx, res->stopped,
+                                sizeof(res->stopped));
+            x->child = 0;
+            if (stop) {
                 kill(pid, SIGINT);
                 sent_at = now;
             } else {
@@ -249,9 +252,17 @@ static void wait_child(struct pb_run_exec *x, pid_t pid, unsigned flags,
                          now - t0 > timeout))) {
             kill(-pid, SIGKILL); /* its own process group */
             kill(pid, SIGKILL);
-            killed = 1;
+            killed = now;
             res->timed_out = !sent_at;
             res->timeout = timeout;
+        }
+        if (killed && !reaped && now - killed > 15) {
+            /* SIGKILL waits for a blocked system call to return: a write
+             * to a suspended pool (on FUSE: until the daemon answers or
+             * dies) never does. Leave it; it exits when the pool does. */
+            res->stuck = 1;
+            st = SIGKILL; /* reported as killed by signal 9 */
+            break;
         }
         int open_fds = (pf[0].fd >= 0) + (pf[1].fd >= 0);
         int n = open_fds ? poll(pf, 2, reaped ? 0 : 200) : 0;
@@ -291,6 +302,7 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
     pb_buf_reset(&res->err);
     res->status = 0;
     res->timed_out = 0;
+    res->stuck = 0;
     res->stopped[0] = '\0';
     struct pb_buf line = PB_BUF_INIT;
     pb_run_quote(&line, argv);

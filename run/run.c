@@ -65,6 +65,8 @@ struct run {
     int fatal;        /* storing failed or a pool is not ours: stop */
     size_t gone_cell; /* the cell during which ZFS stopped answering */
     int stop;         /* a cell failed and the plan says on_failure = stop */
+    struct pb_run_stall stall; /* fio's I/O progress (run/stall.c) */
+    int stalled;               /* ... what the watch last found */
 };
 
 /* ==== small helpers ==== */
@@ -496,10 +498,31 @@ static void derive_logicalused(struct run *r, struct pb_resultset *set)
 /* ==== commands of a cell ==== */
 
 /* While fio writes: stop it when the pool is nearly full. */
-static int pool_full(void *ctx, char *why, size_t n)
+/* The watch of fio while it runs: the pool nearly full, or fio's I/O
+ * stalled (run/stall.c; 2: the pool's I/O is suspended). */
+static int fio_watch(void *ctx, char *why, size_t n)
 {
     struct run *r = ctx;
+    int s = pb_run_stall_check(&r->stall, r->x.child, r->p,
+                               r->o->stall_timeout, why, n);
+    if (s) {
+        r->stalled = s;
+        return 1;
+    }
     return pb_run_pool_nearly_full(r->mnt, r->p->pool, why, n);
+}
+
+/* After a watched fio: a full vdev file system under a stalled fio, or a
+ * fio that cannot be killed, means a suspended pool: nothing more can
+ * run on it, nor can it be destroyed (the summary says what to do). */
+static void after_fio(struct run *r, const struct pb_run_res *res)
+{
+    if (r->stalled == 2 || res->stuck)
+        r->z.suspended = 1;
+    if (res->stuck)
+        warn(r, "fio does not exit (blocked in the kernel on the pool's "
+             "I/O): it ends when the pool's I/O resumes or ZFS stops");
+    r->stalled = 0;
 }
 
 static void fio_common(struct run *r, const struct pb_run_cell *c,
@@ -554,6 +577,7 @@ static int layout(struct run *r, const struct pb_run_cell *c, char *why,
     int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
                         PB_RUN_CAPTURE | PB_RUN_STOPPABLE | PB_RUN_WATCH,
                         &res);
+    after_fio(r, &res);
     pb_run_argv_release(&a);
     if (res.stopped[0])
         rc = rc ? rc : -1;
@@ -805,6 +829,7 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_tel_start(&tel, &r->tr, &r->x, r->p->pool, iopath);
         int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
                             PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+        after_fio(r, &res);
         pb_run_tel_stop(&tel, &r->tr, &r->x);
         pb_run_argv_release(&a);
         if (res.stopped[0])
@@ -1172,7 +1197,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->z.mnt = r->mnt;
     r->x.query_timeout = opts->zfs_timeout;
     r->x.admin_timeout = opts->zfs_timeout * 10;
-    r->x.watch = pool_full;
+    r->x.watch = fio_watch;
     r->x.watch_ctx = r;
     r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
                                           : plan->stop_on_failure;

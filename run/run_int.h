@@ -160,6 +160,7 @@ struct pb_run_exec {
      * non-zero (with why filled) stops the command like an interrupt. */
     int (*watch)(void *ctx, char *why, size_t n);
     void *watch_ctx;
+    pid_t child; /* the command being watched, while the watch runs */
 };
 
 #define PB_RUN_QUERY_TIMEOUT 30.0
@@ -172,6 +173,9 @@ struct pb_run_res {
     int timed_out;      /* killed after the command timeout */
     double timeout;     /* ... of this many seconds */
     char stopped[256];  /* why the watch stopped it, or "" */
+    int stuck;          /* it did not exit 15 s after SIGKILL (blocked in
+                           the kernel, e.g. on a suspended pool): left
+                           behind, not reaped */
 };
 void pb_run_res_release(struct pb_run_res *r);
 /* First non-empty line of the command's stderr (or a description of the
@@ -274,6 +278,20 @@ int pb_run_out_fresh(const char *path);
  * partition, a mount of any of them (by device number), or a signature
  * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
 int pb_run_device_users(const char *real, char *why, size_t n);
+/* Is fio still doing I/O (run/stall.c)? Called by the run's watch about
+ * once a second with the watched command's pid: 2 when a vdev file's file
+ * system is full and fio has done no I/O for 10 s (the pool suspends), 1
+ * when fio has done no I/O for limit seconds (limit 0: never), else 0;
+ * why filled when non-zero. */
+struct pb_run_stall {
+    pid_t pid;
+    unsigned long long io;
+    double since;
+};
+int pb_run_stall_check(struct pb_run_stall *s, pid_t pid,
+                       const struct pb_run_plan *p, double limit, char *why,
+                       size_t n);
+
 /* What to do about a suspended pool, for the ZFS in use (zfs-fuse can
  * neither clear nor destroy one); mnt is the pool's DIR/mnt. */
 void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,

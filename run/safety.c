@@ -428,13 +428,17 @@ void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
     parent_of(mnt ? mnt : ".", dir, sizeof(dir));
     if (impl == PB_RUN_IMPL_ZFS_FUSE)
         snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "
-                 "it ran out of space); poolbench leaves it and its vdevs as "
-                 "they are. zfs-fuse cannot resume nor destroy a suspended "
-                 "pool ('zpool clear' and 'zpool destroy' hang, and the "
-                 "daemon's other mounts with them): once nothing else uses "
-                 "zfs-fuse, stop the daemon, make room on the file system "
-                 "of the vdev files (or fix the device), start zfs-fuse "
-                 "again, then run 'poolbench run --cleanup %s -o %s'",
+                 "a vdev file's file system is full); poolbench leaves it "
+                 "and its vdevs as they are. zfs-fuse can neither resume nor "
+                 "destroy a suspended pool ('zpool clear' and 'zpool "
+                 "destroy' hang; processes writing to it, fio too, cannot "
+                 "be killed). Once nothing else uses zfs-fuse: stop the "
+                 "daemon with 'pkill -KILL -x zfs-fuse' (it ignores SIGTERM "
+                 "then), unmount its mounts with 'fusermount -uz MOUNTPOINT' "
+                 "for each fuse.zfs line of /proc/mounts, make room on the "
+                 "file system of the vdev files (or fix the device), start "
+                 "'zfs-fuse' again (the pool comes back ONLINE), then run "
+                 "'poolbench run --cleanup %s -o %s'",
                  pool, run_id, dir);
     else
         snprintf(buf, n, "pool '%s' has suspended its I/O (an I/O error, or "

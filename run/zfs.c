@@ -277,9 +277,8 @@ static int suspended_err(struct pb_run_zfs *z, struct pb_err *err)
 {
     /* what to do is long: the summary carries it (pb_run_suspended_advice) */
     return pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                      "pool '%s' has suspended its I/O (an I/O error, or it "
-                      "ran out of space); poolbench leaves it and its vdevs "
-                      "as they are", z->plan->pool);
+                      "pool '%s' has suspended its I/O: the run stopped",
+                      z->plan->pool);
 }
 
 /* Run a destroy/export until it succeeds: zfs-fuse answers "pool is busy"

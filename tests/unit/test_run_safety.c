@@ -260,9 +260,12 @@ static void test_suspended_advice(void **state)
                             "/var/tmp/out/mnt", buf, sizeof(buf));
     assert_null(strstr(buf, "zpool clear pbr20p"));
     assert_null(strstr(buf, "zpool destroy pbr20p"));
-    assert_non_null(strstr(buf, "zfs-fuse cannot resume nor destroy a "
-                                "suspended pool"));
-    assert_non_null(strstr(buf, "stop the daemon"));
+    assert_non_null(strstr(buf, "zfs-fuse can neither resume nor destroy "
+                                "a suspended pool"));
+    assert_non_null(strstr(buf, "stop the daemon with 'pkill -KILL -x "
+                                "zfs-fuse'"));
+    assert_non_null(strstr(buf, "'fusermount -uz MOUNTPOINT' for each "
+                                "fuse.zfs line of /proc/mounts"));
     assert_non_null(strstr(buf, "then run 'poolbench run --cleanup r-1 -o "
                                 "/var/tmp/out'"));
     pb_run_suspended_advice(PB_RUN_IMPL_OPENZFS, "pbr20p", "r-1",
