@@ -185,7 +185,7 @@ int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
 enum pb_db_name_kind {
     PB_DB_TESTS,   /* test names */
     PB_DB_CONFIGS, /* configuration labels */
-    PB_DB_METRICS, /* metric names */
+    PB_DB_METRICS, /* metric names, and the names of time series */
     PB_DB_HOSTS,   /* host names */
     PB_DB_FORMATS  /* source formats (matched exactly, not as a pattern) */
 };

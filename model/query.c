@@ -202,9 +202,11 @@ int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
         [PB_DB_CONFIGS] = "SELECT DISTINCT label FROM config WHERE id IN "
                           "(SELECT config_id FROM result) AND (?1 IS NULL "
                           "OR regexp(?1, label)) ORDER BY label",
-        [PB_DB_METRICS] = "SELECT DISTINCT name FROM metric WHERE id IN "
-                          "(SELECT metric_id FROM result) AND (?1 IS NULL "
-                          "OR regexp(?1, name)) ORDER BY name",
+        /* and the names of time series: --metric selects those too */
+        [PB_DB_METRICS] = "SELECT name FROM (SELECT name FROM metric WHERE "
+                          "id IN (SELECT metric_id FROM result) UNION "
+                          "SELECT name FROM series) WHERE ?1 IS NULL OR "
+                          "regexp(?1, name) ORDER BY name",
         [PB_DB_HOSTS] = "SELECT DISTINCT coalesce(h.name, '') FROM result r "
                         "LEFT JOIN host h ON h.id = r.host_id WHERE ?1 IS "
                         "NULL OR regexp(?1, coalesce(h.name, '')) ORDER BY 1",

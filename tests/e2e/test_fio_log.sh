@@ -93,6 +93,12 @@ v=$(tr -d '\r' <"$tmp/rep/charts/series-013-read_clat.csv" | wc -l)
 [ "$v" = "201" ] || fail "read_clat CSV lines: $v"
 grep -q 'href="charts/series-013-read_clat.csv"' "$tmp/rep/index.html" ||
     fail "no CSV link"
+# --metric names series too: only the read_clat charts (2 tests)
+"$pb" report --db "$db" -o "$tmp/rm" -q --metric '^read_clat$' ||
+    fail "report --metric '^read_clat\$'"
+v=$(ls "$tmp/rm/charts" | grep -c 'series-read-clat\.svg$')
+[ "$v" = "2" ] || fail "read_clat charts: $v ($(ls "$tmp/rm/charts" | tr '\n' ' '))"
+
 # --per-job: avg500's four jobs are four lines, not one summed line
 "$pb" report --db "$db" -o "$tmp/rpj" -q --per-job --config '^avg500$' ||
     fail "report --per-job"
