@@ -583,6 +583,8 @@ struct rc_fonts *rp_out_fonts(struct rp_out *o);
 void rp_out_file(struct rp_out *o, const char *rel, const char *data,
                  size_t len);
 
+/* 1 when some series matches f (the contents list links the section). */
+int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
 /* timeseries.c: the "Over time" section, fio logs' series matching f, a
  * line per configuration (per job with per_job). PB_OK, PB_EUSAGE or
  * PB_EDB. */

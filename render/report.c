@@ -48,6 +48,7 @@ struct rp_out {
     struct rp_pdf *pdf;
     struct rc_fonts *f;
     int has_iolat; /* an IOPS against latency section */
+    int has_ts;    /* an Over time section (fio logs) */
     struct rp_csv *data; /* the next chart's data (rp_out_chart_data) */
     size_t nchart;
     struct pb_render_summary sum;
@@ -1564,6 +1565,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
     if (o->has_iolat)
         pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
                        "latency</a></li>\n");
+    if (o->has_ts)
+        pb_buf_puts(h, "<li><a href=\"#over-time\">Over time</a></li>\n");
     if (has_tests)
         pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
     if (rp_has_experiment(d))
@@ -1722,6 +1725,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);
+    o.has_ts = rp_has_timeseries(db, &opts->filter);
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 

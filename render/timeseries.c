@@ -517,6 +517,23 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     return 0;
 }
 
+static int stop_at_first(void *ctx, const struct pb_db_point *p)
+{
+    (void)p;
+    *(int *)ctx = 1;
+    return 1;
+}
+
+int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
+{
+    int any = 0;
+    struct pb_err err = {0};
+    if (pb_db_each_point(db, f, stop_at_first, &any, &err) != PB_OK &&
+        !any)
+        return 0;
+    return any;
+}
+
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
                           struct pb_db *db, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err)

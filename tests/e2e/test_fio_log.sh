@@ -87,6 +87,8 @@ v=$(grep -c '"series":"write_clat_hist"' "$tmp/s.json")
 # 200 buckets
 "$pb" report --db "$db" -o "$tmp/rep" -q || fail report
 grep -q '<h2>Over time</h2>' "$tmp/rep/index.html" || fail "no Over time section"
+grep -q '<li><a href="#over-time">Over time</a></li>' "$tmp/rep/index.html" ||
+    fail "contents list does not link Over time"
 v=$(ls "$tmp/rep/charts" | grep -c '^series-.*\.csv$')
 [ "$v" = "21" ] || fail "series CSV files: $v"
 v=$(tr -d '\r' <"$tmp/rep/charts/series-013-read_clat.csv" | wc -l)
