@@ -20,6 +20,7 @@ static const char usage_text[] =
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
     "                        [--per-job]\n"
+    "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
     "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
@@ -56,6 +57,9 @@ static const char usage_text[] =
     "                  keeps every parameter)\n"
     "  --per-job       time series of fio logs: a line per job, not per\n"
     "                  configuration (jobs summed or averaged)\n"
+    "  --latency-axis nines|linear\n"
+    "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
+    "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -78,6 +82,7 @@ int cmd_report(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
         {"per-job", no_argument, NULL, 'J'},
+        {"latency-axis", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -141,6 +146,14 @@ int cmd_report(int argc, char **argv)
             break;
         case 'J':
             ro.per_job = 1;
+            break;
+        case 'L':
+            if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))
+                return cli_usage_error("report",
+                                       "--latency-axis is nines or linear, "
+                                       "not '%s'",
+                                       optarg);
+            ro.latency_linear = !strcmp(optarg, "linear");
             break;
         case 'h':
             fputs(usage_text, stdout);

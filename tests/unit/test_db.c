@@ -205,10 +205,11 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
-    /* the version-1 shape: what versions 3, 4 and 6 added taken away */
+    /* the version-1 shape: what versions 3 to 6 added taken away */
     assert_int_equal(sqlite3_exec(h,
                                   "DROP TABLE series_point; "
                                   "DROP TABLE series; "
+                                  "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
@@ -234,6 +235,9 @@ static void test_migrate_v1(void **state)
                      0);
     assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
                            "'sample'"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'latency_hist'"),
                      1);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
                            "'read_iops' AND value = 1416"),
@@ -286,6 +290,7 @@ static void test_reader_upgrades(void **state)
     assert_int_equal(sqlite3_exec(h,
                                   "DROP TABLE series_point; "
                                   "DROP TABLE series; "
+                                  "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
