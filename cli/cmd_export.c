@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: poolbench export [--db FILE] --csv|--json [--wide|--samples]\n"
+    "usage: poolbench export [--db FILE] --csv|--json\n"
+    "                        [--wide|--samples|--series]\n"
     "                        [-o FILE]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--host RE] [--format FMT]\n"
@@ -30,6 +32,10 @@ static const char usage_text[] =
     "                bonnie++ -x runs, run-module repeats): the result's\n"
     "                columns with seq (0-based, input order) and the\n"
     "                sample's value instead of value, stderr, samples\n"
+    "  --series      time series from fio logs instead of results: one row\n"
+    "                per point (source, config, test, job, series, t_ms,\n"
+    "                value, min, max, then unit, kind, n, p50, p90, p95,\n"
+    "                p99); --metric matches the series name (read_bw, ...)\n"
     "  -o FILE       write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
     "                keep rows whose field matches the PCRE2 pattern\n"
@@ -179,6 +185,83 @@ static int on_row(void *ctx, const struct pb_db_row *r)
     return 0;
 }
 
+/* ==== --series ==== */
+
+static const char *const pcols[] = {
+    "source", "config", "test", "job",  "series", "t_ms", "value", "min",
+    "max",    "unit",   "kind", "n",    "p50",    "p90",  "p95",   "p99"};
+#define NPCOLS (sizeof(pcols) / sizeof(pcols[0]))
+
+static json_t *num_or_null(double v)
+{
+    return isnan(v) ? json_null() : json_real(v);
+}
+
+static int on_point(void *ctx, const struct pb_db_point *p)
+{
+    struct out *o = ctx;
+    const double nums[] = {p->value, p->min, p->max, p->p50,
+                           p->p90,   p->p95, p->p99};
+    if (!o->json) {
+        char b[7][64], t[32], n[32] = "";
+        for (size_t i = 0; i < 7; i++) {
+            b[i][0] = '\0';
+            if (!isnan(nums[i]))
+                pb_fmt_num(nums[i], b[i], sizeof(b[i]));
+        }
+        snprintf(t, sizeof(t), "%lld", p->t_ms);
+        if (p->n)
+            snprintf(n, sizeof(n), "%lld", p->n);
+        const char *v[NPCOLS] = {p->source_path, p->config, p->test, p->job,
+                                 p->series, t, b[0], b[1], b[2], p->unit,
+                                 p->kind, n, b[3], b[4], b[5], b[6]};
+        for (size_t i = 0; i < NPCOLS; i++) {
+            if (i)
+                fputc(',', o->fp);
+            cli_csv_field(o->fp, v[i]);
+        }
+        fputs("\r\n", o->fp);
+    } else {
+        json_t *obj = json_object();
+        json_object_set_new(obj, "source", cli_json_str(p->source_path));
+        json_object_set_new(obj, "config", cli_json_str(p->config));
+        json_object_set_new(obj, "test", cli_json_str(p->test));
+        json_object_set_new(obj, "job", cli_json_str(p->job));
+        json_object_set_new(obj, "series", cli_json_str(p->series));
+        json_object_set_new(obj, "t_ms", json_integer(p->t_ms));
+        json_object_set_new(obj, "value", num_or_null(p->value));
+        json_object_set_new(obj, "min", num_or_null(p->min));
+        json_object_set_new(obj, "max", num_or_null(p->max));
+        json_object_set_new(obj, "unit", cli_json_str(p->unit));
+        json_object_set_new(obj, "kind", cli_json_str(p->kind));
+        json_object_set_new(obj, "n", p->n ? json_integer(p->n) : json_null());
+        json_object_set_new(obj, "p50", num_or_null(p->p50));
+        json_object_set_new(obj, "p90", num_or_null(p->p90));
+        json_object_set_new(obj, "p95", num_or_null(p->p95));
+        json_object_set_new(obj, "p99", num_or_null(p->p99));
+        fputs(o->n ? ",\n  " : "[\n  ", o->fp);
+        json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(17));
+        json_decref(obj);
+    }
+    o->n++;
+    return 0;
+}
+
+static int export_series(struct pb_db *db, const struct pb_db_filter *f,
+                         struct out *o, struct pb_err *err)
+{
+    if (!o->json) {
+        for (size_t i = 0; i < NPCOLS; i++)
+            fprintf(o->fp, "%s%s", i ? "," : "", pcols[i]);
+        fputs("\r\n", o->fp);
+    }
+    int rc = pb_db_each_point(db, f, on_point, o, err);
+    if (o->json)
+        fputs(o->n ? "\n]\n" : "[]\n", o->fp);
+    return rc;
+}
+
 /* Close the database and the output; the exit status of rc, or of a
  * failed write. */
 static int finish(struct pb_db *db, FILE *fp, const char *outpath, int rc,
@@ -212,12 +295,13 @@ int cmd_export(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"wide", no_argument, NULL, 'W'},
         {"samples", no_argument, NULL, 'S'},
+        {"series", no_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path(), *outpath = NULL;
     struct pb_db_filter f = {0};
-    int csv = 0, json = 0, wide = 0, samples = 0, ch;
+    int csv = 0, json = 0, wide = 0, samples = 0, series = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (ch) {
@@ -232,6 +316,7 @@ int cmd_export(int argc, char **argv)
         case 'f': f.format = optarg; break;
         case 'W': wide = 1; break;
         case 'S': samples = 1; break;
+        case 'T': series = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: return cli_bad_option("export", "ho:", opts, argv);
         }
@@ -241,9 +326,9 @@ int cmd_export(int argc, char **argv)
                                argv[optind]);
     if (csv == json)
         return cli_usage_error("export", "give exactly one of --csv, --json");
-    if (wide && samples)
+    if (wide + samples + series > 1)
         return cli_usage_error("export", "give at most one of --wide, "
-                               "--samples");
+                               "--samples, --series");
     struct pb_err err = {0};
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
@@ -253,7 +338,11 @@ int cmd_export(int argc, char **argv)
         pb_db_close(db);
         return 2;
     }
-    int frc = cli_check_filter(db, "export", &f);
+    /* --series: --metric names series, not metrics */
+    struct pb_db_filter cf = f;
+    if (series)
+        cf.metric_re = NULL;
+    int frc = cli_check_filter(db, "export", &cf);
     if (frc) {
         pb_db_close(db);
         return frc;
@@ -269,6 +358,9 @@ int cmd_export(int argc, char **argv)
         pb_db_close(db);
         return cli_fail(&err);
     }
+    if (series)
+        return finish(db, o.fp, outpath, export_series(db, &f, &o, &err),
+                      &err);
     if (wide)
         return finish(db, o.fp, outpath,
                       cli_export_wide(db, &f, json, o.fp, &err), &err);

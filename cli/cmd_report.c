@@ -19,6 +19,7 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
+    "                        [--per-job]\n"
     "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
@@ -56,6 +57,8 @@ static const char usage_text[] =
     "                  tests differing only in them are compared as one\n"
     "                  (default runtime,size,ramp_time,time_based; 'none'\n"
     "                  keeps every parameter)\n"
+    "  --per-job       time series of fio logs: a line per job, not per\n"
+    "                  configuration (jobs summed or averaged)\n"
     "  --latency-axis nines|linear\n"
     "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
     "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
@@ -80,6 +83,7 @@ int cmd_report(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"per-job", no_argument, NULL, 'J'},
         {"latency-axis", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -141,6 +145,9 @@ int cmd_report(int argc, char **argv)
             break;
         case 'I':
             ignore = optarg;
+            break;
+        case 'J':
+            ro.per_job = 1;
             break;
         case 'L':
             if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))

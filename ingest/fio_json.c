@@ -636,6 +636,23 @@ static void flag_interrupted(struct ctx *c, size_t used)
 
 /* ==== parse ==== */
 
+/* fio's steadystate section of a job (steadystate=, ss_dur=): whether
+ * it was attained and over how long a window (docs/design.md, "Time
+ * series"). */
+static void steady_state(struct ctx *c, const struct entry *e)
+{
+    int ss = pb_json_get(c->doc, e->obj, "steadystate");
+    double att = num(c->doc, ss, "attained"), dur = num(c->doc, ss, "duration");
+    if (!e->job.usable || isnan(att))
+        return;
+    pb_rs_add(c->set, e->job.config, e->job.test, e->job.host,
+              e->job.jobname, "ss_attained", "", PB_DIR_HIGHER, att != 0);
+    if (!isnan(dur))
+        pb_rs_add(c->set, e->job.config, e->job.test, e->job.host,
+                  e->job.jobname, "ss_duration", "ns", PB_DIR_LOWER,
+                  dur * 1e9);
+}
+
 static int emit_all(struct ctx *c)
 {
     for (size_t i = 0; i < c->ne; i++)
@@ -645,6 +662,8 @@ static int emit_all(struct ctx *c)
         if (c->e[i].job.usable && c->e[i].is_agg)
             c->e[i].job.jobname = resolve_aggregate(c, i);
     pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne, is_clone, c);
+    for (size_t i = 0; i < c->ne; i++)
+        steady_state(c, &c->e[i]);
     return PB_OK;
 }
 

@@ -2,6 +2,7 @@
  * result set out (the walk over many paths is in walk.c). */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
+#include "ingest/fio_log_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -18,7 +19,8 @@
 const struct pb_parser *const pb_parsers[] = {
     &pb_parser_fio_json,  &pb_parser_fio_text, &pb_parser_fio_terse,
     &pb_parser_iozone,    &pb_parser_bonnie_csv, &pb_parser_pts_xml,
-    &pb_parser_zfs_props, &pb_parser_table, &pb_parser_zfs_commands, NULL,
+    &pb_parser_zfs_props, &pb_parser_table, &pb_parser_zfs_commands,
+    &pb_parser_fio_log,   &pb_parser_fio_hist_log, NULL,
 };
 
 const struct pb_parser *pb_ingest_parser_by_name(const char *name)
@@ -153,6 +155,12 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
         free(o);
         free(v);
     }
+}
+
+void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
+                     const struct pb_ingest_opts *opts)
+{
+    apply_opts(set, buf, len, opts);
 }
 
 /* The error for a file pb_ingest_recognize() names. */

@@ -76,6 +76,31 @@ struct pb_fact {
     const char *value;
 };
 
+/* One point of a time series (fio logs). Unknown members are NAN. */
+struct pb_point {
+    int64_t t_ms;  /* time since the job started, ms (fio's first column) */
+    double value;  /* the value as logged (averaged logs), or the bucket's
+                      rate (bw, iops) or mean (latency) */
+    int64_t n;     /* samples behind the point (I/Os); 0 = one logged value */
+    double min, max, p50, p90, p95, p99;
+};
+
+/* A time series read from a fio log (docs/design.md, "Time series").
+ * Its summary results (NAME_log_mean, ...) are in the set's results:
+ * `result` is the index of NAME_log_mean, whose config, test, host and
+ * job the series shares. */
+struct pb_series {
+    size_t result;
+    const char *name; /* "read_bw", "write_clat", "read_clat_hist" */
+    const char *unit; /* "B/s", "ops/s", "ns" */
+    const char *kind; /* "avg", "max" (log_avg_msec > 0, as given), "io"
+                         (per-I/O log in fixed buckets), "hist" */
+    long width_ms;    /* bucket width, log_avg_msec or log_hist_msec; 0 =
+                         unknown */
+    struct pb_point *pts;
+    size_t npts, cappts;
+};
+
 /* A latency distribution behind a result (fio json+ "bins"): the
  * bucket values fio printed (ns, ascending, distinct) and their counts
  * (> 0); arrays in the set's arena. */
@@ -103,6 +128,8 @@ struct pb_resultset {
     size_t nfacts, capfacts;
     double *svals; /* every result's per-repeat values, see pb_rs_samples */
     size_t nsvals, capsvals;
+    struct pb_series *series; /* fio logs only */
+    size_t nseries, capseries;
     struct pb_hist *hists;
     size_t nhists, caphists;
 
@@ -170,6 +197,13 @@ size_t pb_rs_samples(struct pb_resultset *set, struct pb_result *r,
  * pb_rs_samples), 0 when it has none. */
 size_t pb_rs_result_samples(const struct pb_resultset *set,
                             const struct pb_result *r, const double **v);
+/* Add an empty series for result index `result`; returns it (valid until
+ * the next pb_rs_series). */
+struct pb_series *pb_rs_series(struct pb_resultset *set, size_t result,
+                               const char *name, const char *unit,
+                               const char *kind, long width_ms);
+/* Append a point (copied). */
+void pb_series_add(struct pb_series *s, const struct pb_point *p);
 
 /* Print the set in the stable text form used by `ingest --dump` and the
  * end-to-end tests (.expected files). */
@@ -277,6 +311,12 @@ int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
 int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                      const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
+/* Read and parse one file as the walk does: fio logs and .gz files
+ * streamed (never held whole), others as a buffer. Like
+ * pb_ingest_buffer. */
+int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
+                   struct pb_resultset **out, struct pb_err *err) PB_WUR;
 
 /* 1 when label is a name that says nothing about the setup: a tool or
  * job default such as "fio", "test", "job1", "task_0", "iozone"

@@ -26,6 +26,19 @@ int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
                          const char *columns, struct pb_resultset *out,
                          struct pb_err *err);
 
+/* --label, --set, label rules and context applied to a parsed set (the
+ * end of pb_ingest_buffer); buf is the input, or its first bytes when it
+ * was streamed. */
+void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
+                     const struct pb_ingest_opts *opts);
+
+/* Read path as a stream when it is a fio log or compressed (.gz through
+ * zlib; a compressed file of another format is decompressed whole and
+ * parsed as a buffer). PB_EDUP when it is neither: the caller reads it
+ * as a buffer. Else like pb_ingest_buffer. (stream.c) */
+int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
+                     struct pb_resultset **out, struct pb_err *err) PB_WUR;
+
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);
 

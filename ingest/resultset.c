@@ -29,6 +29,9 @@ void pb_resultset_free(struct pb_resultset *set)
     free(set->results);
     free(set->facts);
     free(set->svals);
+    for (size_t i = 0; i < set->nseries; i++)
+        free(set->series[i].pts);
+    free(set->series);
     free(set->hists);
     free(set->config_ix.slots);
     free(set->test_ix.slots);
@@ -361,6 +364,58 @@ static const char *nz(const char *s)
  * the input goes through pb_fput_term. */
 #define T(str) pb_fput_term(nz(str), fp)
 
+struct pb_series *pb_rs_series(struct pb_resultset *set, size_t result,
+                               const char *name, const char *unit,
+                               const char *kind, long width_ms)
+{
+    PB_GROW(set->series, set->capseries, set->nseries + 1);
+    struct pb_series *s = &set->series[set->nseries++];
+    memset(s, 0, sizeof(*s));
+    s->result = result;
+    s->name = pb_rs_str(set, name);
+    s->unit = pb_rs_str(set, unit);
+    s->kind = pb_rs_str(set, kind);
+    s->width_ms = width_ms;
+    return s;
+}
+
+void pb_series_add(struct pb_series *s, const struct pb_point *p)
+{
+    PB_GROW(s->pts, s->cappts, s->npts + 1);
+    s->pts[s->npts++] = *p;
+}
+
+/* One point: t, value and the members that are known. */
+static void dump_point(const struct pb_point *p, FILE *fp)
+{
+    char num[64];
+    fprintf(fp, "  t=%lld %s", (long long)p->t_ms,
+            pb_fmt_num(p->value, num, sizeof(num)));
+    if (p->n)
+        fprintf(fp, " n=%lld", (long long)p->n);
+    const double v[] = {p->min, p->max, p->p50, p->p90, p->p95, p->p99};
+    static const char *const k[] = {"min", "max", "p50", "p90", "p95", "p99"};
+    for (size_t j = 0; j < 6; j++)
+        if (!isnan(v[j]))
+            fprintf(fp, " %s=%s", k[j], pb_fmt_num(v[j], num, sizeof(num)));
+    fputc('\n', fp);
+}
+
+/* A series: its header, then its first 3 and last 3 points (the whole
+ * series is in the database; .expected files stay small). */
+static void dump_series(const struct pb_series *s, FILE *fp)
+{
+    fprintf(fp, "series r=%zu %s %s %s width_ms=%ld points=%zu\n", s->result,
+            s->name, s->unit, s->kind, s->width_ms, s->npts);
+    for (size_t j = 0; j < s->npts; j++) {
+        if (j == 3 && s->npts > 6) {
+            fputs("  ...\n", fp);
+            j = s->npts - 3;
+        }
+        dump_point(&s->pts[j], fp);
+    }
+}
+
 void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
 {
     char num[64];
@@ -440,6 +495,8 @@ void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
                                sizeof(num)));
         fputc('\n', fp);
     }
+    for (size_t i = 0; i < set->nseries; i++)
+        dump_series(&set->series[i], fp);
     for (size_t i = 0; i < set->nhists; i++) {
         const struct pb_hist *h = &set->hists[i];
         uint64_t total = 0;

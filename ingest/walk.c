@@ -256,7 +256,13 @@ static void process(const char *path, const struct pb_ingest_opts *opts,
                    strerror(errno));
         return;
     }
-    int rc = pb_read_file(path, &buf, &len, &s->err);
+    /* fio logs and .gz files are streamed (stream.c) */
+    int rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, &s->set,
+                                                  &s->err)
+                               : PB_EDUP;
+    if (rc != PB_EDUP)
+        return;
+    rc = pb_read_file(path, &buf, &len, &s->err);
     if (rc != PB_OK) {
         /* An unreadable input is an input problem, not the environment. */
         s->err.code = PB_EINPUT;

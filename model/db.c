@@ -189,6 +189,38 @@ const char *const pb_db_sql[S__COUNT] = {
         "s.seq",
     /* children first: foreign keys are not enforced, so ON DELETE
      * CASCADE does not fire */
+    [S_FORGET_POINTS] = "DELETE FROM series_point WHERE series_id IN "
+                        "(SELECT s.id FROM series s JOIN result r ON "
+                        "r.id = s.result_id WHERE r.source_id = ?1)",
+    [S_FORGET_SERIES] = "DELETE FROM series WHERE result_id IN "
+                        "(SELECT id FROM result WHERE source_id = ?1)",
+    [S_FIRST_RESULT] = "SELECT min(id) FROM result WHERE source_id = ?1",
+    [S_SERIES_INSERT] = "INSERT INTO series(result_id, name, unit, kind, "
+                        "width_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_POINT_INSERT] = "INSERT INTO series_point(series_id, seq, t_ms, "
+                       "value, n, min, max, p50, p90, p95, p99) VALUES (?1, "
+                       "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    /* time series with their owner's names; metric filter on the series
+     * name */
+    [S_EACH_POINT] =
+        "SELECT s.path, c.label, t.name, r.job, h.name, se.name, se.unit, "
+        "se.kind, se.width_ms, r.config_id, r.test_id, se.id "
+        "FROM series se JOIN result r ON r.id = se.result_id "
+        "JOIN source s ON s.id = r.source_id "
+        "JOIN config c ON c.id = r.config_id "
+        "JOIN test t ON t.id = r.test_id "
+        "LEFT JOIN host h ON h.id = r.host_id "
+        "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
+        "AND (?2 IS NULL OR regexp(?2, c.label)) "
+        "AND (?3 IS NULL OR regexp(?3, se.name)) "
+        "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
+        "AND (?5 IS NULL OR s.format = ?5) "
+        "ORDER BY t.name, t.id, se.name, c.label, r.config_id, r.job, "
+        "h.name, s.path, se.id",
+    /* the points of one series: a range of the primary key, in order */
+    [S_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
+                        "p99 FROM series_point WHERE series_id = ?1 ORDER "
+                        "BY seq",
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_HISTS] = "DELETE FROM latency_hist WHERE result_id IN "
@@ -237,6 +269,15 @@ static const char *const migrations[] = {
     "CREATE TABLE latency_hist (result_id INTEGER PRIMARY KEY REFERENCES "
     "result(id) ON DELETE CASCADE, kind TEXT NOT NULL, total INTEGER NOT "
     "NULL, nbins INTEGER NOT NULL, bins BLOB NOT NULL);",
+    /* 5 -> 6: time series from fio logs (schema.sql, "series") */
+    "CREATE TABLE series (id INTEGER PRIMARY KEY, result_id INTEGER NOT NULL "
+    "REFERENCES result(id) ON DELETE CASCADE, name TEXT NOT NULL, unit TEXT "
+    "NOT NULL, kind TEXT NOT NULL, width_ms INTEGER);"
+    "CREATE INDEX series_by_result ON series(result_id);"
+    "CREATE TABLE series_point (series_id INTEGER NOT NULL REFERENCES "
+    "series(id) ON DELETE CASCADE, seq INTEGER NOT NULL, t_ms INTEGER NOT "
+    "NULL, value REAL, n INTEGER, min REAL, max REAL, p50 REAL, p90 REAL, "
+    "p95 REAL, p99 REAL, PRIMARY KEY (series_id, seq)) WITHOUT ROWID;",
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {

@@ -18,7 +18,7 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 5
+#define PB_DB_SCHEMA_VERSION 6
 /* PRAGMA application_id of poolbench databases ("PBDB"): a file with
  * another id, or with tables and no id, is not changed. */
 #define PB_DB_APPLICATION_ID 0x50424442
@@ -193,7 +193,7 @@ int pb_db_counts(struct pb_db *db, struct pb_db_counts *out,
 enum pb_db_name_kind {
     PB_DB_TESTS,   /* test names */
     PB_DB_CONFIGS, /* configuration labels */
-    PB_DB_METRICS, /* metric names */
+    PB_DB_METRICS, /* metric names, and the names of time series */
     PB_DB_HOSTS,   /* host names */
     PB_DB_FORMATS  /* source formats (matched exactly, not as a pattern) */
 };
@@ -205,6 +205,27 @@ typedef int (*pb_db_name_cb)(void *ctx, const char *name);
 int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
                     const char *re, pb_db_name_cb cb, void *ctx,
                     struct pb_err *err) PB_WUR;
+
+/* ==== time series (fio logs) ==== */
+
+/* One point of a series with its owner's names; strings borrowed until
+ * the callback returns. NAN for unknown numbers. */
+struct pb_db_point {
+    const char *source_path, *config, *test, *job, *host;
+    const char *series, *unit, *kind; /* "read_bw", "B/s", "avg" */
+    long width_ms;                    /* 0 = unknown */
+    long long config_id, test_id, series_id;
+    long long t_ms, n; /* n: 0 = unknown */
+    double value, min, max, p50, p90, p95, p99;
+};
+typedef int (*pb_db_point_cb)(void *ctx, const struct pb_db_point *p);
+
+/* Every point of the series matching f (metric_re matches the series
+ * name), ordered by test, series, config, job, host, source, time
+ * (a chart per test and series, a line per config: contiguous).
+ * Returns like pb_db_each_result. */
+int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
+                     pb_db_point_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 
 /* ==== report queries ==== */
 

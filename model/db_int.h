@@ -73,6 +73,13 @@ enum db_stmt {
     S_SOURCE_RESULT_IDS,
     S_EACH_HIST,
     /* forgetting a source */
+    S_FORGET_POINTS,
+    S_FORGET_SERIES,
+    S_FIRST_RESULT,
+    S_SERIES_INSERT,
+    S_POINT_INSERT,
+    S_EACH_POINT,
+    S_SERIES_POINTS,
     S_FORGET_SAMPLES,
     S_FORGET_HISTS,
     S_FORGET_RESULTS,

@@ -2,6 +2,8 @@
  * tests, counts, and the lean queries the report is built from. */
 #include "model/db_int.h"
 
+#include <math.h>
+
 #include <string.h>
 
 /* Parameters ?1..?5 of the filtered queries (NULL = match all). */
@@ -64,6 +66,71 @@ int pb_db_each_result_sample(struct pb_db *db, const struct pb_db_filter *f,
                              pb_db_row_cb cb, void *ctx, struct pb_err *err)
 {
     return each_row(db, S_EXPORT_SAMPLES, f, cb, ctx, err);
+}
+
+static double col_num(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL
+               ? NAN
+               : sqlite3_column_double(q, i);
+}
+
+int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
+                     pb_db_point_cb cb, void *ctx, struct pb_err *err)
+{
+    /* the series in order, then each one's points by its key range: no
+     * sort of every point */
+    sqlite3_stmt *q = db_stmt(db, S_EACH_POINT, err);
+    if (!q)
+        return PB_EDB;
+    bind_filter(q, f);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_point p;
+        p.source_path = db_col_text(q, 0);
+        p.config = db_col_text(q, 1);
+        p.test = db_col_text(q, 2);
+        p.job = db_col_text(q, 3);
+        p.host = db_col_text(q, 4);
+        p.series = db_col_text(q, 5);
+        p.unit = db_col_text(q, 6);
+        p.kind = db_col_text(q, 7);
+        p.width_ms = (long)sqlite3_column_int64(q, 8);
+        p.config_id = sqlite3_column_int64(q, 9);
+        p.test_id = sqlite3_column_int64(q, 10);
+        p.series_id = sqlite3_column_int64(q, 11);
+        sqlite3_stmt *pq = db_stmt(db, S_SERIES_POINTS, err);
+        if (!pq) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        sqlite3_bind_int64(pq, 1, p.series_id);
+        int prc;
+        while ((prc = sqlite3_step(pq)) == SQLITE_ROW) {
+            p.t_ms = sqlite3_column_int64(pq, 0);
+            p.value = col_num(pq, 1);
+            p.n = sqlite3_column_int64(pq, 2);
+            p.min = col_num(pq, 3);
+            p.max = col_num(pq, 4);
+            p.p50 = col_num(pq, 5);
+            p.p90 = col_num(pq, 6);
+            p.p95 = col_num(pq, 7);
+            p.p99 = col_num(pq, 8);
+            if ((stop = cb(ctx, &p)) != 0)
+                break;
+        }
+        if (!stop && prc != SQLITE_DONE) {
+            sqlite3_reset(pq);
+            sqlite3_reset(q);
+            return db_fail(db, err, "query failed");
+        }
+        sqlite3_reset(pq);
+        if (stop)
+            break;
+    }
+    if (stop)
+        rc = SQLITE_DONE;
+    return db_finish_query(db, q, rc, stop, err);
 }
 
 int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,
@@ -152,9 +219,11 @@ int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
         [PB_DB_CONFIGS] = "SELECT DISTINCT label FROM config WHERE id IN "
                           "(SELECT config_id FROM result) AND (?1 IS NULL "
                           "OR regexp(?1, label)) ORDER BY label",
-        [PB_DB_METRICS] = "SELECT DISTINCT name FROM metric WHERE id IN "
-                          "(SELECT metric_id FROM result) AND (?1 IS NULL "
-                          "OR regexp(?1, name)) ORDER BY name",
+        /* and the names of time series: --metric selects those too */
+        [PB_DB_METRICS] = "SELECT name FROM (SELECT name FROM metric WHERE "
+                          "id IN (SELECT metric_id FROM result) UNION "
+                          "SELECT name FROM series) WHERE ?1 IS NULL OR "
+                          "regexp(?1, name) ORDER BY name",
         [PB_DB_HOSTS] = "SELECT DISTINCT coalesce(h.name, '') FROM result r "
                         "LEFT JOIN host h ON h.id = r.host_id WHERE ?1 IS "
                         "NULL OR regexp(?1, coalesce(h.name, '')) ORDER BY 1",

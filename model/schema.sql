@@ -145,6 +145,38 @@ CREATE TABLE latency_hist (
     bins      BLOB NOT NULL
 );
 
+-- Time series from fio logs (docs/design.md, "Time series"). A series
+-- hangs off its summary result NAME_log_mean (result_id), whose source,
+-- config, test, host and job it shares, so that re-keying, relabelling
+-- and forgetting a source carry it along. kind: 'avg' or 'max' (a log
+-- with log_avg_msec > 0, points as logged), 'io' (a per-I/O log in fixed
+-- buckets of width_ms), 'hist' (a histogram log, one point a line).
+CREATE TABLE series (
+    id        INTEGER PRIMARY KEY,
+    result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,
+    name      TEXT NOT NULL,             -- read_bw, write_clat, read_clat_hist
+    unit      TEXT NOT NULL,             -- B/s, ops/s, ns
+    kind      TEXT NOT NULL,
+    width_ms  INTEGER                    -- bucket or log interval; NULL unknown
+);
+CREATE INDEX series_by_result ON series(result_id);
+-- Its points in time order (seq from 0); t_ms since the job started (a
+-- bucket's end); n, min, max and percentiles where known (NULL else).
+CREATE TABLE series_point (
+    series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,
+    seq       INTEGER NOT NULL,
+    t_ms      INTEGER NOT NULL,
+    value     REAL,
+    n         INTEGER,
+    min       REAL,
+    max       REAL,
+    p50       REAL,
+    p90       REAL,
+    p95       REAL,
+    p99       REAL,
+    PRIMARY KEY (series_id, seq)
+) WITHOUT ROWID;
+
 -- Facts about a source or a host: CPU, kernel, ZFS version, tool version.
 CREATE TABLE fact (
     source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,

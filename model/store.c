@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "model/db_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -408,6 +409,68 @@ static int store_samples(struct pb_db *db, const struct pb_resultset *set,
     return PB_OK;
 }
 
+/* ==== time series ==== */
+
+static void bind_num(sqlite3_stmt *q, int i, double v)
+{
+    if (isnan(v))
+        sqlite3_bind_null(q, i);
+    else
+        sqlite3_bind_double(q, i, v);
+}
+
+/* The series of set, after its results: result i of the set got row id
+ * first + i (one writer, rows appended in order). */
+static int store_series(struct pb_db *db, const struct pb_resultset *set,
+                        long long source_id, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_FIRST_RESULT, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, source_id);
+    int rc = PB_OK;
+    long long first = db_find_id(db, q, &rc, err);
+    for (size_t i = 0; i < set->nseries && !rc; i++) {
+        const struct pb_series *s = &set->series[i];
+        q = db_stmt(db, S_SERIES_INSERT, err);
+        if (!q)
+            return PB_EDB;
+        sqlite3_bind_int64(q, 1, first + (long long)s->result);
+        bind_str(q, 2, s->name);
+        bind_str(q, 3, s->unit);
+        bind_str(q, 4, s->kind);
+        if (s->width_ms > 0)
+            sqlite3_bind_int64(q, 5, s->width_ms);
+        else
+            sqlite3_bind_null(q, 5);
+        if ((rc = db_step_done(db, q, err, "cannot insert series")))
+            break;
+        long long sid = sqlite3_last_insert_rowid(db->h);
+        sqlite3_stmt *pq = db_stmt(db, S_POINT_INSERT, err);
+        if (!pq)
+            return PB_EDB;
+        for (size_t j = 0; j < s->npts && !rc; j++) {
+            const struct pb_point *p = &s->pts[j];
+            sqlite3_bind_int64(pq, 1, sid);
+            sqlite3_bind_int64(pq, 2, (long long)j);
+            sqlite3_bind_int64(pq, 3, p->t_ms);
+            bind_num(pq, 4, p->value);
+            if (p->n)
+                sqlite3_bind_int64(pq, 5, p->n);
+            else
+                sqlite3_bind_null(pq, 5);
+            bind_num(pq, 6, p->min);
+            bind_num(pq, 7, p->max);
+            bind_num(pq, 8, p->p50);
+            bind_num(pq, 9, p->p90);
+            bind_num(pq, 10, p->p95);
+            bind_num(pq, 11, p->p99);
+            rc = db_step_done(db, pq, err, "cannot insert series point");
+        }
+    }
+    return rc;
+}
+
 static int store_rows(struct pb_db *db, const struct pb_resultset *set,
                       long long source_id, struct pb_err *err)
 {
@@ -464,6 +527,8 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         db_bind_text(fq, 4, f->value);
         rc = db_step_done(db, fq, err, "cannot insert fact");
     }
+    if (!rc && set->nseries)
+        rc = store_series(db, set, source_id, err);
     free(cfg);
     free(own);
     free(tst);
@@ -599,6 +664,7 @@ int pb_db_forget_source(struct pb_db *db, long long source_id,
     if (!rc)
         rc = source_labels(db, source_id, &labels, &nl, err);
     static const enum db_stmt del[] = {S_FORGET_LABEL_PARAMS,
+                                       S_FORGET_POINTS, S_FORGET_SERIES,
                                        S_FORGET_SAMPLES, S_FORGET_HISTS,
                                        S_FORGET_RESULTS, S_FORGET_FACTS,
                                        S_FORGET_SOURCE};

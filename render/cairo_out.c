@@ -62,6 +62,22 @@ void pb_chart_draw(const struct pb_chart *c, cairo_t *cr)
             }
             cairo_new_path(cr);
             break;
+        case PB_IT_POLY:
+            cairo_move_to(cr, it->pts[0], it->pts[1]);
+            for (size_t k = 1; k < it->npts; k++)
+                cairo_line_to(cr, it->pts[2 * k], it->pts[2 * k + 1]);
+            if (it->fill != RC_NONE) {
+                cairo_close_path(cr);
+                source(cr, it->fill);
+                cairo_fill_preserve(cr);
+            }
+            if (it->stroke != RC_NONE) {
+                source(cr, it->stroke);
+                cairo_set_line_width(cr, it->sw);
+                cairo_stroke_preserve(cr);
+            }
+            cairo_new_path(cr);
+            break;
         case PB_IT_LINE:
             cairo_move_to(cr, it->x, it->y);
             cairo_line_to(cr, it->w, it->h);

@@ -445,6 +445,22 @@ void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
     it->sw = sw;
 }
 
+void rc_poly(struct pb_chart *c, const double *xy, size_t n, uint32_t fill,
+             uint32_t stroke, double sw)
+{
+    if (n < 2)
+        return;
+    struct pb_item *it = push(c, PB_IT_POLY);
+    double *p = pb_arena_alloc(&c->arena, 2 * n * sizeof(*p));
+    for (size_t i = 0; i < 2 * n; i++)
+        p[i] = cl(c, xy[i]);
+    it->pts = p;
+    it->npts = n;
+    it->fill = fill;
+    it->stroke = stroke;
+    it->sw = sw;
+}
+
 struct pb_item *rc_text(struct pb_chart *c, double x, double y, const char *s,
                         double size, int bold, int anchor, uint32_t fill)
 {

@@ -49,6 +49,7 @@ struct pb_render_opts {
      * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
      * default list pb_render_default_ignore; an empty list = none. */
     const char *const *ignore_params;
+    int per_job; /* time series: a line per job, not per configuration */
     /* Colours of the configurations (0xRRGGBB), given in their label
      * order and cycled; NULL or 0 = the built-in palette (the config
      * file's report.palette). */

@@ -362,7 +362,7 @@ void rp_sweeps_release(struct rp_sweeps *s);
 
 /* ==== chart.c: layout into a display list ==== */
 
-enum pb_item_kind { PB_IT_RECT, PB_IT_LINE, PB_IT_TEXT };
+enum pb_item_kind { PB_IT_RECT, PB_IT_LINE, PB_IT_TEXT, PB_IT_POLY };
 enum { RC_START, RC_MIDDLE, RC_END };
 #define RC_NONE 0xff000000u /* no fill / no stroke */
 
@@ -375,6 +375,8 @@ struct pb_item {
     double size;       /* font size, px */
     const char *text;  /* text: the string drawn */
     const char *title; /* tooltip (full text when elided); may be NULL */
+    const double *pts; /* poly: x0, y0, x1, y1, ... (arena) */
+    size_t npts;       /* poly: points */
 };
 
 struct pb_chart {
@@ -414,6 +416,10 @@ void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
              uint32_t stroke, double sw);
 struct pb_item *rc_text(struct pb_chart *c, double x, double y, const char *s,
                         double size, int bold, int anchor, uint32_t fill);
+/* A polyline through n points (xy: x0, y0, x1, y1, ...; copied), or a
+ * filled polygon when fill is not RC_NONE (time-series envelopes). */
+void rc_poly(struct pb_chart *c, const double *xy, size_t n, uint32_t fill,
+             uint32_t stroke, double sw);
 
 /* Horizontal bars, one per config. */
 struct rc_bar {
@@ -611,6 +617,18 @@ void rp_out_raw(struct rp_out *o, const char *html);
 /* The fonts charts are measured with. */
 struct rc_fonts *rp_out_fonts(struct rp_out *o);
 
+/* A file of the report (rel: "charts/series-001-read_bw.csv"). */
+void rp_out_file(struct rp_out *o, const char *rel, const char *data,
+                 size_t len);
+
+/* 1 when some series matches f (the contents list links the section). */
+int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
+/* timeseries.c: the "Over time" section, fio logs' series matching f, a
+ * line per configuration (per job with per_job). PB_OK, PB_EUSAGE or
+ * PB_EDB. */
+int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
+                          struct pb_db *db, const struct pb_db_filter *f,
+                          int per_job, struct pb_err *err) PB_WUR;
 /* ==== the data behind a chart, as CSV (csv_out.c) ====
  *
  * Every chart links the exact numbers it draws as charts/NNN-stem.csv

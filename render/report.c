@@ -48,6 +48,7 @@ struct rp_out {
     struct rp_pdf *pdf;
     struct rc_fonts *f;
     int has_iolat; /* an IOPS against latency section */
+    int has_ts;    /* an Over time section (fio logs) */
     struct rp_csv *data; /* the next chart's data (rp_out_chart_data) */
     struct rp_lat *lat; /* latency distributions (latency.c); NULL: none */
     size_t nchart;
@@ -70,6 +71,12 @@ static int write_file(struct rp_out *o, const char *rel, const char *data,
 }
 
 /* ==== output primitives ==== */
+
+void rp_out_file(struct rp_out *o, const char *rel, const char *data,
+                 size_t len)
+{
+    write_file(o, rel, data, len);
+}
 
 void rp_out_raw(struct rp_out *o, const char *html)
 {
@@ -1564,6 +1571,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
     if (o->has_iolat)
         pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
                        "latency</a></li>\n");
+    if (o->has_ts)
+        pb_buf_puts(h, "<li><a href=\"#over-time\">Over time</a></li>\n");
     if (has_tests)
         pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
     if (rp_has_experiment(d))
@@ -1732,6 +1741,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);
+    o.has_ts = rp_has_timeseries(db, &opts->filter);
     o.lat = rp_lat_load(db, &d, &opts->filter, !opts->latency_linear, &rc,
                         err);
     if (rc)
@@ -1754,6 +1764,9 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_sweeps(&o, &d, &sws);
     rp_section_history(&o, &d);
     rp_section_iops_latency(&o, &d);
+    if (!o.rc && (rc = rp_section_timeseries(&o, &d, db, &opts->filter,
+                                             opts->per_job, err)))
+        goto done;
     section_tests(&o, &d, &plan);
     rp_lat_section_rest(&o, &d, o.lat);
     if (rp_has_experiment(&d))

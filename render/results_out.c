@@ -96,7 +96,8 @@ static const char **keys_of(const struct params *p, const struct ids *ids,
     const char **k = pb_xcalloc(p->n + 1, sizeof(*k));
     *n = 0;
     for (size_t i = 0; i < p->n; i++)
-        if (bsearch(&p->v[i].id, ids->v, ids->n, sizeof(*ids->v), cmp_ll))
+        if (ids->n && /* no results (a report of time series only) */
+            bsearch(&p->v[i].id, ids->v, ids->n, sizeof(*ids->v), cmp_ll))
             k[(*n)++] = p->v[i].a;
     qsort(k, *n, sizeof(*k), cmp_str);
     size_t m = 0;

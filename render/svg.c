@@ -100,6 +100,29 @@ static void item(struct pb_buf *b, const struct pb_item *it)
         }
         LIT(&l, "/>\n");
         break;
+    case PB_IT_POLY:
+        if (it->fill != RC_NONE)
+            LIT(&l, "<polygon");
+        else
+            LIT(&l, "<polyline");
+        ATTR_COLOR(&l, "fill", it->fill);
+        if (it->stroke != RC_NONE) {
+            ATTR_COLOR(&l, "stroke", it->stroke);
+            ATTR_NUM(&l, "stroke-width", it->sw);
+            LIT(&l, " stroke-linejoin=\"round\"");
+        }
+        LIT(&l, " points=\"");
+        for (size_t k = 0; k < it->npts; k++) {
+            if ((size_t)(l.p - l.s) > sizeof(l.s) - 64)
+                flush(b, &l);
+            if (k)
+                *l.p++ = ' ';
+            num(&l, it->pts[2 * k]);
+            *l.p++ = ',';
+            num(&l, it->pts[2 * k + 1]);
+        }
+        LIT(&l, "\"/>\n");
+        break;
     case PB_IT_LINE:
         LIT(&l, "<line");
         ATTR_NUM(&l, "x1", it->x);

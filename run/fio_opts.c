@@ -43,7 +43,8 @@ static const char *const allowed[] = {
     "unified_rw_reporting", "percentile_list", "clat_percentiles",
     "lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
     "disable_slat", "disable_bw_measurement", "gtod_reduce",
-    "significant_figures",
+    "significant_figures", "log_avg_msec", "log_hist_msec",
+    "log_hist_coarseness", "log_max_value",
     /* verification and process placement */
     "verify", "verify_pattern", "verify_interval", "verify_fatal",
     "do_verify", "verify_backlog", "cpus_allowed", "cpus_allowed_policy",

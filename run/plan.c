@@ -210,6 +210,18 @@ static int on_pair(void *user, const char *section, const char *name,
     }
     if (!valid_key(key))
         return fail(c, line, "bad key '%s' (letters, digits, _ : . -)", key);
+    if (s == PB_RUN_FIO && !strcmp(key, "log")) {
+        /* not a fio option nor an axis: the logs every cell writes */
+        char bad[64];
+        unsigned bits = 0;
+        if (pb_run_logs_parse(value, &bits, bad, sizeof(bad)) != 0)
+            return fail(c, line, "log: unknown log '%s' (known: bw, iops, "
+                        "lat, hist)", bad);
+        if (p->logs && !cont)
+            return fail(c, line, "'log' given twice in [fio]");
+        p->logs |= bits;
+        return 1;
+    }
     struct pb_run_section *sec = &p->sect[s];
     for (size_t i = 0; i < sec->n; i++) {
         if (strcmp(sec->ax[i].key, key))

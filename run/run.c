@@ -780,6 +780,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     io.set_origin = r->p->path;
     long R = r->p->repeats;
     struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
+    struct pb_resultset **logsets = NULL; /* fio logs of the repeats */
+    size_t nlogs = 0, caplogs = 0;
     struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
     struct pb_resultset *props = NULL;
     long got = 0;
@@ -819,6 +821,10 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         struct pb_run_argv a = {0};
         fio_common(r, c, &a);
         pb_run_argv_add(&a, "--group_reporting=1");
+        char logp[PATH_MAX]; /* raw/c001.fio.json -> raw/c001_bw.1.log */
+        sfmt(logp, sizeof(logp), "%.*s", (int)(strlen(path) - 9), path);
+        if (r->p->logs)
+            pb_run_log_args(r->p, logp, &a);
         pb_run_argv_add(&a, "--output-format=json");
         pb_run_argv_addf(&a, "--output=%s", path);
         /* fio opens it as root and follows links: made here first */
@@ -870,6 +876,19 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
             goto skip;
         }
         patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        if (r->p->logs) {
+            char lw[400] = "";
+            pb_run_logs_ingest(logp, &(struct pb_ingest_opts){
+                                   .label = label,
+                                   .set = kv,
+                                   .nset = nkv,
+                                   .set_origin = r->p->path},
+                               sets[got], &logsets, &nlogs, &caplogs, lw,
+                               sizeof(lw));
+            if (*lw)
+                warn(r, "cell %zu/%zu: fio log not ingested: %s",
+                     c->index + 1, r->p->ncells, lw);
+        }
         pb_run_tel_store(&tel, &r->tr, reads, sets[got]);
         pb_run_cache_check(r->p, c->combo[PB_RUN_FIO], &r->tr, sets[got]);
         pb_buf_add(&all, buf, len);
@@ -927,6 +946,14 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         }
         if (store(r, set, 0) >= 0)
             forget_records(r, c->index, NULL);
+        for (size_t k = 0; k < nlogs; k++) {
+            /* the cell's configuration: the dimensions its fio set got */
+            share_dims(props, logsets[k]);
+            pb_run_tel_set_ashift(logsets[k], r->ashift, r->p->pool);
+            pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd),
+                              pb_buf_str(&rawl), logsets[k]);
+            store(r, logsets[k], 0);
+        }
         if (r->o->progress) {
             struct pb_buf h = PB_BUF_INIT;
             pb_run_headline(set, &tel, &h);
@@ -953,6 +980,9 @@ skip:
     if (!pb_run_stopped())
         record_skip(r, c, label, test, why, 1);
 out:
+    for (size_t k = 0; k < nlogs; k++)
+        pb_resultset_free(logsets[k]);
+    free(logsets);
     pb_run_tel_release(&tel);
     pb_buf_release(&fiocmd);
     pb_buf_release(&rawl);

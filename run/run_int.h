@@ -66,6 +66,8 @@ struct pb_run_plan {
     int stop_on_failure; /* on_failure = stop: the first failed cell ends
                             the run (default continue: go on) */
     double time_scale;    /* pb_run_plan_scale(): 1 = as written */
+    unsigned logs;        /* [fio] log = bw, iops, lat, hist: PB_RUN_LOG_*
+                             bits (fio logs written and ingested) */
     int allow_exec;       /* allow_exec = yes: [fio] may run commands
                              (exec_prerun, ioengine=exec, ...) */
     int skip_unsupported; /* on_unsupported = skip: cells using what this
@@ -171,6 +173,17 @@ int pb_run_fio_key_class(const char *key);
 int pb_run_fio_engine_execs(const char *value);
 
 /* ==== commands (exec.c) ==== */
+
+/* fio logs a plan asks for ([fio] log = ...; run/logs.c). */
+enum {
+    PB_RUN_LOG_BW = 1,
+    PB_RUN_LOG_IOPS = 2,
+    PB_RUN_LOG_LAT = 4,
+    PB_RUN_LOG_HIST = 8
+};
+/* Parse "bw, iops, lat, hist" into *bits; 0, or -1 naming the bad word
+ * in bad (n bytes). */
+int pb_run_logs_parse(const char *v, unsigned *bits, char *bad, size_t n);
 
 struct pb_run_argv {
     char **v; /* NULL-terminated once anything was added */
@@ -471,6 +484,20 @@ const char *pb_run_fmt_bytes(double b, char *buf, size_t n);
 
 /* Facts run.cell ("3/12"), run.fio_command (quoted), run.zfs_properties,
  * run.pool_options and run.raw_files (raw_files may be NULL). */
+/* fio options writing the plan's logs under prefix (DIR/raw/c001), in
+ * the folder of the cell's fio JSON so that ingest links them to it. */
+void pb_run_log_args(const struct pb_run_plan *p, const char *prefix,
+                     struct pb_run_argv *a);
+/* Ingest the non-empty logs fio wrote under prefix with the options of
+ * the cell's fio JSON; each gets the test of json (as the run patched
+ * it). Appends the sets to *sets (caller frees each and the array);
+ * returns how many; a log that cannot be read is a warning in why. */
+size_t pb_run_logs_ingest(const char *prefix,
+                          const struct pb_ingest_opts *io,
+                          const struct pb_resultset *json,
+                          struct pb_resultset ***sets, size_t *n,
+                          size_t *cap, char *why, size_t whyn);
+
 void pb_run_cell_facts(const struct pb_run_plan *p, const struct pb_run_cell *c,
                        const char *fio_command, const char *raw_files,
                        struct pb_resultset *set);

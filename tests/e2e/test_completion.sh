@@ -60,10 +60,10 @@ check "ingest options" "$(printf '%s\n' --columns= --configs= --db= --dump --exc
     --replace --rules= --set= --skip-unknown --strict --table-metric= --threads= | LC_ALL=C sort)" \
     ingest --
 check "ingest --l" "$(printf '%s\n' --label-from= --label=)" ingest --l
-check "ingest --format" "$(printf '%s\n' bonnie-csv fio-json fio-terse fio-text iozone pts-xml table zfs-commands zfs-props)" \
+check "ingest --format" "$(printf '%s\n' bonnie-csv fio-hist-log fio-json fio-log fio-terse fio-text iozone pts-xml table zfs-commands zfs-props)" \
     ingest --format ''
-check "ingest --format f" "$(printf '%s\n' fio-json fio-terse fio-text)" ingest --format f
-check "ingest --format=f" "$(printf '%s\n' fio-json fio-terse fio-text)" ingest --format=f
+check "ingest --format f" "$(printf '%s\n' fio-hist-log fio-json fio-log fio-terse fio-text)" ingest --format f
+check "ingest --format=f" "$(printf '%s\n' fio-hist-log fio-json fio-log fio-terse fio-text)" ingest --format=f
 check "--label-from" "$(printf '%s\n' dir file title)" ingest --label-from ''
 check "report --config" "$(printf '%s\n' '\$\(touch\ pwned\)' 'ext4\ mdraid1' legacy_ufs \
     raidz2_rs1M_lz4 tank_raidz1_rs16k 'zfs\ mirror\ recordsize=16k\ lz4' zfs_mirror_rs128k \
@@ -102,11 +102,11 @@ check "run --zfs" "$(printf '%s\n' openzfs zfs-fuse)" run --zfs ''
 # without bash-completion: the same candidates
 got=$(NO_BASH_COMPLETION=1 bash "$tmp/comp.bash" "$src/completion/poolbench.bash" \
     "$pb" ingest --format f | LC_ALL=C sort | tr '\n' ' ')
-[ "$got" = "fio-json fio-terse fio-text " ] || fail "no bash-completion: got [$got]"
+[ "$got" = "fio-hist-log fio-json fio-log fio-terse fio-text " ] || fail "no bash-completion: got [$got]"
 
 got=$(NO_BASH_COMPLETION=1 bash "$tmp/comp.bash" "$src/completion/poolbench.bash" \
     "$pb" ingest --format = f | LC_ALL=C sort | tr '\n' ' ')
-[ "$got" = "fio-json fio-terse fio-text " ] || fail "no bash-completion, --format = f: got [$got]"
+[ "$got" = "fio-hist-log fio-json fio-log fio-terse fio-text " ] || fail "no bash-completion, --format = f: got [$got]"
 # --db ~/...: the ~ typed is the home folder
 mkdir -p "$tmp/home"
 cp "$db" "$tmp/home/t.db"
@@ -143,7 +143,7 @@ S
     got=$(zcomp r | tr '\n' ' ')
     [ "$got" = "relabel report rm run " ] || fail "zsh commands r: got [$got]"
     got=$(zcomp ingest --format f | tr '\n' ' ')
-    [ "$got" = "fio-json fio-terse fio-text " ] || fail "zsh --format f: got [$got]"
+    [ "$got" = "fio-hist-log fio-json fio-log fio-terse fio-text " ] || fail "zsh --format f: got [$got]"
     got=$(zcomp ingest --l | tr '\n' ' ')
     [ "$got" = "--label --label-from " ] || fail "zsh ingest --l: got [$got]"
     got=$(zcomp report --db "$db" --config z | tr '\n' '|')

@@ -34,7 +34,8 @@ run_browser() {
         2>>"$tmp/browser.log"
 }
 
-# -- a database with a sweep, repeats, a hostile label, bonnie++ and ZFS
+# -- a database with a sweep, repeats, a hostile label, bonnie++, ZFS and
+#    fio logs (the "Over time" charts)
 db="$tmp/r.db"
 f="$fx/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
 i=0
@@ -53,7 +54,7 @@ done
 evil='<script>document.body.setAttribute("data-pwned","1")</script><img src=x onerror="document.body.setAttribute(&quot;data-pwned&quot;,&quot;2&quot;)"> and a label long enough to be wrapped and elided in the charts'
 "$pb" ingest --db "$db" -q --label "$evil" "$tmp/x.json" 2>/dev/null ||
     fail "ingest hostile label"
-"$pb" ingest --db "$db" -q "$fx/fio-json" "$fx/bonnie-csv" "$fx/zfs" \
+"$pb" ingest --db "$db" -q "$fx/fio-json" "$fx/bonnie-csv" "$fx/zfs" "$fx/fio-log" \
     >/dev/null 2>&1
 out="$tmp/out"
 "$pb" report --db "$db" -o "$out" -q || fail "report"

@@ -205,8 +205,10 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
-    /* the version-1 shape: what versions 3 to 5 added taken away */
+    /* the version-1 shape: what versions 3 to 6 added taken away */
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE series_point; "
+                                  "DROP TABLE series; "
                                   "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
@@ -286,6 +288,8 @@ static void test_reader_upgrades(void **state)
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE series_point; "
+                                  "DROP TABLE series; "
                                   "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "

@@ -1,0 +1,2 @@
+# stand-in: fiologparser_hist.py imports pandas but its --noweight path
+# never uses it

@@ -1,0 +1,200 @@
+/* Streaming ingest: fio logs are read in one pass, line by line, without
+ * holding the file (a per-I/O log of several GB stays within a few MB),
+ * and .gz files are read through zlib. Other formats keep the buffer
+ * path (pb_ingest_buffer). docs/design.md, "Time series: streaming". */
+#include "ingest/fio_log_int.h"
+
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define CHUNK ((size_t)1 << 20)
+#define MAX_LINE ((size_t)1 << 20)
+#define HEAD ((size_t)8192)
+
+static int is_log_parser(const struct pb_parser *p)
+{
+    return p == &pb_parser_fio_log || p == &pb_parser_fio_hist_log;
+}
+
+/* Read up to n bytes; -1 on a read error (err filled). */
+static long rd(gzFile f, char *buf, size_t n, const char *path,
+               struct pb_err *err)
+{
+    int got = gzread(f, buf, (unsigned)n);
+    if (got < 0) {
+        int e;
+        const char *msg = gzerror(f, &e);
+        pb_err_set(err, PB_EINPUT, path, 0, 0, "cannot read: %s",
+                   e == Z_ERRNO ? strerror(errno) : msg);
+        return -1;
+    }
+    return got;
+}
+
+/* The rest of a compressed file that is not a log, whole (up to the input
+ * cap), for the buffer path. */
+static int slurp(gzFile f, char *head, size_t hlen, const char *path,
+                 char **out, size_t *len, struct pb_err *err)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_add(&b, head, hlen);
+    char *chunk = pb_xmalloc(CHUNK);
+    long got;
+    while ((got = rd(f, chunk, CHUNK, path, err)) > 0) {
+        if (b.len + (size_t)got > PB_MAX_INPUT) {
+            got = -1;
+            pb_err_set(err, PB_EINPUT, path, 0, 0,
+                       "input larger than the %zu MiB limit once "
+                       "decompressed", PB_MAX_INPUT / 1048576);
+            break;
+        }
+        pb_buf_add(&b, chunk, (size_t)got);
+    }
+    free(chunk);
+    if (got < 0) {
+        pb_buf_release(&b);
+        return PB_EINPUT;
+    }
+    *len = b.len;
+    *out = b.len ? pb_buf_take(&b) : pb_xstrdup("");
+    pb_buf_release(&b);
+    return PB_OK;
+}
+
+/* Feed the lines of the file (head first) to the log reader. */
+static int feed_all(gzFile f, char *head, size_t hlen, struct pb_log *lg,
+                    EVP_MD_CTX *md, size_t *total, const char *path,
+                    struct pb_err *err)
+{
+    char *buf = pb_xmalloc(CHUNK + MAX_LINE);
+    size_t have = hlen; /* bytes in buf not yet fed */
+    memcpy(buf, head, hlen);
+    EVP_DigestUpdate(md, head, hlen);
+    *total = hlen;
+    int eof = 0, rc = PB_OK;
+    while (!rc) {
+        if (!eof) {
+            long got = rd(f, buf + have, CHUNK, path, err);
+            if (got < 0) {
+                rc = PB_EINPUT;
+                break;
+            }
+            if (got == 0)
+                eof = 1;
+            EVP_DigestUpdate(md, buf + have, (size_t)got);
+            *total += (size_t)got;
+            have += (size_t)got;
+        }
+        char *p = buf, *end = buf + have;
+        char *nl;
+        while (!rc && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+            rc = pb_log_feed(lg, p, (size_t)(nl - p), err);
+            p = nl + 1;
+        }
+        if (rc)
+            break;
+        have = (size_t)(end - p);
+        if (eof) {
+            if (have)
+                rc = pb_log_feed(lg, p, have, err);
+            break;
+        }
+        if (have >= MAX_LINE) {
+            rc = pb_err_set(err, PB_EINPUT, path, lg->line + 1, 0,
+                            "line longer than %zu bytes: not a fio log",
+                            MAX_LINE);
+            break;
+        }
+        memmove(buf, p, have);
+    }
+    free(buf);
+    return rc;
+}
+
+int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
+                     struct pb_resultset **out, struct pb_err *err)
+{
+    *out = NULL;
+    gzFile f = strcmp(path, "-") ? gzopen(path, "rb") : gzdopen(0, "rb");
+    if (!f)
+        return pb_err_set(err, PB_EINPUT, path, 0, 0, "cannot open: %s",
+                          strerror(errno));
+    gzbuffer(f, 1 << 18);
+    char head[HEAD];
+    long hlen = rd(f, head, HEAD, path, err);
+    if (hlen < 0) {
+        gzclose(f);
+        return PB_EINPUT;
+    }
+    int gz = !gzdirect(f);
+    /* every input passes here: the other sniffers only run when the first
+     * line looks like a log (or the file is compressed) */
+    size_t hl = (size_t)hlen;
+    int maybe = gz || pb_parser_fio_log.sniff(head, hl) > 0 ||
+                pb_parser_fio_hist_log.sniff(head, hl) > 0;
+    const struct pb_parser *p =
+        opts && opts->format ? pb_ingest_parser_by_name(opts->format)
+        : maybe              ? pb_ingest_find_parser(head, hl)
+                             : NULL;
+    if (!is_log_parser(p)) {
+        if (!gz) {
+            gzclose(f);
+            return PB_EDUP; /* not ours: the buffer path reads it */
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        int rc = slurp(f, head, (size_t)hlen, path, &buf, &len, err);
+        gzclose(f);
+        if (rc == PB_OK)
+            rc = pb_ingest_buffer(path, buf, len, opts, out, err);
+        free(buf);
+        return rc;
+    }
+    struct pb_log *lg = pb_log_new(path, p == &pb_parser_fio_hist_log);
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+    size_t total = 0;
+    int rc = feed_all(f, head, (size_t)hlen, lg, md, &total, path, err);
+    gzclose(f);
+    struct pb_resultset *set = pb_resultset_new();
+    if (!rc)
+        rc = pb_log_finish(lg, set, err);
+    pb_log_free(lg);
+    unsigned char dg[EVP_MAX_MD_SIZE];
+    unsigned int dlen = 0;
+    EVP_DigestFinal_ex(md, dg, &dlen);
+    EVP_MD_CTX_free(md);
+    if (rc) {
+        pb_resultset_free(set);
+        return err->code ? err->code : rc;
+    }
+    for (unsigned int i = 0; i < dlen && i < 32; i++)
+        snprintf(set->sha256 + 2 * i, 3, "%02x", dg[i]);
+    set->path = pb_rs_str(set, path);
+    set->format = p->name;
+    set->size = total;
+    pb_ingest_apply(set, head, (size_t)hlen, opts);
+    *out = set;
+    return PB_OK;
+}
+
+int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
+                   struct pb_resultset **out, struct pb_err *err)
+{
+    int rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, out, err)
+                               : PB_EDUP;
+    if (rc != PB_EDUP)
+        return rc;
+    char *buf = NULL;
+    size_t len = 0;
+    if ((rc = pb_read_file(path, &buf, &len, err)) != PB_OK) {
+        err->code = PB_EINPUT;
+        return PB_EINPUT;
+    }
+    rc = pb_ingest_buffer(path, buf, len, opts, out, err);
+    free(buf);
+    return rc;
+}
