@@ -87,4 +87,18 @@ struct pb_db_filter;
 int cli_check_filter(struct pb_db *db, const char *cmd,
                      const struct pb_db_filter *f);
 
+
+/* ingest OTHER.db (ingest_db.c): open the poolbench database path for
+ * merging, set *cur to it and hand each of its sources to cb as a parsed
+ * file (shown as "PATH[SOURCE PATH]"), then close it and clear *cur.
+ * PB_OK, or PB_EDB with err filled (not a poolbench database: nothing
+ * of it was handed on; unreadable later: the sources before it were). */
+struct pb_db_merge;
+struct pb_resultset;
+int cli_ingest_db(const char *path, int quiet,
+                  int (*cb)(void *ctx, const char *path,
+                            struct pb_resultset *set,
+                            const struct pb_err *err),
+                  void *ctx, struct pb_db_merge **cur, struct pb_err *err);
+
 #endif

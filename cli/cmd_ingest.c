@@ -90,7 +90,7 @@ static const char usage_text2[] =
  * transaction is committed (durable), never before. */
 struct pending {
     char *path;
-    const char *format; /* a parser's static name */
+    char *format;
     size_t n;
 };
 
@@ -112,6 +112,8 @@ struct ingest_ctx {
     size_t ncoll, capcoll;
     size_t *collix; /* hash of coll: index + 1, 0 = free */
     size_t capix;   /* power of two */
+    struct pb_db_merge *merge; /* sources come from this database */
+    int db_refused; /* an input was an SQLite file not merged: exit 3 */
 };
 
 /* ==== sources collapsing into one generically named configuration ==== */
@@ -226,6 +228,7 @@ static void settle(struct ingest_ctx *c, int ok)
             }
         }
         free(p->path);
+        free(p->format);
     }
     c->npend = 0;
 }
@@ -275,6 +278,15 @@ static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
     return 0;
 }
 
+/* pb_db_store, or for a source of a merged database pb_db_merge_store
+ * (which brings its samples along). */
+static int store_one(struct ingest_ctx *c, const struct pb_resultset *set,
+                     size_t *n, struct pb_err *e)
+{
+    return c->merge ? pb_db_merge_store(c->db, c->merge, set, n, e)
+                    : pb_db_store(c->db, set, n, e);
+}
+
 /* ingest --replace: the sources of these bytes or this path are removed
  * and set stored in one transaction of its own (the batch so far is
  * committed first). PB_OK with the batch open again, or the error (nothing
@@ -297,7 +309,7 @@ static int replace_store(struct ingest_ctx *c, const struct pb_resultset *set,
     if (!rc && nids)
         rc = pb_db_prune(c->db, e);
     if (!rc)
-        rc = pb_db_store(c->db, set, n, e);
+        rc = store_one(c, set, n, e);
     if (rc) {
         pb_db_rollback(c->db);
         free(ids);
@@ -333,6 +345,17 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     if (!set) {
         if (c->tty && !c->quiet)
             fputs("\r\033[K", stderr);
+        if (!c->merge && pb_db_merge_sniff(path)) {
+            /* another database: its sources, as if each were a file */
+            struct pb_err e = {0};
+            c->seen--;
+            if (cli_ingest_db(path, c->quiet, on_file, c, &c->merge, &e)) {
+                pb_err_print(&e, stderr);
+                c->db_refused = 1;
+                c->rejected++;
+            }
+            return 0;
+        }
         if (err->code == PB_EFORMAT && c->skip_unknown) {
             c->unknown++;
             if (!c->quiet) {
@@ -393,7 +416,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         if (rc == PB_OK)
             goto stored;
     }
-    rc = pb_db_store(c->db, set, &n, &e);
+    rc = store_one(c, set, &n, &e);
 stored:
     c->batch_n++;
     if (c->tty && !c->quiet)
@@ -409,7 +432,7 @@ stored:
         count_generic(c, set);
         PB_GROW(c->pend, c->cappend, c->npend + 1);
         c->pend[c->npend].path = pb_xstrdup(path);
-        c->pend[c->npend].format = set->format;
+        c->pend[c->npend].format = pb_xstrdup(set->format);
         c->pend[c->npend].n = n;
         c->npend++;
     }
@@ -767,7 +790,7 @@ int cmd_ingest(int argc, char **argv)
     if (!ctx.dump && !ctx.quiet)
         for (size_t i = 0; i < nsheets; i++)
             note_unmatched(ctx.db, sheet_sets[i]);
-    status = ctx.rejected ? 1 : 0;
+    status = ctx.db_refused ? 3 : ctx.rejected ? 1 : 0;
 out:
     warn_collapsed(&ctx);
     pb_db_close(ctx.db);
