@@ -101,4 +101,18 @@ int cli_ingest_db(const char *path, int quiet,
                             const struct pb_err *err),
                   void *ctx, struct pb_db_merge **cur, struct pb_err *err);
 
+
+/* 1 when path is the output folder of `poolbench run`: a directory with
+ * plan.ini, raw/ and commands.log or manifest.tsv at its top. */
+int cli_is_run_dir(const char *path);
+/* ingest RUN_DIR: merge the poolbench databases at its top (not db_path,
+ * the database in use) with cli_ingest_db; its raw files are not read.
+ * PB_OK when one was merged; PB_EINPUT (printed) when it holds none;
+ * PB_EDB (printed, *refused set) when one could not be merged. */
+int cli_ingest_run_dir(const char *path, const char *db_path, int quiet,
+                       int (*cb)(void *ctx, const char *path,
+                                 struct pb_resultset *set,
+                                 const struct pb_err *err),
+                       void *ctx, struct pb_db_merge **cur, int *refused);
+
 #endif

@@ -753,10 +753,21 @@ int cmd_ingest(int argc, char **argv)
     }
     ctx.tty = isatty(2);
     io.db_path = ctx.dump ? NULL : dbpath;
-    if (optind < argc && !ctx.fatal &&
-        pb_ingest_walk((const char *const *)argv + optind,
-                       (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
+    /* run output folders: their databases, not their raw files */
+    const char **paths = pb_xcalloc((size_t)(argc - optind) + 1,
+                                    sizeof(*paths));
+    size_t npaths = 0;
+    for (int i = optind; i < argc && !ctx.fatal; i++) {
+        if (!cli_is_run_dir(argv[i]))
+            paths[npaths++] = argv[i];
+        else if (cli_ingest_run_dir(argv[i], io.db_path, ctx.quiet, on_file,
+                                    &ctx, &ctx.merge, &ctx.db_refused))
+            ctx.rejected++;
+    }
+    if (npaths && !ctx.fatal &&
+        pb_ingest_walk(paths, npaths, &io, on_file, &ctx) != PB_OK)
         ctx.rejected++;
+    free(paths);
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
     pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */

@@ -229,5 +229,47 @@ for kind in other appid newer; do
 done
 [ "$(counts "$m")" = "$before" ] || fail "refusals changed the database"
 
+# --- the output folder of `poolbench run` from another machine. Made
+# here by hand in the layout run/run.c writes (no ZFS needed): plan.ini
+# (the plan as run), commands.log, manifest.tsv, raw/cNNN.fio.json and
+# raw/cNNN.zfs.txt, from repo fixtures
+rd=$tmp/run-quick
+mkdir -p "$rd/raw"
+cp "$src/examples/quick.ini" "$rd/plan.ini"
+printf '# cell 1/8: quick recordsize=8k compression=off | fio randread bs=4k iodepth=1\nzfs create -o recordsize=8k -o compression=off pbquick/bench\n  # exit 0, 0.41 s\n' \
+    >"$rd/commands.log"
+printf 'run\t20261201-101500-4242\tpbquick\n' >"$rd/manifest.tsv"
+cp fio-json/fio-3.33_randread_4k_qd4_libaio.json "$rd/raw/c001.fio.json"
+cp zfs/zfs-fuse_zfs-get-H_lzjb-16k.txt "$rd/raw/c001.zfs.txt"
+# without its database: refused (exit 1) with the reason, nothing stored
+"$pb" ingest --db "$tmp/r.db" "$rd" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] || fail "run folder without db: exit $rc"
+[ "$(head -1 "$tmp/err")" = "poolbench: $rd: a \`poolbench run\` output folder without its database: its raw files lack the run's dimensions (plan, ashift, folded repeats); ingest the run's database, or name its raw/ folder to store them without" ] ||
+    fail "run folder without db: $(cat "$tmp/err")"
+[ "$(q "$tmp/r.db" 'SELECT count(*) FROM source')" = 0 ] ||
+    fail "run folder without db stored something"
+# with the run's database in it (here: the cell stored with its plan
+# dimensions as --set): the database is merged, the raw files, whose
+# bytes it holds already, are not read on their own
+"$pb" ingest -q --db "$rd/poolbench.db" --label 'quick recordsize=8k compression=off' \
+    --set recordsize=8k --set compression=off "$rd/raw/c001.fio.json" \
+    2>/dev/null || fail "run db"
+"$pb" list --db "$rd/poolbench.db" configs >"$tmp/run.list"
+"$pb" ingest --db "$tmp/r.db" "$rd" >"$tmp/out" 2>"$tmp/err" ||
+    fail "run folder with db: $(cat "$tmp/err")"
+[ "$(cat "$tmp/err")" = "poolbench: 1 stored (14 results), 0 already present, 0 rejected" ] ||
+    fail "run folder with db: $(cat "$tmp/err")"
+"$pb" list --db "$tmp/r.db" configs >"$tmp/r.list"
+cmp -s "$tmp/run.list" "$tmp/r.list" ||
+    fail "run folder: configs differ: $(diff "$tmp/run.list" "$tmp/r.list")"
+[ "$(q "$tmp/r.db" "SELECT group_concat(key || '=' || value, ' ') FROM
+    config_param")" = "compression=off recordsize=8192" ] ||
+    fail "run folder dims: $(q "$tmp/r.db" 'SELECT * FROM config_param')"
+# ... and the raw files named by hand are plain files, as before
+"$pb" ingest -q --db "$tmp/raw.db" "$rd/raw" 2>/dev/null || fail "raw/"
+[ "$(q "$tmp/raw.db" 'SELECT count(*) FROM source')" = 2 ] ||
+    fail "raw/: $(q "$tmp/raw.db" 'SELECT path FROM source')"
+
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "ok"
