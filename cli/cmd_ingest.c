@@ -76,6 +76,11 @@ static const char usage_text2[] =
     "  -q, --quiet       print only errors and the summary\n"
     "  -h, --help        show this help\n"
     "\n"
+    "A PATH that is a poolbench database (another machine's) is merged:\n"
+    "its sources, configurations, results, facts and samples, each source\n"
+    "skipped when its SHA-256 is stored; the file is only read. The output\n"
+    "folder of `poolbench run` is gathered through the database in it.\n"
+    "\n"
     "Pasted zpool/zfs/hdparm commands in text inputs become configuration\n"
     "dimensions; a generic job name (fio, test, job1, task_0, iozone, ...)\n"
     "gives way to a note's title line, or is qualified by host or file and\n"
@@ -84,7 +89,8 @@ static const char usage_text2[] =
     "\n"
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
     "rejected (the rest were stored), 2 usage error (also a bad sheet:\n"
-    "nothing is stored), 3 database error.\n";
+    "nothing is stored), 3 database error (also an SQLite file that is\n"
+    "not a poolbench database: not merged, the other inputs are stored).\n";
 
 /* A source stored in the open transaction: reported "ok" only once that
  * transaction is committed (durable), never before. */
