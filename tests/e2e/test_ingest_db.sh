@@ -271,5 +271,26 @@ cmp -s "$tmp/run.list" "$tmp/r.list" ||
 [ "$(q "$tmp/raw.db" 'SELECT count(*) FROM source')" = 2 ] ||
     fail "raw/: $(q "$tmp/raw.db" 'SELECT path FROM source')"
 
+# --- broken files with the SQLite header: exit 3, one line, nothing
+# stored, no temporary copy left behind
+mkdir "$tmp/tmpd"
+head -c 5000 "$b" >"$tmp/trunc.db"
+{ printf 'SQLite format 3\000'; head -c 3000 "$src/README.md"; } >"$tmp/garbage.db"
+for f in trunc garbage; do
+    rm -f "$tmp/h.db"
+    TMPDIR=$tmp/tmpd "$pb" ingest -q --db "$tmp/h.db" "$tmp/$f.db" \
+        2>"$tmp/err"
+    rc=$?
+    [ $rc = 3 ] || fail "$f: exit $rc"
+    grep -q "^poolbench: $tmp/$f.db: cannot read the database: " "$tmp/err" ||
+        fail "$f: $(cat "$tmp/err")"
+    [ "$(q "$tmp/h.db" 'SELECT count(*) FROM source')" = 0 ] ||
+        fail "$f stored something"
+done
+cp "$a" "$tmp/h.db"
+TMPDIR=$tmp/tmpd "$pb" ingest -q --db "$tmp/h.db" "$b" 2>/dev/null ||
+    fail "merge with TMPDIR"
+[ -z "$(ls "$tmp/tmpd")" ] || fail "temporary copies left: $(ls "$tmp/tmpd")"
+
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "ok"
