@@ -141,6 +141,17 @@ static sqlite3_stmt *mstmt(struct pb_db_merge *m, enum merge_stmt s,
     return m->st[s];
 }
 
+/* A column that must have a value: PB_OK, else "broken database" (a file
+ * whose schema lets NULL in where poolbench's does not). */
+static int need(struct pb_db_merge *m, sqlite3_stmt *q, int i,
+                const char *what, struct pb_err *err)
+{
+    if (sqlite3_column_type(q, i) != SQLITE_NULL)
+        return PB_OK;
+    return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                      "broken database: %s is NULL", what);
+}
+
 static int mfail(struct pb_db_merge *m, struct pb_err *err)
 {
     return pb_err_set(err, PB_EDB, m->path, 0, 0,
@@ -315,6 +326,10 @@ static int load_sources(struct pb_db_merge *m, struct pb_err *err)
     size_t cap = 0;
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 1, "source.sha256", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
         PB_GROW(m->src, cap, m->nsrc + 1);
         struct merge_source *s = &m->src[m->nsrc++];
         s->id = sqlite3_column_int64(q, 0);
@@ -431,10 +446,15 @@ static int config_of(struct pb_db_merge *m, struct pb_resultset *set,
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
         const char *origin = db_col_text(q, 2);
+        if (need(m, q, 0, "a configuration parameter's key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
         if (!own_id && db_origin_attached(origin))
             continue; /* comes with the source that attached it */
-        pb_rs_config_param_origin(set, *out, db_col_text(q, 0),
-                                  db_col_text(q, 1), origin);
+        const char *v = db_col_text(q, 1);
+        pb_rs_config_param_origin(set, *out, db_col_text(q, 0), v ? v : "",
+                                  origin);
     }
     sqlite3_reset(q);
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
@@ -452,14 +472,25 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
         return pb_err_set(err, PB_EDB, m->path, 0, 0,
                           "broken database: no test %lld", test_id);
     }
-    *out = pb_rs_test(set, db_col_text(q, 1), db_col_text(q, 0));
+    if (need(m, q, 1, "test.name", err)) {
+        sqlite3_reset(q);
+        return PB_EDB;
+    }
+    const char *tool = db_col_text(q, 0);
+    *out = pb_rs_test(set, db_col_text(q, 1), tool ? tool : "");
     sqlite3_reset(q);
     if (!(q = mstmt(m, M_TEST_PARAMS, err)))
         return PB_EDB;
     sqlite3_bind_int64(q, 1, test_id);
     int st;
-    while ((st = sqlite3_step(q)) == SQLITE_ROW)
-        pb_rs_test_param(set, *out, db_col_text(q, 0), db_col_text(q, 1));
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 0, "test_param.key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        const char *v = db_col_text(q, 1);
+        pb_rs_test_param(set, *out, db_col_text(q, 0), v ? v : "");
+    }
     sqlite3_reset(q);
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
 }
@@ -484,16 +515,21 @@ static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
         size_t *ti = idmap_slot(&tests, test_id);
         if (*ti == (size_t)-1 && (rc = test_of(m, set, test_id, ti, err)))
             break;
+        if ((rc = need(m, q, 6, "metric.name", err)))
+            break;
+        const char *unit = db_col_text(q, 7);
+        if (!unit)
+            unit = "";
         const char *dir = db_col_text(q, 8);
         int d = dir && !strcmp(dir, "lower") ? PB_DIR_LOWER : PB_DIR_HIGHER;
         struct pb_result *r;
         if (sqlite3_column_type(q, 9) == SQLITE_NULL)
             r = pb_rs_add_null(set, *ci, *ti, db_col_text(q, 4),
-                               db_col_text(q, 5), db_col_text(q, 6),
-                               db_col_text(q, 7), d, db_col_text(q, 10));
+                               db_col_text(q, 5), db_col_text(q, 6), unit, d,
+                               db_col_text(q, 10));
         else
             r = pb_rs_add(set, *ci, *ti, db_col_text(q, 4), db_col_text(q, 5),
-                          db_col_text(q, 6), db_col_text(q, 7), d,
+                          db_col_text(q, 6), unit, d,
                           sqlite3_column_double(q, 9));
         if (sqlite3_column_type(q, 11) != SQLITE_NULL) {
             r->has_stderr = 1;
@@ -524,6 +560,12 @@ static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
     size_t first = set->nconfigs;
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 0, "label_param.label", err) ||
+            need(m, q, 1, "label_param.key", err) ||
+            need(m, q, 3, "label_param.origin", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
         const char *label = db_col_text(q, 0);
         size_t ci = set->nconfigs;
         for (size_t i = first; i < set->nconfigs; i++)
@@ -531,8 +573,9 @@ static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
                 ci = i;
         if (ci == set->nconfigs)
             ci = add_config(set, label);
-        pb_rs_config_param_origin(set, ci, db_col_text(q, 1),
-                                  db_col_text(q, 2), db_col_text(q, 3));
+        const char *v = db_col_text(q, 2);
+        pb_rs_config_param_origin(set, ci, db_col_text(q, 1), v ? v : "",
+                                  db_col_text(q, 3));
     }
     sqlite3_reset(q);
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
@@ -546,9 +589,14 @@ static int read_facts(struct pb_db_merge *m, struct pb_resultset *set,
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
     int st;
-    while ((st = sqlite3_step(q)) == SQLITE_ROW)
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 1, "fact.key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
         pb_rs_fact(set, db_col_text(q, 0), db_col_text(q, 1),
                    db_col_text(q, 2));
+    }
     sqlite3_reset(q);
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
 }

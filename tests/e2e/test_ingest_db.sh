@@ -292,5 +292,65 @@ TMPDIR=$tmp/tmpd "$pb" ingest -q --db "$tmp/h.db" "$b" 2>/dev/null ||
     fail "merge with TMPDIR"
 [ -z "$(ls "$tmp/tmpd")" ] || fail "temporary copies left: $(ls "$tmp/tmpd")"
 
+# --- hostile databases: poolbench's id and version over a schema of its
+# own without NOT NULL (NULL metric names, keys, sha256), and HTML in
+# labels: refused by name or stored as text, never a crash
+mkhostile() {
+    rm -f "$1"
+    q "$1" "CREATE TABLE source(id INTEGER PRIMARY KEY, sha256, path, format,
+        tool_version, size, ingested_at); CREATE TABLE host(id INTEGER
+        PRIMARY KEY, name); CREATE TABLE config(id INTEGER PRIMARY KEY,
+        label, signature); CREATE TABLE config_param(config_id, key, value,
+        origin); CREATE TABLE config_own(id INTEGER PRIMARY KEY, label,
+        signature, config_id); CREATE TABLE config_own_param(own_id, key,
+        value, origin); CREATE TABLE label_param(label, key, value, origin,
+        source_id); CREATE TABLE model_generation(n); CREATE TABLE test(id
+        INTEGER PRIMARY KEY, tool, name, signature); CREATE TABLE
+        test_param(test_id, key, value); CREATE TABLE metric(id INTEGER
+        PRIMARY KEY, name, unit, direction); CREATE TABLE result(id INTEGER
+        PRIMARY KEY, source_id, host_id, config_id, test_id, job, metric_id,
+        value, null_reason, stderr, samples, own_id); CREATE TABLE
+        sample(result_id, seq, value); CREATE TABLE fact(source_id, host,
+        key, value); PRAGMA user_version = 4; PRAGMA application_id =
+        1346520130;
+        INSERT INTO source VALUES (1, 'aa', 'x.json', 'fio-json', NULL, 1,
+        '2026-01-01T00:00:00Z');
+        INSERT INTO config_own VALUES (1, '<script>alert(1)</script>', '', 1);
+        INSERT INTO config_own_param VALUES (1, 'recordsize', NULL, NULL);
+        INSERT INTO test VALUES (1, NULL, 'fio <b>read</b>', '');
+        INSERT INTO metric VALUES (1, 'read_iops', NULL, 'higher');
+        INSERT INTO result VALUES (1, 1, NULL, 1, 1, NULL, 1, 5, NULL, NULL,
+        NULL, 1); $2"
+}
+mkhostile "$tmp/h1.db" ""
+rm -f "$tmp/h.db"
+"$pb" ingest -q --db "$tmp/h.db" "$tmp/h1.db" 2>"$tmp/err" ||
+    fail "hostile (stored as text): $(cat "$tmp/err")"
+[ "$(q "$tmp/h.db" "SELECT config || '|' || test || '|' || value FROM v_result")" = \
+  "<script>alert(1)</script>|fio <b>read</b>|5.0" ] ||
+    fail "hostile text: $(q "$tmp/h.db" 'SELECT * FROM v_result')"
+"$pb" report --db "$tmp/h.db" -o "$tmp/hrep" >/dev/null 2>&1 ||
+    fail "report of the hostile merge"
+# pages and charts escape it (results.csv/.json are data, written as is)
+! grep -rq --include='*.html' --include='*.svg' '<script>alert' "$tmp/hrep" ||
+    fail "label unescaped in the report"
+grep -rq --include='*.html' '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/hrep" ||
+    fail "label not in the report"
+for bad in "UPDATE metric SET name = NULL|metric.name" \
+    "UPDATE source SET sha256 = NULL|source.sha256" \
+    "UPDATE config_own_param SET key = NULL|a configuration parameter's key" \
+    "INSERT INTO fact VALUES (1, NULL, NULL, 'v')|fact.key" \
+    "UPDATE test SET name = NULL|test.name"; do
+    mkhostile "$tmp/h2.db" "${bad%%|*}"
+    rm -f "$tmp/h.db"
+    "$pb" ingest -q --db "$tmp/h.db" "$tmp/h2.db" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 3 ] || fail "hostile ${bad##*|}: exit $rc"
+    [ "$(head -1 "$tmp/err")" = "poolbench: $tmp/h2.db: broken database: ${bad##*|} is NULL" ] ||
+        fail "hostile ${bad##*|}: $(cat "$tmp/err")"
+    [ "$(q "$tmp/h.db" 'SELECT count(*) FROM source')" = 0 ] ||
+        fail "hostile ${bad##*|}: stored"
+done
+
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "ok"
