@@ -374,6 +374,10 @@ int pb_db_merge_open(const char *path, struct pb_db_merge **out,
         pb_db_merge_close(m);
         return PB_EDB;
     }
+    /* a file from elsewhere: its schema's triggers and views are not
+     * trusted to call functions */
+    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
     if ((rc = load_sources(m, err))) {
         pb_db_merge_close(m);
         return rc;
