@@ -91,8 +91,9 @@ int cli_check_filter(struct pb_db *db, const char *cmd,
 /* ingest OTHER.db (ingest_db.c): open the poolbench database path for
  * merging, set *cur to it and hand each of its sources to cb as a parsed
  * file (shown as "PATH[SOURCE PATH]"), then close it and clear *cur.
- * PB_OK, or PB_EDB with err filled (not a poolbench database: nothing
- * of it was handed on; unreadable later: the sources before it were). */
+ * PB_OK; PB_EFORMAT (another program's SQLite file) or PB_EDB with err
+ * filled (nothing of it was handed on; unreadable later: the sources
+ * before it were). */
 struct pb_db_merge;
 struct pb_resultset;
 int cli_ingest_db(const char *path, int quiet,

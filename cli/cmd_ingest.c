@@ -355,7 +355,15 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
             /* another database: its sources, as if each were a file */
             struct pb_err e = {0};
             c->seen--;
-            if (cli_ingest_db(path, c->quiet, on_file, c, &c->merge, &e)) {
+            if (cli_ingest_db(path, c->quiet, on_file, c, &c->merge, &e) ==
+                    PB_EFORMAT && c->skip_unknown) {
+                c->unknown++;
+                if (!c->quiet) {
+                    fputs("skip ", stdout);
+                    pb_fput_term(path, stdout);
+                    fputs(": SQLite file of another program\n", stdout);
+                }
+            } else if (e.code) {
                 pb_err_print(&e, stderr);
                 c->db_refused = 1;
                 c->rejected++;

@@ -250,8 +250,9 @@ int pb_db_merge_sniff(const char *path);
 
 /* Open the poolbench database at path for merging: read-only, copied to
  * a temporary file ($TMPDIR, else /tmp) that is migrated when its schema
- * is older. PB_OK (free *out with pb_db_merge_close), or PB_EDB with err
- * filled: another program's SQLite file, a newer schema, unreadable. */
+ * is older. PB_OK (free *out with pb_db_merge_close), PB_EFORMAT with err
+ * filled for another program's SQLite file (no poolbench id or tables),
+ * or PB_EDB: a newer schema, unreadable. */
 int pb_db_merge_open(const char *path, struct pb_db_merge **out,
                      struct pb_err *err) PB_WUR;
 /* Number of sources in the other database. */

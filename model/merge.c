@@ -240,12 +240,12 @@ static int check_other(sqlite3 *h, const char *path, struct pb_err *err)
         return pb_err_set(err, PB_EDB, path, 0, 0,
                           "cannot read the database: %s", sqlite3_errmsg(h));
     if (app != PB_DB_APPLICATION_ID && app != 0)
-        return pb_err_set(err, PB_EDB, path, 0, 0,
+        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
                           "not a poolbench database (it belongs to another "
                           "program: application_id 0x%08llx); not merged",
                           app);
     if (app == 0 && (v < 1 || v > PB_DB_SCHEMA_VERSION || ours != 4))
-        return pb_err_set(err, PB_EDB, path, 0, 0,
+        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
                           "not a poolbench database (no poolbench tables, "
                           "schema version %lld); not merged", v);
     if (v > PB_DB_SCHEMA_VERSION)

@@ -228,6 +228,13 @@ for kind in other appid newer; do
     cp "$a" "$m"
 done
 [ "$(counts "$m")" = "$before" ] || fail "refusals changed the database"
+# --skip-unknown passes over another program's SQLite file (exit 0)
+"$pb" ingest --db "$m" --skip-unknown "$tmp/other.db" >"$tmp/out" 2>"$tmp/err" ||
+    fail "--skip-unknown other.db: exit $?"
+[ "$(cat "$tmp/out")" = "skip $tmp/other.db: SQLite file of another program" ] ||
+    fail "--skip-unknown: $(cat "$tmp/out")"
+[ "$(cat "$tmp/err")" = "poolbench: 0 stored (0 results), 0 already present, 0 rejected, 1 of no supported format skipped" ] ||
+    fail "--skip-unknown: $(cat "$tmp/err")"
 
 # --- the output folder of `poolbench run` from another machine. Made
 # here by hand in the layout run/run.c writes (no ZFS needed): plan.ini
