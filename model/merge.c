@@ -42,7 +42,7 @@ static const char *const merge_sql[M__COUNT] = {
                   "r.job, m.name, m.unit, m.direction, r.value, "
                   "r.null_reason, r.stderr, r.samples FROM result r "
                   "LEFT JOIN host h ON h.id = r.host_id "
-                  "JOIN metric m ON m.id = r.metric_id "
+                  "LEFT JOIN metric m ON m.id = r.metric_id "
                   "WHERE r.source_id = ?1 ORDER BY r.id",
     [M_OWN] = "SELECT label FROM config_own WHERE id = ?1",
     [M_OWN_PARAMS] = "SELECT key, value, origin FROM config_own_param "
@@ -700,8 +700,9 @@ static int store_extras(struct pb_db *db, struct pb_db_merge *m,
     sqlite3_bind_int64(smp, 1, m->cur->id);
     while ((st = sqlite3_step(smp)) == SQLITE_ROW) {
         long long old = sqlite3_column_int64(smp, 0);
-        long long *hit = bsearch(&old, m->res_ids, m->nres,
-                                 sizeof(*m->res_ids), cmp_ll);
+        long long *hit = m->nres ? bsearch(&old, m->res_ids, m->nres,
+                                           sizeof(*m->res_ids), cmp_ll)
+                                 : NULL;
         if (!hit)
             continue;
         sqlite3_bind_int64(ins, 1, ids[hit - m->res_ids]);
