@@ -330,6 +330,12 @@ static int load_sources(struct pb_db_merge *m, struct pb_err *err)
             sqlite3_reset(q);
             return PB_EDB;
         }
+        if (sqlite3_column_bytes(q, 1) > 64) {
+            sqlite3_reset(q);
+            return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                              "broken database: source.sha256 is not a "
+                              "SHA-256");
+        }
         PB_GROW(m->src, cap, m->nsrc + 1);
         struct merge_source *s = &m->src[m->nsrc++];
         s->id = sqlite3_column_int64(q, 0);
@@ -737,7 +743,8 @@ int pb_db_merge_store(struct pb_db *db, struct pb_db_merge *m,
 {
     if (nresults)
         *nresults = 0;
-    if (!m->cur || set->nresults != m->nres)
+    if (!m->cur || set->nresults != m->nres || !m->cur->sha256 ||
+        strcmp(set->sha256, m->cur->sha256))
         return pb_err_set(err, PB_EDB, m->path, 0, 0,
                           "merge: the set is not the source read last");
     int own_batch = !db->batch;

@@ -347,13 +347,16 @@ for bad in "UPDATE metric SET name = NULL|metric.name" \
     "UPDATE source SET sha256 = NULL|source.sha256" \
     "UPDATE config_own_param SET key = NULL|a configuration parameter's key" \
     "INSERT INTO fact VALUES (1, NULL, NULL, 'v')|fact.key" \
-    "UPDATE test SET name = NULL|test.name"; do
+    "UPDATE test SET name = NULL|test.name" \
+    "UPDATE source SET sha256 = printf('%.65d', 1)|source.sha256 is not a SHA-256"; do
     mkhostile "$tmp/h2.db" "${bad%%|*}"
     rm -f "$tmp/h.db"
     "$pb" ingest -q --db "$tmp/h.db" "$tmp/h2.db" 2>"$tmp/err"
     rc=$?
     [ $rc = 3 ] || fail "hostile ${bad##*|}: exit $rc"
-    [ "$(head -1 "$tmp/err")" = "poolbench: $tmp/h2.db: broken database: ${bad##*|} is NULL" ] ||
+    want="${bad##*|} is NULL"
+    case $want in *SHA-256*) want=${bad##*|} ;; esac
+    [ "$(head -1 "$tmp/err")" = "poolbench: $tmp/h2.db: broken database: $want" ] ||
         fail "hostile ${bad##*|}: $(cat "$tmp/err")"
     [ "$(q "$tmp/h.db" 'SELECT count(*) FROM source')" = 0 ] ||
         fail "hostile ${bad##*|}: stored"
