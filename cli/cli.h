@@ -13,6 +13,13 @@ int cmd_run(int argc, char **argv);
 int cmd_best(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+
+/* poolbench --version (version.c): argv[0] is "--version". */
+int cli_version(int argc, char **argv);
+/* The version lines; probe: also ask fio and ZFS (runs commands). */
+void cli_version_print(FILE *fp, int probe);
 
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);
@@ -77,6 +84,19 @@ struct option;
 int cli_bad_option(const char *cmd, const char *shortopts,
                    const struct option *opts, char **argv);
 
+/* ==== shell completion (complete.c) ==== */
+
+/* poolbench __complete WHAT ...: candidates one per line. run_command
+ * runs a subcommand by name; names are the subcommands to offer. */
+int cli_complete(int argc, char **argv,
+                 int (*run_command)(const char *name, int argc, char **argv),
+                 const char *const *names, size_t nnames);
+/* Set while __complete lists a command's options: cli_bad_option then
+ * prints opts (cli_list_options: "--name", "--name=" when it takes a
+ * value) and returns 0 instead of complaining. */
+extern int cli_listing_options;
+int cli_list_options(const struct option *opts);
+
 /* Every filter of f must match something: else print "no test matches
  * 'randraed'; did you mean 'randread'?" (the nearest test name or word,
  * config label, metric or host) and return 2. Filters that each match but
@@ -87,6 +107,19 @@ struct pb_db_filter;
 int cli_check_filter(struct pb_db *db, const char *cmd,
                      const struct pb_db_filter *f);
 
+/* ==== compare's outputs (compare_out.c) ==== */
+
+struct pb_compare;
+/* The aligned table of pairs on stdout (colour on a TTY, not NO_COLOR). */
+void cli_compare_table(const struct pb_compare *c);
+/* Counts, geometric means and the first unpaired results. */
+void cli_compare_summary(const struct pb_compare *c, FILE *fp);
+/* One "gate failed" line per offender (the first 20, then a count). */
+void cli_compare_offenders(const struct pb_compare *c, FILE *fp);
+/* One JSON object (pairs, unpaired, summary, gate) on stdout. */
+void cli_compare_json(const struct pb_compare *c, const char *fail_metric);
+/* A CSV header and one row per pair on stdout. */
+void cli_compare_csv(const struct pb_compare *c);
 
 /* ingest OTHER.db (ingest_db.c): open the poolbench database path for
  * merging, set *cur to it and hand each of its sources to cb as a parsed
@@ -101,7 +134,6 @@ int cli_ingest_db(const char *path, int quiet,
                             struct pb_resultset *set,
                             const struct pb_err *err),
                   void *ctx, struct pb_db_merge **cur, struct pb_err *err);
-
 
 /* 1 when path is the output folder of `poolbench run`: a directory with
  * plan.ini, raw/ and commands.log or manifest.tsv at its top. */

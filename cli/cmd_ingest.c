@@ -2,6 +2,7 @@
  * source. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "ingest/ingest.h"
 #include "model/db.h"
 
@@ -618,6 +619,8 @@ int cmd_ingest(int argc, char **argv)
     size_t nsheets = 0, capsheets = 0;
     struct pb_resultset **sheet_sets = NULL;
     int status = 0, ch;
+    rules_path = cli_config()->rules;      /* the config file's defaults; */
+    io.label_from = cli_config()->label_from; /* options win */
     optind = 1;
     while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
         switch (ch) {

@@ -1,5 +1,6 @@
 /* poolbench relabel: rename a configuration label, atomically. */
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "model/db.h"
 
 #include <getopt.h>
@@ -77,7 +78,8 @@ int cmd_relabel(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *dbpath = pb_db_default_path(), *rules_path = NULL;
+    const char *dbpath = pb_db_default_path();
+    const char *rules_path = cli_config()->rules; /* --rules wins */
     const char **srcs = NULL;
     size_t nsrcs = 0, capsrcs = 0;
     int quiet = 0, ch;

@@ -1,6 +1,7 @@
 /* poolbench report: write the static HTML report (and PNGs, a PDF). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "model/db.h"
 #include "render/render.h"
 
@@ -18,6 +19,7 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
+    "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
     "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
@@ -32,7 +34,8 @@ static const char usage_text[] =
     "\n"
     "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  -o, --output DIR  where to write (default ./report)\n"
-    "  --title TEXT    page title (default: from the sources)\n"
+    "  --title TEXT    page title (default: the config file's report.title,\n"
+    "                  else from the sources)\n"
     "  --test RE       only tests whose name matches (PCRE2, anywhere)\n"
     "  --config RE     only configurations whose label matches\n"
     "  --metric RE     only metrics whose name matches; every matching metric\n"
@@ -51,6 +54,9 @@ static const char usage_text[] =
     "                  tests differing only in them are compared as one\n"
     "                  (default runtime,size,ramp_time,time_based; 'none'\n"
     "                  keeps every parameter)\n"
+    "  --latency-axis nines|linear\n"
+    "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
+    "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -72,6 +78,7 @@ int cmd_report(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"latency-axis", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -80,6 +87,9 @@ int cmd_report(int argc, char **argv)
     memset(&ro, 0, sizeof(ro));
     ro.outdir = "report";
     ro.version = PB_VERSION;
+    ro.title = cli_config()->title; /* --title wins */
+    ro.palette = cli_config()->palette;
+    ro.npalette = cli_config()->npalette;
     int stamp = 0, quiet = 0, ch;
     const char *ignore = NULL;
     optind = 1;
@@ -129,6 +139,14 @@ int cmd_report(int argc, char **argv)
             break;
         case 'I':
             ignore = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))
+                return cli_usage_error("report",
+                                       "--latency-axis is nines or linear, "
+                                       "not '%s'",
+                                       optarg);
+            ro.latency_linear = !strcmp(optarg, "linear");
             break;
         case 'h':
             fputs(usage_text, stdout);

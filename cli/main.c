@@ -1,5 +1,7 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
+#include "common/pb_out.h"
+#include "cli/config.h"
 
 #include <jansson.h>
 
@@ -27,9 +29,11 @@ static const struct command commands[] = {
     {"export", cmd_export, "write results as CSV or JSON"},
     {"report", cmd_report, "write the HTML report"},
     {"best", cmd_best, "print the best configuration per test"},
+    {"compare", cmd_compare, "compare a baseline with a candidate (CI gate)"},
     {"rm", cmd_rm, "remove sources and everything of them"},
     {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
+    {"doctor", cmd_doctor, "check what run needs on this machine"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -41,7 +45,9 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
-                "./poolbench.db.\n"
+                "the config file's db, else\n./poolbench.db. Config file: "
+                "$POOLBENCH_CONFIG, else\n$XDG_CONFIG_HOME/poolbench/config "
+                "(~/.config/poolbench/config).\n"
                 "Run 'poolbench <command> --help' for a command's options.\n");
 }
 
@@ -74,37 +80,12 @@ int cli_fail(const struct pb_err *err)
     return pb_err_exit_code(err->code);
 }
 
-/* A cell a spreadsheet would run as a formula: = + - @ (or a tab or CR,
- * which some strip first) at the start of a text that is not a number. */
-static int csv_formula(const char *s)
-{
-    if (!strchr("=+-@\t\r", s[0]) || !s[0])
-        return 0;
-    char *end;
-    errno = 0;
-    (void)strtod(s, &end);
-    return end == s || *end != '\0';
-}
-
 void cli_csv_field(FILE *fp, const char *s)
 {
-    if (!s)
-        return;
-    int formula = csv_formula(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, fp);
-        return;
-    }
-    /* OWASP's advice for formula injection: a leading ' and quotes. */
-    fputc('"', fp);
-    if (formula)
-        fputc('\'', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
+    static struct pb_buf b = PB_BUF_INIT;
+    pb_buf_reset(&b);
+    pb_csv_field(&b, s);
+    fwrite(pb_buf_str(&b), 1, b.len, fp);
 }
 
 int cli_check_output(const char *cmd, const char *out, const char *db)
@@ -128,58 +109,20 @@ int cli_check_output(const char *cmd, const char *out, const char *db)
 
 json_t *cli_json_str(const char *s)
 {
-    if (!s)
-        return json_null();
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    /* Not UTF-8 (a file name in Latin-1, say): the bytes that are not
-     * UTF-8 are written as \xHH rather than the field dropped. */
-    char *e = pb_term_str(s);
-    j = json_string(e);
-    free(e);
-    return j ? j : json_null();
-}
-
-/* The JSON number grammar (RFC 8259, section 6). */
-static int json_number_text(const char *s)
-{
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return 0;
-    if (*s == '.') {
-        s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
+    return pb_jout_str(s);
 }
 
 json_t *cli_json_value(const char *s)
 {
-    if (!s || !json_number_text(s))
-        return cli_json_str(s);
-    if (!strpbrk(s, ".eE") && strlen(s) < 19)
-        return json_integer(strtoll(s, NULL, 10));
-    double d = strtod(s, NULL);
-    return isfinite(d) ? json_real(d) : cli_json_str(s);
+    return pb_jout_value(s);
+}
+
+static int run_command(const char *name, int argc, char **argv)
+{
+    const struct command *c = find(name);
+    if (!c)
+        return cli_usage_error(NULL, "no such command '%s'", name);
+    return c->fn(argc, argv);
 }
 
 int main(int argc, char **argv)
@@ -194,9 +137,15 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
-        printf("poolbench %s\n", PB_VERSION);
-        return 0;
+    if (!strcmp(name, "--version") || !strcmp(name, "version"))
+        return cli_version(argc - 1, argv + 1);
+    if (!strcmp(name, "__complete")) {
+        (void)cli_config_init(1);
+        const char *names[NCOMMANDS];
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            names[i] = commands[i].name;
+        return cli_complete(argc - 1, argv + 1, run_command, names,
+                            NCOMMANDS);
     }
     if (!strcmp(name, "help")) {
         if (argc < 3) {
@@ -210,6 +159,10 @@ int main(int argc, char **argv)
         return c->fn(2, av);
     }
     const struct command *c = find(name);
+    int help = argc > 2 && (!strcmp(argv[2], "--help") ||
+                            !strcmp(argv[2], "-h"));
+    if (c && !help && cli_config_init(0) != 0)
+        return 2;
     if (!c) {
         fprintf(stderr, "poolbench: '%s' is not a poolbench command.", name);
         const char *names[NCOMMANDS];

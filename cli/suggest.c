@@ -93,6 +93,8 @@ const char *cli_nearest(const char *word, const char *const *cands, size_t n)
 int cli_bad_option(const char *cmd, const char *shortopts,
                    const struct option *opts, char **argv)
 {
+    if (cli_listing_options) /* poolbench __complete options CMD */
+        return cli_list_options(opts);
     const char *arg = optind > 0 ? argv[optind - 1] : "";
     if (optopt) {
         /* a known option without its value or with one it does not

@@ -164,6 +164,22 @@ int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
 
 /* ==== report queries ==== */
 
+/* Is id among the sorted ids of f (or f keeps every source)? */
+static int source_kept(const struct pb_db_filter *f, long long id)
+{
+    if (!f || !f->source_ids)
+        return 1;
+    size_t lo = 0, hi = f->nsource_ids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->source_ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->nsource_ids && f->source_ids[lo] == id;
+}
+
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
 {
@@ -171,6 +187,12 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
     if (!q)
         return PB_EDB;
     bind_filter(q, f);
+    if (f && f->source_ids && f->nsource_ids) {
+        /* the range of the kept ids in SQL, so that SQLite sorts only
+         * rows that may be kept; source_kept() decides */
+        sqlite3_bind_int64(q, 6, f->source_ids[0]);
+        sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
+    }
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_rrow r;
@@ -178,6 +200,8 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
         r.metric_id = sqlite3_column_int64(q, 1);
         r.config_id = sqlite3_column_int64(q, 2);
         r.source_id = sqlite3_column_int64(q, 3);
+        if (!source_kept(f, r.source_id))
+            continue;
         r.metric = db_col_text(q, 4);
         r.unit = db_col_text(q, 5);
         r.direction = db_col_text(q, 6);
@@ -239,4 +263,26 @@ int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
                        struct pb_err *err)
 {
     return each_triple(db, S_REPORT_FACTS, 4, cb, ctx, err);
+}
+
+int pb_db_each_sample(struct pb_db *db, pb_db_sample_cb cb, void *ctx,
+                      struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_EACH_SAMPLE, err);
+    if (!q)
+        return PB_EDB;
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_db_sample s;
+        s.result_id = sqlite3_column_int64(q, 0);
+        s.source_id = sqlite3_column_int64(q, 1);
+        s.test_id = sqlite3_column_int64(q, 2);
+        s.metric_id = sqlite3_column_int64(q, 3);
+        s.config_id = sqlite3_column_int64(q, 4);
+        s.seq = (long)sqlite3_column_int64(q, 5);
+        s.value = sqlite3_column_double(q, 6);
+        if ((stop = cb(ctx, &s)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
 }

@@ -2,8 +2,9 @@
  * chart kind fills with the exact numbers it draws, written beside the
  * chart as charts/NNN-stem.csv and linked under it. Text is quoted per
  * RFC 4180 and a cell a spreadsheet would run as a formula gets a leading
- * ' (the render/ twin of cli_csv_field). */
+ * ' (common/pb_out.c, as export writes it). */
 #include "render/render_int.h"
+#include "common/pb_out.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,18 +15,6 @@ struct rp_csv {
     struct pb_buf b;
     size_t ncols, col, rows;
 };
-
-/* A text a spreadsheet would run as a formula: = + - @ (or a tab or CR,
- * which some strip first) at the start of a text that is not a number. */
-static int csv_formula(const char *s)
-{
-    if (!s[0] || !strchr("=+-@\t\r", s[0]))
-        return 0;
-    char *end;
-    errno = 0;
-    (void)strtod(s, &end);
-    return end == s || *end != '\0';
-}
 
 static int valid_utf8(const char *s)
 {
@@ -49,21 +38,7 @@ void rp_csv_esc(struct pb_buf *b, const char *s)
         pb_arena_init(&a);
         s = rp_clean(&a, s);
     }
-    int formula = csv_formula(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        pb_buf_puts(b, s);
-    } else {
-        /* OWASP's advice for formula injection: a leading ' and quotes */
-        pb_buf_putc(b, '"');
-        if (formula)
-            pb_buf_putc(b, '\'');
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                pb_buf_putc(b, '"');
-            pb_buf_putc(b, *p);
-        }
-        pb_buf_putc(b, '"');
-    }
+    pb_csv_field(b, s);
     if (bad)
         pb_arena_release(&a);
 }
@@ -149,6 +124,24 @@ void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell)
         rp_csv_int(c, cell->n);
     }
     rp_csv_int(c, cell ? cell->nresults : 0);
+}
+
+struct rp_csv *rp_csv_table(const struct rt_table *t)
+{
+    const char **head = pb_xcalloc(t->ncols + 1, sizeof(*head));
+    for (size_t i = 0; i < t->ncols; i++)
+        head[i] = t->head[i].text ? t->head[i].text : "";
+    struct rp_csv *c = rp_csv_new(t->ncols, head);
+    free(head);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t i = 0; i < t->ncols; i++) {
+            const struct rt_cell *x = &t->cells[r * t->ncols + i];
+            if (x->has_sortv && t->head[i].align != RT_LEFT)
+                rp_csv_num(c, x->sortv);
+            else
+                rp_csv_str(c, x->text ? x->text : "");
+        }
+    return c;
 }
 
 size_t rp_csv_rows(const struct rp_csv *c)

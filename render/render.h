@@ -25,6 +25,7 @@
 #include "model/db.h"
 
 #include <cairo.h>
+#include <stdint.h>
 
 struct pb_render_opts {
     const char *outdir;         /* NULL = "report" */
@@ -48,6 +49,14 @@ struct pb_render_opts {
      * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
      * default list pb_render_default_ignore; an empty list = none. */
     const char *const *ignore_params;
+    /* Colours of the configurations (0xRRGGBB), given in their label
+     * order and cycled; NULL or 0 = the built-in palette (the config
+     * file's report.palette). */
+    const uint32_t *palette;
+    size_t npalette;
+    /* y axis of the latency CDFs (fio json+ bins): 0 = nines (90%, 99%,
+     * 99.9%, ...), 1 = linear percent (report --latency-axis) */
+    int latency_linear;
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */
@@ -125,5 +134,94 @@ int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
                        struct pb_err *err) PB_WUR;
 
 void pb_chart_free(struct pb_chart *c);
+
+/* ==== compare (compare.c, compare_html.c; docs/design.md, "Compare:
+ * pairing and statistics") ==== */
+
+/* One side of a comparison: results of db selected by filter (config_re,
+ * source_ids, test_re, metric_re), repeats aggregated as in the report. */
+struct pb_compare_side {
+    struct pb_db *db;           /* borrowed, read-only is enough */
+    struct pb_db_filter filter; /* borrowed strings */
+    const char *name;           /* the selector as given, for messages */
+};
+
+struct pb_compare_opts {
+    double alpha;       /* significance level; 0 = 0.05 */
+    double fail_worse;  /* gate threshold in %; NAN or < 0 = no gate */
+    const char *fail_metric_re; /* gate only metrics matching; NULL = all */
+    const char *const *ignore_params; /* as pb_render_opts */
+};
+
+enum pb_compare_verdict { PB_CMP_SAME = 0, PB_CMP_BETTER, PB_CMP_WORSE };
+
+/* One paired (test, metric): strings live as long as the pb_compare. */
+struct pb_compare_pair {
+    const char *test, *metric, *unit;
+    const char *metric_title; /* "read bandwidth" */
+    int higher;               /* 1 higher is better, 0 lower */
+    const char *base_config, *cand_config;
+    double base_mean, base_se, cand_mean, cand_se; /* se < 0 unknown */
+    long base_n, cand_n;
+    double change_pct;         /* (cand / base - 1) 100; NaN base 0 */
+    double ci_lo_pct, ci_hi_pct; /* 1 - alpha CI of change_pct; NaN none */
+    double p;                  /* two-sided; 1 when not tested */
+    const char *method;        /* "welch", "mann-whitney", "none" */
+    const char *why;           /* why `~` without a test, else NULL */
+    enum pb_compare_verdict verdict;
+    int offender;              /* fails the gate */
+    size_t metric_ix;          /* private to render/ */
+};
+
+/* A result of one side that has no partner on the other. */
+struct pb_compare_unpaired {
+    int cand; /* 0 base, 1 cand */
+    const char *test, *metric, *config;
+};
+
+struct pb_compare {
+    struct pb_compare_pair *pairs; /* sorted by test (natural), metric */
+    size_t npairs;
+    struct pb_compare_unpaired *unpaired;
+    size_t nunpaired;
+    size_t better, worse, same, offenders;
+    double alpha, fail_worse;
+    double geomean_ratio;  /* of cand / base over pairs; NaN none */
+    double geomean_better; /* each ratio oriented so > 1 is better */
+    size_t nbase_cells, ncand_cells; /* results (aggregated) per side */
+    int single_config; /* every pair has the same two configurations */
+    const char *base_name, *cand_name;
+    struct pb_compare_priv *priv;
+};
+
+/* Pair the two sides and test every pair. Returns PB_OK with *out (free
+ * with pb_compare_free), PB_EUSAGE for a bad pattern, PB_EDB. A side
+ * with no results, or no pair at all, is not an error here: the caller
+ * checks nbase_cells, ncand_cells and npairs. */
+int pb_compare_run(const struct pb_compare_side *base,
+                   const struct pb_compare_side *cand,
+                   const struct pb_compare_opts *opts,
+                   struct pb_compare **out, struct pb_err *err) PB_WUR;
+void pb_compare_free(struct pb_compare *c);
+
+/* The mean ± SE of one side of p (cand non-zero: the candidate's) in
+ * human units, "148.1 ± 1.7 MiB/s". Returns buf (n >= 64). */
+const char *pb_compare_value_text(const struct pb_compare *c,
+                                  const struct pb_compare_pair *p, int cand,
+                                  char *buf, size_t n);
+
+/* The tests (sorted, distinct) a side holds, for "what there is"
+ * messages when npairs is 0 (with pairs, the cells behind them are
+ * already freed and nothing is called): calls cb with each name; stops
+ * when cb returns non-zero. */
+int pb_compare_each_test(const struct pb_compare *c, int cand,
+                         int (*cb)(void *ctx, const char *test), void *ctx);
+
+/* Write DIR/index.html: the compare page (table with a diverging colour
+ * scale, bar chart of % change with CI whiskers, verdicts), through the
+ * report folder's safe writing (see pb_render_report). PB_OK, PB_EUSAGE
+ * (a non-empty folder that holds no poolbench output) or PB_EIO. */
+int pb_compare_html(const struct pb_compare *c, const char *dir,
+                    struct pb_err *err) PB_WUR;
 
 #endif

@@ -3,6 +3,7 @@
  * rows `poolbench export` gives for the same filter), each with its
  * configuration's dimensions and its test's parameters. */
 #include "render/render_int.h"
+#include "common/pb_out.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -120,58 +121,6 @@ static const char *param_of(const struct params *p, long long id,
 
 /* ==== JSON ==== */
 
-static json_t *jstr(const char *s)
-{
-    if (!s)
-        return json_null();
-    json_t *j = json_string(s);
-    if (j)
-        return j;
-    char *e = pb_term_str(s); /* bytes that are not UTF-8 as \xHH */
-    j = json_string(e);
-    free(e);
-    return j ? j : json_null();
-}
-
-/* RFC 8259's number grammar: such a text is written as a JSON number. */
-static int json_number_text(const char *s)
-{
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return 0;
-    if (*s == '.') {
-        if (!(*++s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    return *s == '\0';
-}
-
-static json_t *jvalue(const char *s)
-{
-    if (!s || !json_number_text(s))
-        return jstr(s);
-    if (!strpbrk(s, ".eE") && strlen(s) < 19)
-        return json_integer(strtoll(s, NULL, 10));
-    double d = strtod(s, NULL);
-    return isfinite(d) ? json_real(d) : jstr(s);
-}
 
 static json_t *params_object(const struct params *p, long long id)
 {
@@ -179,11 +128,11 @@ static json_t *params_object(const struct params *p, long long id)
                                   offsetof(struct pb_db_triple, id), id);
     json_t *o = json_object();
     for (; lo < p->n && p->v[lo].id == id; lo++) {
-        json_t *v = jvalue(p->v[lo].b);
+        json_t *v = pb_jout_value(p->v[lo].b);
         char *k = NULL;
         if (json_object_set_new(o, p->v[lo].a, v) != 0) {
             k = pb_term_str(p->v[lo].a); /* a key that is not UTF-8 */
-            json_object_set_new(o, k, jvalue(p->v[lo].b));
+            json_object_set_new(o, k, pb_jout_value(p->v[lo].b));
         }
         free(k);
     }
@@ -232,7 +181,7 @@ static int on_row(void *ctx, const struct pb_db_row *r)
         else if (i == 12) /* samples */
             j = r->samples ? json_integer(r->samples) : json_null();
         else
-            j = jstr(v[i]);
+            j = pb_jout_str(v[i]);
         json_object_set_new(o, columns[i], j);
     }
     json_object_set_new(o, "config_params",

@@ -168,4 +168,30 @@ struct pb_run_cleanup_opts {
 int pb_run_cleanup(const struct pb_run_cleanup_opts *opts,
                    struct pb_err *err) PB_WUR;
 
+/* ==== the environment a run needs (env.c) ==== */
+
+/* What `poolbench --version` and `poolbench doctor` report. */
+struct pb_run_env {
+    enum pb_run_impl impl;  /* the ZFS a run would use (never AUTO) */
+    char kind[16];          /* ... by name: "openzfs", "zfs-fuse" */
+    int module;             /* the OpenZFS kernel module is loaded */
+    char zfs_path[4096];    /* zfs on $PATH (with zpool), "" when absent */
+    int zfs_answers;        /* ... and it answered the preflight's queries
+                               (for zfs-fuse: its daemon is up) */
+    char zfs_version[128];  /* "zfs-fuse (pool version 23)", "OpenZFS
+                               zfs-2.1.11-1"; "" when unknown */
+    char fio_path[4096];    /* fio on $PATH, "" when absent */
+    char fio_version[64];   /* first line of `fio --version`, "" unknown */
+};
+
+/* Detect the ZFS (as a run does), ask it what it is with the preflight's
+ * capability queries, and ask fio its version; argv only, read-only,
+ * each command killed after timeout seconds (0 = 30). Never fails: what
+ * is absent or does not answer is left empty. */
+void pb_run_env_probe(struct pb_run_env *env, double timeout);
+
+/* The first executable prog on $PATH: 1 with its path written into buf
+ * (when n > 0), else 0. */
+int pb_run_which(const char *prog, char *buf, size_t n);
+
 #endif

@@ -87,14 +87,14 @@ q "$b" "INSERT INTO sample SELECT r.id, 0, r.value FROM result r JOIN source
     '%three-jobs%' AND r.value IS NOT NULL"
 nrr=$(q "$b" "SELECT count(*) FROM result r JOIN source s ON s.id =
     r.source_id WHERE s.path LIKE '%randrw70%' AND r.value IS NOT NULL")
-[ "$nrr" = 26 ] || fail "randrw70 results with values: $nrr"
+[ "$nrr" = 32 ] || fail "randrw70 results with values: $nrr"
 # A: sheet, 2 fio files (54 + 13 results), bonnie++ (8 machines x 30);
 # 8 sheet rows x 4 dimensions attached
 [ "$(counts "$a")" = "4 307 12 12 5 12 32 0" ] ||
     fail "A: $(counts "$a")"
-# B: 54 + 26 + 6 (PTS) + 240 + 3 + 3 results; 2 companions x 4
+# B: 54 + 32 + 6 (PTS) + 240 + 3 + 3 results; 2 companions x 4
 # dimensions attached
-[ "$(counts "$b")" = "6 332 14 14 9 66 8 $((2 * nrr + 54))" ] ||
+[ "$(counts "$b")" = "6 338 14 14 9 66 8 $((2 * nrr + 54))" ] ||
     fail "B: $(counts "$b")"
 b_sum=$(sha256sum "$b")
 
@@ -102,22 +102,22 @@ b_sum=$(sha256sum "$b")
 cp "$a" "$m"
 "$pb" ingest --db "$m" "$b" >"$tmp/out" 2>"$tmp/err" ||
     fail "merge exit $?: $(cat "$tmp/err")"
-[ "$(cat "$tmp/err")" = "poolbench: 4 stored (38 results), 2 already present, 0 rejected" ] ||
+[ "$(cat "$tmp/err")" = "poolbench: 4 stored (44 results), 2 already present, 0 rejected" ] ||
     fail "merge summary: $(cat "$tmp/err")"
 [ "$(head -1 "$tmp/out")" = "merge $b: poolbench database, 6 sources" ] ||
     fail "merge first line: $(head -1 "$tmp/out")"
 grep -qx "skip $b\[fio-json/fio-3.33_three-jobs.json\]: already in the database (same SHA-256)" \
     "$tmp/out" || fail "no skip line for the shared file: $(cat "$tmp/out")"
-grep -qx "ok   $b\[fio-json/fio-3.33_randrw70_4k_json-plus.json\]: fio-json, 26 results" \
+grep -qx "ok   $b\[fio-json/fio-3.33_randrw70_4k_json-plus.json\]: fio-json, 32 results" \
     "$tmp/out" || fail "no ok line for randrw70: $(cat "$tmp/out")"
 [ "$(sha256sum "$b")" = "$b_sum" ] || fail "the merged database changed"
-# union without duplicates: 4 + 4 sources, 307 + 26 + 6 + 3 + 3
+# union without duplicates: 4 + 4 sources, 307 + 32 + 6 + 3 + 3
 # results, A's 12 configs + randrw-70 + the 2 PTS systems (the
 # companions' results are under host_2.1 and host_4.4_c), 5 + 5 tests,
 # the companions' 8 label dimensions beside the sheet's 32, facts 12 + 56 of B's four
 # new sources, 2 samples per randrw70 value (three-jobs' were not copied:
 # A's copy of those bytes is kept)
-exp="8 345 15 15 10 68 40 $((2 * nrr))"
+exp="8 351 15 15 10 68 40 $((2 * nrr))"
 [ "$(counts "$m")" = "$exp" ] || fail "merged counts: $(counts "$m"), want $exp"
 clean "$m" merged
 # samples went to the new ids of the same results
@@ -185,11 +185,11 @@ cp "$a" "$tmp/e.db"
 [ ! -e "$tmp/none.db" ] || fail "--dump made a database"
 [ "$(grep -c '^# ' "$tmp/dump")" = 6 ] || fail "dump: $(grep '^# ' "$tmp/dump")"
 
-# --- an older schema (3: before the sample table) is read, not upgraded
+# --- an older schema (3: before the sample and latency_hist tables) is read, not upgraded
 old=$tmp/old.db
 "$pb" ingest -q --db "$old" fio-json/fio-3.33_randread_4k_qd4_libaio.json \
     2>/dev/null || fail "ingest old"
-q "$old" "DROP TABLE sample; PRAGMA user_version = 3; PRAGMA
+q "$old" "DROP TABLE sample; DROP TABLE latency_hist; PRAGMA user_version = 3; PRAGMA
     journal_mode = DELETE" >/dev/null
 old_sum=$(sha256sum "$old")
 cp "$a" "$m"
@@ -218,7 +218,7 @@ for kind in other appid newer; do
     case $kind in
     other) want="poolbench: $f: not a poolbench database (no poolbench tables, schema version 0); not merged" ;;
     appid) want="poolbench: $f: not a poolbench database (it belongs to another program: application_id 0x000004d2); not merged" ;;
-    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (4); not merged: upgrade poolbench" ;;
+    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (5); not merged: upgrade poolbench" ;;
     esac
     [ "$(head -1 "$tmp/err")" = "$want" ] || fail "$kind: $(cat "$tmp/err")"
     [ "$(sha256sum "$f")" = "$sum" ] || fail "$kind: the file changed"

@@ -5,4 +5,5 @@ INSERT INTO test VALUES (1, 'fio', 'fio read bs=4k', '');
 INSERT INTO metric VALUES (1, 'read_iops', 'ops/s', 'higher');
 INSERT INTO result VALUES (1, 1, NULL, 1, 1, NULL, 1, 5.5, NULL, NULL, NULL, NULL);
 DROP TABLE sample;
+DROP TABLE latency_hist;
 PRAGMA user_version = 3;

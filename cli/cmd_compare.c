@@ -1,0 +1,517 @@
+/* poolbench compare: a baseline against a candidate, per test and metric,
+ * with the verdict of a significance test, and a gate for CI jobs. */
+#include "cli/cli.h"
+#include "model/db.h"
+#include "render/render.h"
+
+#include <fnmatch.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Exit status of a failed gate (DESIGN.md). */
+#define EXIT_GATE 4
+
+static const char usage_text[] =
+    "usage: poolbench compare [--db FILE] [options] BASE CAND\n"
+    "\n"
+    "Compare the results of BASE with those of CAND, paired by test and\n"
+    "metric (and by configuration when a side holds several): means, the\n"
+    "change in %, its confidence interval and a verdict, better, worse or\n"
+    "~ (not significant at --alpha, or a side with a single run). Welch's\n"
+    "t-test on mean, standard error and n; the Mann-Whitney U test when\n"
+    "both sides have stored per-repeat samples. Nothing is written to any\n"
+    "database.\n"
+    "\n"
+    "BASE and CAND are selectors:\n"
+    "  LABEL-RE           configurations whose label matches (PCRE2)\n"
+    "  run:ID             the sources of a 'poolbench run' run\n"
+    "  source:GLOB        sources whose stored path matches the glob\n"
+    "  db:FILE            every result of another poolbench database\n"
+    "  db:FILE:LABEL-RE   its configurations whose label matches\n"
+    "\n"
+    "  --db FILE          database (default $POOLBENCH_DB, else "
+    "./poolbench.db)\n"
+    "  --test RE, --metric RE\n"
+    "                     compare only tests / metrics that match\n"
+    "  --ignore-param LIST\n"
+    "                     test parameters that do not make tests different\n"
+    "                     (default runtime,size,ramp_time,time_based; "
+    "'none')\n"
+    "  --alpha A          significance level (default 0.05; CIs are 1 - A)\n"
+    "  --fail-worse PCT   exit 4 when a significant change is worse than\n"
+    "                     PCT percent (the gate for CI jobs)\n"
+    "  --fail-metric RE   gate only metrics matching RE (default: all)\n"
+    "  --json             one JSON object: pairs, unpaired, summary, gate\n"
+    "  --csv              one CSV row per pair\n"
+    "  --html DIR         write DIR/index.html, the compare page\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage (a selector that matches nothing, sides\n"
+    "that share no test), 3 a database that cannot be read (or is not\n"
+    "poolbench's), 4 the gate failed.\n";
+
+/* ==== selectors ==== */
+
+struct side {
+    const char *text;         /* as given */
+    struct pb_db *db;         /* borrowed main db, or own */
+    int own;                  /* db opened for this side */
+    struct pb_db_filter f;
+    long long *ids;           /* run:, source: */
+    char *label_re;           /* db:FILE:RE */
+};
+
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int add_name(struct names *ns, const char *s)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        if (!strcmp(ns->v[i], s))
+            return 0;
+    PB_GROW(ns->v, ns->cap, ns->n + 1);
+    ns->v[ns->n++] = pb_xstrdup(s);
+    return 0;
+}
+
+static void free_names(struct names *ns)
+{
+    for (size_t i = 0; i < ns->n; i++)
+        free(ns->v[i]);
+    free(ns->v);
+}
+
+/* "a', 'b', 'c" of up to max names, "..." beyond; into b. */
+static void list_names(struct pb_buf *b, const struct names *ns, size_t max)
+{
+    for (size_t i = 0; i < ns->n && i < max; i++) {
+        char *t = pb_term_str(ns->v[i]);
+        pb_buf_printf(b, "%s'%s'", i ? ", " : "", t);
+        free(t);
+    }
+    if (ns->n > max)
+        pb_buf_printf(b, " and %zu more", ns->n - max);
+    if (!ns->n)
+        pb_buf_puts(b, "none");
+}
+
+struct glob_ctx {
+    const char *glob;
+    long long *ids;
+    size_t n, cap;
+    struct names paths;
+};
+
+static int on_source(void *vctx, const struct pb_db_source *s)
+{
+    struct glob_ctx *g = vctx;
+    if (!s->nresults)
+        return 0;
+    add_name(&g->paths, s->path);
+    if (fnmatch(g->glob, s->path, 0) == 0) {
+        PB_GROW(g->ids, g->cap, g->n + 1);
+        g->ids[g->n++] = s->id;
+    }
+    return 0;
+}
+
+static int on_fact(void *vctx, const struct pb_db_triple *t)
+{
+    if (t->b && !strcmp(t->b, "run_id") && t->c)
+        add_name(vctx, t->c);
+    return 0;
+}
+
+static int source_side(struct side *s, const char *glob)
+{
+    struct glob_ctx g;
+    memset(&g, 0, sizeof(g));
+    g.glob = glob;
+    struct pb_err err = {0};
+    if (pb_db_each_source(s->db, on_source, &g, &err)) {
+        free(g.ids);
+        free_names(&g.paths);
+        return cli_fail(&err);
+    }
+    if (!g.n) {
+        struct pb_buf b = PB_BUF_INIT;
+        const char *near = cli_nearest(glob, (const char *const *)g.paths.v,
+                                       g.paths.n);
+        if (near) {
+            char *t = pb_term_str(near);
+            pb_buf_printf(&b, "; did you mean 'source:%s'?", t);
+            free(t);
+        } else {
+            pb_buf_puts(&b, "; sources: ");
+            list_names(&b, &g.paths, 5);
+        }
+        int rc = cli_usage_error("compare", "no source matches '%s'%s",
+                                 s->text, pb_buf_str(&b));
+        pb_buf_release(&b);
+        free(g.ids);
+        free_names(&g.paths);
+        return rc;
+    }
+    free_names(&g.paths);
+    s->ids = g.ids;
+    s->f.source_ids = g.ids;
+    s->f.nsource_ids = g.n;
+    return 0;
+}
+
+static int run_side(struct side *s, const char *run)
+{
+    struct pb_db_select sel = {NULL, NULL, run, NULL};
+    struct pb_err err = {0};
+    size_t n = 0;
+    if (pb_db_select_sources(s->db, &sel, &s->ids, &n, &err))
+        return cli_fail(&err);
+    if (!n) {
+        struct names runs = {0};
+        struct pb_buf b = PB_BUF_INIT;
+        if (pb_db_report_facts(s->db, on_fact, &runs, &err)) {
+            free_names(&runs);
+            return cli_fail(&err);
+        }
+        const char *near = cli_nearest(run, (const char *const *)runs.v,
+                                       runs.n);
+        if (near) {
+            pb_buf_printf(&b, "did you mean 'run:%s'?", near);
+        } else {
+            pb_buf_puts(&b, "runs: ");
+            list_names(&b, &runs, 8);
+        }
+        int rc = cli_usage_error("compare", "no run matches '%s'; %s",
+                                 s->text, pb_buf_str(&b));
+        pb_buf_release(&b);
+        free_names(&runs);
+        return rc;
+    }
+    s->f.source_ids = s->ids;
+    s->f.nsource_ids = n;
+    return 0;
+}
+
+static int on_label(void *ctx, const char *name)
+{
+    return add_name(ctx, name);
+}
+
+/* A label pattern must match some configuration with results: else name
+ * the selector, the nearest label and what there is. */
+static int label_side(struct side *s, const char *re)
+{
+    struct names all = {0}, hit = {0};
+    struct pb_err err = {0};
+    int rc = pb_db_each_name(s->db, PB_DB_CONFIGS, re, on_label, &hit, &err);
+    if (!rc)
+        rc = pb_db_each_name(s->db, PB_DB_CONFIGS, NULL, on_label, &all,
+                             &err);
+    if (rc) {
+        free_names(&all);
+        free_names(&hit);
+        return cli_fail(&err);
+    }
+    int out = 0;
+    if (!hit.n) {
+        struct pb_buf b = PB_BUF_INIT;
+        const char *near = cli_nearest(re, (const char *const *)all.v, all.n);
+        if (near) {
+            char *t = pb_term_str(near);
+            pb_buf_printf(&b, "did you mean '%s'? ", t);
+            free(t);
+        }
+        pb_buf_puts(&b, "configurations: ");
+        list_names(&b, &all, 8);
+        char *t = pb_term_str(s->text);
+        out = cli_usage_error("compare", "no configuration label matches "
+                              "'%s'; %s", t, pb_buf_str(&b));
+        free(t);
+        pb_buf_release(&b);
+    }
+    free_names(&all);
+    free_names(&hit);
+    return out;
+}
+
+/* db:FILE or db:FILE:RE. FILE ends at the first ':' after "db:" unless
+ * the whole rest names an existing file. */
+static int db_side(struct side *s, const char *rest)
+{
+    struct stat st;
+    char *file;
+    const char *colon = strchr(rest, ':');
+    if (colon && stat(rest, &st) != 0) {
+        file = pb_xstrndup(rest, (size_t)(colon - rest));
+        s->label_re = pb_xstrdup(colon + 1);
+        if (!*s->label_re) {
+            free(s->label_re);
+            s->label_re = NULL;
+        }
+    } else {
+        file = pb_xstrdup(rest);
+    }
+    if (!*file) {
+        free(file);
+        return cli_usage_error("compare", "'%s': no file after 'db:'",
+                               s->text);
+    }
+    struct pb_err err = {0};
+    if (access(file, F_OK) != 0) {
+        int rc = cli_usage_error("compare", "'%s': no such database '%s'",
+                                 s->text, file);
+        free(file);
+        return rc;
+    }
+    int rc = pb_db_open(file, 1, &s->db, &err);
+    free(file);
+    if (rc)
+        return cli_fail(&err);
+    s->own = 1;
+    s->f.config_re = s->label_re;
+    return s->label_re ? label_side(s, s->label_re) : 0;
+}
+
+/* Fill side s from its selector text; main is the --db database (opened
+ * on first need into *main). 0 or an exit status (printed). */
+static int parse_side(struct side *s, const char *dbpath, struct pb_db **main,
+                      const struct pb_db_filter *common)
+{
+    s->f.test_re = common->test_re;
+    s->f.metric_re = common->metric_re;
+    if (!strncmp(s->text, "db:", 3)) {
+        int rc = db_side(s, s->text + 3);
+        if (rc)
+            return rc;
+    } else {
+        if (!*main) {
+            struct pb_err err = {0};
+            if (pb_db_open(dbpath, 1, main, &err))
+                return cli_fail(&err);
+        }
+        s->db = *main;
+        if (!strncmp(s->text, "run:", 4)) {
+            int rc = run_side(s, s->text + 4);
+            if (rc)
+                return rc;
+        } else if (!strncmp(s->text, "source:", 7)) {
+            int rc = source_side(s, s->text + 7);
+            if (rc)
+                return rc;
+        } else {
+            s->f.config_re = s->text;
+            int rc = label_side(s, s->text);
+            if (rc)
+                return rc;
+        }
+    }
+    /* every pattern must match something in this side's database */
+    return cli_check_filter(s->db, "compare", &s->f);
+}
+
+static void release_side(struct side *s)
+{
+    if (s->own)
+        pb_db_close(s->db);
+    free(s->ids);
+    free(s->label_re);
+}
+
+/* ==== sides that share nothing ==== */
+
+static int collect_test(void *ctx, const char *t)
+{
+    return add_name(ctx, t);
+}
+
+static int no_pairs(const struct pb_compare *c, const char *bt, const char *ct)
+{
+    struct names b = {0}, k = {0};
+    (void)pb_compare_each_test(c, 0, collect_test, &b);
+    (void)pb_compare_each_test(c, 1, collect_test, &k);
+    const char *shared = NULL;
+    for (size_t i = 0; i < b.n && !shared; i++)
+        for (size_t j = 0; j < k.n && !shared; j++)
+            if (!strcmp(b.v[i], k.v[j]))
+                shared = b.v[i];
+    if (shared) {
+        /* tests in common, but configurations that cannot be told apart:
+         * say which, and how to select fewer */
+        struct names cb = {0}, cc = {0};
+        for (size_t i = 0; i < c->nunpaired; i++)
+            add_name(c->unpaired[i].cand ? &cc : &cb,
+                     c->unpaired[i].config);
+        struct pb_buf m = PB_BUF_INIT;
+        pb_buf_puts(&m, "base has ");
+        list_names(&m, &cb, 3);
+        pb_buf_puts(&m, "; cand has ");
+        list_names(&m, &cc, 3);
+        char *bs = pb_term_str(bt), *cs = pb_term_str(ct),
+             *ts = pb_term_str(shared);
+        int rc = cli_usage_error(
+            "compare", "'%s' and '%s' share tests ('%s'...) but no "
+            "configuration pairs with one on the other side (by being the "
+            "only one, by label or by dimensions): %s. A label pattern "
+            "matches anywhere in a label: anchor it (e.g. '^%s$') to "
+            "select fewer", bs, cs, ts, pb_buf_str(&m), cs);
+        free(bs);
+        free(cs);
+        free(ts);
+        pb_buf_release(&m);
+        free_names(&cb);
+        free_names(&cc);
+        free_names(&b);
+        free_names(&k);
+        return rc;
+    }
+    struct pb_buf m = PB_BUF_INIT;
+    pb_buf_puts(&m, "base has ");
+    list_names(&m, &b, 4);
+    pb_buf_puts(&m, "; cand has ");
+    list_names(&m, &k, 4);
+    char *bs = pb_term_str(bt), *cs = pb_term_str(ct);
+    int rc = cli_usage_error("compare",
+                             "'%s' and '%s' share no test and metric: %s",
+                             bs, cs, pb_buf_str(&m));
+    free(bs);
+    free(cs);
+    pb_buf_release(&m);
+    free_names(&b);
+    free_names(&k);
+    return rc;
+}
+
+/* ==== the command ==== */
+
+static int parse_number(const char *opt, const char *s, double lo, double hi,
+                        double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return cli_usage_error("compare", "%s: '%s' is not a number from "
+                               "%g to %g", opt, s, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"test", required_argument, NULL, 't'},
+        {"metric", required_argument, NULL, 'm'},
+        {"ignore-param", required_argument, NULL, 'I'},
+        {"alpha", required_argument, NULL, 'a'},
+        {"fail-worse", required_argument, NULL, 'F'},
+        {"fail-metric", required_argument, NULL, 'M'},
+        {"json", no_argument, NULL, 'J'},
+        {"csv", no_argument, NULL, 'C'},
+        {"html", required_argument, NULL, 'O'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *dbpath = pb_db_default_path();
+    struct pb_db_filter common = {0};
+    struct pb_compare_opts co;
+    memset(&co, 0, sizeof(co));
+    co.alpha = 0.05;
+    co.fail_worse = -1;
+    const char *ignore = NULL, *html = NULL;
+    int json = 0, csv = 0, ch, rc;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': dbpath = optarg; break;
+        case 't': common.test_re = optarg; break;
+        case 'm': common.metric_re = optarg; break;
+        case 'I': ignore = optarg; break;
+        case 'a':
+            if ((rc = parse_number("--alpha", optarg, 1e-9, 0.5, &co.alpha)))
+                return rc;
+            break;
+        case 'F':
+            if ((rc = parse_number("--fail-worse", optarg, 0, 1e9,
+                                   &co.fail_worse)))
+                return rc;
+            break;
+        case 'M': co.fail_metric_re = optarg; break;
+        case 'J': json = 1; break;
+        case 'C': csv = 1; break;
+        case 'O': html = optarg; break;
+        case 'h': fputs(usage_text, stdout); return 0;
+        default: return cli_bad_option("compare", "h", opts, argv);
+        }
+    }
+    if (argc - optind != 2)
+        return argc - optind < 2
+                   ? cli_usage_error("compare", "give BASE and CAND")
+                   : cli_usage_error("compare", "unexpected argument '%s'",
+                                     argv[optind + 2]);
+    if (json + csv > 1)
+        return cli_usage_error("compare", "give at most one of --json, --csv");
+    if (co.fail_metric_re && co.fail_worse < 0)
+        return cli_usage_error("compare", "--fail-metric needs --fail-worse");
+    if ((rc = cli_ignore_params("compare", ignore, &co.ignore_params)))
+        return rc;
+    struct pb_db *main_db = NULL;
+    struct side sides[2];
+    memset(sides, 0, sizeof(sides));
+    sides[0].text = argv[optind];
+    sides[1].text = argv[optind + 1];
+    struct pb_compare *cmp = NULL;
+    struct pb_err err = {0};
+    int status = 0;
+    for (int s = 0; s < 2 && !status; s++)
+        status = parse_side(&sides[s], dbpath, &main_db, &common);
+    if (status)
+        goto out;
+    struct pb_compare_side cs[2];
+    for (int s = 0; s < 2; s++)
+        cs[s] = (struct pb_compare_side){sides[s].db, sides[s].f,
+                                         sides[s].text};
+    if (pb_compare_run(&cs[0], &cs[1], &co, &cmp, &err)) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    for (int s = 0; s < 2 && !status; s++)
+        if (!(s ? cmp->ncand_cells : cmp->nbase_cells))
+            status = cli_usage_error("compare", "'%s' selects no result "
+                                     "with a value", sides[s].text);
+    if (!status && !cmp->npairs)
+        status = no_pairs(cmp, sides[0].text, sides[1].text);
+    if (status)
+        goto out;
+    if (html && (rc = pb_compare_html(cmp, html, &err))) {
+        status = cli_fail(&err);
+        goto out;
+    }
+    if (json)
+        cli_compare_json(cmp, co.fail_metric_re);
+    else if (csv)
+        cli_compare_csv(cmp);
+    else if (!html) {
+        cli_compare_table(cmp);
+        cli_compare_summary(cmp, stdout);
+    } else {
+        cli_compare_summary(cmp, stderr);
+    }
+    if (html)
+        fprintf(stderr, "poolbench: compare: wrote %s/index.html\n", html);
+    if (cmp->offenders) {
+        cli_compare_offenders(cmp, stderr);
+        status = EXIT_GATE;
+    }
+out:
+    pb_compare_free(cmp);
+    for (int s = 0; s < 2; s++)
+        release_side(&sides[s]);
+    pb_db_close(main_db);
+    free((void *)co.ignore_params);
+    return status;
+}
