@@ -307,7 +307,8 @@ int pb_db_merge_open(const char *path, struct pb_db_merge **out,
 size_t pb_db_merge_count(const struct pb_db_merge *m);
 /* The next source of the other database as a result set (its path,
  * format, SHA-256, results with their own dimensions and origins, the
- * dimensions it attached to labels, facts), in source id order; *set is
+ * dimensions it attached to labels, facts, latency distributions), in
+ * source id order; *set is
  * NULL after the last. Caller frees *set. PB_OK or PB_EDB. */
 int pb_db_merge_next(struct pb_db_merge *m, struct pb_resultset **set,
                      struct pb_err *err) PB_WUR;

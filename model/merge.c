@@ -32,6 +32,7 @@ enum merge_stmt {
     M_LABEL_PARAMS,
     M_FACTS,
     M_SAMPLES,
+    M_HISTS,
     M__COUNT
 };
 
@@ -60,6 +61,9 @@ static const char *const merge_sql[M__COUNT] = {
     [M_SAMPLES] = "SELECT s.result_id, s.seq, s.value FROM sample s "
                   "JOIN result r ON r.id = s.result_id "
                   "WHERE r.source_id = ?1 ORDER BY s.result_id, s.seq",
+    [M_HISTS] = "SELECT h.result_id, h.kind, h.nbins, h.bins FROM "
+                "latency_hist h JOIN result r ON r.id = h.result_id "
+                "WHERE r.source_id = ?1 ORDER BY h.result_id",
 };
 
 /* id -> index map (open addressing; ids are never 0) */
@@ -591,6 +595,49 @@ static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The latency distributions (schema v5) behind the source's results:
+ * onto the set, by result index, so that pb_db_store stores them. */
+static int read_hists(struct pb_db_merge *m, struct pb_resultset *set,
+                      struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_HISTS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(q, 0);
+        long long *hit = m->nres ? bsearch(&id, m->res_ids, m->nres,
+                                           sizeof(*m->res_ids), cmp_ll)
+                                 : NULL;
+        sqlite3_int64 n = sqlite3_column_int64(q, 2);
+        const unsigned char *blob = sqlite3_column_blob(q, 3);
+        size_t len = (size_t)sqlite3_column_bytes(q, 3);
+        if (!hit || sqlite3_column_type(q, 1) == SQLITE_NULL || n <= 0 ||
+            (size_t)n > len)
+            continue; /* as the report does with a blob it cannot read */
+        uint64_t *val = pb_arena_alloc(&set->arena, (size_t)n * sizeof(*val));
+        uint64_t *cnt = pb_arena_alloc(&set->arena, (size_t)n * sizeof(*cnt));
+        if (pb_db_hist_decode(blob, len, (size_t)n, val, cnt) != 0)
+            continue;
+        PB_GROW(set->hists, set->caphists, set->nhists + 1);
+        struct pb_hist *h = &set->hists[set->nhists++];
+        h->result = (size_t)(hit - m->res_ids);
+        h->kind = pb_rs_str(set, db_col_text(q, 1));
+        h->n = (size_t)n;
+        h->value = val;
+        h->count = cnt;
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
 static int read_facts(struct pb_db_merge *m, struct pb_resultset *set,
                       struct pb_err *err)
 {
@@ -632,6 +679,8 @@ int pb_db_merge_next(struct pb_db_merge *m, struct pb_resultset **out,
         rc = read_label_params(m, set, err);
     if (!rc)
         rc = read_facts(m, set, err);
+    if (!rc)
+        rc = read_hists(m, set, err);
     if (rc) {
         pb_resultset_free(set);
         m->cur = NULL;
@@ -653,11 +702,6 @@ static int target_exec(struct pb_db *db, const char *sql, struct pb_err *err)
     return PB_EDB;
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* After pb_db_store: the new source's first ingest time, and the samples
  * of its results (old result ids -> new ones, both in result order). */

@@ -43,7 +43,7 @@ clean() {
 tables() {
     sqlite3 "$1" ".dump host config config_param config_own
         config_own_param label_param test test_param metric result fact
-        sample"
+        sample latency_hist"
     q "$1" "SELECT id, sha256, path, format, tool_version, size FROM source
         ORDER BY id"
 }
@@ -120,6 +120,14 @@ grep -qx "ok   $b\[fio-json/fio-3.33_randrw70_4k_json-plus.json\]: fio-json, 32 
 exp="8 351 15 15 10 68 40 $((2 * nrr))"
 [ "$(counts "$m")" = "$exp" ] || fail "merged counts: $(counts "$m"), want $exp"
 clean "$m" merged
+# the json+ latency distributions (schema v5) came with their results
+got=$(q "$m" "SELECT count(*) || ' ' || sum(h.total) FROM latency_hist h
+    JOIN result r ON r.id = h.result_id JOIN source s ON s.id = r.source_id
+    WHERE s.path LIKE '%randrw70%'")
+[ "$got" = "$(q "$d" "SELECT count(*) || ' ' || sum(h.total) FROM
+    latency_hist h JOIN result r ON r.id = h.result_id JOIN source s ON
+    s.id = r.source_id WHERE s.path LIKE '%randrw70%'")" ] && [ "$got" != "0 " ] ||
+    fail "latency_hist of randrw70: $got"
 # samples went to the new ids of the same results
 got=$(q "$m" "SELECT count(*) FROM sample x JOIN result r ON r.id =
     x.result_id JOIN source s ON s.id = r.source_id WHERE s.path LIKE
