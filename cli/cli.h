@@ -121,4 +121,31 @@ void cli_compare_json(const struct pb_compare *c, const char *fail_metric);
 /* A CSV header and one row per pair on stdout. */
 void cli_compare_csv(const struct pb_compare *c);
 
+/* ingest OTHER.db (ingest_db.c): open the poolbench database path for
+ * merging, set *cur to it and hand each of its sources to cb as a parsed
+ * file (shown as "PATH[SOURCE PATH]"), then close it and clear *cur.
+ * PB_OK; PB_EFORMAT (another program's SQLite file) or PB_EDB with err
+ * filled (nothing of it was handed on; unreadable later: the sources
+ * before it were). */
+struct pb_db_merge;
+struct pb_resultset;
+int cli_ingest_db(const char *path, int quiet,
+                  int (*cb)(void *ctx, const char *path,
+                            struct pb_resultset *set,
+                            const struct pb_err *err),
+                  void *ctx, struct pb_db_merge **cur, struct pb_err *err);
+
+/* 1 when path is the output folder of `poolbench run`: a directory with
+ * plan.ini, raw/ and commands.log or manifest.tsv at its top. */
+int cli_is_run_dir(const char *path);
+/* ingest RUN_DIR: merge the poolbench databases at its top (not db_path,
+ * the database in use) with cli_ingest_db; its raw files are not read.
+ * PB_OK when one was merged; PB_EINPUT (printed) when it holds none;
+ * PB_EDB (printed, *refused set) when one could not be merged. */
+int cli_ingest_run_dir(const char *path, const char *db_path, int quiet,
+                       int (*cb)(void *ctx, const char *path,
+                                 struct pb_resultset *set,
+                                 const struct pb_err *err),
+                       void *ctx, struct pb_db_merge **cur, int *refused);
+
 #endif

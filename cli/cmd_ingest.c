@@ -77,6 +77,11 @@ static const char usage_text2[] =
     "  -q, --quiet       print only errors and the summary\n"
     "  -h, --help        show this help\n"
     "\n"
+    "A PATH that is a poolbench database (another machine's) is merged:\n"
+    "its sources, configurations, results, facts and samples, each source\n"
+    "skipped when its SHA-256 is stored; the file is only read. The output\n"
+    "folder of `poolbench run` is gathered through the database in it.\n"
+    "\n"
     "Pasted zpool/zfs/hdparm commands in text inputs become configuration\n"
     "dimensions; a generic job name (fio, test, job1, task_0, iozone, ...)\n"
     "gives way to a note's title line, or is qualified by host or file and\n"
@@ -85,13 +90,14 @@ static const char usage_text2[] =
     "\n"
     "Exit status: 0 all inputs stored or already present, 1 some inputs\n"
     "rejected (the rest were stored), 2 usage error (also a bad sheet:\n"
-    "nothing is stored), 3 database error.\n";
+    "nothing is stored), 3 database error (also an SQLite file that is\n"
+    "not a poolbench database: not merged, the other inputs are stored).\n";
 
 /* A source stored in the open transaction: reported "ok" only once that
  * transaction is committed (durable), never before. */
 struct pending {
     char *path;
-    const char *format; /* a parser's static name */
+    char *format;
     size_t n;
 };
 
@@ -113,6 +119,8 @@ struct ingest_ctx {
     size_t ncoll, capcoll;
     size_t *collix; /* hash of coll: index + 1, 0 = free */
     size_t capix;   /* power of two */
+    struct pb_db_merge *merge; /* sources come from this database */
+    int db_refused; /* an input was an SQLite file not merged: exit 3 */
 };
 
 /* ==== sources collapsing into one generically named configuration ==== */
@@ -227,6 +235,7 @@ static void settle(struct ingest_ctx *c, int ok)
             }
         }
         free(p->path);
+        free(p->format);
     }
     c->npend = 0;
 }
@@ -276,6 +285,15 @@ static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
     return 0;
 }
 
+/* pb_db_store, or for a source of a merged database pb_db_merge_store
+ * (which brings its samples along). */
+static int store_one(struct ingest_ctx *c, const struct pb_resultset *set,
+                     size_t *n, struct pb_err *e)
+{
+    return c->merge ? pb_db_merge_store(c->db, c->merge, set, n, e)
+                    : pb_db_store(c->db, set, n, e);
+}
+
 /* ingest --replace: the sources of these bytes or this path are removed
  * and set stored in one transaction of its own (the batch so far is
  * committed first). PB_OK with the batch open again, or the error (nothing
@@ -298,7 +316,7 @@ static int replace_store(struct ingest_ctx *c, const struct pb_resultset *set,
     if (!rc && nids)
         rc = pb_db_prune(c->db, e);
     if (!rc)
-        rc = pb_db_store(c->db, set, n, e);
+        rc = store_one(c, set, n, e);
     if (rc) {
         pb_db_rollback(c->db);
         free(ids);
@@ -334,6 +352,25 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     if (!set) {
         if (c->tty && !c->quiet)
             fputs("\r\033[K", stderr);
+        if (!c->merge && pb_db_merge_sniff(path)) {
+            /* another database: its sources, as if each were a file */
+            struct pb_err e = {0};
+            c->seen--;
+            if (cli_ingest_db(path, c->quiet, on_file, c, &c->merge, &e) ==
+                    PB_EFORMAT && c->skip_unknown) {
+                c->unknown++;
+                if (!c->quiet) {
+                    fputs("skip ", stdout);
+                    pb_fput_term(path, stdout);
+                    fputs(": SQLite file of another program\n", stdout);
+                }
+            } else if (e.code) {
+                pb_err_print(&e, stderr);
+                c->db_refused = 1;
+                c->rejected++;
+            }
+            return 0;
+        }
         if (err->code == PB_EFORMAT && c->skip_unknown) {
             c->unknown++;
             if (!c->quiet) {
@@ -394,7 +431,7 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         if (rc == PB_OK)
             goto stored;
     }
-    rc = pb_db_store(c->db, set, &n, &e);
+    rc = store_one(c, set, &n, &e);
 stored:
     c->batch_n++;
     if (c->tty && !c->quiet)
@@ -410,7 +447,7 @@ stored:
         count_generic(c, set);
         PB_GROW(c->pend, c->cappend, c->npend + 1);
         c->pend[c->npend].path = pb_xstrdup(path);
-        c->pend[c->npend].format = set->format;
+        c->pend[c->npend].format = pb_xstrdup(set->format);
         c->pend[c->npend].n = n;
         c->npend++;
     }
@@ -733,10 +770,21 @@ int cmd_ingest(int argc, char **argv)
     }
     ctx.tty = isatty(2);
     io.db_path = ctx.dump ? NULL : dbpath;
-    if (optind < argc && !ctx.fatal &&
-        pb_ingest_walk((const char *const *)argv + optind,
-                       (size_t)(argc - optind), &io, on_file, &ctx) != PB_OK)
+    /* run output folders: their databases, not their raw files */
+    const char **paths = pb_xcalloc((size_t)(argc - optind) + 1,
+                                    sizeof(*paths));
+    size_t npaths = 0;
+    for (int i = optind; i < argc && !ctx.fatal; i++) {
+        if (!cli_is_run_dir(argv[i]))
+            paths[npaths++] = argv[i];
+        else if (cli_ingest_run_dir(argv[i], io.db_path, ctx.quiet, on_file,
+                                    &ctx, &ctx.merge, &ctx.db_refused))
+            ctx.rejected++;
+    }
+    if (npaths && !ctx.fatal &&
+        pb_ingest_walk(paths, npaths, &io, on_file, &ctx) != PB_OK)
         ctx.rejected++;
+    free(paths);
     if (ctx.tty && !ctx.quiet)
         fputs("\r\033[K", stderr);
     pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */
@@ -770,7 +818,7 @@ int cmd_ingest(int argc, char **argv)
     if (!ctx.dump && !ctx.quiet)
         for (size_t i = 0; i < nsheets; i++)
             note_unmatched(ctx.db, sheet_sets[i]);
-    status = ctx.rejected ? 1 : 0;
+    status = ctx.db_refused ? 3 : ctx.rejected ? 1 : 0;
 out:
     warn_collapsed(&ctx);
     pb_db_close(ctx.db);

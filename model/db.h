@@ -315,4 +315,39 @@ void pb_db_hist_encode(const uint64_t *value, const uint64_t *count, size_t n,
 int pb_db_hist_decode(const unsigned char *blob, size_t len, size_t n,
                       uint64_t *value, uint64_t *count);
 
+/* ==== merging another poolbench database (merge.c; docs/design.md,
+ * "Merging databases") ====
+ * Use: pb_db_merge_sniff() on an input path; pb_db_merge_open(); then
+ * pb_db_merge_next() and pb_db_merge_store() per source until *set is
+ * NULL; pb_db_merge_close(). The other file is never written. */
+struct pb_db_merge;
+
+/* 1 when path is a regular file with the SQLite header, else 0. */
+int pb_db_merge_sniff(const char *path);
+
+/* Open the poolbench database at path for merging: read-only, copied to
+ * a temporary file ($TMPDIR, else /tmp) that is migrated when its schema
+ * is older. PB_OK (free *out with pb_db_merge_close), PB_EFORMAT with err
+ * filled for another program's SQLite file (no poolbench id or tables),
+ * or PB_EDB: a newer schema, unreadable. */
+int pb_db_merge_open(const char *path, struct pb_db_merge **out,
+                     struct pb_err *err) PB_WUR;
+/* Number of sources in the other database. */
+size_t pb_db_merge_count(const struct pb_db_merge *m);
+/* The next source of the other database as a result set (its path,
+ * format, SHA-256, results with their own dimensions and origins, the
+ * dimensions it attached to labels, facts, latency distributions), in
+ * source id order; *set is
+ * NULL after the last. Caller frees *set. PB_OK or PB_EDB. */
+int pb_db_merge_next(struct pb_db_merge *m, struct pb_resultset **set,
+                     struct pb_err *err) PB_WUR;
+/* Store set, the one pb_db_merge_next gave last, like pb_db_store (same
+ * returns, PB_EDUP for a source already there), plus its per-repeat
+ * samples (result ids remapped) and its first ingest time, all under one
+ * savepoint (a transaction of its own outside a batch). */
+int pb_db_merge_store(struct pb_db *db, struct pb_db_merge *m,
+                      const struct pb_resultset *set, size_t *nresults,
+                      struct pb_err *err) PB_WUR;
+void pb_db_merge_close(struct pb_db_merge *m);
+
 #endif

@@ -1,0 +1,895 @@
+/* Merging another poolbench database (`poolbench ingest other.db`): its
+ * sources are read back as result sets, one per source, and stored with
+ * pb_db_store like parsed files, so the SHA-256 rule, own and attached
+ * configuration dimensions (with their origins) and re-keying work exactly
+ * as for files; the per-repeat samples and the time of the first ingest
+ * follow in the same savepoint. The other file is never written: it is
+ * copied (SQLite backup API, a consistent snapshot even while it is being
+ * written) to a temporary file, and the copy is migrated when its schema is
+ * older. Rules: docs/design.md, "Merging databases". */
+#define _GNU_SOURCE
+#include "model/db_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Statements on the copy (the other database). Not in db.c's array: they
+ * run on a connection of their own and are finalized by
+ * pb_db_merge_close. */
+enum merge_stmt {
+    M_SOURCES,
+    M_RESULTS,
+    M_OWN,
+    M_OWN_PARAMS,
+    M_CONFIG,
+    M_CONFIG_PARAMS,
+    M_TEST,
+    M_TEST_PARAMS,
+    M_LABEL_PARAMS,
+    M_FACTS,
+    M_SAMPLES,
+    M_HISTS,
+    M_SERIES,
+    M_SERIES_POINTS,
+    M__COUNT
+};
+
+static const char *const merge_sql[M__COUNT] = {
+    [M_SOURCES] = "SELECT id, sha256, path, format, tool_version, size, "
+                  "ingested_at FROM source ORDER BY id",
+    [M_RESULTS] = "SELECT r.id, r.own_id, r.config_id, r.test_id, h.name, "
+                  "r.job, m.name, m.unit, m.direction, r.value, "
+                  "r.null_reason, r.stderr, r.samples FROM result r "
+                  "LEFT JOIN host h ON h.id = r.host_id "
+                  "LEFT JOIN metric m ON m.id = r.metric_id "
+                  "WHERE r.source_id = ?1 ORDER BY r.id",
+    [M_OWN] = "SELECT label FROM config_own WHERE id = ?1",
+    [M_OWN_PARAMS] = "SELECT key, value, origin FROM config_own_param "
+                     "WHERE own_id = ?1 ORDER BY key",
+    [M_CONFIG] = "SELECT label FROM config WHERE id = ?1",
+    [M_CONFIG_PARAMS] = "SELECT key, value, origin FROM config_param "
+                        "WHERE config_id = ?1 ORDER BY key",
+    [M_TEST] = "SELECT tool, name FROM test WHERE id = ?1",
+    [M_TEST_PARAMS] = "SELECT key, value FROM test_param WHERE test_id = ?1 "
+                      "ORDER BY key",
+    [M_LABEL_PARAMS] = "SELECT label, key, value, origin FROM label_param "
+                       "WHERE source_id = ?1 ORDER BY rowid",
+    [M_FACTS] = "SELECT host, key, value FROM fact WHERE source_id = ?1 "
+                "ORDER BY rowid",
+    [M_SAMPLES] = "SELECT s.result_id, s.seq, s.value FROM sample s "
+                  "JOIN result r ON r.id = s.result_id "
+                  "WHERE r.source_id = ?1 ORDER BY s.result_id, s.seq",
+    [M_HISTS] = "SELECT h.result_id, h.kind, h.nbins, h.bins FROM "
+                "latency_hist h JOIN result r ON r.id = h.result_id "
+                "WHERE r.source_id = ?1 ORDER BY h.result_id",
+    [M_SERIES] = "SELECT s.id, s.result_id, s.name, s.unit, s.kind, "
+                 "s.width_ms FROM series s JOIN result r ON r.id = "
+                 "s.result_id WHERE r.source_id = ?1 ORDER BY s.id",
+    [M_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
+                        "p99 FROM series_point WHERE series_id = ?1 "
+                        "ORDER BY seq",
+};
+
+/* id -> index map (open addressing; ids are never 0) */
+struct idmap {
+    long long *k;
+    size_t *v;
+    size_t n, cap;
+};
+
+static size_t *idmap_slot(struct idmap *m, long long k)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        long long *nk = pb_xcalloc(cap, sizeof(*nk));
+        size_t *nv = pb_xcalloc(cap, sizeof(*nv));
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->k[i])
+                continue;
+            size_t j = ((size_t)m->k[i] * 11400714819323198485u) & (cap - 1);
+            while (nk[j])
+                j = (j + 1) & (cap - 1);
+            nk[j] = m->k[i];
+            nv[j] = m->v[i];
+        }
+        free(m->k);
+        free(m->v);
+        m->k = nk;
+        m->v = nv;
+        m->cap = cap;
+    }
+    size_t j = ((size_t)k * 11400714819323198485u) & (m->cap - 1);
+    while (m->k[j] && m->k[j] != k)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->k[j]) {
+        m->k[j] = k;
+        m->v[j] = (size_t)-1;
+        m->n++;
+    }
+    return &m->v[j];
+}
+
+static void idmap_clear(struct idmap *m)
+{
+    free(m->k);
+    free(m->v);
+    memset(m, 0, sizeof(*m));
+}
+
+struct merge_source {
+    long long id, size;
+    char *sha256, *path, *format, *tool_version, *ingested_at;
+};
+
+struct pb_db_merge {
+    char *path;    /* the other database, as given */
+    char *tmp;     /* its copy */
+    struct pb_db *db; /* the copy, migrated */
+    sqlite3_stmt *st[M__COUNT];
+    struct merge_source *src;
+    size_t nsrc, next;
+    /* the source last given by pb_db_merge_next */
+    const struct merge_source *cur;
+    long long *res_ids; /* its result ids, in the order of the set */
+    size_t nres, capres;
+};
+
+static sqlite3_stmt *mstmt(struct pb_db_merge *m, enum merge_stmt s,
+                           struct pb_err *err)
+{
+    if (!m->st[s] && sqlite3_prepare_v2(m->db->h, merge_sql[s], -1,
+                                        &m->st[s], NULL) != SQLITE_OK) {
+        pb_err_set(err, PB_EDB, m->path, 0, 0, "cannot read the database: %s",
+                   sqlite3_errmsg(m->db->h));
+        m->st[s] = NULL;
+        return NULL;
+    }
+    sqlite3_reset(m->st[s]);
+    sqlite3_clear_bindings(m->st[s]);
+    return m->st[s];
+}
+
+/* A column that must have a value: PB_OK, else "broken database" (a file
+ * whose schema lets NULL in where poolbench's does not). */
+static int need(struct pb_db_merge *m, sqlite3_stmt *q, int i,
+                const char *what, struct pb_err *err)
+{
+    if (sqlite3_column_type(q, i) != SQLITE_NULL)
+        return PB_OK;
+    return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                      "broken database: %s is NULL", what);
+}
+
+static int mfail(struct pb_db_merge *m, struct pb_err *err)
+{
+    return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                      "cannot read the database: %s",
+                      sqlite3_errmsg(m->db->h));
+}
+
+int pb_db_merge_sniff(const char *path)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                    ? read(fd, head, sizeof(head))
+                    : -1;
+    close(fd);
+    return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
+}
+
+/* One integer of a query on h; -1 when it cannot be read. */
+static long long int_of(sqlite3 *h, const char *sql)
+{
+    sqlite3_stmt *q;
+    long long v = -1;
+    if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+/* The other database opened read-only: normally, or (a folder where this
+ * user cannot make the -shm file, no writer active) immutable. */
+static int open_other(const char *path, sqlite3 **h, struct pb_err *err)
+{
+    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, h, flags, NULL) == SQLITE_OK &&
+        int_of(*h, "PRAGMA application_id") >= 0)
+        return PB_OK;
+    sqlite3_close(*h);
+    *h = NULL;
+    char *wal = pb_xasprintf("%s-wal", path);
+    struct stat st;
+    int has_wal = stat(wal, &st) == 0 && st.st_size > 0;
+    free(wal);
+    if (!has_wal) {
+        struct pb_buf u = PB_BUF_INIT;
+        pb_buf_puts(&u, "file:");
+        for (const char *p = path; *p; p++) {
+            if (*p == '%' || *p == '?' || *p == '#')
+                pb_buf_printf(&u, "%%%02X", (unsigned char)*p);
+            else
+                pb_buf_putc(&u, *p);
+        }
+        pb_buf_puts(&u, "?immutable=1");
+        int rc = sqlite3_open_v2(pb_buf_str(&u), h, flags | SQLITE_OPEN_URI,
+                                 NULL);
+        pb_buf_release(&u);
+        if (rc == SQLITE_OK && int_of(*h, "PRAGMA application_id") >= 0)
+            return PB_OK;
+    }
+    pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
+               *h ? sqlite3_errmsg(*h) : "out of memory");
+    sqlite3_close(*h);
+    *h = NULL;
+    return PB_EDB;
+}
+
+/* Is the other file a poolbench database this binary can read? The same
+ * test as pb_db_open's for --db: application_id "PBDB", or poolbench's
+ * tables from before it was set. */
+static int check_other(sqlite3 *h, const char *path, struct pb_err *err)
+{
+    long long app = int_of(h, "PRAGMA application_id");
+    long long v = int_of(h, "PRAGMA user_version");
+    long long ours = int_of(h, "SELECT count(*) FROM sqlite_master WHERE "
+                               "type = 'table' AND name IN ('source', "
+                               "'result', 'config', 'metric')");
+    if (app < 0 || v < 0 || ours < 0)
+        return pb_err_set(err, PB_EDB, path, 0, 0,
+                          "cannot read the database: %s", sqlite3_errmsg(h));
+    if (app != PB_DB_APPLICATION_ID && app != 0)
+        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
+                          "not a poolbench database (it belongs to another "
+                          "program: application_id 0x%08llx); not merged",
+                          app);
+    if (app == 0 && (v < 1 || v > PB_DB_SCHEMA_VERSION || ours != 4))
+        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
+                          "not a poolbench database (no poolbench tables, "
+                          "schema version %lld); not merged", v);
+    if (v > PB_DB_SCHEMA_VERSION)
+        return pb_err_set(err, PB_EDB, path, 0, 0,
+                          "database schema version %lld is newer than this "
+                          "poolbench (%d); not merged: upgrade poolbench",
+                          v, PB_DB_SCHEMA_VERSION);
+    if (v < 1 || ours != 4)
+        return pb_err_set(err, PB_EDB, path, 0, 0,
+                          "not a poolbench database (schema version %lld); "
+                          "not merged", v);
+    return PB_OK;
+}
+
+/* Copy src to a new temporary file: *tmp gets its name (caller frees and
+ * removes it). */
+static int copy_to_temp(sqlite3 *src, const char *path, char **tmp,
+                        struct pb_err *err)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    *tmp = pb_xasprintf("%s/poolbench-merge-XXXXXX", dir);
+    int fd = mkstemp(*tmp);
+    if (fd < 0) {
+        int e = errno;
+        pb_err_set(err, PB_EDB, path, 0, 0,
+                   "cannot make a temporary copy in %s: %s", dir, strerror(e));
+        free(*tmp);
+        *tmp = NULL;
+        return PB_EDB;
+    }
+    close(fd);
+    sqlite3 *dst = NULL;
+    int rc = sqlite3_open_v2(*tmp, &dst,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+    sqlite3_backup *b =
+        rc == SQLITE_OK ? sqlite3_backup_init(dst, "main", src, "main") : NULL;
+    if (b) {
+        rc = sqlite3_backup_step(b, -1);
+        if (rc == SQLITE_DONE)
+            rc = SQLITE_OK;
+        int rc2 = sqlite3_backup_finish(b);
+        if (rc == SQLITE_OK)
+            rc = rc2;
+    } else if (rc == SQLITE_OK) {
+        rc = sqlite3_errcode(dst);
+    }
+    if (rc != SQLITE_OK)
+        pb_err_set(err, PB_EDB, path, 0, 0,
+                   "cannot copy the database to %s: %s", *tmp,
+                   dst ? sqlite3_errmsg(dst) : sqlite3_errstr(rc));
+    sqlite3_close(dst);
+    return rc == SQLITE_OK ? PB_OK : PB_EDB;
+}
+
+static void remove_temp(const char *tmp)
+{
+    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+        char *p = pb_xasprintf("%s%s", tmp, ext[i]);
+        unlink(p);
+        free(p);
+    }
+}
+
+static char *dup_col(sqlite3_stmt *q, int i)
+{
+    const char *s = db_col_text(q, i);
+    return s ? pb_xstrdup(s) : NULL;
+}
+
+static int load_sources(struct pb_db_merge *m, struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_SOURCES, err);
+    if (!q)
+        return PB_EDB;
+    size_t cap = 0;
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 1, "source.sha256", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        if (sqlite3_column_bytes(q, 1) > 64) {
+            sqlite3_reset(q);
+            return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                              "broken database: source.sha256 is not a "
+                              "SHA-256");
+        }
+        PB_GROW(m->src, cap, m->nsrc + 1);
+        struct merge_source *s = &m->src[m->nsrc++];
+        s->id = sqlite3_column_int64(q, 0);
+        s->sha256 = dup_col(q, 1);
+        s->path = dup_col(q, 2);
+        s->format = dup_col(q, 3);
+        s->tool_version = dup_col(q, 4);
+        s->size = sqlite3_column_int64(q, 5);
+        s->ingested_at = dup_col(q, 6);
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+int pb_db_merge_open(const char *path, struct pb_db_merge **out,
+                     struct pb_err *err)
+{
+    *out = NULL;
+    sqlite3 *h = NULL;
+    char *tmp = NULL;
+    if (open_other(path, &h, err))
+        return PB_EDB;
+    int rc = check_other(h, path, err);
+    if (!rc)
+        rc = copy_to_temp(h, path, &tmp, err);
+    sqlite3_close(h);
+    if (rc) {
+        if (tmp)
+            remove_temp(tmp);
+        free(tmp);
+        return rc;
+    }
+    struct pb_db_merge *m = pb_xcalloc(1, sizeof(*m));
+    m->path = pb_xstrdup(path);
+    m->tmp = tmp;
+    struct pb_err e = {0};
+    /* the copy is brought to this binary's schema by the usual
+     * migrations; the other file stays as it was */
+    if (pb_db_open(tmp, 0, &m->db, &e) != PB_OK) {
+        pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
+                   e.msg);
+        pb_db_merge_close(m);
+        return PB_EDB;
+    }
+    /* a file from elsewhere: its schema's triggers and views are not
+     * trusted to call functions */
+    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    if ((rc = load_sources(m, err))) {
+        pb_db_merge_close(m);
+        return rc;
+    }
+    *out = m;
+    return PB_OK;
+}
+
+size_t pb_db_merge_count(const struct pb_db_merge *m)
+{
+    return m ? m->nsrc : 0;
+}
+
+void pb_db_merge_close(struct pb_db_merge *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < M__COUNT; i++)
+        sqlite3_finalize(m->st[i]);
+    pb_db_close(m->db);
+    if (m->tmp)
+        remove_temp(m->tmp);
+    for (size_t i = 0; i < m->nsrc; i++) {
+        struct merge_source *s = &m->src[i];
+        free(s->sha256);
+        free(s->path);
+        free(s->format);
+        free(s->tool_version);
+        free(s->ingested_at);
+    }
+    free(m->src);
+    free(m->res_ids);
+    free(m->tmp);
+    free(m->path);
+    free(m);
+}
+
+/* A new config entry of set (two own configurations of one label stay
+ * two entries, unlike pb_rs_config, which finds configs by label). */
+static size_t add_config(struct pb_resultset *set, const char *label)
+{
+    PB_GROW(set->configs, set->capconfigs, set->nconfigs + 1);
+    struct pb_config *c = &set->configs[set->nconfigs];
+    memset(c, 0, sizeof(*c));
+    c->label = pb_rs_str(set, label ? label : "");
+    return set->nconfigs++;
+}
+
+/* The config entry of own configuration own_id (or, with own_id 0, of
+ * config config_id as its own: a database from before own configs). */
+static int config_of(struct pb_db_merge *m, struct pb_resultset *set,
+                     long long own_id, long long config_id, size_t *out,
+                     struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, own_id ? M_OWN : M_CONFIG, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, own_id ? own_id : config_id);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_reset(q);
+        return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                          "broken database: no configuration %lld",
+                          own_id ? own_id : config_id);
+    }
+    *out = add_config(set, db_col_text(q, 0));
+    sqlite3_reset(q);
+    if (!(q = mstmt(m, own_id ? M_OWN_PARAMS : M_CONFIG_PARAMS, err)))
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, own_id ? own_id : config_id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *origin = db_col_text(q, 2);
+        if (need(m, q, 0, "a configuration parameter's key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        if (!own_id && db_origin_attached(origin))
+            continue; /* comes with the source that attached it */
+        const char *v = db_col_text(q, 1);
+        pb_rs_config_param_origin(set, *out, db_col_text(q, 0), v ? v : "",
+                                  origin);
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
+                   long long test_id, size_t *out, struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_TEST, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, test_id);
+    if (sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_reset(q);
+        return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                          "broken database: no test %lld", test_id);
+    }
+    if (need(m, q, 1, "test.name", err)) {
+        sqlite3_reset(q);
+        return PB_EDB;
+    }
+    const char *tool = db_col_text(q, 0);
+    *out = pb_rs_test(set, db_col_text(q, 1), tool ? tool : "");
+    sqlite3_reset(q);
+    if (!(q = mstmt(m, M_TEST_PARAMS, err)))
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, test_id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 0, "test_param.key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        const char *v = db_col_text(q, 1);
+        pb_rs_test_param(set, *out, db_col_text(q, 0), v ? v : "");
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
+                        struct pb_err *err)
+{
+    struct idmap own = {0}, tests = {0};
+    sqlite3_stmt *q = mstmt(m, M_RESULTS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    int rc = PB_OK, st;
+    while (!rc && (st = sqlite3_step(q)) == SQLITE_ROW) {
+        long long own_id = sqlite3_column_int64(q, 1);
+        long long cfg_id = sqlite3_column_int64(q, 2);
+        long long test_id = sqlite3_column_int64(q, 3);
+        size_t *ci = idmap_slot(&own, own_id ? own_id : -cfg_id);
+        if (*ci == (size_t)-1 &&
+            (rc = config_of(m, set, own_id, cfg_id, ci, err)))
+            break;
+        size_t *ti = idmap_slot(&tests, test_id);
+        if (*ti == (size_t)-1 && (rc = test_of(m, set, test_id, ti, err)))
+            break;
+        if ((rc = need(m, q, 6, "metric.name", err)))
+            break;
+        const char *unit = db_col_text(q, 7);
+        if (!unit)
+            unit = "";
+        const char *dir = db_col_text(q, 8);
+        int d = dir && !strcmp(dir, "lower") ? PB_DIR_LOWER : PB_DIR_HIGHER;
+        struct pb_result *r;
+        if (sqlite3_column_type(q, 9) == SQLITE_NULL)
+            r = pb_rs_add_null(set, *ci, *ti, db_col_text(q, 4),
+                               db_col_text(q, 5), db_col_text(q, 6), unit, d,
+                               db_col_text(q, 10));
+        else
+            r = pb_rs_add(set, *ci, *ti, db_col_text(q, 4), db_col_text(q, 5),
+                          db_col_text(q, 6), unit, d,
+                          sqlite3_column_double(q, 9));
+        if (sqlite3_column_type(q, 11) != SQLITE_NULL) {
+            r->has_stderr = 1;
+            r->stderr_ = sqlite3_column_double(q, 11);
+        }
+        r->samples = (long)sqlite3_column_int64(q, 12);
+        PB_GROW(m->res_ids, m->capres, m->nres + 1);
+        m->res_ids[m->nres++] = sqlite3_column_int64(q, 0);
+    }
+    if (!rc && st != SQLITE_DONE)
+        rc = mfail(m, err);
+    sqlite3_reset(q);
+    idmap_clear(&own);
+    idmap_clear(&tests);
+    return rc;
+}
+
+/* Dimensions the source attached to labels (a sheet's rows, a
+ * companion's layout): one config entry per label, without results, so
+ * that pb_db_store attaches them again. */
+static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
+                             struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_LABEL_PARAMS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    size_t first = set->nconfigs;
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 0, "label_param.label", err) ||
+            need(m, q, 1, "label_param.key", err) ||
+            need(m, q, 3, "label_param.origin", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        const char *label = db_col_text(q, 0);
+        size_t ci = set->nconfigs;
+        for (size_t i = first; i < set->nconfigs; i++)
+            if (!strcmp(set->configs[i].label, label))
+                ci = i;
+        if (ci == set->nconfigs)
+            ci = add_config(set, label);
+        const char *v = db_col_text(q, 2);
+        pb_rs_config_param_origin(set, ci, db_col_text(q, 1), v ? v : "",
+                                  db_col_text(q, 3));
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The latency distributions (schema v5) behind the source's results:
+ * onto the set, by result index, so that pb_db_store stores them. */
+static int read_hists(struct pb_db_merge *m, struct pb_resultset *set,
+                      struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_HISTS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(q, 0);
+        long long *hit = m->nres ? bsearch(&id, m->res_ids, m->nres,
+                                           sizeof(*m->res_ids), cmp_ll)
+                                 : NULL;
+        sqlite3_int64 n = sqlite3_column_int64(q, 2);
+        const unsigned char *blob = sqlite3_column_blob(q, 3);
+        size_t len = (size_t)sqlite3_column_bytes(q, 3);
+        if (!hit || sqlite3_column_type(q, 1) == SQLITE_NULL || n <= 0 ||
+            (size_t)n > len)
+            continue; /* as the report does with a blob it cannot read */
+        uint64_t *val = pb_arena_alloc(&set->arena, (size_t)n * sizeof(*val));
+        uint64_t *cnt = pb_arena_alloc(&set->arena, (size_t)n * sizeof(*cnt));
+        if (pb_db_hist_decode(blob, len, (size_t)n, val, cnt) != 0)
+            continue;
+        PB_GROW(set->hists, set->caphists, set->nhists + 1);
+        struct pb_hist *h = &set->hists[set->nhists++];
+        h->result = (size_t)(hit - m->res_ids);
+        h->kind = pb_rs_str(set, db_col_text(q, 1));
+        h->n = (size_t)n;
+        h->value = val;
+        h->count = cnt;
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+static double col_num(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL
+               ? NAN
+               : sqlite3_column_double(q, i);
+}
+
+/* The time series of fio logs (schema v6) behind the source's results:
+ * onto the set, by result index, with their points. */
+static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
+                       struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_SERIES, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(q, 1);
+        long long *hit = m->nres ? bsearch(&id, m->res_ids, m->nres,
+                                           sizeof(*m->res_ids), cmp_ll)
+                                 : NULL;
+        if (!hit || need(m, q, 2, "series.name", err) ||
+            need(m, q, 3, "series.unit", err) ||
+            need(m, q, 4, "series.kind", err)) {
+            if (!hit)
+                continue;
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        struct pb_series *sr = pb_rs_series(
+            set, (size_t)(hit - m->res_ids), db_col_text(q, 2),
+            db_col_text(q, 3), db_col_text(q, 4),
+            (long)sqlite3_column_int64(q, 5));
+        sqlite3_stmt *pq = mstmt(m, M_SERIES_POINTS, err);
+        if (!pq) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        sqlite3_bind_int64(pq, 1, sqlite3_column_int64(q, 0));
+        int pst;
+        while ((pst = sqlite3_step(pq)) == SQLITE_ROW) {
+            struct pb_point p = {
+                .t_ms = sqlite3_column_int64(pq, 0),
+                .value = col_num(pq, 1),
+                .n = sqlite3_column_int64(pq, 2),
+                .min = col_num(pq, 3),
+                .max = col_num(pq, 4),
+                .p50 = col_num(pq, 5),
+                .p90 = col_num(pq, 6),
+                .p95 = col_num(pq, 7),
+                .p99 = col_num(pq, 8),
+            };
+            pb_series_add(sr, &p);
+        }
+        sqlite3_reset(pq);
+        if (pst != SQLITE_DONE) {
+            sqlite3_reset(q);
+            return mfail(m, err);
+        }
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+static int read_facts(struct pb_db_merge *m, struct pb_resultset *set,
+                      struct pb_err *err)
+{
+    sqlite3_stmt *q = mstmt(m, M_FACTS, err);
+    if (!q)
+        return PB_EDB;
+    sqlite3_bind_int64(q, 1, m->cur->id);
+    int st;
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        if (need(m, q, 1, "fact.key", err)) {
+            sqlite3_reset(q);
+            return PB_EDB;
+        }
+        pb_rs_fact(set, db_col_text(q, 0), db_col_text(q, 1),
+                   db_col_text(q, 2));
+    }
+    sqlite3_reset(q);
+    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+}
+
+int pb_db_merge_next(struct pb_db_merge *m, struct pb_resultset **out,
+                     struct pb_err *err)
+{
+    *out = NULL;
+    m->cur = NULL;
+    m->nres = 0;
+    if (m->next >= m->nsrc)
+        return PB_OK;
+    m->cur = &m->src[m->next++];
+    struct pb_resultset *set = pb_resultset_new();
+    set->path = pb_rs_str(set, m->cur->path);
+    set->format = pb_rs_str(set, m->cur->format);
+    set->tool_version = pb_rs_str(set, m->cur->tool_version);
+    snprintf(set->sha256, sizeof(set->sha256), "%s",
+             m->cur->sha256 ? m->cur->sha256 : "");
+    set->size = m->cur->size > 0 ? (size_t)m->cur->size : 0;
+    int rc = read_results(m, set, err);
+    if (!rc)
+        rc = read_label_params(m, set, err);
+    if (!rc)
+        rc = read_facts(m, set, err);
+    if (!rc)
+        rc = read_hists(m, set, err);
+    if (!rc)
+        rc = read_series(m, set, err);
+    if (rc) {
+        pb_resultset_free(set);
+        m->cur = NULL;
+        return rc;
+    }
+    *out = set;
+    return PB_OK;
+}
+
+/* Run sql (no parameters) on the target. */
+static int target_exec(struct pb_db *db, const char *sql, struct pb_err *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return PB_OK;
+    pb_err_set(err, PB_EDB, db->path, 0, 0, "cannot merge: %s",
+               msg ? msg : sqlite3_errmsg(db->h));
+    sqlite3_free(msg);
+    return PB_EDB;
+}
+
+
+/* After pb_db_store: the new source's first ingest time, and the samples
+ * of its results (old result ids -> new ones, both in result order). */
+static int store_extras(struct pb_db *db, struct pb_db_merge *m,
+                        const struct pb_resultset *set, struct pb_err *err)
+{
+    sqlite3_stmt *q = NULL, *ins = NULL, *smp = NULL;
+    long long *ids = NULL;
+    size_t nids = 0, cap = 0;
+    int rc = PB_EDB, st;
+    if (sqlite3_prepare_v2(db->h, "UPDATE source SET ingested_at = ?2 "
+                           "WHERE sha256 = ?1 RETURNING id", -1, &q,
+                           NULL) != SQLITE_OK)
+        goto fail;
+    db_bind_text(q, 1, set->sha256);
+    db_bind_text(q, 2, m->cur->ingested_at);
+    long long source_id = 0;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        source_id = sqlite3_column_int64(q, 0);
+    if (sqlite3_step(q) != SQLITE_DONE || !source_id)
+        goto fail;
+    sqlite3_finalize(q);
+    if (sqlite3_prepare_v2(db->h, "SELECT id FROM result WHERE source_id = "
+                           "?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_bind_int64(q, 1, source_id);
+    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+        PB_GROW(ids, cap, nids + 1);
+        ids[nids++] = sqlite3_column_int64(q, 0);
+    }
+    if (st != SQLITE_DONE)
+        goto fail;
+    if (nids != m->nres) {
+        pb_err_set(err, PB_EDB, db->path, 0, 0,
+                   "cannot merge %s: %zu results stored for %zu read",
+                   set->path, nids, m->nres);
+        rc = PB_EDB;
+        goto out;
+    }
+    if (!(smp = mstmt(m, M_SAMPLES, err)))
+        goto out;
+    if (sqlite3_prepare_v2(db->h, "INSERT INTO sample(result_id, seq, value) "
+                           "VALUES (?1, ?2, ?3)", -1, &ins,
+                           NULL) != SQLITE_OK)
+        goto fail;
+    sqlite3_bind_int64(smp, 1, m->cur->id);
+    while ((st = sqlite3_step(smp)) == SQLITE_ROW) {
+        long long old = sqlite3_column_int64(smp, 0);
+        long long *hit = m->nres ? bsearch(&old, m->res_ids, m->nres,
+                                           sizeof(*m->res_ids), cmp_ll)
+                                 : NULL;
+        if (!hit)
+            continue;
+        sqlite3_bind_int64(ins, 1, ids[hit - m->res_ids]);
+        sqlite3_bind_int64(ins, 2, sqlite3_column_int64(smp, 1));
+        sqlite3_bind_double(ins, 3, sqlite3_column_double(smp, 2));
+        if (sqlite3_step(ins) != SQLITE_DONE)
+            goto fail;
+        sqlite3_reset(ins);
+    }
+    sqlite3_reset(smp);
+    if (st != SQLITE_DONE) {
+        rc = mfail(m, err);
+        goto out;
+    }
+    rc = PB_OK;
+    goto out;
+fail:
+    rc = pb_err_set(err, PB_EDB, db->path, 0, 0, "cannot merge %s: %s",
+                    set->path, sqlite3_errmsg(db->h));
+out:
+    if (smp)
+        sqlite3_reset(smp);
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    free(ids);
+    return rc;
+}
+
+int pb_db_merge_store(struct pb_db *db, struct pb_db_merge *m,
+                      const struct pb_resultset *set, size_t *nresults,
+                      struct pb_err *err)
+{
+    if (nresults)
+        *nresults = 0;
+    if (!m->cur || set->nresults != m->nres || !m->cur->sha256 ||
+        strcmp(set->sha256, m->cur->sha256))
+        return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                          "merge: the set is not the source read last");
+    int own_batch = !db->batch;
+    if (own_batch && pb_db_begin(db, err))
+        return PB_EDB;
+    int rc = target_exec(db, "SAVEPOINT pb_merge", err);
+    if (!rc)
+        rc = pb_db_store(db, set, nresults, err);
+    if (!rc)
+        rc = store_extras(db, m, set, err);
+    if (!rc)
+        rc = target_exec(db, "RELEASE pb_merge", err);
+    if (rc) {
+        /* nothing of this source stays (a duplicate wrote nothing) */
+        db_forget_ids(db);
+        sqlite3_exec(db->h, "ROLLBACK TO pb_merge; RELEASE pb_merge", NULL,
+                     NULL, NULL);
+        if (nresults)
+            *nresults = 0;
+    }
+    if (own_batch) {
+        if (rc && rc != PB_EDUP)
+            pb_db_rollback(db);
+        else if (pb_db_commit(db, err))
+            rc = PB_EDB;
+    }
+    return rc;
+}
