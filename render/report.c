@@ -419,7 +419,16 @@ static void section_configs(struct rp_out *o, const struct rp_data *d)
     for (size_t i = 0; i < d->nconfigs; i++)
         if (d->configs[i].used)
             byrank[d->configs[i].rank] = &d->configs[i];
-    for (size_t r = 0; r < d->used_configs; r++) {
+    size_t nshow = d->used_configs < RP_MANY_ROWS ? d->used_configs
+                                                  : RP_MANY_ROWS;
+    if (nshow < d->used_configs)
+        t.note = rt_str(&t,
+                        "%zu more configurations are not listed here; "
+                        "'poolbench list configs' lists them all, and "
+                        "results.csv has the parameters of every result.%s%s",
+                        d->used_configs - nshow, t.note ? " " : "",
+                        t.note ? t.note : "");
+    for (size_t r = 0; r < nshow; r++) {
         const struct rp_config *cf = byrank[r];
         size_t ci = (size_t)(cf - d->configs);
         struct rt_cell *row = rt_row(&t);
@@ -1037,7 +1046,8 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     const struct rp_metric *m = &d->metrics[g->metric];
     const struct rp_test *t = &d->tests[g->test];
     rp_order_cells(d, g, order);
-    size_t nb = g->n < MAX_BARS ? g->n : MAX_BARS;
+    int many = g->n > RP_MANY_LIMIT; /* drawn by chart_many.c */
+    size_t nb = many ? 0 : g->n < MAX_BARS ? g->n : MAX_BARS;
     struct rc_bar *bars = pb_xcalloc(nb + 1, sizeof(*bars));
     int any_se = 0;
     double bestv = g->nvalued ? d->cells[order[0]].mean : NAN;
@@ -1076,9 +1086,22 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     snprintf(stem, sizeof(stem), "%s-%s", rp_slug(t->name, s1, 34),
              rp_slug(m->name, s2, 20));
     rp_out_chart_data(o, rp_csv_bars(d, g, order));
-    rp_out_chart(o, rc_bars(o->f, &s), stem);
+    size_t shown = 0;
+    rp_out_chart(o,
+                 many ? rp_many_chart(o->f, d, g, order, title, &shown)
+                      : rc_bars(o->f, &s),
+                 stem);
     free(bars);
+    if (many)
+        rp_out_para(o, "note",
+                    rp_cat(sub, sizeof(sub), rp_int((long long)shown, s1, 40),
+                           " of ", rp_int((long long)g->n, s2, 40),
+                           " configurations shown; all in the table below "
+                           "and in the CSV",
+                           NULL));
 
+    if (many)
+        return; /* one table for the test's reduced charts: rp_many_table */
     struct rt_table tb;
     rt_init(&tb, 7);
     tb.sortable = 1;
@@ -1327,9 +1350,15 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             rp_out_para(o, "params", line);
         free(line);
         free(p);
+        size_t *many = pb_xcalloc(j - i, sizeof(*many)), nmany = 0;
         for (size_t k = i; k < j; k++)
-            if (group_charted(d, &d->groups[k]))
+            if (group_charted(d, &d->groups[k])) {
                 group_chart(o, d, &d->groups[k], order);
+                if (d->groups[k].n > RP_MANY_LIMIT)
+                    many[nmany++] = k;
+            }
+        rp_many_table(o, d, many, nmany, order); /* their tables */
+        free(many);
         if (other) {
             char cap[64];
             snprintf(cap, sizeof(cap), "All metrics of this test");
