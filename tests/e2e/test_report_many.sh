@@ -40,34 +40,9 @@ run_browser() {
 # N copies of a real fio file, job names cfg-000 .. and every measured
 # number times 0.5 + ((37 i + N/2) mod N) / N: distinct, shuffled, and
 # cfg-000 (stored first: the baseline) in the middle at exactly 1.0
+# (bench/gen_many.py)
 gen() {
-    python3 - "$seed" "$1" "$2" <<'EOF'
-import os, re, sys
-seed, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-text = open(seed).read()
-KEEP = {"timestamp", "timestamp_ms", "time", "groupid", "error", "eta",
-        "elapsed", "major", "minor", "job_start"}
-NUM = re.compile(r'^(\s*"([^"]*)" : )(-?[0-9]+(?:\.[0-9]+)?)(,?)$', re.M)
-def scale(t, f):
-    def sub(m):
-        k, v = m.group(2), m.group(3)
-        if k in KEEP:
-            return m.group(0)
-        if "." in v:
-            d = len(v) - v.index(".") - 1
-            r = "%.*f" % (d, float(v) * f)
-        else:
-            i = int(v)
-            r = str(i if i in (0, 1) else max(1, int(round(i * f))))
-        return m.group(1) + r + m.group(4)
-    return NUM.sub(sub, t)
-os.makedirs(out)
-for i in range(n):
-    t = scale(text, 0.5 + ((i * 37 + n // 2) % n) / n)
-    t = re.sub(r'"jobname" : "[^"]*"', '"jobname" : "cfg-%03d"' % i, t)
-    with open(os.path.join(out, "run-%03d.json" % i), "w") as fp:
-        fp.write(t)
-EOF
+    python3 "$src/bench/gen_many.py" "$seed" "$1" "$2"
 }
 
 # -- the page and its first chart in the browser: bars, dots, text inside
