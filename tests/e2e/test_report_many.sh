@@ -5,7 +5,8 @@
 # strip with a dot for each of the 120; its text stays inside the chart and
 # off other text; the one table of the test lists all 120, folded; the CSV
 # keeps all 120. 30 configurations: nothing changes (30 bars, no strip,
-# one table per chart). Leaves a screenshot beside the poolbench binary
+# one table per chart); 40 are drawn whole, 41 reduced. Leaves a
+# screenshot of the 120-configuration chart beside the poolbench binary
 # (report-many-screenshot.png). Skips (77) without chromium or python3.
 # usage: test_report_many.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
@@ -164,6 +165,23 @@ has "readable"
     fail "30: not three tables of 30 rows under the charts"
 grep -q 'configurations shown' "$out/index.html" &&
     fail "30: a chart says it is reduced"
+
+# -- the limit: 40 configurations are drawn whole, 41 are reduced (the
+#    baseline cfg-000 at rank 21 is one of the best 30: 35 bars)
+for n in 40 41; do
+    gen "$tmp/c$n" $n || fail "generate $n"
+    "$pb" ingest --db "$tmp/l$n.db" -q "$tmp/c$n" || fail "ingest $n"
+    "$pb" report --db "$tmp/l$n.db" -o "$tmp/r$n" -q || fail "report $n"
+    svg=$(ls "$tmp/r$n"/charts/*read-iops.svg | head -1)
+    got="$(grep -c 'height="18"' "$svg") $(grep -c 'width="4" height="4"' "$svg")"
+    case $n in
+    40) want="40 0" ;;
+    41) want="35 41" ;;
+    esac
+    [ "$got" = "$want" ] || fail "$n: bars and dots '$got', not '$want'"
+done
+grep -q 'cfg-000 (baseline, rank 21 of 41)' "$tmp/r41"/charts/*read-iops.svg ||
+    fail "41: the baseline is not marked at rank 21"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
