@@ -593,6 +593,10 @@ static void section_ranking(struct rp_out *o, const struct rp_data *d,
     struct rt_table t;
     rt_init(&t, 4);
     t.sortable = 1;
+    if (r->n > RP_MANY_LIMIT) { /* complete, folded (chart_many.c) */
+        t.fold = 1;
+        t.caption = rt_str(&t, "All %zu ranked configurations", r->n);
+    }
     rt_header(&t, 0, "Rank", RT_RIGHT);
     rt_header(&t, 1, "Configuration", RT_LEFT);
     rt_header(&t, 2, "Score (% of best)", RT_RIGHT);
