@@ -35,6 +35,7 @@ struct test_plan {
     size_t *lastt;     /* by page - 1: test index of its last section */
     size_t nsections;  /* tests with a section of their own */
     size_t ncharts;    /* their charts */
+    size_t weight;     /* ncharts, and 1 per 100 rows of reduced tests */
 };
 
 struct rp_out {
@@ -1207,14 +1208,34 @@ static void plan_tests(const struct rp_data *d, struct test_plan *pl)
     memset(pl, 0, sizeof(*pl));
     pl->page = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *nch = pb_xcalloc(d->ntests + 1, sizeof(size_t));
-    for (size_t gi = 0; gi < d->ngroups; gi++)
-        if (group_charted(d, &d->groups[gi])) {
-            size_t t = d->groups[gi].test;
+    /* a test with reduced charts (chart_many.c) weighs one chart more per
+     * 100 rows of its tables, so that its page stays a few MB */
+    size_t *rows = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t *cells = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t weight = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        cells[g->test] += g->n;
+        if (group_charted(d, g)) {
+            size_t t = g->test;
             if (!nch[t]++)
                 pl->nsections++;
             pl->ncharts++;
+            if (g->n > RP_MANY_LIMIT && g->n > rows[t])
+                rows[t] = g->n;
         }
-    if (pl->ncharts > PAGED_CHARTS) {
+    }
+    for (size_t t = 0; t < d->ntests; t++) {
+        if (rows[t])
+            nch[t] += (rows[t] + (cells[t] < MAX_ALL_ROWS ? cells[t]
+                                                          : MAX_ALL_ROWS)) /
+                      100;
+        weight += nch[t];
+    }
+    free(rows);
+    free(cells);
+    pl->weight = weight;
+    if (pl->ncharts > PAGED_CHARTS || weight > PAGED_CHARTS) {
         size_t cap = pl->nsections + 1;
         pl->first = pb_xcalloc(cap, sizeof(size_t));
         pl->ntests = pb_xcalloc(cap, sizeof(size_t));
@@ -1264,12 +1285,18 @@ static void tests_index(struct rp_out *o, const struct rp_data *d,
     struct pb_buf *h = &o->html;
     pb_buf_printf(h,
                   "<p class=\"note\">%zu tests have charts of their own "
-                  "(%zu charts): too many for one page, which a browser takes "
+                  "(%zu charts%s): too many for one page, which a browser "
+                  "takes "
                   "minutes to open. Their sections (charts, drawn inline, and "
                   "tables, as a smaller report shows them here) are on the "
                   "%zu pages below, at most %d charts each. Everything else "
                   "is on this page.</p>\n<ol class=\"pages\">\n",
-                  pl->nsections, pl->ncharts, pl->npages, PAGE_CHARTS);
+                  pl->nsections, pl->ncharts,
+                  pl->weight > pl->ncharts
+                      ? "; a test of more than 40 configurations counts one "
+                        "more per 100 rows of its tables"
+                      : "",
+                  pl->npages, PAGE_CHARTS);
     for (size_t p = 0; p < pl->npages; p++) {
         pb_buf_printf(h,
                       "<li><a href=\"tests-%03zu.html\">tests %zu–%zu</a> "
