@@ -5,7 +5,8 @@
 # strip with a dot for each of the 120; its text stays inside the chart and
 # off other text; the one table of the test lists all 120, folded; the CSV
 # keeps all 120. 30 configurations: nothing changes (30 bars, no strip,
-# one table per chart); 40 are drawn whole, 41 reduced. Leaves a
+# one table per chart); 40 are drawn whole, 41 reduced; the ranking of
+# 41 over two tests is folded. Leaves a
 # screenshot of the 120-configuration chart beside the poolbench binary
 # (report-many-screenshot.png). Skips (77) without chromium or python3.
 # usage: test_report_many.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -182,6 +183,18 @@ for n in 40 41; do
 done
 grep -q 'cfg-000 (baseline, rank 21 of 41)' "$tmp/r41"/charts/*read-iops.svg ||
     fail "41: the baseline is not marked at rank 21"
+
+# -- the ranking of 41 configurations over two tests: its table folded,
+#    complete
+python3 "$src/bench/gen_many.py" \
+    "$src/fixtures/fio-json/fio-3.33_read_16k_warning-prefix.json" \
+    "$tmp/d41" 41 || fail "generate the second test"
+"$pb" ingest --db "$tmp/l41.db" -q "$tmp/d41" || fail "ingest the second test"
+"$pb" report --db "$tmp/l41.db" -o "$tmp/k41" -q || fail "report 41 x 2"
+grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
+    "$tmp/k41/index.html" || fail "41 x 2: the ranking's table is not folded"
+[ "$(grep -c '<summary>All 41 configurations of this test (41 rows)' \
+    "$tmp/k41/index.html")" = 2 ] || fail "41 x 2: not two tables of 41"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
