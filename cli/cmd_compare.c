@@ -334,6 +334,41 @@ static int no_pairs(const struct pb_compare *c, const char *bt, const char *ct)
     struct names b = {0}, k = {0};
     (void)pb_compare_each_test(c, 0, collect_test, &b);
     (void)pb_compare_each_test(c, 1, collect_test, &k);
+    const char *shared = NULL;
+    for (size_t i = 0; i < b.n && !shared; i++)
+        for (size_t j = 0; j < k.n && !shared; j++)
+            if (!strcmp(b.v[i], k.v[j]))
+                shared = b.v[i];
+    if (shared) {
+        /* tests in common, but configurations that cannot be told apart:
+         * say which, and how to select fewer */
+        struct names cb = {0}, cc = {0};
+        for (size_t i = 0; i < c->nunpaired; i++)
+            add_name(c->unpaired[i].cand ? &cc : &cb,
+                     c->unpaired[i].config);
+        struct pb_buf m = PB_BUF_INIT;
+        pb_buf_puts(&m, "base has ");
+        list_names(&m, &cb, 3);
+        pb_buf_puts(&m, "; cand has ");
+        list_names(&m, &cc, 3);
+        char *bs = pb_term_str(bt), *cs = pb_term_str(ct),
+             *ts = pb_term_str(shared);
+        int rc = cli_usage_error(
+            "compare", "'%s' and '%s' share tests ('%s'...) but no "
+            "configuration pairs with one on the other side (by being the "
+            "only one, by label or by dimensions): %s. A label pattern "
+            "matches anywhere in a label: anchor it (e.g. '^%s$') to "
+            "select fewer", bs, cs, ts, pb_buf_str(&m), cs);
+        free(bs);
+        free(cs);
+        free(ts);
+        pb_buf_release(&m);
+        free_names(&cb);
+        free_names(&cc);
+        free_names(&b);
+        free_names(&k);
+        return rc;
+    }
     struct pb_buf m = PB_BUF_INIT;
     pb_buf_puts(&m, "base has ");
     list_names(&m, &b, 4);

@@ -19,6 +19,7 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
+    "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
     "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
@@ -53,6 +54,9 @@ static const char usage_text[] =
     "                  tests differing only in them are compared as one\n"
     "                  (default runtime,size,ramp_time,time_based; 'none'\n"
     "                  keeps every parameter)\n"
+    "  --latency-axis nines|linear\n"
+    "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
+    "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
 
@@ -74,6 +78,7 @@ int cmd_report(int argc, char **argv)
         {"force", no_argument, NULL, 'f'},
         {"quiet", no_argument, NULL, 'q'},
         {"ignore-param", required_argument, NULL, 'I'},
+        {"latency-axis", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -134,6 +139,14 @@ int cmd_report(int argc, char **argv)
             break;
         case 'I':
             ignore = optarg;
+            break;
+        case 'L':
+            if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))
+                return cli_usage_error("report",
+                                       "--latency-axis is nines or linear, "
+                                       "not '%s'",
+                                       optarg);
+            ro.latency_linear = !strcmp(optarg, "linear");
             break;
         case 'h':
             fputs(usage_text, stdout);

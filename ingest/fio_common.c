@@ -25,7 +25,9 @@
  * bytes summed; lat/clat/slat means weighted by I/O count (bytes when the
  * count is unknown); clat_max the largest; runtime the longest; CPU
  * weighted by job_runtime (a plain mean when one is unknown), as fio's
- * group_reporting does. No percentiles: they cannot be derived.
+ * group_reporting does. Percentiles only when every clone has json+ bins
+ * (fio_bins.c): from their sum, as group_reporting computes them; else
+ * none, as they cannot be derived from the clones' percentiles.
  */
 #include "ingest/fio_int.h"
 
@@ -583,9 +585,11 @@ static void add(struct pb_resultset *set, const struct pb_fio_job *j,
 }
 
 /* The results of stats s under j's config, test and host as job `job`;
- * an aggregate has no percentiles. */
+ * an aggregate has percentiles only from its clones' summed json+ bins,
+ * which a clone (one of several) does not keep. */
 static void emit(struct pb_resultset *set, const struct pb_fio_job *j,
-                 const char *job, const struct pb_fio_stats *s, int aggregate)
+                 const char *job, const struct pb_fio_stats *s, int aggregate,
+                 int clone)
 {
     for (int i = 0; i < D_N; i++) {
         const struct pb_fio_dstat *d = &s->d[i];
@@ -604,10 +608,11 @@ static void emit(struct pb_resultset *set, const struct pb_fio_job *j,
         if (io)
             add(set, j, job, dn, "slat_mean", "ns", PB_DIR_LOWER, d->slat_mean,
                 NULL);
-        if (!aggregate)
+        if (!aggregate && !d->bins[FIO_CLAT])
             for (size_t k = 0; k < FIO_NPCT; k++)
                 add(set, j, job, dn, pb_fio_pcts[k].metric, "ns", PB_DIR_LOWER,
                     d->pct[k], none);
+        pb_fio_bins_emit(set, j, job, dn, d, !aggregate, !clone);
         add(set, j, job, dn, "clat_max", "ns", PB_DIR_LOWER, d->clat_max, none);
     }
     add(set, j, job, NULL, "usr_cpu", "%", PB_DIR_LOWER, s->usr_cpu, NULL);
@@ -637,9 +642,24 @@ static double or0(double v)
     return isnan(v) ? 0 : v;
 }
 
+/* The json+ bins of direction i of the n clones, summed as fio's
+ * group_reporting sums them (none unless every clone has them). */
+static void merge_bins(struct pb_resultset *set,
+                       const struct pb_fio_job *first, size_t size, size_t n,
+                       int i, struct pb_fio_dstat *a)
+{
+    const struct pb_fio_bins **v = pb_xcalloc(n + 1, sizeof(*v));
+    for (int k = 0; k < FIO_NKIND; k++) {
+        for (size_t c = 0; c < n; c++)
+            v[c] = job_at(first, size, c)->st.d[i].bins[k];
+        a->bins[k] = pb_fio_bins_merge(set, v, n);
+    }
+    free(v);
+}
+
 /* Combine n clones into one set of stats (see the file header). */
-static void aggregate(const struct pb_fio_job *first, size_t size, size_t n,
-                      struct pb_fio_stats *out)
+static void aggregate(struct pb_resultset *set, const struct pb_fio_job *first,
+                      size_t size, size_t n, struct pb_fio_stats *out)
 {
     pb_fio_stats_init(out, first->st.iops_io);
     for (int i = 0; i < D_N; i++) {
@@ -675,6 +695,7 @@ static void aggregate(const struct pb_fio_job *first, size_t size, size_t n,
         a->lat_mean = wm_get(&lat);
         a->clat_mean = wm_get(&clat);
         a->slat_mean = wm_get(&slat);
+        merge_bins(set, first, size, n, i, a);
     }
     struct wmean usr = {0, 0}, sys = {0, 0};
     int weighted = 1;
@@ -697,18 +718,18 @@ static void emit_clones(struct pb_resultset *set,
                         const struct pb_fio_job *first, size_t size, size_t n)
 {
     if (n == 1) {
-        emit(set, first, first->jobname, &first->st, 0);
+        emit(set, first, first->jobname, &first->st, 0, 0);
         return;
     }
     for (size_t k = 0; k < n; k++) {
         const struct pb_fio_job *j = job_at(first, size, k);
         char *job = pb_xasprintf("%s#%zu", first->jobname, k);
-        emit(set, j, job, &j->st, 0);
+        emit(set, j, job, &j->st, 0, 1);
         free(job);
     }
     struct pb_fio_stats agg;
-    aggregate(first, size, n, &agg);
-    emit(set, first, first->jobname, &agg, 1);
+    aggregate(set, first, size, n, &agg);
+    emit(set, first, first->jobname, &agg, 1, 0);
 }
 
 size_t pb_fio_count_clones(const struct pb_fio_job *first, size_t size,

@@ -38,6 +38,21 @@ struct pb_fio_pct {
 };
 extern const struct pb_fio_pct pb_fio_pcts[FIO_NPCT];
 
+/* ==== latency histograms (fio_bins.c) ==== */
+
+/* The latencies fio json+ may keep bins of, in the order they are
+ * emitted: "clat", "lat", "slat". */
+enum { FIO_CLAT, FIO_LAT, FIO_SLAT, FIO_NKIND };
+extern const char *const pb_fio_kind_name[FIO_NKIND];
+
+/* The bins of one latency: fio's bucket values (ns, ascending, distinct)
+ * and their counts (> 0), total their sum (> 0). In the set's arena. */
+struct pb_fio_bins {
+    size_t n;
+    const uint64_t *val, *cnt;
+    uint64_t total;
+};
+
 /* ==== one job ==== */
 
 /* One data direction of a job. */
@@ -50,6 +65,7 @@ struct pb_fio_dstat {
     double runtime; /* ns */
     double lat_mean, clat_mean, slat_mean, clat_max; /* ns; NAN: none */
     double pct[FIO_NPCT];                            /* ns; NAN: none */
+    const struct pb_fio_bins *bins[FIO_NKIND];       /* NULL: none */
 };
 
 struct pb_fio_stats {
@@ -200,6 +216,36 @@ int pb_fio_check_blank(const char *path, const char *buf, size_t len,
 
 /* Record the fio version ("fio-3.33") of the file. */
 void pb_fio_set_version(struct pb_resultset *set, const char *version);
+
+/* ==== latency histograms (fio_bins.c) ==== */
+
+/* Read the json+ "bins" of every latency of every direction of the job
+ * entry `entry` of doc into st (doc is text[start..]: offsets for errors
+ * are into text + start). PB_OK, or PB_EINPUT with err naming
+ * path:line:col of the bad bin. */
+struct pb_json;
+int pb_fio_json_bins(struct pb_json *doc, int entry, const char *path,
+                     const char *text, size_t start, struct pb_resultset *set,
+                     struct pb_fio_stats *st, struct pb_err *err) PB_WUR;
+
+/* The percentile p (0 < p <= 100) of b as fio computes it: the value of
+ * the first bin whose cumulative count reaches p / 100 * total. */
+double pb_fio_bins_pct(const struct pb_fio_bins *b, double p);
+
+/* The sum of n histograms (NULL when one of them is NULL), in set's
+ * arena. */
+const struct pb_fio_bins *pb_fio_bins_merge(struct pb_resultset *set,
+                                            const struct pb_fio_bins *const *v,
+                                            size_t n);
+
+/* Add the standard percentiles (p50 ... p99.999) of every latency of d
+ * that has bins as results "<dir>_<kind>_p<P>" of job `job` (clat: fio's
+ * own printed value where d->pct has one and `printed` is set), and, when
+ * keep_hist, the bins themselves behind their p50 result (set->hists). */
+void pb_fio_bins_emit(struct pb_resultset *set, const struct pb_fio_job *j,
+                      const char *job, const char *dir,
+                      const struct pb_fio_dstat *d, int printed,
+                      int keep_hist);
 
 /* ==== flags and facts (fio_flags.c) ==== */
 

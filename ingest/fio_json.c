@@ -8,6 +8,7 @@
  *     fio 2.x: sync engines).
  *   - Entries with "error" != 0 and no I/O are skipped; a file where
  *     nothing is left is rejected, naming the first failed job.
+ *   - json+ latency histograms ("bins") are read by fio_bins.c.
  *
  * numjobs clones without group_reporting (consecutive entries with the same
  * jobname, host, groupid and options, numjobs > 1) get job "<name>#<k>"
@@ -738,6 +739,13 @@ static int fio_parse(const char *path, const char *buf, size_t len,
          o = pb_json_next(&doc, o), idx++)
         if (is_object(&doc, o))
             read_entry(&doc, o, idx, &c.e[c.ne++], set);
+    for (size_t i = 0; i < c.ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
+        rc = pb_fio_json_bins(&doc, c.e[i].obj, path, buf, c.start, set,
+                              &c.e[i].job.st, err);
+    if (rc != PB_OK) {
+        free(c.e);
+        goto out;
+    }
     assign_hosts(&c);
     size_t before = set->nresults;
     rc = emit_all(&c);

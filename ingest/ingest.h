@@ -73,6 +73,16 @@ struct pb_fact {
     const char *value;
 };
 
+/* A latency distribution behind a result (fio json+ "bins"): the
+ * bucket values fio printed (ns, ascending, distinct) and their counts
+ * (> 0); arrays in the set's arena. */
+struct pb_hist {
+    size_t result;       /* index of its median result ("read_clat_p50") */
+    const char *kind;    /* "read_clat", "write_lat", "read_slat" */
+    size_t n;            /* bins */
+    const uint64_t *value, *count;
+};
+
 struct pb_resultset {
     const char *path;         /* input path as given */
     const char *format;       /* parser name */
@@ -88,6 +98,8 @@ struct pb_resultset {
     size_t nresults, capresults;
     struct pb_fact *facts;
     size_t nfacts, capfacts;
+    struct pb_hist *hists;
+    size_t nhists, caphists;
 
     struct pb_arena arena; /* owns every string above */
 

@@ -493,6 +493,15 @@ enum pb_json_type pb_json_type(const struct pb_json *doc, int v)
     return valid(doc, v) ? (enum pb_json_type)doc->n[v].type : PB_JSON_ABSENT;
 }
 
+size_t pb_json_offset(const struct pb_json *doc, int v)
+{
+    if (v < 0 || v >= doc->count)
+        return 0;
+    const struct pb_json_node *x = &doc->n[v];
+    /* a string's start is inside its quotes */
+    return (size_t)x->start - (x->type == PB_JSON_STRING && x->start > 0);
+}
+
 size_t pb_json_size(const struct pb_json *doc, int v)
 {
     enum pb_json_type t = pb_json_type(doc, v);

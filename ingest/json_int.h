@@ -73,6 +73,10 @@ enum pb_json_type pb_json_type(const struct pb_json *doc, int v);
  * jansson does), or PB_JSON_NONE. */
 int pb_json_get(const struct pb_json *doc, int v, const char *key);
 
+/* Offset in the text where value (or key) v starts (its opening quote
+ * for a string); 0 for PB_JSON_NONE. */
+size_t pb_json_offset(const struct pb_json *doc, int v);
+
 /* Members of an object or elements of an array (0 for anything else). */
 size_t pb_json_size(const struct pb_json *doc, int v);
 

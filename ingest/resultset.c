@@ -28,6 +28,7 @@ void pb_resultset_free(struct pb_resultset *set)
     free(set->tests);
     free(set->results);
     free(set->facts);
+    free(set->hists);
     free(set->config_ix.slots);
     free(set->test_ix.slots);
     free(set->fact_ix.slots);
@@ -405,6 +406,21 @@ void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
             fprintf(fp, " se=%s", pb_fmt_num(r->stderr_, num, sizeof(num)));
         if (r->samples)
             fprintf(fp, " n=%ld", r->samples);
+        fputc('\n', fp);
+    }
+    for (size_t i = 0; i < set->nhists; i++) {
+        const struct pb_hist *h = &set->hists[i];
+        uint64_t total = 0;
+        for (size_t k = 0; k < h->n; k++)
+            total += h->count[k];
+        fprintf(fp, "hist r=%zu ", h->result);
+        T(h->kind);
+        fprintf(fp, " n=%zu total=%llu bins=", h->n,
+                (unsigned long long)total);
+        for (size_t k = 0; k < h->n; k++)
+            fprintf(fp, "%s%llu:%llu", k ? "," : "",
+                    (unsigned long long)h->value[k],
+                    (unsigned long long)h->count[k]);
         fputc('\n', fp);
     }
 }

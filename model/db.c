@@ -148,6 +148,18 @@ const char *const pb_db_sql[S__COUNT] = {
                                "config_param ORDER BY config_id, key",
     [S_REPORT_TEST_PARAMS] =
         "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
+    [S_HIST_INSERT] = "INSERT INTO latency_hist(result_id, kind, total, "
+                      "nbins, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [S_SOURCE_RESULT_IDS] =
+        "SELECT id FROM result WHERE source_id = ?1 ORDER BY id",
+    [S_EACH_HIST] =
+        "SELECT r.test_id, r.config_id, r.source_id, r.job, h.kind, h.total, "
+        "h.nbins, h.bins FROM latency_hist h JOIN result r ON r.id = "
+        "h.result_id LEFT JOIN host ho ON ho.id = r.host_id "
+        "WHERE (?1 IS NULL OR regexp(?1, coalesce(ho.name, ''))) "
+        "AND (?2 IS NULL OR r.source_id IN "
+        "(SELECT id FROM source WHERE format = ?2)) "
+        "ORDER BY r.test_id, r.config_id, h.kind, r.id",
     [S_REPORT_FACTS] = "SELECT source_id, host, key, value FROM fact "
                        "ORDER BY source_id, rowid",
     [S_EACH_SAMPLE] =
@@ -159,6 +171,8 @@ const char *const pb_db_sql[S__COUNT] = {
      * CASCADE does not fire */
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
+    [S_FORGET_HISTS] = "DELETE FROM latency_hist WHERE result_id IN "
+                       "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_RESULTS] = "DELETE FROM result WHERE source_id = ?1",
     [S_FORGET_FACTS] = "DELETE FROM fact WHERE source_id = ?1",
     [S_FORGET_SOURCE] = "DELETE FROM source WHERE id = ?1",
@@ -199,6 +213,10 @@ static const char *const migrations[] = {
     "CREATE TABLE sample (result_id INTEGER NOT NULL REFERENCES result(id) "
     "ON DELETE CASCADE, seq INTEGER NOT NULL, value REAL NOT NULL, "
     "PRIMARY KEY (result_id, seq)) WITHOUT ROWID;",
+    /* 4 -> 5: latency distributions (schema.sql, "latency_hist") */
+    "CREATE TABLE latency_hist (result_id INTEGER PRIMARY KEY REFERENCES "
+    "result(id) ON DELETE CASCADE, kind TEXT NOT NULL, total INTEGER NOT "
+    "NULL, nbins INTEGER NOT NULL, bins BLOB NOT NULL);",
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {

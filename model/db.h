@@ -18,7 +18,7 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 4
+#define PB_DB_SCHEMA_VERSION 5
 /* PRAGMA application_id of poolbench databases ("PBDB"): a file with
  * another id, or with tables and no id, is not changed. */
 #define PB_DB_APPLICATION_ID 0x50424442
@@ -253,5 +253,37 @@ int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
 /* Facts as (source id, host, key, value) in source and insertion order. */
 int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
                        struct pb_err *err) PB_WUR;
+
+/* ==== latency distributions (hist.c; docs/design.md, "Latency
+ * distributions from json+") ==== */
+
+/* One stored histogram with the ids of its result; arrays and strings
+ * borrowed until the callback returns. */
+struct pb_db_hist {
+    long long test_id, config_id, source_id;
+    const char *job;  /* may be NULL */
+    const char *kind; /* "read_clat" */
+    uint64_t total;   /* sum of count[] */
+    size_t n;
+    const uint64_t *value; /* ns, ascending */
+    const uint64_t *count;
+};
+typedef int (*pb_db_hist_cb)(void *ctx, const struct pb_db_hist *h);
+
+/* Every histogram of the results f's host_re and format select (f may
+ * be NULL; its test, config and metric patterns are left to the caller,
+ * who has the ids), ordered by test id, config id, kind, result id. A
+ * blob that does not decode is skipped. Returns like pb_db_each_result. */
+int pb_db_each_hist(struct pb_db *db, const struct pb_db_filter *f,
+                    pb_db_hist_cb cb, void *ctx, struct pb_err *err) PB_WUR;
+
+/* The blob form of n (value, count) pairs (schema.sql, latency_hist):
+ * appended to out. Values ascending. */
+void pb_db_hist_encode(const uint64_t *value, const uint64_t *count, size_t n,
+                       struct pb_buf *out);
+/* Decode n pairs of blob[0..len) into value/count (n each); 0, or -1 when
+ * the blob is not n well-formed pairs. */
+int pb_db_hist_decode(const unsigned char *blob, size_t len, size_t n,
+                      uint64_t *value, uint64_t *count);
 
 #endif

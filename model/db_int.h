@@ -66,8 +66,13 @@ enum db_stmt {
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
     S_EACH_SAMPLE,
+    /* latency distributions (hist.c) */
+    S_HIST_INSERT,
+    S_SOURCE_RESULT_IDS,
+    S_EACH_HIST,
     /* forgetting a source */
     S_FORGET_SAMPLES,
+    S_FORGET_HISTS,
     S_FORGET_RESULTS,
     S_FORGET_FACTS,
     S_FORGET_SOURCE,
@@ -141,6 +146,13 @@ void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
 /* Drop every cached id (after a rollback, or rows deleted). */
 void db_forget_ids(struct pb_db *db);
 
+
+/* ==== latency distributions (hist.c) ==== */
+
+/* Store set->hists of the source just stored (its results are in), in
+ * the caller's transaction. PB_OK or PB_EDB. */
+int db_store_hists(struct pb_db *db, const struct pb_resultset *set,
+                   long long source_id, struct pb_err *err);
 
 /* ==== label dimensions (attach.c) ==== */
 

@@ -128,6 +128,23 @@ CREATE TABLE sample (
     PRIMARY KEY (result_id, seq)
 ) WITHOUT ROWID;
 
+-- Latency distributions behind a result (fio json+ "bins"; schema v5):
+-- one row per direction and latency kind of a job, tied to the result of
+-- its median (metric "<dir>_<kind>_p50"), so that it follows that
+-- result's config, test, host and job (re-keying included) and goes with
+-- its source. bins holds `nbins` pairs of unsigned LEB128 varints, in
+-- ascending value order: the bucket value in ns minus the previous one
+-- (the first: the value itself), then its count (> 0). The value is the
+-- one fio printed for the bucket (plat_idx_to_val: the middle of the
+-- bucket); see docs/design.md, "Latency distributions from json+".
+CREATE TABLE latency_hist (
+    result_id INTEGER PRIMARY KEY REFERENCES result(id) ON DELETE CASCADE,
+    kind      TEXT NOT NULL,             -- "read_clat", "write_lat", ...
+    total     INTEGER NOT NULL,          -- sum of the counts (I/Os)
+    nbins     INTEGER NOT NULL,
+    bins      BLOB NOT NULL
+);
+
 -- Facts about a source or a host: CPU, kernel, ZFS version, tool version.
 CREATE TABLE fact (
     source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,

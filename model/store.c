@@ -521,6 +521,8 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
     long long source_id = sqlite3_last_insert_rowid(db->h);
     if ((rc = store_rows(db, set, source_id, err)))
         goto rollback;
+    if (set->nhists && (rc = db_store_hists(db, set, source_id, err)))
+        goto rollback;
     if ((rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err)))
         goto rollback;
     if (nresults)
@@ -564,7 +566,8 @@ int pb_db_forget_source(struct pb_db *db, long long source_id,
     if (!rc)
         rc = source_labels(db, source_id, &labels, &nl, err);
     static const enum db_stmt del[] = {S_FORGET_LABEL_PARAMS,
-                                       S_FORGET_SAMPLES, S_FORGET_RESULTS, S_FORGET_FACTS,
+                                       S_FORGET_SAMPLES, S_FORGET_HISTS,
+                                       S_FORGET_RESULTS, S_FORGET_FACTS,
                                        S_FORGET_SOURCE};
     for (size_t i = 0; i < sizeof(del) / sizeof(del[0]) && !rc; i++) {
         sqlite3_stmt *q = db_stmt(db, del[i], err);

@@ -126,6 +126,24 @@ void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell)
     rp_csv_int(c, cell ? cell->nresults : 0);
 }
 
+struct rp_csv *rp_csv_table(const struct rt_table *t)
+{
+    const char **head = pb_xcalloc(t->ncols + 1, sizeof(*head));
+    for (size_t i = 0; i < t->ncols; i++)
+        head[i] = t->head[i].text ? t->head[i].text : "";
+    struct rp_csv *c = rp_csv_new(t->ncols, head);
+    free(head);
+    for (size_t r = 0; r < t->nrows; r++)
+        for (size_t i = 0; i < t->ncols; i++) {
+            const struct rt_cell *x = &t->cells[r * t->ncols + i];
+            if (x->has_sortv && t->head[i].align != RT_LEFT)
+                rp_csv_num(c, x->sortv);
+            else
+                rp_csv_str(c, x->text ? x->text : "");
+        }
+    return c;
+}
+
 size_t rp_csv_rows(const struct rp_csv *c)
 {
     return c->rows;

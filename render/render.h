@@ -54,6 +54,9 @@ struct pb_render_opts {
      * file's report.palette). */
     const uint32_t *palette;
     size_t npalette;
+    /* y axis of the latency CDFs (fio json+ bins): 0 = nines (90%, 99%,
+     * 99.9%, ...), 1 = linear percent (report --latency-axis) */
+    int latency_linear;
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */

@@ -515,6 +515,36 @@ struct rc_xyspec {
 };
 struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s);
 
+/* Latency distributions (chart_latency.c): one line per configuration
+ * through the json+ bins of one latency (value ns ascending, count). */
+struct rc_latline {
+    const char *label;
+    uint32_t color;
+    size_t n;
+    const uint64_t *val, *cnt;
+    uint64_t total; /* sum of cnt, > 0 */
+};
+struct rc_latspec {
+    const char *title, *subtitle;
+    const struct rc_latline *lines;
+    size_t n;
+    int nines; /* CDF y axis as nines (90%, 99%, ...); 0: linear % */
+};
+/* CDF on a log latency axis, a step up at each bin's value. */
+struct pb_chart *rc_lat_cdf(struct rc_fonts *f, const struct rc_latspec *s);
+/* Histogram: share of I/Os in 10 log-spaced bars a decade (filled bars
+ * for one configuration, step outlines for several). */
+struct pb_chart *rc_lat_hist(struct rc_fonts *f, const struct rc_latspec *s);
+/* The histogram's bars: their number (from decade 10^*dlo ns), the edge
+ * j (ns), and line l's share (%) in each of nb bars. */
+size_t rc_lat_hist_bins(const struct rc_latspec *s, int *dlo);
+double rc_lat_hist_edge(int dlo, size_t j);
+void rc_lat_hist_fill(const struct rc_latline *l, int dlo, size_t nb,
+                      double *pct);
+/* Axis labels: 10^k ns ("10 µs"); k nines ("99.9%"). Return buf. */
+const char *rc_lat_decade(int k, char *buf, size_t n);
+const char *rc_lat_nines_label(int k, char *buf, size_t n);
+
 /* Stable colour of the i-th config; of the i-th of n ordered series. */
 uint32_t rc_config_color(size_t i);
 uint32_t rc_series_color(size_t i, size_t n);
@@ -662,6 +692,10 @@ struct rp_csv *rp_csv_sweep(const struct rp_data *d, const struct rp_panel *p,
                             const size_t *bests, const double *v);
 struct rp_csv *rp_csv_ranking(const struct rp_data *d,
                               const struct rp_ranking *r);
+/* The rows of a table as CSV: its headers; a right-aligned cell with a
+ * value (rt_setv) as that exact number, any other as its text. For
+ * charts whose table below holds exactly the numbers drawn. */
+struct rp_csv *rp_csv_table(const struct rt_table *t);
 
 /* The whole report's data at the report's root (results_out.c):
  * results.csv and results.json, one row per stored result matching f
@@ -675,6 +709,25 @@ void rp_results_link(struct pb_buf *h);
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);
 void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
+
+/* latency.c: the latency distributions of fio json+ bins, per test. */
+struct rp_lat;
+/* Read and merge (per test, config and latency) every stored histogram of
+ * the configs and tests in d that filter f keeps; NULL when there are
+ * none. *rc gets PB_OK, PB_EUSAGE (bad pattern) or PB_EDB (err filled).
+ * Free with rp_lat_free (NULL is fine). */
+struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
+                           const struct pb_db_filter *f, int nines, int *rc,
+                           struct pb_err *err);
+void rp_lat_free(struct rp_lat *l);
+/* The CDF, percentile ladder and histogram of test (an index into d) for
+ * each direction with completion latency bins, with their tables. */
+void rp_lat_section(struct rp_out *o, const struct rp_data *d,
+                    struct rp_lat *l, size_t test);
+/* A section "Latency distributions" with those of the tests that had no
+ * section of their own (one configuration, or drawn only in sweeps). */
+void rp_lat_section_rest(struct rp_out *o, const struct rp_data *d,
+                         struct rp_lat *l);
 
 /* ==== special tables (tables.c) ==== */
 

@@ -50,6 +50,7 @@ struct rp_out {
     struct rc_fonts *f;
     int has_iolat; /* an IOPS against latency section */
     struct rp_csv *data; /* the next chart's data (rp_out_chart_data) */
+    struct rp_lat *lat; /* latency distributions (latency.c); NULL: none */
     size_t nchart;
     struct pb_render_summary sum;
     struct pb_err *err;
@@ -1390,6 +1391,7 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             }
         rp_many_table(o, d, many, nmany, order); /* their tables */
         free(many);
+        rp_lat_section(o, d, o->lat, d->groups[i].test);
         if (other) {
             char cap[64];
             snprintf(cap, sizeof(cap), "All metrics of this test");
@@ -1776,6 +1778,10 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);
+    o.lat = rp_lat_load(db, &d, &opts->filter, !opts->latency_linear, &rc,
+                        err);
+    if (rc)
+        goto done;
     page_start(&o, &d, opts, title, sws.n > 0, has_comp, has_bonnie, has_sys,
                rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
 
@@ -1794,6 +1800,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_sweeps(&o, &d, &sws);
     rp_section_iops_latency(&o, &d);
     section_tests(&o, &d, &plan);
+    rp_lat_section_rest(&o, &d, o.lat);
     if (rp_has_experiment(&d))
         rp_section_experiment(&o, &d, rp_dir_path(o.out));
     if (has_comp)
@@ -1843,6 +1850,7 @@ done:
     if (out)
         *out = o.sum;
     rc_fonts_free(o.f);
+    rp_lat_free(o.lat);
     pb_buf_release(&o.html);
     pb_buf_release(&o.page);
     plan_release(&plan);

@@ -205,8 +205,9 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
-    /* the version-1 shape: what versions 3 and 4 added taken away */
+    /* the version-1 shape: what versions 3 to 5 added taken away */
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
@@ -232,6 +233,9 @@ static void test_migrate_v1(void **state)
                      0);
     assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
                            "'sample'"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'latency_hist'"),
                      1);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE metric = "
                            "'read_iops' AND value = 1416"),
@@ -282,6 +286,7 @@ static void test_reader_upgrades(void **state)
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
     assert_int_equal(sqlite3_exec(h,
+                                  "DROP TABLE latency_hist; "
                                   "DROP TABLE sample; "
                                   "DROP TABLE config_own; "
                                   "DROP TABLE config_own_param; "
