@@ -10,7 +10,8 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: poolbench export [--db FILE] --csv|--json [--wide] [-o FILE]\n"
+    "usage: poolbench export [--db FILE] --csv|--json [--wide|--samples]\n"
+    "                        [-o FILE]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--host RE] [--format FMT]\n"
     "\n"
@@ -25,6 +26,10 @@ static const char usage_text[] =
     "  --wide        one row per source, host, config, test and job, with\n"
     "                every config dimension, test parameter and metric as\n"
     "                its own column (sorted; docs/design.md, Wide export)\n"
+    "  --samples     one row per stored per-repeat sample (PTS RawString,\n"
+    "                bonnie++ -x runs, run-module repeats): the result's\n"
+    "                columns with seq (0-based, input order) and the\n"
+    "                sample's value instead of value, stderr, samples\n"
     "  -o FILE       write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
     "                keep rows whose field matches the PCRE2 pattern\n"
@@ -35,6 +40,10 @@ static const char *const columns[] = {
     "source_path", "format", "host",  "config",    "test",   "tool",   "job",
     "metric",      "value",  "unit",  "direction", "stderr", "samples"};
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
+static const char *const sample_columns[] = {
+    "source_path", "format", "host", "config", "test",      "tool",
+    "job",         "metric", "seq",  "value",  "unit", "direction"};
+#define NSCOLS (sizeof(sample_columns) / sizeof(sample_columns[0]))
 
 /* Parameters of configs or tests, ordered by owner id and key. */
 struct params {
@@ -77,6 +86,7 @@ static json_t *params_object(const struct params *p, long long id)
 struct out {
     FILE *fp;
     int json;
+    int samples; /* rows are samples (pb_db_each_result_sample) */
     size_t n;
     struct params cp, tp;
 };
@@ -91,6 +101,39 @@ static int on_row(void *ctx, const struct pb_db_row *r)
         pb_fmt_num(r->stderr_, se, sizeof(se));
     if (r->samples)
         snprintf(n, sizeof(n), "%ld", r->samples);
+    if (o->samples) {
+        snprintf(n, sizeof(n), "%ld", r->samples);
+        if (!o->json) {
+            const char *v[NSCOLS] = {r->source_path, r->format, r->host,
+                                     r->config, r->test, r->tool, r->job,
+                                     r->metric, n, val, r->unit,
+                                     r->direction};
+            for (size_t i = 0; i < NSCOLS; i++) {
+                if (i)
+                    fputc(',', o->fp);
+                cli_csv_field(o->fp, v[i]);
+            }
+            fputs("\r\n", o->fp);
+        } else {
+            json_t *obj = json_object();
+            const char *v[NSCOLS] = {r->source_path, r->format, r->host,
+                                     r->config, r->test, r->tool, r->job,
+                                     r->metric, NULL, NULL, r->unit,
+                                     r->direction};
+            for (size_t i = 0; i < NSCOLS; i++) {
+                json_t *x = i == 8   ? json_integer(r->samples)
+                            : i == 9 ? json_real(r->value)
+                                     : cli_json_str(v[i]);
+                json_object_set_new(obj, sample_columns[i], x);
+            }
+            fputs(o->n ? ",\n  " : "[\n  ", o->fp);
+            json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                       JSON_REAL_PRECISION(17));
+            json_decref(obj);
+        }
+        o->n++;
+        return 0;
+    }
     if (!o->json) {
         const char *v[NCOLS] = {r->source_path, r->format, r->host, r->config,
                                 r->test, r->tool, r->job, r->metric, val,
@@ -168,12 +211,13 @@ int cmd_export(int argc, char **argv)
         {"host", required_argument, NULL, 'H'},
         {"format", required_argument, NULL, 'f'},
         {"wide", no_argument, NULL, 'W'},
+        {"samples", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *dbpath = pb_db_default_path(), *outpath = NULL;
     struct pb_db_filter f = {0};
-    int csv = 0, json = 0, wide = 0, ch;
+    int csv = 0, json = 0, wide = 0, samples = 0, ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (ch) {
@@ -187,6 +231,7 @@ int cmd_export(int argc, char **argv)
         case 'H': f.host_re = optarg; break;
         case 'f': f.format = optarg; break;
         case 'W': wide = 1; break;
+        case 'S': samples = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: return cli_bad_option("export", "ho:", opts, argv);
         }
@@ -196,6 +241,9 @@ int cmd_export(int argc, char **argv)
                                argv[optind]);
     if (csv == json)
         return cli_usage_error("export", "give exactly one of --csv, --json");
+    if (wide && samples)
+        return cli_usage_error("export", "give at most one of --wide, "
+                               "--samples");
     struct pb_err err = {0};
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
@@ -214,6 +262,7 @@ int cmd_export(int argc, char **argv)
     memset(&o, 0, sizeof(o));
     o.fp = stdout;
     o.json = json;
+    o.samples = samples;
     if (outpath && !(o.fp = fopen(outpath, "w"))) {
         pb_err_set(&err, PB_EIO, outpath, 0, 0, "cannot write: %s",
                    strerror(errno));
@@ -224,11 +273,19 @@ int cmd_export(int argc, char **argv)
         return finish(db, o.fp, outpath,
                       cli_export_wide(db, &f, json, o.fp, &err), &err);
     if (csv) {
-        for (size_t i = 0; i < NCOLS; i++)
-            fprintf(o.fp, "%s%s", i ? "," : "", columns[i]);
+        size_t nc = samples ? NSCOLS : NCOLS;
+        for (size_t i = 0; i < nc; i++)
+            fprintf(o.fp, "%s%s", i ? "," : "",
+                    samples ? sample_columns[i] : columns[i]);
         fputs("\r\n", o.fp);
     }
     int rc = PB_OK;
+    if (samples) {
+        rc = pb_db_each_result_sample(db, &f, on_row, &o, &err);
+        if (json)
+            fputs(o.n ? "\n]\n" : "[]\n", o.fp);
+        return finish(db, o.fp, outpath, rc, &err);
+    }
     if (json)
         rc = pb_db_report_params(db, 0, on_param, &o.cp, &err);
     if (json && !rc)

@@ -40,7 +40,9 @@
  *       - one run: its value, no stderr, samples 0 (unknown), as a row
  *         of its own has always been;
  *       - k >= 2 runs measured it: value = their mean, stderr = sample SD
- *         / sqrt(k), samples = k;
+ *         / sqrt(k), samples = k, and the k values in file order kept as
+ *         the result's samples (pb_rs_samples; also when some runs of it
+ *         were too fast: the measured ones);
  *       - all runs too fast: NULL with the "+++++" reason, samples = the
  *         number of runs when there were several;
  *       - some runs measured, some too fast: the mean (and stderr when
@@ -764,6 +766,8 @@ struct acc {
     long k;    /* runs that measured it */
     long plus; /* runs that were too fast to measure */
     double mean, m2;
+    double *v; /* the k measured values in file order (the samples) */
+    size_t capv;
 };
 
 /* Slot of test i's value, %CPU and latency: 3i, 3i + 1, 3i + 2. */
@@ -803,6 +807,9 @@ struct fold {
 
 static void fold_release(struct fold *f)
 {
+    for (size_t i = 0; i < f->ng; i++)
+        for (size_t j = 0; j < NSLOTS; j++)
+            free(f->g[i].a[j].v);
     free(f->g);
     free(f->gslots);
     free(f->k);
@@ -961,6 +968,8 @@ static void acc_add(struct acc *a, const struct meas *m)
     if (m->st == M_PLUS) {
         a->plus++;
     } else if (m->st == M_VALUE) {
+        PB_GROW(a->v, a->capv, (size_t)a->k + 1);
+        a->v[a->k] = m->v;
         a->k++;
         double d = m->v - a->mean;
         a->mean += d / (double)a->k;
@@ -1019,6 +1028,8 @@ static void emit_group(struct pb_resultset *set, const struct group *g,
                 r->has_stderr = 1;
                 r->stderr_ = se;
             }
+            if (g->runs > 1)
+                pb_rs_samples(set, r, a->v, (size_t)a->k);
             if (a->plus)
                 pb_buf_printf(fast, "%s%s %ld of %ld",
                               fast->len ? ", " : "", metric, a->plus,

@@ -64,6 +64,9 @@ struct pb_result {
     long samples; /* 0 = unknown */
     long line;    /* input line the value was read at; 0 = unknown (pasted
                      commands then apply as of the end of the input) */
+    /* Per-repeat values behind the summary (pb_rs_samples): nsample
+     * values from set->svals[sample_off], in input order; 0 = none. */
+    size_t sample_off, nsample;
 };
 
 /* A fact about the source or a host (CPU, kernel, ZFS version, ...). */
@@ -98,6 +101,8 @@ struct pb_resultset {
     size_t nresults, capresults;
     struct pb_fact *facts;
     size_t nfacts, capfacts;
+    double *svals; /* every result's per-repeat values, see pb_rs_samples */
+    size_t nsvals, capsvals;
     struct pb_hist *hists;
     size_t nhists, caphists;
 
@@ -155,6 +160,16 @@ struct pb_result *pb_rs_add_null(struct pb_resultset *set, size_t config,
                                  const char *reason);
 void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
                 const char *value);
+/* Keep v[0..n) (copied, input order) as the per-repeat values of result
+ * r of set, stored by model/ in the sample table; replaces any earlier
+ * ones. Nothing is kept when n < 2 or a value is not finite. r->samples
+ * is set to n when it was 0. Returns the number kept (0 or n). */
+size_t pb_rs_samples(struct pb_resultset *set, struct pb_result *r,
+                     const double *v, size_t n);
+/* The per-repeat values of r (count; *v the first, valid until the next
+ * pb_rs_samples), 0 when it has none. */
+size_t pb_rs_result_samples(const struct pb_resultset *set,
+                            const struct pb_result *r, const double **v);
 
 /* Print the set in the stable text form used by `ingest --dump` and the
  * end-to-end tests (.expected files). */

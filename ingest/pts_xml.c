@@ -19,7 +19,8 @@
  *   - one metric "value" per <Entry> in the result's own scale (unit = the
  *     Scale as given, none when empty); HIB -> higher, LIB -> lower, anything
  *     else higher (as PTS does); samples and stderr (sample standard
- *     deviation / sqrt(n)) from the ':'-separated <RawString> per-run values.
+ *     deviation / sqrt(n)) from the ':'-separated <RawString> per-run values,
+ *     which are kept as the result's samples (pb_rs_samples) when 2+.
  *     An empty <Value> is stored as NULL with the reason from the entry's
  *     JSON "error" (a failed run), or "no value recorded".
  *   - <Result>s with an empty <Identifier> that are PTS's "Test Install
@@ -294,10 +295,13 @@ static int strict_num(const char *s, size_t n, double *out)
 }
 
 /* Per-run values "a:b:c": count, and standard error of the mean when
- * there are two or more. Returns 0 when any part is not a finite number. */
-static long raw_stats(const char *raw, double *se, int *has_se)
+ * there are two or more; *vals gets the values (caller frees; NULL when
+ * 0 is returned). Returns 0 when any part is not a finite number. */
+static long raw_stats(const char *raw, double *se, int *has_se,
+                      double **vals)
 {
     *has_se = 0;
+    *vals = NULL;
     if (!*raw)
         return 0;
     size_t cap = 0, n = 0;
@@ -338,7 +342,7 @@ static long raw_stats(const char *raw, double *se, int *has_se)
             *has_se = 1;
         }
     }
-    free(v);
+    *vals = v;
     return (long)n;
 }
 
@@ -560,12 +564,15 @@ static void emit_entry(struct ctx *c, size_t test, const char *unit, int dir,
     }
     double se = 0;
     int has_se = 0;
-    long n = raw_stats(e->raw, &se, &has_se);
+    double *vals;
+    long n = raw_stats(e->raw, &se, &has_se, &vals);
     struct pb_result *r =
         pb_rs_add(set, config, test, host, job, "value", unit, dir, v);
     r->samples = n;
     r->has_stderr = has_se;
     r->stderr_ = has_se ? se : 0;
+    pb_rs_samples(set, r, vals, (size_t)n);
+    free(vals);
 }
 
 static int cmp_by_ident(const void *a, const void *b)

@@ -28,6 +28,7 @@ void pb_resultset_free(struct pb_resultset *set)
     free(set->tests);
     free(set->results);
     free(set->facts);
+    free(set->svals);
     free(set->hists);
     free(set->config_ix.slots);
     free(set->test_ix.slots);
@@ -322,6 +323,33 @@ void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
     f->value = pb_rs_str(set, value);
 }
 
+size_t pb_rs_samples(struct pb_resultset *set, struct pb_result *r,
+                     const double *v, size_t n)
+{
+    r->sample_off = 0;
+    r->nsample = 0;
+    if (n < 2)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    PB_GROW(set->svals, set->capsvals, set->nsvals + n);
+    memcpy(set->svals + set->nsvals, v, n * sizeof(*v));
+    r->sample_off = set->nsvals;
+    r->nsample = n;
+    set->nsvals += n;
+    if (r->samples == 0)
+        r->samples = (long)n;
+    return n;
+}
+
+size_t pb_rs_result_samples(const struct pb_resultset *set,
+                            const struct pb_result *r, const double **v)
+{
+    *v = r->nsample ? set->svals + r->sample_off : NULL;
+    return r->nsample;
+}
+
 /* ==== dump ==== */
 
 static const char *nz(const char *s)
@@ -406,6 +434,10 @@ void pb_resultset_dump(const struct pb_resultset *set, FILE *fp)
             fprintf(fp, " se=%s", pb_fmt_num(r->stderr_, num, sizeof(num)));
         if (r->samples)
             fprintf(fp, " n=%ld", r->samples);
+        for (size_t k = 0; k < r->nsample; k++)
+            fprintf(fp, "%s%s", k ? ":" : " samples=",
+                    pb_fmt_num(set->svals[r->sample_off + k], num,
+                               sizeof(num)));
         fputc('\n', fp);
     }
     for (size_t i = 0; i < set->nhists; i++) {

@@ -87,6 +87,8 @@ const char *const pb_db_sql[S__COUNT] = {
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FACT_INSERT] = "INSERT INTO fact(source_id, host, key, value) "
                       "VALUES (?1, ?2, ?3, ?4)",
+    [S_SAMPLE_INSERT] = "INSERT INTO sample(result_id, seq, value) "
+                        "VALUES (?1, ?2, ?3)",
     /* v_result's columns and order, with the config and test ids */
     [S_EACH_RESULT] =
         "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, r.job, "
@@ -103,6 +105,24 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
         "ORDER BY t.name, c.label, m.name, r.job, h.name, s.path, r.id",
+    /* S_EACH_RESULT's rows and order, one row per stored sample */
+    [S_EXPORT_SAMPLES] =
+        "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, r.job, "
+        "m.name, x.value, m.unit, m.direction, x.seq, r.samples, "
+        "r.config_id, r.test_id FROM result r "
+        "JOIN sample x ON x.result_id = r.id "
+        "JOIN source s ON s.id = r.source_id "
+        "LEFT JOIN host h ON h.id = r.host_id "
+        "JOIN config c ON c.id = r.config_id "
+        "JOIN test t ON t.id = r.test_id "
+        "JOIN metric m ON m.id = r.metric_id "
+        "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
+        "AND (?2 IS NULL OR regexp(?2, c.label)) "
+        "AND (?3 IS NULL OR regexp(?3, m.name)) "
+        "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
+        "AND (?5 IS NULL OR s.format = ?5) "
+        "ORDER BY t.name, c.label, m.name, r.job, h.name, s.path, r.id, "
+        "x.seq",
     [S_EACH_SOURCE] =
         "SELECT s.id, s.sha256, s.path, s.format, s.tool_version, s.size, "
         "s.ingested_at, (SELECT count(*) FROM result r WHERE r.source_id = "

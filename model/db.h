@@ -152,6 +152,14 @@ typedef int (*pb_db_row_cb)(void *ctx, const struct pb_db_row *row);
 int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
                       pb_db_row_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 
+/* Every stored per-repeat sample (table sample) of the v_result rows
+ * matching f, in pb_db_each_result's order and then by seq: the row's
+ * fields with value = the sample's value, samples = its seq (0-based),
+ * has_stderr 0. Returns like pb_db_each_result. */
+int pb_db_each_result_sample(struct pb_db *db, const struct pb_db_filter *f,
+                             pb_db_row_cb cb, void *ctx,
+                             struct pb_err *err) PB_WUR;
+
 struct pb_db_source {
     long long id;
     const char *sha256, *path, *format, *tool_version, *ingested_at;

@@ -16,10 +16,11 @@ static void bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f)
     db_bind_text(q, 5, f->format);
 }
 
-int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
-                      pb_db_row_cb cb, void *ctx, struct pb_err *err)
+static int each_row(struct pb_db *db, enum db_stmt st,
+                    const struct pb_db_filter *f, pb_db_row_cb cb, void *ctx,
+                    struct pb_err *err)
 {
-    sqlite3_stmt *q = db_stmt(db, S_EACH_RESULT, err);
+    sqlite3_stmt *q = db_stmt(db, st, err);
     if (!q)
         return PB_EDB;
     bind_filter(q, f);
@@ -43,10 +44,26 @@ int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
         r.samples = (long)sqlite3_column_int64(q, 12);
         r.config_id = sqlite3_column_int64(q, 13);
         r.test_id = sqlite3_column_int64(q, 14);
+        if (st == S_EXPORT_SAMPLES) {
+            r.has_stderr = 0;
+            r.samples = (long)sqlite3_column_int64(q, 11);
+        }
         if ((stop = cb(ctx, &r)) != 0)
             break;
     }
     return db_finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_each_result(struct pb_db *db, const struct pb_db_filter *f,
+                      pb_db_row_cb cb, void *ctx, struct pb_err *err)
+{
+    return each_row(db, S_EACH_RESULT, f, cb, ctx, err);
+}
+
+int pb_db_each_result_sample(struct pb_db *db, const struct pb_db_filter *f,
+                             pb_db_row_cb cb, void *ctx, struct pb_err *err)
+{
+    return each_row(db, S_EXPORT_SAMPLES, f, cb, ctx, err);
 }
 
 int pb_db_each_source(struct pb_db *db, pb_db_source_cb cb, void *ctx,

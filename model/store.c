@@ -378,6 +378,36 @@ static int store_configs(struct pb_db *db, const struct pb_resultset *set,
     return rc;
 }
 
+/* The per-repeat values of results first .. first+n-1, the rows one
+ * multi-row INSERT just added: SQLite numbers the rows of one INSERT
+ * consecutively (max(id) + 1 each, under our write lock), so the k-th
+ * row's id is last - n + 1 + k. */
+static int store_samples(struct pb_db *db, const struct pb_resultset *set,
+                         size_t first, size_t n, long long last,
+                         struct pb_err *err)
+{
+    sqlite3_stmt *q = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct pb_result *r = &set->results[first + k];
+        const double *v;
+        size_t ns = pb_rs_result_samples(set, r, &v);
+        if (!ns)
+            continue;
+        if (!q && !(q = db_stmt(db, S_SAMPLE_INSERT, err)))
+            return PB_EDB;
+        long long id = last - (long long)n + 1 + (long long)k;
+        for (size_t j = 0; j < ns; j++) {
+            sqlite3_bind_int64(q, 1, id);
+            sqlite3_bind_int64(q, 2, (sqlite3_int64)j);
+            sqlite3_bind_double(q, 3, v[j]);
+            int rc = db_step_done(db, q, err, "cannot insert sample");
+            if (rc)
+                return rc;
+        }
+    }
+    return PB_OK;
+}
+
 static int store_rows(struct pb_db *db, const struct pb_resultset *set,
                       long long source_id, struct pb_err *err)
 {
@@ -419,6 +449,9 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
             rc = db_step_done(db, q, err, "cannot insert result");
         else
             sqlite3_reset(q);
+        if (!rc)
+            rc = store_samples(db, set, i - n, n,
+                               sqlite3_last_insert_rowid(db->h), err);
     }
     sqlite3_stmt *fq = rc ? NULL : db_stmt(db, S_FACT_INSERT, err);
     if (!rc && !fq)

@@ -1,7 +1,8 @@
 /* An x-y line chart: IOPS (x) against completion latency (y), one line per
  * configuration through one point per iodepth or numjobs, as fio-plot
  * draws it. Point labels that would touch another label are left out (the
- * table under the chart has every point). */
+ * table under the chart has every point). With categories on x and ±
+ * whiskers it is the History trend (history.c): a point per run. */
 #include "render/render_int.h"
 
 #include <math.h>
@@ -35,6 +36,8 @@ static void range(const struct rc_xyspec *s, int y, double *lo, double *hi)
     for (size_t i = 0; i < s->n; i++)
         for (size_t k = 0; k < s->lines[i].n; k++) {
             double v = y ? s->lines[i].y[k] : s->lines[i].x[k];
+            if (y && s->lines[i].yerr && s->lines[i].yerr[k] > 0)
+                v += s->lines[i].yerr[k];
             if (isfinite(v) && v > *hi)
                 *hi = v;
         }
@@ -73,8 +76,13 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
     struct rp_ticks xt;
     rc_fit_ticks(f, xlo, xhi * 1.05, &xs, x1 - x0, 14, &xt);
     double y0 = top + plot_h, y1 = top;
-    double xspan = xt.hi - xt.lo, yspan = yt.hi - yt.lo;
-#define XOF(v) (x0 + (((v) / xs.div) - xt.lo) / xspan * (x1 - x0))
+    double xspan = xt.hi - xt.lo, yspan = yt.hi - yt.lo, xfrom = xt.lo;
+    if (s->xcats) { /* categories 1 .. nxcats, centred in equal slots */
+        xs.div = 1;
+        xfrom = 0.5;
+        xspan = s->nxcats ? (double)s->nxcats : 1;
+    }
+#define XOF(v) (x0 + (((v) / xs.div) - xfrom) / xspan * (x1 - x0))
 #define YOF(v) (y0 - (((v) / ys.div) - yt.lo) / yspan * (y0 - y1))
 
     for (int i = 0; i < yt.n; i++) {
@@ -83,7 +91,27 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
         rp_fmt_scaled(v, &ys, yt.decimals, buf, sizeof(buf));
         rc_text(c, x0 - 6, y + 4, buf, F_TICK, 0, RC_END, C_MUTED);
     }
-    for (int i = 0; i < xt.n; i++) {
+    if (s->xcats) {
+        /* every category a grid line; labels as many as fit */
+        double slot = (x1 - x0) / xspan, lw = 0;
+        for (size_t i = 0; i < s->nxcats; i++) {
+            double w = rc_text_width(f, s->xcats[i], F_TICK, 0);
+            lw = w > lw ? w : lw;
+        }
+        size_t every = (size_t)ceil((lw + 10) / (slot > 1 ? slot : 1));
+        every = every ? every : 1;
+        rc_line(c, x0, y0, x0, y1, C_AXIS, 1.2);
+        for (size_t i = 0; i < s->nxcats; i++) {
+            double x = XOF((double)i + 1);
+            rc_line(c, x, y0, x, y1, C_GRID, 1);
+            if (i % every == 0) {
+                struct pb_item *it = rc_text(c, x, y0 + 15, s->xcats[i],
+                                             F_TICK, 0, RC_MIDDLE, C_MUTED);
+                it->title = pb_arena_strdup(&c->arena, s->xcats[i]);
+            }
+        }
+    }
+    for (int i = 0; !s->xcats && i < xt.n; i++) {
         double v = (xt.lo + i * xt.step) * xs.div, x = XOF(v);
         rc_line(c, x, y0, x, y1, i ? C_GRID : C_AXIS, i ? 1 : 1.2);
         rp_fmt_scaled(v, &xs, xt.decimals, buf, sizeof(buf));
@@ -95,6 +123,16 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
         for (size_t k = 1; k < l->n; k++)
             rc_line(c, XOF(l->x[k - 1]), YOF(l->y[k - 1]), XOF(l->x[k]),
                     YOF(l->y[k]), l->color, 2);
+        for (size_t k = 0; l->yerr && k < l->n; k++) {
+            double e = l->yerr[k];
+            if (!(e > 0) || !isfinite(e))
+                continue;
+            double x = XOF(l->x[k]), lo = l->y[k] - e;
+            double ya = YOF(lo < 0 ? 0 : lo), yb = YOF(l->y[k] + e);
+            rc_line(c, x, ya, x, yb, l->color, 1.2);
+            rc_line(c, x - 4, ya, x + 4, ya, l->color, 1.2);
+            rc_line(c, x - 4, yb, x + 4, yb, l->color, 1.2);
+        }
         for (size_t k = 0; k < l->n; k++)
             rc_rect(c, XOF(l->x[k]) - 3.5, YOF(l->y[k]) - 3.5, 7, 7, l->color,
                     0xffffff, 1);
@@ -121,7 +159,9 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
     }
     free(boxes);
     double y = y0 + 32;
-    if (strstr(s->xname, xs.name)) /* "read IOPS", not "read IOPS (IOPS)" */
+    if (s->xcats)
+        snprintf(buf, sizeof(buf), "%s →", s->xname);
+    else if (strstr(s->xname, xs.name)) /* "read IOPS", not "(IOPS)" */
         snprintf(buf, sizeof(buf), "%s →", s->xname);
     else
         snprintf(buf, sizeof(buf), "%s (%s) →", s->xname, xs.name);

@@ -490,7 +490,8 @@ int pb_compare_run(const struct pb_compare_side *base,
             cmp->priv->d[s].ncells = 0;
         }
     }
-    qsort(cmp->pairs, cmp->npairs, sizeof(*cmp->pairs), pair_cmp);
+    if (cmp->npairs)
+        qsort(cmp->pairs, cmp->npairs, sizeof(*cmp->pairs), pair_cmp);
     summarise(cmp);
     cmp->single_config = 1;
     for (size_t i = 1; i < cmp->npairs && cmp->single_config; i++)

@@ -17,9 +17,10 @@
 int rp_cell_fact(const char *key)
 {
     static const char *const prefixes[] = {
-        "run.", "flag.", "zpool_iostat", "arc.", "after_layout.", NULL};
+        "run.", "flag.", "zpool_iostat", "arc.", "after_layout.",
+        "repeats_", NULL};
     static const char *const keys[] = {"compression_check", "cache_check",
-                                       "working_set_bytes", NULL};
+                                       "working_set_bytes", "cell_seq", NULL};
     for (size_t i = 0; prefixes[i]; i++)
         if (!strncmp(key, prefixes[i], strlen(prefixes[i])))
             return 1;
@@ -271,6 +272,20 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
             long long s0 = x->fio ? x->fio : x->props;
             struct rt_cell *row = rt_row(&t);
             rt_setv(&t, &row[0], x->cell, (double)x->idx);
+            const char *rs = x->fio ? rp_fact_of(d, x->fio, "repeats_stop")
+                                    : NULL;
+            if (rs) { /* repeats = auto: why the cell stopped */
+                const char *f[4] = {"repeats_done", "repeats_metric",
+                                    "repeats_rse", "repeats_target_rse"};
+                for (int w = 0; w < 4; w++)
+                    if (!(f[w] = rp_fact_of(d, x->fio, f[w])))
+                        f[w] = "?";
+                row[0].title = rt_str(
+                    &t, "%s repeats, stopped on its %s: RSE of %s %s "
+                    "(target %s)", f[0],
+                    !strcmp(rs, "max") ? "maximum" : "target", f[1], f[2],
+                    f[3]);
+            }
             const struct rp_cell *c = cell_of(d, x->fio ? x->fio : x->props);
             rt_set(&t, &row[1], c ? d->configs[c->config].label : "–");
             rt_set(&t, &row[2], c && x->fio ? d->tests[c->test].name : "–");

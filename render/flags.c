@@ -1,7 +1,8 @@
 /* Sources flagged by their parser (facts whose key starts with "flag.":
  * flag.interrupted, flag.implausible, flag.no_version, ...): the marker
  * text of the Sources table and the Warnings list at the top of
- * index.html. Everything goes through the escaping writers. */
+ * index.html, which also lists the step changes of the History
+ * (history.c). Everything goes through the escaping writers. */
 #include "render/render_int.h"
 
 #include <string.h>
@@ -61,6 +62,8 @@ int rp_source_flags(const struct rp_data *d, long long source_id,
 
 int rp_has_flags(const struct rp_data *d)
 {
+    if (d->history && d->history->nsteps)
+        return 1;
     for (size_t i = 0; i < d->nsources; i++) {
         struct pb_buf b = PB_BUF_INIT;
         int n =
@@ -88,6 +91,16 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d)
         if (rp_source_flags(d, s->id, &b))
             rp_out_para(o, "warn", pb_buf_str(&b));
     }
+    const struct rp_history *h = d->history;
+    for (size_t i = 0; h && i < h->ns; i++)
+        for (size_t k = 0; k < h->s[i].n; k++) {
+            const struct rp_hpoint *p = &h->pts[h->s[i].first + k];
+            if (!p->step)
+                continue;
+            pb_buf_reset(&b);
+            rp_history_step_text(d, h, &h->s[i], p, &b);
+            rp_out_para(o, "warn", pb_buf_str(&b));
+        }
     pb_buf_release(&b);
     rp_out_raw(o, "</section>\n");
 }

@@ -162,6 +162,8 @@ struct rp_cell {
     const char *null_reason;
     int in_sweep; /* drawn in a sweep */
     long long source; /* id of the first source behind it (its facts) */
+    long nrepeats, outliers; /* stored samples behind it and how many are
+                                outliers (spread.c) */
 };
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */
@@ -204,6 +206,7 @@ struct rp_data {
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
     struct rp_merge *merge; /* tests compared as one (ignore.c); NULL */
+    const struct rp_history *history; /* history.c; NULL = none */
 };
 
 /* Read everything the report shows, filtered by f, and aggregate it into
@@ -505,6 +508,7 @@ struct rc_xyline {
     uint32_t color;
     size_t n;
     const double *x, *y;   /* in the units of the spec */
+    const double *yerr;    /* ± whiskers (< 0: none); may be NULL */
     const char *const *pt; /* point labels ("qd4"); may be NULL */
 };
 struct rc_xyspec {
@@ -512,6 +516,10 @@ struct rc_xyspec {
     struct rp_unit xunit, yunit;
     const struct rc_xyline *lines;
     size_t n;
+    /* categories of x: x = 1 .. nxcats names xcats[x - 1] (ticks are
+     * those names; xunit unused); NULL = x is a number */
+    const char *const *xcats;
+    size_t nxcats;
 };
 struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s);
 
@@ -752,6 +760,78 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
 
 /* Is the metric shown in the compression or bonnie++ table? */
 int rp_metric_in_special(const char *metric);
+
+/* ==== spread of repeats (spread.c) ==== */
+
+/* "± 1.2 MiB/s · 95% CI ± 3.3 MiB/s" of cell c (Student t with n - 1
+ * df); just the ± SE when n < 2 or the SE is 0 or unknown. Returns buf. */
+const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
+                         char *buf, size_t n);
+/* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
+ * MAD above 3.5; none when n < 5 or MAD is 0); returns their number. */
+int rp_outliers_of(const double *v, size_t n, unsigned char *out);
+/* Set nrepeats and outliers of d's cells from the stored samples.
+ * PB_OK or PB_EDB. */
+int rp_outliers_load(struct pb_db *db, struct rp_data *d,
+                     struct pb_err *err) PB_WUR;
+/* The 95% CI of c as the tooltip of a "mean ± SE" cell ("95% CI ± 8.1
+ * MB/s: 401.0 to 417.1 MB/s"), where rp_fmt_se_ci would add one. */
+void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
+                 const struct rp_unit *u, const struct rp_cell *c);
+/* Append "⚠ N outliers" (amber, with a tooltip) to a table cell of c. */
+void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
+                     const struct rp_cell *c);
+
+/* ==== history across runs (history.c) ==== */
+
+/* One point of a series: a run or ingest date. */
+struct rp_hpoint {
+    size_t point;     /* index into rp_history.keys (time order) */
+    double mean, se;  /* se < 0: unknown */
+    long n;
+    double p;         /* Welch p against the points before; NAN = none */
+    double base;      /* their pooled mean (when p is set) */
+    size_t nbase;     /* how many points that was */
+    int step;         /* p < 0.05: a step change */
+    double change;    /* (mean - base) / |base| at a step */
+};
+
+/* A configuration's points for one test and metric (>= 2). */
+struct rp_hseries {
+    size_t test, metric, config;
+    size_t first, n; /* into rp_history.pts */
+    size_t steps;
+};
+
+struct rp_history {
+    const char **keys;  /* run id or ingest day of each point, oldest
+                           first */
+    const char **whens; /* their first ingested_at */
+    size_t nkeys;
+    struct rp_hpoint *pts;
+    size_t npts, cappts;
+    struct rp_hseries *s; /* by test rank, metric, config rank */
+    size_t ns, caps;
+    size_t nsteps;
+    struct pb_arena arena;
+};
+
+/* The history of d's headline metrics (rows read again from db with f):
+ * out->ns == 0 when the sources shown are of one run or day (then db is
+ * not read). PB_OK or the query's error. Release with
+ * rp_history_release (also after an error). */
+int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
+                    const struct rp_data *d, struct rp_history *out,
+                    struct pb_err *err) PB_WUR;
+void rp_history_release(struct rp_history *h);
+/* d->history has a series. */
+int rp_has_history(const struct rp_data *d);
+/* The History section (nothing without one). */
+void rp_section_history(struct rp_out *o, const struct rp_data *d);
+/* The Warnings line of step p of series s. */
+void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
+                          const struct rp_hseries *s,
+                          const struct rp_hpoint *p, struct pb_buf *b);
 
 /* ==== the report folder (output.c) ==== */
 

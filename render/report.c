@@ -246,11 +246,11 @@ static void value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
     }
     rt_setv(t, &row[at], rp_fmt(u, c->mean, buf, sizeof(buf)), c->mean);
     if (c->se >= 0)
-        rt_setv(t, &row[at + 1], rp_fmt_se(u, c->mean, c->se, buf, sizeof(buf)),
-                c->se);
+        rt_setv(t, &row[at + 1], rp_fmt_se_ci(u, c, buf, sizeof(buf)), c->se);
     else
         rt_set(t, &row[at + 1], "");
     rt_setv(t, &row[at + 2], rp_int(c->n, buf, sizeof(buf)), (double)c->n);
+    rp_outlier_mark(t, &row[at + 2], c);
 }
 
 /* ==== header and overview ==== */
@@ -1042,6 +1042,8 @@ static void single_table(struct rp_out *o, const struct rp_data *d)
         rt_setv(&t, &row[3], rp_fmt_pm(&m->u, c->mean, c->se, v, sizeof(v)),
                 c->mean);
         rt_setv(&t, &row[4], rt_str(&t, "%ld", c->n), (double)c->n);
+        rp_ci_title(&t, &row[3], &m->u, c);
+        rp_outlier_mark(&t, &row[4], c);
     }
     rp_out_table(o, &t);
 }
@@ -1617,6 +1619,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
     if (has_sweeps)
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
+    if (rp_has_history(d))
+        pb_buf_puts(h, "<li><a href=\"#history\">History</a></li>\n");
     if (o->has_iolat)
         pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
                        "latency</a></li>\n");
@@ -1755,6 +1759,16 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_rank_configs(&d, &rank);
 
     mark_single(&d);
+    struct rp_history hist;
+    if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
+        (rc = rp_outliers_load(db, &d, err))) {
+        rp_history_release(&hist);
+        rp_ranking_release(&rank);
+        rp_sweeps_release(&sws);
+        rp_data_release(&d);
+        return rc;
+    }
+    d.history = &hist;
     struct test_plan plan;
     plan_tests(&d, &plan);
 
@@ -1798,6 +1812,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
+    rp_section_history(&o, &d);
     rp_section_iops_latency(&o, &d);
     section_tests(&o, &d, &plan);
     rp_lat_section_rest(&o, &d, o.lat);
@@ -1856,6 +1871,7 @@ done:
     plan_release(&plan);
     rp_ranking_release(&rank);
     rp_sweeps_release(&sws);
+    rp_history_release(&hist);
     rp_data_release(&d);
     return rc;
 }

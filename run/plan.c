@@ -50,14 +50,14 @@ struct parse_ctx {
     struct pb_err *err;
     const char *path;
     char last_sect[32], last_key[64];
-    long plan_line[11]; /* line of each [plan] key, by index in plan_keys */
-    char *vals[11];     /* value of each [plan] key */
+    long plan_line[15]; /* line of each [plan] key, by index in plan_keys */
+    char *vals[15];     /* value of each [plan] key */
 };
 
 static const char *const plan_keys[] = {
     "name", "description", "pool", "kind", "repeats",
     "vdevs", "log_vdevs", "cache_vdevs", "on_failure", "on_unsupported",
-    "allow_exec", NULL};
+    "allow_exec", "max_repeats", "target_rse", "order", "seed", NULL};
 
 static int fail(struct parse_ctx *c, long line, const char *fmt, ...)
     PB_PRINTF(3, 4);
@@ -180,7 +180,8 @@ static int on_pair(void *user, const char *section, const char *name,
             return fail(c, line, "unknown key '%s' in [plan] (known: name, "
                         "description, pool, kind, repeats, vdevs, log_vdevs, "
                         "cache_vdevs, on_failure, on_unsupported, "
-                        "allow_exec)", key);
+                        "allow_exec, max_repeats, target_rse, order, seed)",
+                        key);
         if (cont && c->vals[i]) {
             char *s = pb_xasprintf("%s %s", c->vals[i], value);
             free(c->vals[i]);
@@ -556,14 +557,19 @@ static int finish(struct parse_ctx *c)
     if (p->zvol < 0)
         p->zvol = 0;
     p->repeats = 1;
-    if (c->vals[4]) {
+    if (c->vals[4] && !strcmp(c->vals[4], "auto")) {
+        p->repeats_auto = 1;
+    } else if (c->vals[4]) {
         char *end;
         long r = strtol(c->vals[4], &end, 10);
         if (*end || end == c->vals[4] || r < 1 || r > 1000)
-            return fail(c, c->plan_line[4], "repeats must be 1..1000, got "
-                        "'%s'", c->vals[4]);
+            return fail(c, c->plan_line[4], "repeats must be 1..1000 or "
+                        "auto, got '%s'", c->vals[4]);
         p->repeats = r;
     }
+    if (pb_run_plan_stats(p, (const char *const *)c->vals + 11,
+                          c->plan_line + 11, c->path, c->err) != PB_OK)
+        return 0;
     if (c->vals[8]) {
         int stop = !strcmp(c->vals[8], "stop")       ? 1
                    : !strcmp(c->vals[8], "continue") ? 0

@@ -28,6 +28,7 @@ struct run {
     struct pb_run_caps caps; /* what this ZFS and fio can do */
     struct pb_run_pre pre;   /* ... and which cells lack it */
     int stop_on_failure;     /* the plan's on_failure, or --on-failure */
+    size_t seq;              /* 1-based position of the cell in the run */
     char run_id[64];
     char dir[PATH_MAX - 64], raw[PATH_MAX], mnt[PATH_MAX];
     int width; /* digits of cell numbers in file names */
@@ -396,7 +397,8 @@ static const struct pb_result *find_like(const struct pb_resultset *dst,
 }
 
 /* Fold the repeats of a cell into one set: per result the mean, its
- * standard error and the number of samples. */
+ * standard error, the number of samples and the values themselves (in
+ * repeat order, the sample table). */
 static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                                  const char *path, const char *sha,
                                  size_t size)
@@ -411,6 +413,8 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
     for (size_t i = 0; i < s0->nfacts; i++)
         pb_rs_fact(out, s0->facts[i].host, s0->facts[i].key,
                    s0->facts[i].value);
+    double *vals = NULL; /* one result's values over the repeats */
+    size_t capv = 0;
     for (size_t k = 0; k < n; k++) {
         const struct pb_resultset *s = sets[k];
         for (size_t i = 0; i < s->nresults; i++) {
@@ -429,11 +433,12 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                                  te->params[j].value);
             double sum = 0, sq = 0;
             long cnt = 0;
+            PB_GROW(vals, capv, n);
             for (size_t m = 0; m < n; m++) {
                 const struct pb_result *q = find_like(sets[m], s, r);
                 if (q && q->has_value) {
                     sum += q->value;
-                    cnt++;
+                    vals[cnt++] = q->value;
                 }
             }
             if (cnt == 0) {
@@ -455,8 +460,10 @@ static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
                 o->has_stderr = 1;
                 o->stderr_ = sqrt(sq / (double)(cnt - 1)) / sqrt((double)cnt);
             }
+            pb_rs_samples(out, o, vals, (size_t)cnt);
         }
     }
+    free(vals);
     return out;
 }
 
@@ -776,6 +783,7 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
     struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
     struct pb_resultset *props = NULL;
     long got = 0;
+    struct pb_run_repstop stop = {0};
     struct pb_run_tel tel = {0};
     struct pb_run_dsspace lay = {0};
     struct pb_buf fiocmd = PB_BUF_INIT, rawl = PB_BUF_INIT;
@@ -867,6 +875,8 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_buf_add(&all, buf, len);
         free(buf);
         got++;
+        if (pb_run_repeat_enough(r->p, sets, got, &stop))
+            break;
     }
     /* zfs get after the last repeat, once the data is on the pool; when
      * that fails the fio results stand, without space figures, and the
@@ -900,6 +910,12 @@ static void run_cell(struct run *r, const struct pb_run_cell *c,
         pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
         pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
                           sets[k]);
+        pb_run_repeat_facts(r->p, &stop, sets[k]);
+        if (r->p->order_random) {
+            char seq[32];
+            snprintf(seq, sizeof(seq), "%zu", r->seq);
+            pb_rs_fact(sets[k], NULL, "cell_seq", seq);
+        }
     }
     if (!r->x.dry_run && got > 0) {
         struct pb_resultset *set = sets[0];
@@ -1172,6 +1188,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->stop_on_failure = opts->on_failure ? opts->on_failure == 2
                                           : plan->stop_on_failure;
     int installed = 0, made_dir = 0;
+    size_t *order = NULL;
+    struct pb_buf cellorder = PB_BUF_INIT;
 
     if (!opts->dry_run) {
         if (geteuid() != 0) {
@@ -1225,6 +1243,11 @@ int pb_run_execute(const struct pb_run_plan *plan,
         pb_run_signals_install();
         installed = 1;
     }
+    /* the order the cells run in, "3 1 2" (1-based) */
+    order = pb_xcalloc(plan->ncells + 1, sizeof(*order));
+    pb_run_order(plan, order);
+    for (size_t k = 0; k < plan->ncells; k++)
+        pb_buf_printf(&cellorder, "%s%zu", k ? " " : "", order[k] + 1);
     {
         time_t t = time(NULL);
         char ts[64];
@@ -1233,11 +1256,24 @@ int pb_run_execute(const struct pb_run_plan *plan,
         strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
         if (r->x.log)
             fprintf(r->x.log, "# ==== %s\n", ts);
-        pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %ld "
-                    "repeats, pool '%s', %s, run id %s, on_failure = %s",
-                    plan->path, plan->name, plan->ncells, plan->repeats,
+        char reps[96];
+        if (plan->repeats_auto)
+            snprintf(reps, sizeof(reps), "auto repeats (%ld to %ld, "
+                     "target RSE %g%%)", plan->repeats < 3 ? plan->repeats : 3,
+                     plan->repeats, plan->target_rse * 100);
+        else
+            snprintf(reps, sizeof(reps), "%ld repeats", plan->repeats);
+        pb_run_note(&r->x, "poolbench run %s: plan '%s', %zu cells x %s, "
+                    "pool '%s', %s, run id %s, on_failure = %s",
+                    plan->path, plan->name, plan->ncells, reps,
                     plan->pool, pb_run_impl_name(r->impl), r->run_id,
                     r->stop_on_failure ? "stop" : "continue");
+        if (plan->order_random)
+            pb_run_note(&r->x, "order = random, seed %lu%s: cells %s",
+                        plan->seed,
+                        plan->has_seed ? "" : " (drawn: set seed = to run "
+                                              "this order again)",
+                        pb_buf_str(&cellorder));
         if (plan->time_scale != 1)
             pb_run_note(&r->x, "time scale %g: fio runtimes, sizes and "
                         "repeats scaled down (a smoke run)",
@@ -1255,14 +1291,23 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (plan->description)
         pb_rs_fact(r->facts, NULL, "run_description", plan->description);
     pb_run_plan_facts(plan, &r->caps, r->facts);
+    if (plan->order_random) {
+        char seed[32];
+        snprintf(seed, sizeof(seed), "%lu", plan->seed);
+        pb_rs_fact(r->facts, NULL, "run_order", "random");
+        pb_rs_fact(r->facts, NULL, "run_seed", seed);
+        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&cellorder));
+    }
     pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
     if (!opts->dry_run)
         pb_run_keep_plan(plan, r->dir, r->facts);
 
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
-    for (size_t i = 0; i < plan->ncells && !r->fatal; i++) {
+    for (size_t k = 0; k < plan->ncells && !r->fatal; k++) {
         if (pb_run_stopped())
             break;
+        size_t i = order[k];
+        r->seq = k + 1;
         struct pb_run_cell c;
         pb_run_cell_at(plan, i, &c);
         pb_run_plan_describe(plan, i, &label, &test);
@@ -1374,6 +1419,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
                             : "");
     }
 done:
+    free(order);
+    pb_buf_release(&cellorder);
     if (installed)
         pb_run_signals_restore();
     if (r->x.log)

@@ -56,7 +56,13 @@ struct pb_run_layout {
 struct pb_run_plan {
     char *path, *name, *description, *pool;
     int zvol;     /* kind = zvol */
-    long repeats;
+    long repeats;  /* with repeats_auto: max_repeats */
+    int repeats_auto;  /* repeats = auto (run/repeat.c) */
+    double target_rse; /* repeats = auto: stop at this relative standard
+                          error of the headline metric (0.02 = 2%) */
+    int order_random;  /* order = random: cells shuffled (seed) */
+    int has_seed;      /* seed given in the plan */
+    unsigned long seed;
     int stop_on_failure; /* on_failure = stop: the first failed cell ends
                             the run (default continue: go on) */
     double time_scale;    /* pb_run_plan_scale(): 1 = as written */
@@ -69,6 +75,47 @@ struct pb_run_plan {
     struct pb_run_section sect[PB_RUN_NSECT];
     size_t ncells;
 };
+
+/* ==== repeats = auto, order = random (repeat.c) ==== */
+
+/* The [plan] keys max_repeats, target_rse, order, seed (vals[i] NULL when
+ * absent, lines[i] their lines), after repeats: fills p (repeats becomes
+ * max_repeats under repeats = auto; without a seed, order = random draws
+ * one). PB_OK or PB_EUSAGE with err naming path:line. */
+int pb_run_plan_stats(struct pb_run_plan *p, const char *const vals[4],
+                      const long lines[4], const char *path,
+                      struct pb_err *err) PB_WUR;
+
+/* The order the cells run in: order[0..ncells) gets cell indices; plan
+ * order, or with order = random a shuffle from p->seed (cells of one
+ * pool together, the pools shuffled too). */
+void pb_run_order(const struct pb_run_plan *p, size_t *order);
+
+/* Relative standard error (SE / |mean|) of v[0..n): NAN when n < 2, 0
+ * when all are equal, INFINITY when the mean is 0 and they differ. */
+double pb_run_rse(const double *v, size_t n);
+
+/* Why the repeats of a cell stopped. */
+struct pb_run_repstop {
+    const char *why;    /* "target", "max"; NULL = go on */
+    const char *metric; /* headline metric judged; NULL = none found */
+    double rse;         /* its RSE over the repeats so far; NAN = none */
+    long n;             /* repeats so far */
+};
+
+/* With repeats = auto: 1 when the `got` repeats in sets are enough (the
+ * headline metric's RSE is at most target_rse after at least 3 repeats,
+ * or max_repeats were run), st saying why; else 0. Always 0 without
+ * repeats = auto (the loop runs `repeats` times). */
+int pb_run_repeat_enough(const struct pb_run_plan *p,
+                         struct pb_resultset *const *sets, long got,
+                         struct pb_run_repstop *st);
+
+/* The facts repeats_stop, repeats_done, repeats_metric, repeats_rse and
+ * repeats_target_rse of a cell of repeats = auto, on set. */
+void pb_run_repeat_facts(const struct pb_run_plan *p,
+                         const struct pb_run_repstop *st,
+                         struct pb_resultset *set);
 
 /* A cell of the matrix: its index and the combination of each section. */
 struct pb_run_cell {

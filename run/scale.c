@@ -94,6 +94,7 @@ int pb_run_plan_scale(struct pb_run_plan *p, double f, struct pb_err *err)
                     scale_size(&ds->ax[a].vals[j], f, 16 * MIB);
     }
     long r = lround((double)p->repeats * f);
-    p->repeats = r < 1 ? 1 : r;
+    if (!p->repeats_auto) /* auto: its maximum stays (repeat.c) */
+        p->repeats = r < 1 ? 1 : r;
     return PB_OK;
 }

@@ -66,9 +66,11 @@ check "ingest --format f" "$(printf '%s\n' fio-json fio-terse fio-text)" ingest 
 check "ingest --format=f" "$(printf '%s\n' fio-json fio-terse fio-text)" ingest --format=f
 check "--label-from" "$(printf '%s\n' dir file title)" ingest --label-from ''
 check "report --config" "$(printf '%s\n' '\$\(touch\ pwned\)' 'ext4\ mdraid1' legacy_ufs \
-    raidz2_rs1M_lz4 tank_raidz1_rs16k 'zfs\ mirror\ recordsize=16k\ lz4' zfs_mirror_rs128k)" \
+    raidz2_rs1M_lz4 tank_raidz1_rs16k 'zfs\ mirror\ recordsize=16k\ lz4' zfs_mirror_rs128k \
+    zfs_raidz1_rs64k)" \
     report --db "$db" --config ''
-check "report --config z" "$(printf '%s\n' 'zfs\ mirror\ recordsize=16k\ lz4' zfs_mirror_rs128k)" \
+check "report --config z" "$(printf '%s\n' 'zfs\ mirror\ recordsize=16k\ lz4' zfs_mirror_rs128k \
+    zfs_raidz1_rs64k)" \
     report --db "$db" --config z
 check "--db= form" "$(printf '%s\n' legacy_ufs)" best --db="$db" --config l
 check "relabel OLD" "$(printf '%s\n' tank_raidz1_rs16k)" relabel --db "$db" t
@@ -145,7 +147,7 @@ S
     got=$(zcomp ingest --l | tr '\n' ' ')
     [ "$got" = "--label --label-from " ] || fail "zsh ingest --l: got [$got]"
     got=$(zcomp report --db "$db" --config z | tr '\n' '|')
-    [ "$got" = "zfs mirror recordsize=16k lz4|zfs_mirror_rs128k|" ] ||
+    [ "$got" = "zfs mirror recordsize=16k lz4|zfs_mirror_rs128k|zfs_raidz1_rs64k|" ] ||
         fail "zsh --config z: got [$got]"
     got=$(HOME="$tmp/home" zcomp report --db '~/t.db' --config l)
     [ "$got" = legacy_ufs ] || fail "zsh --db ~/t.db: got [$got]"

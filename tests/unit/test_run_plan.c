@@ -239,7 +239,8 @@ static void test_plan_errors(void **state)
         {"[plan]\n" VD "foo = 1\n", 3,
          "unknown key 'foo' in [plan] (known: name, description, pool, "
          "kind, repeats, vdevs, log_vdevs, cache_vdevs, on_failure, "
-         "on_unsupported, allow_exec)"},
+         "on_unsupported, allow_exec, max_repeats, target_rse, order, "
+         "seed)"},
         {"[plan]\n" VD "on_failure = abort\n[fio]\nsize=8m\n", 3,
          "on_failure must be continue or stop, got 'abort'"},
         {"[plan]\non_failure = Stop\n" VD "[fio]\nsize=8m\n", 2,
@@ -331,7 +332,7 @@ static void test_plan_errors(void **state)
         {"[plan]\nkind = zvol\n" VD "[dataset]\nsync=always\n", 2,
          "kind = zvol but the plan has a [dataset] section"},
         {"[plan]\nrepeats = 0\n" VD "[fio]\nsize=8m\n", 2,
-         "repeats must be 1..1000, got '0'"},
+         "repeats must be 1..1000 or auto, got '0'"},
         {"[plan]\n" VD, 0, "[fio] needs 'size' (the file size per job)"},
         {"[plan]\n" VD "[zvol]\nvolblocksize = 8k\n", 0,
          "[zvol] needs 'size' (the volume size)"},

@@ -1,0 +1,498 @@
+/* History (issue 12 item 4): the same configuration and test across runs
+ * or ingest dates. A point is one `poolbench run` (fact run_id) or, for
+ * other sources, one ingest date (the day of ingested_at); its value is
+ * the mean of its sources' results (the report's fold of repeats), with
+ * ±SE and n. Points are ordered by their first ingest time. A step is a
+ * point whose value differs from the pooled points before it (since the
+ * last step) by Welch's t-test at alpha 0.05, both sides with n >= 2.
+ * The section draws one chart per test and metric (a line per
+ * configuration, ±SE whiskers) with a table of every point; steps also
+ * go to the Warnings list (flags.c). docs/design.md, "History". */
+#include "render/render_int.h"
+#include "common/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HIST_ALPHA      0.05
+#define MAX_HIST_CHARTS 60
+
+/* ==== points of sources ==== */
+
+struct pkey {
+    const char *key;  /* run id or ingest day */
+    const char *when; /* first ingested_at */
+    size_t ord;       /* position in time order */
+};
+
+struct hrow {
+    size_t test, metric, config, point;
+    size_t seq; /* row order of the query: the fold's order, so the same
+                   database gives the same bits */
+    double v, se;
+    int has_se;
+    long samples;
+};
+
+struct hload {
+    const struct rp_data *d;
+    struct pb_arena *arena;
+    struct pkey *keys;
+    size_t nkeys, capkeys;
+    long long *src_ids; /* used sources, sorted by id */
+    size_t *src_point;  /* their point */
+    size_t nsrc;
+    struct hrow *rows;
+    size_t nrows, caprows;
+    size_t *metric_of; /* metric id -> index + 1 (ids are small) */
+    size_t capmetric;
+};
+
+static size_t find_id_ll(const long long *v, size_t n, long long id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == id ? lo : SIZE_MAX;
+}
+
+#define FIND_IDX(arr, n, want, out)                                            \
+    do {                                                                       \
+        size_t lo_ = 0, hi_ = (n);                                             \
+        while (lo_ < hi_) {                                                    \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
+            if ((arr)[mid_].id < (want))                                       \
+                lo_ = mid_ + 1;                                                \
+            else                                                               \
+                hi_ = mid_;                                                    \
+        }                                                                      \
+        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
+    } while (0)
+
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The point of each used source: its run id, else its ingest day. */
+static void source_points(struct hload *h)
+{
+    const struct rp_data *d = h->d;
+    h->src_ids = pb_xcalloc(d->nsources + 1, sizeof(*h->src_ids));
+    h->src_point = pb_xcalloc(d->nsources + 1, sizeof(*h->src_point));
+    for (size_t i = 0; i < d->nsources; i++)
+        if (d->sources[i].used)
+            h->src_ids[h->nsrc++] = d->sources[i].id;
+    qsort(h->src_ids, h->nsrc, sizeof(*h->src_ids), cmp_ll);
+    for (size_t i = 0; i < d->nsources; i++) {
+        const struct rp_source *s = &d->sources[i];
+        if (!s->used)
+            continue;
+        const char *run = rp_fact_of(d, s->id, "run_id");
+        const char *when = s->ingested_at ? s->ingested_at : "";
+        const char *key = run;
+        if (!key)
+            key = pb_arena_printf(h->arena, "%.10s", when);
+        size_t k = 0;
+        for (; k < h->nkeys; k++)
+            if (!strcmp(h->keys[k].key, key))
+                break;
+        if (k == h->nkeys) {
+            PB_GROW(h->keys, h->capkeys, h->nkeys + 1);
+            h->keys[k].key = key;
+            h->keys[k].when = when;
+            h->nkeys++;
+        } else if (strcmp(when, h->keys[k].when) < 0) {
+            h->keys[k].when = when;
+        }
+        h->src_point[find_id_ll(h->src_ids, h->nsrc, s->id)] = k;
+    }
+}
+
+static int cmp_pkey(const void *a, const void *b)
+{
+    const struct pkey *x = *(const struct pkey *const *)a,
+                      *y = *(const struct pkey *const *)b;
+    int c = strcmp(x->when, y->when);
+    return c ? c : strcmp(x->key, y->key);
+}
+
+static int on_row(void *ctx, const struct pb_db_rrow *r)
+{
+    struct hload *h = ctx;
+    const struct rp_data *d = h->d;
+    if (!r->has_value || !isfinite(r->value))
+        return 0;
+    size_t m = SIZE_MAX;
+    if (r->metric_id >= 0 && (size_t)r->metric_id < h->capmetric &&
+        h->metric_of[r->metric_id])
+        m = h->metric_of[r->metric_id] - 1;
+    if (m == SIZE_MAX || !d->metrics[m].headline)
+        return 0;
+    size_t t, c;
+    FIND_IDX(d->tests, d->ntests, r->test_id, t);
+    FIND_IDX(d->configs, d->nconfigs, r->config_id, c);
+    size_t s = find_id_ll(h->src_ids, h->nsrc, r->source_id);
+    if (t == SIZE_MAX || c == SIZE_MAX || s == SIZE_MAX)
+        return 0;
+    PB_GROW(h->rows, h->caprows, h->nrows + 1);
+    struct hrow *o = &h->rows[h->nrows++];
+    o->test = rp_ignore_canon(d, t);
+    o->metric = m;
+    o->config = c;
+    o->point = h->keys[h->src_point[s]].ord;
+    o->seq = h->nrows - 1;
+    o->v = r->value;
+    o->has_se = r->has_stderr;
+    o->se = r->stderr_;
+    o->samples = r->samples;
+    return 0;
+}
+
+static const struct rp_data *sort_d;
+static int cmp_hrow(const void *a, const void *b)
+{
+    const struct hrow *x = a, *y = b;
+    const struct rp_data *d = sort_d;
+    if (x->test != y->test)
+        return d->tests[x->test].rank < d->tests[y->test].rank ? -1 : 1;
+    if (x->metric != y->metric)
+        return x->metric < y->metric ? -1 : 1;
+    if (x->config != y->config)
+        return d->configs[x->config].rank < d->configs[y->config].rank ? -1 : 1;
+    if (x->point != y->point)
+        return x->point < y->point ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Mark steps in pts[0..n): each point against the points since the last
+ * step, pooled as one sample set (their means, SEs and n give the pooled
+ * mean and variance exactly). */
+static size_t find_steps(struct rp_hpoint *pts, size_t n)
+{
+    size_t steps = 0, from = 0;
+    for (size_t j = 1; j < n; j++) {
+        pts[j].p = NAN;
+        double N = 0, sum = 0;
+        for (size_t i = from; i < j; i++) {
+            N += (double)pts[i].n;
+            sum += (double)pts[i].n * pts[i].mean;
+        }
+        if (N < 2 || pts[j].n < 2 || pts[j].se < 0)
+            continue;
+        double M = sum / N, ss = 0;
+        int ok = 1;
+        for (size_t i = from; i < j; i++) {
+            double ni = (double)pts[i].n;
+            if (ni >= 2 && pts[i].se < 0)
+                ok = 0;
+            double sd = ni >= 2 ? pts[i].se * sqrt(ni) : 0;
+            ss +=
+                (ni - 1) * sd * sd + ni * (pts[i].mean - M) * (pts[i].mean - M);
+        }
+        if (!ok)
+            continue;
+        struct pb_stats_summary base = {M, sqrt(ss / (N - 1)) / sqrt(N), N};
+        struct pb_stats_summary cand = {pts[j].mean, pts[j].se,
+                                        (double)pts[j].n};
+        struct pb_stats_welch w;
+        if (pb_stats_welch(&base, &cand, HIST_ALPHA, &w) != 0)
+            continue;
+        pts[j].p = w.p;
+        pts[j].base = M;
+        pts[j].nbase = j - from;
+        if (w.p < HIST_ALPHA && M != 0) {
+            pts[j].step = 1;
+            pts[j].change = (pts[j].mean - M) / fabs(M);
+            steps++;
+            from = j;
+        }
+    }
+    return steps;
+}
+
+int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
+                    const struct rp_data *d, struct rp_history *out,
+                    struct pb_err *err)
+{
+    memset(out, 0, sizeof(*out));
+    pb_arena_init(&out->arena);
+    struct hload h;
+    memset(&h, 0, sizeof(h));
+    h.d = d;
+    h.arena = &out->arena;
+    source_points(&h);
+    int rc = PB_OK;
+    if (h.nkeys < 2)
+        goto done; /* one run or day: no history (and no second query) */
+    struct pkey **byt = pb_xcalloc(h.nkeys, sizeof(*byt));
+    for (size_t k = 0; k < h.nkeys; k++)
+        byt[k] = &h.keys[k];
+    qsort(byt, h.nkeys, sizeof(*byt), cmp_pkey);
+    out->keys = pb_arena_alloc(&out->arena, h.nkeys * sizeof(*out->keys));
+    out->whens = pb_arena_alloc(&out->arena, h.nkeys * sizeof(*out->whens));
+    for (size_t k = 0; k < h.nkeys; k++) {
+        byt[k]->ord = k;
+        out->keys[k] = byt[k]->key;
+        out->whens[k] = byt[k]->when;
+    }
+    out->nkeys = h.nkeys;
+    free(byt);
+    for (size_t m = 0; m < d->nmetrics; m++) {
+        long long id = d->metrics[m].id;
+        if (id < 0 || id >= (long long)1 << 30)
+            continue;
+        if ((size_t)id >= h.capmetric) {
+            size_t old = h.capmetric;
+            PB_GROW(h.metric_of, h.capmetric, (size_t)id + 1);
+            memset(h.metric_of + old, 0,
+                   (h.capmetric - old) * sizeof(*h.metric_of));
+        }
+        h.metric_of[id] = m + 1;
+    }
+    rc = pb_db_each_report_row(db, f, on_row, &h, err);
+    if (rc)
+        goto done;
+    sort_d = d;
+    if (h.nrows)
+        qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
+    sort_d = NULL;
+    /* fold the rows of each (test, metric, config, point) */
+    for (size_t i = 0; i < h.nrows;) {
+        size_t j = i;
+        size_t npts = 0, first = out->npts;
+        while (j < h.nrows && h.rows[j].test == h.rows[i].test &&
+               h.rows[j].metric == h.rows[i].metric &&
+               h.rows[j].config == h.rows[i].config) {
+            size_t k = j;
+            struct rp_acc acc = {0};
+            while (k < h.nrows && h.rows[k].test == h.rows[j].test &&
+                   h.rows[k].metric == h.rows[j].metric &&
+                   h.rows[k].config == h.rows[j].config &&
+                   h.rows[k].point == h.rows[j].point) {
+                rp_acc_add(&acc, h.rows[k].v, h.rows[k].has_se, h.rows[k].se,
+                           h.rows[k].samples);
+                k++;
+            }
+            struct rp_cell c;
+            memset(&c, 0, sizeof(c));
+            rp_acc_done(&acc, &c);
+            PB_GROW(out->pts, out->cappts, out->npts + 1);
+            struct rp_hpoint *p = &out->pts[out->npts++];
+            memset(p, 0, sizeof(*p));
+            p->point = h.rows[j].point;
+            p->mean = c.mean;
+            p->se = c.se;
+            p->n = c.n;
+            p->p = NAN;
+            npts++;
+            j = k;
+        }
+        if (npts >= 2) {
+            PB_GROW(out->s, out->caps, out->ns + 1);
+            struct rp_hseries *s = &out->s[out->ns++];
+            s->test = h.rows[i].test;
+            s->metric = h.rows[i].metric;
+            s->config = h.rows[i].config;
+            s->first = first;
+            s->n = npts;
+            s->steps = find_steps(out->pts + first, npts);
+            out->nsteps += s->steps;
+        } else {
+            out->npts = first; /* one point: no history */
+        }
+        i = j;
+    }
+done:
+    free(h.keys);
+    free(h.src_ids);
+    free(h.src_point);
+    free(h.rows);
+    free(h.metric_of);
+    return rc;
+}
+
+void rp_history_release(struct rp_history *h)
+{
+    free(h->pts);
+    free(h->s);
+    pb_arena_release(&h->arena);
+    memset(h, 0, sizeof(*h));
+}
+
+/* "read IOPS of fio randread bs=4k, config: −20.0% at 2026-03-03 against
+ * the 2 points before (Welch p = 0.0012)" */
+void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
+                          const struct rp_hseries *s, const struct rp_hpoint *p,
+                          struct pb_buf *b)
+{
+    char mt[96];
+    pb_buf_printf(b,
+                  "\xE2\x9A\xA0 step change: %s of %s, %s: %+.1f%% at %s "
+                  "against the %zu point%s before (Welch p = %.2g)",
+                  rp_metric_title(d->metrics[s->metric].name, mt, sizeof(mt)),
+                  d->tests[s->test].name, d->configs[s->config].label,
+                  p->change * 100, h->keys[p->point], p->nbase,
+                  p->nbase == 1 ? "" : "s", p->p);
+}
+
+/* ==== the section ==== */
+
+static void history_chart(struct rp_out *o, const struct rp_data *d,
+                          const struct rp_history *h, size_t from, size_t to,
+                          size_t num)
+{
+    const struct rp_hseries *s0 = &h->s[from];
+    const struct rp_metric *m = &d->metrics[s0->metric];
+    struct rt_table t;
+    rt_init(&t, 7);
+    t.sortable = 1;
+    rt_header(&t, 0, "Configuration", RT_LEFT);
+    rt_header(&t, 1, "Run or ingest date", RT_LEFT);
+    rt_header(&t, 2, "Value", RT_RIGHT);
+    rt_header(&t, 3, "± SE", RT_RIGHT);
+    rt_header(&t, 4, "n", RT_RIGHT);
+    rt_header(&t, 5, "Against the points before", RT_RIGHT);
+    rt_header(&t, 6, "Step", RT_LEFT);
+    struct rc_xyline *lines = pb_xcalloc(to - from, sizeof(*lines));
+    char buf[96];
+    /* its data: exact, in canonical units */
+    static const char *const head[] = {
+        "config",    "point", "first_ingested", "test", "metric", "unit",
+        "direction", "value", "stderr",         "n",    "change", "p",
+        "step"};
+    struct rp_csv *cv = rp_csv_new(13, head);
+    for (size_t si = from; si < to; si++) {
+        const struct rp_hseries *s = &h->s[si];
+        const struct rp_config *cf = &d->configs[s->config];
+        double *x = pb_arena_alloc(&t.arena, s->n * sizeof(double));
+        double *y = pb_arena_alloc(&t.arena, s->n * sizeof(double));
+        double *e = pb_arena_alloc(&t.arena, s->n * sizeof(double));
+        const char **pt = pb_arena_alloc(&t.arena, s->n * sizeof(*pt));
+        for (size_t k = 0; k < s->n; k++) {
+            const struct rp_hpoint *p = &h->pts[s->first + k];
+            x[k] = (double)p->point + 1;
+            y[k] = p->mean;
+            e[k] = p->se;
+            pt[k] = p->step ? rt_str(&t, "step %+.1f%%", p->change * 100) : "";
+            struct rt_cell *row = rt_row(&t);
+            rt_set(&t, &row[0], cf->label);
+            row[0].has_swatch = 1;
+            row[0].swatch = cf->color;
+            row[0].sortv = (double)cf->rank;
+            row[0].has_sortv = 1;
+            rt_setv(&t, &row[1], h->keys[p->point], (double)p->point);
+            row[1].title = rt_str(&t, "first ingested %s", h->whens[p->point]);
+            rt_setv(&t, &row[2], rp_fmt(&m->u, p->mean, buf, sizeof(buf)),
+                    p->mean);
+            if (p->se >= 0)
+                rt_setv(&t, &row[3],
+                        rp_fmt_se(&m->u, p->mean, p->se, buf, sizeof(buf)),
+                        p->se);
+            else
+                rt_set(&t, &row[3], "");
+            rt_setv(&t, &row[4], rp_int(p->n, buf, sizeof(buf)), (double)p->n);
+            if (!isnan(p->p) && p->base != 0) {
+                double ch = (p->mean - p->base) / fabs(p->base);
+                rt_setv(&t, &row[5],
+                        rt_str(&t, "%+.1f%% (p = %.2g)", ch * 100, p->p), ch);
+            } else {
+                rt_set(&t, &row[5], k ? "n < 2: not tested" : "");
+                row[5].style = RT_MUTED;
+            }
+            if (p->step) {
+                rt_set(&t, &row[6], "\xE2\x9A\xA0 step");
+                row[6].style = RT_WARN;
+            } else {
+                rt_set(&t, &row[6], "");
+            }
+            rp_csv_str(cv, cf->label);
+            rp_csv_str(cv, h->keys[p->point]);
+            rp_csv_str(cv, h->whens[p->point]);
+            rp_csv_str(cv, d->tests[s->test].name);
+            rp_csv_str(cv, m->name);
+            rp_csv_str(cv, m->unit);
+            rp_csv_str(cv, m->dir < 0 ? "lower" : "higher");
+            rp_csv_num(cv, p->mean);
+            rp_csv_num(cv, p->se >= 0 ? p->se : NAN);
+            rp_csv_int(cv, p->n);
+            rp_csv_num(cv, !isnan(p->p) && p->base != 0
+                               ? (p->mean - p->base) / fabs(p->base)
+                               : NAN);
+            rp_csv_num(cv, p->p);
+            rp_csv_int(cv, p->step);
+        }
+        lines[si - from].label = cf->label;
+        lines[si - from].color = cf->color;
+        lines[si - from].n = s->n;
+        lines[si - from].x = x;
+        lines[si - from].y = y;
+        lines[si - from].yerr = e;
+        lines[si - from].pt = pt;
+    }
+    char mt[96], title[400], stem[48];
+    rp_metric_title(m->name, mt, sizeof(mt));
+    snprintf(title, sizeof(title), "%s: %s over time", d->tests[s0->test].name,
+             mt);
+    rp_out_heading(o, 3, NULL, title);
+    struct rc_xyspec xs = {0};
+    xs.title = title;
+    xs.subtitle = "a line per configuration, a point per run or ingest "
+                  "date (oldest first), whiskers ±SE";
+    xs.xname = "run or ingest date";
+    xs.yname = mt;
+    rp_unit_of("", "", &xs.xunit);
+    xs.yunit = m->u;
+    xs.lines = lines;
+    xs.n = to - from;
+    xs.xcats = h->keys;
+    xs.nxcats = h->nkeys;
+    snprintf(stem, sizeof(stem), "history-%zu", num);
+    rp_out_chart_data(o, cv);
+    rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
+    t.caption = rt_str(&t, "Data: %s", title);
+    rp_out_table(o, &t);
+    free(lines);
+}
+
+int rp_has_history(const struct rp_data *d)
+{
+    return d->history && d->history->ns > 0;
+}
+
+void rp_section_history(struct rp_out *o, const struct rp_data *d)
+{
+    if (!rp_has_history(d))
+        return;
+    const struct rp_history *h = d->history;
+    rp_out_raw(o, "<section id=\"history\">\n");
+    rp_out_heading(o, 2, NULL, "History");
+    rp_out_para(o, "lead",
+                "The same configuration and test across runs (poolbench "
+                "run) or ingest dates, oldest first. A step is a point that "
+                "differs from the points before it (since the last step) by "
+                "Welch's t-test at p < 0.05; single runs (n < 2) are never "
+                "called a step.");
+    size_t charts = 0;
+    for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS;) {
+        size_t j = i;
+        while (j < h->ns && h->s[j].test == h->s[i].test &&
+               h->s[j].metric == h->s[i].metric)
+            j++;
+        history_chart(o, d, h, i, j, ++charts);
+        i = j;
+    }
+    if (charts == MAX_HIST_CHARTS)
+        rp_out_para(o, "note",
+                    "More tests have a history than are drawn "
+                    "here: narrow the report with --test or "
+                    "--metric.");
+    rp_out_raw(o, "</section>\n");
+}

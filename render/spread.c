@@ -1,0 +1,213 @@
+/* The spread of a cell's repeats in the report tables (issue 12 item 5):
+ * the 95% confidence interval of the mean beside its ±SE where n >= 2,
+ * and outlier repeats among the stored samples (table sample) flagged by
+ * the median absolute deviation: a repeat x of a result is an outlier
+ * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
+ * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/design.md,
+ * "Spread of repeats in the tables". */
+#include "render/render_int.h"
+#include "common/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OUTLIER_Z 3.5
+/* With 3 or 4 repeats the MAD is one gap between two of them: a repeat
+ * 5x farther than the nearest pair would count, which normal noise does
+ * often. From 5 on the rule is the one the literature uses. */
+#define MIN_OUTLIER_N 5
+
+const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
+                         char *buf, size_t n)
+{
+    rp_fmt_se(u, c->mean, c->se, buf, n);
+    if (c->n < 2 || !(c->se > 0) || !isfinite(c->se))
+        return buf;
+    double t = pb_stats_t_quantile(0.975, (double)(c->n - 1));
+    if (!isfinite(t))
+        return buf;
+    char ci[64];
+    rp_fmt_se(u, c->mean, t * c->se, ci, sizeof(ci));
+    size_t l = strlen(buf);
+    snprintf(buf + l, n - l, " · 95%% CI %s", ci);
+    return buf;
+}
+
+void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
+                 const struct rp_unit *u, const struct rp_cell *c)
+{
+    if (c->n < 2 || !(c->se > 0) || !isfinite(c->se))
+        return;
+    double q = pb_stats_t_quantile(0.975, (double)(c->n - 1));
+    if (!isfinite(q))
+        return;
+    char pm[64], lo[64], hi[64];
+    rp_fmt_se(u, c->mean, q * c->se, pm, sizeof(pm));
+    rp_fmt(u, c->mean - q * c->se, lo, sizeof(lo));
+    rp_fmt(u, c->mean + q * c->se, hi, sizeof(hi));
+    cell->title = rt_str(t, "95%% CI %s: %s to %s", pm, lo, hi);
+}
+
+int rp_outliers_of(const double *v, size_t n, unsigned char *out)
+{
+    memset(out, 0, n);
+    if (n < MIN_OUTLIER_N)
+        return 0;
+    double med = pb_stats_median(v, n), mad = pb_stats_mad(v, n);
+    if (!(mad > 0) || !isfinite(mad))
+        return 0;
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (0.6745 * fabs(v[i] - med) / mad > OUTLIER_Z) {
+            out[i] = 1;
+            k++;
+        }
+    return k;
+}
+
+/* ==== loading ==== */
+
+struct gkey {
+    size_t key; /* test * nmetrics + metric */
+    size_t group;
+};
+
+struct oload {
+    struct rp_data *d;
+    const struct gkey *gk;
+    size_t ngk;
+    size_t *metric_of; /* metric id -> index + 1 */
+    size_t capmetric;
+    long long result; /* the result whose samples are in v */
+    size_t cell;      /* its cell; SIZE_MAX = not shown */
+    double *v;
+    size_t nv, capv;
+};
+
+static int cmp_gkey(const void *a, const void *b)
+{
+    const struct gkey *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+#define FIND_IDX(arr, n, want, out)                                            \
+    do {                                                                       \
+        size_t lo_ = 0, hi_ = (n);                                             \
+        while (lo_ < hi_) {                                                    \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
+            if ((arr)[mid_].id < (want))                                       \
+                lo_ = mid_ + 1;                                                \
+            else                                                               \
+                hi_ = mid_;                                                    \
+        }                                                                      \
+        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
+    } while (0)
+
+static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
+{
+    struct rp_data *d = o->d;
+    size_t t, c, m = SIZE_MAX;
+    FIND_IDX(d->tests, d->ntests, s->test_id, t);
+    FIND_IDX(d->configs, d->nconfigs, s->config_id, c);
+    if (s->metric_id >= 0 && (size_t)s->metric_id < o->capmetric &&
+        o->metric_of[s->metric_id])
+        m = o->metric_of[s->metric_id] - 1;
+    if (t == SIZE_MAX || c == SIZE_MAX || m == SIZE_MAX)
+        return SIZE_MAX;
+    struct gkey want = {rp_ignore_canon(d, t) * d->nmetrics + m, 0};
+    const struct gkey *g =
+        bsearch(&want, o->gk, o->ngk, sizeof(*o->gk), cmp_gkey);
+    if (!g)
+        return SIZE_MAX;
+    const struct rp_group *gr = &d->groups[g->group];
+    for (size_t i = gr->first; i < gr->first + gr->n; i++)
+        if (d->cells[i].config == c)
+            return i;
+    return SIZE_MAX;
+}
+
+/* The samples of one result are complete: count its outliers. */
+static void flush(struct oload *o)
+{
+    if (o->cell != SIZE_MAX && o->nv) {
+        unsigned char *mark = pb_xcalloc(o->nv, 1);
+        struct rp_cell *c = &o->d->cells[o->cell];
+        c->nrepeats += (long)o->nv;
+        int k = rp_outliers_of(o->v, o->nv, mark);
+        c->outliers += k;
+        free(mark);
+    }
+    o->nv = 0;
+}
+
+static int on_sample(void *ctx, const struct pb_db_sample *s)
+{
+    struct oload *o = ctx;
+    if (s->result_id != o->result) {
+        flush(o);
+        o->result = s->result_id;
+        o->cell = cell_of(o, s);
+    }
+    if (o->cell == SIZE_MAX)
+        return 0;
+    PB_GROW(o->v, o->capv, o->nv + 1);
+    o->v[o->nv++] = s->value;
+    return 0;
+}
+
+int rp_outliers_load(struct pb_db *db, struct rp_data *d, struct pb_err *err)
+{
+    if (!d->ngroups)
+        return PB_OK;
+    struct oload o;
+    memset(&o, 0, sizeof(o));
+    o.d = d;
+    o.result = -1;
+    o.cell = SIZE_MAX;
+    struct gkey *gk = pb_xcalloc(d->ngroups, sizeof(*gk));
+    for (size_t i = 0; i < d->ngroups; i++) {
+        gk[i].key = d->groups[i].test * d->nmetrics + d->groups[i].metric;
+        gk[i].group = i;
+    }
+    qsort(gk, d->ngroups, sizeof(*gk), cmp_gkey);
+    o.gk = gk;
+    o.ngk = d->ngroups;
+    for (size_t m = 0; m < d->nmetrics; m++) {
+        long long id = d->metrics[m].id;
+        if (id < 0 || id >= (long long)1 << 30)
+            continue;
+        if ((size_t)id >= o.capmetric) {
+            size_t old = o.capmetric;
+            PB_GROW(o.metric_of, o.capmetric, (size_t)id + 1);
+            memset(o.metric_of + old, 0,
+                   (o.capmetric - old) * sizeof(*o.metric_of));
+        }
+        o.metric_of[id] = m + 1;
+    }
+    int rc = pb_db_each_sample(db, on_sample, &o, err);
+    if (!rc)
+        flush(&o);
+    free(gk);
+    free(o.metric_of);
+    free(o.v);
+    return rc;
+}
+
+void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
+                     const struct rp_cell *c)
+{
+    if (!c->outliers)
+        return;
+    rt_setv(t, cell,
+            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, c->outliers,
+                   c->outliers == 1 ? "" : "s"),
+            cell->sortv);
+    cell->style |= RT_AMBER;
+    cell->title =
+        rt_str(t,
+               "%ld of the %ld stored repeats %s more than 3.5 "
+               "robust deviations from their median (modified "
+               "z-score: 0.6745 x abs(x - median) / MAD above 3.5)",
+               c->outliers, c->nrepeats, c->outliers == 1 ? "is" : "are");
+}
