@@ -479,6 +479,34 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
                   const struct rp_scale *sc, double pixels, double minsep,
                   struct rp_ticks *t);
 
+/* A bar chart of many configurations (chart_many.c): a test and metric
+ * with more than RP_MANY_LIMIT configurations draws the best RP_MANY_BEST,
+ * the baseline and the worst RP_MANY_WORST as bars, and a strip of dots
+ * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot. */
+#define RP_MANY_LIMIT 40
+#define RP_MANY_BEST  30
+#define RP_MANY_WORST 5
+#define RP_MANY_DOTS  400
+/* Rows of the overview's configurations and the sources table at most
+ * (the rest: poolbench list configs / sources, results.csv). */
+#define RP_MANY_ROWS  1000
+/* The chart of group g, order from rp_order_cells, title "TEST: METRIC".
+ * *shown (may be NULL) gets the number of configurations drawn as bars.
+ * Free with pb_chart_free. */
+struct pb_chart *rp_many_chart(struct rc_fonts *f, const struct rp_data *d,
+                               const struct rp_group *g, const size_t *order,
+                               const char *title, size_t *shown);
+/* The complete table of a test whose charts are reduced: one row per
+ * configuration (ordered by the first group), one column per group, inside
+ * a closed <details>. order: scratch of the largest group's n. */
+struct rp_out;
+void rp_many_table(struct rp_out *o, const struct rp_data *d,
+                   const size_t *groups, size_t ng, size_t *order);
+/* Position in order of the baseline: the valued configuration stored
+ * first (lowest id); SIZE_MAX when none has a value. */
+size_t rp_many_baseline(const struct rp_data *d, const struct rp_group *g,
+                        const size_t *order);
+
 /* Lines of points (chart_xy.c): IOPS against latency, one line per
  * configuration, one point per iodepth (or numjobs), labelled. */
 struct rc_xyline {

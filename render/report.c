@@ -35,6 +35,7 @@ struct test_plan {
     size_t *lastt;     /* by page - 1: test index of its last section */
     size_t nsections;  /* tests with a section of their own */
     size_t ncharts;    /* their charts */
+    size_t weight;     /* ncharts, and 1 per 100 rows of reduced tests */
 };
 
 struct rp_out {
@@ -427,7 +428,16 @@ static void section_configs(struct rp_out *o, const struct rp_data *d)
     for (size_t i = 0; i < d->nconfigs; i++)
         if (d->configs[i].used)
             byrank[d->configs[i].rank] = &d->configs[i];
-    for (size_t r = 0; r < d->used_configs; r++) {
+    size_t nshow = d->used_configs < RP_MANY_ROWS ? d->used_configs
+                                                  : RP_MANY_ROWS;
+    if (nshow < d->used_configs)
+        t.note = rt_str(&t,
+                        "%zu more configurations are not listed here; "
+                        "'poolbench list configs' lists them all, and "
+                        "results.csv has the parameters of every result.%s%s",
+                        d->used_configs - nshow, t.note ? " " : "",
+                        t.note ? t.note : "");
+    for (size_t r = 0; r < nshow; r++) {
         const struct rp_config *cf = byrank[r];
         size_t ci = (size_t)(cf - d->configs);
         struct rt_cell *row = rt_row(&t);
@@ -592,6 +602,10 @@ static void section_ranking(struct rp_out *o, const struct rp_data *d,
     struct rt_table t;
     rt_init(&t, 4);
     t.sortable = 1;
+    if (r->n > RP_MANY_LIMIT) { /* complete, folded (chart_many.c) */
+        t.fold = 1;
+        t.caption = rt_str(&t, "All %zu ranked configurations", r->n);
+    }
     rt_header(&t, 0, "Rank", RT_RIGHT);
     rt_header(&t, 1, "Configuration", RT_LEFT);
     rt_header(&t, 2, "Score (% of best)", RT_RIGHT);
@@ -1047,7 +1061,8 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     const struct rp_metric *m = &d->metrics[g->metric];
     const struct rp_test *t = &d->tests[g->test];
     rp_order_cells(d, g, order);
-    size_t nb = g->n < MAX_BARS ? g->n : MAX_BARS;
+    int many = g->n > RP_MANY_LIMIT; /* drawn by chart_many.c */
+    size_t nb = many ? 0 : g->n < MAX_BARS ? g->n : MAX_BARS;
     struct rc_bar *bars = pb_xcalloc(nb + 1, sizeof(*bars));
     int any_se = 0;
     double bestv = g->nvalued ? d->cells[order[0]].mean : NAN;
@@ -1086,9 +1101,22 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
     snprintf(stem, sizeof(stem), "%s-%s", rp_slug(t->name, s1, 34),
              rp_slug(m->name, s2, 20));
     rp_out_chart_data(o, rp_csv_bars(d, g, order));
-    rp_out_chart(o, rc_bars(o->f, &s), stem);
+    size_t shown = 0;
+    rp_out_chart(o,
+                 many ? rp_many_chart(o->f, d, g, order, title, &shown)
+                      : rc_bars(o->f, &s),
+                 stem);
     free(bars);
+    if (many)
+        rp_out_para(o, "note",
+                    rp_cat(sub, sizeof(sub), rp_int((long long)shown, s1, 40),
+                           " of ", rp_int((long long)g->n, s2, 40),
+                           " configurations shown; all in the table below "
+                           "and in the CSV",
+                           NULL));
 
+    if (many)
+        return; /* one table for the test's reduced charts: rp_many_table */
     struct rt_table tb;
     rt_init(&tb, 7);
     tb.sortable = 1;
@@ -1190,14 +1218,34 @@ static void plan_tests(const struct rp_data *d, struct test_plan *pl)
     memset(pl, 0, sizeof(*pl));
     pl->page = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *nch = pb_xcalloc(d->ntests + 1, sizeof(size_t));
-    for (size_t gi = 0; gi < d->ngroups; gi++)
-        if (group_charted(d, &d->groups[gi])) {
-            size_t t = d->groups[gi].test;
+    /* a test with reduced charts (chart_many.c) weighs one chart more per
+     * 100 rows of its tables, so that its page stays a few MB */
+    size_t *rows = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t *cells = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t weight = 0;
+    for (size_t gi = 0; gi < d->ngroups; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        cells[g->test] += g->n;
+        if (group_charted(d, g)) {
+            size_t t = g->test;
             if (!nch[t]++)
                 pl->nsections++;
             pl->ncharts++;
+            if (g->n > RP_MANY_LIMIT && g->n > rows[t])
+                rows[t] = g->n;
         }
-    if (pl->ncharts > PAGED_CHARTS) {
+    }
+    for (size_t t = 0; t < d->ntests; t++) {
+        if (rows[t])
+            nch[t] += (rows[t] + (cells[t] < MAX_ALL_ROWS ? cells[t]
+                                                          : MAX_ALL_ROWS)) /
+                      100;
+        weight += nch[t];
+    }
+    free(rows);
+    free(cells);
+    pl->weight = weight;
+    if (pl->ncharts > PAGED_CHARTS || weight > PAGED_CHARTS) {
         size_t cap = pl->nsections + 1;
         pl->first = pb_xcalloc(cap, sizeof(size_t));
         pl->ntests = pb_xcalloc(cap, sizeof(size_t));
@@ -1247,12 +1295,18 @@ static void tests_index(struct rp_out *o, const struct rp_data *d,
     struct pb_buf *h = &o->html;
     pb_buf_printf(h,
                   "<p class=\"note\">%zu tests have charts of their own "
-                  "(%zu charts): too many for one page, which a browser takes "
+                  "(%zu charts%s): too many for one page, which a browser "
+                  "takes "
                   "minutes to open. Their sections (charts, drawn inline, and "
                   "tables, as a smaller report shows them here) are on the "
                   "%zu pages below, at most %d charts each. Everything else "
                   "is on this page.</p>\n<ol class=\"pages\">\n",
-                  pl->nsections, pl->ncharts, pl->npages, PAGE_CHARTS);
+                  pl->nsections, pl->ncharts,
+                  pl->weight > pl->ncharts
+                      ? "; a test of more than 40 configurations counts one "
+                        "more per 100 rows of its tables"
+                      : "",
+                  pl->npages, PAGE_CHARTS);
     for (size_t p = 0; p < pl->npages; p++) {
         pb_buf_printf(h,
                       "<li><a href=\"tests-%03zu.html\">tests %zu–%zu</a> "
@@ -1337,9 +1391,15 @@ static void section_tests(struct rp_out *o, const struct rp_data *d,
             rp_out_para(o, "params", line);
         free(line);
         free(p);
+        size_t *many = pb_xcalloc(j - i, sizeof(*many)), nmany = 0;
         for (size_t k = i; k < j; k++)
-            if (group_charted(d, &d->groups[k]))
+            if (group_charted(d, &d->groups[k])) {
                 group_chart(o, d, &d->groups[k], order);
+                if (d->groups[k].n > RP_MANY_LIMIT)
+                    many[nmany++] = k;
+            }
+        rp_many_table(o, d, many, nmany, order); /* their tables */
+        free(many);
         rp_lat_section(o, d, o->lat, d->groups[i].test);
         if (other) {
             char cap[64];

@@ -952,10 +952,22 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d)
     rt_header(&t, 6, "Ingested (UTC)", RT_LEFT);
     if (flags)
         rt_header(&t, 7, "Warnings", RT_LEFT);
+    size_t left = 0; /* past RP_MANY_ROWS: only sources with warnings */
     for (size_t i = 0; i < d->nsources; i++) {
         const struct rp_source *s = &d->sources[i];
         if (!s->used)
             continue;
+        if (t.nrows >= RP_MANY_ROWS) {
+            struct pb_buf b = PB_BUF_INIT;
+            if (flags)
+                rp_source_flags(d, s->id, &b);
+            int warned = pb_buf_str(&b)[0] != 0;
+            pb_buf_release(&b);
+            if (!warned) {
+                left++;
+                continue;
+            }
+        }
         struct rt_cell *row = rt_row(&t);
         rt_set(&t, &row[0], s->path);
         row[0].style = RT_MONO;
@@ -977,6 +989,11 @@ void rp_section_sources(struct rp_out *o, const struct rp_data *d)
     }
     if (!t.nrows)
         t.note = "No source has results matching the filters.";
+    if (left)
+        t.note = rt_str(&t,
+                        "%zu more files (none with warnings) are not listed "
+                        "here; 'poolbench list sources' lists them all.",
+                        left);
     rp_out_table(o, &t);
     rp_out_raw(o, "</section>\n");
 }
