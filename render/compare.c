@@ -425,9 +425,22 @@ int pb_compare_run(const struct pb_compare_side *base,
                                    (d->ncells + 1) * sizeof(*d->cells));
             d->capcells = d->ncells + 1;
         }
-        if (!rc)
-            rc = pb_db_each_sample(sides[s]->db, on_sample, &x.samps[s], err);
     }
+    /* Samples serve the Mann-Whitney test only, which needs a cell of
+     * each side with enough repeats to reach alpha at all (3 against 3
+     * never does): otherwise they are not read (time and memory of
+     * every repeat of both databases). */
+    size_t maxn[2] = {0, 0};
+    for (int s = 0; s < 2 && !rc; s++)
+        for (size_t i = 0; i < cmp->priv->d[s].ncells; i++) {
+            const struct rp_cell *c = &cmp->priv->d[s].cells[i];
+            if (c->nresults == 1 && c->n > 0 && (size_t)c->n > maxn[s])
+                maxn[s] = (size_t)c->n;
+        }
+    if (!rc && maxn[0] >= 2 && maxn[1] >= 2 &&
+        mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
+        for (int s = 0; s < 2 && !rc; s++)
+            rc = pb_db_each_sample(sides[s]->db, on_sample, &x.samps[s], err);
     if (!rc && opts->fail_metric_re) {
         int ec;
         PCRE2_SIZE eo;
