@@ -41,35 +41,11 @@ char *cli_config_path(int *explicit_)
 
 /* ==== reading ==== */
 
-struct reader {
-    const char *p;
-    long line;
-    long toolong; /* line number of a line too long for inih */
-};
 
-/* inih's fgets-like reader over a buffer; counts lines so that the
- * handler knows where it is (the packaged inih passes no line numbers). */
-static char *read_line(char *str, int num, void *stream)
-{
-    struct reader *r = stream;
-    if (!*r->p || r->toolong)
-        return NULL;
-    const char *nl = strchr(r->p, '\n');
-    size_t n = nl ? (size_t)(nl - r->p) + 1 : strlen(r->p);
-    r->line++;
-    if (num < 4 || n > (size_t)num - 3) {
-        r->toolong = r->line;
-        return NULL;
-    }
-    memcpy(str, r->p, n);
-    str[n] = '\0';
-    r->p += n;
-    return str;
-}
 
 struct ctx {
     struct cli_config *c;
-    struct reader *rd;
+    struct pb_ini_reader *rd;
     struct pb_err *err;
     const char *path;
     char *dir; /* the file's folder: relative paths are relative to it */
@@ -242,7 +218,7 @@ int cli_config_parse(const char *path, const char *buf, size_t len,
                           pb_line_of(buf, (size_t)(nul - buf)), 0,
                           "NUL byte in the config file (not a text file)");
     char *text = pb_xstrndup(buf, len);
-    struct reader rd = {text, 0, 0};
+    struct pb_ini_reader rd = {text, 0, 0, 0};
     struct ctx x = {0};
     x.c = c;
     x.rd = &rd;
@@ -254,7 +230,7 @@ int cli_config_parse(const char *path, const char *buf, size_t len,
         slash[slash == x.dir ? 1 : 0] = '\0';
     else
         strcpy(x.dir, ".");
-    int rc = ini_parse_stream(read_line, &rd, on_pair, &x);
+    int rc = ini_parse_stream(pb_ini_read_line, &rd, on_pair, &x);
     if (!err->code && rd.toolong)
         pb_err_set(err, PB_EUSAGE, path, rd.toolong, 0, "line is longer than "
                    "196 characters");

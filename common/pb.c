@@ -686,3 +686,24 @@ size_t pb_lower_bound_id(const void *base, size_t n, size_t size, size_t off,
     }
     return lo;
 }
+
+/* ==== INI text for inih ==== */
+
+char *pb_ini_read_line(char *str, int num, void *stream)
+{
+    struct pb_ini_reader *r = stream;
+    if (!*r->p || r->toolong)
+        return NULL;
+    const char *nl = strchr(r->p, '\n');
+    size_t n = nl ? (size_t)(nl - r->p) + 1 : strlen(r->p);
+    r->line++;
+    if (num < 4 || n > (size_t)num - 3) {
+        r->toolong = r->line;
+        return NULL;
+    }
+    r->indented = r->p[0] == ' ' || r->p[0] == '\t';
+    memcpy(str, r->p, n);
+    str[n] = '\0';
+    r->p += n;
+    return str;
+}

@@ -172,4 +172,20 @@ void pb_sha256_hex(const void *buf, size_t len, char out[65]);
 /* 1-based line number of offset `off` in buf. */
 long pb_line_of(const char *buf, size_t off);
 
+
+/* ==== INI text for inih ==== */
+
+/* inih's fgets-like reader over a text in memory, for ini_parse_stream:
+ * it counts lines (the packaged inih passes no line numbers to the
+ * handler), says whether the line handed last starts with white space (a
+ * continuation) and stops at a line too long for inih's buffer
+ * (toolong: its number). Start with {text, 0, 0, 0}. */
+struct pb_ini_reader {
+    const char *p;
+    long line;    /* line handed to inih last */
+    int indented; /* it starts with white space */
+    long toolong; /* line that does not fit inih's buffer */
+};
+char *pb_ini_read_line(char *str, int num, void *stream);
+
 #endif

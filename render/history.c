@@ -62,18 +62,6 @@ static size_t find_id_ll(const long long *v, size_t n, long long id)
     return lo < n && v[lo] == id ? lo : SIZE_MAX;
 }
 
-#define FIND_IDX(arr, n, want, out)                                            \
-    do {                                                                       \
-        size_t lo_ = 0, hi_ = (n);                                             \
-        while (lo_ < hi_) {                                                    \
-            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
-            if ((arr)[mid_].id < (want))                                       \
-                lo_ = mid_ + 1;                                                \
-            else                                                               \
-                hi_ = mid_;                                                    \
-        }                                                                      \
-        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
-    } while (0)
 
 static int cmp_ll(const void *a, const void *b)
 {
@@ -137,8 +125,8 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     if (m == SIZE_MAX || !d->metrics[m].headline)
         return 0;
     size_t t, c;
-    FIND_IDX(d->tests, d->ntests, r->test_id, t);
-    FIND_IDX(d->configs, d->nconfigs, r->config_id, c);
+    RP_FIND_ID(d->tests, d->ntests, r->test_id, t);
+    RP_FIND_ID(d->configs, d->nconfigs, r->config_id, c);
     size_t s = find_id_ll(h->src_ids, h->nsrc, r->source_id);
     if (t == SIZE_MAX || c == SIZE_MAX || s == SIZE_MAX)
         return 0;

@@ -804,6 +804,22 @@ void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
 void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
                      const struct rp_cell *c);
 
+/* out = the index of the element of arr[0..n) (sorted by .id) whose id
+ * is want, or SIZE_MAX: one binary search for the id-sorted arrays of
+ * struct rp_data (tests, configs). */
+#define RP_FIND_ID(arr, n, want, out)                                          \
+    do {                                                                       \
+        size_t lo_ = 0, hi_ = (n);                                             \
+        while (lo_ < hi_) {                                                    \
+            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
+            if ((arr)[mid_].id < (want))                                       \
+                lo_ = mid_ + 1;                                                \
+            else                                                               \
+                hi_ = mid_;                                                    \
+        }                                                                      \
+        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
+    } while (0)
+
 /* ==== history across runs (history.c) ==== */
 
 /* One point of a series: a run or ingest date. */

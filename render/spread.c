@@ -100,25 +100,13 @@ static int cmp_gkey(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
-#define FIND_IDX(arr, n, want, out)                                            \
-    do {                                                                       \
-        size_t lo_ = 0, hi_ = (n);                                             \
-        while (lo_ < hi_) {                                                    \
-            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
-            if ((arr)[mid_].id < (want))                                       \
-                lo_ = mid_ + 1;                                                \
-            else                                                               \
-                hi_ = mid_;                                                    \
-        }                                                                      \
-        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
-    } while (0)
 
 static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
 {
     struct rp_data *d = o->d;
     size_t t, c, m = SIZE_MAX;
-    FIND_IDX(d->tests, d->ntests, s->test_id, t);
-    FIND_IDX(d->configs, d->nconfigs, s->config_id, c);
+    RP_FIND_ID(d->tests, d->ntests, s->test_id, t);
+    RP_FIND_ID(d->configs, d->nconfigs, s->config_id, c);
     if (s->metric_id >= 0 && (size_t)s->metric_id < o->capmetric &&
         o->metric_of[s->metric_id])
         m = o->metric_of[s->metric_id] - 1;

@@ -16,37 +16,11 @@
 
 /* ==== reading ==== */
 
-struct reader {
-    const char *p;
-    long line;      /* line handed to inih last */
-    int indented;   /* it starts with white space (a continuation) */
-    long toolong;   /* line that does not fit inih's buffer */
-};
 
-/* inih's fgets-like reader over a buffer; counts lines so that the handler
- * knows where it is (the packaged inih does not pass line numbers). */
-static char *read_line(char *str, int num, void *stream)
-{
-    struct reader *r = stream;
-    if (!*r->p || r->toolong)
-        return NULL;
-    const char *nl = strchr(r->p, '\n');
-    size_t n = nl ? (size_t)(nl - r->p) + 1 : strlen(r->p);
-    r->line++;
-    if (num < 4 || n > (size_t)num - 3) {
-        r->toolong = r->line;
-        return NULL;
-    }
-    r->indented = r->p[0] == ' ' || r->p[0] == '\t';
-    memcpy(str, r->p, n);
-    str[n] = '\0';
-    r->p += n;
-    return str;
-}
 
 struct parse_ctx {
     struct pb_run_plan *plan;
-    struct reader *rd;
+    struct pb_ini_reader *rd;
     struct pb_err *err;
     const char *path;
     char last_sect[32], last_key[64];
@@ -665,13 +639,13 @@ int pb_run_plan_parse(const char *path, const char *text,
     p->path = pb_xstrdup(path);
     p->zvol = -1;
     p->time_scale = 1;
-    struct reader rd = {text, 0, 0, 0};
+    struct pb_ini_reader rd = {text, 0, 0, 0};
     struct parse_ctx c = {0};
     c.plan = p;
     c.rd = &rd;
     c.err = err;
     c.path = path;
-        int rc = ini_parse_stream(read_line, &rd, on_pair, &c);
+        int rc = ini_parse_stream(pb_ini_read_line, &rd, on_pair, &c);
     if (!err->code && rd.toolong)
         pb_err_set(err, PB_EUSAGE, path, rd.toolong, 0,
                    "line is longer than %d characters (continue a value on "
