@@ -495,8 +495,30 @@ static long long int_of(struct pb_db *db, const char *sql)
  * not even the switch to WAL. */
 static int check_ours(struct pb_db *db, struct pb_err *err)
 {
-    long long app = int_of(db, "PRAGMA application_id");
-    if (app < 0)
+    /* One statement, so one snapshot: read one by one, another process
+     * creating the schema (one transaction) can commit between the reads
+     * and its new tables look like another program's. */
+    sqlite3_stmt *q;
+    long long app = 0, v = 0, n = 0, ours = 0;
+    int got = 0;
+    if (sqlite3_prepare_v2(
+            db->h,
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+            "(SELECT user_version FROM pragma_user_version), "
+            "(SELECT count(*) FROM sqlite_master), "
+            "(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+            "name IN ('source', 'result', 'config', 'metric'))",
+            -1, &q, NULL) == SQLITE_OK) {
+        if (sqlite3_step(q) == SQLITE_ROW) {
+            app = sqlite3_column_int64(q, 0);
+            v = sqlite3_column_int64(q, 1);
+            n = sqlite3_column_int64(q, 2);
+            ours = sqlite3_column_int64(q, 3);
+            got = 1;
+        }
+        sqlite3_finalize(q);
+    }
+    if (!got)
         return db_fail(db, err, "cannot read the database");
     if (app == PB_DB_APPLICATION_ID)
         return PB_OK;
@@ -505,13 +527,6 @@ static int check_ours(struct pb_db *db, struct pb_err *err)
                           "not a poolbench database (it belongs to another "
                           "program: application_id 0x%08llx); refusing to "
                           "change it", app);
-    long long v = int_of(db, "PRAGMA user_version");
-    long long n = int_of(db, "SELECT count(*) FROM sqlite_master");
-    long long ours = int_of(db, "SELECT count(*) FROM sqlite_master WHERE "
-                                "type = 'table' AND name IN ('source', "
-                                "'result', 'config', 'metric')");
-    if (v < 0 || n < 0 || ours < 0)
-        return db_fail(db, err, "cannot read the database");
     if (n == 0 && v == 0)
         return PB_OK; /* new or empty: made ours by migrate() */
     if (v >= 1 && v <= PB_DB_SCHEMA_VERSION && ours == 4)
