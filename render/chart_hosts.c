@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define MAX_HOST_CHARTS 60
+#define HOST_COLOR      0x4e79a7u /* one colour: hosts are not ranked */
 #define AGG_COLOR       0x6b6b6bu
 #define OUTLIER_COLOR   0xc0392bu
 
@@ -130,7 +131,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         b->label = hh->outlier
                        ? rt_str(&t, "\xE2\x9A\xA0 %s", hh->name)
                        : hh->name;
-        b->color = hh->outlier ? OUTLIER_COLOR : rc_config_color(k);
+        b->color = hh->outlier ? OUTLIER_COLOR : HOST_COLOR;
         b->has_value = 1;
         b->v = hh->mean;
         b->se = hh->n > 1 ? hh->se : -1;
@@ -200,9 +201,10 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     char mt[96], title[400], sub[300], stem[200], s1[40], s2[40];
     rp_metric_title(m->name, mt, sizeof(mt));
     snprintf(title, sizeof(title), "%s: %s · %s", te->name, mt, cf->label);
-    snprintf(sub, sizeof(sub), "%zu hosts · %s is better%s · grey: all hosts",
+    snprintf(sub, sizeof(sub), "%zu hosts · %s is better%s · grey: all hosts%s",
              c->n, m->dir < 0 ? "lower" : "higher",
-             any_se ? " · whiskers: ± standard error" : "");
+             any_se ? " · whiskers: ± standard error" : "",
+             c->noutliers ? " · red: outlier" : "");
     rp_out_heading(o, 3, NULL, title);
     struct rc_barspec s = {0};
     s.title = title;
