@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAX_HOST_CHARTS 60
+#define BARS_WORST      20 /* past RP_MANY_LIMIT hosts */
+#define BARS_BEST       10
 #define HOST_COLOR      0x4e79a7u /* one colour: hosts are not ranked */
 #define AGG_COLOR       0x6b6b6bu
 #define OUTLIER_COLOR   0xc0392bu
@@ -108,13 +110,52 @@ static void summary_table(struct rp_out *o, const struct rp_data *d,
 
 /* ==== one chart per cell ==== */
 
+static const struct rp_hhost *sort_h;
+static int sort_dir;
+
+static int cmp_worst(const void *a, const void *b)
+{
+    const struct rp_hhost *x = &sort_h[*(const size_t *)a],
+                          *y = &sort_h[*(const size_t *)b];
+    if (x->mean != y->mean)
+        return (x->mean < y->mean) == (sort_dir > 0) ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* The bars of a cell's hosts: all of them in name order, or past
+ * RP_MANY_LIMIT hosts the BARS_WORST worst, the BARS_BEST best and every
+ * outlier, worst first. Returns how many were copied to out. */
+static size_t pick_bars(const struct rp_hosts *hs, const struct rp_hcell *c,
+                        int dir, const struct rc_bar *hb, struct rc_bar *out)
+{
+    if (c->n <= RP_MANY_LIMIT) {
+        memcpy(out, hb, c->n * sizeof(*out));
+        return c->n;
+    }
+    size_t *ord = pb_xcalloc(c->n, sizeof(*ord));
+    for (size_t k = 0; k < c->n; k++)
+        ord[k] = k;
+    sort_h = hs->h + c->first;
+    sort_dir = dir;
+    qsort(ord, c->n, sizeof(*ord), cmp_worst);
+    sort_h = NULL;
+    size_t n = 0;
+    for (size_t k = 0; k < c->n; k++)
+        if (k < BARS_WORST || k >= c->n - BARS_BEST ||
+            hs->h[c->first + ord[k]].outlier)
+            out[n++] = hb[ord[k]];
+    free(ord);
+    return n;
+}
+
 static void host_chart(struct rp_out *o, const struct rp_data *d,
                        const struct rp_hosts *hs, const struct rp_hcell *c)
 {
     const struct rp_metric *m = &d->metrics[c->metric];
     const struct rp_test *te = &d->tests[c->test];
     const struct rp_config *cf = &d->configs[c->config];
-    struct rc_bar *bars = pb_xcalloc(c->n + 1, sizeof(*bars));
+    struct rc_bar *hb = pb_xcalloc(c->n + 1, sizeof(*hb)); /* per host */
+    struct rc_bar *bars = pb_xcalloc(c->n + 1, sizeof(*bars)); /* drawn */
     struct rt_table t;
     rt_init(&t, 6);
     rt_header(&t, 0, "Host", RT_LEFT);
@@ -127,7 +168,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     int any_se = 0;
     for (size_t k = 0; k < c->n; k++) {
         const struct rp_hhost *hh = &hs->h[c->first + k];
-        struct rc_bar *b = &bars[k];
+        struct rc_bar *b = &hb[k];
         b->label = hh->outlier
                        ? rt_str(&t, "\xE2\x9A\xA0 %s", hh->name)
                        : hh->name;
@@ -162,7 +203,8 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
             rt_set(&t, &row[5], "");
         }
     }
-    size_t nb = c->n;
+    size_t nb = pick_bars(hs, c, m->dir, hb, bars);
+    size_t drawn = nb;
     if (c->has_agg) {
         struct rc_bar *b = &bars[nb++];
         b->label = agg_label(c);
@@ -205,6 +247,12 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
              c->n, m->dir < 0 ? "lower" : "higher",
              any_se ? " · whiskers: ± standard error" : "",
              c->noutliers ? " · red: outlier" : "");
+    if (drawn < c->n)
+        snprintf(sub, sizeof(sub),
+                 "%zu of %zu hosts drawn: the %d worst, the %d best and "
+                 "every outlier, worst first (all in the table) · grey: all "
+                 "hosts",
+                 drawn, c->n, BARS_WORST, BARS_BEST);
     rp_out_heading(o, 3, NULL, title);
     struct rc_barspec s = {0};
     s.title = title;
@@ -226,6 +274,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         isfinite(c->sp.ratio) ? rt_str(&t, "%.3f", c->sp.ratio) : "-",
         isfinite(c->sp.cv) ? rt_str(&t, "%.1f%%", c->sp.cv * 100) : "-");
     rp_out_table(o, &t);
+    free(hb);
     free(bars);
 }
 

@@ -102,8 +102,8 @@ struct hload {
     /* host names as stored -> as shown (open addressing) */
     const char **names, **clean;
     size_t nnames, capnames;
-    /* the current key and its rows */
-    int started;
+    /* the current key and its rows (started: the key is kept) */
+    int seen, started;
     long long test_id, metric_id, config_id, source_id;
     size_t group, config;
     struct pend *pend;
@@ -195,11 +195,16 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
 {
     struct hload *h = ctx;
     const struct rp_data *d = h->d;
-    if (!h->started || r->test_id != h->test_id ||
+    if (!h->seen || r->test_id != h->test_id ||
         r->metric_id != h->metric_id || r->config_id != h->config_id ||
         r->source_id != h->source_id) {
         flush_key(h);
+        h->seen = 1; /* the key, kept or not: one lookup per key */
         h->started = 0;
+        h->test_id = r->test_id;
+        h->metric_id = r->metric_id;
+        h->config_id = r->config_id;
+        h->source_id = r->source_id;
         size_t m = SIZE_MAX, t, c;
         if (r->metric_id >= 0 && (size_t)r->metric_id < h->capmetric &&
             h->metric_of[r->metric_id])
@@ -212,10 +217,6 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
         if (!g)
             return 0;
         h->started = 1;
-        h->test_id = r->test_id;
-        h->metric_id = r->metric_id;
-        h->config_id = r->config_id;
-        h->source_id = r->source_id;
         h->group = g - 1;
         h->config = c;
     }

@@ -107,6 +107,38 @@ grep -q '<img src=x' "$tmp"/x/charts/*.svg && fail "host name unescaped in an SV
 grep -q "^\"'=2+3<img src=x" "$tmp"/x/charts/*-hosts-*-read-iops.csv ||
     fail "host name not formula-escaped in the CSV"
 
+# ---- 50 hosts (made from the three-server file): the chart draws 30 ----
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$fx/fio-3.33_client-server_three-servers.json" "$tmp/many.json" <<'PY'
+import copy, json, sys
+s = open(sys.argv[1]).read()
+d = json.loads(s[s.index("\n{") + 1:])
+cs = d["client_stats"]
+out = []
+for i in range(50):
+    e = copy.deepcopy(cs[0])
+    e["hostname"], e["port"] = "node%02d" % i, 8765
+    f = 0.5 if i == 7 else 0.9 + 0.2 * (i * 37 % 50) / 49
+    e["read"]["iops"] = 200000 * f
+    out.append(e)
+d["client_stats"] = out + [cs[-1]]
+open(sys.argv[2], "w").write(json.dumps(d))
+PY
+    "$pb" ingest --db "$tmp/m.db" -q "$tmp/many.json" || fail "ingest 50 hosts"
+    "$pb" report --db "$tmp/m.db" -o "$tmp/m" -q || fail "report 50 hosts"
+    svg=$(ls "$tmp"/m/charts/*-hosts-*-read-iops.svg)
+    grep -q '30 of 50 hosts drawn: the 20 worst, the 10 best and every outlier' "$svg" ||
+        fail "50 hosts: no note of the hosts drawn"
+    [ "$(grep -c '<rect[^>]*fill="#4e79a7"' "$svg")" = 29 ] ||
+        fail "50 hosts: not 29 blue bars and the red one"
+    [ "$(grep -c 'host outlier' "$tmp/m/index.html")" = 1 ] ||
+        fail "50 hosts: not one outlier"
+    grep -q 'host outlier: read IOPS of fio randread bs=4k iodepth=1, hosts-randread: host node07 has 100.0k IOPS, 50.0% below the median of its 50 hosts (200.0k IOPS)' \
+        "$tmp/m/index.html" || fail "50 hosts: node07 not the outlier"
+    [ "$(tr -d '\r' <"$(ls "$tmp"/m/charts/*-hosts-*-read-iops.csv)" | grep -c '^node')" = 50 ] ||
+        fail "50 hosts: not every host in the CSV"
+fi
+
 browser=""
 for b in chromium chromium-browser google-chrome; do
     if command -v "$b" >/dev/null 2>&1; then
