@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define MAX_HOST_CHARTS 60
+#define UNEVEN          0.95 /* all hosts / sum below: say why */
 #define BARS_WORST      20 /* past RP_MANY_LIMIT hosts */
 #define BARS_BEST       10
 #define HOST_COLOR      0x4e79a7u /* one colour: hosts are not ranked */
@@ -236,7 +237,11 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         rt_set(&t, &row[4], "");
         if (c->has_agg && c->sum != 0)
             rt_set(&t, &row[5],
-                   rt_str(&t, "all hosts / sum = %.4f", c->agg / c->sum));
+                   rt_str(&t, "all hosts / sum = %.4f%s", c->agg / c->sum,
+                          c->agg / c->sum < UNEVEN
+                              ? " (the hosts ran unequal times: fio divides "
+                                "all I/Os by the longest runtime)"
+                              : ""));
         else
             rt_set(&t, &row[5], "");
     }
