@@ -12,7 +12,7 @@
 
 #define MAX_HOST_CHARTS 60
 #define UNEVEN          0.95 /* all hosts / sum below: say why */
-#define BARS_WORST      20 /* past RP_MANY_LIMIT hosts */
+#define BARS_WORST      20   /* past RP_MANY_LIMIT hosts */
 #define BARS_BEST       10
 #define HOST_COLOR      0x4e79a7u /* one colour: hosts are not ranked */
 #define AGG_COLOR       0x6b6b6bu
@@ -20,9 +20,9 @@
 
 static const char *agg_label(const struct rp_hcell *c)
 {
-    return c->agg_fio ? "all hosts (fio)"
-                      : c->has_sum && c->agg == c->sum ? "all hosts (sum)"
-                                                       : "all hosts (mean)";
+    return c->agg_fio                       ? "all hosts (fio)"
+           : c->has_sum && c->agg == c->sum ? "all hosts (sum)"
+                                            : "all hosts (mean)";
 }
 
 static void num_cell(struct rt_table *t, struct rt_cell *cell,
@@ -54,8 +54,9 @@ static void summary_table(struct rp_out *o, const struct rp_data *d,
     t.sortable = 1;
     t.id = "hosts-summary";
     static const char *const head[] = {
-        "Test", "Metric", "Configuration", "Hosts", "Min", "Median", "Max",
-        "Max / min", "CV", "All hosts", "Sum of hosts", "All hosts / sum",
+        "Test",    "Metric",    "Configuration", "Hosts",
+        "Min",     "Median",    "Max",           "Max / min",
+        "CV",      "All hosts", "Sum of hosts",  "All hosts / sum",
         "Outliers"};
     for (size_t i = 0; i < 13; i++)
         rt_header(&t, i, head[i], i < 3 || i == 12 ? RT_LEFT : RT_RIGHT);
@@ -155,7 +156,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     const struct rp_metric *m = &d->metrics[c->metric];
     const struct rp_test *te = &d->tests[c->test];
     const struct rp_config *cf = &d->configs[c->config];
-    struct rc_bar *hb = pb_xcalloc(c->n + 1, sizeof(*hb)); /* per host */
+    struct rc_bar *hb = pb_xcalloc(c->n + 1, sizeof(*hb));     /* per host */
     struct rc_bar *bars = pb_xcalloc(c->n + 1, sizeof(*bars)); /* drawn */
     struct rt_table t;
     rt_init(&t, 6);
@@ -170,9 +171,8 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     for (size_t k = 0; k < c->n; k++) {
         const struct rp_hhost *hh = &hs->h[c->first + k];
         struct rc_bar *b = &hb[k];
-        b->label = hh->outlier
-                       ? rt_str(&t, "\xE2\x9A\xA0 %s", hh->name)
-                       : hh->name;
+        b->label =
+            hh->outlier ? rt_str(&t, "\xE2\x9A\xA0 %s", hh->name) : hh->name;
         b->color = hh->outlier ? OUTLIER_COLOR : HOST_COLOR;
         b->has_value = 1;
         b->v = hh->mean;
@@ -184,21 +184,20 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         row[0].swatch = b->color;
         num_cell(&t, &row[1], &m->u, 1, hh->mean);
         if (hh->se >= 0)
-            rt_setv(&t, &row[2], rp_fmt_se(&m->u, hh->mean, hh->se, buf,
-                                           sizeof(buf)),
+            rt_setv(&t, &row[2],
+                    rp_fmt_se(&m->u, hh->mean, hh->se, buf, sizeof(buf)),
                     hh->se);
         else
             rt_set(&t, &row[2], "");
         rt_setv(&t, &row[3], rp_int(hh->n, buf, sizeof(buf)), (double)hh->n);
         if (isfinite(hh->dev))
-            rt_setv(&t, &row[4], rt_str(&t, "%+.1f%%", hh->dev * 100),
-                    hh->dev);
+            rt_setv(&t, &row[4], rt_str(&t, "%+.1f%%", hh->dev * 100), hh->dev);
         else
             rt_set(&t, &row[4], "");
         if (hh->outlier) {
-            rt_set(&t, &row[5], hh->outlier < 0
-                                    ? "\xE2\x9A\xA0 outlier: below the median"
-                                    : "\xE2\x9A\xA0 outlier: above the median");
+            rt_set(&t, &row[5],
+                   hh->outlier < 0 ? "\xE2\x9A\xA0 outlier: below the median"
+                                   : "\xE2\x9A\xA0 outlier: above the median");
             row[5].style = RT_WARN;
         } else {
             rt_set(&t, &row[5], "");
@@ -222,7 +221,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
                 (double)c->nruns);
         rt_set(&t, &row[4], "");
         rt_set(&t, &row[5],
-               c->agg_fio ? "fio's \"All clients\" result"
+               c->agg_fio   ? "fio's \"All clients\" result"
                : c->has_sum ? "sum of the hosts"
                             : "mean of the hosts");
     }
@@ -272,12 +271,12 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     rp_out_chart(o, rc_bars(rp_out_fonts(o), &s), stem);
     char lo[64], hi[64];
     t.caption = rt_str(&t, "Data: %s", title);
-    t.note = rt_str(
-        &t, "Spread of %zu hosts: min %s, max %s, max / min %s, CV %s.", c->n,
-        rp_fmt(&m->u, c->sp.min, lo, sizeof(lo)),
-        rp_fmt(&m->u, c->sp.max, hi, sizeof(hi)),
-        isfinite(c->sp.ratio) ? rt_str(&t, "%.3f", c->sp.ratio) : "-",
-        isfinite(c->sp.cv) ? rt_str(&t, "%.1f%%", c->sp.cv * 100) : "-");
+    t.note =
+        rt_str(&t, "Spread of %zu hosts: min %s, max %s, max / min %s, CV %s.",
+               c->n, rp_fmt(&m->u, c->sp.min, lo, sizeof(lo)),
+               rp_fmt(&m->u, c->sp.max, hi, sizeof(hi)),
+               isfinite(c->sp.ratio) ? rt_str(&t, "%.3f", c->sp.ratio) : "-",
+               isfinite(c->sp.cv) ? rt_str(&t, "%.1f%%", c->sp.cv * 100) : "-");
     rp_out_table(o, &t);
     free(hb);
     free(bars);

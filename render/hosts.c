@@ -96,7 +96,7 @@ struct pend {
 struct hload {
     const struct rp_data *d;
     struct rp_hosts *out;
-    size_t *gidx; /* test * nmetrics + metric -> charted group + 1 */
+    size_t *gidx;      /* test * nmetrics + metric -> charted group + 1 */
     size_t *metric_of; /* metric id -> index + 1 */
     size_t capmetric;
     /* host names as stored -> as shown (open addressing) */
@@ -195,9 +195,8 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
 {
     struct hload *h = ctx;
     const struct rp_data *d = h->d;
-    if (!h->seen || r->test_id != h->test_id ||
-        r->metric_id != h->metric_id || r->config_id != h->config_id ||
-        r->source_id != h->source_id) {
+    if (!h->seen || r->test_id != h->test_id || r->metric_id != h->metric_id ||
+        r->config_id != h->config_id || r->source_id != h->source_id) {
         flush_key(h);
         h->seen = 1; /* the key, kept or not: one lookup per key */
         h->started = 0;
@@ -367,8 +366,8 @@ static void make_cell(struct hload *h, size_t i, size_t j)
             struct rp_acc acc;
             memset(&acc, 0, sizeof(acc));
             for (size_t q = k; q < e; q++)
-                rp_acc_add(&acc, h->rows[q].v, h->rows[q].has_se,
-                           h->rows[q].se, h->rows[q].samples);
+                rp_acc_add(&acc, h->rows[q].v, h->rows[q].has_se, h->rows[q].se,
+                           h->rows[q].samples);
             struct rp_cell c;
             memset(&c, 0, sizeof(c));
             rp_acc_done(&acc, &c);
