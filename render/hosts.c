@@ -335,12 +335,13 @@ static void cell_runs(const struct rp_data *d, struct rp_hcell *c,
         }
         i = j;
     }
-    if (nagg && nagg == c->nruns) {
+    /* a sum past the largest double (hostile input) is no value */
+    if (nagg && nagg == c->nruns && isfinite(aggsum / (double)nagg)) {
         c->has_agg = 1;
         c->agg = aggsum / (double)nagg;
         c->agg_fio = nfio == nagg;
     }
-    if (nsum) {
+    if (nsum && isfinite(sumsum / (double)nsum)) {
         c->has_sum = 1;
         c->sum = sumsum / (double)nsum;
     }

@@ -137,6 +137,22 @@ PY
         "$tmp/m/index.html" || fail "50 hosts: node07 not the outlier"
     [ "$(tr -d '\r' <"$(ls "$tmp"/m/charts/*-hosts-*-read-iops.csv)" | grep -c '^node')" = 50 ] ||
         fail "50 hosts: not every host in the CSV"
+    # huge values: the sum overflows, so there is none (no inf, no 0 ratio)
+    python3 - "$fx/fio-3.33_client-server_three-servers.json" "$tmp/huge.json" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+d = json.loads(s[s.index("\n{") + 1:])
+for e in d["client_stats"][:3]:
+    e["read"]["iops"] = 1.7e308
+open(sys.argv[2], "w").write(json.dumps(d))
+PY
+    "$pb" ingest --db "$tmp/g.db" -q "$tmp/huge.json" || fail "ingest huge"
+    "$pb" report --db "$tmp/g.db" -o "$tmp/g" -q || fail "report huge"
+    csv=$(ls "$tmp"/g/charts/*-hosts-*-read-iops.csv)
+    grep -q '^sum of hosts' "$csv" && fail "huge: a sum past the largest double"
+    grep -q '^127.0.0.1:18771,1.7e+308,' "$csv" || fail "huge: host value"
+    sed -n '/<section id="hosts">/,/<\/section>/p' "$tmp/g/index.html" |
+        grep -qi '>[^<]*\(inf\|nan\)[^<]*<' && fail "huge: inf or nan shown"
 fi
 
 browser=""
