@@ -150,6 +150,28 @@ static size_t pick_bars(const struct rp_hosts *hs, const struct rp_hcell *c,
     return n;
 }
 
+/* One row of a hosts chart's CSV: its table's row, exact and unformatted
+ * (outlier: "below", "above" or empty). */
+static void csv_row(struct rp_csv *cv, const struct rp_data *d,
+                    const struct rp_hcell *c, const char *host, double v,
+                    double se, long long n, double dev, const char *outlier,
+                    const char *note)
+{
+    const struct rp_metric *m = &d->metrics[c->metric];
+    rp_csv_str(cv, host);
+    rp_csv_str(cv, d->configs[c->config].label);
+    rp_csv_str(cv, d->tests[c->test].name);
+    rp_csv_str(cv, m->name);
+    rp_csv_str(cv, m->unit);
+    rp_csv_str(cv, m->dir < 0 ? "lower" : "higher");
+    rp_csv_num(cv, v);
+    rp_csv_num(cv, se >= 0 ? se : NAN);
+    rp_csv_int(cv, n);
+    rp_csv_num(cv, dev);
+    rp_csv_str(cv, outlier);
+    rp_csv_str(cv, note);
+}
+
 static void host_chart(struct rp_out *o, const struct rp_data *d,
                        const struct rp_hosts *hs, const struct rp_hcell *c)
 {
@@ -166,6 +188,10 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     rt_header(&t, 3, "n", RT_RIGHT);
     rt_header(&t, 4, "Against the median", RT_RIGHT);
     rt_header(&t, 5, "Note", RT_LEFT);
+    static const char *const head[] = {
+        "host",  "config", "test", "metric",         "unit",    "direction",
+        "value", "stderr", "n",    "against_median", "outlier", "note"};
+    struct rp_csv *cv = rp_csv_new(12, head);
     char buf[96];
     int any_se = 0;
     for (size_t k = 0; k < c->n; k++) {
@@ -202,6 +228,11 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         } else {
             rt_set(&t, &row[5], "");
         }
+        csv_row(cv, d, c, hh->name, hh->mean, hh->se, hh->n, hh->dev,
+                hh->outlier < 0   ? "below"
+                : hh->outlier > 0 ? "above"
+                                  : "",
+                "");
     }
     size_t nb = pick_bars(hs, c, m->dir, hb, bars);
     size_t drawn = nb;
@@ -224,6 +255,8 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
                c->agg_fio   ? "fio's \"All clients\" result"
                : c->has_sum ? "sum of the hosts"
                             : "mean of the hosts");
+        csv_row(cv, d, c, b->label, c->agg, -1, (long long)c->nruns, NAN, "",
+                row[5].text);
     }
     if (c->has_sum && (c->agg_fio || !c->has_agg)) {
         struct rt_cell *row = rt_row(&t);
@@ -243,6 +276,8 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
                               : ""));
         else
             rt_set(&t, &row[5], "");
+        csv_row(cv, d, c, "sum of hosts", c->sum, -1, (long long)c->nruns, NAN,
+                "", row[5].text);
     }
     char mt[96], title[400], sub[300], stem[200], s1[40], s2[40];
     rp_metric_title(m->name, mt, sizeof(mt));
@@ -267,7 +302,7 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
     s.n = nb;
     snprintf(stem, sizeof(stem), "hosts-%s-%s", rp_slug(te->name, s1, 30),
              rp_slug(m->name, s2, 20));
-    rp_out_chart_data(o, rp_csv_table(&t));
+    rp_out_chart_data(o, cv);
     rp_out_chart(o, rc_bars(rp_out_fonts(o), &s), stem);
     char lo[64], hi[64];
     t.caption = rt_str(&t, "Data: %s", title);

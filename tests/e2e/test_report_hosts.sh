@@ -54,18 +54,18 @@ printf '%s' "$row" | grep -qF '<td class="r"></td><td class="r"></td><td></td></
 csv=$(ls "$tmp"/r/charts/*-hosts-fio-randread-bs-4k-iodepth-1-read-iops.csv)
 [ "$(printf '%s\n' "$csv" | wc -l)" = 2 ] || fail "read IOPS host CSVs: $csv"
 all=$(cat $csv | tr -d '\r')
-for want in '127.0.0.1:18771,229426.294821,,1,0.012560111091131565,' \
-    '127.0.0.1:18772,211913.086913,,1,-0.06473345178805844,' \
-    '127.0.0.1:18773,226580.41958,,1,0,' \
-    'all hosts (fio),666609.561753,,1,,"fio'"'"'s ""All clients"" result"' \
-    'sum of hosts,667919.801314,,1,,all hosts / sum = 0.9980' \
-    '127.0.0.1:8765,14222.222222,,1,0.1219512194871821,' \
-    'sum of hosts,25352.657005,,1,,all hosts / sum = 0.8780 (the hosts ran unequal times: fio divides all I/Os by the longest runtime)'; do
+for want in '127.0.0.1:18771,hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,229426.294821,,1,0.012560111091131565,,' \
+    '127.0.0.1:18772,hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,211913.086913,,1,-0.06473345178805844,,' \
+    '127.0.0.1:18773,hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,226580.41958,,1,0,,' \
+    'all hosts (fio),hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,666609.561753,,1,,,"fio'"'"'s ""All clients"" result"' \
+    'sum of hosts,hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,667919.801314,,1,,,all hosts / sum = 0.9980' \
+    '127.0.0.1:8765,cs-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,14222.222222,,1,0.1219512194871821,,' \
+    'sum of hosts,cs-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,25352.657005,,1,,,all hosts / sum = 0.8780 (the hosts ran unequal times: fio divides all I/Os by the longest runtime)'; do
     printf '%s\n' "$all" | grep -qxF "$want" || fail "host CSV: no line $want"
 done
 printf '%s\n' "$sec" | grep -q 'Spread of 3 hosts: min 211.9k IOPS, max 229.4k IOPS, max / min 1.083, CV 4.2%' ||
     fail "spread note"
-grep -q 'outlier' "$tmp"/r/charts/*hosts*.csv && fail "outlier in the real files"
+grep -q ',below,\|,above,' "$tmp"/r/charts/*hosts*.csv && fail "outlier in the real files"
 grep -q 'host outlier' "$h" && fail "warning without an outlier"
 grep -q 'id="warnings"' "$h" && fail "Warnings section without a flag"
 
@@ -80,7 +80,7 @@ grep -qF '<p class="warn">⚠ host outlier: read IOPS of fio randread bs=4k iode
 [ "$(grep -c 'host outlier' "$hs")" = 1 ] || fail "other outlier warnings"
 grep -q '<li><a href="#warnings">Warnings</a></li>' "$hs" || fail "Warnings not in the contents"
 tr -d '\r' <"$(ls "$tmp"/s/charts/*-hosts-*-read-iops.csv)" |
-    grep -qx '127.0.0.1:18772,105956.043956,,1,-0.5323689304115288,⚠ outlier: below the median'  || fail "outlier row in the CSV"
+    grep -qx '127.0.0.1:18772,hosts-randread,fio randread bs=4k iodepth=1,read_iops,ops/s,higher,105956.043956,,1,-0.5323689304115288,below,'  || fail "outlier row in the CSV"
 grep -q '<td class="w">⚠ 127.0.0.1:18772</td>' "$hs" || fail "outlier in the summary"
 grep -q '>⚠ 127.0.0.1:18772</text>' "$tmp"/s/charts/*-hosts-*-read-iops.svg ||
     fail "outlier bar label"
@@ -150,7 +150,7 @@ PY
     "$pb" report --db "$tmp/g.db" -o "$tmp/g" -q || fail "report huge"
     csv=$(ls "$tmp"/g/charts/*-hosts-*-read-iops.csv)
     grep -q '^sum of hosts' "$csv" && fail "huge: a sum past the largest double"
-    grep -q '^127.0.0.1:18771,1.7e+308,' "$csv" || fail "huge: host value"
+    grep -q '^127.0.0.1:18771,hosts-randread,.*,1.7e+308,' "$csv" || fail "huge: host value"
     sed -n '/<section id="hosts">/,/<\/section>/p' "$tmp/g/index.html" |
         grep -qi '>[^<]*\(inf\|nan\)[^<]*<' && fail "huge: inf or nan shown"
 fi
