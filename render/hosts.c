@@ -104,6 +104,8 @@ struct hload {
     size_t nnames, capnames;
     /* the current key and its rows (started: the key is kept) */
     int seen, started;
+    size_t block;     /* first row of the current (test, metric, config) */
+    int block_merged; /* its test stands for another's (--ignore-param) */
     long long test_id, metric_id, config_id, source_id;
     size_t group, config;
     struct pend *pend;
@@ -191,6 +193,26 @@ static void flush_key(struct hload *h)
     pb_buf_reset(&h->strs);
 }
 
+/* The end of the rows of one stored (test, metric, config): unless they
+ * are from two hosts or more (or their test is merged with another by
+ * --ignore-param, whose rows come later), they are dropped now, so only
+ * multi-host rows are kept in memory. */
+static void end_block(struct hload *h)
+{
+    if (h->block_merged)
+        return;
+    const char *first = NULL;
+    for (size_t i = h->block; i < h->nrows; i++) {
+        if (h->rows[i].agg)
+            continue;
+        if (!first)
+            first = h->rows[i].host;
+        else if (strcmp(first, h->rows[i].host))
+            return;
+    }
+    h->nrows = h->block;
+}
+
 static int on_row(void *ctx, const struct pb_db_rrow *r)
 {
     struct hload *h = ctx;
@@ -198,6 +220,12 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     if (!h->seen || r->test_id != h->test_id || r->metric_id != h->metric_id ||
         r->config_id != h->config_id || r->source_id != h->source_id) {
         flush_key(h);
+        if (!h->seen || r->test_id != h->test_id ||
+            r->metric_id != h->metric_id || r->config_id != h->config_id) {
+            end_block(h);
+            h->block = h->nrows;
+            h->block_merged = 0;
+        }
         h->seen = 1; /* the key, kept or not: one lookup per key */
         h->started = 0;
         h->test_id = r->test_id;
@@ -212,9 +240,11 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
         RP_FIND_ID(d->configs, d->nconfigs, r->config_id, c);
         if (m == SIZE_MAX || t == SIZE_MAX || c == SIZE_MAX)
             return 0;
-        size_t g = h->gidx[rp_ignore_canon(d, t) * d->nmetrics + m];
+        size_t ct = rp_ignore_canon(d, t);
+        size_t g = h->gidx[ct * d->nmetrics + m];
         if (!g)
             return 0;
+        h->block_merged = ct != t;
         h->started = 1;
         h->group = g - 1;
         h->config = c;
@@ -472,6 +502,7 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
     if (rc)
         goto done;
     flush_key(&h);
+    end_block(&h);
     sort_d = d;
     if (h.nrows)
         qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
