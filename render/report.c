@@ -1628,6 +1628,8 @@ static void page_start(struct rp_out *o, const struct rp_data *d,
         pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
     if (rp_has_history(d))
         pb_buf_puts(h, "<li><a href=\"#history\">History</a></li>\n");
+    if (rp_has_hosts(d))
+        pb_buf_puts(h, "<li><a href=\"#hosts\">Hosts</a></li>\n");
     if (o->has_iolat)
         pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
                        "latency</a></li>\n");
@@ -1769,8 +1771,12 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
 
     mark_single(&d);
     struct rp_history hist;
+    struct rp_hosts hosts;
+    memset(&hosts, 0, sizeof(hosts));
     if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
+        (rc = rp_hosts_load(db, &opts->filter, &d, &hosts, err)) ||
         (rc = rp_outliers_load(db, &d, err))) {
+        rp_hosts_release(&hosts);
         rp_history_release(&hist);
         rp_ranking_release(&rank);
         rp_sweeps_release(&sws);
@@ -1778,6 +1784,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         return rc;
     }
     d.history = &hist;
+    d.hosts = &hosts;
     struct test_plan plan;
     plan_tests(&d, &plan);
 
@@ -1823,6 +1830,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_out_raw(&o, "</section>\n");
     section_sweeps(&o, &d, &sws);
     rp_section_history(&o, &d);
+    rp_section_hosts(&o, &d);
     rp_section_iops_latency(&o, &d);
     if (!o.rc && (rc = rp_section_timeseries(&o, &d, db, &opts->filter,
                                              opts->per_job, err)))
@@ -1885,6 +1893,7 @@ done:
     rp_ranking_release(&rank);
     rp_sweeps_release(&sws);
     rp_history_release(&hist);
+    rp_hosts_release(&hosts);
     rp_data_release(&d);
     return rc;
 }
