@@ -43,10 +43,13 @@ static int compact(const char *dbpath)
     if (rc)
         return cli_fail(&err);
     char *p = pb_term_str(dbpath);
-    printf("%s: %lld -> %lld bytes (%.1f MB -> %.1f MB, %.1f%% smaller)\n", p,
-           before, after, before / 1e6, after / 1e6,
-           before > 0 ? 100.0 * (double)(before - after) / (double)before
-                      : 0.0);
+    double pct = before > 0 ? 100.0 * (double)(before - after) /
+                                  (double)before
+                            : 0.0;
+    /* it grows when there was nothing to give back: ANALYZE's statistics */
+    printf("%s: %lld -> %lld bytes (%.1f MB -> %.1f MB, %.1f%% %s)\n", p,
+           before, after, (double)before / 1e6, (double)after / 1e6,
+           pct < 0 ? -pct : pct, pct < 0 ? "larger" : "smaller");
     free(p);
     return 0;
 }
