@@ -43,9 +43,9 @@ static int compact(const char *dbpath)
     if (rc)
         return cli_fail(&err);
     char *p = pb_term_str(dbpath);
-    double pct = before > 0 ? 100.0 * (double)(before - after) /
-                                  (double)before
-                            : 0.0;
+    double pct = 0.0;
+    if (before > 0)
+        pct = 100.0 * (double)(before - after) / (double)before;
     /* it grows when there was nothing to give back: ANALYZE's statistics */
     printf("%s: %lld -> %lld bytes (%.1f MB -> %.1f MB, %.1f%% %s)\n", p,
            before, after, (double)before / 1e6, (double)after / 1e6,
