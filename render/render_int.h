@@ -690,6 +690,10 @@ void rp_csv_str(struct rp_csv *c, const char *s);
 void rp_csv_num(struct rp_csv *c, double v);
 void rp_csv_int(struct rp_csv *c, long long v);
 void rp_csv_empty(struct rp_csv *c);
+/* Append n (>= 1) fields at once: text holds them escaped with rp_csv_esc
+ * and joined by commas (a row prefix that repeats, escaped once). */
+void rp_csv_fields(struct rp_csv *c, const char *text, size_t len,
+                   size_t n);
 /* Four fields of a cell: value (mean), stderr, n, results (the stored
  * results averaged); the first three empty without value. */
 void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell);
