@@ -657,6 +657,10 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
                           struct pb_db *db, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err) PB_WUR;
+/* The style sheet of every page (css.c): the report's pages and, before
+ * rules of its own, the compare page. */
+extern const char rp_css[];
+
 /* ==== the data behind a chart, as CSV (csv_out.c) ====
  *
  * Every chart links the exact numbers it draws as charts/NNN-stem.csv
