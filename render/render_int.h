@@ -410,6 +410,9 @@ size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
                const char **lines, int *elided);
 
 struct pb_chart *rc_chart_new(double w, double h);
+/* The chart's size within the drawable range (coordinates past it are
+ * clamped and the chart marked clamped). */
+void rc_fix_size(struct pb_chart *c);
 void rc_rect(struct pb_chart *c, double x, double y, double w, double h,
              uint32_t fill, uint32_t stroke, double sw);
 void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
