@@ -15,20 +15,11 @@
 
 /* ==== helpers ==== */
 
-TH_FN char *slurp(const char *path, size_t *len)
-{
-    struct pb_err err = {0};
-    char *buf = NULL;
-    if (pb_read_file(path, &buf, len, &err) != PB_OK)
-        fail_msg("cannot read %s: %s", path, err.msg);
-    return buf;
-}
-
 /* Ingest a file the way the CLI does (sniffing); must succeed. */
 TH_FN struct pb_resultset *ingest(const char *path)
 {
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     struct pb_err err = {0};
     struct pb_resultset *set = NULL;
     int rc = pb_ingest_buffer(path, buf, len, NULL, &set, &err);
@@ -74,20 +65,10 @@ TH_FN const struct pb_result *find(const struct pb_resultset *set,
     return NULL;
 }
 
-TH_FN const struct pb_test *test_named(const struct pb_resultset *set,
-                                        const char *name)
-{
-    for (size_t i = 0; i < set->ntests; i++)
-        if (!strcmp(set->tests[i].name, name))
-            return &set->tests[i];
-    print_error("no test %s\n", name);
-    return NULL;
-}
-
 TH_FN const char *tparam(const struct pb_resultset *set, const char *test,
                           const char *key)
 {
-    const struct pb_test *t = test_named(set, test);
+    const struct pb_test *t = th_test_named(set, test);
     for (size_t i = 0; t && i < t->nparams; i++)
         if (!strcmp(t->params[i].key, key))
             return t->params[i].value;

@@ -233,7 +233,7 @@ static void test_fixture_junk_crlf_html(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FIX "junk-crlf-html.xml", &len);
+    char *buf = th_slurp(FIX "junk-crlf-html.xml", &len);
     assert_int_equal(pb_parser_pts_xml.sniff(buf, len), 70);
     free(buf);
     struct pb_resultset *set = ingest(FIX "junk-crlf-html.xml");
@@ -446,7 +446,7 @@ static void test_corpus_active_no_results(void **state)
     SKIP_NO_CORPUS();
     const char *path = CORPUS "pts-5.2.1_active-xml-no-results_s3437526.xml";
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     struct pb_err err = {0};
     struct pb_resultset *set = NULL;
     assert_int_equal(pb_ingest_buffer(path, buf, len, NULL, &set, &err),
@@ -553,44 +553,12 @@ static void test_corpus_multi_test(void **state)
 
 /* ==== threads ==== */
 
-struct job {
-    const char *buf;
-    size_t len;
-    size_t nresults;
-    int rc;
-};
-
-static void *thread_main(void *arg)
-{
-    struct job *j = arg;
-    for (int k = 0; k < 20; k++) {
-        struct pb_err err = {0};
-        struct pb_resultset *set = NULL;
-        j->rc = parse_mem(j->buf, j->len, &set, &err);
-        if (j->rc != PB_OK)
-            return NULL;
-        j->nresults = set->nresults;
-        pb_resultset_free(set);
-    }
-    return NULL;
-}
-
 static void test_threads(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FIX "fio-2systems.xml", &len);
-    pthread_t t[4];
-    struct job jobs[4];
-    for (int i = 0; i < 4; i++) {
-        jobs[i] = (struct job){buf, len, 0, -1};
-        assert_int_equal(pthread_create(&t[i], NULL, thread_main, &jobs[i]), 0);
-    }
-    for (int i = 0; i < 4; i++) {
-        pthread_join(t[i], NULL);
-        assert_int_equal(jobs[i].rc, PB_OK);
-        assert_int_equal(jobs[i].nresults, 6);
-    }
+    char *buf = th_slurp(FIX "fio-2systems.xml", &len);
+    th_parse_in_threads(&pb_parser_pts_xml, buf, len, 6);
     free(buf);
 }
 

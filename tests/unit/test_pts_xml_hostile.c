@@ -49,7 +49,7 @@ static void test_bad_fixtures(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char *path = pb_xasprintf(FIX "bad/%s", cases[i].file);
         size_t len;
-        char *buf = slurp(path, &len);
+        char *buf = th_slurp(path, &len);
         assert_true(pb_parser_pts_xml.sniff(buf, len) >= 90);
         struct pb_err err = {0};
         struct pb_resultset *set = NULL;
@@ -70,7 +70,7 @@ static void test_bad_fixtures(void **state)
     }
     /* a non-PTS XML file is not sniffed as PTS at all */
     size_t len;
-    char *buf = slurp(FIX "bad/not-pts.xml", &len);
+    char *buf = th_slurp(FIX "bad/not-pts.xml", &len);
     assert_int_equal(pb_parser_pts_xml.sniff(buf, len), 0);
     struct pb_err err = {0};
     assert_int_equal(parse_mem(buf, len, NULL, &err), PB_EINPUT);
@@ -244,7 +244,7 @@ static void test_truncated_everywhere(void **state)
         if (access(files[f], R_OK) != 0)
             continue;
         size_t len;
-        char *buf = slurp(files[f], &len);
+        char *buf = th_slurp(files[f], &len);
         for (int k = 0; k < 10; k++) {
             size_t cut = len * (size_t)k / 10;
             char *part = pb_xstrndup(buf, cut);
@@ -432,7 +432,7 @@ static void test_crlf(void **state)
 {
     (void)state;
     size_t len;
-    char *buf = slurp(FIX "fio-2systems.xml", &len);
+    char *buf = th_slurp(FIX "fio-2systems.xml", &len);
     struct pb_buf b = PB_BUF_INIT;
     for (size_t i = 0; i < len; i++) {
         if (buf[i] == '\n')
