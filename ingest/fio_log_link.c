@@ -149,7 +149,7 @@ struct jfile {
     ino_t ino;
     off_t size;
     struct timespec mtime;
-    json_t *root;              /* NULL: not a fio JSON */
+    json_t *root;              /* link_view of it; NULL: not a fio JSON */
     struct pb_resultset *run;  /* parsed on the first link */
     int run_tried;
 };
@@ -235,8 +235,54 @@ static void jdir_put(struct jdir *d)
     pthread_mutex_unlock(&cache.mu);
 }
 
-/* The fio JSON of path, when it is one (sniffed from its first 8 KiB
- * before it is read whole); NULL otherwise. */
+/* What linking reads of a fio JSON: its version, and the log options and
+ * names of its jobs and global options (a JSON of many jobs and
+ * percentiles kept whole, per file of a large folder, would be large). */
+static json_t *link_view(json_t *root)
+{
+    static const char *const keys[] = {
+        "write_bw_log",   "write_iops_log", "write_lat_log", "write_hist_log",
+        "log_avg_msec",   "log_hist_msec",  "log_max_value"};
+    json_t *v = json_object();
+    json_t *ver = json_object_get(root, "fio version");
+    if (ver)
+        json_object_set(v, "fio version", ver);
+    json_t *g = json_object_get(root, "global options");
+    json_t *jobs = json_object_get(root, "jobs"), *vjobs = json_array();
+    json_t *vg = g ? json_object() : NULL;
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        json_t *x = json_object_get(g, keys[k]);
+        if (vg && x)
+            json_object_set(vg, keys[k], x);
+    }
+    if (vg)
+        json_object_set_new(v, "global options", vg);
+    size_t i;
+    json_t *job;
+    json_array_foreach(jobs, i, job)
+    {
+        json_t *vj = json_object();
+        json_t *name = json_object_get(job, "jobname");
+        if (name)
+            json_object_set(vj, "jobname", name);
+        json_t *o = json_object_get(job, "job options");
+        if (o) {
+            json_t *vo = json_object();
+            for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+                json_t *x = json_object_get(o, keys[k]);
+                if (x)
+                    json_object_set(vo, keys[k], x);
+            }
+            json_object_set_new(vj, "job options", vo);
+        }
+        json_array_append_new(vjobs, vj);
+    }
+    json_object_set_new(v, "jobs", vjobs);
+    return v;
+}
+
+/* What linking reads of path (link_view) when it is a fio JSON (sniffed
+ * from its first 8 KiB before it is read whole); NULL otherwise. */
 static json_t *load_json(const char *path, const struct stat *st)
 {
     if (!S_ISREG(st->st_mode) || st->st_size > 64 * 1024 * 1024)
@@ -259,7 +305,9 @@ static json_t *load_json(const char *path, const struct stat *st)
                                       JSON_DISABLE_EOF_CHECK, &je)
                          : NULL;
     free(buf);
-    return root;
+    json_t *v = root ? link_view(root) : NULL;
+    json_decref(root);
+    return v;
 }
 
 /* The file name of folder d (path its full path), read when it is new or
