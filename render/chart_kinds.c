@@ -168,6 +168,15 @@ static const char *cell_num(const struct rp_unit *u,
                          n);
 }
 
+/* The chart ends PAD below y; its background item bg grows to it. */
+static struct pb_chart *finish(struct pb_chart *c, size_t bg, double y)
+{
+    c->h = ceil(y + PAD);
+    c->items[bg].h = c->h;
+    rc_fix_size(c);
+    return c;
+}
+
 /* ==== horizontal bars ==== */
 
 struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
@@ -314,10 +323,7 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
         rc_text(c, PAD, y, buf, F_TICK, 0, RC_START, C_MUTED);
     }
 #undef XOF
-    c->h = ceil(y + PAD);
-    c->items[bg].h = c->h;
-    rc_fix_size(c);
-    return c;
+    return finish(c, bg, y);
 }
 
 /* ==== grouped vertical bars ==== */
@@ -502,10 +508,7 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
             RC_MIDDLE, C_TEXT);
 #undef YOF
     free(bests);
-    c->h = ceil(y + PAD);
-    c->items[bg].h = c->h;
-    rc_fix_size(c);
-    return c;
+    return finish(c, bg, y);
 }
 
 /* ==== heatmap ==== */
@@ -682,8 +685,5 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     free(txt);
     free(setxt);
     free(bests);
-    c->h = ceil(y + PAD);
-    c->items[bg].h = c->h;
-    rc_fix_size(c);
-    return c;
+    return finish(c, bg, y);
 }
