@@ -411,6 +411,9 @@ size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
                const char **lines, int *elided);
 
 struct pb_chart *rc_chart_new(double w, double h);
+/* The chart's size within the drawable range (coordinates past it are
+ * clamped and the chart marked clamped). */
+void rc_fix_size(struct pb_chart *c);
 void rc_rect(struct pb_chart *c, double x, double y, double w, double h,
              uint32_t fill, uint32_t stroke, double sw);
 void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
@@ -658,6 +661,10 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
                           struct pb_db *db, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err) PB_WUR;
+/* The style sheet of every page (css.c): the report's pages and, before
+ * rules of its own, the compare page. */
+extern const char rp_css[];
+
 /* ==== the data behind a chart, as CSV (csv_out.c) ====
  *
  * Every chart links the exact numbers it draws as charts/NNN-stem.csv
@@ -691,6 +698,10 @@ void rp_csv_str(struct rp_csv *c, const char *s);
 void rp_csv_num(struct rp_csv *c, double v);
 void rp_csv_int(struct rp_csv *c, long long v);
 void rp_csv_empty(struct rp_csv *c);
+/* Append n (>= 1) fields at once: text holds them escaped with rp_csv_esc
+ * and joined by commas (a row prefix that repeats, escaped once). */
+void rp_csv_fields(struct rp_csv *c, const char *text, size_t len,
+                   size_t n);
 /* Four fields of a cell: value (mean), stderr, n, results (the stored
  * results averaged); the first three empty without value. */
 void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell);
