@@ -16,7 +16,7 @@
 /* fio's test name leaves out options such as buffer_compress_percentage:
  * when the plan sweeps them they are appended, or two cells would look
  * like one. */
-static void patch_tests(struct run *r, size_t fio_combo,
+void pb_run_patch_tests(struct run *r, size_t fio_combo,
                         struct pb_resultset *set)
 {
     struct pb_buf extra = PB_BUF_INIT;
@@ -59,7 +59,7 @@ static const struct pb_result *find_like(const struct pb_resultset *dst,
 /* Fold the repeats of a cell into one set: per result the mean, its
  * standard error, the number of samples and the values themselves (in
  * repeat order, the sample table). */
-static struct pb_resultset *fold(struct pb_resultset **sets, size_t n,
+struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
                                  const char *path, const char *sha, size_t size)
 {
     struct pb_resultset *out = pb_resultset_new();
@@ -263,7 +263,7 @@ static int layout(struct run *r, const struct pb_run_cell *c, char *why,
 }
 
 /* Page cache and ARC: sync, drop_caches, export/import. */
-static int drop_caches(struct run *r, char *why, size_t n)
+void pb_run_drop_page_cache(struct run *r)
 {
     struct pb_run_res res = {0};
     const char *sync_argv[] = {"sync", NULL};
@@ -282,11 +282,16 @@ static int drop_caches(struct run *r, char *why, size_t n)
         if (!ok)
             pb_run_warn(r, "cannot drop the page cache: %s", strerror(errno));
     }
+}
+
+static int drop_caches(struct run *r, char *why, size_t n)
+{
+    pb_run_drop_page_cache(r);
     return pb_run_pool_cycle(&r->z, why, n);
 }
 
 /* Progress on stderr: "cell i/N <label> <test> elapsed 0:42 eta 3:10". */
-static void progress(struct run *r, const struct pb_run_cell *c,
+void pb_run_progress(struct run *r, const struct pb_run_cell *c,
                      const char *label, const char *test, long rep)
 {
     if (!r->o->progress || r->x.dry_run)
@@ -410,7 +415,7 @@ static struct pb_resultset *capture_props(struct run *r,
 
 /* Give the fio set the dimensions zfs reported for the dataset (atime,
  * copies, ...) so that both sources share one config. */
-static void share_dims(const struct pb_resultset *from, struct pb_resultset *to)
+void pb_run_share_dims(const struct pb_resultset *from, struct pb_resultset *to)
 {
     if (!from || !to || from->nconfigs == 0)
         return;
@@ -464,7 +469,7 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
     for (long rep = 1; rep <= R; rep++) {
         if (pb_run_stopped())
             goto out;
-        progress(r, c, label, test, rep);
+        pb_run_progress(r, c, label, test, rep);
         if (layout(r, c, why, sizeof(why)) != 0)
             goto skip;
         if (pb_run_stopped())
@@ -541,7 +546,7 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
             free(buf);
             goto skip;
         }
-        patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
         if (r->p->logs) {
             char lw[400] = "";
             pb_run_logs_ingest(
@@ -591,7 +596,7 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
     if (props)
         pb_run_store(r, props, 0);
     for (long k = 0; k < got; k++) {
-        share_dims(props, sets[k]);
+        pb_run_share_dims(props, sets[k]);
         pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
         pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
                           sets[k]);
@@ -608,13 +613,13 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
             char path[PATH_MAX], sha[65];
             pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
             pb_sha256_hex(all.s, all.len, sha);
-            set = fold(sets, (size_t)got, path, sha, all.len);
+            set = pb_run_fold(sets, (size_t)got, path, sha, all.len);
         }
         if (pb_run_store(r, set, 0) >= 0)
             pb_run_forget_records(r, c->index, NULL);
         for (size_t k = 0; k < nlogs; k++) {
             /* the cell's configuration: the dimensions its fio set got */
-            share_dims(props, logsets[k]);
+            pb_run_share_dims(props, logsets[k]);
             pb_run_tel_set_ashift(logsets[k], r->ashift, r->p->pool);
             pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
                               logsets[k]);

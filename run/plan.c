@@ -169,11 +169,17 @@ static int on_pair(void *user, const char *section, const char *name,
         return 1;
     }
 
+    if (!strcasecmp(section, "hosts")) {
+        if (pb_run_hosts_pair(&c->plan->hosts, key, value, cont, line,
+                              c->path, c->err) != 0)
+            return 0;
+        return 1;
+    }
     enum pb_run_sect s;
     int zvol;
     if (sect_of(section, &s, &zvol) != 0)
         return fail(c, line, "unknown section '[%s]' (known: plan, pool, "
-                    "dataset, zvol, fio)", section);
+                    "dataset, zvol, fio, hosts)", section);
     struct pb_run_plan *p = c->plan;
     if (zvol >= 0) {
         if (p->zvol >= 0 && p->zvol != zvol)
@@ -607,6 +613,8 @@ static int finish(struct parse_ctx *c)
                                     "listed twice", lists[b]->v[j].path);
     if (!validate_axes(c))
         return 0;
+    if (pb_run_hosts_finish(p, c->err) != 0)
+        return 0;
     /* the matrix */
     /* counted in double: a size_t product wraps (2^64 cells gave 0) */
     double cells = 1;
@@ -716,6 +724,7 @@ void pb_run_plan_free(struct pb_run_plan *p)
     vdevs_release(&p->data);
     vdevs_release(&p->log);
     vdevs_release(&p->cache);
+    pb_run_hosts_release(&p->hosts);
     free(p->path);
     free(p->name);
     free(p->description);

@@ -47,13 +47,28 @@ int pb_run_cmp_keyrec(const void *a, const void *b)
 int pb_run_on_fact(void *ctx, const struct pb_db_triple *t)
 {
     struct run *r = ctx;
-    if (!t->b || strcmp(t->b, "run_cell_key") || !t->c)
+    if (!t->b || !t->c)
+        return 0;
+    int partial = !strcmp(t->b, "flag.partial");
+    if (strcmp(t->b, "run_cell_key") && !partial)
         return 0;
     struct keyrec k = {.id = t->id};
     struct keyrec *hit =
         bsearch(&k, r->keys, r->nkeys, sizeof(k), pb_run_cmp_keyrec);
-    if (hit)
+    if (hit && partial) {
+        /* [hosts]: a cell some servers' parts of failed runs again */
+        for (size_t i = 0; i < r->nfails; i++)
+            if (r->fails[i].id == t->id)
+                return 0;
+        PB_GROW(r->fails, r->capfails, r->nfails + 1);
+        struct failrec *f = &r->fails[r->nfails++];
+        memset(f, 0, sizeof(*f));
+        f->id = t->id;
+        f->path = pb_xstrdup(hit->path);
+        f->partial = 1;
+    } else if (hit) {
         snprintf(hit->key, sizeof(hit->key), "%s", t->c);
+    }
     return 0;
 }
 
@@ -102,6 +117,9 @@ int pb_run_resume_check(struct run *r)
 
 int pb_run_is_done(const struct run *r, const char *path)
 {
+    for (size_t i = 0; i < r->nfails; i++)
+        if (r->fails[i].partial && !strcmp(r->fails[i].path, path))
+            return 0; /* kept partial: not done */
     return r->ndone &&
            bsearch(&path, r->done, r->ndone, sizeof(char *), pb_run_cmp_str);
 }
@@ -162,12 +180,20 @@ void pb_run_forget_records(struct run *r, size_t i, const char *keep_sha)
 {
     if (!r->nfails || !r->o->db || r->x.dry_run)
         return;
-    char path[PATH_MAX];
+    char path[PATH_MAX], pre[PATH_MAX];
     pb_run_cell_path(r, i, 0, "skipped.txt", path, sizeof(path));
+    /* the sources of a partial run of the cell: "DIR/raw/c007." or
+     * "DIR/raw/c007-r"; replaced by results only, never by a failure */
+    pb_run_sfmt(pre, sizeof(pre), "%s/c%0*zu", r->raw, r->width, i + 1);
+    size_t pl = strlen(pre);
     for (size_t k = 0; k < r->nfails && !r->fatal; k++) {
         struct failrec *f = &r->fails[k];
-        if (!f->id || strcmp(f->path, path) ||
-            (keep_sha && !strcmp(f->sha256, keep_sha)))
+        if (!f->id)
+            continue;
+        if (f->partial ? keep_sha || strncmp(f->path, pre, pl) ||
+                             (f->path[pl] != '.' && f->path[pl] != '-')
+                       : strcmp(f->path, path) ||
+                             (keep_sha && !strcmp(f->sha256, keep_sha)))
             continue;
         struct pb_err e = {0};
         if (pb_db_forget_source(r->o->db, f->id, &e) != PB_OK) {

@@ -309,6 +309,27 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
             goto done;
     }
+    if (plan->hosts.remote && !opts->allow_remote_command) {
+        const char *w = strrchr(plan->hosts.remote[0], '/');
+        w = w ? w + 1 : plan->hosts.remote[0];
+        if (strcmp(w, "ssh")) {
+            pb_err_set(err, PB_EUSAGE, plan->path, plan->hosts.remote_line,
+                       0, "remote: the template runs '%s', not ssh: a plan "
+                       "names no other program unless the run is given "
+                       "--allow-remote-command", plan->hosts.remote[0]);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < plan->hosts.n && !err->code; i++) {
+        /* each server's vdev files, where they are made here */
+        if (plan->hosts.remote && !plan->hosts.h[i].sock)
+            continue;
+        struct pb_run_plan *hp = pb_run_host_plan(plan, i);
+        int vrc = pb_run_check_vdevs(hp, opts->yes, err);
+        pb_run_host_plan_free(hp);
+        if (vrc != PB_OK)
+            goto done;
+    }
     if (left_files(r) != 0 || pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
         goto done;
     if (!opts->dry_run && !opts->db) {
@@ -408,6 +429,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (!opts->dry_run)
         pb_run_keep_plan(plan, r->dir, r->facts);
 
+    pb_run_hosts_setup(r);
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t k = 0; k < plan->ncells && !r->fatal; k++) {
         if (pb_run_stopped())
@@ -421,6 +443,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
         if (c.combo[PB_RUN_POOL] != r->pool_combo) {
             if (r->z.created)
                 pb_run_pool_down(r);
+            pb_run_hosts_pools_down(r);
             if (r->fatal)
                 break;
             r->pool_combo = c.combo[PB_RUN_POOL];
@@ -449,6 +472,13 @@ int pb_run_execute(const struct pb_run_plan *plan,
         }
         if (!skip && plan->zvol && r->zvol_ok < 0)
             skip = r->zvol_why;
+        if (!skip && r->nhosts) {
+            pb_run_hostcell_run(r, &c, pb_buf_str(&label),
+                                pb_buf_str(&test));
+            if (r->stop)
+                break;
+            continue;
+        }
         if (!skip && !r->z.created && pb_run_pool_up(r, &c) != 0) {
             skip = r->pool_fail;
             failed = 1;
@@ -491,6 +521,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     }
     if (r->z.created || r->z.nfiles)
         pb_run_pool_down(r);
+    pb_run_hosts_pools_down(r);
     if (r->z.suspended)
         pb_run_suspended_advice(r->impl, plan->pool, r->run_id, r->mnt,
                                 sum->suspended, sizeof(sum->suspended));
@@ -555,6 +586,7 @@ done:
         free(r->keys[i].path);
     free(r->keys);
     free(r->z.files);
+    pb_run_hosts_free(r);
     pb_run_caps_release(&r->caps);
     pb_run_pre_release(&r->pre);
     pb_resultset_free(r->facts);

@@ -8,6 +8,18 @@
 
 #include <limits.h>
 
+/* [hosts]: one server's part of the run (run/hostcell.c). */
+struct pb_run_hostrun {
+    struct pb_run_plan *p; /* pool "POOL-hN", vdev files "PATH-hN" */
+    struct pb_run_exec x;  /* the run's, with host and remote set */
+    struct pb_run_zfs z;
+    char **remote;         /* template argv, NULL = on this machine */
+    char mnt[PATH_MAX];    /* DIR/mnt-hN */
+    char why[512];         /* why its part of the current cell failed */
+    int pool_failed;       /* its pool of this combination failed */
+    char pool_why[512];
+};
+
 struct run {
     const struct pb_run_plan *p;
     const struct pb_run_opts *o;
@@ -37,6 +49,7 @@ struct run {
         long long id;  /* the cell's source path (--resume); id 0 once */
         char *path;    /* forgotten */
         char sha256[65];
+        int partial;   /* a source of a cell kept partial ([hosts]) */
     } * fails;
     size_t nfails, capfails;
 
@@ -57,6 +70,8 @@ struct run {
     int fatal;        /* storing failed or a pool is not ours: stop */
     size_t gone_cell; /* the cell during which ZFS stopped answering */
     int stop;         /* a cell failed and the plan says on_failure = stop */
+    struct pb_run_hostrun *hosts; /* [hosts]: one per server */
+    size_t nhosts;
     struct pb_run_stall stall; /* fio's I/O progress (run/stall.c) */
     int stalled;               /* ... what the watch last found */
 };
@@ -100,6 +115,22 @@ void pb_run_record_skip(struct run *r, const struct pb_run_cell *c,
 
 /* ==== a cell (cell.c) ==== */
 
+/* Progress line of repeat rep of cell c on the progress stream. */
+void pb_run_progress(struct run *r, const struct pb_run_cell *c,
+                     const char *label, const char *test, long rep);
+/* Fold the repeats sets[0..n) of a cell into one set (caller frees). */
+struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
+                                 const char *path, const char *sha,
+                                 size_t size);
+/* Add the varying fio options the fio test name leaves out. */
+void pb_run_patch_tests(struct run *r, size_t fio_combo,
+                        struct pb_resultset *set);
+/* Give `to` the dimensions zfs reported in `from`. */
+void pb_run_share_dims(const struct pb_resultset *from,
+                       struct pb_resultset *to);
+/* `sync` and echo 3 > /proc/sys/vm/drop_caches on this machine. */
+void pb_run_drop_page_cache(struct run *r);
+
 /* The watch of fio (pb_run_exec.watch). */
 int pb_run_fio_watch(void *ctx, char *why, size_t n);
 /* Create the pool of cell c's pool combination: 0, or -1 (r->pool_fail). */
@@ -109,5 +140,20 @@ void pb_run_pool_down(struct run *r);
 /* Run cell c on the current pool and store (or record) its outcome. */
 void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
                      const char *label, const char *test);
+
+/* ==== [hosts] (hostcell.c) ==== */
+
+/* The per-server state of a plan with [hosts] (after the log is open). */
+void pb_run_hosts_setup(struct run *r);
+void pb_run_hosts_free(struct run *r);
+/* A new pool combination: each server's pool destroyed (when made) and
+ * its failure of the last combination forgotten. */
+void pb_run_hosts_pools_down(struct run *r);
+/* Cell c on every server: pools and datasets through each server's
+ * shell, one fio with a --client and job file per server, properties per
+ * server; a server that fails loses its part (the others' results are
+ * kept and marked flag.partial). */
+void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
+                         const char *label, const char *test);
 
 #endif
