@@ -917,6 +917,7 @@ static void test_examples(void **state)
         {"volblocksize.ini", 576, 1, 1},
         {"layouts.ini", 32, 1, 0},
         {"quick.ini", 8, 1, 0},
+        {"hosts.ini", 2, 1, 0},
     };
     for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
         char path[512];
