@@ -197,15 +197,18 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
         struct pb_run_res res = {0};
         int rc = 0;
         char w[200];
+        const char *h = x->host ? x->host : "";
         if (pb_run_cmd(x, none, 0, &res) != 0 ||
             pb_run_cmd(x, nolink, 0, &res) != 0) {
-            snprintf(why, n, "vdev file '%s' already exists on host %s (or "
-                     "its shell failed: %s)", v->path, x->host ? x->host : "",
-                     pb_run_res_why(&res, w, sizeof(w)));
+            /* test says 1; a shell or ssh that fails says something else */
+            if (res.status == 1)
+                snprintf(why, n, "it exists on host %s", h);
+            else
+                snprintf(why, n, "the shell of host %s failed: %s", h,
+                         pb_run_res_why(&res, w, sizeof(w)));
             rc = -1;
         } else if (pb_run_cmd(x, argv, 0, &res) != 0) {
-            snprintf(why, n, "cannot create vdev file '%s' on host %s: %s",
-                     v->path, x->host ? x->host : "",
+            snprintf(why, n, "on host %s: %s", h,
                      pb_run_res_why(&res, w, sizeof(w)));
             rc = -1;
         } else {

@@ -8,7 +8,9 @@
 # Then one server is killed while fio runs: its part fails with the
 # reason, the others' results are kept and marked flag.partial, nothing is
 # left, exit status 1; once the server is back, --resume runs the cell
-# again and the partial record is replaced.
+# again and the partial record is replaced. Last, a host whose shell
+# fails (a remote template that cannot run) loses its part the same way,
+# and a template that is not ssh needs --allow-remote-command.
 # usage: test_run_hosts.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 # exit 77 (skip) without root, fio, sqlite3 or a usable zpool.
 set -u
@@ -172,6 +174,41 @@ want=$(printf '%s\n' "(all clients)" "$H1" "$H2" "$H3" "$H4" | sort | tr '\n' '|
 [ "$(q "SELECT count(*) FROM source WHERE format = 'fio-json'")" = 1 ] ||
     fail "resume: fio sources $(q "SELECT count(*) FROM source WHERE format = 'fio-json'")"
 [ "$(q 'PRAGMA integrity_check')" = ok ] || fail "resume: database damaged"
+
+# ---- 4. a host whose shell fails: remote = a template that cannot run
+# (`env HOST ...` finds no program HOST); the socket server's pool work is
+# local and its part runs
+cat >"$base/t.ini" <<EOP
+[plan]
+name = e2e-hosts-shell
+pool = $pool
+vdevs = file:$base/d0.img:128M
+[hosts]
+servers = $H1, $H4
+remote = env {host}
+[fio]
+rw = randread
+bs = 4k
+size = 4m
+runtime = 1
+time_based = 1
+EOP
+db=$base/t.db out=$base/tout
+timeout 300 "$pb" run --db "$db" -o "$out" "$base/t.ini" >/dev/null 2>"$base/t.err"
+rc=$?
+[ $rc = 2 ] || fail "template env: exit $rc without --allow-remote-command, want 2"
+grep -q "remote: the template runs 'env', not ssh" "$base/t.err" ||
+    fail "template env: refusal not printed"
+timeout 300 "$pb" run --allow-remote-command --db "$db" -o "$out" "$base/t.ini" >/dev/null 2>"$base/t.err"
+rc=$?
+[ $rc = 1 ] || { fail "failing shell: exit $rc, want 1"; cat "$base/t.err" >&2; }
+grep -q "host $H1 failed: cannot create vdev file '$base/d0.img-h1': the shell of host $H1 failed: env: .localhost.: No such file or directory" "$base/t.err" ||
+    { fail "failing shell: no reason printed"; cat "$base/t.err" >&2; }
+nothing_left "failing shell"
+hosts=$(q "SELECT DISTINCT host FROM v_result WHERE format = 'fio-json' ORDER BY host" | tr '\n' '|')
+[ "$hosts" = "$H4|" ] || fail "failing shell: result hosts '$hosts', want '$H4|'"
+v=$(q "SELECT DISTINCT value FROM fact WHERE key = 'flag.partial'")
+case "$v" in "$H1 (cannot create vdev file '$base/d0.img-h1': the shell of host $H1 failed: "*) ;; *) fail "failing shell: flag.partial '$v'" ;; esac
 
 [ $fails = 0 ] || exit 1
 echo "hosts run checks passed"
