@@ -232,6 +232,62 @@ static void host_facts(struct run *r, struct pb_resultset *set,
         pb_rs_fact(set, NULL, "flag.partial", missing);
 }
 
+/* The line of fio's stderr about server h ("fio: failed to connect to
+ * localhost:18766"), written into buf; NULL when none names it. */
+static const char *host_line(const struct pb_run_host *h,
+                             const struct pb_buf *err, char *buf, size_t n)
+{
+    char key[300];
+    if (h->sock)
+        snprintf(key, sizeof(key), "%s", h->name);
+    else
+        snprintf(key, sizeof(key), "%s:%ld", h->name, h->port ? h->port : 8765);
+    for (const char *s = pb_buf_str(err); *s;) {
+        size_t k = strcspn(s, "\n");
+        const char *hit = strstr(s, key);
+        if (hit && hit < s + k) {
+            size_t m = k;
+            while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\r'))
+                m--;
+            snprintf(buf, n, "%.*s", (int)m, s);
+            return buf;
+        }
+        s += k + (s[k] == '\n');
+    }
+    return NULL;
+}
+
+/* The watch of the fio client: fio waits for every server, also one that
+ * accepted the connection and then does not answer; stopped once the
+ * cell's runtime (with ramp_time) is past by 120 s. */
+static int fio_deadline(void *ctx, char *why, size_t n)
+{
+    struct run *r = ctx;
+    if (r->fio_deadline <= 0 || pb_run_now() < r->fio_deadline)
+        return 0;
+    snprintf(why, n,
+             "fio did not finish %.0f s after it started (runtime "
+             "and ramp_time + 120 s): a server does not answer",
+             r->fio_limit);
+    return 1;
+}
+
+/* Seconds fio may take for cell c (runtime + ramp_time + 120), or 0 when
+ * the plan gives no runtime (not watched). */
+static double fio_limit(const struct run *r, const struct pb_run_cell *c)
+{
+    const char *rt =
+        pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "runtime");
+    const char *ramp =
+        pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "ramp_time");
+    double ns = 0, rs = 0;
+    if (!rt || pb_parse_duration(rt, 1e9, &ns) != 0)
+        return 0;
+    if (ramp && pb_parse_duration(ramp, 1e9, &rs) != 0)
+        rs = 0;
+    return (ns + rs) / 1e9 + 120;
+}
+
 static size_t live_hosts(const struct run *r)
 {
     size_t n = 0;
@@ -254,6 +310,7 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
     struct pb_resultset **props = pb_xcalloc(nh, sizeof(*props));
     struct pb_buf all = PB_BUF_INIT, fiocmd = PB_BUF_INIT;
     struct pb_buf rawl = PB_BUF_INIT, missing = PB_BUF_INIT;
+    struct pb_buf ferr = PB_BUF_INIT; /* fio's stderr */
     int *seen = pb_xcalloc(nh, sizeof(*seen));
     long got = 0;
     struct pb_run_repstop stop = {0};
@@ -354,15 +411,26 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
         pb_buf_reset(&fiocmd);
         pb_run_quote(&fiocmd, (const char *const *)a.v);
         struct pb_run_res res = {0};
-        int rc =
-            pb_run_cmd(&r->x, (const char *const *)a.v, PB_RUN_STOPPABLE, &res);
+        int (*watch)(void *, char *, size_t) = r->x.watch;
+        r->fio_limit = fio_limit(r, c);
+        r->fio_deadline = r->fio_limit > 0 ? pb_run_now() + r->fio_limit : 0;
+        r->x.watch = fio_deadline;
+        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+        r->x.watch = watch;
+        if (res.stopped[0])
+            rc = rc ? rc : -1;
         pb_run_argv_release(&a);
         if (pb_run_stopped()) {
             pb_run_res_release(&res);
             goto out;
         }
-        char fw[300];
-        pb_run_res_why(&res, fw, sizeof(fw));
+        char fw[300] = "";
+        int said = res.err.len > 0; /* fio's message, also on exit 0 */
+        if (rc || said)
+            pb_run_res_why(&res, fw, sizeof(fw));
+        pb_buf_reset(&ferr);
+        pb_buf_add(&ferr, pb_buf_str(&res.err), res.err.len);
         pb_run_res_release(&res);
         if (r->x.dry_run)
             continue;
@@ -395,10 +463,13 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
             if (h->why[0] || seen[i])
                 continue;
             char w[512];
+            char hl[300];
+            const char *say =
+                host_line(&r->p->hosts.h[i], &ferr, hl, sizeof(hl));
             pb_run_sfmt(w, sizeof(w),
                         "no result from its fio server (fio "
                         "exit %d%s%s)",
-                        rc, rc ? ": " : "", rc ? fw : "");
+                        rc, say || *fw ? ": " : "", say ? say : fw);
             host_fail(r, h, w);
         }
         pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
@@ -502,5 +573,6 @@ out:
     pb_buf_release(&fiocmd);
     pb_buf_release(&rawl);
     pb_buf_release(&missing);
+    pb_buf_release(&ferr);
     pb_run_kv_free(kv, nkv);
 }

@@ -72,6 +72,9 @@ struct run {
     int stop;         /* a cell failed and the plan says on_failure = stop */
     struct pb_run_hostrun *hosts; /* [hosts]: one per server */
     size_t nhosts;
+    double fio_deadline; /* [hosts]: when the fio client is stopped (it
+                            waits for a server that does not answer) */
+    double fio_limit;    /* ... seconds after it started */
     struct pb_run_stall stall; /* fio's I/O progress (run/stall.c) */
     int stalled;               /* ... what the watch last found */
 };
