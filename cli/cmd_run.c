@@ -20,6 +20,7 @@ static const char usage_text[] =
     "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
     "                     [--on-failure continue|stop] [--time-scale F]\n"
     "                     [--zfs-timeout SECONDS] [--stall-timeout SECONDS]\n"
+    "                     [--allow-remote-command]\n"
     "       poolbench run --cleanup [RUNID] [-o DIR] [--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "                 SECONDS (default 300; 0 = never): the cell fails.\n"
     "                 A full file system under a vdev file stops it after\n"
     "                 10 s: the pool's I/O is suspended, the run stops\n"
+    "  --allow-remote-command\n"
+    "                 let [hosts] remote name a program other than ssh\n"
     "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
     "                 the runs of -o DIR) left behind: see below\n"
     "  -h, --help     show this help\n"
@@ -102,8 +105,14 @@ static const char usage_text2[] =
     "commands, runs none.\n"
     "Then 'poolbench run --resume' goes on with the cells not yet stored.\n"
     "\n"
+    "With [hosts] (many fio servers), a server that does not answer fails\n"
+    "its part of the cell only: the others' results are kept and marked\n"
+    "flag.partial, the run goes on and exits with status 1; --resume runs\n"
+    "such a cell again on every server.\n"
+    "\n"
     "Exit status: 0 every cell ran or was recorded as skipped (cleanup:\n"
-    "nothing of the run is left), 1 some cells failed, 2 bad plan or usage\n"
+    "nothing of the run is left), 1 some cells failed (or some servers'\n"
+    "parts of a cell), 2 bad plan or usage\n"
     "(also a plan the ZFS or fio in use cannot run, or whose cells do not\n"
     "fit their pool), 3 a ZFS, root or database problem (cleanup: ZFS does\n"
     "not answer, or something could not be removed), 128+N stopped by\n"
@@ -275,6 +284,7 @@ int cmd_run(int argc, char **argv)
         {"time-scale", required_argument, NULL, 't'},
         {"zfs-timeout", required_argument, NULL, 'T'},
         {"stall-timeout", required_argument, NULL, 'S'},
+        {"allow-remote-command", no_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -350,6 +360,9 @@ int cmd_run(int argc, char **argv)
             stall_set = 1;
             break;
         }
+        case 'A':
+            ro.allow_remote_command = 1;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             fputs(usage_text2, stdout);
@@ -432,6 +445,15 @@ int cmd_run(int argc, char **argv)
                                        sum.resumed) &&
         write_report(db, plan, &sum) != PB_OK && status == 0)
         status = 3;
+    if (!ro.dry_run && sum.partial) {
+        fprintf(stderr, "poolbench: %zu cell%s kept partial (a server's "
+                "part failed; --resume runs them again): ", sum.partial,
+                sum.partial == 1 ? "" : "s");
+        pb_fput_term(sum.partial_why, stderr);
+        fputc('\n', stderr);
+        if (status == 0)
+            status = 1;
+    }
     if (!ro.dry_run && sum.failed) {
         /* the last line: failed cells are a failed run */
         fprintf(stderr, "poolbench: %zu of %zu cells failed (why: "

@@ -304,11 +304,39 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
     res->timed_out = 0;
     res->stuck = 0;
     res->stopped[0] = '\0';
+    const char *const *cmdv = argv; /* what pb_run_cmd_timeout judges */
+    struct pb_run_argv rem = {0};
+    if (x->remote) {
+        /* the template's words, then each argument single-quoted for the
+         * POSIX shell on the other side (ssh joins its arguments into one
+         * command line): no plan value is ever read by a shell as code */
+        for (size_t i = 0; x->remote[i]; i++)
+            pb_run_argv_add(&rem, x->remote[i]);
+        for (size_t i = 0; argv[i]; i++) {
+            struct pb_buf q = PB_BUF_INIT;
+            pb_buf_putc(&q, '\'');
+            for (const char *p = argv[i]; *p; p++) {
+                if (*p == '\'')
+                    pb_buf_puts(&q, "'\\''");
+                else
+                    pb_buf_putc(&q, *p);
+            }
+            pb_buf_putc(&q, '\'');
+            pb_run_argv_add(&rem, pb_buf_str(&q));
+            pb_buf_release(&q);
+        }
+        argv = (const char *const *)rem.v;
+    }
     struct pb_buf line = PB_BUF_INIT;
     pb_run_quote(&line, argv);
+    if (x->host) {
+        pb_buf_puts(&line, "  # host ");
+        pb_buf_puts(&line, x->host);
+    }
     if (x->dry_run) {
         fprintf(x->dry, "%s\n", pb_buf_str(&line));
         pb_buf_release(&line);
+        pb_run_argv_release(&rem);
         return 0;
     }
     if (x->log) {
@@ -358,7 +386,7 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
         res->status = -1;
     } else {
         wait_child(x, pid, flags, errp[0], outp[0],
-                   pb_run_cmd_timeout(x, argv), res);
+                   pb_run_cmd_timeout(x, cmdv), res);
     }
     if (errp[0] >= 0)
         close(errp[0]);
@@ -373,5 +401,6 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
         fflush(x->log);
     }
     pb_buf_release(&line);
+    pb_run_argv_release(&rem);
     return res->status;
 }

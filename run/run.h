@@ -97,7 +97,8 @@ struct pb_run_opts {
                            that); 0 = 30 */
     double stall_timeout; /* seconds without any I/O by fio before it is
                              stopped and its cell fails (run/stall.c);
-                             0 = never */
+                             0 = never */    int allow_remote_command; /* [hosts] remote = a template whose first
+                                 word is not ssh: allowed (else refused) */
 };
 
 /* What a run did; filled by pb_run_execute even when it fails. */
@@ -117,7 +118,9 @@ struct pb_run_summary {
     char dir[4096];     /* the output folder used (absolute) */
     char run_id[64];    /* the owner mark of this run's pools */
     char suspended[1024]; /* a pool suspended: what to do, for the ZFS in
-                             use; else "" */
+                             use; else "" */    size_t partial;     /* [hosts]: cells kept with some servers' parts
+                           failed (flag.partial; counted in done) */
+    char partial_why[1024]; /* ... "cell 2: HOST (why); ..." */
 };
 
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when

@@ -53,6 +53,28 @@ struct pb_run_layout {
     int width;    /* vdevs per group (for a stripe: vdevs) */
 };
 
+/* [hosts]: one fio server of a multi-host plan (run/hosts.c). */
+struct pb_run_host {
+    char *entry;  /* as the plan writes it, canonical: "localhost:18765",
+                     "[::1]:8765", "sock:/run/fio.sock"; the result host */
+    char *name;   /* host name or address ("localhost", "::1"), or the
+                     socket path; what {host} of the template becomes */
+    char *client; /* fio's --client= value: "localhost,18765",
+                     "ip6:::1,8765", "sock:/run/fio.sock" */
+    long port;    /* 0 = fio's default (8765) */
+    int sock;     /* sock:PATH (on this machine: pool work runs here) */
+    long line;
+};
+
+struct pb_run_hosts {
+    struct pb_run_host *h; /* n == 0: no [hosts], a one-machine run */
+    size_t n, cap;
+    char **remote;  /* remote = TEMPLATE split into words (NULL-ended);
+                       NULL = remote = local */
+    size_t nremote;
+    long line, remote_line;
+};
+
 struct pb_run_plan {
     char *path, *name, *description, *pool;
     int zvol;     /* kind = zvol */
@@ -76,7 +98,33 @@ struct pb_run_plan {
     struct pb_run_vdevs data, log, cache;
     struct pb_run_section sect[PB_RUN_NSECT];
     size_t ncells;
+    struct pb_run_hosts hosts; /* [hosts] */
 };
+
+/* ==== [hosts] (hosts.c) ==== */
+
+/* One key of [hosts] (servers, remote) at line: 0, or -1 with err set
+ * (PB_EUSAGE naming path:line). cont: an indented continuation line. */
+int pb_run_hosts_pair(struct pb_run_hosts *h, const char *key,
+                      const char *value, int cont, long line,
+                      const char *path, struct pb_err *err);
+/* After the whole plan: [hosts] checks that need the other sections
+ * (file vdevs only, no [fio] log). 0, or -1 with err. */
+int pb_run_hosts_finish(struct pb_run_plan *p, struct pb_err *err);
+void pb_run_hosts_release(struct pb_run_hosts *h);
+/* The template's argv for host i ({host} replaced; heap, NULL-ended,
+ * free with pb_run_hosts_argv_free), or NULL when its pool work runs on
+ * this machine (remote = local, or a sock: server). */
+char **pb_run_hosts_remote(const struct pb_run_plan *p, size_t i);
+void pb_run_hosts_argv_free(char **v);
+/* Pool name, vdev files and dimensions of host i (0-based) of p: a plan
+ * sharing p's sections, with pool "POOL-hN" and each file vdev
+ * "PATH-hN". Free with pb_run_host_plan_free (p must outlive it). */
+struct pb_run_plan *pb_run_host_plan(const struct pb_run_plan *p, size_t i);
+void pb_run_host_plan_free(struct pb_run_plan *hp);
+/* Which plan host a fio client/server result host names (the parser's
+ * "hostname" or "hostname:port"): its index, or -1. */
+long pb_run_hosts_match(const struct pb_run_plan *p, const char *host);
 
 /* ==== repeats = auto, order = random (repeat.c) ==== */
 
@@ -208,6 +256,12 @@ struct pb_run_exec {
     int (*watch)(void *ctx, char *why, size_t n);
     void *watch_ctx;
     pid_t child; /* the command being watched, while the watch runs */
+    const char *host;   /* [hosts]: the server whose pool work this is
+                           (logged after each command), or NULL */
+    char *const *remote; /* ... its remote template's argv ({host}
+                            replaced): each command runs as these words
+                            plus its argv single-quoted for the remote
+                            shell; NULL = on this machine */
 };
 
 #define PB_RUN_QUERY_TIMEOUT 30.0

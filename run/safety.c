@@ -188,6 +188,35 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
     const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
     struct pb_buf line = PB_BUF_INIT;
     v->made = 0;
+    if (x->remote) {
+        /* [hosts] with a remote template: the file is on the other host,
+         * made through its shell after checking that nothing (not even a
+         * dangling link) is at its path; argv only, each word quoted */
+        const char *none[] = {"test", "!", "-e", v->path, NULL};
+        const char *nolink[] = {"test", "!", "-L", v->path, NULL};
+        struct pb_run_res res = {0};
+        int rc = 0;
+        char w[200];
+        const char *h = x->host ? x->host : "";
+        if (pb_run_cmd(x, none, 0, &res) != 0 ||
+            pb_run_cmd(x, nolink, 0, &res) != 0) {
+            /* test says 1; a shell or ssh that fails says something else */
+            if (res.status == 1)
+                snprintf(why, n, "it exists on host %s", h);
+            else
+                snprintf(why, n, "the shell of host %s failed: %s", h,
+                         pb_run_res_why(&res, w, sizeof(w)));
+            rc = -1;
+        } else if (pb_run_cmd(x, argv, 0, &res) != 0) {
+            snprintf(why, n, "on host %s: %s", h,
+                     pb_run_res_why(&res, w, sizeof(w)));
+            rc = -1;
+        } else {
+            v->made = 1;
+        }
+        pb_run_res_release(&res);
+        return rc;
+    }
     pb_run_quote(&line, argv);
     if (x->dry_run) {
         fprintf(x->dry, "%s\n", pb_buf_str(&line));

@@ -318,7 +318,8 @@ static void remove_files(struct pb_run_zfs *z)
         if (z->files[i]->dev &&
             pb_run_loop_detach(z->x, z->manifest, z->owner, z->files[i]) != 0)
             continue; /* still attached: the file stays, and its record */
-        if (!z->x->dry_run && !pb_run_vdev_file_ours(z->files[i])) {
+        if (!z->x->dry_run && !z->x->remote &&
+            !pb_run_vdev_file_ours(z->files[i])) {
             /* replaced or removed since: another run's, or someone's */
             pb_run_note(z->x, "vdev file '%s' is not the file this run "
                         "created any more; left as it is",
@@ -383,7 +384,7 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
                 PB_GROW(z->files, z->capfiles, z->nfiles + 1);
                 z->files[z->nfiles++] = v; /* removed even if sizing failed */
             }
-            if (rc == 0)
+            if (rc == 0 && !z->x->remote)
                 pb_run_manifest_file(z->manifest, z->owner, v->path);
             if (rc != 0) {
                 snprintf(why, n, "cannot create vdev file '%s': %s", v->path,

@@ -235,7 +235,7 @@ static void test_plan_errors(void **state)
     } cases[] = {
         {"", 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... list)"},
         {"[plan]\n" VD "[fio]\nsize = 8m\n[bogus]\nx = 1\n", 6,
-         "unknown section '[bogus]' (known: plan, pool, dataset, zvol, fio)"},
+         "unknown section '[bogus]' (known: plan, pool, dataset, zvol, fio, hosts)"},
         {"[plan]\n" VD "foo = 1\n", 3,
          "unknown key 'foo' in [plan] (known: name, description, pool, "
          "kind, repeats, vdevs, log_vdevs, cache_vdevs, on_failure, "
@@ -917,6 +917,7 @@ static void test_examples(void **state)
         {"volblocksize.ini", 576, 1, 1},
         {"layouts.ini", 32, 1, 0},
         {"quick.ini", 8, 1, 0},
+        {"hosts.ini", 2, 1, 0},
     };
     for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
         char path[512];

@@ -1,0 +1,667 @@
+/* One cell of a run: dataset, repeats of layout + cache drop + fio, the
+ * properties after it, repeats folded, storing; the pool of a pool
+ * combination created and destroyed. */
+#define _GNU_SOURCE
+#include "run/run_loop.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* fio's test name leaves out options such as buffer_compress_percentage:
+ * when the plan sweeps them they are appended, or two cells would look
+ * like one. */
+void pb_run_patch_tests(struct run *r, size_t fio_combo,
+                        struct pb_resultset *set)
+{
+    struct pb_buf extra = PB_BUF_INIT;
+    pb_run_fio_extra(r->p, fio_combo, &extra);
+    if (extra.len) {
+        for (size_t t = 0; t < set->ntests; t++) {
+            char *name =
+                pb_xasprintf("%s%s", set->tests[t].name, pb_buf_str(&extra));
+            set->tests[t].name = pb_rs_str(set, name);
+            free(name);
+            pb_run_fio_params(r->p, fio_combo, set, t, 1);
+        }
+    }
+    pb_buf_release(&extra);
+}
+
+static int same(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return !strcmp(a, b);
+}
+
+static const struct pb_result *find_like(const struct pb_resultset *dst,
+                                         const struct pb_resultset *src,
+                                         const struct pb_result *r)
+{
+    for (size_t i = 0; i < dst->nresults; i++) {
+        const struct pb_result *q = &dst->results[i];
+        if (same(q->metric, r->metric) && same(q->job, r->job) &&
+            same(q->host, r->host) && same(q->unit, r->unit) &&
+            same(dst->configs[q->config].label,
+                 src->configs[r->config].label) &&
+            same(dst->tests[q->test].name, src->tests[r->test].name))
+            return q;
+    }
+    return NULL;
+}
+
+/* Fold the repeats of a cell into one set: per result the mean, its
+ * standard error, the number of samples and the values themselves (in
+ * repeat order, the sample table). */
+struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
+                                 const char *path, const char *sha, size_t size)
+{
+    struct pb_resultset *out = pb_resultset_new();
+    const struct pb_resultset *s0 = sets[0];
+    out->path = pb_rs_str(out, path);
+    out->format = s0->format;
+    out->tool_version = pb_rs_str(out, s0->tool_version);
+    snprintf(out->sha256, sizeof(out->sha256), "%s", sha);
+    out->size = size;
+    for (size_t i = 0; i < s0->nfacts; i++)
+        pb_rs_fact(out, s0->facts[i].host, s0->facts[i].key,
+                   s0->facts[i].value);
+    double *vals = NULL; /* one result's values over the repeats */
+    size_t capv = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct pb_resultset *s = sets[k];
+        for (size_t i = 0; i < s->nresults; i++) {
+            const struct pb_result *r = &s->results[i];
+            if (find_like(out, s, r))
+                continue;
+            const struct pb_config *cf = &s->configs[r->config];
+            const struct pb_test *te = &s->tests[r->test];
+            size_t ci = pb_rs_config(out, cf->label);
+            for (size_t j = 0; j < cf->nparams; j++)
+                pb_rs_config_param(out, ci, cf->params[j].key,
+                                   cf->params[j].value);
+            size_t ti = pb_rs_test(out, te->name, te->tool);
+            for (size_t j = 0; j < te->nparams; j++)
+                pb_rs_test_param(out, ti, te->params[j].key,
+                                 te->params[j].value);
+            double sum = 0, sq = 0;
+            long cnt = 0;
+            PB_GROW(vals, capv, n);
+            for (size_t m = 0; m < n; m++) {
+                const struct pb_result *q = find_like(sets[m], s, r);
+                if (q && q->has_value) {
+                    sum += q->value;
+                    vals[cnt++] = q->value;
+                }
+            }
+            if (cnt == 0) {
+                pb_rs_add_null(out, ci, ti, r->host, r->job, r->metric, r->unit,
+                               r->direction, r->null_reason);
+                continue;
+            }
+            double mean = sum / (double)cnt;
+            for (size_t m = 0; m < n; m++) {
+                const struct pb_result *q = find_like(sets[m], s, r);
+                if (q && q->has_value)
+                    sq += (q->value - mean) * (q->value - mean);
+            }
+            struct pb_result *o =
+                pb_rs_add(out, ci, ti, r->host, r->job, r->metric, r->unit,
+                          r->direction, mean);
+            o->samples = cnt;
+            if (cnt > 1) {
+                o->has_stderr = 1;
+                o->stderr_ = sqrt(sq / (double)(cnt - 1)) / sqrt((double)cnt);
+            }
+            pb_rs_samples(out, o, vals, (size_t)cnt);
+        }
+    }
+    free(vals);
+    return out;
+}
+
+/* zfs-fuse has no logicalused: derive it from used x compressratio, and
+ * actual_savings from it, each flagged by a fact, unless the parser
+ * already gave them. */
+static void derive_logicalused(struct run *r, struct pb_resultset *set)
+{
+    const struct pb_result *used = NULL, *ratio = NULL;
+    for (size_t i = 0; i < set->nresults; i++) {
+        const struct pb_result *q = &set->results[i];
+        if (!strcmp(q->metric, "logicalused"))
+            return;
+        if (!strcmp(q->metric, "used") && q->has_value)
+            used = q;
+        if (!strcmp(q->metric, "compressratio") && q->has_value)
+            ratio = q;
+    }
+    if (!used || !ratio)
+        return;
+    struct pb_result u = *used;
+    double lu = used->value * ratio->value;
+    char *ds = pb_run_ds_name(r->p);
+    char key[300];
+    pb_rs_add(set, u.config, u.test, u.host, u.job, "logicalused", "B",
+              PB_DIR_HIGHER, lu);
+    snprintf(key, sizeof(key), "%s:logicalused", ds);
+    pb_rs_fact(set, NULL, key,
+               "derived: used x compressratio (no "
+               "logicalused property in this ZFS)");
+    if (u.value > 0) {
+        pb_rs_add(set, u.config, u.test, u.host, u.job, "actual_savings",
+                  "ratio", PB_DIR_HIGHER, lu / u.value);
+        snprintf(key, sizeof(key), "%s:actual_savings", ds);
+        pb_rs_fact(set, NULL, key, "derived: logicalused/used");
+    }
+    free(ds);
+}
+
+/* ==== commands of a cell ==== */
+
+/* While fio writes: stop it when the pool is nearly full. */
+/* The watch of fio while it runs: the pool nearly full, or fio's I/O
+ * stalled (run/stall.c; 2: the pool's I/O is suspended). */
+int pb_run_fio_watch(void *ctx, char *why, size_t n)
+{
+    struct run *r = ctx;
+    int s = pb_run_stall_check(&r->stall, r->x.child, r->p, r->o->stall_timeout,
+                               why, n);
+    if (s) {
+        r->stalled = s;
+        return 1;
+    }
+    return pb_run_pool_nearly_full(r->mnt, r->p->pool, why, n);
+}
+
+/* After a watched fio: a full vdev file system under a stalled fio, or a
+ * fio that cannot be killed, means a suspended pool: nothing more can
+ * run on it, nor can it be destroyed (the summary says what to do). */
+static void after_fio(struct run *r, const struct pb_run_res *res)
+{
+    if (r->stalled == 2 || res->stuck)
+        r->z.suspended = 1;
+    if (res->stuck)
+        pb_run_warn(r,
+                    "fio does not exit (blocked in the kernel on the pool's "
+                    "I/O): it ends when the pool's I/O resumes or ZFS stops");
+    r->stalled = 0;
+}
+
+static void fio_common(struct run *r, const struct pb_run_cell *c,
+                       struct pb_run_argv *a)
+{
+    pb_run_argv_add(a, "fio");
+    pb_run_argv_add(a, "--name=poolbench");
+    if (r->p->zvol) {
+        char *dev = pb_run_zvol_dev(r->p);
+        pb_run_argv_addf(a, "--filename=%s", dev);
+        free(dev);
+    } else {
+        pb_run_argv_addf(a, "--directory=%s/pb", r->mnt);
+    }
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t i = 0; i < f->n; i++)
+        pb_run_argv_addf(
+            a, "--%s=%s", f->ax[i].key,
+            pb_run_axis_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], i));
+}
+
+/* Lay the data out before measuring, with the plan's buffer contents (so
+ * the compressibility is the one asked for). */
+static int layout(struct run *r, const struct pb_run_cell *c, char *why,
+                  size_t n)
+{
+    struct pb_run_argv a = {0};
+    struct pb_run_res res = {0};
+    if (!r->p->zvol) {
+        fio_common(r, c, &a);
+        pb_run_argv_add(&a, "--create_only=1");
+    } else {
+        static const char *const content[] = {"buffer_compress_percentage",
+                                              "buffer_compress_chunk",
+                                              "refill_buffers",
+                                              "scramble_buffers",
+                                              "buffer_pattern",
+                                              "dedupe_percentage",
+                                              "zero_buffers",
+                                              "size",
+                                              NULL};
+        char *dev = pb_run_zvol_dev(r->p);
+        pb_run_argv_add(&a, "fio");
+        pb_run_argv_add(&a, "--name=layout");
+        pb_run_argv_addf(&a, "--filename=%s", dev);
+        pb_run_argv_add(&a, "--rw=write");
+        pb_run_argv_add(&a, "--bs=1M");
+        free(dev);
+        for (size_t i = 0; content[i]; i++) {
+            const char *v = pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO],
+                                         content[i]);
+            if (v)
+                pb_run_argv_addf(&a, "--%s=%s", content[i], v);
+        }
+    }
+    pb_run_argv_add(&a, "--output-format=json");
+    int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                        PB_RUN_CAPTURE | PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+    after_fio(r, &res);
+    pb_run_argv_release(&a);
+    if (res.stopped[0])
+        rc = rc ? rc : -1;
+    if (rc != 0 && !pb_run_stopped()) {
+        char w[300];
+        snprintf(why, n, "fio could not lay out the data: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+    }
+    pb_run_res_release(&res);
+    return rc ? -1 : 0;
+}
+
+/* Page cache and ARC: sync, drop_caches, export/import. */
+void pb_run_drop_page_cache(struct run *r)
+{
+    struct pb_run_res res = {0};
+    const char *sync_argv[] = {"sync", NULL};
+    pb_run_cmd(&r->x, sync_argv, 0, &res);
+    pb_run_res_release(&res);
+    if (r->x.dry_run) {
+        fprintf(r->x.dry, "# echo 3 > /proc/sys/vm/drop_caches\n");
+    } else {
+        FILE *fp = fopen("/proc/sys/vm/drop_caches", "w");
+        int ok = fp && fputs("3\n", fp) >= 0;
+        if (fp && fclose(fp) != 0)
+            ok = 0;
+        if (r->x.log)
+            fprintf(r->x.log, "# echo 3 > /proc/sys/vm/drop_caches  # %s\n",
+                    ok ? "done" : strerror(errno));
+        if (!ok)
+            pb_run_warn(r, "cannot drop the page cache: %s", strerror(errno));
+    }
+}
+
+static int drop_caches(struct run *r, char *why, size_t n)
+{
+    pb_run_drop_page_cache(r);
+    return pb_run_pool_cycle(&r->z, why, n);
+}
+
+/* Progress on stderr: "cell i/N <label> <test> elapsed 0:42 eta 3:10". */
+void pb_run_progress(struct run *r, const struct pb_run_cell *c,
+                     const char *label, const char *test, long rep)
+{
+    if (!r->o->progress || r->x.dry_run)
+        return;
+    double el = pb_run_now() - r->t0;
+    size_t left = r->p->ncells - c->index;
+    double per = -1;
+    if (r->ran)
+        per = r->ran_secs / (double)r->ran;
+    else {
+        const char *rt =
+            pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "runtime");
+        double ns;
+        if (rt && pb_parse_duration(rt, 1e9, &ns) == 0)
+            per = (double)r->p->repeats * (ns / 1e9 + 4);
+    }
+    char e[32], t[32] = "?";
+    pb_run_fmt_dur(el, e, sizeof(e));
+    if (per >= 0)
+        pb_run_fmt_dur(
+            per * (double)left -
+                (rep > 1 ? per * (double)(rep - 1) / (double)r->p->repeats : 0),
+            t, sizeof(t));
+    fprintf(r->o->progress, "cell %zu/%zu %s %s", c->index + 1, r->p->ncells,
+            label, test);
+    if (r->p->repeats > 1)
+        fprintf(r->o->progress, " repeat %ld/%ld", rep, r->p->repeats);
+    fprintf(r->o->progress, " elapsed %s eta %s\n", e, t);
+    fflush(r->o->progress);
+}
+
+/* The pool of a new pool combination: created, and zvol support probed
+ * once per run. */
+int pb_run_pool_up(struct run *r, const struct pb_run_cell *c)
+{
+    char why[512];
+    size_t pc = c->combo[PB_RUN_POOL];
+    if (pb_run_pool_create(&r->z, pc, why, sizeof(why)) != 0) {
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+        return -1;
+    }
+    pb_run_tel_ashift(&r->x, r->p->pool, r->ashift, sizeof(r->ashift));
+    if (r->p->zvol && r->zvol_ok == 0) {
+        r->zvol_ok =
+            pb_run_zvol_probe(&r->z, r->zvol_why, sizeof(r->zvol_why)) == 0
+                ? 1
+                : -1;
+    }
+    return 0;
+}
+
+void pb_run_pool_down(struct run *r)
+{
+    pb_run_ds_destroy(&r->z);
+    struct pb_err e = {0};
+    if (pb_run_pool_destroy(&r->z, &e) != 0) {
+        if (!r->err->code)
+            *r->err = e;
+        r->fatal = 1;
+    }
+}
+
+/* The state of the cell's dataset and pool after its repeats: `zfs get
+ * -Hp all`, `zpool get all` and `zpool status` in one raw file, parsed by
+ * ingest/ (zfs-props), which gives the dataset and pool dimensions too.
+ * Returns the set (caller frees) or NULL. */
+static struct pb_resultset *capture_props(struct run *r,
+                                          const struct pb_run_cell *c,
+                                          const struct pb_ingest_opts *io,
+                                          char *hung, size_t hn)
+{
+    char path[PATH_MAX];
+    pb_run_cell_path(r, c->index, 0, "zfs.txt", path, sizeof(path));
+    char *ds = pb_run_ds_name(r->p);
+    const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
+    const char *pget[] = {"zpool", "get", "all", r->p->pool, NULL};
+    const char *pstat[] = {"zpool", "status", r->p->pool, NULL};
+    const char *const *cmds[] = {zget, pget, pstat};
+    struct pb_buf all = PB_BUF_INIT;
+    struct pb_run_res res = {0};
+    struct pb_resultset *set = NULL;
+    char w[200];
+    /* a first line naming the cell: each file is a source of its own */
+    pb_buf_printf(&all, "# poolbench run %s, cell %zu: %s\n", r->run_id,
+                  c->index + 1, io->label);
+    for (int k = 0; k < 3; k++) {
+        if (pb_run_cmd(&r->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (res.timed_out && !*hung) /* a hung ZFS fails the cell */
+                snprintf(hung, hn, "'%s %s %s' %s", cmds[k][0], cmds[k][1],
+                         cmds[k][2], pb_run_res_why(&res, w, sizeof(w)));
+            if (!r->x.dry_run)
+                pb_run_warn(r, "'%s %s' failed: %s", cmds[k][0], cmds[k][1],
+                            pb_run_res_why(&res, w, sizeof(w)));
+            continue;
+        }
+        pb_buf_add(&all, pb_buf_str(&res.out), res.out.len);
+        if (all.len && all.s[all.len - 1] != '\n')
+            pb_buf_putc(&all, '\n');
+    }
+    free(ds);
+    pb_run_res_release(&res);
+    if (r->x.dry_run) {
+        pb_buf_release(&all);
+        return NULL;
+    }
+    if (pb_run_write_file(path, all.s, all.len) != 0)
+        pb_run_warn(r, "cannot write '%s': %s", path, strerror(errno));
+    struct pb_err e = {0};
+    if (pb_ingest_buffer(path, all.s, all.len, io, &set, &e) != PB_OK) {
+        if (!r->warned_props)
+            pb_run_warn(r, "zfs properties not ingested (kept in %s): %s", path,
+                        e.msg);
+        r->warned_props = 1;
+        set = NULL;
+    } else {
+        derive_logicalused(r, set);
+    }
+    pb_buf_release(&all);
+    return set;
+}
+
+/* Give the fio set the dimensions zfs reported for the dataset (atime,
+ * copies, ...) so that both sources share one config. */
+void pb_run_share_dims(const struct pb_resultset *from, struct pb_resultset *to)
+{
+    if (!from || !to || from->nconfigs == 0)
+        return;
+    const struct pb_config *src = &from->configs[0];
+    for (size_t c = 0; c < to->nconfigs; c++)
+        for (size_t i = 0; i < src->nparams; i++) {
+            const struct pb_config *dst = &to->configs[c];
+            int have = 0;
+            for (size_t j = 0; j < dst->nparams && !have; j++)
+                have = !strcmp(dst->params[j].key, src->params[i].key);
+            if (!have)
+                pb_rs_config_param(to, c, src->params[i].key,
+                                   src->params[i].value);
+        }
+}
+
+/* One cell on the current pool: dataset, repeats of layout + cache drop +
+ * fio, properties, storing, dataset destroyed. */
+void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
+                     const char *label, const char *test)
+{
+    char why[1024] = "";
+    double t0 = pb_run_now();
+    struct pb_kv *kv;
+    size_t nkv;
+    pb_run_cell_config(r->p, c, &kv, &nkv);
+    struct pb_ingest_opts io = {0};
+    io.label = label;
+    io.set = kv;
+    io.nset = nkv;
+    io.set_origin = r->p->path;
+    long R = r->p->repeats;
+    struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
+    struct pb_resultset **logsets = NULL; /* fio logs of the repeats */
+    size_t nlogs = 0, caplogs = 0;
+    struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
+    struct pb_resultset *props = NULL;
+    long got = 0;
+    struct pb_run_repstop stop = {0};
+    struct pb_run_tel tel = {0};
+    struct pb_run_dsspace lay = {0};
+    struct pb_buf fiocmd = PB_BUF_INIT, rawl = PB_BUF_INIT;
+    char *dsname = pb_run_ds_name(r->p);
+    int reads = pb_run_cell_reads(r->p, c->combo[PB_RUN_FIO]);
+    tel.pid = -1;
+
+    pb_run_note(&r->x, "cell %zu/%zu: %s | %s", c->index + 1, r->p->ncells,
+                label, test);
+    if (pb_run_ds_create(&r->z, c, why, sizeof(why)) != 0)
+        goto skip;
+    for (long rep = 1; rep <= R; rep++) {
+        if (pb_run_stopped())
+            goto out;
+        pb_run_progress(r, c, label, test, rep);
+        if (layout(r, c, why, sizeof(why)) != 0)
+            goto skip;
+        if (pb_run_stopped())
+            goto out;
+        if (drop_caches(r, why, sizeof(why)) != 0) {
+            /* the pool is in an unknown state: drop it, skip its cells */
+            pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+            goto skip;
+        }
+        if (pb_run_stopped())
+            goto out;
+        pb_run_layout_space(&r->x, dsname, &lay);
+        char path[PATH_MAX], iopath[PATH_MAX];
+        pb_run_cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
+        pb_run_cell_path(r, c->index, rep, "iostat.txt", iopath,
+                         sizeof(iopath));
+        pb_buf_printf(&rawl, "%sraw/%s raw/%s", rawl.len ? " " : "",
+                      strrchr(path, '/') + 1, strrchr(iopath, '/') + 1);
+        struct pb_run_argv a = {0};
+        fio_common(r, c, &a);
+        pb_run_argv_add(&a, "--group_reporting=1");
+        char logp[PATH_MAX]; /* raw/c001.fio.json -> raw/c001_bw.1.log */
+        pb_run_sfmt(logp, sizeof(logp), "%.*s", (int)(strlen(path) - 9), path);
+        if (r->p->logs)
+            pb_run_log_args(r->p, logp, &a);
+        pb_run_argv_add(&a, "--output-format=json");
+        pb_run_argv_addf(&a, "--output=%s", path);
+        /* fio opens it as root and follows links: made here first */
+        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+            pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
+        pb_buf_reset(&fiocmd);
+        pb_run_quote(&fiocmd, (const char *const *)a.v);
+        struct pb_run_res res = {0};
+        pb_run_tel_release(&tel);
+        pb_run_tel_start(&tel, &r->tr, &r->x, r->p->pool, iopath);
+        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+        after_fio(r, &res);
+        pb_run_tel_stop(&tel, &r->tr, &r->x);
+        pb_run_argv_release(&a);
+        if (res.stopped[0])
+            rc = rc ? rc : -1;
+        if (pb_run_stopped()) {
+            pb_run_res_release(&res);
+            goto out;
+        }
+        if (rc != 0) {
+            char w[300];
+            snprintf(why, sizeof(why), "fio failed: %s",
+                     pb_run_res_why(&res, w, sizeof(w)));
+            pb_run_res_release(&res);
+            goto skip;
+        }
+        pb_run_res_release(&res);
+        if (r->x.dry_run)
+            continue;
+        char *buf;
+        size_t len;
+        struct pb_err e = {0};
+        if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
+            snprintf(why, sizeof(why), "fio output unreadable: %s", e.msg);
+            goto skip;
+        }
+        if (pb_ingest_buffer(path, buf, len,
+                             &(struct pb_ingest_opts){.format = "fio-json",
+                                                      .label = label,
+                                                      .set = kv,
+                                                      .nset = nkv,
+                                                      .set_origin = r->p->path},
+                             &sets[got], &e) != PB_OK) {
+            pb_run_sfmt(why, sizeof(why),
+                        "fio output not ingested (%s:%ld): %s", path, e.line,
+                        e.msg);
+            free(buf);
+            goto skip;
+        }
+        pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        if (r->p->logs) {
+            char lw[400] = "";
+            pb_run_logs_ingest(
+                logp,
+                &(struct pb_ingest_opts){.label = label,
+                                         .set = kv,
+                                         .nset = nkv,
+                                         .set_origin = r->p->path},
+                sets[got], &logsets, &nlogs, &caplogs, lw, sizeof(lw));
+            if (*lw)
+                pb_run_warn(r, "cell %zu/%zu: fio log not ingested: %s",
+                            c->index + 1, r->p->ncells, lw);
+        }
+        pb_run_tel_store(&tel, &r->tr, reads, sets[got]);
+        pb_run_cache_check(r->p, c->combo[PB_RUN_FIO], &r->tr, sets[got]);
+        pb_buf_add(&all, buf, len);
+        free(buf);
+        got++;
+        if (pb_run_repeat_enough(r->p, sets, got, &stop))
+            break;
+    }
+    /* zfs get after the last repeat, once the data is on the pool; when
+     * that fails the fio results stand, without space figures, and the
+     * pool (in an unknown state) is not used again */
+    io.format = "zfs-props";
+    if (pb_run_settle(&r->z, why, sizeof(why)) != 0) {
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+        pb_run_warn(r, "cell %zu/%zu: no zfs get: %s", c->index + 1,
+                    r->p->ncells, why);
+        if (r->z.gone)
+            goto skip;
+        why[0] = '\0'; /* said; the cell's fio results stand */
+    } else {
+        props = capture_props(r, c, &io, why, sizeof(why));
+        if (*why)
+            goto skip;
+    }
+    pb_run_props_retest(props, test);
+    pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
+    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
+    if (props) {
+        char zp[PATH_MAX];
+        pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
+        pb_buf_printf(&rawl, " raw/%s", strrchr(zp, '/') + 1);
+    }
+    pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&rawl), props);
+    if (props)
+        pb_run_store(r, props, 0);
+    for (long k = 0; k < got; k++) {
+        pb_run_share_dims(props, sets[k]);
+        pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
+        pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
+                          sets[k]);
+        pb_run_repeat_facts(r->p, &stop, sets[k]);
+        if (r->p->order_random) {
+            char seq[32];
+            snprintf(seq, sizeof(seq), "%zu", r->seq);
+            pb_rs_fact(sets[k], NULL, "cell_seq", seq);
+        }
+    }
+    if (!r->x.dry_run && got > 0) {
+        struct pb_resultset *set = sets[0];
+        if (R > 1) {
+            char path[PATH_MAX], sha[65];
+            pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
+            pb_sha256_hex(all.s, all.len, sha);
+            set = pb_run_fold(sets, (size_t)got, path, sha, all.len);
+        }
+        if (pb_run_store(r, set, 0) >= 0)
+            pb_run_forget_records(r, c->index, NULL);
+        for (size_t k = 0; k < nlogs; k++) {
+            /* the cell's configuration: the dimensions its fio set got */
+            pb_run_share_dims(props, logsets[k]);
+            pb_run_tel_set_ashift(logsets[k], r->ashift, r->p->pool);
+            pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
+                              logsets[k]);
+            pb_run_store(r, logsets[k], 0);
+        }
+        if (r->o->progress) {
+            struct pb_buf h = PB_BUF_INIT;
+            pb_run_headline(set, &tel, &h);
+            fprintf(r->o->progress, "cell %zu/%zu %s %s: %s\n", c->index + 1,
+                    r->p->ncells, label, test, pb_buf_str(&h));
+            fflush(r->o->progress);
+            pb_buf_release(&h);
+        }
+        if (set != sets[0])
+            pb_resultset_free(set);
+    }
+    r->sum->done++;
+    r->ran++;
+    r->ran_secs += pb_run_now() - t0;
+    goto out;
+skip:
+    if (!r->x.dry_run && !pb_run_zfs_answers(&r->z) &&
+        !strstr(why, "ZFS stopped answering")) {
+        size_t k = strlen(why);
+        pb_run_sfmt(why + k, sizeof(why) - k, " (ZFS stopped answering: %s)",
+                    r->z.gone_why);
+    }
+    if (!pb_run_stopped())
+        pb_run_record_skip(r, c, label, test, why, 1);
+out:
+    for (size_t k = 0; k < nlogs; k++)
+        pb_resultset_free(logsets[k]);
+    free(logsets);
+    pb_run_tel_release(&tel);
+    pb_buf_release(&fiocmd);
+    pb_buf_release(&rawl);
+    free(dsname);
+    pb_run_ds_destroy(&r->z);
+    for (long i = 0; i < R; i++)
+        pb_resultset_free(sets[i]);
+    free(sets);
+    pb_resultset_free(props);
+    pb_buf_release(&all);
+    pb_run_kv_free(kv, nkv);
+}

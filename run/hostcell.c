@@ -1,0 +1,578 @@
+/* A cell of a plan with [hosts]: every server's pool and dataset made
+ * through its shell (remote = local: here; else the template, argv only),
+ * one fio run with a --client and a job file per server, the results
+ * mapped back to the plan's server entries (the result host), properties
+ * captured per server, and a server that does not answer failing its part
+ * only: the others' results are kept and marked flag.partial, and cleanup
+ * runs on every server that was touched. */
+#define _GNU_SOURCE
+#include "run/run_loop.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pb_run_hosts_setup(struct run *r)
+{
+    const struct pb_run_plan *p = r->p;
+    r->nhosts = p->hosts.n;
+    if (!r->nhosts)
+        return;
+    r->hosts = pb_xcalloc(r->nhosts, sizeof(*r->hosts));
+    for (size_t i = 0; i < r->nhosts; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        h->p = pb_run_host_plan(p, i);
+        h->remote = pb_run_hosts_remote(p, i);
+        h->x = r->x;
+        h->x.watch = NULL;
+        h->x.watch_ctx = NULL;
+        h->x.host = p->hosts.h[i].entry;
+        h->x.remote = h->remote;
+        pb_run_sfmt(h->mnt, sizeof(h->mnt), "%s-h%zu", r->mnt, i + 1);
+        h->z = r->z;
+        h->z.x = &h->x;
+        h->z.plan = h->p;
+        h->z.mnt = h->mnt;
+        h->z.files = NULL;
+        h->z.nfiles = h->z.capfiles = 0;
+    }
+}
+
+void pb_run_hosts_free(struct run *r)
+{
+    for (size_t i = 0; i < r->nhosts; i++) {
+        free(r->hosts[i].z.files);
+        pb_run_host_plan_free(r->hosts[i].p);
+        pb_run_hosts_argv_free(r->hosts[i].remote);
+    }
+    free(r->hosts);
+    r->hosts = NULL;
+    r->nhosts = 0;
+}
+
+void pb_run_hosts_pools_down(struct run *r)
+{
+    for (size_t i = 0; i < r->nhosts; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        h->pool_failed = 0;
+        h->pool_why[0] = '\0';
+        pb_run_ds_destroy(&h->z);
+        if (!h->z.created && !h->z.nfiles)
+            continue;
+        struct pb_err e = {0};
+        if (pb_run_pool_destroy(&h->z, &e) != 0) {
+            pb_run_warn(r, "host %s: %s", h->x.host, e.msg);
+            if (!r->err->code)
+                *r->err = e;
+            r->fatal = 1;
+        }
+    }
+}
+
+/* host h's part of the cell fails with why (the first reason kept). */
+static void host_fail(struct run *r, struct pb_run_hostrun *h, const char *why)
+{
+    if (h->why[0])
+        return;
+    pb_run_sfmt(h->why, sizeof(h->why), "%s", why);
+    pb_run_note(&r->x, "host %s failed: %s", h->x.host, why);
+    if (r->o->progress && !r->x.dry_run)
+        fprintf(r->o->progress, "poolbench: host %s failed: %s\n", h->x.host,
+                why);
+}
+
+/* The job file of host h: the cell's fio options, one a line, under one
+ * [poolbench] section (fio's --client sends it as written: nothing of
+ * this process's environment goes with it). */
+static int write_job(struct run *r, struct pb_run_hostrun *h,
+                     const struct pb_run_cell *c, const char *path)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_printf(&b, "; poolbench run %s, cell %zu, host %s\n[poolbench]\n",
+                  r->run_id, c->index + 1, h->x.host);
+    if (r->p->zvol) {
+        char *dev = pb_run_zvol_dev(h->p);
+        pb_buf_printf(&b, "filename=%s\n", dev);
+        free(dev);
+    } else {
+        pb_buf_printf(&b, "directory=%s/pb\n", h->mnt);
+    }
+    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
+    for (size_t i = 0; i < f->n; i++)
+        pb_buf_printf(
+            &b, "%s=%s\n", f->ax[i].key,
+            pb_run_axis_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], i));
+    pb_buf_puts(&b, "group_reporting=1\n");
+    int rc = 0;
+    if (r->x.dry_run) {
+        fprintf(r->x.dry, "# job file %s:\n", path);
+        for (const char *q = pb_buf_str(&b); *q;) {
+            size_t k = strcspn(q, "\n");
+            fprintf(r->x.dry, "#   %.*s\n", (int)k, q);
+            q += k + (q[k] == '\n');
+        }
+    } else
+        rc = pb_run_write_file(path, b.s, b.len);
+    pb_buf_release(&b);
+    return rc;
+}
+
+/* Results and facts of the fio set under the plan's server entries; the
+ * hosts seen are marked in seen[]. A bare host name several servers
+ * share stays as fio named it (noted). */
+static void map_hosts(struct run *r, struct pb_resultset *set, int *seen)
+{
+    for (size_t i = 0; i < set->nresults; i++) {
+        struct pb_result *q = &set->results[i];
+        long m = pb_run_hosts_match(r->p, q->host);
+        if (m >= 0) {
+            seen[m] = 1;
+            q->host = pb_rs_str(set, r->p->hosts.h[m].entry);
+        } else if (m == -2) {
+            pb_run_warn(r,
+                        "fio named host '%s', which several servers "
+                        "share: its results stay under that name",
+                        q->host);
+        }
+    }
+    for (size_t i = 0; i < set->nfacts; i++) {
+        struct pb_fact *f = &set->facts[i];
+        long m = pb_run_hosts_match(r->p, f->host);
+        if (m >= 0)
+            f->host = pb_rs_str(set, r->p->hosts.h[m].entry);
+    }
+}
+
+/* `zfs get -Hp all`, `zpool get all`, `zpool status` of host h, ingested
+ * as zfs-props with every result and fact under the host's entry. */
+static struct pb_resultset *host_props(struct run *r, struct pb_run_hostrun *h,
+                                       const struct pb_run_cell *c,
+                                       const struct pb_ingest_opts *io,
+                                       size_t hi)
+{
+    char path[PATH_MAX], sfx[32];
+    snprintf(sfx, sizeof(sfx), "h%zu.zfs.txt", hi + 1);
+    pb_run_cell_path(r, c->index, 0, sfx, path, sizeof(path));
+    char *ds = pb_run_ds_name(h->p);
+    const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
+    const char *pget[] = {"zpool", "get", "all", h->p->pool, NULL};
+    const char *pstat[] = {"zpool", "status", h->p->pool, NULL};
+    const char *const *cmds[] = {zget, pget, pstat};
+    struct pb_buf all = PB_BUF_INIT;
+    struct pb_run_res res = {0};
+    struct pb_resultset *set = NULL;
+    char w[200];
+    pb_buf_printf(&all, "# poolbench run %s, cell %zu, host %s: %s\n",
+                  r->run_id, c->index + 1, h->x.host, io->label);
+    for (int k = 0; k < 3; k++) {
+        if (pb_run_cmd(&h->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (!r->x.dry_run)
+                pb_run_warn(r, "host %s: '%s %s' failed: %s", h->x.host,
+                            cmds[k][0], cmds[k][1],
+                            pb_run_res_why(&res, w, sizeof(w)));
+            continue;
+        }
+        pb_buf_add(&all, pb_buf_str(&res.out), res.out.len);
+        if (all.len && all.s[all.len - 1] != '\n')
+            pb_buf_putc(&all, '\n');
+    }
+    free(ds);
+    pb_run_res_release(&res);
+    if (r->x.dry_run) {
+        pb_buf_release(&all);
+        return NULL;
+    }
+    if (pb_run_write_file(path, all.s, all.len) != 0)
+        pb_run_warn(r, "cannot write '%s': %s", path, strerror(errno));
+    struct pb_err e = {0};
+    if (pb_ingest_buffer(path, all.s, all.len, io, &set, &e) != PB_OK) {
+        pb_run_warn(r,
+                    "host %s: zfs properties not ingested (kept in %s): "
+                    "%s",
+                    h->x.host, path, e.msg);
+        set = NULL;
+    } else {
+        const char *host = pb_rs_str(set, h->x.host);
+        for (size_t i = 0; i < set->nresults; i++)
+            set->results[i].host = host;
+        for (size_t i = 0; i < set->nfacts; i++)
+            set->facts[i].host = host;
+    }
+    pb_buf_release(&all);
+    return set;
+}
+
+/* The facts every set of the cell carries about its servers. */
+static void host_facts(struct run *r, struct pb_resultset *set,
+                       const char *missing)
+{
+    const struct pb_run_hosts *hs = &r->p->hosts;
+    struct pb_buf all = PB_BUF_INIT;
+    for (size_t i = 0; i < r->nhosts; i++) {
+        const char *e = hs->h[i].entry;
+        char idx[24];
+        snprintf(idx, sizeof(idx), "%zu", i + 1);
+        pb_buf_printf(&all, "%s%s", i ? ", " : "", e);
+        pb_rs_fact(set, e, "run_host_index", idx);
+        pb_rs_fact(set, e, "run_host_pool", r->hosts[i].p->pool);
+        if (r->hosts[i].why[0])
+            pb_rs_fact(set, e, "run_host_failed", r->hosts[i].why);
+    }
+    pb_rs_fact(set, NULL, "run_hosts", pb_buf_str(&all));
+    pb_buf_release(&all);
+    if (hs->remote) {
+        struct pb_buf t = PB_BUF_INIT;
+        pb_run_quote(&t, (const char *const *)hs->remote);
+        pb_rs_fact(set, NULL, "run_remote", pb_buf_str(&t));
+        pb_buf_release(&t);
+    } else {
+        pb_rs_fact(set, NULL, "run_remote", "local");
+    }
+    if (missing && *missing)
+        pb_rs_fact(set, NULL, "flag.partial", missing);
+}
+
+/* The line of fio's stderr about server h ("fio: failed to connect to
+ * localhost:18766"), written into buf; NULL when none names it. */
+static const char *host_line(const struct pb_run_host *h,
+                             const struct pb_buf *err, char *buf, size_t n)
+{
+    char key[300];
+    if (h->sock)
+        snprintf(key, sizeof(key), "%s", h->name);
+    else
+        snprintf(key, sizeof(key), "%s:%ld", h->name, h->port ? h->port : 8765);
+    for (const char *s = pb_buf_str(err); *s;) {
+        size_t k = strcspn(s, "\n");
+        const char *hit = strstr(s, key);
+        if (hit && hit < s + k) {
+            size_t m = k;
+            while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\r'))
+                m--;
+            snprintf(buf, n, "%.*s", (int)m, s);
+            return buf;
+        }
+        s += k + (s[k] == '\n');
+    }
+    return NULL;
+}
+
+/* The watch of the fio client: fio waits for every server, also one that
+ * accepted the connection and then does not answer; stopped once the
+ * cell's runtime (with ramp_time) is past by 120 s. */
+static int fio_deadline(void *ctx, char *why, size_t n)
+{
+    struct run *r = ctx;
+    if (r->fio_deadline <= 0 || pb_run_now() < r->fio_deadline)
+        return 0;
+    snprintf(why, n,
+             "fio did not finish %.0f s after it started (runtime "
+             "and ramp_time + 120 s): a server does not answer",
+             r->fio_limit);
+    return 1;
+}
+
+/* Seconds fio may take for cell c (runtime + ramp_time + 120), or 0 when
+ * the plan gives no runtime (not watched). */
+static double fio_limit(const struct run *r, const struct pb_run_cell *c)
+{
+    const char *rt =
+        pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "runtime");
+    const char *ramp =
+        pb_run_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "ramp_time");
+    double ns = 0, rs = 0;
+    if (!rt || pb_parse_duration(rt, 1e9, &ns) != 0)
+        return 0;
+    if (ramp && pb_parse_duration(ramp, 1e9, &rs) != 0)
+        rs = 0;
+    return (ns + rs) / 1e9 + 120;
+}
+
+static size_t live_hosts(const struct run *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nhosts; i++)
+        n += !r->hosts[i].why[0];
+    return n;
+}
+
+void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
+                         const char *label, const char *test)
+{
+    char why[1024] = "";
+    double t0 = pb_run_now();
+    size_t nh = r->nhosts;
+    struct pb_kv *kv;
+    size_t nkv;
+    pb_run_cell_config(r->p, c, &kv, &nkv);
+    long R = r->p->repeats;
+    struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
+    struct pb_resultset **props = pb_xcalloc(nh, sizeof(*props));
+    struct pb_buf all = PB_BUF_INIT, fiocmd = PB_BUF_INIT;
+    struct pb_buf rawl = PB_BUF_INIT, missing = PB_BUF_INIT;
+    struct pb_buf ferr = PB_BUF_INIT; /* fio's stderr */
+    int *seen = pb_xcalloc(nh, sizeof(*seen));
+    long got = 0;
+    struct pb_run_repstop stop = {0};
+
+    pb_run_note(&r->x, "cell %zu/%zu: %s | %s on %zu servers", c->index + 1,
+                r->p->ncells, label, test, nh);
+    /* pools and datasets, host by host: one that fails drops out */
+    for (size_t i = 0; i < nh; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        h->why[0] = '\0';
+        char w[512];
+        if (h->pool_failed) {
+            host_fail(r, h, h->pool_why);
+            continue;
+        }
+        if (!h->z.created && pb_run_pool_create(&h->z, c->combo[PB_RUN_POOL], w,
+                                                sizeof(w)) != 0) {
+            h->pool_failed = 1;
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
+            host_fail(r, h, w);
+            continue;
+        }
+        if (pb_run_ds_create(&h->z, c, w, sizeof(w)) != 0)
+            host_fail(r, h, w);
+    }
+    for (long rep = 1; rep <= R && live_hosts(r); rep++) {
+        if (pb_run_stopped())
+            goto out;
+        pb_run_progress(r, c, label, test, rep);
+        /* caches: this machine's page cache once, a remote host's through
+         * its shell, and every pool exported and imported (its ARC) */
+        int local = 0;
+        for (size_t i = 0; i < nh; i++)
+            local |= !r->hosts[i].remote && !r->hosts[i].why[0];
+        if (local)
+            pb_run_drop_page_cache(r);
+        for (size_t i = 0; i < nh; i++) {
+            struct pb_run_hostrun *h = &r->hosts[i];
+            char w[512];
+            if (h->why[0])
+                continue;
+            if (h->remote) {
+                struct pb_run_res res = {0};
+                const char *syncv[] = {"sync", NULL};
+                const char *dropv[] = {"sysctl", "-q", "-w", "vm.drop_caches=3",
+                                       NULL};
+                if (pb_run_cmd(&h->x, syncv, 0, &res) != 0 ||
+                    pb_run_cmd(&h->x, dropv, 0, &res) != 0) {
+                    char ww[300];
+                    pb_run_sfmt(w, sizeof(w), "its shell failed: %s",
+                                pb_run_res_why(&res, ww, sizeof(ww)));
+                    pb_run_res_release(&res);
+                    host_fail(r, h, w);
+                    continue;
+                }
+                pb_run_res_release(&res);
+            }
+            if (pb_run_pool_cycle(&h->z, w, sizeof(w)) != 0) {
+                h->pool_failed = 1;
+                pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
+                host_fail(r, h, w);
+            }
+        }
+        if (pb_run_stopped())
+            goto out;
+        char path[PATH_MAX];
+        pb_run_cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
+        pb_buf_printf(&rawl, "%sraw/%s", rawl.len ? " " : "",
+                      strrchr(path, '/') + 1);
+        struct pb_run_argv a = {0};
+        pb_run_argv_add(&a, "fio");
+        pb_run_argv_add(&a, "--output-format=json");
+        pb_run_argv_addf(&a, "--output=%s", path);
+        for (size_t i = 0; i < nh; i++) {
+            struct pb_run_hostrun *h = &r->hosts[i];
+            if (h->why[0])
+                continue;
+            char jp[PATH_MAX], sfx[32];
+            snprintf(sfx, sizeof(sfx), "h%zu.fio", i + 1);
+            pb_run_cell_path(r, c->index, rep, sfx, jp, sizeof(jp));
+            if (write_job(r, h, c, jp) != 0) {
+                char w[600];
+                pb_run_sfmt(w, sizeof(w), "cannot write '%s': %s", jp,
+                            strerror(errno));
+                host_fail(r, h, w);
+                continue;
+            }
+            pb_buf_printf(&rawl, " raw/%s", strrchr(jp, '/') + 1);
+            pb_run_argv_addf(&a, "--client=%s", r->p->hosts.h[i].client);
+            pb_run_argv_add(&a, jp);
+        }
+        if (!live_hosts(r)) {
+            pb_run_argv_release(&a);
+            break;
+        }
+        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+            pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
+        pb_buf_reset(&fiocmd);
+        pb_run_quote(&fiocmd, (const char *const *)a.v);
+        struct pb_run_res res = {0};
+        int (*watch)(void *, char *, size_t) = r->x.watch;
+        r->fio_limit = fio_limit(r, c);
+        r->fio_deadline = r->fio_limit > 0 ? pb_run_now() + r->fio_limit : 0;
+        r->x.watch = fio_deadline;
+        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+        r->x.watch = watch;
+        if (res.stopped[0])
+            rc = rc ? rc : -1;
+        pb_run_argv_release(&a);
+        if (pb_run_stopped()) {
+            pb_run_res_release(&res);
+            goto out;
+        }
+        char fw[300] = "";
+        int said = res.err.len > 0; /* fio's message, also on exit 0 */
+        if (rc || said)
+            pb_run_res_why(&res, fw, sizeof(fw));
+        pb_buf_reset(&ferr);
+        pb_buf_add(&ferr, pb_buf_str(&res.err), res.err.len);
+        pb_run_res_release(&res);
+        if (r->x.dry_run)
+            continue;
+        char *buf = NULL;
+        size_t len = 0;
+        struct pb_err e = {0};
+        int ok =
+            pb_read_file(path, &buf, &len, &e) == PB_OK &&
+            pb_ingest_buffer(path, buf, len,
+                             &(struct pb_ingest_opts){.format = "fio-json",
+                                                      .label = label,
+                                                      .set = kv,
+                                                      .nset = nkv,
+                                                      .set_origin = r->p->path},
+                             &sets[got], &e) == PB_OK;
+        if (!ok) {
+            char w[512];
+            pb_run_sfmt(w, sizeof(w), "fio %s: %s",
+                        rc ? "failed" : "output not ingested", rc ? fw : e.msg);
+            for (size_t i = 0; i < nh; i++)
+                if (!r->hosts[i].why[0])
+                    host_fail(r, &r->hosts[i], w);
+            free(buf);
+            break;
+        }
+        memset(seen, 0, nh * sizeof(*seen));
+        map_hosts(r, sets[got], seen);
+        for (size_t i = 0; i < nh; i++) {
+            struct pb_run_hostrun *h = &r->hosts[i];
+            if (h->why[0] || seen[i])
+                continue;
+            char w[512];
+            char hl[300];
+            const char *say =
+                host_line(&r->p->hosts.h[i], &ferr, hl, sizeof(hl));
+            pb_run_sfmt(w, sizeof(w),
+                        "no result from its fio server (fio "
+                        "exit %d%s%s)",
+                        rc, say || *fw ? ": " : "", say ? say : fw);
+            host_fail(r, h, w);
+        }
+        pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
+        pb_buf_add(&all, buf, len);
+        free(buf);
+        got++;
+        if (pb_run_repeat_enough(r->p, sets, got, &stop))
+            break;
+    }
+    /* properties of each server that took part */
+    struct pb_ingest_opts io = {0};
+    io.label = label;
+    io.set = kv;
+    io.nset = nkv;
+    io.set_origin = r->p->path;
+    io.format = "zfs-props";
+    for (size_t i = 0; i < nh && got > 0; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        char w[512];
+        if (h->why[0])
+            continue;
+        if (pb_run_settle(&h->z, w, sizeof(w)) != 0) {
+            pb_run_warn(r, "host %s: no zfs get: %s", h->x.host, w);
+            h->pool_failed = 1;
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
+            continue;
+        }
+        props[i] = host_props(r, h, c, &io, i);
+        if (props[i]) {
+            pb_buf_printf(&rawl, " raw/%s", strrchr(props[i]->path, '/') + 1);
+            pb_run_props_retest(props[i], test);
+        }
+    }
+    for (size_t i = 0; i < nh; i++)
+        if (r->hosts[i].why[0])
+            pb_buf_printf(&missing, "%s%s (%s)", missing.len ? "; " : "",
+                          r->hosts[i].x.host, r->hosts[i].why);
+    if (r->x.dry_run)
+        goto out;
+    if (!got || !live_hosts(r)) {
+        pb_run_sfmt(why, sizeof(why), "every server failed: %s",
+                    pb_buf_str(&missing));
+        pb_run_record_skip(r, c, label, test, why, 1);
+        goto out;
+    }
+    for (size_t i = 0; i < nh; i++) {
+        if (!props[i])
+            continue;
+        host_facts(r, props[i], pb_buf_str(&missing));
+        pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&rawl), props[i]);
+        pb_run_store(r, props[i], 0);
+    }
+    for (long k = 0; k < got; k++) {
+        for (size_t i = 0; i < nh; i++)
+            pb_run_share_dims(props[i], sets[k]);
+        host_facts(r, sets[k], pb_buf_str(&missing));
+        pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
+                          sets[k]);
+        pb_run_repeat_facts(r->p, &stop, sets[k]);
+    }
+    struct pb_resultset *set = sets[0];
+    if (R > 1) {
+        char path[PATH_MAX], sha[65];
+        pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
+        pb_sha256_hex(all.s, all.len, sha);
+        set = pb_run_fold(sets, (size_t)got, path, sha, all.len);
+    }
+    if (pb_run_store(r, set, 0) >= 0)
+        pb_run_forget_records(r, c->index, NULL);
+    if (set != sets[0])
+        pb_resultset_free(set);
+    if (missing.len) {
+        /* its part failed: the cell is kept, partial, and the run fails */
+        r->sum->partial++;
+        size_t k = strlen(r->sum->partial_why);
+        if (k < sizeof(r->sum->partial_why) - 1)
+            snprintf(r->sum->partial_why + k, sizeof(r->sum->partial_why) - k,
+                     "%scell %zu: %s", k ? "; " : "", c->index + 1,
+                     pb_buf_str(&missing));
+        pb_run_note(&r->x, "cell %zu/%zu kept partial: %s", c->index + 1,
+                    r->p->ncells, pb_buf_str(&missing));
+        if (r->o->progress)
+            fprintf(r->o->progress, "cell %zu/%zu %s %s partial: %s\n",
+                    c->index + 1, r->p->ncells, label, test,
+                    pb_buf_str(&missing));
+    }
+    r->sum->done++;
+    r->ran++;
+    r->ran_secs += pb_run_now() - t0;
+out:
+    for (size_t i = 0; i < nh; i++) {
+        pb_run_ds_destroy(&r->hosts[i].z);
+        pb_resultset_free(props[i]);
+    }
+    for (long i = 0; i < R; i++)
+        pb_resultset_free(sets[i]);
+    free(sets);
+    free(props);
+    free(seen);
+    pb_buf_release(&all);
+    pb_buf_release(&fiocmd);
+    pb_buf_release(&rawl);
+    pb_buf_release(&missing);
+    pb_buf_release(&ferr);
+    pb_run_kv_free(kv, nkv);
+}
