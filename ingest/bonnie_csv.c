@@ -70,6 +70,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -815,21 +816,33 @@ static void text_version(struct pb_resultset *set, const char *buf,
     pb_rs_fact(set, NULL, "flag.no_version", "no version found");
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *set, struct pb_err *err)
+/* The rows of a buffer, one at a time. */
+struct rows {
+    const char *p, *end;
+    long lineno;
+    const char *next; /* after the row handed last */
+};
+
+static void rows_init(struct rows *it, const char *buf, size_t len)
 {
-    struct line *l = pb_xmalloc(sizeof(*l));
-    struct fold fold;
-    memset(&fold, 0, sizeof(fold));
-    struct ctx x = {path, set, err, l, &fold};
-    const char *p = buf, *end = buf + len;
-    long lineno = 1;
-    int rc = PB_OK, seen = 0;
-    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-        p += 3;
-    while (p < end && rc == PB_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
+    it->p = buf;
+    it->end = buf + len;
+    it->lineno = 1;
+    it->next = buf;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        it->p += 3;
+}
+
+/* The next bonnie++ CSV row into l and *lay; 0 at the end of the buffer. */
+static int next_row(struct rows *it, struct line *l, enum layout *lay)
+{
+    while (it->p < it->end) {
+        const char *p = it->p;
+        const char *nl = memchr(p, '\n', (size_t)(it->end - p));
+        const char *e = nl ? nl : it->end;
+        long lineno = it->lineno;
+        it->p = nl ? nl + 1 : it->end;
+        it->lineno++;
         const char *a = p;
         while (a < e && is_blank(*a))
             a++;
@@ -841,16 +854,121 @@ static int parse(const char *path, const char *buf, size_t len,
             l->n = (size_t)(b - a);
             l->lineno = lineno;
             split(l, p);
-            enum layout lay;
-            if (classify(l, &lay) == K_ROW) {
-                seen = 1;
-                rc = do_row(&x, lay);
+            if (classify(l, lay) == K_ROW) {
+                it->next = it->p;
+                return 1;
             }
         }
-        if (!nl)
-            break;
-        p = nl + 1;
-        lineno++;
+    }
+    return 0;
+}
+
+/* ==== streaming (docs/design.md, "Streaming ingest") ====
+ * Runs of a machine fold wherever they are in the file, so a part can go
+ * to the store only when no machine seen so far has a row further on: a
+ * first pass notes the last line of each machine name (by a 64-bit hash;
+ * a collision only keeps a machine open longer). */
+
+struct lastline {
+    uint64_t *h; /* 0 = free */
+    long *line;
+    size_t n, cap;
+};
+
+static uint64_t name_hash(const struct cell *c)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < c->n; i++)
+        h = (h ^ (unsigned char)c->p[i]) * 0x100000001b3ULL;
+    return h ? h : 1;
+}
+
+static long *ll_slot(struct lastline *t, uint64_t h)
+{
+    if ((t->n + 1) * 2 > t->cap) {
+        struct lastline g = {0};
+        g.cap = t->cap ? t->cap * 2 : 1024;
+        g.h = pb_xcalloc(g.cap, sizeof(*g.h));
+        g.line = pb_xcalloc(g.cap, sizeof(*g.line));
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->h[i])
+                continue;
+            size_t j = (size_t)t->h[i] & (g.cap - 1);
+            while (g.h[j])
+                j = (j + 1) & (g.cap - 1);
+            g.h[j] = t->h[i];
+            g.line[j] = t->line[i];
+        }
+        g.n = t->n;
+        free(t->h);
+        free(t->line);
+        *t = g;
+    }
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->h[i] && t->h[i] != h)
+        i = (i + 1) & (t->cap - 1);
+    if (!t->h[i]) {
+        t->h[i] = h;
+        t->line[i] = 0;
+        t->n++;
+    }
+    return &t->line[i];
+}
+
+static const struct cell *name_cell(const struct line *l, enum layout lay)
+{
+    return &l->c[lay == L_LEGACY ? 0 : 2];
+}
+
+static void last_lines(struct pb_resultset *set, const char *buf,
+                       size_t len, struct line *l, struct lastline *t)
+{
+    struct rows it;
+    rows_init(&it, buf, len);
+    enum layout lay;
+    const char *released = buf;
+    while (next_row(&it, l, &lay)) {
+        *ll_slot(t, name_hash(name_cell(l, lay))) = l->lineno;
+        if (it.p - released >= (1 << 20)) {
+            pb_rs_consumed(set, it.p);
+            released = it.p;
+        }
+    }
+}
+
+/* ==== parse ==== */
+
+static int parse(const char *path, const char *buf, size_t len,
+                 struct pb_resultset *set, struct pb_err *err)
+{
+    struct line *l = pb_xmalloc(sizeof(*l));
+    struct fold fold;
+    memset(&fold, 0, sizeof(fold));
+    struct ctx x = {path, set, err, l, &fold};
+    struct lastline last = {0};
+    int streamed = set->stream != NULL;
+    if (streamed)
+        last_lines(set, buf, len, l, &last);
+    long open_until = 0; /* the last line of a machine seen so far */
+    struct rows it;
+    rows_init(&it, buf, len);
+    enum layout lay;
+    int rc = PB_OK, seen = 0;
+    while (rc == PB_OK && next_row(&it, l, &lay)) {
+        seen = 1;
+        rc = do_row(&x, lay);
+        if (!streamed || rc != PB_OK)
+            continue;
+        long *ll = ll_slot(&last, name_hash(name_cell(l, lay)));
+        if (*ll > open_until)
+            open_until = *ll;
+        if (l->lineno >= open_until &&
+            pb_rs_flush_due(set, fold.ng * NSLOTS)) {
+            bonnie_emit_all(set, &fold);
+            bonnie_fold_release(&fold);
+            memset(&fold, 0, sizeof(fold));
+            rc = pb_rs_flush(set, it.next);
+        }
     }
     if (rc == PB_OK && !seen)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
@@ -861,6 +979,8 @@ static int parse(const char *path, const char *buf, size_t len,
             text_version(set, buf, len);
     }
     bonnie_fold_release(&fold);
+    free(last.h);
+    free(last.line);
     free(l);
     return rc;
 }
