@@ -22,6 +22,7 @@
 struct pb_rs_stream {
     const struct pb_parser *parser;
     const struct pb_ingest_opts *opts;
+    char *path; /* the parser's: set->path moves at each flush */
     char *map;
     size_t len;
     size_t dropped; /* bytes from map whose pages were released */
@@ -67,6 +68,7 @@ static void stream_free(struct pb_rs_stream *st)
         return;
     if (st->map)
         munmap(st->map, st->len);
+    free(st->path);
     free(st);
 }
 
@@ -189,6 +191,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     struct pb_rs_stream *st = pb_xcalloc(1, sizeof(*st));
     st->parser = p;
     st->opts = opts;
+    st->path = pb_xstrdup(path);
     st->map = map;
     st->len = len;
     struct pb_resultset *set = pb_resultset_new();
@@ -239,13 +242,13 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     st->ctx = ctx;
     st->err = err;
     st->dropped = 0; /* the hashing pass released them all */
-    int rc = st->parser->parse(set->path, st->map, st->len, set, err);
+    int rc = st->parser->parse(st->path, st->map, st->len, set, err);
     if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
-        rc = pb_err_set(err, PB_EINPUT, set->path, 0, 0,
+        rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
                         "%s: no results found", st->parser->name);
     if (rc != PB_OK) {
         if (!err->code)
-            pb_err_set(err, rc, set->path, 0, 0, "%s: parse failed",
+            pb_err_set(err, rc, st->path, 0, 0, "%s: parse failed",
                        st->parser->name);
         st->fn = NULL;
         return err->code;
