@@ -31,7 +31,21 @@ struct pb_rs_stream {
     struct pb_err *err;
     int ran;
     size_t flushed; /* results handed to fn so far */
+    size_t part;    /* PB_STREAM_PART */
 };
+
+/* PB_STREAM_MIN and PB_STREAM_PART, or for the tests the environment's
+ * POOLBENCH_STREAM_MIN (bytes) and POOLBENCH_STREAM_PART (results): with
+ * 0 and 1, every fixture is streamed and flushed at every chance. */
+static size_t knob(const char *name, size_t def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end ? def : (size_t)n;
+}
 
 /* Formats whose parser flushes (pb_rs_flush). */
 static int streamable(const struct pb_parser *p)
@@ -129,8 +143,10 @@ void pb_rs_stream_free(struct pb_resultset *set)
 
 int pb_rs_flush_due(const struct pb_resultset *set, size_t pending)
 {
-    return set && set->stream && set->stream->fn &&
-           (pending >= PB_STREAM_PART || set->nresults >= PB_STREAM_PART);
+    if (!set || !set->stream || !set->stream->fn)
+        return 0;
+    size_t part = set->stream->part;
+    return pending >= part || set->nresults >= part;
 }
 
 static size_t head_len(const struct pb_rs_stream *st)
@@ -171,7 +187,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
         return PB_EDUP; /* the buffer path says why */
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-        (size_t)sb.st_size < PB_STREAM_MIN ||
+        (size_t)sb.st_size < knob("POOLBENCH_STREAM_MIN", PB_STREAM_MIN) ||
         (uint64_t)sb.st_size > PB_MAX_INPUT) {
         close(fd);
         return PB_EDUP;
@@ -191,6 +207,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     struct pb_rs_stream *st = pb_xcalloc(1, sizeof(*st));
     st->parser = p;
     st->opts = opts;
+    st->part = knob("POOLBENCH_STREAM_PART", PB_STREAM_PART);
     st->path = pb_xstrdup(path);
     st->map = map;
     st->len = len;
