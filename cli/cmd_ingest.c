@@ -467,8 +467,9 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
     }
     int rc;
     if (c->replace) {
+        int streamed = pb_ingest_streaming(set);
         rc = replace_store(c, set, &n, &e);
-        if (rc == PB_OK)
+        if (rc == PB_OK || streamed) /* a stream is parsed only once */
             goto stored;
     }
     rc = store_one(c, set, &n, &e);

@@ -122,6 +122,19 @@ grep -q "drop source 1: replaced by" "$tmp/out" ||
 [ "$(q "$db" "SELECT count(*) FROM result")" = 720000 ] ||
     fail "--replace: results $(q "$db" "SELECT count(*) FROM result")"
 
+# -- --replace by a broken file at the same path: refused, the old kept
+cp "$tmp/bad.csv" "$tmp/good.csv"
+"$pb" ingest --db "$db" --replace --quiet "$tmp/good.csv" >/dev/null \
+    2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || fail "--replace broken: exit $rc"
+grep -q "good.csv:19990: row \"m019990\" has 10 columns" "$tmp/err" ||
+    fail "--replace broken: $(cat "$tmp/err")"
+[ "$(q "$db" "SELECT count(*) || ' ' || sum(r.n) FROM source s
+              JOIN (SELECT source_id, count(*) n FROM result
+                    GROUP BY source_id) r ON r.source_id = s.id")" = "1 720000" ] ||
+    fail "--replace broken: the stored source changed"
+
 # -- the same database streamed in parts as parsed whole: every bonnie++
 # fixture (bad ones: the same error, nothing stored), the corpus, and a
 # file whose machines recur all over it, with parts of 1 and 40 results
