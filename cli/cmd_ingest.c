@@ -466,8 +466,8 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         c->batch_t0 = now_s();
     }
     int rc;
+    int streamed = pb_ingest_streaming(set);
     if (c->replace) {
-        int streamed = pb_ingest_streaming(set);
         rc = replace_store(c, set, &n, &e);
         if (rc == PB_OK || streamed) /* a stream is parsed only once */
             goto stored;
@@ -492,7 +492,7 @@ stored:
         c->pend[c->npend].n = n;
         c->npend++;
     }
-    if (rc == PB_EINPUT || rc == PB_EFORMAT) {
+    if (streamed && (rc == PB_EINPUT || rc == PB_EFORMAT)) {
         /* a streamed source's input was bad: rolled back alone, the
          * batch goes on (as for a file rejected before storing) */
         pb_err_print(&e, stderr);
