@@ -915,9 +915,12 @@ static long *ll_slot(struct lastline *t, uint64_t h)
     return &t->line[i];
 }
 
-static const struct cell *name_cell(const struct line *l, enum layout lay)
+/* The hash of a row's machine name; 1 when the row is too short to have
+ * one (do_row rejects it). */
+static uint64_t row_key(const struct line *l, enum layout lay)
 {
-    return &l->c[lay == L_LEGACY ? 0 : 2];
+    size_t i = lay == L_LEGACY ? 0 : 2;
+    return i < l->nf && i < MAXCELLS ? name_hash(&l->c[i]) : 1;
 }
 
 static void last_lines(struct pb_resultset *set, const char *buf,
@@ -928,7 +931,7 @@ static void last_lines(struct pb_resultset *set, const char *buf,
     enum layout lay;
     const char *released = buf;
     while (next_row(&it, l, &lay)) {
-        *ll_slot(t, name_hash(name_cell(l, lay))) = l->lineno;
+        *ll_slot(t, row_key(l, lay)) = l->lineno;
         if (it.p - released >= (1 << 20)) {
             pb_rs_consumed(set, it.p);
             released = it.p;
@@ -959,7 +962,7 @@ static int parse(const char *path, const char *buf, size_t len,
         rc = do_row(&x, lay);
         if (!streamed || rc != PB_OK)
             continue;
-        long *ll = ll_slot(&last, name_hash(name_cell(l, lay)));
+        long *ll = ll_slot(&last, row_key(l, lay));
         if (*ll > open_until)
             open_until = *ll;
         if (l->lineno >= open_until &&
