@@ -353,7 +353,7 @@ struct pb_ingest_opts {
 };
 
 /* Input size from which opts->stream streams a file. */
-#define PB_STREAM_MIN ((size_t)4 << 20)
+#define PB_STREAM_MIN ((size_t)128 << 10)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
