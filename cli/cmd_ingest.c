@@ -285,11 +285,51 @@ static int strict_refuse(const struct pb_resultset *set, struct pb_err *e)
     return 0;
 }
 
+struct stream_ctx {
+    struct ingest_ctx *c;
+    struct pb_db_stream *st;
+};
+
+static int store_part(void *vctx, const struct pb_resultset *part,
+                      struct pb_err *e)
+{
+    struct stream_ctx *s = vctx;
+    if (s->c->strict && strict_refuse(part, e))
+        return PB_EINPUT;
+    return pb_db_stream_part(s->st, part, e);
+}
+
+/* A streamed source (pb_ingest_streaming): parsed here and stored part by
+ * part, still atomic (docs/design.md, "Streaming ingest"). PB_OK,
+ * PB_EDUP, PB_EDB, or the input's error (nothing of it stored). */
+static int store_streamed(struct ingest_ctx *c, struct pb_resultset *set,
+                          size_t *n, struct pb_err *e)
+{
+    struct pb_db_stream *st = NULL;
+    int rc = pb_db_stream_open(c->db, set, &st, e);
+    if (rc)
+        return rc;
+    struct stream_ctx s = {c, st};
+    rc = pb_ingest_stream_run(set, store_part, &s, e);
+    if (!rc && c->strict && strict_refuse(set, e))
+        rc = PB_EINPUT;
+    if (rc) {
+        struct pb_err ignored = {0};
+        if (pb_db_stream_close(st, NULL, 0, NULL, &ignored) != PB_OK &&
+            ignored.code)
+            return PB_EDB; /* could not even roll back */
+        return rc;
+    }
+    return pb_db_stream_close(st, set, 1, n, e);
+}
+
 /* pb_db_store, or for a source of a merged database pb_db_merge_store
- * (which brings its samples along). */
-static int store_one(struct ingest_ctx *c, const struct pb_resultset *set,
+ * (which brings its samples along), or a streamed source in parts. */
+static int store_one(struct ingest_ctx *c, struct pb_resultset *set,
                      size_t *n, struct pb_err *e)
 {
+    if (pb_ingest_streaming(set))
+        return store_streamed(c, set, n, e);
     return c->merge ? pb_db_merge_store(c->db, c->merge, set, n, e)
                     : pb_db_store(c->db, set, n, e);
 }
@@ -298,7 +338,7 @@ static int store_one(struct ingest_ctx *c, const struct pb_resultset *set,
  * and set stored in one transaction of its own (the batch so far is
  * committed first). PB_OK with the batch open again, or the error (nothing
  * of this file changed). */
-static int replace_store(struct ingest_ctx *c, const struct pb_resultset *set,
+static int replace_store(struct ingest_ctx *c, struct pb_resultset *set,
                          size_t *n, struct pb_err *e)
 {
     struct pb_db_select sel = {0};
@@ -426,9 +466,10 @@ static int on_file(void *vctx, const char *path, struct pb_resultset *set,
         c->batch_t0 = now_s();
     }
     int rc;
+    int streamed = pb_ingest_streaming(set);
     if (c->replace) {
         rc = replace_store(c, set, &n, &e);
-        if (rc == PB_OK)
+        if (rc == PB_OK || streamed) /* a stream is parsed only once */
             goto stored;
     }
     rc = store_one(c, set, &n, &e);
@@ -451,7 +492,12 @@ stored:
         c->pend[c->npend].n = n;
         c->npend++;
     }
-    if (rc != PB_OK && rc != PB_EDUP) {
+    if (streamed && (rc == PB_EINPUT || rc == PB_EFORMAT)) {
+        /* a streamed source's input was bad: rolled back alone, the
+         * batch goes on (as for a file rejected before storing) */
+        pb_err_print(&e, stderr);
+        c->rejected++;
+    } else if (rc != PB_OK && rc != PB_EDUP) {
         /* The failed source was rolled back alone; the sources before it
          * in this transaction are committed if the database still can,
          * and reported by what that commit says. */
@@ -770,6 +816,7 @@ int cmd_ingest(int argc, char **argv)
     }
     ctx.tty = isatty(2);
     io.db_path = ctx.dump ? NULL : dbpath;
+    io.stream = !ctx.dump; /* --dump prints whole sets */
     /* run output folders: their databases, not their raw files */
     const char **paths = pb_xcalloc((size_t)(argc - optind) + 1,
                                     sizeof(*paths));

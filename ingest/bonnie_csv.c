@@ -66,53 +66,18 @@
  * version-prefixed row, 80 for a complete 1.0x row, 60 for bonnie++'s text
  * tables alone (the parser then says there is no CSV row).
  */
-#include "ingest/ingest_int.h"
+#include "ingest/bonnie_int.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SNIFF_SCAN ((size_t)8192)
 #define MAXCELLS 64 /* more are counted, not kept */
-#define NTESTS 12
 
-static const char TOO_FAST[] = "+++++ (too fast to measure)";
 
-/* ==== the twelve bonnie++ tests ==== */
-
-static const struct btest {
-    const char *metric;           /* value metric */
-    const char *cpu, *lat;        /* its _cpu and _latency companions */
-    const char *unit;
-    double mult;                  /* K/sec -> B/s */
-    const char *col, *ccol, *lcol; /* bonnie++'s CSV column names */
-} tests[NTESTS] = {
-    {"seq_out_char_bw", "seq_out_char_cpu", "seq_out_char_latency", "B/s",
-     1024, "putc", "putc_cpu", "putc_latency"},
-    {"seq_out_block_bw", "seq_out_block_cpu", "seq_out_block_latency", "B/s",
-     1024, "put_block", "put_block_cpu", "put_block_latency"},
-    {"seq_rewrite_bw", "seq_rewrite_cpu", "seq_rewrite_latency", "B/s", 1024,
-     "rewrite", "rewrite_cpu", "rewrite_latency"},
-    {"seq_in_char_bw", "seq_in_char_cpu", "seq_in_char_latency", "B/s", 1024,
-     "getc", "getc_cpu", "getc_latency"},
-    {"seq_in_block_bw", "seq_in_block_cpu", "seq_in_block_latency", "B/s",
-     1024, "get_block", "get_block_cpu", "get_block_latency"},
-    {"random_seeks", "random_seeks_cpu", "random_seeks_latency", "ops/s", 1,
-     "seeks", "seeks_cpu", "seeks_latency"},
-    {"seq_create", "seq_create_cpu", "seq_create_latency", "ops/s", 1,
-     "seq_create", "seq_create_cpu", "seq_create_latency"},
-    {"seq_stat", "seq_stat_cpu", "seq_stat_latency", "ops/s", 1, "seq_stat",
-     "seq_stat_cpu", "seq_stat_latency"},
-    {"seq_delete", "seq_delete_cpu", "seq_delete_latency", "ops/s", 1,
-     "seq_del", "seq_del_cpu", "seq_del_latency"},
-    {"rand_create", "rand_create_cpu", "rand_create_latency", "ops/s", 1,
-     "ran_create", "ran_create_cpu", "ran_create_latency"},
-    {"rand_stat", "rand_stat_cpu", "rand_stat_latency", "ops/s", 1,
-     "ran_stat", "ran_stat_cpu", "ran_stat_latency"},
-    {"rand_delete", "rand_delete_cpu", "rand_delete_latency", "ops/s", 1,
-     "ran_del", "ran_del_cpu", "ran_del_latency"},
-};
 
 enum layout { L_LEGACY, L_V196, L_V198 };
 
@@ -472,12 +437,6 @@ static int cell_str(const struct cell *c, char *tmp, size_t size)
     return 1;
 }
 
-enum mstate { M_EMPTY, M_VALUE, M_PLUS };
-
-struct meas {
-    enum mstate st;
-    double v;
-};
 
 /* A rate or %CPU cell. */
 static int parse_stat(struct ctx *x, const struct cell *c, double mult,
@@ -569,11 +528,6 @@ static int parse_size(struct ctx *x, const struct cell *c, double bare,
 
 /* ==== one row ==== */
 
-struct params {
-    double file_size, chunk, seeks, seekers, conc, nfiles, maxs, mins, dirs,
-        fchunk; /* NAN = absent */
-    const char *link; /* "link" / "symlink" instead of max/min */
-};
 
 /* A sub-cell [p, p+n) of c, for the 1.0x combined cells. */
 static struct cell sub(const struct cell *c, const char *p, size_t n)
@@ -704,7 +658,7 @@ static void param(struct pb_resultset *set, size_t t, const char *key,
         pb_rs_test_param(set, t, key, pb_fmt_num(v, s, sizeof(s)));
 }
 
-static size_t make_test(struct pb_resultset *set, const struct params *pr)
+size_t bonnie_make_test(struct pb_resultset *set, const struct params *pr)
 {
     struct pb_buf b = PB_BUF_INIT;
     double files = pr->nfiles > 0 ? pr->nfiles * 1024 : NAN;
@@ -755,322 +709,6 @@ static int bad_name(struct ctx *x, const struct cell *c)
     return PB_OK;
 }
 
-/* ==== folding repeated runs ==== */
-
-/* One metric of one (machine, test) over its runs: Welford's running mean
- * in file order, the arithmetic of the report's fold of repeats
- * (render/data.c rp_acc_add), so the report shows the means, SE and n it
- * computed from "run K" rows (up to the last bit: it took the runs in
- * job-name order, "run 1", "run 10", "run 2"). */
-struct acc {
-    long k;    /* runs that measured it */
-    long plus; /* runs that were too fast to measure */
-    double mean, m2;
-    double *v; /* the k measured values in file order (the samples) */
-    size_t capv;
-};
-
-/* Slot of test i's value, %CPU and latency: 3i, 3i + 1, 3i + 2. */
-#define NSLOTS (3 * NTESTS)
-
-struct group {
-    size_t config, test;
-    const char *host; /* interned */
-    long runs;        /* rows folded into it */
-    struct acc a[NSLOTS];
-};
-
-/* A row's identity before its test is named: machine name and parameters.
- * Rows with different parameters can name one test (a 1.97 row has no
- * seeks cells, a 2.00 row the default 8192), so several keys may lead to
- * one group. Naming the test on every row would cost more than parsing. */
-struct rkey {
-    uint64_t hash;
-    const char *host; /* interned */
-    size_t hostlen;
-    struct params pr;
-    size_t group;
-};
-
-struct fold {
-    struct group *g;
-    size_t ng, capg;
-    size_t *gslots; /* (config, test) -> group + 1, linear probing */
-    size_t gcap;
-    struct rkey *k;
-    size_t nk, capk;
-    size_t *kslots; /* row key -> rkey + 1 */
-    size_t kcap;
-    const char **cver; /* last bonnie_version fact per config */
-    size_t capcver;
-};
-
-static void fold_release(struct fold *f)
-{
-    for (size_t i = 0; i < f->ng; i++)
-        for (size_t j = 0; j < NSLOTS; j++)
-            free(f->g[i].a[j].v);
-    free(f->g);
-    free(f->gslots);
-    free(f->k);
-    free(f->kslots);
-    free(f->cver);
-}
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-    return h ^ (h >> 32);
-}
-
-static uint64_t num_bits(double v)
-{
-    uint64_t u = 0x7ff8dead0000beefULL; /* every NAN (absent) alike */
-    if (!isnan(v))
-        memcpy(&u, &v, sizeof(u));
-    return u;
-}
-
-static void pr_nums(const struct params *p, double out[10])
-{
-    const double v[10] = {p->file_size, p->chunk, p->seeks, p->seekers,
-                          p->conc,      p->nfiles, p->maxs, p->mins,
-                          p->dirs,      p->fchunk};
-    memcpy(out, v, sizeof(v));
-}
-
-static uint64_t key_hash(const char *name, size_t n, const struct params *p)
-{
-    uint64_t h = mix(0xcbf29ce484222325ULL, n);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, name + i, 8);
-        h = mix(h, w);
-    }
-    for (; i < n; i++)
-        h = mix(h, (unsigned char)name[i]);
-    double v[10];
-    pr_nums(p, v);
-    for (int k = 0; k < 10; k++)
-        h = mix(h, num_bits(v[k]));
-    return mix(h, p->link ? (uint64_t)(unsigned char)p->link[0] : 0);
-}
-
-static int same_params(const struct params *a, const struct params *b)
-{
-    double u[10], v[10];
-    pr_nums(a, u);
-    pr_nums(b, v);
-    for (int i = 0; i < 10; i++)
-        if (num_bits(u[i]) != num_bits(v[i]))
-            return 0;
-    if (!a->link || !b->link)
-        return a->link == b->link;
-    return strcmp(a->link, b->link) == 0;
-}
-
-static uint64_t group_hash(size_t config, size_t test)
-{
-    return mix(mix(0x51ed270b27a5f3c1ULL, config), test);
-}
-
-/* Double a table of index + 1 slots and put every entry back. */
-static void rehash(size_t **slots, size_t *cap, size_t n,
-                   uint64_t (*hash_of)(const struct fold *, size_t),
-                   const struct fold *f)
-{
-    size_t nc = *cap ? *cap * 2 : 64;
-    size_t *s = pb_xcalloc(nc, sizeof(*s));
-    for (size_t e = 0; e < n; e++) {
-        size_t i = (size_t)hash_of(f, e) & (nc - 1);
-        while (s[i])
-            i = (i + 1) & (nc - 1);
-        s[i] = e + 1;
-    }
-    free(*slots);
-    *slots = s;
-    *cap = nc;
-}
-
-static uint64_t group_hash_at(const struct fold *f, size_t e)
-{
-    return group_hash(f->g[e].config, f->g[e].test);
-}
-
-static uint64_t key_hash_at(const struct fold *f, size_t e)
-{
-    return f->k[e].hash;
-}
-
-static size_t group_at(struct fold *f, size_t config, size_t test,
-                       const char *host)
-{
-    if ((f->ng + 1) * 2 > f->gcap)
-        rehash(&f->gslots, &f->gcap, f->ng, group_hash_at, f);
-    size_t mask = f->gcap - 1;
-    size_t i = (size_t)group_hash(config, test) & mask;
-    for (; f->gslots[i]; i = (i + 1) & mask) {
-        const struct group *g = &f->g[f->gslots[i] - 1];
-        if (g->config == config && g->test == test)
-            return f->gslots[i] - 1;
-    }
-    PB_GROW(f->g, f->capg, f->ng + 1);
-    struct group *g = &f->g[f->ng];
-    memset(g, 0, sizeof(*g));
-    g->config = config;
-    g->test = test;
-    g->host = host;
-    f->gslots[i] = ++f->ng;
-    return f->ng - 1;
-}
-
-/* The group of a row of machine name[0..n) with parameters pr; the
- * config and test are made when the key is new. */
-static size_t group_of(struct ctx *x, const char *name, size_t n,
-                       const struct params *pr)
-{
-    struct fold *f = x->fold;
-    if (n == 0) {
-        name = "(unnamed)";
-        n = strlen(name);
-    }
-    uint64_t h = key_hash(name, n, pr);
-    if ((f->nk + 1) * 2 > f->kcap)
-        rehash(&f->kslots, &f->kcap, f->nk, key_hash_at, f);
-    size_t mask = f->kcap - 1;
-    size_t i = (size_t)h & mask;
-    for (; f->kslots[i]; i = (i + 1) & mask) {
-        const struct rkey *k = &f->k[f->kslots[i] - 1];
-        if (k->hash == h && k->hostlen == n && !memcmp(k->host, name, n) &&
-            same_params(&k->pr, pr))
-            return k->group;
-    }
-    char *s = pb_xstrndup(name, n);
-    const char *host = pb_rs_str(x->set, s);
-    free(s);
-    size_t cfg = pb_rs_config(x->set, host);
-    size_t t = make_test(x->set, pr);
-    size_t g = group_at(f, cfg, t, host);
-    PB_GROW(f->k, f->capk, f->nk + 1);
-    struct rkey *k = &f->k[f->nk];
-    k->hash = h;
-    k->host = host;
-    k->hostlen = n;
-    k->pr = *pr;
-    k->group = g;
-    f->kslots[i] = ++f->nk;
-    return g;
-}
-
-static void acc_add(struct acc *a, const struct meas *m)
-{
-    if (m->st == M_PLUS) {
-        a->plus++;
-    } else if (m->st == M_VALUE) {
-        PB_GROW(a->v, a->capv, (size_t)a->k + 1);
-        a->v[a->k] = m->v;
-        a->k++;
-        double d = m->v - a->mean;
-        a->mean += d / (double)a->k;
-        a->m2 += d * (m->v - a->mean);
-    }
-}
-
-/* The bonnie_version fact of the machine of config cfg: set when it is
- * new or differs from the last one set (the last row's version wins). */
-static void version_fact(struct ctx *x, size_t cfg, const char *host,
-                         const struct cell *vc)
-{
-    struct fold *f = x->fold;
-    struct pb_resultset *set = x->set;
-    if (!set->tool_version)
-        set->tool_version = pb_arena_printf(&set->arena, "bonnie++-%.*s",
-                                            (int)vc->n, vc->p);
-    if (cfg >= f->capcver) {
-        size_t old = f->capcver;
-        PB_GROW(f->cver, f->capcver, cfg + 1);
-        memset(f->cver + old, 0, (f->capcver - old) * sizeof(*f->cver));
-    }
-    const char *last = f->cver[cfg];
-    if (last && strlen(last) == vc->n && !memcmp(last, vc->p, vc->n))
-        return;
-    char *ver = pb_xstrndup(vc->p, vc->n);
-    pb_rs_fact(set, host, "bonnie_version", ver);
-    f->cver[cfg] = pb_rs_str(set, ver);
-    free(ver);
-}
-
-/* One result per metric of group g (see the file header for the rules);
- * metrics some runs measured and others found too fast are listed in
- * *fast as "metric k of N". */
-static void emit_group(struct pb_resultset *set, const struct group *g,
-                       struct pb_buf *fast)
-{
-    for (size_t i = 0; i < NSLOTS; i++) {
-        const struct acc *a = &g->a[i];
-        const struct btest *bt = &tests[i / 3];
-        int part = (int)(i % 3);
-        const char *metric = part == 0 ? bt->metric
-                             : part == 1 ? bt->cpu
-                                         : bt->lat;
-        const char *unit = part == 0 ? bt->unit : part == 1 ? "%" : "ns";
-        int dir = part == 0 ? PB_DIR_HIGHER : PB_DIR_LOWER;
-        struct pb_result *r;
-        if (a->k) {
-            r = pb_rs_add(set, g->config, g->test, g->host, NULL, metric,
-                          unit, dir, a->mean);
-            if (g->runs > 1)
-                r->samples = a->k;
-            double var = a->k > 1 ? a->m2 / (double)(a->k - 1) : 0;
-            double se = sqrt(var > 0 ? var : 0) / sqrt((double)a->k);
-            if (a->k > 1 && isfinite(se)) {
-                r->has_stderr = 1;
-                r->stderr_ = se;
-            }
-            if (g->runs > 1)
-                pb_rs_samples(set, r, a->v, (size_t)a->k);
-            if (a->plus)
-                pb_buf_printf(fast, "%s%s %ld of %ld",
-                              fast->len ? ", " : "", metric, a->plus,
-                              a->plus + a->k);
-        } else if (a->plus) {
-            r = pb_rs_add_null(set, g->config, g->test, g->host, NULL,
-                               metric, unit, dir, TOO_FAST);
-            if (g->runs > 1)
-                r->samples = a->plus;
-        }
-    }
-}
-
-/* Results of every group in the order rows first named them, then one
- * too_fast_runs fact per machine that has partly too fast metrics. */
-static void emit_all(struct pb_resultset *set, const struct fold *f)
-{
-    struct pb_buf *per_cfg = NULL; /* made on the first partial metric */
-    struct pb_buf fast = PB_BUF_INIT;
-    for (size_t i = 0; i < f->ng; i++) {
-        const struct group *g = &f->g[i];
-        pb_buf_reset(&fast);
-        emit_group(set, g, &fast);
-        if (!fast.len)
-            continue;
-        if (!per_cfg)
-            per_cfg = pb_xcalloc(set->nconfigs, sizeof(*per_cfg));
-        struct pb_buf *b = &per_cfg[g->config];
-        pb_buf_printf(b, "%s%s: %s", b->len ? "; " : "",
-                      set->tests[g->test].name, pb_buf_str(&fast));
-    }
-    for (size_t c = 0; per_cfg && c < set->nconfigs; c++) {
-        /* a config's label is its machine name, the results' host */
-        if (per_cfg[c].len)
-            pb_rs_fact(set, set->configs[c].label, "too_fast_runs",
-                       pb_buf_str(&per_cfg[c]));
-        pb_buf_release(&per_cfg[c]);
-    }
-    free(per_cfg);
-    pb_buf_release(&fast);
-}
 
 static int do_row(struct ctx *x, enum layout lay)
 {
@@ -1111,7 +749,7 @@ static int do_row(struct ctx *x, enum layout lay)
     struct meas val[NTESTS], cpu[NTESTS], lat[NTESTS];
     int any = 0;
     for (size_t i = 0; i < NTESTS; i++) {
-        const struct btest *bt = &tests[i];
+        const struct btest *bt = &bonnie_tests[i];
         size_t col = i < 6 ? k->io + 2 * i : k->ftests + 2 * (i - 6);
         if ((rc = parse_stat(x, &l->c[col], bt->mult, bt->col, &val[i])) !=
                 PB_OK ||
@@ -1129,15 +767,16 @@ static int do_row(struct ctx *x, enum layout lay)
     if (!any)
         return PB_OK; /* -s 0 -n 0: nothing was measured */
 
-    size_t gi = group_of(x, nc->p, nc->n, &pr);
+    size_t gi = bonnie_group_of(x->fold, x->set, nc->p, nc->n, &pr);
     struct group *g = &x->fold->g[gi];
     if (lay != L_LEGACY)
-        version_fact(x, g->config, g->host, &l->c[1]);
+        bonnie_version_fact(x->fold, x->set, g->config, g->host,
+                            l->c[1].p, l->c[1].n);
     g->runs++;
     for (size_t i = 0; i < NTESTS; i++) {
-        acc_add(&g->a[3 * i], &val[i]);
-        acc_add(&g->a[3 * i + 1], &cpu[i]);
-        acc_add(&g->a[3 * i + 2], &lat[i]);
+        bonnie_acc_add(&g->a[3 * i], &val[i]);
+        bonnie_acc_add(&g->a[3 * i + 1], &cpu[i]);
+        bonnie_acc_add(&g->a[3 * i + 2], &lat[i]);
     }
     return PB_OK;
 }
@@ -1177,21 +816,33 @@ static void text_version(struct pb_resultset *set, const char *buf,
     pb_rs_fact(set, NULL, "flag.no_version", "no version found");
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *set, struct pb_err *err)
+/* The rows of a buffer, one at a time. */
+struct rows {
+    const char *p, *end;
+    long lineno;
+    const char *next; /* after the row handed last */
+};
+
+static void rows_init(struct rows *it, const char *buf, size_t len)
 {
-    struct line *l = pb_xmalloc(sizeof(*l));
-    struct fold fold;
-    memset(&fold, 0, sizeof(fold));
-    struct ctx x = {path, set, err, l, &fold};
-    const char *p = buf, *end = buf + len;
-    long lineno = 1;
-    int rc = PB_OK, seen = 0;
-    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-        p += 3;
-    while (p < end && rc == PB_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
+    it->p = buf;
+    it->end = buf + len;
+    it->lineno = 1;
+    it->next = buf;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        it->p += 3;
+}
+
+/* The next bonnie++ CSV row into l and *lay; 0 at the end of the buffer. */
+static int next_row(struct rows *it, struct line *l, enum layout *lay)
+{
+    while (it->p < it->end) {
+        const char *p = it->p;
+        const char *nl = memchr(p, '\n', (size_t)(it->end - p));
+        const char *e = nl ? nl : it->end;
+        long lineno = it->lineno;
+        it->p = nl ? nl + 1 : it->end;
+        it->lineno++;
         const char *a = p;
         while (a < e && is_blank(*a))
             a++;
@@ -1203,26 +854,136 @@ static int parse(const char *path, const char *buf, size_t len,
             l->n = (size_t)(b - a);
             l->lineno = lineno;
             split(l, p);
-            enum layout lay;
-            if (classify(l, &lay) == K_ROW) {
-                seen = 1;
-                rc = do_row(&x, lay);
+            if (classify(l, lay) == K_ROW) {
+                it->next = it->p;
+                return 1;
             }
         }
-        if (!nl)
-            break;
-        p = nl + 1;
-        lineno++;
+    }
+    return 0;
+}
+
+/* ==== streaming (docs/design.md, "Streaming ingest") ====
+ * Runs of a machine fold wherever they are in the file, so a part can go
+ * to the store only when no machine seen so far has a row further on: a
+ * first pass notes the last line of each machine name (by a 64-bit hash;
+ * a collision only keeps a machine open longer). */
+
+struct lastline {
+    uint64_t *h; /* 0 = free */
+    long *line;
+    size_t n, cap;
+};
+
+static uint64_t name_hash(const struct cell *c)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < c->n; i++)
+        h = (h ^ (unsigned char)c->p[i]) * 0x100000001b3ULL;
+    return h ? h : 1;
+}
+
+static long *ll_slot(struct lastline *t, uint64_t h)
+{
+    if ((t->n + 1) * 2 > t->cap) {
+        struct lastline g = {0};
+        g.cap = t->cap ? t->cap * 2 : 1024;
+        g.h = pb_xcalloc(g.cap, sizeof(*g.h));
+        g.line = pb_xcalloc(g.cap, sizeof(*g.line));
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->h[i])
+                continue;
+            size_t j = (size_t)t->h[i] & (g.cap - 1);
+            while (g.h[j])
+                j = (j + 1) & (g.cap - 1);
+            g.h[j] = t->h[i];
+            g.line[j] = t->line[i];
+        }
+        g.n = t->n;
+        free(t->h);
+        free(t->line);
+        *t = g;
+    }
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->h[i] && t->h[i] != h)
+        i = (i + 1) & (t->cap - 1);
+    if (!t->h[i]) {
+        t->h[i] = h;
+        t->line[i] = 0;
+        t->n++;
+    }
+    return &t->line[i];
+}
+
+/* The hash of a row's machine name; 1 when the row is too short to have
+ * one (do_row rejects it). */
+static uint64_t row_key(const struct line *l, enum layout lay)
+{
+    size_t i = lay == L_LEGACY ? 0 : 2;
+    return i < l->nf && i < MAXCELLS ? name_hash(&l->c[i]) : 1;
+}
+
+static void last_lines(struct pb_resultset *set, const char *buf,
+                       size_t len, struct line *l, struct lastline *t)
+{
+    struct rows it;
+    rows_init(&it, buf, len);
+    enum layout lay;
+    const char *released = buf;
+    while (next_row(&it, l, &lay)) {
+        *ll_slot(t, row_key(l, lay)) = l->lineno;
+        if (it.p - released >= (1 << 20)) {
+            pb_rs_consumed(set, it.p);
+            released = it.p;
+        }
+    }
+}
+
+/* ==== parse ==== */
+
+static int parse(const char *path, const char *buf, size_t len,
+                 struct pb_resultset *set, struct pb_err *err)
+{
+    struct line *l = pb_xmalloc(sizeof(*l));
+    struct fold fold;
+    memset(&fold, 0, sizeof(fold));
+    struct ctx x = {path, set, err, l, &fold};
+    struct lastline last = {0};
+    int streamed = set->stream != NULL;
+    if (streamed)
+        last_lines(set, buf, len, l, &last);
+    long open_until = 0; /* the last line of a machine seen so far */
+    struct rows it;
+    rows_init(&it, buf, len);
+    enum layout lay;
+    int rc = PB_OK, seen = 0;
+    while (rc == PB_OK && next_row(&it, l, &lay)) {
+        seen = 1;
+        rc = do_row(&x, lay);
+        if (!streamed || rc != PB_OK)
+            continue;
+        long *ll = ll_slot(&last, row_key(l, lay));
+        if (*ll > open_until)
+            open_until = *ll;
+        if (l->lineno >= open_until &&
+            pb_rs_flush_due(set, fold.ng * NSLOTS)) {
+            bonnie_emit_all(set, &fold);
+            bonnie_fold_release(&fold);
+            memset(&fold, 0, sizeof(fold));
+            rc = pb_rs_flush(set, it.next);
+        }
     }
     if (rc == PB_OK && !seen)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
                         "no bonnie++ CSV row found");
     if (rc == PB_OK) {
-        emit_all(set, &fold);
+        bonnie_emit_all(set, &fold);
         if (!set->tool_version)
             text_version(set, buf, len);
     }
-    fold_release(&fold);
+    bonnie_fold_release(&fold);
+    free(last.h);
+    free(last.line);
     free(l);
     return rc;
 }

@@ -149,6 +149,9 @@ struct pb_resultset {
         uint32_t *hash;
         size_t cap, count;
     } strs;
+    /* Private: set when the source is streamed (stream_set.c): the
+     * parser hands parts to the store with pb_rs_flush; NULL = whole. */
+    struct pb_rs_stream *stream;
 };
 
 /* New empty set; free with pb_resultset_free (NULL is fine). */
@@ -204,6 +207,48 @@ struct pb_series *pb_rs_series(struct pb_resultset *set, size_t result,
                                const char *kind, long width_ms);
 /* Append a point (copied). */
 void pb_series_add(struct pb_series *s, const struct pb_point *p);
+
+/* ==== streaming (docs/design.md, "Streaming ingest") ====
+ * A large source of a format that can be streamed is mapped, not read,
+ * and parsed in the caller's thread by pb_ingest_stream_run: the parser
+ * calls pb_rs_flush at points where nothing it holds refers to the rows
+ * in the set, and the rows go to a callback (the store) in parts. */
+
+/* Called with each part of a streamed source (options applied), in input
+ * order; the part's rows are dropped after it returns. PB_OK to go on;
+ * anything else stops the parse (err filled). */
+typedef int (*pb_ingest_part_fn)(void *ctx, const struct pb_resultset *part,
+                                 struct pb_err *err);
+
+/* Results (or, for a parser that folds, pending records) a part holds
+ * before the parser flushes it. */
+#define PB_STREAM_PART 16384
+
+/* 1 when set is a streamed source not parsed yet (pb_ingest_walk with
+ * opts->stream gives such sets for large files). */
+int pb_ingest_streaming(const struct pb_resultset *set);
+
+/* Parse a streamed set: every part but the last goes to fn; the last
+ * stays in set (options applied) for the caller to store as the final
+ * part. PB_OK, or the parser's or fn's error (err filled). Call once. */
+int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
+                         void *ctx, struct pb_err *err) PB_WUR;
+
+/* For parsers: 1 when set is streamed and holds at least `pending` rows
+ * worth a flush (pending >= PB_STREAM_PART or set->nresults does). */
+int pb_rs_flush_due(const struct pb_resultset *set, size_t pending);
+
+/* For parsers, at a point where no later input refers to the set's
+ * configs, tests, results or facts: apply the options, hand the set to
+ * the part callback and empty it (path, format and tool_version stay;
+ * every other pointer into the set is invalid after). `done` is how far
+ * the input was read (its pages are released). No-op (PB_OK) when the
+ * set is not streamed. */
+int pb_rs_flush(struct pb_resultset *set, const char *done) PB_WUR;
+
+/* For parsers: input before `done` is not read again (its mapped pages
+ * are released). No-op when the set is not streamed. */
+void pb_rs_consumed(struct pb_resultset *set, const char *done);
 
 /* Print the set in the stable text form used by `ingest --dump` and the
  * end-to-end tests (.expected files). */
@@ -300,7 +345,15 @@ struct pb_ingest_opts {
     /* --columns: the -o column list of ZFS -H output without a header
      * ("name,used,lused,ratio"); NULL = only default column sets */
     const char *columns;
+    /* walk: a regular file of at least PB_STREAM_MIN bytes in a format
+     * that can be streamed (bonnie-csv) comes to the callback unparsed
+     * (pb_ingest_streaming), for pb_ingest_stream_run; only without
+     * label, label_from and companion, which need the whole source. */
+    int stream;
 };
+
+/* Input size from which opts->stream streams a file. */
+#define PB_STREAM_MIN ((size_t)128 << 10)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;

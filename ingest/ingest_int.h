@@ -39,6 +39,14 @@ void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
 int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err) PB_WUR;
 
+/* A large file of a format that can be streamed, mapped and hashed but
+ * not parsed (pb_ingest_streaming; opts->stream). PB_EDUP when it is not
+ * for streaming: the caller reads it as a buffer. (stream_set.c) */
+int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
+                          struct pb_resultset **out, struct pb_err *err) PB_WUR;
+/* Unmap and free a set's stream state (pb_resultset_free calls it). */
+void pb_rs_stream_free(struct pb_resultset *set);
+
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);
 

@@ -256,10 +256,16 @@ static void process(const char *path, const struct pb_ingest_opts *opts,
                    strerror(errno));
         return;
     }
-    /* fio logs and .gz files are streamed (stream.c) */
-    int rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, &s->set,
-                                                  &s->err)
+    /* large files of streamable formats are parsed in the caller's
+     * thread, in parts (stream_set.c) */
+    int rc = strcmp(path, "-") ? pb_ingest_stream_open(path, opts, &s->set,
+                                                       &s->err)
                                : PB_EDUP;
+    if (rc != PB_EDUP)
+        return;
+    /* fio logs and .gz files are streamed (stream.c) */
+    rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, &s->set, &s->err)
+                           : PB_EDUP;
     if (rc != PB_EDUP)
         return;
     rc = pb_read_file(path, &buf, &len, &s->err);

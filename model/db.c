@@ -329,9 +329,18 @@ long long db_cache_get(struct idcache *c, const char *k, const char *k2,
     return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
 }
 
+static void cache_clear(struct idcache *c);
+
+/* Entries a cache holds at most: past it, it starts again empty, so an
+ * ingest of 100,000 distinct machines keeps its memory bounded (the ids
+ * are found again by the database's indexes). */
+#define CACHE_MAX 16384
+
 void db_cache_put(struct idcache *c, const char *k, const char *k2,
                       int k3, long long id)
 {
+    if (c->n >= CACHE_MAX)
+        cache_clear(c);
     struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
     if (!s->k) {
         c->n++;

@@ -48,6 +48,24 @@ void pb_db_close(struct pb_db *db);
 int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
                 size_t *nresults, struct pb_err *err) PB_WUR;
 
+/* A source stored in parts (a streamed source, docs/design.md "Streaming
+ * ingest"): pb_db_stream_open checks the SHA-256 (PB_EDUP: already
+ * stored, nothing changed and *out NULL) and opens the source's
+ * transaction or savepoint; pb_db_stream_part stores one part (the source
+ * row is written with the first, with the path, format and tool_version
+ * of that part); pb_db_stream_close stores the last part when ok, then
+ * commits or releases, or (ok 0, or any failure) rolls the whole source
+ * back; it frees *st and sets *nresults (may be NULL) to the rows of all
+ * parts. A part's ids of results are not kept across parts: series and
+ * latency distributions must come in the last part. */
+struct pb_db_stream;
+int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
+                      struct pb_db_stream **out, struct pb_err *err) PB_WUR;
+int pb_db_stream_part(struct pb_db_stream *st, const struct pb_resultset *part,
+                      struct pb_err *err) PB_WUR;
+int pb_db_stream_close(struct pb_db_stream *st, const struct pb_resultset *last,
+                       int ok, size_t *nresults, struct pb_err *err) PB_WUR;
+
 /* Group the next stores into one transaction (each source stays atomic:
  * it is stored under a savepoint). Far fewer commits when many small files
  * are ingested; a crash loses at most the open batch, never part of a

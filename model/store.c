@@ -576,11 +576,16 @@ static void undo_source(struct pb_db *db, struct pb_err *err)
     db_exec(db, S_RELEASE, err);
 }
 
-int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
-                size_t *nresults, struct pb_err *err)
+struct pb_db_stream {
+    struct pb_db *db;
+    long long source_id; /* 0 until the first part */
+    size_t n;            /* results stored */
+};
+
+int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
+                      struct pb_db_stream **out, struct pb_err *err)
 {
-    if (nresults)
-        *nresults = 0;
+    *out = NULL;
     /* Alone: one transaction. In a batch: a savepoint, so a bad source
      * still leaves nothing behind while the batch commits once. */
     if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))
@@ -601,11 +606,20 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
         undo_source(db, err);
         return PB_EDUP;
     }
-    q = db_stmt(db, S_SOURCE_INSERT, err);
-    if (!q) {
-        rc = PB_EDB;
-        goto rollback;
-    }
+    *out = pb_xcalloc(1, sizeof(**out));
+    (*out)->db = db;
+    return PB_OK;
+rollback:
+    undo_source(db, err);
+    return rc ? rc : PB_EDB;
+}
+
+static int insert_source(struct pb_db *db, const struct pb_resultset *set,
+                         long long *id, struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_SOURCE_INSERT, err);
+    if (!q)
+        return PB_EDB;
     char when[32];
     now_iso(when, sizeof(when));
     db_bind_text(q, 1, set->sha256);
@@ -614,21 +628,55 @@ int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
     db_bind_text(q, 4, set->tool_version);
     sqlite3_bind_int64(q, 5, (sqlite3_int64)set->size);
     db_bind_text(q, 6, when);
-    if ((rc = db_step_done(db, q, err, "cannot insert source")))
-        goto rollback;
-    long long source_id = sqlite3_last_insert_rowid(db->h);
-    if ((rc = store_rows(db, set, source_id, err)))
-        goto rollback;
-    if (set->nhists && (rc = db_store_hists(db, set, source_id, err)))
-        goto rollback;
-    if ((rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err)))
-        goto rollback;
-    if (nresults)
-        *nresults = set->nresults;
+    int rc = db_step_done(db, q, err, "cannot insert source");
+    if (!rc)
+        *id = sqlite3_last_insert_rowid(db->h);
+    return rc;
+}
+
+int pb_db_stream_part(struct pb_db_stream *st, const struct pb_resultset *part,
+                      struct pb_err *err)
+{
+    int rc = PB_OK;
+    if (!st->source_id &&
+        (rc = insert_source(st->db, part, &st->source_id, err)))
+        return rc;
+    if ((rc = store_rows(st->db, part, st->source_id, err)))
+        return rc;
+    if (part->nhists &&
+        (rc = db_store_hists(st->db, part, st->source_id, err)))
+        return rc;
+    st->n += part->nresults;
     return PB_OK;
-rollback:
-    undo_source(db, err);
-    return rc ? rc : PB_EDB;
+}
+
+int pb_db_stream_close(struct pb_db_stream *st, const struct pb_resultset *last,
+                       int ok, size_t *nresults, struct pb_err *err)
+{
+    if (nresults)
+        *nresults = 0;
+    struct pb_db *db = st->db;
+    int rc = ok ? PB_OK : PB_EINPUT;
+    if (ok && last)
+        rc = pb_db_stream_part(st, last, err);
+    if (!rc)
+        rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err);
+    if (!rc && nresults)
+        *nresults = st->n;
+    free(st);
+    if (rc)
+        undo_source(db, err);
+    return rc;
+}
+
+int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
+                size_t *nresults, struct pb_err *err)
+{
+    struct pb_db_stream *st = NULL;
+    int rc = pb_db_stream_open(db, set, &st, err);
+    if (rc)
+        return rc;
+    return pb_db_stream_close(st, set, 1, nresults, err);
 }
 
 /* Labels source_id attached dimensions to (caller frees each and the

@@ -1,0 +1,276 @@
+/* Streamed sources: a large file of a format that can be streamed is
+ * mapped read-only (never copied), hashed and checked for NUL bytes in one
+ * pass that releases its pages behind it, and parsed later in the
+ * caller's thread, the parser handing the rows to the store in parts
+ * (pb_rs_flush). Peak memory is then a constant plus what the parser must
+ * keep open, not the file size. docs/design.md, "Streaming ingest". */
+#define _GNU_SOURCE
+#include "ingest/ingest_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BLOCK ((size_t)1 << 20) /* hashing and page release step */
+
+struct pb_rs_stream {
+    const struct pb_parser *parser;
+    const struct pb_ingest_opts *opts;
+    char *path; /* the parser's: set->path moves at each flush */
+    char *map;
+    size_t len;
+    size_t dropped; /* bytes from map whose pages were released */
+    pb_ingest_part_fn fn;
+    void *ctx;
+    struct pb_err *err;
+    int ran;
+    size_t flushed; /* results handed to fn so far */
+    size_t part;    /* PB_STREAM_PART */
+};
+
+/* PB_STREAM_MIN and PB_STREAM_PART, or for the tests the environment's
+ * POOLBENCH_STREAM_MIN (bytes) and POOLBENCH_STREAM_PART (results): with
+ * 0 and 1, every fixture is streamed and flushed at every chance. */
+static size_t knob(const char *name, size_t def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end ? def : (size_t)n;
+}
+
+/* Formats whose parser flushes (pb_rs_flush). */
+static int streamable(const struct pb_parser *p)
+{
+    return p == &pb_parser_bonnie_csv;
+}
+
+int pb_ingest_streaming(const struct pb_resultset *set)
+{
+    return set && set->stream && !set->stream->ran;
+}
+
+void pb_rs_consumed(struct pb_resultset *set, const char *done)
+{
+    struct pb_rs_stream *st = set ? set->stream : NULL;
+    if (!st || !st->map || done < st->map || done > st->map + st->len)
+        return;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    size_t upto = (size_t)(done - st->map) / page * page;
+    if (upto < st->dropped)
+        st->dropped = 0; /* a new pass over the input began */
+    if (upto <= st->dropped)
+        return;
+    /* a private read-only mapping: the pages go back to the page cache
+     * and are read again from the file if touched */
+    madvise(st->map + st->dropped, upto - st->dropped, MADV_DONTNEED);
+    st->dropped = upto;
+}
+
+static void stream_free(struct pb_rs_stream *st)
+{
+    if (!st)
+        return;
+    if (st->map)
+        munmap(st->map, st->len);
+    free(st->path);
+    free(st);
+}
+
+/* The set emptied for the next part: every row, config, test, fact and
+ * string goes; path, format and tool_version stay. */
+static void reset(struct pb_resultset *set)
+{
+    char *path = pb_xstrdup(set->path ? set->path : "-");
+    char *ver = set->tool_version ? pb_xstrdup(set->tool_version) : NULL;
+    for (size_t i = 0; i < set->nconfigs; i++)
+        free(set->configs[i].params);
+    for (size_t i = 0; i < set->ntests; i++)
+        free(set->tests[i].params);
+    for (size_t i = 0; i < set->nseries; i++)
+        free(set->series[i].pts);
+    free(set->configs);
+    free(set->tests);
+    free(set->results);
+    free(set->facts);
+    free(set->svals);
+    free(set->series);
+    free(set->hists);
+    free(set->config_ix.slots);
+    free(set->test_ix.slots);
+    free(set->fact_ix.slots);
+    free(set->strs.tab);
+    free(set->strs.hash);
+    pb_arena_release(&set->arena);
+    set->configs = NULL;
+    set->tests = NULL;
+    set->results = NULL;
+    set->facts = NULL;
+    set->svals = NULL;
+    set->series = NULL;
+    set->hists = NULL;
+    set->nconfigs = set->capconfigs = set->ntests = set->captests = 0;
+    set->nresults = set->capresults = set->nfacts = set->capfacts = 0;
+    set->nsvals = set->capsvals = set->nseries = set->capseries = 0;
+    set->nhists = set->caphists = 0;
+    memset(&set->config_ix, 0, sizeof(set->config_ix));
+    memset(&set->test_ix, 0, sizeof(set->test_ix));
+    memset(&set->fact_ix, 0, sizeof(set->fact_ix));
+    memset(&set->strs, 0, sizeof(set->strs));
+    pb_arena_init(&set->arena);
+    set->path = pb_rs_str(set, path);
+    set->tool_version = ver ? pb_rs_str(set, ver) : NULL;
+    free(path);
+    free(ver);
+}
+
+void pb_rs_stream_free(struct pb_resultset *set)
+{
+    if (set) {
+        stream_free(set->stream);
+        set->stream = NULL;
+    }
+}
+
+int pb_rs_flush_due(const struct pb_resultset *set, size_t pending)
+{
+    if (!set || !set->stream || !set->stream->fn)
+        return 0;
+    size_t part = set->stream->part;
+    return pending >= part || set->nresults >= part;
+}
+
+static size_t head_len(const struct pb_rs_stream *st)
+{
+    return st->len < 65536 ? st->len : 65536;
+}
+
+int pb_rs_flush(struct pb_resultset *set, const char *done)
+{
+    struct pb_rs_stream *st = set ? set->stream : NULL;
+    if (!st || !st->fn)
+        return PB_OK;
+    int rc = PB_OK;
+    if (set->nresults || set->nfacts) {
+        pb_ingest_apply(set, st->map, head_len(st), st->opts);
+        st->flushed += set->nresults;
+        rc = st->fn(st->ctx, set, st->err);
+        if (rc != PB_OK && !st->err->code)
+            pb_err_set(st->err, rc, set->path, 0, 0, "cannot store part");
+        reset(set);
+    }
+    pb_rs_consumed(set, done);
+    return rc;
+}
+
+/* Map path and make the unparsed set: PB_EDUP when it is not for
+ * streaming (the caller reads it as a buffer), PB_OK with *out, or an
+ * input error. */
+int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
+                          struct pb_resultset **out, struct pb_err *err)
+{
+    *out = NULL;
+    if (!opts || !opts->stream || opts->label || opts->label_from ||
+        opts->companion || !strcmp(path, "-"))
+        return PB_EDUP;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return PB_EDUP; /* the buffer path says why */
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        (size_t)sb.st_size < knob("POOLBENCH_STREAM_MIN", PB_STREAM_MIN) ||
+        (uint64_t)sb.st_size > PB_MAX_INPUT) {
+        close(fd);
+        return PB_EDUP;
+    }
+    size_t len = (size_t)sb.st_size;
+    char *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return PB_EDUP;
+    const struct pb_parser *p =
+        opts->format ? pb_ingest_parser_by_name(opts->format)
+                     : pb_ingest_find_parser(map, len);
+    if (!p || !streamable(p)) {
+        munmap(map, len);
+        return PB_EDUP;
+    }
+    struct pb_rs_stream *st = pb_xcalloc(1, sizeof(*st));
+    st->parser = p;
+    st->opts = opts;
+    st->part = knob("POOLBENCH_STREAM_PART", PB_STREAM_PART);
+    st->path = pb_xstrdup(path);
+    st->map = map;
+    st->len = len;
+    struct pb_resultset *set = pb_resultset_new();
+    set->stream = st;
+    set->path = pb_rs_str(set, path);
+    set->format = p->name;
+    set->size = len;
+    /* hash and look for NUL bytes block by block, releasing the pages */
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+    const char *nul = NULL;
+    for (size_t off = 0; off < len; off += BLOCK) {
+        size_t n = len - off < BLOCK ? len - off : BLOCK;
+        EVP_DigestUpdate(md, map + off, n);
+        if (!nul)
+            nul = memchr(map + off, '\0', n);
+        pb_rs_consumed(set, map + off + n);
+    }
+    unsigned char dg[EVP_MAX_MD_SIZE];
+    unsigned dlen = 0;
+    EVP_DigestFinal_ex(md, dg, &dlen);
+    EVP_MD_CTX_free(md);
+    for (unsigned i = 0; i < dlen && i < 32; i++)
+        snprintf(set->sha256 + 2 * i, 3, "%02x", dg[i]);
+    if (nul) {
+        size_t off = (size_t)(nul - map);
+        const char *bol = off ? memrchr(map, '\n', off) : NULL;
+        long col = (long)(off - (bol ? (size_t)(bol - map) + 1 : 0)) + 1;
+        pb_err_set(err, PB_EINPUT, path, pb_line_of(map, off), col,
+                   "NUL byte: binary or damaged file, not %s output",
+                   p->name);
+        pb_resultset_free(set);
+        return PB_EINPUT;
+    }
+    *out = set;
+    return PB_OK;
+}
+
+int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
+                         void *ctx, struct pb_err *err)
+{
+    struct pb_rs_stream *st = set->stream;
+    if (!st || st->ran)
+        return pb_err_set(err, PB_EUSAGE, set->path, 0, 0,
+                          "not a streamed source");
+    st->ran = 1;
+    st->fn = fn;
+    st->ctx = ctx;
+    st->err = err;
+    st->dropped = 0; /* the hashing pass released them all */
+    int rc = st->parser->parse(st->path, st->map, st->len, set, err);
+    if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
+        rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
+                        "%s: no results found", st->parser->name);
+    if (rc != PB_OK) {
+        if (!err->code)
+            pb_err_set(err, rc, st->path, 0, 0, "%s: parse failed",
+                       st->parser->name);
+        st->fn = NULL;
+        return err->code;
+    }
+    pb_ingest_apply(set, st->map, head_len(st), st->opts);
+    st->fn = NULL;
+    return PB_OK;
+}
