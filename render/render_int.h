@@ -896,6 +896,18 @@ void rp_dir_add(struct rp_dir *d, const char *rel);
 int rp_dir_commit(struct rp_dir *d, struct pb_err *err) PB_WUR;
 /* Drop the stage, leaving the last report as it was. NULL is fine. */
 void rp_dir_abort(struct rp_dir *d);
+/* A file of the report written in pieces (results.csv, index.html), so
+ * that no whole file is held in memory: rp_file_open creates rel in the
+ * stage (O_EXCL); rp_file_put appends (the first error is kept);
+ * rp_file_flush writes and empties b once it holds `over` bytes or more;
+ * rp_file_close closes and frees f (NULL is fine) and adds rel to the
+ * report: PB_OK or PB_EIO (err filled) when a write failed. */
+struct rp_file;
+int rp_file_open(struct rp_dir *d, const char *rel, struct rp_file **out,
+                 struct pb_err *err) PB_WUR;
+void rp_file_put(struct rp_file *f, const char *data, size_t len);
+void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over);
+int rp_file_close(struct rp_file *f, struct pb_err *err) PB_WUR;
 /* ==== the experiment of run results (experiment.c) ==== */
 
 /* Facts a run stores per cell (run.*, flag.*, zpool_iostat*, arc.*, ...):

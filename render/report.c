@@ -39,7 +39,8 @@ struct test_plan {
 };
 
 struct rp_out {
-    struct pb_buf html; /* index.html */
+    struct pb_buf html; /* index.html: what is not written yet */
+    struct rp_file *index; /* index.html, written as it grows */
     struct pb_buf page; /* the test page being written */
     struct pb_buf *h;   /* where the primitives write: html or page */
     int inline_charts;  /* charts as <svg> in the page, not files */
@@ -73,6 +74,17 @@ static int write_file(struct rp_out *o, const char *rel, const char *data,
 
 /* ==== output primitives ==== */
 
+/* index.html is written as it grows, never held whole (the sections of
+ * 10^6 results are 100 MB of HTML): each primitive first writes what the
+ * page holds once that is 1 MiB. Nothing goes back into written text. */
+#define INDEX_SPILL (1024 * 1024)
+
+static void out_spill(struct rp_out *o)
+{
+    if (o->index && o->h == &o->html)
+        rp_file_flush(o->index, &o->html, INDEX_SPILL);
+}
+
 void rp_out_file(struct rp_out *o, const char *rel, const char *data,
                  size_t len)
 {
@@ -81,12 +93,14 @@ void rp_out_file(struct rp_out *o, const char *rel, const char *data,
 
 void rp_out_raw(struct rp_out *o, const char *html)
 {
+    out_spill(o);
     pb_buf_puts(o->h, html);
 }
 
 void rp_out_heading(struct rp_out *o, int level, const char *id,
                     const char *text)
 {
+    out_spill(o);
     pb_buf_printf(o->h, "<h%d", level);
     if (id) {
         pb_buf_puts(o->h, " id=\"");
@@ -102,6 +116,7 @@ void rp_out_heading(struct rp_out *o, int level, const char *id,
 
 void rp_out_para(struct rp_out *o, const char *cls, const char *text)
 {
+    out_spill(o);
     pb_buf_puts(o->h, "<p");
     if (cls)
         pb_buf_printf(o->h, " class=\"%s\"", cls);
@@ -125,6 +140,7 @@ void rp_out_chart_data(struct rp_out *o, struct rp_csv *c)
 
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
 {
+    out_spill(o);
     char slug[64];
     rp_slug(stem, slug, 56);
     o->nchart++;
@@ -187,6 +203,7 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
 
 void rp_out_table(struct rp_out *o, struct rt_table *t)
 {
+    out_spill(o);
     rt_html(t, o->h);
     if (o->pdf)
         rp_pdf_table(o->pdf, t);
@@ -1792,6 +1809,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     if ((rc = rp_dir_open(opts->outdir ? opts->outdir : "report",
                           opts->force, &o.out, err)))
         goto done;
+    if ((rc = rp_file_open(o.out, "index.html", &o.index, err)))
+        goto done;
     if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
         goto done;
 
@@ -1857,10 +1876,20 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
     if (!o.rc && (rc = rp_write_results(db, &opts->filter, o.out, err)))
         o.rc = rc;
-    if (!o.rc)
-        write_file(&o, "index.html", o.html.s, o.html.len);
+    if (!o.rc) {
+        rp_file_flush(o.index, &o.html, 0);
+        int irc = rp_file_close(o.index, err);
+        o.index = NULL;
+        if (irc)
+            o.rc = irc;
+    }
     rc = o.rc;
 done:
+    if (o.index) { /* a failed report: the stage goes with it; its first
+                      error is the one kept */
+        int ignored = rp_file_close(o.index, err);
+        (void)ignored;
+    }
     rp_out_chart_data(&o, NULL);
     /* The PDF first: a report is switched in only when all of it, PDF
      * included, was written; a failed one leaves the last one whole. */

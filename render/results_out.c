@@ -34,9 +34,14 @@ struct res {
     struct ids cids, tids;       /* owners of the rows, sorted, unique */
     const char **ckeys, **tkeys; /* column keys, sorted */
     size_t nckeys, ntkeys;
-    struct pb_buf csv, json;
+    struct pb_buf csv, json;   /* what is not written yet */
+    struct rp_file *fcsv, *fjson; /* results.csv, results.json */
     size_t rows;
 };
+
+/* Bytes held before they are written: the files are written as the rows
+ * come, never held whole (10^7 results are 4 GB of JSON). */
+#define FLUSH_AT (256 * 1024)
 
 static int on_param(void *ctx, const struct pb_db_triple *t)
 {
@@ -50,10 +55,22 @@ static int on_param(void *ctx, const struct pb_db_triple *t)
     return 0;
 }
 
+static void ids_done(struct ids *s);
+
 static void ids_add(struct ids *s, long long id)
 {
     if (s->n && s->v[s->n - 1] == id)
         return; /* rows come grouped: most repeats end here */
+    if (s->n == s->cap && s->n >= 4096) {
+        /* sorted by names, not ids: fold the repeats before growing, so
+         * that this holds twice the distinct ids at most, not a row's */
+        size_t was = s->n;
+        ids_done(s);
+        if (s->n <= was / 2) {
+            s->v[s->n++] = id;
+            return;
+        }
+    }
     PB_GROW(s->v, s->cap, s->n + 1);
     s->v[s->n++] = id;
 }
@@ -195,6 +212,8 @@ static int on_row(void *ctx, const struct pb_db_row *r)
     pb_buf_puts(&x->json, s ? s : "null");
     free(s);
     x->rows++;
+    rp_file_flush(x->fcsv, &x->csv, FLUSH_AT);
+    rp_file_flush(x->fjson, &x->json, FLUSH_AT);
     return 0;
 }
 
@@ -255,12 +274,20 @@ int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
     }
     pb_buf_release(&h);
     pb_buf_puts(&x.csv, "\r\n");
-    rc = pb_db_each_result(db, f, on_row, &x, err);
+    rc = rp_file_open(dir, "results.csv", &x.fcsv, err);
+    if (!rc)
+        rc = rp_file_open(dir, "results.json", &x.fjson, err);
+    if (!rc)
+        rc = pb_db_each_result(db, f, on_row, &x, err);
     pb_buf_puts(&x.json, x.rows ? "\n]\n" : "[]\n");
+    if (x.fcsv)
+        rp_file_flush(x.fcsv, &x.csv, 0);
+    if (x.fjson)
+        rp_file_flush(x.fjson, &x.json, 0);
+    int crc = rp_file_close(x.fcsv, err);
+    int jrc = rp_file_close(x.fjson, err);
     if (!rc)
-        rc = rp_dir_write(dir, "results.csv", x.csv.s, x.csv.len, err);
-    if (!rc)
-        rc = rp_dir_write(dir, "results.json", x.json.s, x.json.len, err);
+        rc = crc ? crc : jrc;
     res_release(&x);
     return rc;
 }
