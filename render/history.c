@@ -43,11 +43,27 @@ struct hload {
     long long *src_ids; /* used sources, sorted by id */
     size_t *src_point;  /* their point */
     size_t nsrc;
-    struct hrow *rows;
+    struct hrow *rows; /* the series being read (all rows when merged) */
     size_t nrows, caprows;
     size_t *metric_of; /* metric id -> index + 1 (ids are small) */
     size_t capmetric;
+    struct rp_history *out;
+    /* Rows come ordered by (test, metric, config) ids: unless tests are
+     * merged (--ignore-param), each series is folded when its rows end,
+     * so that only one series' rows are held. */
+    int stream;
+    int ingroup;
+    long long gtest, gmetric, gconfig; /* ids of the series being read */
+    size_t seq;                        /* rows taken so far */
+    /* The (test rank, metric) pairs drawn: the first MAX_HIST_CHARTS in
+     * the section's order among those seen so far. Series of other pairs
+     * keep only their step points (for the Warnings list). */
+    uint64_t shown[MAX_HIST_CHARTS];
+    size_t nshown;
+    size_t compacted; /* capacity of the points at the last compaction */
 };
+
+static void fold_rows(struct hload *h);
 
 static size_t find_id_ll(const long long *v, size_t n, long long id)
 {
@@ -130,13 +146,22 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     size_t s = find_id_ll(h->src_ids, h->nsrc, r->source_id);
     if (t == SIZE_MAX || c == SIZE_MAX || s == SIZE_MAX)
         return 0;
+    if (h->stream && (!h->ingroup || r->test_id != h->gtest ||
+                      r->metric_id != h->gmetric ||
+                      r->config_id != h->gconfig)) {
+        fold_rows(h);
+        h->ingroup = 1;
+        h->gtest = r->test_id;
+        h->gmetric = r->metric_id;
+        h->gconfig = r->config_id;
+    }
     PB_GROW(h->rows, h->caprows, h->nrows + 1);
     struct hrow *o = &h->rows[h->nrows++];
     o->test = rp_ignore_canon(d, t);
     o->metric = m;
     o->config = c;
     o->point = h->keys[h->src_point[s]].ord;
-    o->seq = h->nrows - 1;
+    o->seq = h->seq++;
     o->v = r->value;
     o->has_se = r->has_stderr;
     o->se = r->stderr_;
@@ -206,6 +231,175 @@ static size_t find_steps(struct rp_hpoint *pts, size_t n)
     return steps;
 }
 
+/* The section's order of a series' chart: test rank, then metric. */
+static uint64_t pair_key(const struct rp_data *d, size_t test, size_t metric)
+{
+    return ((uint64_t)d->tests[test].rank << 32) | (uint64_t)metric;
+}
+
+static size_t shown_at(const struct hload *h, uint64_t k)
+{
+    size_t lo = 0, hi = h->nshown;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->shown[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int is_shown(const struct hload *h, uint64_t k)
+{
+    size_t at = shown_at(h, k);
+    return at < h->nshown && h->shown[at] == k;
+}
+
+/* Take pair k among those drawn when it is one of the first
+ * MAX_HIST_CHARTS seen (the last one then drops out). 1 = drawn. */
+static int take_pair(struct hload *h, uint64_t k)
+{
+    size_t at = shown_at(h, k);
+    if (at < h->nshown && h->shown[at] == k)
+        return 1;
+    if (at >= MAX_HIST_CHARTS)
+        return 0;
+    size_t n = h->nshown < MAX_HIST_CHARTS ? h->nshown : MAX_HIST_CHARTS - 1;
+    memmove(h->shown + at + 1, h->shown + at, (n - at) * sizeof(*h->shown));
+    h->shown[at] = k;
+    h->nshown = n + 1;
+    return 1;
+}
+
+/* Keep only the step points of series s (its points from s->first). */
+static size_t keep_steps(struct rp_history *out, struct rp_hseries *s,
+                         size_t to)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (out->pts[s->first + i].step)
+            out->pts[to + k++] = out->pts[s->first + i];
+    s->first = to;
+    s->n = k;
+    s->reduced = 1;
+    return k;
+}
+
+/* Drop the points of series whose pair is not drawn any more (their steps
+ * stay) and the series without steps among them; series are still in the
+ * order of their points. */
+static void compact(struct hload *h)
+{
+    struct rp_history *out = h->out;
+    size_t to = 0, ns = 0;
+    for (size_t i = 0; i < out->ns; i++) {
+        struct rp_hseries s = out->s[i];
+        if (!s.reduced && !is_shown(h, pair_key(h->d, s.test, s.metric))) {
+            keep_steps(out, &s, to);
+        } else {
+            memmove(out->pts + to, out->pts + s.first,
+                    s.n * sizeof(*out->pts));
+            s.first = to;
+        }
+        if (s.reduced && !s.n) {
+            out->nhidden++;
+            continue;
+        }
+        to += s.n;
+        out->s[ns++] = s;
+    }
+    out->npts = to;
+    out->ns = ns;
+}
+
+/* Fold the rows read (one series, or all rows when tests are merged) into
+ * points per (test, metric, config, point), and find the steps. */
+static void fold_rows(struct hload *h)
+{
+    const struct rp_data *d = h->d;
+    struct rp_history *out = h->out;
+    if (!h->nrows)
+        return;
+    sort_d = d;
+    qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_hrow);
+    sort_d = NULL;
+    for (size_t i = 0; i < h->nrows;) {
+        size_t j = i;
+        size_t npts = 0;
+        if (out->cappts >= 4096 && out->npts + 64 > out->cappts &&
+            h->compacted != out->cappts) {
+            compact(h); /* before the points grow: the dropped first, once
+                           per capacity */
+            h->compacted = out->cappts;
+        }
+        size_t first = out->npts;
+        while (j < h->nrows && h->rows[j].test == h->rows[i].test &&
+               h->rows[j].metric == h->rows[i].metric &&
+               h->rows[j].config == h->rows[i].config) {
+            size_t k = j;
+            struct rp_acc acc = {0};
+            while (k < h->nrows && h->rows[k].test == h->rows[j].test &&
+                   h->rows[k].metric == h->rows[j].metric &&
+                   h->rows[k].config == h->rows[j].config &&
+                   h->rows[k].point == h->rows[j].point) {
+                rp_acc_add(&acc, h->rows[k].v, h->rows[k].has_se,
+                           h->rows[k].se, h->rows[k].samples);
+                k++;
+            }
+            struct rp_cell c;
+            memset(&c, 0, sizeof(c));
+            rp_acc_done(&acc, &c);
+            PB_GROW(out->pts, out->cappts, out->npts + 1);
+            struct rp_hpoint *p = &out->pts[out->npts++];
+            memset(p, 0, sizeof(*p));
+            p->point = h->rows[j].point;
+            p->mean = c.mean;
+            p->se = c.se;
+            p->n = c.n;
+            p->p = NAN;
+            npts++;
+            j = k;
+        }
+        if (npts >= 2) {
+            PB_GROW(out->s, out->caps, out->ns + 1);
+            struct rp_hseries *s = &out->s[out->ns++];
+            memset(s, 0, sizeof(*s));
+            s->test = h->rows[i].test;
+            s->metric = h->rows[i].metric;
+            s->config = h->rows[i].config;
+            s->first = first;
+            s->n = npts;
+            s->steps = find_steps(out->pts + first, npts);
+            out->nsteps += s->steps;
+            if (!take_pair(h, pair_key(d, s->test, s->metric))) {
+                out->npts = first + keep_steps(out, s, first);
+                if (!s->n) {
+                    out->ns--;
+                    out->nhidden++;
+                }
+            }
+        } else {
+            out->npts = first; /* one point: no history */
+        }
+        i = j;
+    }
+    h->nrows = 0;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+    const struct rp_hseries *x = a, *y = b;
+    const struct rp_data *d = sort_d;
+    if (x->test != y->test)
+        return d->tests[x->test].rank < d->tests[y->test].rank ? -1 : 1;
+    if (x->metric != y->metric)
+        return x->metric < y->metric ? -1 : 1;
+    if (x->config != y->config)
+        return d->configs[x->config].rank < d->configs[y->config].rank ? -1 : 1;
+    return 0;
+}
+
 int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
                     const struct rp_data *d, struct rp_history *out,
                     struct pb_err *err)
@@ -245,59 +439,17 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
         }
         h.metric_of[id] = m + 1;
     }
+    h.out = out;
+    h.stream = d->merge == NULL;
     rc = pb_db_each_report_row(db, f, on_row, &h, err);
     if (rc)
         goto done;
+    fold_rows(&h);
+    compact(&h);
     sort_d = d;
-    if (h.nrows)
-        qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
+    if (out->ns)
+        qsort(out->s, out->ns, sizeof(*out->s), cmp_series);
     sort_d = NULL;
-    /* fold the rows of each (test, metric, config, point) */
-    for (size_t i = 0; i < h.nrows;) {
-        size_t j = i;
-        size_t npts = 0, first = out->npts;
-        while (j < h.nrows && h.rows[j].test == h.rows[i].test &&
-               h.rows[j].metric == h.rows[i].metric &&
-               h.rows[j].config == h.rows[i].config) {
-            size_t k = j;
-            struct rp_acc acc = {0};
-            while (k < h.nrows && h.rows[k].test == h.rows[j].test &&
-                   h.rows[k].metric == h.rows[j].metric &&
-                   h.rows[k].config == h.rows[j].config &&
-                   h.rows[k].point == h.rows[j].point) {
-                rp_acc_add(&acc, h.rows[k].v, h.rows[k].has_se, h.rows[k].se,
-                           h.rows[k].samples);
-                k++;
-            }
-            struct rp_cell c;
-            memset(&c, 0, sizeof(c));
-            rp_acc_done(&acc, &c);
-            PB_GROW(out->pts, out->cappts, out->npts + 1);
-            struct rp_hpoint *p = &out->pts[out->npts++];
-            memset(p, 0, sizeof(*p));
-            p->point = h.rows[j].point;
-            p->mean = c.mean;
-            p->se = c.se;
-            p->n = c.n;
-            p->p = NAN;
-            npts++;
-            j = k;
-        }
-        if (npts >= 2) {
-            PB_GROW(out->s, out->caps, out->ns + 1);
-            struct rp_hseries *s = &out->s[out->ns++];
-            s->test = h.rows[i].test;
-            s->metric = h.rows[i].metric;
-            s->config = h.rows[i].config;
-            s->first = first;
-            s->n = npts;
-            s->steps = find_steps(out->pts + first, npts);
-            out->nsteps += s->steps;
-        } else {
-            out->npts = first; /* one point: no history */
-        }
-        i = j;
-    }
 done:
     free(h.keys);
     free(h.src_ids);
@@ -452,7 +604,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
 
 int rp_has_history(const struct rp_data *d)
 {
-    return d->history && d->history->ns > 0;
+    return d->history && (d->history->ns > 0 || d->history->nhidden > 0);
 }
 
 void rp_section_history(struct rp_out *o, const struct rp_data *d)
@@ -469,10 +621,11 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
                 "Welch's t-test at p < 0.05; single runs (n < 2) are never "
                 "called a step.");
     size_t charts = 0;
-    for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS;) {
+    for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS &&
+                       !h->s[i].reduced;) {
         size_t j = i;
         while (j < h->ns && h->s[j].test == h->s[i].test &&
-               h->s[j].metric == h->s[i].metric)
+               h->s[j].metric == h->s[i].metric && !h->s[j].reduced)
             j++;
         history_chart(o, d, h, i, j, ++charts);
         i = j;

@@ -839,6 +839,8 @@ struct rp_hseries {
     size_t test, metric, config;
     size_t first, n; /* into rp_history.pts */
     size_t steps;
+    int reduced; /* not drawn (the section draws the first charts only):
+                    its points are its steps alone */
 };
 
 struct rp_history {
@@ -850,6 +852,7 @@ struct rp_history {
     size_t npts, cappts;
     struct rp_hseries *s; /* by test rank, metric, config rank */
     size_t ns, caps;
+    size_t nhidden; /* series not drawn and without steps: dropped */
     size_t nsteps;
     struct pb_arena arena;
 };
