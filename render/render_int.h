@@ -150,20 +150,23 @@ struct rp_metric {
     int headline; /* charted by default */
 };
 
-/* Results of one config for one test and metric, repeats aggregated. */
+/* Results of one config for one test and metric, repeats aggregated.
+ * Kept small: a report holds one per (test, metric, config) shown, a
+ * million at 10^6-10^7 results (docs/design.md, "Report memory"). */
 struct rp_cell {
-    size_t test, metric, config;
-    int has_value;
+    uint32_t test, metric, config; /* indexes into rp_data */
+    unsigned char has_value;
+    unsigned char in_sweep; /* drawn in a sweep */
     double mean;
     double se;  /* standard error; < 0 unknown */
     long n;     /* samples behind mean (runs, or the parser's count) */
-    long nresults; /* stored results averaged into mean (1: n is the parser's) */
-    long nnull; /* rows without a value */
+    int32_t nresults; /* stored results averaged into mean (1: n is the
+                         parser's) */
+    int32_t nnull; /* rows without a value */
     const char *null_reason;
-    int in_sweep; /* drawn in a sweep */
     long long source; /* id of the first source behind it (its facts) */
-    long nrepeats, outliers; /* stored samples behind it and how many are
-                                outliers (spread.c) */
+    int32_t nrepeats, outliers; /* stored samples behind it and how many
+                                   are outliers (spread.c) */
 };
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */

@@ -197,7 +197,7 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
     if (!c->outliers)
         return;
     rt_setv(t, cell,
-            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, c->outliers,
+            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, (long)c->outliers,
                    c->outliers == 1 ? "" : "s"),
             cell->sortv);
     cell->style |= RT_AMBER;
@@ -206,5 +206,5 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
                "%ld of the %ld stored repeats %s more than 3.5 "
                "robust deviations from their median (modified "
                "z-score: 0.6745 x abs(x - median) / MAD above 3.5)",
-               c->outliers, c->nrepeats, c->outliers == 1 ? "is" : "are");
+               (long)c->outliers, (long)c->nrepeats, c->outliers == 1 ? "is" : "are");
 }
