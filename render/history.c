@@ -17,6 +17,10 @@
 
 #define HIST_ALPHA      0.05
 #define MAX_HIST_CHARTS 60
+/* Lines of a History chart at most: the first configurations in the
+ * report's order (as RP_MANY_LIMIT bars: more are not readable); the
+ * others' steps still go to the Warnings list. */
+#define MAX_HIST_LINES RP_MANY_LIMIT
 
 /* ==== points of sources ==== */
 
@@ -58,7 +62,13 @@ struct hload {
     /* The (test rank, metric) pairs drawn: the first MAX_HIST_CHARTS in
      * the section's order among those seen so far. Series of other pairs
      * keep only their step points (for the Warnings list). */
-    uint64_t shown[MAX_HIST_CHARTS];
+    struct shown {
+        uint64_t key;
+        size_t test, metric;
+        size_t nseries;               /* series of the pair so far */
+        size_t nlines;                /* configs drawn (<= MAX_HIST_LINES) */
+        size_t rank[MAX_HIST_LINES];  /* their ranks, ascending */
+    } shown[MAX_HIST_CHARTS];
     size_t nshown;
     size_t compacted; /* capacity of the points at the last compaction */
 };
@@ -242,7 +252,7 @@ static size_t shown_at(const struct hload *h, uint64_t k)
     size_t lo = 0, hi = h->nshown;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (h->shown[mid] < k)
+        if (h->shown[mid].key < k)
             lo = mid + 1;
         else
             hi = mid;
@@ -250,25 +260,62 @@ static size_t shown_at(const struct hload *h, uint64_t k)
     return lo;
 }
 
-static int is_shown(const struct hload *h, uint64_t k)
+static size_t rank_at(const struct shown *p, size_t rank)
 {
-    size_t at = shown_at(h, k);
-    return at < h->nshown && h->shown[at] == k;
+    size_t lo = 0, hi = p->nlines;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->rank[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-/* Take pair k among those drawn when it is one of the first
- * MAX_HIST_CHARTS seen (the last one then drops out). 1 = drawn. */
-static int take_pair(struct hload *h, uint64_t k)
+/* Is series s drawn (as far as the rows read so far tell)? */
+static int is_shown(const struct hload *h, const struct rp_hseries *s)
 {
+    uint64_t k = pair_key(h->d, s->test, s->metric);
     size_t at = shown_at(h, k);
-    if (at < h->nshown && h->shown[at] == k)
-        return 1;
-    if (at >= MAX_HIST_CHARTS)
+    if (at >= h->nshown || h->shown[at].key != k)
         return 0;
-    size_t n = h->nshown < MAX_HIST_CHARTS ? h->nshown : MAX_HIST_CHARTS - 1;
-    memmove(h->shown + at + 1, h->shown + at, (n - at) * sizeof(*h->shown));
-    h->shown[at] = k;
-    h->nshown = n + 1;
+    const struct shown *p = &h->shown[at];
+    size_t rank = h->d->configs[s->config].rank;
+    size_t r = rank_at(p, rank);
+    return r < p->nlines && p->rank[r] == rank;
+}
+
+/* Take series s among those drawn when its pair is one of the first
+ * MAX_HIST_CHARTS seen (the last one then drops out) and its config one
+ * of the pair's first MAX_HIST_LINES (likewise). 1 = drawn. */
+static int take_series(struct hload *h, const struct rp_hseries *s)
+{
+    uint64_t k = pair_key(h->d, s->test, s->metric);
+    size_t at = shown_at(h, k);
+    if (at >= h->nshown || h->shown[at].key != k) {
+        if (at >= MAX_HIST_CHARTS)
+            return 0;
+        size_t n =
+            h->nshown < MAX_HIST_CHARTS ? h->nshown : MAX_HIST_CHARTS - 1;
+        memmove(h->shown + at + 1, h->shown + at,
+                (n - at) * sizeof(*h->shown));
+        memset(&h->shown[at], 0, sizeof(h->shown[at]));
+        h->shown[at].key = k;
+        h->shown[at].test = s->test;
+        h->shown[at].metric = s->metric;
+        h->nshown = n + 1;
+    }
+    struct shown *p = &h->shown[at];
+    p->nseries++;
+    size_t rank = h->d->configs[s->config].rank;
+    size_t r = rank_at(p, rank);
+    if (r >= MAX_HIST_LINES)
+        return 0;
+    size_t n = p->nlines < MAX_HIST_LINES ? p->nlines : MAX_HIST_LINES - 1;
+    memmove(p->rank + r + 1, p->rank + r, (n - r) * sizeof(*p->rank));
+    p->rank[r] = rank;
+    p->nlines = n + 1;
     return 1;
 }
 
@@ -295,7 +342,7 @@ static void compact(struct hload *h)
     size_t to = 0, ns = 0;
     for (size_t i = 0; i < out->ns; i++) {
         struct rp_hseries s = out->s[i];
-        if (!s.reduced && !is_shown(h, pair_key(h->d, s.test, s.metric))) {
+        if (!s.reduced && !is_shown(h, &s)) {
             keep_steps(out, &s, to);
         } else {
             memmove(out->pts + to, out->pts + s.first,
@@ -372,7 +419,7 @@ static void fold_rows(struct hload *h)
             s->n = npts;
             s->steps = find_steps(out->pts + first, npts);
             out->nsteps += s->steps;
-            if (!take_pair(h, pair_key(d, s->test, s->metric))) {
+            if (!take_series(h, s)) {
                 out->npts = first + keep_steps(out, s, first);
                 if (!s->n) {
                     out->ns--;
@@ -446,6 +493,14 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
         goto done;
     fold_rows(&h);
     compact(&h);
+    out->pairs = pb_xcalloc(h.nshown + 1, sizeof(*out->pairs));
+    for (size_t i = 0; i < h.nshown; i++) {
+        out->pairs[i].test = h.shown[i].test;
+        out->pairs[i].metric = h.shown[i].metric;
+        out->pairs[i].nseries = h.shown[i].nseries;
+        out->pairs[i].nlines = h.shown[i].nlines;
+    }
+    out->npairs = h.nshown;
     sort_d = d;
     if (out->ns)
         qsort(out->s, out->ns, sizeof(*out->s), cmp_series);
@@ -461,6 +516,7 @@ done:
 
 void rp_history_release(struct rp_history *h)
 {
+    free(h->pairs);
     free(h->pts);
     free(h->s);
     pb_arena_release(&h->arena);
@@ -490,6 +546,8 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
                           size_t num)
 {
     const struct rp_hseries *s0 = &h->s[from];
+    while (s0->reduced) /* the caller's group has a drawn series */
+        s0++;
     const struct rp_metric *m = &d->metrics[s0->metric];
     struct rt_table t;
     rt_init(&t, 7);
@@ -509,8 +567,11 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
         "direction", "value", "stderr",         "n",    "change", "p",
         "step"};
     struct rp_csv *cv = rp_csv_new(13, head);
+    size_t nl = 0;
     for (size_t si = from; si < to; si++) {
         const struct rp_hseries *s = &h->s[si];
+        if (s->reduced)
+            continue;
         const struct rp_config *cf = &d->configs[s->config];
         double *x = pb_arena_alloc(&t.arena, s->n * sizeof(double));
         double *y = pb_arena_alloc(&t.arena, s->n * sizeof(double));
@@ -569,13 +630,14 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             rp_csv_num(cv, p->p);
             rp_csv_int(cv, p->step);
         }
-        lines[si - from].label = cf->label;
-        lines[si - from].color = cf->color;
-        lines[si - from].n = s->n;
-        lines[si - from].x = x;
-        lines[si - from].y = y;
-        lines[si - from].yerr = e;
-        lines[si - from].pt = pt;
+        lines[nl].label = cf->label;
+        lines[nl].color = cf->color;
+        lines[nl].n = s->n;
+        lines[nl].x = x;
+        lines[nl].y = y;
+        lines[nl].yerr = e;
+        lines[nl].pt = pt;
+        nl++;
     }
     char mt[96], title[400], stem[48];
     rp_metric_title(m->name, mt, sizeof(mt));
@@ -591,7 +653,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rp_unit_of("", "", &xs.xunit);
     xs.yunit = m->u;
     xs.lines = lines;
-    xs.n = to - from;
+    xs.n = nl;
     xs.xcats = h->keys;
     xs.nxcats = h->nkeys;
     snprintf(stem, sizeof(stem), "history-%zu", num);
@@ -599,6 +661,18 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
     t.caption = rt_str(&t, "Data: %s", title);
     rp_out_table(o, &t);
+    for (size_t i = 0; i < h->npairs; i++)
+        if (h->pairs[i].test == s0->test && h->pairs[i].metric == s0->metric &&
+            h->pairs[i].nseries > nl) {
+            char note[300];
+            snprintf(note, sizeof(note),
+                     "Lines of the first %zu of the %zu configurations with "
+                     "a history of this test (the report's order); the "
+                     "steps of all are under Warnings. Narrow the report "
+                     "with --config for the others.",
+                     nl, h->pairs[i].nseries);
+            rp_out_para(o, "note", note);
+        }
     free(lines);
 }
 
@@ -621,13 +695,13 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
                 "Welch's t-test at p < 0.05; single runs (n < 2) are never "
                 "called a step.");
     size_t charts = 0;
-    for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS &&
-                       !h->s[i].reduced;) {
-        size_t j = i;
+    for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS;) {
+        size_t j = i, drawn = 0;
         while (j < h->ns && h->s[j].test == h->s[i].test &&
-               h->s[j].metric == h->s[i].metric && !h->s[j].reduced)
-            j++;
-        history_chart(o, d, h, i, j, ++charts);
+               h->s[j].metric == h->s[i].metric)
+            drawn += !h->s[j++].reduced;
+        if (drawn) /* else not drawn: its steps alone were kept */
+            history_chart(o, d, h, i, j, ++charts);
         i = j;
     }
     if (charts == MAX_HIST_CHARTS)

@@ -856,6 +856,10 @@ struct rp_history {
     struct rp_hseries *s; /* by test rank, metric, config rank */
     size_t ns, caps;
     size_t nhidden; /* series not drawn and without steps: dropped */
+    struct rp_hpair { /* the charts drawn: their series and lines */
+        size_t test, metric, nseries, nlines;
+    } *pairs;
+    size_t npairs;
     size_t nsteps;
     struct pb_arena arena;
 };
