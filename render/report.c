@@ -319,8 +319,8 @@ static const char *default_title(const struct rp_data *d, struct pb_arena *a)
  * NULL. */
 static const char *origin_kind(const char *origin, char *buf, size_t n)
 {
-    if (!origin)
-        return "parser";
+    if (!origin) /* into buf too: callers read buf */
+        return rp_cat(buf, n, "parser", (const char *)NULL);
     const char *colon = strchr(origin, ':');
     size_t l = colon ? (size_t)(colon - origin) : strlen(origin);
     snprintf(buf, n, "%.*s", (int)(l < n ? l : n - 1), origin);
