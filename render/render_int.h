@@ -205,6 +205,10 @@ struct rp_data {
     size_t nsources, capsources;
     struct rp_fact *facts;
     size_t nfacts, capfacts;
+    const char **strs; /* texts repeated across sources and facts (keys,
+                          hosts, formats, versions), stored once: a hash
+                          set of arena strings (data.c) */
+    size_t nstrs, capstrs;
     size_t nrows; /* result rows read */
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
