@@ -5,8 +5,8 @@
 # 10 metrics, 1,500 sources (nightly runs: every configuration on three
 # days, each run one source of 20 tests). The report of it must stay under
 # 100 MB of peak RSS: main before this change held every row of
-# results.json, results.csv, index.html and History in memory (288 MB
-# here; 795 MB at 10^6 results); now 45 MB. Also checks exact numbers:
+# results.json, results.csv, index.html and History in memory (245 MB
+# here; 795 MB at 10^6 results); now 42 MB. Also checks exact numbers:
 # results.csv and results.json have every row, one chart's data gives
 # the exact mean and SE of three repeats, History's data its three days. The
 # RSS bound is skipped under ASan (its shadow memory). Skips (77) without
