@@ -28,6 +28,11 @@ struct ids {
     size_t n, cap;
 };
 
+struct pjson {
+    long long id;
+    char *text; /* NULL: none yet */
+};
+
 struct res {
     struct pb_arena arena;
     struct params cp, tp;
@@ -36,6 +41,7 @@ struct res {
     size_t nckeys, ntkeys;
     struct pb_buf csv, json;   /* what is not written yet */
     struct rp_file *fcsv, *fjson; /* results.csv, results.json */
+    struct pjson cjs, tjs; /* the last owners' parameters as JSON */
     size_t rows;
 };
 
@@ -157,6 +163,25 @@ static json_t *params_object(const struct params *p, long long id)
     return o;
 }
 
+#define JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* The JSON text of owner id's parameters, kept for the next rows of the
+ * same owner. Owned by c. */
+static const char *params_json(const struct params *p, struct pjson *c,
+                               long long id)
+{
+    if (c->text && c->id == id)
+        return c->text;
+    free(c->text);
+    json_t *o = params_object(p, id);
+    c->text = json_dumps(o, JSON_FLAGS);
+    json_decref(o);
+    if (!c->text)
+        c->text = pb_xstrdup("null");
+    c->id = id;
+    return c->text;
+}
+
 /* ==== rows ==== */
 
 static int on_row(void *ctx, const struct pb_db_row *r)
@@ -202,14 +227,23 @@ static int on_row(void *ctx, const struct pb_db_row *r)
             j = pb_jout_str(v[i]);
         json_object_set_new(o, columns[i], j);
     }
-    json_object_set_new(o, "config_params",
-                        params_object(&x->cp, r->config_id));
-    json_object_set_new(o, "test_params", params_object(&x->tp, r->test_id));
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                JSON_REAL_PRECISION(17));
+    char *s = json_dumps(o, JSON_FLAGS);
     json_decref(o);
     pb_buf_puts(&x->json, x->rows ? ",\n  " : "[\n  ");
-    pb_buf_puts(&x->json, s ? s : "null");
+    if (s && *s && s[strlen(s) - 1] == '}') {
+        /* the two parameter objects, printed once per owner (rows come
+         * grouped by test and config): compact JSON is their text after
+         * the columns, as jansson prints the whole object */
+        s[strlen(s) - 1] = '\0';
+        pb_buf_puts(&x->json, s);
+        pb_buf_puts(&x->json, ",\"config_params\":");
+        pb_buf_puts(&x->json, params_json(&x->cp, &x->cjs, r->config_id));
+        pb_buf_puts(&x->json, ",\"test_params\":");
+        pb_buf_puts(&x->json, params_json(&x->tp, &x->tjs, r->test_id));
+        pb_buf_putc(&x->json, '}');
+    } else {
+        pb_buf_puts(&x->json, "null");
+    }
     free(s);
     x->rows++;
     rp_file_flush(x->fcsv, &x->csv, FLUSH_AT);
@@ -219,6 +253,8 @@ static int on_row(void *ctx, const struct pb_db_row *r)
 
 static void res_release(struct res *x)
 {
+    free(x->cjs.text);
+    free(x->tjs.text);
     free(x->cp.v);
     free(x->tp.v);
     free(x->cids.v);
