@@ -15,6 +15,7 @@ int cmd_rm(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 /* poolbench --version (version.c): argv[0] is "--version". */
 int cli_version(int argc, char **argv);

@@ -97,89 +97,110 @@ struct out {
     struct params cp, tp;
 };
 
+/* ==== one writer for results, samples and series ==== */
+
+/* A cell of a row: text, a real or an integer; a missing number is an
+ * empty CSV field and a JSON null. */
+enum { C_STR, C_NUM, C_INT };
+struct cell {
+    int kind;
+    const char *s;
+    double d;
+    long long i;
+    int null;
+};
+
+#define STR(x)     {C_STR, (x), 0, 0, 0}
+#define NUM(x, ok) {C_NUM, NULL, (x), 0, !(ok)}
+#define INT(x, ok) {C_INT, NULL, 0, (x), !(ok)}
+
+static void csv_header(FILE *fp, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s%s", i ? "," : "", names[i]);
+    fputs("\r\n", fp);
+}
+
+static void csv_row(FILE *fp, const struct cell *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char b[64] = "";
+        if (i)
+            fputc(',', fp);
+        if (c[i].kind == C_STR) {
+            cli_csv_field(fp, c[i].s);
+            continue;
+        }
+        if (!c[i].null && c[i].kind == C_NUM)
+            pb_fmt_num(c[i].d, b, sizeof(b));
+        else if (!c[i].null)
+            snprintf(b, sizeof(b), "%lld", c[i].i);
+        cli_csv_field(fp, b);
+    }
+    fputs("\r\n", fp);
+}
+
+/* The row as a JSON object, keys in column order; caller owns it. */
+static json_t *json_row(const char *const *names, const struct cell *c,
+                        size_t n)
+{
+    json_t *obj = json_object();
+    for (size_t i = 0; i < n; i++) {
+        json_t *x = c[i].kind == C_STR ? cli_json_str(c[i].s)
+                    : c[i].null        ? json_null()
+                    : c[i].kind == C_NUM ? json_real(c[i].d)
+                                         : json_integer(c[i].i);
+        json_object_set_new(obj, names[i], x);
+    }
+    return obj;
+}
+
+/* Write obj as the next element of the JSON array and drop it. */
+static void json_item(struct out *o, json_t *obj)
+{
+    fputs(o->n ? ",\n  " : "[\n  ", o->fp);
+    json_dumpf(obj, o->fp,
+               JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    json_decref(obj);
+}
+
+static void json_close(const struct out *o)
+{
+    if (o->json)
+        fputs(o->n ? "\n]\n" : "[]\n", o->fp);
+}
+
 static int on_row(void *ctx, const struct pb_db_row *r)
 {
     struct out *o = ctx;
-    char val[64] = "", se[64] = "", n[32] = "";
-    if (r->has_value)
-        pb_fmt_num(r->value, val, sizeof(val));
-    if (r->has_stderr)
-        pb_fmt_num(r->stderr_, se, sizeof(se));
-    if (r->samples)
-        snprintf(n, sizeof(n), "%ld", r->samples);
     if (o->samples) {
-        snprintf(n, sizeof(n), "%ld", r->samples);
-        if (!o->json) {
-            const char *v[NSCOLS] = {r->source_path, r->format, r->host,
-                                     r->config, r->test, r->tool, r->job,
-                                     r->metric, n, val, r->unit,
-                                     r->direction};
-            for (size_t i = 0; i < NSCOLS; i++) {
-                if (i)
-                    fputc(',', o->fp);
-                cli_csv_field(o->fp, v[i]);
-            }
-            fputs("\r\n", o->fp);
-        } else {
-            json_t *obj = json_object();
-            const char *v[NSCOLS] = {r->source_path, r->format, r->host,
-                                     r->config, r->test, r->tool, r->job,
-                                     r->metric, NULL, NULL, r->unit,
-                                     r->direction};
-            for (size_t i = 0; i < NSCOLS; i++) {
-                json_t *x = i == 8   ? json_integer(r->samples)
-                            : i == 9 ? json_real(r->value)
-                                     : cli_json_str(v[i]);
-                json_object_set_new(obj, sample_columns[i], x);
-            }
-            fputs(o->n ? ",\n  " : "[\n  ", o->fp);
-            json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                       JSON_REAL_PRECISION(17));
-            json_decref(obj);
-        }
+        const struct cell c[NSCOLS] = {
+            STR(r->source_path), STR(r->format), STR(r->host),
+            STR(r->config),      STR(r->test),   STR(r->tool),
+            STR(r->job),         STR(r->metric), INT(r->samples, 1),
+            NUM(r->value, r->has_value), STR(r->unit), STR(r->direction)};
+        if (o->json)
+            json_item(o, json_row(sample_columns, c, NSCOLS));
+        else
+            csv_row(o->fp, c, NSCOLS);
         o->n++;
         return 0;
     }
-    if (!o->json) {
-        const char *v[NCOLS] = {r->source_path, r->format, r->host, r->config,
-                                r->test, r->tool, r->job, r->metric, val,
-                                r->unit, r->direction, se, n};
-        for (size_t i = 0; i < NCOLS; i++) {
-            if (i)
-                fputc(',', o->fp);
-            cli_csv_field(o->fp, v[i]);
-        }
-        fputs("\r\n", o->fp);
-    } else {
-        json_t *obj = json_object();
-#define STR(k, s) json_object_set_new(obj, k, cli_json_str(s))
-        STR("source_path", r->source_path);
-        STR("format", r->format);
-        STR("host", r->host);
-        STR("config", r->config);
-        STR("test", r->test);
-        STR("tool", r->tool);
-        STR("job", r->job);
-        STR("metric", r->metric);
-        json_object_set_new(obj, "value",
-                            r->has_value ? json_real(r->value) : json_null());
-        STR("unit", r->unit);
-        STR("direction", r->direction);
-        json_object_set_new(obj, "stderr", r->has_stderr
-                                               ? json_real(r->stderr_)
-                                               : json_null());
-        json_object_set_new(obj, "samples",
-                            r->samples ? json_integer(r->samples)
-                                       : json_null());
+    const struct cell c[NCOLS] = {
+        STR(r->source_path), STR(r->format), STR(r->host),
+        STR(r->config),      STR(r->test),   STR(r->tool),
+        STR(r->job),         STR(r->metric), NUM(r->value, r->has_value),
+        STR(r->unit),        STR(r->direction),
+        NUM(r->stderr_, r->has_stderr), INT(r->samples, r->samples)};
+    if (o->json) {
+        json_t *obj = json_row(columns, c, NCOLS);
         json_object_set_new(obj, "config_params",
                             params_object(&o->cp, r->config_id));
         json_object_set_new(obj, "test_params",
                             params_object(&o->tp, r->test_id));
-#undef STR
-        fputs(o->n ? ",\n  " : "[\n  ", o->fp);
-        json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                   JSON_REAL_PRECISION(17));
-        json_decref(obj);
+        json_item(o, obj);
+    } else {
+        csv_row(o->fp, c, NCOLS);
     }
     o->n++;
     return 0;
@@ -192,58 +213,22 @@ static const char *const pcols[] = {
     "max",    "unit",   "kind", "n",    "p50",    "p90",  "p95",   "p99"};
 #define NPCOLS (sizeof(pcols) / sizeof(pcols[0]))
 
-static json_t *num_or_null(double v)
-{
-    return isnan(v) ? json_null() : json_real(v);
-}
-
 static int on_point(void *ctx, const struct pb_db_point *p)
 {
     struct out *o = ctx;
-    const double nums[] = {p->value, p->min, p->max, p->p50,
-                           p->p90,   p->p95, p->p99};
-    if (!o->json) {
-        char b[7][64], t[32], n[32] = "";
-        for (size_t i = 0; i < 7; i++) {
-            b[i][0] = '\0';
-            if (!isnan(nums[i]))
-                pb_fmt_num(nums[i], b[i], sizeof(b[i]));
-        }
-        snprintf(t, sizeof(t), "%lld", p->t_ms);
-        if (p->n)
-            snprintf(n, sizeof(n), "%lld", p->n);
-        const char *v[NPCOLS] = {p->source_path, p->config, p->test, p->job,
-                                 p->series, t, b[0], b[1], b[2], p->unit,
-                                 p->kind, n, b[3], b[4], b[5], b[6]};
-        for (size_t i = 0; i < NPCOLS; i++) {
-            if (i)
-                fputc(',', o->fp);
-            cli_csv_field(o->fp, v[i]);
-        }
-        fputs("\r\n", o->fp);
-    } else {
-        json_t *obj = json_object();
-        json_object_set_new(obj, "source", cli_json_str(p->source_path));
-        json_object_set_new(obj, "config", cli_json_str(p->config));
-        json_object_set_new(obj, "test", cli_json_str(p->test));
-        json_object_set_new(obj, "job", cli_json_str(p->job));
-        json_object_set_new(obj, "series", cli_json_str(p->series));
-        json_object_set_new(obj, "t_ms", json_integer(p->t_ms));
-        json_object_set_new(obj, "value", num_or_null(p->value));
-        json_object_set_new(obj, "min", num_or_null(p->min));
-        json_object_set_new(obj, "max", num_or_null(p->max));
-        json_object_set_new(obj, "unit", cli_json_str(p->unit));
-        json_object_set_new(obj, "kind", cli_json_str(p->kind));
-        json_object_set_new(obj, "n", p->n ? json_integer(p->n) : json_null());
-        json_object_set_new(obj, "p50", num_or_null(p->p50));
-        json_object_set_new(obj, "p90", num_or_null(p->p90));
-        json_object_set_new(obj, "p95", num_or_null(p->p95));
-        json_object_set_new(obj, "p99", num_or_null(p->p99));
-        fputs(o->n ? ",\n  " : "[\n  ", o->fp);
-        json_dumpf(obj, o->fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                   JSON_REAL_PRECISION(17));
-        json_decref(obj);
-    }
+    const struct cell c[NPCOLS] = {
+        STR(p->source_path),           STR(p->config),
+        STR(p->test),                  STR(p->job),
+        STR(p->series),                INT(p->t_ms, 1),
+        NUM(p->value, !isnan(p->value)), NUM(p->min, !isnan(p->min)),
+        NUM(p->max, !isnan(p->max)),   STR(p->unit),
+        STR(p->kind),                  INT(p->n, p->n),
+        NUM(p->p50, !isnan(p->p50)),   NUM(p->p90, !isnan(p->p90)),
+        NUM(p->p95, !isnan(p->p95)),   NUM(p->p99, !isnan(p->p99))};
+    if (o->json)
+        json_item(o, json_row(pcols, c, NPCOLS));
+    else
+        csv_row(o->fp, c, NPCOLS);
     o->n++;
     return 0;
 }
@@ -251,14 +236,10 @@ static int on_point(void *ctx, const struct pb_db_point *p)
 static int export_series(struct pb_db *db, const struct pb_db_filter *f,
                          struct out *o, struct pb_err *err)
 {
-    if (!o->json) {
-        for (size_t i = 0; i < NPCOLS; i++)
-            fprintf(o->fp, "%s%s", i ? "," : "", pcols[i]);
-        fputs("\r\n", o->fp);
-    }
+    if (!o->json)
+        csv_header(o->fp, pcols, NPCOLS);
     int rc = pb_db_each_point(db, f, on_point, o, err);
-    if (o->json)
-        fputs(o->n ? "\n]\n" : "[]\n", o->fp);
+    json_close(o);
     return rc;
 }
 
@@ -364,18 +345,13 @@ int cmd_export(int argc, char **argv)
     if (wide)
         return finish(db, o.fp, outpath,
                       cli_export_wide(db, &f, json, o.fp, &err), &err);
-    if (csv) {
-        size_t nc = samples ? NSCOLS : NCOLS;
-        for (size_t i = 0; i < nc; i++)
-            fprintf(o.fp, "%s%s", i ? "," : "",
-                    samples ? sample_columns[i] : columns[i]);
-        fputs("\r\n", o.fp);
-    }
+    if (csv)
+        csv_header(o.fp, samples ? sample_columns : columns,
+                   samples ? NSCOLS : NCOLS);
     int rc = PB_OK;
     if (samples) {
         rc = pb_db_each_result_sample(db, &f, on_row, &o, &err);
-        if (json)
-            fputs(o.n ? "\n]\n" : "[]\n", o.fp);
+        json_close(&o);
         return finish(db, o.fp, outpath, rc, &err);
     }
     if (json)
@@ -386,7 +362,6 @@ int cmd_export(int argc, char **argv)
         rc = pb_db_each_result(db, &f, on_row, &o, &err);
     params_release(&o.cp);
     params_release(&o.tp);
-    if (json)
-        fputs(o.n ? "\n]\n" : "[]\n", o.fp);
+    json_close(&o);
     return finish(db, o.fp, outpath, rc, &err);
 }

@@ -34,6 +34,7 @@ static const struct command commands[] = {
     {"relabel", cmd_relabel, "rename a configuration label"},
     {"run", cmd_run, "run a plan of fio benchmarks on fresh ZFS pools"},
     {"doctor", cmd_doctor, "check what run needs on this machine"},
+    {"db", cmd_db, "compact the database file"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

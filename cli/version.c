@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/config.h"
 #include "run/run.h"
+#include "pb_git_rev.h" /* PB_GIT_REV (build dir; cmake/git_rev.cmake) */
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>

@@ -130,6 +130,7 @@ _poolbench()
     run) _poolbench_files '@(ini|plan)' ;;
     list) _poolbench_add < <(printf '%s\n' sources configs tests results) ;;
     relabel) _poolbench_add < <(_poolbench_ask configs "${db[@]}") ;;
+    db) _poolbench_add < <(printf '%s\n' compact) ;;
     esac
     return 0
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,11 +80,12 @@ void pb_log_name_parse(const char *path, struct pb_log_name *out)
 struct link {
     char *json_path;     /* the fio JSON it was linked to, or NULL */
     int ambiguous;       /* several JSON files name this log */
-    struct pb_resultset *run; /* that JSON parsed */
+    const struct pb_resultset *run; /* that JSON parsed (the cache's) */
     char *jobname;       /* the job in it */
     int fio2;            /* fio 2.x: latencies in us */
     long avg_msec, hist_msec;
     int max_value;       /* log_max_value=1 */
+    struct jdir *dir;    /* the cached folder it holds (a reference) */
 };
 
 static const char *opt_str(json_t *opts, const char *key)
@@ -129,34 +131,248 @@ static long opt_long(json_t *job, json_t *global, const char *key)
     return v ? atol(v) : 0;
 }
 
-/* Read path when it is a fio JSON output naming this log: the job in
- * lk. 1 when linked. */
-static int try_json(const char *path, const struct pb_log_name *n,
-                    struct link *lk)
+/* ---- the files of a folder, each read once per ingest ----
+ *
+ * Every log of a folder looks at every other file in it for its run: 200
+ * logs beside 50 fio JSON files would parse 10,000 JSON files. The cache
+ * keeps what each file of the folder was (its JSON, or not a fio JSON)
+ * under its identity (device, inode, size, mtime): a file that changes is
+ * read again, so the links are those of reading every file each time.
+ * The folder is listed for each log as before. Ingest workers share it
+ * under one mutex; a few folders are kept, the oldest unused dropped. */
+
+#define JDIR_KEEP 4
+
+struct jfile {
+    char *name;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    json_t *root;              /* link_view of it; NULL: not a fio JSON */
+    struct pb_resultset *run;  /* parsed on the first link */
+    int run_tried;
+};
+
+struct jdir {
+    char *path;
+    struct jfile *f;
+    size_t n, cap;
+    /* runs of files that changed: a log may still be adopting one */
+    struct pb_resultset **stale;
+    size_t nstale, capstale;
+    int refs;
+    unsigned long used;
+};
+
+static struct {
+    pthread_mutex_t mu;
+    struct jdir **d;
+    size_t n, cap;
+    unsigned long tick;
+} cache = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, 0};
+
+static void jfile_clear(struct jfile *f)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-        st.st_size > 64 * 1024 * 1024)
-        return 0;
-    /* sniffed from its first 8 KiB before it is read whole */
+    json_decref(f->root);
+    pb_resultset_free(f->run);
+    f->root = NULL;
+    f->run = NULL;
+    f->run_tried = 0;
+}
+
+static void jdir_free(struct jdir *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        jfile_clear(&d->f[i]);
+        free(d->f[i].name);
+    }
+    for (size_t i = 0; i < d->nstale; i++)
+        pb_resultset_free(d->stale[i]);
+    free(d->stale);
+    free(d->f);
+    free(d->path);
+    free(d);
+}
+
+/* The cached folder of path, a new one when absent (a reference: give it
+ * back with jdir_put). Under cache.mu. */
+static struct jdir *jdir_get(const char *path)
+{
+    for (size_t i = 0; i < cache.n; i++)
+        if (!strcmp(cache.d[i]->path, path)) {
+            cache.d[i]->refs++;
+            cache.d[i]->used = ++cache.tick;
+            return cache.d[i];
+        }
+    /* room: drop the least recently used folders nobody holds */
+    while (cache.n >= JDIR_KEEP) {
+        size_t old = cache.n;
+        for (size_t i = 0; i < cache.n; i++)
+            if (!cache.d[i]->refs &&
+                (old == cache.n || cache.d[i]->used < cache.d[old]->used))
+                old = i;
+        if (old == cache.n)
+            break;
+        jdir_free(cache.d[old]);
+        cache.d[old] = cache.d[--cache.n];
+    }
+    struct jdir *d = pb_xcalloc(1, sizeof(*d));
+    d->path = pb_xstrdup(path);
+    d->refs = 1;
+    d->used = ++cache.tick;
+    PB_GROW(cache.d, cache.cap, cache.n + 1);
+    cache.d[cache.n++] = d;
+    return d;
+}
+
+static void jdir_put(struct jdir *d)
+{
+    if (!d)
+        return;
+    pthread_mutex_lock(&cache.mu);
+    d->refs--;
+    pthread_mutex_unlock(&cache.mu);
+}
+
+/* What linking reads of a fio JSON: its version, and the log options and
+ * names of its jobs and global options (a JSON of many jobs and
+ * percentiles kept whole, per file of a large folder, would be large). */
+static json_t *link_view(json_t *root)
+{
+    static const char *const keys[] = {
+        "write_bw_log",   "write_iops_log", "write_lat_log", "write_hist_log",
+        "log_avg_msec",   "log_hist_msec",  "log_max_value"};
+    json_t *v = json_object();
+    json_t *ver = json_object_get(root, "fio version");
+    if (ver)
+        json_object_set(v, "fio version", ver);
+    json_t *g = json_object_get(root, "global options");
+    json_t *jobs = json_object_get(root, "jobs"), *vjobs = json_array();
+    json_t *vg = g ? json_object() : NULL;
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        json_t *x = json_object_get(g, keys[k]);
+        if (vg && x)
+            json_object_set(vg, keys[k], x);
+    }
+    if (vg)
+        json_object_set_new(v, "global options", vg);
+    size_t i;
+    json_t *job;
+    json_array_foreach(jobs, i, job)
+    {
+        json_t *vj = json_object();
+        json_t *name = json_object_get(job, "jobname");
+        if (name)
+            json_object_set(vj, "jobname", name);
+        json_t *o = json_object_get(job, "job options");
+        if (o) {
+            json_t *vo = json_object();
+            for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+                json_t *x = json_object_get(o, keys[k]);
+                if (x)
+                    json_object_set(vo, keys[k], x);
+            }
+            json_object_set_new(vj, "job options", vo);
+        }
+        json_array_append_new(vjobs, vj);
+    }
+    json_object_set_new(v, "jobs", vjobs);
+    return v;
+}
+
+/* What linking reads of path (link_view) when it is a fio JSON (sniffed
+ * from its first 8 KiB before it is read whole); NULL otherwise. */
+static json_t *load_json(const char *path, const struct stat *st)
+{
+    if (!S_ISREG(st->st_mode) || st->st_size > 64 * 1024 * 1024)
+        return NULL;
     char head[8192];
     FILE *fp = fopen(path, "rb");
     size_t hn = fp ? fread(head, 1, sizeof(head), fp) : 0;
     if (fp)
         fclose(fp);
     if (!hn || pb_parser_fio_json.sniff(head, hn) < 50)
-        return 0;
+        return NULL;
     char *buf = NULL;
     size_t len = 0;
     struct pb_err e = {0};
     if (pb_read_file(path, &buf, &len, &e) != PB_OK)
-        return 0;
-    int linked = 0;
+        return NULL;
     const char *brace = memchr(buf, '{', len);
     json_error_t je;
     json_t *root = brace ? json_loadb(brace, len - (size_t)(brace - buf),
                                       JSON_DISABLE_EOF_CHECK, &je)
                          : NULL;
+    free(buf);
+    json_t *v = root ? link_view(root) : NULL;
+    json_decref(root);
+    return v;
+}
+
+/* The file name of folder d (path its full path), read when it is new or
+ * changed; NULL when it cannot be looked at. Under cache.mu. */
+static struct jfile *jfile_get(struct jdir *d, const char *name,
+                               const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return NULL;
+    struct jfile *f = NULL;
+    for (size_t i = 0; i < d->n && !f; i++)
+        if (!strcmp(d->f[i].name, name))
+            f = &d->f[i];
+    if (f && f->dev == st.st_dev && f->ino == st.st_ino &&
+        f->size == st.st_size && f->mtime.tv_sec == st.st_mtim.tv_sec &&
+        f->mtime.tv_nsec == st.st_mtim.tv_nsec)
+        return f;
+    if (!f) {
+        PB_GROW(d->f, d->cap, d->n + 1);
+        f = &d->f[d->n++];
+        memset(f, 0, sizeof(*f));
+        f->name = pb_xstrdup(name);
+    }
+    if (f->run) { /* changed since: another log may hold its run */
+        PB_GROW(d->stale, d->capstale, d->nstale + 1);
+        d->stale[d->nstale++] = f->run;
+        f->run = NULL;
+    }
+    jfile_clear(f);
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    f->size = st.st_size;
+    f->mtime = st.st_mtim;
+    f->root = load_json(path, &st);
+    return f;
+}
+
+/* The run of f parsed, once (NULL when fio-json rejects it). */
+static const struct pb_resultset *jfile_run(struct jfile *f, const char *path)
+{
+    if (f->run_tried)
+        return f->run;
+    f->run_tried = 1;
+    char *buf = NULL;
+    size_t len = 0;
+    struct pb_err e = {0};
+    if (pb_read_file(path, &buf, &len, &e) != PB_OK)
+        return NULL;
+    struct pb_resultset *run = pb_resultset_new();
+    struct pb_err pe = {0};
+    if (pb_parser_fio_json.parse(path, buf, len, run, &pe) == PB_OK)
+        f->run = run;
+    else
+        pb_resultset_free(run);
+    free(buf);
+    return f->run;
+}
+
+/* When the fio JSON f (at path) names this log: the job in lk. 1 when
+ * linked. Under cache.mu. */
+static int try_json(struct jfile *f, const char *path,
+                    const struct pb_log_name *n, struct link *lk)
+{
+    json_t *root = f->root;
     json_t *jobs = json_object_get(root, "jobs");
     json_t *global = json_object_get(root, "global options");
     size_t i;
@@ -177,18 +393,10 @@ static int try_json(const char *path, const struct pb_log_name *n,
         lk->hist_msec = opt_long(job, global, "log_hist_msec");
         lk->max_value = opt_long(job, global, "log_max_value") != 0;
         lk->json_path = pb_xstrdup(path);
-        struct pb_resultset *run = pb_resultset_new();
-        struct pb_err pe = {0};
-        if (pb_parser_fio_json.parse(path, buf, len, run, &pe) == PB_OK)
-            lk->run = run;
-        else
-            pb_resultset_free(run);
-        linked = 1;
-        break;
+        lk->run = jfile_run(f, path);
+        return 1;
     }
-    json_decref(root);
-    free(buf);
-    return linked;
+    return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -226,23 +434,29 @@ static void find_run(const char *path, const struct pb_log_name *n,
     closedir(dp);
     if (nn)
         qsort(names, nn, sizeof(*names), cmp_str);
+    pthread_mutex_lock(&cache.mu);
+    lk->dir = jdir_get(d);
     for (size_t i = 0; i < nn; i++) {
         if (!lk->ambiguous) {
             char *full = pb_xasprintf("%s/%s", d, names[i]);
-            try_json(full, n, lk);
+            struct jfile *f = jfile_get(lk->dir, names[i], full);
+            if (f && f->root)
+                try_json(f, full, n, lk);
             free(full);
         }
         free(names[i]);
     }
+    pthread_mutex_unlock(&cache.mu);
     free(names);
     free(dir);
 }
 
+/* lk->run stays the cache's: only the folder reference is given back. */
 static void link_release(struct link *lk)
 {
     free(lk->json_path);
     free(lk->jobname);
-    pb_resultset_free(lk->run);
+    jdir_put(lk->dir);
 }
 
 /* ==== into the set ==== */

@@ -65,6 +65,14 @@ int pb_db_commit(struct pb_db *db, struct pb_err *err) PB_WUR;
 int pb_db_forget_source(struct pb_db *db, long long source_id,
                         struct pb_err *err) PB_WUR;
 
+/* Compact the database (compact.c): VACUUM, ANALYZE, PRAGMA optimize,
+ * then fold the -wal file into it. *before and *after get the bytes of
+ * the file plus its -wal file. Not inside a batch. PB_OK, or PB_EDB with
+ * err filled (the content is unchanged either way: each step is one
+ * transaction that only rewrites pages or statistics). */
+int pb_db_compact(struct pb_db *db, long long *before, long long *after,
+                  struct pb_err *err) PB_WUR;
+
 /* ==== fixing the database (edit.c; docs/design.md, "Fixing the
  * database") ==== */
 

@@ -784,7 +784,7 @@ static int target_exec(struct pb_db *db, const char *sql, struct pb_err *err)
 static int store_extras(struct pb_db *db, struct pb_db_merge *m,
                         const struct pb_resultset *set, struct pb_err *err)
 {
-    sqlite3_stmt *q = NULL, *ins = NULL, *smp = NULL;
+    sqlite3_stmt *q = NULL, *ids_q = NULL, *ins = NULL, *smp = NULL;
     long long *ids = NULL;
     size_t nids = 0, cap = 0;
     int rc = PB_EDB, st;
@@ -800,13 +800,13 @@ static int store_extras(struct pb_db *db, struct pb_db_merge *m,
     if (sqlite3_step(q) != SQLITE_DONE || !source_id)
         goto fail;
     sqlite3_finalize(q);
-    if (sqlite3_prepare_v2(db->h, "SELECT id FROM result WHERE source_id = "
-                           "?1 ORDER BY id", -1, &q, NULL) != SQLITE_OK)
-        goto fail;
-    sqlite3_bind_int64(q, 1, source_id);
-    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
+    q = NULL;
+    if (!(ids_q = db_stmt(db, S_SOURCE_RESULT_IDS, err)))
+        goto out;
+    sqlite3_bind_int64(ids_q, 1, source_id);
+    while ((st = sqlite3_step(ids_q)) == SQLITE_ROW) {
         PB_GROW(ids, cap, nids + 1);
-        ids[nids++] = sqlite3_column_int64(q, 0);
+        ids[nids++] = sqlite3_column_int64(ids_q, 0);
     }
     if (st != SQLITE_DONE)
         goto fail;
@@ -819,10 +819,8 @@ static int store_extras(struct pb_db *db, struct pb_db_merge *m,
     }
     if (!(smp = mstmt(m, M_SAMPLES, err)))
         goto out;
-    if (sqlite3_prepare_v2(db->h, "INSERT INTO sample(result_id, seq, value) "
-                           "VALUES (?1, ?2, ?3)", -1, &ins,
-                           NULL) != SQLITE_OK)
-        goto fail;
+    if (!(ins = db_stmt(db, S_SAMPLE_INSERT, err)))
+        goto out;
     sqlite3_bind_int64(smp, 1, m->cur->id);
     while ((st = sqlite3_step(smp)) == SQLITE_ROW) {
         long long old = sqlite3_column_int64(smp, 0);
@@ -851,8 +849,11 @@ fail:
 out:
     if (smp)
         sqlite3_reset(smp);
+    if (ids_q)
+        sqlite3_reset(ids_q);
+    if (ins)
+        sqlite3_reset(ins);
     sqlite3_finalize(q);
-    sqlite3_finalize(ins);
     free(ids);
     return rc;
 }

@@ -14,37 +14,13 @@
 #define TABLE_MAX 5000
 #define CHART_MAX 60
 
-static const char css[] =
-    ":root{--fg:#1d1f23;--muted:#5d6470;--line:#e3e5e8;--bg:#fff;"
-    "--soft:#f6f7f9;--accent:#2f5d8a}\n"
-    "*{box-sizing:border-box}\n"
-    "body{margin:0;background:var(--soft);color:var(--fg);font:15px/1.5 "
-    "system-ui,-apple-system,'Segoe UI','DejaVu Sans',Roboto,sans-serif}\n"
-    "main{max-width:1360px;margin:0 auto;padding:28px 28px 60px;"
-    "background:var(--bg);min-height:100vh}\n"
-    "h1{font-size:28px;line-height:1.2;margin:0 0 6px;"
-    "overflow-wrap:anywhere}\n"
-    "h2{font-size:22px;margin:44px 0 10px;padding-top:12px;border-top:2px "
-    "solid var(--line)}\n"
-    "p{margin:6px 0 12px}.meta,.note{color:var(--muted)}"
-    ".note{font-size:13.5px}\n"
-    ".stats{display:flex;flex-wrap:wrap;gap:12px;margin:18px 0}\n"
-    ".stats div{flex:1 1 120px;border:1px solid var(--line);border-radius:8px;"
-    "padding:10px 14px;background:var(--soft)}\n"
-    ".stats b{display:block;font-size:24px}\n"
-    ".stats span{color:var(--muted);font-size:13px}\n"
+/* The compare page's rules, after the report's (rp_css). */
+static const char compare_css[] =
+    "h1{overflow-wrap:anywhere}\n"
     ".gate{border-left:4px solid #1a7f37;padding:6px 12px;margin:12px 0}\n"
     ".gate.failed{border-color:#b2182b;background:#fdf1f1}\n"
-    "figure{margin:14px 0 8px;overflow-x:auto}\n"
     "figure svg{display:block;border:1px solid var(--line);border-radius:6px;"
     "background:#fff}\n"
-    ".tw{overflow:auto;max-height:80vh;margin:6px 0 14px}\n"
-    "table.data{border-collapse:collapse;font-size:13.5px;"
-    "font-variant-numeric:tabular-nums}\n"
-    "table.data th,table.data td{padding:4px 10px;border-bottom:1px solid "
-    "var(--line);text-align:left;vertical-align:top}\n"
-    "table.data th{background:var(--soft);font-weight:600;white-space:nowrap;"
-    "position:sticky;top:0}\n"
     "table.data td.num{text-align:right;white-space:nowrap}\n"
     "td.v-worse{color:#8a1020;font-weight:600}"
     "td.v-better{color:#134f8a;font-weight:600}td.v-same{color:var(--muted)}\n"
@@ -396,7 +372,8 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
     pb_buf_puts(h, " → ");
     rp_esc(h, c->cand_name);
     pb_buf_puts(h, "</title>\n<style>\n");
-    pb_buf_puts(h, css);
+    pb_buf_puts(h, rp_css);
+    pb_buf_puts(h, compare_css);
     pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>"
                    "Compare: ");
     rp_esc(h, c->base_name);

@@ -109,6 +109,15 @@ void rp_csv_empty(struct rp_csv *c)
     field_end(c);
 }
 
+void rp_csv_fields(struct rp_csv *c, const char *text, size_t len,
+                   size_t n)
+{
+    field_begin(c);
+    pb_buf_add(&c->b, text, len);
+    c->col += n - 1;
+    field_end(c);
+}
+
 void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell)
 {
     if (!cell || !cell->has_value) {

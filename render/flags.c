@@ -64,6 +64,8 @@ int rp_has_flags(const struct rp_data *d)
 {
     if (d->history && d->history->nsteps)
         return 1;
+    if (d->hosts && d->hosts->noutliers)
+        return 1;
     for (size_t i = 0; i < d->nsources; i++) {
         struct pb_buf b = PB_BUF_INIT;
         int n =
@@ -102,5 +104,6 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d)
             rp_out_para(o, "warn", pb_buf_str(&b));
         }
     pb_buf_release(&b);
+    rp_hosts_warnings(o, d);
     rp_out_raw(o, "</section>\n");
 }

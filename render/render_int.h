@@ -214,6 +214,7 @@ struct rp_data {
     int metric_filtered; /* --metric given: chart every metric */
     struct rp_merge *merge; /* tests compared as one (ignore.c); NULL */
     const struct rp_history *history; /* history.c; NULL = none */
+    const struct rp_hosts *hosts;     /* hosts.c; NULL = none */
 };
 
 /* Read everything the report shows, filtered by f, and aggregate it into
@@ -417,6 +418,9 @@ size_t rc_wrap(struct rc_fonts *f, struct pb_arena *a, const char *s,
                const char **lines, int *elided);
 
 struct pb_chart *rc_chart_new(double w, double h);
+/* The chart's size within the drawable range (coordinates past it are
+ * clamped and the chart marked clamped). */
+void rc_fix_size(struct pb_chart *c);
 void rc_rect(struct pb_chart *c, double x, double y, double w, double h,
              uint32_t fill, uint32_t stroke, double sw);
 void rc_line(struct pb_chart *c, double x1, double y1, double x2, double y2,
@@ -664,6 +668,10 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
                           struct pb_db *db, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err) PB_WUR;
+/* The style sheet of every page (css.c): the report's pages and, before
+ * rules of its own, the compare page. */
+extern const char rp_css[];
+
 /* ==== the data behind a chart, as CSV (csv_out.c) ====
  *
  * Every chart links the exact numbers it draws as charts/NNN-stem.csv
@@ -697,6 +705,10 @@ void rp_csv_str(struct rp_csv *c, const char *s);
 void rp_csv_num(struct rp_csv *c, double v);
 void rp_csv_int(struct rp_csv *c, long long v);
 void rp_csv_empty(struct rp_csv *c);
+/* Append n (>= 1) fields at once: text holds them escaped with rp_csv_esc
+ * and joined by commas (a row prefix that repeats, escaped once). */
+void rp_csv_fields(struct rp_csv *c, const char *text, size_t len,
+                   size_t n);
 /* Four fields of a cell: value (mean), stderr, n, results (the stored
  * results averaged); the first three empty without value. */
 void rp_csv_cell(struct rp_csv *c, const struct rp_cell *cell);
@@ -884,6 +896,75 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d);
 void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
                           const struct rp_hseries *s,
                           const struct rp_hpoint *p, struct pb_buf *b);
+
+/* ==== hosts as a dimension (hosts.c, chart_hosts.c) ==== */
+
+/* A host is an outlier when it is more than RP_HOST_REL from the median
+ * of the hosts, with at least RP_HOST_MIN hosts; from RP_HOST_Z_FROM hosts
+ * on it must also have a modified z-score above 3.5 (docs/design.md,
+ * "Hosts in the report"). */
+#define RP_HOST_REL    0.20
+#define RP_HOST_MIN    3
+#define RP_HOST_Z_FROM 5
+
+struct rp_hspread {
+    size_t n;
+    double min, median, max;
+    double ratio; /* max / min; NAN when min <= 0 */
+    double cv;    /* sample standard deviation / |mean|; NAN: n < 2 or 0 */
+};
+
+/* Spread of the host values v[0..n) into sp; out[i] (may be NULL) gets
+ * +1 (far above the median), -1 (far below) or 0, and dev[i] (may be
+ * NULL) (v[i] - median) / |median| (NAN when the median is 0). Returns the
+ * number of outliers. */
+size_t rp_host_spread(const double *v, size_t n, struct rp_hspread *sp,
+                      signed char *out, double *dev);
+
+struct rp_hhost {
+    const char *name;
+    double mean, se; /* se < 0: unknown */
+    long n;
+    signed char outlier; /* +1 above, -1 below the median, 0 */
+    double dev;          /* (mean - median) / |median|; NAN */
+};
+
+/* A configuration's results of one test and metric from >= 2 hosts. */
+struct rp_hcell {
+    size_t test, metric, config;
+    size_t first, n; /* its hosts in rp_hosts.h, natural order of names */
+    size_t nruns;    /* sources in which >= 2 of them ran together */
+    int has_agg, agg_fio; /* agg_fio: fio's "(all clients)" in every run */
+    double agg;           /* all hosts: mean over those runs */
+    int has_sum;          /* bandwidth/IOPS/bytes: the sum of the hosts */
+    double sum;           /* mean over the runs of the sum of their hosts */
+    struct rp_hspread sp;
+    size_t noutliers;
+};
+
+struct rp_hosts {
+    struct rp_hcell *c; /* group order (test rank, metric), config rank */
+    size_t nc, capc;
+    struct rp_hhost *h;
+    size_t nh, caph;
+    size_t noutliers;
+    struct pb_arena arena;
+};
+
+/* The hosts of d's charted groups (rows read again from db with f, so
+ * --host keeps working): out->nc == 0 when no configuration has results
+ * from two hosts. PB_OK or the query's error. Release with
+ * rp_hosts_release (also after an error). */
+int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
+                  const struct rp_data *d, struct rp_hosts *out,
+                  struct pb_err *err) PB_WUR;
+void rp_hosts_release(struct rp_hosts *h);
+/* d->hosts has a cell. */
+int rp_has_hosts(const struct rp_data *d);
+/* The Warnings line of each outlier host (flags.c calls it). */
+void rp_hosts_warnings(struct rp_out *o, const struct rp_data *d);
+/* The Hosts section (chart_hosts.c; nothing without one). */
+void rp_section_hosts(struct rp_out *o, const struct rp_data *d);
 
 /* ==== the report folder (output.c) ==== */
 

@@ -31,8 +31,8 @@ struct tp {
 struct tline {
     long long config_id;
     char *label, *job; /* job only with --per-job */
-    struct pb_buf row;  /* "config,job," of its CSV rows */
-    const char *rowjob; /* the job in row */
+    struct pb_buf row;  /* config,job of its CSV rows (rp_csv_esc) */
+    char *rowjob;       /* the job in row */
     struct tp *p;
     size_t n, cap;
 };
@@ -42,7 +42,7 @@ struct tchart {
     char *test, *series, *unit;
     struct tline *l;
     size_t n, cap;
-    struct pb_buf csv;
+    struct rp_csv *csv; /* the exact points (render/csv_out.c) */
     int per_job;
     long width; /* largest width_ms of its series */
 };
@@ -55,31 +55,6 @@ struct ts {
     size_t ncharts, skipped;
     int per_job;
 };
-
-/* ==== CSV (formula cells made text, as cli/ does) ==== */
-
-static void csv_field(struct pb_buf *b, const char *s)
-{
-    if (!s)
-        s = "";
-    int formula = strchr("=+-@\t\r", s[0]) && s[0];
-    int quote = formula || strpbrk(s, ",\"\r\n") != NULL;
-    if (!quote) {
-        pb_buf_puts(b, s);
-        return;
-    }
-    if (quote)
-        pb_buf_putc(b, '"');
-    if (formula)
-        pb_buf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '"')
-            pb_buf_putc(b, '"');
-        pb_buf_putc(b, *s);
-    }
-    if (quote)
-        pb_buf_putc(b, '"');
-}
 
 /* ==== gathering ==== */
 
@@ -99,13 +74,13 @@ static void chart_reset(struct tchart *c)
         free(c->l[i].label);
         free(c->l[i].job);
         pb_buf_release(&c->l[i].row);
-        free((char *)c->l[i].rowjob);
+        free(c->l[i].rowjob);
     }
     free(c->l);
     free(c->test);
     free(c->series);
     free(c->unit);
-    pb_buf_release(&c->csv);
+    rp_csv_free(c->csv);
     memset(c, 0, sizeof(*c));
 }
 
@@ -377,7 +352,9 @@ static void draw(struct ts *s)
     rp_out_chart(s->o, ch, stem);
     char *csvname = pb_xasprintf("charts/series-%03zu-%s.csv", s->ncharts + 1,
                                  c->series);
-    rp_out_file(s->o, csvname, c->csv.s ? c->csv.s : "", c->csv.len);
+    size_t csvlen;
+    const char *csvtext = rp_csv_text(c->csv, &csvlen);
+    rp_out_file(s->o, csvname, csvtext, csvlen);
     struct pb_buf a = PB_BUF_INIT;
     pb_buf_puts(&a, "<p class=\"note\"><a href=\"");
     rp_esc(&a, csvname);
@@ -469,7 +446,10 @@ static int on_point(void *ctx, const struct pb_db_point *p)
         c->series = pb_xstrdup(p->series);
         c->unit = pb_xstrdup(p->unit);
         c->per_job = s->per_job;
-        pb_buf_puts(&c->csv, "config,job,t_ms,value,n,min,max,p50,p99\r\n");
+        static const char *const head[] = {"config", "job", "t_ms",
+                                           "value",  "n",   "min",
+                                           "max",    "p50", "p99"};
+        c->csv = rp_csv_new(9, head);
         s->open = 1;
     }
     struct tline *l = c->n ? &c->l[c->n - 1] : NULL;
@@ -490,30 +470,26 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     t->n = (double)p->n;
     if (p->width_ms > c->width)
         c->width = p->width_ms;
-    /* the exact points, one CSV row each (number formatting by hand:
-     * a report of 100 charts of 10,000 points writes a million rows) */
-    struct pb_buf *b = &c->csv;
-    char num[64];
-    if (!l->row.len || strcmp(l->rowjob ? l->rowjob : "",
-                              p->job ? p->job : "")) {
+    /* the exact points, one CSV row each (a million rows for 100 charts
+     * of 10,000 points: config and job are escaped once per line) */
+    if (!l->row.len || strcmp(l->rowjob, p->job ? p->job : "")) {
         pb_buf_reset(&l->row);
-        csv_field(&l->row, p->config);
+        rp_csv_esc(&l->row, p->config);
         pb_buf_putc(&l->row, ',');
-        csv_field(&l->row, p->job);
-        pb_buf_putc(&l->row, ',');
-        free((char *)l->rowjob);
+        rp_csv_esc(&l->row, p->job);
+        free(l->rowjob);
         l->rowjob = pb_xstrdup(p->job ? p->job : "");
     }
-    pb_buf_add(b, l->row.s, l->row.len);
-    pb_buf_puts(b, rp_int(p->t_ms, num, sizeof(num)));
+    rp_csv_fields(c->csv, l->row.s, l->row.len, 2);
+    rp_csv_int(c->csv, p->t_ms);
     const double v[] = {p->value, (double)p->n, p->min, p->max, p->p50,
                         p->p99};
     for (size_t i = 0; i < 6; i++) {
-        pb_buf_putc(b, ',');
-        if (i == 1 ? p->n != 0 : !isnan(v[i]))
-            pb_buf_puts(b, rp_num(v[i], num, sizeof(num)));
+        if (i == 1 && p->n == 0)
+            rp_csv_empty(c->csv);
+        else
+            rp_csv_num(c->csv, v[i]);
     }
-    pb_buf_puts(b, "\r\n");
     return 0;
 }
 

@@ -1211,6 +1211,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->z.impl = r->impl;
     r->z.owner = r->run_id;
     r->z.mnt = r->mnt;
+    r->z.dir = r->dir;
     r->x.query_timeout = opts->zfs_timeout;
     r->x.admin_timeout = opts->zfs_timeout * 10;
     r->x.watch = fio_watch;

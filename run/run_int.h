@@ -261,6 +261,8 @@ struct pb_run_zfs {
     enum pb_run_impl impl;
     const char *owner; /* run id */
     const char *mnt;   /* pool root mountpoint (absolute) */
+    const char *dir;   /* the run's output folder (-o DIR) */
+    int linked;        /* DIR/import holds links to the pool's loop devices */
     int created;       /* the pool exists and this run created it */
     int exported;      /* ... and is currently exported */
     int ds_created;    /* the cell's dataset or zvol exists */

@@ -497,6 +497,78 @@ int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err)
     return -1;
 }
 
+/* DIR/import: the run's folder of links to its pools' loop devices. */
+static char *import_dir(const struct pb_run_zfs *z)
+{
+    return pb_xasprintf("%s/import", z->dir && *z->dir ? z->dir : ".");
+}
+
+/* Link DIR/import/loopN -> /dev/loopN for each data and log vdev of the
+ * pool on a loop device; the folder, or NULL when the pool has none. The
+ * folder must be a real folder of this user that only it can write in;
+ * links of an earlier run there are replaced. */
+static char *import_links(struct pb_run_zfs *z)
+{
+    const struct pb_run_vdevs *lists[2] = {&z->plan->data, &z->plan->log};
+    char *dir = NULL;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++) {
+            const char *dev = lists[k]->v[i].dev;
+            if (!dev)
+                continue;
+            if (!dir) {
+                dir = import_dir(z);
+                if (z->x->dry_run) {
+                    pb_run_note(z->x, "link the pool's loop devices from %s",
+                                dir);
+                    return dir;
+                }
+                struct pb_err err = {0};
+                if (pb_run_dir_ours(dir, 1, &err) != PB_OK) {
+                    pb_run_note(z->x, "%s; importing from /dev instead",
+                                err.msg);
+                    free(dir);
+                    return pb_xstrdup("/dev");
+                }
+                z->linked = 1;
+            }
+            const char *base = strrchr(dev, '/');
+            char *link = pb_xasprintf("%s/%s", dir, base ? base + 1 : dev);
+            struct stat st;
+            if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+                unlink(link);
+            if (symlink(dev, link) != 0 && errno != EEXIST)
+                pb_run_note(z->x, "cannot link %s to %s: %s", link, dev,
+                            strerror(errno));
+            free(link);
+        }
+    return dir;
+}
+
+/* Remove the links of import_links() and their folder (when empty). */
+static void import_unlink(struct pb_run_zfs *z)
+{
+    if (!z->linked || z->x->dry_run)
+        return;
+    char *dir = import_dir(z);
+    const struct pb_run_vdevs *lists[2] = {&z->plan->data, &z->plan->log};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lists[k]->n; i++) {
+            const char *dev = lists[k]->v[i].dev;
+            if (!dev)
+                continue;
+            const char *base = strrchr(dev, '/');
+            char *link = pb_xasprintf("%s/%s", dir, base ? base + 1 : dev);
+            struct stat st;
+            if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+                unlink(link);
+            free(link);
+        }
+    rmdir(dir); /* fails while another pool's links are there: fine */
+    free(dir);
+    z->linked = 0;
+}
+
 static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
 {
     const struct pb_run_vdevs *lists[3] = {&z->plan->data, &z->plan->log,
@@ -527,15 +599,18 @@ static void import_dirs(struct pb_run_zfs *z, struct pb_run_argv *a)
     for (size_t j = 0; j < nseen; j++)
         free(seen[j]);
     free(seen);
-    /* data and log vdevs on loop devices are found in /dev (cache
-     * devices are opened by the path the pool's config keeps) */
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < lists[k]->n; i++)
-            if (lists[k]->v[i].dev) {
-                pb_run_argv_add(a, "-d");
-                pb_run_argv_add(a, "/dev"); /* loop devices */
-                return;
-            }
+    /* Data and log vdevs on loop devices: `-d /dev` would make ZFS open
+     * every device node there (other pools' loop devices, devices in use),
+     * and an import that way hung beside another run. The pool's own loop
+     * devices are linked from a folder of the run's own, and only that
+     * folder is searched. The pool then names its vdevs by these links, so
+     * they stay until the pool is destroyed. */
+    char *idir = import_links(z);
+    if (idir) {
+        pb_run_argv_add(a, "-d");
+        pb_run_argv_add(a, idir);
+        free(idir);
+    }
 }
 
 static int pool_import(struct pb_run_zfs *z, struct pb_run_res *res)
@@ -734,6 +809,7 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
         z->created = 0;
         z->exported = 0;
         z->ds_created = 0;
+        import_unlink(z);
     }
     pb_run_res_release(&res);
     remove_files(z);

@@ -270,17 +270,11 @@ PY
 [ $? = 4 ] || fail "--html gate exit"
 [ -s html/index.html ] || fail "no html/index.html"
 grep -q '<svg[^>]*id="change-chart"' html/index.html || fail "no chart"
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
-done
-if [ -n "$browser" ]; then
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run \
-        --user-data-dir="$tmp/profile" --virtual-time-budget=5000 \
-        --dump-dom "file://$tmp/html/index.html" >dom.html 2>browser.log
-    [ -s dom.html ] || fail "chromium printed no DOM: $(tail -3 browser.log)"
+. "$src/tests/e2e/browser_check.sh"
+if browser_find; then
+    browser_budget=5000
+    run_browser --dump-dom "file://$tmp/html/index.html" >dom.html
+    [ -s dom.html ] || fail "chromium printed no DOM: $(browser_log)"
     python3 - dom.html g.json <<'PY' || fail "the page does not match the JSON"
 import json, re, sys
 dom = open(sys.argv[1]).read()

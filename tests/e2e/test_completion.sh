@@ -51,7 +51,7 @@ nl='
 '
 cd "$tmp" || exit 1
 
-check commands "$(printf '%s\n' best compare doctor export help ingest list relabel report rm run)" ''
+check commands "$(printf '%s\n' best compare db doctor export help ingest list relabel report rm run)" ''
 check "commands r" "$(printf '%s\n' relabel report rm run)" r
 check "global options" "$(printf '%s\n' --help --version)" --
 check "help r" "$(printf '%s\n' relabel report rm run)" help r
@@ -74,6 +74,8 @@ check "report --config z" "$(printf '%s\n' 'zfs\ mirror\ recordsize=16k\ lz4' zf
     report --db "$db" --config z
 check "--db= form" "$(printf '%s\n' legacy_ufs)" best --db="$db" --config l
 check "relabel OLD" "$(printf '%s\n' tank_raidz1_rs16k)" relabel --db "$db" t
+check "db ACTION" "$(printf '%s\n' compact)" db ''
+check "db options" "$(printf '%s\n' --db= --help)" db --
 check "export --metric seq_out" "$(printf '%s\n' seq_out_block_bw seq_out_block_cpu \
     seq_out_block_latency seq_out_char_bw seq_out_char_cpu seq_out_char_latency)" \
     export --db "$db" --metric seq_out
@@ -155,6 +157,8 @@ S
     [ "$got" = "recordsize rw " ] || fail "zsh --x r: got [$got]"
     got=$(zcomp run '' | tr '\n' ' ')
     [ "$got" = "_files -g *.(ini|plan) " ] || fail "zsh run: got [$got]"
+    got=$(zcomp db '' | tr '\n' ' ')
+    [ "$got" = "compact " ] || fail "zsh db: got [$got]"
 fi
 
 [ $fails = 0 ] || { echo "$fails failure(s)" >&2; exit 1; }

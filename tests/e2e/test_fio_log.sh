@@ -80,6 +80,13 @@ v=$(grep -c '"series":"write_clat_hist"' "$tmp/s.json")
     fail "ingest --label"
 "$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p | grep -q "^fio-log/avg0_iops.1.log,\"'=HYPERLINK" ||
     fail "formula escaping: $("$pb" export --db "$tmp/f.db" --series --csv | sed -n 2p)"
+# ... and in the report's series CSV (render/csv_out.c, as every chart's)
+"$pb" report --db "$tmp/f.db" -o "$tmp/frep" -q || fail "report of the label"
+v=$(sed -n 2p "$tmp/frep/charts/series-001-read_iops.csv")
+case "$v" in
+'"'"'"'=HYPERLINK(""x"")",'*) ;;
+*) fail "series CSV formula escaping: $v" ;;
+esac
 
 # report: an "Over time" chart per test and series (1 + 2 tests x 10
 # series), each with its exact points as CSV next to it; avg0's read_clat

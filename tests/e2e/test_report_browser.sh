@@ -8,31 +8,12 @@
 set -u
 pb=$1 src=$2
 fx="$src/fixtures"
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null 2>&1; then
-        browser=$b
-        break
-    fi
-done
-if [ -z "$browser" ]; then
-    echo "skipping: no chromium" >&2
-    exit 77
-fi
+. "$src/tests/e2e/browser_check.sh"
+browser_require
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-run_browser() {
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage \
-        --disable-background-networking --disable-component-update \
-        --disable-sync --no-first-run --user-data-dir="$prof" \
-        --allow-file-access-from-files --virtual-time-budget=15000 "$@" \
-        2>>"$tmp/browser.log"
-}
 
 # -- a database with a sweep, repeats, a hostile label, bonnie++, ZFS and
 #    fio logs (the "Over time" charts)
@@ -61,7 +42,7 @@ out="$tmp/out"
 
 # -- the page itself: no injected script ran
 run_browser --dump-dom "file://$out/index.html" >"$tmp/dom.html"
-[ -s "$tmp/dom.html" ] || fail "chromium printed no DOM: $(tail -3 "$tmp/browser.log")"
+[ -s "$tmp/dom.html" ] || fail "chromium printed no DOM: $(browser_log)"
 grep -q '<body[^>]*data-pwned' "$tmp/dom.html" && fail "a label ran as script"
 [ "$(grep -o '<script' "$tmp/dom.html" | wc -l)" = 1 ] ||
     fail "more than the one script of the page"
@@ -192,9 +173,8 @@ esac
 
 # -- a screenshot to look at, kept under the build dir
 shot="$(dirname "$pb")/report-screenshot.png"
-run_browser --hide-scrollbars --window-size=1200,4000 --screenshot="$shot" \
-    "file://$out/index.html" >/dev/null
-[ -s "$shot" ] || fail "no screenshot"
+browser_shot "$shot" "file://$out/index.html" --window-size=1200,4000 ||
+    fail "no screenshot"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

@@ -226,14 +226,8 @@ n=$(cat "$tmp/pages"/tests-*.html | grep -c '<figcaption class="csv">')
 [ "$n" = 230 ] || fail "paged: $n CSV links on the test pages"
 
 # -- headless chromium: each CSV link is visible and resolves
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null 2>&1; then
-        browser=$b
-        break
-    fi
-done
-if [ -z "$browser" ]; then
+. "$src/tests/e2e/browser_check.sh"
+if ! browser_find; then
     echo "no chromium: browser check skipped" >&2
 elif report --db "$db" -o "$out"; then
     sed 's|</body>|<script>(function(){\
@@ -250,18 +244,13 @@ var e=document.createElement("pre");e.id="csvresult";\
 e.textContent=(P.length?"PROBLEMS "+P.join("; "):"OK")+"\\n"+H.join("\\n");\
 document.body.appendChild(e);})();</script></body>|' \
         "$out/index.html" >"$out/csvcheck.html"
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run \
-        --user-data-dir="$prof" --virtual-time-budget=5000 \
-        --dump-dom "file://$out/csvcheck.html" >"$tmp/dom.html" \
-        2>>"$tmp/browser.log"
+    browser_budget=5000
+    run_browser --dump-dom "file://$out/csvcheck.html" >"$tmp/dom.html"
     python3 -c 'import html,re,sys
 m = re.search(r"<pre id=\"csvresult\">(.*?)</pre>", open(sys.argv[1]).read(), re.S)
 print(html.unescape(m.group(1)) if m else "no result")' "$tmp/dom.html" >"$tmp/links"
     head -1 "$tmp/links" | grep -qx 'OK' ||
-        fail "browser: $(head -1 "$tmp/links") $(tail -3 "$tmp/browser.log")"
+        fail "browser: $(head -1 "$tmp/links") $(browser_log)"
     nl=0
     for u in $(sed 1d "$tmp/links"); do
         nl=$((nl + 1))

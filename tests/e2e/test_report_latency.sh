@@ -102,27 +102,12 @@ rows=$(sed -n '/Data: fio read.*distribution (CDF)/,/<\/table>/p' \
     "$tmp/m/index.html" | grep -c '<tr')
 [ "$rows" = 14 ] || fail "CDF table rows: $rows (13 and the header)"
 
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null 2>&1; then
-        browser=$b
-        break
-    fi
-done
-if [ -z "$browser" ]; then
+. "$src/tests/e2e/browser_check.sh"
+if ! browser_find; then
     [ $fails -eq 0 ] || exit 1
     echo "skipping the browser part: no chromium" >&2
     exit 77
 fi
-run_browser() {
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage \
-        --disable-background-networking --disable-component-update \
-        --disable-sync --no-first-run --user-data-dir="$prof" \
-        --allow-file-access-from-files --virtual-time-budget=15000 "$@" \
-        2>>"$tmp/browser.log"
-}
 run_browser --dump-dom "file://$h" >"$tmp/dom.html"
 [ -s "$tmp/dom.html" ] || fail "chromium printed no DOM"
 grep -q '<body[^>]*data-pwned' "$tmp/dom.html" && fail "a label ran as script"

@@ -13,31 +13,16 @@
 set -u
 pb=$1 src=$2
 seed="$src/fixtures/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null 2>&1; then
-        browser=$b
-        break
-    fi
-done
-if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1; then
-    echo "skipping: no chromium or python3" >&2
+. "$src/tests/e2e/browser_check.sh"
+browser_require
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "skipping: no python3" >&2
     exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-run_browser() {
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage \
-        --disable-background-networking --disable-component-update \
-        --disable-sync --no-first-run --user-data-dir="$prof" \
-        --allow-file-access-from-files --virtual-time-budget=15000 "$@" \
-        2>>"$tmp/browser.log"
-}
 
 # N copies of a real fio file, job names cfg-000 .. and every measured
 # number times 0.5 + ((37 i + N/2) mod N) / N: distinct, shuffled, and
@@ -148,8 +133,9 @@ csv=$(ls "$out"/charts/*read-iops.csv | head -1)
 size=$(wc -c <"$out/index.html")
 [ "$size" -lt 1000000 ] || fail "120: index.html is $size bytes"
 shot="$(dirname "$pb")/report-many-screenshot.png"
-run_browser --hide-scrollbars --window-size=1000,1600 --screenshot="$shot" \
-    "file://$out/$(basename "$csv" .csv | sed 's/^/charts\//').svg" >/dev/null
+browser_shot "$shot" \
+    "file://$out/$(basename "$csv" .csv | sed 's/^/charts\//').svg" \
+    --window-size=1000,1600
 
 # -- 30 configurations: the chart and tables as before
 db="$tmp/s.db"

@@ -7,7 +7,7 @@
 # inline chart's text stays inside its chart and off other text.
 # usage: test_report_pages.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
-pb=$1
+pb=$1 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -102,26 +102,17 @@ ls "$out"/tests-*.html >/dev/null 2>&1 && fail "stale test pages left"
 grep -q 'tests-001.html' "$out/index.html" && fail "small index links pages"
 
 # -- in a browser: the inline charts' text inside them, not on other text
-browser=""
-for b in chromium chromium-browser google-chrome; do
-    if command -v "$b" >/dev/null 2>&1; then
-        browser=$b
-        break
-    fi
-done
-if [ -n "$browser" ]; then
+. "$src/tests/e2e/browser_check.sh"
+if browser_find; then
     sed 's#</body>#<script>(function(){var svgs=document.querySelectorAll("figure svg"),bad=[],texts=0;Array.prototype.forEach.call(svgs,function(s){var R=s.getBoundingClientRect(),b=[];Array.prototype.forEach.call(s.querySelectorAll("text"),function(t){var r=t.getBoundingClientRect();texts++;if(r.left<R.left-1||r.top<R.top-1||r.right>R.right+1||r.bottom>R.bottom+1)bad.push("cut: "+t.textContent);b.push({r:r,s:t.textContent})});for(var i=0;i<b.length;i++)for(var j=i+1;j<b.length;j++){var x=b[i].r,y=b[j].r,dx=Math.min(x.right,y.right)-Math.max(x.left,y.left),dy=Math.min(x.bottom,y.bottom)-Math.max(x.top,y.top);if(dx>1\&\&dy>2)bad.push("overlap: "+b[i].s+" / "+b[j].s)}});document.body.setAttribute("data-check",(bad.length?"PROBLEMS "+bad.slice(0,5).join("; "):"OK")+" svgs="+svgs.length+" texts="+texts)})();</script></body>#' \
         "$tmp/out2/tests-002.html" >"$tmp/out2/check.html"
-    prof=$(mktemp -d "$tmp/profile.XXXXXX")
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
-        --disable-dev-shm-usage --disable-background-networking \
-        --disable-component-update --disable-sync --no-first-run \
-        --user-data-dir="$prof" --window-size=1200,900 \
-        --dump-dom "file://$tmp/out2/check.html" >"$tmp/dom.html" 2>"$tmp/browser.log"
+    browser_budget=
+    run_browser --window-size=1200,900 \
+        --dump-dom "file://$tmp/out2/check.html" >"$tmp/dom.html"
     result=$(grep -o 'data-check="[^"]*"' "$tmp/dom.html")
     case "$result" in
     *'"OK svgs=100 '*) echo "browser: $result" ;;
-    *) fail "browser check of tests-002.html: ${result:-no result} $(tail -2 "$tmp/browser.log")" ;;
+    *) fail "browser check of tests-002.html: ${result:-no result} $(browser_log)" ;;
     esac
     grep -q '<body[^>]*data-pwned' "$tmp/dom.html" && fail "a label ran as script"
 else

@@ -53,8 +53,9 @@ grep -q "^losetup --find --show $base/d0.img  # exit 0" "$out/commands.log" ||
     fail "run: no loop device for the data vdev"
 grep -q "^zpool create .* $pool /dev/loop[0-9]* cache " "$out/commands.log" ||
     fail "run: the pool is not made on the loop device"
-grep -q "^zpool import -d /dev $pool  # exit 0" "$out/commands.log" ||
-    fail "run: the pool was not imported from /dev after the cache drop"
+grep -q "^zpool import -d $out/import $pool  # exit 0" "$out/commands.log" ||
+    fail "run: the pool was not imported from the links to its own loop devices after the cache drop"
+[ -e "$out/import" ] && fail "run: the folder of links to the loop devices is left: $(ls -la "$out/import")"
 if ! zfs get 2>&1 | grep -q "^[[:space:]]*sync[[:space:]]"; then
     grep -q "^losetup --find --show $base/c0.img  # exit 0" "$out/commands.log" ||
         fail "run: zfs-fuse's cache vdev is not on a loop device"
