@@ -8,7 +8,8 @@
 # results.json, results.csv, index.html and History in memory (245 MB
 # here; 795 MB at 10^6 results); now 42 MB. Also checks exact numbers:
 # results.csv and results.json have every row, one chart's data gives
-# the exact mean and SE of three repeats, History's data its three days. The
+# the exact mean and SE of three repeats, History's data its three days
+# and 40 lines a chart (of more than 40 configurations with a history). The
 # RSS bound is skipped under ASan (its shadow memory). Skips (77) without
 # python3 or GNU time.
 # usage: test_report_memory.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -120,7 +121,17 @@ for f, row in bars:
 # History: one point a day
 assert hist == [("2026-03-01", "1999"), ("2026-03-02", "2000"),
                 ("2026-03-03", "2001")], hist
+# History draws the first 40 configurations a chart (their report
+# order), and says so
+for f in glob.glob(r + "/charts/*-history-*.csv"):
+    with open(f, newline="") as fh:
+        cfgs = sorted({row["config"] for row in csv.DictReader(fh)})
+    assert len(cfgs) == 40, (f, len(cfgs))
+    assert cfgs[0] == "pool0000-rs4k" or cfgs[0] < "pool0040", (f, cfgs[0])
 idx = open(r + "/index.html", encoding="utf-8").read()
+import re
+notes = re.findall(r"Lines of the first 40 of the (\d+) configurations", idx)
+assert notes and all(int(n) > 40 for n in notes), notes[:3]
 assert '<section id="history">' in idx
 assert "2026-03-01" in idx and "2026-03-03" in idx
 assert idx.rstrip().endswith("</html>")
