@@ -68,6 +68,51 @@ const char *rp_param(const struct rp_kv *params, size_t n, const char *key)
 
 /* ==== listings ==== */
 
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* rp_clean(s), stored once: 50,000 sources repeat the same fact keys,
+ * hosts and versions (NULL gives NULL). */
+static const char *intern(struct rp_data *d, const char *s)
+{
+    if (!s)
+        return NULL;
+    if ((d->nstrs + 1) * 2 > d->capstrs) {
+        size_t ncap = d->capstrs ? d->capstrs * 2 : 256;
+        const char **nv = pb_xcalloc(ncap, sizeof(*nv));
+        for (size_t i = 0; i < d->capstrs; i++) {
+            if (!d->strs[i])
+                continue;
+            size_t h = (size_t)hash_str(d->strs[i]) & (ncap - 1);
+            while (nv[h])
+                h = (h + 1) & (ncap - 1);
+            nv[h] = d->strs[i];
+        }
+        free(d->strs);
+        d->strs = nv;
+        d->capstrs = ncap;
+    }
+    /* probed by the text as read; a text rp_clean changed is found only
+     * by its cleaned form (stored again, never wrong: clean is
+     * idempotent) */
+    size_t h = (size_t)hash_str(s) & (d->capstrs - 1);
+    while (d->strs[h]) {
+        if (!strcmp(d->strs[h], s))
+            return d->strs[h];
+        h = (h + 1) & (d->capstrs - 1);
+    }
+    d->strs[h] = rp_clean(&d->arena, s);
+    d->nstrs++;
+    return d->strs[h];
+}
+
 static int on_source(void *ctx, const struct pb_db_source *s)
 {
     struct rp_data *d = ctx;
@@ -75,9 +120,9 @@ static int on_source(void *ctx, const struct pb_db_source *s)
     struct rp_source *o = &d->sources[d->nsources++];
     o->id = s->id;
     o->path = rp_clean(&d->arena, s->path ? s->path : "-");
-    o->format = rp_clean(&d->arena, s->format ? s->format : "");
-    o->tool_version = rp_clean(&d->arena, s->tool_version);
-    o->ingested_at = rp_clean(&d->arena, s->ingested_at);
+    o->format = intern(d, s->format ? s->format : "");
+    o->tool_version = intern(d, s->tool_version);
+    o->ingested_at = intern(d, s->ingested_at);
     o->sha256 = rp_clean(&d->arena, s->sha256);
     o->size = s->size;
     o->nresults = s->nresults;
@@ -153,9 +198,9 @@ static int on_fact(void *ctx, const struct pb_db_triple *t)
     PB_GROW(d->facts, d->capfacts, d->nfacts + 1);
     struct rp_fact *f = &d->facts[d->nfacts++];
     f->source_id = t->id;
-    f->host = rp_clean(&d->arena, t->a);
-    f->key = rp_clean(&d->arena, t->b ? t->b : "");
-    f->value = rp_clean(&d->arena, t->c ? t->c : "");
+    f->host = intern(d, t->a);
+    f->key = intern(d, t->b ? t->b : "");
+    f->value = intern(d, t->c ? t->c : "");
     return 0;
 }
 
@@ -631,6 +676,7 @@ void rp_data_release(struct rp_data *d)
     free(d->groups);
     free(d->sources);
     free(d->facts);
+    free(d->strs);
     rp_ignore_release(d);
     pb_arena_release(&d->arena);
     memset(d, 0, sizeof(*d));

@@ -17,6 +17,10 @@
 
 #define HIST_ALPHA      0.05
 #define MAX_HIST_CHARTS 60
+/* Lines of a History chart at most: the first configurations in the
+ * report's order (as RP_MANY_LIMIT bars: more are not readable); the
+ * others' steps still go to the Warnings list. */
+#define MAX_HIST_LINES RP_MANY_LIMIT
 
 /* ==== points of sources ==== */
 
@@ -43,11 +47,33 @@ struct hload {
     long long *src_ids; /* used sources, sorted by id */
     size_t *src_point;  /* their point */
     size_t nsrc;
-    struct hrow *rows;
+    struct hrow *rows; /* the series being read (all rows when merged) */
     size_t nrows, caprows;
     size_t *metric_of; /* metric id -> index + 1 (ids are small) */
     size_t capmetric;
+    struct rp_history *out;
+    /* Rows come ordered by (test, metric, config) ids: unless tests are
+     * merged (--ignore-param), each series is folded when its rows end,
+     * so that only one series' rows are held. */
+    int stream;
+    int ingroup;
+    long long gtest, gmetric, gconfig; /* ids of the series being read */
+    size_t seq;                        /* rows taken so far */
+    /* The (test rank, metric) pairs drawn: the first MAX_HIST_CHARTS in
+     * the section's order among those seen so far. Series of other pairs
+     * keep only their step points (for the Warnings list). */
+    struct shown {
+        uint64_t key;
+        size_t test, metric;
+        size_t nseries;               /* series of the pair so far */
+        size_t nlines;                /* configs drawn (<= MAX_HIST_LINES) */
+        size_t rank[MAX_HIST_LINES];  /* their ranks, ascending */
+    } shown[MAX_HIST_CHARTS];
+    size_t nshown;
+    size_t compacted; /* capacity of the points at the last compaction */
 };
+
+static void fold_rows(struct hload *h);
 
 static size_t find_id_ll(const long long *v, size_t n, long long id)
 {
@@ -130,13 +156,22 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     size_t s = find_id_ll(h->src_ids, h->nsrc, r->source_id);
     if (t == SIZE_MAX || c == SIZE_MAX || s == SIZE_MAX)
         return 0;
+    if (h->stream && (!h->ingroup || r->test_id != h->gtest ||
+                      r->metric_id != h->gmetric ||
+                      r->config_id != h->gconfig)) {
+        fold_rows(h);
+        h->ingroup = 1;
+        h->gtest = r->test_id;
+        h->gmetric = r->metric_id;
+        h->gconfig = r->config_id;
+    }
     PB_GROW(h->rows, h->caprows, h->nrows + 1);
     struct hrow *o = &h->rows[h->nrows++];
     o->test = rp_ignore_canon(d, t);
     o->metric = m;
     o->config = c;
     o->point = h->keys[h->src_point[s]].ord;
-    o->seq = h->nrows - 1;
+    o->seq = h->seq++;
     o->v = r->value;
     o->has_se = r->has_stderr;
     o->se = r->stderr_;
@@ -206,6 +241,212 @@ static size_t find_steps(struct rp_hpoint *pts, size_t n)
     return steps;
 }
 
+/* The section's order of a series' chart: test rank, then metric. */
+static uint64_t pair_key(const struct rp_data *d, size_t test, size_t metric)
+{
+    return ((uint64_t)d->tests[test].rank << 32) | (uint64_t)metric;
+}
+
+static size_t shown_at(const struct hload *h, uint64_t k)
+{
+    size_t lo = 0, hi = h->nshown;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->shown[mid].key < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t rank_at(const struct shown *p, size_t rank)
+{
+    size_t lo = 0, hi = p->nlines;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->rank[mid] < rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Is series s drawn (as far as the rows read so far tell)? */
+static int is_shown(const struct hload *h, const struct rp_hseries *s)
+{
+    uint64_t k = pair_key(h->d, s->test, s->metric);
+    size_t at = shown_at(h, k);
+    if (at >= h->nshown || h->shown[at].key != k)
+        return 0;
+    const struct shown *p = &h->shown[at];
+    size_t rank = h->d->configs[s->config].rank;
+    size_t r = rank_at(p, rank);
+    return r < p->nlines && p->rank[r] == rank;
+}
+
+/* Take series s among those drawn when its pair is one of the first
+ * MAX_HIST_CHARTS seen (the last one then drops out) and its config one
+ * of the pair's first MAX_HIST_LINES (likewise). 1 = drawn. */
+static int take_series(struct hload *h, const struct rp_hseries *s)
+{
+    uint64_t k = pair_key(h->d, s->test, s->metric);
+    size_t at = shown_at(h, k);
+    if (at >= h->nshown || h->shown[at].key != k) {
+        if (at >= MAX_HIST_CHARTS)
+            return 0;
+        size_t n =
+            h->nshown < MAX_HIST_CHARTS ? h->nshown : MAX_HIST_CHARTS - 1;
+        memmove(h->shown + at + 1, h->shown + at,
+                (n - at) * sizeof(*h->shown));
+        memset(&h->shown[at], 0, sizeof(h->shown[at]));
+        h->shown[at].key = k;
+        h->shown[at].test = s->test;
+        h->shown[at].metric = s->metric;
+        h->nshown = n + 1;
+    }
+    struct shown *p = &h->shown[at];
+    p->nseries++;
+    size_t rank = h->d->configs[s->config].rank;
+    size_t r = rank_at(p, rank);
+    if (r >= MAX_HIST_LINES)
+        return 0;
+    size_t n = p->nlines < MAX_HIST_LINES ? p->nlines : MAX_HIST_LINES - 1;
+    memmove(p->rank + r + 1, p->rank + r, (n - r) * sizeof(*p->rank));
+    p->rank[r] = rank;
+    p->nlines = n + 1;
+    return 1;
+}
+
+/* Keep only the step points of series s (its points from s->first). */
+static size_t keep_steps(struct rp_history *out, struct rp_hseries *s,
+                         size_t to)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (out->pts[s->first + i].step)
+            out->pts[to + k++] = out->pts[s->first + i];
+    s->first = to;
+    s->n = k;
+    s->reduced = 1;
+    return k;
+}
+
+/* Drop the points of series whose pair is not drawn any more (their steps
+ * stay) and the series without steps among them; series are still in the
+ * order of their points. */
+static void compact(struct hload *h)
+{
+    struct rp_history *out = h->out;
+    size_t to = 0, ns = 0;
+    for (size_t i = 0; i < out->ns; i++) {
+        struct rp_hseries s = out->s[i];
+        if (!s.reduced && !is_shown(h, &s)) {
+            keep_steps(out, &s, to);
+        } else {
+            memmove(out->pts + to, out->pts + s.first,
+                    s.n * sizeof(*out->pts));
+            s.first = to;
+        }
+        if (s.reduced && !s.n) {
+            out->nhidden++;
+            continue;
+        }
+        to += s.n;
+        out->s[ns++] = s;
+    }
+    out->npts = to;
+    out->ns = ns;
+}
+
+/* Fold the rows read (one series, or all rows when tests are merged) into
+ * points per (test, metric, config, point), and find the steps. */
+static void fold_rows(struct hload *h)
+{
+    const struct rp_data *d = h->d;
+    struct rp_history *out = h->out;
+    if (!h->nrows)
+        return;
+    sort_d = d;
+    qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_hrow);
+    sort_d = NULL;
+    for (size_t i = 0; i < h->nrows;) {
+        size_t j = i;
+        size_t npts = 0;
+        if (out->cappts >= 4096 && out->npts + 64 > out->cappts &&
+            h->compacted != out->cappts) {
+            compact(h); /* before the points grow: the dropped first, once
+                           per capacity */
+            h->compacted = out->cappts;
+        }
+        size_t first = out->npts;
+        while (j < h->nrows && h->rows[j].test == h->rows[i].test &&
+               h->rows[j].metric == h->rows[i].metric &&
+               h->rows[j].config == h->rows[i].config) {
+            size_t k = j;
+            struct rp_acc acc = {0};
+            while (k < h->nrows && h->rows[k].test == h->rows[j].test &&
+                   h->rows[k].metric == h->rows[j].metric &&
+                   h->rows[k].config == h->rows[j].config &&
+                   h->rows[k].point == h->rows[j].point) {
+                rp_acc_add(&acc, h->rows[k].v, h->rows[k].has_se,
+                           h->rows[k].se, h->rows[k].samples);
+                k++;
+            }
+            struct rp_cell c;
+            memset(&c, 0, sizeof(c));
+            rp_acc_done(&acc, &c);
+            PB_GROW(out->pts, out->cappts, out->npts + 1);
+            struct rp_hpoint *p = &out->pts[out->npts++];
+            memset(p, 0, sizeof(*p));
+            p->point = h->rows[j].point;
+            p->mean = c.mean;
+            p->se = c.se;
+            p->n = c.n;
+            p->p = NAN;
+            npts++;
+            j = k;
+        }
+        if (npts >= 2) {
+            PB_GROW(out->s, out->caps, out->ns + 1);
+            struct rp_hseries *s = &out->s[out->ns++];
+            memset(s, 0, sizeof(*s));
+            s->test = h->rows[i].test;
+            s->metric = h->rows[i].metric;
+            s->config = h->rows[i].config;
+            s->first = first;
+            s->n = npts;
+            s->steps = find_steps(out->pts + first, npts);
+            out->nsteps += s->steps;
+            if (!take_series(h, s)) {
+                out->npts = first + keep_steps(out, s, first);
+                if (!s->n) {
+                    out->ns--;
+                    out->nhidden++;
+                }
+            }
+        } else {
+            out->npts = first; /* one point: no history */
+        }
+        i = j;
+    }
+    h->nrows = 0;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+    const struct rp_hseries *x = a, *y = b;
+    const struct rp_data *d = sort_d;
+    if (x->test != y->test)
+        return d->tests[x->test].rank < d->tests[y->test].rank ? -1 : 1;
+    if (x->metric != y->metric)
+        return x->metric < y->metric ? -1 : 1;
+    if (x->config != y->config)
+        return d->configs[x->config].rank < d->configs[y->config].rank ? -1 : 1;
+    return 0;
+}
+
 int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
                     const struct rp_data *d, struct rp_history *out,
                     struct pb_err *err)
@@ -245,59 +486,25 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
         }
         h.metric_of[id] = m + 1;
     }
+    h.out = out;
+    h.stream = d->merge == NULL;
     rc = pb_db_each_report_row(db, f, on_row, &h, err);
     if (rc)
         goto done;
-    sort_d = d;
-    if (h.nrows)
-        qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
-    sort_d = NULL;
-    /* fold the rows of each (test, metric, config, point) */
-    for (size_t i = 0; i < h.nrows;) {
-        size_t j = i;
-        size_t npts = 0, first = out->npts;
-        while (j < h.nrows && h.rows[j].test == h.rows[i].test &&
-               h.rows[j].metric == h.rows[i].metric &&
-               h.rows[j].config == h.rows[i].config) {
-            size_t k = j;
-            struct rp_acc acc = {0};
-            while (k < h.nrows && h.rows[k].test == h.rows[j].test &&
-                   h.rows[k].metric == h.rows[j].metric &&
-                   h.rows[k].config == h.rows[j].config &&
-                   h.rows[k].point == h.rows[j].point) {
-                rp_acc_add(&acc, h.rows[k].v, h.rows[k].has_se, h.rows[k].se,
-                           h.rows[k].samples);
-                k++;
-            }
-            struct rp_cell c;
-            memset(&c, 0, sizeof(c));
-            rp_acc_done(&acc, &c);
-            PB_GROW(out->pts, out->cappts, out->npts + 1);
-            struct rp_hpoint *p = &out->pts[out->npts++];
-            memset(p, 0, sizeof(*p));
-            p->point = h.rows[j].point;
-            p->mean = c.mean;
-            p->se = c.se;
-            p->n = c.n;
-            p->p = NAN;
-            npts++;
-            j = k;
-        }
-        if (npts >= 2) {
-            PB_GROW(out->s, out->caps, out->ns + 1);
-            struct rp_hseries *s = &out->s[out->ns++];
-            s->test = h.rows[i].test;
-            s->metric = h.rows[i].metric;
-            s->config = h.rows[i].config;
-            s->first = first;
-            s->n = npts;
-            s->steps = find_steps(out->pts + first, npts);
-            out->nsteps += s->steps;
-        } else {
-            out->npts = first; /* one point: no history */
-        }
-        i = j;
+    fold_rows(&h);
+    compact(&h);
+    out->pairs = pb_xcalloc(h.nshown + 1, sizeof(*out->pairs));
+    for (size_t i = 0; i < h.nshown; i++) {
+        out->pairs[i].test = h.shown[i].test;
+        out->pairs[i].metric = h.shown[i].metric;
+        out->pairs[i].nseries = h.shown[i].nseries;
+        out->pairs[i].nlines = h.shown[i].nlines;
     }
+    out->npairs = h.nshown;
+    sort_d = d;
+    if (out->ns)
+        qsort(out->s, out->ns, sizeof(*out->s), cmp_series);
+    sort_d = NULL;
 done:
     free(h.keys);
     free(h.src_ids);
@@ -309,6 +516,7 @@ done:
 
 void rp_history_release(struct rp_history *h)
 {
+    free(h->pairs);
     free(h->pts);
     free(h->s);
     pb_arena_release(&h->arena);
@@ -338,6 +546,8 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
                           size_t num)
 {
     const struct rp_hseries *s0 = &h->s[from];
+    while (s0->reduced) /* the caller's group has a drawn series */
+        s0++;
     const struct rp_metric *m = &d->metrics[s0->metric];
     struct rt_table t;
     rt_init(&t, 7);
@@ -357,8 +567,11 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
         "direction", "value", "stderr",         "n",    "change", "p",
         "step"};
     struct rp_csv *cv = rp_csv_new(13, head);
+    size_t nl = 0;
     for (size_t si = from; si < to; si++) {
         const struct rp_hseries *s = &h->s[si];
+        if (s->reduced)
+            continue;
         const struct rp_config *cf = &d->configs[s->config];
         double *x = pb_arena_alloc(&t.arena, s->n * sizeof(double));
         double *y = pb_arena_alloc(&t.arena, s->n * sizeof(double));
@@ -417,13 +630,14 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             rp_csv_num(cv, p->p);
             rp_csv_int(cv, p->step);
         }
-        lines[si - from].label = cf->label;
-        lines[si - from].color = cf->color;
-        lines[si - from].n = s->n;
-        lines[si - from].x = x;
-        lines[si - from].y = y;
-        lines[si - from].yerr = e;
-        lines[si - from].pt = pt;
+        lines[nl].label = cf->label;
+        lines[nl].color = cf->color;
+        lines[nl].n = s->n;
+        lines[nl].x = x;
+        lines[nl].y = y;
+        lines[nl].yerr = e;
+        lines[nl].pt = pt;
+        nl++;
     }
     char mt[96], title[400], stem[48];
     rp_metric_title(m->name, mt, sizeof(mt));
@@ -439,7 +653,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rp_unit_of("", "", &xs.xunit);
     xs.yunit = m->u;
     xs.lines = lines;
-    xs.n = to - from;
+    xs.n = nl;
     xs.xcats = h->keys;
     xs.nxcats = h->nkeys;
     snprintf(stem, sizeof(stem), "history-%zu", num);
@@ -447,12 +661,24 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
     t.caption = rt_str(&t, "Data: %s", title);
     rp_out_table(o, &t);
+    for (size_t i = 0; i < h->npairs; i++)
+        if (h->pairs[i].test == s0->test && h->pairs[i].metric == s0->metric &&
+            h->pairs[i].nseries > nl) {
+            char note[300];
+            snprintf(note, sizeof(note),
+                     "Lines of the first %zu of the %zu configurations with "
+                     "a history of this test (the report's order); the "
+                     "steps of all are under Warnings. Narrow the report "
+                     "with --config for the others.",
+                     nl, h->pairs[i].nseries);
+            rp_out_para(o, "note", note);
+        }
     free(lines);
 }
 
 int rp_has_history(const struct rp_data *d)
 {
-    return d->history && d->history->ns > 0;
+    return d->history && (d->history->ns > 0 || d->history->nhidden > 0);
 }
 
 void rp_section_history(struct rp_out *o, const struct rp_data *d)
@@ -470,11 +696,12 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
                 "called a step.");
     size_t charts = 0;
     for (size_t i = 0; i < h->ns && charts < MAX_HIST_CHARTS;) {
-        size_t j = i;
+        size_t j = i, drawn = 0;
         while (j < h->ns && h->s[j].test == h->s[i].test &&
                h->s[j].metric == h->s[i].metric)
-            j++;
-        history_chart(o, d, h, i, j, ++charts);
+            drawn += !h->s[j++].reduced;
+        if (drawn) /* else not drawn: its steps alone were kept */
+            history_chart(o, d, h, i, j, ++charts);
         i = j;
     }
     if (charts == MAX_HIST_CHARTS)

@@ -286,6 +286,78 @@ int rp_dir_write(struct rp_dir *d, const char *rel, const char *data,
     return rc;
 }
 
+/* ==== files written in pieces ==== */
+
+struct rp_file {
+    struct rp_dir *dir;
+    char *rel, *path;
+    int fd;
+    int err; /* first errno; 0 = fine */
+};
+
+int rp_file_open(struct rp_dir *d, const char *rel, struct rp_file **out,
+                 struct pb_err *err)
+{
+    char *path = pb_xasprintf("%s/%s", d->stage, rel);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0644);
+    if (fd < 0) {
+        int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write: %s",
+                            strerror(errno));
+        free(path);
+        *out = NULL;
+        return rc;
+    }
+    struct rp_file *f = pb_xcalloc(1, sizeof(*f));
+    f->dir = d;
+    f->rel = pb_xstrdup(rel);
+    f->path = path;
+    f->fd = fd;
+    *out = f;
+    return PB_OK;
+}
+
+void rp_file_put(struct rp_file *f, const char *data, size_t len)
+{
+    while (!f->err && len > 0) {
+        ssize_t w = write(f->fd, data, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            f->err = w < 0 ? errno : EIO;
+            break;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+}
+
+void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over)
+{
+    if (b->len < over)
+        return;
+    rp_file_put(f, b->s, b->len);
+    pb_buf_reset(b);
+}
+
+int rp_file_close(struct rp_file *f, struct pb_err *err)
+{
+    if (!f)
+        return PB_OK;
+    if (close(f->fd) != 0 && !f->err)
+        f->err = errno;
+    int rc = PB_OK;
+    if (f->err)
+        rc = pb_err_set(err, PB_EIO, f->path, 0, 0, "cannot write: %s",
+                        strerror(f->err));
+    else
+        rp_dir_add(f->dir, f->rel);
+    free(f->rel);
+    free(f->path);
+    free(f);
+    return rc;
+}
+
 static int in_list(char **v, size_t n, const char *s)
 {
     for (size_t i = 0; i < n; i++)

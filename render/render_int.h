@@ -150,20 +150,23 @@ struct rp_metric {
     int headline; /* charted by default */
 };
 
-/* Results of one config for one test and metric, repeats aggregated. */
+/* Results of one config for one test and metric, repeats aggregated.
+ * Kept small: a report holds one per (test, metric, config) shown, a
+ * million at 10^6-10^7 results (docs/design.md, "Report memory"). */
 struct rp_cell {
-    size_t test, metric, config;
-    int has_value;
+    uint32_t test, metric, config; /* indexes into rp_data */
+    unsigned char has_value;
+    unsigned char in_sweep; /* drawn in a sweep */
     double mean;
     double se;  /* standard error; < 0 unknown */
     long n;     /* samples behind mean (runs, or the parser's count) */
-    long nresults; /* stored results averaged into mean (1: n is the parser's) */
-    long nnull; /* rows without a value */
+    int32_t nresults; /* stored results averaged into mean (1: n is the
+                         parser's) */
+    int32_t nnull; /* rows without a value */
     const char *null_reason;
-    int in_sweep; /* drawn in a sweep */
     long long source; /* id of the first source behind it (its facts) */
-    long nrepeats, outliers; /* stored samples behind it and how many are
-                                outliers (spread.c) */
+    int32_t nrepeats, outliers; /* stored samples behind it and how many
+                                   are outliers (spread.c) */
 };
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */
@@ -202,6 +205,10 @@ struct rp_data {
     size_t nsources, capsources;
     struct rp_fact *facts;
     size_t nfacts, capfacts;
+    const char **strs; /* texts repeated across sources and facts (keys,
+                          hosts, formats, versions), stored once: a hash
+                          set of arena strings (data.c) */
+    size_t nstrs, capstrs;
     size_t nrows; /* result rows read */
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
@@ -851,6 +858,8 @@ struct rp_hseries {
     size_t test, metric, config;
     size_t first, n; /* into rp_history.pts */
     size_t steps;
+    int reduced; /* not drawn (the section draws the first charts only):
+                    its points are its steps alone */
 };
 
 struct rp_history {
@@ -862,6 +871,11 @@ struct rp_history {
     size_t npts, cappts;
     struct rp_hseries *s; /* by test rank, metric, config rank */
     size_t ns, caps;
+    size_t nhidden; /* series not drawn and without steps: dropped */
+    struct rp_hpair { /* the charts drawn: their series and lines */
+        size_t test, metric, nseries, nlines;
+    } *pairs;
+    size_t npairs;
     size_t nsteps;
     struct pb_arena arena;
 };
@@ -977,6 +991,18 @@ void rp_dir_add(struct rp_dir *d, const char *rel);
 int rp_dir_commit(struct rp_dir *d, struct pb_err *err) PB_WUR;
 /* Drop the stage, leaving the last report as it was. NULL is fine. */
 void rp_dir_abort(struct rp_dir *d);
+/* A file of the report written in pieces (results.csv, index.html), so
+ * that no whole file is held in memory: rp_file_open creates rel in the
+ * stage (O_EXCL); rp_file_put appends (the first error is kept);
+ * rp_file_flush writes and empties b once it holds `over` bytes or more;
+ * rp_file_close closes and frees f (NULL is fine) and adds rel to the
+ * report: PB_OK or PB_EIO (err filled) when a write failed. */
+struct rp_file;
+int rp_file_open(struct rp_dir *d, const char *rel, struct rp_file **out,
+                 struct pb_err *err) PB_WUR;
+void rp_file_put(struct rp_file *f, const char *data, size_t len);
+void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over);
+int rp_file_close(struct rp_file *f, struct pb_err *err) PB_WUR;
 /* ==== the experiment of run results (experiment.c) ==== */
 
 /* Facts a run stores per cell (run.*, flag.*, zpool_iostat*, arc.*, ...):

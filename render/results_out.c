@@ -28,15 +28,26 @@ struct ids {
     size_t n, cap;
 };
 
+struct pjson {
+    long long id;
+    char *text; /* NULL: none yet */
+};
+
 struct res {
     struct pb_arena arena;
     struct params cp, tp;
     struct ids cids, tids;       /* owners of the rows, sorted, unique */
     const char **ckeys, **tkeys; /* column keys, sorted */
     size_t nckeys, ntkeys;
-    struct pb_buf csv, json;
+    struct pb_buf csv, json;   /* what is not written yet */
+    struct rp_file *fcsv, *fjson; /* results.csv, results.json */
+    struct pjson cjs, tjs; /* the last owners' parameters as JSON */
     size_t rows;
 };
+
+/* Bytes held before they are written: the files are written as the rows
+ * come, never held whole (10^7 results are 4 GB of JSON). */
+#define FLUSH_AT (256 * 1024)
 
 static int on_param(void *ctx, const struct pb_db_triple *t)
 {
@@ -50,10 +61,22 @@ static int on_param(void *ctx, const struct pb_db_triple *t)
     return 0;
 }
 
+static void ids_done(struct ids *s);
+
 static void ids_add(struct ids *s, long long id)
 {
     if (s->n && s->v[s->n - 1] == id)
         return; /* rows come grouped: most repeats end here */
+    if (s->n == s->cap && s->n >= 4096) {
+        /* sorted by names, not ids: fold the repeats before growing, so
+         * that this holds twice the distinct ids at most, not a row's */
+        size_t was = s->n;
+        ids_done(s);
+        if (s->n <= was / 2) {
+            s->v[s->n++] = id;
+            return;
+        }
+    }
     PB_GROW(s->v, s->cap, s->n + 1);
     s->v[s->n++] = id;
 }
@@ -140,6 +163,25 @@ static json_t *params_object(const struct params *p, long long id)
     return o;
 }
 
+#define JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* The JSON text of owner id's parameters, kept for the next rows of the
+ * same owner. Owned by c. */
+static const char *params_json(const struct params *p, struct pjson *c,
+                               long long id)
+{
+    if (c->text && c->id == id)
+        return c->text;
+    free(c->text);
+    json_t *o = params_object(p, id);
+    c->text = json_dumps(o, JSON_FLAGS);
+    json_decref(o);
+    if (!c->text)
+        c->text = pb_xstrdup("null");
+    c->id = id;
+    return c->text;
+}
+
 /* ==== rows ==== */
 
 static int on_row(void *ctx, const struct pb_db_row *r)
@@ -185,21 +227,34 @@ static int on_row(void *ctx, const struct pb_db_row *r)
             j = pb_jout_str(v[i]);
         json_object_set_new(o, columns[i], j);
     }
-    json_object_set_new(o, "config_params",
-                        params_object(&x->cp, r->config_id));
-    json_object_set_new(o, "test_params", params_object(&x->tp, r->test_id));
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
-                                JSON_REAL_PRECISION(17));
+    char *s = json_dumps(o, JSON_FLAGS);
     json_decref(o);
     pb_buf_puts(&x->json, x->rows ? ",\n  " : "[\n  ");
-    pb_buf_puts(&x->json, s ? s : "null");
+    if (s && *s && s[strlen(s) - 1] == '}') {
+        /* the two parameter objects, printed once per owner (rows come
+         * grouped by test and config): compact JSON is their text after
+         * the columns, as jansson prints the whole object */
+        s[strlen(s) - 1] = '\0';
+        pb_buf_puts(&x->json, s);
+        pb_buf_puts(&x->json, ",\"config_params\":");
+        pb_buf_puts(&x->json, params_json(&x->cp, &x->cjs, r->config_id));
+        pb_buf_puts(&x->json, ",\"test_params\":");
+        pb_buf_puts(&x->json, params_json(&x->tp, &x->tjs, r->test_id));
+        pb_buf_putc(&x->json, '}');
+    } else {
+        pb_buf_puts(&x->json, "null");
+    }
     free(s);
     x->rows++;
+    rp_file_flush(x->fcsv, &x->csv, FLUSH_AT);
+    rp_file_flush(x->fjson, &x->json, FLUSH_AT);
     return 0;
 }
 
 static void res_release(struct res *x)
 {
+    free(x->cjs.text);
+    free(x->tjs.text);
     free(x->cp.v);
     free(x->tp.v);
     free(x->cids.v);
@@ -255,12 +310,20 @@ int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
     }
     pb_buf_release(&h);
     pb_buf_puts(&x.csv, "\r\n");
-    rc = pb_db_each_result(db, f, on_row, &x, err);
+    rc = rp_file_open(dir, "results.csv", &x.fcsv, err);
+    if (!rc)
+        rc = rp_file_open(dir, "results.json", &x.fjson, err);
+    if (!rc)
+        rc = pb_db_each_result(db, f, on_row, &x, err);
     pb_buf_puts(&x.json, x.rows ? "\n]\n" : "[]\n");
+    if (x.fcsv)
+        rp_file_flush(x.fcsv, &x.csv, 0);
+    if (x.fjson)
+        rp_file_flush(x.fjson, &x.json, 0);
+    int crc = rp_file_close(x.fcsv, err);
+    int jrc = rp_file_close(x.fjson, err);
     if (!rc)
-        rc = rp_dir_write(dir, "results.csv", x.csv.s, x.csv.len, err);
-    if (!rc)
-        rc = rp_dir_write(dir, "results.json", x.json.s, x.json.len, err);
+        rc = crc ? crc : jrc;
     res_release(&x);
     return rc;
 }

@@ -117,11 +117,18 @@ static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
         bsearch(&want, o->gk, o->ngk, sizeof(*o->gk), cmp_gkey);
     if (!g)
         return SIZE_MAX;
+    /* a group's cells are in config rank order, one per config */
     const struct rp_group *gr = &d->groups[g->group];
-    for (size_t i = gr->first; i < gr->first + gr->n; i++)
-        if (d->cells[i].config == c)
-            return i;
-    return SIZE_MAX;
+    size_t want_rank = d->configs[c].rank, lo = gr->first,
+           hi = gr->first + gr->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->configs[d->cells[mid].config].rank < want_rank)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < gr->first + gr->n && d->cells[lo].config == c ? lo : SIZE_MAX;
 }
 
 /* The samples of one result are complete: count its outliers. */
@@ -197,7 +204,7 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
     if (!c->outliers)
         return;
     rt_setv(t, cell,
-            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, c->outliers,
+            rt_str(t, "%s \xE2\x9A\xA0 %ld outlier%s", cell->text, (long)c->outliers,
                    c->outliers == 1 ? "" : "s"),
             cell->sortv);
     cell->style |= RT_AMBER;
@@ -206,5 +213,5 @@ void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
                "%ld of the %ld stored repeats %s more than 3.5 "
                "robust deviations from their median (modified "
                "z-score: 0.6745 x abs(x - median) / MAD above 3.5)",
-               c->outliers, c->nrepeats, c->outliers == 1 ? "is" : "are");
+               (long)c->outliers, (long)c->nrepeats, c->outliers == 1 ? "is" : "are");
 }
