@@ -138,6 +138,21 @@ for h in "$H1" "$H2" "$H3" "$H4"; do
 done
 n=$(q "SELECT count(*) FROM fact WHERE key = 'flag.partial'")
 [ "$n" = 0 ] || fail "run: $n flag.partial facts"
+# the report shows the host dimension: a Hosts section with a chart of the
+# four hosts for each test, every host named in it
+"$pb" report --db "$db" -o "$base/hrep" >/dev/null 2>"$base/hrep.err" ||
+    fail "report: $(cat "$base/hrep.err")"
+sed -n '/id="hosts"/,$p' "$base/hrep/index.html" >"$base/hosts.html"
+[ -s "$base/hosts.html" ] || fail "report: no Hosts section"
+n=$(grep -o "4 hosts: min" "$base/hosts.html" | wc -l)
+[ "$n" -ge 2 ] || fail "report: $n charts of 4 hosts"
+for t in "fio randread bs=4k" "fio write bs=4k"; do
+    grep -Eq "$t[^<]*: [a-z]+ (IOPS|bandwidth) " "$base/hosts.html" ||
+        fail "report: no throughput chart of the hosts for test '$t'"
+done
+for h in "$H1" "$H2" "$H3" "$H4"; do
+    grep -qF "$h" "$base/hosts.html" || fail "report: host $h not in the Hosts section"
+done
 grep -q "zpool create .* $pool-h3 .*# host $H3" "$out/commands.log" ||
     fail "commands.log does not name the host of each command"
 grep -q -- "--client=localhost,$P2 $out/raw/c001.h2.fio" "$out/commands.log" ||
