@@ -211,6 +211,9 @@ int cmd_report(int argc, char **argv)
                 ro.outdir, sum.results, sum.charts, sum.tables);
         if (sum.pages)
             fprintf(stderr, ", %zu test pages", sum.pages);
+        if (sum.table_pages)
+            fprintf(stderr, ", %zu more pages of long tables",
+                    sum.table_pages);
         if (ro.png)
             fprintf(stderr, ", %zu PNGs", sum.pngs);
         if (ro.pdf_path)

@@ -65,9 +65,11 @@ extern const char *const pb_render_default_ignore[];
 
 /* What pb_render_report wrote. pages: test pages (tests-001.html, ...),
  * written instead of one long "Results by test" section when it would
- * hold more than 200 charts; their charts are inline SVG, not files. */
+ * hold more than 200 charts; their charts are inline SVG, not files.
+ * table_pages: pages of a long table beyond its first (bonnie-002.html,
+ * ...). */
 struct pb_render_summary {
-    size_t charts, tables, pngs, results, cells, pages;
+    size_t charts, tables, pngs, results, cells, pages, table_pages;
 };
 
 /* Write the report. Its files replace the last report's in outdir only

@@ -668,6 +668,17 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
                           struct pb_db *db, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err) PB_WUR;
+/* Rows of the bonnie++ table a page (index.html holds the first). */
+#define RP_BON_PAGE 1000
+
+/* A page of its own for part of a long table (page > 1; index.html holds
+ * page 1): STEM-NNN.html with links to its neighbours; between begin and
+ * end the rp_out_* calls write to it. */
+void rp_table_page_begin(struct rp_out *o, const char *stem,
+                         const char *what, size_t page, size_t npages);
+void rp_table_page_end(struct rp_out *o, const char *stem, size_t page,
+                       size_t npages);
+
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */
 extern const char rp_css[];

@@ -397,9 +397,12 @@ static void bon_files_cell(struct rt_table *t, struct rt_cell *cell,
     cell->title = ts->name;
 }
 
-/* One bonnie table: part 0 = values and %CP, part 2 = latencies. */
+/* One bonnie table: part 0 = values and %CP, part 2 = latencies. Columns
+ * and colour ranges come from all nrows rows; the table holds rows
+ * [from, to). */
 static void bonnie_table(struct rp_out *o, const struct rp_data *d,
-                         const struct bon_row *rows, size_t nrows, int lat)
+                         const struct bon_row *rows, size_t nrows, int lat,
+                         size_t from, size_t to)
 {
     /* which columns have anything */
     int used[NBON][3] = {{0}};
@@ -514,7 +517,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             nc++;
         }
     }
-    for (size_t r = 0; r < nrows; r++) {
+    for (size_t r = from; r < to && r < nrows; r++) {
         /* a row whose every cell would be blank (fields bonnie++ left
          * empty) is no row */
         int any = 0;
@@ -617,9 +620,44 @@ void rp_section_bonnie(struct rp_out *o, const struct rp_data *d)
     }
     rp_out_raw(o, "<section id=\"bonnie\">\n");
     rp_out_heading(o, 2, NULL, "bonnie++");
-    bonnie_table(o, d, rows, nrows, 0);
-    bonnie_table(o, d, rows, nrows, 1);
+    /* Past RP_BON_PAGE rows (100,000 machines made a 356 MB page) the
+     * table is paged: index.html shows the first RP_BON_PAGE, the others
+     * are on bonnie-002.html ...; colours still compare all rows. */
+    size_t npages = (nrows + RP_BON_PAGE - 1) / RP_BON_PAGE;
+    if (npages > 1) {
+        char *note = pb_xasprintf(
+            "<p class=\"note\">%zu rows (machine and size): the first %d "
+            "here, all on %zu pages of %d (colours compare all %zu). Every "
+            "value is in results.csv.</p>\n",
+            nrows, RP_BON_PAGE, npages, RP_BON_PAGE, nrows);
+        rp_out_raw(o, note);
+        free(note);
+    }
+    bonnie_table(o, d, rows, nrows, 0, 0, RP_BON_PAGE);
+    bonnie_table(o, d, rows, nrows, 1, 0, RP_BON_PAGE);
+    if (npages > 1) {
+        rp_out_raw(o, "<p class=\"pager\">");
+        for (size_t p = 2; p <= npages; p++) {
+            char *a = pb_xasprintf("<a href=\"bonnie-%03zu.html\">%zu</a> ",
+                                   p, p);
+            rp_out_raw(o, a);
+            free(a);
+        }
+        rp_out_raw(o, "</p>\n");
+    }
     rp_out_raw(o, "</section>\n");
+    for (size_t p = 2; p <= npages; p++) {
+        size_t from = (p - 1) * RP_BON_PAGE;
+        size_t to = from + RP_BON_PAGE < nrows ? from + RP_BON_PAGE : nrows;
+        char what[160];
+        snprintf(what, sizeof(what),
+                 "bonnie++, page %zu of %zu: rows %zu–%zu of %zu", p, npages,
+                 from + 1, to, nrows);
+        rp_table_page_begin(o, "bonnie", what, p, npages);
+        bonnie_table(o, d, rows, nrows, 0, from, to);
+        bonnie_table(o, d, rows, nrows, 1, from, to);
+        rp_table_page_end(o, "bonnie", p, npages);
+    }
     free(rows);
     free(cells);
 }
