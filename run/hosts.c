@@ -377,24 +377,14 @@ struct pb_run_plan *pb_run_host_plan(const struct pb_run_plan *p, size_t i)
     return hp;
 }
 
-static void vdevs_free(struct pb_run_vdevs *v)
-{
-    for (size_t k = 0; k < v->n; k++) {
-        free(v->v[k].path);
-        free(v->v[k].canon);
-        free(v->v[k].dev);
-    }
-    free(v->v);
-}
-
 void pb_run_host_plan_free(struct pb_run_plan *hp)
 {
     if (!hp)
         return;
     free(hp->pool);
-    vdevs_free(&hp->data);
-    vdevs_free(&hp->log);
-    vdevs_free(&hp->cache);
+    pb_run_vdevs_release(&hp->data);
+    pb_run_vdevs_release(&hp->log);
+    pb_run_vdevs_release(&hp->cache);
     free(hp);
 }
 

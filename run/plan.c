@@ -697,7 +697,7 @@ int pb_run_plan_load(const char *path, struct pb_run_plan **out,
     return rc;
 }
 
-static void vdevs_release(struct pb_run_vdevs *v)
+void pb_run_vdevs_release(struct pb_run_vdevs *v)
 {
     for (size_t i = 0; i < v->n; i++) {
         free(v->v[i].path);
@@ -721,9 +721,9 @@ void pb_run_plan_free(struct pb_run_plan *p)
         }
         free(p->sect[s].ax);
     }
-    vdevs_release(&p->data);
-    vdevs_release(&p->log);
-    vdevs_release(&p->cache);
+    pb_run_vdevs_release(&p->data);
+    pb_run_vdevs_release(&p->log);
+    pb_run_vdevs_release(&p->cache);
     pb_run_hosts_release(&p->hosts);
     free(p->path);
     free(p->name);

@@ -309,6 +309,9 @@ int pb_run_stopped(void);
 enum pb_run_impl pb_run_detect_impl(void);
 const char *pb_run_impl_name(enum pb_run_impl impl);
 
+/* Free the paths of a vdev list (plan.c); the list itself is the caller's. */
+void pb_run_vdevs_release(struct pb_run_vdevs *v);
+
 struct pb_run_zfs {
     struct pb_run_exec *x;
     const struct pb_run_plan *plan;
