@@ -354,36 +354,38 @@ void pb_run_pool_down(struct run *r)
     }
 }
 
-/* The state of the cell's dataset and pool after its repeats: `zfs get
- * -Hp all`, `zpool get all` and `zpool status` in one raw file, parsed by
- * ingest/ (zfs-props), which gives the dataset and pool dimensions too.
- * Returns the set (caller frees) or NULL. */
-static struct pb_resultset *capture_props(struct run *r,
-                                          const struct pb_run_cell *c,
+/* The properties after a cell's repeats (see run_loop.h): of the pool on
+ * this machine, or of one server's pool in a [hosts] cell (hostcell.c). */
+struct pb_resultset *pb_run_capture_props(struct run *r, struct pb_run_exec *x,
+                                          const struct pb_run_plan *p,
+                                          const char *host, const char *path,
+                                          size_t cell,
                                           const struct pb_ingest_opts *io,
                                           char *hung, size_t hn)
 {
-    char path[PATH_MAX];
-    pb_run_cell_path(r, c->index, 0, "zfs.txt", path, sizeof(path));
-    char *ds = pb_run_ds_name(r->p);
+    char *ds = pb_run_ds_name(p);
     const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
-    const char *pget[] = {"zpool", "get", "all", r->p->pool, NULL};
-    const char *pstat[] = {"zpool", "status", r->p->pool, NULL};
+    const char *pget[] = {"zpool", "get", "all", p->pool, NULL};
+    const char *pstat[] = {"zpool", "status", p->pool, NULL};
     const char *const *cmds[] = {zget, pget, pstat};
+    /* "host NAME: " before the messages of a server's part */
+    const char *hw = host ? "host " : "", *hname = host ? host : "",
+               *hs = host ? ": " : "";
     struct pb_buf all = PB_BUF_INIT;
     struct pb_run_res res = {0};
     struct pb_resultset *set = NULL;
     char w[200];
     /* a first line naming the cell: each file is a source of its own */
-    pb_buf_printf(&all, "# poolbench run %s, cell %zu: %s\n", r->run_id,
-                  c->index + 1, io->label);
+    pb_buf_printf(&all, "# poolbench run %s, cell %zu%s%s: %s\n", r->run_id,
+                  cell + 1, host ? ", host " : "", hname, io->label);
     for (int k = 0; k < 3; k++) {
-        if (pb_run_cmd(&r->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
-            if (res.timed_out && !*hung) /* a hung ZFS fails the cell */
+        if (pb_run_cmd(x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
+            if (hung && res.timed_out && !*hung) /* a hung ZFS fails the cell */
                 snprintf(hung, hn, "'%s %s %s' %s", cmds[k][0], cmds[k][1],
                          cmds[k][2], pb_run_res_why(&res, w, sizeof(w)));
             if (!r->x.dry_run)
-                pb_run_warn(r, "'%s %s' failed: %s", cmds[k][0], cmds[k][1],
+                pb_run_warn(r, "%s%s%s'%s %s' failed: %s", hw, hname, hs,
+                            cmds[k][0], cmds[k][1],
                             pb_run_res_why(&res, w, sizeof(w)));
             continue;
         }
@@ -401,13 +403,12 @@ static struct pb_resultset *capture_props(struct run *r,
         pb_run_warn(r, "cannot write '%s': %s", path, strerror(errno));
     struct pb_err e = {0};
     if (pb_ingest_buffer(path, all.s, all.len, io, &set, &e) != PB_OK) {
-        if (!r->warned_props)
-            pb_run_warn(r, "zfs properties not ingested (kept in %s): %s", path,
-                        e.msg);
-        r->warned_props = 1;
+        if (host || !r->warned_props)
+            pb_run_warn(r, "%s%s%szfs properties not ingested (kept in %s): %s",
+                        hw, hname, hs, path, e.msg);
+        if (!host)
+            r->warned_props = 1;
         set = NULL;
-    } else {
-        derive_logicalused(r, set);
     }
     pb_buf_release(&all);
     return set;
@@ -580,7 +581,12 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
             goto skip;
         why[0] = '\0'; /* said; the cell's fio results stand */
     } else {
-        props = capture_props(r, c, &io, why, sizeof(why));
+        char zp[PATH_MAX];
+        pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
+        props = pb_run_capture_props(r, &r->x, r->p, NULL, zp, c->index, &io,
+                                     why, sizeof(why));
+        if (props)
+            derive_logicalused(r, props);
         if (*why)
             goto skip;
     }

@@ -153,52 +153,15 @@ static struct pb_resultset *host_props(struct run *r, struct pb_run_hostrun *h,
     char path[PATH_MAX], sfx[32];
     snprintf(sfx, sizeof(sfx), "h%zu.zfs.txt", hi + 1);
     pb_run_cell_path(r, c->index, 0, sfx, path, sizeof(path));
-    char *ds = pb_run_ds_name(h->p);
-    const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
-    const char *pget[] = {"zpool", "get", "all", h->p->pool, NULL};
-    const char *pstat[] = {"zpool", "status", h->p->pool, NULL};
-    const char *const *cmds[] = {zget, pget, pstat};
-    struct pb_buf all = PB_BUF_INIT;
-    struct pb_run_res res = {0};
-    struct pb_resultset *set = NULL;
-    char w[200];
-    pb_buf_printf(&all, "# poolbench run %s, cell %zu, host %s: %s\n",
-                  r->run_id, c->index + 1, h->x.host, io->label);
-    for (int k = 0; k < 3; k++) {
-        if (pb_run_cmd(&h->x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
-            if (!r->x.dry_run)
-                pb_run_warn(r, "host %s: '%s %s' failed: %s", h->x.host,
-                            cmds[k][0], cmds[k][1],
-                            pb_run_res_why(&res, w, sizeof(w)));
-            continue;
-        }
-        pb_buf_add(&all, pb_buf_str(&res.out), res.out.len);
-        if (all.len && all.s[all.len - 1] != '\n')
-            pb_buf_putc(&all, '\n');
-    }
-    free(ds);
-    pb_run_res_release(&res);
-    if (r->x.dry_run) {
-        pb_buf_release(&all);
-        return NULL;
-    }
-    if (pb_run_write_file(path, all.s, all.len) != 0)
-        pb_run_warn(r, "cannot write '%s': %s", path, strerror(errno));
-    struct pb_err e = {0};
-    if (pb_ingest_buffer(path, all.s, all.len, io, &set, &e) != PB_OK) {
-        pb_run_warn(r,
-                    "host %s: zfs properties not ingested (kept in %s): "
-                    "%s",
-                    h->x.host, path, e.msg);
-        set = NULL;
-    } else {
+    struct pb_resultset *set = pb_run_capture_props(
+        r, &h->x, h->p, h->x.host, path, c->index, io, NULL, 0);
+    if (set) {
         const char *host = pb_rs_str(set, h->x.host);
         for (size_t i = 0; i < set->nresults; i++)
             set->results[i].host = host;
         for (size_t i = 0; i < set->nfacts; i++)
             set->facts[i].host = host;
     }
-    pb_buf_release(&all);
     return set;
 }
 

@@ -128,6 +128,18 @@ struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
 /* Add the varying fio options the fio test name leaves out. */
 void pb_run_patch_tests(struct run *r, size_t fio_combo,
                         struct pb_resultset *set);
+/* `zfs get -Hp all`, `zpool get all`, `zpool status` of plan p's dataset
+ * and pool through x, written to path and ingested (zfs-props) with io.
+ * host: NULL, or the server named in the file's first line and in the
+ * warnings ([hosts]). hung (may be NULL, hn bytes): when empty, gets the
+ * command that timed out. The set (caller frees), or NULL (dry run, or
+ * not ingested: a warning said why). */
+struct pb_resultset *pb_run_capture_props(struct run *r, struct pb_run_exec *x,
+                                          const struct pb_run_plan *p,
+                                          const char *host, const char *path,
+                                          size_t cell,
+                                          const struct pb_ingest_opts *io,
+                                          char *hung, size_t hn);
 /* Give `to` the dimensions zfs reported in `from`. */
 void pb_run_share_dims(const struct pb_resultset *from,
                        struct pb_resultset *to);
