@@ -6,29 +6,13 @@
  * named in the listing and, through a template, single-quoted for the
  * remote shell. No root and no ZFS needed. */
 #define _GNU_SOURCE
-#include "tests/unit/testhelp.h"
+#include "tests/unit/run_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run.h"
-#include "run/run_int.h"
-
-#define CAPS_DIR PB_FIXTURES_DIR "/zfs-caps"
 #define VD "vdevs = file:/tmp/pb-unit-hosts-d0.img:128M\n"
 #define FIO "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n"
-
-static struct pb_run_plan *parse_ok(const char *text)
-{
-    struct pb_err err = {0};
-    struct pb_run_plan *p = NULL;
-    int rc = pb_run_plan_parse("/plans/h.ini", text, &p, &err);
-    if (rc != PB_OK)
-        print_error("unexpected error: %s:%ld: %s\n", err.path, err.line,
-                    err.msg);
-    assert_int_equal(rc, PB_OK);
-    return p;
-}
 
 static void test_hosts_parse(void **state)
 {
@@ -95,11 +79,7 @@ static void test_hosts_parse(void **state)
 static void test_hosts_errors(void **state)
 {
     (void)state;
-    static const struct {
-        const char *text;
-        long line;
-        const char *msg;
-    } cases[] = {
+    static const struct rh_bad cases[] = {
         {"[plan]\n" VD "[hosts]\nservers = -oProxyCommand=x\nremote = local\n",
          4, "servers: bad host '-oProxyCommand=x' (letters, digits, '.', '-'; "
             "IPv6 in brackets: [::1]:8765; sock:/PATH)"},
@@ -149,43 +129,21 @@ static void test_hosts_errors(void **state)
          "[fio] buffer_pattern: '$' is not allowed with [hosts] (job files "
          "are sent as written, with no ${VAR} expansion)"},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct pb_err err = {0};
-        struct pb_run_plan *p = NULL;
-        int rc = pb_run_plan_parse("/plans/h.ini", cases[i].text, &p, &err);
-        if (rc != PB_EUSAGE || strcmp(err.msg, cases[i].msg) ||
-            err.line != cases[i].line)
-            print_error("case %zu: rc %d line %ld: %s\n", i, rc, err.line,
-                        err.msg);
-        assert_int_equal(rc, PB_EUSAGE);
-        assert_string_equal(err.msg, cases[i].msg);
-        assert_int_equal(err.line, cases[i].line);
-        assert_null(p);
-    }
+    rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static char *dry_run(const char *text, int allow, int *rc, char *msg,
                      size_t n)
 {
-    struct pb_run_plan *p = parse_ok(text);
-    char *out = NULL;
-    size_t outlen = 0;
-    FILE *fp = open_memstream(&out, &outlen);
-    assert_non_null(fp);
     struct pb_run_opts o = {0};
-    o.dry_run = 1;
     o.dir = "/tmp/pb-unit-hosts-out";
-    o.out = fp;
     o.run_id = "unit-h";
     o.impl = PB_RUN_IMPL_ZFS_FUSE;
     o.caps_dir = CAPS_DIR "/zfs-fuse";
     o.allow_remote_command = allow;
-    struct pb_run_summary sum;
     struct pb_err err = {0};
-    *rc = pb_run_execute(p, &o, &sum, &err);
+    char *out = rh_dry_run(text, o, rc, &err);
     snprintf(msg, n, "%s", err.msg);
-    fclose(fp);
-    pb_run_plan_free(p);
     return out;
 }
 

@@ -3,7 +3,7 @@
  * argv quoting, and the exact command list of a dry run (which must create
  * nothing). No root and no ZFS needed. */
 #define _GNU_SOURCE
-#include "tests/unit/testhelp.h"
+#include "tests/unit/run_help.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,24 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run/run.h"
-#include "run/run_int.h"
-
 #define EXAMPLES_DIR PB_FIXTURES_DIR "/../examples"
-#define CAPS_DIR PB_FIXTURES_DIR "/zfs-caps"
-
-static struct pb_run_plan *parse_ok(const char *text)
-{
-    struct pb_err err = {0};
-    struct pb_run_plan *p = NULL;
-    int rc = pb_run_plan_parse("/plans/t.ini", text, &p, &err);
-    if (rc != PB_OK)
-        print_error("unexpected error: %s:%ld: %s\n", err.path, err.line,
-                    err.msg);
-    assert_int_equal(rc, PB_OK);
-    assert_non_null(p);
-    return p;
-}
 
 /* ==== parsing ==== */
 
@@ -228,11 +211,7 @@ static void test_layouts(void **state)
 static void test_plan_errors(void **state)
 {
     (void)state;
-    static const struct {
-        const char *text;
-        long line;
-        const char *msg;
-    } cases[] = {
+    static const struct rh_bad cases[] = {
         {"", 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... list)"},
         {"[plan]\n" VD "[fio]\nsize = 8m\n[bogus]\nx = 1\n", 6,
          "unknown section '[bogus]' (known: plan, pool, dataset, zvol, fio, hosts)"},
@@ -345,20 +324,7 @@ static void test_plan_errors(void **state)
         {"[plan]\n" VD "[fio]\nsize = 8m\n<script>alert(1)</script>\n", 5,
          "syntax error: expected [section], key = value or a comment"},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct pb_err err = {0};
-        struct pb_run_plan *p = NULL;
-        int rc = pb_run_plan_parse("/plans/bad.ini", cases[i].text, &p, &err);
-        if (rc != PB_EUSAGE || err.line != cases[i].line ||
-            strcmp(err.msg, cases[i].msg))
-            print_error("case %zu: rc %d line %ld msg '%s'\n", i, rc,
-                        err.line, err.msg);
-        assert_int_equal(rc, PB_EUSAGE);
-        assert_null(p);
-        assert_string_equal(err.path, "/plans/bad.ini");
-        assert_int_equal(err.line, cases[i].line);
-        assert_string_equal(err.msg, cases[i].msg);
-    }
+    rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Lines longer than inih's buffer are refused, not cut; broken files. */
@@ -423,26 +389,16 @@ static void test_hostile(void **state)
 static char *dry_run(const char *plan_text, enum pb_run_impl impl,
                      const char *dir, int *rc)
 {
-    struct pb_run_plan *p = parse_ok(plan_text);
-    char *out = NULL;
-    size_t outlen = 0;
-    FILE *fp = open_memstream(&out, &outlen);
-    assert_non_null(fp);
     struct pb_run_opts o = {0};
-    o.dry_run = 1;
     o.dir = dir;
-    o.out = fp;
     o.run_id = "unit-1";
     o.impl = impl;
     o.caps_dir = impl == PB_RUN_IMPL_ZFS_FUSE ? CAPS_DIR "/zfs-fuse"
                                               : CAPS_DIR "/openzfs-2.1";
-    struct pb_run_summary sum;
     struct pb_err err = {0};
-    *rc = pb_run_execute(p, &o, &sum, &err);
+    char *out = rh_dry_run(plan_text, o, rc, &err);
     if (*rc)
         print_error("dry run: %s\n", err.msg);
-    fclose(fp);
-    pb_run_plan_free(p);
     return out;
 }
 

@@ -4,7 +4,7 @@
  * and what they record, and the fixed order of order = random. No root
  * and no ZFS needed. */
 #define _GNU_SOURCE
-#include "tests/unit/testhelp.h"
+#include "tests/unit/run_help.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,28 +12,12 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
-#include "run/run.h"
-#include "run/run_int.h"
 
-#define CAPS_DIR PB_FIXTURES_DIR "/zfs-caps"
-#define VD       "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
-#define SEED42   2, 0, 1, 4, 5, 3
+#define VD     "vdevs = file:/tmp/pb-unit-none/d0.img:128M\n"
+#define SEED42 2, 0, 1, 4, 5, 3
 #define VD2                                                                    \
     "vdevs = file:/tmp/pb-unit-none/d0.img:128M, "                             \
     "file:/tmp/pb-unit-none/d1.img:128M\n"
-
-static struct pb_run_plan *parse_ok(const char *text)
-{
-    struct pb_err err = {0};
-    struct pb_run_plan *p = NULL;
-    int rc = pb_run_plan_parse("/plans/t.ini", text, &p, &err);
-    if (rc != PB_OK)
-        print_error("unexpected error: %s:%ld: %s\n", err.path, err.line,
-                    err.msg);
-    assert_int_equal(rc, PB_OK);
-    assert_non_null(p);
-    return p;
-}
 
 static void test_keys(void **state)
 {
@@ -75,11 +59,7 @@ static void test_keys(void **state)
 static void test_key_errors(void **state)
 {
     (void)state;
-    static const struct {
-        const char *text;
-        long line;
-        const char *msg;
-    } cases[] = {
+    static const struct rh_bad cases[] = {
         {"[plan]\nrepeats = sometimes\n" VD "[fio]\nsize=8m\n", 2,
          "repeats must be 1..1000 or auto, got 'sometimes'"},
         {"[plan]\n" VD "max_repeats = 5\n[fio]\nsize=8m\n", 3,
@@ -117,20 +97,7 @@ static void test_key_errors(void **state)
         {"[plan]\norder = random\nseed = 1\n" VD "seed = 2\n[fio]\nsize=8m\n",
          5, "'seed' given twice in [plan] (first on line 3)"},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct pb_err err = {0};
-        struct pb_run_plan *p = NULL;
-        int rc = pb_run_plan_parse("/plans/bad.ini", cases[i].text, &p, &err);
-        if (rc != PB_EUSAGE || err.line != cases[i].line ||
-            strcmp(err.msg, cases[i].msg))
-            print_error("case %zu: rc %d line %ld msg '%s'\n", i, rc, err.line,
-                        err.msg);
-        assert_int_equal(rc, PB_EUSAGE);
-        assert_null(p);
-        assert_string_equal(err.path, "/plans/bad.ini");
-        assert_int_equal(err.line, cases[i].line);
-        assert_string_equal(err.msg, cases[i].msg);
-    }
+    rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_rse(void **state)
@@ -284,27 +251,20 @@ static void test_dry_run(void **state)
     const char *dir = "/tmp/pb-unit-repeat-out";
     if (access("/tmp/pb-unit-rep-d0.img", F_OK) == 0 || access(dir, F_OK) == 0)
         skip();
-    struct pb_run_plan *p =
-        parse_ok("[plan]\nname = unitrep\npool = pbunitrep\n"
-                 "vdevs = file:/tmp/pb-unit-rep-d0.img:128M\n"
-                 "repeats = auto\nmax_repeats = 3\norder = random\nseed = 42\n"
-                 "[dataset]\nrecordsize = 8k, 128k\ncompression = gzip, off\n"
-                 "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n");
-    char *out = NULL;
-    size_t outlen = 0;
-    FILE *fp = open_memstream(&out, &outlen);
-    assert_non_null(fp);
+    static const char text[] =
+        "[plan]\nname = unitrep\npool = pbunitrep\n"
+        "vdevs = file:/tmp/pb-unit-rep-d0.img:128M\n"
+        "repeats = auto\nmax_repeats = 3\norder = random\nseed = 42\n"
+        "[dataset]\nrecordsize = 8k, 128k\ncompression = gzip, off\n"
+        "[fio]\nrw = randread\nsize = 8m\nruntime = 1\n";
     struct pb_run_opts o = {0};
-    o.dry_run = 1;
     o.dir = dir;
-    o.out = fp;
     o.run_id = "unit-rep";
     o.impl = PB_RUN_IMPL_ZFS_FUSE;
     o.caps_dir = CAPS_DIR "/zfs-fuse";
-    struct pb_run_summary sum;
     struct pb_err err = {0};
-    int rc = pb_run_execute(p, &o, &sum, &err);
-    fclose(fp);
+    int rc;
+    char *out = rh_dry_run(text, o, &rc, &err);
     if (rc)
         print_error("dry run: %s\n", err.msg);
     assert_int_equal(rc, PB_OK);
@@ -333,7 +293,6 @@ static void test_dry_run(void **state)
     assert_int_equal(n, 12);
     assert_int_not_equal(access(dir, F_OK), 0);
     free(out);
-    pb_run_plan_free(p);
 }
 
 int main(void)

@@ -5,27 +5,13 @@
  * zpool iostat run in the background (a stand-in zpool) and summed, and
  * the dry run's estimate. */
 #define _XOPEN_SOURCE 700
-#include "tests/unit/testhelp.h"
+#include "tests/unit/run_help.h"
 
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "run/run.h"
-#include "run/run_int.h"
-
 static const char *const FIX = PB_FIXTURES_DIR "/zfs-telemetry";
-
-static struct pb_run_plan *parse_ok(const char *text)
-{
-    struct pb_err err = {0};
-    struct pb_run_plan *p = NULL;
-    int rc = pb_run_plan_parse("/plans/t.ini", text, &p, &err);
-    if (rc != PB_OK)
-        print_error("%s:%ld: %s\n", err.path, err.line, err.msg);
-    assert_int_equal(rc, PB_OK);
-    return p;
-}
 
 static void kstat(const char *name, struct pb_kstat *k)
 {
