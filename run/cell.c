@@ -59,8 +59,9 @@ static const struct pb_result *find_like(const struct pb_resultset *dst,
 /* Fold the repeats of a cell into one set: per result the mean, its
  * standard error, the number of samples and the values themselves (in
  * repeat order, the sample table). */
-struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
-                                 const char *path, const char *sha, size_t size)
+static struct pb_resultset *fold_repeats(struct pb_resultset **sets,
+                                         size_t n, const char *path,
+                                         const char *sha, size_t size)
 {
     struct pb_resultset *out = pb_resultset_new();
     const struct pb_resultset *s0 = sets[0];
@@ -124,6 +125,25 @@ struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
     }
     free(vals);
     return out;
+}
+
+/* The fio results of a cell stored: one repeat's set, or the repeats
+ * folded (see run_loop.h). */
+struct pb_resultset *pb_run_store_fio(struct run *r,
+                                      const struct pb_run_cell *c,
+                                      struct pb_resultset **sets, long got,
+                                      const struct pb_buf *all)
+{
+    struct pb_resultset *set = sets[0];
+    if (r->p->repeats > 1) {
+        char path[PATH_MAX], sha[65];
+        pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
+        pb_sha256_hex(all->s, all->len, sha);
+        set = fold_repeats(sets, (size_t)got, path, sha, all->len);
+    }
+    if (pb_run_store(r, set, 0) >= 0)
+        pb_run_forget_records(r, c->index, NULL);
+    return set;
 }
 
 /* zfs-fuse has no logicalused: derive it from used x compressratio, and
@@ -614,15 +634,7 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
         }
     }
     if (!r->x.dry_run && got > 0) {
-        struct pb_resultset *set = sets[0];
-        if (R > 1) {
-            char path[PATH_MAX], sha[65];
-            pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
-            pb_sha256_hex(all.s, all.len, sha);
-            set = pb_run_fold(sets, (size_t)got, path, sha, all.len);
-        }
-        if (pb_run_store(r, set, 0) >= 0)
-            pb_run_forget_records(r, c->index, NULL);
+        struct pb_resultset *set = pb_run_store_fio(r, c, sets, got, &all);
         for (size_t k = 0; k < nlogs; k++) {
             /* the cell's configuration: the dimensions its fio set got */
             pb_run_share_dims(props, logsets[k]);

@@ -493,15 +493,7 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
                           sets[k]);
         pb_run_repeat_facts(r->p, &stop, sets[k]);
     }
-    struct pb_resultset *set = sets[0];
-    if (R > 1) {
-        char path[PATH_MAX], sha[65];
-        pb_run_cell_path(r, c->index, 0, "fio.json", path, sizeof(path));
-        pb_sha256_hex(all.s, all.len, sha);
-        set = pb_run_fold(sets, (size_t)got, path, sha, all.len);
-    }
-    if (pb_run_store(r, set, 0) >= 0)
-        pb_run_forget_records(r, c->index, NULL);
+    struct pb_resultset *set = pb_run_store_fio(r, c, sets, got, &all);
     if (set != sets[0])
         pb_resultset_free(set);
     if (missing.len) {

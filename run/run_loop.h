@@ -121,10 +121,15 @@ void pb_run_record_skip(struct run *r, const struct pb_run_cell *c,
 /* Progress line of repeat rep of cell c on the progress stream. */
 void pb_run_progress(struct run *r, const struct pb_run_cell *c,
                      const char *label, const char *test, long rep);
-/* Fold the repeats sets[0..n) of a cell into one set (caller frees). */
-struct pb_resultset *pb_run_fold(struct pb_resultset **sets, size_t n,
-                                 const char *path, const char *sha,
-                                 size_t size);
+/* Store the fio sets[0..got) of cell c as one source (a plan with
+ * repeats > 1: folded into one set, per result the mean, its standard
+ * error and the samples, over the repeats' bytes all), and once stored
+ * forget the cell's earlier skip/failure records. Returns the set stored:
+ * sets[0], or a folded one the caller frees. */
+struct pb_resultset *pb_run_store_fio(struct run *r,
+                                      const struct pb_run_cell *c,
+                                      struct pb_resultset **sets, long got,
+                                      const struct pb_buf *all);
 /* Add the varying fio options the fio test name leaves out. */
 void pb_run_patch_tests(struct run *r, size_t fio_combo,
                         struct pb_resultset *set);
