@@ -151,14 +151,8 @@ static int add_servers(struct pb_run_hosts *hs, const char *v, long line,
                        const char *path, struct pb_err *err)
 {
     const char *p = v;
-    while (*p) {
-        while (*p && (isspace((unsigned char)*p) || *p == ','))
-            p++;
-        if (!*p)
-            break;
-        size_t n = strcspn(p, " \t,");
-        char *tok = pb_xstrndup(p, n);
-        p += n;
+    char *tok;
+    while ((tok = pb_run_list_word(&p)) != NULL) {
         struct pb_run_host h;
         char why[300];
         if (parse_entry(tok, &h, why, sizeof(why)) != 0) {

@@ -228,18 +228,22 @@ static int in_list(const char *s, const char *const *list)
     return 0;
 }
 
+char *pb_run_list_word(const char **p)
+{
+    const char *s = *p;
+    while (*s && (isspace((unsigned char)*s) || *s == ','))
+        s++;
+    size_t n = strcspn(s, " \t,");
+    *p = s + n;
+    return *s ? pb_xstrndup(s, n) : NULL;
+}
+
 static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
                        long line, struct pb_run_vdevs *out)
 {
     const char *p = v;
-    while (*p) {
-        while (*p && (isspace((unsigned char)*p) || *p == ','))
-            p++;
-        if (!*p)
-            break;
-        size_t n = strcspn(p, " \t,");
-        char *tok = pb_xstrndup(p, n);
-        p += n;
+    char *tok;
+    while ((tok = pb_run_list_word(&p)) != NULL) {
         struct pb_run_vdev d = {0};
         d.line = line;
         size_t pre = !strncmp(tok, "file:", 5)   ? 5
@@ -248,7 +252,7 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
         if (pre) {
             const char *kind = tok[0] == 'f' ? "file" : "loop";
             char *colon = strrchr(tok + pre, ':');
-            double sz;
+            double sz = 0;
             if (!colon || colon == tok + pre || !colon[1]) {
                 fail(c, line, "'%s': vdev '%s' is not %s:PATH:SIZE", key,
                      tok, kind);

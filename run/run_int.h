@@ -101,6 +101,11 @@ struct pb_run_plan {
     struct pb_run_hosts hosts; /* [hosts] */
 };
 
+/* The next word of a list such as "a, b c" (separated by blanks and
+ * commas) at *p, which moves past it: a heap copy (caller frees), or NULL
+ * at the end. */
+char *pb_run_list_word(const char **p);
+
 /* ==== [hosts] (hosts.c) ==== */
 
 /* One key of [hosts] (servers, remote) at line: 0, or -1 with err set
