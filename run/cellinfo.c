@@ -22,6 +22,22 @@
 
 /* ==== the experiment ==== */
 
+/* Fact key of set: the "key=value" settings of section sect in cell c,
+ * or dflt when the plan sets none. */
+static void section_fact(const struct pb_run_plan *p,
+                         const struct pb_run_cell *c, enum pb_run_sect sect,
+                         struct pb_resultset *set, const char *key,
+                         const char *dflt)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    const struct pb_run_section *s = &p->sect[sect];
+    for (size_t i = 0; i < s->n; i++)
+        pb_buf_printf(&b, "%s%s=%s", b.len ? " " : "", s->ax[i].key,
+                      pb_run_axis_value(p, sect, c->combo[sect], i));
+    pb_rs_fact(set, NULL, key, b.len ? pb_buf_str(&b) : dflt);
+    pb_buf_release(&b);
+}
+
 void pb_run_cell_facts(const struct pb_run_plan *p, const struct pb_run_cell *c,
                        const char *fio_command, const char *raw_files,
                        struct pb_resultset *set)
@@ -33,23 +49,9 @@ void pb_run_cell_facts(const struct pb_run_plan *p, const struct pb_run_cell *c,
     pb_rs_fact(set, NULL, "run.cell", buf);
     if (fio_command)
         pb_rs_fact(set, NULL, "run.fio_command", fio_command);
-    struct pb_buf b = PB_BUF_INIT;
-    const struct pb_run_section *ds = &p->sect[PB_RUN_DATA];
-    for (size_t i = 0; i < ds->n; i++)
-        pb_buf_printf(&b, "%s%s=%s", b.len ? " " : "", ds->ax[i].key,
-                      pb_run_axis_value(p, PB_RUN_DATA, c->combo[PB_RUN_DATA],
-                                        i));
-    pb_rs_fact(set, NULL, "run.zfs_properties",
-               b.len ? pb_buf_str(&b) : "(defaults)");
-    pb_buf_reset(&b);
-    const struct pb_run_section *ps = &p->sect[PB_RUN_POOL];
-    for (size_t i = 0; i < ps->n; i++)
-        pb_buf_printf(&b, "%s%s=%s", b.len ? " " : "", ps->ax[i].key,
-                      pb_run_axis_value(p, PB_RUN_POOL, c->combo[PB_RUN_POOL],
-                                        i));
-    pb_rs_fact(set, NULL, "run.pool_options",
-               b.len ? pb_buf_str(&b) : "(defaults: stripe)");
-    pb_buf_release(&b);
+    section_fact(p, c, PB_RUN_DATA, set, "run.zfs_properties", "(defaults)");
+    section_fact(p, c, PB_RUN_POOL, set, "run.pool_options",
+                 "(defaults: stripe)");
     if (raw_files)
         pb_rs_fact(set, NULL, "run.raw_files", raw_files);
 }

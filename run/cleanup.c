@@ -441,19 +441,32 @@ static int open_dir(struct cl *c, const char *dir)
     return 0;
 }
 
+/* The next pool (not a dataset) that the "NAME\tOWNER" lines at *q mark
+ * as run id's: its name into line (512 bytes), *q moved past its line;
+ * 1, or 0 when there is none. */
+static int next_marked_pool(const char **q, const char *id, char line[512])
+{
+    while (**q) {
+        size_t k = strcspn(*q, "\n");
+        snprintf(line, 512, "%.*s", (int)k, *q);
+        *q += k + ((*q)[k] != '\0');
+        char *tab = strchr(line, '\t');
+        if (!tab || strcmp(tab + 1, id) ||
+            memchr(line, '/', (size_t)(tab - line)))
+            continue;
+        *tab = '\0';
+        return 1;
+    }
+    return 0;
+}
+
 /* Without -o DIR: the run's folder is the parent of its pool's mountpoint
  * (`zpool create -m DIR/mnt`), if the manifest there knows the run. */
 static void find_dir(struct cl *c, const char *id)
 {
-    for (const char *q = pb_buf_str(&c->marks); *q;) {
-        size_t k = strcspn(q, "\n");
-        char line[512];
-        snprintf(line, sizeof(line), "%.*s", (int)k, q);
-        q += k + (q[k] != '\0');
-        char *tab = strchr(line, '\t');
-        if (!tab || strcmp(tab + 1, id) || memchr(line, '/', (size_t)(tab - line)))
-            continue;
-        *tab = '\0';
+    const char *q = pb_buf_str(&c->marks);
+    char line[512];
+    while (next_marked_pool(&q, id, line)) {
         const char *argv[] = {"zfs", "get", "-H", "-o", "value",
                               "mountpoint", line, NULL};
         struct pb_run_res res = {0};
@@ -661,20 +674,11 @@ static void clean_run(struct cl *c, const char *id)
             pb_buf_printf(&c->marks, "%s\t%s\n", r->pool, id);
             pb_buf_printf(&c->pools, "%s\n", r->pool);
         }
-        for (const char *q = pb_buf_str(&c->marks); *q;) {
-            size_t k = strcspn(q, "\n");
-            char line[512];
-            snprintf(line, sizeof(line), "%.*s", (int)k, q);
-            q += k + (q[k] != '\0');
-            char *tab = strchr(line, '\t');
-            if (!tab || strcmp(tab + 1, id))
-                continue;
-            *tab = '\0';
-            if (strchr(line, '/'))
-                continue; /* a dataset, not a pool */
+        const char *q = pb_buf_str(&c->marks);
+        char line[512];
+        while (next_marked_pool(&q, id, line))
             if (destroy_pool(c, line, id, &vdevs, &nv, &capv) == 0)
                 did = 1;
-        }
     }
 
     /* loop devices over the run's files, then the files */
