@@ -29,17 +29,25 @@ static int print_name(void *ctx, const char *name)
     return 0;
 }
 
-/* Names of one kind from the database: opened read-only and only when the
- * file is there (a completion never creates a database). Errors print
+/* The database opened read-only, and only when the file is there (a
+ * completion never creates a database); NULL otherwise. Errors print
  * nothing: a Tab press is no place for them. */
-static int db_names(const char *dbpath, enum pb_db_name_kind kind)
+static struct pb_db *open_db(const char *dbpath)
 {
     struct stat st;
     if (!dbpath || stat(dbpath, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
+        return NULL;
     struct pb_db *db;
     struct pb_err err = {0};
-    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+    return pb_db_open(dbpath, 1, &db, &err) == PB_OK ? db : NULL;
+}
+
+/* Names of one kind from the database. */
+static int db_names(const char *dbpath, enum pb_db_name_kind kind)
+{
+    struct pb_db *db = open_db(dbpath);
+    struct pb_err err = {0};
+    if (!db)
         return 0;
     if (pb_db_each_name(db, kind, NULL, print_name, NULL, &err) != PB_OK)
         err.code = 0;
@@ -77,12 +85,9 @@ static int cmp_str(const void *a, const void *b)
  * test parameter key. */
 static int sweep_keys(const char *dbpath)
 {
-    struct stat st;
-    if (!dbpath || stat(dbpath, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    struct pb_db *db;
+    struct pb_db *db = open_db(dbpath);
     struct pb_err err = {0};
-    if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
+    if (!db)
         return 0;
     struct keys k = {0};
     PB_GROW(k.v, k.cap, 1);
