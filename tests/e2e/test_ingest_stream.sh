@@ -147,7 +147,9 @@ Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
    LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
    ORDER BY r.id;
    SELECT source_id, host, key, value FROM fact ORDER BY rowid;
-   SELECT label, sig FROM config_own ORDER BY id;
+   SELECT label, signature FROM config_own ORDER BY id;
+   SELECT own_id, key, value, origin FROM config_own_param
+   ORDER BY own_id, key;
    SELECT t.name, p.key, p.value FROM test_param p
    JOIN test t ON t.id = p.test_id ORDER BY t.id, p.key"
 awk 'BEGIN { for (i = 1; i <= 300; i++) {
@@ -172,6 +174,7 @@ for f in "$tmp/mixed.csv" "$src"/fixtures/bonnie-csv/*.csv \
             fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
         q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
         q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
+        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
         cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
             fail "$f part $part: database differs from the whole parse"
     done
