@@ -163,6 +163,7 @@ static int plan(struct stream *s)
             if (key_is(t, &m, "jobs"))
                 return 0; /* not an array: the whole parse says so */
         }
+        pb_rs_consumed(s->set, t + m.val_end);
         if (key_is(t, &m, "global options")) {
             s->gopts = m.val;
             s->gopts_end = m.val_end;
