@@ -437,7 +437,8 @@ int pb_fio_json_is_clone(const void *ctx, size_t ia, size_t ib)
            gb = num(c->doc, b->obj, "groupid");
     if (!(ga == gb) && !(isnan(ga) && isnan(gb)))
         return 0;
-    if (has_opts(c, a) && !(pb_fio_int_opt(pb_fio_json_opt(c, a, "numjobs")) > 1))
+    if (has_opts(c, a) &&
+        !(pb_fio_int_opt(pb_fio_json_opt(c, a, "numjobs")) > 1))
         return 0;
     int oa = pb_json_get(c->doc, a->obj, "job options");
     int ob = pb_json_get(c->doc, b->obj, "job options");
@@ -632,7 +633,8 @@ static int emit_all(struct ctx *c)
     for (size_t i = 0; i < c->ne; i++)
         if (c->e[i].job.usable && c->e[i].is_agg)
             c->e[i].job.jobname = resolve_aggregate(c, i);
-    pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne, pb_fio_json_is_clone, c);
+    pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne,
+                    pb_fio_json_is_clone, c);
     for (size_t i = 0; i < c->ne; i++)
         steady_state(c, &c->e[i]);
     return PB_OK;

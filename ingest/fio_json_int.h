@@ -29,9 +29,9 @@ struct ctx {
     struct pb_resultset *set;
     struct pb_err *err;
     struct pb_json *doc;
-    int global; /* "global options" (object or list), or PB_JSON_NONE */
-    int clients;         /* client/server output ("client_stats") */
-    size_t global_mult;  /* clients merged into the object (fio 3.33) */
+    int global;         /* "global options" (object or list), or PB_JSON_NONE */
+    int clients;        /* client/server output ("client_stats") */
+    size_t global_mult; /* clients merged into the object (fio 3.33) */
     int global_conflict; /* and some key of theirs is ambiguous */
     struct entry *e;
     size_t ne;
@@ -43,8 +43,8 @@ struct ctx {
 size_t pb_fio_json_start(const char *buf, size_t len);
 
 /* Read job object obj (element idx of the array) into e. */
-void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx,
-                       struct entry *e, struct pb_resultset *set);
+void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx, struct entry *e,
+                       struct pb_resultset *set);
 
 /* Hosts and global options of c's entries (client/server naming). */
 void pb_fio_json_hosts(struct ctx *c);

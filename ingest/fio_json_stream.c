@@ -30,9 +30,9 @@ static const char *str(struct pb_json *d, int obj, const char *key)
  * whole parse's, and the parts stored so far are rolled back. */
 
 #define CHUNK_BYTES ((size_t)1 << 20) /* job text parsed at once */
-#define GOPTS_MAX ((size_t)1 << 20)   /* "global options" copied per chunk */
-#define SCAN_DEPTH 30 /* nesting below a member; json.c refuses past 64 */
-#define NOPOS ((size_t)-1)
+#define GOPTS_MAX   ((size_t)1 << 20) /* "global options" copied per chunk */
+#define SCAN_DEPTH  30 /* nesting below a member; json.c refuses past 64 */
+#define NOPOS       ((size_t)-1)
 
 struct stream {
     const char *path, *map;
@@ -207,9 +207,8 @@ static int skeleton(const struct stream *s, char **text, struct pb_json *doc)
  * of clones (all of them when `last`). *nel: elements done (the rest
  * begin the next chunk); 0 when the chunk is one open group. PB_OK, or
  * PB_EINPUT for an error the whole parse will name. */
-static int chunk(struct stream *s, const size_t (*el)[2], size_t n,
-                 size_t base, int last, const char *gtext, size_t glen,
-                 size_t *nel)
+static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
+                 int last, const char *gtext, size_t glen, size_t *nel)
 {
     *nel = 0;
     size_t body = el[n - 1][1] - el[0][0];
@@ -245,10 +244,10 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n,
     for (int o = pb_json_first(&doc, pb_json_root(&doc));
          o != PB_JSON_NONE && rc == PB_OK; o = pb_json_next(&doc, o), k++) {
         if (k == n) { /* the global options */
-            c.global = is_object(&doc, o) ||
-                               pb_json_type(&doc, o) == PB_JSON_ARRAY
-                           ? o
-                           : PB_JSON_NONE;
+            c.global =
+                is_object(&doc, o) || pb_json_type(&doc, o) == PB_JSON_ARRAY
+                    ? o
+                    : PB_JSON_NONE;
             break;
         }
         if (!is_object(&doc, o))
@@ -283,7 +282,8 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n,
         if (c.e[i].job.usable)
             pb_fio_json_test(&c, &c.e[i]);
     size_t before = s->set->nresults;
-    pb_fio_emit_all(s->set, &c.e[0].job, sizeof(c.e[0]), ne, pb_fio_json_is_clone, &c);
+    pb_fio_emit_all(s->set, &c.e[0].job, sizeof(c.e[0]), ne,
+                    pb_fio_json_is_clone, &c);
     s->emitted += s->set->nresults - before;
     for (size_t i = 0; i < ne; i++) {
         const struct entry *e = &c.e[i];
@@ -318,7 +318,7 @@ static int stream_jobs(struct stream *s, const char *gtext, size_t glen)
     elems_init(&w, s->map, s->len, s->jobs);
     size_t part = pb_rs_stream_part(s->set);
     size_t maxel = part < 4096 ? part : 4096, maxbytes = CHUNK_BYTES;
-    size_t (*el)[2] = NULL, nel = 0, cap = 0, base = 0;
+    size_t(*el)[2] = NULL, nel = 0, cap = 0, base = 0;
     int rc = PB_OK, r = 1;
     while (rc == PB_OK) {
         size_t bytes = nel ? el[nel - 1][1] - el[0][0] : 0;
@@ -395,8 +395,7 @@ static void stream_interrupted(struct stream *s)
         const char *e = nl ? nl : end;
         if (pb_fio_is_interrupt(p, (size_t)(e - p))) {
             line = 1;
-            for (const char *q = t; (q = memchr(q, '\n', (size_t)(p - q)));
-                 q++)
+            for (const char *q = t; (q = memchr(q, '\n', (size_t)(p - q))); q++)
                 if ((++line & 0xffff) == 0)
                     pb_rs_consumed(s->set, q);
             pb_fio_flag_interrupted(s->set, line, p, (size_t)(e - p), s->ran,
@@ -445,7 +444,7 @@ static int whole_error(const char *path, const char *buf, size_t len,
 }
 
 int pb_fio_json_stream(const char *path, const char *buf, size_t len,
-                        struct pb_resultset *set, struct pb_err *err)
+                       struct pb_resultset *set, struct pb_err *err)
 {
     struct stream s = {0};
     s.path = path;
@@ -485,4 +484,3 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
         return whole_error(path, buf, len, err);
     return PB_OK;
 }
-

@@ -9,8 +9,8 @@
 
 size_t pb_json_scan_ws(const char *text, size_t len, size_t i)
 {
-    while (i < len && (text[i] == ' ' || text[i] == '\t' ||
-                       text[i] == '\n' || text[i] == '\r'))
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+                       text[i] == '\r'))
         i++;
     return i;
 }

@@ -17,10 +17,10 @@ static void describe(struct pb_buf *b, const struct pb_resultset *set)
 {
     for (size_t i = 0; i < set->nresults; i++) {
         const struct pb_result *r = &set->results[i];
-        pb_buf_printf(&b[0], "r %s|%s|%s|%s|%s|%s|%d|", set->configs[r->config].label,
-                      set->tests[r->test].name, r->host ? r->host : "-",
-                      r->job ? r->job : "-", r->metric, r->unit,
-                      r->has_value);
+        pb_buf_printf(&b[0], "r %s|%s|%s|%s|%s|%s|%d|",
+                      set->configs[r->config].label, set->tests[r->test].name,
+                      r->host ? r->host : "-", r->job ? r->job : "-", r->metric,
+                      r->unit, r->has_value);
         if (r->has_value)
             pb_buf_printf(&b[0], "%.17g", r->value);
         else
@@ -66,8 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the same path both ways: labels of local runs name the file */
     struct pb_resultset *whole = NULL;
     struct pb_err e1 = {0};
-    int rc1 = pb_ingest_buffer(path, (const char *)data, size, &o, &whole,
-                               &e1);
+    int rc1 = pb_ingest_buffer(path, (const char *)data, size, &o, &whole, &e1);
     struct pb_resultset *set = NULL;
     struct pb_err e2 = {0};
     int rc2 = pb_ingest_stream_open(path, &o, &set, &e2);
