@@ -161,14 +161,20 @@ static void check_job(struct pb_resultset *set, const struct pb_fio_job *j)
     }
 }
 
-void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
+void pb_fio_flag_jobs(struct pb_resultset *set, const struct pb_fio_job *first,
                       size_t size, size_t n)
 {
-    if (!set->tool_version)
-        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
     for (size_t i = 0; i < n; i++) {
         const struct pb_fio_job *j = job_at(first, size, i);
         if (j->usable)
             check_job(set, j);
     }
+}
+
+void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
+                      size_t size, size_t n)
+{
+    if (!set->tool_version)
+        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
+    pb_fio_flag_jobs(set, first, size, n);
 }

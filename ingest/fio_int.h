@@ -266,6 +266,10 @@ void pb_fio_flag_interrupted(struct pb_resultset *set, long line,
  * with the same jobs as pb_fio_emit_all. */
 void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
                       size_t size, size_t n);
+/* flag.implausible alone, for jobs given a part at a time (a streamed
+ * file: pb_fio_flag_file less flag.no_version). */
+void pb_fio_flag_jobs(struct pb_resultset *set, const struct pb_fio_job *first,
+                      size_t size, size_t n);
 
 /* Add value to fact key of host, joining distinct values with ", ". */
 void pb_fio_fact_add(struct pb_resultset *set, const char *host,

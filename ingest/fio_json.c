@@ -21,8 +21,7 @@
  * gets host "(all clients)" and the job, config and test of the clients
  * when those agree.
  */
-#include "ingest/fio_int.h"
-#include "ingest/json_int.h"
+#include "ingest/fio_json_int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -73,7 +72,7 @@ static void line_col(const char *buf, size_t off, long *line, long *col)
 
 /* Offset of the first '{' that is the first non-blank char of a line, or
  * (size_t)-1. */
-static size_t find_json_start(const char *buf, size_t len)
+size_t pb_fio_json_start(const char *buf, size_t len)
 {
     size_t i = 0;
     while (i < len) {
@@ -96,7 +95,7 @@ static int fio_sniff(const char *buf, size_t len)
 {
     if (len > SNIFF_SCAN)
         len = SNIFF_SCAN;
-    size_t start = find_json_start(buf, len);
+    size_t start = pb_fio_json_start(buf, len);
     if (start == (size_t)-1)
         return 0;
     const char *p = buf + start;
@@ -113,17 +112,6 @@ static int fio_sniff(const char *buf, size_t len)
 }
 
 /* ==== one job entry ==== */
-
-struct entry {
-    struct pb_fio_job job; /* name, host, stats, test; jobname = name */
-    int obj;               /* in the document */
-    const char *hostname;
-    double port;
-    int is_agg; /* fio's "All clients" */
-    int gopts;  /* its global options object, or PB_JSON_NONE */
-    double error;
-    int have_test; /* job.config and job.test are set */
-};
 
 /* Mean of a latency object in ns, or NAN when fio did not measure it. */
 static double lat_mean(const struct pb_json *d, int o, double mult)
@@ -206,7 +194,7 @@ static void read_dir(struct pb_json *d, int o, struct pb_fio_dstat *ds)
     read_percentiles(d, clat, mult, ds);
 }
 
-static void read_entry(struct pb_json *d, int obj, size_t idx,
+void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx,
                        struct entry *e, struct pb_resultset *set)
 {
     struct pb_fio_job *j = &e->job;
@@ -234,23 +222,6 @@ static void read_entry(struct pb_json *d, int obj, size_t idx,
 }
 
 /* ==== options and tests ==== */
-
-struct ctx {
-    const char *path;
-    const char *buf; /* whole file */
-    size_t start;    /* offset of the JSON document */
-    size_t jlen;     /* its length in buf */
-    struct pb_resultset *set;
-    struct pb_err *err;
-    struct pb_json *doc;
-    int global; /* "global options" (object or list), or PB_JSON_NONE */
-    int clients;         /* client/server output ("client_stats") */
-    size_t global_mult;  /* clients merged into the object (fio 3.33) */
-    int global_conflict; /* and some key of theirs is ambiguous */
-    struct entry *e;
-    size_t ne;
-    const char *arrname; /* "jobs" or "client_stats" */
-};
 
 /* Option `key` of a global options object, or NULL. fio 3.33 in
  * client/server mode merges the options of every client into one object
@@ -329,7 +300,7 @@ static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
 
 /* Job option `key`, the job's own value winning over its client's
  * "global options". */
-static const char *opt(const struct ctx *c, const struct entry *e,
+const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
                        const char *key)
 {
     const char *v = str(c->doc, pb_json_get(c->doc, e->obj, "job options"),
@@ -356,10 +327,10 @@ struct optsrc {
 static const char *opt_of(const void *src, const char *key)
 {
     const struct optsrc *o = src;
-    return opt(o->c, o->e, key);
+    return pb_fio_json_opt(o->c, o->e, key);
 }
 
-static void build_test(struct ctx *c, struct entry *e)
+void pb_fio_json_test(struct ctx *c, struct entry *e)
 {
     struct pb_fio_opts o = {0};
     struct optsrc src = {c, e};
@@ -409,7 +380,7 @@ static void host_facts(struct ctx *c)
     int named = 0;
     for (size_t i = 0; i < c->ne; i++)
         named |= !c->e[i].is_agg && c->e[i].job.usable &&
-                 opt(c, &c->e[i], "filename") != NULL;
+                 pb_fio_json_opt(c, &c->e[i], "filename") != NULL;
     int du = pb_json_get(c->doc, pb_json_root(c->doc), "disk_util");
     if (!named && !c->clients && pb_json_type(c->doc, du) == PB_JSON_ARRAY)
         for (int d = pb_json_first(c->doc, du); d != PB_JSON_NONE;
@@ -422,11 +393,11 @@ static void host_facts(struct ctx *c)
         if (e->hostname)
             pb_rs_fact(c->set, e->job.host, "hostname", e->hostname);
         pb_fio_fact_add(c->set, e->job.host, "device",
-                        opt(c, e, "filename"));
+                        pb_fio_json_opt(c, e, "filename"));
     }
 }
 
-static void assign_hosts(struct ctx *c)
+void pb_fio_json_hosts(struct ctx *c)
 {
     for (size_t i = 0; i < c->ne; i++) {
         struct entry *e = &c->e[i];
@@ -455,7 +426,7 @@ static void assign_hosts(struct ctx *c)
 /* Clones of one numjobs job: same name, host, group and options, and
  * numjobs > 1 unless fio printed no options (2.1). Sections repeated under
  * one name with stonewall differ in groupid: they ran one after another. */
-static int is_clone(const void *ctx, size_t ia, size_t ib)
+int pb_fio_json_is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
     const struct entry *a = &c->e[ia], *b = &c->e[ib];
@@ -466,7 +437,8 @@ static int is_clone(const void *ctx, size_t ia, size_t ib)
            gb = num(c->doc, b->obj, "groupid");
     if (!(ga == gb) && !(isnan(ga) && isnan(gb)))
         return 0;
-    if (has_opts(c, a) && !(pb_fio_int_opt(opt(c, a, "numjobs")) > 1))
+    if (has_opts(c, a) &&
+        !(pb_fio_int_opt(pb_fio_json_opt(c, a, "numjobs")) > 1))
         return 0;
     int oa = pb_json_get(c->doc, a->obj, "job options");
     int ob = pb_json_get(c->doc, b->obj, "job options");
@@ -605,9 +577,9 @@ static void runtimes(const struct ctx *c, double *ran, double *asked)
             continue;
         *ran = r;
         double ns;
-        const char *v = opt(c, e, "runtime");
+        const char *v = pb_fio_json_opt(c, e, "runtime");
         if (!v)
-            v = opt(c, e, "timeout");
+            v = pb_fio_json_opt(c, e, "timeout");
         *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
     }
 }
@@ -657,11 +629,12 @@ static int emit_all(struct ctx *c)
 {
     for (size_t i = 0; i < c->ne; i++)
         if (c->e[i].job.usable && !c->e[i].is_agg)
-            build_test(c, &c->e[i]);
+            pb_fio_json_test(c, &c->e[i]);
     for (size_t i = 0; i < c->ne; i++)
         if (c->e[i].job.usable && c->e[i].is_agg)
             c->e[i].job.jobname = resolve_aggregate(c, i);
-    pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne, is_clone, c);
+    pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne,
+                    pb_fio_json_is_clone, c);
     for (size_t i = 0; i < c->ne; i++)
         steady_state(c, &c->e[i]);
     return PB_OK;
@@ -687,15 +660,15 @@ static int no_results(struct ctx *c)
                       "no usable job in \"%s\"", c->arrname);
 }
 
-static int fio_parse(const char *path, const char *buf, size_t len,
-                     struct pb_resultset *set, struct pb_err *err)
+int pb_fio_json_whole(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err)
 {
     struct ctx c = {0};
     c.path = path;
     c.buf = buf;
     c.set = set;
     c.err = err;
-    c.start = find_json_start(buf, len);
+    c.start = pb_fio_json_start(buf, len);
     if (c.start == (size_t)-1)
         return no_json(path, buf, len, err);
     c.jlen = len - c.start;
@@ -711,7 +684,7 @@ static int fio_parse(const char *path, const char *buf, size_t len,
     size_t used = doc.len;
     if (used < c.jlen) {
         size_t rest = c.start + used;
-        size_t second = find_json_start(buf + rest, len - rest);
+        size_t second = pb_fio_json_start(buf + rest, len - rest);
         if (second != (size_t)-1) {
             long line, col;
             line_col(buf, rest + second, &line, &col);
@@ -757,7 +730,7 @@ static int fio_parse(const char *path, const char *buf, size_t len,
     for (int o = pb_json_first(&doc, arr); o != PB_JSON_NONE;
          o = pb_json_next(&doc, o), idx++)
         if (is_object(&doc, o))
-            read_entry(&doc, o, idx, &c.e[c.ne++], set);
+            pb_fio_json_entry(&doc, o, idx, &c.e[c.ne++], set);
     for (size_t i = 0; i < c.ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
         rc = pb_fio_json_bins(&doc, c.e[i].obj, path, buf, c.start, set,
                               &c.e[i].job.st, err);
@@ -765,7 +738,7 @@ static int fio_parse(const char *path, const char *buf, size_t len,
         free(c.e);
         goto out;
     }
-    assign_hosts(&c);
+    pb_fio_json_hosts(&c);
     size_t before = set->nresults;
     rc = emit_all(&c);
     if (rc == PB_OK && set->nresults == before)
@@ -779,6 +752,15 @@ static int fio_parse(const char *path, const char *buf, size_t len,
 out:
     pb_json_release(&doc);
     return rc;
+}
+
+
+static int fio_parse(const char *path, const char *buf, size_t len,
+                     struct pb_resultset *set, struct pb_err *err)
+{
+    if (pb_rs_stream_part(set))
+        return pb_fio_json_stream(path, buf, len, set, err);
+    return pb_fio_json_whole(path, buf, len, set, err);
 }
 
 const struct pb_parser pb_parser_fio_json = {"fio-json", fio_sniff, fio_parse};

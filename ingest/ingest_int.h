@@ -44,6 +44,10 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
  * for streaming: the caller reads it as a buffer. (stream_set.c) */
 int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
                           struct pb_resultset **out, struct pb_err *err) PB_WUR;
+/* For parsers: the results a part holds (PB_STREAM_PART, or the test
+ * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
+ * (pb_ingest_stream_run), else 0: parse as a whole set. */
+size_t pb_rs_stream_part(const struct pb_resultset *set);
 /* Unmap and free a set's stream state (pb_resultset_free calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
 

@@ -98,4 +98,34 @@ const char *pb_json_str(struct pb_json *doc, int v);
 /* Same structure and values (object members in any order). */
 int pb_json_equal(struct pb_json *doc, int a, int b);
 
+/* ==== scanning without a document (json_scan.c) ====
+ * For a file too large to hold as tokens: find where values begin and
+ * end, tracking strings, escapes and nesting (brackets must match), and
+ * check nothing else; pb_json_parse on the spans found checks them. */
+
+/* Offset of the first byte at or after i that is not JSON white space
+ * (len at the end). */
+size_t pb_json_scan_ws(const char *text, size_t len, size_t i);
+
+/* Offset just past the value that starts at text[i], or (size_t)-1 when
+ * the text ends inside it or its brackets do not match. *depth: the
+ * deepest nesting of objects and arrays in it (1 for "{}", 0 for a
+ * scalar); deeper than PB_JSON_MAX_DEPTH is refused. */
+size_t pb_json_scan_value(const char *text, size_t len, size_t i, int *depth);
+
+/* One member of an object: the key's span (quotes included) and the
+ * value's span, offsets in the text. */
+struct pb_json_member {
+    size_t key, key_end, val, val_end;
+    int depth; /* of the value, as pb_json_scan_value */
+};
+
+/* Walk the members of the object at text[i] ('{'), calling fn for each;
+ * returns the offset just past its '}', or (size_t)-1 when the object is
+ * not well formed at this level or fn returns nonzero. */
+size_t pb_json_scan_object(const char *text, size_t len, size_t i,
+                           int (*fn)(void *ctx, const char *text,
+                                     const struct pb_json_member *m),
+                           void *ctx);
+
 #endif

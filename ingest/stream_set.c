@@ -50,7 +50,7 @@ static size_t knob(const char *name, size_t def)
 /* Formats whose parser flushes (pb_rs_flush). */
 static int streamable(const struct pb_parser *p)
 {
-    return p == &pb_parser_bonnie_csv;
+    return p == &pb_parser_bonnie_csv || p == &pb_parser_fio_json;
 }
 
 int pb_ingest_streaming(const struct pb_resultset *set)
@@ -139,6 +139,13 @@ void pb_rs_stream_free(struct pb_resultset *set)
         stream_free(set->stream);
         set->stream = NULL;
     }
+}
+
+size_t pb_rs_stream_part(const struct pb_resultset *set)
+{
+    if (!set || !set->stream || !set->stream->fn)
+        return 0;
+    return set->stream->part ? set->stream->part : 1;
 }
 
 int pb_rs_flush_due(const struct pb_resultset *set, size_t pending)

@@ -135,6 +135,12 @@ grep -q "good.csv:19990: row \"m019990\" has 10 columns" "$tmp/err" ||
                     GROUP BY source_id) r ON r.source_id = s.id")" = "1 720000" ] ||
     fail "--replace broken: the stored source changed"
 
+# Known difference (docs/design.md, "Streaming ingest", "Tests of one
+# name"): in the corpus file of 1.96 and 1.03 rows (annttu) the 1.03 rows'
+# test has no concurrency parameter; parsed whole they join the 1.96
+# test of that name, streamed in another part they get a test of their
+# own (same name, other parameters). Test parameters are therefore
+# compared by test name, not test id.
 # -- the same database streamed in parts as parsed whole: every bonnie++
 # fixture (bad ones: the same error, nothing stored), the corpus, and a
 # file whose machines recur all over it, with parts of 1 and 40 results
@@ -147,9 +153,11 @@ Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
    LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
    ORDER BY r.id;
    SELECT source_id, host, key, value FROM fact ORDER BY rowid;
-   SELECT label, sig FROM config_own ORDER BY id;
-   SELECT t.name, p.key, p.value FROM test_param p
-   JOIN test t ON t.id = p.test_id ORDER BY t.id, p.key"
+   SELECT label, signature FROM config_own ORDER BY id;
+   SELECT own_id, key, value, origin FROM config_own_param
+   ORDER BY own_id, key;
+   SELECT DISTINCT t.name, p.key, p.value FROM test_param p
+   JOIN test t ON t.id = p.test_id ORDER BY t.name, p.key"
 awk 'BEGIN { for (i = 1; i <= 300; i++) {
     name = i % 7 == 0 ? "rep" (i % 3) : "m" i
     printf "1.98,2.00a,%s,1,%d,%s,,8192,5,%d,99,%d,12,+++++,+++,%d,99,%d,21,%d.5,3,1,4096,1024,,4,+++++,+++,%d,40,+++++,+++,+++++,+++,%d,41,+++++,+++,2948us,%dus,172us,1839us,180us,8064us,336us,58us,223us,350us,176us,221us\n", name, 1795000000 + i, i % 2 ? "64M" : "128M", 3000 + i, 90000 + 7 * i, 5000 + i, 150000 + i, 200 + i, 20000 + i, 30000 + i, 200 + i
@@ -172,6 +180,7 @@ for f in "$tmp/mixed.csv" "$src"/fixtures/bonnie-csv/*.csv \
             fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
         q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
         q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
+        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
         cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
             fail "$f part $part: database differs from the whole parse"
     done

@@ -212,12 +212,81 @@ static void scalars(void **state)
     pb_json_release(&doc);
 }
 
+/* json_scan.c: value spans with strings, escapes and nesting tracked,
+ * and object members, without tokens. */
+static int count_member(void *ctx, const char *text,
+                        const struct pb_json_member *m)
+{
+    (void)text;
+    size_t *n = ctx;
+    (*n)++;
+    return m->depth > 2; /* stop at a deep value */
+}
+
+static void scanning(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        size_t at, end; /* (size_t)-1: refused */
+        int depth;
+    } v[] = {
+        {"\"a\\\"b\" x", 0, 6, 0},      /* escaped quote */
+        {"\"a\\\\\" x", 0, 5, 0},       /* escaped backslash ends it */
+        {"\"a\\\\\\\"\" x", 0, 7, 0},   /* \\ then \" */
+        {"{\"}\":[1,{\"]\":2}]} ,", 0, 17, 3},
+        {"[1, [2, [3]]]", 0, 13, 3},
+        {"[1, {2]}", 0, (size_t)-1, 0}, /* brackets must match */
+        {"[1, 2", 0, (size_t)-1, 0},    /* text ends inside */
+        {"\"abc", 0, (size_t)-1, 0},
+        {"  12.5e3, 4", 2, 8, 0},
+        {"true]", 0, 4, 0},
+        {",", 0, (size_t)-1, 0},
+    };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        int depth = -1;
+        size_t end = pb_json_scan_value(v[i].in, strlen(v[i].in), v[i].at,
+                                        &depth);
+        assert_int_equal(end, v[i].end);
+        if (end != (size_t)-1)
+            assert_int_equal(depth, v[i].depth);
+    }
+    char deep[200];
+    memset(deep, '[', 65);
+    memset(deep + 65, ']', 65);
+    int depth;
+    assert_int_equal(pb_json_scan_value(deep, 130, 0, &depth), (size_t)-1);
+    assert_int_equal(pb_json_scan_value(deep + 1, 128, 0, &depth), 128);
+    assert_int_equal(depth, 64);
+    assert_int_equal(pb_json_scan_ws(" \t\r\n x", 6, 0), 5);
+
+    const char obj[] = "{ \"a\" : 1, \"b\\\"\":{\"c\":[]} , \"d\":\"}\" } tail";
+    size_t n = 0;
+    assert_int_equal(pb_json_scan_object(obj, sizeof(obj) - 1, 0,
+                                         count_member, &n),
+                     strlen(obj) - 5);
+    assert_int_equal(n, 3);
+    n = 0;
+    assert_int_equal(pb_json_scan_object("{}", 2, 0, count_member, &n), 2);
+    assert_int_equal(n, 0);
+    const char bad[] = "{\"a\" 1}";
+    assert_int_equal(pb_json_scan_object(bad, sizeof(bad) - 1, 0,
+                                         count_member, &n),
+                     (size_t)-1);
+    const char deepv[] = "{\"a\":[[[1]]],\"b\":2}";
+    n = 0;
+    assert_int_equal(pb_json_scan_object(deepv, sizeof(deepv) - 1, 0,
+                                         count_member, &n),
+                     (size_t)-1);
+    assert_int_equal(n, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refused), cmocka_unit_test(too_deep),
         cmocka_unit_test(values),  cmocka_unit_test(equality),
-        cmocka_unit_test(scalars),
+        cmocka_unit_test(scalars), cmocka_unit_test(scanning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

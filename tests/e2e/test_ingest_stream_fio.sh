@@ -1,0 +1,175 @@
+#!/bin/sh
+# e2e: fio JSON streamed (docs/design.md, "Streaming ingest", fio JSON).
+# Every fio JSON fixture and corpus file stored in parts of 1 and 40
+# results gives the database of the whole parse (bad ones: the same error,
+# nothing stored); a generated file of 20,000 jobs (numjobs clones cut by
+# no chunk, a filename per job, a json,normal tail with fio's interrupt
+# line) the same; a broken job near its end stores nothing of it (one line
+# path:line: ..., exit 1, the other files stored); and 100,000 jobs
+# (about 300 MB of JSON) are ingested with peak RSS under 64 MB (not
+# under ASan).
+# usage: test_ingest_stream_fio.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
+set -u
+pb=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+
+Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
+          t.name, m.name, r.value, r.null_reason, r.stderr, r.samples,
+          h.name, r.job, (SELECT group_concat(value, ':') FROM sample
+                          WHERE result_id = r.id ORDER BY seq)
+   FROM result r JOIN config c ON c.id = r.config_id
+   JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
+   LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
+   ORDER BY r.id;
+   SELECT source_id, host, key, value FROM fact ORDER BY rowid;
+   SELECT label, signature FROM config_own ORDER BY id;
+   SELECT own_id, key, value, origin FROM config_own_param
+   ORDER BY own_id, key;
+   SELECT t.name, p.key, p.value FROM test_param p
+   JOIN test t ON t.id = p.test_id ORDER BY t.id, p.key;
+   SELECT result_id, kind, total, nbins, hex(bins) FROM latency_hist
+   ORDER BY result_id;"
+
+# same FILE PARTS...: the database streamed in parts equals the whole one
+same() {
+    f=$1
+    shift
+    rm -f "$tmp"/w.db* "$tmp"/w.err
+    "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>"$tmp/w.err"
+    a=$?
+    q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
+    for part in "$@"; do
+        rm -f "$tmp"/s.db*
+        POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$part \
+            "$pb" ingest --db "$tmp/s.db" --quiet "$f" >/dev/null \
+            2>"$tmp/s.err"
+        b=$?
+        [ $a -eq $b ] || fail "$f part $part: exit $b, whole $a"
+        cmp -s "$tmp/w.err" "$tmp/s.err" ||
+            fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
+        q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
+        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
+        cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
+            fail "$f part $part: database differs from the whole parse"
+    done
+}
+
+n=0
+for f in "$src"/fixtures/fio-json/*.json "$src"/fixtures/fio-json/bad/* \
+         ${3:+"$3"/fio-json/*}; do
+    case $f in *.err | *.expected | *.md) continue ;; esac
+    [ -f "$f" ] || continue
+    same "$f" 1 40
+    n=$((n + 1))
+done
+[ $n -ge 20 ] || fail "only $n fio JSON files compared"
+
+# gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
+# (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3
+# numjobs clones "cNNNNNN", a json,normal tail with fio's interrupt line;
+# job BADJOB has usr_cpu 1.2.5
+gen() {
+    python3 - "$src/fixtures/fio-json/fio-3.33_randwrite_numjobs3_no-group-reporting.json" "$@" <<'PY'
+import json, sys
+src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+bad = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+d = json.load(open(src))
+j = d['jobs'][0]
+j['jobname'] = '@NAME@'
+j['groupid'] = 12345678
+o = j['job options']
+o['numjobs'] = '@NJ@'
+o['filename'] = '@DEV@'
+j['write']['iops'] = 987654321.25
+j['usr_cpu'] = 7654321.5
+t = '\n'.join('    ' + l for l in json.dumps(j, indent=2).split('\n'))
+t = t.replace('"@NAME@"', '"%(name)s"').replace('12345678', '%(gid)d')
+t = t.replace('"@NJ@"', '"%(nj)d"').replace('"@DEV@"', '"/dev/sd%(dev)s"')
+t = t.replace('987654321.25', '%(iops)s').replace('7654321.5', '%(cpu)s')
+with open(out, 'w') as f:
+    f.write('note: both iodepth >= 1 and synchronous I/O engine are '
+            'selected, queue depth will be capped at 1\n')
+    f.write('{\n  "fio version" : "%s",\n  "jobs" : [\n' % d['fio version'])
+    i = 0
+    while i < n:
+        nj = 3 if i % 50 == 49 else 1
+        for k in range(nj):
+            x = i + k
+            v = {'name': ('c%06d' if nj > 1 else 'j%06d') % i, 'gid': i // 1000,
+                 'nj': nj, 'dev': 'abcd'[i % 4], 'iops': '%d.25' % (1000 + x % 997),
+                 'cpu': '1.5' if x != bad else '1.2.5'}
+            f.write((',\n' if x else '') + t % v)
+        i += nj
+    f.write('\n  ],\n  "disk_util" : %s\n}\nfio: terminating on signal 2\n'
+            % json.dumps(d.get('disk_util', [])))
+PY
+}
+
+# -- generated: the same database in parts of 1, 40 and 16,384 results
+gen 600 "$tmp/g.json"
+same "$tmp/g.json" 1 40 16384
+db="$tmp/g.db"
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$db" \
+    "$tmp/g.json" >"$tmp/out" 2>&1 || fail "g.json: $(cat "$tmp/out")"
+grep -q "g.json: fio-json, 7934 results" "$tmp/out" ||
+    fail "g.json: $(cat "$tmp/out")"
+v() { # v JOB METRIC: value
+    q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
+}
+[ "$(v j000102 write_iops)" = 1102.25 ] || fail "j000102 $(v j000102 write_iops)"
+# clones 49..51: 1049.25 + 1050.25 + 1051.25
+[ "$(v 'c000049#2' write_iops)" = 1051.25 ] || fail "clone #2"
+[ "$(v c000049 write_iops)" = 3150.75 ] || fail "aggregate $(v c000049 write_iops)"
+[ "$(q "$db" "SELECT count(*) FROM v_result WHERE job LIKE 'c%#%'
+              AND metric = 'write_iops'")" = 36 ] || fail "clone count"
+got=$(q "$db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
+want="fio_version=fio-3.33
+device=/dev/sda, /dev/sdb, /dev/sdc, /dev/sdd
+flag.interrupted=line 149906: fio: terminating on signal 2; ran 0.002 s"
+[ "$got" = "$want" ] || fail "facts: '$got'"
+
+# -- a broken job near the end: nothing of the file, the other stored
+gen 2000 "$tmp/bad.json" 1990
+small="$src/fixtures/fio-json/fio-3.33_three-jobs.json"
+db="$tmp/b.db"
+"$pb" ingest --db "$db" --quiet "$small" "$tmp/bad.json" 2>"$tmp/err" \
+    >/dev/null
+rc=$?
+[ $rc -eq 1 ] || fail "broken job: exit $rc, expected 1"
+want="poolbench: $tmp/bad.json:495689:18: invalid JSON: invalid number or literal '1.2.5'"
+got=$(grep -v "stored (" "$tmp/err")
+[ "$got" = "$want" ] || fail "broken job: stderr '$got'"
+[ "$(q "$db" "SELECT count(*) FROM source")" = 1 ] || fail "broken: sources"
+[ "$(q "$db" "SELECT count(*) FROM v_result WHERE job LIKE 'j0%'")" = 0 ] ||
+    fail "broken job: results of the broken file stored"
+"$pb" ingest --dump "$tmp/bad.json" 2>"$tmp/err2" >/dev/null
+[ "$(grep -v "stored (" "$tmp/err2")" = "$want" ] ||
+    fail "--dump says '$(cat "$tmp/err2")'"
+
+# -- peak RSS of 20,000 jobs (107 MB of JSON; parsed whole: 505 MB)
+asan=0
+ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
+[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
+if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
+    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
+else
+    gen 20000 "$tmp/big.json"
+    db="$tmp/c.db"
+    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
+        "$tmp/big.json" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "20k: exit $rc: $(cat "$tmp/err")"
+    rss=$(tail -1 "$tmp/rss")
+    [ "$rss" -lt 65536 ] || fail "20k: peak RSS $rss KB, bound 64 MB"
+    [ "$(q "$db" "SELECT count(*) FROM result")" = 263626 ] ||
+        fail "20k: $(q "$db" "SELECT count(*) FROM result") results"
+fi
+
+[ $fails -eq 0 ] || exit 1
+echo "ok"
