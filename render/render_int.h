@@ -785,12 +785,14 @@ void rp_lat_section(struct rp_out *o, const struct rp_data *d,
 void rp_lat_section_rest(struct rp_out *o, const struct rp_data *d,
                          struct rp_lat *l);
 
-/* ==== special tables (tables.c) ==== */
+/* ==== special tables (tables.c, bonnie_table.c) ==== */
 
 int rp_has_compression(const struct rp_data *d);
 void rp_section_compression(struct rp_out *o, const struct rp_data *d);
 int rp_has_bonnie(const struct rp_data *d);
 void rp_section_bonnie(struct rp_out *o, const struct rp_data *d);
+/* Is the metric one of the bonnie++ table's (bonnie_table.c)? */
+int rp_metric_is_bonnie(const char *metric);
 /* Host facts of the sources shown; 0 rows = no section. */
 int rp_has_systems(const struct rp_data *d);
 void rp_section_systems(struct rp_out *o, const struct rp_data *d);
