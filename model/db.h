@@ -309,6 +309,41 @@ int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
 int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
                        struct pb_err *err) PB_WUR;
 
+/* A table's own order (model/ranked.c): the caller ranks configurations
+ * and tests by id (< 0 leaves their rows out) and picks metrics by name. */
+struct pb_db_order {
+    long long (*config_rank)(void *ctx, long long config_id);
+    long long (*test_rank)(void *ctx, long long test_id);
+    int (*want_metric)(void *ctx, const char *name);
+    void *ctx;
+};
+/* A row of pb_db_each_ranked_row: row as pb_db_each_report_row gives it
+ * (job always NULL: not read), its ranks and its result id. */
+struct pb_db_ranked {
+    struct pb_db_rrow row;
+    long long config_rank, test_rank, result_id;
+};
+typedef int (*pb_db_ranked_cb)(void *ctx, const struct pb_db_ranked *r);
+/* Every result matching f (as pb_db_each_report_row) of a wanted metric
+ * with config and test ranks >= 0, ordered by config rank, test rank,
+ * metric name, unit and id, test id, source id, host and result id.
+ * SQLite sorts (on disk past its cache): memory does not grow with the
+ * rows. Registers the SQL function pb_rank on the connection; no other
+ * statement may be running. Returns like pb_db_each_result. */
+int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
+                          const struct pb_db_order *ord, pb_db_ranked_cb cb,
+                          void *ctx, struct pb_err *err) PB_WUR;
+/* The per-repeat samples (table sample) of one result, by seq: use
+ * pb_db_samples_open (PB_OK or PB_EDB; free with pb_db_samples_close,
+ * NULL is fine), then pb_db_samples_of per result: *v (grown, caller
+ * frees) gets *n values. PB_OK or PB_EDB. */
+struct pb_db_samples;
+int pb_db_samples_open(struct pb_db *db, struct pb_db_samples **out,
+                       struct pb_err *err) PB_WUR;
+int pb_db_samples_of(struct pb_db_samples *s, long long result_id, double **v,
+                     size_t *n, size_t *cap, struct pb_err *err) PB_WUR;
+void pb_db_samples_close(struct pb_db_samples *s);
+
 /* ==== latency distributions (hist.c; docs/design.md, "Latency
  * distributions from json+") ==== */
 

@@ -785,12 +785,19 @@ void rp_lat_section(struct rp_out *o, const struct rp_data *d,
 void rp_lat_section_rest(struct rp_out *o, const struct rp_data *d,
                          struct rp_lat *l);
 
-/* ==== special tables (tables.c) ==== */
+/* ==== special tables (tables.c, bonnie_table.c) ==== */
 
 int rp_has_compression(const struct rp_data *d);
 void rp_section_compression(struct rp_out *o, const struct rp_data *d);
 int rp_has_bonnie(const struct rp_data *d);
-void rp_section_bonnie(struct rp_out *o, const struct rp_data *d);
+/* The bonnie++ table from its own ordered query over db with f (never
+ * d's cells): memory holds one page of RP_BON_PAGE rows. PB_OK,
+ * PB_EUSAGE or PB_EDB (err filled). */
+int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
+                      struct pb_db *db, const struct pb_db_filter *f,
+                      struct pb_err *err) PB_WUR;
+/* Is the metric one of the bonnie++ table's (bonnie_table.c)? */
+int rp_metric_is_bonnie(const char *metric);
 /* Host facts of the sources shown; 0 rows = no section. */
 int rp_has_systems(const struct rp_data *d);
 void rp_section_systems(struct rp_out *o, const struct rp_data *d);

@@ -541,8 +541,9 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         rp_section_experiment(&o, &d, rp_dir_path(o.out));
     if (has_comp)
         rp_section_compression(&o, &d);
-    if (has_bonnie)
-        rp_section_bonnie(&o, &d);
+    if (has_bonnie && !o.rc &&
+        (rc = rp_section_bonnie(&o, &d, db, &opts->filter, err)))
+        goto done;
     if (has_sys)
         rp_section_systems(&o, &d);
     rp_section_sources(&o, &d);
