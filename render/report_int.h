@@ -51,6 +51,8 @@ struct rp_out {
     struct pb_render_summary sum;
     struct pb_err *err;
     int rc;
+    char here[24];  /* the page being written: "" = index.html */
+    size_t npaged;  /* tables paged so far (table_pages.c) */
 };
 
 /* ==== report_overview.c ==== */

@@ -455,7 +455,7 @@ void rp_section_ranking(struct rp_out *o, const struct rp_data *d,
                       r->unranked == 1 ? "is" : "are");
     t.note = rt_str(&t, "%s", pb_buf_str(&note));
     pb_buf_release(&note);
-    rp_out_table(o, &t);
+    rp_out_table_paged(o, &t, "ranking-all", "Overall ranking");
 }
 
 /* ==== sweeps ==== */
@@ -651,7 +651,7 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                           d->tests[c->test].name));
             row[7].style = RT_MUTED;
         }
-    rp_out_table(o, &t);
+    rp_out_table_paged(o, &t, NULL, title);
     free(bests);
     free(v);
     free(se);
