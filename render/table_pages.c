@@ -76,7 +76,7 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
     struct pb_buf b = PB_BUF_INIT;
     pb_buf_printf(&b,
                   "<p class=\"note\">%zu rows: the first %d here, the others "
-                  "on %zu pages of their own (%d rows each, in this "
+                  "on %zu pages of their own (at most %d rows each, in this "
                   "table's order). A click on a header sorts the rows of "
                   "one page.</p>\n<p class=\"pager\" id=\"%s\">",
                   n, RP_TABLE_PAGE, npages - 1, RP_TABLE_PAGE, stem);
