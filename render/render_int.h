@@ -706,6 +706,12 @@ const char *rp_out_here(const struct rp_out *o);
  * NULL = "table-K" (K counts the report's paged tables). Frees t. */
 void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
                         const char *stem, const char *what);
+/* The same, for tables that come many to a section (IOPS against
+ * latency: one per family and direction): past RP_TABLE_PAGE rows, every
+ * row is on the pages (STEM-001.html, ...) and only the note and links
+ * stand where the table would. Frees t. */
+void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
+                            const char *stem, const char *what);
 
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */

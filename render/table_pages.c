@@ -56,13 +56,11 @@ static void one_page(struct rp_out *o, struct rt_table *t, const char *stem,
     pb_buf_release(&h);
 }
 
-void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
-                        const char *stem, const char *what)
+/* Pages `first_page`..npages of t, and in place the note, the links and,
+ * when first_page is 2, the first RP_TABLE_PAGE rows. */
+static void paged(struct rp_out *o, struct rt_table *t, const char *stem,
+                  const char *what, size_t first_page)
 {
-    if (t->nrows <= RP_TABLE_PAGE) {
-        rp_out_table(o, t);
-        return;
-    }
     o->npaged++;
     char own[32];
     if (!stem) {
@@ -70,17 +68,30 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
         stem = own;
     }
     size_t n = t->nrows, npages = (n + RP_TABLE_PAGE - 1) / RP_TABLE_PAGE;
-    char *first = pb_xasprintf("%s#%s", rp_out_here(o), stem);
+    char *first = first_page == 1
+                      ? pb_xasprintf("%s-001.html", stem)
+                      : pb_xasprintf("%s#%s", rp_out_here(o), stem);
 
-    /* where the table stands: a note, the links, its first rows */
+    /* where the table stands: a note, the links (and its first rows) */
     struct pb_buf b = PB_BUF_INIT;
-    pb_buf_printf(&b,
-                  "<p class=\"note\">%zu rows: the first %d here, the others "
-                  "on %zu pages of their own (at most %d rows each, in this "
-                  "table's order). A click on a header sorts the rows of "
-                  "one page.</p>\n<p class=\"pager\" id=\"%s\">",
-                  n, RP_TABLE_PAGE, npages - 1, RP_TABLE_PAGE, stem);
-    for (size_t p = 2; p <= npages; p++) {
+    if (first_page == 1) {
+        pb_buf_puts(&b, "<p class=\"note\">");
+        rp_esc(&b, t->caption ? t->caption : "Table");
+        pb_buf_printf(&b,
+                      ": %zu rows, on %zu pages of their own (at most %d "
+                      "rows each, in the table's order).</p>\n<p class=\""
+                      "pager\" id=\"%s\">",
+                      n, npages, RP_TABLE_PAGE, stem);
+    } else {
+        pb_buf_printf(&b,
+                      "<p class=\"note\">%zu rows: the first %d here, the "
+                      "others on %zu pages of their own (at most %d rows "
+                      "each, in this table's order). A click on a header "
+                      "sorts the rows of one page.</p>\n<p class=\"pager\" "
+                      "id=\"%s\">",
+                      n, RP_TABLE_PAGE, npages - 1, RP_TABLE_PAGE, stem);
+    }
+    for (size_t p = first_page; p <= npages; p++) {
         size_t from = (p - 1) * RP_TABLE_PAGE;
         size_t to = from + RP_TABLE_PAGE < n ? from + RP_TABLE_PAGE : n;
         pb_buf_printf(&b, "<a href=\"%s-%03zu.html\">rows %zu–%zu</a>%s",
@@ -90,18 +101,42 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
     rp_out_raw(o, pb_buf_str(&b));
     pb_buf_release(&b);
 
-    struct rt_table p1 = part_of(t, 0, RP_TABLE_PAGE);
-    p1.caption = part_caption(t, 0, RP_TABLE_PAGE);
-    struct pb_buf h = PB_BUF_INIT;
-    rt_html(&p1, &h);
-    rp_out_raw(o, pb_buf_str(&h));
-    pb_buf_release(&h);
-    if (o->pdf)
-        rp_pdf_table(o->pdf, &p1);
-    o->sum.tables++;
-
-    for (size_t p = 2; p <= npages && !o->rc; p++)
+    if (first_page == 2) {
+        struct rt_table p1 = part_of(t, 0, RP_TABLE_PAGE);
+        p1.caption = part_caption(t, 0, RP_TABLE_PAGE);
+        struct pb_buf h = PB_BUF_INIT;
+        rt_html(&p1, &h);
+        rp_out_raw(o, pb_buf_str(&h));
+        pb_buf_release(&h);
+        if (o->pdf)
+            rp_pdf_table(o->pdf, &p1);
+        o->sum.tables++;
+    } else if (o->pdf) {
+        rp_pdf_para(o->pdf, rt_str(t, "%s: %zu rows, on %zu pages of the "
+                                      "HTML report (%s-001.html, ...).",
+                                   t->caption ? t->caption : "Table", n,
+                                   npages, stem));
+    }
+    for (size_t p = first_page; p <= npages && !o->rc; p++)
         one_page(o, t, stem, first, what, p, npages);
     free(first);
     rt_release(t);
+}
+
+void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
+                        const char *stem, const char *what)
+{
+    if (t->nrows <= RP_TABLE_PAGE)
+        rp_out_table(o, t);
+    else
+        paged(o, t, stem, what, 2);
+}
+
+void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
+                            const char *stem, const char *what)
+{
+    if (t->nrows <= RP_TABLE_PAGE)
+        rp_out_table(o, t);
+    else
+        paged(o, t, stem, what, 1);
 }
