@@ -463,9 +463,9 @@ void rp_table_page_end(struct rp_out *o, const char *stem, size_t page,
     pb_buf_puts(&o->page, "</section>\n");
     table_pager(&o->page, stem, page, npages);
     char *path = pb_xasprintf("%s-%03zu.html", stem, page);
-    page_close(o, path, "Every number of this page is in results.csv (in the export "
-                        "command on index.html when the report is too large "
-                        "for it).",
+    page_close(o, path,
+               "Every number of this page is in results.csv (in the export "
+               "command on index.html when the report is too large for it).",
                &o->sum.table_pages);
     free(path);
 }
