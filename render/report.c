@@ -544,6 +544,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     const char *title = opts->title ? rp_clean(&d.arena, opts->title)
                                     : rp_default_title(&d, &d.arena);
     o.title = title;
+    o.raw_whole = rp_results_whole(opts, d.nrows);
     int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
     int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);

@@ -53,6 +53,7 @@ struct rp_out {
     int rc;
     char here[24];  /* the page being written: "" = index.html */
     size_t npaged;  /* tables paged so far (table_pages.c) */
+    int raw_whole;  /* results.csv/json are written (rp_results_whole) */
 };
 
 /* ==== report_overview.c ==== */

@@ -250,8 +250,11 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
         t.note = rt_str(&t,
                         "%zu more configurations are not listed here; "
                         "'poolbench list configs' lists them all, and "
-                        "results.csv has the parameters of every result.%s%s",
-                        d->used_configs - nshow, t.note ? " " : "",
+                        "%s has the parameters of every result.%s%s",
+                        d->used_configs - nshow,
+                        o->raw_whole ? "results.csv"
+                                     : "the export command at the top",
+                        t.note ? " " : "",
                         t.note ? t.note : "");
     for (size_t r = 0; r < nshow; r++) {
         const struct rp_config *cf = byrank[r];

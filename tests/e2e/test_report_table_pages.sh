@@ -91,6 +91,8 @@ done
 [ -e "$rep/results.json" ] && fail "results.json written past --raw-rows"
 grep -q '<p class="data">This report summarises 5000 results, more than the 1000 that it writes as results.csv and results.json (report --raw-rows), so it writes neither\..*Every result: <code>poolbench export --db t.db --csv -o results.csv</code></p>' "$rep/index.html" ||
     fail "index.html: no note on the raw files"
+grep -q '1500 more configurations are not listed here; &#39;poolbench list configs&#39; lists them all, and the export command at the top has the parameters of every result\.' "$rep/index.html" ||
+    fail "index.html: the configurations' note names results.csv, which is not written"
 (cd "$tmp" && "$pb" report -q --db t.db -o rep0 --raw-rows 0 --test 'rand.*4k' --config "disks=1\$") ||
     fail "report --raw-rows 0"
 [ "$(wc -l <"$tmp/rep0/results.csv")" = 3 ] ||
