@@ -12,7 +12,10 @@
 # - --raw-rows 1000 (< 5,000 results): no results.csv/json, the page says
 #   so with the exact export command, the report says so on stderr;
 #   --raw-rows 0 and the default (100,000) write them whole;
-# - exactly 1,000 configurations: one page, no links.
+# - exactly 1,000 configurations: one page, no links;
+# - IOPS-against-latency tables (bench/gen_scale.py, 340 configurations,
+#   1,020 rows each) are all on pages of their own, exact first row of
+#   page 2, every configuration's 3 points once.
 # Skips (77) without python3.
 # usage: test_report_table_pages.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
@@ -116,6 +119,33 @@ gen 1000 "$tmp/s.tsv"
     "$pb" report --db s.db -o srep >/dev/null 2>s.err) || fail "report 1000"
 ls "$tmp/srep" | grep -q '^t1-all-' && fail "1000 configurations: a page of its own"
 grep -q 'more pages' "$tmp/s.err" && fail "1000 configurations: summary '$(cat "$tmp/s.err")'"
+
+# IOPS against latency: one table per family and direction, so past
+# 1,000 rows all of them go on pages (bench/gen_scale.py: 340
+# configurations of a nightly run, iodepth 1, 4, 16: 1,020 rows a table)
+if python3 "$src/bench/gen_scale.py" fio-db --seed \
+    "$src/fixtures/fio-json/fio-3.33_three-jobs.json" --results 293760 \
+    --out "$tmp/g" >/dev/null; then
+    (cd "$tmp" && "$pb" ingest -q --db g.db g && "$pb" report -q --db g.db -o grep) ||
+        fail "report of 340 configurations"
+    il=$tmp/grep/iops-latency-1-read
+    grep -q '<p class="note">Data: fio read bs=4k direct=1: read IOPS against mean completion latency by iodepth: 1020 rows, on 2 pages of their own (at most 1000 rows each, in the table.s order).</p>' "$tmp/grep/index.html" ||
+        fail "index.html: no note of the IOPS-latency pages"
+    grep -q '<p class="pager" id="iops-latency-1-read"><a href="iops-latency-1-read-001.html">rows 1–1000</a> <a href="iops-latency-1-read-002.html">rows 1001–1020</a></p>' "$tmp/grep/index.html" ||
+        fail "index.html: no links to the IOPS-latency pages"
+    grep -q '<caption>Data: fio read bs=4k direct=1: read IOPS against' "$tmp/grep/index.html" &&
+        fail "index.html: the IOPS-latency table of 1,020 rows is in place"
+    [ "$(grep -c '<tr><td' "$il-001.html")" = 1000 ] || fail "$il-001.html: not 1000 rows"
+    [ "$(grep -c '<tr><td' "$il-002.html")" = 20 ] || fail "$il-002.html: not 20 rows"
+    grep -q '<tr><td data-v="333"><span class="cf"><span class="sw" style="background:#76b7b2"></span><span>nightly-000333 zfs raidz3 recordsize=16k compression=off sync=disabled</span></span></td><td class="r" data-v="4">4</td><td class="r" data-v="2960.362273">2960 IOPS</td><td class="r" data-v="196857.0342">196.9 µs</td>' "$il-002.html" ||
+        fail "$il-002.html: first row"
+    grep -q '<a href="iops-latency-1-read-001.html">← page 1</a>' "$il-002.html" ||
+        fail "$il-002.html: no link to page 1"
+    [ "$(cat "$il-001.html" "$il-002.html" | grep -o '<span>nightly-[0-9]*' | sort | uniq -c | awk '$1 == 3' | wc -l)" = 340 ] ||
+        fail "IOPS-latency pages: not 3 points of each of 340 configurations"
+else
+    fail "bench/gen_scale.py"
+fi
 
 # a page in a browser: the table with its 500 rows, sortable
 . "$src/tests/e2e/browser_check.sh"
