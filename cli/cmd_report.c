@@ -5,7 +5,10 @@
 #include "model/db.h"
 #include "render/render.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,13 +22,15 @@ static const char usage_text[] =
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
     "                        [--timestamp] [--force] [--ignore-param LIST]\n"
-    "                        [--per-job]\n"
+    "                        [--per-job] [--raw-rows N]\n"
     "                        [--latency-axis nines|linear]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
     "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
-    "result as DIR/results.csv and DIR/results.json. A new report replaces\n"
-    "the last one in DIR only once all of it is written\n"
+    "result as DIR/results.csv and DIR/results.json (up to --raw-rows\n"
+    "results; beyond, index.html gives the export command instead). Tables\n"
+    "longer than 1000 rows are paged (DIR/STEM-002.html, ...). A new\n"
+    "report replaces the last one in DIR only once all of it is written\n"
     "(DIR/.poolbench-report lists its files; files\n"
     "poolbench did not write are never removed). DIR must be yours and not\n"
     "writable by others. The same database gives byte-identical files. When the results by test\n"
@@ -62,8 +67,60 @@ static const char usage_text[] =
     "  --latency-axis nines|linear\n"
     "                  y axis of the latency CDFs drawn from fio json+ bins:\n"
     "                  nines (90%, 99%, 99.9%, ...; default) or linear %\n"
+    "  --raw-rows N    write results.csv and results.json only when the\n"
+    "                  report has at most N results (default 100000; 0 =\n"
+    "                  always); beyond, index.html names the export command\n"
+    "                  that gives them all\n"
     "  -q, --quiet     print only errors\n"
     "  -h, --help      show this help\n";
+
+/* Results a report writes whole as results.csv/json (--raw-rows):
+ * 100,000 are ~60 MB of JSON and ~30 MB of CSV (docs/design.md, "Raw
+ * data files"). */
+#define RAW_ROWS 100000
+
+/* s for a POSIX shell: as is when plain, else in single quotes. */
+static void sh_word(struct pb_buf *b, const char *s)
+{
+    int plain = *s != '\0';
+    for (const char *p = s; *p && plain; p++)
+        plain = isalnum((unsigned char)*p) || strchr("_./=:,+-@%", *p);
+    if (plain) {
+        pb_buf_puts(b, s);
+        return;
+    }
+    pb_buf_putc(b, '\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'')
+            pb_buf_puts(b, "'\\''");
+        else
+            pb_buf_putc(b, *p);
+    }
+    pb_buf_putc(b, '\'');
+}
+
+/* The export command that gives every result of this report. */
+static char *export_cmd(const char *dbpath, const struct pb_db_filter *f)
+{
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_puts(&b, "poolbench export --db ");
+    sh_word(&b, dbpath);
+    pb_buf_puts(&b, " --csv");
+    const struct {
+        const char *opt, *re;
+    } fl[] = {{" --test ", f->test_re},
+              {" --config ", f->config_re},
+              {" --metric ", f->metric_re},
+              {" --host ", f->host_re}};
+    for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+        if (!fl[i].re)
+            continue;
+        pb_buf_puts(&b, fl[i].opt);
+        sh_word(&b, fl[i].re);
+    }
+    pb_buf_puts(&b, " -o results.csv");
+    return pb_buf_take(&b);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -85,6 +142,7 @@ int cmd_report(int argc, char **argv)
         {"ignore-param", required_argument, NULL, 'I'},
         {"per-job", no_argument, NULL, 'J'},
         {"latency-axis", required_argument, NULL, 'L'},
+        {"raw-rows", required_argument, NULL, 'R'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -96,6 +154,7 @@ int cmd_report(int argc, char **argv)
     ro.title = cli_config()->title; /* --title wins */
     ro.palette = cli_config()->palette;
     ro.npalette = cli_config()->npalette;
+    ro.raw_rows = RAW_ROWS;
     int stamp = 0, quiet = 0, ch;
     const char *ignore = NULL;
     optind = 1;
@@ -157,6 +216,19 @@ int cmd_report(int argc, char **argv)
                                        optarg);
             ro.latency_linear = !strcmp(optarg, "linear");
             break;
+        case 'R': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (!isdigit((unsigned char)optarg[0]) || *end || errno ||
+                v > SIZE_MAX)
+                return cli_usage_error("report",
+                                       "--raw-rows wants a number of "
+                                       "results (0 = no limit), not '%s'",
+                                       optarg);
+            ro.raw_rows = (size_t)v;
+            break;
+        }
         case 'h':
             fputs(usage_text, stdout);
             return 0;
@@ -199,8 +271,11 @@ int cmd_report(int argc, char **argv)
         return frc;
     }
     struct pb_render_summary sum;
+    char *ecmd = export_cmd(dbpath, &ro.filter);
+    ro.export_cmd = ecmd;
     int rc = pb_render_report(db, &ro, &sum, &err);
     pb_db_close(db);
+    free(ecmd);
     free((void *)ro.ignore_params);
     if (rc != PB_OK)
         return cli_fail(&err);
@@ -219,6 +294,12 @@ int cmd_report(int argc, char **argv)
         if (ro.pdf_path)
             fprintf(stderr, "; PDF %s", ro.pdf_path);
         fputc('\n', stderr);
+        if (ro.raw_rows && sum.results > ro.raw_rows)
+            fprintf(stderr,
+                    "poolbench: results.csv and results.json not written "
+                    "(%zu results, --raw-rows %zu); index.html names the "
+                    "export command\n",
+                    sum.results, ro.raw_rows);
     }
     return 0;
 }

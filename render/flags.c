@@ -5,6 +5,7 @@
  * (history.c). Everything goes through the escaping writers. */
 #include "render/render_int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static int is_flag(const struct rp_fact *f)
@@ -49,9 +50,14 @@ int rp_source_flags(const struct rp_data *d, long long source_id,
                     struct pb_buf *out)
 {
     int n = 0;
-    for (size_t i = 0; i < d->nfacts; i++) {
+    /* facts come ordered by source (pb_db_report_facts): a search, not a
+     * pass over all facts per source (10,000 sources took 0.75 s) */
+    size_t i = pb_lower_bound_id(d->facts, d->nfacts, sizeof(*d->facts),
+                                 offsetof(struct rp_fact, source_id),
+                                 source_id);
+    for (; i < d->nfacts && d->facts[i].source_id == source_id; i++) {
         const struct rp_fact *f = &d->facts[i];
-        if (f->source_id != source_id || !is_flag(f))
+        if (!is_flag(f))
             continue;
         if (n++)
             pb_buf_puts(out, "; ");

@@ -254,7 +254,7 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
         cv = NULL;
         rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
         t.caption = rt_str(&t, "Data: %s", title);
-        rp_out_table(o, &t);
+        rp_out_table_elsewhere(o, &t, stem, title);
     } else {
         rt_release(&t);
     }

@@ -58,6 +58,14 @@ struct pb_render_opts {
     /* y axis of the latency CDFs (fio json+ bins): 0 = nines (90%, 99%,
      * 99.9%, ...), 1 = linear percent (report --latency-axis) */
     int latency_linear;
+    /* results.csv and results.json hold every result only while the
+     * report has at most this many; beyond, they are not written and the
+     * page names export_cmd (report --raw-rows; docs/design.md, "Raw data
+     * files"). 0 = always written. */
+    size_t raw_rows;
+    /* The command that exports every result of the report, shown when the
+     * raw files are not written; NULL = "poolbench export --csv". */
+    const char *export_cmd;
 };
 
 /* The default of ignore_params: runtime, size, ramp_time, time_based. */

@@ -678,6 +678,40 @@ void rp_table_page_begin(struct rp_out *o, const char *stem,
                          const char *what, size_t page, size_t npages);
 void rp_table_page_end(struct rp_out *o, const char *stem, size_t page,
                        size_t npages);
+/* The links of page `page` of a long table's pages: index.html,
+ * neighbours STEM-NNN.html; first: the href of page 1. */
+void rp_table_pager(struct pb_buf *h, const char *stem, const char *first,
+                    size_t page, size_t npages);
+/* Head of a page of its own into h (doctype, style, title; what names
+ * it), up to its header's navigation. */
+void rp_page_head(struct rp_out *o, struct pb_buf *h, const char *what);
+/* Footer (note: its last sentence) into h; writes h as rel and counts it
+ * in the summary's table_pages. */
+void rp_page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
+                  const char *note);
+/* The file the output primitives write now: "index.html" or a test page
+ * ("tests-003.html"). */
+const char *rp_out_here(const struct rp_out *o);
+
+/* ==== long tables, paged (table_pages.c) ==== */
+
+/* Rows of a long table on one page. */
+#define RP_TABLE_PAGE 1000
+
+/* Writes table t like rp_out_table when it has at most RP_TABLE_PAGE
+ * rows. Longer: its first RP_TABLE_PAGE rows where the output is, after
+ * a note and links "rows 1001–2000", ...; the other rows, in t's order,
+ * on STEM-002.html, STEM-003.html, ... (RP_TABLE_PAGE each, titled with
+ * what and their row range). stem: [a-z0-9-], unique in the report;
+ * NULL = "table-K" (K counts the report's paged tables). Frees t. */
+void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
+                        const char *stem, const char *what);
+/* The same, for tables that come many to a section (IOPS against
+ * latency: one per family and direction): past RP_TABLE_PAGE rows, every
+ * row is on the pages (STEM-001.html, ...) and only the note and links
+ * stand where the table would. Frees t. */
+void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
+                            const char *stem, const char *what);
 
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */
@@ -759,8 +793,13 @@ struct rp_csv *rp_csv_table(const struct rt_table *t);
  * configuration's dimensions and the test's parameters. */
 int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
                      struct rp_dir *dir, struct pb_err *err) PB_WUR;
-/* The paragraph linking both, for the top of index.html. */
-void rp_results_link(struct pb_buf *h);
+/* 1 when the report writes results.csv and results.json: at most
+ * opts->raw_rows results (0: always). */
+int rp_results_whole(const struct pb_render_opts *opts, size_t nresults);
+/* The paragraph linking both, for the top of index.html; when they are
+ * not written, what the report holds instead and the export command. */
+void rp_results_link(struct pb_buf *h, const struct pb_render_opts *opts,
+                     size_t nresults);
 
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);

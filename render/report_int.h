@@ -51,6 +51,9 @@ struct rp_out {
     struct pb_render_summary sum;
     struct pb_err *err;
     int rc;
+    char here[24];  /* the page being written: "" = index.html */
+    size_t npaged;  /* tables paged so far (table_pages.c) */
+    int raw_whole;  /* results.csv/json are written (rp_results_whole) */
 };
 
 /* ==== report_overview.c ==== */

@@ -250,8 +250,11 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
         t.note = rt_str(&t,
                         "%zu more configurations are not listed here; "
                         "'poolbench list configs' lists them all, and "
-                        "results.csv has the parameters of every result.%s%s",
-                        d->used_configs - nshow, t.note ? " " : "",
+                        "%s has the parameters of every result.%s%s",
+                        d->used_configs - nshow,
+                        o->raw_whole ? "results.csv"
+                                     : "the export command at the top",
+                        t.note ? " " : "",
                         t.note ? t.note : "");
     for (size_t r = 0; r < nshow; r++) {
         const struct rp_config *cf = byrank[r];
@@ -455,7 +458,7 @@ void rp_section_ranking(struct rp_out *o, const struct rp_data *d,
                       r->unranked == 1 ? "is" : "are");
     t.note = rt_str(&t, "%s", pb_buf_str(&note));
     pb_buf_release(&note);
-    rp_out_table(o, &t);
+    rp_out_table_paged(o, &t, "ranking-all", "Overall ranking");
 }
 
 /* ==== sweeps ==== */
@@ -651,7 +654,7 @@ static void sweep_panel(struct rp_out *o, const struct rp_data *d,
                           d->tests[c->test].name));
             row[7].style = RT_MUTED;
         }
-    rp_out_table(o, &t);
+    rp_out_table_paged(o, &t, NULL, title);
     free(bests);
     free(v);
     free(se);

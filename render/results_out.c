@@ -266,13 +266,35 @@ static void res_release(struct res *x)
     pb_arena_release(&x->arena);
 }
 
-void rp_results_link(struct pb_buf *h)
+int rp_results_whole(const struct pb_render_opts *opts, size_t nresults)
 {
-    pb_buf_puts(h, "<p class=\"data\">All results of this report: <a href="
-                   "\"results.csv\" type=\"text/csv\" download>results.csv"
-                   "</a> · <a href=\"results.json\" type=\"application/json"
-                   "\">results.json</a>; each chart links its own data (CSV)."
-                   "</p>\n");
+    return !opts->raw_rows || nresults <= opts->raw_rows;
+}
+
+void rp_results_link(struct pb_buf *h, const struct pb_render_opts *opts,
+                     size_t nresults)
+{
+    if (rp_results_whole(opts, nresults)) {
+        pb_buf_puts(h, "<p class=\"data\">All results of this report: <a "
+                       "href=\"results.csv\" type=\"text/csv\" download>"
+                       "results.csv</a> · <a href=\"results.json\" type=\""
+                       "application/json\">results.json</a>; each chart "
+                       "links its own data (CSV).</p>\n");
+        return;
+    }
+    char a[32], b[32];
+    pb_buf_printf(h,
+                  "<p class=\"data\">This report summarises %s results, "
+                  "more than the %s that it writes as results.csv and "
+                  "results.json (report --raw-rows), so it writes neither. "
+                  "Every number it shows is in the tables, paged where they "
+                  "are long, and each chart links its own data (CSV: the "
+                  "mean, standard error and n of each configuration). "
+                  "Every result: <code>",
+                  rp_int((long long)nresults, a, sizeof(a)),
+                  rp_int((long long)opts->raw_rows, b, sizeof(b)));
+    rp_esc(h, opts->export_cmd ? opts->export_cmd : "poolbench export --csv");
+    pb_buf_puts(h, "</code></p>\n");
 }
 
 int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
