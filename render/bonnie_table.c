@@ -1,7 +1,7 @@
 /* The bonnie++ table in bon_csv2html's layout: one row per machine and
  * size, throughput and %CP beside each other, latencies in a second table,
  * paged past RP_BON_PAGE rows. */
-#include "render/render_int.h"
+#include "render/report_int.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -717,8 +717,9 @@ int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
         char *note = pb_xasprintf(
             "<p class=\"note\">%zu rows (machine and size): the first %d "
             "here, all on %zu pages of %d (colours compare all %zu). Every "
-            "value is in results.csv.</p>\n",
-            nrows, RP_BON_PAGE, b->npages, RP_BON_PAGE, nrows);
+            "value is in %s.</p>\n",
+            nrows, RP_BON_PAGE, b->npages, RP_BON_PAGE, nrows,
+            o->raw_whole ? "results.csv" : "the export command at the top");
         rp_out_raw(o, note);
         free(note);
     }
