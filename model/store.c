@@ -208,8 +208,9 @@ static void bind_str(sqlite3_stmt *q, int i, const char *s)
 /* Bind one result to parameters off+1 .. off+RESULT_COLS. */
 static void bind_result(sqlite3_stmt *q, int off, long long source_id,
                         long long host_id, long long config_id,
-                        long long test_id, long long metric_id,
-                        long long own_id, const struct pb_result *r)
+                        long long test_id, long long job_id,
+                        long long metric_id, long long own_id,
+                        const struct pb_result *r)
 {
     sqlite3_bind_int64(q, off + 1, source_id);
     if (host_id)
@@ -218,7 +219,10 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
         sqlite3_bind_null(q, off + 2);
     sqlite3_bind_int64(q, off + 3, config_id);
     sqlite3_bind_int64(q, off + 4, test_id);
-    bind_str(q, off + 5, r->job);
+    if (job_id)
+        sqlite3_bind_int64(q, off + 5, job_id);
+    else
+        sqlite3_bind_null(q, off + 5);
     sqlite3_bind_int64(q, off + 6, metric_id);
     if (r->has_value)
         sqlite3_bind_double(q, off + 7, r->value);
@@ -236,14 +240,25 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
     sqlite3_bind_int64(q, off + 11, own_id);
 }
 
-/* Host and metric ids of a result, from the caches or the database. */
+/* Host, job and metric ids of a result (0: none), from the caches or the
+ * database. */
 static int result_ids(struct pb_db *db, const struct pb_result *r,
-                      long long *host_id, long long *metric_id,
-                      struct pb_err *err)
+                      long long *host_id, long long *job_id,
+                      long long *metric_id, struct pb_err *err)
 {
     struct idcache *hosts = &db->ids[C_HOST], *metrics = &db->ids[C_METRIC];
+    struct idcache *jobs = &db->ids[C_JOB];
     int rc = PB_OK;
-    if (r->host) {
+    if (r->job) {
+        *job_id = db_cache_get(jobs, r->job, NULL, 0);
+        if (!*job_id) {
+            const char *v[1] = {r->job};
+            *job_id = named_id(db, S_JOB_FIND, S_JOB_INSERT, v, 1, &rc, err);
+            if (!rc)
+                db_cache_put(jobs, r->job, NULL, 0, *job_id);
+        }
+    }
+    if (r->host && !rc) {
         *host_id = db_cache_get(hosts, r->host, NULL, 0);
         if (!*host_id) {
             const char *v[1] = {r->host};
@@ -501,11 +516,11 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         }
         for (size_t k = 0; k < n && !rc; k++, i++) {
             const struct pb_result *r = &set->results[i];
-            long long host_id = 0, metric_id = 0;
-            rc = result_ids(db, r, &host_id, &metric_id, err);
+            long long host_id = 0, job_id = 0, metric_id = 0;
+            rc = result_ids(db, r, &host_id, &job_id, &metric_id, err);
             if (!rc)
                 bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
-                            cfg[r->config], tst[r->test], metric_id,
+                            cfg[r->config], tst[r->test], job_id, metric_id,
                             own[r->config], r);
         }
         if (!rc)

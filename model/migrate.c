@@ -1,0 +1,148 @@
+/* Migrations that rebuild a table (db.c runs the ones that are plain SQL):
+ * schema 6 -> 7, job names out of every result row into the job table.
+ * Runs inside migrate()'s transaction; see docs/design.md, "Database
+ * size". */
+#define _GNU_SOURCE
+#include "model/db_int.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const char pb_schema_sql[];
+
+/* Results per INSERT ... SELECT: a progress line between two. */
+#define CHUNK 200000
+/* From this many results on, the rebuild says what it does on stderr. */
+#define LOUD 200000
+
+/* The statement of schema.sql that starts with head, up to its ';' (none
+ * of the statements taken here has one in a comment), with head replaced
+ * by as. Caller frees. */
+static char *schema_stmt(const char *head, const char *as)
+{
+    const char *p = strstr(pb_schema_sql, head);
+    const char *end = p ? strchr(p, ';') : NULL;
+    if (!end)
+        return NULL;
+    p += strlen(head);
+    return pb_xasprintf("%s%.*s", as, (int)(end - p), p);
+}
+
+static int run(struct pb_db *db, const char *sql, struct pb_err *err)
+{
+    if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot migrate schema to version 7");
+    return PB_OK;
+}
+
+static long long one_int(struct pb_db *db, const char *sql)
+{
+    sqlite3_stmt *q;
+    long long v = 0;
+    if (sqlite3_prepare_v2(db->h, sql, -1, &q, NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(q) == SQLITE_ROW)
+        v = sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return v;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* 6 -> 7: the job table; result rebuilt with job_id (the SQLite way to
+ * change a column: a new table, rows copied, the old one dropped, the new
+ * one renamed), its index and v_result made again from schema.sql. The
+ * old table's pages become free pages of the file: `poolbench db compact`
+ * gives them back (the message says so). */
+int db_migrate_v7(struct pb_db *db, struct pb_err *err)
+{
+    char *job = schema_stmt("CREATE TABLE job (", "CREATE TABLE job (");
+    char *res = schema_stmt("CREATE TABLE result (",
+                            "CREATE TABLE result_v7 (");
+    char *idx = schema_stmt("CREATE INDEX result_by_source ",
+                            "CREATE INDEX result_by_source ");
+    char *view = schema_stmt("CREATE VIEW v_result ", "CREATE VIEW v_result ");
+    sqlite3_stmt *q = NULL;
+    int rc = PB_OK;
+    if (!job || !res || !idx || !view) {
+        rc = pb_err_set(err, PB_EDB, db->path, 0, 0,
+                        "cannot migrate schema to version 7: schema.sql "
+                        "lacks a statement");
+        goto out;
+    }
+    long long n = one_int(db, "SELECT count(*) FROM result");
+    long long max = one_int(db, "SELECT max(id) FROM result");
+    int loud = n >= LOUD, tty = isatty(2);
+    double t0 = now_s();
+    if (loud)
+        fprintf(stderr,
+                "poolbench: %s: upgrading the database to schema 7 "
+                "(%lld results; job names stored once)\n",
+                db->path, n);
+    /* job ids in the order the names first appear */
+    if ((rc = run(db, "DROP VIEW IF EXISTS v_result", err)) ||
+        (rc = run(db, job, err)) ||
+        (rc = run(db, "INSERT OR IGNORE INTO job(name) SELECT job FROM "
+                      "result WHERE job IS NOT NULL ORDER BY id",
+                  err)) ||
+        (rc = run(db, res, err)))
+        goto out;
+    if (sqlite3_prepare_v2(
+            db->h,
+            "INSERT INTO result_v7(id, source_id, host_id, config_id, "
+            "test_id, job_id, metric_id, value, null_reason, stderr, "
+            "samples, own_id) SELECT r.id, r.source_id, r.host_id, "
+            "r.config_id, r.test_id, j.id, r.metric_id, r.value, "
+            "r.null_reason, r.stderr, r.samples, r.own_id FROM result r "
+            "LEFT JOIN job j ON j.name = r.job WHERE r.id BETWEEN ?1 AND "
+            "?2 ORDER BY r.id",
+            -1, &q, NULL) != SQLITE_OK) {
+        rc = db_fail(db, err, "cannot migrate schema to version 7");
+        goto out;
+    }
+    for (long long lo = 1; lo <= max; lo += CHUNK) {
+        sqlite3_bind_int64(q, 1, lo);
+        sqlite3_bind_int64(q, 2, lo + CHUNK - 1);
+        int st = sqlite3_step(q);
+        sqlite3_reset(q);
+        if (st != SQLITE_DONE) {
+            rc = db_fail(db, err, "cannot migrate schema to version 7");
+            goto out;
+        }
+        if (loud && tty) {
+            long long done = lo + CHUNK - 1 < max ? lo + CHUNK - 1 : max;
+            fprintf(stderr, "\rpoolbench: %s: %3.0f%% of the results",
+                    db->path, 100.0 * (double)done / (double)max);
+        }
+    }
+    if ((rc = run(db, "DROP TABLE result", err)) ||
+        (rc = run(db, "ALTER TABLE result_v7 RENAME TO result", err)) ||
+        (rc = run(db, idx, err)) || (rc = run(db, view, err)))
+        goto out;
+    if (loud) {
+        long long freed = one_int(db, "PRAGMA freelist_count") *
+                          one_int(db, "PRAGMA page_size");
+        fprintf(stderr,
+                "%spoolbench: %s: schema 7 in %.1f s; `poolbench db "
+                "compact` gives the %.0f MB the old rows took back to the "
+                "disk\n",
+                tty ? "\r" : "", db->path, now_s() - t0,
+                (double)freed / 1e6);
+    }
+out:
+    sqlite3_finalize(q);
+    free(job);
+    free(res);
+    free(idx);
+    free(view);
+    return rc;
+}
