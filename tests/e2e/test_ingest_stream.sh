@@ -140,7 +140,7 @@ grep -q "good.csv:19990: row \"m019990\" has 10 columns" "$tmp/err" ||
 # file whose machines recur all over it, with parts of 1 and 40 results
 Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
           t.name, m.name, r.value, r.null_reason, r.stderr, r.samples,
-          h.name, r.job, (SELECT group_concat(value, ':') FROM sample
+          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
                           WHERE result_id = r.id ORDER BY seq)
    FROM result r JOIN config c ON c.id = r.config_id
    JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
