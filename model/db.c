@@ -31,6 +31,8 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?1)",
     [S_JOB_FIND] = "SELECT id FROM job WHERE name = ?1",
     [S_JOB_INSERT] = "INSERT INTO job(name) VALUES (?1)",
+    [S_REASON_FIND] = "SELECT id FROM reason WHERE text = ?1",
+    [S_REASON_INSERT] = "INSERT INTO reason(text) VALUES (?1)",
     [S_CONFIG_FIND] =
         "SELECT id FROM config WHERE label = ?1 AND signature = ?2",
     [S_CONFIG_INSERT] = "INSERT INTO config(label, signature) VALUES (?1, ?2)",
@@ -85,7 +87,7 @@ const char *const pb_db_sql[S__COUNT] = {
         "INSERT INTO metric(name, unit, direction) VALUES (?1, ?2, ?3)",
     [S_RESULT_INSERT] =
         "INSERT INTO result(source_id, host_id, config_id, test_id, job_id, "
-        "metric_id, value, null_reason, stderr, samples, own_id) "
+        "metric_id, value, reason_id, stderr, samples, own_id) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FACT_INSERT] = "INSERT INTO fact(source_id, host, key, value) "
                       "VALUES (?1, ?2, ?3, ?4)",
@@ -151,13 +153,14 @@ const char *const pb_db_sql[S__COUNT] = {
      * a report over 100,000 results stays one pass */
     [S_REPORT_ROWS] =
         "SELECT r.test_id, r.metric_id, r.config_id, r.source_id, m.name, "
-        "m.unit, m.direction, j.name, h.name, r.value, r.null_reason, "
+        "m.unit, m.direction, j.name, h.name, r.value, y.text, "
         "r.stderr, r.samples FROM result r "
         "JOIN metric m ON m.id = r.metric_id "
         "JOIN test t ON t.id = r.test_id "
         "JOIN config c ON c.id = r.config_id "
         "LEFT JOIN host h ON h.id = r.host_id "
         "LEFT JOIN job j ON j.id = r.job_id "
+        "LEFT JOIN reason y ON y.id = r.reason_id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, m.name)) "
@@ -286,7 +289,8 @@ static const char *const migrations[] = {
     "series(id) ON DELETE CASCADE, seq INTEGER NOT NULL, t_ms INTEGER NOT "
     "NULL, value REAL, n INTEGER, min REAL, max REAL, p50 REAL, p90 REAL, "
     "p95 REAL, p99 REAL, PRIMARY KEY (series_id, seq)) WITHOUT ROWID;",
-    /* 6 -> 7: job names as ids, a rebuild of result: db_migrate_v7
+    /* 6 -> 7: job names and reasons as ids, a rebuild of result:
+     * db_migrate_v7
      * (migrate.c) */
     NULL,
 };

@@ -1,5 +1,6 @@
 /* Migrations that rebuild a table (db.c runs the ones that are plain SQL):
- * schema 6 -> 7, job names out of every result row into the job table.
+ * schema 6 -> 7, job names and null reasons out of every result row into
+ * tables of their own.
  * Runs inside migrate()'s transaction; see docs/design.md, "Database
  * size". */
 #define _GNU_SOURCE
@@ -66,6 +67,8 @@ static double now_s(void)
 int db_migrate_v7(struct pb_db *db, struct pb_err *err)
 {
     char *job = schema_stmt("CREATE TABLE job (", "CREATE TABLE job (");
+    char *reason =
+        schema_stmt("CREATE TABLE reason (", "CREATE TABLE reason (");
     char *res = schema_stmt("CREATE TABLE result (",
                             "CREATE TABLE result_v7 (");
     char *idx = schema_stmt("CREATE INDEX result_by_source ",
@@ -73,7 +76,7 @@ int db_migrate_v7(struct pb_db *db, struct pb_err *err)
     char *view = schema_stmt("CREATE VIEW v_result ", "CREATE VIEW v_result ");
     sqlite3_stmt *q = NULL;
     int rc = PB_OK;
-    if (!job || !res || !idx || !view) {
+    if (!job || !reason || !res || !idx || !view) {
         rc = pb_err_set(err, PB_EDB, db->path, 0, 0,
                         "cannot migrate schema to version 7: schema.sql "
                         "lacks a statement");
@@ -86,25 +89,30 @@ int db_migrate_v7(struct pb_db *db, struct pb_err *err)
     if (loud)
         fprintf(stderr,
                 "poolbench: %s: upgrading the database to schema 7 "
-                "(%lld results; job names stored once)\n",
+                "(%lld results; job names and reasons stored once)\n",
                 db->path, n);
-    /* job ids in the order the names first appear */
+    /* ids in the order the names first appear */
     if ((rc = run(db, "DROP VIEW IF EXISTS v_result", err)) ||
-        (rc = run(db, job, err)) ||
+        (rc = run(db, job, err)) || (rc = run(db, reason, err)) ||
         (rc = run(db, "INSERT OR IGNORE INTO job(name) SELECT job FROM "
                       "result WHERE job IS NOT NULL ORDER BY id",
+                  err)) ||
+        (rc = run(db, "INSERT OR IGNORE INTO reason(text) SELECT "
+                      "null_reason FROM result WHERE null_reason IS NOT "
+                      "NULL ORDER BY id",
                   err)) ||
         (rc = run(db, res, err)))
         goto out;
     if (sqlite3_prepare_v2(
             db->h,
             "INSERT INTO result_v7(id, source_id, host_id, config_id, "
-            "test_id, job_id, metric_id, value, null_reason, stderr, "
+            "test_id, job_id, metric_id, value, reason_id, stderr, "
             "samples, own_id) SELECT r.id, r.source_id, r.host_id, "
-            "r.config_id, r.test_id, j.id, r.metric_id, r.value, "
-            "r.null_reason, r.stderr, r.samples, r.own_id FROM result r "
-            "LEFT JOIN job j ON j.name = r.job WHERE r.id BETWEEN ?1 AND "
-            "?2 ORDER BY r.id",
+            "r.config_id, r.test_id, j.id, r.metric_id, r.value, y.id, "
+            "r.stderr, r.samples, r.own_id FROM result r "
+            "LEFT JOIN job j ON j.name = r.job "
+            "LEFT JOIN reason y ON y.text = r.null_reason "
+            "WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id",
             -1, &q, NULL) != SQLITE_OK) {
         rc = db_fail(db, err, "cannot migrate schema to version 7");
         goto out;
@@ -141,6 +149,7 @@ int db_migrate_v7(struct pb_db *db, struct pb_err *err)
 out:
     sqlite3_finalize(q);
     free(job);
+    free(reason);
     free(res);
     free(idx);
     free(view);

@@ -96,12 +96,18 @@ CREATE TABLE metric (
     UNIQUE (name, unit, direction)
 );
 
--- Job names (fio's jobname; schema v7): results name theirs by id, not
--- as text in every row (it was 70 of the ~104 bytes of a result row;
+-- Job names (fio's jobname) and the reasons a value is missing ("+++++
+-- (too fast to measure)"), schema v7: results name theirs by id, not as
+-- text in every row (a job name was 70 of the ~104 bytes of a result row
+-- of fio nightlies, a reason 27 bytes of half the rows of bonnie++ CSVs;
 -- docs/design.md, "Database size").
 CREATE TABLE job (
     id   INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE reason (
+    id   INTEGER PRIMARY KEY,
+    text TEXT NOT NULL UNIQUE
 );
 
 CREATE TABLE result (
@@ -112,8 +118,8 @@ CREATE TABLE result (
     test_id     INTEGER NOT NULL REFERENCES test(id),
     job_id      INTEGER REFERENCES job(id), -- NULL: no job name
     metric_id   INTEGER NOT NULL REFERENCES metric(id),
-    value       REAL,                    -- NULL: see null_reason
-    null_reason TEXT,                    -- "+++++ (too fast to measure)"
+    value       REAL,                    -- NULL: see reason_id
+    reason_id   INTEGER REFERENCES reason(id), -- why value is NULL
     stderr      REAL,
     samples     INTEGER,
     own_id      INTEGER REFERENCES config_own(id) -- config as the source said

@@ -95,8 +95,9 @@ if command -v python3 >/dev/null; then
             test_id INTEGER NOT NULL REFERENCES test(id), job TEXT, metric_id INTEGER NOT NULL REFERENCES metric(id),
             value REAL, null_reason TEXT, stderr REAL, samples INTEGER, own_id INTEGER REFERENCES config_own(id));
         INSERT INTO r6 SELECT r.id, r.source_id, r.host_id, r.config_id, r.test_id, j.name, r.metric_id, r.value,
-            r.null_reason, r.stderr, r.samples, r.own_id FROM result r LEFT JOIN job j ON j.id = r.job_id;
-        DROP TABLE result; DROP TABLE job; ALTER TABLE r6 RENAME TO result;
+            y.text, r.stderr, r.samples, r.own_id FROM result r LEFT JOIN job j ON j.id = r.job_id
+            LEFT JOIN reason y ON y.id = r.reason_id;
+        DROP TABLE result; DROP TABLE job; DROP TABLE reason; ALTER TABLE r6 RENAME TO result;
         CREATE INDEX result_by_source ON result(source_id);
         CREATE VIEW v_result AS SELECT s.path AS source_path, s.format AS format, h.name AS host, c.label AS config,
             t.name AS test, t.tool AS tool, r.job AS job, m.name AS metric, r.value AS value, m.unit AS unit,

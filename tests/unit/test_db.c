@@ -100,9 +100,10 @@ static void test_store_and_dup(void **state)
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE value IS NULL "
                            "AND samples = 3"),
                      2);
-    assert_int_equal(count("SELECT count(*) FROM result WHERE null_reason "
-                           "LIKE '+++++%'"),
+    assert_int_equal(count("SELECT count(*) FROM result r JOIN reason y ON "
+                           "y.id = r.reason_id WHERE y.text LIKE '+++++%'"),
                      2);
+    assert_int_equal(count("SELECT count(*) FROM reason"), 1);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE host = 'hostA' "
                            "AND direction = 'lower' AND unit = 'ns'"),
                      2);
@@ -191,13 +192,18 @@ static int count_params(void *ctx, const struct pb_db_triple *t)
     return 0;
 }
 
-/* Version 7 taken back to the version-6 shape of result: the job name as
- * text in every row (at the end of the row here; the migration copies by
- * name), no job table, no view (every migration makes it again). */
+/* Version 7 taken back to the version-6 shape of result: the job name and
+ * the null reason as text in every row (at the end of the row here; the
+ * migration copies by name), no job and reason tables, no view (every
+ * migration makes it again). */
 #define TO_V6                                                                 \
     "DROP VIEW v_result; ALTER TABLE result ADD COLUMN job TEXT; "           \
-    "UPDATE result SET job = (SELECT name FROM job WHERE id = job_id); "    \
-    "ALTER TABLE result DROP COLUMN job_id; DROP TABLE job; "
+    "ALTER TABLE result ADD COLUMN null_reason TEXT; "                       \
+    "UPDATE result SET job = (SELECT name FROM job WHERE id = job_id), "    \
+    "null_reason = (SELECT text FROM reason WHERE id = reason_id); "        \
+    "ALTER TABLE result DROP COLUMN job_id; "                                \
+    "ALTER TABLE result DROP COLUMN reason_id; DROP TABLE job; "             \
+    "DROP TABLE reason; "
 
 /* A version-1 database (with the result_by_test index it had) is brought
  * to the current version on open, its rows kept. */
@@ -808,6 +814,10 @@ static void test_migrate_v6(void **state)
     got = rows(dbpath, "SELECT id, name FROM job ORDER BY id");
     assert_string_equal(got, "1|job1\n2|job2 <b>\n");
     free(got);
+    got = rows(dbpath, "SELECT r.id, y.id, y.text FROM result r JOIN reason "
+                       "y ON y.id = r.reason_id");
+    assert_string_equal(got, "3|1|+++++ (too fast to measure)\n");
+    free(got);
     got = rows(dbpath, "SELECT id, job_id, typeof(job_id) FROM result "
                        "ORDER BY id");
     assert_string_equal(got, "1|1|integer\n2|1|integer\n3|1|integer\n"
@@ -836,6 +846,9 @@ static void test_migrate_v6(void **state)
                        "j.id = r.job_id GROUP BY j.id ORDER BY j.id");
     assert_string_equal(got, "job1|6\njob2 <b>|1\njob3|1\n");
     free(got);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE reason_id = 1"),
+                     2);
+    assert_int_equal(count("SELECT count(*) FROM reason"), 1);
     free(want);
     free(ids);
 }
