@@ -610,6 +610,7 @@ static int migrate(struct pb_db *db, struct pb_err *err)
         return PB_EDB;
     if (user_version(db, &v, err))
         goto fail;
+    int rebuilt = v >= 1 && v <= 6; /* result is rebuilt (6 -> 7) */
     if (v == 0) {
         if (exec_sql(db, pb_schema_sql, err, "cannot create schema"))
             goto fail;
@@ -629,6 +630,8 @@ static int migrate(struct pb_db *db, struct pb_err *err)
     if (exec_sql(db, sql, err, "cannot set schema version") ||
         exec_sql(db, "COMMIT", err, "cannot commit schema"))
         goto fail;
+    if (rebuilt)
+        db_migrate_compact(db);
     return PB_OK;
 fail:
     sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);

@@ -166,6 +166,9 @@ void db_forget_ids(struct pb_db *db);
  * reasons into their tables, result rebuilt with job_id and reason_id).
  * PB_OK or PB_EDB. */
 int db_migrate_v7(struct pb_db *db, struct pb_err *err);
+/* After migrate()'s commit, when a table was rebuilt: VACUUM the file
+ * (the old table's pages are free pages). Failures only print. */
+void db_migrate_compact(struct pb_db *db);
 
 /* ==== latency distributions (hist.c) ==== */
 
