@@ -30,9 +30,11 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_HOST_FIND] = "SELECT id FROM host WHERE name = ?1",
     [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?1)",
     [S_JOB_FIND] = "SELECT id FROM job WHERE name = ?1",
-    [S_JOB_INSERT] = "INSERT INTO job(name) VALUES (?1)",
+    /* job names and reasons: inserted first (most are new in nightly
+     * runs), looked up when already there */
+    [S_JOB_INSERT] = "INSERT OR IGNORE INTO job(name) VALUES (?1)",
     [S_REASON_FIND] = "SELECT id FROM reason WHERE text = ?1",
-    [S_REASON_INSERT] = "INSERT INTO reason(text) VALUES (?1)",
+    [S_REASON_INSERT] = "INSERT OR IGNORE INTO reason(text) VALUES (?1)",
     [S_CONFIG_FIND] =
         "SELECT id FROM config WHERE label = ?1 AND signature = ?2",
     [S_CONFIG_INSERT] = "INSERT INTO config(label, signature) VALUES (?1, ?2)",

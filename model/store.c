@@ -245,20 +245,35 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
 }
 
 /* The id of one name (host, job, reason) of a result, from cache c or
- * the database; 0 for no name. */
+ * the database; 0 for no name. ins_first: ins is an INSERT OR IGNORE,
+ * tried before find (one index search for a new name, two for a known
+ * one the cache forgot). */
 static long long name_id(struct pb_db *db, int c, enum db_stmt find,
-                         enum db_stmt ins, const char *name, int *rc,
-                         struct pb_err *err)
+                         enum db_stmt ins, int ins_first, const char *name,
+                         int *rc, struct pb_err *err)
 {
     if (!name || *rc)
         return 0;
     long long id = db_cache_get(&db->ids[c], name, NULL, 0);
-    if (!id) {
-        const char *v[1] = {name};
-        id = named_id(db, find, ins, v, 1, rc, err);
-        if (!*rc)
-            db_cache_put(&db->ids[c], name, NULL, 0, id);
+    if (id)
+        return id;
+    const char *v[1] = {name};
+    sqlite3_stmt *q = ins_first ? db_stmt(db, ins, err) : NULL;
+    if (ins_first && !q) {
+        *rc = PB_EDB;
+        return 0;
     }
+    if (q) {
+        db_bind_text(q, 1, name);
+        if ((*rc = db_step_done(db, q, err, "cannot insert")))
+            return 0;
+        if (sqlite3_changes(db->h) == 1)
+            id = sqlite3_last_insert_rowid(db->h);
+    }
+    if (!id)
+        id = named_id(db, find, ins, v, 1, rc, err);
+    if (!*rc)
+        db_cache_put(&db->ids[c], name, NULL, 0, id);
     return id;
 }
 
@@ -269,11 +284,11 @@ static int result_ids(struct pb_db *db, const struct pb_result *r,
 {
     struct idcache *metrics = &db->ids[C_METRIC];
     int rc = PB_OK;
-    ids[R_HOST] = name_id(db, C_HOST, S_HOST_FIND, S_HOST_INSERT, r->host,
-                          &rc, err);
+    ids[R_HOST] = name_id(db, C_HOST, S_HOST_FIND, S_HOST_INSERT, 0,
+                          r->host, &rc, err);
     ids[R_JOB] =
-        name_id(db, C_JOB, S_JOB_FIND, S_JOB_INSERT, r->job, &rc, err);
-    ids[R_REASON] = name_id(db, C_REASON, S_REASON_FIND, S_REASON_INSERT,
+        name_id(db, C_JOB, S_JOB_FIND, S_JOB_INSERT, 1, r->job, &rc, err);
+    ids[R_REASON] = name_id(db, C_REASON, S_REASON_FIND, S_REASON_INSERT, 1,
                             r->has_value ? NULL : r->null_reason, &rc, err);
     int lower = r->direction == PB_DIR_LOWER;
     ids[R_METRIC] = db_cache_get(metrics, r->metric, r->unit, lower);
