@@ -83,7 +83,7 @@ int db_migrate_v7(struct pb_db *db, struct pb_err *err)
         goto out;
     }
     long long n = one_int(db, "SELECT count(*) FROM result");
-    long long max = one_int(db, "SELECT max(id) FROM result");
+    long long lo = one_int(db, "SELECT min(id) FROM result");
     int loud = n >= LOUD, tty = isatty(2);
     double t0 = now_s();
     if (loud)
@@ -112,25 +112,31 @@ int db_migrate_v7(struct pb_db *db, struct pb_err *err)
             "r.stderr, r.samples, r.own_id FROM result r "
             "LEFT JOIN job j ON j.name = r.job "
             "LEFT JOIN reason y ON y.text = r.null_reason "
-            "WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id",
+            "WHERE r.id >= ?1 ORDER BY r.id LIMIT ?2",
             -1, &q, NULL) != SQLITE_OK) {
         rc = db_fail(db, err, "cannot migrate schema to version 7");
         goto out;
     }
-    for (long long lo = 1; lo <= max; lo += CHUNK) {
+    /* CHUNK rows at a time from the next id on (ids may have gaps, or be
+     * anything in a file from elsewhere) */
+    for (long long done = 0; done < n;) {
         sqlite3_bind_int64(q, 1, lo);
-        sqlite3_bind_int64(q, 2, lo + CHUNK - 1);
+        sqlite3_bind_int64(q, 2, CHUNK);
         int st = sqlite3_step(q);
         sqlite3_reset(q);
         if (st != SQLITE_DONE) {
             rc = db_fail(db, err, "cannot migrate schema to version 7");
             goto out;
         }
-        if (loud && tty) {
-            long long done = lo + CHUNK - 1 < max ? lo + CHUNK - 1 : max;
+        long long k = sqlite3_changes64(db->h);
+        long long last = one_int(db, "SELECT max(id) FROM result_v7");
+        done += k;
+        if (k < CHUNK || last == INT64_MAX)
+            break;
+        lo = last + 1;
+        if (loud && tty)
             fprintf(stderr, "\rpoolbench: %s: %3.0f%% of the results",
-                    db->path, 100.0 * (double)done / (double)max);
-        }
+                    db->path, 100.0 * (double)done / (double)n);
     }
     if ((rc = run(db, "DROP TABLE result", err)) ||
         (rc = run(db, "ALTER TABLE result_v7 RENAME TO result", err)) ||

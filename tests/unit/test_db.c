@@ -773,11 +773,20 @@ static void test_migrate_v6(void **state)
     assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
     pb_resultset_free(s);
     pb_db_close(db);
+    /* ids far apart (a file from elsewhere): copied as they are, in a few
+     * steps, not one per possible id */
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "UPDATE result SET id = "
+                                  "9000000000000000000 WHERE id = 5",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
     static const char *const view = "SELECT * FROM v_result ORDER BY test, "
                                     "config, metric, job, host";
     char *want = rows(dbpath, view);
     char *ids = rows(dbpath, "SELECT id, metric_id FROM result ORDER BY id");
-    sqlite3 *h;
     sqlite3_open(dbpath, &h);
     assert_int_equal(
         sqlite3_exec(h,
@@ -821,7 +830,8 @@ static void test_migrate_v6(void **state)
     got = rows(dbpath, "SELECT id, job_id, typeof(job_id) FROM result "
                        "ORDER BY id");
     assert_string_equal(got, "1|1|integer\n2|1|integer\n3|1|integer\n"
-                             "4|2|integer\n5|NULL|null\n");
+                             "4|2|integer\n"
+                             "9000000000000000000|NULL|null\n");
     free(got);
     assert_int_equal(count("SELECT count(*) FROM sample s JOIN result r ON "
                            "r.id = s.result_id JOIN metric m ON m.id = "
