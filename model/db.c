@@ -292,8 +292,7 @@ static const char *const migrations[] = {
     "NULL, value REAL, n INTEGER, min REAL, max REAL, p50 REAL, p90 REAL, "
     "p95 REAL, p99 REAL, PRIMARY KEY (series_id, seq)) WITHOUT ROWID;",
     /* 6 -> 7: job names and reasons as ids, a rebuild of result:
-     * db_migrate_v7
-     * (migrate.c) */
+     * db_migrate_v7 (migrate.c) */
     NULL,
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)

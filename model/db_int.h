@@ -94,9 +94,9 @@ enum db_stmt {
 
 extern const char *const pb_db_sql[S__COUNT];
 
-/* Cache of name -> id kept for the life of the connection: hosts by name,
- * job names, reasons, metrics by name, unit and direction (the key of the metric table),
- * configs by label and signature, tests by tool+name and signature.
+/* Cache of name -> id kept for the life of the connection: hosts, job
+ * names and reasons by name, metrics by name, unit and direction (the key
+ * of the metric table), configs by label and signature, tests by tool+name and signature.
  * Hashed on the strings' content, so 10,000 fio files naming 40 metrics
  * ask the database 40 times, and a set of 3,600,000 results costs one
  * probe per result. Ids are never deleted, so an entry stays true for
