@@ -29,6 +29,12 @@ const char *const pb_db_sql[S__COUNT] = {
         "ingested_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [S_HOST_FIND] = "SELECT id FROM host WHERE name = ?1",
     [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?1)",
+    [S_JOB_FIND] = "SELECT id FROM job WHERE name = ?1",
+    /* job names and reasons: inserted first (most are new in nightly
+     * runs), looked up when already there */
+    [S_JOB_INSERT] = "INSERT OR IGNORE INTO job(name) VALUES (?1)",
+    [S_REASON_FIND] = "SELECT id FROM reason WHERE text = ?1",
+    [S_REASON_INSERT] = "INSERT OR IGNORE INTO reason(text) VALUES (?1)",
     [S_CONFIG_FIND] =
         "SELECT id FROM config WHERE label = ?1 AND signature = ?2",
     [S_CONFIG_INSERT] = "INSERT INTO config(label, signature) VALUES (?1, ?2)",
@@ -82,8 +88,8 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_METRIC_INSERT] =
         "INSERT INTO metric(name, unit, direction) VALUES (?1, ?2, ?3)",
     [S_RESULT_INSERT] =
-        "INSERT INTO result(source_id, host_id, config_id, test_id, job, "
-        "metric_id, value, null_reason, stderr, samples, own_id) "
+        "INSERT INTO result(source_id, host_id, config_id, test_id, job_id, "
+        "metric_id, value, reason_id, stderr, samples, own_id) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FACT_INSERT] = "INSERT INTO fact(source_id, host, key, value) "
                       "VALUES (?1, ?2, ?3, ?4)",
@@ -91,23 +97,24 @@ const char *const pb_db_sql[S__COUNT] = {
                         "VALUES (?1, ?2, ?3)",
     /* v_result's columns and order, with the config and test ids */
     [S_EACH_RESULT] =
-        "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, r.job, "
+        "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, j.name, "
         "m.name, r.value, m.unit, m.direction, r.stderr, r.samples, "
         "r.config_id, r.test_id FROM result r "
         "JOIN source s ON s.id = r.source_id "
         "LEFT JOIN host h ON h.id = r.host_id "
         "JOIN config c ON c.id = r.config_id "
         "JOIN test t ON t.id = r.test_id "
+        "LEFT JOIN job j ON j.id = r.job_id "
         "JOIN metric m ON m.id = r.metric_id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, m.name)) "
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
-        "ORDER BY t.name, c.label, m.name, r.job, h.name, s.path, r.id",
+        "ORDER BY t.name, c.label, m.name, j.name, h.name, s.path, r.id",
     /* S_EACH_RESULT's rows and order, one row per stored sample */
     [S_EXPORT_SAMPLES] =
-        "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, r.job, "
+        "SELECT s.path, s.format, h.name, c.label, t.name, t.tool, j.name, "
         "m.name, x.value, m.unit, m.direction, x.seq, r.samples, "
         "r.config_id, r.test_id FROM result r "
         "JOIN sample x ON x.result_id = r.id "
@@ -115,13 +122,14 @@ const char *const pb_db_sql[S__COUNT] = {
         "LEFT JOIN host h ON h.id = r.host_id "
         "JOIN config c ON c.id = r.config_id "
         "JOIN test t ON t.id = r.test_id "
+        "LEFT JOIN job j ON j.id = r.job_id "
         "JOIN metric m ON m.id = r.metric_id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, m.name)) "
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
-        "ORDER BY t.name, c.label, m.name, r.job, h.name, s.path, r.id, "
+        "ORDER BY t.name, c.label, m.name, j.name, h.name, s.path, r.id, "
         "x.seq",
     [S_EACH_SOURCE] =
         "SELECT s.id, s.sha256, s.path, s.format, s.tool_version, s.size, "
@@ -147,12 +155,14 @@ const char *const pb_db_sql[S__COUNT] = {
      * a report over 100,000 results stays one pass */
     [S_REPORT_ROWS] =
         "SELECT r.test_id, r.metric_id, r.config_id, r.source_id, m.name, "
-        "m.unit, m.direction, r.job, h.name, r.value, r.null_reason, "
+        "m.unit, m.direction, j.name, h.name, r.value, y.text, "
         "r.stderr, r.samples FROM result r "
         "JOIN metric m ON m.id = r.metric_id "
         "JOIN test t ON t.id = r.test_id "
         "JOIN config c ON c.id = r.config_id "
         "LEFT JOIN host h ON h.id = r.host_id "
+        "LEFT JOIN job j ON j.id = r.job_id "
+        "LEFT JOIN reason y ON y.id = r.reason_id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, m.name)) "
@@ -161,7 +171,7 @@ const char *const pb_db_sql[S__COUNT] = {
         "(SELECT id FROM source WHERE format = ?5)) "
         "AND (?6 IS NULL OR r.source_id BETWEEN ?6 AND ?7) "
         "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
-        "r.job, h.name, r.id",
+        "j.name, h.name, r.id",
     [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",
     [S_REPORT_TESTS] = "SELECT id, name, tool FROM test ORDER BY id",
     [S_REPORT_CONFIG_PARAMS] = "SELECT config_id, key, value, origin FROM "
@@ -173,9 +183,10 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_SOURCE_RESULT_IDS] =
         "SELECT id FROM result WHERE source_id = ?1 ORDER BY id",
     [S_EACH_HIST] =
-        "SELECT r.test_id, r.config_id, r.source_id, r.job, h.kind, h.total, "
-        "h.nbins, h.bins FROM latency_hist h JOIN result r ON r.id = "
+        "SELECT r.test_id, r.config_id, r.source_id, j.name, h.kind, "
+        "h.total, h.nbins, h.bins FROM latency_hist h JOIN result r ON r.id = "
         "h.result_id LEFT JOIN host ho ON ho.id = r.host_id "
+        "LEFT JOIN job j ON j.id = r.job_id "
         "WHERE (?1 IS NULL OR regexp(?1, coalesce(ho.name, ''))) "
         "AND (?2 IS NULL OR r.source_id IN "
         "(SELECT id FROM source WHERE format = ?2)) "
@@ -203,19 +214,20 @@ const char *const pb_db_sql[S__COUNT] = {
     /* time series with their owner's names; metric filter on the series
      * name */
     [S_EACH_POINT] =
-        "SELECT s.path, c.label, t.name, r.job, h.name, se.name, se.unit, "
+        "SELECT s.path, c.label, t.name, j.name, h.name, se.name, se.unit, "
         "se.kind, se.width_ms, r.config_id, r.test_id, se.id "
         "FROM series se JOIN result r ON r.id = se.result_id "
         "JOIN source s ON s.id = r.source_id "
         "JOIN config c ON c.id = r.config_id "
         "JOIN test t ON t.id = r.test_id "
         "LEFT JOIN host h ON h.id = r.host_id "
+        "LEFT JOIN job j ON j.id = r.job_id "
         "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
         "AND (?2 IS NULL OR regexp(?2, c.label)) "
         "AND (?3 IS NULL OR regexp(?3, se.name)) "
         "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
         "AND (?5 IS NULL OR s.format = ?5) "
-        "ORDER BY t.name, t.id, se.name, c.label, r.config_id, r.job, "
+        "ORDER BY t.name, t.id, se.name, c.label, r.config_id, j.name, "
         "h.name, s.path, se.id",
     /* the points of one series: a range of the primary key, in order */
     [S_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
@@ -233,7 +245,8 @@ const char *const pb_db_sql[S__COUNT] = {
 /* Schema migrations: migrations[i] brings user_version i+1 up to i+2.
  * A new database gets schema.sql whole (the latest version). When the
  * schema changes: edit schema.sql, bump PB_DB_SCHEMA_VERSION, and append
- * the ALTER/CREATE statements that turn the previous version into it. */
+ * the ALTER/CREATE statements that turn the previous version into it
+ * (or NULL and a function, for a table rebuild: migrate.c). */
 static const char *const migrations[] = {
     /* 1 -> 2: the (test, metric) index cost more per result than the
      * rest of the row */
@@ -278,6 +291,9 @@ static const char *const migrations[] = {
     "series(id) ON DELETE CASCADE, seq INTEGER NOT NULL, t_ms INTEGER NOT "
     "NULL, value REAL, n INTEGER, min REAL, max REAL, p50 REAL, p90 REAL, "
     "p95 REAL, p99 REAL, PRIMARY KEY (series_id, seq)) WITHOUT ROWID;",
+    /* 6 -> 7: job names and reasons as ids, a rebuild of result:
+     * db_migrate_v7 (migrate.c) */
+    NULL,
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {
@@ -595,6 +611,7 @@ static int migrate(struct pb_db *db, struct pb_err *err)
         return PB_EDB;
     if (user_version(db, &v, err))
         goto fail;
+    int rebuilt = v >= 1 && v <= 6; /* result is rebuilt (6 -> 7) */
     if (v == 0) {
         if (exec_sql(db, pb_schema_sql, err, "cannot create schema"))
             goto fail;
@@ -602,6 +619,8 @@ static int migrate(struct pb_db *db, struct pb_err *err)
         for (; v < PB_DB_SCHEMA_VERSION; v++) {
             const char *m = migrations[v - 1];
             if (m && exec_sql(db, m, err, "cannot migrate schema"))
+                goto fail;
+            if (v == 6 && db_migrate_v7(db, err))
                 goto fail;
         }
     }
@@ -612,6 +631,8 @@ static int migrate(struct pb_db *db, struct pb_err *err)
     if (exec_sql(db, sql, err, "cannot set schema version") ||
         exec_sql(db, "COMMIT", err, "cannot commit schema"))
         goto fail;
+    if (rebuilt)
+        db_migrate_compact(db);
     return PB_OK;
 fail:
     sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);

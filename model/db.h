@@ -18,7 +18,7 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 6
+#define PB_DB_SCHEMA_VERSION 7
 /* PRAGMA application_id of poolbench databases ("PBDB"): a file with
  * another id, or with tables and no id, is not changed. */
 #define PB_DB_APPLICATION_ID 0x50424442

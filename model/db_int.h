@@ -22,6 +22,10 @@ enum db_stmt {
     S_SOURCE_INSERT,
     S_HOST_FIND,
     S_HOST_INSERT,
+    S_JOB_FIND,
+    S_JOB_INSERT,
+    S_REASON_FIND,
+    S_REASON_INSERT,
     S_CONFIG_FIND,
     S_CONFIG_INSERT,
     S_CONFIG_PARAM_INSERT,
@@ -90,9 +94,9 @@ enum db_stmt {
 
 extern const char *const pb_db_sql[S__COUNT];
 
-/* Cache of name -> id kept for the life of the connection: hosts by name,
- * metrics by name, unit and direction (the key of the metric table),
- * configs by label and signature, tests by tool+name and signature.
+/* Cache of name -> id kept for the life of the connection: hosts, job
+ * names and reasons by name, metrics by name, unit and direction (the key
+ * of the metric table), configs by label and signature, tests by tool+name and signature.
  * Hashed on the strings' content, so 10,000 fio files naming 40 metrics
  * ask the database 40 times, and a set of 3,600,000 results costs one
  * probe per result. Ids are never deleted, so an entry stays true for
@@ -112,7 +116,7 @@ struct idcache {
 
 /* C_OWN: (label, own signature) -> own config id (k3 0) and the config
  * id it maps to (k3 1). */
-enum { C_HOST, C_METRIC, C_OWN, C_TEST, C__COUNT };
+enum { C_HOST, C_JOB, C_REASON, C_METRIC, C_OWN, C_TEST, C__COUNT };
 
 #define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
 
@@ -155,6 +159,16 @@ void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
 /* Drop every cached id (after a rollback, or rows deleted). */
 void db_forget_ids(struct pb_db *db);
 
+
+/* ==== table rebuilds of migrations (migrate.c) ==== */
+
+/* Schema 6 -> 7 inside migrate()'s transaction (job names and null
+ * reasons into their tables, result rebuilt with job_id and reason_id).
+ * PB_OK or PB_EDB. */
+int db_migrate_v7(struct pb_db *db, struct pb_err *err);
+/* After migrate()'s commit, when a table was rebuilt: VACUUM the file
+ * (the old table's pages are free pages). Failures only print. */
+void db_migrate_compact(struct pb_db *db);
 
 /* ==== latency distributions (hist.c) ==== */
 

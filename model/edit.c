@@ -99,7 +99,7 @@ int pb_db_prune(struct pb_db *db, struct pb_err *err)
 {
     static const char *const sql[] = {
         /* own configs no result names; then configs no result and no own
-         * config uses; then tests without results */
+         * config uses; then tests, job names and reasons without results */
         "DELETE FROM config_own_param WHERE own_id NOT IN (SELECT own_id "
         "FROM result WHERE own_id IS NOT NULL)",
         "DELETE FROM config_own WHERE id NOT IN (SELECT own_id FROM result "
@@ -112,6 +112,10 @@ int pb_db_prune(struct pb_db *db, struct pb_err *err)
         "DELETE FROM test_param WHERE test_id NOT IN (SELECT test_id FROM "
         "result)",
         "DELETE FROM test WHERE id NOT IN (SELECT test_id FROM result)",
+        "DELETE FROM job WHERE id NOT IN (SELECT job_id FROM result "
+        "WHERE job_id IS NOT NULL)",
+        "DELETE FROM reason WHERE id NOT IN (SELECT reason_id FROM result "
+        "WHERE reason_id IS NOT NULL)",
         /* other connections drop the ids they cached */
         "UPDATE model_generation SET n = n + 1",
     };

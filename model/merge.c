@@ -43,9 +43,11 @@ static const char *const merge_sql[M__COUNT] = {
     [M_SOURCES] = "SELECT id, sha256, path, format, tool_version, size, "
                   "ingested_at FROM source ORDER BY id",
     [M_RESULTS] = "SELECT r.id, r.own_id, r.config_id, r.test_id, h.name, "
-                  "r.job, m.name, m.unit, m.direction, r.value, "
-                  "r.null_reason, r.stderr, r.samples FROM result r "
+                  "j.name, m.name, m.unit, m.direction, r.value, "
+                  "y.text, r.stderr, r.samples FROM result r "
                   "LEFT JOIN host h ON h.id = r.host_id "
+                  "LEFT JOIN job j ON j.id = r.job_id "
+                  "LEFT JOIN reason y ON y.id = r.reason_id "
                   "LEFT JOIN metric m ON m.id = r.metric_id "
                   "WHERE r.source_id = ?1 ORDER BY r.id",
     [M_OWN] = "SELECT label FROM config_own WHERE id = ?1",

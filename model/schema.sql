@@ -96,16 +96,30 @@ CREATE TABLE metric (
     UNIQUE (name, unit, direction)
 );
 
+-- Job names (fio's jobname) and the reasons a value is missing ("+++++
+-- (too fast to measure)"), schema v7: results name theirs by id, not as
+-- text in every row (a job name was 70 of the ~104 bytes of a result row
+-- of fio nightlies, a reason 27 bytes of half the rows of bonnie++ CSVs;
+-- docs/design.md, "Database size").
+CREATE TABLE job (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE reason (
+    id   INTEGER PRIMARY KEY,
+    text TEXT NOT NULL UNIQUE
+);
+
 CREATE TABLE result (
     id          INTEGER PRIMARY KEY,
     source_id   INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
     host_id     INTEGER REFERENCES host(id),
     config_id   INTEGER NOT NULL REFERENCES config(id),
     test_id     INTEGER NOT NULL REFERENCES test(id),
-    job         TEXT,
+    job_id      INTEGER REFERENCES job(id), -- NULL: no job name
     metric_id   INTEGER NOT NULL REFERENCES metric(id),
-    value       REAL,                    -- NULL: see null_reason
-    null_reason TEXT,                    -- "+++++ (too fast to measure)"
+    value       REAL,                    -- NULL: see reason_id
+    reason_id   INTEGER REFERENCES reason(id), -- why value is NULL
     stderr      REAL,
     samples     INTEGER,
     own_id      INTEGER REFERENCES config_own(id) -- config as the source said
@@ -193,7 +207,7 @@ SELECT s.path      AS source_path,
        c.label     AS config,
        t.name      AS test,
        t.tool      AS tool,
-       r.job       AS job,
+       j.name      AS job,
        m.name      AS metric,
        r.value     AS value,
        m.unit      AS unit,
@@ -205,4 +219,5 @@ JOIN source s ON s.id = r.source_id
 LEFT JOIN host h ON h.id = r.host_id
 JOIN config c ON c.id = r.config_id
 JOIN test t ON t.id = r.test_id
+LEFT JOIN job j ON j.id = r.job_id
 JOIN metric m ON m.id = r.metric_id;

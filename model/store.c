@@ -166,6 +166,8 @@ static void now_iso(char *buf, size_t n)
 /* ==== result rows ==== */
 
 #define RESULT_COLS 11 /* parameters of S_RESULT_INSERT */
+/* the ids of a result's names */
+enum { R_HOST, R_JOB, R_REASON, R_METRIC, R__COUNT };
 /* S_RESULT_INSERT with `rows` rows of values. Caller frees. */
 static char *multi_insert_sql(int rows)
 {
@@ -208,7 +210,7 @@ static void bind_str(sqlite3_stmt *q, int i, const char *s)
 /* Bind one result to parameters off+1 .. off+RESULT_COLS. */
 static void bind_result(sqlite3_stmt *q, int off, long long source_id,
                         long long host_id, long long config_id,
-                        long long test_id, long long metric_id,
+                        long long test_id, const long long *ids,
                         long long own_id, const struct pb_result *r)
 {
     sqlite3_bind_int64(q, off + 1, source_id);
@@ -218,13 +220,19 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
         sqlite3_bind_null(q, off + 2);
     sqlite3_bind_int64(q, off + 3, config_id);
     sqlite3_bind_int64(q, off + 4, test_id);
-    bind_str(q, off + 5, r->job);
-    sqlite3_bind_int64(q, off + 6, metric_id);
+    if (ids[R_JOB])
+        sqlite3_bind_int64(q, off + 5, ids[R_JOB]);
+    else
+        sqlite3_bind_null(q, off + 5);
+    sqlite3_bind_int64(q, off + 6, ids[R_METRIC]);
     if (r->has_value)
         sqlite3_bind_double(q, off + 7, r->value);
     else
         sqlite3_bind_null(q, off + 7);
-    bind_str(q, off + 8, r->has_value ? NULL : r->null_reason);
+    if (ids[R_REASON])
+        sqlite3_bind_int64(q, off + 8, ids[R_REASON]);
+    else
+        sqlite3_bind_null(q, off + 8);
     if (r->has_stderr)
         sqlite3_bind_double(q, off + 9, r->stderr_);
     else
@@ -236,32 +244,61 @@ static void bind_result(sqlite3_stmt *q, int off, long long source_id,
     sqlite3_bind_int64(q, off + 11, own_id);
 }
 
-/* Host and metric ids of a result, from the caches or the database. */
-static int result_ids(struct pb_db *db, const struct pb_result *r,
-                      long long *host_id, long long *metric_id,
-                      struct pb_err *err)
+/* The id of one name (host, job, reason) of a result, from cache c or
+ * the database; 0 for no name. ins_first: ins is an INSERT OR IGNORE,
+ * tried before find (one index search for a new name, two for a known
+ * one the cache forgot). */
+static long long name_id(struct pb_db *db, int c, enum db_stmt find,
+                         enum db_stmt ins, int ins_first, const char *name,
+                         int *rc, struct pb_err *err)
 {
-    struct idcache *hosts = &db->ids[C_HOST], *metrics = &db->ids[C_METRIC];
-    int rc = PB_OK;
-    if (r->host) {
-        *host_id = db_cache_get(hosts, r->host, NULL, 0);
-        if (!*host_id) {
-            const char *v[1] = {r->host};
-            *host_id =
-                named_id(db, S_HOST_FIND, S_HOST_INSERT, v, 1, &rc, err);
-            if (!rc)
-                db_cache_put(hosts, r->host, NULL, 0, *host_id);
-        }
+    if (!name || *rc)
+        return 0;
+    long long id = db_cache_get(&db->ids[c], name, NULL, 0);
+    if (id)
+        return id;
+    const char *v[1] = {name};
+    sqlite3_stmt *q = ins_first ? db_stmt(db, ins, err) : NULL;
+    if (ins_first && !q) {
+        *rc = PB_EDB;
+        return 0;
     }
+    if (q) {
+        db_bind_text(q, 1, name);
+        if ((*rc = db_step_done(db, q, err, "cannot insert")))
+            return 0;
+        if (sqlite3_changes(db->h) == 1)
+            id = sqlite3_last_insert_rowid(db->h);
+    }
+    if (!id)
+        id = named_id(db, find, ins, v, 1, rc, err);
+    if (!*rc)
+        db_cache_put(&db->ids[c], name, NULL, 0, id);
+    return id;
+}
+
+/* Host, job, reason and metric ids of a result (ids[R_*]; 0: none), from
+ * the caches or the database. */
+static int result_ids(struct pb_db *db, const struct pb_result *r,
+                      long long *ids, struct pb_err *err)
+{
+    struct idcache *metrics = &db->ids[C_METRIC];
+    int rc = PB_OK;
+    ids[R_HOST] = name_id(db, C_HOST, S_HOST_FIND, S_HOST_INSERT, 0,
+                          r->host, &rc, err);
+    ids[R_JOB] =
+        name_id(db, C_JOB, S_JOB_FIND, S_JOB_INSERT, 1, r->job, &rc, err);
+    ids[R_REASON] = name_id(db, C_REASON, S_REASON_FIND, S_REASON_INSERT, 1,
+                            r->has_value ? NULL : r->null_reason, &rc, err);
     int lower = r->direction == PB_DIR_LOWER;
-    *metric_id = db_cache_get(metrics, r->metric, r->unit, lower);
-    if (!*metric_id && !rc) {
+    ids[R_METRIC] = db_cache_get(metrics, r->metric, r->unit, lower);
+    if (!ids[R_METRIC] && !rc) {
         const char *v[3] = {r->metric, r->unit ? r->unit : "",
                             lower ? "lower" : "higher"};
-        *metric_id =
+        ids[R_METRIC] =
             named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
         if (!rc)
-            db_cache_put(metrics, r->metric, r->unit, lower, *metric_id);
+            db_cache_put(metrics, r->metric, r->unit, lower, ids[R_METRIC]);
     }
     return rc;
 }
@@ -501,12 +538,12 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         }
         for (size_t k = 0; k < n && !rc; k++, i++) {
             const struct pb_result *r = &set->results[i];
-            long long host_id = 0, metric_id = 0;
-            rc = result_ids(db, r, &host_id, &metric_id, err);
+            long long ids[R__COUNT] = {0};
+            rc = result_ids(db, r, ids, err);
             if (!rc)
-                bind_result(q, (int)k * RESULT_COLS, source_id, host_id,
-                            cfg[r->config], tst[r->test], metric_id,
-                            own[r->config], r);
+                bind_result(q, (int)k * RESULT_COLS, source_id, ids[R_HOST],
+                            cfg[r->config], tst[r->test], ids, own[r->config],
+                            r);
         }
         if (!rc)
             rc = db_step_done(db, q, err, "cannot insert result");

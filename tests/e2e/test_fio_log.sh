@@ -39,11 +39,11 @@ v=$(q "SELECT printf('%.6f', value) FROM v_result WHERE job = 'avg0' AND metric 
 # first line "499, 1202, 0, 0, 0" = 1202 KiB/s
 v=$(q "SELECT count(*) FROM series")
 [ "$v" = "51" ] || fail "series: $v"
-v=$(q "SELECT s.kind || ' ' || s.width_ms || ' ' || count(*) FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' GROUP BY s.id")
+v=$(q "SELECT s.kind || ' ' || s.width_ms || ' ' || count(*) FROM series s JOIN result r ON r.id = s.result_id JOIN job j ON j.id = r.job_id JOIN series_point p ON p.series_id = s.id WHERE j.name = 'avg0' AND s.name = 'read_clat' GROUP BY s.id")
 [ "$v" = "io 10 200" ] || fail "avg0 read_clat: $v"
-v=$(q "SELECT p.t_ms || ' ' || p.value || ' ' || p.n || ' ' || p.min || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg0' AND s.name = 'read_clat' ORDER BY p.seq LIMIT 1")
+v=$(q "SELECT p.t_ms || ' ' || p.value || ' ' || p.n || ' ' || p.min || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN job j ON j.id = r.job_id JOIN series_point p ON p.series_id = s.id WHERE j.name = 'avg0' AND s.name = 'read_clat' ORDER BY p.seq LIMIT 1")
 [ "$v" = "10 172415.75 4 93359.0 311682.0" ] || fail "avg0 read_clat first bucket: $v"
-v=$(q "SELECT p.t_ms || ' ' || p.value FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg500#0' AND s.name = 'read_bw' ORDER BY p.seq")
+v=$(q "SELECT p.t_ms || ' ' || p.value FROM series s JOIN result r ON r.id = s.result_id JOIN job j ON j.id = r.job_id JOIN series_point p ON p.series_id = s.id WHERE j.name = 'avg500#0' AND s.name = 'read_bw' ORDER BY p.seq")
 [ "$(echo "$v" | head -n 1)" = "499 1230848.0" ] || fail "avg500#0 read_bw first: $v"
 [ "$(echo "$v" | wc -l)" = "6" ] || fail "avg500#0 read_bw points: $v"
 # histogram log: the first interval of avg500#1 (job 2) reads. fio's
@@ -54,7 +54,7 @@ v=$(q "SELECT p.t_ms || ' ' || p.value FROM series s JOIN result r ON r.id = s.r
 # bench/fio_logs):
 #   end-time, dir, samples, min, avg, median, 90%, 95%, 99%, max
 #   1000, r, 152, 42496, 391296.000, 204800.000, 653066.240, 792985.600, 3046113.280, 3211264
-v=$(q "SELECT p.t_ms || ' ' || p.n || ' ' || p.min || ' ' || printf('%.3f %.3f %.3f %.3f %.3f', p.value, p.p50, p.p90, p.p95, p.p99) || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN series_point p ON p.series_id = s.id WHERE r.job = 'avg500#1' AND s.name = 'read_clat_hist' ORDER BY p.seq LIMIT 1")
+v=$(q "SELECT p.t_ms || ' ' || p.n || ' ' || p.min || ' ' || printf('%.3f %.3f %.3f %.3f %.3f', p.value, p.p50, p.p90, p.p95, p.p99) || ' ' || p.max FROM series s JOIN result r ON r.id = s.result_id JOIN job j ON j.id = r.job_id JOIN series_point p ON p.series_id = s.id WHERE j.name = 'avg500#1' AND s.name = 'read_clat_hist' ORDER BY p.seq LIMIT 1")
 [ "$v" = "503 152 42496.0 391296.000 204800.000 653066.240 792985.600 3046113.280 3211264.0" ] ||
     fail "avg500#1 read_clat_hist: $v"
 

@@ -198,8 +198,12 @@ cp "$a" "$tmp/e.db"
 old=$tmp/old.db
 "$pb" ingest -q --db "$old" fio-json/fio-3.33_randread_4k_qd4_libaio.json \
     2>/dev/null || fail "ingest old"
-q "$old" "DROP TABLE series_point; DROP TABLE series; DROP TABLE sample; DROP TABLE latency_hist; PRAGMA user_version = 3; PRAGMA
-    journal_mode = DELETE" >/dev/null
+q "$old" "DROP TABLE series_point; DROP TABLE series; DROP TABLE sample; DROP TABLE latency_hist;
+    DROP VIEW v_result; ALTER TABLE result ADD COLUMN job TEXT; ALTER TABLE result ADD COLUMN null_reason TEXT;
+    UPDATE result SET job = (SELECT name FROM job WHERE id = job_id),
+        null_reason = (SELECT text FROM reason WHERE id = reason_id);
+    ALTER TABLE result DROP COLUMN job_id; ALTER TABLE result DROP COLUMN reason_id; DROP TABLE job; DROP TABLE reason;
+    PRAGMA user_version = 3; PRAGMA journal_mode = DELETE" >/dev/null
 old_sum=$(sha256sum "$old")
 cp "$a" "$m"
 "$pb" ingest -q --db "$m" "$old" 2>"$tmp/err" || fail "merge v3: $(cat "$tmp/err")"
@@ -227,7 +231,7 @@ for kind in other appid newer; do
     case $kind in
     other) want="poolbench: $f: not a poolbench database (no poolbench tables, schema version 0); not merged" ;;
     appid) want="poolbench: $f: not a poolbench database (it belongs to another program: application_id 0x000004d2); not merged" ;;
-    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (6); not merged: upgrade poolbench" ;;
+    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (7); not merged: upgrade poolbench" ;;
     esac
     [ "$(head -1 "$tmp/err")" = "$want" ] || fail "$kind: $(cat "$tmp/err")"
     [ "$(sha256sum "$f")" = "$sum" ] || fail "$kind: the file changed"

@@ -98,7 +98,7 @@ got=$(v m012345 seq_out_block_bw) # 90000 + 12345 % 5011 = 92323 K/s
 [ "$got" = "94538752.0||" ] || fail "m012345 put_block: '$got'"
 got=$(q "$db" "SELECT count(*) FROM result r JOIN metric m
                ON m.id = r.metric_id WHERE m.name = 'seq_create'
-               AND r.value IS NULL AND r.null_reason LIKE '+++++%'")
+               AND r.value IS NULL AND r.reason_id IN (SELECT id FROM reason WHERE text LIKE '+++++%')")
 [ "$got" = 20000 ] || fail "seq_create too fast: $got"
 # the machine folded from both ends is one config with one sample pair
 got=$(q "$db" "SELECT group_concat(value, ',') FROM (SELECT s.value
@@ -145,8 +145,8 @@ grep -q "good.csv:19990: row \"m019990\" has 10 columns" "$tmp/err" ||
 # fixture (bad ones: the same error, nothing stored), the corpus, and a
 # file whose machines recur all over it, with parts of 1 and 40 results
 Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
-          t.name, m.name, r.value, r.null_reason, r.stderr, r.samples,
-          h.name, r.job, (SELECT group_concat(value, ':') FROM sample
+          t.name, m.name, r.value, (SELECT text FROM reason WHERE id = r.reason_id), r.stderr, r.samples,
+          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
                           WHERE result_id = r.id ORDER BY seq)
    FROM result r JOIN config c ON c.id = r.config_id
    JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id

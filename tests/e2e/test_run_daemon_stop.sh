@@ -106,7 +106,7 @@ n=$(q "SELECT group_concat(path) FROM source WHERE format = 'fio-json'")
 [ "$n" = "$out/raw/c001.fio.json" ] || fail "fio sources: '$n', want cell 1 only"
 n=$(q "SELECT count(*) FROM v_result WHERE config = 'recordsize=8k' AND metric = 'read_iops' AND value > 0")
 [ "$n" = 1 ] || fail "cell 1 not kept ($n read_iops)"
-why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
+why=$(q "SELECT (SELECT text FROM reason WHERE id = r.reason_id) FROM result r JOIN metric m ON m.id = r.metric_id
          JOIN config c ON c.id = r.config_id
          WHERE m.name = 'cell_skipped' AND c.label = 'recordsize=32k'")
 case $why in

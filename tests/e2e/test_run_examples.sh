@@ -124,7 +124,7 @@ if [ $fuse = 1 ]; then
     grep -q "576 cells: 0 ran, 576 skipped, 0 already" "$base/v.err" ||
         fail "volblocksize: summary: $(grep "plan '" "$base/v.err")"
     n=$(q "SELECT count(*) FROM result r JOIN metric m ON m.id = r.metric_id
-           WHERE m.name = 'cell_skipped' AND r.null_reason LIKE 'kind=zvol: zfs-fuse (pool version %) has no zvols (no /dev/zvol device nodes; zvols need OpenZFS)'")
+           WHERE m.name = 'cell_skipped' AND (SELECT text FROM reason WHERE id = r.reason_id) LIKE 'kind=zvol: zfs-fuse (pool version %) has no zvols (no /dev/zvol device nodes; zvols need OpenZFS)'")
     [ "$n" = 576 ] || fail "volblocksize: $n cells recorded as skipped for the zvols, want 576"
     grep -q "^zpool create" "$base/vout/commands.log" && fail "volblocksize: a pool was created"
 fi

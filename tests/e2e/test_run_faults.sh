@@ -73,7 +73,7 @@ run=
 tail -1 "$base/k.out" | grep -q "^poolbench: [12] of 2 cells failed (why: $out/commands.log and the report)$" ||
     fail "run after a killed fio: last line: $(tail -1 "$base/k.out")"
 q() { sqlite3 "$base/k.db" "$1"; }
-why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
+why=$(q "SELECT (SELECT text FROM reason WHERE id = r.reason_id) FROM result r JOIN metric m ON m.id = r.metric_id
          WHERE m.name = 'cell_skipped'")
 case $why in
 *"fio failed"*"signal 9"*) ;;
@@ -84,7 +84,7 @@ esac
 # its reason: either way it must be accounted for, never silently lost.
 n=$(q "SELECT count(*) FROM v_result WHERE metric = 'read_iops' AND value > 0")
 s=$(q "SELECT count(*) FROM result r JOIN metric m ON m.id = r.metric_id
-       WHERE m.name = 'cell_skipped' AND r.null_reason <> ''")
+       WHERE m.name = 'cell_skipped' AND (SELECT text FROM reason WHERE id = r.reason_id) <> ''")
 [ "$n" = 1 ] || [ "$s" = 2 ] ||
     fail "cell 2 neither ran nor was recorded ($n read_iops, $s skipped): $(grep -e skipped -e failed "$base/k.out" | head -3)"
 [ "$n" = 1 ] || echo "note: cell 2 was recorded as skipped: $(grep skipped "$base/k.out" | tail -1)"

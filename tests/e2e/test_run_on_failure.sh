@@ -76,7 +76,7 @@ n=$(q "SELECT group_concat(path) FROM source WHERE format = 'fio-json'")
 [ "$n" = "$out/raw/c001.fio.json" ] || fail "stop: fio sources '$n', want cell 1 only"
 n=$(q "SELECT count(*) FROM v_result WHERE config = 'reservation=none' AND metric = 'read_iops' AND value > 0")
 [ "$n" = 1 ] || fail "stop: finished cell 1 not kept ($n read_iops)"
-why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
+why=$(q "SELECT (SELECT text FROM reason WHERE id = r.reason_id) FROM result r JOIN metric m ON m.id = r.metric_id
          JOIN config c ON c.id = r.config_id
          WHERE m.name = 'cell_skipped' AND c.label = 'reservation=10G'")
 case $why in
@@ -159,7 +159,7 @@ n=$(q "SELECT group_concat(path) FROM source WHERE format = 'fio-json'")
 [ "$n" = "$out/raw/c001.fio.json" ] || fail "killed fio: fio sources '$n', want cell 1 only"
 n=$(q "SELECT count(*) FROM v_result WHERE config = 'recordsize=128k'")
 [ "$n" = 0 ] || fail "killed fio: cell 3 has $n results, but the run stopped before it"
-why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
+why=$(q "SELECT (SELECT text FROM reason WHERE id = r.reason_id) FROM result r JOIN metric m ON m.id = r.metric_id
          JOIN config c ON c.id = r.config_id
          WHERE m.name = 'cell_skipped' AND c.label = 'recordsize=32k'")
 case $why in
@@ -180,7 +180,7 @@ n=$(q "SELECT count(*) FROM v_result WHERE metric = 'cell_skipped'")
 [ "$n" = 0 ] || fail "resume: $n failure records left, want 0"
 n=$(q "SELECT count(*) FROM source WHERE format = 'poolbench-run'")
 [ "$n" = 0 ] || fail "resume: $n failure sources left, want 0"
-n=$(q "SELECT count(*) FROM result WHERE null_reason LIKE 'fio failed%'")
+n=$(q "SELECT count(*) FROM result WHERE (SELECT text FROM reason WHERE id = reason_id) LIKE 'fio failed%'")
 [ "$n" = 0 ] || fail "resume: $n results still name the failure"
 for rs in 8k 32k 128k; do
     n=$(q "SELECT count(*) FROM v_result WHERE config = 'recordsize=$rs' AND metric = 'read_iops' AND value > 0")

@@ -117,7 +117,7 @@ grep -q "fusermount -uz MOUNTPOINT" "$base/run.err" || fail "advice: the stale m
 cmd=$(sed -n "s/.*then run '\(poolbench run --cleanup $id -o [^']*\)'.*/\1/p" "$base/run.err")
 [ "$cmd" = "poolbench run --cleanup $id -o $out" ] ||
     fail "advice: the cleanup command is '$cmd'"
-why=$(q "SELECT r.null_reason FROM result r JOIN metric m ON m.id = r.metric_id
+why=$(q "SELECT (SELECT text FROM reason WHERE id = r.reason_id) FROM result r JOIN metric m ON m.id = r.metric_id
          WHERE m.name = 'cell_skipped'")
 case $why in
 *"the pool's I/O is suspended: the file system of vdev file $vd/d0.img is full"*) ;;

@@ -100,9 +100,10 @@ static void test_store_and_dup(void **state)
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE value IS NULL "
                            "AND samples = 3"),
                      2);
-    assert_int_equal(count("SELECT count(*) FROM result WHERE null_reason "
-                           "LIKE '+++++%'"),
+    assert_int_equal(count("SELECT count(*) FROM result r JOIN reason y ON "
+                           "y.id = r.reason_id WHERE y.text LIKE '+++++%'"),
                      2);
+    assert_int_equal(count("SELECT count(*) FROM reason"), 1);
     assert_int_equal(count("SELECT count(*) FROM v_result WHERE host = 'hostA' "
                            "AND direction = 'lower' AND unit = 'ns'"),
                      2);
@@ -191,6 +192,19 @@ static int count_params(void *ctx, const struct pb_db_triple *t)
     return 0;
 }
 
+/* Version 7 taken back to the version-6 shape of result: the job name and
+ * the null reason as text in every row (at the end of the row here; the
+ * migration copies by name), no job and reason tables, no view (every
+ * migration makes it again). */
+#define TO_V6                                                                 \
+    "DROP VIEW v_result; ALTER TABLE result ADD COLUMN job TEXT; "           \
+    "ALTER TABLE result ADD COLUMN null_reason TEXT; "                       \
+    "UPDATE result SET job = (SELECT name FROM job WHERE id = job_id), "    \
+    "null_reason = (SELECT text FROM reason WHERE id = reason_id); "        \
+    "ALTER TABLE result DROP COLUMN job_id; "                                \
+    "ALTER TABLE result DROP COLUMN reason_id; DROP TABLE job; "             \
+    "DROP TABLE reason; "
+
 /* A version-1 database (with the result_by_test index it had) is brought
  * to the current version on open, its rows kept. */
 static void test_migrate_v1(void **state)
@@ -205,8 +219,9 @@ static void test_migrate_v1(void **state)
     pb_db_close(db);
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
-    /* the version-1 shape: what versions 3 to 6 added taken away */
+    /* the version-1 shape: what versions 3 to 7 added taken away */
     assert_int_equal(sqlite3_exec(h,
+                                  TO_V6
                                   "DROP TABLE series_point; "
                                   "DROP TABLE series; "
                                   "DROP TABLE latency_hist; "
@@ -288,6 +303,7 @@ static void test_reader_upgrades(void **state)
     sqlite3 *h;
     sqlite3_open(dbpath, &h);
     assert_int_equal(sqlite3_exec(h,
+                                  TO_V6
                                   "DROP TABLE series_point; "
                                   "DROP TABLE series; "
                                   "DROP TABLE latency_hist; "
@@ -738,6 +754,117 @@ static void test_edit(void **state)
                      0);
 }
 
+/* A version-6 database (job names as text in every result row) is
+ * rebuilt to version 7 on open: the same v_result rows, the result ids
+ * kept (samples still hang off them), each name once in the job table,
+ * NULL jobs NULL; a store after it reuses the names' ids. */
+static void test_migrate_v6(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    struct pb_resultset *s = sample("content v6");
+    size_t c = pb_rs_config(s, "zfs-16k");
+    size_t t = pb_rs_test(s, "fio randwrite bs=4k iodepth=1", "fio");
+    pb_rs_add(s, c, t, NULL, "job2 <b>", "write_iops", "ops/s",
+              PB_DIR_HIGHER, 321);
+    pb_rs_add(s, c, t, NULL, NULL, "usr_cpu", "%", PB_DIR_LOWER, 12.5);
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    /* ids far apart (a file from elsewhere): copied as they are, in a few
+     * steps, not one per possible id */
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "UPDATE result SET id = "
+                                  "9000000000000000000 WHERE id = 5",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    static const char *const view = "SELECT * FROM v_result ORDER BY test, "
+                                    "config, metric, job, host";
+    char *want = rows(dbpath, view);
+    char *ids = rows(dbpath, "SELECT id, metric_id FROM result ORDER BY id");
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(
+        sqlite3_exec(h,
+                     TO_V6
+                     "CREATE VIEW v_result AS SELECT s.path AS source_path, "
+                     "s.format AS format, h.name AS host, c.label AS config, "
+                     "t.name AS test, t.tool AS tool, r.job AS job, m.name AS "
+                     "metric, r.value AS value, m.unit AS unit, m.direction "
+                     "AS direction, r.stderr AS stderr, r.samples AS samples "
+                     "FROM result r JOIN source s ON s.id = r.source_id LEFT "
+                     "JOIN host h ON h.id = r.host_id JOIN config c ON c.id "
+                     "= r.config_id JOIN test t ON t.id = r.test_id JOIN "
+                     "metric m ON m.id = r.metric_id; "
+                     "INSERT INTO sample VALUES (2, 0, 7.5); "
+                     "PRAGMA user_version = 6",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(h);
+    /* the v6 shape gives the rows the v7 one gave */
+    char *v6 = rows(dbpath, view);
+    assert_string_equal(v6, want);
+    free(v6);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE job = 'job1'"),
+                     3);
+    assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
+    pb_db_close(db);
+    assert_int_equal(count("PRAGMA user_version"), 7);
+    char *got = rows(dbpath, view);
+    assert_string_equal(got, want);
+    free(got);
+    got = rows(dbpath, "SELECT id, metric_id FROM result ORDER BY id");
+    assert_string_equal(got, ids);
+    free(got);
+    got = rows(dbpath, "SELECT id, name FROM job ORDER BY id");
+    assert_string_equal(got, "1|job1\n2|job2 <b>\n");
+    free(got);
+    got = rows(dbpath, "SELECT r.id, y.id, y.text FROM result r JOIN reason "
+                       "y ON y.id = r.reason_id");
+    assert_string_equal(got, "3|1|+++++ (too fast to measure)\n");
+    free(got);
+    got = rows(dbpath, "SELECT id, job_id, typeof(job_id) FROM result "
+                       "ORDER BY id");
+    assert_string_equal(got, "1|1|integer\n2|1|integer\n3|1|integer\n"
+                             "4|2|integer\n"
+                             "9000000000000000000|NULL|null\n");
+    free(got);
+    assert_int_equal(count("SELECT count(*) FROM sample s JOIN result r ON "
+                           "r.id = s.result_id JOIN metric m ON m.id = "
+                           "r.metric_id WHERE m.name = 'read_clat_p99'"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM pragma_table_info('result') "
+                           "WHERE name = 'job'"),
+                     0);
+    assert_int_equal(count("SELECT count(*) FROM sqlite_master WHERE name = "
+                           "'result_by_source'"),
+                     1);
+    assert_int_equal(count("SELECT count(*) FROM pragma_foreign_key_check"),
+                     0);
+    /* the old rows' pages given back by the VACUUM after the rebuild */
+    assert_int_equal(count("PRAGMA freelist_count"), 0);
+    /* new sources name the same jobs by the same ids */
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    s = sample("content v7");
+    pb_rs_add(s, 0, 0, NULL, "job3", "read_bw", "B/s", PB_DIR_HIGHER, 5);
+    assert_int_equal(pb_db_store(db, s, NULL, &err), PB_OK);
+    pb_resultset_free(s);
+    pb_db_close(db);
+    got = rows(dbpath, "SELECT j.name, count(*) FROM result r JOIN job j ON "
+                       "j.id = r.job_id GROUP BY j.id ORDER BY j.id");
+    assert_string_equal(got, "job1|6\njob2 <b>|1\njob3|1\n");
+    free(got);
+    assert_int_equal(count("SELECT count(*) FROM result WHERE reason_id = 1"),
+                     2);
+    assert_int_equal(count("SELECT count(*) FROM reason"), 1);
+    free(want);
+    free(ids);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -747,6 +874,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v6, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forget_source, setup, teardown),
         cmocka_unit_test_setup_teardown(test_edit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reader_upgrades, setup,
