@@ -20,8 +20,8 @@ command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 
 Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
-          t.name, m.name, r.value, r.null_reason, r.stderr, r.samples,
-          h.name, r.job, (SELECT group_concat(value, ':') FROM sample
+          t.name, m.name, r.value, (SELECT text FROM reason WHERE id = r.reason_id), r.stderr, r.samples,
+          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
                           WHERE result_id = r.id ORDER BY seq)
    FROM result r JOIN config c ON c.id = r.config_id
    JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
