@@ -724,9 +724,13 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     if (rc)
         return rc;
     rp_ignore_map(d, ignore);
-    if (stream && !d->merge && !has_experiment(d) &&
-        (rc = rp_stream_new(&d->stream, err)))
-        return rc;
+    if (stream && !d->merge && !has_experiment(d)) {
+        /* no temporary file: every cell in memory, as without streaming */
+        struct pb_err ignored;
+        memset(&ignored, 0, sizeof(ignored));
+        if (rp_stream_new(&d->stream, &ignored))
+            d->stream = NULL;
+    }
     struct row_ctx r;
     memset(&r, 0, sizeof(r));
     r.d = d;

@@ -18,7 +18,8 @@ void rp_cells_sort(const struct rp_data *d, const int *morder,
 
 /* ==== stream.c ==== */
 
-/* A temporary file for the cells (unlinked at once). PB_OK or PB_EIO. */
+/* A temporary file for the cells in $TMPDIR or /tmp, unlinked at once.
+ * PB_OK or PB_EIO (the caller keeps every cell in memory instead). */
 int rp_stream_new(struct rp_stream **out, struct pb_err *err) PB_WUR;
 void rp_stream_free(struct rp_stream *s);
 /* One finished cell of the ordered pass (rows by test, metric, config). */
