@@ -491,6 +491,18 @@ int *rp_metric_orders(const struct rp_data *d)
     return mo;
 }
 
+static const struct rp_cell *sort_base;
+
+static int cmp_index(const void *a, const void *b)
+{
+    return cmp_cell(&sort_base[*(const uint32_t *)a],
+                    &sort_base[*(const uint32_t *)b]);
+}
+
+/* By their indexes, then moved in place: qsort of the cells themselves
+ * takes a second array of them (glibc's merge sort), 53 MB more at 10^7
+ * results. The order is total (one cell per test, metric and
+ * configuration), so any sort gives the same cells. */
 void rp_cells_sort(const struct rp_data *d, const int *morder,
                    struct rp_cell *c, size_t n)
 {
@@ -498,7 +510,34 @@ void rp_cells_sort(const struct rp_data *d, const int *morder,
         return;
     sort_data = d;
     sort_morder = morder;
-    qsort(c, n, sizeof(*c), cmp_cell);
+    if (n < 1024 || n > UINT32_MAX) {
+        qsort(c, n, sizeof(*c), cmp_cell);
+    } else {
+        uint32_t *ix = pb_xcalloc(n, sizeof(*ix));
+        for (size_t i = 0; i < n; i++)
+            ix[i] = (uint32_t)i;
+        sort_base = c;
+        qsort(ix, n, sizeof(*ix), cmp_index);
+        sort_base = NULL;
+        /* c[k] = old c[ix[k]], cycle by cycle; done: ix[k] == k */
+        for (size_t i = 0; i < n; i++) {
+            if (ix[i] == i)
+                continue;
+            struct rp_cell tmp = c[i];
+            size_t j = i;
+            for (;;) {
+                size_t k = ix[j];
+                ix[j] = (uint32_t)j;
+                if (k == i) {
+                    c[j] = tmp;
+                    break;
+                }
+                c[j] = c[k];
+                j = k;
+            }
+        }
+        free(ix);
+    }
     sort_data = NULL;
     sort_morder = NULL;
 }
