@@ -39,26 +39,59 @@ static size_t metric_index(const struct rp_data *d, const char *name)
     return SIZE_MAX;
 }
 
-/* The cell of (test, metric, config), or NULL. */
-static const struct rp_cell *cell_of(const struct rp_data *d, size_t test,
-                                     size_t metric, size_t config)
-{
-    for (size_t gi = 0; gi < d->ngroups; gi++) {
-        const struct rp_group *g = &d->groups[gi];
-        if (g->test != test || g->metric != metric)
-            continue;
-        for (size_t i = g->first; i < g->first + g->n; i++)
-            if (d->cells[i].config == config && d->cells[i].has_value)
-                return &d->cells[i];
-    }
-    return NULL;
-}
 
 struct family {
     const char *vary; /* "iodepth" or "numjobs" */
     size_t *tests;    /* sorted by the varying value */
     size_t n;
 };
+
+/* The valued cells of a family's metrics, by test k and config c, copied
+ * out of their tests one test at a time (their cells may be on disk:
+ * rp_stream_test): value, or NAN. */
+struct fam_vals {
+    double *v[3]; /* iops, mean latency, p99; [k * nconfigs + c] */
+    unsigned char *has[3];
+};
+
+static void fam_vals_load(const struct rp_data *d, const struct family *f,
+                          const size_t metric[3], struct fam_vals *out)
+{
+    size_t n = f->n * d->nconfigs + 1;
+    for (size_t m = 0; m < 3; m++) {
+        out->v[m] = pb_xcalloc(n, sizeof(double));
+        out->has[m] = pb_xcalloc(n, 1);
+    }
+    for (size_t k = 0; k < f->n; k++) {
+        rp_stream_test(d, f->tests[k]);
+        for (size_t gi = 0; gi < d->ngroups; gi++) {
+            const struct rp_group *g = &d->groups[gi];
+            if (g->test != f->tests[k])
+                continue;
+            for (size_t m = 0; m < 3; m++) {
+                if (metric[m] != g->metric)
+                    continue;
+                /* the first valued cell of a config, as before */
+                for (size_t i = g->first; i < g->first + g->n; i++) {
+                    const struct rp_cell *c = &d->cells[i];
+                    size_t at = k * d->nconfigs + c->config;
+                    if (!c->has_value || out->has[m][at])
+                        continue;
+                    out->has[m][at] = 1;
+                    out->v[m][at] = c->mean;
+                }
+            }
+        }
+    }
+}
+
+static void fam_vals_free(struct fam_vals *fv)
+{
+    for (size_t m = 0; m < 3; m++) {
+        free(fv->v[m]);
+        free(fv->has[m]);
+    }
+}
 
 static const struct rp_data *sort_d;
 static const char *sort_key;
@@ -176,6 +209,9 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
         rt_str(&t, "%s (%s)", mp,
                m_p99 == SIZE_MAX ? "ns" : d->metrics[m_p99].unit)};
     struct rp_csv *cv = rp_csv_new(6, head);
+    const size_t want[3] = {m_iops, m_lat, m_p99};
+    struct fam_vals fv;
+    fam_vals_load(d, f, want, &fv);
     for (size_t c = 0; c < d->nconfigs; c++) {
         const struct rp_config *cf = &d->configs[c];
         if (!cf->used)
@@ -186,13 +222,13 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
             pb_arena_alloc(&t.arena, (f->n + 1) * sizeof(const char *));
         size_t n = 0;
         for (size_t k = 0; k < f->n; k++) {
-            const struct rp_cell *a = cell_of(d, f->tests[k], m_iops, c);
-            const struct rp_cell *b = cell_of(d, f->tests[k], m_lat, c);
-            if (!a || !b)
+            size_t at = k * d->nconfigs + c;
+            if (!fv.has[0][at] || !fv.has[1][at])
                 continue;
+            double a = fv.v[0][at], b = fv.v[1][at];
             long long q = param_ll(&d->tests[f->tests[k]], f->vary);
-            x[n] = a->mean;
-            y[n] = b->mean;
+            x[n] = a;
+            y[n] = b;
             pt[n++] = rt_str(&t, "%s%lld", qd, q);
             struct rt_cell *row = rt_row(&t);
             rt_set(&t, &row[0], cf->label);
@@ -202,24 +238,21 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
             row[0].has_sortv = 1;
             rt_setv(&t, &row[1], rt_str(&t, "%lld", q), (double)q);
             char buf[96];
-            rt_setv(&t, &row[2], rp_fmt(ui, a->mean, buf, sizeof(buf)),
-                    a->mean);
-            rt_setv(&t, &row[3], rp_fmt(ul, b->mean, buf, sizeof(buf)),
-                    b->mean);
-            const struct rp_cell *p =
-                m_p99 == SIZE_MAX ? NULL : cell_of(d, f->tests[k], m_p99, c);
-            if (p)
+            rt_setv(&t, &row[2], rp_fmt(ui, a, buf, sizeof(buf)), a);
+            rt_setv(&t, &row[3], rp_fmt(ul, b, buf, sizeof(buf)), b);
+            int has_p = m_p99 != SIZE_MAX && fv.has[2][at];
+            double p = fv.v[2][at];
+            if (has_p)
                 rt_setv(&t, &row[4],
-                        rp_fmt(&d->metrics[m_p99].u, p->mean, buf, sizeof(buf)),
-                        p->mean);
+                        rp_fmt(&d->metrics[m_p99].u, p, buf, sizeof(buf)), p);
             else
                 rt_set(&t, &row[4], "");
             rp_csv_str(cv, cf->label);
             rp_csv_int(cv, q);
             rp_csv_str(cv, d->tests[f->tests[k]].name);
-            rp_csv_num(cv, a->mean);
-            rp_csv_num(cv, b->mean);
-            rp_csv_num(cv, p ? p->mean : NAN);
+            rp_csv_num(cv, a);
+            rp_csv_num(cv, b);
+            rp_csv_num(cv, has_p ? p : NAN);
         }
         if (!n)
             continue;
@@ -258,6 +291,7 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
     } else {
         rt_release(&t);
     }
+    fam_vals_free(&fv);
     rp_csv_free(cv);
     free(lines);
 }

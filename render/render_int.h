@@ -128,6 +128,7 @@ struct rp_config {
     size_t rank; /* position in natural label order among used configs */
     int used;
     uint32_t color;
+    size_t nvals, ntested; /* its cells and tests (data.c / stream.c) */
 };
 
 struct rp_test {
@@ -215,6 +216,11 @@ struct rp_data {
     struct rp_merge *merge; /* tests compared as one (ignore.c); NULL */
     const struct rp_history *history; /* history.c; NULL = none */
     const struct rp_hosts *hosts;     /* hosts.c; NULL = none */
+    struct rp_stream *stream; /* stream.c: the cells of the groups only
+                                 "Results by test" reads are on disk, one
+                                 test in memory at a time; NULL = every
+                                 cell is in cells */
+    size_t ncells_total;      /* every cell, in memory or not */
 };
 
 /* Read everything the report shows, filtered by f, and aggregate it into
@@ -229,6 +235,24 @@ void rp_data_release(struct rp_data *d);
 int rp_data_load_ignoring(struct pb_db *db, const struct pb_db_filter *f,
                           const char *const *ignore, struct rp_data *d,
                           struct pb_err *err) PB_WUR;
+/* The same for `poolbench report`: memory independent of the number of
+ * cells (docs/design.md, "Report memory"). Only the groups that sections
+ * read across tests (rp_group_resident) have their cells in d->cells;
+ * the others have first == SIZE_MAX until rp_stream_test loads their test.
+ * Without merged tests or an experiment only; else as
+ * rp_data_load_ignoring. */
+int rp_data_load_streamed(struct pb_db *db, const struct pb_db_filter *f,
+                          const char *const *ignore, struct rp_data *d,
+                          struct pb_err *err) PB_WUR;
+/* Are g's cells in d->cells for the whole report (primary metrics, the
+ * special tables' and steady-state metrics), or only while its test is
+ * loaded? */
+int rp_group_resident(const struct rp_data *d, const struct rp_group *g);
+/* Load the cells of test (a test index) into d->cells past d->ncells and
+ * point its non-resident groups at them; the test loaded before loses
+ * them (pointers into them die). Nothing without d->stream. The window
+ * is a cache: d itself is logically unchanged. */
+void rp_stream_test(const struct rp_data *d, size_t test);
 
 /* Value of a config's or test's parameter, or NULL. */
 const char *rp_param(const struct rp_kv *params, size_t n, const char *key);

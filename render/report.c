@@ -6,6 +6,7 @@
  * report_tests.c (report_int.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "render/report_int.h"
+#include "render/stream_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -485,7 +486,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                      struct pb_render_summary *out, struct pb_err *err)
 {
     struct rp_data d;
-    int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params,
+    int rc = rp_data_load_streamed(db, &opts->filter, opts->ignore_params,
                                    &d, err);
     if (rc) {
         rp_data_release(&d);
@@ -559,7 +560,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_section_warnings(&o, &d);
     rp_out_raw(&o, "<section id=\"overview\">\n");
     rp_out_heading(&o, 2, NULL, "Overview");
-    if (!d.ncells)
+    if (!d.ncells_total)
         rp_out_para(&o, "note",
                     "No results match. Ingest files with 'poolbench ingest' "
                     "or loosen the --test/--config/--metric filters.");
@@ -604,6 +605,8 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                          "chart.</footer>\n</main>\n<script>\n");
     pb_buf_puts(&o.html, js);
     pb_buf_puts(&o.html, "</script>\n</body>\n</html>\n");
+    if (!o.rc && (rc = rp_stream_check(&d, err)))
+        o.rc = rc;
     if (!o.rc && rp_results_whole(opts, d.nrows) &&
         (rc = rp_write_results(db, &opts->filter, o.out, err)))
         o.rc = rc;
@@ -634,7 +637,7 @@ done:
     else
         rp_dir_abort(o.out);
     o.sum.results = d.nrows;
-    o.sum.cells = d.ncells;
+    o.sum.cells = d.ncells_total;
     if (out)
         *out = o.sum;
     rc_fonts_free(o.f);

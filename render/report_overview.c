@@ -226,19 +226,6 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
     }
     rt_header(&t, 2 + oc, "Tests", RT_RIGHT);
     rt_header(&t, 3 + oc, "Values", RT_RIGHT);
-    size_t *ntests = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
-    size_t *nvals = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
-    size_t *lastt = pb_xcalloc(d->nconfigs + 1, sizeof(size_t));
-    for (size_t i = 0; i < d->nconfigs; i++)
-        lastt[i] = SIZE_MAX;
-    for (size_t i = 0; i < d->ncells; i++) {
-        const struct rp_cell *c = &d->cells[i];
-        nvals[c->config]++;
-        if (lastt[c->config] != c->test) {
-            lastt[c->config] = c->test;
-            ntests[c->config]++;
-        }
-    }
     const struct rp_config **byrank =
         pb_xcalloc(d->used_configs + 1, sizeof(*byrank));
     for (size_t i = 0; i < d->nconfigs; i++)
@@ -258,7 +245,6 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
                         t.note ? t.note : "");
     for (size_t r = 0; r < nshow; r++) {
         const struct rp_config *cf = byrank[r];
-        size_t ci = (size_t)(cf - d->configs);
         struct rt_cell *row = rt_row(&t);
         rp_config_cell(&t, &row[0], cf);
         char *p = rp_params_text(cf->params, cf->nparams);
@@ -273,15 +259,12 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
             row[2].title = title;
             row[2].style = RT_MUTED;
         }
-        rt_setv(&t, &row[2 + oc], rt_str(&t, "%zu", ntests[ci]),
-                (double)ntests[ci]);
-        rt_setv(&t, &row[3 + oc], rt_str(&t, "%zu", nvals[ci]),
-                (double)nvals[ci]);
+        rt_setv(&t, &row[2 + oc], rt_str(&t, "%zu", cf->ntested),
+                (double)cf->ntested);
+        rt_setv(&t, &row[3 + oc], rt_str(&t, "%zu", cf->nvals),
+                (double)cf->nvals);
     }
     free(byrank);
-    free(ntests);
-    free(nvals);
-    free(lastt);
     rp_out_table(o, &t);
 }
 

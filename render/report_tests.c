@@ -164,6 +164,7 @@ static void single_table(struct rp_out *o, const struct rp_data *d)
         const struct rp_test *ts = &d->tests[g->test];
         if (!ts->single || !g->chart || g->nvalued != 1)
             continue;
+        rp_stream_test(d, g->test);
         const struct rp_cell *c = NULL;
         for (size_t i = g->first; i < g->first + g->n && !c; i++)
             if (d->cells[i].has_value)
@@ -310,6 +311,11 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
         const struct rp_group *g = &d->groups[gi];
         if (pick && !pick[g->test])
             continue;
+        if (t.nrows >= MAX_ALL_ROWS) { /* counted, not read */
+            left += g->n;
+            continue;
+        }
+        rp_stream_test(d, g->test);
         const struct rp_metric *m = &d->metrics[g->metric];
         for (size_t i = g->first; i < g->first + g->n; i++) {
             const struct rp_cell *c = &d->cells[i];
@@ -507,6 +513,7 @@ void rp_section_tests(struct rp_out *o, const struct rp_data *d,
                 tests_toc(o, d, pl, page, 0);
             cur_page = page;
         }
+        rp_stream_test(d, d->groups[i].test);
         rp_out_raw(o, "<div class=\"tst\">\n");
         char id[32];
         snprintf(id, sizeof(id), "t-%zu", t->rank + 1);

@@ -5,7 +5,7 @@
  * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
  * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/design.md,
  * "Spread of repeats in the tables". */
-#include "render/render_int.h"
+#include "render/stream_int.h"
 #include "common/stats.h"
 
 #include <math.h>
@@ -89,7 +89,7 @@ struct oload {
     size_t *metric_of; /* metric id -> index + 1 */
     size_t capmetric;
     long long result; /* the result whose samples are in v */
-    size_t cell;      /* its cell; SIZE_MAX = not shown */
+    struct rp_cell *cell; /* its cell; NULL = not shown */
     double *v;
     size_t nv, capv;
 };
@@ -101,7 +101,7 @@ static int cmp_gkey(const void *a, const void *b)
 }
 
 
-static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
+static struct rp_cell *cell_of(struct oload *o, const struct pb_db_sample *s)
 {
     struct rp_data *d = o->d;
     size_t t, c, m = SIZE_MAX;
@@ -111,14 +111,16 @@ static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
         o->metric_of[s->metric_id])
         m = o->metric_of[s->metric_id] - 1;
     if (t == SIZE_MAX || c == SIZE_MAX || m == SIZE_MAX)
-        return SIZE_MAX;
+        return NULL;
     struct gkey want = {rp_ignore_canon(d, t) * d->nmetrics + m, 0};
     const struct gkey *g =
         bsearch(&want, o->gk, o->ngk, sizeof(*o->gk), cmp_gkey);
     if (!g)
-        return SIZE_MAX;
+        return NULL;
     /* a group's cells are in config rank order, one per config */
     const struct rp_group *gr = &d->groups[g->group];
+    if (gr->first == SIZE_MAX) /* on disk (stream.c) */
+        return rp_stream_side(d, g->group, c);
     size_t want_rank = d->configs[c].rank, lo = gr->first,
            hi = gr->first + gr->n;
     while (lo < hi) {
@@ -128,15 +130,16 @@ static size_t cell_of(struct oload *o, const struct pb_db_sample *s)
         else
             hi = mid;
     }
-    return lo < gr->first + gr->n && d->cells[lo].config == c ? lo : SIZE_MAX;
+    return lo < gr->first + gr->n && d->cells[lo].config == c ? &d->cells[lo]
+                                                              : NULL;
 }
 
 /* The samples of one result are complete: count its outliers. */
 static void flush(struct oload *o)
 {
-    if (o->cell != SIZE_MAX && o->nv) {
+    if (o->cell && o->nv) {
         unsigned char *mark = pb_xcalloc(o->nv, 1);
-        struct rp_cell *c = &o->d->cells[o->cell];
+        struct rp_cell *c = o->cell;
         c->nrepeats += (long)o->nv;
         int k = rp_outliers_of(o->v, o->nv, mark);
         c->outliers += k;
@@ -153,7 +156,7 @@ static int on_sample(void *ctx, const struct pb_db_sample *s)
         o->result = s->result_id;
         o->cell = cell_of(o, s);
     }
-    if (o->cell == SIZE_MAX)
+    if (!o->cell)
         return 0;
     PB_GROW(o->v, o->capv, o->nv + 1);
     o->v[o->nv++] = s->value;
@@ -168,7 +171,7 @@ int rp_outliers_load(struct pb_db *db, struct rp_data *d, struct pb_err *err)
     memset(&o, 0, sizeof(o));
     o.d = d;
     o.result = -1;
-    o.cell = SIZE_MAX;
+    o.cell = NULL;
     struct gkey *gk = pb_xcalloc(d->ngroups, sizeof(*gk));
     for (size_t i = 0; i < d->ngroups; i++) {
         gk[i].key = d->groups[i].test * d->nmetrics + d->groups[i].metric;

@@ -26,13 +26,16 @@ fails=0
 fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 db=$tmp/big.db
 
-# the schema, as poolbench creates it (an ingest of nothing valid)
-"$pb" ingest --db "$db" --format table /dev/null >/dev/null 2>&1
-python3 - "$db" <<'EOF' || { echo "FAIL: generator" >&2; exit 1; }
+# gen DB C S: the schema, as poolbench creates it (an ingest of nothing
+# valid), then C configurations, S sources (source s: configuration s % C
+# on day s / C)
+gen() {
+    "$pb" ingest --db "$1" --format table /dev/null >/dev/null 2>&1
+    python3 - "$@" <<'EOF' || { echo "FAIL: generator" >&2; exit 1; }
 import sqlite3, sys
 con = sqlite3.connect(sys.argv[1])
 con.execute("PRAGMA synchronous=OFF")
-TESTS, TPS, C, S = 50, 20, 600, 1500
+TESTS, TPS, C, S = 50, 20, int(sys.argv[2]), int(sys.argv[3])
 metrics = ["read_bw", "read_iops", "read_clat_mean", "read_clat_p99",
            "write_bw", "write_iops", "write_clat_mean", "write_clat_p99",
            "read_lat_mean", "write_lat_mean"]
@@ -77,6 +80,8 @@ for s in range(S):
 con.executemany("insert into result values(?,?,?,?,?,?,?,?,?,?,?,?)", rows)
 con.commit()
 EOF
+}
+gen "$db" 600 1500
 
 n=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from v_result').fetchone()[0])" "$db")
 [ "$n" = 300000 ] || fail "generated $n results, want 300000"
@@ -136,6 +141,52 @@ assert notes and all(int(n) > 40 for n in notes), notes[:3]
 assert '<section id="history">' in idx
 assert "2026-03-01" in idx and "2026-03-03" in idx
 assert idx.rstrip().endswith("</html>")
+EOF
+
+# Memory independent of the cells (issue 16 item 2, one test at a time):
+# 2,500 configurations on one day, every result a cell of its own (500,000
+# cells). main before this change held every cell: 70 MB here; now the
+# cells of the primary metrics stay (read or write IOPS or bandwidth, 1.2
+# of 10 metrics) and the others come back one test at a time: 43 MB.
+db2=$tmp/cells.db
+gen "$db2" 2500 2500
+/usr/bin/time -f '%M %e' -o "$tmp/time2" "$pb" report --db "$db2" \
+    -o "$tmp/r2" >"$tmp/out2" 2>&1 || fail "report failed: $(cat "$tmp/out2")"
+read -r kb secs <"$tmp/time2"
+echo "report of 500,000 cells: $kb KB peak RSS, $secs s"
+if ldd "$pb" 2>/dev/null | grep -q 'libasan' ||
+    nm "$pb" 2>/dev/null | grep -q '__asan_init'; then
+    echo "ASan build: RSS bound not checked"
+elif [ "$kb" -gt 57344 ]; then
+    fail "peak RSS $kb KB > 56 MB for 500,000 cells"
+fi
+# exact values of cells read back from disk: pool0000-rs4k (c = 0) on the
+# randread tests of factor 1 (t % 5 == 0), day 0: v = 1000 (m + 1) - 1:
+# read IOPS 1999, mean completion latency 2999 ns, p99 3999 ns
+python3 - "$tmp/r2" <<'EOF' || fail "cells read back one test at a time"
+import csv, glob, re, sys
+r = sys.argv[1]
+row = re.compile(r'<tr><td class="r" data-v="\d+">\d+</td>'
+                 r'<td data-v="0">pool0000-rs4k</td>'
+                 r'<td class="r" data-v="1999">1999 IOPS</td>'
+                 r'<td class="r" data-v="5999">5999 IOPS</td>'
+                 r'<td class="r b" data-v="2999">2.999 µs</td>'
+                 r'<td class="r b" data-v="3999">3.999 µs</td>')
+pages = glob.glob(r + "/*.html")
+assert any(row.search(open(p, encoding="utf-8").read()) for p in pages), \
+    "no table row of pool0000-rs4k with 2.999 µs / 3.999 µs"
+got = {}
+for f in glob.glob(r + "/charts/*.csv"):
+    with open(f, newline="") as fh:
+        for x in csv.DictReader(fh):
+            if (x.get("config") == "pool0000-rs4k" and
+                    x.get("test") == "fio randread bs=4k iodepth=1" and
+                    "value" in x and "metric" in x):
+                got.setdefault(x["metric"], set()).add(x["value"])
+want = {"read_iops": {"1999"}, "read_clat_mean": {"2999"},
+        "read_clat_p99": {"3999"}, "write_clat_p99": {"7999"}}
+for m, v in want.items():
+    assert got.get(m) == v, (m, got.get(m))
 EOF
 
 [ "$fails" -eq 0 ] || exit 1

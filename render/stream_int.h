@@ -1,0 +1,42 @@
+/* Private to data.c, stream.c and spread.c: the report's cells on disk,
+ * one test in memory at a time (docs/design.md, "Report memory"). */
+#ifndef PB_STREAM_INT_H
+#define PB_STREAM_INT_H
+
+#include "render/render_int.h"
+
+/* ==== data.c: the order of cells ==== */
+
+/* Order of each metric inside a test (index by metric); caller frees. */
+int *rp_metric_orders(const struct rp_data *d);
+/* Compare (test ta, metric ma) with (tb, mb) in report order. */
+int rp_tm_cmp(const struct rp_data *d, const int *morder, size_t ta,
+              size_t ma, size_t tb, size_t mb);
+/* Sort c[0..n) in report order (test, metric, configuration rank). */
+void rp_cells_sort(const struct rp_data *d, const int *morder,
+                   struct rp_cell *c, size_t n);
+
+/* ==== stream.c ==== */
+
+/* A temporary file for the cells in $TMPDIR or /tmp, unlinked at once.
+ * PB_OK or PB_EIO (the caller keeps every cell in memory instead). */
+int rp_stream_new(struct rp_stream **out, struct pb_err *err) PB_WUR;
+void rp_stream_free(struct rp_stream *s);
+/* One finished cell of the ordered pass (rows by test, metric, config). */
+void rp_stream_put(struct rp_data *d, const struct rp_cell *c);
+/* The groups of every (test, metric) put, in report order, first =
+ * SIZE_MAX (after the ranks are known). */
+void rp_stream_groups(struct rp_data *d, const int *morder);
+/* After the groups are marked: read the resident groups' cells into
+ * d->cells (sorted, their first set), count each configuration's cells
+ * and tests, reserve the window. PB_OK or PB_EIO. */
+int rp_stream_resident(struct rp_data *d, struct pb_err *err) PB_WUR;
+/* PB_EIO (err filled) when a read of the window failed, else PB_OK. */
+int rp_stream_check(const struct rp_data *d, struct pb_err *err) PB_WUR;
+/* A cell that stands for (group, config) while the group's cells are on
+ * disk: what is added to its nrepeats and outliers is added to the real
+ * cell when its test is loaded. Valid until the next call. */
+struct rp_cell *rp_stream_side(const struct rp_data *d, size_t group,
+                               size_t config);
+
+#endif
