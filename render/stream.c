@@ -194,7 +194,9 @@ static size_t group_of(const struct rp_data *d, size_t test, size_t metric)
 int rp_group_resident(const struct rp_data *d, const struct rp_group *g)
 {
     const char *m = d->metrics[g->metric].name;
-    return g->primary || rp_metric_in_special(m) ||
+    /* the bonnie++ table reads its own query (render/bonnie_table.c) */
+    return g->primary ||
+           (rp_metric_in_special(m) && !rp_metric_is_bonnie(m)) ||
            !strcmp(m, "ss_attained") || !strcmp(m, "ss_duration");
 }
 
