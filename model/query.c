@@ -251,7 +251,7 @@ int pb_db_each_name(struct pb_db *db, enum pb_db_name_kind kind,
 /* ==== report queries ==== */
 
 /* Is id among the sorted ids of f (or f keeps every source)? */
-static int source_kept(const struct pb_db_filter *f, long long id)
+int db_source_kept(const struct pb_db_filter *f, long long id)
 {
     if (!f || !f->source_ids)
         return 1;
@@ -275,7 +275,7 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
     bind_filter(q, f);
     if (f && f->source_ids && f->nsource_ids) {
         /* the range of the kept ids in SQL, so that SQLite sorts only
-         * rows that may be kept; source_kept() decides */
+         * rows that may be kept; db_source_kept() decides */
         sqlite3_bind_int64(q, 6, f->source_ids[0]);
         sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
     }
@@ -286,7 +286,7 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
         r.metric_id = sqlite3_column_int64(q, 1);
         r.config_id = sqlite3_column_int64(q, 2);
         r.source_id = sqlite3_column_int64(q, 3);
-        if (!source_kept(f, r.source_id))
+        if (!db_source_kept(f, r.source_id))
             continue;
         r.metric = db_col_text(q, 4);
         r.unit = db_col_text(q, 5);

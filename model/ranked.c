@@ -60,21 +60,6 @@ static void rank_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int64(cx, r);
 }
 
-static int source_kept(const struct pb_db_filter *f, long long id)
-{
-    if (!f || !f->source_ids)
-        return 1;
-    size_t lo = 0, hi = f->nsource_ids;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (f->source_ids[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < f->nsource_ids && f->source_ids[lo] == id;
-}
-
 int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
                           const struct pb_db_order *ord, pb_db_ranked_cb cb,
                           void *ctx, struct pb_err *err)
@@ -107,7 +92,7 @@ int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
         r.row.metric_id = sqlite3_column_int64(q, 3);
         r.row.config_id = sqlite3_column_int64(q, 4);
         r.row.source_id = sqlite3_column_int64(q, 5);
-        if (!source_kept(f, r.row.source_id))
+        if (!db_source_kept(f, r.row.source_id))
             continue;
         r.row.metric = db_col_text(q, 6);
         r.row.unit = db_col_text(q, 7);

@@ -59,16 +59,6 @@ int rp_metric_is_bonnie(const char *metric)
     return bon_slot(metric, &part) >= 0;
 }
 
-static void config_cell(struct rt_table *t, struct rt_cell *c,
-                        const struct rp_config *cf)
-{
-    rt_set(t, c, cf->label);
-    c->has_swatch = 1;
-    c->swatch = cf->color;
-    c->sortv = (double)cf->rank;
-    c->has_sortv = 1;
-}
-
 /* ==== bonnie++ ==== */
 
 static int want_bonnie(const char *m)
@@ -275,7 +265,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             continue;
         struct rt_cell *row = rt_row(&t);
         const struct rp_config *cf = &d->configs[rows[r].config];
-        config_cell(&t, &row[0], cf);
+        rp_config_cell(&t, &row[0], cf);
         const struct rp_test *ts = &d->tests[rows[r].test];
         const char *sz = rp_param(ts->params, ts->nparams, "file_size");
         if (!sz)
@@ -457,28 +447,12 @@ static const char *scan_reason(struct bon_scan *s, const char *raw)
     return s->last_clean;
 }
 
-/* b += a (ignore.c's acc_merge). */
-static void acc_merge(struct rp_acc *b, const struct rp_acc *a)
-{
-    if (!a->k)
-        return;
-    if (!b->k) {
-        *b = *a;
-        return;
-    }
-    double ka = (double)a->k, kb = (double)b->k, k = ka + kb;
-    double delta = a->mean - b->mean;
-    b->mean += delta * ka / k;
-    b->m2 += a->m2 + delta * delta * ka * kb / k;
-    b->k += a->k;
-}
-
 static void end_streak(struct bon_scan *s)
 {
     if (!s->nstreaks++)
         s->acc = s->streak;
     else
-        acc_merge(&s->acc, &s->streak);
+        rp_acc_merge(&s->acc, &s->streak);
     memset(&s->streak, 0, sizeof(s->streak));
 }
 

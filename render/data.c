@@ -40,6 +40,22 @@ void rp_acc_done(const struct rp_acc *a, struct rp_cell *c)
     }
 }
 
+/* b += a (Chan et al.'s pairwise update of mean and M2). */
+void rp_acc_merge(struct rp_acc *b, const struct rp_acc *a)
+{
+    if (!a->k)
+        return;
+    if (!b->k) {
+        *b = *a;
+        return;
+    }
+    double ka = (double)a->k, kb = (double)b->k, k = ka + kb;
+    double delta = a->mean - b->mean;
+    b->mean += delta * ka / k;
+    b->m2 += a->m2 + delta * delta * ka * kb / k;
+    b->k += a->k;
+}
+
 /* ==== lookups by id ==== */
 
 /* Index of id in an array of structs sorted by their leading id. */

@@ -160,22 +160,6 @@ static struct slot *find_slot(struct rp_merge *m, size_t t, size_t me,
     return &m->v[h];
 }
 
-/* b += a (Chan et al.'s pairwise update of mean and M2). */
-static void acc_merge(struct rp_acc *b, const struct rp_acc *a)
-{
-    if (!a->k)
-        return;
-    if (!b->k) {
-        *b = *a;
-        return;
-    }
-    double ka = (double)a->k, kb = (double)b->k, k = ka + kb;
-    double delta = a->mean - b->mean;
-    b->mean += delta * ka / k;
-    b->m2 += a->m2 + delta * delta * ka * kb / k;
-    b->k += a->k;
-}
-
 int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
                    size_t config, const struct rp_acc *acc, long nnull,
                    const char *null_reason)
@@ -195,7 +179,7 @@ int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
         return 0;
     }
     struct rp_cell *c = &d->cells[s->cell];
-    acc_merge(&s->acc, acc);
+    rp_acc_merge(&s->acc, acc);
     rp_acc_done(&s->acc, c);
     c->nnull += nnull;
     if (!c->null_reason)

@@ -277,16 +277,6 @@ static const char *more_note(struct rt_table *t, const char *sub, size_t ndraw,
                   sub, ndraw, n);
 }
 
-static void config_cell(struct rt_table *t, struct rt_cell *c,
-                        const struct rp_config *cf)
-{
-    rt_set(t, c, cf->label);
-    c->has_swatch = 1;
-    c->swatch = cf->color;
-    c->sortv = (double)cf->rank;
-    c->has_sortv = 1;
-}
-
 static void cdf_chart(struct rp_out *o, const struct rp_data *d,
                       const struct rp_lat *l, struct dist **v, size_t n,
                       size_t ndraw, const char *tname, const char *dir,
@@ -324,7 +314,7 @@ static void cdf_chart(struct rp_out *o, const struct rp_data *d,
     for (size_t i = 0; i < n; i++) {
         const struct dist *x = v[i];
         struct rt_cell *row = rt_row(&t);
-        config_cell(&t, &row[0], &d->configs[x->config]);
+        rp_config_cell(&t, &row[0], &d->configs[x->config]);
         rt_setv(&t, &row[1], rt_str(&t, "%llu", (unsigned long long)x->total),
                 (double)x->total);
         rt_setv(&t, &row[2], rp_fmt(&u, (double)x->val[0], buf, sizeof(buf)),
@@ -394,7 +384,7 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
         rt_header(&t, 1 + k, ladder[k].name, RT_RIGHT);
     for (size_t i = 0; i < n; i++) {
         struct rt_cell *row = rt_row(&t);
-        config_cell(&t, &row[0], &d->configs[v[i]->config]);
+        rp_config_cell(&t, &row[0], &d->configs[v[i]->config]);
         for (size_t k = 0; k < NBARS; k++) {
             double p = val[i * NBARS + k];
             rt_setv(&t, &row[1 + k], rp_fmt(&g.unit, p, buf, sizeof(buf)), p);

@@ -270,6 +270,8 @@ void rp_acc_add(struct rp_acc *a, double v, int has_se, double se,
                 long samples);
 /* Fill mean, se, n of c from a. */
 void rp_acc_done(const struct rp_acc *a, struct rp_cell *c);
+/* b += a (Chan et al.'s pairwise update of mean and M2). */
+void rp_acc_merge(struct rp_acc *b, const struct rp_acc *a);
 
 /* ==== ignore.c: test identity for comparison ==== */
 
@@ -656,6 +658,10 @@ struct rt_cell *rt_row(struct rt_table *t);
 /* Set a cell's text (copied) and, when has_v, its numeric sort value. */
 void rt_set(struct rt_table *t, struct rt_cell *c, const char *text);
 void rt_setv(struct rt_table *t, struct rt_cell *c, const char *text, double v);
+/* A configuration's label cell (swatch, sort value, tooltip;
+ * report_overview.c). */
+void rp_config_cell(struct rt_table *t, struct rt_cell *c,
+                    const struct rp_config *cf);
 
 /* Append the table as HTML. */
 void rt_html(const struct rt_table *t, struct pb_buf *out);

@@ -77,16 +77,6 @@ static size_t *cells_where(const struct rp_data *d,
     return v;
 }
 
-static void config_cell(struct rt_table *t, struct rt_cell *c,
-                        const struct rp_config *cf)
-{
-    rt_set(t, c, cf->label);
-    c->has_swatch = 1;
-    c->swatch = cf->color;
-    c->sortv = (double)cf->rank;
-    c->has_sortv = 1;
-}
-
 static int distinct_tests(const struct rp_data *d, const size_t *cells,
                           size_t n)
 {
@@ -170,7 +160,7 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
             continue;
         struct rt_cell *row = rt_row(&t);
         k = 0;
-        config_cell(&t, &row[k++], conf);
+        rp_config_cell(&t, &row[k++], conf);
         if (multi)
             rt_set(&t, &row[k++], d->tests[c0->test].name);
         const char *comp = rp_param(conf->params, conf->nparams, "compression");
