@@ -207,7 +207,9 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     const struct pb_parser *p =
         opts->format ? pb_ingest_parser_by_name(opts->format)
                      : pb_ingest_find_parser(map, len);
-    if (!p || !streamable(p)) {
+    size_t min = p == &pb_parser_fio_json ? PB_STREAM_MIN_JSON
+                                          : PB_STREAM_MIN;
+    if (!p || !streamable(p) || len < knob("POOLBENCH_STREAM_MIN", min)) {
         munmap(map, len);
         return PB_EDUP;
     }
