@@ -247,6 +247,7 @@ struct row_ctx {
     size_t capbases;
     long long *metric_ids; /* metric index + 1 by id */
     size_t capmetric_ids;
+    char *host1; /* the first host name read, until a second one */
 };
 
 static size_t keep_str(struct row_ctx *r, const char *s)
@@ -415,6 +416,12 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
     FIND_BY_ID(d->sources, d->nsources, row->source_id, si);
     if (si != SIZE_MAX)
         d->sources[si].used = 1;
+    if (row->host && !d->multi_host) {
+        if (!r->host1)
+            r->host1 = pb_xstrdup(row->host);
+        else if (strcmp(r->host1, row->host))
+            d->multi_host = 1;
+    }
     PB_GROW(r->pend, r->cappend, r->npend + 1);
     struct pend *p = &r->pend[r->npend++];
     p->job = keep_str(r, row->job);
@@ -795,6 +802,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     free(r.pend);
     free(r.bases);
     free(r.metric_ids);
+    free(r.host1);
     pb_buf_release(&r.strs);
     if (rc)
         return rc;

@@ -220,6 +220,7 @@ struct rp_data {
                                  "Results by test" reads are on disk, one
                                  test in memory at a time; NULL = every
                                  cell is in cells */
+    int multi_host;           /* results of two host names or more read */
     size_t ncells_total;      /* every cell, in memory or not */
 };
 
