@@ -29,16 +29,6 @@ other=pbe2edx$$
 out=$base/out db=$base/r.db
 run=
 
-# Start zfs-fuse when nothing answers, and wait until `zpool list` does.
-zfs_up() {
-    timeout 10 zpool list >/dev/null 2>&1 && return 0
-    pgrep -x zfs-fuse >/dev/null || zfs-fuse
-    for _ in $(seq 1 150); do
-        timeout 5 zpool list >/dev/null 2>&1 && return 0
-        sleep 0.2
-    done
-    return 1
-}
 has_pool() { timeout 30 zpool list -H -o name 2>/dev/null | grep -qx "$1"; }
 cleanup() {
     [ -n "$run" ] && kill -TERM "$run" 2>/dev/null && wait "$run" 2>/dev/null

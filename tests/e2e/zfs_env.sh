@@ -6,13 +6,19 @@
 for t in zpool zfs fio sqlite3 timeout; do
     command -v $t >/dev/null 2>&1 || { echo "skip: no '$t'"; exit 77; }
 done
-if ! timeout 10 zpool list >/dev/null 2>&1 && command -v zfs-fuse >/dev/null; then
-    zfs-fuse
-    for i in $(seq 1 50); do
-        timeout 5 zpool list >/dev/null 2>&1 && break
+# zfs_up: ZFS answers, or zfs-fuse (when installed and not running) is
+# started and answers within 30 s; 1 when it does not.
+zfs_up() {
+    timeout 10 zpool list >/dev/null 2>&1 && return 0
+    command -v zfs-fuse >/dev/null 2>&1 || return 1
+    pgrep -x zfs-fuse >/dev/null || zfs-fuse
+    for _ in $(seq 1 150); do
+        timeout 5 zpool list >/dev/null 2>&1 && return 0
         sleep 0.2
     done
-fi
+    return 1
+}
+zfs_up
 timeout 10 zpool list >/dev/null 2>&1 || { echo "skip: zpool does not answer"; exit 77; }
 if timeout 10 zpool status -x 2>/dev/null | grep -q -e "IO failures" -e suspended; then
     echo "skip: a pool has suspended its I/O (the ZFS daemon may hang)"
