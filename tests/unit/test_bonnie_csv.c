@@ -198,15 +198,6 @@ static size_t test_named(const struct pb_resultset *s, const char *name)
     return (size_t)(t - s->tests);
 }
 
-static const char *fact(const struct pb_resultset *s, const char *host,
-                        const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++)
-        if (th_same(s->facts[i].host, host) && !strcmp(s->facts[i].key, key))
-            return s->facts[i].value;
-    return NULL;
-}
-
 #define HI PB_DIR_HIGHER
 #define LO PB_DIR_LOWER
 #define KB 1024.0
@@ -221,7 +212,7 @@ static void test_fixture_stdout(void **state)
         fixture("bonnie-2.00a_stdout-text-plus-csv.txt");
     /* 1.98,2.00a,pbtest,1,1795987953,64M,,8192,5,3563,99,+++++,+++,... */
     assert_string_equal(s->tool_version, "bonnie++-2.00a");
-    assert_string_equal(fact(s, "pbtest", "bonnie_version"), "2.00a");
+    assert_string_equal(th_fact(s, "pbtest", "bonnie_version"), "2.00a");
     assert_int_equal(s->nconfigs, 1);
     assert_string_equal(s->configs[0].label, "pbtest");
     assert_int_equal(s->ntests, 1);
@@ -248,7 +239,7 @@ static void test_fixture_stdout(void **state)
     /* a single run: stored as read, no stderr, samples unknown */
     chk_fold(s, "pbtest", "seq_out_char_bw", 3563 * KB, -1, 0);
     chk_null_n(s, "pbtest", "random_seeks", 0);
-    assert_null(fact(s, "pbtest", "too_fast_runs"));
+    assert_null(th_fact(s, "pbtest", "too_fast_runs"));
     no_jobs(s);
     pb_resultset_free(s);
 }
@@ -287,7 +278,7 @@ static void test_fixture_two_runs(void **state)
     chk_fold(s, h, "seq_delete_cpu", 4, -1, 1);
     chk_fold(s, h, "seq_delete_latency", 2741500, 2518500, 2); /* 223us,
                                                                  5260us */
-    assert_string_equal(fact(s, h, "too_fast_runs"),
+    assert_string_equal(th_fact(s, h, "too_fast_runs"),
                         "bonnie++ file_size=64M files=1k max=4k min=1k "
                         "dirs=4: seq_delete 1 of 2, seq_delete_cpu 1 of 2");
     /* put_block "+++++" in both runs */
@@ -330,8 +321,8 @@ static void test_fixture_hand_written(void **state)
         fixture("bonnie-1.03-and-1.97_hand-written_crlf.csv");
     const char *tank = "tank_raidz1_rs16k", *ufs = "legacy_ufs";
     assert_string_equal(s->tool_version, "bonnie++-1.97");
-    assert_string_equal(fact(s, tank, "bonnie_version"), "1.97");
-    assert_null(fact(s, ufs, "bonnie_version"));
+    assert_string_equal(th_fact(s, tank, "bonnie_version"), "1.97");
+    assert_null(th_fact(s, ufs, "bonnie_version"));
     assert_int_equal(s->nconfigs, 2);
     assert_int_equal(s->ntests, 4);
     const char *t16 = "bonnie++ file_size=16G chunk=4k files=16k";
@@ -348,7 +339,7 @@ static void test_fixture_hand_written(void **state)
                2); /* 120s, 118s */
     chk_null_nt(s, t16, tank, "seq_stat", 2); /* "++++", "+++++" */
     chk_null_nt(s, t16, tank, "seq_stat_cpu", 2);
-    assert_null(fact(s, tank, "too_fast_runs"));
+    assert_null(th_fact(s, tank, "too_fast_runs"));
     no_jobs(s);
     /* -s 0 row: only the file tests, its own test */
     const char *tf = "bonnie++ files=16k max=4k min=512 dirs=8";
@@ -441,8 +432,8 @@ static void test_corpus_mixed_103(void **state)
     chk(s, "host7", NULL, "rand_delete_cpu", 35, "%", LO);
     chk_null(s, "host7", NULL, "rand_stat");
     chk_absent(s, "host7", NULL, "seq_out_char_latency");
-    assert_null(fact(s, "host7", "bonnie_version"));
-    assert_string_equal(fact(s, "host5", "bonnie_version"), "1.96");
+    assert_null(th_fact(s, "host7", "bonnie_version"));
+    assert_string_equal(th_fact(s, "host5", "bonnie_version"), "1.96");
     pb_resultset_free(s);
 }
 
@@ -758,13 +749,13 @@ static void test_repeats(void **state)
     chk_null_n(s, "m1", "seq_create_cpu", 3); /* "+++" three times */
     chk_fold(s, "m1", "seq_out_char_bw", 736 * KB, 0, 3);
     chk_fold(s, "m1", "seq_out_char_latency", 15706e3, 0, 3);
-    assert_string_equal(fact(s, "m1", "too_fast_runs"),
+    assert_string_equal(th_fact(s, "m1", "too_fast_runs"),
                         "bonnie++ file_size=15G files=16k: seq_create 1 of "
                         "3");
     /* m2: one row, as read */
     chk_fold(s, "m2", "seq_out_char_bw", 100 * KB, -1, 0);
     chk_null_n(s, "m2", "seq_create", 0);
-    assert_null(fact(s, "m2", "too_fast_runs"));
+    assert_null(th_fact(s, "m2", "too_fast_runs"));
     pb_resultset_free(s);
 
     /* a 1.97 row (no seeks cells) and a 2.00a row (seeks 8192, the
@@ -785,7 +776,7 @@ static void test_repeats(void **state)
     assert_int_equal(s->nresults, 36);
     chk_fold(s, "m1", "seq_out_block_bw", 26293 * KB, 0, 2);
     assert_string_equal(s->tool_version, "bonnie++-1.97"); /* first row */
-    assert_string_equal(fact(s, "m1", "bonnie_version"), "2.00a"); /* last */
+    assert_string_equal(th_fact(s, "m1", "bonnie_version"), "2.00a"); /* last */
     pb_resultset_free(s);
 
     /* another test (file size) of the same machine is not a repeat */
@@ -949,7 +940,7 @@ static void test_html_label(void **state)
     assert_int_equal(s->nconfigs, 1);
     assert_string_equal(s->configs[0].label, name);
     assert_string_equal(s->results[0].host, name);
-    assert_string_equal(fact(s, name, "bonnie_version"), "1.97");
+    assert_string_equal(th_fact(s, name, "bonnie_version"), "1.97");
     pb_resultset_free(s);
     free(r);
 }
@@ -1148,7 +1139,7 @@ static void test_no_version(void **state)
     struct pb_resultset *s = th_parse_mem_ok(BONNIEP, "mem.csv", row,
                                              sizeof(row) - 1);
     assert_null(s->tool_version);
-    assert_string_equal(fact(s, NULL, "flag.no_version"), "no version found");
+    assert_string_equal(th_fact(s, NULL, "flag.no_version"), "no version found");
     pb_resultset_free(s);
 
     static const char text[] =
@@ -1157,13 +1148,13 @@ static void test_no_version(void **state)
         "zfs01,8G,52011,97,142516,31,58204,14,48216,89,150339,17,243.2,1,"
         "16,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++\n";
     s = th_parse_mem_ok(BONNIEP, "mem.txt", text, sizeof(text) - 1);
-    assert_null(fact(s, NULL, "flag.no_version"));
-    assert_string_equal(fact(s, NULL, "bonnie_version"), "1.03e");
+    assert_null(th_fact(s, NULL, "flag.no_version"));
+    assert_string_equal(th_fact(s, NULL, "bonnie_version"), "1.03e");
     pb_resultset_free(s);
 
     /* a version cell: no flag */
     s = fixture("bonnie-2.00a_q-two-runs-appended.csv");
-    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_null(th_fact(s, NULL, "flag.no_version"));
     pb_resultset_free(s);
 }
 

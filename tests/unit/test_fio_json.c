@@ -11,19 +11,6 @@
 #define FIX_DIR    PB_FIXTURES_DIR "/fio-json"
 #define CORPUS_DIR PB_CORPUS_DIR "/fio-json"
 
-/* Value of fact key of host (NULL: the source), or NULL. */
-static const char *fact(const struct pb_resultset *s, const char *host,
-                        const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++) {
-        const struct pb_fact *f = &s->facts[i];
-        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
-            && !strcmp(f->key, key))
-            return f->value;
-    }
-    return NULL;
-}
-
 /* ==== helpers (most in testhelp.h) ==== */
 
 #define JSONP (&pb_parser_fio_json)
@@ -135,7 +122,7 @@ static void fix_randread_libaio(void **state)
     assert_int_equal(s->nfacts, 2);
     assert_string_equal(s->facts[0].key, "fio_version");
     assert_string_equal(s->facts[0].value, "fio-3.33");
-    assert_string_equal(fact(s, NULL, "device"), "vda");
+    assert_string_equal(th_fact(s, NULL, "device"), "vda");
     pb_resultset_free(s);
 }
 
@@ -286,10 +273,10 @@ static void fix_sigint_prefix(void **state)
     assert_int_equal(sniff_file(FIX_DIR, f), 90);
     /* stored, with what was cut short: 1243 ms of runtime=30 */
     assert_string_equal(
-        fact(s, NULL, "flag.interrupted"),
+        th_fact(s, NULL, "flag.interrupted"),
         "line 2: fio: terminating on signal 2; ran 1.243 s of 30 s");
-    assert_null(fact(s, NULL, "flag.no_version"));
-    assert_null(fact(s, NULL, "flag.implausible"));
+    assert_null(th_fact(s, NULL, "flag.no_version"));
+    assert_null(th_fact(s, NULL, "flag.implausible"));
     pb_resultset_free(s);
 }
 
@@ -307,11 +294,11 @@ static void fix_client_server_global_list(void **state)
     assert_string_equal(th_param(t, "ioengine"), "libaio");
     assert_string_equal(th_param(t, "size"), "4194304");
     assert_ptr_equal(th_htest_of(s, h2, "cs-global"), t);
-    assert_string_equal(fact(s, h1, "hostname"), "127.0.0.1");
-    assert_string_equal(fact(s, h1, "device"), "/dev/shm/pbfio18/cs-a.dat");
-    assert_string_equal(fact(s, h2, "device"), "/dev/shm/pbfio18/cs-b.dat");
+    assert_string_equal(th_fact(s, h1, "hostname"), "127.0.0.1");
+    assert_string_equal(th_fact(s, h1, "device"), "/dev/shm/pbfio18/cs-a.dat");
+    assert_string_equal(th_fact(s, h2, "device"), "/dev/shm/pbfio18/cs-b.dat");
     assert_near(th_hval(s, h2, "cs-global", "read_iops"), 341333.333333, 1e-6);
-    assert_null(fact(s, NULL, "flag.interrupted"));
+    assert_null(th_fact(s, NULL, "flag.interrupted"));
     pb_resultset_free(s);
 }
 
@@ -328,8 +315,8 @@ static void fix_client_server_merged_global(void **state)
     assert_string_equal(th_param(t, "ioengine"), "libaio");
     assert_string_equal(th_param(t, "size"), "4194304");
     assert_null(th_param(t, "numjobs"));
-    assert_null(fact(s, "127.0.0.1:18761", "device"));
-    assert_string_equal(fact(s, "127.0.0.1:18762", "hostname"), "127.0.0.1");
+    assert_null(th_fact(s, "127.0.0.1:18761", "device"));
+    assert_string_equal(th_fact(s, "127.0.0.1:18762", "hostname"), "127.0.0.1");
     pb_resultset_free(s);
 }
 
@@ -572,7 +559,7 @@ static void corpus_dirty_sigint(void **state)
                         "1073741824");
     assert_int_equal(sniff_file(CORPUS_DIR, f), 90);
     assert_string_equal(
-        fact(s, NULL, "flag.interrupted"),
+        th_fact(s, NULL, "flag.interrupted"),
         "line 2: fio: terminating on signal 2; ran 2.768 s of 10 s");
     pb_resultset_free(s);
 }
@@ -685,7 +672,7 @@ static void hostile_implausible(void **state)
     assert_int_equal(th_parse(JSONP, "mem", b, strlen(b), &s, &err), PB_OK);
     assert_val(s, "randread-4k-qd4", "read_lat_mean", 7.5e14);
     assert_val(s, "randread-4k-qd4", "read_bw", 155344592000.0);
-    assert_string_equal(fact(s, NULL, "flag.implausible"),
+    assert_string_equal(th_fact(s, NULL, "flag.implausible"),
                         "read_lat_mean 7.5e+14 ns > runtime 0.027 s; "
                         "read_bw 1.553e+11 B/s > 10 x io_bytes/runtime "
                         "1.553e+08 B/s");
@@ -695,7 +682,7 @@ static void hostile_implausible(void **state)
     free(buf);
     /* the fixture itself is plausible */
     s = fixture("fio-3.33_randread_4k_qd4_libaio.json");
-    assert_null(fact(s, NULL, "flag.implausible"));
+    assert_null(th_fact(s, NULL, "flag.implausible"));
     pb_resultset_free(s);
 }
 

@@ -11,19 +11,6 @@
 #define FX     PB_FIXTURES_DIR "/fio-terse/"
 #define CORPUS PB_CORPUS_DIR "/fio-terse/"
 
-/* Value of fact key of host (NULL: the source), or NULL. */
-static const char *fact(const struct pb_resultset *s, const char *host,
-                        const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++) {
-        const struct pb_fact *f = &s->facts[i];
-        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
-            && !strcmp(f->key, key))
-            return f->value;
-    }
-    return NULL;
-}
-
 /* ==== helpers (most in testhelp.h) ==== */
 
 #define TERSEP (&pb_parser_fio_terse)
@@ -53,7 +40,7 @@ static void test_v2(void **state)
      * rwmixread and the measured split is never taken for it */
     assert_string_equal(th_test_of(s, j)->name, "fio rw job=mix7030");
     assert_null(th_param(th_test_of(s, j), "rwmixread"));
-    assert_string_equal(fact(s, NULL, "flag.no_version"),
+    assert_string_equal(th_fact(s, NULL, "flag.no_version"),
                         "no version found");
     assert_string_equal(s->configs[0].label, "mix7030");
     /* 2;mix7030;0;0;2828;97517;24379;29;1;92;5.016595;9.183333;44;4181;
@@ -99,7 +86,7 @@ static void test_v3_v4(void **state)
         parse_ok(FX "fio-3.33_terse-v3_randrw70_4k_qd8.txt");
     assert_string_equal(s->tool_version, "fio-3.33");
     assert_string_equal(th_test_of(s, "mix7030")->name, "fio rw job=mix7030");
-    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_null(th_fact(s, NULL, "flag.no_version"));
     /* runtime 19 ms, iops 37210 / 16684 */
     assert_near(th_val(s, "mix7030", "read_iops"), 37210, 0);
     assert_near(th_val(s, "mix7030", "read_bw"), 152414315, 0);

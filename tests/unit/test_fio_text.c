@@ -10,19 +10,6 @@
 #define FX     PB_FIXTURES_DIR "/fio-text/"
 #define CORPUS PB_CORPUS_DIR "/fio-text/"
 
-/* Value of fact key of host (NULL: the source), or NULL. */
-static const char *fact(const struct pb_resultset *s, const char *host,
-                        const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++) {
-        const struct pb_fact *f = &s->facts[i];
-        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
-            && !strcmp(f->key, key))
-            return f->value;
-    }
-    return NULL;
-}
-
 /* ==== helpers (in testhelp.h) ==== */
 
 #define TEXTP (&pb_parser_fio_text)
@@ -205,18 +192,18 @@ static void test_sigint(void **state)
     (void)state;
     struct pb_resultset *s = parse_ok(FX "fio-3.33_randread_sigint_cmdline.txt");
     assert_string_equal(
-        fact(s, NULL, "flag.interrupted"),
+        th_fact(s, NULL, "flag.interrupted"),
         "line 7: fio: terminating on signal 2; ran 1.348 s of 30 s");
-    assert_string_equal(fact(s, NULL, "device"), "/dev/shm/pbfio18/sig.dat");
+    assert_string_equal(th_fact(s, NULL, "device"), "/dev/shm/pbfio18/sig.dat");
     assert_near(th_val(s, "sigint-text", "read_runtime"), 1348e6, 0);
     assert_string_equal(th_test_of(s, "sigint-text")->name,
                         "fio randread bs=4k iodepth=1");
-    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_null(th_fact(s, NULL, "flag.no_version"));
     pb_resultset_free(s);
     /* pasted command lines and their IOPS lines, no "fio-3.x" line */
     s = parse_ok(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt");
-    assert_string_equal(fact(s, NULL, "flag.no_version"), "no version found");
-    assert_null(fact(s, NULL, "flag.interrupted"));
+    assert_string_equal(th_fact(s, NULL, "flag.no_version"), "no version found");
+    assert_null(th_fact(s, NULL, "flag.interrupted"));
     pb_resultset_free(s);
 }
 
@@ -229,12 +216,12 @@ static void test_client_normal(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_client-server_one-server_normal.txt");
     assert_string_equal(s->tool_version, "fio-3.33");
-    assert_string_equal(fact(s, "vm", "hostname"), "vm");
+    assert_string_equal(th_fact(s, "vm", "hostname"), "vm");
     const struct pb_test *t = th_htest_of(s, "vm", "cs-global");
     assert_string_equal(t->name, "fio randread bs=4k iodepth=1");
     assert_string_equal(th_param(t, "ioengine"), "libaio");
     assert_near(th_hval(s, "vm", "cs-global", "read_iops"), 256000, 1e-9);
-    assert_null(fact(s, NULL, "flag.no_version"));
+    assert_null(th_fact(s, NULL, "flag.no_version"));
     pb_resultset_free(s);
     /* two servers: no host for the results, both names as a fact; the
      * header of x is found by its name without "<a> " */
@@ -255,7 +242,7 @@ static void test_client_normal(void **state)
     assert_int_equal(
         th_parse(&pb_parser_fio_text, "mem", two, strlen(two), &s, &err),
         PB_OK);
-    assert_string_equal(fact(s, NULL, "hostname"), "a, b");
+    assert_string_equal(th_fact(s, NULL, "hostname"), "a, b");
     assert_string_equal(th_test_of(s, "x")->name,
                         "fio randread bs=4k iodepth=1");
     assert_string_equal(th_param(th_test_of(s, "x"), "ioengine"), "sync");

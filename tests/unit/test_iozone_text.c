@@ -139,14 +139,6 @@ static const char *test_param(const struct pb_resultset *set,
     return NULL;
 }
 
-static const char *fact(const struct pb_resultset *set, const char *key)
-{
-    for (size_t i = 0; i < set->nfacts; i++)
-        if (!strcmp(set->facts[i].key, key))
-            return set->facts[i].value;
-    return NULL;
-}
-
 static void corpus_dir(void)
 {
     skip_unless_exists(PB_CORPUS_DIR "/iozone");
@@ -160,10 +152,10 @@ static void test_corpus_3327_ext4(void **state)
     corpus_dir();
     struct pb_resultset *set = load(CORPUS "iozone-3.327_auto_ext4_rovanion.txt");
     assert_string_equal(set->tool_version, "iozone-3.327");
-    assert_string_equal(fact(set, "iozone_version"), "3.327");
-    assert_null(fact(set, "flag.no_version"));
-    assert_string_equal(fact(set, "run_began"), "Sun Nov 21 03:38:06 2010");
-    assert_non_null(strstr(fact(set, "iozone_command"),
+    assert_string_equal(th_fact_any(set, "iozone_version"), "3.327");
+    assert_null(th_fact_any(set, "flag.no_version"));
+    assert_string_equal(th_fact_any(set, "run_began"), "Sun Nov 21 03:38:06 2010");
+    assert_non_null(strstr(th_fact_any(set, "iozone_command"),
                            "-a -f /RHTSspareLUN1/ext4 -n 4k -g 4096m"));
     assert_int_equal(set->nconfigs, 1);
     /* no Machine = line: the generic label names its file and version */
@@ -227,7 +219,7 @@ static void test_corpus_3430_write_only(void **state)
     struct pb_resultset *set = load(
         CORPUS "iozone-3.430_write-only-i0_trailing-space-padding_joyfeel.txt");
     assert_string_equal(set->tool_version, "iozone-3.430");
-    assert_string_equal(fact(set, "iozone_command"), "./iozone -a -i 0 -s 512");
+    assert_string_equal(th_fact_any(set, "iozone_command"), "./iozone -a -i 0 -s 512");
     /* 8 rows of write + rewrite; the blank padding gives nothing */
     assert_int_equal(set->nresults, 16);
     assert_int_equal(count(set, NULL, "read_bw", NULL), 0);
@@ -270,7 +262,7 @@ static void test_corpus_3465_odirect(void **state)
     corpus_dir();
     struct pb_resultset *set =
         load(CORPUS "iozone-3.465_auto_odirect_ilkermanap.txt");
-    assert_string_equal(fact(set, "iozone_command"), "/root/iozone -I -a");
+    assert_string_equal(th_fact_any(set, "iozone_command"), "/root/iozone -I -a");
     assert_int_equal(set->nresults, 126 * 13);
     const char *t = "iozone file_size=64k record_size=4k direct=1";
     assert_string_equal(test_param(set, t, "direct"), "1");
@@ -294,11 +286,11 @@ static void test_corpus_3506_multi_run(void **state)
     assert_string_equal(set->tool_version, "iozone-3.506");
     /* run1 auto (13) + throughput runs: 8+8+6+6+4+4+4 */
     assert_int_equal(set->nresults, 53);
-    assert_string_equal(fact(set, "run1.iozone_command"),
+    assert_string_equal(th_fact_any(set, "run1.iozone_command"),
                         "iozone -a -r 1k -s 4m");
-    assert_string_equal(fact(set, "run8.iozone_command"),
+    assert_string_equal(th_fact_any(set, "run8.iozone_command"),
                         "iozone -t 4 -i 11 -i 12 -r 1k -s 1m");
-    assert_null(fact(set, "iozone_command"));
+    assert_null(th_fact_any(set, "iozone_command"));
     const char *t = "iozone file_size=4M record_size=1k";
     expect_bw(set, t, "write_bw", "run1", 13721);
     expect_bw(set, t, "freread_bw", "run1", 24710);
@@ -364,8 +356,8 @@ static void test_corpus_partial_no_banner(void **state)
         load(CORPUS "iozone-partial-no-banner_128G_shmuma-perfdb.txt");
     assert_null(set->tool_version);
     /* issue 18 item 9: a pasted fragment says so */
-    assert_string_equal(fact(set, "flag.no_version"), "no version found");
-    assert_string_equal(fact(set, "iozone_command"),
+    assert_string_equal(th_fact_any(set, "flag.no_version"), "no version found");
+    assert_string_equal(th_fact_any(set, "iozone_command"),
                         "iozone -a -i 0 -i 1 -i 2 -s 128G");
     /* 13 rows x 6 columns: the other 7 are omitted */
     assert_int_equal(set->nresults, 13 * 6);
@@ -524,9 +516,9 @@ static void test_usec_mode_and_machine(void **state)
                      PB_DIR_LOWER);
     assert_string_equal(find(set, t, "write_latency", NULL)->host,
                         "<script>alert(1)</script>");
-    assert_string_equal(fact(set, "iozone_command"),
+    assert_string_equal(th_fact_any(set, "iozone_command"),
                         "iozone -N -M -s 64k -r 4k -i 0 <b>x</b>");
-    assert_non_null(strstr(fact(set, "uname"), "x86_64 GNU/Linux"));
+    assert_non_null(strstr(th_fact_any(set, "uname"), "x86_64 GNU/Linux"));
     pb_resultset_free(set);
 }
 
@@ -743,7 +735,7 @@ static void test_crlf_and_nul(void **state)
         assert_string_equal(a->results[i].metric, b->results[i].metric);
         assert_near(a->results[i].value, b->results[i].value, 0);
     }
-    assert_string_equal(fact(a, "iozone_command"), fact(b, "iozone_command"));
+    assert_string_equal(th_fact_any(a, "iozone_command"), th_fact_any(b, "iozone_command"));
     pb_resultset_free(a);
     pb_resultset_free(b);
     free(crlf);

@@ -11,29 +11,12 @@
 
 static const char *const BAD = PB_FIXTURES_DIR "/unreadable/bad";
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static const char *recognize_file(const char *dir, const char *name)
 {
     char path[1024];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     if (!buf)
         print_error("cannot read %s\n", path);
     assert_non_null(buf);
@@ -142,7 +125,7 @@ static void scan_dir(const char *dir, size_t *n)
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
             continue; /* bad/, jobs/ */
         size_t len;
-        char *buf = slurp(path, &len);
+        char *buf = th_slurp(path, &len);
         assert_non_null(buf);
         const char *what = pb_ingest_recognize(buf, len);
         if (what)
@@ -191,7 +174,7 @@ static void test_message(void **state)
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", BAD, cases[i].file);
         size_t len;
-        char *buf = slurp(path, &len);
+        char *buf = th_slurp(path, &len);
         assert_non_null(buf);
         struct pb_resultset *set = NULL;
         struct pb_err err;

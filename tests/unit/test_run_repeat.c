@@ -127,14 +127,6 @@ static struct pb_resultset *iops_set(double v, double w)
     return s;
 }
 
-static const char *fact(const struct pb_resultset *s, const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++)
-        if (!strcmp(s->facts[i].key, key))
-            return s->facts[i].value;
-    return NULL;
-}
-
 static void test_auto_stop(void **state)
 {
     (void)state;
@@ -159,11 +151,11 @@ static void test_auto_stop(void **state)
     assert_string_equal(st.why, "max");
     assert_near(st.rse, sqrt(20000.0 / 4) / sqrt(5.0) / 1000, 1e-12);
     pb_run_repeat_facts(p, &st, sets[0]);
-    assert_string_equal(fact(sets[0], "repeats_stop"), "max");
-    assert_string_equal(fact(sets[0], "repeats_done"), "5");
-    assert_string_equal(fact(sets[0], "repeats_metric"), "read_iops");
-    assert_string_equal(fact(sets[0], "repeats_rse"), "3.162%");
-    assert_string_equal(fact(sets[0], "repeats_target_rse"), "3%");
+    assert_string_equal(th_fact_any(sets[0], "repeats_stop"), "max");
+    assert_string_equal(th_fact_any(sets[0], "repeats_done"), "5");
+    assert_string_equal(th_fact_any(sets[0], "repeats_metric"), "read_iops");
+    assert_string_equal(th_fact_any(sets[0], "repeats_rse"), "3.162%");
+    assert_string_equal(th_fact_any(sets[0], "repeats_target_rse"), "3%");
     for (int i = 0; i < 5; i++)
         pb_resultset_free(sets[i]);
 
@@ -177,9 +169,9 @@ static void test_auto_stop(void **state)
     assert_string_equal(st.why, "target");
     assert_string_equal(st.metric, "write_iops");
     pb_run_repeat_facts(p, &st, sets[1]);
-    assert_string_equal(fact(sets[1], "repeats_stop"), "target");
-    assert_string_equal(fact(sets[1], "repeats_done"), "3");
-    assert_string_equal(fact(sets[1], "repeats_rse"), "0.5774%");
+    assert_string_equal(th_fact_any(sets[1], "repeats_stop"), "target");
+    assert_string_equal(th_fact_any(sets[1], "repeats_done"), "3");
+    assert_string_equal(th_fact_any(sets[1], "repeats_rse"), "0.5774%");
     for (int i = 0; i < 4; i++)
         pb_resultset_free(sets[i]);
     pb_run_plan_free(p);
@@ -191,7 +183,7 @@ static void test_auto_stop(void **state)
     sets[2] = iops_set(5, 5);
     assert_int_equal(pb_run_repeat_enough(p, sets, 3, &st), 0);
     pb_run_repeat_facts(p, &st, sets[0]);
-    assert_null(fact(sets[0], "repeats_stop"));
+    assert_null(th_fact_any(sets[0], "repeats_stop"));
     for (int i = 0; i < 3; i++)
         pb_resultset_free(sets[i]);
     pb_run_plan_free(p);

@@ -100,14 +100,6 @@ static int has(const struct pb_resultset *s, const char *label,
     return 0;
 }
 
-static const char *fact(const struct pb_resultset *s, const char *key)
-{
-    for (size_t i = 0; i < s->nfacts; i++)
-        if (!strcmp(s->facts[i].key, key))
-            return s->facts[i].value;
-    return NULL;
-}
-
 /* ==== the two tables of issue 11, verbatim ==== */
 
 static void test_issue_fsync_groups(void **state)
@@ -129,7 +121,7 @@ static void test_issue_fsync_groups(void **state)
     assert_string_equal(th_param(t, "rw"), "write");
     assert_string_equal(t->tool, "table");
     assert_int_equal(s->nresults, 4);
-    assert_string_equal(fact(s, "skipped_lines"), "0");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "0");
     pb_resultset_free(s);
 }
 
@@ -169,7 +161,7 @@ static void test_decimal_commas(void **state)
     assert_string_equal(rs->origin,
                         "title: line 1: Kompression auf dem Pool (Werte aus "
                         "zfs list), recordsize=128k");
-    assert_string_equal(fact(s, "skipped_lines"), "1");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "1");
     pb_resultset_free(s);
 }
 
@@ -194,7 +186,7 @@ static void test_markdown(void **state)
                                      "compression=lz4 and bs=16k:");
     /* the earlier sentence (--rw=randread) is not the one before */
     assert_string_equal(th_param(th_test_named(s, t), "rw"), "randread");
-    assert_string_equal(fact(s, "skipped_lines"), "5");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "5");
     assert_int_equal(s->nresults, 8);
     pb_resultset_free(s);
 }
@@ -243,9 +235,9 @@ static void test_aligned_with_prose(void **state)
     assert_string_equal(cparam(s, config_named(s, a), "ashift")->value, "12");
     assert_string_equal(cparam(s, config_named(s, b), "sync")->value, "always");
     assert_null(cparam(s, config_named(s, b), "ashift"));
-    assert_string_equal(fact(s, "tables"), "2");
-    assert_string_equal(fact(s, "skipped_lines"), "3");
-    assert_string_equal(fact(s, "table:2"), "lines 9-11");
+    assert_string_equal(th_fact_any(s, "tables"), "2");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "3");
+    assert_string_equal(th_fact_any(s, "table:2"), "lines 9-11");
     pb_resultset_free(s);
 }
 
@@ -291,7 +283,7 @@ static void test_more_shapes(void **state)
     const char *c = "mem.txt table 1: volblocksize=8k";
     assert_near(val(s, c, "write fsync=0", "write_bw"), 43201331, 0);
     assert_near(val(s, c, "write fsync=1", "write_iops"), 65, 0);
-    assert_string_equal(fact(s, "skipped_lines"), "1");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "1");
     pb_resultset_free(s);
     /* a UTF-8 BOM and CRLF from a spreadsheet; prose right after an
      * aligned table ends it; a pasted fio option in the sentence */
@@ -310,7 +302,7 @@ static void test_more_shapes(void **state)
     assert_string_equal(cparam(s, config_named(s, c), "compression")->value,
                         "zstd");
     assert_near(val(s, c, "write size=1G", "write_iops"), 100, 0);
-    assert_string_equal(fact(s, "skipped_lines"), "2");
+    assert_string_equal(th_fact_any(s, "skipped_lines"), "2");
     pb_resultset_free(s);
 }
 

@@ -24,23 +24,6 @@ static const struct pb_parser *zfs(void)
     return p;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static int parse_buf(const char *buf, size_t len, struct pb_resultset **out,
                      struct pb_err *err)
 {
@@ -69,7 +52,7 @@ static struct pb_resultset *load(const char *dir, const char *name)
     snprintf(path, sizeof(path), "%s/%s", dir, name);
     skip_unless_exists(path);
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     assert_non_null(buf);
     assert_true(zfs()->sniff(buf, len < 8192 ? len : 8192) >= 60);
     const struct pb_parser *best =
@@ -941,7 +924,7 @@ static void test_bad_fixtures(void **state)
         snprintf(errpath, sizeof(errpath), "%s.err", path);
         skip_unless_exists(path);
         size_t len, elen;
-        char *buf = slurp(path, &len), *want = slurp(errpath, &elen);
+        char *buf = th_slurp(path, &len), *want = th_slurp(errpath, &elen);
         assert_non_null(buf);
         assert_non_null(want);
         struct pb_resultset *s = pb_resultset_new();
@@ -989,7 +972,7 @@ static void test_truncated(void **state)
     while (fgets(name, sizeof(name), ls)) {
         name[strcspn(name, "\n")] = '\0';
         size_t len;
-        char *buf = slurp(name, &len);
+        char *buf = th_slurp(name, &len);
         if (!buf)
             continue;
         for (int pct = 0; pct <= 100; pct += 10) {
@@ -1070,7 +1053,7 @@ static void test_html_and_crlf(void **state)
         snprintf(path, sizeof(path), "%s/%s", CORPUS, files[f]);
         skip_unless_exists(path);
         size_t len;
-        char *buf = slurp(path, &len);
+        char *buf = th_slurp(path, &len);
         char *crlf = malloc(len * 2 + 1);
         size_t n = 0;
         for (size_t i = 0; i < len; i++) {
@@ -1286,7 +1269,7 @@ static void test_headerless(void **state)
     snprintf(path, sizeof(path), "%s/bad/zfs-fuse_zfs-list-H-o_no-header.txt",
              FIX);
     size_t len;
-    char *buf = slurp(path, &len);
+    char *buf = th_slurp(path, &len);
     assert_non_null(buf);
     assert_true(pb_ingest_find_parser(buf, len) == zfs());
     struct pb_ingest_opts o;

@@ -63,6 +63,29 @@ TH_FN char *th_slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* The value of fact key of host (NULL: a fact of the source itself), or
+ * NULL. */
+TH_FN const char *th_fact(const struct pb_resultset *s, const char *host,
+                          const char *key)
+{
+    for (size_t i = 0; i < s->nfacts; i++) {
+        const struct pb_fact *f = &s->facts[i];
+        if (((!host && !f->host) || (host && f->host && !strcmp(host, f->host)))
+            && !strcmp(f->key, key))
+            return f->value;
+    }
+    return NULL;
+}
+
+/* The value of the first fact key, whatever its host, or NULL. */
+TH_FN const char *th_fact_any(const struct pb_resultset *s, const char *key)
+{
+    for (size_t i = 0; i < s->nfacts; i++)
+        if (!strcmp(s->facts[i].key, key))
+            return s->facts[i].value;
+    return NULL;
+}
+
 /* th_slurp of dir/name; dir NULL: name is the path. */
 TH_FN char *th_slurp_in(const char *dir, const char *name, size_t *len)
 {
