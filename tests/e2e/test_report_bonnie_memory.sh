@@ -11,22 +11,9 @@
 # usage: test_report_bonnie_memory.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2
-command -v python3 >/dev/null 2>&1 || { echo "skipping: no python3" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$src/tests/e2e/gen_report_inputs.sh"
 
-python3 - "$src/fixtures/bonnie-csv/bonnie-2.00a_q-two-runs-appended.csv" 20000 "$tmp/b.csv" <<'EOF'
-import sys
-row = open(sys.argv[1]).readline().rstrip('\n').split(',')
-with open(sys.argv[3], 'w') as f:
-    for i in range(int(sys.argv[2])):
-        r = list(row)
-        r[2] = 'm%05d' % i
-        r[9] = str(1000 + i)   # putc (Per Chr), K/s
-        f.write(','.join(r) + '\n')
-EOF
+gen_bonnie_machines 20000 "$tmp/b.csv"
 "$pb" ingest --db "$tmp/b.db" "$tmp/b.csv" >/dev/null 2>"$tmp/i.err" || fail "ingest: $(cat "$tmp/i.err")"
 grep -q '720000 results' "$tmp/i.err" || fail "ingest: $(cat "$tmp/i.err")"
 
