@@ -188,7 +188,8 @@ static size_t value_index(const struct cand *k, const char *v)
 /* Column col of the value index matrix: k's value index of every cell,
  * looked up once per owner. */
 static void fill_vi(const struct rp_data *d, const size_t *cells, size_t n,
-                    const struct cand *k, size_t *vi, size_t stride, size_t col)
+                    const struct cand *k, uint32_t *vi, size_t stride,
+                    size_t col)
 {
     size_t no = owners(d, k);
     size_t *memo = pb_xmalloc((no + 1) * sizeof(size_t));
@@ -199,13 +200,13 @@ static void fill_vi(const struct rp_data *d, const size_t *cells, size_t n,
         size_t o = owner_of(c, k);
         if (memo[o] == SIZE_MAX)
             memo[o] = value_index(k, cell_value(d, c, k));
-        vi[i * stride + col] = memo[o];
+        vi[i * stride + col] = (uint32_t)memo[o];
     }
     free(memo);
 }
 
 /* Sorting cells by a list of dims of the per-cell value index matrix. */
-static const size_t *sk_vi;
+static const uint32_t *sk_vi;
 static const size_t *sk_dims;
 static size_t sk_ndims, sk_stride;
 
@@ -381,7 +382,7 @@ static uint64_t hval(size_t dim, size_t v)
 
 struct keyed {
     uint64_t key;
-    size_t x, s;
+    uint32_t x, s; /* value indexes: 16 bytes an element, not 24 */
 };
 
 static int cmp_keyed(const void *a, const void *b)
@@ -458,7 +459,7 @@ static void sort_keyed(struct keyed *v, size_t n, struct keyed *tmp2)
  * not matter to coverage. */
 struct dense {
     uint64_t *k;
-    size_t *id;
+    uint32_t *id; /* dense ids < the elements of one call */
     unsigned *gen;
     size_t mask;
     unsigned g;
@@ -558,7 +559,7 @@ static size_t stamp_hit(size_t *st, size_t i, size_t gen)
  * cells (each value of a goes with one value of b: `vdevs` and `disks`
  * of a `layout` such as stripe-2). Such a b is no dimension of its own
  * when a is swept. */
-static unsigned char *dependencies(const struct cand *cands, const size_t *vi,
+static unsigned char *dependencies(const struct cand *cands, const uint32_t *vi,
                                    size_t stride, size_t n, size_t nreal)
 {
     unsigned char *dep = pb_xcalloc(nreal * nreal + 1, 1);
@@ -600,7 +601,7 @@ static int depends(const unsigned char *dep, size_t nreal, size_t x,
 /* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
  * groups (same value of every other dimension) holding at least two x
  * values, and two series values when s is given. */
-static size_t coverage(const struct cand *cands, const size_t *vi,
+static size_t coverage(const struct cand *cands, const uint32_t *vi,
                        size_t stride, const uint64_t *full, size_t n,
                        size_t nreal, size_t x, size_t s,
                        const unsigned char *dep, struct cov_ws *w)
@@ -699,7 +700,7 @@ static size_t coverage(const struct cand *cands, const size_t *vi,
 /* ==== panels ==== */
 
 static void emit_panels(struct sweep_ctx *x, size_t metric, const size_t *cells,
-                        size_t n, struct cand *cands, size_t ncand, size_t *vi,
+                        size_t n, struct cand *cands, size_t ncand, uint32_t *vi,
                         size_t xi, size_t si, const size_t *pdims, size_t npd)
 {
     struct rp_data *d = x->d;
@@ -928,7 +929,7 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     /* per-cell value indexes; room for the family, label and test
      * pseudo-dims */
     size_t stride = ncand + 3;
-    size_t *vi = pb_xcalloc(n * stride + 1, sizeof(size_t));
+    uint32_t *vi = pb_xcalloc(n * stride + 1, sizeof(uint32_t));
     for (size_t k = 0; k < ncand; k++)
         fill_vi(d, cells, n, &cands[k], vi, stride, k);
     /* The config label is a dimension of its own for configurations the
@@ -1094,15 +1095,15 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             if (k != bx && k != bsi && !depends(dep, nreal, bx, bsi, k))
                 pd[npd++] = k;
         /* repack without the cells that lack x or the series */
-        size_t *vi2 = pb_xcalloc(n * ncand + 1, sizeof(size_t));
+        uint32_t *vi2 = pb_xcalloc(n * ncand + 1, sizeof(uint32_t));
         size_t *cells2 = pb_xcalloc(n + 1, sizeof(size_t));
         size_t n2 = 0;
         for (size_t i = 0; i < n; i++) {
-            const size_t *row = vi + i * stride;
+            const uint32_t *row = vi + i * stride;
             if (!cands[bx].vals[row[bx]] ||
                 (bsi != SIZE_MAX && !cands[bsi].vals[row[bsi]]))
                 continue;
-            memcpy(vi2 + n2 * ncand, row, ncand * sizeof(size_t));
+            memcpy(vi2 + n2 * ncand, row, ncand * sizeof(uint32_t));
             cells2[n2++] = cells[i];
         }
         emit_panels(x, metric, cells2, n2, cands, ncand, vi2, bx,
