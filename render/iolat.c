@@ -296,6 +296,20 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
     free(lines);
 }
 
+int rp_iolat_metric(const char *metric)
+{
+    static const char *const sfx[] = {"_iops", "_clat_mean", "_clat_p99"};
+    for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+        size_t n = strlen(dirs[k]);
+        if (strncmp(metric, dirs[k], n))
+            continue;
+        for (size_t m = 0; m < 3; m++)
+            if (!strcmp(metric + n, sfx[m]))
+                return 1;
+    }
+    return 0;
+}
+
 int rp_has_iops_latency(const struct rp_data *d)
 {
     struct family fam[MAX_FAMILIES];

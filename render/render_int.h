@@ -448,6 +448,9 @@ void rp_results_link(struct pb_buf *h, const struct pb_render_opts *opts,
 
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);
+/* Is metric one of the three "IOPS against latency" reads of a test
+ * (DIR_iops, DIR_clat_mean, DIR_clat_p99)? stream.c loads those groups. */
+int rp_iolat_metric(const char *metric);
 void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
 /* latency.c: the latency distributions of fio json+ bins, per test. */
