@@ -66,6 +66,7 @@ enum db_stmt {
     S_COUNTS,
     /* report queries */
     S_REPORT_ROWS,
+    S_REPORT_METRICS,
     S_REPORT_CONFIGS,
     S_REPORT_TESTS,
     S_REPORT_CONFIG_PARAMS,

@@ -3,6 +3,7 @@
 #include "model/db_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -266,12 +267,85 @@ int db_source_kept(const struct pb_db_filter *f, long long id)
     return lo < f->nsource_ids && f->source_ids[lo] == id;
 }
 
+/* The metric table, by id, for the report's rows. */
+struct metric_texts {
+    long long *id; /* ascending */
+    char **name, **unit, **direction;
+    size_t n, cap;
+};
+
+static void metric_texts_release(struct metric_texts *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->name[i]);
+        free(m->unit[i]);
+        free(m->direction[i]);
+    }
+    free(m->id);
+    free(m->name);
+    free(m->unit);
+    free(m->direction);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? pb_xstrdup(s) : NULL;
+}
+
+static int metric_texts_load(struct pb_db *db, struct metric_texts *m,
+                             struct pb_err *err)
+{
+    memset(m, 0, sizeof(*m));
+    sqlite3_stmt *q = db_stmt(db, S_REPORT_METRICS, err);
+    if (!q)
+        return PB_EDB;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (m->n == m->cap) {
+            m->cap = m->cap ? 2 * m->cap : 64;
+            m->id = pb_xrealloc(m->id, m->cap * sizeof(*m->id));
+            m->name = pb_xrealloc(m->name, m->cap * sizeof(*m->name));
+            m->unit = pb_xrealloc(m->unit, m->cap * sizeof(*m->unit));
+            m->direction =
+                pb_xrealloc(m->direction, m->cap * sizeof(*m->direction));
+        }
+        m->id[m->n] = sqlite3_column_int64(q, 0);
+        m->name[m->n] = dup_or_null(db_col_text(q, 1));
+        m->unit[m->n] = dup_or_null(db_col_text(q, 2));
+        m->direction[m->n] = dup_or_null(db_col_text(q, 3));
+        m->n++;
+    }
+    return db_finish_query(db, q, rc, 0, err);
+}
+
+/* Index of metric id in m, or SIZE_MAX. */
+static size_t metric_texts_find(const struct metric_texts *m, long long id)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n && m->id[lo] == id ? lo : SIZE_MAX;
+}
+
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
 {
+    struct metric_texts mt;
+    int mrc = metric_texts_load(db, &mt, err);
+    if (mrc) {
+        metric_texts_release(&mt);
+        return mrc;
+    }
     sqlite3_stmt *q = db_stmt(db, S_REPORT_ROWS, err);
-    if (!q)
+    if (!q) {
+        metric_texts_release(&mt);
         return PB_EDB;
+    }
     bind_filter(q, f);
     if (f && f->source_ids && f->nsource_ids) {
         /* the range of the kept ids in SQL, so that SQLite sorts only
@@ -280,6 +354,7 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
         sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
     }
     int rc, stop = 0;
+    size_t mi = SIZE_MAX; /* rows come by metric: the last one found */
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_rrow r;
         r.test_id = sqlite3_column_int64(q, 0);
@@ -288,21 +363,26 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
         r.source_id = sqlite3_column_int64(q, 3);
         if (!db_source_kept(f, r.source_id))
             continue;
-        r.metric = db_col_text(q, 4);
-        r.unit = db_col_text(q, 5);
-        r.direction = db_col_text(q, 6);
-        r.job = db_col_text(q, 7);
-        r.host = db_col_text(q, 8);
-        r.has_value = sqlite3_column_type(q, 9) != SQLITE_NULL;
-        r.value = sqlite3_column_double(q, 9);
-        r.null_reason = db_col_text(q, 10);
-        r.has_stderr = sqlite3_column_type(q, 11) != SQLITE_NULL;
-        r.stderr_ = sqlite3_column_double(q, 11);
-        r.samples = (long)sqlite3_column_int64(q, 12);
+        if (mi == SIZE_MAX || mt.id[mi] != r.metric_id)
+            mi = metric_texts_find(&mt, r.metric_id);
+        /* the JOIN on metric keeps only rows whose metric exists */
+        r.metric = mi != SIZE_MAX ? mt.name[mi] : NULL;
+        r.unit = mi != SIZE_MAX ? mt.unit[mi] : NULL;
+        r.direction = mi != SIZE_MAX ? mt.direction[mi] : NULL;
+        r.job = db_col_text(q, 4);
+        r.host = db_col_text(q, 5);
+        r.has_value = sqlite3_column_type(q, 6) != SQLITE_NULL;
+        r.value = sqlite3_column_double(q, 6);
+        r.null_reason = db_col_text(q, 7);
+        r.has_stderr = sqlite3_column_type(q, 8) != SQLITE_NULL;
+        r.stderr_ = sqlite3_column_double(q, 8);
+        r.samples = (long)sqlite3_column_int64(q, 9);
         if ((stop = cb(ctx, &r)) != 0)
             break;
     }
-    return db_finish_query(db, q, rc, stop, err);
+    rc = db_finish_query(db, q, rc, stop, err);
+    metric_texts_release(&mt);
+    return rc;
 }
 
 /* Rows of a three-text-column listing (id, a, b) or (id, a, b, c). */

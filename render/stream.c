@@ -3,6 +3,7 @@
  * in memory, the others are read back one test at a time. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/stream_int.h"
+#include "render/report_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct rp_stream {
     size_t ntests;
     size_t *tgroup; /* by test index: its first group; SIZE_MAX none */
     unsigned char *res; /* by group: resident */
+    unsigned char *win; /* by group: read back with its test (windowed) */
     int *morder;
     size_t loaded; /* test in the window; SIZE_MAX none */
     struct rp_cell *side;
@@ -72,6 +74,7 @@ void rp_stream_free(struct rp_stream *s)
     free(s->cnt);
     free(s->tgroup);
     free(s->res);
+    free(s->win);
     free(s->morder);
     free(s->side);
     free(s);
@@ -240,6 +243,21 @@ static void set_first(struct rp_data *d, size_t base, size_t n)
     }
 }
 
+/* Does a section read g's cells when its test is loaded? Its chart, the
+ * table of tests with one configuration and the complete tables read the
+ * charted groups (g->chart); "All metrics of this test" and "Other values"
+ * read at most MAX_ALL_ROWS cells, the first groups of a test in order
+ * (before: the cells of the test's groups before g); "IOPS against
+ * latency" reads three fio metrics. Every other group of the test is only
+ * counted (g->n): its cells stay on disk (bonnie++'s 36 metrics of 57,142
+ * machines were a 148 MB window). */
+static int windowed(const struct rp_data *d, const struct rp_group *g,
+                    size_t before)
+{
+    return g->chart || before < MAX_ALL_ROWS ||
+           rp_iolat_metric(d->metrics[g->metric].name);
+}
+
 int rp_stream_resident(struct rp_data *d, struct pb_err *err)
 {
     struct rp_stream *s = d->stream;
@@ -278,13 +296,20 @@ int rp_stream_resident(struct rp_data *d, struct pb_err *err)
                           strerror(s->failed));
     rp_cells_sort(d, s->morder, d->cells, d->ncells);
     set_first(d, 0, d->ncells);
-    /* the window: the largest test's cells of groups on disk */
+    /* the window: the largest test's cells of the groups on disk that a
+     * section reads (windowed) */
+    s->win = pb_xcalloc(d->ngroups + 1, 1);
     size_t win = 0;
     for (size_t g = 0; g < d->ngroups;) {
-        size_t h = g, sum = 0;
-        for (; h < d->ngroups && d->groups[h].test == d->groups[g].test; h++)
-            if (!s->res[h])
+        size_t h = g, sum = 0, before = 0;
+        for (; h < d->ngroups && d->groups[h].test == d->groups[g].test;
+             h++) {
+            s->win[h] = (unsigned char)(!s->res[h] &&
+                                        windowed(d, &d->groups[h], before));
+            before += d->groups[h].n;
+            if (s->win[h])
                 sum += d->groups[h].n;
+        }
         if (sum > win)
             win = sum;
         g = h;
@@ -376,7 +401,7 @@ void rp_stream_test(const struct rp_data *d, size_t test)
             const struct rp_cell *c = &s->buf[i];
             if (gc == SIZE_MAX || d->groups[gc].metric != c->metric)
                 gc = group_of(d, c->test, c->metric);
-            if (gc == SIZE_MAX || s->res[gc] || nw == room)
+            if (gc == SIZE_MAX || !s->win[gc] || nw == room)
                 continue;
             w[nw] = *c;
             if (s->nside)

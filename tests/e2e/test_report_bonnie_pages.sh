@@ -11,26 +11,9 @@
 # usage: test_report_bonnie_pages.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2
-command -v python3 >/dev/null 2>&1 || { echo "skipping: no python3" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$src/tests/e2e/gen_report_inputs.sh"
 
-gen() { # N FILE
-    python3 - "$src/fixtures/bonnie-csv/bonnie-2.00a_q-two-runs-appended.csv" "$1" "$2" <<'EOF'
-import sys
-row = open(sys.argv[1]).readline().rstrip('\n').split(',')
-with open(sys.argv[3], 'w') as f:
-    for i in range(int(sys.argv[2])):
-        r = list(row)
-        r[2] = 'm%05d' % i
-        r[9] = str(1000 + i)   # putc (Per Chr), K/s
-        f.write(','.join(r) + '\n')
-EOF
-}
-
-gen 2500 "$tmp/b.csv"
+gen_bonnie_machines 2500 "$tmp/b.csv"
 "$pb" ingest --db "$tmp/b.db" "$tmp/b.csv" >/dev/null 2>"$tmp/i.err" || fail "ingest: $(cat "$tmp/i.err")"
 "$pb" report --db "$tmp/b.db" -o "$tmp/rep" >/dev/null 2>"$tmp/r.err" || fail "report: $(cat "$tmp/r.err")"
 grep -q "2 more pages of long tables" "$tmp/r.err" || fail "report: summary '$(cat "$tmp/r.err")'"
@@ -57,7 +40,7 @@ c2=$(grep -o '<td[^>]*>[^<]*</td>' "$tmp/rep/bonnie-002.html" | grep -m1 '>1.95<
 [ -n "$c2" ] && [ "$c2" != "$c0" ] && [ "$c2" != "$c1" ] || fail "colours: middle '$c2' (slowest '$c0', fastest '$c1')"
 
 # 1,000 machines: one page
-gen 1000 "$tmp/s.csv"
+gen_bonnie_machines 1000 "$tmp/s.csv"
 "$pb" ingest --db "$tmp/s.db" "$tmp/s.csv" >/dev/null 2>&1
 "$pb" report --db "$tmp/s.db" -o "$tmp/srep" >/dev/null 2>"$tmp/s.err" || fail "report 1000: $(cat "$tmp/s.err")"
 [ "$(rows "$tmp/srep/index.html" | wc -l)" = 1000 ] || fail "1000 machines: not 1000 rows"

@@ -20,25 +20,9 @@
 # usage: test_report_table_pages.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2
-command -v python3 >/dev/null 2>&1 || { echo "skipping: no python3" >&2; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$src/tests/e2e/gen_report_inputs.sh"
 
-gen() { # N FILE
-    python3 - "$1" "$2" <<'EOF'
-import sys
-n = int(sys.argv[1])
-with open(sys.argv[2], "w") as f:
-    f.write("disks\trw\tbs\tIOPS\tlat (us)\n")
-    for i in range(n):
-        f.write("%d\trandread\t4k\t%d\t%d\n" %
-                (i + 1, 1000 + (37 * i) % n, 50 + (11 * i) % n))
-EOF
-}
-
-gen 2500 "$tmp/t.tsv"
+gen_table_configs 2500 "$tmp/t.tsv"
 (cd "$tmp" && "$pb" ingest -q --db t.db --format table t.tsv) ||
     fail "ingest 2500"
 (cd "$tmp" && "$pb" report --db t.db -o rep --raw-rows 1000 \
@@ -114,7 +98,7 @@ grep -qF "<code>poolbench export --db t.db --csv --test &#39;rand.*4k&#39; --con
 [ $? = 2 ] || fail "--raw-rows -1: not a usage error"
 
 # exactly 1,000 configurations: one page
-gen 1000 "$tmp/s.tsv"
+gen_table_configs 1000 "$tmp/s.tsv"
 (cd "$tmp" && "$pb" ingest -q --db s.db --format table s.tsv &&
     "$pb" report --db s.db -o srep >/dev/null 2>s.err) || fail "report 1000"
 ls "$tmp/srep" | grep -q '^t1-all-' && fail "1000 configurations: a page of its own"

@@ -595,6 +595,68 @@ static void test_empty_and_pdf(void **state)
     free(dir);
 }
 
+/* The window of a streamed report (render/stream.c): loading a test reads
+ * back only the groups a section reads (charted, the first MAX_ALL_ROWS
+ * cells of "All metrics" in group order, the IOPS-against-latency
+ * metrics); the others stay on disk (first == SIZE_MAX). 1,200
+ * configurations of one fio test, five metrics. */
+static void test_stream_window(void **state)
+{
+    (void)state;
+    char *dir = make_tmp();
+    struct pb_db *db = open_db(dir);
+    struct pb_resultset *s = new_set("fio-json");
+    size_t t = pb_rs_test(s, "fio randread bs=4k", "fio");
+    static const char *const ms[] = {"read_iops", "read_clat_mean",
+                                     "read_clat_p50", "sys_cpu", "usr_cpu"};
+    for (int i = 0; i < 1200; i++) {
+        char label[16];
+        snprintf(label, sizeof(label), "c%04d", i);
+        size_t c = pb_rs_config(s, label);
+        for (int m = 0; m < 5; m++)
+            pb_rs_add(s, c, t, NULL, label, ms[m], m ? "ns" : "ops/s",
+                      m ? PB_DIR_LOWER : PB_DIR_HIGHER, 1000.0 + i + m);
+    }
+    store(db, s);
+    struct rp_data d;
+    struct pb_err err = {0};
+    assert_int_equal(rp_data_load_streamed(db, NULL, NULL, &d, &err), PB_OK);
+    assert_non_null(d.stream);
+    assert_int_equal(d.ngroups, 5);
+    rp_stream_test(&d, 0);
+    size_t before = 0, loaded = 0, ondisk = 0;
+    for (size_t g = 0; g < d.ngroups; g++) {
+        const struct rp_group *gr = &d.groups[g];
+        const char *m = d.metrics[gr->metric].name;
+        int want = rp_group_resident(&d, gr) || gr->chart || before < 1000 ||
+                   rp_iolat_metric(m);
+        assert_int_equal(gr->first != SIZE_MAX, want);
+        if (gr->first == SIZE_MAX) {
+            ondisk++;
+        } else {
+            loaded++;
+            /* the cells are the group's own: c0000 first, its value */
+            assert_int_equal(gr->n, 1200);
+            const struct rp_cell *c = &d.cells[gr->first];
+            assert_int_equal(c->metric, gr->metric);
+            assert_string_equal(d.configs[c->config].label, "c0000");
+            size_t k = 0;
+            while (strcmp(ms[k], m))
+                k++;
+            assert_near(c->mean, 1000.0 + (double)k, 1e-9);
+        }
+        before += gr->n;
+    }
+    /* read_iops (charted) and read_clat_mean (IOPS against latency) and
+     * the first group in order come back; two of the others stay out */
+    assert_true(ondisk >= 2);
+    assert_true(loaded >= 2);
+    rp_data_release(&d);
+    pb_db_close(db);
+    rm_tree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -605,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_empty_and_pdf),
         cmocka_unit_test(test_pdf_layout),
+        cmocka_unit_test(test_stream_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

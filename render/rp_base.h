@@ -1,0 +1,115 @@
+/* Private to render/: text helpers (html.c) and units (units.c) shared by
+ * the render/ files. Included through render/render_int.h. */
+#ifndef PB_RP_BASE_H
+#define PB_RP_BASE_H
+
+#include "render/render.h"
+
+#include <stddef.h>
+
+/* ==== text: sanitising and escaping (html.c) ==== */
+
+/* Arena copy of s as valid UTF-8 that XML accepts: invalid sequences and
+ * control characters become U+FFFD, tab/CR/LF become a space. NULL in
+ * gives NULL out. Every string read from the database goes through it. */
+char *rp_clean(struct pb_arena *a, const char *s);
+
+/* Append s escaped for HTML/XML text and attribute values (& < > " '). */
+void rp_esc(struct pb_buf *b, const char *s);
+
+/* Lowercase [a-z0-9-] slug of s, at most max bytes, for file names and
+ * ids; "x" when nothing is left. Writes into buf (max + 1 bytes). */
+const char *rp_slug(const char *s, char *buf, size_t max);
+
+/* The strings up to a NULL, one after the other in buf, cut at n - 1
+ * bytes as snprintf(buf, n, "%s%s...") would (without its cost). Returns
+ * buf. */
+char *rp_cat(char *buf, size_t n, ...);
+
+/* Natural order: digit runs compare as numbers ("bs=4k" < "bs=16k"). */
+int rp_natcmp(const char *a, const char *b);
+
+/* Byte length of the UTF-8 sequence starting at s (1 for bad bytes). */
+size_t rp_u8len(const char *s);
+
+/* ==== units (units.c) ==== */
+
+enum rp_ukind {
+    RP_U_BPS,   /* B/s: KiB/s, MiB/s, GiB/s */
+    RP_U_IOPS,  /* ops/s of fio *_iops: k IOPS */
+    RP_U_OPS,   /* other ops/s */
+    RP_U_NS,    /* ns, µs, ms, s */
+    RP_U_BYTES, /* B, KiB, MiB, ... */
+    RP_U_PCT,   /* % */
+    RP_U_RATIO, /* 1.99× */
+    RP_U_OTHER  /* unit kept as given, SI prefixes for big numbers */
+};
+
+struct rp_unit {
+    enum rp_ukind kind;
+    const char *raw; /* the stored unit ("Seconds"), for RP_U_OTHER */
+};
+
+void rp_unit_of(const char *metric, const char *unit, struct rp_unit *out);
+
+/* A display scale: value / div, then the suffix (" MiB/s", "k IOPS"). */
+struct rp_scale {
+    double div;
+    char prefix[8]; /* "k" for IOPS-like units; "" otherwise */
+    char name[40];  /* axis name: "MiB/s", "IOPS", "µs", "Files/s" */
+};
+
+/* Scale in which `maxabs` reads best. */
+void rp_scale_for(const struct rp_unit *u, double maxabs, struct rp_scale *out);
+
+/* v in human units with 4 significant digits: "148.1 MiB/s",
+ * "37.93k IOPS", "292.6 µs", "1.99×". Returns buf. */
+const char *rp_fmt(const struct rp_unit *u, double v, char *buf, size_t n);
+
+/* v ± se in one scale: "148.1 ± 1.2 MiB/s"; se < 0 gives rp_fmt. */
+const char *rp_fmt_pm(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n);
+
+/* Just the ± part in v's scale: "± 1.2 MiB/s". */
+const char *rp_fmt_se(const struct rp_unit *u, double v, double se, char *buf,
+                      size_t n);
+
+/* The same text as snprintf(buf, n, "%.*f", decimals, x) (n >= 40), by
+ * hand where no rounding tie is near: printf of doubles was a third of
+ * the time of big reports. Returns buf. */
+const char *rp_fixed(double x, int decimals, char *buf, size_t n);
+
+/* The same text as snprintf(buf, n, "%.10g", v) (n >= 40). Returns buf. */
+const char *rp_g10(double v, char *buf, size_t n);
+
+/* "%lld" of v; prefix + "%.1f%%" of v (n >= 48). Return buf. */
+const char *rp_int(long long v, char *buf, size_t n);
+const char *rp_pct1(const char *prefix, double v, char *buf, size_t n);
+
+/* The same text as pb_fmt_num (shortest exact decimal), faster. */
+const char *rp_num(double v, char *buf, size_t n);
+
+/* v / s->div with `decimals` decimals and the prefix, no unit name. */
+const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
+                          char *buf, size_t n);
+
+/* Round ticks from lo to hi (lo <= 0 <= hi usually), about target of them.
+ * Values are in the scaled unit. */
+struct rp_ticks {
+    double lo, hi, step;
+    int n, decimals;
+};
+void rp_ticks(double lo, double hi, int target, struct rp_ticks *out);
+
+/* Keys whose values are byte sizes ("recordsize", "bs", ...). */
+int rp_size_key(const char *key);
+
+/* A parameter value for display: sizes as "4k"/"128k"/"1M", else as is.
+ * Returns buf or value. */
+const char *rp_param_text(const char *key, const char *value, char *buf,
+                          size_t n);
+
+/* Human name of a metric: "read IOPS", "sequential output, block". */
+const char *rp_metric_title(const char *metric, char *buf, size_t n);
+
+#endif
