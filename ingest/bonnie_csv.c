@@ -988,4 +988,6 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse};
+/* parse streams when the set is streamed (set->stream) */
+const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse,
+                                               parse, PB_STREAM_MIN};
