@@ -171,7 +171,17 @@ void pb_rs_config_param(struct pb_resultset *set, size_t config,
 void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
                                const char *key, const char *value,
                                const char *origin);
-/* Add a test; tests with the same name and tool share one index. */
+/* Find or add the test of name, tool and exactly the parameters
+ * params[0..n) (copied; their order is kept, a key given twice keeps its
+ * last value, origins are ignored), as the database keys tests: a row of
+ * the same name with other parameters gets a test of its own. Returns its
+ * index. Do not add parameters to it with pb_rs_test_param. */
+size_t pb_rs_test_kv(struct pb_resultset *set, const char *name,
+                     const char *tool, const struct pb_kv *params, size_t n);
+/* Find (by name and tool: the first test added of that name) or add a
+ * test, for parsers that give a test's parameters with pb_rs_test_param
+ * afterwards; the parameters of every row of the name are then merged
+ * into it (the last value of a key wins). */
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool);
 void pb_rs_test_param(struct pb_resultset *set, size_t test, const char *key,

@@ -19,53 +19,14 @@ q() { sqlite3 "$1" "$2"; }
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 
-Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
-          t.name, m.name, r.value, (SELECT text FROM reason WHERE id = r.reason_id), r.stderr, r.samples,
-          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
-                          WHERE result_id = r.id ORDER BY seq)
-   FROM result r JOIN config c ON c.id = r.config_id
-   JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
-   LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
-   ORDER BY r.id;
-   SELECT source_id, host, key, value FROM fact ORDER BY rowid;
-   SELECT label, signature FROM config_own ORDER BY id;
-   SELECT own_id, key, value, origin FROM config_own_param
-   ORDER BY own_id, key;
-   SELECT t.name, p.key, p.value FROM test_param p
-   JOIN test t ON t.id = p.test_id ORDER BY t.id, p.key;
-   SELECT result_id, kind, total, nbins, hex(bins) FROM latency_hist
-   ORDER BY result_id;"
-
-# same FILE PARTS...: the database streamed in parts equals the whole one
-same() {
-    f=$1
-    shift
-    rm -f "$tmp"/w.db* "$tmp"/w.err
-    "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>"$tmp/w.err"
-    a=$?
-    q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
-    for part in "$@"; do
-        rm -f "$tmp"/s.db*
-        POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$part \
-            "$pb" ingest --db "$tmp/s.db" --quiet "$f" >/dev/null \
-            2>"$tmp/s.err"
-        b=$?
-        [ $a -eq $b ] || fail "$f part $part: exit $b, whole $a"
-        cmp -s "$tmp/w.err" "$tmp/s.err" ||
-            fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
-        q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
-        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
-        cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
-            fail "$f part $part: database differs from the whole parse"
-    done
-}
+. "$src/tests/e2e/stream_compare.sh"
 
 n=0
 for f in "$src"/fixtures/fio-json/*.json "$src"/fixtures/fio-json/bad/* \
          ${3:+"$3"/fio-json/*}; do
     case $f in *.err | *.expected | *.md) continue ;; esac
     [ -f "$f" ] || continue
-    same "$f" 1 40
+    stream_same "$f" 1 40
     n=$((n + 1))
 done
 [ $n -ge 20 ] || fail "only $n fio JSON files compared"
@@ -113,7 +74,7 @@ PY
 
 # -- generated: the same database in parts of 1, 40 and 16,384 results
 gen 600 "$tmp/g.json"
-same "$tmp/g.json" 1 40 16384
+stream_same "$tmp/g.json" 1 40 16384
 db="$tmp/g.db"
 POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$db" \
     "$tmp/g.json" >"$tmp/out" 2>&1 || fail "g.json: $(cat "$tmp/out")"
