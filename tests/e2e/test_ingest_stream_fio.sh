@@ -33,8 +33,10 @@ done
 
 # gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
 # (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3
-# numjobs clones "cNNNNNN", a json,normal tail with fio's interrupt line;
-# job BADJOB has usr_cpu 1.2.5
+# numjobs clones "cNNNNNN", every 7th ioengine sync instead of psync (a
+# test of the same name with other parameters: its own test, whole and
+# streamed), a json,normal tail with fio's interrupt line; job BADJOB
+# has usr_cpu 1.2.5
 gen() {
     python3 - "$src/fixtures/fio-json/fio-3.33_randwrite_numjobs3_no-group-reporting.json" "$@" <<'PY'
 import json, sys
@@ -47,11 +49,13 @@ j['groupid'] = 12345678
 o = j['job options']
 o['numjobs'] = '@NJ@'
 o['filename'] = '@DEV@'
+o['ioengine'] = '@ENG@'
 j['write']['iops'] = 987654321.25
 j['usr_cpu'] = 7654321.5
 t = '\n'.join('    ' + l for l in json.dumps(j, indent=2).split('\n'))
 t = t.replace('"@NAME@"', '"%(name)s"').replace('12345678', '%(gid)d')
 t = t.replace('"@NJ@"', '"%(nj)d"').replace('"@DEV@"', '"/dev/sd%(dev)s"')
+t = t.replace('"@ENG@"', '"%(eng)s"')
 t = t.replace('987654321.25', '%(iops)s').replace('7654321.5', '%(cpu)s')
 with open(out, 'w') as f:
     f.write('note: both iodepth >= 1 and synchronous I/O engine are '
@@ -64,6 +68,7 @@ with open(out, 'w') as f:
             x = i + k
             v = {'name': ('c%06d' if nj > 1 else 'j%06d') % i, 'gid': i // 1000,
                  'nj': nj, 'dev': 'abcd'[i % 4], 'iops': '%d.25' % (1000 + x % 997),
+                 'eng': 'sync' if i % 7 == 3 else 'psync',
                  'cpu': '1.5' if x != bad else '1.2.5'}
             f.write((',\n' if x else '') + t % v)
         i += nj
@@ -84,6 +89,16 @@ v() { # v JOB METRIC: value
     q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
 }
 [ "$(v j000102 write_iops)" = 1102.25 ] || fail "j000102 $(v j000102 write_iops)"
+# one test name per numjobs, each with psync and with sync jobs: 4 tests
+got=$(q "$db" "SELECT group_concat(t.name || ':' || p.value, ',') FROM
+               (SELECT * FROM test ORDER BY id) t JOIN test_param p
+               ON p.test_id = t.id AND p.key = 'ioengine'")
+[ "$got" = "fio randwrite bs=4k iodepth=1:psync,fio randwrite bs=4k iodepth=1:sync,fio randwrite bs=4k iodepth=1 numjobs=3:psync,fio randwrite bs=4k iodepth=1 numjobs=3:sync" ] ||
+    fail "tests: '$got'"
+[ "$(q "$db" "SELECT DISTINCT p.value FROM result x JOIN job j
+              ON j.id = x.job_id JOIN test_param p ON p.test_id = x.test_id
+              AND p.key = 'ioengine' WHERE j.name = 'j000003'")" = sync ] ||
+    fail "j000003 ioengine"
 # clones 49..51: 1049.25 + 1050.25 + 1051.25
 [ "$(v 'c000049#2' write_iops)" = 1051.25 ] || fail "clone #2"
 [ "$(v c000049 write_iops)" = 3150.75 ] || fail "aggregate $(v c000049 write_iops)"
