@@ -645,14 +645,15 @@ struct tparams {
     size_t n;
 };
 
-static void param(struct tparams *tp, const char *key, double v)
+/* Add key = v (or = text when text is not NULL); NAN: absent. */
+static void param(struct tparams *tp, const char *key, double v,
+                  const char *text)
 {
-    if (isnan(v) || tp->n == 10)
+    if ((isnan(v) && !text) || tp->n == 10)
         return;
     tp->kv[tp->n].key = key;
-    tp->kv[tp->n].value = pb_fmt_num(v, tp->vals[tp->n], 64);
-    tp->kv[tp->n].origin = NULL;
-    tp->n++;
+    tp->kv[tp->n].value = text ? text : pb_fmt_num(v, tp->vals[tp->n], 64);
+    tp->kv[tp->n++].origin = NULL;
 }
 
 /* The test of a row: its name shows every parameter but those at
@@ -681,24 +682,17 @@ size_t bonnie_make_test(struct pb_resultset *set, const struct params *pr)
 
     struct tparams tp;
     tp.n = 0;
-    param(&tp, "file_size", pr->file_size);
-    param(&tp, "chunk_size", pr->chunk);
-    param(&tp, "seeks", pr->seeks);
-    param(&tp, "seek_procs", pr->seekers);
-    param(&tp, "concurrency", pr->conc);
+    param(&tp, "file_size", pr->file_size, NULL);
+    param(&tp, "chunk_size", pr->chunk, NULL);
+    param(&tp, "seeks", pr->seeks, NULL);
+    param(&tp, "seek_procs", pr->seekers, NULL);
+    param(&tp, "concurrency", pr->conc, NULL);
     if (!isnan(files)) {
-        param(&tp, "num_files", files);
-        if (pr->link) {
-            tp.kv[tp.n].key = "max_size";
-            tp.kv[tp.n].value = pr->link;
-            tp.kv[tp.n].origin = NULL;
-            tp.n++;
-        } else {
-            param(&tp, "max_size", pr->maxs);
-        }
-        param(&tp, "min_size", pr->mins);
-        param(&tp, "num_dirs", pr->dirs);
-        param(&tp, "file_chunk_size", pr->fchunk);
+        param(&tp, "num_files", files, NULL);
+        param(&tp, "max_size", pr->maxs, pr->link); /* "link", "symlink" */
+        param(&tp, "min_size", pr->mins, NULL);
+        param(&tp, "num_dirs", pr->dirs, NULL);
+        param(&tp, "file_chunk_size", pr->fchunk, NULL);
     }
     size_t t = pb_rs_test_kv(set, pb_buf_str(&b), "bonnie++", tp.kv, tp.n);
     pb_buf_release(&b);
@@ -996,6 +990,5 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-/* parse streams when the set is streamed (set->stream) */
 const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse,
                                                parse, PB_STREAM_MIN};
