@@ -153,6 +153,26 @@ for f in "$tmp/mixed.csv" "$src"/fixtures/bonnie-csv/*.csv \
     [ -f "$f" ] || continue
     stream_same "$f" 1 40
 done
+# -- tests of one name with other parameters stay apart when the database
+# is merged into another (model/merge.c): the annttu file's 1.03 row
+f=${3:-/nonexistent}/bonnie-csv/bonnie-1.96-and-1.03-mixed_with-comment_annttu.csv
+if [ -f "$f" ]; then
+    TQ="SELECT c.label, t.name, (SELECT group_concat(key || '=' || value)
+          FROM (SELECT * FROM test_param WHERE test_id = t.id ORDER BY key)),
+          count(*) FROM result r JOIN config c ON c.id = r.config_id
+        JOIN test t ON t.id = r.test_id GROUP BY c.label, t.id
+        ORDER BY c.label, t.id"
+    rm -f "$tmp"/w.db* "$tmp"/m.db*
+    "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>&1
+    "$pb" ingest --db "$tmp/m.db" --quiet "$tmp/w.db" >/dev/null 2>&1 ||
+        fail "merge: exit $?"
+    got=$(q "$tmp/m.db" "$TQ" | tail -1)
+    [ "$got" = "host7|bonnie++ file_size=8096M files=256k|file_size=8489271296,num_files=262144|24" ] ||
+        fail "merged host7: '$got'"
+    [ "$(q "$tmp/w.db" "$TQ")" = "$(q "$tmp/m.db" "$TQ")" ] ||
+        fail "merged database: tests differ"
+    rm -f "$tmp"/w.db* "$tmp"/m.db*
+fi
 POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 \
     "$pb" ingest --db "$tmp/s.db" --quiet "$tmp/mixed.csv" >/dev/null 2>&1
 got=$(q "$tmp/s.db" "SELECT count(DISTINCT config_id) || ' ' || count(*)
