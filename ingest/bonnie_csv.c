@@ -638,26 +638,28 @@ static void name_num(struct pb_buf *b, const char *key, double v, double def)
         pb_buf_printf(b, " %s=%s", key, pb_fmt_num(v, s, sizeof(s)));
 }
 
-static int has_param(const struct pb_resultset *set, size_t t,
-                     const char *key)
+/* A test's parameters as they are built: at most 10, values in vals. */
+struct tparams {
+    struct pb_kv kv[10];
+    char vals[10][64];
+    size_t n;
+};
+
+/* Add key = v (or = text when text is not NULL); NAN: absent. */
+static void param(struct tparams *tp, const char *key, double v,
+                  const char *text)
 {
-    const struct pb_test *te = &set->tests[t];
-    for (size_t i = 0; i < te->nparams; i++)
-        if (!strcmp(te->params[i].key, key))
-            return 1;
-    return 0;
+    if ((isnan(v) && !text) || tp->n == 10)
+        return;
+    tp->kv[tp->n].key = key;
+    tp->kv[tp->n].value = text ? text : pb_fmt_num(v, tp->vals[tp->n], 64);
+    tp->kv[tp->n++].origin = NULL;
 }
 
-/* Rows with the same test name have the same parameters: a key is only
- * added when the test lacks it (a 1.97 row has no seeks, a 2.00 one has). */
-static void param(struct pb_resultset *set, size_t t, const char *key,
-                  double v)
-{
-    char s[64];
-    if (!isnan(v) && !has_param(set, t, key))
-        pb_rs_test_param(set, t, key, pb_fmt_num(v, s, sizeof(s)));
-}
-
+/* The test of a row: its name shows every parameter but those at
+ * bonnie++'s default; rows of one name whose parameters differ (a 1.03
+ * row has no concurrency, a 1.97 row no seeks) get tests of their own,
+ * as the database keys them (pb_rs_test_kv). */
 size_t bonnie_make_test(struct pb_resultset *set, const struct params *pr)
 {
     struct pb_buf b = PB_BUF_INIT;
@@ -677,23 +679,23 @@ size_t bonnie_make_test(struct pb_resultset *set, const struct params *pr)
         name_size(&b, "file_chunk", pr->fchunk);
     }
     name_num(&b, "concurrency", pr->conc, 1);
-    size_t t = pb_rs_test(set, pb_buf_str(&b), "bonnie++");
-    pb_buf_release(&b);
 
-    param(set, t, "file_size", pr->file_size);
-    param(set, t, "chunk_size", pr->chunk);
-    param(set, t, "seeks", pr->seeks);
-    param(set, t, "seek_procs", pr->seekers);
-    param(set, t, "concurrency", pr->conc);
+    struct tparams tp;
+    tp.n = 0;
+    param(&tp, "file_size", pr->file_size, NULL);
+    param(&tp, "chunk_size", pr->chunk, NULL);
+    param(&tp, "seeks", pr->seeks, NULL);
+    param(&tp, "seek_procs", pr->seekers, NULL);
+    param(&tp, "concurrency", pr->conc, NULL);
     if (!isnan(files)) {
-        param(set, t, "num_files", files);
-        if (pr->link && !has_param(set, t, "max_size"))
-            pb_rs_test_param(set, t, "max_size", pr->link);
-        param(set, t, "max_size", pr->maxs);
-        param(set, t, "min_size", pr->mins);
-        param(set, t, "num_dirs", pr->dirs);
-        param(set, t, "file_chunk_size", pr->fchunk);
+        param(&tp, "num_files", files, NULL);
+        param(&tp, "max_size", pr->maxs, pr->link); /* "link", "symlink" */
+        param(&tp, "min_size", pr->mins, NULL);
+        param(&tp, "num_dirs", pr->dirs, NULL);
+        param(&tp, "file_chunk_size", pr->fchunk, NULL);
     }
+    size_t t = pb_rs_test_kv(set, pb_buf_str(&b), "bonnie++", tp.kv, tp.n);
+    pb_buf_release(&b);
     return t;
 }
 
@@ -988,4 +990,5 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse};
+const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse,
+                                               parse, PB_STREAM_MIN};

@@ -61,9 +61,10 @@ struct group {
 };
 
 /* A row's identity before its test is named: machine name and parameters.
- * Rows with different parameters can name one test (a 1.97 row has no
- * seeks cells, a 2.00 row the default 8192), so several keys may lead to
- * one group. Naming the test on every row would cost more than parsing. */
+ * Rows whose parameters differ get tests of their own even when the test
+ * names are the same (a 1.97 row has no seeks cells, a 2.00 row the
+ * default 8192: bonnie_make_test); several keys may still lead to one
+ * group. Naming the test on every row would cost more than parsing. */
 struct rkey {
     uint64_t hash;
     const char *host; /* interned */

@@ -512,54 +512,58 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     if (direct > 0)
         pb_buf_puts(&name, " direct=1");
 
-    size_t t = pb_rs_test(set, pb_buf_str(&name), "fio");
-    pb_buf_release(&name);
-
-    /* params */
+    /* params, in this order; values that are not the option's own text
+     * in vals */
+    struct pb_kv kv[13];
+    char vals[6][64];
+    size_t n = 0;
+#define KV(k, v) (kv[n].key = (k), kv[n].value = (v), kv[n++].origin = NULL)
     if (*rw)
-        pb_rs_test_param(set, t, "rw", rw);
+        KV("rw", rw);
     if (have_bs) {
-        pb_rs_test_param(set, t, "bs", bsmain);
+        KV("bs", bsmain);
         if (write_differs)
-            pb_rs_test_param(set, t, "bs_write", bs[1]);
+            KV("bs_write", bs[1]);
         if (trim_differs)
-            pb_rs_test_param(set, t, "bs_trim", bs[2]);
+            KV("bs_trim", bs[2]);
     }
     if (iodepth >= 0)
-        pb_rs_test_param(set, t, "iodepth",
-                         pb_fmt_num(iodepth, num_s, sizeof(num_s)));
+        KV("iodepth", pb_fmt_num(iodepth, vals[0], sizeof(vals[0])));
     if (numjobs >= 0)
-        pb_rs_test_param(set, t, "numjobs",
-                         pb_fmt_num(numjobs, num_s, sizeof(num_s)));
+        KV("numjobs", pb_fmt_num(numjobs, vals[1], sizeof(vals[1])));
     if (rwmix)
-        pb_rs_test_param(set, t, "rwmixread", rwmix);
+        KV("rwmixread", rwmix);
     if (direct >= 0)
-        pb_rs_test_param(set, t, "direct", direct > 0 ? "1" : "0");
+        KV("direct", direct > 0 ? "1" : "0");
     if (fsync >= 0)
-        pb_rs_test_param(set, t, "fsync",
-                         pb_fmt_num(fsync, num_s, sizeof(num_s)));
+        KV("fsync", pb_fmt_num(fsync, vals[2], sizeof(vals[2])));
     if ((v = o->sync) != NULL) {
-        char low[64];
+        char *low = vals[3];
         size_t i = 0;
-        for (; v[i] && i < sizeof(low) - 1; i++)
+        for (; v[i] && i < sizeof(vals[3]) - 1; i++)
             low[i] = (char)tolower((unsigned char)v[i]);
         low[i] = '\0';
-        pb_rs_test_param(set, t, "sync", low);
+        KV("sync", low);
     }
     if ((v = o->ioengine) != NULL)
-        pb_rs_test_param(set, t, "ioengine", v);
+        KV("ioengine", v);
     if ((v = o->size) != NULL) {
         double b;
         if (pb_fio_parse_size(v, &b) == 0)
-            v = pb_fmt_num(b, num_s, sizeof(num_s));
-        pb_rs_test_param(set, t, "size", v);
+            v = pb_fmt_num(b, vals[4], sizeof(vals[4]));
+        KV("size", v);
     }
     if ((v = o->runtime) != NULL) {
         double ns;
         if (pb_parse_duration(v, 1e9, &ns) == 0)
-            v = pb_fmt_num(ns, num_s, sizeof(num_s));
-        pb_rs_test_param(set, t, "runtime", v);
+            v = pb_fmt_num(ns, vals[5], sizeof(vals[5]));
+        KV("runtime", v);
     }
+#undef KV
+    /* jobs of one name with other parameters (ioengine, size, runtime,
+     * sync are not in the name) are other tests, as in the database */
+    size_t t = pb_rs_test_kv(set, pb_buf_str(&name), "fio", kv, n);
+    pb_buf_release(&name);
 
     j->test = t;
     j->config = pb_rs_config(set, j->name);

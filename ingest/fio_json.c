@@ -754,13 +754,6 @@ out:
     return rc;
 }
 
-
-static int fio_parse(const char *path, const char *buf, size_t len,
-                     struct pb_resultset *set, struct pb_err *err)
-{
-    if (pb_rs_stream_part(set))
-        return pb_fio_json_stream(path, buf, len, set, err);
-    return pb_fio_json_whole(path, buf, len, set, err);
-}
-
-const struct pb_parser pb_parser_fio_json = {"fio-json", fio_sniff, fio_parse};
+const struct pb_parser pb_parser_fio_json = {
+    "fio-json", fio_sniff, pb_fio_json_whole, pb_fio_json_stream,
+    PB_STREAM_MIN_JSON};

@@ -394,4 +394,4 @@ static int parse(const char *path, const char *buf, size_t len,
     return pb_log_parse_buffer(path, buf, len, 0, out, err);
 }
 
-const struct pb_parser pb_parser_fio_log = {"fio-log", sniff, parse};
+const struct pb_parser pb_parser_fio_log = {"fio-log", sniff, parse, NULL, 0};

@@ -158,5 +158,5 @@ static int parse(const char *path, const char *buf, size_t len,
     return pb_log_parse_buffer(path, buf, len, 1, out, err);
 }
 
-const struct pb_parser pb_parser_fio_hist_log = {"fio-hist-log", sniff,
-                                                 parse};
+const struct pb_parser pb_parser_fio_hist_log = {
+    "fio-hist-log", sniff, parse, NULL, 0};

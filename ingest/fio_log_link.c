@@ -488,9 +488,7 @@ static const char *adopt(struct pb_resultset *set, const struct link *lk,
         pb_rs_config_param_origin(set, *config, c->params[j].key,
                                   c->params[j].value, c->params[j].origin);
     const struct pb_test *t = &run->tests[hit->test];
-    *test = pb_rs_test(set, t->name, t->tool);
-    for (size_t j = 0; j < t->nparams; j++)
-        pb_rs_test_param(set, *test, t->params[j].key, t->params[j].value);
+    *test = pb_rs_test_kv(set, t->name, t->tool, t->params, t->nparams);
     *host = hit->host ? pb_rs_str(set, hit->host) : NULL;
     if (run->tool_version)
         set->tool_version = pb_rs_str(set, run->tool_version);

@@ -888,5 +888,5 @@ static int terse_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_fio_terse = {"fio-terse", terse_sniff,
-                                              terse_parse};
+const struct pb_parser pb_parser_fio_terse = {
+    "fio-terse", terse_sniff, terse_parse, NULL, 0};

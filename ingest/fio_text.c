@@ -1087,5 +1087,5 @@ static int fio_text_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_fio_text = {"fio-text", fio_text_sniff,
-                                             fio_text_parse};
+const struct pb_parser pb_parser_fio_text = {
+    "fio-text", fio_text_sniff, fio_text_parse, NULL, 0};

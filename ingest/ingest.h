@@ -171,7 +171,17 @@ void pb_rs_config_param(struct pb_resultset *set, size_t config,
 void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
                                const char *key, const char *value,
                                const char *origin);
-/* Add a test; tests with the same name and tool share one index. */
+/* Find or add the test of name, tool and exactly the parameters
+ * params[0..n) (copied; their order is kept, a key given twice keeps its
+ * last value, origins are ignored), as the database keys tests: a row of
+ * the same name with other parameters gets a test of its own. Returns its
+ * index. Do not add parameters to it with pb_rs_test_param. */
+size_t pb_rs_test_kv(struct pb_resultset *set, const char *name,
+                     const char *tool, const struct pb_kv *params, size_t n);
+/* Find (by name and tool: the first test added of that name) or add a
+ * test, for parsers that give a test's parameters with pb_rs_test_param
+ * afterwards; the parameters of every row of the name are then merged
+ * into it (the last value of a key wins). */
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool);
 void pb_rs_test_param(struct pb_resultset *set, size_t test, const char *key,
@@ -261,6 +271,14 @@ struct pb_parser {
     int (*sniff)(const char *buf, size_t len); /* 0..100 */
     int (*parse)(const char *path, const char *buf, size_t len,
                  struct pb_resultset *out, struct pb_err *err);
+    /* Streaming (docs/design.md, "Streaming ingest"): the parse that
+     * pb_ingest_stream_run calls on a streamed set, handing parts to the
+     * store with pb_rs_flush (it may be parse itself when that checks for
+     * a streamed set), and the input size from which opts->stream streams
+     * a file of this format. NULL and 0: the format never streams. */
+    int (*parse_stream)(const char *path, const char *buf, size_t len,
+                        struct pb_resultset *out, struct pb_err *err);
+    size_t stream_min;
 };
 
 /* The registered parsers, NULL-terminated. */
@@ -345,18 +363,20 @@ struct pb_ingest_opts {
     /* --columns: the -o column list of ZFS -H output without a header
      * ("name,used,lused,ratio"); NULL = only default column sets */
     const char *columns;
-    /* walk: a regular file of at least PB_STREAM_MIN bytes in a format
-     * that can be streamed (bonnie-csv) comes to the callback unparsed
-     * (pb_ingest_streaming), for pb_ingest_stream_run; only without
-     * label, label_from and companion, which need the whole source. */
+    /* walk: a regular file of at least its parser's stream_min bytes in
+     * a format that can be streamed (bonnie-csv, fio-json) comes to the
+     * callback unparsed (pb_ingest_streaming), for pb_ingest_stream_run;
+     * only without label, label_from and companion, which need the whole
+     * source. */
     int stream;
 };
 
-/* Input size from which opts->stream streams a file: a bonnie++ CSV
- * from 128 KiB (parsed whole it takes ~35x its size), a fio JSON from
- * 4 MiB (~6x its size whole; streaming one of the many small files of a
- * nightly run costs 30-60% more wall time, as its parse no longer runs
- * beside the store of the file before). */
+/* Input size from which opts->stream streams a file (the stream_min of
+ * the parser tables): a bonnie++ CSV from 128 KiB (parsed whole it takes
+ * ~35x its size), a fio JSON from 4 MiB (~6x its size whole; streaming
+ * one of the many small files of a nightly run costs 30-60% more wall
+ * time, as its parse no longer runs beside the store of the file
+ * before). */
 #define PB_STREAM_MIN ((size_t)128 << 10)
 #define PB_STREAM_MIN_JSON ((size_t)4 << 20)
 

@@ -602,5 +602,5 @@ static int iozone_sniff(const char *buf, size_t len)
     return 0;
 }
 
-const struct pb_parser pb_parser_iozone = {"iozone", iozone_sniff,
-                                           iozone_parse};
+const struct pb_parser pb_parser_iozone = {
+    "iozone", iozone_sniff, iozone_parse, NULL, 0};

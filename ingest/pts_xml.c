@@ -672,4 +672,5 @@ static int pts_parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_pts_xml = {"pts-xml", pts_sniff, pts_parse};
+const struct pb_parser pb_parser_pts_xml = {
+    "pts-xml", pts_sniff, pts_parse, NULL, 0};

@@ -135,7 +135,7 @@ typedef void (*ix_key_fn)(const struct pb_resultset *, size_t, const char **,
 
 /* Make room for one more of n entries, rehashing when over 1/2 full. */
 static void ix_reserve(struct pb_rs_index *ix, const struct pb_resultset *set,
-                       size_t n, ix_eq_fn eq, ix_key_fn key)
+                       size_t n, ix_key_fn key)
 {
     if (ix->cap && (n + 1) * 2 <= ix->cap)
         return;
@@ -145,10 +145,16 @@ static void ix_reserve(struct pb_rs_index *ix, const struct pb_resultset *set,
     free(ix->slots);
     ix->slots = pb_xcalloc(cap, sizeof(size_t));
     ix->cap = cap;
+    /* each entry to the first free slot from its hash: tests of one name
+     * and tool with other parameters are several entries of one key, in
+     * the order they were added */
     for (size_t i = 0; i < n; i++) {
         const char *a, *b;
         key(set, i, &a, &b);
-        *ix_find(ix, set, a, b, eq) = i + 1;
+        size_t j = (size_t)hash2(a, b) & (cap - 1);
+        while (ix->slots[j])
+            j = (j + 1) & (cap - 1);
+        ix->slots[j] = i + 1;
     }
 }
 
@@ -196,7 +202,7 @@ size_t pb_rs_config(struct pb_resultset *set, const char *label)
 {
     if (!label)
         label = "";
-    ix_reserve(&set->config_ix, set, set->nconfigs, config_eq, config_key);
+    ix_reserve(&set->config_ix, set, set->nconfigs, config_key);
     size_t *slot = ix_find(&set->config_ix, set, label, NULL, config_eq);
     if (*slot)
         return *slot - 1;
@@ -244,7 +250,7 @@ void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool)
 {
-    ix_reserve(&set->test_ix, set, set->ntests, test_eq, test_key);
+    ix_reserve(&set->test_ix, set, set->ntests, test_key);
     size_t *slot = ix_find(&set->test_ix, set, name, tool, test_eq);
     if (*slot)
         return *slot - 1;
@@ -253,6 +259,54 @@ size_t pb_rs_test(struct pb_resultset *set, const char *name,
     memset(t, 0, sizeof(*t));
     t->name = pb_rs_str(set, name);
     t->tool = pb_rs_str(set, tool);
+    *slot = set->ntests + 1;
+    return set->ntests++;
+}
+
+/* 1 when test t has exactly the parameters kv[0..n) (a key given twice
+ * counts with its last value). */
+static int same_params(const struct pb_test *t, const struct pb_kv *kv,
+                       size_t n)
+{
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i + 1;
+        while (k < n && !streq(kv[k].key, kv[i].key))
+            k++;
+        if (k < n)
+            continue; /* a later value of this key counts */
+        distinct++;
+        size_t j = 0;
+        while (j < t->nparams && !streq(t->params[j].key, kv[i].key))
+            j++;
+        if (j == t->nparams || !streq(t->params[j].value, kv[i].value))
+            return 0;
+    }
+    return distinct == t->nparams;
+}
+
+size_t pb_rs_test_kv(struct pb_resultset *set, const char *name,
+                     const char *tool, const struct pb_kv *params, size_t n)
+{
+    ix_reserve(&set->test_ix, set, set->ntests, test_key);
+    size_t mask = set->test_ix.cap - 1, *slot;
+    for (size_t i = (size_t)hash2(name, tool) & mask;; i = (i + 1) & mask) {
+        slot = &set->test_ix.slots[i];
+        if (!*slot)
+            break;
+        const struct pb_test *t = &set->tests[*slot - 1];
+        if (streq(t->name, name) && streq(t->tool, tool) &&
+            same_params(t, params, n))
+            return *slot - 1;
+    }
+    PB_GROW(set->tests, set->captests, set->ntests + 1);
+    struct pb_test *t = &set->tests[set->ntests];
+    memset(t, 0, sizeof(*t));
+    t->name = pb_rs_str(set, name);
+    t->tool = pb_rs_str(set, tool);
+    for (size_t i = 0; i < n; i++)
+        kv_set(set, &t->params, &t->nparams, &t->capparams, params[i].key,
+               params[i].value, NULL);
     *slot = set->ntests + 1;
     return set->ntests++;
 }
@@ -313,7 +367,7 @@ struct pb_result *pb_rs_add_null(struct pb_resultset *set, size_t config,
 void pb_rs_fact(struct pb_resultset *set, const char *host, const char *key,
                 const char *value)
 {
-    ix_reserve(&set->fact_ix, set, set->nfacts, fact_eq, fact_key);
+    ix_reserve(&set->fact_ix, set, set->nfacts, fact_key);
     size_t *slot = ix_find(&set->fact_ix, set, host, key, fact_eq);
     if (*slot) {
         set->facts[*slot - 1].value = pb_rs_str(set, value);

@@ -47,10 +47,18 @@ static size_t knob(const char *name, size_t def)
     return *end ? def : (size_t)n;
 }
 
-/* Formats whose parser flushes (pb_rs_flush). */
-static int streamable(const struct pb_parser *p)
+/* The smallest stream_min of the parsers that stream: a smaller file is
+ * not looked at. 0 when none streams. */
+static size_t smallest_min(void)
 {
-    return p == &pb_parser_bonnie_csv || p == &pb_parser_fio_json;
+    size_t min = 0;
+    for (size_t i = 0; pb_parsers[i]; i++) {
+        const struct pb_parser *p = pb_parsers[i];
+        if (p->parse_stream && p->stream_min &&
+            (min == 0 || p->stream_min < min))
+            min = p->stream_min;
+    }
+    return min;
 }
 
 int pb_ingest_streaming(const struct pb_resultset *set)
@@ -193,8 +201,9 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     if (fd < 0)
         return PB_EDUP; /* the buffer path says why */
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-        (size_t)sb.st_size < knob("POOLBENCH_STREAM_MIN", PB_STREAM_MIN) ||
+    size_t least = smallest_min();
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || least == 0 ||
+        (size_t)sb.st_size < knob("POOLBENCH_STREAM_MIN", least) ||
         (uint64_t)sb.st_size > PB_MAX_INPUT) {
         close(fd);
         return PB_EDUP;
@@ -207,9 +216,8 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     const struct pb_parser *p =
         opts->format ? pb_ingest_parser_by_name(opts->format)
                      : pb_ingest_find_parser(map, len);
-    size_t min = p == &pb_parser_fio_json ? PB_STREAM_MIN_JSON
-                                          : PB_STREAM_MIN;
-    if (!p || !streamable(p) || len < knob("POOLBENCH_STREAM_MIN", min)) {
+    if (!p || !p->parse_stream || !p->stream_min ||
+        len < knob("POOLBENCH_STREAM_MIN", p->stream_min)) {
         munmap(map, len);
         return PB_EDUP;
     }
@@ -268,7 +276,7 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     st->ctx = ctx;
     st->err = err;
     st->dropped = 0; /* the hashing pass released them all */
-    int rc = st->parser->parse(st->path, st->map, st->len, set, err);
+    int rc = st->parser->parse_stream(st->path, st->map, st->len, set, err);
     if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
         rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
                         "%s: no results found", st->parser->name);

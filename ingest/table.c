@@ -600,4 +600,5 @@ static int table_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_table = {"table", table_sniff, table_parse};
+const struct pb_parser pb_parser_table = {
+    "table", table_sniff, table_parse, NULL, 0};

@@ -139,5 +139,5 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_zfs_commands = {"zfs-commands", sniff,
-                                                 parse};
+const struct pb_parser pb_parser_zfs_commands = {
+    "zfs-commands", sniff, parse, NULL, 0};

@@ -648,5 +648,5 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
     return pb_zfs_parse_columns(path, buf, len, NULL, set, err);
 }
 
-const struct pb_parser pb_parser_zfs_props = {"zfs-props", zfs_sniff,
-                                              zfs_parse};
+const struct pb_parser pb_parser_zfs_props = {
+    "zfs-props", zfs_sniff, zfs_parse, NULL, 0};

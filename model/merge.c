@@ -502,21 +502,34 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
         return PB_EDB;
     }
     const char *tool = db_col_text(q, 0);
-    *out = pb_rs_test(set, db_col_text(q, 1), tool ? tool : "");
+    /* interned: they outlive the statement */
+    const char *name = pb_rs_str(set, db_col_text(q, 1));
+    tool = pb_rs_str(set, tool ? tool : "");
     sqlite3_reset(q);
     if (!(q = mstmt(m, M_TEST_PARAMS, err)))
         return PB_EDB;
     sqlite3_bind_int64(q, 1, test_id);
+    /* tests of one name with other parameters stay apart, as the set
+     * keys them (pb_rs_test_kv) */
+    struct pb_kv *kv = NULL;
+    size_t n = 0, cap = 0;
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
         if (need(m, q, 0, "test_param.key", err)) {
             sqlite3_reset(q);
+            free(kv);
             return PB_EDB;
         }
         const char *v = db_col_text(q, 1);
-        pb_rs_test_param(set, *out, db_col_text(q, 0), v ? v : "");
+        PB_GROW(kv, cap, n + 1);
+        kv[n].key = pb_rs_str(set, db_col_text(q, 0));
+        kv[n].value = pb_rs_str(set, v ? v : "");
+        kv[n++].origin = NULL;
     }
     sqlite3_reset(q);
+    if (st == SQLITE_DONE)
+        *out = pb_rs_test_kv(set, name, tool, kv, n);
+    free(kv);
     return st == SQLITE_DONE ? PB_OK : mfail(m, err);
 }
 

@@ -5,6 +5,7 @@
 #include "model/db_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -277,20 +278,92 @@ static long long name_id(struct pb_db *db, int c, enum db_stmt find,
     return id;
 }
 
+/* The ids of one set's names by address (host, job, reason; metric with
+ * unit and direction): a set interns its strings (pb_rs_str), so the
+ * results of a part name a few hundred addresses, and looking an address
+ * up costs less than hashing the name for the id cache (a sixth of the
+ * CPU time of storing a bonnie++ result). Only a cache of the caches:
+ * two addresses of one name give the same id. */
+struct addr_ids {
+    struct addr_id {
+        const void *a, *b; /* NULL a: free */
+        int k;             /* R_* (metric: R_METRIC + lower) */
+        long long id;
+    } *v;
+    size_t n, cap; /* cap a power of two */
+};
+
+static struct addr_id *addr_slot(struct addr_ids *m, const void *a,
+                                 const void *b, int k)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        struct addr_id *v = pb_xcalloc(cap, sizeof(*v));
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->v[i].a)
+                continue;
+            size_t j = ((uintptr_t)m->v[i].a >> 3) * 0x9E3779B1u +
+                       (uintptr_t)m->v[i].b + (size_t)m->v[i].k;
+            while (v[j & (cap - 1)].a)
+                j++;
+            v[j & (cap - 1)] = m->v[i];
+        }
+        free(m->v);
+        m->v = v;
+        m->cap = cap;
+    }
+    size_t j = ((uintptr_t)a >> 3) * 0x9E3779B1u + (uintptr_t)b + (size_t)k;
+    for (;; j++) {
+        struct addr_id *s = &m->v[j & (m->cap - 1)];
+        if (!s->a || (s->a == a && s->b == b && s->k == k))
+            return s;
+    }
+}
+
+/* The id of one name from the address memo or found; 0 for none. */
+static long long memo_name_id(struct pb_db *db, struct addr_ids *m, int k,
+                              int c, enum db_stmt find, enum db_stmt ins,
+                              int ins_first, const char *name, int *rc,
+                              struct pb_err *err)
+{
+    if (!name || *rc)
+        return 0;
+    struct addr_id *s = addr_slot(m, name, NULL, k);
+    if (s->a)
+        return s->id;
+    long long id = name_id(db, c, find, ins, ins_first, name, rc, err);
+    if (!*rc && id) {
+        s = addr_slot(m, name, NULL, k); /* the table may have grown */
+        s->a = name;
+        s->k = k;
+        s->id = id;
+        m->n++;
+    }
+    return id;
+}
+
 /* Host, job, reason and metric ids of a result (ids[R_*]; 0: none), from
- * the caches or the database. */
-static int result_ids(struct pb_db *db, const struct pb_result *r,
-                      long long *ids, struct pb_err *err)
+ * the memo m, the caches or the database. */
+static int result_ids(struct pb_db *db, struct addr_ids *m,
+                      const struct pb_result *r, long long *ids,
+                      struct pb_err *err)
 {
     struct idcache *metrics = &db->ids[C_METRIC];
     int rc = PB_OK;
-    ids[R_HOST] = name_id(db, C_HOST, S_HOST_FIND, S_HOST_INSERT, 0,
-                          r->host, &rc, err);
-    ids[R_JOB] =
-        name_id(db, C_JOB, S_JOB_FIND, S_JOB_INSERT, 1, r->job, &rc, err);
-    ids[R_REASON] = name_id(db, C_REASON, S_REASON_FIND, S_REASON_INSERT, 1,
-                            r->has_value ? NULL : r->null_reason, &rc, err);
     int lower = r->direction == PB_DIR_LOWER;
+    ids[R_HOST] = memo_name_id(db, m, R_HOST, C_HOST, S_HOST_FIND,
+                               S_HOST_INSERT, 0, r->host, &rc, err);
+    ids[R_JOB] = memo_name_id(db, m, R_JOB, C_JOB, S_JOB_FIND, S_JOB_INSERT,
+                              1, r->job, &rc, err);
+    ids[R_REASON] = memo_name_id(db, m, R_REASON, C_REASON, S_REASON_FIND,
+                                 S_REASON_INSERT, 1,
+                                 r->has_value ? NULL : r->null_reason, &rc,
+                                 err);
+    struct addr_id *s = addr_slot(m, r->metric, r->unit, R_METRIC + lower);
+    if (s->a && !rc) {
+        ids[R_METRIC] = s->id;
+        return rc;
+    }
     ids[R_METRIC] = db_cache_get(metrics, r->metric, r->unit, lower);
     if (!ids[R_METRIC] && !rc) {
         const char *v[3] = {r->metric, r->unit ? r->unit : "",
@@ -299,6 +372,14 @@ static int result_ids(struct pb_db *db, const struct pb_result *r,
             named_id(db, S_METRIC_FIND, S_METRIC_INSERT, v, 3, &rc, err);
         if (!rc)
             db_cache_put(metrics, r->metric, r->unit, lower, ids[R_METRIC]);
+    }
+    if (!rc && ids[R_METRIC]) {
+        s = addr_slot(m, r->metric, r->unit, R_METRIC + lower);
+        s->a = r->metric;
+        s->b = r->unit;
+        s->k = R_METRIC + lower;
+        s->id = ids[R_METRIC];
+        m->n++;
     }
     return rc;
 }
@@ -514,6 +595,7 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
     long long *cfg = pb_xcalloc(set->nconfigs + 1, sizeof(*cfg));
     long long *own = pb_xcalloc(set->nconfigs + 1, sizeof(*own));
     long long *tst = pb_xcalloc(set->ntests + 1, sizeof(*tst));
+    struct addr_ids memo = {NULL, 0, 0};
     int rc = store_configs(db, set, source_id, own, cfg, err);
 
     for (size_t i = 0; i < set->ntests && !rc; i++) {
@@ -539,7 +621,7 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
         for (size_t k = 0; k < n && !rc; k++, i++) {
             const struct pb_result *r = &set->results[i];
             long long ids[R__COUNT] = {0};
-            rc = result_ids(db, r, ids, err);
+            rc = result_ids(db, &memo, r, ids, err);
             if (!rc)
                 bind_result(q, (int)k * RESULT_COLS, source_id, ids[R_HOST],
                             cfg[r->config], tst[r->test], ids, own[r->config],
@@ -569,6 +651,7 @@ static int store_rows(struct pb_db *db, const struct pb_resultset *set,
     free(cfg);
     free(own);
     free(tst);
+    free(memo.v);
     return rc;
 }
 
@@ -623,6 +706,16 @@ int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
                       struct pb_db_stream **out, struct pb_err *err)
 {
     *out = NULL;
+    /* A streamed source is large (bonnie++ from 128 KiB, 36 results a
+     * row): with SQLite's default 2 MB page cache its one transaction
+     * spills pages of the config, host and own-config indexes to the WAL
+     * and reads them back (pread), a third of the CPU time of 100,000
+     * distinct machines. 16 MB keeps them: sys time 3.7 -> 1.6 s, peak
+     * RSS +15 MB (bench/RESULTS.md, "bonnie++ ingest speed"). Only the
+     * cache: synchronous and the journal stay as pb_db_open set them. */
+    if (sqlite3_exec(db->h, "PRAGMA cache_size = -16384", NULL, NULL,
+                     NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot set the page cache");
     /* Alone: one transaction. In a batch: a savepoint, so a bad source
      * still leaves nothing behind while the batch commits once. */
     if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))

@@ -87,10 +87,8 @@ static struct pb_resultset *fold_repeats(struct pb_resultset **sets,
             for (size_t j = 0; j < cf->nparams; j++)
                 pb_rs_config_param(out, ci, cf->params[j].key,
                                    cf->params[j].value);
-            size_t ti = pb_rs_test(out, te->name, te->tool);
-            for (size_t j = 0; j < te->nparams; j++)
-                pb_rs_test_param(out, ti, te->params[j].key,
-                                 te->params[j].value);
+            size_t ti = pb_rs_test_kv(out, te->name, te->tool, te->params,
+                                      te->nparams);
             double sum = 0, sq = 0;
             long cnt = 0;
             PB_GROW(vals, capv, n);

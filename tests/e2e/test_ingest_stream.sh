@@ -135,29 +135,13 @@ grep -q "good.csv:19990: row \"m019990\" has 10 columns" "$tmp/err" ||
                     GROUP BY source_id) r ON r.source_id = s.id")" = "1 720000" ] ||
     fail "--replace broken: the stored source changed"
 
-# Known difference (docs/design.md, "Streaming ingest", "Tests of one
-# name"): in the corpus file of 1.96 and 1.03 rows (annttu) the 1.03 rows'
-# test has no concurrency parameter; parsed whole they join the 1.96
-# test of that name, streamed in another part they get a test of their
-# own (same name, other parameters). Test parameters are therefore
-# compared by test name, not test id.
-# -- the same database streamed in parts as parsed whole: every bonnie++
-# fixture (bad ones: the same error, nothing stored), the corpus, and a
-# file whose machines recur all over it, with parts of 1 and 40 results
-Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
-          t.name, m.name, r.value, (SELECT text FROM reason WHERE id = r.reason_id), r.stderr, r.samples,
-          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
-                          WHERE result_id = r.id ORDER BY seq)
-   FROM result r JOIN config c ON c.id = r.config_id
-   JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
-   LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
-   ORDER BY r.id;
-   SELECT source_id, host, key, value FROM fact ORDER BY rowid;
-   SELECT label, signature FROM config_own ORDER BY id;
-   SELECT own_id, key, value, origin FROM config_own_param
-   ORDER BY own_id, key;
-   SELECT DISTINCT t.name, p.key, p.value FROM test_param p
-   JOIN test t ON t.id = p.test_id ORDER BY t.name, p.key"
+# -- the same database streamed in parts as parsed whole (test ids and
+# parameters too; tests/e2e/stream_compare.sh): every bonnie++ fixture
+# (bad ones: the same error, nothing stored), the corpus (the annttu file
+# mixes 1.96 rows with a 1.03 row naming the same test without
+# concurrency: two tests either way), and a file whose machines recur all
+# over it, with parts of 1 and 40 results
+. "$src/tests/e2e/stream_compare.sh"
 awk 'BEGIN { for (i = 1; i <= 300; i++) {
     name = i % 7 == 0 ? "rep" (i % 3) : "m" i
     printf "1.98,2.00a,%s,1,%d,%s,,8192,5,%d,99,%d,12,+++++,+++,%d,99,%d,21,%d.5,3,1,4096,1024,,4,+++++,+++,%d,40,+++++,+++,+++++,+++,%d,41,+++++,+++,2948us,%dus,172us,1839us,180us,8064us,336us,58us,223us,350us,176us,221us\n", name, 1795000000 + i, i % 2 ? "64M" : "128M", 3000 + i, 90000 + 7 * i, 5000 + i, 150000 + i, 200 + i, 20000 + i, 30000 + i, 200 + i
@@ -167,25 +151,28 @@ for f in "$tmp/mixed.csv" "$src"/fixtures/bonnie-csv/*.csv \
          ${3:+"$3"/bonnie-csv/*}; do
     case $f in *.err | *.expected | *.md) continue ;; esac
     [ -f "$f" ] || continue
-    for part in 1 40; do
-        rm -f "$tmp"/w.db* "$tmp"/s.db*
-        "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>"$tmp/w.err"
-        a=$?
-        POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$part \
-            "$pb" ingest --db "$tmp/s.db" --quiet "$f" >/dev/null \
-            2>"$tmp/s.err"
-        b=$?
-        [ $a -eq $b ] || fail "$f part $part: exit $b, whole $a"
-        cmp -s "$tmp/w.err" "$tmp/s.err" ||
-            fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
-        q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
-        q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
-        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
-        cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
-            fail "$f part $part: database differs from the whole parse"
-    done
+    stream_same "$f" 1 40
 done
-rm -f "$tmp"/w.db* "$tmp"/s.db*
+# -- tests of one name with other parameters stay apart when the database
+# is merged into another (model/merge.c): the annttu file's 1.03 row
+f=${3:-/nonexistent}/bonnie-csv/bonnie-1.96-and-1.03-mixed_with-comment_annttu.csv
+if [ -f "$f" ]; then
+    TQ="SELECT c.label, t.name, (SELECT group_concat(key || '=' || value)
+          FROM (SELECT * FROM test_param WHERE test_id = t.id ORDER BY key)),
+          count(*) FROM result r JOIN config c ON c.id = r.config_id
+        JOIN test t ON t.id = r.test_id GROUP BY c.label, t.id
+        ORDER BY c.label, t.id"
+    rm -f "$tmp"/w.db* "$tmp"/m.db*
+    "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>&1
+    "$pb" ingest --db "$tmp/m.db" --quiet "$tmp/w.db" >/dev/null 2>&1 ||
+        fail "merge: exit $?"
+    got=$(q "$tmp/m.db" "$TQ" | tail -1)
+    [ "$got" = "host7|bonnie++ file_size=8096M files=256k|file_size=8489271296,num_files=262144|24" ] ||
+        fail "merged host7: '$got'"
+    [ "$(q "$tmp/w.db" "$TQ")" = "$(q "$tmp/m.db" "$TQ")" ] ||
+        fail "merged database: tests differ"
+    rm -f "$tmp"/w.db* "$tmp"/m.db*
+fi
 POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 \
     "$pb" ingest --db "$tmp/s.db" --quiet "$tmp/mixed.csv" >/dev/null 2>&1
 got=$(q "$tmp/s.db" "SELECT count(DISTINCT config_id) || ' ' || count(*)

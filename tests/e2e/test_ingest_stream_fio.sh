@@ -19,61 +19,24 @@ q() { sqlite3 "$1" "$2"; }
 command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
 command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 
-Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
-          t.name, m.name, r.value, (SELECT text FROM reason WHERE id = r.reason_id), r.stderr, r.samples,
-          h.name, (SELECT name FROM job WHERE id = r.job_id), (SELECT group_concat(value, ':') FROM sample
-                          WHERE result_id = r.id ORDER BY seq)
-   FROM result r JOIN config c ON c.id = r.config_id
-   JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
-   LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
-   ORDER BY r.id;
-   SELECT source_id, host, key, value FROM fact ORDER BY rowid;
-   SELECT label, signature FROM config_own ORDER BY id;
-   SELECT own_id, key, value, origin FROM config_own_param
-   ORDER BY own_id, key;
-   SELECT t.name, p.key, p.value FROM test_param p
-   JOIN test t ON t.id = p.test_id ORDER BY t.id, p.key;
-   SELECT result_id, kind, total, nbins, hex(bins) FROM latency_hist
-   ORDER BY result_id;"
-
-# same FILE PARTS...: the database streamed in parts equals the whole one
-same() {
-    f=$1
-    shift
-    rm -f "$tmp"/w.db* "$tmp"/w.err
-    "$pb" ingest --db "$tmp/w.db" --quiet "$f" >/dev/null 2>"$tmp/w.err"
-    a=$?
-    q "$tmp/w.db" "$Q" >"$tmp/w.txt" 2>&1
-    for part in "$@"; do
-        rm -f "$tmp"/s.db*
-        POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$part \
-            "$pb" ingest --db "$tmp/s.db" --quiet "$f" >/dev/null \
-            2>"$tmp/s.err"
-        b=$?
-        [ $a -eq $b ] || fail "$f part $part: exit $b, whole $a"
-        cmp -s "$tmp/w.err" "$tmp/s.err" ||
-            fail "$f part $part: stderr '$(cat "$tmp/s.err")'"
-        q "$tmp/s.db" "$Q" >"$tmp/s.txt" 2>&1
-        ! grep -q '^Error' "$tmp/s.txt" || fail "query: $(cat "$tmp/s.txt")"
-        cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
-            fail "$f part $part: database differs from the whole parse"
-    done
-}
+. "$src/tests/e2e/stream_compare.sh"
 
 n=0
 for f in "$src"/fixtures/fio-json/*.json "$src"/fixtures/fio-json/bad/* \
          ${3:+"$3"/fio-json/*}; do
     case $f in *.err | *.expected | *.md) continue ;; esac
     [ -f "$f" ] || continue
-    same "$f" 1 40
+    stream_same "$f" 1 40
     n=$((n + 1))
 done
 [ $n -ge 20 ] || fail "only $n fio JSON files compared"
 
 # gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
 # (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3
-# numjobs clones "cNNNNNN", a json,normal tail with fio's interrupt line;
-# job BADJOB has usr_cpu 1.2.5
+# numjobs clones "cNNNNNN", every 7th ioengine sync instead of psync (a
+# test of the same name with other parameters: its own test, whole and
+# streamed), a json,normal tail with fio's interrupt line; job BADJOB
+# has usr_cpu 1.2.5
 gen() {
     python3 - "$src/fixtures/fio-json/fio-3.33_randwrite_numjobs3_no-group-reporting.json" "$@" <<'PY'
 import json, sys
@@ -86,11 +49,13 @@ j['groupid'] = 12345678
 o = j['job options']
 o['numjobs'] = '@NJ@'
 o['filename'] = '@DEV@'
+o['ioengine'] = '@ENG@'
 j['write']['iops'] = 987654321.25
 j['usr_cpu'] = 7654321.5
 t = '\n'.join('    ' + l for l in json.dumps(j, indent=2).split('\n'))
 t = t.replace('"@NAME@"', '"%(name)s"').replace('12345678', '%(gid)d')
 t = t.replace('"@NJ@"', '"%(nj)d"').replace('"@DEV@"', '"/dev/sd%(dev)s"')
+t = t.replace('"@ENG@"', '"%(eng)s"')
 t = t.replace('987654321.25', '%(iops)s').replace('7654321.5', '%(cpu)s')
 with open(out, 'w') as f:
     f.write('note: both iodepth >= 1 and synchronous I/O engine are '
@@ -103,6 +68,7 @@ with open(out, 'w') as f:
             x = i + k
             v = {'name': ('c%06d' if nj > 1 else 'j%06d') % i, 'gid': i // 1000,
                  'nj': nj, 'dev': 'abcd'[i % 4], 'iops': '%d.25' % (1000 + x % 997),
+                 'eng': 'sync' if i % 7 == 3 else 'psync',
                  'cpu': '1.5' if x != bad else '1.2.5'}
             f.write((',\n' if x else '') + t % v)
         i += nj
@@ -113,7 +79,7 @@ PY
 
 # -- generated: the same database in parts of 1, 40 and 16,384 results
 gen 600 "$tmp/g.json"
-same "$tmp/g.json" 1 40 16384
+stream_same "$tmp/g.json" 1 40 16384
 db="$tmp/g.db"
 POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$db" \
     "$tmp/g.json" >"$tmp/out" 2>&1 || fail "g.json: $(cat "$tmp/out")"
@@ -123,6 +89,16 @@ v() { # v JOB METRIC: value
     q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
 }
 [ "$(v j000102 write_iops)" = 1102.25 ] || fail "j000102 $(v j000102 write_iops)"
+# one test name per numjobs, each with psync and with sync jobs: 4 tests
+got=$(q "$db" "SELECT group_concat(t.name || ':' || p.value, ',') FROM
+               (SELECT * FROM test ORDER BY id) t JOIN test_param p
+               ON p.test_id = t.id AND p.key = 'ioengine'")
+[ "$got" = "fio randwrite bs=4k iodepth=1:psync,fio randwrite bs=4k iodepth=1:sync,fio randwrite bs=4k iodepth=1 numjobs=3:psync,fio randwrite bs=4k iodepth=1 numjobs=3:sync" ] ||
+    fail "tests: '$got'"
+[ "$(q "$db" "SELECT DISTINCT p.value FROM result x JOIN job j
+              ON j.id = x.job_id JOIN test_param p ON p.test_id = x.test_id
+              AND p.key = 'ioengine' WHERE j.name = 'j000003'")" = sync ] ||
+    fail "j000003 ioengine"
 # clones 49..51: 1049.25 + 1050.25 + 1051.25
 [ "$(v 'c000049#2' write_iops)" = 1051.25 ] || fail "clone #2"
 [ "$(v c000049 write_iops)" = 3150.75 ] || fail "aggregate $(v c000049 write_iops)"

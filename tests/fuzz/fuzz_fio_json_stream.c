@@ -6,12 +6,9 @@
  * before the end-of-file device facts streamed and after them whole; the
  * database keys facts, the report sorts them), every part a set the
  * database can store.
- * See tests/fuzz/fuzz.h. */
+ * See tests/fuzz/fuzz.h and fuzz_stream.h. */
 #define _GNU_SOURCE
-#include "tests/fuzz/fuzz.h"
-
-#include <sys/mman.h>
-#include <unistd.h>
+#include "tests/fuzz/fuzz_stream.h"
 
 /* One line per result of a set appended to b[0], per fact to b[1]:
  * parts store them in separate tables, so the order that counts is that
@@ -63,72 +60,32 @@ static void sort_lines(struct pb_buf *b)
     free(s);
 }
 
-static int on_part(void *ctx, const struct pb_resultset *part,
-                   struct pb_err *err)
+static void on_part(void *ctx, const struct pb_resultset *part)
 {
-    (void)err;
-    fuzz_check_set(part);
     describe(ctx, part);
-    return PB_OK;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0 || size > ((size_t)1 << 20))
         return 0;
-    setenv("POOLBENCH_STREAM_MIN", "0", 1);
-    setenv("POOLBENCH_STREAM_PART", "1", 1);
-    struct pb_ingest_opts o;
-    memset(&o, 0, sizeof(o));
-    o.format = "fio-json";
-    o.stream = 1;
-    int fd = memfd_create("fuzz.json", MFD_CLOEXEC);
-    if (fd < 0)
-        abort();
-    for (size_t off = 0; off < size;) {
-        ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            abort();
-        off += (size_t)n;
-    }
-    char path[64];
-    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-    /* the same path both ways: labels of local runs name the file */
-    struct pb_resultset *whole = NULL;
-    struct pb_err e1 = {0};
-    int rc1 = pb_ingest_buffer(path, (const char *)data, size, &o, &whole, &e1);
-    struct pb_resultset *set = NULL;
-    struct pb_err e2 = {0};
-    int rc2 = pb_ingest_stream_open(path, &o, &set, &e2);
-    FUZZ_CHECK(rc2 != PB_EDUP); /* a forced fio-json file of >= 0 bytes */
     struct pb_buf a[2] = {PB_BUF_INIT, PB_BUF_INIT};
     struct pb_buf b[2] = {PB_BUF_INIT, PB_BUF_INIT};
-    if (rc2 == PB_OK) {
-        FUZZ_CHECK(pb_ingest_streaming(set));
-        rc2 = pb_ingest_stream_run(set, on_part, b, &e2);
-        if (rc2 == PB_OK) {
-            fuzz_check_set(set);
-            describe(b, set);
-        }
-    }
-    FUZZ_CHECK((rc1 == PB_OK) == (rc2 == PB_OK));
-    if (rc1 == PB_OK) {
-        describe(a, whole);
+    struct fuzz_stream fs;
+    fuzz_stream_run(&fs, data, size, "fio-json", on_part, b);
+    if (fs.rc1 == PB_OK) {
+        describe(a, fs.whole);
         FUZZ_CHECK(strcmp(pb_buf_str(&a[0]), pb_buf_str(&b[0])) == 0);
         sort_lines(&a[1]);
         sort_lines(&b[1]);
         FUZZ_CHECK(strcmp(pb_buf_str(&a[1]), pb_buf_str(&b[1])) == 0);
     } else {
-        FUZZ_CHECK(e1.line == e2.line);
-        FUZZ_CHECK(e1.col == e2.col);
-        FUZZ_CHECK(strcmp(e1.msg, e2.msg) == 0);
+        FUZZ_CHECK(fs.e1.col == fs.e2.col);
     }
     for (int i = 0; i < 2; i++) {
         pb_buf_release(&a[i]);
         pb_buf_release(&b[i]);
     }
-    pb_resultset_free(whole);
-    pb_resultset_free(set);
-    close(fd);
+    fuzz_stream_release(&fs);
     return 0;
 }

@@ -398,12 +398,22 @@ static void test_corpus_mixed_103(void **state)
         corpus("bonnie-1.96-and-1.03-mixed_with-comment_annttu.csv");
     assert_string_equal(s->tool_version, "bonnie++-1.96");
     assert_int_equal(s->nconfigs, 7);
-    assert_int_equal(s->ntests, 2);
+    /* the 1.03 row (host7, no concurrency column) names the test of the
+     * 8096M 1.96 rows, without their concurrency=1: a test of its own */
+    assert_int_equal(s->ntests, 3);
     assert_int_equal(s->nresults, 6 * 36 + 24);
     size_t t = test_named(s, "bonnie++ file_size=8096M files=256k");
     assert_string_equal(tparam(s, t, "file_size"), "8489271296");
     assert_string_equal(tparam(s, t, "num_files"), "262144");
+    assert_string_equal(tparam(s, t, "concurrency"), "1");
     test_named(s, "bonnie++ file_size=16G files=256k");
+    assert_string_equal(s->tests[2].name,
+                        "bonnie++ file_size=8096M files=256k");
+    assert_null(tparam(s, 2, "concurrency"));
+    assert_int_equal(s->tests[2].nparams, 2);
+    const struct pb_result *h7 = find(s, "host7", NULL, "seq_out_char_bw");
+    assert_non_null(h7);
+    assert_int_equal(h7->test, 2);
     /* host1: 838,98,110033,7,48154,4,... 9829us,226ms,1759ms,... */
     chk(s, "host1", NULL, "seq_out_char_bw", 838 * KB, "B/s", HI);
     chk(s, "host1", NULL, "seq_out_block_bw", 110033 * KB, "B/s", HI);
@@ -759,7 +769,9 @@ static void test_repeats(void **state)
     pb_resultset_free(s);
 
     /* a 1.97 row (no seeks cells) and a 2.00a row (seeks 8192, the
-     * default) of m1 name the same test: one experiment */
+     * default) of m1 name the same test but differ in its parameters:
+     * two tests, as the database keys them (and as two files of these
+     * rows give), so no fold: one result each */
     pb_buf_reset(&b);
     pb_buf_puts(&b, ROW197);
     pb_buf_putc(&b, '\n');
@@ -770,11 +782,21 @@ static void test_repeats(void **state)
     pb_buf_puts(&b, cut);
     pb_buf_putc(&b, '\n');
     s = th_parse_mem_ok(BONNIEP, "m", b.s, b.len);
-    assert_int_equal(s->ntests, 1);
+    assert_int_equal(s->ntests, 2);
     assert_string_equal(s->tests[0].name, "bonnie++ file_size=15G files=16k");
-    assert_string_equal(tparam(s, 0, "seeks"), "8192");
-    assert_int_equal(s->nresults, 36);
-    chk_fold(s, "m1", "seq_out_block_bw", 26293 * KB, 0, 2);
+    assert_string_equal(s->tests[1].name, "bonnie++ file_size=15G files=16k");
+    assert_null(tparam(s, 0, "seeks"));
+    assert_string_equal(tparam(s, 1, "seeks"), "8192");
+    assert_string_equal(tparam(s, 1, "seek_procs"), "5");
+    assert_int_equal(s->nresults, 72);
+    assert_int_equal(s->results[0].test, 0);
+    assert_string_equal(s->results[3].metric, "seq_out_block_bw");
+    assert_near(s->results[3].value, 26293 * KB, 0);
+    assert_int_equal(s->results[3].samples, 0);
+    assert_int_equal(s->results[36].test, 1);
+    assert_string_equal(s->results[36].metric, "seq_out_char_bw");
+    assert_near(s->results[36].value, 736 * KB, 0);
+    assert_int_equal(s->results[36].samples, 0);
     assert_string_equal(s->tool_version, "bonnie++-1.97"); /* first row */
     assert_string_equal(th_fact(s, "m1", "bonnie_version"), "2.00a"); /* last */
     pb_resultset_free(s);

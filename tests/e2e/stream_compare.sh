@@ -1,0 +1,60 @@
+# tests/e2e/stream_compare.sh - sourced (". $src/tests/e2e/stream_compare.sh")
+# by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
+# test_ingest_stream_fio.sh for fio JSON); not a test itself (CMake
+# registers test_*.sh only). docs/design.md, "Streaming ingest".
+#
+# stream_same FILE PARTS...
+#     ingests FILE parsed whole (the default size threshold) and, for each
+#     PARTS, streamed in parts of that many results (POOLBENCH_STREAM_MIN=0
+#     POOLBENCH_STREAM_PART=PARTS), each into a fresh database, and calls
+#     fail (the caller's) when the exit code, the stderr or the database
+#     (STREAM_Q below: every result with its test id, facts, own configs
+#     and their dimensions, test parameters by test id, latency
+#     histograms) differ from the whole parse's.
+#
+# Needs from the caller: $pb (poolbench), $tmp (a scratch folder), q DB
+# SQL (sqlite3), fail MESSAGE.
+
+STREAM_Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
+          r.test_id, t.name, m.name, r.value,
+          (SELECT text FROM reason WHERE id = r.reason_id), r.stderr,
+          r.samples, h.name, (SELECT name FROM job WHERE id = r.job_id),
+          (SELECT group_concat(value, ':') FROM sample
+           WHERE result_id = r.id ORDER BY seq)
+   FROM result r JOIN config c ON c.id = r.config_id
+   JOIN test t ON t.id = r.test_id JOIN metric m ON m.id = r.metric_id
+   LEFT JOIN host h ON h.id = r.host_id JOIN source s ON s.id = r.source_id
+   ORDER BY r.id;
+   SELECT source_id, host, key, value FROM fact ORDER BY rowid;
+   SELECT label, signature FROM config_own ORDER BY id;
+   SELECT own_id, key, value, origin FROM config_own_param
+   ORDER BY own_id, key;
+   SELECT t.id, t.tool, t.name, p.key, p.value FROM test t
+   LEFT JOIN test_param p ON p.test_id = t.id ORDER BY t.id, p.key;
+   SELECT result_id, kind, total, nbins, hex(bins) FROM latency_hist
+   ORDER BY result_id;"
+
+stream_same() {
+    _f=$1
+    shift
+    rm -f "$tmp"/w.db* "$tmp"/w.err
+    "$pb" ingest --db "$tmp/w.db" --quiet "$_f" >/dev/null 2>"$tmp/w.err"
+    _a=$?
+    q "$tmp/w.db" "$STREAM_Q" >"$tmp/w.txt" 2>&1
+    for _part in "$@"; do
+        rm -f "$tmp"/s.db*
+        POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$_part \
+            "$pb" ingest --db "$tmp/s.db" --quiet "$_f" >/dev/null \
+            2>"$tmp/s.err"
+        _b=$?
+        [ $_a -eq $_b ] || fail "$_f part $_part: exit $_b, whole $_a"
+        cmp -s "$tmp/w.err" "$tmp/s.err" ||
+            fail "$_f part $_part: stderr '$(cat "$tmp/s.err")'"
+        q "$tmp/s.db" "$STREAM_Q" >"$tmp/s.txt" 2>&1
+        ! grep -q '^Error' "$tmp/s.txt" ||
+            fail "query: $(cat "$tmp/s.txt")"
+        cmp -s "$tmp/w.txt" "$tmp/s.txt" ||
+            fail "$_f part $_part: database differs from the whole parse: $(diff "$tmp/w.txt" "$tmp/s.txt" | head -5)"
+    done
+    rm -f "$tmp"/w.db* "$tmp"/s.db*
+}

@@ -1,0 +1,121 @@
+/* Unit tests for the streaming entries of the parser table (ingest.h,
+ * struct pb_parser: parse_stream, stream_min) and for how
+ * pb_ingest_stream_open reads them: which formats stream, and from which
+ * input size (docs/design.md, "Streaming ingest"). */
+#define _GNU_SOURCE
+#include "tests/unit/testhelp.h"
+#include <unistd.h>
+
+#include "ingest/ingest_int.h"
+
+#define FIX PB_FIXTURES_DIR
+
+/* ==== the table ==== */
+
+static void test_table(void **state)
+{
+    (void)state;
+    size_t nstream = 0;
+    for (size_t i = 0; pb_parsers[i]; i++) {
+        const struct pb_parser *p = pb_parsers[i];
+        /* an entry point without a size, or the reverse, is a mistake */
+        assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
+        nstream += p->parse_stream != NULL;
+    }
+    assert_int_equal(nstream, 2);
+    const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
+    const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
+    assert_non_null(b);
+    assert_non_null(j);
+    assert_int_equal(b->stream_min, 131072);
+    assert_int_equal(j->stream_min, 4194304);
+    assert_non_null(b->parse_stream);
+    assert_non_null(j->parse_stream);
+    assert_null(pb_ingest_parser_by_name("fio-terse")->parse_stream);
+    assert_int_equal(pb_ingest_parser_by_name("fio-terse")->stream_min, 0);
+}
+
+/* ==== which files stream ==== */
+
+/* Write `copies` copies of fixture name plus `pad` newlines to a temp
+ * file; returns its path (static buffer) and its size in *size. */
+static const char *make(const char *name, size_t copies, size_t pad,
+                        size_t *size)
+{
+    static char path[64];
+    size_t len;
+    char *buf = th_slurp_in(FIX, name, &len);
+    snprintf(path, sizeof(path), "/tmp/pb-test-stream-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    assert_non_null(fp);
+    for (size_t i = 0; i < copies; i++)
+        assert_int_equal(fwrite(buf, 1, len, fp), len);
+    for (size_t i = 0; i < pad; i++)
+        fputc('\n', fp);
+    assert_int_equal(fclose(fp), 0);
+    free(buf);
+    *size = copies * len + pad;
+    return path;
+}
+
+/* pb_ingest_stream_open on path: PB_OK (a streamed set of format fmt) or
+ * PB_EDUP (read whole). */
+static int open_as(const char *path, const char *fmt)
+{
+    struct pb_ingest_opts o;
+    memset(&o, 0, sizeof(o));
+    o.stream = 1;
+    struct pb_resultset *set = NULL;
+    struct pb_err err = {0};
+    int rc = pb_ingest_stream_open(path, &o, &set, &err);
+    if (rc == PB_OK) {
+        assert_true(pb_ingest_streaming(set));
+        assert_string_equal(set->format, fmt);
+    } else {
+        assert_null(set);
+    }
+    pb_resultset_free(set);
+    return rc;
+}
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    unsetenv("POOLBENCH_STREAM_MIN");
+    size_t n;
+    /* bonnie++ 2.00a rows, 1,321 bytes a copy: streamed from 128 KiB */
+    const char *f = make("bonnie-csv/bonnie-2.00a_x3-repeats.csv", 100, 0, &n);
+    assert_int_equal(n, 132100);
+    assert_int_equal(open_as(f, "bonnie-csv"), PB_OK);
+    unlink(f);
+    f = make("bonnie-csv/bonnie-2.00a_x3-repeats.csv", 99, 0, &n);
+    assert_int_equal(n, 130779); /* 128 KiB = 131,072 */
+    assert_int_equal(open_as(f, "bonnie-csv"), PB_EDUP);
+    unlink(f);
+
+    /* a fio JSON of 1 MiB: whole (from 4 MiB only) */
+    f = make("fio-json/fio-3.33_three-jobs.json", 1, 1 << 20, &n);
+    assert_int_equal(open_as(f, "fio-json"), PB_EDUP);
+    setenv("POOLBENCH_STREAM_MIN", "0", 1);
+    assert_int_equal(open_as(f, "fio-json"), PB_OK);
+    unlink(f);
+
+    /* fio terse never streams, whatever the size */
+    f = make("fio-terse/fio-3.33_terse-normal_two-groups.txt", 60, 0, &n);
+    assert_true(n > 131072);
+    assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
+    unsetenv("POOLBENCH_STREAM_MIN");
+    assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
+    unlink(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
