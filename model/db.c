@@ -758,8 +758,11 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
                             SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                             regexp_fn, NULL, NULL);
     if (!readonly) {
-        /* WAL lets readers and one writer work at once; NORMAL sync keeps
-         * every commit durable against crashes of poolbench itself.
+        /* WAL lets readers and one writer work at once; FULL sync makes
+         * every commit durable (the WAL is synced at each commit) before
+         * "ok" is printed, also against an OS crash or power loss, which
+         * NORMAL is not: 142 fdatasyncs instead of 50 for 10,000 fio
+         * files, the same 2.8 s (ingest batches sources, cmd_ingest.c).
          * Foreign keys are not enforced: pb_db_store writes only ids it
          * has just looked up or inserted in the same transaction, and
          * deletes children first; checking five parents per result cost a
@@ -769,7 +772,7 @@ int pb_db_open(const char *path, int readonly, struct pb_db **out,
         if (check_ours(db, err) ||
             exec_sql(db, "PRAGMA journal_mode=WAL", err,
                      "cannot open database") ||
-            exec_sql(db, "PRAGMA synchronous=NORMAL", err,
+            exec_sql(db, "PRAGMA synchronous=FULL", err,
                      "cannot open database") ||
             migrate(db, err) ||
             exec_sql(db,
