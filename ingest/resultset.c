@@ -247,6 +247,20 @@ void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
     kv_set(set, &c->params, &c->nparams, &c->capparams, key, value, origin);
 }
 
+/* A new test name/tool at the end of set's tests, its index in the free
+ * hash slot. */
+static struct pb_test *new_test(struct pb_resultset *set, const char *name,
+                                const char *tool, size_t *slot)
+{
+    PB_GROW(set->tests, set->captests, set->ntests + 1);
+    struct pb_test *t = &set->tests[set->ntests];
+    memset(t, 0, sizeof(*t));
+    t->name = pb_rs_str(set, name);
+    t->tool = pb_rs_str(set, tool);
+    *slot = ++set->ntests;
+    return t;
+}
+
 size_t pb_rs_test(struct pb_resultset *set, const char *name,
                   const char *tool)
 {
@@ -254,13 +268,8 @@ size_t pb_rs_test(struct pb_resultset *set, const char *name,
     size_t *slot = ix_find(&set->test_ix, set, name, tool, test_eq);
     if (*slot)
         return *slot - 1;
-    PB_GROW(set->tests, set->captests, set->ntests + 1);
-    struct pb_test *t = &set->tests[set->ntests];
-    memset(t, 0, sizeof(*t));
-    t->name = pb_rs_str(set, name);
-    t->tool = pb_rs_str(set, tool);
-    *slot = set->ntests + 1;
-    return set->ntests++;
+    new_test(set, name, tool, slot);
+    return set->ntests - 1;
 }
 
 /* 1 when test t has exactly the parameters kv[0..n) (a key given twice
@@ -299,16 +308,11 @@ size_t pb_rs_test_kv(struct pb_resultset *set, const char *name,
             same_params(t, params, n))
             return *slot - 1;
     }
-    PB_GROW(set->tests, set->captests, set->ntests + 1);
-    struct pb_test *t = &set->tests[set->ntests];
-    memset(t, 0, sizeof(*t));
-    t->name = pb_rs_str(set, name);
-    t->tool = pb_rs_str(set, tool);
+    struct pb_test *t = new_test(set, name, tool, slot);
     for (size_t i = 0; i < n; i++)
         kv_set(set, &t->params, &t->nparams, &t->capparams, params[i].key,
                params[i].value, NULL);
-    *slot = set->ntests + 1;
-    return set->ntests++;
+    return set->ntests - 1;
 }
 
 void pb_rs_test_param(struct pb_resultset *set, size_t test, const char *key,
