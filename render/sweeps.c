@@ -192,6 +192,25 @@ static void fill_vi(const struct rp_data *d, const size_t *cells, size_t n,
     free(memo);
 }
 
+/* A pseudo-dimension (label, family, test name) at cands[ncand]: kept, with
+ * each cell's value index in column ncand, when it takes two values or
+ * more. The new number of candidates. */
+static size_t add_pseudo(const struct rp_data *d, const size_t *cells,
+                         size_t n, struct cand *cands, size_t ncand,
+                         enum rp_dimkind kind, const char *key, int pref,
+                         struct pb_arena *a, uint32_t *vi, size_t stride)
+{
+    struct cand *k = &cands[ncand];
+    k->kind = kind;
+    k->key = key;
+    k->pref = pref;
+    cand_values(d, cells, n, k, a);
+    if (k->nvals < 2)
+        return ncand;
+    fill_vi(d, cells, n, k, vi, stride, ncand);
+    return ncand + 1;
+}
+
 /* Sorting cells by a list of dims of the per-cell value index matrix. */
 static const uint32_t *sk_vi;
 static const size_t *sk_dims;
@@ -621,33 +640,16 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             any |= differ;
             i = j;
         }
-        struct cand *k = &cands[ncand];
-        k->kind = RP_DIM_LABEL;
-        k->key = "config";
-        k->pref = 200;
-        k->only = ambig;
-        if (any) {
-            cand_values(d, cells, n, k, a);
-            if (k->nvals >= 2) {
-                fill_vi(d, cells, n, k, vi, stride, ncand);
-                ncand++;
-            }
-        }
+        cands[ncand].only = ambig;
+        if (any)
+            ncand = add_pseudo(d, cells, n, cands, ncand, RP_DIM_LABEL,
+                               "config", 200, a, vi, stride);
     }
     /* The test family (the tool: "fio", "pts/fio-2.1.0", "pts/c-ray-1.2.0")
      * groups cells like a dimension, so that no sweep puts two programs on
      * one axis, but is never an axis itself. */
-    {
-        struct cand *k = &cands[ncand];
-        k->kind = RP_DIM_FAMILY;
-        k->key = "tool";
-        k->pref = 300;
-        cand_values(d, cells, n, k, a);
-        if (k->nvals >= 2) {
-            fill_vi(d, cells, n, k, vi, stride, ncand);
-            ncand++;
-        }
-    }
+    ncand = add_pseudo(d, cells, n, cands, ncand, RP_DIM_FAMILY, "tool", 300,
+                       a, vi, stride);
     size_t nreal = ncand;
     /* Cells still not told apart (tests differing by name only): the test
      * name tells them apart, without grouping them. */
@@ -660,17 +662,9 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     int collide = 0;
     for (size_t i = 1; i < n && !collide; i++)
         collide = same_tuple(order[i - 1], order[i]);
-    if (collide) {
-        struct cand *k = &cands[ncand];
-        k->kind = RP_DIM_TEST_NAME;
-        k->key = "test";
-        k->pref = 201;
-        cand_values(d, cells, n, k, a);
-        if (k->nvals >= 2) {
-            fill_vi(d, cells, n, k, vi, stride, ncand);
-            ncand++;
-        }
-    }
+    if (collide)
+        ncand = add_pseudo(d, cells, n, cands, ncand, RP_DIM_TEST_NAME, "test",
+                           201, a, vi, stride);
     free(order);
     free(alld);
     for (size_t k = 0; k < ncand; k++)
