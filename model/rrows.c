@@ -1,0 +1,463 @@
+/* The report's rows in report order (pb_db_each_report_row) without
+ * SQLite's sorter: one pass over `result` in the order SQLite keeps it, the
+ * joins and filters decided against the small tables read first, each kept
+ * row packed into a 64-byte record and sorted by model/rsort.c; the texts
+ * (metric, job, host, reason) come from those tables by id. SQLite's ORDER
+ * BY (S_REPORT_ROWS) stays for what a record cannot hold: an id outside
+ * 0..2^32-1, or a source id that is not an integer. docs/design.md, "The
+ * report's own sort". */
+#include "model/db_int.h"
+#include "model/rsort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FALLBACK (-1000) /* internal: read through S_REPORT_ROWS instead */
+#define ID32(id) ((id) >= 0 && (id) <= (long long)UINT32_MAX)
+
+/* ==== id -> small value (0 = absent) ==== */
+
+struct pair {
+    long long id;
+    uint32_t val;
+};
+
+struct idmap {
+    struct pair *p; /* sorted by id once sealed */
+    size_t n, cap;
+    uint32_t *dense; /* by id - lo, when the ids are dense enough */
+    long long lo;
+    size_t span;
+    size_t last; /* sparse: the index found last */
+};
+
+static void idmap_add(struct idmap *m, long long id, uint32_t val)
+{
+    PB_GROW(m->p, m->cap, m->n + 1);
+    m->p[m->n].id = id;
+    m->p[m->n].val = val;
+    m->n++;
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void idmap_seal(struct idmap *m)
+{
+    if (!m->n)
+        return;
+    qsort(m->p, m->n, sizeof(*m->p), pair_cmp);
+    unsigned long long span = (unsigned long long)m->p[m->n - 1].id -
+                              (unsigned long long)m->p[0].id + 1;
+    if (span && span <= 4 * (unsigned long long)m->n + 4096) {
+        m->lo = m->p[0].id;
+        m->span = (size_t)span;
+        m->dense = pb_xcalloc(m->span, sizeof(*m->dense));
+        for (size_t i = 0; i < m->n; i++)
+            m->dense[(unsigned long long)m->p[i].id -
+                     (unsigned long long)m->lo] = m->p[i].val;
+    }
+}
+
+static uint32_t idmap_get(struct idmap *m, long long id)
+{
+    if (m->dense) {
+        unsigned long long k =
+            (unsigned long long)id - (unsigned long long)m->lo;
+        return k < m->span ? m->dense[k] : 0;
+    }
+    if (m->last < m->n && m->p[m->last].id == id)
+        return m->p[m->last].val;
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->p[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < m->n && m->p[lo].id == id) {
+        m->last = lo;
+        return m->p[lo].val;
+    }
+    return 0;
+}
+
+static void idmap_release(struct idmap *m)
+{
+    free(m->p);
+    free(m->dense);
+}
+
+/* ==== the small tables ==== */
+
+struct texts {
+    const char **s;
+    unsigned char *kept;
+    size_t n, cap, capk;
+};
+
+struct tables {
+    struct pb_arena arena;
+    struct idmap tests, configs, metrics, hosts, jobs, reasons, formats;
+    struct texts mname, munit, mdir; /* by metric value - 1 */
+    struct texts host;               /* by host rank - 1, with kept */
+    struct texts job;                /* by job rank - 1 */
+    struct texts reason;             /* by reason value - 1 */
+    int null_host_kept;              /* a row without a host */
+    int by_format;                   /* formats filters */
+    int ids_fit;                     /* every kept id fits 32 bits */
+};
+
+static uint32_t texts_add(struct tables *t, struct texts *x, const char *s)
+{
+    PB_GROW(x->s, x->cap, x->n + 1);
+    x->s[x->n++] = pb_arena_strdup(&t->arena, s);
+    return (uint32_t)x->n;
+}
+
+static void texts_release(struct texts *x)
+{
+    free(x->s);
+    free(x->kept);
+}
+
+static void tables_release(struct tables *t)
+{
+    idmap_release(&t->tests);
+    idmap_release(&t->configs);
+    idmap_release(&t->metrics);
+    idmap_release(&t->hosts);
+    idmap_release(&t->jobs);
+    idmap_release(&t->reasons);
+    idmap_release(&t->formats);
+    texts_release(&t->mname);
+    texts_release(&t->munit);
+    texts_release(&t->mdir);
+    texts_release(&t->host);
+    texts_release(&t->job);
+    texts_release(&t->reason);
+    pb_arena_release(&t->arena);
+}
+
+enum table_kind { T_TESTS, T_CONFIGS, T_METRICS, T_HOSTS, T_NULL_HOST,
+                  T_JOBS, T_REASONS, T_FORMATS };
+
+/* ?1 is the filter's pattern (or format); NULL keeps every row. Rows
+ * of hosts and jobs come by name: their rank (SQLite's BINARY order of
+ * j.name and h.name in S_REPORT_ROWS; names are UNIQUE). */
+static const char *const table_sql[] = {
+    [T_TESTS] = "SELECT id FROM test WHERE ?1 IS NULL OR regexp(?1, name)",
+    [T_CONFIGS] =
+        "SELECT id FROM config WHERE ?1 IS NULL OR regexp(?1, label)",
+    [T_METRICS] = "SELECT id, name, unit, direction FROM metric WHERE "
+                  "?1 IS NULL OR regexp(?1, name)",
+    [T_HOSTS] = "SELECT id, name, ?1 IS NULL OR regexp(?1, name) FROM host "
+                "ORDER BY name",
+    [T_NULL_HOST] = "SELECT ?1 IS NULL OR regexp(?1, '')",
+    [T_JOBS] = "SELECT id, name FROM job ORDER BY name",
+    [T_REASONS] = "SELECT id, text FROM reason",
+    [T_FORMATS] = "SELECT id FROM source WHERE format = ?1",
+};
+
+static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
+{
+    long long id = sqlite3_column_int64(q, 0);
+    switch (k) {
+    case T_TESTS:
+    case T_CONFIGS:
+        if (!ID32(id))
+            t->ids_fit = 0;
+        idmap_add(k == T_TESTS ? &t->tests : &t->configs, id, 1);
+        break;
+    case T_METRICS:
+        if (!ID32(id))
+            t->ids_fit = 0;
+        texts_add(t, &t->munit, db_col_text(q, 2));
+        texts_add(t, &t->mdir, db_col_text(q, 3));
+        idmap_add(&t->metrics, id, texts_add(t, &t->mname, db_col_text(q, 1)));
+        break;
+    case T_HOSTS: {
+        uint32_t rank = texts_add(t, &t->host, db_col_text(q, 1));
+        PB_GROW(t->host.kept, t->host.capk, t->host.n);
+        t->host.kept[rank - 1] = sqlite3_column_int(q, 2) != 0;
+        idmap_add(&t->hosts, id, rank);
+        break;
+    }
+    case T_NULL_HOST:
+        t->null_host_kept = sqlite3_column_int(q, 0) != 0;
+        break;
+    case T_JOBS:
+        idmap_add(&t->jobs, id, texts_add(t, &t->job, db_col_text(q, 1)));
+        break;
+    case T_REASONS:
+        idmap_add(&t->reasons, id,
+                  texts_add(t, &t->reason, db_col_text(q, 1)));
+        break;
+    case T_FORMATS:
+        idmap_add(&t->formats, id, 1);
+        break;
+    }
+}
+
+static int load_table(struct pb_db *db, struct tables *t, enum table_kind k,
+                      const char *arg, struct pb_err *err)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db->h, table_sql[k], -1, &q, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot read results");
+    if (k != T_JOBS && k != T_REASONS)
+        db_bind_text(q, 1, arg);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        table_row(t, k, q);
+    rc = db_finish_query(db, q, rc, 0, err);
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static int load_tables(struct pb_db *db, const struct pb_db_filter *f,
+                       struct tables *t, struct pb_err *err)
+{
+    static const struct pb_db_filter all;
+    if (!f)
+        f = &all;
+    memset(t, 0, sizeof(*t));
+    pb_arena_init(&t->arena);
+    t->ids_fit = 1;
+    t->by_format = f->format != NULL;
+    const char *arg[] = {
+        [T_TESTS] = f->test_re,   [T_CONFIGS] = f->config_re,
+        [T_METRICS] = f->metric_re, [T_HOSTS] = f->host_re,
+        [T_NULL_HOST] = f->host_re, [T_JOBS] = NULL,
+        [T_REASONS] = NULL,       [T_FORMATS] = f->format,
+    };
+    for (int k = T_TESTS; k <= T_FORMATS; k++) {
+        if (k == T_FORMATS && !t->by_format)
+            break;
+        int rc = load_table(db, t, (enum table_kind)k, arg[k], err);
+        if (rc)
+            return rc;
+    }
+    idmap_seal(&t->tests);
+    idmap_seal(&t->configs);
+    idmap_seal(&t->metrics);
+    idmap_seal(&t->hosts);
+    idmap_seal(&t->jobs);
+    idmap_seal(&t->reasons);
+    idmap_seal(&t->formats);
+    return PB_OK;
+}
+
+/* ==== one pass into the sorter ==== */
+
+/* result in rowid order (a plain scan: no sort); ?1/?2 the kept source id
+ * range as S_REPORT_ROWS' ?6/?7 */
+static const char scan_sql[] =
+    "SELECT id, test_id, metric_id, config_id, source_id, job_id, host_id, "
+    "value, reason_id, stderr, samples FROM result "
+    "WHERE ?1 IS NULL OR source_id BETWEEN ?1 AND ?2";
+
+static inline int is_int(sqlite3_stmt *q, int i)
+{
+    return sqlite3_column_type(q, i) == SQLITE_INTEGER;
+}
+
+/* The row's record into s; 0 when the joins or filters drop it,
+ * FALLBACK when a record cannot hold it. */
+static int pack_row(struct tables *t, const struct pb_db_filter *f,
+                    sqlite3_stmt *q, struct pb_rsort_rec *x)
+{
+    /* the inner joins: a test, metric and configuration that exist (an
+     * id of another type matches no INTEGER PRIMARY KEY) */
+    if (!is_int(q, 1) || !is_int(q, 2) || !is_int(q, 3))
+        return 0;
+    long long tid = sqlite3_column_int64(q, 1);
+    long long mid = sqlite3_column_int64(q, 2);
+    long long cid = sqlite3_column_int64(q, 3);
+    if (!idmap_get(&t->tests, tid) || !idmap_get(&t->metrics, mid) ||
+        !idmap_get(&t->configs, cid))
+        return 0;
+    /* the left joins: a missing host, job or reason is NULL */
+    uint32_t host = is_int(q, 6) ? idmap_get(&t->hosts, sqlite3_column_int64(q, 6)) : 0;
+    if (!(host ? t->host.kept[host - 1] : t->null_host_kept))
+        return 0;
+    if (!is_int(q, 4))
+        return FALLBACK;
+    long long sid = sqlite3_column_int64(q, 4);
+    if (t->by_format && !idmap_get(&t->formats, sid))
+        return 0;
+    if (!db_source_kept(f, sid))
+        return 0;
+    if (!ID32(sid))
+        return FALLBACK;
+    uint32_t job = is_int(q, 5) ? idmap_get(&t->jobs, sqlite3_column_int64(q, 5)) : 0;
+    x->k0 = (uint64_t)tid << 32 | (uint64_t)mid;
+    x->k1 = (uint64_t)cid << 32 | (uint64_t)sid;
+    x->k2 = (uint64_t)job << 32 | host;
+    x->k3 = pb_rsort_id_key(sqlite3_column_int64(q, 0));
+    x->flags = 0;
+    if (sqlite3_column_type(q, 7) != SQLITE_NULL)
+        x->flags |= PB_RSORT_VALUE;
+    x->value = sqlite3_column_double(q, 7);
+    x->reason = is_int(q, 8) ? idmap_get(&t->reasons, sqlite3_column_int64(q, 8)) : 0;
+    if (sqlite3_column_type(q, 9) != SQLITE_NULL)
+        x->flags |= PB_RSORT_STDERR;
+    x->stderr_ = sqlite3_column_double(q, 9);
+    x->samples = sqlite3_column_int64(q, 10);
+    return 1;
+}
+
+static int scan(struct pb_db *db, const struct pb_db_filter *f,
+                struct tables *t, struct pb_rsort *s, struct pb_err *err)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db->h, scan_sql, -1, &q, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot read results");
+    if (f && f->source_ids && f->nsource_ids) {
+        sqlite3_bind_int64(q, 1, f->source_ids[0]);
+        sqlite3_bind_int64(q, 2, f->source_ids[f->nsource_ids - 1]);
+    }
+    int rc, out = PB_OK;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        struct pb_rsort_rec x;
+        int k = pack_row(t, f, q, &x);
+        if (k == FALLBACK) {
+            out = FALLBACK;
+            break;
+        }
+        if (k && (out = pb_rsort_add(s, &x, err)) != PB_OK)
+            break;
+    }
+    if (out)
+        sqlite3_reset(q);
+    else
+        out = db_finish_query(db, q, rc, 0, err);
+    sqlite3_finalize(q);
+    return out;
+}
+
+/* ==== handing rows to the callback ==== */
+
+static void metric_texts(struct tables *t, long long metric_id,
+                         struct pb_db_rrow *r)
+{
+    uint32_t m = idmap_get(&t->metrics, metric_id);
+    r->metric = m ? t->mname.s[m - 1] : NULL;
+    r->unit = m ? t->munit.s[m - 1] : NULL;
+    r->direction = m ? t->mdir.s[m - 1] : NULL;
+}
+
+static int give_sorted(struct tables *t, struct pb_rsort *s,
+                       pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
+{
+    int rc;
+    const struct pb_rsort_rec *x;
+    long long last_metric = -1;
+    struct pb_db_rrow r;
+    memset(&r, 0, sizeof(r));
+    while ((rc = pb_rsort_next(s, &x, err)) == PB_OK && x) {
+        r.test_id = (long long)(x->k0 >> 32);
+        r.metric_id = (long long)(x->k0 & UINT32_MAX);
+        r.config_id = (long long)(x->k1 >> 32);
+        r.source_id = (long long)(x->k1 & UINT32_MAX);
+        if (r.metric_id != last_metric) /* rows come by metric */
+            metric_texts(t, last_metric = r.metric_id, &r);
+        uint32_t job = (uint32_t)(x->k2 >> 32), host = (uint32_t)x->k2;
+        r.job = job ? t->job.s[job - 1] : NULL;
+        r.host = host ? t->host.s[host - 1] : NULL;
+        r.has_value = (x->flags & PB_RSORT_VALUE) != 0;
+        r.value = x->value;
+        r.null_reason = x->reason ? t->reason.s[x->reason - 1] : NULL;
+        r.has_stderr = (x->flags & PB_RSORT_STDERR) != 0;
+        r.stderr_ = x->stderr_;
+        r.samples = (long)x->samples;
+        int stop = cb(ctx, &r);
+        if (stop)
+            return stop;
+    }
+    return rc;
+}
+
+/* SQLite's ORDER BY: the same rows, for ids a record cannot hold. */
+static int rows_by_sql(struct pb_db *db, const struct pb_db_filter *f,
+                       struct tables *t, pb_db_rrow_cb cb, void *ctx,
+                       struct pb_err *err)
+{
+    sqlite3_stmt *q = db_stmt(db, S_REPORT_ROWS, err);
+    if (!q)
+        return PB_EDB;
+    if (f) {
+        db_bind_text(q, 1, f->test_re);
+        db_bind_text(q, 2, f->config_re);
+        db_bind_text(q, 3, f->metric_re);
+        db_bind_text(q, 4, f->host_re);
+        db_bind_text(q, 5, f->format);
+        if (f->source_ids && f->nsource_ids) {
+            /* the range of the kept ids in SQL, so that SQLite sorts
+             * only rows that may be kept; db_source_kept() decides */
+            sqlite3_bind_int64(q, 6, f->source_ids[0]);
+            sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
+        }
+    }
+    int rc, stop = 0;
+    long long last_metric = -1;
+    struct pb_db_rrow r;
+    memset(&r, 0, sizeof(r));
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        r.test_id = sqlite3_column_int64(q, 0);
+        r.metric_id = sqlite3_column_int64(q, 1);
+        r.config_id = sqlite3_column_int64(q, 2);
+        r.source_id = sqlite3_column_int64(q, 3);
+        if (!db_source_kept(f, r.source_id))
+            continue;
+        if (r.metric_id != last_metric || last_metric == -1)
+            metric_texts(t, last_metric = r.metric_id, &r);
+        r.job = db_col_text(q, 4);
+        r.host = db_col_text(q, 5);
+        r.has_value = sqlite3_column_type(q, 6) != SQLITE_NULL;
+        r.value = sqlite3_column_double(q, 6);
+        r.null_reason = db_col_text(q, 7);
+        r.has_stderr = sqlite3_column_type(q, 8) != SQLITE_NULL;
+        r.stderr_ = sqlite3_column_double(q, 8);
+        r.samples = (long)sqlite3_column_int64(q, 9);
+        if ((stop = cb(ctx, &r)) != 0)
+            break;
+    }
+    return db_finish_query(db, q, rc, stop, err);
+}
+
+int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
+                          pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
+{
+    /* the tables and the pass see one snapshot, as one query did */
+    int own_txn = sqlite3_get_autocommit(db->h);
+    if (own_txn && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot read results");
+    struct tables t;
+    int rc = load_tables(db, f, &t, err);
+    struct pb_rsort *s = pb_rsort_new(0);
+    if (!rc && !t.ids_fit)
+        rc = FALLBACK;
+    if (!rc)
+        rc = scan(db, f, &t, s, err);
+    if (rc == FALLBACK || (rc == PB_EIO && !pb_rsort_runs(s))) {
+        /* a record cannot hold an id, or no temporary file: SQLite
+         * sorts (nothing was given to cb yet) */
+        pb_rsort_free(s);
+        s = NULL;
+        rc = rows_by_sql(db, f, &t, cb, ctx, err);
+    }
+    if (own_txn)
+        sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+    if (!rc && s)
+        rc = pb_rsort_finish(s, err);
+    if (!rc && s)
+        rc = give_sorted(&t, s, cb, ctx, err);
+    pb_rsort_free(s);
+    tables_release(&t);
+    return rc;
+}

@@ -1,0 +1,395 @@
+/* An external sort of the report's 64-byte records: runs of half the
+ * budget sorted by LSD radix, spilled to one anonymous temporary file,
+ * merged through a heap (model/rsort.h). */
+#define _GNU_SOURCE /* O_TMPFILE */
+#include "model/rsort.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define REC sizeof(struct pb_rsort_rec)
+#define MIN_BUDGET 256
+#define MIN_READ 64 /* records a run's read buffer holds at least */
+
+struct run {
+    uint64_t off, n; /* first record in the file, records */
+    struct pb_rsort_rec *buf;
+    size_t pos, len, cap; /* next record in buf, records in buf, room */
+    uint64_t done;        /* records read from the file */
+};
+
+struct pb_rsort {
+    size_t budget;
+    size_t cap; /* records a run holds */
+    struct pb_rsort_rec *recs, *tmp;
+    size_t n, room;  /* records in recs, room in recs */
+    int ids_ascend;  /* k3 rises through recs in the order added */
+    int fd;          /* -1: none yet */
+    uint64_t nfile;  /* records in the file */
+    struct run *runs;
+    size_t nruns, capruns;
+    size_t *heap; /* run indexes, smallest current record first */
+    size_t nheap;
+    int merging; /* 0: reading recs (one run in memory) */
+    size_t next;  /* recs: the next record to give */
+    uint32_t hist[4][8][256]; /* sort_run's counts of each key byte */
+};
+
+size_t pb_rsort_default_budget(void)
+{
+    const char *e = getenv("POOLBENCH_SORT_BYTES");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!errno && !*end && v >= MIN_BUDGET && v <= (size_t)-1 / 4)
+            return (size_t)v;
+    }
+    return PB_RSORT_BUDGET;
+}
+
+struct pb_rsort *pb_rsort_new(size_t budget)
+{
+    struct pb_rsort *s = pb_xcalloc(1, sizeof(*s));
+    if (!budget)
+        budget = pb_rsort_default_budget();
+    if (budget < MIN_BUDGET)
+        budget = MIN_BUDGET;
+    s->budget = budget;
+    s->cap = budget / (2 * REC); /* the run and the radix sort's copy */
+    s->fd = -1;
+    s->ids_ascend = 1;
+    return s;
+}
+
+void pb_rsort_free(struct pb_rsort *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s->recs);
+    free(s->tmp);
+    for (size_t i = 0; i < s->nruns; i++)
+        free(s->runs[i].buf);
+    free(s->runs);
+    free(s->heap);
+    free(s);
+}
+
+size_t pb_rsort_runs(const struct pb_rsort *s)
+{
+    return s->nruns;
+}
+
+/* ==== the temporary file ==== */
+
+/* The folder SQLite would put its temporary files in (os_unix.c
+ * unixTempFileDir): $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp,
+ * the first that is a folder we may write. */
+static const char *temp_dir(void)
+{
+    const char *cand[] = {getenv("SQLITE_TMPDIR"), getenv("TMPDIR"),
+                          "/var/tmp", "/usr/tmp", "/tmp"};
+    for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
+        struct stat st;
+        if (cand[i] && *cand[i] && stat(cand[i], &st) == 0 &&
+            S_ISDIR(st.st_mode) && access(cand[i], W_OK | X_OK) == 0)
+            return cand[i];
+    }
+    return "/tmp";
+}
+
+/* An anonymous file: O_TMPFILE (no name at all), else mkstemp (O_EXCL:
+ * never a link) unlinked at once. */
+static int open_temp(struct pb_rsort *s, struct pb_err *err)
+{
+    const char *dir = temp_dir();
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        char *path = pb_xasprintf("%s/poolbench-sort-XXXXXX", dir);
+        fd = mkstemp(path);
+        if (fd < 0) {
+            int rc = pb_err_set(err, PB_EIO, path, 0, 0,
+                                "cannot create a temporary file: %s",
+                                strerror(errno));
+            free(path);
+            return rc;
+        }
+        unlink(path);
+        free(path);
+    }
+    s->fd = fd;
+    return PB_OK;
+}
+
+static int io_fail(struct pb_err *err, const char *what, int e)
+{
+    return pb_err_set(err, PB_EIO, NULL, 0, 0,
+                      "cannot %s the sort's temporary file: %s", what,
+                      strerror(e ? e : EIO));
+}
+
+static int write_at(int fd, const void *p, size_t len, uint64_t off,
+                    struct pb_err *err)
+{
+    const char *c = p;
+    while (len) {
+        ssize_t k = pwrite(fd, c, len, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return io_fail(err, "write", k < 0 ? errno : 0);
+        c += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return PB_OK;
+}
+
+static int read_at(int fd, void *p, size_t len, uint64_t off,
+                   struct pb_err *err)
+{
+    char *c = p;
+    while (len) {
+        ssize_t k = pread(fd, c, len, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) /* 0: the file is shorter than what we wrote */
+            return io_fail(err, "read", k < 0 ? errno : 0);
+        c += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return PB_OK;
+}
+
+/* ==== sorting one run ==== */
+
+static inline int rec_less(const struct pb_rsort_rec *a,
+                           const struct pb_rsort_rec *b)
+{
+    if (a->k0 != b->k0)
+        return a->k0 < b->k0;
+    if (a->k1 != b->k1)
+        return a->k1 < b->k1;
+    if (a->k2 != b->k2)
+        return a->k2 < b->k2;
+    return a->k3 < b->k3;
+}
+
+static inline uint64_t key_word(const struct pb_rsort_rec *r, int w)
+{
+    return w == 0 ? r->k0 : w == 1 ? r->k1 : w == 2 ? r->k2 : r->k3;
+}
+
+/* Sort recs[0..n) by LSD radix, a byte at a time from the least
+ * significant, skipping the bytes every record shares; stable, so k3 needs
+ * no pass when the records came in k3 order. The result ends in s->recs. */
+static void sort_run(struct pb_rsort *s)
+{
+    size_t n = s->n;
+    if (n < 2)
+        return;
+    int words = s->ids_ascend ? 3 : 4; /* k0..k2, or k3 too */
+    uint32_t(*hist)[8][256] = s->hist;
+    memset(s->hist, 0, sizeof(s->hist));
+    for (size_t i = 0; i < n; i++) {
+        const struct pb_rsort_rec *r = &s->recs[i];
+        for (int w = 0; w < words; w++) {
+            uint64_t k = key_word(r, w);
+            for (int b = 0; b < 8; b++)
+                hist[w][b][(k >> (8 * b)) & 0xff]++;
+        }
+    }
+    if (!s->tmp)
+        s->tmp = pb_xmalloc(s->room * REC);
+    struct pb_rsort_rec *src = s->recs, *dst = s->tmp;
+    for (int w = words - 1; w >= 0; w--) {
+        for (int b = 0; b < 8; b++) {
+            uint32_t *h = hist[w][b];
+            int shift = 8 * b;
+            size_t sum = 0, off[256];
+            int skip = 0;
+            for (int v = 0; v < 256; v++) {
+                if (h[v] == n) {
+                    skip = 1;
+                    break;
+                }
+                off[v] = sum;
+                sum += h[v];
+            }
+            if (skip)
+                continue;
+            for (size_t i = 0; i < n; i++) {
+                unsigned v =
+                    (unsigned)((key_word(&src[i], w) >> shift) & 0xff);
+                dst[off[v]++] = src[i];
+            }
+            struct pb_rsort_rec *t = src;
+            src = dst;
+            dst = t;
+        }
+    }
+    s->recs = src;
+    s->tmp = dst;
+}
+
+/* Sort the run in memory and write it to the file. */
+static int spill(struct pb_rsort *s, struct pb_err *err)
+{
+    if (s->fd < 0) {
+        int rc = open_temp(s, err);
+        if (rc)
+            return rc;
+    }
+    sort_run(s);
+    int rc = write_at(s->fd, s->recs, s->n * REC, s->nfile * REC, err);
+    if (rc)
+        return rc;
+    PB_GROW(s->runs, s->capruns, s->nruns + 1);
+    struct run *r = &s->runs[s->nruns++];
+    memset(r, 0, sizeof(*r));
+    r->off = s->nfile;
+    r->n = s->n;
+    s->nfile += s->n;
+    s->n = 0;
+    s->ids_ascend = 1;
+    return PB_OK;
+}
+
+int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
+                 struct pb_err *err)
+{
+    if (s->n == s->cap) {
+        int rc = spill(s, err);
+        if (rc)
+            return rc;
+    }
+    if (s->n == s->room) {
+        /* grow by doubling up to the run's size: a small report takes
+         * little */
+        size_t room = s->room ? 2 * s->room : 1024;
+        if (room > s->cap)
+            room = s->cap;
+        s->recs = pb_xrealloc(s->recs, room * REC);
+        s->room = room;
+    }
+    if (s->n && r->k3 < s->recs[s->n - 1].k3)
+        s->ids_ascend = 0;
+    s->recs[s->n++] = *r;
+    return PB_OK;
+}
+
+/* ==== merging ==== */
+
+static int refill(struct pb_rsort *s, struct run *r, struct pb_err *err)
+{
+    uint64_t left = r->n - r->done;
+    size_t k = left < r->cap ? (size_t)left : r->cap;
+    r->pos = 0;
+    r->len = k;
+    if (!k)
+        return PB_OK;
+    int rc = read_at(s->fd, r->buf, k * REC, (r->off + r->done) * REC, err);
+    r->done += k;
+    return rc;
+}
+
+static inline const struct pb_rsort_rec *head(const struct pb_rsort *s,
+                                              size_t h)
+{
+    const struct run *r = &s->runs[s->heap[h]];
+    return &r->buf[r->pos];
+}
+
+static void sift_down(struct pb_rsort *s, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < s->nheap && rec_less(head(s, l), head(s, m)))
+            m = l;
+        if (l + 1 < s->nheap && rec_less(head(s, l + 1), head(s, m)))
+            m = l + 1;
+        if (m == i)
+            return;
+        size_t t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+}
+
+int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
+{
+    if (!s->nruns) {
+        sort_run(s); /* one run: no file */
+        free(s->tmp);
+        s->tmp = NULL;
+        return PB_OK;
+    }
+    if (s->n) {
+        int rc = spill(s, err);
+        if (rc)
+            return rc;
+    }
+    free(s->recs);
+    free(s->tmp);
+    s->recs = s->tmp = NULL;
+    s->room = 0;
+    /* the read buffers share the budget */
+    size_t per = s->budget / REC / s->nruns;
+    if (per < MIN_READ)
+        per = MIN_READ;
+    s->heap = pb_xcalloc(s->nruns, sizeof(*s->heap));
+    for (size_t i = 0; i < s->nruns; i++) {
+        struct run *r = &s->runs[i];
+        r->cap = per;
+        r->buf = pb_xmalloc(per * REC);
+        int rc = refill(s, r, err);
+        if (rc)
+            return rc;
+        if (r->len)
+            s->heap[s->nheap++] = i;
+    }
+    for (size_t i = s->nheap / 2; i-- > 0;)
+        sift_down(s, i);
+    s->merging = 1;
+    return PB_OK;
+}
+
+int pb_rsort_next(struct pb_rsort *s, const struct pb_rsort_rec **out,
+                  struct pb_err *err)
+{
+    *out = NULL;
+    if (!s->merging) {
+        if (s->next < s->n)
+            *out = &s->recs[s->next++];
+        return PB_OK;
+    }
+    if (!s->nheap)
+        return PB_OK;
+    /* the head given last time moves on only now: *out stays valid */
+    struct run *r = &s->runs[s->heap[0]];
+    if (s->next) {
+        if (++r->pos == r->len) {
+            int rc = refill(s, r, err);
+            if (rc)
+                return rc;
+            if (!r->len) {
+                s->heap[0] = s->heap[--s->nheap];
+                if (!s->nheap)
+                    return PB_OK;
+            }
+        }
+        sift_down(s, 0);
+        r = &s->runs[s->heap[0]];
+    }
+    s->next = 1;
+    *out = &r->buf[r->pos];
+    return PB_OK;
+}

@@ -1,0 +1,68 @@
+/* model/rsort: an external sort of fixed-size records with bounded memory,
+ * for the report's rows in report order (model/rrows.c) instead of
+ * SQLite's generic sorter (docs/design.md "The report's own sort").
+ *
+ * Records are added in any order; they are kept in a run of at most half
+ * the budget, sorted (LSD radix over the key bytes that differ) when the
+ * run is full and written to one anonymous temporary file, then read back
+ * in order by a k-way merge (a heap) through a small buffer per run. When
+ * every record fits in one run there is no file.
+ *
+ * Use: pb_rsort_new, pb_rsort_add per record, pb_rsort_finish once, then
+ * pb_rsort_next until it gives NULL; pb_rsort_free. */
+#ifndef PB_RSORT_H
+#define PB_RSORT_H
+
+#include "common/pb.h"
+
+#include <stdint.h>
+
+/* One record, 64 bytes; ordered by k0, k1, k2, k3 as unsigned numbers.
+ * The report's: k0 = test id << 32 | metric id, k1 = config id << 32 |
+ * source id, k2 = job rank << 32 | host rank (0 = NULL, first), k3 =
+ * result id with its sign bit flipped (pb_rsort_id_key). */
+struct pb_rsort_rec {
+    uint64_t k0, k1, k2, k3;
+    double value, stderr_;
+    int64_t samples;
+    uint32_t reason; /* 1 + index of the reason text; 0 = none */
+    uint32_t flags;  /* PB_RSORT_VALUE, PB_RSORT_STDERR */
+};
+enum { PB_RSORT_VALUE = 1, PB_RSORT_STDERR = 2 };
+
+/* A signed 64-bit id as an unsigned key of the same order. */
+static inline uint64_t pb_rsort_id_key(long long id)
+{
+    return (uint64_t)id ^ ((uint64_t)1 << 63);
+}
+static inline long long pb_rsort_key_id(uint64_t k)
+{
+    k ^= (uint64_t)1 << 63;
+    return k > (uint64_t)INT64_MAX ? -(long long)(~k) - 1 : (long long)k;
+}
+
+/* The default memory budget of one sort (records of the run and the
+ * radix sort's second buffer; the merge's read buffers share it):
+ * $POOLBENCH_SORT_BYTES when set (a testing and measuring knob, at least
+ * 256), else PB_RSORT_BUDGET. */
+#define PB_RSORT_BUDGET ((size_t)16 * 1024 * 1024)
+size_t pb_rsort_default_budget(void);
+
+struct pb_rsort;
+/* A sort of budget bytes (0: pb_rsort_default_budget()). */
+struct pb_rsort *pb_rsort_new(size_t budget);
+void pb_rsort_free(struct pb_rsort *s);
+/* Add a record. PB_OK, or PB_EIO (the temporary file could not be made
+ * or written) with err filled. */
+int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
+                 struct pb_err *err) PB_WUR;
+/* No more records: sort what is left. PB_OK or PB_EIO. */
+int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err) PB_WUR;
+/* The next record in order in *out (valid until the next call), NULL at
+ * the end. PB_OK or PB_EIO (the temporary file could not be read). */
+int pb_rsort_next(struct pb_rsort *s, const struct pb_rsort_rec **out,
+                  struct pb_err *err) PB_WUR;
+/* Runs written to the temporary file so far (0: all in memory). */
+size_t pb_rsort_runs(const struct pb_rsort *s);
+
+#endif
