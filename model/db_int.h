@@ -184,6 +184,10 @@ int db_store_hists(struct pb_db *db, const struct pb_resultset *set,
  * key. set 0, sheet 1, parser (NULL) 2, command 3, companion 4, label,
  * title and path 5, anything else 6. */
 int db_origin_rank(const char *origin);
+/* Test hook (rrows.c): how the last pb_db_each_report_row read its
+ * rows: -1 SQLite's ORDER BY, else the runs its own sort wrote (0: one
+ * run in memory). */
+extern long long db_report_rows_path;
 /* Is source id among the sorted ids of f (or f keeps every source)? */
 int db_source_kept(const struct pb_db_filter *f, long long id);
 /* Non-zero for origins of dimensions attached to a label (sheet,

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #define FALLBACK (-1000) /* internal: read through S_REPORT_ROWS instead */
+
+long long db_report_rows_path = 0;
 #define ID32(id) ((id) >= 0 && (id) <= (long long)UINT32_MAX)
 
 /* ==== id -> small value (0 = absent) ==== */
@@ -59,6 +61,9 @@ static void idmap_seal(struct idmap *m)
         for (size_t i = 0; i < m->n; i++)
             m->dense[(unsigned long long)m->p[i].id -
                      (unsigned long long)m->lo] = m->p[i].val;
+        free(m->p); /* 100,000 hosts: 1.6 MB */
+        m->p = NULL;
+        m->cap = 0;
     }
 }
 
@@ -449,12 +454,14 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
          * sorts (nothing was given to cb yet) */
         pb_rsort_free(s);
         s = NULL;
+        pb_err_clear(err);
         rc = rows_by_sql(db, f, &t, cb, ctx, err);
     }
     if (own_txn)
         sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
     if (!rc && s)
         rc = pb_rsort_finish(s, err);
+    db_report_rows_path = s ? (long long)pb_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_sorted(&t, s, cb, ctx, err);
     pb_rsort_free(s);

@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +19,7 @@
 
 struct run {
     uint64_t off, n; /* first record in the file, records */
-    struct pb_rsort_rec *buf;
+    struct pb_rsort_rec *buf; /* in s->rbuf */
     size_t pos, len, cap; /* next record in buf, records in buf, room */
     uint64_t done;        /* records read from the file */
 };
@@ -25,8 +27,9 @@ struct run {
 struct pb_rsort {
     size_t budget;
     size_t cap; /* records a run holds */
-    struct pb_rsort_rec *recs, *tmp;
-    size_t n, room;  /* records in recs, room in recs */
+    struct pb_rsort_rec *recs, *tmp; /* cap records each, mapped */
+    struct pb_rsort_rec *rbuf;       /* the merge's read buffers */
+    size_t n;        /* records in recs */
     int ids_ascend;  /* k3 rises through recs in the order added */
     int fd;          /* -1: none yet */
     uint64_t nfile;  /* records in the file */
@@ -36,8 +39,31 @@ struct pb_rsort {
     size_t nheap;
     int merging; /* 0: reading recs (one run in memory) */
     size_t next;  /* recs: the next record to give */
+    size_t rcap;  /* records rbuf holds */
     uint32_t hist[4][8][256]; /* sort_run's counts of each key byte */
 };
+
+/* Buffers of their own mappings, not malloc's: their pages go back to
+ * the system when unmapped (a freed malloc chunk of 8 MB raises glibc's
+ * mmap threshold, and the next ones stay in the heap), and pages never
+ * touched cost nothing (a run of ten records maps the run's size). */
+static struct pb_rsort_rec *map_recs(size_t n)
+{
+    void *p = mmap(NULL, n * REC, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "poolbench: out of memory allocating %zu bytes\n",
+                n * REC);
+        abort();
+    }
+    return p;
+}
+
+static void unmap_recs(struct pb_rsort_rec *p, size_t n)
+{
+    if (p)
+        munmap(p, n * REC);
+}
 
 size_t pb_rsort_default_budget(void)
 {
@@ -72,10 +98,9 @@ void pb_rsort_free(struct pb_rsort *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
-    free(s->recs);
-    free(s->tmp);
-    for (size_t i = 0; i < s->nruns; i++)
-        free(s->runs[i].buf);
+    unmap_recs(s->recs, s->cap);
+    unmap_recs(s->tmp, s->cap);
+    unmap_recs(s->rbuf, s->rcap);
     free(s->runs);
     free(s->heap);
     free(s);
@@ -207,7 +232,7 @@ static void sort_run(struct pb_rsort *s)
         }
     }
     if (!s->tmp)
-        s->tmp = pb_xmalloc(s->room * REC);
+        s->tmp = map_recs(s->cap);
     struct pb_rsort_rec *src = s->recs, *dst = s->tmp;
     for (int w = words - 1; w >= 0; w--) {
         for (int b = 0; b < 8; b++) {
@@ -270,15 +295,8 @@ int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
         if (rc)
             return rc;
     }
-    if (s->n == s->room) {
-        /* grow by doubling up to the run's size: a small report takes
-         * little */
-        size_t room = s->room ? 2 * s->room : 1024;
-        if (room > s->cap)
-            room = s->cap;
-        s->recs = pb_xrealloc(s->recs, room * REC);
-        s->room = room;
-    }
+    if (!s->recs)
+        s->recs = map_recs(s->cap);
     if (s->n && r->k3 < s->recs[s->n - 1].k3)
         s->ids_ascend = 0;
     s->recs[s->n++] = *r;
@@ -328,7 +346,7 @@ int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
 {
     if (!s->nruns) {
         sort_run(s); /* one run: no file */
-        free(s->tmp);
+        unmap_recs(s->tmp, s->cap);
         s->tmp = NULL;
         return PB_OK;
     }
@@ -337,19 +355,20 @@ int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
         if (rc)
             return rc;
     }
-    free(s->recs);
-    free(s->tmp);
+    unmap_recs(s->recs, s->cap);
+    unmap_recs(s->tmp, s->cap);
     s->recs = s->tmp = NULL;
-    s->room = 0;
     /* the read buffers share the budget */
     size_t per = s->budget / REC / s->nruns;
     if (per < MIN_READ)
         per = MIN_READ;
+    s->rcap = per * s->nruns;
+    s->rbuf = map_recs(s->rcap);
     s->heap = pb_xcalloc(s->nruns, sizeof(*s->heap));
     for (size_t i = 0; i < s->nruns; i++) {
         struct run *r = &s->runs[i];
         r->cap = per;
-        r->buf = pb_xmalloc(per * REC);
+        r->buf = s->rbuf + i * per;
         int rc = refill(s, r, err);
         if (rc)
             return rc;

@@ -45,7 +45,7 @@ static inline long long pb_rsort_key_id(uint64_t k)
  * radix sort's second buffer; the merge's read buffers share it):
  * $POOLBENCH_SORT_BYTES when set (a testing and measuring knob, at least
  * 256), else PB_RSORT_BUDGET. */
-#define PB_RSORT_BUDGET ((size_t)16 * 1024 * 1024)
+#define PB_RSORT_BUDGET ((size_t)4 * 1024 * 1024)
 size_t pb_rsort_default_budget(void);
 
 struct pb_rsort;

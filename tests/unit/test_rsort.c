@@ -1,0 +1,453 @@
+/* Unit tests for the report's own sort (model/rsort.c, model/rrows.c):
+ * the sorter against qsort with many runs, and pb_db_each_report_row
+ * against SQLite's ORDER BY on the same database (ties broken by result
+ * id, NULL and missing jobs and hosts first, names past 0x7f in BINARY
+ * order, ids near 2^31 and 2^32, every filter, records spilled into
+ * many runs, and the fallback for ids past 32 bits). */
+#define _GNU_SOURCE
+#include "tests/unit/testhelp.h"
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/db.h"
+#include "model/db_int.h"
+#include "model/rsort.h"
+
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t rnd(uint64_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng % n;
+}
+
+/* ==== the sorter alone ==== */
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const struct pb_rsort_rec *x = a, *y = b;
+    if (x->k0 != y->k0)
+        return x->k0 < y->k0 ? -1 : 1;
+    if (x->k1 != y->k1)
+        return x->k1 < y->k1 ? -1 : 1;
+    if (x->k2 != y->k2)
+        return x->k2 < y->k2 ? -1 : 1;
+    return x->k3 < y->k3 ? -1 : x->k3 > y->k3;
+}
+
+/* n records of few distinct keys (many ties on k0..k2), k3 rising or
+ * not, through a sort of budget bytes: the order of qsort, every payload
+ * with its record. */
+static void sort_case(size_t n, size_t budget, int ids_rising,
+                      size_t want_runs)
+{
+    struct pb_rsort_rec *in = calloc(n, sizeof(*in));
+    assert_non_null(in);
+    const uint64_t big[] = {0, 1, 255, 256, 65535, 65536,
+                            (uint64_t)1 << 31, UINT32_MAX};
+    for (size_t i = 0; i < n; i++) {
+        struct pb_rsort_rec *r = &in[i];
+        r->k0 = big[rnd(8)] << 32 | big[rnd(8)];
+        r->k1 = big[rnd(3)] << 32 | rnd(3);
+        r->k2 = rnd(3) << 32 | big[rnd(2) * 7];
+        r->k3 = ids_rising ? pb_rsort_id_key((long long)i - 1000)
+                           : pb_rsort_id_key((long long)rnd(1u << 20) -
+                                             (1 << 19));
+        r->value = (double)i;
+        r->samples = (int64_t)i;
+    }
+    struct pb_rsort *s = pb_rsort_new(budget);
+    struct pb_err err = {0};
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(pb_rsort_add(s, &in[i], &err), PB_OK);
+    assert_int_equal(pb_rsort_finish(s, &err), PB_OK);
+    assert_int_equal(pb_rsort_runs(s), want_runs);
+    qsort(in, n, sizeof(*in), rec_cmp);
+    const struct pb_rsort_rec *x;
+    size_t got = 0;
+    while (pb_rsort_next(s, &x, &err) == PB_OK && x) {
+        assert_true(got < n);
+        if (memcmp(x, &in[got], sizeof(*x))) {
+            print_error("record %zu: k0 %llx k1 %llx k2 %llx k3 %llx, "
+                        "want k3 %llx\n",
+                        got, (unsigned long long)x->k0,
+                        (unsigned long long)x->k1, (unsigned long long)x->k2,
+                        (unsigned long long)x->k3,
+                        (unsigned long long)in[got].k3);
+            fail();
+        }
+        got++;
+    }
+    assert_int_equal(got, n);
+    pb_rsort_free(s);
+    free(in);
+}
+
+static void test_sorter(void **state)
+{
+    (void)state;
+    /* 4096 bytes: runs of 32 records */
+    sort_case(20000, 4096, 1, 625);
+    sort_case(20000, 4096, 0, 625);
+    sort_case(20001, 4096, 0, 626); /* a last run of one record */
+    /* the smallest budget: runs of two */
+    sort_case(999, 1, 0, 500);
+    /* one run: no file */
+    sort_case(20000, 0, 0, 0);
+    sort_case(1, 0, 1, 0);
+    sort_case(0, 4096, 1, 0);
+    /* ids as keys keep their signed order */
+    assert_true(pb_rsort_id_key(-1) < pb_rsort_id_key(0));
+    assert_true(pb_rsort_id_key(INT64_MIN) < pb_rsort_id_key(-1));
+    assert_true(pb_rsort_id_key(INT64_MAX) > pb_rsort_id_key(1));
+    const long long ids[] = {INT64_MIN, -1, 0, 1, INT64_MAX, 1LL << 31};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+        assert_true(pb_rsort_key_id(pb_rsort_id_key(ids[i])) == ids[i]);
+}
+
+/* ==== pb_db_each_report_row against SQLite's ORDER BY ==== */
+
+static char dbpath[] = "/tmp/pb-unit-rsort-XXXXXX";
+
+struct row {
+    long long test_id, metric_id, config_id, source_id;
+    char *metric, *unit, *direction, *job, *host, *reason;
+    int has_value, has_stderr;
+    double value, stderr_;
+    long samples;
+};
+
+struct rows {
+    struct row *v;
+    size_t n, cap;
+};
+
+static char *dup0(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static int on_rrow(void *ctx, const struct pb_db_rrow *r)
+{
+    struct rows *o = ctx;
+    PB_GROW(o->v, o->cap, o->n + 1);
+    struct row *w = &o->v[o->n++];
+    w->test_id = r->test_id;
+    w->metric_id = r->metric_id;
+    w->config_id = r->config_id;
+    w->source_id = r->source_id;
+    w->metric = dup0(r->metric);
+    w->unit = dup0(r->unit);
+    w->direction = dup0(r->direction);
+    w->job = dup0(r->job);
+    w->host = dup0(r->host);
+    w->reason = dup0(r->null_reason);
+    w->has_value = r->has_value;
+    w->value = r->value;
+    w->has_stderr = r->has_stderr;
+    w->stderr_ = r->stderr_;
+    w->samples = r->samples;
+    return 0;
+}
+
+static void rows_free(struct rows *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        struct row *w = &o->v[i];
+        free(w->metric);
+        free(w->unit);
+        free(w->direction);
+        free(w->job);
+        free(w->host);
+        free(w->reason);
+    }
+    free(o->v);
+    memset(o, 0, sizeof(*o));
+}
+
+/* The report's query as it was before the own sort (S_REPORT_ROWS with
+ * the metric's texts), the reference. */
+static const char ref_sql[] =
+    "SELECT r.test_id, r.metric_id, r.config_id, r.source_id, "
+    "j.name, h.name, r.value, y.text, r.stderr, r.samples, m.name, m.unit, "
+    "m.direction FROM result r "
+    "JOIN metric m ON m.id = r.metric_id "
+    "JOIN test t ON t.id = r.test_id "
+    "JOIN config c ON c.id = r.config_id "
+    "LEFT JOIN host h ON h.id = r.host_id "
+    "LEFT JOIN job j ON j.id = r.job_id "
+    "LEFT JOIN reason y ON y.id = r.reason_id "
+    "WHERE (?1 IS NULL OR regexp(?1, t.name)) "
+    "AND (?2 IS NULL OR regexp(?2, c.label)) "
+    "AND (?3 IS NULL OR regexp(?3, m.name)) "
+    "AND (?4 IS NULL OR regexp(?4, coalesce(h.name, ''))) "
+    "AND (?5 IS NULL OR r.source_id IN "
+    "(SELECT id FROM source WHERE format = ?5)) "
+    "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
+    "j.name, h.name, r.id";
+
+static char *col0(sqlite3_stmt *q, int i)
+{
+    const unsigned char *s = sqlite3_column_text(q, i);
+    return s ? strdup((const char *)s) : NULL;
+}
+
+static void bind0(sqlite3_stmt *q, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
+}
+
+static int kept(const struct pb_db_filter *f, long long id)
+{
+    if (!f->source_ids)
+        return 1;
+    for (size_t i = 0; i < f->nsource_ids; i++)
+        if (f->source_ids[i] == id)
+            return 1;
+    return 0;
+}
+
+/* regexp() as poolbench registers it: the reference runs on a
+ * connection of pb_db_open's */
+static void reference(struct pb_db *db, const struct pb_db_filter *f,
+                      struct rows *o)
+{
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db->h, ref_sql, -1, &q, NULL),
+                     SQLITE_OK);
+    bind0(q, 1, f->test_re);
+    bind0(q, 2, f->config_re);
+    bind0(q, 3, f->metric_re);
+    bind0(q, 4, f->host_re);
+    bind0(q, 5, f->format);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        if (!kept(f, sqlite3_column_int64(q, 3)))
+            continue;
+        PB_GROW(o->v, o->cap, o->n + 1);
+        struct row *w = &o->v[o->n++];
+        w->test_id = sqlite3_column_int64(q, 0);
+        w->metric_id = sqlite3_column_int64(q, 1);
+        w->config_id = sqlite3_column_int64(q, 2);
+        w->source_id = sqlite3_column_int64(q, 3);
+        w->job = col0(q, 4);
+        w->host = col0(q, 5);
+        w->has_value = sqlite3_column_type(q, 6) != SQLITE_NULL;
+        w->value = sqlite3_column_double(q, 6);
+        w->reason = col0(q, 7);
+        w->has_stderr = sqlite3_column_type(q, 8) != SQLITE_NULL;
+        w->stderr_ = sqlite3_column_double(q, 8);
+        w->samples = (long)sqlite3_column_int64(q, 9);
+        w->metric = col0(q, 10);
+        w->unit = col0(q, 11);
+        w->direction = col0(q, 12);
+    }
+    sqlite3_finalize(q);
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+static void same_rows(const struct rows *got, const struct rows *want,
+                      const char *what)
+{
+    if (got->n != want->n) {
+        print_error("%s: %zu rows, want %zu\n", what, got->n, want->n);
+        fail();
+    }
+    for (size_t i = 0; i < got->n; i++) {
+        const struct row *a = &got->v[i], *b = &want->v[i];
+        if (a->test_id != b->test_id || a->metric_id != b->metric_id ||
+            a->config_id != b->config_id || a->source_id != b->source_id ||
+            !str_eq(a->job, b->job) || !str_eq(a->host, b->host) ||
+            !str_eq(a->metric, b->metric) || !str_eq(a->unit, b->unit) ||
+            !str_eq(a->direction, b->direction) ||
+            !str_eq(a->reason, b->reason) || a->has_value != b->has_value ||
+            memcmp(&a->value, &b->value, sizeof(a->value)) ||
+            a->has_stderr != b->has_stderr ||
+            memcmp(&a->stderr_, &b->stderr_, sizeof(a->stderr_)) ||
+            a->samples != b->samples) {
+            print_error("%s: row %zu differs: test %lld metric %lld config "
+                        "%lld source %lld job %s host %s value %.17g; want "
+                        "test %lld metric %lld config %lld source %lld job "
+                        "%s host %s value %.17g\n",
+                        what, i, a->test_id, a->metric_id, a->config_id,
+                        a->source_id, a->job ? a->job : "NULL",
+                        a->host ? a->host : "NULL", a->value, b->test_id,
+                        b->metric_id, b->config_id, b->source_id,
+                        b->job ? b->job : "NULL", b->host ? b->host : "NULL",
+                        b->value);
+            fail();
+        }
+    }
+}
+
+static void exec(sqlite3 *h, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        print_error("%s: %s\n", sql, msg ? msg : "?");
+        fail();
+    }
+}
+
+/* The small tables: ids near 2^31 and 2^32 - 1, names that sort
+ * differently as signed chars or case-folded, a dangling id of each. */
+static void fill(sqlite3 *h)
+{
+    exec(h, "INSERT INTO source(id, sha256, path, format, size, "
+            "ingested_at) VALUES (1, 'a', 'a', 'fio-json', 1, 'x'), (2, 'b', "
+            "'b', 'bonnie-csv', 1, 'x'), (2147483647, 'c', 'c', 'fio-json', "
+            "1, 'x'), (2147483648, 'd', 'd', 'bonnie-csv', 1, 'x'), "
+            "(4294967295, 'e', 'e', 'fio-json', 1, 'x')");
+    exec(h, "INSERT INTO test(id, tool, name, signature) VALUES (1, 'fio', "
+            "'read', ''), (5, 'fio', 'randread', ''), (2147483646, 'fio', "
+            "'randwrite', ''), (2147483649, 'bonnie++', 'seq', ''), "
+            "(4294967295, 'fio', 'rw', '')");
+    exec(h, "INSERT INTO config(id, label, signature) VALUES (1, 'lz4', ''), "
+            "(2, 'zstd', ''), (2147483650, 'off', ''), (4294967294, "
+            "'<b>gzip</b>', '')");
+    exec(h, "INSERT INTO metric(id, name, unit, direction) VALUES (1, "
+            "'iops', 'ops/s', 'higher'), (2, 'bw', 'B/s', 'higher'), (3, "
+            "'clat_p99', 'ns', 'lower'), (2147483648, 'lat_mean', 'ns', "
+            "'lower')");
+    exec(h, "INSERT INTO host(id, name) VALUES (1, 'b'), (2, 'a'), (3, "
+            "'\xc3\xa9t\xc3\xa9'), (4, 'A'), (2147483649, 'zz')");
+    exec(h, "INSERT INTO job(id, name) VALUES (1, 'job2'), (2, 'job10'), "
+            "(3, '\xff'), (4, 'Job'), (5, ''), (4294967295, 'job#0')");
+    exec(h, "INSERT INTO reason(id, text) VALUES (1, '+++++'), (2, 'n/a')");
+}
+
+/* n random results over those tables (and ids that match nothing) */
+static void results(sqlite3 *h, size_t n)
+{
+    const char *tests[] = {"1", "5", "2147483646", "2147483649",
+                           "4294967295", "999", "'x'"};
+    const char *metrics[] = {"1", "2", "3", "2147483648", "77"};
+    const char *configs[] = {"1", "2", "2147483650", "4294967294", "55"};
+    const char *sources[] = {"1", "2", "2147483647", "2147483648",
+                             "4294967295", "31"};
+    const char *hosts[] = {"NULL", "1", "2", "3", "4", "2147483649", "98",
+                           "'y'"};
+    const char *jobs[] = {"NULL", "1", "2", "3", "4", "5", "4294967295",
+                          "97"};
+    exec(h, "BEGIN");
+    for (size_t i = 0; i < n; i++) {
+        char sql[512];
+        int nul = rnd(4) == 0;
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO result(source_id, host_id, config_id, test_id, "
+                 "job_id, metric_id, value, reason_id, stderr, samples) "
+                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %d)",
+                 sources[rnd(6)], hosts[rnd(8)], configs[rnd(5)],
+                 tests[rnd(7)], jobs[rnd(8)], metrics[rnd(5)],
+                 nul ? "NULL" : rnd(2) ? "1.5" : "-0.0",
+                 nul ? (rnd(2) ? "1" : "2") : rnd(8) ? "NULL" : "3",
+                 rnd(3) ? "NULL" : "0.25", (int)rnd(4));
+        exec(h, sql);
+    }
+    exec(h, "COMMIT");
+}
+
+/* Every filter, with budget bytes for the sort ("" = default); want_path
+ * is what db_report_rows_path must say: 1 = the own sort spilled runs, 0
+ * one run in memory, -1 SQLite's ORDER BY. */
+static void compare_all(struct pb_db *db, const char *budget, int want_path)
+{
+    static const long long some[] = {2, 2147483647, 4294967295};
+    const struct pb_db_filter filters[] = {
+        {0},
+        {.test_re = "rand"},
+        {.config_re = "^(lz4|off)$"},
+        {.metric_re = "iops|lat"},
+        {.host_re = "a"},   /* a row without a host: '' does not match */
+        {.host_re = "^$"},  /* only rows without one */
+        {.host_re = "\xc3\xa9"},
+        {.format = "bonnie-csv"},
+        {.source_ids = some, .nsource_ids = 3},
+        {.test_re = "read", .host_re = ".?", .format = "fio-json",
+         .source_ids = some, .nsource_ids = 3},
+        {.test_re = "nothing matches"},
+    };
+    if (*budget)
+        setenv("POOLBENCH_SORT_BYTES", budget, 1);
+    else
+        unsetenv("POOLBENCH_SORT_BYTES");
+    for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+        struct rows got = {0}, want = {0};
+        struct pb_err err = {0};
+        assert_int_equal(
+            pb_db_each_report_row(db, &filters[i], on_rrow, &got, &err),
+            PB_OK);
+        reference(db, &filters[i], &want);
+        char what[64];
+        snprintf(what, sizeof(what), "filter %zu, budget '%s'", i, budget);
+        same_rows(&got, &want, what);
+        if (i == 0) {
+            assert_true(got.n > 100);
+            if (want_path > 0)
+                assert_true(db_report_rows_path > 1);
+            else
+                assert_int_equal(db_report_rows_path, want_path);
+        }
+        rows_free(&got);
+        rows_free(&want);
+    }
+    unsetenv("POOLBENCH_SORT_BYTES");
+}
+
+static void test_report_rows(void **state)
+{
+    (void)state;
+    int fd = mkstemp(dbpath);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(dbpath);
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    fill(db->h);
+    results(db->h, 3000);
+    compare_all(db, "", 0);
+    compare_all(db, "256", 1);  /* runs of two records */
+    compare_all(db, "4096", 1); /* runs of 32 */
+    /* a bad pattern is a usage error, as with SQLite's ORDER BY */
+    struct pb_db_filter bad = {.test_re = "("};
+    struct rows got = {0};
+    assert_int_equal(pb_db_each_report_row(db, &bad, on_rrow, &got, &err),
+                     PB_EUSAGE);
+    assert_int_equal(got.n, 0);
+    /* a source id past 32 bits: SQLite sorts, the same rows */
+    exec(db->h, "INSERT INTO result(source_id, config_id, test_id, "
+                "metric_id, value) VALUES (4294967296, 1, 1, 1, 7)");
+    compare_all(db, "256", -1);
+    exec(db->h, "DELETE FROM result WHERE source_id = 4294967296");
+    compare_all(db, "256", 1);
+    /* a negative test id */
+    exec(db->h, "INSERT INTO test(id, tool, name, signature) VALUES (-4, "
+                "'fio', 'neg', '')");
+    compare_all(db, "", -1);
+    pb_db_close(db);
+    unlink(dbpath);
+    char side[sizeof(dbpath) + 8];
+    snprintf(side, sizeof(side), "%s-wal", dbpath);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", dbpath);
+    unlink(side);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sorter),
+        cmocka_unit_test(test_report_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
