@@ -188,6 +188,11 @@ int db_origin_rank(const char *origin);
  * rows: -1 SQLite's ORDER BY, else the runs its own sort wrote (0: one
  * run in memory). */
 extern long long db_report_rows_path;
+/* pb_db_each_ranked_row through SQLite's ORDER BY (ranked.c): the
+ * fallback of rrows.c's own sort. */
+int db_each_ranked_row_sql(struct pb_db *db, const struct pb_db_filter *f,
+                           const struct pb_db_order *ord, pb_db_ranked_cb cb,
+                           void *ctx, struct pb_err *err);
 /* Is source id among the sorted ids of f (or f keeps every source)? */
 int db_source_kept(const struct pb_db_filter *f, long long id);
 /* Non-zero for origins of dimensions attached to a label (sheet,

@@ -1,6 +1,8 @@
 /* Read-only result rows in an order the caller ranks (the report's bonnie++
  * table: one row per configuration and test, in the report's order), so a
- * table streams from one sorted query instead of the report's cells. */
+ * table streams from one sorted query instead of the report's cells.
+ * pb_db_each_ranked_row is model/rrows.c's own sort; this SQLite ORDER BY
+ * is its fallback (ids or ranks past 32 bits), and the per-result samples. */
 #include "model/db_int.h"
 
 #include <stdlib.h>
@@ -60,9 +62,9 @@ static void rank_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
     sqlite3_result_int64(cx, r);
 }
 
-int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
-                          const struct pb_db_order *ord, pb_db_ranked_cb cb,
-                          void *ctx, struct pb_err *err)
+int db_each_ranked_row_sql(struct pb_db *db, const struct pb_db_filter *f,
+                           const struct pb_db_order *ord, pb_db_ranked_cb cb,
+                           void *ctx, struct pb_err *err)
 {
     if (sqlite3_create_function(db->h, "pb_rank", -1, SQLITE_UTF8, NULL,
                                 rank_fn, NULL, NULL) != SQLITE_OK)

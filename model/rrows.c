@@ -1,11 +1,12 @@
-/* The report's rows in report order (pb_db_each_report_row) without
- * SQLite's sorter: one pass over `result` in the order SQLite keeps it, the
- * joins and filters decided against the small tables read first, each kept
- * row packed into a 64-byte record and sorted by model/rsort.c; the texts
- * (metric, job, host, reason) come from those tables by id. SQLite's ORDER
- * BY (S_REPORT_ROWS) stays for what a record cannot hold: an id outside
- * 0..2^32-1, or a source id that is not an integer. docs/design.md, "The
- * report's own sort". */
+/* The report's rows in report order (pb_db_each_report_row) and in a
+ * table's own order (pb_db_each_ranked_row) without SQLite's sorter: one
+ * pass over `result` in the order SQLite keeps it, the joins and filters
+ * decided against the small tables read first, each kept row packed into
+ * a 64-byte record and sorted by model/rsort.c; the texts (metric, job,
+ * host, reason) come from those tables by id. SQLite's ORDER BY
+ * (S_REPORT_ROWS, ranked.c) stays for what a record cannot hold: an id or
+ * rank outside 0..2^32-1, or a source id that is not an integer.
+ * docs/design.md, "The report's own sort". */
 #include "model/db_int.h"
 #include "model/rsort.h"
 
@@ -109,6 +110,11 @@ struct tables {
     struct pb_arena arena;
     struct idmap tests, configs, metrics, hosts, jobs, reasons, formats;
     struct texts mname, munit, mdir; /* by metric value - 1 */
+    long long *mid;                  /* by metric value - 1 */
+    size_t capmid;
+    const struct pb_db_order *ord;   /* ranked: the caller's order */
+    long long rank[2], rank_id[2];   /* rank_of's last config, test */
+    int have_rank[2];
     struct texts host;               /* by host rank - 1, with kept */
     struct texts job;                /* by job rank - 1 */
     struct texts reason;             /* by reason value - 1 */
@@ -139,6 +145,7 @@ static void tables_release(struct tables *t)
     idmap_release(&t->jobs);
     idmap_release(&t->reasons);
     idmap_release(&t->formats);
+    free(t->mid);
     texts_release(&t->mname);
     texts_release(&t->munit);
     texts_release(&t->mdir);
@@ -158,8 +165,10 @@ static const char *const table_sql[] = {
     [T_TESTS] = "SELECT id FROM test WHERE ?1 IS NULL OR regexp(?1, name)",
     [T_CONFIGS] =
         "SELECT id FROM config WHERE ?1 IS NULL OR regexp(?1, label)",
+    /* by name, unit and id: the ranked order's (the report's is by id,
+     * from the id itself) */
     [T_METRICS] = "SELECT id, name, unit, direction FROM metric WHERE "
-                  "?1 IS NULL OR regexp(?1, name)",
+                  "?1 IS NULL OR regexp(?1, name) ORDER BY name, unit, id",
     [T_HOSTS] = "SELECT id, name, ?1 IS NULL OR regexp(?1, name) FROM host "
                 "ORDER BY name",
     [T_NULL_HOST] = "SELECT ?1 IS NULL OR regexp(?1, '')",
@@ -178,13 +187,20 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
             t->ids_fit = 0;
         idmap_add(k == T_TESTS ? &t->tests : &t->configs, id, 1);
         break;
-    case T_METRICS:
+    case T_METRICS: {
+        const char *name = db_col_text(q, 1);
+        if (t->ord && !t->ord->want_metric(t->ord->ctx, name ? name : ""))
+            break;
         if (!ID32(id))
             t->ids_fit = 0;
         texts_add(t, &t->munit, db_col_text(q, 2));
         texts_add(t, &t->mdir, db_col_text(q, 3));
-        idmap_add(&t->metrics, id, texts_add(t, &t->mname, db_col_text(q, 1)));
+        uint32_t v = texts_add(t, &t->mname, name);
+        PB_GROW(t->mid, t->capmid, v);
+        t->mid[v - 1] = id;
+        idmap_add(&t->metrics, id, v);
         break;
+    }
     case T_HOSTS: {
         uint32_t rank = texts_add(t, &t->host, db_col_text(q, 1));
         PB_GROW(t->host.kept, t->host.capk, t->host.n);
@@ -199,6 +215,8 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         idmap_add(&t->jobs, id, texts_add(t, &t->job, db_col_text(q, 1)));
         break;
     case T_REASONS:
+        if (t->reason.n + 1 >= PB_RSORT_MAX_REASONS)
+            t->ids_fit = 0;
         idmap_add(&t->reasons, id,
                   texts_add(t, &t->reason, db_col_text(q, 1)));
         break;
@@ -225,13 +243,13 @@ static int load_table(struct pb_db *db, struct tables *t, enum table_kind k,
 }
 
 static int load_tables(struct pb_db *db, const struct pb_db_filter *f,
-                       struct tables *t, struct pb_err *err)
+                       const struct pb_db_order *ord, struct tables *t,
+                       struct pb_err *err)
 {
     static const struct pb_db_filter all;
     if (!f)
         f = &all;
-    memset(t, 0, sizeof(*t));
-    pb_arena_init(&t->arena);
+    t->ord = ord;
     t->ids_fit = 1;
     t->by_format = f->format != NULL;
     const char *arg[] = {
@@ -271,7 +289,20 @@ static inline int is_int(sqlite3_stmt *q, int i)
     return sqlite3_column_type(q, i) == SQLITE_INTEGER;
 }
 
-/* The row's record into s; 0 when the joins or filters drop it,
+/* The caller's rank of a config (kind 0) or test (1), the last one
+ * cached: rows come in runs of one source, often of one config. */
+static long long rank_of(struct tables *t, int kind, long long id)
+{
+    if (!t->have_rank[kind] || t->rank_id[kind] != id) {
+        t->rank[kind] = kind ? t->ord->test_rank(t->ord->ctx, id)
+                             : t->ord->config_rank(t->ord->ctx, id);
+        t->rank_id[kind] = id;
+        t->have_rank[kind] = 1;
+    }
+    return t->rank[kind];
+}
+
+/* The row's record into x; 0 when the joins or filters drop it,
  * FALLBACK when a record cannot hold it. */
 static int pack_row(struct tables *t, const struct pb_db_filter *f,
                     sqlite3_stmt *q, struct pb_rsort_rec *x)
@@ -283,11 +314,13 @@ static int pack_row(struct tables *t, const struct pb_db_filter *f,
     long long tid = sqlite3_column_int64(q, 1);
     long long mid = sqlite3_column_int64(q, 2);
     long long cid = sqlite3_column_int64(q, 3);
-    if (!idmap_get(&t->tests, tid) || !idmap_get(&t->metrics, mid) ||
-        !idmap_get(&t->configs, cid))
+    uint32_t metric = idmap_get(&t->metrics, mid);
+    if (!metric || !idmap_get(&t->tests, tid) || !idmap_get(&t->configs, cid))
         return 0;
     /* the left joins: a missing host, job or reason is NULL */
-    uint32_t host = is_int(q, 6) ? idmap_get(&t->hosts, sqlite3_column_int64(q, 6)) : 0;
+    uint32_t host = 0, job = 0, reason = 0;
+    if (is_int(q, 6))
+        host = idmap_get(&t->hosts, sqlite3_column_int64(q, 6));
     if (!(host ? t->host.kept[host - 1] : t->null_host_kept))
         return 0;
     if (!is_int(q, 4))
@@ -299,16 +332,33 @@ static int pack_row(struct tables *t, const struct pb_db_filter *f,
         return 0;
     if (!ID32(sid))
         return FALLBACK;
-    uint32_t job = is_int(q, 5) ? idmap_get(&t->jobs, sqlite3_column_int64(q, 5)) : 0;
-    x->k0 = (uint64_t)tid << 32 | (uint64_t)mid;
-    x->k1 = (uint64_t)cid << 32 | (uint64_t)sid;
-    x->k2 = (uint64_t)job << 32 | host;
+    if (is_int(q, 8))
+        reason = idmap_get(&t->reasons, sqlite3_column_int64(q, 8));
+    if (t->ord) {
+        /* ck, tk, m.name, m.unit, r.metric_id (metric: its rank in that
+         * order), r.test_id, r.source_id, h.name, r.id */
+        long long ck = rank_of(t, 0, cid), tk = rank_of(t, 1, tid);
+        if (ck < 0 || tk < 0)
+            return 0;
+        if (!ID32(ck) || !ID32(tk))
+            return FALLBACK;
+        x->k0 = (uint64_t)ck << 32 | (uint64_t)tk;
+        x->k1 = (uint64_t)metric << 32 | (uint64_t)tid;
+        x->k2 = (uint64_t)sid << 32 | host;
+        x->aux = (uint32_t)cid;
+    } else {
+        if (is_int(q, 5))
+            job = idmap_get(&t->jobs, sqlite3_column_int64(q, 5));
+        x->k0 = (uint64_t)tid << 32 | (uint64_t)mid;
+        x->k1 = (uint64_t)cid << 32 | (uint64_t)sid;
+        x->k2 = (uint64_t)job << 32 | host;
+        x->aux = 0;
+    }
     x->k3 = pb_rsort_id_key(sqlite3_column_int64(q, 0));
-    x->flags = 0;
+    x->flags = reason << PB_RSORT_REASON_SHIFT;
     if (sqlite3_column_type(q, 7) != SQLITE_NULL)
         x->flags |= PB_RSORT_VALUE;
     x->value = sqlite3_column_double(q, 7);
-    x->reason = is_int(q, 8) ? idmap_get(&t->reasons, sqlite3_column_int64(q, 8)) : 0;
     if (sqlite3_column_type(q, 9) != SQLITE_NULL)
         x->flags |= PB_RSORT_STDERR;
     x->stderr_ = sqlite3_column_double(q, 9);
@@ -347,13 +397,26 @@ static int scan(struct pb_db *db, const struct pb_db_filter *f,
 
 /* ==== handing rows to the callback ==== */
 
-static void metric_texts(struct tables *t, long long metric_id,
+/* The texts of metric value m (0: none) into r. */
+static void metric_texts(const struct tables *t, uint32_t m,
                          struct pb_db_rrow *r)
 {
-    uint32_t m = idmap_get(&t->metrics, metric_id);
     r->metric = m ? t->mname.s[m - 1] : NULL;
     r->unit = m ? t->munit.s[m - 1] : NULL;
     r->direction = m ? t->mdir.s[m - 1] : NULL;
+}
+
+/* What both orders carry alike: value, stderr, samples, reason. */
+static void payload(const struct tables *t, const struct pb_rsort_rec *x,
+                    struct pb_db_rrow *r)
+{
+    uint32_t reason = x->flags >> PB_RSORT_REASON_SHIFT;
+    r->has_value = (x->flags & PB_RSORT_VALUE) != 0;
+    r->value = x->value;
+    r->null_reason = reason ? t->reason.s[reason - 1] : NULL;
+    r->has_stderr = (x->flags & PB_RSORT_STDERR) != 0;
+    r->stderr_ = x->stderr_;
+    r->samples = (long)x->samples;
 }
 
 static int give_sorted(struct tables *t, struct pb_rsort *s,
@@ -370,16 +433,40 @@ static int give_sorted(struct tables *t, struct pb_rsort *s,
         r.config_id = (long long)(x->k1 >> 32);
         r.source_id = (long long)(x->k1 & UINT32_MAX);
         if (r.metric_id != last_metric) /* rows come by metric */
-            metric_texts(t, last_metric = r.metric_id, &r);
+            metric_texts(t, idmap_get(&t->metrics, last_metric = r.metric_id),
+                         &r);
         uint32_t job = (uint32_t)(x->k2 >> 32), host = (uint32_t)x->k2;
         r.job = job ? t->job.s[job - 1] : NULL;
         r.host = host ? t->host.s[host - 1] : NULL;
-        r.has_value = (x->flags & PB_RSORT_VALUE) != 0;
-        r.value = x->value;
-        r.null_reason = x->reason ? t->reason.s[x->reason - 1] : NULL;
-        r.has_stderr = (x->flags & PB_RSORT_STDERR) != 0;
-        r.stderr_ = x->stderr_;
-        r.samples = (long)x->samples;
+        payload(t, x, &r);
+        int stop = cb(ctx, &r);
+        if (stop)
+            return stop;
+    }
+    return rc;
+}
+
+static int give_ranked(struct tables *t, struct pb_rsort *s,
+                       pb_db_ranked_cb cb, void *ctx, struct pb_err *err)
+{
+    int rc;
+    const struct pb_rsort_rec *x;
+    struct pb_db_ranked r;
+    memset(&r, 0, sizeof(r));
+    while ((rc = pb_rsort_next(s, &x, err)) == PB_OK && x) {
+        r.config_rank = (long long)(x->k0 >> 32);
+        r.test_rank = (long long)(x->k0 & UINT32_MAX);
+        uint32_t metric = (uint32_t)(x->k1 >> 32);
+        r.row.metric_id = t->mid[metric - 1];
+        metric_texts(t, metric, &r.row);
+        r.row.test_id = (long long)(x->k1 & UINT32_MAX);
+        r.row.source_id = (long long)(x->k2 >> 32);
+        uint32_t host = (uint32_t)x->k2;
+        r.row.host = host ? t->host.s[host - 1] : NULL;
+        r.row.config_id = (long long)x->aux;
+        r.row.job = NULL; /* not read */
+        payload(t, x, &r.row);
+        r.result_id = pb_rsort_key_id(x->k3);
         int stop = cb(ctx, &r);
         if (stop)
             return stop;
@@ -420,7 +507,8 @@ static int rows_by_sql(struct pb_db *db, const struct pb_db_filter *f,
         if (!db_source_kept(f, r.source_id))
             continue;
         if (r.metric_id != last_metric || last_metric == -1)
-            metric_texts(t, last_metric = r.metric_id, &r);
+            metric_texts(t, idmap_get(&t->metrics, last_metric = r.metric_id),
+                         &r);
         r.job = db_col_text(q, 4);
         r.host = db_col_text(q, 5);
         r.has_value = sqlite3_column_type(q, 6) != SQLITE_NULL;
@@ -435,35 +523,90 @@ static int rows_by_sql(struct pb_db *db, const struct pb_db_filter *f,
     return db_finish_query(db, q, rc, stop, err);
 }
 
+/* ==== the two orders ==== */
+
+/* The tables and the pass see one snapshot, as one query did. */
+static int txn_begin(struct pb_db *db, int *own, struct pb_err *err)
+{
+    *own = sqlite3_get_autocommit(db->h);
+    if (*own && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(db, err, "cannot read results");
+    return PB_OK;
+}
+
+static void txn_end(struct pb_db *db, int own)
+{
+    if (own)
+        sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+}
+
+/* Load the tables (t is always set: release it) and pass every kept row
+ * into a sort (*out). FALLBACK, with nothing given to any callback, when
+ * a record cannot hold an id or rank or no temporary file can be made:
+ * SQLite sorts then. */
+static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
+                       const struct pb_db_order *ord, struct tables *t,
+                       struct pb_rsort **out, struct pb_err *err)
+{
+    *out = NULL;
+    memset(t, 0, sizeof(*t));
+    pb_arena_init(&t->arena);
+    int rc = load_tables(db, f, ord, t, err);
+    if (rc)
+        return rc;
+    if (!t->ids_fit)
+        return FALLBACK;
+    struct pb_rsort *s = pb_rsort_new(0);
+    rc = scan(db, f, t, s, err);
+    if (rc == FALLBACK || (rc == PB_EIO && !pb_rsort_runs(s))) {
+        pb_rsort_free(s);
+        pb_err_clear(err);
+        return FALLBACK;
+    }
+    *out = s;
+    return rc;
+}
+
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
 {
-    /* the tables and the pass see one snapshot, as one query did */
-    int own_txn = sqlite3_get_autocommit(db->h);
-    if (own_txn && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-        return db_fail(db, err, "cannot read results");
+    int own, rc = txn_begin(db, &own, err);
+    if (rc)
+        return rc;
     struct tables t;
-    int rc = load_tables(db, f, &t, err);
-    struct pb_rsort *s = pb_rsort_new(0);
-    if (!rc && !t.ids_fit)
-        rc = FALLBACK;
-    if (!rc)
-        rc = scan(db, f, &t, s, err);
-    if (rc == FALLBACK || (rc == PB_EIO && !pb_rsort_runs(s))) {
-        /* a record cannot hold an id, or no temporary file: SQLite
-         * sorts (nothing was given to cb yet) */
-        pb_rsort_free(s);
-        s = NULL;
-        pb_err_clear(err);
+    struct pb_rsort *s;
+    rc = sorted_pass(db, f, NULL, &t, &s, err);
+    if (rc == FALLBACK)
         rc = rows_by_sql(db, f, &t, cb, ctx, err);
-    }
-    if (own_txn)
-        sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+    txn_end(db, own);
     if (!rc && s)
         rc = pb_rsort_finish(s, err);
     db_report_rows_path = s ? (long long)pb_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_sorted(&t, s, cb, ctx, err);
+    pb_rsort_free(s);
+    tables_release(&t);
+    return rc;
+}
+
+int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
+                          const struct pb_db_order *ord, pb_db_ranked_cb cb,
+                          void *ctx, struct pb_err *err)
+{
+    int own, rc = txn_begin(db, &own, err);
+    if (rc)
+        return rc;
+    struct tables t;
+    struct pb_rsort *s;
+    rc = sorted_pass(db, f, ord, &t, &s, err);
+    txn_end(db, own);
+    if (rc == FALLBACK)
+        rc = db_each_ranked_row_sql(db, f, ord, cb, ctx, err);
+    if (!rc && s)
+        rc = pb_rsort_finish(s, err);
+    db_report_rows_path = s ? (long long)pb_rsort_runs(s) : -1;
+    if (!rc && s)
+        rc = give_ranked(&t, s, cb, ctx, err);
     pb_rsort_free(s);
     tables_release(&t);
     return rc;

@@ -20,15 +20,22 @@
 /* One record, 64 bytes; ordered by k0, k1, k2, k3 as unsigned numbers.
  * The report's: k0 = test id << 32 | metric id, k1 = config id << 32 |
  * source id, k2 = job rank << 32 | host rank (0 = NULL, first), k3 =
- * result id with its sign bit flipped (pb_rsort_id_key). */
+ * result id with its sign bit flipped (pb_rsort_id_key). A table's own
+ * order (pb_db_each_ranked_row): k0 = config rank << 32 | test rank, k1 =
+ * metric rank (name, unit, id) << 32 | test id, k2 = source id << 32 |
+ * host rank, k3 the result id. */
 struct pb_rsort_rec {
     uint64_t k0, k1, k2, k3;
     double value, stderr_;
     int64_t samples;
-    uint32_t reason; /* 1 + index of the reason text; 0 = none */
-    uint32_t flags;  /* PB_RSORT_VALUE, PB_RSORT_STDERR */
+    uint32_t aux;   /* the caller's: the ranked order's config id */
+    uint32_t flags; /* PB_RSORT_VALUE, PB_RSORT_STDERR, and from bit
+                     * PB_RSORT_REASON_SHIFT 1 + index of the reason text
+                     * (0 = none) */
 };
-enum { PB_RSORT_VALUE = 1, PB_RSORT_STDERR = 2 };
+enum { PB_RSORT_VALUE = 1, PB_RSORT_STDERR = 2, PB_RSORT_REASON_SHIFT = 2 };
+/* Reason texts a record can name. */
+#define PB_RSORT_MAX_REASONS ((uint32_t)1 << 29)
 
 /* A signed 64-bit id as an unsigned key of the same order. */
 static inline uint64_t pb_rsort_id_key(long long id)

@@ -3,7 +3,9 @@
  * against SQLite's ORDER BY on the same database (ties broken by result
  * id, NULL and missing jobs and hosts first, names past 0x7f in BINARY
  * order, ids near 2^31 and 2^32, every filter, records spilled into
- * many runs, and the fallback for ids past 32 bits). */
+ * many runs, and the fallback for ids past 32 bits); and
+ * pb_db_each_ranked_row (the bonnie++ table's order) against its SQLite
+ * ORDER BY. */
 #define _GNU_SOURCE
 #include "tests/unit/testhelp.h"
 #include <sqlite3.h>
@@ -403,6 +405,115 @@ static void compare_all(struct pb_db *db, const char *budget, int want_path)
     unsetenv("POOLBENCH_SORT_BYTES");
 }
 
+/* ==== pb_db_each_ranked_row against its SQLite ORDER BY ==== */
+
+static long long crank(void *ctx, long long id)
+{
+    (void)ctx;
+    /* ties between configurations, one left out, ranks near 2^32 */
+    return id == 2 ? -1 : id == 1 ? 4294967295LL : (id % 3);
+}
+
+static long long trank(void *ctx, long long id)
+{
+    (void)ctx;
+    return id == 5 ? -1 : (long long)((unsigned long long)id % 2);
+}
+
+static int want(void *ctx, const char *name)
+{
+    (void)ctx;
+    return strcmp(name, "bw") != 0;
+}
+
+static long long big_rank(void *ctx, long long id)
+{
+    (void)ctx;
+    return id == 1 ? 4294967296LL : 0; /* past 32 bits: SQLite sorts */
+}
+
+struct ranked_rows {
+    struct rows r;
+    long long *ck, *tk, *id;
+    size_t cap;
+};
+
+static int on_ranked(void *ctx, const struct pb_db_ranked *r)
+{
+    struct ranked_rows *o = ctx;
+    size_t i = o->r.n;
+    on_rrow(&o->r, &r->row);
+    o->r.v[i].config_id = r->row.config_id;
+    if (o->cap <= i) {
+        o->cap = 2 * i + 16;
+        o->ck = realloc(o->ck, o->cap * sizeof(*o->ck));
+        o->tk = realloc(o->tk, o->cap * sizeof(*o->tk));
+        o->id = realloc(o->id, o->cap * sizeof(*o->id));
+    }
+    o->ck[i] = r->config_rank;
+    o->tk[i] = r->test_rank;
+    o->id[i] = r->result_id;
+    if (r->row.job) {
+        print_error("a ranked row carries a job\n");
+        fail();
+    }
+    return 0;
+}
+
+static void ranked_free(struct ranked_rows *o)
+{
+    rows_free(&o->r);
+    free(o->ck);
+    free(o->tk);
+    free(o->id);
+    memset(o, 0, sizeof(*o));
+}
+
+static void compare_ranked(struct pb_db *db, const struct pb_db_order *ord,
+                           const char *budget, int want_path)
+{
+    const struct pb_db_filter filters[] = {
+        {0},
+        {.host_re = "a"},
+        {.format = "fio-json", .metric_re = "lat|iops"},
+    };
+    setenv("POOLBENCH_SORT_BYTES", budget, 1);
+    for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+        struct ranked_rows got = {0}, ref = {0};
+        struct pb_err err = {0};
+        assert_int_equal(pb_db_each_ranked_row(db, &filters[i], ord,
+                                               on_ranked, &got, &err),
+                         PB_OK);
+        long long path = db_report_rows_path;
+        assert_int_equal(db_each_ranked_row_sql(db, &filters[i], ord,
+                                                on_ranked, &ref, &err),
+                         PB_OK);
+        char what[64];
+        snprintf(what, sizeof(what), "ranked filter %zu, budget %s", i,
+                 budget);
+        same_rows(&got.r, &ref.r, what);
+        for (size_t k = 0; k < got.r.n; k++)
+            if (got.ck[k] != ref.ck[k] || got.tk[k] != ref.tk[k] ||
+                got.id[k] != ref.id[k]) {
+                print_error("%s: row %zu: ranks %lld %lld id %lld, want "
+                            "%lld %lld id %lld\n",
+                            what, k, got.ck[k], got.tk[k], got.id[k],
+                            ref.ck[k], ref.tk[k], ref.id[k]);
+                fail();
+            }
+        if (i == 0) {
+            assert_true(got.r.n > 100);
+            if (want_path > 0)
+                assert_true(path > 1);
+            else
+                assert_int_equal(path, want_path);
+        }
+        ranked_free(&got);
+        ranked_free(&ref);
+    }
+    unsetenv("POOLBENCH_SORT_BYTES");
+}
+
 static void test_report_rows(void **state)
 {
     (void)state;
@@ -418,6 +529,12 @@ static void test_report_rows(void **state)
     compare_all(db, "", 0);
     compare_all(db, "256", 1);  /* runs of two records */
     compare_all(db, "4096", 1); /* runs of 32 */
+    /* a table's own order */
+    struct pb_db_order ord = {crank, trank, want, NULL};
+    compare_ranked(db, &ord, "256", 1);
+    compare_ranked(db, &ord, "16777216", 0);
+    struct pb_db_order big = {big_rank, trank, want, NULL};
+    compare_ranked(db, &big, "256", -1);
     /* a bad pattern is a usage error, as with SQLite's ORDER BY */
     struct pb_db_filter bad = {.test_re = "("};
     struct rows got = {0};
