@@ -316,6 +316,9 @@ struct pb_db_order {
     long long (*test_rank)(void *ctx, long long test_id);
     int (*want_metric)(void *ctx, const char *name);
     void *ctx;
+    /* non-zero: the callback reads no host name, row.host is NULL (rows
+     * are still ordered by it; 100,000 machines' names are 5 MB) */
+    int no_host;
 };
 /* A row of pb_db_each_ranked_row: row as pb_db_each_report_row gives it
  * (job always NULL: not read), its ranks and its result id. */

@@ -100,7 +100,7 @@ int db_each_ranked_row_sql(struct pb_db *db, const struct pb_db_filter *f,
         r.row.unit = db_col_text(q, 7);
         r.row.direction = db_col_text(q, 8);
         r.row.job = NULL;
-        r.row.host = db_col_text(q, 9);
+        r.row.host = ord->no_host ? NULL : db_col_text(q, 9);
         r.row.has_value = sqlite3_column_type(q, 10) != SQLITE_NULL;
         r.row.value = sqlite3_column_double(q, 10);
         r.row.null_reason = db_col_text(q, 11);

@@ -20,15 +20,19 @@ long long db_report_rows_path = 0;
 
 /* ==== id -> small value (0 = absent) ==== */
 
+/* Every array here is a pb_map (model/rsort.h): 100,000 hosts make
+ * arrays of MBs, and freeing them as malloc chunks raised the report's
+ * peak RSS by 10 MB (glibc's mmap threshold). */
+
 struct pair {
     long long id;
     uint32_t val;
 };
 
 struct idmap {
-    struct pair *p; /* sorted by id once sealed */
-    size_t n, cap;
-    uint32_t *dense; /* by id - lo, when the ids are dense enough */
+    struct pb_map pm; /* pairs, sorted by id once sealed */
+    size_t n;
+    struct pb_map dm; /* uint32_t by id - lo, when ids are dense enough */
     long long lo;
     size_t span;
     size_t last; /* sparse: the index found last */
@@ -36,9 +40,9 @@ struct idmap {
 
 static void idmap_add(struct idmap *m, long long id, uint32_t val)
 {
-    PB_GROW(m->p, m->cap, m->n + 1);
-    m->p[m->n].id = id;
-    m->p[m->n].val = val;
+    struct pair *p = pb_map_reserve(&m->pm, (m->n + 1) * sizeof(*p));
+    p[m->n].id = id;
+    p[m->n].val = val;
     m->n++;
 }
 
@@ -52,66 +56,70 @@ static void idmap_seal(struct idmap *m)
 {
     if (!m->n)
         return;
-    qsort(m->p, m->n, sizeof(*m->p), pair_cmp);
-    unsigned long long span = (unsigned long long)m->p[m->n - 1].id -
-                              (unsigned long long)m->p[0].id + 1;
+    struct pair *p = m->pm.p;
+    qsort(p, m->n, sizeof(*p), pair_cmp);
+    unsigned long long span = (unsigned long long)p[m->n - 1].id -
+                              (unsigned long long)p[0].id + 1;
     if (span && span <= 4 * (unsigned long long)m->n + 4096) {
-        m->lo = m->p[0].id;
+        m->lo = p[0].id;
         m->span = (size_t)span;
-        m->dense = pb_xcalloc(m->span, sizeof(*m->dense));
+        uint32_t *d = pb_map_reserve(&m->dm, m->span * sizeof(*d));
+        memset(d, 0, m->span * sizeof(*d));
         for (size_t i = 0; i < m->n; i++)
-            m->dense[(unsigned long long)m->p[i].id -
-                     (unsigned long long)m->lo] = m->p[i].val;
-        free(m->p); /* 100,000 hosts: 1.6 MB */
-        m->p = NULL;
-        m->cap = 0;
+            d[(unsigned long long)p[i].id - (unsigned long long)m->lo] =
+                p[i].val;
+        pb_map_free(&m->pm);
     }
 }
 
 static uint32_t idmap_get(struct idmap *m, long long id)
 {
-    if (m->dense) {
+    if (m->dm.p) {
         unsigned long long k =
             (unsigned long long)id - (unsigned long long)m->lo;
-        return k < m->span ? m->dense[k] : 0;
+        return k < m->span ? ((const uint32_t *)m->dm.p)[k] : 0;
     }
-    if (m->last < m->n && m->p[m->last].id == id)
-        return m->p[m->last].val;
+    const struct pair *p = m->pm.p;
+    if (m->last < m->n && p[m->last].id == id)
+        return p[m->last].val;
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->p[mid].id < id)
+        if (p[mid].id < id)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < m->n && m->p[lo].id == id) {
+    if (lo < m->n && p[lo].id == id) {
         m->last = lo;
-        return m->p[lo].val;
+        return p[lo].val;
     }
     return 0;
 }
 
 static void idmap_release(struct idmap *m)
 {
-    free(m->p);
-    free(m->dense);
+    pb_map_free(&m->pm);
+    pb_map_free(&m->dm);
 }
 
 /* ==== the small tables ==== */
 
+/* Texts by index: offsets into the tables' one buffer of names (it may
+ * move while tables load; read them once loaded). */
+#define NO_TEXT SIZE_MAX
 struct texts {
-    const char **s;
-    unsigned char *kept;
-    size_t n, cap, capk;
+    struct pb_map off; /* size_t, NO_TEXT = NULL */
+    struct pb_map kept; /* hosts: unsigned char, kept by the filter */
+    size_t n;
 };
 
 struct tables {
-    struct pb_arena arena;
+    struct pb_map chars; /* every text, NUL-terminated */
+    size_t nchars;
     struct idmap tests, configs, metrics, hosts, jobs, reasons, formats;
     struct texts mname, munit, mdir; /* by metric value - 1 */
-    long long *mid;                  /* by metric value - 1 */
-    size_t capmid;
+    struct pb_map mid;               /* long long by metric value - 1 */
     const struct pb_db_order *ord;   /* ranked: the caller's order */
     long long rank[2], rank_id[2];   /* rank_of's last config, test */
     int have_rank[2];
@@ -125,15 +133,32 @@ struct tables {
 
 static uint32_t texts_add(struct tables *t, struct texts *x, const char *s)
 {
-    PB_GROW(x->s, x->cap, x->n + 1);
-    x->s[x->n++] = pb_arena_strdup(&t->arena, s);
-    return (uint32_t)x->n;
+    size_t *off = pb_map_reserve(&x->off, (x->n + 1) * sizeof(*off));
+    if (s) {
+        size_t len = strlen(s) + 1;
+        char *c = pb_map_reserve(&t->chars, t->nchars + len);
+        memcpy(c + t->nchars, s, len);
+        off[x->n] = t->nchars;
+        t->nchars += len;
+    } else
+        off[x->n] = NO_TEXT;
+    return (uint32_t)++x->n;
+}
+
+/* Text v - 1 of x (v 0: none). */
+static inline const char *text_at(const struct tables *t,
+                                  const struct texts *x, uint32_t v)
+{
+    if (!v)
+        return NULL;
+    size_t o = ((const size_t *)x->off.p)[v - 1];
+    return o == NO_TEXT ? NULL : (const char *)t->chars.p + o;
 }
 
 static void texts_release(struct texts *x)
 {
-    free(x->s);
-    free(x->kept);
+    pb_map_free(&x->off);
+    pb_map_free(&x->kept);
 }
 
 static void tables_release(struct tables *t)
@@ -145,14 +170,14 @@ static void tables_release(struct tables *t)
     idmap_release(&t->jobs);
     idmap_release(&t->reasons);
     idmap_release(&t->formats);
-    free(t->mid);
+    pb_map_free(&t->mid);
     texts_release(&t->mname);
     texts_release(&t->munit);
     texts_release(&t->mdir);
     texts_release(&t->host);
     texts_release(&t->job);
     texts_release(&t->reason);
-    pb_arena_release(&t->arena);
+    pb_map_free(&t->chars);
 }
 
 enum table_kind { T_TESTS, T_CONFIGS, T_METRICS, T_HOSTS, T_NULL_HOST,
@@ -196,15 +221,18 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         texts_add(t, &t->munit, db_col_text(q, 2));
         texts_add(t, &t->mdir, db_col_text(q, 3));
         uint32_t v = texts_add(t, &t->mname, name);
-        PB_GROW(t->mid, t->capmid, v);
-        t->mid[v - 1] = id;
+        long long *ids = pb_map_reserve(&t->mid, v * sizeof(*ids));
+        ids[v - 1] = id;
         idmap_add(&t->metrics, id, v);
         break;
     }
     case T_HOSTS: {
-        uint32_t rank = texts_add(t, &t->host, db_col_text(q, 1));
-        PB_GROW(t->host.kept, t->host.capk, t->host.n);
-        t->host.kept[rank - 1] = sqlite3_column_int(q, 2) != 0;
+        /* only the rank when the caller reads no host name */
+        uint32_t rank = t->ord && t->ord->no_host
+                            ? (uint32_t)++t->host.n
+                            : texts_add(t, &t->host, db_col_text(q, 1));
+        unsigned char *kept = pb_map_reserve(&t->host.kept, rank);
+        kept[rank - 1] = sqlite3_column_int(q, 2) != 0;
         idmap_add(&t->hosts, id, rank);
         break;
     }
@@ -259,8 +287,8 @@ static int load_tables(struct pb_db *db, const struct pb_db_filter *f,
         [T_REASONS] = NULL,       [T_FORMATS] = f->format,
     };
     for (int k = T_TESTS; k <= T_FORMATS; k++) {
-        if (k == T_FORMATS && !t->by_format)
-            break;
+        if ((k == T_FORMATS && !t->by_format) || (k == T_JOBS && ord))
+            continue; /* the ranked order reads no job */
         int rc = load_table(db, t, (enum table_kind)k, arg[k], err);
         if (rc)
             return rc;
@@ -321,7 +349,8 @@ static int pack_row(struct tables *t, const struct pb_db_filter *f,
     uint32_t host = 0, job = 0, reason = 0;
     if (is_int(q, 6))
         host = idmap_get(&t->hosts, sqlite3_column_int64(q, 6));
-    if (!(host ? t->host.kept[host - 1] : t->null_host_kept))
+    if (!(host ? ((const unsigned char *)t->host.kept.p)[host - 1]
+               : t->null_host_kept))
         return 0;
     if (!is_int(q, 4))
         return FALLBACK;
@@ -401,9 +430,9 @@ static int scan(struct pb_db *db, const struct pb_db_filter *f,
 static void metric_texts(const struct tables *t, uint32_t m,
                          struct pb_db_rrow *r)
 {
-    r->metric = m ? t->mname.s[m - 1] : NULL;
-    r->unit = m ? t->munit.s[m - 1] : NULL;
-    r->direction = m ? t->mdir.s[m - 1] : NULL;
+    r->metric = text_at(t, &t->mname, m);
+    r->unit = text_at(t, &t->munit, m);
+    r->direction = text_at(t, &t->mdir, m);
 }
 
 /* What both orders carry alike: value, stderr, samples, reason. */
@@ -413,7 +442,7 @@ static void payload(const struct tables *t, const struct pb_rsort_rec *x,
     uint32_t reason = x->flags >> PB_RSORT_REASON_SHIFT;
     r->has_value = (x->flags & PB_RSORT_VALUE) != 0;
     r->value = x->value;
-    r->null_reason = reason ? t->reason.s[reason - 1] : NULL;
+    r->null_reason = text_at(t, &t->reason, reason);
     r->has_stderr = (x->flags & PB_RSORT_STDERR) != 0;
     r->stderr_ = x->stderr_;
     r->samples = (long)x->samples;
@@ -436,8 +465,8 @@ static int give_sorted(struct tables *t, struct pb_rsort *s,
             metric_texts(t, idmap_get(&t->metrics, last_metric = r.metric_id),
                          &r);
         uint32_t job = (uint32_t)(x->k2 >> 32), host = (uint32_t)x->k2;
-        r.job = job ? t->job.s[job - 1] : NULL;
-        r.host = host ? t->host.s[host - 1] : NULL;
+        r.job = text_at(t, &t->job, job);
+        r.host = text_at(t, &t->host, host);
         payload(t, x, &r);
         int stop = cb(ctx, &r);
         if (stop)
@@ -457,12 +486,12 @@ static int give_ranked(struct tables *t, struct pb_rsort *s,
         r.config_rank = (long long)(x->k0 >> 32);
         r.test_rank = (long long)(x->k0 & UINT32_MAX);
         uint32_t metric = (uint32_t)(x->k1 >> 32);
-        r.row.metric_id = t->mid[metric - 1];
+        r.row.metric_id = ((const long long *)t->mid.p)[metric - 1];
         metric_texts(t, metric, &r.row);
         r.row.test_id = (long long)(x->k1 & UINT32_MAX);
         r.row.source_id = (long long)(x->k2 >> 32);
         uint32_t host = (uint32_t)x->k2;
-        r.row.host = host ? t->host.s[host - 1] : NULL;
+        r.row.host = t->ord->no_host ? NULL : text_at(t, &t->host, host);
         r.row.config_id = (long long)x->aux;
         r.row.job = NULL; /* not read */
         payload(t, x, &r.row);
@@ -550,7 +579,6 @@ static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
 {
     *out = NULL;
     memset(t, 0, sizeof(*t));
-    pb_arena_init(&t->arena);
     int rc = load_tables(db, f, ord, t, err);
     if (rc)
         return rc;

@@ -43,26 +43,53 @@ struct pb_rsort {
     uint32_t hist[4][8][256]; /* sort_run's counts of each key byte */
 };
 
-/* Buffers of their own mappings, not malloc's: their pages go back to
- * the system when unmapped (a freed malloc chunk of 8 MB raises glibc's
- * mmap threshold, and the next ones stay in the heap), and pages never
- * touched cost nothing (a run of ten records maps the run's size). */
+static void oom(size_t n)
+{
+    fprintf(stderr, "poolbench: out of memory allocating %zu bytes\n", n);
+    abort();
+}
+
+void *pb_map_reserve(struct pb_map *m, size_t bytes)
+{
+    if (bytes <= m->cap)
+        return m->p;
+    size_t page = 4096, cap = m->cap ? 2 * m->cap : page;
+    if (cap < bytes)
+        cap = bytes;
+    cap = (cap + page - 1) / page * page;
+    void *p = m->p ? mremap(m->p, m->cap, cap, MREMAP_MAYMOVE)
+                   : mmap(NULL, cap, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        oom(cap);
+    m->p = p;
+    m->cap = cap;
+    return p;
+}
+
+void pb_map_free(struct pb_map *m)
+{
+    if (m->p)
+        munmap(m->p, m->cap);
+    m->p = NULL;
+    m->cap = 0;
+}
+
+/* The sort's buffers: mapped (pb_map), and pages never touched cost
+ * nothing (a run of ten records maps the run's size). */
 static struct pb_rsort_rec *map_recs(size_t n)
 {
-    void *p = mmap(NULL, n * REC, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        fprintf(stderr, "poolbench: out of memory allocating %zu bytes\n",
-                n * REC);
-        abort();
-    }
-    return p;
+    struct pb_map m = {NULL, 0};
+    return pb_map_reserve(&m, n * REC);
 }
 
 static void unmap_recs(struct pb_rsort_rec *p, size_t n)
 {
-    if (p)
-        munmap(p, n * REC);
+    struct pb_map m = {p, 0};
+    if (p) {
+        m.cap = (n * REC + 4095) / 4096 * 4096;
+        pb_map_free(&m);
+    }
 }
 
 size_t pb_rsort_default_budget(void)
@@ -358,8 +385,10 @@ int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
     unmap_recs(s->recs, s->cap);
     unmap_recs(s->tmp, s->cap);
     s->recs = s->tmp = NULL;
-    /* the read buffers share the budget */
-    size_t per = s->budget / REC / s->nruns;
+    /* the read buffers take a quarter of the budget: the callbacks run
+     * while they are held (the bonnie++ table's pages: the report's
+     * peak), and reads of a few KiB cost little */
+    size_t per = s->budget / 4 / REC / s->nruns;
     if (per < MIN_READ)
         per = MIN_READ;
     s->rcap = per * s->nruns;

@@ -49,11 +49,25 @@ static inline long long pb_rsort_key_id(uint64_t k)
 }
 
 /* The default memory budget of one sort (records of the run and the
- * radix sort's second buffer; the merge's read buffers share it):
+ * radix sort's second buffer; the merge's read buffers take a quarter of
+ * it, at least 4 KiB a run):
  * $POOLBENCH_SORT_BYTES when set (a testing and measuring knob, at least
  * 256), else PB_RSORT_BUDGET. */
 #define PB_RSORT_BUDGET ((size_t)4 * 1024 * 1024)
 size_t pb_rsort_default_budget(void);
+
+/* Memory of its own mapping, for the sort's buffers and the tables beside
+ * it: its pages go back to the system when freed, and freeing it does not
+ * raise glibc's mmap threshold (a freed malloc chunk of a few MB does, and
+ * later buffers of that size then stay in the heap: the report's peak RSS
+ * grew by 10 MB so). pb_map_reserve gives room for at least bytes
+ * (contents kept, p may move); out of memory aborts like pb_xmalloc. */
+struct pb_map {
+    void *p;
+    size_t cap; /* bytes */
+};
+void *pb_map_reserve(struct pb_map *m, size_t bytes);
+void pb_map_free(struct pb_map *m);
 
 struct pb_rsort;
 /* A sort of budget bytes (0: pb_rsort_default_budget()). */

@@ -566,7 +566,7 @@ static int on_ranked(void *ctx, const struct pb_db_ranked *r)
 static int scan_rows(struct bon_scan *s, const struct pb_db_filter *f)
 {
     struct pb_db_order ord = {config_rank, test_rank, want_metric,
-                              (void *)s->d};
+                              (void *)s->d, 1};
     s->in_row = s->in_cell = 0;
     int rc = pb_db_each_ranked_row(s->db, f, &ord, on_ranked, s, s->err);
     if (!rc)

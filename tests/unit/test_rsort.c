@@ -530,10 +530,13 @@ static void test_report_rows(void **state)
     compare_all(db, "256", 1);  /* runs of two records */
     compare_all(db, "4096", 1); /* runs of 32 */
     /* a table's own order */
-    struct pb_db_order ord = {crank, trank, want, NULL};
+    struct pb_db_order ord = {crank, trank, want, NULL, 0};
     compare_ranked(db, &ord, "256", 1);
     compare_ranked(db, &ord, "16777216", 0);
-    struct pb_db_order big = {big_rank, trank, want, NULL};
+    ord.no_host = 1; /* ordered by host, no name given */
+    compare_ranked(db, &ord, "4096", 1);
+    ord.no_host = 0;
+    struct pb_db_order big = {big_rank, trank, want, NULL, 0};
     compare_ranked(db, &big, "256", -1);
     /* a bad pattern is a usage error, as with SQLite's ORDER BY */
     struct pb_db_filter bad = {.test_re = "("};
