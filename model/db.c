@@ -152,7 +152,8 @@ const char *const pb_db_sql[S__COUNT] = {
                  "FROM config), (SELECT count(*) FROM test), (SELECT count(*) "
                  "FROM result)",
     /* report queries: lean listings without per-row subqueries, so that
-     * a report over 100,000 results stays one pass */
+     * a report over 100,000 results stays one pass. S_REPORT_ROWS is the
+     * fallback of model/rrows.c's own sort (ids past 32 bits). */
     [S_REPORT_ROWS] =
         "SELECT r.test_id, r.metric_id, r.config_id, r.source_id, "
         "j.name, h.name, r.value, y.text, r.stderr, r.samples FROM result r "
@@ -171,10 +172,6 @@ const char *const pb_db_sql[S__COUNT] = {
         "AND (?6 IS NULL OR r.source_id BETWEEN ?6 AND ?7) "
         "ORDER BY r.test_id, r.metric_id, r.config_id, r.source_id, "
         "j.name, h.name, r.id",
-    /* the metrics' texts by id, beside S_REPORT_ROWS: not in its sorted
-     * rows (SQLite's sorter carried them through the sort of every row) */
-    [S_REPORT_METRICS] =
-        "SELECT id, name, unit, direction FROM metric ORDER BY id",
     [S_REPORT_CONFIGS] = "SELECT id, label FROM config ORDER BY id",
     [S_REPORT_TESTS] = "SELECT id, name, tool FROM test ORDER BY id",
     [S_REPORT_CONFIG_PARAMS] = "SELECT config_id, key, value, origin FROM "

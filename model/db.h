@@ -270,7 +270,12 @@ struct pb_db_rrow {
 typedef int (*pb_db_rrow_cb)(void *ctx, const struct pb_db_rrow *r);
 
 /* Every result matching f, ordered by test id, metric id, config id,
- * source id, job, host. Returns like pb_db_each_result. */
+ * source id, job, host (names, NULL first) and result id. Sorted by
+ * model/rsort.c in runs of bounded memory spilled to one anonymous
+ * temporary file (SQLite's ORDER BY when an id passes 32 bits); no
+ * statement runs during the callbacks, and the strings stay valid until
+ * this returns. Returns like pb_db_each_result, or PB_EIO when the
+ * temporary file fails. */
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx,
                           struct pb_err *err) PB_WUR;
@@ -330,9 +335,10 @@ typedef int (*pb_db_ranked_cb)(void *ctx, const struct pb_db_ranked *r);
 /* Every result matching f (as pb_db_each_report_row) of a wanted metric
  * with config and test ranks >= 0, ordered by config rank, test rank,
  * metric name, unit and id, test id, source id, host and result id.
- * SQLite sorts (on disk past its cache): memory does not grow with the
- * rows. Registers the SQL function pb_rank on the connection; no other
- * statement may be running. Returns like pb_db_each_result. */
+ * Sorted like pb_db_each_report_row (memory does not grow with the
+ * rows); when a rank or id passes 32 bits, SQLite's ORDER BY, which
+ * registers the SQL function pb_rank on the connection. No other
+ * statement may be running. Returns like pb_db_each_report_row. */
 int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
                           const struct pb_db_order *ord, pb_db_ranked_cb cb,
                           void *ctx, struct pb_err *err) PB_WUR;

@@ -66,7 +66,6 @@ enum db_stmt {
     S_COUNTS,
     /* report queries */
     S_REPORT_ROWS,
-    S_REPORT_METRICS,
     S_REPORT_CONFIGS,
     S_REPORT_TESTS,
     S_REPORT_CONFIG_PARAMS,
@@ -184,9 +183,9 @@ int db_store_hists(struct pb_db *db, const struct pb_resultset *set,
  * key. set 0, sheet 1, parser (NULL) 2, command 3, companion 4, label,
  * title and path 5, anything else 6. */
 int db_origin_rank(const char *origin);
-/* Test hook (rrows.c): how the last pb_db_each_report_row read its
- * rows: -1 SQLite's ORDER BY, else the runs its own sort wrote (0: one
- * run in memory). */
+/* Test hook (rrows.c): how the last pb_db_each_report_row or
+ * pb_db_each_ranked_row read its rows: -1 SQLite's ORDER BY, else the
+ * runs its own sort wrote (0: one run in memory). */
 extern long long db_report_rows_path;
 /* pb_db_each_ranked_row through SQLite's ORDER BY (ranked.c): the
  * fallback of rrows.c's own sort. */
