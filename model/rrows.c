@@ -20,7 +20,7 @@ long long db_report_rows_path = 0;
 
 /* ==== id -> small value (0 = absent) ==== */
 
-/* Every array here is a pb_map (model/rsort.h): 100,000 hosts make
+/* Every array here is a db_map (model/rsort.h): 100,000 hosts make
  * arrays of MBs, and freeing them as malloc chunks raised the report's
  * peak RSS by 10 MB (glibc's mmap threshold). */
 
@@ -30,9 +30,9 @@ struct pair {
 };
 
 struct idmap {
-    struct pb_map pm; /* pairs, sorted by id once sealed */
+    struct db_map pm; /* pairs, sorted by id once sealed */
     size_t n;
-    struct pb_map dm; /* uint32_t by id - lo, when ids are dense enough */
+    struct db_map dm; /* uint32_t by id - lo, when ids are dense enough */
     long long lo;
     size_t span;
     size_t last; /* sparse: the index found last */
@@ -40,7 +40,7 @@ struct idmap {
 
 static void idmap_add(struct idmap *m, long long id, uint32_t val)
 {
-    struct pair *p = pb_map_reserve(&m->pm, (m->n + 1) * sizeof(*p));
+    struct pair *p = db_map_reserve(&m->pm, (m->n + 1) * sizeof(*p));
     p[m->n].id = id;
     p[m->n].val = val;
     m->n++;
@@ -58,17 +58,17 @@ static void idmap_seal(struct idmap *m)
         return;
     struct pair *p = m->pm.p;
     qsort(p, m->n, sizeof(*p), pair_cmp);
-    unsigned long long span = (unsigned long long)p[m->n - 1].id -
-                              (unsigned long long)p[0].id + 1;
+    unsigned long long span =
+        (unsigned long long)p[m->n - 1].id - (unsigned long long)p[0].id + 1;
     if (span && span <= 4 * (unsigned long long)m->n + 4096) {
         m->lo = p[0].id;
         m->span = (size_t)span;
-        uint32_t *d = pb_map_reserve(&m->dm, m->span * sizeof(*d));
+        uint32_t *d = db_map_reserve(&m->dm, m->span * sizeof(*d));
         memset(d, 0, m->span * sizeof(*d));
         for (size_t i = 0; i < m->n; i++)
             d[(unsigned long long)p[i].id - (unsigned long long)m->lo] =
                 p[i].val;
-        pb_map_free(&m->pm);
+        db_map_free(&m->pm);
     }
 }
 
@@ -99,8 +99,8 @@ static uint32_t idmap_get(struct idmap *m, long long id)
 
 static void idmap_release(struct idmap *m)
 {
-    pb_map_free(&m->pm);
-    pb_map_free(&m->dm);
+    db_map_free(&m->pm);
+    db_map_free(&m->dm);
 }
 
 /* ==== the small tables ==== */
@@ -109,34 +109,34 @@ static void idmap_release(struct idmap *m)
  * move while tables load; read them once loaded). */
 #define NO_TEXT SIZE_MAX
 struct texts {
-    struct pb_map off; /* size_t, NO_TEXT = NULL */
-    struct pb_map kept; /* hosts: unsigned char, kept by the filter */
+    struct db_map off;  /* size_t, NO_TEXT = NULL */
+    struct db_map kept; /* hosts: unsigned char, kept by the filter */
     size_t n;
 };
 
 struct tables {
-    struct pb_map chars; /* every text, NUL-terminated */
+    struct db_map chars; /* every text, NUL-terminated */
     size_t nchars;
     struct idmap tests, configs, metrics, hosts, jobs, reasons, formats;
     struct texts mname, munit, mdir; /* by metric value - 1 */
-    struct pb_map mid;               /* long long by metric value - 1 */
+    struct db_map mid;               /* long long by metric value - 1 */
     const struct pb_db_order *ord;   /* ranked: the caller's order */
     long long rank[2], rank_id[2];   /* rank_of's last config, test */
     int have_rank[2];
-    struct texts host;               /* by host rank - 1, with kept */
-    struct texts job;                /* by job rank - 1 */
-    struct texts reason;             /* by reason value - 1 */
-    int null_host_kept;              /* a row without a host */
-    int by_format;                   /* formats filters */
-    int ids_fit;                     /* every kept id fits 32 bits */
+    struct texts host;   /* by host rank - 1, with kept */
+    struct texts job;    /* by job rank - 1 */
+    struct texts reason; /* by reason value - 1 */
+    int null_host_kept;  /* a row without a host */
+    int by_format;       /* formats filters */
+    int ids_fit;         /* every kept id fits 32 bits */
 };
 
 static uint32_t texts_add(struct tables *t, struct texts *x, const char *s)
 {
-    size_t *off = pb_map_reserve(&x->off, (x->n + 1) * sizeof(*off));
+    size_t *off = db_map_reserve(&x->off, (x->n + 1) * sizeof(*off));
     if (s) {
         size_t len = strlen(s) + 1;
-        char *c = pb_map_reserve(&t->chars, t->nchars + len);
+        char *c = db_map_reserve(&t->chars, t->nchars + len);
         memcpy(c + t->nchars, s, len);
         off[x->n] = t->nchars;
         t->nchars += len;
@@ -146,8 +146,8 @@ static uint32_t texts_add(struct tables *t, struct texts *x, const char *s)
 }
 
 /* Text v - 1 of x (v 0: none). */
-static inline const char *text_at(const struct tables *t,
-                                  const struct texts *x, uint32_t v)
+static inline const char *text_at(const struct tables *t, const struct texts *x,
+                                  uint32_t v)
 {
     if (!v)
         return NULL;
@@ -157,8 +157,8 @@ static inline const char *text_at(const struct tables *t,
 
 static void texts_release(struct texts *x)
 {
-    pb_map_free(&x->off);
-    pb_map_free(&x->kept);
+    db_map_free(&x->off);
+    db_map_free(&x->kept);
 }
 
 static void tables_release(struct tables *t)
@@ -170,26 +170,33 @@ static void tables_release(struct tables *t)
     idmap_release(&t->jobs);
     idmap_release(&t->reasons);
     idmap_release(&t->formats);
-    pb_map_free(&t->mid);
+    db_map_free(&t->mid);
     texts_release(&t->mname);
     texts_release(&t->munit);
     texts_release(&t->mdir);
     texts_release(&t->host);
     texts_release(&t->job);
     texts_release(&t->reason);
-    pb_map_free(&t->chars);
+    db_map_free(&t->chars);
 }
 
-enum table_kind { T_TESTS, T_CONFIGS, T_METRICS, T_HOSTS, T_NULL_HOST,
-                  T_JOBS, T_REASONS, T_FORMATS };
+enum table_kind {
+    T_TESTS,
+    T_CONFIGS,
+    T_METRICS,
+    T_HOSTS,
+    T_NULL_HOST,
+    T_JOBS,
+    T_REASONS,
+    T_FORMATS
+};
 
 /* ?1 is the filter's pattern (or format); NULL keeps every row. Rows
  * of hosts and jobs come by name: their rank (SQLite's BINARY order of
  * j.name and h.name in S_REPORT_ROWS; names are UNIQUE). */
 static const char *const table_sql[] = {
     [T_TESTS] = "SELECT id FROM test WHERE ?1 IS NULL OR regexp(?1, name)",
-    [T_CONFIGS] =
-        "SELECT id FROM config WHERE ?1 IS NULL OR regexp(?1, label)",
+    [T_CONFIGS] = "SELECT id FROM config WHERE ?1 IS NULL OR regexp(?1, label)",
     /* by name, unit and id: the ranked order's (the report's is by id,
      * from the id itself) */
     [T_METRICS] = "SELECT id, name, unit, direction FROM metric WHERE "
@@ -221,7 +228,7 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         texts_add(t, &t->munit, db_col_text(q, 2));
         texts_add(t, &t->mdir, db_col_text(q, 3));
         uint32_t v = texts_add(t, &t->mname, name);
-        long long *ids = pb_map_reserve(&t->mid, v * sizeof(*ids));
+        long long *ids = db_map_reserve(&t->mid, v * sizeof(*ids));
         ids[v - 1] = id;
         idmap_add(&t->metrics, id, v);
         break;
@@ -231,7 +238,7 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         uint32_t rank = t->ord && t->ord->no_host
                             ? (uint32_t)++t->host.n
                             : texts_add(t, &t->host, db_col_text(q, 1));
-        unsigned char *kept = pb_map_reserve(&t->host.kept, rank);
+        unsigned char *kept = db_map_reserve(&t->host.kept, rank);
         kept[rank - 1] = sqlite3_column_int(q, 2) != 0;
         idmap_add(&t->hosts, id, rank);
         break;
@@ -243,10 +250,9 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         idmap_add(&t->jobs, id, texts_add(t, &t->job, db_col_text(q, 1)));
         break;
     case T_REASONS:
-        if (t->reason.n + 1 >= PB_RSORT_MAX_REASONS)
+        if (t->reason.n + 1 >= DB_RSORT_MAX_REASONS)
             t->ids_fit = 0;
-        idmap_add(&t->reasons, id,
-                  texts_add(t, &t->reason, db_col_text(q, 1)));
+        idmap_add(&t->reasons, id, texts_add(t, &t->reason, db_col_text(q, 1)));
         break;
     case T_FORMATS:
         idmap_add(&t->formats, id, 1);
@@ -281,10 +287,10 @@ static int load_tables(struct pb_db *db, const struct pb_db_filter *f,
     t->ids_fit = 1;
     t->by_format = f->format != NULL;
     const char *arg[] = {
-        [T_TESTS] = f->test_re,   [T_CONFIGS] = f->config_re,
+        [T_TESTS] = f->test_re,     [T_CONFIGS] = f->config_re,
         [T_METRICS] = f->metric_re, [T_HOSTS] = f->host_re,
         [T_NULL_HOST] = f->host_re, [T_JOBS] = NULL,
-        [T_REASONS] = NULL,       [T_FORMATS] = f->format,
+        [T_REASONS] = NULL,         [T_FORMATS] = f->format,
     };
     for (int k = T_TESTS; k <= T_FORMATS; k++) {
         if ((k == T_FORMATS && !t->by_format) || (k == T_JOBS && ord))
@@ -333,7 +339,7 @@ static long long rank_of(struct tables *t, int kind, long long id)
 /* The row's record into x; 0 when the joins or filters drop it,
  * FALLBACK when a record cannot hold it. */
 static int pack_row(struct tables *t, const struct pb_db_filter *f,
-                    sqlite3_stmt *q, struct pb_rsort_rec *x)
+                    sqlite3_stmt *q, struct db_rsort_rec *x)
 {
     /* the inner joins: a test, metric and configuration that exist (an
      * id of another type matches no INTEGER PRIMARY KEY) */
@@ -383,20 +389,20 @@ static int pack_row(struct tables *t, const struct pb_db_filter *f,
         x->k2 = (uint64_t)job << 32 | host;
         x->aux = 0;
     }
-    x->k3 = pb_rsort_id_key(sqlite3_column_int64(q, 0));
-    x->flags = reason << PB_RSORT_REASON_SHIFT;
+    x->k3 = db_rsort_id_key(sqlite3_column_int64(q, 0));
+    x->flags = reason << DB_RSORT_REASON_SHIFT;
     if (sqlite3_column_type(q, 7) != SQLITE_NULL)
-        x->flags |= PB_RSORT_VALUE;
+        x->flags |= DB_RSORT_VALUE;
     x->value = sqlite3_column_double(q, 7);
     if (sqlite3_column_type(q, 9) != SQLITE_NULL)
-        x->flags |= PB_RSORT_STDERR;
+        x->flags |= DB_RSORT_STDERR;
     x->stderr_ = sqlite3_column_double(q, 9);
     x->samples = sqlite3_column_int64(q, 10);
     return 1;
 }
 
 static int scan(struct pb_db *db, const struct pb_db_filter *f,
-                struct tables *t, struct pb_rsort *s, struct pb_err *err)
+                struct tables *t, struct db_rsort *s, struct pb_err *err)
 {
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db->h, scan_sql, -1, &q, NULL) != SQLITE_OK)
@@ -407,13 +413,13 @@ static int scan(struct pb_db *db, const struct pb_db_filter *f,
     }
     int rc, out = PB_OK;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        struct pb_rsort_rec x;
+        struct db_rsort_rec x;
         int k = pack_row(t, f, q, &x);
         if (k == FALLBACK) {
             out = FALLBACK;
             break;
         }
-        if (k && (out = pb_rsort_add(s, &x, err)) != PB_OK)
+        if (k && (out = db_rsort_add(s, &x, err)) != PB_OK)
             break;
     }
     if (out)
@@ -436,27 +442,27 @@ static void metric_texts(const struct tables *t, uint32_t m,
 }
 
 /* What both orders carry alike: value, stderr, samples, reason. */
-static void payload(const struct tables *t, const struct pb_rsort_rec *x,
+static void payload(const struct tables *t, const struct db_rsort_rec *x,
                     struct pb_db_rrow *r)
 {
-    uint32_t reason = x->flags >> PB_RSORT_REASON_SHIFT;
-    r->has_value = (x->flags & PB_RSORT_VALUE) != 0;
+    uint32_t reason = x->flags >> DB_RSORT_REASON_SHIFT;
+    r->has_value = (x->flags & DB_RSORT_VALUE) != 0;
     r->value = x->value;
     r->null_reason = text_at(t, &t->reason, reason);
-    r->has_stderr = (x->flags & PB_RSORT_STDERR) != 0;
+    r->has_stderr = (x->flags & DB_RSORT_STDERR) != 0;
     r->stderr_ = x->stderr_;
     r->samples = (long)x->samples;
 }
 
-static int give_sorted(struct tables *t, struct pb_rsort *s,
-                       pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
+static int give_sorted(struct tables *t, struct db_rsort *s, pb_db_rrow_cb cb,
+                       void *ctx, struct pb_err *err)
 {
     int rc;
-    const struct pb_rsort_rec *x;
+    const struct db_rsort_rec *x;
     long long last_metric = -1;
     struct pb_db_rrow r;
     memset(&r, 0, sizeof(r));
-    while ((rc = pb_rsort_next(s, &x, err)) == PB_OK && x) {
+    while ((rc = db_rsort_next(s, &x, err)) == PB_OK && x) {
         r.test_id = (long long)(x->k0 >> 32);
         r.metric_id = (long long)(x->k0 & UINT32_MAX);
         r.config_id = (long long)(x->k1 >> 32);
@@ -475,14 +481,14 @@ static int give_sorted(struct tables *t, struct pb_rsort *s,
     return rc;
 }
 
-static int give_ranked(struct tables *t, struct pb_rsort *s,
-                       pb_db_ranked_cb cb, void *ctx, struct pb_err *err)
+static int give_ranked(struct tables *t, struct db_rsort *s, pb_db_ranked_cb cb,
+                       void *ctx, struct pb_err *err)
 {
     int rc;
-    const struct pb_rsort_rec *x;
+    const struct db_rsort_rec *x;
     struct pb_db_ranked r;
     memset(&r, 0, sizeof(r));
-    while ((rc = pb_rsort_next(s, &x, err)) == PB_OK && x) {
+    while ((rc = db_rsort_next(s, &x, err)) == PB_OK && x) {
         r.config_rank = (long long)(x->k0 >> 32);
         r.test_rank = (long long)(x->k0 & UINT32_MAX);
         uint32_t metric = (uint32_t)(x->k1 >> 32);
@@ -495,7 +501,7 @@ static int give_ranked(struct tables *t, struct pb_rsort *s,
         r.row.config_id = (long long)x->aux;
         r.row.job = NULL; /* not read */
         payload(t, x, &r.row);
-        r.result_id = pb_rsort_key_id(x->k3);
+        r.result_id = db_rsort_key_id(x->k3);
         int stop = cb(ctx, &r);
         if (stop)
             return stop;
@@ -575,7 +581,7 @@ static void txn_end(struct pb_db *db, int own)
  * SQLite sorts then. */
 static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
                        const struct pb_db_order *ord, struct tables *t,
-                       struct pb_rsort **out, struct pb_err *err)
+                       struct db_rsort **out, struct pb_err *err)
 {
     *out = NULL;
     memset(t, 0, sizeof(*t));
@@ -584,10 +590,10 @@ static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
         return rc;
     if (!t->ids_fit)
         return FALLBACK;
-    struct pb_rsort *s = pb_rsort_new(0);
+    struct db_rsort *s = db_rsort_new(0);
     rc = scan(db, f, t, s, err);
-    if (rc == FALLBACK || (rc == PB_EIO && !pb_rsort_runs(s))) {
-        pb_rsort_free(s);
+    if (rc == FALLBACK || (rc == PB_EIO && !db_rsort_runs(s))) {
+        db_rsort_free(s);
         pb_err_clear(err);
         return FALLBACK;
     }
@@ -602,17 +608,17 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
     if (rc)
         return rc;
     struct tables t;
-    struct pb_rsort *s;
+    struct db_rsort *s;
     rc = sorted_pass(db, f, NULL, &t, &s, err);
     if (rc == FALLBACK)
         rc = rows_by_sql(db, f, &t, cb, ctx, err);
     txn_end(db, own);
     if (!rc && s)
-        rc = pb_rsort_finish(s, err);
-    db_report_rows_path = s ? (long long)pb_rsort_runs(s) : -1;
+        rc = db_rsort_finish(s, err);
+    db_report_rows_path = s ? (long long)db_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_sorted(&t, s, cb, ctx, err);
-    pb_rsort_free(s);
+    db_rsort_free(s);
     tables_release(&t);
     return rc;
 }
@@ -625,17 +631,17 @@ int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
     if (rc)
         return rc;
     struct tables t;
-    struct pb_rsort *s;
+    struct db_rsort *s;
     rc = sorted_pass(db, f, ord, &t, &s, err);
     txn_end(db, own);
     if (rc == FALLBACK)
         rc = db_each_ranked_row_sql(db, f, ord, cb, ctx, err);
     if (!rc && s)
-        rc = pb_rsort_finish(s, err);
-    db_report_rows_path = s ? (long long)pb_rsort_runs(s) : -1;
+        rc = db_rsort_finish(s, err);
+    db_report_rows_path = s ? (long long)db_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_ranked(&t, s, cb, ctx, err);
-    pb_rsort_free(s);
+    db_rsort_free(s);
     tables_release(&t);
     return rc;
 }

@@ -13,33 +13,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define REC sizeof(struct pb_rsort_rec)
+#define REC        sizeof(struct db_rsort_rec)
 #define MIN_BUDGET 256
-#define MIN_READ 64 /* records a run's read buffer holds at least */
+#define MIN_READ   64 /* records a run's read buffer holds at least */
 
 struct run {
-    uint64_t off, n; /* first record in the file, records */
-    struct pb_rsort_rec *buf; /* in s->rbuf */
-    size_t pos, len, cap; /* next record in buf, records in buf, room */
-    uint64_t done;        /* records read from the file */
+    uint64_t off, n;          /* first record in the file, records */
+    struct db_rsort_rec *buf; /* in s->rbuf */
+    size_t pos, len, cap;     /* next record in buf, records in buf, room */
+    uint64_t done;            /* records read from the file */
 };
 
-struct pb_rsort {
+struct db_rsort {
     size_t budget;
-    size_t cap; /* records a run holds */
-    struct pb_rsort_rec *recs, *tmp; /* cap records each, mapped */
-    struct pb_rsort_rec *rbuf;       /* the merge's read buffers */
-    size_t n;        /* records in recs */
-    int ids_ascend;  /* k3 rises through recs in the order added */
-    int fd;          /* -1: none yet */
-    uint64_t nfile;  /* records in the file */
+    size_t cap;                      /* records a run holds */
+    struct db_rsort_rec *recs, *tmp; /* cap records each, mapped */
+    struct db_rsort_rec *rbuf;       /* the merge's read buffers */
+    size_t n;                        /* records in recs */
+    int ids_ascend; /* k3 rises through recs in the order added */
+    int fd;         /* -1: none yet */
+    uint64_t nfile; /* records in the file */
     struct run *runs;
     size_t nruns, capruns;
     size_t *heap; /* run indexes, smallest current record first */
     size_t nheap;
-    int merging; /* 0: reading recs (one run in memory) */
-    size_t next;  /* recs: the next record to give */
-    size_t rcap;  /* records rbuf holds */
+    int merging;              /* 0: reading recs (one run in memory) */
+    size_t next;              /* recs: the next record to give */
+    size_t rcap;              /* records rbuf holds */
     uint32_t hist[4][8][256]; /* sort_run's counts of each key byte */
 };
 
@@ -49,7 +49,7 @@ static void oom(size_t n)
     abort();
 }
 
-void *pb_map_reserve(struct pb_map *m, size_t bytes)
+void *db_map_reserve(struct db_map *m, size_t bytes)
 {
     if (bytes <= m->cap)
         return m->p;
@@ -67,7 +67,7 @@ void *pb_map_reserve(struct pb_map *m, size_t bytes)
     return p;
 }
 
-void pb_map_free(struct pb_map *m)
+void db_map_free(struct db_map *m)
 {
     if (m->p)
         munmap(m->p, m->cap);
@@ -75,24 +75,24 @@ void pb_map_free(struct pb_map *m)
     m->cap = 0;
 }
 
-/* The sort's buffers: mapped (pb_map), and pages never touched cost
+/* The sort's buffers: mapped (db_map), and pages never touched cost
  * nothing (a run of ten records maps the run's size). */
-static struct pb_rsort_rec *map_recs(size_t n)
+static struct db_rsort_rec *map_recs(size_t n)
 {
-    struct pb_map m = {NULL, 0};
-    return pb_map_reserve(&m, n * REC);
+    struct db_map m = {NULL, 0};
+    return db_map_reserve(&m, n * REC);
 }
 
-static void unmap_recs(struct pb_rsort_rec *p, size_t n)
+static void unmap_recs(struct db_rsort_rec *p, size_t n)
 {
-    struct pb_map m = {p, 0};
+    struct db_map m = {p, 0};
     if (p) {
         m.cap = (n * REC + 4095) / 4096 * 4096;
-        pb_map_free(&m);
+        db_map_free(&m);
     }
 }
 
-size_t pb_rsort_default_budget(void)
+size_t db_rsort_default_budget(void)
 {
     const char *e = getenv("POOLBENCH_SORT_BYTES");
     if (e && *e) {
@@ -102,14 +102,14 @@ size_t pb_rsort_default_budget(void)
         if (!errno && !*end && v >= MIN_BUDGET && v <= (size_t)-1 / 4)
             return (size_t)v;
     }
-    return PB_RSORT_BUDGET;
+    return DB_RSORT_BUDGET;
 }
 
-struct pb_rsort *pb_rsort_new(size_t budget)
+struct db_rsort *db_rsort_new(size_t budget)
 {
-    struct pb_rsort *s = pb_xcalloc(1, sizeof(*s));
+    struct db_rsort *s = pb_xcalloc(1, sizeof(*s));
     if (!budget)
-        budget = pb_rsort_default_budget();
+        budget = db_rsort_default_budget();
     if (budget < MIN_BUDGET)
         budget = MIN_BUDGET;
     s->budget = budget;
@@ -119,7 +119,7 @@ struct pb_rsort *pb_rsort_new(size_t budget)
     return s;
 }
 
-void pb_rsort_free(struct pb_rsort *s)
+void db_rsort_free(struct db_rsort *s)
 {
     if (!s)
         return;
@@ -133,7 +133,7 @@ void pb_rsort_free(struct pb_rsort *s)
     free(s);
 }
 
-size_t pb_rsort_runs(const struct pb_rsort *s)
+size_t db_rsort_runs(const struct db_rsort *s)
 {
     return s->nruns;
 }
@@ -145,8 +145,8 @@ size_t pb_rsort_runs(const struct pb_rsort *s)
  * the first that is a folder we may write. */
 static const char *temp_dir(void)
 {
-    const char *cand[] = {getenv("SQLITE_TMPDIR"), getenv("TMPDIR"),
-                          "/var/tmp", "/usr/tmp", "/tmp"};
+    const char *cand[] = {getenv("SQLITE_TMPDIR"), getenv("TMPDIR"), "/var/tmp",
+                          "/usr/tmp", "/tmp"};
     for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); i++) {
         struct stat st;
         if (cand[i] && *cand[i] && stat(cand[i], &st) == 0 &&
@@ -158,7 +158,7 @@ static const char *temp_dir(void)
 
 /* An anonymous file: O_TMPFILE (no name at all), else mkstemp (O_EXCL:
  * never a link) unlinked at once. */
-static int open_temp(struct pb_rsort *s, struct pb_err *err)
+static int open_temp(struct db_rsort *s, struct pb_err *err)
 {
     const char *dir = temp_dir();
     int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
@@ -222,8 +222,8 @@ static int read_at(int fd, void *p, size_t len, uint64_t off,
 
 /* ==== sorting one run ==== */
 
-static inline int rec_less(const struct pb_rsort_rec *a,
-                           const struct pb_rsort_rec *b)
+static inline int rec_less(const struct db_rsort_rec *a,
+                           const struct db_rsort_rec *b)
 {
     if (a->k0 != b->k0)
         return a->k0 < b->k0;
@@ -234,7 +234,7 @@ static inline int rec_less(const struct pb_rsort_rec *a,
     return a->k3 < b->k3;
 }
 
-static inline uint64_t key_word(const struct pb_rsort_rec *r, int w)
+static inline uint64_t key_word(const struct db_rsort_rec *r, int w)
 {
     return w == 0 ? r->k0 : w == 1 ? r->k1 : w == 2 ? r->k2 : r->k3;
 }
@@ -242,7 +242,7 @@ static inline uint64_t key_word(const struct pb_rsort_rec *r, int w)
 /* Sort recs[0..n) by LSD radix, a byte at a time from the least
  * significant, skipping the bytes every record shares; stable, so k3 needs
  * no pass when the records came in k3 order. The result ends in s->recs. */
-static void sort_run(struct pb_rsort *s)
+static void sort_run(struct db_rsort *s)
 {
     size_t n = s->n;
     if (n < 2)
@@ -251,7 +251,7 @@ static void sort_run(struct pb_rsort *s)
     uint32_t(*hist)[8][256] = s->hist;
     memset(s->hist, 0, sizeof(s->hist));
     for (size_t i = 0; i < n; i++) {
-        const struct pb_rsort_rec *r = &s->recs[i];
+        const struct db_rsort_rec *r = &s->recs[i];
         for (int w = 0; w < words; w++) {
             uint64_t k = key_word(r, w);
             for (int b = 0; b < 8; b++)
@@ -260,7 +260,7 @@ static void sort_run(struct pb_rsort *s)
     }
     if (!s->tmp)
         s->tmp = map_recs(s->cap);
-    struct pb_rsort_rec *src = s->recs, *dst = s->tmp;
+    struct db_rsort_rec *src = s->recs, *dst = s->tmp;
     for (int w = words - 1; w >= 0; w--) {
         for (int b = 0; b < 8; b++) {
             uint32_t *h = hist[w][b];
@@ -278,11 +278,10 @@ static void sort_run(struct pb_rsort *s)
             if (skip)
                 continue;
             for (size_t i = 0; i < n; i++) {
-                unsigned v =
-                    (unsigned)((key_word(&src[i], w) >> shift) & 0xff);
+                unsigned v = (unsigned)((key_word(&src[i], w) >> shift) & 0xff);
                 dst[off[v]++] = src[i];
             }
-            struct pb_rsort_rec *t = src;
+            struct db_rsort_rec *t = src;
             src = dst;
             dst = t;
         }
@@ -292,7 +291,7 @@ static void sort_run(struct pb_rsort *s)
 }
 
 /* Sort the run in memory and write it to the file. */
-static int spill(struct pb_rsort *s, struct pb_err *err)
+static int spill(struct db_rsort *s, struct pb_err *err)
 {
     if (s->fd < 0) {
         int rc = open_temp(s, err);
@@ -314,7 +313,7 @@ static int spill(struct pb_rsort *s, struct pb_err *err)
     return PB_OK;
 }
 
-int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
+int db_rsort_add(struct db_rsort *s, const struct db_rsort_rec *r,
                  struct pb_err *err)
 {
     if (s->n == s->cap) {
@@ -332,7 +331,7 @@ int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
 
 /* ==== merging ==== */
 
-static int refill(struct pb_rsort *s, struct run *r, struct pb_err *err)
+static int refill(struct db_rsort *s, struct run *r, struct pb_err *err)
 {
     uint64_t left = r->n - r->done;
     size_t k = left < r->cap ? (size_t)left : r->cap;
@@ -345,14 +344,14 @@ static int refill(struct pb_rsort *s, struct run *r, struct pb_err *err)
     return rc;
 }
 
-static inline const struct pb_rsort_rec *head(const struct pb_rsort *s,
+static inline const struct db_rsort_rec *head(const struct db_rsort *s,
                                               size_t h)
 {
     const struct run *r = &s->runs[s->heap[h]];
     return &r->buf[r->pos];
 }
 
-static void sift_down(struct pb_rsort *s, size_t i)
+static void sift_down(struct db_rsort *s, size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, m = i;
@@ -369,7 +368,7 @@ static void sift_down(struct pb_rsort *s, size_t i)
     }
 }
 
-int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
+int db_rsort_finish(struct db_rsort *s, struct pb_err *err)
 {
     if (!s->nruns) {
         sort_run(s); /* one run: no file */
@@ -410,7 +409,7 @@ int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err)
     return PB_OK;
 }
 
-int pb_rsort_next(struct pb_rsort *s, const struct pb_rsort_rec **out,
+int db_rsort_next(struct db_rsort *s, const struct db_rsort_rec **out,
                   struct pb_err *err)
 {
     *out = NULL;

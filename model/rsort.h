@@ -6,12 +6,13 @@
  * the budget, sorted (LSD radix over the key bytes that differ) when the
  * run is full and written to one anonymous temporary file, then read back
  * in order by a k-way merge (a heap) through a small buffer per run. When
- * every record fits in one run there is no file.
+ * every record fits in one run there is no file. Private to model/ (as
+ * db_int.h): the prefix is db_.
  *
- * Use: pb_rsort_new, pb_rsort_add per record, pb_rsort_finish once, then
- * pb_rsort_next until it gives NULL; pb_rsort_free. */
-#ifndef PB_RSORT_H
-#define PB_RSORT_H
+ * Use: db_rsort_new, db_rsort_add per record, db_rsort_finish once, then
+ * db_rsort_next until it gives NULL; db_rsort_free. */
+#ifndef DB_RSORT_H
+#define DB_RSORT_H
 
 #include "common/pb.h"
 
@@ -20,29 +21,29 @@
 /* One record, 64 bytes; ordered by k0, k1, k2, k3 as unsigned numbers.
  * The report's: k0 = test id << 32 | metric id, k1 = config id << 32 |
  * source id, k2 = job rank << 32 | host rank (0 = NULL, first), k3 =
- * result id with its sign bit flipped (pb_rsort_id_key). A table's own
+ * result id with its sign bit flipped (db_rsort_id_key). A table's own
  * order (pb_db_each_ranked_row): k0 = config rank << 32 | test rank, k1 =
  * metric rank (name, unit, id) << 32 | test id, k2 = source id << 32 |
  * host rank, k3 the result id. */
-struct pb_rsort_rec {
+struct db_rsort_rec {
     uint64_t k0, k1, k2, k3;
     double value, stderr_;
     int64_t samples;
     uint32_t aux;   /* the caller's: the ranked order's config id */
-    uint32_t flags; /* PB_RSORT_VALUE, PB_RSORT_STDERR, and from bit
-                     * PB_RSORT_REASON_SHIFT 1 + index of the reason text
+    uint32_t flags; /* DB_RSORT_VALUE, DB_RSORT_STDERR, and from bit
+                     * DB_RSORT_REASON_SHIFT 1 + index of the reason text
                      * (0 = none) */
 };
-enum { PB_RSORT_VALUE = 1, PB_RSORT_STDERR = 2, PB_RSORT_REASON_SHIFT = 2 };
+enum { DB_RSORT_VALUE = 1, DB_RSORT_STDERR = 2, DB_RSORT_REASON_SHIFT = 2 };
 /* Reason texts a record can name. */
-#define PB_RSORT_MAX_REASONS ((uint32_t)1 << 29)
+#define DB_RSORT_MAX_REASONS ((uint32_t)1 << 29)
 
 /* A signed 64-bit id as an unsigned key of the same order. */
-static inline uint64_t pb_rsort_id_key(long long id)
+static inline uint64_t db_rsort_id_key(long long id)
 {
     return (uint64_t)id ^ ((uint64_t)1 << 63);
 }
-static inline long long pb_rsort_key_id(uint64_t k)
+static inline long long db_rsort_key_id(uint64_t k)
 {
     k ^= (uint64_t)1 << 63;
     return k > (uint64_t)INT64_MAX ? -(long long)(~k) - 1 : (long long)k;
@@ -52,38 +53,38 @@ static inline long long pb_rsort_key_id(uint64_t k)
  * radix sort's second buffer; the merge's read buffers take a quarter of
  * it, at least 4 KiB a run):
  * $POOLBENCH_SORT_BYTES when set (a testing and measuring knob, at least
- * 256), else PB_RSORT_BUDGET. */
-#define PB_RSORT_BUDGET ((size_t)4 * 1024 * 1024)
-size_t pb_rsort_default_budget(void);
+ * 256), else DB_RSORT_BUDGET. */
+#define DB_RSORT_BUDGET ((size_t)4 * 1024 * 1024)
+size_t db_rsort_default_budget(void);
 
 /* Memory of its own mapping, for the sort's buffers and the tables beside
  * it: its pages go back to the system when freed, and freeing it does not
  * raise glibc's mmap threshold (a freed malloc chunk of a few MB does, and
  * later buffers of that size then stay in the heap: the report's peak RSS
- * grew by 10 MB so). pb_map_reserve gives room for at least bytes
+ * grew by 10 MB so). db_map_reserve gives room for at least bytes
  * (contents kept, p may move); out of memory aborts like pb_xmalloc. */
-struct pb_map {
+struct db_map {
     void *p;
     size_t cap; /* bytes */
 };
-void *pb_map_reserve(struct pb_map *m, size_t bytes);
-void pb_map_free(struct pb_map *m);
+void *db_map_reserve(struct db_map *m, size_t bytes);
+void db_map_free(struct db_map *m);
 
-struct pb_rsort;
-/* A sort of budget bytes (0: pb_rsort_default_budget()). */
-struct pb_rsort *pb_rsort_new(size_t budget);
-void pb_rsort_free(struct pb_rsort *s);
+struct db_rsort;
+/* A sort of budget bytes (0: db_rsort_default_budget()). */
+struct db_rsort *db_rsort_new(size_t budget);
+void db_rsort_free(struct db_rsort *s);
 /* Add a record. PB_OK, or PB_EIO (the temporary file could not be made
  * or written) with err filled. */
-int pb_rsort_add(struct pb_rsort *s, const struct pb_rsort_rec *r,
+int db_rsort_add(struct db_rsort *s, const struct db_rsort_rec *r,
                  struct pb_err *err) PB_WUR;
 /* No more records: sort what is left. PB_OK or PB_EIO. */
-int pb_rsort_finish(struct pb_rsort *s, struct pb_err *err) PB_WUR;
+int db_rsort_finish(struct db_rsort *s, struct pb_err *err) PB_WUR;
 /* The next record in order in *out (valid until the next call), NULL at
  * the end. PB_OK or PB_EIO (the temporary file could not be read). */
-int pb_rsort_next(struct pb_rsort *s, const struct pb_rsort_rec **out,
+int db_rsort_next(struct db_rsort *s, const struct db_rsort_rec **out,
                   struct pb_err *err) PB_WUR;
 /* Runs written to the temporary file so far (0: all in memory). */
-size_t pb_rsort_runs(const struct pb_rsort *s);
+size_t db_rsort_runs(const struct db_rsort *s);
 
 #endif

@@ -32,7 +32,7 @@ static uint64_t rnd(uint64_t n)
 
 static int rec_cmp(const void *a, const void *b)
 {
-    const struct pb_rsort_rec *x = a, *y = b;
+    const struct db_rsort_rec *x = a, *y = b;
     if (x->k0 != y->k0)
         return x->k0 < y->k0 ? -1 : 1;
     if (x->k1 != y->k1)
@@ -45,34 +45,33 @@ static int rec_cmp(const void *a, const void *b)
 /* n records of few distinct keys (many ties on k0..k2), k3 rising or
  * not, through a sort of budget bytes: the order of qsort, every payload
  * with its record. */
-static void sort_case(size_t n, size_t budget, int ids_rising,
-                      size_t want_runs)
+static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
 {
-    struct pb_rsort_rec *in = calloc(n, sizeof(*in));
+    struct db_rsort_rec *in = calloc(n, sizeof(*in));
     assert_non_null(in);
-    const uint64_t big[] = {0, 1, 255, 256, 65535, 65536,
-                            (uint64_t)1 << 31, UINT32_MAX};
+    const uint64_t big[] = {
+        0, 1, 255, 256, 65535, 65536, (uint64_t)1 << 31, UINT32_MAX};
     for (size_t i = 0; i < n; i++) {
-        struct pb_rsort_rec *r = &in[i];
+        struct db_rsort_rec *r = &in[i];
         r->k0 = big[rnd(8)] << 32 | big[rnd(8)];
         r->k1 = big[rnd(3)] << 32 | rnd(3);
         r->k2 = rnd(3) << 32 | big[rnd(2) * 7];
-        r->k3 = ids_rising ? pb_rsort_id_key((long long)i - 1000)
-                           : pb_rsort_id_key((long long)rnd(1u << 20) -
-                                             (1 << 19));
+        r->k3 = ids_rising
+                    ? db_rsort_id_key((long long)i - 1000)
+                    : db_rsort_id_key((long long)rnd(1u << 20) - (1 << 19));
         r->value = (double)i;
         r->samples = (int64_t)i;
     }
-    struct pb_rsort *s = pb_rsort_new(budget);
+    struct db_rsort *s = db_rsort_new(budget);
     struct pb_err err = {0};
     for (size_t i = 0; i < n; i++)
-        assert_int_equal(pb_rsort_add(s, &in[i], &err), PB_OK);
-    assert_int_equal(pb_rsort_finish(s, &err), PB_OK);
-    assert_int_equal(pb_rsort_runs(s), want_runs);
+        assert_int_equal(db_rsort_add(s, &in[i], &err), PB_OK);
+    assert_int_equal(db_rsort_finish(s, &err), PB_OK);
+    assert_int_equal(db_rsort_runs(s), want_runs);
     qsort(in, n, sizeof(*in), rec_cmp);
-    const struct pb_rsort_rec *x;
+    const struct db_rsort_rec *x;
     size_t got = 0;
-    while (pb_rsort_next(s, &x, &err) == PB_OK && x) {
+    while (db_rsort_next(s, &x, &err) == PB_OK && x) {
         assert_true(got < n);
         if (memcmp(x, &in[got], sizeof(*x))) {
             print_error("record %zu: k0 %llx k1 %llx k2 %llx k3 %llx, "
@@ -86,7 +85,7 @@ static void sort_case(size_t n, size_t budget, int ids_rising,
         got++;
     }
     assert_int_equal(got, n);
-    pb_rsort_free(s);
+    db_rsort_free(s);
     free(in);
 }
 
@@ -104,12 +103,12 @@ static void test_sorter(void **state)
     sort_case(1, 0, 1, 0);
     sort_case(0, 4096, 1, 0);
     /* ids as keys keep their signed order */
-    assert_true(pb_rsort_id_key(-1) < pb_rsort_id_key(0));
-    assert_true(pb_rsort_id_key(INT64_MIN) < pb_rsort_id_key(-1));
-    assert_true(pb_rsort_id_key(INT64_MAX) > pb_rsort_id_key(1));
+    assert_true(db_rsort_id_key(-1) < db_rsort_id_key(0));
+    assert_true(db_rsort_id_key(INT64_MIN) < db_rsort_id_key(-1));
+    assert_true(db_rsort_id_key(INT64_MAX) > db_rsort_id_key(1));
     const long long ids[] = {INT64_MIN, -1, 0, 1, INT64_MAX, 1LL << 31};
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-        assert_true(pb_rsort_key_id(pb_rsort_id_key(ids[i])) == ids[i]);
+        assert_true(db_rsort_key_id(db_rsort_id_key(ids[i])) == ids[i]);
 }
 
 /* ==== pb_db_each_report_row against SQLite's ORDER BY ==== */
@@ -276,16 +275,15 @@ static void same_rows(const struct rows *got, const struct rows *want,
             a->has_stderr != b->has_stderr ||
             memcmp(&a->stderr_, &b->stderr_, sizeof(a->stderr_)) ||
             a->samples != b->samples) {
-            print_error("%s: row %zu differs: test %lld metric %lld config "
-                        "%lld source %lld job %s host %s value %.17g; want "
-                        "test %lld metric %lld config %lld source %lld job "
-                        "%s host %s value %.17g\n",
-                        what, i, a->test_id, a->metric_id, a->config_id,
-                        a->source_id, a->job ? a->job : "NULL",
-                        a->host ? a->host : "NULL", a->value, b->test_id,
-                        b->metric_id, b->config_id, b->source_id,
-                        b->job ? b->job : "NULL", b->host ? b->host : "NULL",
-                        b->value);
+            print_error(
+                "%s: row %zu differs: test %lld metric %lld config "
+                "%lld source %lld job %s host %s value %.17g; want "
+                "test %lld metric %lld config %lld source %lld job "
+                "%s host %s value %.17g\n",
+                what, i, a->test_id, a->metric_id, a->config_id, a->source_id,
+                a->job ? a->job : "NULL", a->host ? a->host : "NULL", a->value,
+                b->test_id, b->metric_id, b->config_id, b->source_id,
+                b->job ? b->job : "NULL", b->host ? b->host : "NULL", b->value);
             fail();
         }
     }
@@ -330,16 +328,15 @@ static void fill(sqlite3 *h)
 /* n random results over those tables (and ids that match nothing) */
 static void results(sqlite3 *h, size_t n)
 {
-    const char *tests[] = {"1", "5", "2147483646", "2147483649",
+    const char *tests[] = {"1",          "5",   "2147483646", "2147483649",
                            "4294967295", "999", "'x'"};
     const char *metrics[] = {"1", "2", "3", "2147483648", "77"};
     const char *configs[] = {"1", "2", "2147483650", "4294967294", "55"};
-    const char *sources[] = {"1", "2", "2147483647", "2147483648",
-                             "4294967295", "31"};
-    const char *hosts[] = {"NULL", "1", "2", "3", "4", "2147483649", "98",
-                           "'y'"};
-    const char *jobs[] = {"NULL", "1", "2", "3", "4", "5", "4294967295",
-                          "97"};
+    const char *sources[] = {"1",          "2",          "2147483647",
+                             "2147483648", "4294967295", "31"};
+    const char *hosts[] = {"NULL", "1",          "2",  "3",
+                           "4",    "2147483649", "98", "'y'"};
+    const char *jobs[] = {"NULL", "1", "2", "3", "4", "5", "4294967295", "97"};
     exec(h, "BEGIN");
     for (size_t i = 0; i < n; i++) {
         char sql[512];
@@ -348,10 +345,14 @@ static void results(sqlite3 *h, size_t n)
                  "INSERT INTO result(source_id, host_id, config_id, test_id, "
                  "job_id, metric_id, value, reason_id, stderr, samples) "
                  "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %d)",
-                 sources[rnd(6)], hosts[rnd(8)], configs[rnd(5)],
-                 tests[rnd(7)], jobs[rnd(8)], metrics[rnd(5)],
-                 nul ? "NULL" : rnd(2) ? "1.5" : "-0.0",
-                 nul ? (rnd(2) ? "1" : "2") : rnd(8) ? "NULL" : "3",
+                 sources[rnd(6)], hosts[rnd(8)], configs[rnd(5)], tests[rnd(7)],
+                 jobs[rnd(8)], metrics[rnd(5)],
+                 nul      ? "NULL"
+                 : rnd(2) ? "1.5"
+                          : "-0.0",
+                 nul      ? (rnd(2) ? "1" : "2")
+                 : rnd(8) ? "NULL"
+                          : "3",
                  rnd(3) ? "NULL" : "0.25", (int)rnd(4));
         exec(h, sql);
     }
@@ -369,13 +370,16 @@ static void compare_all(struct pb_db *db, const char *budget, int want_path)
         {.test_re = "rand"},
         {.config_re = "^(lz4|off)$"},
         {.metric_re = "iops|lat"},
-        {.host_re = "a"},   /* a row without a host: '' does not match */
-        {.host_re = "^$"},  /* only rows without one */
+        {.host_re = "a"},  /* a row without a host: '' does not match */
+        {.host_re = "^$"}, /* only rows without one */
         {.host_re = "\xc3\xa9"},
         {.format = "bonnie-csv"},
         {.source_ids = some, .nsource_ids = 3},
-        {.test_re = "read", .host_re = ".?", .format = "fio-json",
-         .source_ids = some, .nsource_ids = 3},
+        {.test_re = "read",
+         .host_re = ".?",
+         .format = "fio-json",
+         .source_ids = some,
+         .nsource_ids = 3},
         {.test_re = "nothing matches"},
     };
     if (*budget)
@@ -386,8 +390,7 @@ static void compare_all(struct pb_db *db, const char *budget, int want_path)
         struct rows got = {0}, want = {0};
         struct pb_err err = {0};
         assert_int_equal(
-            pb_db_each_report_row(db, &filters[i], on_rrow, &got, &err),
-            PB_OK);
+            pb_db_each_report_row(db, &filters[i], on_rrow, &got, &err), PB_OK);
         reference(db, &filters[i], &want);
         char what[64];
         snprintf(what, sizeof(what), "filter %zu, budget '%s'", i, budget);
@@ -481,24 +484,23 @@ static void compare_ranked(struct pb_db *db, const struct pb_db_order *ord,
     for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
         struct ranked_rows got = {0}, ref = {0};
         struct pb_err err = {0};
-        assert_int_equal(pb_db_each_ranked_row(db, &filters[i], ord,
-                                               on_ranked, &got, &err),
-                         PB_OK);
+        assert_int_equal(
+            pb_db_each_ranked_row(db, &filters[i], ord, on_ranked, &got, &err),
+            PB_OK);
         long long path = db_report_rows_path;
-        assert_int_equal(db_each_ranked_row_sql(db, &filters[i], ord,
-                                                on_ranked, &ref, &err),
-                         PB_OK);
+        assert_int_equal(
+            db_each_ranked_row_sql(db, &filters[i], ord, on_ranked, &ref, &err),
+            PB_OK);
         char what[64];
-        snprintf(what, sizeof(what), "ranked filter %zu, budget %s", i,
-                 budget);
+        snprintf(what, sizeof(what), "ranked filter %zu, budget %s", i, budget);
         same_rows(&got.r, &ref.r, what);
         for (size_t k = 0; k < got.r.n; k++)
             if (got.ck[k] != ref.ck[k] || got.tk[k] != ref.tk[k] ||
                 got.id[k] != ref.id[k]) {
                 print_error("%s: row %zu: ranks %lld %lld id %lld, want "
                             "%lld %lld id %lld\n",
-                            what, k, got.ck[k], got.tk[k], got.id[k],
-                            ref.ck[k], ref.tk[k], ref.id[k]);
+                            what, k, got.ck[k], got.tk[k], got.id[k], ref.ck[k],
+                            ref.tk[k], ref.id[k]);
                 fail();
             }
         if (i == 0) {
