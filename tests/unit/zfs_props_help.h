@@ -28,19 +28,11 @@ TH_FN const struct pb_parser *zfs(void)
     return p;
 }
 
+/* Parse buf (a copy of exactly len bytes) as "mem"; *out NULL on error. */
 TH_FN int parse_buf(const char *buf, size_t len, struct pb_resultset **out,
                     struct pb_err *err)
 {
-    struct pb_resultset *set = pb_resultset_new();
-    memset(err, 0, sizeof(*err));
-    int rc = zfs()->parse("mem", buf, len, set, err);
-    if (rc != PB_OK) {
-        pb_resultset_free(set);
-        *out = NULL;
-    } else {
-        *out = set;
-    }
-    return rc;
+    return th_parse(zfs(), "mem", buf, len, out, err);
 }
 
 TH_FN int parse_str(const char *s, struct pb_resultset **out,
