@@ -1,6 +1,6 @@
 /* Private to run/: the parsed plan, command execution and the pool
- * lifecycle helpers shared by plan.c, exec.c, zfs.c and run.c. Other
- * modules include run/run.h only. */
+ * lifecycle helpers shared by plan.c, exec.c, zfs.c, zfs_host.c and
+ * run.c. Other modules include run/run.h only. */
 #ifndef PB_RUN_INT_H
 #define PB_RUN_INT_H
 
@@ -309,7 +309,8 @@ void pb_run_signals_restore(void);
 /* The signal that asked the run to stop, or 0. */
 int pb_run_stopped(void);
 
-/* ==== pools (zfs.c) ==== */
+/* ==== pools (zfs.c: lifecycle; zfs_host.c: which ZFS, what cannot run,
+ * vdev checks, host facts) ==== */
 
 enum pb_run_impl pb_run_detect_impl(void);
 const char *pb_run_impl_name(enum pb_run_impl impl);
