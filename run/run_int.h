@@ -454,7 +454,7 @@ int pb_run_loop_cleanup(struct pb_run_exec *x, FILE *manifest,
                         const char *manifest_path, const char *run_id,
                         FILE *out);
 
-/* ==== what a run created (cleanup.c) ==== */
+/* ==== what a run created (manifest.c; --cleanup: cleanup.c) ==== */
 
 /* DIR/manifest.tsv, appended (and synced) by the run as it goes, one
  * tab-separated record a line, so that `poolbench run --cleanup` can
