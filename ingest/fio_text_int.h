@@ -1,10 +1,11 @@
-/* Private to fio's normal-output parser: fio_text.c reads fio's own
- * lines (header, group, direction, latency, percentile, cpu lines);
- * fio_text_opts.c reads what people paste around them (command lines, job
+/* Private to fio's normal-output parser: fio_text_scan.c reads fio's own
+ * lines (header, group, direction, latency, percentile, cpu lines) into
+ * the model of one parse; fio_text.c makes tests, results and facts of
+ * it; fio_text_opts.c reads what people paste around them (command lines, job
  * files) and turns a job's options into its test. Nothing else includes
  * it.
  *
- * Use, per parse: fio_text.c scans the lines, handing a command line to
+ * Use, per parse: fio_text.c has fio_text_scan.c scan the lines, handing a command line to
  * pb_fio_text_cmdline() and every line to pb_fio_text_jobfile_line()
  * first; after the scan, pb_fio_text_job_test() names each job's test.
  */
@@ -91,6 +92,22 @@ struct jobfile {
 
 /* A new run starting at line; returns it (valid until the next one). */
 struct run *pb_fio_text_new_run(struct ctx *c, long line);
+
+/* ==== fio_text_scan.c ==== */
+
+/* Compile the line patterns once (thread-safe); 0 when they cannot be. */
+int pb_fio_text_rx_start(void);
+
+/* Scan every line of buf into c (runs, jobs, their directions, the error
+ * and interruption lines, disks, fio servers); `\`-continued command
+ * lines are joined first. PB_OK or PB_EINPUT with c->err set. */
+int pb_fio_text_scan(struct ctx *c, const char *buf, size_t len);
+
+/* Free what the scan allocated in c (not c->disks, c->probes). */
+void pb_fio_text_free(struct ctx *c);
+
+/* The parser table's sniff: how much buf looks like fio's normal output. */
+int pb_fio_text_sniff(const char *buf, size_t len);
 
 /* ==== fio_text_opts.c ==== */
 

@@ -23,6 +23,8 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_SAVEPOINT] = "SAVEPOINT pb_source",
     [S_RELEASE] = "RELEASE pb_source",
     [S_ROLLBACK_TO] = "ROLLBACK TO pb_source",
+    /* a streamed source's page cache (model/store.c pb_db_stream_open) */
+    [S_STREAM_CACHE] = "PRAGMA cache_size = -16384",
     [S_SOURCE_FIND] = "SELECT id FROM source WHERE sha256 = ?1",
     [S_SOURCE_INSERT] =
         "INSERT INTO source(sha256, path, format, tool_version, size, "

@@ -385,8 +385,8 @@ void pb_db_hist_encode(const uint64_t *value, const uint64_t *count, size_t n,
 int pb_db_hist_decode(const unsigned char *blob, size_t len, size_t n,
                       uint64_t *value, uint64_t *count);
 
-/* ==== merging another poolbench database (merge.c; docs/design.md,
- * "Merging databases") ====
+/* ==== merging another poolbench database (merge_open.c, merge.c;
+ * docs/design.md, "Merging databases") ====
  * Use: pb_db_merge_sniff() on an input path; pb_db_merge_open(); then
  * pb_db_merge_next() and pb_db_merge_store() per source until *set is
  * NULL; pb_db_merge_close(). The other file is never written. */

@@ -18,6 +18,7 @@ enum db_stmt {
     S_SAVEPOINT,
     S_RELEASE,
     S_ROLLBACK_TO,
+    S_STREAM_CACHE,
     S_SOURCE_FIND,
     S_SOURCE_INSERT,
     S_HOST_FIND,

@@ -3,12 +3,10 @@
  * pb_db_store like parsed files, so the SHA-256 rule, own and attached
  * configuration dimensions (with their origins) and re-keying work exactly
  * as for files; the per-repeat samples and the time of the first ingest
- * follow in the same savepoint. The other file is never written: it is
- * copied (SQLite backup API, a consistent snapshot even while it is being
- * written) to a temporary file, and the copy is migrated when its schema is
- * older. Rules: docs/design.md, "Merging databases". */
+ * follow in the same savepoint. Opening, checking and copying the other
+ * file: merge_open.c. Rules: docs/design.md, "Merging databases". */
 #define _GNU_SOURCE
-#include "model/db_int.h"
+#include "model/merge_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,65 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Statements on the copy (the other database). Not in db.c's array: they
- * run on a connection of their own and are finalized by
- * pb_db_merge_close. */
-enum merge_stmt {
-    M_SOURCES,
-    M_RESULTS,
-    M_OWN,
-    M_OWN_PARAMS,
-    M_CONFIG,
-    M_CONFIG_PARAMS,
-    M_TEST,
-    M_TEST_PARAMS,
-    M_LABEL_PARAMS,
-    M_FACTS,
-    M_SAMPLES,
-    M_HISTS,
-    M_SERIES,
-    M_SERIES_POINTS,
-    M__COUNT
-};
-
-static const char *const merge_sql[M__COUNT] = {
-    [M_SOURCES] = "SELECT id, sha256, path, format, tool_version, size, "
-                  "ingested_at FROM source ORDER BY id",
-    [M_RESULTS] = "SELECT r.id, r.own_id, r.config_id, r.test_id, h.name, "
-                  "j.name, m.name, m.unit, m.direction, r.value, "
-                  "y.text, r.stderr, r.samples FROM result r "
-                  "LEFT JOIN host h ON h.id = r.host_id "
-                  "LEFT JOIN job j ON j.id = r.job_id "
-                  "LEFT JOIN reason y ON y.id = r.reason_id "
-                  "LEFT JOIN metric m ON m.id = r.metric_id "
-                  "WHERE r.source_id = ?1 ORDER BY r.id",
-    [M_OWN] = "SELECT label FROM config_own WHERE id = ?1",
-    [M_OWN_PARAMS] = "SELECT key, value, origin FROM config_own_param "
-                     "WHERE own_id = ?1 ORDER BY key",
-    [M_CONFIG] = "SELECT label FROM config WHERE id = ?1",
-    [M_CONFIG_PARAMS] = "SELECT key, value, origin FROM config_param "
-                        "WHERE config_id = ?1 ORDER BY key",
-    [M_TEST] = "SELECT tool, name FROM test WHERE id = ?1",
-    [M_TEST_PARAMS] = "SELECT key, value FROM test_param WHERE test_id = ?1 "
-                      "ORDER BY key",
-    [M_LABEL_PARAMS] = "SELECT label, key, value, origin FROM label_param "
-                       "WHERE source_id = ?1 ORDER BY rowid",
-    [M_FACTS] = "SELECT host, key, value FROM fact WHERE source_id = ?1 "
-                "ORDER BY rowid",
-    [M_SAMPLES] = "SELECT s.result_id, s.seq, s.value FROM sample s "
-                  "JOIN result r ON r.id = s.result_id "
-                  "WHERE r.source_id = ?1 ORDER BY s.result_id, s.seq",
-    [M_HISTS] = "SELECT h.result_id, h.kind, h.nbins, h.bins FROM "
-                "latency_hist h JOIN result r ON r.id = h.result_id "
-                "WHERE r.source_id = ?1 ORDER BY h.result_id",
-    [M_SERIES] = "SELECT s.id, s.result_id, s.name, s.unit, s.kind, "
-                 "s.width_ms FROM series s JOIN result r ON r.id = "
-                 "s.result_id WHERE r.source_id = ?1 ORDER BY s.id",
-    [M_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
-                        "p99 FROM series_point WHERE series_id = ?1 "
-                        "ORDER BY seq",
-};
 
 /* id -> index map (open addressing; ids are never 0) */
 struct idmap {
@@ -123,319 +62,6 @@ static void idmap_clear(struct idmap *m)
     memset(m, 0, sizeof(*m));
 }
 
-struct merge_source {
-    long long id, size;
-    char *sha256, *path, *format, *tool_version, *ingested_at;
-};
-
-struct pb_db_merge {
-    char *path;    /* the other database, as given */
-    char *tmp;     /* its copy */
-    struct pb_db *db; /* the copy, migrated */
-    sqlite3_stmt *st[M__COUNT];
-    struct merge_source *src;
-    size_t nsrc, next;
-    /* the source last given by pb_db_merge_next */
-    const struct merge_source *cur;
-    long long *res_ids; /* its result ids, in the order of the set */
-    size_t nres, capres;
-};
-
-static sqlite3_stmt *mstmt(struct pb_db_merge *m, enum merge_stmt s,
-                           struct pb_err *err)
-{
-    if (!m->st[s] && sqlite3_prepare_v2(m->db->h, merge_sql[s], -1,
-                                        &m->st[s], NULL) != SQLITE_OK) {
-        pb_err_set(err, PB_EDB, m->path, 0, 0, "cannot read the database: %s",
-                   sqlite3_errmsg(m->db->h));
-        m->st[s] = NULL;
-        return NULL;
-    }
-    sqlite3_reset(m->st[s]);
-    sqlite3_clear_bindings(m->st[s]);
-    return m->st[s];
-}
-
-/* A column that must have a value: PB_OK, else "broken database" (a file
- * whose schema lets NULL in where poolbench's does not). */
-static int need(struct pb_db_merge *m, sqlite3_stmt *q, int i,
-                const char *what, struct pb_err *err)
-{
-    if (sqlite3_column_type(q, i) != SQLITE_NULL)
-        return PB_OK;
-    return pb_err_set(err, PB_EDB, m->path, 0, 0,
-                      "broken database: %s is NULL", what);
-}
-
-static int mfail(struct pb_db_merge *m, struct pb_err *err)
-{
-    return pb_err_set(err, PB_EDB, m->path, 0, 0,
-                      "cannot read the database: %s",
-                      sqlite3_errmsg(m->db->h));
-}
-
-int pb_db_merge_sniff(const char *path)
-{
-    static const char magic[16] = "SQLite format 3";
-    char head[16];
-    if (!path || !strcmp(path, "-"))
-        return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    struct stat st;
-    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-                    ? read(fd, head, sizeof(head))
-                    : -1;
-    close(fd);
-    return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
-}
-
-/* One integer of a query on h; -1 when it cannot be read. */
-static long long int_of(sqlite3 *h, const char *sql)
-{
-    sqlite3_stmt *q;
-    long long v = -1;
-    if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
-        return -1;
-    if (sqlite3_step(q) == SQLITE_ROW)
-        v = sqlite3_column_int64(q, 0);
-    sqlite3_finalize(q);
-    return v;
-}
-
-/* The other database opened read-only: normally, or (a folder where this
- * user cannot make the -shm file, no writer active) immutable. */
-static int open_other(const char *path, sqlite3 **h, struct pb_err *err)
-{
-    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, h, flags, NULL) == SQLITE_OK &&
-        int_of(*h, "PRAGMA application_id") >= 0)
-        return PB_OK;
-    sqlite3_close(*h);
-    *h = NULL;
-    char *wal = pb_xasprintf("%s-wal", path);
-    struct stat st;
-    int has_wal = stat(wal, &st) == 0 && st.st_size > 0;
-    free(wal);
-    if (!has_wal) {
-        struct pb_buf u = PB_BUF_INIT;
-        pb_buf_puts(&u, "file:");
-        for (const char *p = path; *p; p++) {
-            if (*p == '%' || *p == '?' || *p == '#')
-                pb_buf_printf(&u, "%%%02X", (unsigned char)*p);
-            else
-                pb_buf_putc(&u, *p);
-        }
-        pb_buf_puts(&u, "?immutable=1");
-        int rc = sqlite3_open_v2(pb_buf_str(&u), h, flags | SQLITE_OPEN_URI,
-                                 NULL);
-        pb_buf_release(&u);
-        if (rc == SQLITE_OK && int_of(*h, "PRAGMA application_id") >= 0)
-            return PB_OK;
-    }
-    pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
-               *h ? sqlite3_errmsg(*h) : "out of memory");
-    sqlite3_close(*h);
-    *h = NULL;
-    return PB_EDB;
-}
-
-/* Is the other file a poolbench database this binary can read? The same
- * test as pb_db_open's for --db: application_id "PBDB", or poolbench's
- * tables from before it was set. */
-static int check_other(sqlite3 *h, const char *path, struct pb_err *err)
-{
-    long long app = int_of(h, "PRAGMA application_id");
-    long long v = int_of(h, "PRAGMA user_version");
-    long long ours = int_of(h, "SELECT count(*) FROM sqlite_master WHERE "
-                               "type = 'table' AND name IN ('source', "
-                               "'result', 'config', 'metric')");
-    if (app < 0 || v < 0 || ours < 0)
-        return pb_err_set(err, PB_EDB, path, 0, 0,
-                          "cannot read the database: %s", sqlite3_errmsg(h));
-    if (app != PB_DB_APPLICATION_ID && app != 0)
-        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
-                          "not a poolbench database (it belongs to another "
-                          "program: application_id 0x%08llx); not merged",
-                          app);
-    if (app == 0 && (v < 1 || v > PB_DB_SCHEMA_VERSION || ours != 4))
-        return pb_err_set(err, PB_EFORMAT, path, 0, 0,
-                          "not a poolbench database (no poolbench tables, "
-                          "schema version %lld); not merged", v);
-    if (v > PB_DB_SCHEMA_VERSION)
-        return pb_err_set(err, PB_EDB, path, 0, 0,
-                          "database schema version %lld is newer than this "
-                          "poolbench (%d); not merged: upgrade poolbench",
-                          v, PB_DB_SCHEMA_VERSION);
-    if (v < 1 || ours != 4)
-        return pb_err_set(err, PB_EDB, path, 0, 0,
-                          "not a poolbench database (schema version %lld); "
-                          "not merged", v);
-    return PB_OK;
-}
-
-/* Copy src to a new temporary file: *tmp gets its name (caller frees and
- * removes it). */
-static int copy_to_temp(sqlite3 *src, const char *path, char **tmp,
-                        struct pb_err *err)
-{
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir)
-        dir = "/tmp";
-    *tmp = pb_xasprintf("%s/poolbench-merge-XXXXXX", dir);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        int e = errno;
-        pb_err_set(err, PB_EDB, path, 0, 0,
-                   "cannot make a temporary copy in %s: %s", dir, strerror(e));
-        free(*tmp);
-        *tmp = NULL;
-        return PB_EDB;
-    }
-    close(fd);
-    sqlite3 *dst = NULL;
-    int rc = sqlite3_open_v2(*tmp, &dst,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-    sqlite3_backup *b =
-        rc == SQLITE_OK ? sqlite3_backup_init(dst, "main", src, "main") : NULL;
-    if (b) {
-        rc = sqlite3_backup_step(b, -1);
-        if (rc == SQLITE_DONE)
-            rc = SQLITE_OK;
-        int rc2 = sqlite3_backup_finish(b);
-        if (rc == SQLITE_OK)
-            rc = rc2;
-    } else if (rc == SQLITE_OK) {
-        rc = sqlite3_errcode(dst);
-    }
-    if (rc != SQLITE_OK)
-        pb_err_set(err, PB_EDB, path, 0, 0,
-                   "cannot copy the database to %s: %s", *tmp,
-                   dst ? sqlite3_errmsg(dst) : sqlite3_errstr(rc));
-    sqlite3_close(dst);
-    return rc == SQLITE_OK ? PB_OK : PB_EDB;
-}
-
-static void remove_temp(const char *tmp)
-{
-    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
-    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-        char *p = pb_xasprintf("%s%s", tmp, ext[i]);
-        unlink(p);
-        free(p);
-    }
-}
-
-static char *dup_col(sqlite3_stmt *q, int i)
-{
-    const char *s = db_col_text(q, i);
-    return s ? pb_xstrdup(s) : NULL;
-}
-
-static int load_sources(struct pb_db_merge *m, struct pb_err *err)
-{
-    sqlite3_stmt *q = mstmt(m, M_SOURCES, err);
-    if (!q)
-        return PB_EDB;
-    size_t cap = 0;
-    int st;
-    while ((st = sqlite3_step(q)) == SQLITE_ROW) {
-        if (need(m, q, 1, "source.sha256", err)) {
-            sqlite3_reset(q);
-            return PB_EDB;
-        }
-        if (sqlite3_column_bytes(q, 1) > 64) {
-            sqlite3_reset(q);
-            return pb_err_set(err, PB_EDB, m->path, 0, 0,
-                              "broken database: source.sha256 is not a "
-                              "SHA-256");
-        }
-        PB_GROW(m->src, cap, m->nsrc + 1);
-        struct merge_source *s = &m->src[m->nsrc++];
-        s->id = sqlite3_column_int64(q, 0);
-        s->sha256 = dup_col(q, 1);
-        s->path = dup_col(q, 2);
-        s->format = dup_col(q, 3);
-        s->tool_version = dup_col(q, 4);
-        s->size = sqlite3_column_int64(q, 5);
-        s->ingested_at = dup_col(q, 6);
-    }
-    sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
-}
-
-int pb_db_merge_open(const char *path, struct pb_db_merge **out,
-                     struct pb_err *err)
-{
-    *out = NULL;
-    sqlite3 *h = NULL;
-    char *tmp = NULL;
-    if (open_other(path, &h, err))
-        return PB_EDB;
-    int rc = check_other(h, path, err);
-    if (!rc)
-        rc = copy_to_temp(h, path, &tmp, err);
-    sqlite3_close(h);
-    if (rc) {
-        if (tmp)
-            remove_temp(tmp);
-        free(tmp);
-        return rc;
-    }
-    struct pb_db_merge *m = pb_xcalloc(1, sizeof(*m));
-    m->path = pb_xstrdup(path);
-    m->tmp = tmp;
-    struct pb_err e = {0};
-    /* the copy is brought to this binary's schema by the usual
-     * migrations; the other file stays as it was */
-    if (pb_db_open(tmp, 0, &m->db, &e) != PB_OK) {
-        pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
-                   e.msg);
-        pb_db_merge_close(m);
-        return PB_EDB;
-    }
-    /* a file from elsewhere: its schema's triggers and views are not
-     * trusted to call functions */
-    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-    if ((rc = load_sources(m, err))) {
-        pb_db_merge_close(m);
-        return rc;
-    }
-    *out = m;
-    return PB_OK;
-}
-
-size_t pb_db_merge_count(const struct pb_db_merge *m)
-{
-    return m ? m->nsrc : 0;
-}
-
-void pb_db_merge_close(struct pb_db_merge *m)
-{
-    if (!m)
-        return;
-    for (int i = 0; i < M__COUNT; i++)
-        sqlite3_finalize(m->st[i]);
-    pb_db_close(m->db);
-    if (m->tmp)
-        remove_temp(m->tmp);
-    for (size_t i = 0; i < m->nsrc; i++) {
-        struct merge_source *s = &m->src[i];
-        free(s->sha256);
-        free(s->path);
-        free(s->format);
-        free(s->tool_version);
-        free(s->ingested_at);
-    }
-    free(m->src);
-    free(m->res_ids);
-    free(m->tmp);
-    free(m->path);
-    free(m);
-}
-
 /* A new config entry of set (two own configurations of one label stay
  * two entries, unlike pb_rs_config, which finds configs by label). */
 static size_t add_config(struct pb_resultset *set, const char *label)
@@ -453,7 +79,7 @@ static int config_of(struct pb_db_merge *m, struct pb_resultset *set,
                      long long own_id, long long config_id, size_t *out,
                      struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, own_id ? M_OWN : M_CONFIG, err);
+    sqlite3_stmt *q = mg_stmt(m, own_id ? M_OWN : M_CONFIG, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, own_id ? own_id : config_id);
@@ -465,13 +91,13 @@ static int config_of(struct pb_db_merge *m, struct pb_resultset *set,
     }
     *out = add_config(set, db_col_text(q, 0));
     sqlite3_reset(q);
-    if (!(q = mstmt(m, own_id ? M_OWN_PARAMS : M_CONFIG_PARAMS, err)))
+    if (!(q = mg_stmt(m, own_id ? M_OWN_PARAMS : M_CONFIG_PARAMS, err)))
         return PB_EDB;
     sqlite3_bind_int64(q, 1, own_id ? own_id : config_id);
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
         const char *origin = db_col_text(q, 2);
-        if (need(m, q, 0, "a configuration parameter's key", err)) {
+        if (mg_need(m, q, 0, "a configuration parameter's key", err)) {
             sqlite3_reset(q);
             return PB_EDB;
         }
@@ -482,13 +108,13 @@ static int config_of(struct pb_db_merge *m, struct pb_resultset *set,
                                   origin);
     }
     sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
                    long long test_id, size_t *out, struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, M_TEST, err);
+    sqlite3_stmt *q = mg_stmt(m, M_TEST, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, test_id);
@@ -497,7 +123,7 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
         return pb_err_set(err, PB_EDB, m->path, 0, 0,
                           "broken database: no test %lld", test_id);
     }
-    if (need(m, q, 1, "test.name", err)) {
+    if (mg_need(m, q, 1, "test.name", err)) {
         sqlite3_reset(q);
         return PB_EDB;
     }
@@ -506,7 +132,7 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
     const char *name = pb_rs_str(set, db_col_text(q, 1));
     tool = pb_rs_str(set, tool ? tool : "");
     sqlite3_reset(q);
-    if (!(q = mstmt(m, M_TEST_PARAMS, err)))
+    if (!(q = mg_stmt(m, M_TEST_PARAMS, err)))
         return PB_EDB;
     sqlite3_bind_int64(q, 1, test_id);
     /* tests of one name with other parameters stay apart, as the set
@@ -515,7 +141,7 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
     size_t n = 0, cap = 0;
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
-        if (need(m, q, 0, "test_param.key", err)) {
+        if (mg_need(m, q, 0, "test_param.key", err)) {
             sqlite3_reset(q);
             free(kv);
             return PB_EDB;
@@ -530,14 +156,14 @@ static int test_of(struct pb_db_merge *m, struct pb_resultset *set,
     if (st == SQLITE_DONE)
         *out = pb_rs_test_kv(set, name, tool, kv, n);
     free(kv);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
                         struct pb_err *err)
 {
     struct idmap own = {0}, tests = {0};
-    sqlite3_stmt *q = mstmt(m, M_RESULTS, err);
+    sqlite3_stmt *q = mg_stmt(m, M_RESULTS, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
@@ -553,7 +179,7 @@ static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
         size_t *ti = idmap_slot(&tests, test_id);
         if (*ti == (size_t)-1 && (rc = test_of(m, set, test_id, ti, err)))
             break;
-        if ((rc = need(m, q, 6, "metric.name", err)))
+        if ((rc = mg_need(m, q, 6, "metric.name", err)))
             break;
         const char *unit = db_col_text(q, 7);
         if (!unit)
@@ -578,7 +204,7 @@ static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
         m->res_ids[m->nres++] = sqlite3_column_int64(q, 0);
     }
     if (!rc && st != SQLITE_DONE)
-        rc = mfail(m, err);
+        rc = mg_fail(m, err);
     sqlite3_reset(q);
     idmap_clear(&own);
     idmap_clear(&tests);
@@ -591,16 +217,16 @@ static int read_results(struct pb_db_merge *m, struct pb_resultset *set,
 static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
                              struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, M_LABEL_PARAMS, err);
+    sqlite3_stmt *q = mg_stmt(m, M_LABEL_PARAMS, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
     size_t first = set->nconfigs;
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
-        if (need(m, q, 0, "label_param.label", err) ||
-            need(m, q, 1, "label_param.key", err) ||
-            need(m, q, 3, "label_param.origin", err)) {
+        if (mg_need(m, q, 0, "label_param.label", err) ||
+            mg_need(m, q, 1, "label_param.key", err) ||
+            mg_need(m, q, 3, "label_param.origin", err)) {
             sqlite3_reset(q);
             return PB_EDB;
         }
@@ -616,7 +242,7 @@ static int read_label_params(struct pb_db_merge *m, struct pb_resultset *set,
                                   db_col_text(q, 3));
     }
     sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -630,7 +256,7 @@ static int cmp_ll(const void *a, const void *b)
 static int read_hists(struct pb_db_merge *m, struct pb_resultset *set,
                       struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, M_HISTS, err);
+    sqlite3_stmt *q = mg_stmt(m, M_HISTS, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
@@ -659,7 +285,7 @@ static int read_hists(struct pb_db_merge *m, struct pb_resultset *set,
         h->count = cnt;
     }
     sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 static double col_num(sqlite3_stmt *q, int i)
@@ -674,7 +300,7 @@ static double col_num(sqlite3_stmt *q, int i)
 static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
                        struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, M_SERIES, err);
+    sqlite3_stmt *q = mg_stmt(m, M_SERIES, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
@@ -684,9 +310,9 @@ static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
         long long *hit = m->nres ? bsearch(&id, m->res_ids, m->nres,
                                            sizeof(*m->res_ids), cmp_ll)
                                  : NULL;
-        if (!hit || need(m, q, 2, "series.name", err) ||
-            need(m, q, 3, "series.unit", err) ||
-            need(m, q, 4, "series.kind", err)) {
+        if (!hit || mg_need(m, q, 2, "series.name", err) ||
+            mg_need(m, q, 3, "series.unit", err) ||
+            mg_need(m, q, 4, "series.kind", err)) {
             if (!hit)
                 continue;
             sqlite3_reset(q);
@@ -696,7 +322,7 @@ static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
             set, (size_t)(hit - m->res_ids), db_col_text(q, 2),
             db_col_text(q, 3), db_col_text(q, 4),
             (long)sqlite3_column_int64(q, 5));
-        sqlite3_stmt *pq = mstmt(m, M_SERIES_POINTS, err);
+        sqlite3_stmt *pq = mg_stmt(m, M_SERIES_POINTS, err);
         if (!pq) {
             sqlite3_reset(q);
             return PB_EDB;
@@ -720,23 +346,23 @@ static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
         sqlite3_reset(pq);
         if (pst != SQLITE_DONE) {
             sqlite3_reset(q);
-            return mfail(m, err);
+            return mg_fail(m, err);
         }
     }
     sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 static int read_facts(struct pb_db_merge *m, struct pb_resultset *set,
                       struct pb_err *err)
 {
-    sqlite3_stmt *q = mstmt(m, M_FACTS, err);
+    sqlite3_stmt *q = mg_stmt(m, M_FACTS, err);
     if (!q)
         return PB_EDB;
     sqlite3_bind_int64(q, 1, m->cur->id);
     int st;
     while ((st = sqlite3_step(q)) == SQLITE_ROW) {
-        if (need(m, q, 1, "fact.key", err)) {
+        if (mg_need(m, q, 1, "fact.key", err)) {
             sqlite3_reset(q);
             return PB_EDB;
         }
@@ -744,7 +370,7 @@ static int read_facts(struct pb_db_merge *m, struct pb_resultset *set,
                    db_col_text(q, 2));
     }
     sqlite3_reset(q);
-    return st == SQLITE_DONE ? PB_OK : mfail(m, err);
+    return st == SQLITE_DONE ? PB_OK : mg_fail(m, err);
 }
 
 int pb_db_merge_next(struct pb_db_merge *m, struct pb_resultset **out,
@@ -832,7 +458,7 @@ static int store_extras(struct pb_db *db, struct pb_db_merge *m,
         rc = PB_EDB;
         goto out;
     }
-    if (!(smp = mstmt(m, M_SAMPLES, err)))
+    if (!(smp = mg_stmt(m, M_SAMPLES, err)))
         goto out;
     if (!(ins = db_stmt(db, S_SAMPLE_INSERT, err)))
         goto out;
@@ -853,7 +479,7 @@ static int store_extras(struct pb_db *db, struct pb_db_merge *m,
     }
     sqlite3_reset(smp);
     if (st != SQLITE_DONE) {
-        rc = mfail(m, err);
+        rc = mg_fail(m, err);
         goto out;
     }
     rc = PB_OK;

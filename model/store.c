@@ -713,9 +713,8 @@ int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
      * distinct machines. 16 MB keeps them: sys time 3.7 -> 1.6 s, peak
      * RSS +15 MB (bench/RESULTS.md, "bonnie++ ingest speed"). Only the
      * cache: synchronous and the journal stay as pb_db_open set them. */
-    if (sqlite3_exec(db->h, "PRAGMA cache_size = -16384", NULL, NULL,
-                     NULL) != SQLITE_OK)
-        return db_fail(db, err, "cannot set the page cache");
+    if (db_exec(db, S_STREAM_CACHE, err))
+        return PB_EDB;
     /* Alone: one transaction. In a batch: a savepoint, so a bad source
      * still leaves nothing behind while the batch commits once. */
     if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))

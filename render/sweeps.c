@@ -204,6 +204,8 @@ static size_t add_pseudo(const struct rp_data *d, const size_t *cells,
     k->kind = kind;
     k->key = key;
     k->pref = pref;
+    if (kind != RP_DIM_LABEL) /* the slot may be one a label left */
+        k->only = NULL;
     cand_values(d, cells, n, k, a);
     if (k->nvals < 2)
         return ncand;
@@ -640,10 +642,11 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
             any |= differ;
             i = j;
         }
-        cands[ncand].only = ambig;
-        if (any)
+        if (any) {
+            cands[ncand].only = ambig;
             ncand = add_pseudo(d, cells, n, cands, ncand, RP_DIM_LABEL,
                                "config", 200, a, vi, stride);
+        }
     }
     /* The test family (the tool: "fio", "pts/fio-2.1.0", "pts/c-ray-1.2.0")
      * groups cells like a dimension, so that no sweep puts two programs on

@@ -1,7 +1,7 @@
 /* What a run would find on this machine, for `poolbench --version` and
  * `poolbench doctor`: fio's version and the ZFS in use, learnt with the
  * preflight's own capability probe (caps.c, preflight.c) and the same
- * detection of OpenZFS or zfs-fuse a run makes (zfs.c). Read-only. */
+ * detection of OpenZFS or zfs-fuse a run makes (zfs_host.c). Read-only. */
 #define _GNU_SOURCE
 #include "run/preflight_int.h"
 

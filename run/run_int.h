@@ -1,6 +1,6 @@
 /* Private to run/: the parsed plan, command execution and the pool
- * lifecycle helpers shared by plan.c, exec.c, zfs.c and run.c. Other
- * modules include run/run.h only. */
+ * lifecycle helpers shared by plan.c, exec.c, zfs.c, zfs_host.c and
+ * run.c. Other modules include run/run.h only. */
 #ifndef PB_RUN_INT_H
 #define PB_RUN_INT_H
 
@@ -309,7 +309,8 @@ void pb_run_signals_restore(void);
 /* The signal that asked the run to stop, or 0. */
 int pb_run_stopped(void);
 
-/* ==== pools (zfs.c) ==== */
+/* ==== pools (zfs.c: lifecycle; zfs_host.c: which ZFS, what cannot run,
+ * vdev checks, host facts) ==== */
 
 enum pb_run_impl pb_run_detect_impl(void);
 const char *pb_run_impl_name(enum pb_run_impl impl);
@@ -453,7 +454,7 @@ int pb_run_loop_cleanup(struct pb_run_exec *x, FILE *manifest,
                         const char *manifest_path, const char *run_id,
                         FILE *out);
 
-/* ==== what a run created (cleanup.c) ==== */
+/* ==== what a run created (manifest.c; --cleanup: cleanup.c) ==== */
 
 /* DIR/manifest.tsv, appended (and synced) by the run as it goes, one
  * tab-separated record a line, so that `poolbench run --cleanup` can
