@@ -45,7 +45,7 @@
  *     starts another run; a name found in several runs gets job
  *     "<name> run <k>".
  */
-#include "ingest/fio_int.h"
+#include "ingest/fio_terse_int.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -54,55 +54,6 @@
 #include <string.h>
 
 #define SNIFF_SCAN ((size_t)8192)
-
-#define TAIL_FIELDS 34 /* cpu 5, depths 7, usec 10, msec 12 */
-
-struct rec {
-    struct pb_fio_job job; /* name, run, stats, test */
-    const char *version;   /* "fio-3.33"; NULL in v2 */
-    const char *tail;      /* disk utilisation etc., "" when none */
-    long line;
-    long groupid;
-    long err;
-};
-
-struct field {
-    const char *s;
-    size_t n;
-};
-
-struct hkey;
-
-/* A job header line of normal output printed next to the terse lines
- * (--output-format=terse,normal), or a "NAME: (groupid=G, jobs=M)" line
- * of its normal section (M: -1). */
-struct hline {
-    struct pb_fio_hdr h; /* name and groupid only for a group line */
-    long line;
-    long members; /* jobs=M of a group line; 0 for a header */
-};
-
-struct ctx {
-    const char *path;
-    const char *buf;
-    struct pb_resultset *set;
-    struct pb_err *err;
-    struct rec *r;
-    size_t nr, capr;
-    struct hline *h;
-    size_t nh, caph;
-    /* indexes into h, sorted once the file is read (see sort_lines) */
-    struct hkey *by_ngl;  /* headers by name, group, line */
-    struct hkey *by_nl;   /* headers by name, line */
-    struct hkey *groups;  /* group lines by name, group, line */
-    struct hkey *hdr_gid; /* headers by group */
-    size_t nhdr, ngroups;
-    long errline;
-    char errmsg[160];
-    long intr_line; /* "fio: terminating on signal 2", 0: none */
-    char intr[160];
-};
-
 /* ==== fields ==== */
 
 /* 1-based column of field k in line. */
@@ -129,7 +80,7 @@ static void show(const struct field *f, char *out, size_t cap)
 
 /* Number in field f (optionally with a trailing '%'); -1 when it is not
  * one. */
-static int fnum(const struct field *f, int pct, double *out)
+int pb_terse_fnum(const struct field *f, int pct, double *out)
 {
     char b[64];
     size_t n = f->n;
@@ -168,7 +119,7 @@ static int fpct(const struct field *f, double *p, double *v)
         return -1;
     struct field a = {f->s, (size_t)(eq - f->s)};
     struct field b = {eq + 1, f->n - (size_t)(eq + 1 - f->s)};
-    return fnum(&a, 1, p) == 0 && fnum(&b, 0, v) == 0 ? 0 : -1;
+    return pb_terse_fnum(&a, 1, p) == 0 && pb_terse_fnum(&b, 0, v) == 0 ? 0 : -1;
 }
 
 static int bad_field(struct ctx *c, const char *line, long lineno,
@@ -203,7 +154,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     size_t badk = 0;
 #define NUMF(dst)                                                              \
     do {                                                                       \
-        if (!bad && fnum(&f[k], 0, &(dst)) != 0) {                             \
+        if (!bad && pb_terse_fnum(&f[k], 0, &(dst)) != 0) {                             \
             bad = &f[k];                                                       \
             badk = k;                                                          \
         }                                                                      \
@@ -262,7 +213,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     return PB_OK;
 }
 
-static int is_pct_field(const struct field *f)
+int pb_terse_is_pct(const struct field *f)
 {
     return f->n > 0 && f->s[f->n - 1] == '%' && !memchr(f->s, '=', f->n);
 }
@@ -286,7 +237,7 @@ static int truncated(struct ctx *c, long lineno, size_t nf, int ver)
                       nf, ver, need);
 }
 
-static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
+int pb_terse_parse_line(struct ctx *c, const char *line, size_t len, long lineno,
                       long recno)
 {
     size_t cap = 1;
@@ -329,12 +280,12 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
         r.job.name = pb_arena_printf(&c->set->arena, "job%ld", recno);
     if (ver > 2)
         r.version = pb_arena_strndup(&c->set->arena, f[1].s, f[1].n);
-    if (fnum(&f[base - 2], 0, &v) != 0 || v < 0 || v > INT_MAX) {
+    if (pb_terse_fnum(&f[base - 2], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 2], base - 2, "a group id");
         goto out;
     }
     r.groupid = (long)v;
-    if (fnum(&f[base - 1], 0, &v) != 0 || v < 0 || v > INT_MAX) {
+    if (pb_terse_fnum(&f[base - 1], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 1], base - 1,
                        "an error number");
         goto out;
@@ -347,7 +298,7 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
     size_t expect = (ver == 3 || old) ? 2 : 3;
     struct pb_fio_dstat sec[D_N];
     size_t nsec = 0, pos = base;
-    while (nsec < D_N && pos < nf && !is_pct_field(&f[pos])) {
+    while (nsec < D_N && pos < nf && !pb_terse_is_pct(&f[pos])) {
         if (pos + secsize > nf) {
             rc = truncated(c, lineno, nf, ver);
             goto out;
@@ -379,11 +330,11 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
                         nsec, ver, expect);
         goto out;
     }
-    if (fnum(&f[pos], 1, &st->usr_cpu) != 0) {
+    if (pb_terse_fnum(&f[pos], 1, &st->usr_cpu) != 0) {
         rc = bad_field(c, line, lineno, &f[pos], pos, "a CPU percentage");
         goto out;
     }
-    if (!is_pct_field(&f[pos + 1]) || fnum(&f[pos + 1], 1, &st->sys_cpu)) {
+    if (!pb_terse_is_pct(&f[pos + 1]) || pb_terse_fnum(&f[pos + 1], 1, &st->sys_cpu)) {
         rc = bad_field(c, line, lineno, &f[pos + 1], pos + 1,
                        "a CPU percentage");
         goto out;
@@ -404,12 +355,6 @@ out:
 
 /* ==== header and group lines, indexed ==== */
 
-/* A header or group line as sort key; i: its index in c->h. */
-struct hkey {
-    const char *name;
-    long g, line;
-    size_t i;
-};
 
 /* name, then group, then line; a NULL name or negative group skips that
  * part (the key searched for, see lower). */
@@ -465,7 +410,7 @@ static struct hkey *sorted(const struct ctx *c, int group_lines,
 }
 
 /* Sort the header and group lines once: records find theirs in log n. */
-static void sort_lines(struct ctx *c)
+void pb_terse_sort_lines(struct ctx *c)
 {
     size_t n;
     c->by_ngl = sorted(c, 0, cmp_ngl, &c->nhdr);
@@ -547,7 +492,7 @@ static const char *hopt(const void *ctx, const char *key)
 /* Terse has no job options: with the job's header line (terse,normal
  * output) the test is named from it as fio_text.c names it, else by what
  * the job did. nclones: records in its run of clones. */
-static void build_test(struct ctx *c, struct rec *e, size_t nclones)
+void pb_terse_build_test(struct ctx *c, struct rec *e, size_t nclones)
 {
     struct pb_fio_opts o = {0};
     struct hopts ho;
@@ -567,7 +512,7 @@ static void build_test(struct ctx *c, struct rec *e, size_t nclones)
     pb_fio_build_test(c->set, &o, &e->job);
 }
 
-static int is_clone(const void *ctx, size_t ia, size_t ib)
+int pb_terse_is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
     const struct rec *a = &c->r[ia], *b = &c->r[ib];
@@ -597,16 +542,16 @@ static void assign_runs(struct ctx *c)
 
 static void emit_all(struct ctx *c)
 {
-    sort_lines(c);
+    pb_terse_sort_lines(c);
     for (size_t i = 0; i < c->nr;) {
         size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
-                                       i, is_clone, c);
+                                       i, pb_terse_is_clone, c);
         for (size_t k = 0; k < n; k++)
             if (c->r[i + k].job.usable)
-                build_test(c, &c->r[i + k], n);
+                pb_terse_build_test(c, &c->r[i + k], n);
         i += n;
     }
-    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, is_clone, c);
+    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, pb_terse_is_clone, c);
 }
 
 /* ==== parse ==== */
@@ -731,83 +676,117 @@ static int no_results(struct ctx *c)
                              "\"3;fio-3.33;job;0;0;...\")");
 }
 
-/* Fact device: the disks of the records' utilisation fields ("vda;0;0;
- * ...": a name followed by a number). */
-static void disk_facts(struct ctx *c)
+/* Fact device: the disk of a record's utilisation field ("vda;0;0;...":
+ * a name followed by a number). */
+void pb_terse_disk_fact(struct pb_resultset *set, const struct rec *r)
 {
-    for (size_t i = 0; i < c->nr; i++) {
-        const char *t = c->r[i].tail;
-        size_t n = strcspn(t, ";");
-        if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
-            !isdigit((unsigned char)t[n + 1]))
-            continue;
-        char name[72];
-        memcpy(name, t, n);
-        name[n] = '\0';
-        pb_fio_fact_add(c->set, NULL, "device", name);
-    }
+    const char *t = r->tail;
+    size_t n = strcspn(t, ";");
+    if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
+        !isdigit((unsigned char)t[n + 1]))
+        return;
+    char name[72];
+    memcpy(name, t, n);
+    name[n] = '\0';
+    pb_fio_fact_add(set, NULL, "device", name);
 }
 
-static int terse_parse(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
+int pb_terse_next_line(const char **p, const char *end, const char **s,
+                       size_t *n)
+{
+    if (*p >= end)
+        return 0;
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    const char *e = nl ? nl : end;
+    const char *b = *p;
+    *p = nl ? nl + 1 : end;
+    while (e > b && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    size_t k = (size_t)(e - b);
+    size_t at = record_at(b, k);
+    if (at == (size_t)-1) {
+        *s = b;
+        *n = k;
+        return 2;
+    }
+    b += at;
+    k -= at;
+    while (*b == ' ' || *b == '\t') {
+        b++;
+        k--;
+    }
+    *s = b;
+    *n = k;
+    return 1;
+}
+
+int pb_terse_other_line(struct ctx *c, const char *s, size_t n, long lineno)
+{
+    if (semis(s, n) >= 20) {
+        /* never drop what may be a record silently */
+        char q[48];
+        quote_line(s, n < 40 ? n : 40, q, sizeof(q));
+        return pb_err_set(c->err, PB_EINPUT, c->path, lineno, 0,
+                          "line with %zu fields is not a terse record "
+                          "(starts \"%s\")",
+                          semis(s, n) + 1, q);
+    }
+    if (n > 5 && !strncmp(s, "fio: ", 5) && pb_fio_is_interrupt(s, n)) {
+        if (!c->intr_line) {
+            c->intr_line = lineno;
+            quote_line(s, n, c->intr, sizeof(c->intr));
+        }
+    } else if (header_line(c, s, n, lineno) || group_line(c, s, n, lineno)) {
+        /* names the tests */
+    } else if (!c->errline && n > 5 &&
+               (!strncmp(s, "fio: ", 5) ||
+                (n >= 7 && !strncmp(s, "error: ", 7)))) {
+        c->errline = lineno;
+        quote_line(s, n, c->errmsg, sizeof(c->errmsg));
+    }
+    return PB_OK;
+}
+
+void pb_terse_set_usable(struct rec *r)
+{
+    const struct pb_fio_stats *st = &r->job.st;
+    int anything = !isnan(st->usr_cpu) || pb_fio_any_dir(st);
+    r->job.usable = !(r->err != 0 && !pb_fio_moved_data(st)) && anything;
+}
+
+void pb_terse_ctx_free(struct ctx *c)
+{
+    free(c->r);
+    free(c->h);
+    free(c->by_ngl);
+    free(c->by_nl);
+    free(c->groups);
+    free(c->hdr_gid);
+}
+
+int pb_terse_whole(const char *path, const char *buf, size_t len,
+                   struct pb_resultset *set, struct pb_err *err)
 {
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
     struct ctx c = {.path = path, .buf = buf, .set = set, .err = err};
     long lineno = 0, recno = 0;
-    const char *p = buf, *end = buf + len;
-    while (p < end && rc == PB_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        const char *s = p;
+    const char *p = buf, *end = buf + len, *s;
+    size_t n;
+    int kind;
+    while (rc == PB_OK && (kind = pb_terse_next_line(&p, end, &s, &n))) {
         lineno++;
-        p = nl ? nl + 1 : end;
-        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        size_t n = (size_t)(e - s);
-        size_t at = record_at(s, n);
-        if (at != (size_t)-1) {
-            s += at;
-            n -= at;
-            while (*s == ' ' || *s == '\t') {
-                s++;
-                n--;
-            }
-            rc = parse_line(&c, s, n, lineno, ++recno);
-        } else if (semis(s, n) >= 20) {
-            /* never drop what may be a record silently */
-            char q[48];
-            quote_line(s, n < 40 ? n : 40, q, sizeof(q));
-            rc = pb_err_set(err, PB_EINPUT, path, lineno, 0,
-                            "line with %zu fields is not a terse record "
-                            "(starts \"%s\")",
-                            semis(s, n) + 1, q);
-        } else if (n > 5 && !strncmp(s, "fio: ", 5) &&
-                   pb_fio_is_interrupt(s, n)) {
-            if (!c.intr_line) {
-                c.intr_line = lineno;
-                quote_line(s, n, c.intr, sizeof(c.intr));
-            }
-        } else if (header_line(&c, s, n, lineno) ||
-                   group_line(&c, s, n, lineno)) {
-            /* names the tests */
-        } else if (!c.errline && n > 5 &&
-                   (!strncmp(s, "fio: ", 5) ||
-                    (n >= 7 && !strncmp(s, "error: ", 7)))) {
-            c.errline = lineno;
-            quote_line(s, n, c.errmsg, sizeof(c.errmsg));
-        }
+        if (kind == 1)
+            rc = pb_terse_parse_line(&c, s, n, lineno, ++recno);
+        else
+            rc = pb_terse_other_line(&c, s, n, lineno);
     }
     if (rc == PB_OK) {
         size_t usable = 0;
         for (size_t i = 0; i < c.nr; i++) {
-            struct rec *r = &c.r[i];
-            const struct pb_fio_stats *st = &r->job.st;
-            int anything = !isnan(st->usr_cpu) || pb_fio_any_dir(st);
-            r->job.usable =
-                !(r->err != 0 && !pb_fio_moved_data(st)) && anything;
-            usable += r->job.usable != 0;
+            pb_terse_set_usable(&c.r[i]);
+            usable += c.r[i].job.usable != 0;
         }
         if (usable == 0) {
             rc = no_results(&c);
@@ -830,16 +809,12 @@ static int terse_parse(const char *path, const char *buf, size_t len,
                 pb_fio_flag_interrupted(set, c.intr_line, c.intr,
                                         strlen(c.intr), ran, NAN);
             }
-            disk_facts(&c);
+            for (size_t i = 0; i < c.nr; i++)
+                pb_terse_disk_fact(set, &c.r[i]);
             pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
         }
     }
-    free(c.r);
-    free(c.h);
-    free(c.by_ngl);
-    free(c.by_nl);
-    free(c.groups);
-    free(c.hdr_gid);
+    pb_terse_ctx_free(&c);
     return rc;
 }
 
@@ -889,4 +864,5 @@ static int terse_sniff(const char *buf, size_t len)
 }
 
 const struct pb_parser pb_parser_fio_terse = {
-    "fio-terse", terse_sniff, terse_parse, NULL, 0};
+    "fio-terse", terse_sniff, pb_terse_whole, pb_terse_stream,
+    PB_STREAM_MIN_TERSE};

@@ -379,6 +379,8 @@ struct pb_ingest_opts {
  * before). */
 #define PB_STREAM_MIN ((size_t)128 << 10)
 #define PB_STREAM_MIN_JSON ((size_t)4 << 20)
+/* fio terse: from 1 MiB (docs/design.md, "Streaming ingest", fio terse) */
+#define PB_STREAM_MIN_TERSE ((size_t)1 << 20)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;
