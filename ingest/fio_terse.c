@@ -119,7 +119,8 @@ static int fpct(const struct field *f, double *p, double *v)
         return -1;
     struct field a = {f->s, (size_t)(eq - f->s)};
     struct field b = {eq + 1, f->n - (size_t)(eq + 1 - f->s)};
-    return pb_terse_fnum(&a, 1, p) == 0 && pb_terse_fnum(&b, 0, v) == 0 ? 0 : -1;
+    return pb_terse_fnum(&a, 1, p) == 0 && pb_terse_fnum(&b, 0, v) == 0 ? 0
+                                                                        : -1;
 }
 
 static int bad_field(struct ctx *c, const char *line, long lineno,
@@ -154,7 +155,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     size_t badk = 0;
 #define NUMF(dst)                                                              \
     do {                                                                       \
-        if (!bad && pb_terse_fnum(&f[k], 0, &(dst)) != 0) {                             \
+        if (!bad && pb_terse_fnum(&f[k], 0, &(dst)) != 0) {                    \
             bad = &f[k];                                                       \
             badk = k;                                                          \
         }                                                                      \
@@ -237,8 +238,8 @@ static int truncated(struct ctx *c, long lineno, size_t nf, int ver)
                       nf, ver, need);
 }
 
-int pb_terse_parse_line(struct ctx *c, const char *line, size_t len, long lineno,
-                      long recno)
+int pb_terse_parse_line(struct ctx *c, const char *line, size_t len,
+                        long lineno, long recno)
 {
     size_t cap = 1;
     for (size_t i = 0; i < len; i++)
@@ -334,7 +335,8 @@ int pb_terse_parse_line(struct ctx *c, const char *line, size_t len, long lineno
         rc = bad_field(c, line, lineno, &f[pos], pos, "a CPU percentage");
         goto out;
     }
-    if (!pb_terse_is_pct(&f[pos + 1]) || pb_terse_fnum(&f[pos + 1], 1, &st->sys_cpu)) {
+    if (!pb_terse_is_pct(&f[pos + 1]) ||
+        pb_terse_fnum(&f[pos + 1], 1, &st->sys_cpu)) {
         rc = bad_field(c, line, lineno, &f[pos + 1], pos + 1,
                        "a CPU percentage");
         goto out;
@@ -354,7 +356,6 @@ out:
 /* ==== tests and results (fio_common.c) ==== */
 
 /* ==== header and group lines, indexed ==== */
-
 
 /* name, then group, then line; a NULL name or negative group skips that
  * part (the key searched for, see lower). */
@@ -544,14 +545,15 @@ static void emit_all(struct ctx *c)
 {
     pb_terse_sort_lines(c);
     for (size_t i = 0; i < c->nr;) {
-        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
-                                       i, pb_terse_is_clone, c);
+        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr, i,
+                                       pb_terse_is_clone, c);
         for (size_t k = 0; k < n; k++)
             if (c->r[i + k].job.usable)
                 pb_terse_build_test(c, &c->r[i + k], n);
         i += n;
     }
-    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, pb_terse_is_clone, c);
+    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr,
+                    pb_terse_is_clone, c);
 }
 
 /* ==== parse ==== */
@@ -854,8 +856,8 @@ static int terse_sniff(const char *buf, size_t len)
         else if (score < 85)
             score = 85;
     }
-    if (score && (pb_contains(buf, len, "(groupid=") ||
-                  pb_contains(buf, len, "): rw=")))
+    if (score &&
+        (pb_contains(buf, len, "(groupid=") || pb_contains(buf, len, "): rw=")))
         score = 50; /* normal output next to terse (its job header lines
                        or its results): fio-text reads more */
     if (score && pb_contains(buf, len, "\"fio version\""))
@@ -863,6 +865,6 @@ static int terse_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_fio_terse = {
-    "fio-terse", terse_sniff, pb_terse_whole, pb_terse_stream,
-    PB_STREAM_MIN_TERSE};
+const struct pb_parser pb_parser_fio_terse = {"fio-terse", terse_sniff,
+                                              pb_terse_whole, pb_terse_stream,
+                                              PB_STREAM_MIN_TERSE};

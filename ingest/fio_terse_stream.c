@@ -80,8 +80,7 @@ static void names_grow(struct names *t)
 }
 
 /* The entry of name s[0..n), added when add is set; NULL when absent. */
-static struct name *names_get(struct names *t, const char *s, size_t n,
-                              int add)
+static struct name *names_get(struct names *t, const char *s, size_t n, int add)
 {
     uint64_t h = hash_of(s, n);
     if (t->nslot) {
@@ -115,16 +114,16 @@ struct tstream {
     const char *path, *map;
     size_t len;
     struct pb_resultset *set;
-    struct ctx c;                        /* pass 2's records; header lines */
+    struct ctx c;                         /* pass 2's records; header lines */
     struct pb_resultset *hdr, *dev, *imp; /* kept until the end */
     struct names names;
     char *version; /* the first record's fio version, or NULL */
     struct field *f;
     size_t capf;
-    size_t maxrec;  /* records held before the groups are cut */
-    size_t run;     /* pass 2: the run of the last record */
-    size_t usable;  /* usable records */
-    double ran;     /* the longest runtime of a usable record */
+    size_t maxrec; /* records held before the groups are cut */
+    size_t run;    /* pass 2: the run of the last record */
+    size_t usable; /* usable records */
+    double ran;    /* the longest runtime of a usable record */
 };
 
 /* ==== pass 1 ==== */
@@ -273,8 +272,8 @@ static int emit(struct tstream *t, size_t k)
                 pb_terse_build_test(c, &c->r[i + x], g);
         i += g;
     }
-    pb_fio_emit_all(t->set, &c->r[0].job, sizeof(c->r[0]), k,
-                    pb_terse_is_clone, c);
+    pb_fio_emit_all(t->set, &c->r[0].job, sizeof(c->r[0]), k, pb_terse_is_clone,
+                    c);
     pb_fio_flag_jobs(t->imp, &c->r[0].job, sizeof(c->r[0]), k);
     for (size_t i = 0; i < k; i++) {
         const struct rec *r = &c->r[i];
@@ -308,8 +307,8 @@ static int flush(struct tstream *t, const char *upto)
     for (size_t i = 0; i < c->nr; i++) {
         struct rec *r = &c->r[i];
         r->job.name = pb_arena_strdup(a, keep[3 * i]);
-        r->version = keep[3 * i + 1] ? pb_arena_strdup(a, keep[3 * i + 1])
-                                     : NULL;
+        r->version =
+            keep[3 * i + 1] ? pb_arena_strdup(a, keep[3 * i + 1]) : NULL;
         r->tail = pb_arena_strdup(a, keep[3 * i + 2]);
         for (int x = 0; x < 3; x++)
             free(keep[3 * i + x]);
@@ -327,8 +326,8 @@ static int step(struct tstream *t, int last, const char *upto)
     size_t open = c->nr;
     if (!last) {
         for (size_t i = 0; i < c->nr;) {
-            size_t g = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]),
-                                           c->nr, i, pb_terse_is_clone, c);
+            size_t g = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
+                                           i, pb_terse_is_clone, c);
             if (i + g == c->nr)
                 open = i;
             i += g;
