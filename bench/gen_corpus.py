@@ -22,7 +22,7 @@ and whose <Result> blocks are repeated (one <Entry> per system, scaled
 values and RawString runs) until the file reaches the size asked for.
 terse: real fio terse v3/v5 records (fixtures/fio-terse) with new job
 names, group ids, read iops and disk names: runs of R jobs (default 1,000;
-the group id goes up by one every 100 jobs and falls back to 0 at each
+the group id goes up ten times a run (every 100 jobs) and falls back to 0 at each
 run, so each run is a run of its own to poolbench), every 50th job a group
 of 3 numjobs clones (same name, group and disk tail), job names cycling
 over D distinct names (default N: all distinct; fewer: a name recurs in
@@ -280,7 +280,7 @@ def gen_terse(a):
             f = list(seeds[job % len(seeds)])
             base = 5
             f[2] = "%s%07d" % ("c" if nj > 1 else "j", job % names)
-            f[3] = str(pos // 100)
+            f[3] = str(pos * 10 // a.run)
             f[base + 2] = str(1000 + i % 997)
             if i == a.bad:
                 f[base + 1] = "n/a"
