@@ -1,7 +1,7 @@
-/* Private to fio_terse.c and fio_terse_stream.c: one parse of fio terse
- * output and the steps the streamed parse (two passes over the mapped
- * file, docs/design.md "Streaming ingest", fio terse) shares with the
- * whole one. Nothing else includes it. */
+/* Private to fio_terse.c, fio_terse_tests.c and fio_terse_stream.c: one
+ * parse of fio terse output and the steps the streamed parse (two passes
+ * over the mapped file, docs/design.md "Streaming ingest", fio terse)
+ * shares with the whole one. Nothing else includes it. */
 #ifndef PB_FIO_TERSE_INT_H
 #define PB_FIO_TERSE_INT_H
 
@@ -86,6 +86,16 @@ int pb_terse_other_line(struct ctx *c, const char *s, size_t n, long lineno);
 
 /* r->job.usable: r did something and did not fail. */
 void pb_terse_set_usable(struct rec *r);
+
+/* ==== header and group lines, tests (fio_terse_tests.c) ==== */
+
+/* s[0..n) is a job header line "NAME: (g=0): rw=..., bs=..., ..." (1,
+ * noted in c->h) or not (0). */
+int pb_terse_header_line(struct ctx *c, const char *s, size_t n, long line);
+
+/* s[0..n) is a group line "NAME: (groupid=G, jobs=M): ..." (1, noted in
+ * c->h) or not (0). */
+int pb_terse_group_line(struct ctx *c, const char *s, size_t n, long line);
 
 /* Sort c's header and group lines (once, before pb_terse_build_test). */
 void pb_terse_sort_lines(struct ctx *c);
