@@ -1,7 +1,8 @@
 # tests/e2e/stream_compare.sh - sourced (". $src/tests/e2e/stream_compare.sh")
 # by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
-# test_ingest_stream_fio.sh for fio JSON); not a test itself (CMake
-# registers test_*.sh only). docs/design.md, "Streaming ingest".
+# test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
+# fio terse); not a test itself (CMake registers test_*.sh only).
+# docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
 #     ingests FILE parsed whole (the default size threshold) and, for each
