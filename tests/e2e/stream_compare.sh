@@ -47,6 +47,7 @@ stream_same() {
     q "$tmp/w.db" "$STREAM_Q" >"$tmp/w.txt" 2>&1
     for _part in "$@"; do
         rm -f "$tmp"/s.db*
+        # shellcheck disable=SC2086
         POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$_part \
             "$pb" ingest ${STREAM_ARGS:-} --db "$tmp/s.db" --quiet "$_f" \
             >/dev/null \
