@@ -1,6 +1,9 @@
 /* fio terse output (--minimal, --output-format=terse), terse versions 2 to
  * 5, read by field position as fio's HOWTO documents it, into the model of
  * ingest/fio_json.c (same metric names and units; ingest/fio_common.c).
+ * The header and group lines of terse,normal output and the tests named
+ * from them are in fio_terse_tests.c; a large file is parsed in two
+ * passes and stored in parts by fio_terse_stream.c.
  *
  * Layout per line: v2 "2;name;groupid;error", v3+ "N;fio-x.y;name;groupid;
  * error"; then one section per data direction: read, write, trim (no trim
