@@ -4,6 +4,8 @@
     gen_corpus.py fio    --seeds DIR --fixtures DIR --out DIR --count N [--first I]
     gen_corpus.py bonnie --src FILE... --out FILE --rows N [--unique-names]
     gen_corpus.py pts    --base FILE --out FILE --bytes N
+    gen_corpus.py terse  --src FILE... --out FILE --records N [--names D]
+                         [--run R] [--interrupt] [--bad K]
 
 fio: every output file is a real fio JSON/json+ file (a seed) with its job
 names changed to a configuration label (ZFS layout, recordsize, compression)
@@ -18,6 +20,15 @@ filling a database to a number of results.
 pts: a real composite.xml whose <System> is repeated for ten configurations
 and whose <Result> blocks are repeated (one <Entry> per system, scaled
 values and RawString runs) until the file reaches the size asked for.
+terse: real fio terse v3/v5 records (fixtures/fio-terse) with new job
+names, group ids, read iops and disk names: runs of R jobs (default 1,000;
+the group id goes up ten times a run (every 100 jobs) and falls back to 0 at each
+run, so each run is a run of its own to poolbench), every 50th job a group
+of 3 numjobs clones (same name, group and disk tail), job names cycling
+over D distinct names (default N: all distinct; fewer: a name recurs in
+later runs and is labelled "NAME run K"), read iops 1000 + i % 997 (i: the
+record's index). --interrupt ends the file with fio's "fio: terminating
+on signal 2"; --bad K writes "n/a" as record K's read bandwidth.
 Output is deterministic for the same arguments.
 """
 import argparse
@@ -245,6 +256,50 @@ def gen_pts(a):
           (n, len(systems), os.path.getsize(a.out) / 1e6))
 
 
+# ==== fio terse ====
+
+def gen_terse(a):
+    seeds = []
+    for path in a.src:
+        with open(path, encoding="utf-8") as fp:
+            for line in fp:
+                f = line.rstrip("\n").split(";")
+                if f[0] in ("3", "5") and len(f) > 120:
+                    seeds.append(f)
+    if not seeds:
+        sys.exit("terse: no v3/v5 records in --src")
+    names = a.names or a.records
+    out = []
+    i = job = 0
+    while i < a.records:
+        nj = 3 if job % 50 == 49 else 1
+        pos = job % a.run
+        for k in range(nj):
+            if i >= a.records:
+                break
+            f = list(seeds[job % len(seeds)])
+            base = 5
+            f[2] = "%s%07d" % ("c" if nj > 1 else "j", job % names)
+            f[3] = str(pos * 10 // a.run)
+            f[base + 2] = str(1000 + i % 997)
+            if i == a.bad:
+                f[base + 1] = "n/a"
+            sec = 47 if f[0] == "5" else 41
+            nsec = 3 if f[0] == "5" else 2
+            tail = base + nsec * sec + 34
+            if tail < len(f) and f[tail].startswith("vd"):
+                f[tail] = "vd" + "abcd"[job % 4]
+            out.append(";".join(f) + "\n")
+            i += 1
+        job += 1
+    if a.interrupt:
+        out.append("fio: terminating on signal 2\n")
+    with open(a.out, "w", encoding="utf-8") as fp:
+        fp.write("".join(out))
+    print("terse: %d records, %d jobs, %.1f MB" %
+          (a.records, job, os.path.getsize(a.out) / 1e6))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sp = ap.add_subparsers(dest="what", required=True)
@@ -263,8 +318,17 @@ def main():
     p.add_argument("--base", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--bytes", type=int, required=True)
+    p = sp.add_parser("terse")
+    p.add_argument("--src", nargs="+", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--records", type=int, required=True)
+    p.add_argument("--names", type=int, default=0)
+    p.add_argument("--run", type=int, default=1000)
+    p.add_argument("--interrupt", action="store_true")
+    p.add_argument("--bad", type=int, default=-1)
     a = ap.parse_args()
-    {"fio": gen_fio, "bonnie": gen_bonnie, "pts": gen_pts}[a.what](a)
+    {"fio": gen_fio, "bonnie": gen_bonnie, "pts": gen_pts,
+     "terse": gen_terse}[a.what](a)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 /* fio terse output (--minimal, --output-format=terse), terse versions 2 to
  * 5, read by field position as fio's HOWTO documents it, into the model of
  * ingest/fio_json.c (same metric names and units; ingest/fio_common.c).
+ * The header and group lines of terse,normal output and the tests named
+ * from them are in fio_terse_tests.c; a large file is parsed in two
+ * passes and stored in parts by fio_terse_stream.c.
  *
  * Layout per line: v2 "2;name;groupid;error", v3+ "N;fio-x.y;name;groupid;
  * error"; then one section per data direction: read, write, trim (no trim
@@ -45,7 +48,7 @@
  *     starts another run; a name found in several runs gets job
  *     "<name> run <k>".
  */
-#include "ingest/fio_int.h"
+#include "ingest/fio_terse_int.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -54,55 +57,6 @@
 #include <string.h>
 
 #define SNIFF_SCAN ((size_t)8192)
-
-#define TAIL_FIELDS 34 /* cpu 5, depths 7, usec 10, msec 12 */
-
-struct rec {
-    struct pb_fio_job job; /* name, run, stats, test */
-    const char *version;   /* "fio-3.33"; NULL in v2 */
-    const char *tail;      /* disk utilisation etc., "" when none */
-    long line;
-    long groupid;
-    long err;
-};
-
-struct field {
-    const char *s;
-    size_t n;
-};
-
-struct hkey;
-
-/* A job header line of normal output printed next to the terse lines
- * (--output-format=terse,normal), or a "NAME: (groupid=G, jobs=M)" line
- * of its normal section (M: -1). */
-struct hline {
-    struct pb_fio_hdr h; /* name and groupid only for a group line */
-    long line;
-    long members; /* jobs=M of a group line; 0 for a header */
-};
-
-struct ctx {
-    const char *path;
-    const char *buf;
-    struct pb_resultset *set;
-    struct pb_err *err;
-    struct rec *r;
-    size_t nr, capr;
-    struct hline *h;
-    size_t nh, caph;
-    /* indexes into h, sorted once the file is read (see sort_lines) */
-    struct hkey *by_ngl;  /* headers by name, group, line */
-    struct hkey *by_nl;   /* headers by name, line */
-    struct hkey *groups;  /* group lines by name, group, line */
-    struct hkey *hdr_gid; /* headers by group */
-    size_t nhdr, ngroups;
-    long errline;
-    char errmsg[160];
-    long intr_line; /* "fio: terminating on signal 2", 0: none */
-    char intr[160];
-};
-
 /* ==== fields ==== */
 
 /* 1-based column of field k in line. */
@@ -129,7 +83,7 @@ static void show(const struct field *f, char *out, size_t cap)
 
 /* Number in field f (optionally with a trailing '%'); -1 when it is not
  * one. */
-static int fnum(const struct field *f, int pct, double *out)
+int pb_terse_fnum(const struct field *f, int pct, double *out)
 {
     char b[64];
     size_t n = f->n;
@@ -168,7 +122,8 @@ static int fpct(const struct field *f, double *p, double *v)
         return -1;
     struct field a = {f->s, (size_t)(eq - f->s)};
     struct field b = {eq + 1, f->n - (size_t)(eq + 1 - f->s)};
-    return fnum(&a, 1, p) == 0 && fnum(&b, 0, v) == 0 ? 0 : -1;
+    return pb_terse_fnum(&a, 1, p) == 0 && pb_terse_fnum(&b, 0, v) == 0 ? 0
+                                                                        : -1;
 }
 
 static int bad_field(struct ctx *c, const char *line, long lineno,
@@ -203,7 +158,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     size_t badk = 0;
 #define NUMF(dst)                                                              \
     do {                                                                       \
-        if (!bad && fnum(&f[k], 0, &(dst)) != 0) {                             \
+        if (!bad && pb_terse_fnum(&f[k], 0, &(dst)) != 0) {                    \
             bad = &f[k];                                                       \
             badk = k;                                                          \
         }                                                                      \
@@ -262,7 +217,7 @@ static int read_section(struct ctx *c, const char *line, long lineno,
     return PB_OK;
 }
 
-static int is_pct_field(const struct field *f)
+int pb_terse_is_pct(const struct field *f)
 {
     return f->n > 0 && f->s[f->n - 1] == '%' && !memchr(f->s, '=', f->n);
 }
@@ -286,8 +241,8 @@ static int truncated(struct ctx *c, long lineno, size_t nf, int ver)
                       nf, ver, need);
 }
 
-static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
-                      long recno)
+int pb_terse_parse_line(struct ctx *c, const char *line, size_t len,
+                        long lineno, long recno)
 {
     size_t cap = 1;
     for (size_t i = 0; i < len; i++)
@@ -329,12 +284,12 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
         r.job.name = pb_arena_printf(&c->set->arena, "job%ld", recno);
     if (ver > 2)
         r.version = pb_arena_strndup(&c->set->arena, f[1].s, f[1].n);
-    if (fnum(&f[base - 2], 0, &v) != 0 || v < 0 || v > INT_MAX) {
+    if (pb_terse_fnum(&f[base - 2], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 2], base - 2, "a group id");
         goto out;
     }
     r.groupid = (long)v;
-    if (fnum(&f[base - 1], 0, &v) != 0 || v < 0 || v > INT_MAX) {
+    if (pb_terse_fnum(&f[base - 1], 0, &v) != 0 || v < 0 || v > INT_MAX) {
         rc = bad_field(c, line, lineno, &f[base - 1], base - 1,
                        "an error number");
         goto out;
@@ -347,7 +302,7 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
     size_t expect = (ver == 3 || old) ? 2 : 3;
     struct pb_fio_dstat sec[D_N];
     size_t nsec = 0, pos = base;
-    while (nsec < D_N && pos < nf && !is_pct_field(&f[pos])) {
+    while (nsec < D_N && pos < nf && !pb_terse_is_pct(&f[pos])) {
         if (pos + secsize > nf) {
             rc = truncated(c, lineno, nf, ver);
             goto out;
@@ -379,11 +334,12 @@ static int parse_line(struct ctx *c, const char *line, size_t len, long lineno,
                         nsec, ver, expect);
         goto out;
     }
-    if (fnum(&f[pos], 1, &st->usr_cpu) != 0) {
+    if (pb_terse_fnum(&f[pos], 1, &st->usr_cpu) != 0) {
         rc = bad_field(c, line, lineno, &f[pos], pos, "a CPU percentage");
         goto out;
     }
-    if (!is_pct_field(&f[pos + 1]) || fnum(&f[pos + 1], 1, &st->sys_cpu)) {
+    if (!pb_terse_is_pct(&f[pos + 1]) ||
+        pb_terse_fnum(&f[pos + 1], 1, &st->sys_cpu)) {
         rc = bad_field(c, line, lineno, &f[pos + 1], pos + 1,
                        "a CPU percentage");
         goto out;
@@ -400,174 +356,7 @@ out:
     return rc;
 }
 
-/* ==== tests and results (fio_common.c) ==== */
-
-/* ==== header and group lines, indexed ==== */
-
-/* A header or group line as sort key; i: its index in c->h. */
-struct hkey {
-    const char *name;
-    long g, line;
-    size_t i;
-};
-
-/* name, then group, then line; a NULL name or negative group skips that
- * part (the key searched for, see lower). */
-static int hkey_cmp3(const struct hkey *a, const struct hkey *b)
-{
-    int k = a->name && b->name ? strcmp(a->name, b->name) : 0;
-    if (!k && a->g >= 0 && b->g >= 0 && a->g != b->g)
-        k = a->g < b->g ? -1 : 1;
-    if (!k && a->line != b->line)
-        k = a->line < b->line ? -1 : 1;
-    return k;
-}
-
-static int cmp_ngl(const void *a, const void *b)
-{
-    return hkey_cmp3(a, b);
-}
-
-static int cmp_nl(const void *pa, const void *pb)
-{
-    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
-    a.g = b.g = -1;
-    return hkey_cmp3(&a, &b);
-}
-
-static int cmp_g(const void *pa, const void *pb)
-{
-    struct hkey a = *(const struct hkey *)pa, b = *(const struct hkey *)pb;
-    a.name = b.name = NULL;
-    a.line = b.line = 0;
-    return hkey_cmp3(&a, &b);
-}
-
-/* The header lines (group_lines 0) or group lines of c->h, sorted by cmp;
- * caller frees. */
-static struct hkey *sorted(const struct ctx *c, int group_lines,
-                           int (*cmp)(const void *, const void *), size_t *n)
-{
-    struct hkey *v = pb_xmalloc((c->nh + 1) * sizeof(*v));
-    *n = 0;
-    for (size_t i = 0; i < c->nh; i++) {
-        const struct hline *x = &c->h[i];
-        if ((x->members != 0) != group_lines)
-            continue;
-        v[*n].name = x->h.name;
-        v[*n].g = x->h.groupid;
-        v[*n].line = x->line;
-        v[*n].i = i;
-        (*n)++;
-    }
-    qsort(v, *n, sizeof(*v), cmp);
-    return v;
-}
-
-/* Sort the header and group lines once: records find theirs in log n. */
-static void sort_lines(struct ctx *c)
-{
-    size_t n;
-    c->by_ngl = sorted(c, 0, cmp_ngl, &c->nhdr);
-    c->by_nl = sorted(c, 0, cmp_nl, &n);
-    c->hdr_gid = sorted(c, 0, cmp_g, &n);
-    c->groups = sorted(c, 1, cmp_ngl, &c->ngroups);
-}
-
-/* The first position of v (n keys sorted by cmp) not before key. */
-static size_t lower(const struct hkey *v, size_t n, const struct hkey *key,
-                    int (*cmp)(const void *, const void *))
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp(&v[mid], key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The header line of record e: the last one before it with its name and
- * group, else with its name, or NULL. */
-static const struct pb_fio_hdr *find_hdr(const struct ctx *c,
-                                         const struct rec *e)
-{
-    struct hkey key = {e->job.name, e->groupid, e->line, 0};
-    size_t k = lower(c->by_ngl, c->nhdr, &key, cmp_ngl);
-    if (k > 0 && !strcmp(c->by_ngl[k - 1].name, e->job.name) &&
-        c->by_ngl[k - 1].g == e->groupid)
-        return &c->h[c->by_ngl[k - 1].i].h;
-    k = lower(c->by_nl, c->nhdr, &key, cmp_nl);
-    if (k > 0 && !strcmp(c->by_nl[k - 1].name, e->job.name))
-        return &c->h[c->by_nl[k - 1].i].h;
-    return NULL;
-}
-
-/* jobs=M of the first group line of record e's name and group, 0 when
- * none; *defs: header lines of that group. */
-static long group_members(const struct ctx *c, const struct rec *e,
-                          size_t *defs)
-{
-    struct hkey key = {e->job.name, e->groupid, LONG_MIN, 0};
-    size_t a = lower(c->hdr_gid, c->nhdr, &key, cmp_g);
-    key.g = e->groupid + 1;
-    *defs = lower(c->hdr_gid, c->nhdr, &key, cmp_g) - a;
-    key.g = e->groupid;
-    size_t k = lower(c->groups, c->ngroups, &key, cmp_ngl);
-    if (k < c->ngroups && !strcmp(c->groups[k].name, e->job.name) &&
-        c->groups[k].g == e->groupid)
-        return c->h[c->groups[k].i].members;
-    return 0;
-}
-
-struct hopts {
-    const struct pb_fio_hdr *h;
-    char bs[256];
-    char numjobs[32];
-};
-
-static const char *hopt(const void *ctx, const char *key)
-{
-    const struct hopts *o = ctx;
-    if (!strcmp(key, "rw"))
-        return o->h->rw;
-    if (!strcmp(key, "bs"))
-        return o->bs[0] ? o->bs : NULL;
-    if (!strcmp(key, "ioengine"))
-        return o->h->ioengine;
-    if (!strcmp(key, "iodepth"))
-        return o->h->iodepth;
-    if (!strcmp(key, "numjobs"))
-        return o->numjobs[0] ? o->numjobs : NULL;
-    return NULL;
-}
-
-/* Terse has no job options: with the job's header line (terse,normal
- * output) the test is named from it as fio_text.c names it, else by what
- * the job did. nclones: records in its run of clones. */
-static void build_test(struct ctx *c, struct rec *e, size_t nclones)
-{
-    struct pb_fio_opts o = {0};
-    struct hopts ho;
-    memset(&ho, 0, sizeof(ho));
-    ho.h = find_hdr(c, e);
-    if (ho.h) {
-        if (ho.h->bs)
-            pb_fio_header_bs(ho.h->bs, ho.bs, sizeof(ho.bs));
-        size_t defs;
-        long m = group_members(c, e, &defs);
-        long nj = m > 1 && defs <= 1 ? m : nclones > 1 ? (long)nclones : 0;
-        if (nj > 0)
-            snprintf(ho.numjobs, sizeof(ho.numjobs), "%ld", nj);
-        o.known = 1;
-        pb_fio_read_opts(&o, hopt, &ho);
-    }
-    pb_fio_build_test(c->set, &o, &e->job);
-}
-
-static int is_clone(const void *ctx, size_t ia, size_t ib)
+int pb_terse_is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
     const struct rec *a = &c->r[ia], *b = &c->r[ib];
@@ -597,16 +386,17 @@ static void assign_runs(struct ctx *c)
 
 static void emit_all(struct ctx *c)
 {
-    sort_lines(c);
+    pb_terse_sort_lines(c);
     for (size_t i = 0; i < c->nr;) {
-        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr,
-                                       i, is_clone, c);
+        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr, i,
+                                       pb_terse_is_clone, c);
         for (size_t k = 0; k < n; k++)
             if (c->r[i + k].job.usable)
-                build_test(c, &c->r[i + k], n);
+                pb_terse_build_test(c, &c->r[i + k], n);
         i += n;
     }
-    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr, is_clone, c);
+    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr,
+                    pb_terse_is_clone, c);
 }
 
 /* ==== parse ==== */
@@ -660,52 +450,6 @@ static size_t record_at(const char *s, size_t n)
     return (size_t)-1;
 }
 
-/* A "NAME: (groupid=G, jobs=M): ..." line of normal output. */
-static int group_line(struct ctx *c, const char *s, size_t n, long line)
-{
-    static const char G[] = ": (groupid=";
-    const char *end = s + n, *g = NULL;
-    for (const char *p = s; p + sizeof(G) - 1 <= end && !g; p++)
-        if (!memcmp(p, G, sizeof(G) - 1))
-            g = p;
-    if (!g)
-        return 0;
-    char *e1, *e2;
-    char tmp[48];
-    size_t k = (size_t)(end - g) < sizeof(tmp) - 1 ? (size_t)(end - g)
-                                                   : sizeof(tmp) - 1;
-    memcpy(tmp, g, k);
-    tmp[k] = '\0';
-    long gid = strtol(tmp + sizeof(G) - 1, &e1, 10);
-    if (e1 == tmp + sizeof(G) - 1 || strncmp(e1, ", jobs=", 7) != 0)
-        return 0;
-    long m = strtol(e1 + 7, &e2, 10);
-    if (e2 == e1 + 7 || *e2 != ')' || m < 1)
-        return 0;
-    PB_GROW(c->h, c->caph, c->nh + 1);
-    struct hline *x = &c->h[c->nh++];
-    memset(x, 0, sizeof(*x));
-    x->h.name = pb_arena_strndup(&c->set->arena, s, (size_t)(g - s));
-    x->h.groupid = gid;
-    x->members = m;
-    x->line = line;
-    return 1;
-}
-
-/* A job header line "NAME: (g=0): rw=..., bs=..., ioengine=..., ...". */
-static int header_line(struct ctx *c, const char *s, size_t n, long line)
-{
-    struct pb_fio_hdr h;
-    if (!pb_fio_parse_hdr(c->set, s, n, &h))
-        return 0;
-    PB_GROW(c->h, c->caph, c->nh + 1);
-    struct hline *x = &c->h[c->nh++];
-    memset(x, 0, sizeof(*x));
-    x->h = h;
-    x->line = line;
-    return 1;
-}
-
 static void quote_line(const char *s, size_t n, char *out, size_t cap)
 {
     size_t k = 0;
@@ -731,83 +475,118 @@ static int no_results(struct ctx *c)
                              "\"3;fio-3.33;job;0;0;...\")");
 }
 
-/* Fact device: the disks of the records' utilisation fields ("vda;0;0;
- * ...": a name followed by a number). */
-static void disk_facts(struct ctx *c)
+/* Fact device: the disk of a record's utilisation field ("vda;0;0;...":
+ * a name followed by a number). */
+void pb_terse_disk_fact(struct pb_resultset *set, const struct rec *r)
 {
-    for (size_t i = 0; i < c->nr; i++) {
-        const char *t = c->r[i].tail;
-        size_t n = strcspn(t, ";");
-        if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
-            !isdigit((unsigned char)t[n + 1]))
-            continue;
-        char name[72];
-        memcpy(name, t, n);
-        name[n] = '\0';
-        pb_fio_fact_add(c->set, NULL, "device", name);
-    }
+    const char *t = r->tail;
+    size_t n = strcspn(t, ";");
+    if (n == 0 || n > 64 || t[n] != ';' || !isalpha((unsigned char)t[0]) ||
+        !isdigit((unsigned char)t[n + 1]))
+        return;
+    char name[72];
+    memcpy(name, t, n);
+    name[n] = '\0';
+    pb_fio_fact_add(set, NULL, "device", name);
 }
 
-static int terse_parse(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
+int pb_terse_next_line(const char **p, const char *end, const char **s,
+                       size_t *n)
+{
+    if (*p >= end)
+        return 0;
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    const char *e = nl ? nl : end;
+    const char *b = *p;
+    *p = nl ? nl + 1 : end;
+    while (e > b && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    size_t k = (size_t)(e - b);
+    size_t at = record_at(b, k);
+    if (at == (size_t)-1) {
+        *s = b;
+        *n = k;
+        return 2;
+    }
+    b += at;
+    k -= at;
+    while (*b == ' ' || *b == '\t') {
+        b++;
+        k--;
+    }
+    *s = b;
+    *n = k;
+    return 1;
+}
+
+int pb_terse_other_line(struct ctx *c, const char *s, size_t n, long lineno)
+{
+    if (semis(s, n) >= 20) {
+        /* never drop what may be a record silently */
+        char q[48];
+        quote_line(s, n < 40 ? n : 40, q, sizeof(q));
+        return pb_err_set(c->err, PB_EINPUT, c->path, lineno, 0,
+                          "line with %zu fields is not a terse record "
+                          "(starts \"%s\")",
+                          semis(s, n) + 1, q);
+    }
+    if (n > 5 && !strncmp(s, "fio: ", 5) && pb_fio_is_interrupt(s, n)) {
+        if (!c->intr_line) {
+            c->intr_line = lineno;
+            quote_line(s, n, c->intr, sizeof(c->intr));
+        }
+    } else if (pb_terse_header_line(c, s, n, lineno) ||
+               pb_terse_group_line(c, s, n, lineno)) {
+        /* names the tests */
+    } else if (!c->errline && n > 5 &&
+               (!strncmp(s, "fio: ", 5) ||
+                (n >= 7 && !strncmp(s, "error: ", 7)))) {
+        c->errline = lineno;
+        quote_line(s, n, c->errmsg, sizeof(c->errmsg));
+    }
+    return PB_OK;
+}
+
+void pb_terse_set_usable(struct rec *r)
+{
+    const struct pb_fio_stats *st = &r->job.st;
+    int anything = !isnan(st->usr_cpu) || pb_fio_any_dir(st);
+    r->job.usable = !(r->err != 0 && !pb_fio_moved_data(st)) && anything;
+}
+
+void pb_terse_ctx_free(struct ctx *c)
+{
+    free(c->r);
+    free(c->h);
+    free(c->by_ngl);
+    free(c->by_nl);
+    free(c->groups);
+    free(c->hdr_gid);
+}
+
+int pb_terse_whole(const char *path, const char *buf, size_t len,
+                   struct pb_resultset *set, struct pb_err *err)
 {
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
     struct ctx c = {.path = path, .buf = buf, .set = set, .err = err};
     long lineno = 0, recno = 0;
-    const char *p = buf, *end = buf + len;
-    while (p < end && rc == PB_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        const char *s = p;
+    const char *p = buf, *end = buf + len, *s;
+    size_t n;
+    int kind;
+    while (rc == PB_OK && (kind = pb_terse_next_line(&p, end, &s, &n))) {
         lineno++;
-        p = nl ? nl + 1 : end;
-        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        size_t n = (size_t)(e - s);
-        size_t at = record_at(s, n);
-        if (at != (size_t)-1) {
-            s += at;
-            n -= at;
-            while (*s == ' ' || *s == '\t') {
-                s++;
-                n--;
-            }
-            rc = parse_line(&c, s, n, lineno, ++recno);
-        } else if (semis(s, n) >= 20) {
-            /* never drop what may be a record silently */
-            char q[48];
-            quote_line(s, n < 40 ? n : 40, q, sizeof(q));
-            rc = pb_err_set(err, PB_EINPUT, path, lineno, 0,
-                            "line with %zu fields is not a terse record "
-                            "(starts \"%s\")",
-                            semis(s, n) + 1, q);
-        } else if (n > 5 && !strncmp(s, "fio: ", 5) &&
-                   pb_fio_is_interrupt(s, n)) {
-            if (!c.intr_line) {
-                c.intr_line = lineno;
-                quote_line(s, n, c.intr, sizeof(c.intr));
-            }
-        } else if (header_line(&c, s, n, lineno) ||
-                   group_line(&c, s, n, lineno)) {
-            /* names the tests */
-        } else if (!c.errline && n > 5 &&
-                   (!strncmp(s, "fio: ", 5) ||
-                    (n >= 7 && !strncmp(s, "error: ", 7)))) {
-            c.errline = lineno;
-            quote_line(s, n, c.errmsg, sizeof(c.errmsg));
-        }
+        if (kind == 1)
+            rc = pb_terse_parse_line(&c, s, n, lineno, ++recno);
+        else
+            rc = pb_terse_other_line(&c, s, n, lineno);
     }
     if (rc == PB_OK) {
         size_t usable = 0;
         for (size_t i = 0; i < c.nr; i++) {
-            struct rec *r = &c.r[i];
-            const struct pb_fio_stats *st = &r->job.st;
-            int anything = !isnan(st->usr_cpu) || pb_fio_any_dir(st);
-            r->job.usable =
-                !(r->err != 0 && !pb_fio_moved_data(st)) && anything;
-            usable += r->job.usable != 0;
+            pb_terse_set_usable(&c.r[i]);
+            usable += c.r[i].job.usable != 0;
         }
         if (usable == 0) {
             rc = no_results(&c);
@@ -830,16 +609,12 @@ static int terse_parse(const char *path, const char *buf, size_t len,
                 pb_fio_flag_interrupted(set, c.intr_line, c.intr,
                                         strlen(c.intr), ran, NAN);
             }
-            disk_facts(&c);
+            for (size_t i = 0; i < c.nr; i++)
+                pb_terse_disk_fact(set, &c.r[i]);
             pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
         }
     }
-    free(c.r);
-    free(c.h);
-    free(c.by_ngl);
-    free(c.by_nl);
-    free(c.groups);
-    free(c.hdr_gid);
+    pb_terse_ctx_free(&c);
     return rc;
 }
 
@@ -879,8 +654,8 @@ static int terse_sniff(const char *buf, size_t len)
         else if (score < 85)
             score = 85;
     }
-    if (score && (pb_contains(buf, len, "(groupid=") ||
-                  pb_contains(buf, len, "): rw=")))
+    if (score &&
+        (pb_contains(buf, len, "(groupid=") || pb_contains(buf, len, "): rw=")))
         score = 50; /* normal output next to terse (its job header lines
                        or its results): fio-text reads more */
     if (score && pb_contains(buf, len, "\"fio version\""))
@@ -888,5 +663,6 @@ static int terse_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_fio_terse = {
-    "fio-terse", terse_sniff, terse_parse, NULL, 0};
+const struct pb_parser pb_parser_fio_terse = {"fio-terse", terse_sniff,
+                                              pb_terse_whole, pb_terse_stream,
+                                              PB_STREAM_MIN_TERSE};

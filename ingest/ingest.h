@@ -364,8 +364,9 @@ struct pb_ingest_opts {
      * ("name,used,lused,ratio"); NULL = only default column sets */
     const char *columns;
     /* walk: a regular file of at least its parser's stream_min bytes in
-     * a format that can be streamed (bonnie-csv, fio-json) comes to the
-     * callback unparsed (pb_ingest_streaming), for pb_ingest_stream_run;
+     * a format that can be streamed (bonnie-csv, fio-json, fio-terse)
+     * comes to the callback unparsed (pb_ingest_streaming), for
+     * pb_ingest_stream_run;
      * only without label, label_from and companion, which need the whole
      * source. */
     int stream;
@@ -379,6 +380,10 @@ struct pb_ingest_opts {
  * before). */
 #define PB_STREAM_MIN ((size_t)128 << 10)
 #define PB_STREAM_MIN_JSON ((size_t)4 << 20)
+/* fio terse from 1 MiB (~5x its size whole; streamed no slower, but on
+ * the storing thread instead of beside it; docs/design.md, "Streaming
+ * ingest", fio terse). */
+#define PB_STREAM_MIN_TERSE ((size_t)1 << 20)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;

@@ -1,7 +1,8 @@
 # tests/e2e/stream_compare.sh - sourced (". $src/tests/e2e/stream_compare.sh")
 # by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
-# test_ingest_stream_fio.sh for fio JSON); not a test itself (CMake
-# registers test_*.sh only). docs/design.md, "Streaming ingest".
+# test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
+# fio terse); not a test itself (CMake registers test_*.sh only).
+# docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
 #     ingests FILE parsed whole (the default size threshold) and, for each
@@ -13,7 +14,8 @@
 #     histograms) differ from the whole parse's.
 #
 # Needs from the caller: $pb (poolbench), $tmp (a scratch folder), q DB
-# SQL (sqlite3), fail MESSAGE.
+# SQL (sqlite3), fail MESSAGE. Optional: $STREAM_ARGS, ingest options
+# given both ways (e.g. "--format fio-terse").
 
 STREAM_Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
           r.test_id, t.name, m.name, r.value,
@@ -38,13 +40,17 @@ stream_same() {
     _f=$1
     shift
     rm -f "$tmp"/w.db* "$tmp"/w.err
-    "$pb" ingest --db "$tmp/w.db" --quiet "$_f" >/dev/null 2>"$tmp/w.err"
+    # shellcheck disable=SC2086
+    "$pb" ingest ${STREAM_ARGS:-} --db "$tmp/w.db" --quiet "$_f" \
+        >/dev/null 2>"$tmp/w.err"
     _a=$?
     q "$tmp/w.db" "$STREAM_Q" >"$tmp/w.txt" 2>&1
     for _part in "$@"; do
         rm -f "$tmp"/s.db*
+        # shellcheck disable=SC2086
         POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=$_part \
-            "$pb" ingest --db "$tmp/s.db" --quiet "$_f" >/dev/null \
+            "$pb" ingest ${STREAM_ARGS:-} --db "$tmp/s.db" --quiet "$_f" \
+            >/dev/null \
             2>"$tmp/s.err"
         _b=$?
         [ $_a -eq $_b ] || fail "$_f part $_part: exit $_b, whole $_a"

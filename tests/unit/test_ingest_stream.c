@@ -22,17 +22,21 @@ static void test_table(void **state)
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         nstream += p->parse_stream != NULL;
     }
-    assert_int_equal(nstream, 2);
+    assert_int_equal(nstream, 3);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
     const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
+    const struct pb_parser *t = pb_ingest_parser_by_name("fio-terse");
     assert_non_null(b);
     assert_non_null(j);
+    assert_non_null(t);
     assert_int_equal(b->stream_min, 131072);
     assert_int_equal(j->stream_min, 4194304);
+    assert_int_equal(t->stream_min, 1048576);
     assert_non_null(b->parse_stream);
     assert_non_null(j->parse_stream);
-    assert_null(pb_ingest_parser_by_name("fio-terse")->parse_stream);
-    assert_int_equal(pb_ingest_parser_by_name("fio-terse")->stream_min, 0);
+    assert_non_null(t->parse_stream);
+    assert_null(pb_ingest_parser_by_name("fio-text")->parse_stream);
+    assert_int_equal(pb_ingest_parser_by_name("fio-text")->stream_min, 0);
 }
 
 /* ==== which files stream ==== */
@@ -102,12 +106,25 @@ static void test_sizes(void **state)
     assert_int_equal(open_as(f, "fio-json"), PB_OK);
     unlink(f);
 
-    /* fio terse never streams, whatever the size */
-    f = make("fio-terse/fio-3.33_terse-normal_two-groups.txt", 60, 0, &n);
-    assert_true(n > 131072);
-    assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
+    /* fio terse (1,060 bytes a record): streamed from 1 MiB */
     unsetenv("POOLBENCH_STREAM_MIN");
+    f = make("fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt", 990, 0, &n);
+    assert_int_equal(n, 1049400);
+    assert_int_equal(open_as(f, "fio-terse"), PB_OK);
+    unlink(f);
+    f = make("fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt", 989, 0, &n);
+    assert_int_equal(n, 1048340); /* 1 MiB = 1,048,576 */
     assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
+    unlink(f);
+
+    /* terse,normal output is fio-text's (never streamed), whatever the
+     * size */
+    f = make("fio-terse/fio-3.33_terse-normal_two-groups.txt", 600, 0, &n);
+    assert_true(n > 1048576);
+    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
+    setenv("POOLBENCH_STREAM_MIN", "0", 1);
+    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
+    unsetenv("POOLBENCH_STREAM_MIN");
     unlink(f);
 }
 

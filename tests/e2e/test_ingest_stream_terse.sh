@@ -1,0 +1,130 @@
+#!/bin/sh
+# e2e: fio terse streamed (docs/design.md, "Streaming ingest", fio terse).
+# Every fio terse fixture and corpus file (terse,normal ones also forced
+# with --format fio-terse) stored in parts of 1 and 40 results gives the
+# database of the whole parse (bad ones: the same error, nothing stored);
+# a generated file of 3,000 records (job names recurring in later runs:
+# "NAME run K"; numjobs clone groups; four disks; fio's interrupt line)
+# the same, to the byte of `sqlite3 .dump`; a broken record near its end
+# stores nothing of it (one line path:line:col: ..., exit 1, the other
+# file stored); and 60,000 records (about 75 MB) are ingested with peak
+# RSS under 64 MB (not under ASan).
+# usage: test_ingest_stream_terse.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
+set -u
+pb=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+
+. "$src/tests/e2e/stream_compare.sh"
+
+n=0
+for f in "$src"/fixtures/fio-terse/*.txt "$src"/fixtures/fio-terse/bad/* \
+         ${3:+"$3"/fio-terse/*}; do
+    case $f in *.err | *.expected | *.md) continue ;; esac
+    [ -f "$f" ] || continue
+    STREAM_ARGS=
+    stream_same "$f" 1 40
+    STREAM_ARGS="--format fio-terse"
+    stream_same "$f" 1 40
+    n=$((n + 1))
+done
+STREAM_ARGS=
+[ $n -ge 14 ] || fail "only $n fio terse files compared"
+
+# gen N OUT [ARGS]: N records of the v3 and v5 fixtures (bench/gen_corpus.py
+# terse: runs of 1,000 jobs, every 50th job 3 clones, read iops 1000 +
+# i % 997, disks vda..vdd)
+gen() {
+    _n=$1 _out=$2
+    shift 2
+    python3 "$src/bench/gen_corpus.py" terse \
+        --src "$src/fixtures/fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt" \
+        "$src/fixtures/fio-terse/fio-3.33_terse-v5_randrw70_4k_qd8.txt" \
+        --records "$_n" --out "$_out" "$@" >/dev/null
+}
+
+# dump DB: the whole database as text, the ingest time left out
+dump() {
+    sqlite3 "$1" .dump | sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z\{0,1\}/TIME/g'
+}
+
+# -- generated: names in two runs, the same database in parts
+gen 3000 "$tmp/g.txt" --names 1500 --interrupt
+stream_same "$tmp/g.txt" 1 40 16384
+rm -f "$tmp"/w.db* "$tmp"/s.db*
+"$pb" ingest --db "$tmp/w.db" --quiet "$tmp/g.txt" >/dev/null 2>&1 ||
+    fail "g.txt whole"
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$tmp/s.db" \
+    "$tmp/g.txt" >"$tmp/out" 2>&1 || fail "g.txt: $(cat "$tmp/out")"
+grep -q "g.txt: fio-terse, 79026 results" "$tmp/out" ||
+    fail "g.txt: $(cat "$tmp/out")"
+dump "$tmp/w.db" >"$tmp/w.sql"
+dump "$tmp/s.db" >"$tmp/s.sql"
+cmp -s "$tmp/w.sql" "$tmp/s.sql" ||
+    fail "g.txt: .dump differs: $(diff "$tmp/w.sql" "$tmp/s.sql" | head -4)"
+db="$tmp/s.db"
+v() { # v JOB METRIC: value
+    q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
+}
+# record 1 is job 1 (j0000001), first run; job 1501 is j0000001 again in
+# the second run of jobs (1,000-1,999), record 1,561 (30 groups of 3
+# clones before it): read iops 1000 + 1561 % 997
+[ "$(v 'j0000001 run 1' read_iops)" = 1001.0 ] ||
+    fail "j0000001 run 1: $(v 'j0000001 run 1' read_iops)"
+[ "$(v 'j0000001 run 2' read_iops)" = 1564.0 ] ||
+    fail "j0000001 run 2: $(v 'j0000001 run 2' read_iops)"
+[ "$(v j0000001 read_iops)" = "" ] || fail "j0000001 without run"
+# job 1,498 (record 1,556) is in one run only: no "run K"
+[ "$(v j0001498 read_iops)" = 1559.0 ] || fail "j0001498: $(v j0001498 read_iops)"
+# clones of job 49 (records 49..51), the aggregate their sum
+[ "$(v 'c0000049 run 1#2' read_iops)" = 1051.0 ] || fail "clone #2"
+[ "$(v 'c0000049 run 1' read_iops)" = 3150.0 ] ||
+    fail "aggregate $(v 'c0000049 run 1' read_iops)"
+got=$(q "$db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
+want="fio_version=fio-3.33
+flag.interrupted=line 3001: fio: terminating on signal 2; ran 0.019 s
+device=vda, vdb, vdc, vdd"
+[ "$got" = "$want" ] || fail "facts: '$got'"
+
+# -- a broken record near the end: nothing of the file, the other stored
+gen 2000 "$tmp/bad.txt" --bad 1990
+small="$src/fixtures/fio-terse/fio-3.33_terse-v3_two-groups_minimal.txt"
+db="$tmp/b.db"
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$db" \
+    --quiet "$small" "$tmp/bad.txt" 2>"$tmp/err" >/dev/null
+rc=$?
+[ $rc -eq 1 ] || fail "broken record: exit $rc, expected 1"
+want="poolbench: $tmp/bad.txt:1991:30: field 7 (\"n/a\") is not a number"
+got=$(grep -v "stored (" "$tmp/err")
+[ "$got" = "$want" ] || fail "broken record: stderr '$got'"
+[ "$(q "$db" "SELECT count(*) FROM source")" = 1 ] || fail "broken: sources"
+[ "$(q "$db" "SELECT count(*) FROM v_result WHERE job LIKE 'j0%'")" = 0 ] ||
+    fail "broken record: results of the broken file stored"
+
+# -- peak RSS of 60,000 records (75 MB of terse; parsed whole: ~300 MB)
+asan=0
+ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
+[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
+if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
+    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
+else
+    gen 60000 "$tmp/big.txt" --names 30000
+    db="$tmp/c.db"
+    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
+        "$tmp/big.txt" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "60k: exit $rc: $(cat "$tmp/err")"
+    rss=$(tail -1 "$tmp/rss")
+    echo "60k records: peak RSS $rss KB"
+    [ "$rss" -lt 65536 ] || fail "60k: peak RSS $rss KB, bound 64 MB"
+    [ "$(q "$db" "SELECT count(*) FROM result")" = 1580754 ] ||
+        fail "60k: $(q "$db" "SELECT count(*) FROM result") results"
+fi
+
+[ $fails -eq 0 ] || exit 1
+echo "ok"
