@@ -1,10 +1,11 @@
 /* Shared by the harnesses of streamed parsers (fuzz_bonnie_stream.c,
- * fuzz_fio_json_stream.c; docs/design.md "Streaming ingest"): the input
- * in a memfd, parsed whole (pb_ingest_buffer) and streamed in parts of one
- * result (pb_ingest_stream_open + pb_ingest_stream_run) under the same
- * path, every part a set the database can store, both ways accepted or
- * both refused with the same line and message. What the parts must add
- * up to is the harness's own check. See tests/fuzz/fuzz.h. */
+ * fuzz_fio_json_stream.c, fuzz_fio_terse_stream.c; docs/design.md "Streaming
+ * ingest"): the input in a memfd, parsed whole (pb_ingest_buffer) and
+ * streamed in parts of one result (pb_ingest_stream_open +
+ * pb_ingest_stream_run) under the same path, every part a set the database
+ * can store, both ways accepted or both refused with the same line and
+ * message. What the parts must add up to is the harness's own check. See
+ * tests/fuzz/fuzz.h. */
 #ifndef PB_FUZZ_STREAM_H
 #define PB_FUZZ_STREAM_H
 
@@ -89,6 +90,98 @@ static inline void fuzz_stream_release(struct fuzz_stream *fs)
     pb_resultset_free(fs->whole);
     pb_resultset_free(fs->set);
     close(fs->fd);
+}
+
+/* ==== results and facts compared line by line (the fio harnesses) ==== */
+
+/* One line per result of a set appended to b[0], per fact to b[1]:
+ * parts store them in separate tables, so the order that counts is that
+ * within each. */
+static inline void fuzz_stream_describe(struct pb_buf *b,
+                                        const struct pb_resultset *set)
+{
+    for (size_t i = 0; i < set->nresults; i++) {
+        const struct pb_result *r = &set->results[i];
+        pb_buf_printf(&b[0], "r %s|%s|%s|%s|%s|%s|%d|",
+                      set->configs[r->config].label, set->tests[r->test].name,
+                      r->host ? r->host : "-", r->job ? r->job : "-", r->metric,
+                      r->unit, r->has_value);
+        if (r->has_value)
+            pb_buf_printf(&b[0], "%.17g", r->value);
+        else
+            pb_buf_printf(&b[0], "%s", r->null_reason ? r->null_reason : "-");
+        pb_buf_printf(&b[0], "\n");
+    }
+    for (size_t i = 0; i < set->nfacts; i++)
+        pb_buf_printf(&b[1], "f %s|%s|%s\n",
+                      set->facts[i].host ? set->facts[i].host : "-",
+                      set->facts[i].key, set->facts[i].value);
+}
+
+static inline void fuzz_stream_describe_part(void *ctx,
+                                             const struct pb_resultset *part)
+{
+    fuzz_stream_describe(ctx, part);
+}
+
+static inline int fuzz_stream_cmp_line(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The lines of b in sorted order. */
+static inline void fuzz_stream_sort_lines(struct pb_buf *b)
+{
+    char *s = strdup(pb_buf_str(b));
+    if (!s)
+        abort();
+    size_t n = 0, cap = 16;
+    char **v = malloc(cap * sizeof(*v));
+    if (!v)
+        abort();
+    for (char *save = NULL, *l = strtok_r(s, "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        if (n == cap && !(v = realloc(v, (cap *= 2) * sizeof(*v))))
+            abort();
+        v[n++] = l;
+    }
+    qsort(v, n, sizeof(*v), fuzz_stream_cmp_line);
+    pb_buf_release(b);
+    for (size_t i = 0; i < n; i++)
+        pb_buf_printf(b, "%s\n", v[i]);
+    free(v);
+    free(s);
+}
+
+/* The whole test of a harness: data as format whole and streamed in parts
+ * of one result must give the same error column, or the same results in
+ * order and the same facts (in order, or as a set when facts_as_set). */
+static inline int fuzz_stream_compare(const uint8_t *data, size_t size,
+                                      const char *format, int facts_as_set)
+{
+    if (size == 0 || size > ((size_t)1 << 20))
+        return 0;
+    struct pb_buf a[2] = {PB_BUF_INIT, PB_BUF_INIT};
+    struct pb_buf b[2] = {PB_BUF_INIT, PB_BUF_INIT};
+    struct fuzz_stream fs;
+    fuzz_stream_run(&fs, data, size, format, fuzz_stream_describe_part, b);
+    if (fs.rc1 == PB_OK) {
+        fuzz_stream_describe(a, fs.whole);
+        FUZZ_CHECK(strcmp(pb_buf_str(&a[0]), pb_buf_str(&b[0])) == 0);
+        if (facts_as_set) {
+            fuzz_stream_sort_lines(&a[1]);
+            fuzz_stream_sort_lines(&b[1]);
+        }
+        FUZZ_CHECK(strcmp(pb_buf_str(&a[1]), pb_buf_str(&b[1])) == 0);
+    } else {
+        FUZZ_CHECK(fs.e1.col == fs.e2.col);
+    }
+    for (int i = 0; i < 2; i++) {
+        pb_buf_release(&a[i]);
+        pb_buf_release(&b[i]);
+    }
+    fuzz_stream_release(&fs);
+    return 0;
 }
 
 #endif
