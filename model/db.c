@@ -428,6 +428,25 @@ sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err)
     return db->st[s];
 }
 
+/* Bind a report filter's patterns to ?1-?5 and, when with_range, the
+ * range of its kept source ids to ?6 and ?7 (so that SQLite reads only
+ * rows that may be kept; db_source_kept() decides). f may be NULL. */
+void db_bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f,
+                    int with_range)
+{
+    if (!f)
+        return;
+    db_bind_text(q, 1, f->test_re);
+    db_bind_text(q, 2, f->config_re);
+    db_bind_text(q, 3, f->metric_re);
+    db_bind_text(q, 4, f->host_re);
+    db_bind_text(q, 5, f->format);
+    if (with_range && f->source_ids && f->nsource_ids) {
+        sqlite3_bind_int64(q, 6, f->source_ids[0]);
+        sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
+    }
+}
+
 int db_exec(struct pb_db *db, enum db_stmt s, struct pb_err *err)
 {
     sqlite3_stmt *q = db_stmt(db, s, err);

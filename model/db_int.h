@@ -135,6 +135,10 @@ struct pb_db {
 sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err);
 /* Run a statement without parameters or rows. PB_OK or PB_EDB. */
 int db_exec(struct pb_db *db, enum db_stmt s, struct pb_err *err);
+/* A report filter's patterns to ?1-?5, with_range: the range of its kept
+ * source ids to ?6 and ?7. f may be NULL. */
+void db_bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f,
+                    int with_range);
 /* Fill err with what SQLite says about the last failure; returns PB_EDB. */
 int db_fail(struct pb_db *db, struct pb_err *err, const char *what);
 /* Bind a copied text, or NULL when s is NULL. */

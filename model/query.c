@@ -8,17 +8,6 @@
 #include <string.h>
 
 /* Parameters ?1..?5 of the filtered queries (NULL = match all). */
-static void bind_filter(sqlite3_stmt *q, const struct pb_db_filter *f)
-{
-    if (!f)
-        return;
-    db_bind_text(q, 1, f->test_re);
-    db_bind_text(q, 2, f->config_re);
-    db_bind_text(q, 3, f->metric_re);
-    db_bind_text(q, 4, f->host_re);
-    db_bind_text(q, 5, f->format);
-}
-
 static int each_row(struct pb_db *db, enum db_stmt st,
                     const struct pb_db_filter *f, pb_db_row_cb cb, void *ctx,
                     struct pb_err *err)
@@ -26,7 +15,7 @@ static int each_row(struct pb_db *db, enum db_stmt st,
     sqlite3_stmt *q = db_stmt(db, st, err);
     if (!q)
         return PB_EDB;
-    bind_filter(q, f);
+    db_bind_filter(q, f, 0);
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_row r;
@@ -84,7 +73,7 @@ int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
     sqlite3_stmt *q = db_stmt(db, S_EACH_POINT, err);
     if (!q)
         return PB_EDB;
-    bind_filter(q, f);
+    db_bind_filter(q, f, 0);
     int rc, stop = 0;
     while (!stop && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pb_db_point p;

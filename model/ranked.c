@@ -72,17 +72,7 @@ int db_each_ranked_row_sql(struct pb_db *db, const struct pb_db_filter *f,
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(db->h, ranked_sql, -1, &q, NULL) != SQLITE_OK)
         return db_fail(db, err, "cannot read results");
-    if (f) {
-        db_bind_text(q, 1, f->test_re);
-        db_bind_text(q, 2, f->config_re);
-        db_bind_text(q, 3, f->metric_re);
-        db_bind_text(q, 4, f->host_re);
-        db_bind_text(q, 5, f->format);
-        if (f->source_ids && f->nsource_ids) {
-            sqlite3_bind_int64(q, 6, f->source_ids[0]);
-            sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
-        }
-    }
+    db_bind_filter(q, f, 1);
     sqlite3_bind_pointer(q, 8, (void *)ord, order_type, NULL);
     int rc, stop = 0;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

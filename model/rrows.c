@@ -517,19 +517,7 @@ static int rows_by_sql(struct pb_db *db, const struct pb_db_filter *f,
     sqlite3_stmt *q = db_stmt(db, S_REPORT_ROWS, err);
     if (!q)
         return PB_EDB;
-    if (f) {
-        db_bind_text(q, 1, f->test_re);
-        db_bind_text(q, 2, f->config_re);
-        db_bind_text(q, 3, f->metric_re);
-        db_bind_text(q, 4, f->host_re);
-        db_bind_text(q, 5, f->format);
-        if (f->source_ids && f->nsource_ids) {
-            /* the range of the kept ids in SQL, so that SQLite sorts
-             * only rows that may be kept; db_source_kept() decides */
-            sqlite3_bind_int64(q, 6, f->source_ids[0]);
-            sqlite3_bind_int64(q, 7, f->source_ids[f->nsource_ids - 1]);
-        }
-    }
+    db_bind_filter(q, f, 1);
     int rc, stop = 0;
     long long last_metric = -1;
     struct pb_db_rrow r;
