@@ -74,322 +74,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SNIFF_SCAN ((size_t)8192)
-#define MAXCELLS 64 /* more are counted, not kept */
-
-
-
-enum layout { L_LEGACY, L_V196, L_V198 };
-
-/* Column of the first value cell of the IO tests, the file-test parameter
- * block, the first value cell of the file tests, and the latencies. */
-struct cols {
-    size_t ncells, io, files, ftests, lat;
-};
-
 static const struct cols layouts[] = {
     [L_LEGACY] = {27, 2, 14, 15, 0},
     [L_V196] = {48, 7, 19, 24, 36},
     [L_V198] = {50, 9, 21, 26, 38},
 };
-
-/* ==== lines and cells ==== */
-
-struct cell {
-    const char *p; /* trimmed */
-    size_t n;
-    long col; /* 1-based byte column in the line */
-};
-
-struct line {
-    const char *p; /* trimmed of trailing CR and blanks */
-    size_t n;
-    long lineno;
-    struct cell c[MAXCELLS];
-    size_t nf; /* number of cells, may exceed MAXCELLS */
-};
-
-static int is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
-}
-
-static int is_digit(char ch)
-{
-    return ch >= '0' && ch <= '9';
-}
-
-static void split(struct line *l, const char *start)
-{
-    const char *p = l->p, *end = l->p + l->n;
-    l->nf = 0;
-    for (;;) {
-        const char *q = memchr(p, ',', (size_t)(end - p));
-        const char *e = q ? q : end;
-        if (l->nf < MAXCELLS) {
-            struct cell *c = &l->c[l->nf];
-            const char *a = p, *b = e;
-            while (a < b && is_blank(*a))
-                a++;
-            while (b > a && is_blank(b[-1]))
-                b--;
-            c->p = a;
-            c->n = (size_t)(b - a);
-            c->col = (long)(a - start) + 1;
-        }
-        l->nf++;
-        if (!q)
-            break;
-        p = q + 1;
-    }
-}
-
-static int cell_is(const struct cell *c, const char *s)
-{
-    size_t n = strlen(s);
-    return c->n == n && memcmp(c->p, s, n) == 0;
-}
-
-/* ==== token shapes ==== */
-
-/* Digits with an optional fraction; returns the length matched (0: none). */
-static size_t dec_len(const char *p, size_t n)
-{
-    size_t i = 0, d = 0;
-    while (i < n && is_digit(p[i]))
-        i++, d++;
-    if (i < n && p[i] == '.') {
-        i++;
-        while (i < n && is_digit(p[i]))
-            i++, d++;
-    }
-    return d ? i : 0;
-}
-
-static int is_plus(const struct cell *c)
-{
-    if (c->n < 3)
-        return 0;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->p[i] != '+')
-            return 0;
-    return 1;
-}
-
-static int is_number(const struct cell *c)
-{
-    return c->n > 0 && dec_len(c->p, c->n) == c->n;
-}
-
-/* The first n bytes of c as a number: pb_dec_fast for plain decimals
- * (strtod was a quarter of the CPU of ingesting bonnie++ CSV), strtod for
- * anything else. */
-static int to_double(const struct cell *c, size_t n, double *out)
-{
-    if (pb_dec_fast(c->p, n, out) == 0)
-        return 0;
-    char tmp[64];
-    if (n >= sizeof(tmp))
-        return -1;
-    memcpy(tmp, c->p, n);
-    tmp[n] = '\0';
-    double v = strtod(tmp, NULL);
-    if (!isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* "1.96": a CSV format version of bonnie++ 1.90 or later. */
-static int is_fmt_version(const struct cell *c, double *v)
-{
-    size_t i = 0;
-    while (i < c->n && i < 4 && is_digit(c->p[i]))
-        i++;
-    if (i == 0 || i >= c->n || c->p[i] != '.')
-        return 0;
-    size_t j = ++i;
-    while (i < c->n && i - j < 4 && is_digit(c->p[i]))
-        i++;
-    if (i == j || i != c->n)
-        return 0;
-    return to_double(c, c->n, v) == 0 && *v >= 1.895;
-}
-
-/* "2.00a", "1.97.3": digits, a dot, then a digit and version characters. */
-static int is_bonnie_version(const struct cell *c)
-{
-    if (c->n < 3 || c->n > 32 || !is_digit(c->p[0]))
-        return 0;
-    size_t i = 0;
-    while (i < c->n && is_digit(c->p[i]))
-        i++;
-    if (i + 1 >= c->n || c->p[i] != '.' || !is_digit(c->p[i + 1]))
-        return 0;
-    for (; i < c->n; i++) {
-        char ch = c->p[i];
-        if (!(is_digit(ch) || (ch >= 'a' && ch <= 'z') ||
-              (ch >= 'A' && ch <= 'Z') || ch == '.' || ch == '-' ||
-              ch == '+' || ch == '~' || ch == '_'))
-            return 0;
-    }
-    return 1;
-}
-
-/* 1.0x size cell: "8096M", "16G", "8096M:4k", "2G:512", or empty. */
-static int is_legacy_size(const struct cell *c)
-{
-    const char *p = c->p, *end = c->p + c->n;
-    if (p == end)
-        return 1;
-    size_t d = 0;
-    while (p < end && is_digit(*p))
-        p++, d++;
-    if (!d)
-        return 0;
-    if (p < end && strchr("MGmgkKTt", *p))
-        p++;
-    if (p < end && *p == ':') {
-        p++;
-        d = 0;
-        while (p < end && is_digit(*p))
-            p++, d++;
-        if (!d)
-            return 0;
-        if (p < end && strchr("kKmM", *p))
-            p++;
-    }
-    return p == end;
-}
-
-/* 1.0x files cell: "256", "16:1000:100/8", "16:link", or empty. */
-static int is_legacy_files(const struct cell *c)
-{
-    const char *p = c->p, *end = c->p + c->n;
-    if (p == end)
-        return 1;
-    size_t d = 0;
-    while (p < end && is_digit(*p))
-        p++, d++;
-    if (!d)
-        return 0;
-    while (p < end && *p != '/') {
-        if (!(is_digit(*p) || *p == ':' || *p == '-' ||
-              (*p >= 'a' && *p <= 'z')))
-            return 0;
-        p++;
-    }
-    if (p < end) {
-        p++;
-        d = 0;
-        while (p < end && is_digit(*p))
-            p++, d++;
-        if (!d)
-            return 0;
-    }
-    return p == end;
-}
-
-/* ==== classifying a line ==== */
-
-enum kind { K_SKIP, K_ROW };
-
-/* Whether line l is a bonnie++ CSV row, and which layout. A row whose
- * cell count is wrong is still a row (the caller reports it). */
-static enum kind classify(const struct line *l, enum layout *lay)
-{
-    if (l->nf < 2)
-        return K_SKIP;
-    const struct cell *c = l->c;
-    double v;
-    if (is_fmt_version(&c[0], &v) && is_bonnie_version(&c[1])) {
-        *lay = v >= 1.975 ? L_V198 : L_V196;
-        return K_ROW;
-    }
-    /* 1.0x: no version cell; a size, then numbers, '+' runs and the files
-     * cell, with at least one measured value */
-    if (l->nf < 3 || c[0].n == 0 || !is_legacy_size(&c[1]))
-        return K_SKIP;
-    size_t last = l->nf < 27 ? l->nf : 27;
-    if (last > MAXCELLS)
-        last = MAXCELLS;
-    int measured = 0;
-    for (size_t i = 2; i < last; i++) {
-        if (i == 14) {
-            if (!is_legacy_files(&c[i]))
-                return K_SKIP;
-            continue;
-        }
-        if (is_number(&c[i]) || is_plus(&c[i]))
-            measured = 1;
-        else if (c[i].n != 0)
-            return K_SKIP;
-    }
-    if (!measured)
-        return K_SKIP;
-    *lay = L_LEGACY;
-    return K_ROW;
-}
-
-/* ==== sniff ==== */
-
-static int starts_with(const char *p, size_t n, const char *s)
-{
-    size_t k = strlen(s);
-    return n >= k && memcmp(p, s, k) == 0;
-}
-
-static int sniff(const char *buf, size_t len)
-{
-    if (len > SNIFF_SCAN)
-        len = SNIFF_SCAN;
-    const char *p = buf, *end = buf + len;
-    int text = 0;
-    struct line *l = pb_xmalloc(sizeof(*l));
-    int score = 0;
-    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-        p += 3;
-    while (p < end && score == 0) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        const char *a = p;
-        while (a < e && is_blank(*a))
-            a++;
-        const char *b = e;
-        while (b > a && is_blank(b[-1]))
-            b--;
-        size_t n = (size_t)(b - a);
-        if (starts_with(a, n, "format_version,bonnie_version,") ||
-            starts_with(a, n, "name,file_size,putc,putc_cpu,")) {
-            score = 95;
-        } else if (starts_with(a, n, "Version ") &&
-                   (pb_contains(a, n, "------Sequential Output------") ||
-                    pb_contains(a, n, "------Sequential Create------"))) {
-            text = 1;
-        } else if (memchr(a, ',', n)) {
-            l->p = a;
-            l->n = n;
-            split(l, a);
-            enum layout lay;
-            /* a version-prefixed row is a strong marker even when cut by
-             * the scan window or broken (the parser names the fault); a
-             * 1.0x row only counts when complete */
-            if (classify(l, &lay) == K_ROW) {
-                if (lay != L_LEGACY && l->nf >= 20)
-                    score = 90;
-                else if (lay == L_LEGACY && l->nf == 27)
-                    score = 80;
-            }
-        }
-        if (!nl)
-            break;
-        p = nl + 1;
-    }
-    free(l);
-    if (score)
-        return score;
-    return text ? 60 : 0;
-}
 
 /* ==== parsing cells ==== */
 
@@ -423,8 +112,7 @@ static int bad_cell(struct ctx *x, const struct cell *c, const char *what,
     char s[64];
     show(c, s, sizeof(s));
     return pb_err_set(x->err, PB_EINPUT, x->path, x->l->lineno, c->col,
-                      "invalid %s \"%s\" in column \"%s\"", what, s,
-                      colname);
+                      "invalid %s \"%s\" in column \"%s\"", what, s, colname);
 }
 
 /* Cell text copied into tmp (NUL-terminated); 0 when too long. */
@@ -437,7 +125,6 @@ static int cell_str(const struct cell *c, char *tmp, size_t size)
     return 1;
 }
 
-
 /* A rate or %CPU cell. */
 static int parse_stat(struct ctx *x, const struct cell *c, double mult,
                       const char *colname, struct meas *m)
@@ -445,11 +132,11 @@ static int parse_stat(struct ctx *x, const struct cell *c, double mult,
     m->st = M_EMPTY;
     if (c->n == 0)
         return PB_OK;
-    if (is_plus(c)) {
+    if (bonnie_is_plus(c)) {
         m->st = M_PLUS;
         return PB_OK;
     }
-    if (!is_number(c) || to_double(c, c->n, &m->v) != 0)
+    if (!bonnie_is_number(c) || bonnie_to_double(c, c->n, &m->v) != 0)
         return bad_cell(x, c, "value", colname);
     m->v *= mult;
     m->st = M_VALUE;
@@ -463,11 +150,11 @@ static int parse_latency(struct ctx *x, const struct cell *c,
     m->st = M_EMPTY;
     if (c->n == 0)
         return PB_OK;
-    if (is_plus(c)) {
+    if (bonnie_is_plus(c)) {
         m->st = M_PLUS;
         return PB_OK;
     }
-    size_t d = dec_len(c->p, c->n);
+    size_t d = bonnie_dec_len(c->p, c->n);
     const char *u = c->p + d;
     size_t un = c->n - d;
     double mult = 0;
@@ -479,7 +166,7 @@ static int parse_latency(struct ctx *x, const struct cell *c,
         mult = 1e6;
     else if (un == 1 && *u == 's')
         mult = 1e9;
-    if (!d || mult == 0 || to_double(c, d, &m->v) != 0)
+    if (!d || mult == 0 || bonnie_to_double(c, d, &m->v) != 0)
         return bad_cell(x, c, "latency", colname);
     m->v *= mult;
     m->st = M_VALUE;
@@ -487,16 +174,16 @@ static int parse_latency(struct ctx *x, const struct cell *c,
 }
 
 /* A whole number such as a count; NAN when the cell is empty. */
-static int parse_count(struct ctx *x, const struct cell *c,
-                       const char *colname, double *out)
+static int parse_count(struct ctx *x, const struct cell *c, const char *colname,
+                       double *out)
 {
     *out = NAN;
     if (c->n == 0)
         return PB_OK;
     size_t i = 0;
-    while (i < c->n && is_digit(c->p[i]))
+    while (i < c->n && bonnie_is_digit(c->p[i]))
         i++;
-    if (i == 0 || i != c->n || to_double(c, c->n, out) != 0)
+    if (i == 0 || i != c->n || bonnie_to_double(c, c->n, out) != 0)
         return bad_cell(x, c, "number", colname);
     return PB_OK;
 }
@@ -511,10 +198,10 @@ static int parse_size(struct ctx *x, const struct cell *c, double bare,
         return PB_OK;
     char tmp[64];
     double v;
-    if (!cell_str(c, tmp, sizeof(tmp)) || !is_digit(tmp[0]))
+    if (!cell_str(c, tmp, sizeof(tmp)) || !bonnie_is_digit(tmp[0]))
         return bad_cell(x, c, "size", colname);
-    if (is_number(c)) {
-        if (to_double(c, c->n, &v) != 0)
+    if (bonnie_is_number(c)) {
+        if (bonnie_to_double(c, c->n, &v) != 0)
             return bad_cell(x, c, "size", colname);
         v *= bare;
     } else if (pb_parse_size(tmp, 0, &v) != 0) {
@@ -527,7 +214,6 @@ static int parse_size(struct ctx *x, const struct cell *c, double bare,
 }
 
 /* ==== one row ==== */
-
 
 /* A sub-cell [p, p+n) of c, for the 1.0x combined cells. */
 static struct cell sub(const struct cell *c, const char *p, size_t n)
@@ -566,9 +252,9 @@ static int legacy_params(struct ctx *x, struct params *pr)
         while (q < end && *q != ':' && *q != '/')
             q++;
         struct cell m = sub(c, p, (size_t)(q - p));
-        if (cell_is(&m, "link") || cell_is(&m, "-1"))
+        if (bonnie_cell_is(&m, "link") || bonnie_cell_is(&m, "-1"))
             pr->link = "link";
-        else if (cell_is(&m, "symlink") || cell_is(&m, "-2"))
+        else if (bonnie_cell_is(&m, "symlink") || bonnie_cell_is(&m, "-2"))
             pr->link = "symlink";
         else if ((rc = parse_count(x, &m, "num_files", &pr->maxs)) != PB_OK)
             return rc;
@@ -597,8 +283,8 @@ static int v_params(struct ctx *x, enum layout lay, struct params *pr)
     const struct cols *k = &layouts[lay];
     int rc;
     if ((rc = parse_count(x, &c[3], "concurrency", &pr->conc)) != PB_OK ||
-        (rc = parse_size(x, &c[5], 1048576.0, "file_size",
-                         &pr->file_size)) != PB_OK ||
+        (rc = parse_size(x, &c[5], 1048576.0, "file_size", &pr->file_size)) !=
+            PB_OK ||
         (rc = parse_size(x, &c[6], 1, "chunk_size", &pr->chunk)) != PB_OK)
         return rc;
     if (lay == L_V198 &&
@@ -609,10 +295,10 @@ static int v_params(struct ctx *x, enum layout lay, struct params *pr)
     size_t f = k->files;
     if ((rc = parse_count(x, &c[f], "num_files", &pr->nfiles)) != PB_OK)
         return rc;
-    if (cell_is(&c[f + 1], "link") || cell_is(&c[f + 1], "symlink"))
-        pr->link = cell_is(&c[f + 1], "link") ? "link" : "symlink";
-    else if ((rc = parse_count(x, &c[f + 1], "max_size", &pr->maxs)) !=
-             PB_OK)
+    if (bonnie_cell_is(&c[f + 1], "link") ||
+        bonnie_cell_is(&c[f + 1], "symlink"))
+        pr->link = bonnie_cell_is(&c[f + 1], "link") ? "link" : "symlink";
+    else if ((rc = parse_count(x, &c[f + 1], "max_size", &pr->maxs)) != PB_OK)
         return rc;
     if ((rc = parse_count(x, &c[f + 2], "min_size", &pr->mins)) != PB_OK)
         return rc;
@@ -711,7 +397,6 @@ static int bad_name(struct ctx *x, const struct cell *c)
     return PB_OK;
 }
 
-
 static int do_row(struct ctx *x, enum layout lay)
 {
     const struct line *l = x->l;
@@ -742,8 +427,7 @@ static int do_row(struct ctx *x, enum layout lay)
     if (rc != PB_OK)
         return rc;
 
-    struct params pr = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
-                        NULL};
+    struct params pr = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NULL};
     rc = lay == L_LEGACY ? legacy_params(x, &pr) : v_params(x, lay, &pr);
     if (rc != PB_OK)
         return rc;
@@ -755,13 +439,11 @@ static int do_row(struct ctx *x, enum layout lay)
         size_t col = i < 6 ? k->io + 2 * i : k->ftests + 2 * (i - 6);
         if ((rc = parse_stat(x, &l->c[col], bt->mult, bt->col, &val[i])) !=
                 PB_OK ||
-            (rc = parse_stat(x, &l->c[col + 1], 1, bt->ccol, &cpu[i])) !=
-                PB_OK)
+            (rc = parse_stat(x, &l->c[col + 1], 1, bt->ccol, &cpu[i])) != PB_OK)
             return rc;
         lat[i].st = M_EMPTY;
-        if (lay != L_LEGACY &&
-            (rc = parse_latency(x, &l->c[k->lat + i], bt->lcol, &lat[i])) !=
-                PB_OK)
+        if (lay != L_LEGACY && (rc = parse_latency(x, &l->c[k->lat + i],
+                                                   bt->lcol, &lat[i])) != PB_OK)
             return rc;
         any |= val[i].st != M_EMPTY || cpu[i].st != M_EMPTY ||
                lat[i].st != M_EMPTY;
@@ -772,8 +454,8 @@ static int do_row(struct ctx *x, enum layout lay)
     size_t gi = bonnie_group_of(x->fold, x->set, nc->p, nc->n, &pr);
     struct group *g = &x->fold->g[gi];
     if (lay != L_LEGACY)
-        bonnie_version_fact(x->fold, x->set, g->config, g->host,
-                            l->c[1].p, l->c[1].n);
+        bonnie_version_fact(x->fold, x->set, g->config, g->host, l->c[1].p,
+                            l->c[1].n);
     g->runs++;
     for (size_t i = 0; i < NTESTS; i++) {
         bonnie_acc_add(&g->a[3 * i], &val[i]);
@@ -788,15 +470,14 @@ static int do_row(struct ctx *x, enum layout lay)
 /* Only 1.0x rows (no version cell): the version of the text table bonnie++
  * prints before them ("Version  1.03e  ------Sequential Output------") is
  * the fact bonnie_version; without one, flag.no_version. */
-static void text_version(struct pb_resultset *set, const char *buf,
-                         size_t len)
+static void text_version(struct pb_resultset *set, const char *buf, size_t len)
 {
     const char *p = buf, *end = buf + len;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t n = (size_t)(e - p);
-        if (starts_with(p, n, "Version ") &&
+        if (bonnie_starts_with(p, n, "Version ") &&
             pb_contains(p, n, "------Sequential")) {
             const char *v = p + 8;
             while (v < e && *v == ' ')
@@ -805,8 +486,7 @@ static void text_version(struct pb_resultset *set, const char *buf,
             while (w < e && w - v < 16 &&
                    (isalnum((unsigned char)*w) || *w == '.'))
                 w++;
-            if (w > v && isdigit((unsigned char)*v) &&
-                (w == e || *w == ' ')) {
+            if (w > v && isdigit((unsigned char)*v) && (w == e || *w == ' ')) {
                 char *ver = pb_xstrndup(v, (size_t)(w - v));
                 pb_rs_fact(set, NULL, "bonnie_version", ver);
                 free(ver);
@@ -846,17 +526,17 @@ static int next_row(struct rows *it, struct line *l, enum layout *lay)
         it->p = nl ? nl + 1 : it->end;
         it->lineno++;
         const char *a = p;
-        while (a < e && is_blank(*a))
+        while (a < e && bonnie_is_blank(*a))
             a++;
         const char *b = e;
-        while (b > a && is_blank(b[-1]))
+        while (b > a && bonnie_is_blank(b[-1]))
             b--;
         if (a < b && *a != '#' && memchr(a, ',', (size_t)(b - a))) {
             l->p = a;
             l->n = (size_t)(b - a);
             l->lineno = lineno;
-            split(l, p);
-            if (classify(l, lay) == K_ROW) {
+            bonnie_split(l, p);
+            if (bonnie_classify(l, lay) == K_ROW) {
                 it->next = it->p;
                 return 1;
             }
@@ -925,8 +605,8 @@ static uint64_t row_key(const struct line *l, enum layout lay)
     return i < l->nf && i < MAXCELLS ? name_hash(&l->c[i]) : 1;
 }
 
-static void last_lines(struct pb_resultset *set, const char *buf,
-                       size_t len, struct line *l, struct lastline *t)
+static void last_lines(struct pb_resultset *set, const char *buf, size_t len,
+                       struct line *l, struct lastline *t)
 {
     struct rows it;
     rows_init(&it, buf, len);
@@ -967,8 +647,7 @@ static int parse(const char *path, const char *buf, size_t len,
         long *ll = ll_slot(&last, row_key(l, lay));
         if (*ll > open_until)
             open_until = *ll;
-        if (l->lineno >= open_until &&
-            pb_rs_flush_due(set, fold.ng * NSLOTS)) {
+        if (l->lineno >= open_until && pb_rs_flush_due(set, fold.ng * NSLOTS)) {
             bonnie_emit_all(set, &fold);
             bonnie_fold_release(&fold);
             memset(&fold, 0, sizeof(fold));
@@ -976,8 +655,8 @@ static int parse(const char *path, const char *buf, size_t len,
         }
     }
     if (rc == PB_OK && !seen)
-        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
-                        "no bonnie++ CSV row found");
+        rc =
+            pb_err_set(err, PB_EINPUT, path, 0, 0, "no bonnie++ CSV row found");
     if (rc == PB_OK) {
         bonnie_emit_all(set, &fold);
         if (!set->tool_version)
@@ -990,5 +669,5 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", sniff, parse,
-                                               parse, PB_STREAM_MIN};
+const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", bonnie_sniff,
+                                               parse, parse, PB_STREAM_MIN};

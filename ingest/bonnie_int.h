@@ -1,5 +1,6 @@
-/* Private to the bonnie++ CSV reader (bonnie_csv.c reads rows,
- * bonnie_fold.c folds repeated runs into results): what both share. */
+/* Private to the bonnie++ CSV reader (bonnie_scan.c splits and classifies
+ * lines, bonnie_csv.c reads rows, bonnie_fold.c folds repeated runs into
+ * results): what they share. */
 #ifndef PB_BONNIE_INT_H
 #define PB_BONNIE_INT_H
 
@@ -11,13 +12,65 @@
 
 extern const char BONNIE_TOO_FAST[]; /* "+++++ (too fast to measure)" */
 
+/* ==== scanning rows (bonnie_scan.c) ==== */
+
+#define MAXCELLS 64 /* more are counted, not kept */
+
+enum layout { L_LEGACY, L_V196, L_V198 };
+
+/* Column of the first value cell of the IO tests, the file-test parameter
+ * block, the first value cell of the file tests, and the latencies. */
+struct cols {
+    size_t ncells, io, files, ftests, lat;
+};
+
+struct cell {
+    const char *p; /* trimmed */
+    size_t n;
+    long col; /* 1-based byte column in the line */
+};
+
+struct line {
+    const char *p; /* trimmed of trailing CR and blanks */
+    size_t n;
+    long lineno;
+    struct cell c[MAXCELLS];
+    size_t nf; /* number of cells, may exceed MAXCELLS */
+};
+
+enum kind { K_SKIP, K_ROW };
+
+static inline int bonnie_is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+static inline int bonnie_is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+/* Split l's text into cells, trimmed of blanks; columns from start. */
+void bonnie_split(struct line *l, const char *start);
+int bonnie_cell_is(const struct cell *c, const char *s);
+/* Digits with an optional fraction; the length matched (0: none). */
+size_t bonnie_dec_len(const char *p, size_t n);
+int bonnie_is_plus(const struct cell *c);   /* "+++++": too fast */
+int bonnie_is_number(const struct cell *c); /* bonnie_dec_len of it all */
+/* The first n bytes of c as a finite number; -1 when not one. */
+int bonnie_to_double(const struct cell *c, size_t n, double *out);
+/* Whether l is a bonnie++ CSV row, and its layout in *lay. */
+enum kind bonnie_classify(const struct line *l, enum layout *lay);
+int bonnie_starts_with(const char *p, size_t n, const char *s);
+int bonnie_sniff(const char *buf, size_t len);
+
 /* ==== the twelve bonnie++ tests ==== */
 
 struct btest {
-    const char *metric;           /* value metric */
-    const char *cpu, *lat;        /* its _cpu and _latency companions */
+    const char *metric;    /* value metric */
+    const char *cpu, *lat; /* its _cpu and _latency companions */
     const char *unit;
-    double mult;                  /* K/sec -> B/s */
+    double mult;                   /* K/sec -> B/s */
     const char *col, *ccol, *lcol; /* bonnie++'s CSV column names */
 };
 extern const struct btest bonnie_tests[NTESTS];
@@ -31,7 +84,7 @@ struct meas {
 
 struct params {
     double file_size, chunk, seeks, seekers, conc, nfiles, maxs, mins, dirs,
-        fchunk; /* NAN = absent */
+        fchunk;       /* NAN = absent */
     const char *link; /* "link" / "symlink" instead of max/min */
 };
 
@@ -97,9 +150,8 @@ size_t bonnie_group_of(struct fold *f, struct pb_resultset *set,
 void bonnie_acc_add(struct acc *a, const struct meas *m);
 /* The bonnie_version fact ver[0..n) of the machine of config cfg: set
  * when it is new or differs from the last one set. */
-void bonnie_version_fact(struct fold *f, struct pb_resultset *set,
-                         size_t cfg, const char *host, const char *ver,
-                         size_t n);
+void bonnie_version_fact(struct fold *f, struct pb_resultset *set, size_t cfg,
+                         const char *host, const char *ver, size_t n);
 /* Results of every group in the order rows first named them, then one
  * too_fast_runs fact per machine that has partly too fast metrics. */
 void bonnie_emit_all(struct pb_resultset *set, const struct fold *f);
