@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-/* ==== statements (text in db.c) ==== */
+/* ==== statements (text in db_sql.c) ==== */
 
 enum db_stmt {
     S_BEGIN,
