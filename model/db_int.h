@@ -1,6 +1,6 @@
 /* model/ internals shared by db.c (statements, open, migrations), store.c
- * (storing and forgetting sources), attach.c (label dimensions and
- * re-keying) and query.c (listings and report queries). */
+ * and store_source.c (storing and forgetting sources), attach.c (label
+ * dimensions and re-keying) and query.c (listings and report queries). */
 #ifndef PB_DB_INT_H
 #define PB_DB_INT_H
 
@@ -226,5 +226,9 @@ char *db_signature(const struct pb_kv *params, size_t n, int with_origin);
 long long db_own_insert(struct pb_db *db, const char *label, const char *sig,
                         const struct pb_kv *kv, size_t n, int *rc,
                         struct pb_err *err);
+/* store.c: a parsed set's configurations, tests, results, samples, facts
+ * and series under source_id (store_source.c opens the savepoint). */
+int db_store_rows(struct pb_db *db, const struct pb_resultset *set,
+                  long long source_id, struct pb_err *err);
 
 #endif
