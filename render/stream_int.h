@@ -1,11 +1,19 @@
-/* Private to data.c, stream.c and spread.c: the report's cells on disk,
- * one test in memory at a time (docs/design.md, "Report memory"). */
+/* Private to data.c, data_order.c, stream.c and spread.c: the order of
+ * the report's cells, and the cells on disk with one test in memory at a
+ * time (docs/design.md, "Report memory"). */
 #ifndef PB_STREAM_INT_H
 #define PB_STREAM_INT_H
 
 #include "render/render_int.h"
 
-/* ==== data.c: the order of cells ==== */
+/* ==== data_order.c: the order of cells ==== */
+
+/* After the rows are read: configurations, tests, metrics and cells in
+ * report order, tests' names made unique. */
+void rp_data_order(struct rp_data *d);
+/* After the groups are marked: the metrics a test shows by default (one
+ * throughput per direction beside its mean and p99 latency). */
+void rp_latency_beside(struct rp_data *d);
 
 /* Order of each metric inside a test (index by metric); caller frees. */
 int *rp_metric_orders(const struct rp_data *d);
