@@ -1,9 +1,10 @@
 /* Pasted shell commands in text inputs (terminal notes): zpool create/add/
  * destroy, zfs create/set/inherit and hdparm -W, read in order into the
  * configuration dimensions in force at each line, and the first line
- * (title.c decides whether it is a title).
+ * (title.c decides whether it is a title). Shell lines are split into
+ * commands by cmd_shell.c.
  * docs/experiment-context.md documents every rule. */
-#include "ingest/ingest_int.h"
+#include "ingest/commands_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,7 +12,6 @@
 #include <strings.h>
 
 #define LINE_MAX_SCAN (64 * 1024) /* longer logical lines are not commands */
-#define MAX_TOKENS 512
 #define ORIGIN_CMD_MAX 160
 
 /* ==== dimension lists ==== */
@@ -501,211 +501,46 @@ static void cmd_hdparm(struct state *st, char **tok, size_t ntok)
     }
 }
 
-/* ==== shell lines ==== */
+/* ==== one command ==== */
 
-static const char *base_name(const char *s)
-{
-    const char *b = strrchr(s, '/');
-    return b ? b + 1 : s;
-}
+struct line_ctx {
+    struct state *st;
+    int *is_cmd;
+};
 
-static int known_command(const char *word)
+/* A known command of a shell line (pb_cmd_split): tok[0] is zpool, zfs,
+ * hdparm or fio, after any wrappers. */
+static void on_command(void *vctx, char **tok, size_t ntok)
 {
-    const char *b = base_name(word);
-    return !strcmp(b, "zpool") || !strcmp(b, "zfs") || !strcmp(b, "hdparm") ||
-           !strcmp(b, "fio");
-}
-
-/* Index of the real command in tok: after sudo and its options, doas,
- * time, nohup, env, nice, VAR=value assignments. */
-static size_t skip_wrappers(char **tok, size_t ntok)
-{
-    size_t i = 0;
-    while (i < ntok) {
-        const char *b = base_name(tok[i]);
-        if (!strcmp(b, "sudo") || !strcmp(b, "doas")) {
-            i++;
-            while (i < ntok && tok[i][0] == '-') {
-                const char *o = tok[i++];
-                if ((!strcmp(o, "-u") || !strcmp(o, "-g") ||
-                     !strcmp(o, "-C") || !strcmp(o, "-p")) && i < ntok)
-                    i++;
-                if (!strcmp(o, "--"))
-                    break;
-            }
-        } else if (!strcmp(b, "time") || !strcmp(b, "nohup") ||
-                   !strcmp(b, "env") || !strcmp(b, "command") ||
-                   !strcmp(b, "exec")) {
-            i++;
-        } else if (!strcmp(b, "nice") || !strcmp(b, "ionice")) {
-            i++;
-            while (i < ntok && tok[i][0] == '-')
-                i += (!strcmp(tok[i], "-n") || !strcmp(tok[i], "-c")) ? 2 : 1;
-        } else if (strchr(tok[i], '=') && tok[i][0] != '=' &&
-                   tok[i][0] != '-' &&
-                   strspn(tok[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                  "abcdefghijklmnopqrstuvwxyz0123456789_") ==
-                       (size_t)(strchr(tok[i], '=') - tok[i])) {
-            i++;
-        } else {
-            break;
-        }
-    }
-    return i;
-}
-
-/* Length of the prompt at the start of s (`$ `, `# `, `user@host:~$ `,
- * `[root@box ~]# `, `box:~ me$ `), or 0. */
-static size_t prompt_len(const char *s, size_t n)
-{
-    if (n >= 2 && (s[0] == '$' || s[0] == '#' || s[0] == '%') && s[1] == ' ')
-        return 2;
-    size_t lim = n < 100 ? n : 100;
-    for (size_t i = 1; i + 1 < lim; i++) {
-        char c = s[i];
-        if ((c != '$' && c != '#' && c != '%') || s[i + 1] != ' ')
-            continue;
-        size_t spaces = 0;
-        int mark = 0;
-        for (size_t k = 0; k < i; k++) {
-            if (s[k] == ' ')
-                spaces++;
-            if (s[k] == '@' || s[k] == ':' || s[k] == '~' || s[k] == ']')
-                mark = 1;
-            if (s[k] == '"' || s[k] == '\'' || s[k] == '=' || s[k] == '|' ||
-                s[k] == ';' || s[k] == '\t')
-                return 0;
-        }
-        if (spaces > 3 || !mark)
-            return 0;
-        /* "zfs get all #" is a command, not a prompt */
-        size_t w = strcspn(s, " ");
-        char first[16];
-        if (w < sizeof(first)) {
-            memcpy(first, s, w);
-            first[w] = '\0';
-            if (known_command(first))
-                return 0;
-        }
-        return i + 2;
-    }
-    return 0;
-}
-
-/* Split a logical line into words (shell quoting), ending a command at
- * unquoted ; & | and a # that starts a word. Calls run() per command. */
-static void split_commands(struct state *st, const char *s, size_t n,
-                           int *is_cmd)
-{
-    char **tok = pb_xcalloc(MAX_TOKENS, sizeof(*tok));
-    size_t ntok = 0;
-    struct pb_buf w = PB_BUF_INIT;
-    int inword = 0;
-    size_t i = 0;
-    for (;;) {
-        int end = i >= n;
-        char c = end ? '\0' : s[i];
-        int sep = end || c == ';' || c == '&' || c == '|' ||
-                  (c == '#' && !inword);
-        if (end || sep || c == ' ' || c == '\t') {
-            if (inword && ntok < MAX_TOKENS)
-                tok[ntok++] = pb_buf_take(&w);
-            pb_buf_reset(&w);
-            inword = 0;
-        }
-        if (sep) {
-            size_t k = skip_wrappers(tok, ntok);
-            if (k < ntok && known_command(tok[k])) {
-                *is_cmd = 1;
-                st->out->ncommands++;
-                /* origin: the command as typed, without sudo */
-                struct pb_buf o = PB_BUF_INIT;
-                pb_buf_printf(&o, "command: line %ld:", st->line);
-                for (size_t x = k; x < ntok && o.len < ORIGIN_CMD_MAX; x++)
-                    pb_buf_printf(&o, " %s", tok[x]);
-                char *os = (char *)pb_buf_str(&o);
-                for (char *q = os; *q; q++)
-                    if ((unsigned char)*q < 0x20 || *q == 0x7f)
-                        *q = '?';
-                if (strlen(os) >= ORIGIN_CMD_MAX)
-                    snprintf(st->origin, sizeof(st->origin), "%.*s...",
-                             ORIGIN_CMD_MAX, os);
-                else
-                    snprintf(st->origin, sizeof(st->origin), "%s", os);
-                pb_buf_release(&o);
-                const char *b = base_name(tok[k]);
-                if (!strcmp(b, "zpool"))
-                    cmd_zpool(st, tok + k, ntok - k);
-                else if (!strcmp(b, "zfs"))
-                    cmd_zfs(st, tok + k, ntok - k);
-                else if (!strcmp(b, "hdparm"))
-                    cmd_hdparm(st, tok + k, ntok - k);
-            }
-            for (size_t x = 0; x < ntok; x++)
-                free(tok[x]);
-            ntok = 0;
-            if (end || c == '#')
-                break;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t') {
-            i++;
-            continue;
-        }
-        inword = 1;
-        if (c == '\'' || c == '"') {
-            /* a quote runs to its mate; unbalanced: to the end */
-            size_t k = i + 1;
-            while (k < n && s[k] != c) {
-                if (c == '"' && s[k] == '\\' && k + 1 < n)
-                    k++;
-                pb_buf_putc(&w, s[k]);
-                k++;
-            }
-            i = k < n ? k + 1 : n;
-            continue;
-        }
-        if (c == '\\' && i + 1 < n) {
-            pb_buf_putc(&w, s[i + 1]);
-            i += 2;
-            continue;
-        }
-        pb_buf_putc(&w, c);
-        i++;
-    }
-    pb_buf_release(&w);
-    free(tok);
+    struct line_ctx *lc = vctx;
+    struct state *st = lc->st;
+    *lc->is_cmd = 1;
+    st->out->ncommands++;
+    /* origin: the command as typed, without sudo */
+    struct pb_buf o = PB_BUF_INIT;
+    pb_buf_printf(&o, "command: line %ld:", st->line);
+    for (size_t x = 0; x < ntok && o.len < ORIGIN_CMD_MAX; x++)
+        pb_buf_printf(&o, " %s", tok[x]);
+    char *os = (char *)pb_buf_str(&o);
+    for (char *q = os; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '?';
+    if (strlen(os) >= ORIGIN_CMD_MAX)
+        snprintf(st->origin, sizeof(st->origin), "%.*s...", ORIGIN_CMD_MAX,
+                 os);
+    else
+        snprintf(st->origin, sizeof(st->origin), "%s", os);
+    pb_buf_release(&o);
+    const char *b = pb_cmd_base_name(tok[0]);
+    if (!strcmp(b, "zpool"))
+        cmd_zpool(st, tok, ntok);
+    else if (!strcmp(b, "zfs"))
+        cmd_zfs(st, tok, ntok);
+    else if (!strcmp(b, "hdparm"))
+        cmd_hdparm(st, tok, ntok);
 }
 
 /* ==== scan ==== */
-
-/* 1 when s holds "zpool", "zfs", "hdparm" or "fio" (one pass: memmem per
- * word cost a quarter of parsing a large fio text). */
-static int names_tool(const char *s, size_t n)
-{
-    for (size_t i = 0; i + 3 <= n; i++) {
-        switch (s[i]) {
-        case 'z':
-            if (s[i + 1] == 'f' && s[i + 2] == 's')
-                return 1;
-            if (i + 5 <= n && !memcmp(s + i, "zpool", 5))
-                return 1;
-            break;
-        case 'f':
-            if (s[i + 1] == 'i' && s[i + 2] == 'o')
-                return 1;
-            break;
-        case 'h':
-            if (i + 6 <= n && !memcmp(s + i, "hdparm", 6))
-                return 1;
-            break;
-        default:
-            break;
-        }
-    }
-    return 0;
-}
 
 void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
 {
@@ -759,14 +594,16 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
         }
         /* most lines are output: look closer only at those naming a
          * tool, and at the first line (the title?) */
-        int tool = sn && start_line && names_tool(s, sn);
+        int tool = sn && start_line && pb_cmd_names_tool(s, sn);
         if (sn && start_line && (tool || !first)) {
-            size_t pl = prompt_len(s, sn);
+            size_t pl = pb_cmd_prompt_len(s, sn);
             /* `# Title` is a Markdown heading unless a command follows */
             int is_cmd = pl > 0 && s[0] != '#';
             st.line = start_line;
-            if (tool)
-                split_commands(&st, s + pl, sn - pl, &is_cmd);
+            if (tool) {
+                struct line_ctx lc = {&st, &is_cmd};
+                pb_cmd_split(s + pl, sn - pl, on_command, &lc);
+            }
             if (!first) {
                 first = pb_xstrndup(s, sn);
                 first_n = sn;
