@@ -32,6 +32,10 @@ struct pb_rs_stream {
     int ran;
     size_t flushed; /* results handed to fn so far */
     size_t part;    /* PB_STREAM_PART */
+    /* file-level facts (no host) handed to fn so far, "key\x1fvalue":
+     * open addressing, cap a power of two (0: none yet) */
+    char **sent;
+    size_t nsent, capsent;
 };
 
 /* PB_STREAM_MIN and PB_STREAM_PART, or for the tests the environment's
@@ -90,8 +94,75 @@ static void stream_free(struct pb_rs_stream *st)
         return;
     if (st->map)
         munmap(st->map, st->len);
+    for (size_t i = 0; i < st->capsent; i++)
+        free(st->sent[i]);
+    free(st->sent);
     free(st->path);
     free(st);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void sent_put(char **tab, size_t cap, char *k)
+{
+    size_t j = (size_t)fnv1a(k) & (cap - 1);
+    while (tab[j])
+        j = (j + 1) & (cap - 1);
+    tab[j] = k;
+}
+
+/* 1 when the file-level fact f went with an earlier part; else 0, and it
+ * is remembered. */
+static int sent_before(struct pb_rs_stream *st, const struct pb_fact *f)
+{
+    char *k = pb_xasprintf("%s\x1f%c%s", f->key ? f->key : "",
+                           f->value ? 'v' : 'n', f->value ? f->value : "");
+    if (st->capsent) {
+        size_t j = (size_t)fnv1a(k) & (st->capsent - 1);
+        for (; st->sent[j]; j = (j + 1) & (st->capsent - 1))
+            if (!strcmp(st->sent[j], k)) {
+                free(k);
+                return 1;
+            }
+    }
+    if ((st->nsent + 1) * 2 > st->capsent) {
+        size_t cap = st->capsent ? st->capsent * 2 : 16;
+        char **tab = pb_xcalloc(cap, sizeof(*tab));
+        for (size_t i = 0; i < st->capsent; i++)
+            if (st->sent[i])
+                sent_put(tab, cap, st->sent[i]);
+        free(st->sent);
+        st->sent = tab;
+        st->capsent = cap;
+    }
+    sent_put(st->sent, st->capsent, k);
+    st->nsent++;
+    return 0;
+}
+
+/* A file-level fact is one row of the source parsed whole (pb_rs_fact
+ * keeps one per host and key), but the facts added after the parse
+ * (label_origin, by pb_ingest_apply) come with every part that has a
+ * configuration: a fact that an earlier part already handed over with the
+ * same value is left out of this one. */
+static void drop_sent_facts(struct pb_rs_stream *st, struct pb_resultset *set)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < set->nfacts; i++) {
+        if (!set->facts[i].host && sent_before(st, &set->facts[i]))
+            continue;
+        set->facts[m++] = set->facts[i];
+    }
+    if (m != set->nfacts) {
+        set->nfacts = m;
+        set->fact_ix.cap = 0; /* rebuilt at the next pb_rs_fact */
+    }
 }
 
 /* The set emptied for the next part: every row, config, test, fact and
@@ -177,6 +248,7 @@ int pb_rs_flush(struct pb_resultset *set, const char *done)
     int rc = PB_OK;
     if (set->nresults || set->nfacts) {
         pb_ingest_apply(set, st->map, head_len(st), st->opts);
+        drop_sent_facts(st, set);
         st->flushed += set->nresults;
         rc = st->fn(st->ctx, set, st->err);
         if (rc != PB_OK && !st->err->code)
@@ -288,6 +360,7 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
         return err->code;
     }
     pb_ingest_apply(set, st->map, head_len(st), st->opts);
+    drop_sent_facts(st, set);
     st->fn = NULL;
     return PB_OK;
 }

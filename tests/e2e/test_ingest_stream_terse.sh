@@ -7,7 +7,8 @@
 # "NAME run K"; numjobs clone groups; four disks; fio's interrupt line)
 # the same, to the byte of `sqlite3 .dump`; a broken record near its end
 # stores nothing of it (one line path:line:col: ..., exit 1, the other
-# file stored); and 60,000 records (about 75 MB) are ingested with peak
+# file stored); a title line labels every part, its label_origin fact
+# stored once; and 60,000 records (about 75 MB) are ingested with peak
 # RSS under 64 MB (not under ASan).
 # usage: test_ingest_stream_terse.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
@@ -35,6 +36,21 @@ for f in "$src"/fixtures/fio-terse/*.txt "$src"/fixtures/fio-terse/bad/* \
 done
 STREAM_ARGS=
 [ $n -ge 14 ] || fail "only $n fio terse files compared"
+
+# -- a title line and a job without a name: the title labels the
+# configuration of every part, and its label_origin fact is one row, as
+# parsed whole (fuzz_fio_terse_stream found it stored once per part)
+f="$src/tests/regress/fio_terse_stream/title-and-unnamed-job.txt"
+stream_same "$f" 1 40
+rm -f "$tmp"/s.db*
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest --db "$tmp/s.db" \
+    --quiet "$f" >/dev/null 2>&1 || fail "title-and-unnamed-job: not stored"
+got=$(q "$tmp/s.db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
+want="fio_version=fio-3.33
+label_origin=title: line 1"
+[ "$got" = "$want" ] || fail "title-and-unnamed-job facts: '$got'"
+[ "$(q "$tmp/s.db" "SELECT DISTINCT label FROM config")" = "fio: p4 processes" ] ||
+    fail "title-and-unnamed-job: labels $(q "$tmp/s.db" "SELECT label FROM config")"
 
 # gen N OUT [ARGS]: N records of the v3 and v5 fixtures (bench/gen_corpus.py
 # terse: runs of 1,000 jobs, every 50th job 3 clones, read iops 1000 +
