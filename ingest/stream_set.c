@@ -32,10 +32,10 @@ struct pb_rs_stream {
     int ran;
     size_t flushed; /* results handed to fn so far */
     size_t part;    /* PB_STREAM_PART */
-    /* file-level facts (no host) handed to fn so far, "key\x1fvalue":
-     * open addressing, cap a power of two (0: none yet) */
-    char **sent;
-    size_t nsent, capsent;
+    /* facts the ingest options added to earlier parts (label_origin),
+     * held for the last part */
+    struct pb_fact *held; /* strings malloc'd */
+    size_t nheld, capheld;
 };
 
 /* PB_STREAM_MIN and PB_STREAM_PART, or for the tests the environment's
@@ -94,73 +94,51 @@ static void stream_free(struct pb_rs_stream *st)
         return;
     if (st->map)
         munmap(st->map, st->len);
-    for (size_t i = 0; i < st->capsent; i++)
-        free(st->sent[i]);
-    free(st->sent);
+    for (size_t i = 0; i < st->nheld; i++) {
+        free((char *)st->held[i].host);
+        free((char *)st->held[i].key);
+        free((char *)st->held[i].value);
+    }
+    free(st->held);
     free(st->path);
     free(st);
 }
 
-static uint64_t fnv1a(const char *s)
+static char *dup_or_null(const char *s)
 {
-    uint64_t h = 14695981039346656037ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return s ? pb_xstrdup(s) : NULL;
 }
 
-static void sent_put(char **tab, size_t cap, char *k)
+static int same_str(const char *a, const char *b)
 {
-    size_t j = (size_t)fnv1a(k) & (cap - 1);
-    while (tab[j])
-        j = (j + 1) & (cap - 1);
-    tab[j] = k;
+    return a == b || (a && b && !strcmp(a, b));
 }
 
-/* 1 when the file-level fact f went with an earlier part; else 0, and it
- * is remembered. */
-static int sent_before(struct pb_rs_stream *st, const struct pb_fact *f)
+/* Parsed whole, the facts the ingest options add (pb_ingest_apply: the
+ * title's label_origin) follow the parser's own, once. They are added to
+ * every part, so a part's facts from n0 on are held back (one per host
+ * and key, the last value, as pb_rs_fact keeps them) for the last part. */
+static void hold_applied(struct pb_rs_stream *st, struct pb_resultset *set,
+                         size_t n0)
 {
-    char *k = pb_xasprintf("%s\x1f%c%s", f->key ? f->key : "",
-                           f->value ? 'v' : 'n', f->value ? f->value : "");
-    if (st->capsent) {
-        size_t j = (size_t)fnv1a(k) & (st->capsent - 1);
-        for (; st->sent[j]; j = (j + 1) & (st->capsent - 1))
-            if (!strcmp(st->sent[j], k)) {
-                free(k);
-                return 1;
-            }
+    for (size_t i = n0; i < set->nfacts; i++) {
+        const struct pb_fact *f = &set->facts[i];
+        size_t k = 0;
+        while (k < st->nheld && !(same_str(st->held[k].host, f->host) &&
+                                  same_str(st->held[k].key, f->key)))
+            k++;
+        if (k == st->nheld) {
+            PB_GROW(st->held, st->capheld, st->nheld + 1);
+            st->held[k].host = dup_or_null(f->host);
+            st->held[k].key = dup_or_null(f->key);
+            st->held[k].value = NULL;
+            st->nheld++;
+        }
+        free((char *)st->held[k].value);
+        st->held[k].value = dup_or_null(f->value);
     }
-    if ((st->nsent + 1) * 2 > st->capsent) {
-        size_t cap = st->capsent ? st->capsent * 2 : 16;
-        char **tab = pb_xcalloc(cap, sizeof(*tab));
-        for (size_t i = 0; i < st->capsent; i++)
-            if (st->sent[i])
-                sent_put(tab, cap, st->sent[i]);
-        free(st->sent);
-        st->sent = tab;
-        st->capsent = cap;
-    }
-    sent_put(st->sent, st->capsent, k);
-    st->nsent++;
-    return 0;
-}
-
-/* A file-level fact is one row of the source parsed whole (pb_rs_fact
- * keeps one per host and key), but the facts added after the parse
- * (label_origin, by pb_ingest_apply) come with every part that has a
- * configuration: a fact that an earlier part already handed over with the
- * same value is left out of this one. */
-static void drop_sent_facts(struct pb_rs_stream *st, struct pb_resultset *set)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < set->nfacts; i++) {
-        if (!set->facts[i].host && sent_before(st, &set->facts[i]))
-            continue;
-        set->facts[m++] = set->facts[i];
-    }
-    if (m != set->nfacts) {
-        set->nfacts = m;
+    if (set->nfacts > n0) {
+        set->nfacts = n0;
         set->fact_ix.cap = 0; /* rebuilt at the next pb_rs_fact */
     }
 }
@@ -247,8 +225,9 @@ int pb_rs_flush(struct pb_resultset *set, const char *done)
         return PB_OK;
     int rc = PB_OK;
     if (set->nresults || set->nfacts) {
+        size_t n0 = set->nfacts;
         pb_ingest_apply(set, st->map, head_len(st), st->opts);
-        drop_sent_facts(st, set);
+        hold_applied(st, set, n0);
         st->flushed += set->nresults;
         rc = st->fn(st->ctx, set, st->err);
         if (rc != PB_OK && !st->err->code)
@@ -360,7 +339,16 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
         return err->code;
     }
     pb_ingest_apply(set, st->map, head_len(st), st->opts);
-    drop_sent_facts(st, set);
+    /* what earlier parts' options added and this one's did not */
+    for (size_t k = 0; k < st->nheld; k++) {
+        const struct pb_fact *h = &st->held[k];
+        size_t i = 0;
+        while (i < set->nfacts && !(same_str(set->facts[i].host, h->host) &&
+                                    same_str(set->facts[i].key, h->key)))
+            i++;
+        if (i == set->nfacts)
+            pb_rs_fact(set, h->host, h->key, h->value);
+    }
     st->fn = NULL;
     return PB_OK;
 }

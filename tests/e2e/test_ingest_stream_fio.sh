@@ -30,6 +30,9 @@ for f in "$src"/fixtures/fio-json/*.json "$src"/fixtures/fio-json/bad/* \
     n=$((n + 1))
 done
 [ $n -ge 20 ] || fail "only $n fio JSON files compared"
+# a title line and disk_util: the title's label_origin fact after the
+# end-of-file device facts, streamed as whole (facts compared by rowid)
+stream_same "$src/tests/regress/fio_json_stream/facts-order-title-disk-util.json" 1 40
 
 # gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
 # (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3

@@ -42,6 +42,8 @@ STREAM_ARGS=
 # parsed whole (fuzz_fio_terse_stream found it stored once per part)
 f="$src/tests/regress/fio_terse_stream/title-and-unnamed-job.txt"
 stream_same "$f" 1 40
+# ... and after the end-of-file device fact, as parsed whole
+stream_same "$src/tests/regress/fio_terse_stream/facts-order-title-disk-util.txt" 1 40
 rm -f "$tmp"/s.db*
 POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest --db "$tmp/s.db" \
     --quiet "$f" >/dev/null 2>&1 || fail "title-and-unnamed-job: not stored"
