@@ -12,5 +12,5 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_stream_compare(data, size, "fio-json", 0);
+    return fuzz_stream_compare(data, size, "fio-json");
 }
