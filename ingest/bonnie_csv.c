@@ -525,12 +525,8 @@ static int next_row(struct rows *it, struct line *l, enum layout *lay)
         long lineno = it->lineno;
         it->p = nl ? nl + 1 : it->end;
         it->lineno++;
-        const char *a = p;
-        while (a < e && bonnie_is_blank(*a))
-            a++;
-        const char *b = e;
-        while (b > a && bonnie_is_blank(b[-1]))
-            b--;
+        const char *a = p, *b = e;
+        bonnie_trim(&a, &b);
         if (a < b && *a != '#' && memchr(a, ',', (size_t)(b - a))) {
             l->p = a;
             l->n = (size_t)(b - a);

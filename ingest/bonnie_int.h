@@ -50,6 +50,15 @@ static inline int bonnie_is_digit(char ch)
     return ch >= '0' && ch <= '9';
 }
 
+/* [*a, *b) without its leading and trailing blanks. */
+static inline void bonnie_trim(const char **a, const char **b)
+{
+    while (*a < *b && bonnie_is_blank(**a))
+        (*a)++;
+    while (*b > *a && bonnie_is_blank((*b)[-1]))
+        (*b)--;
+}
+
 /* Split l's text into cells, trimmed of blanks; columns from start. */
 void bonnie_split(struct line *l, const char *start);
 int bonnie_cell_is(const struct cell *c, const char *s);

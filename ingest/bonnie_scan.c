@@ -22,10 +22,7 @@ void bonnie_split(struct line *l, const char *start)
         if (l->nf < MAXCELLS) {
             struct cell *c = &l->c[l->nf];
             const char *a = p, *b = e;
-            while (a < b && bonnie_is_blank(*a))
-                a++;
-            while (b > a && bonnie_is_blank(b[-1]))
-                b--;
+            bonnie_trim(&a, &b);
             c->p = a;
             c->n = (size_t)(b - a);
             c->col = (long)(a - start) + 1;
@@ -243,12 +240,8 @@ int bonnie_sniff(const char *buf, size_t len)
     while (p < end && score == 0) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
-        const char *a = p;
-        while (a < e && bonnie_is_blank(*a))
-            a++;
-        const char *b = e;
-        while (b > a && bonnie_is_blank(b[-1]))
-            b--;
+        const char *a = p, *b = e;
+        bonnie_trim(&a, &b);
         size_t n = (size_t)(b - a);
         if (bonnie_starts_with(a, n, "format_version,bonnie_version,") ||
             bonnie_starts_with(a, n, "name,file_size,putc,putc_cpu,")) {
