@@ -338,17 +338,12 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
         st->fn = NULL;
         return err->code;
     }
+    /* the held facts after the parser's own; this part's options then
+     * set them again in place (pb_rs_fact: one per host and key) */
+    for (size_t k = 0; k < st->nheld; k++)
+        pb_rs_fact(set, st->held[k].host, st->held[k].key,
+                   st->held[k].value);
     pb_ingest_apply(set, st->map, head_len(st), st->opts);
-    /* what earlier parts' options added and this one's did not */
-    for (size_t k = 0; k < st->nheld; k++) {
-        const struct pb_fact *h = &st->held[k];
-        size_t i = 0;
-        while (i < set->nfacts && !(same_str(set->facts[i].host, h->host) &&
-                                    same_str(set->facts[i].key, h->key)))
-            i++;
-        if (i == set->nfacts)
-            pb_rs_fact(set, h->host, h->key, h->value);
-    }
     st->fn = NULL;
     return PB_OK;
 }
