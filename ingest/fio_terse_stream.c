@@ -27,6 +27,7 @@
  * whole for the message; the parts stored so far are rolled back with
  * the source's savepoint. */
 #include "ingest/fio_terse_int.h"
+#include "ingest/stream_names.h"
 
 #include <limits.h>
 #include <math.h>
@@ -35,78 +36,6 @@
 #include <string.h>
 
 #define CHUNK_RECS ((size_t)256) /* records held before a group is cut */
-#define NONE       ((size_t)-1)
-
-/* ==== job names and their runs ==== */
-
-struct name {
-    const char *s;
-    uint64_t hash;
-    size_t nruns, last1; /* pass 1: runs of the name, the last one */
-    size_t k, last2;     /* pass 2: runs labelled so far, the last one */
-};
-
-struct names {
-    struct name *v;
-    size_t n, cap;
-    size_t *slot; /* index + 1 into v; 0: empty */
-    size_t nslot; /* a power of 2, at least twice n */
-    struct pb_arena arena;
-};
-
-static uint64_t hash_of(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-static void names_grow(struct names *t)
-{
-    size_t nslot = t->nslot ? t->nslot * 2 : 1024;
-    size_t *slot = pb_xcalloc(nslot, sizeof(*slot));
-    for (size_t i = 0; i < t->n; i++) {
-        size_t k = (size_t)t->v[i].hash & (nslot - 1);
-        while (slot[k])
-            k = (k + 1) & (nslot - 1);
-        slot[k] = i + 1;
-    }
-    free(t->slot);
-    t->slot = slot;
-    t->nslot = nslot;
-}
-
-/* The entry of name s[0..n), added when add is set; NULL when absent. */
-static struct name *names_get(struct names *t, const char *s, size_t n, int add)
-{
-    uint64_t h = hash_of(s, n);
-    if (t->nslot) {
-        for (size_t k = (size_t)h & (t->nslot - 1); t->slot[k];
-             k = (k + 1) & (t->nslot - 1)) {
-            struct name *e = &t->v[t->slot[k] - 1];
-            if (e->hash == h && !strncmp(e->s, s, n) && e->s[n] == '\0')
-                return e;
-        }
-    }
-    if (!add)
-        return NULL;
-    if (2 * (t->n + 1) > t->nslot)
-        names_grow(t);
-    PB_GROW(t->v, t->cap, t->n + 1);
-    struct name *e = &t->v[t->n++];
-    memset(e, 0, sizeof(*e));
-    e->s = pb_arena_strndup(&t->arena, s, n);
-    e->hash = h;
-    e->last1 = e->last2 = NONE;
-    size_t k = (size_t)h & (t->nslot - 1);
-    while (t->slot[k])
-        k = (k + 1) & (t->nslot - 1);
-    t->slot[k] = t->n;
-    return e;
-}
 
 /* ==== the stream ==== */
 
@@ -116,7 +45,7 @@ struct tstream {
     struct pb_resultset *set;
     struct ctx c;                         /* pass 2's records; header lines */
     struct pb_resultset *hdr, *dev, *imp; /* kept until the end */
-    struct names names;
+    struct pb_sn_table names;
     char *version; /* the first record's fio version, or NULL */
     struct field *f;
     size_t capf;
@@ -231,11 +160,7 @@ static int plan(struct tstream *t)
             run++;
         if (!t->version && cur->ver)
             t->version = pb_xstrndup(cur->ver, cur->vlen);
-        struct name *e = names_get(&t->names, cur->name, cur->nlen, 1);
-        if (e->last1 != run) {
-            e->nruns++;
-            e->last1 = run;
-        }
+        pb_sn_count_run(&t->names, cur->name, cur->nlen, run);
         prev = cur;
         cur = cur == &pk[0] ? &pk[1] : &pk[0];
     }
@@ -253,16 +178,9 @@ static int emit(struct tstream *t, size_t k)
     struct ctx *c = &t->c;
     for (size_t i = 0; i < k; i++) {
         struct pb_fio_job *j = &c->r[i].job;
-        struct name *e = names_get(&t->names, j->name, strlen(j->name), 0);
-        if (!e)
+        j->jobname = pb_sn_jobname(&t->names, t->set, j->name, j->run);
+        if (!j->jobname)
             return PB_EINPUT; /* pass 1 read it otherwise */
-        if (e->last2 != j->run) {
-            e->k++;
-            e->last2 = j->run;
-        }
-        j->jobname = e->nruns > 1 ? pb_arena_printf(&t->set->arena,
-                                                    "%s run %zu", j->name, e->k)
-                                  : j->name;
     }
     for (size_t i = 0; i < k;) {
         size_t g = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), k, i,
@@ -440,7 +358,7 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     t.hdr = pb_resultset_new();
     t.dev = pb_resultset_new();
     t.imp = pb_resultset_new();
-    pb_arena_init(&t.names.arena);
+    pb_sn_init(&t.names);
     struct pb_err perr = {0};
     t.c.err = &perr;
     int whole = !plan(&t);
@@ -454,9 +372,7 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     pb_resultset_free(t.hdr);
     pb_resultset_free(t.dev);
     pb_resultset_free(t.imp);
-    free(t.names.v);
-    free(t.names.slot);
-    pb_arena_release(&t.names.arena);
+    pb_sn_release(&t.names);
     free(t.version);
     free(t.f);
     if (whole)

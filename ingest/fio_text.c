@@ -65,7 +65,7 @@ static void refine(struct pb_fio_dstat *x, const struct printed *pr, double bs)
         x->iops = iops;
 }
 
-static int is_clone(const void *ctx, size_t ia, size_t ib)
+int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
     const struct job *a = &c->jobs[ia], *b = &c->jobs[ib];
@@ -76,17 +76,30 @@ static int is_clone(const void *ctx, size_t ia, size_t ib)
 
 /* ==== parse ==== */
 
+int pb_fio_text_incomplete(const struct ctx *c, const struct job *j)
+{
+    if (!j->full || j->has_cpu)
+        return PB_OK;
+    return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
+                      "job \"%s\" is incomplete: no \"cpu\" line "
+                      "(truncated output?)",
+                      j->job.name);
+}
+
+void pb_fio_text_set_usable(struct job *j)
+{
+    int failed = j->err != 0 && !pb_fio_moved_data(&j->job.st);
+    j->job.usable = !failed && (pb_fio_any_dir(&j->job.st) || j->has_cpu);
+}
+
 static int check_jobs(struct ctx *c)
 {
     for (size_t i = 0; i < c->njobs; i++) {
         struct job *j = &c->jobs[i];
-        if (j->full && !j->has_cpu)
-            return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
-                              "job \"%s\" is incomplete: no \"cpu\" line "
-                              "(truncated output?)",
-                              j->job.name);
-        int failed = j->err != 0 && !pb_fio_moved_data(&j->job.st);
-        j->job.usable = !failed && (pb_fio_any_dir(&j->job.st) || j->has_cpu);
+        int rc = pb_fio_text_incomplete(c, j);
+        if (rc != PB_OK)
+            return rc;
+        pb_fio_text_set_usable(j);
     }
     return PB_OK;
 }
@@ -116,6 +129,14 @@ static int cmp_jline(const void *a, const void *b)
     return r ? r : (x->line < y->line ? -1 : x->line > y->line);
 }
 
+size_t pb_fio_text_key_len(const char *job)
+{
+    const char *hash = strrchr(job, '#');
+    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
+        return (size_t)(hash - job);
+    return strlen(job);
+}
+
 /* Each result gets the line of its job (its clone "<job>#<k>" too), so
  * that pasted commands apply as of there (ingest/context.c). */
 static void set_lines(struct ctx *c)
@@ -132,12 +153,7 @@ static void set_lines(struct ctx *c)
     for (size_t r = 0; r < c->set->nresults; r++) {
         struct pb_result *res = &c->set->results[r];
         const char *job = res->job ? res->job : "";
-        size_t len = strlen(job);
-        const char *hash = strrchr(job, '#');
-        if (hash && hash[1] && strspn(hash + 1, "0123456789") ==
-                                   strlen(hash + 1))
-            len = (size_t)(hash - job);
-        char *key = pb_xstrndup(job, len);
+        char *key = pb_xstrndup(job, pb_fio_text_key_len(job));
         struct jline k = {key, 0};
         size_t lo = 0, hi = n;
         while (lo < hi) { /* first entry with that name */
@@ -155,14 +171,14 @@ static void set_lines(struct ctx *c)
     free(v);
 }
 
-static void emit_all(struct ctx *c)
+void pb_fio_text_finish(struct ctx *c, size_t njobs)
 {
     /* clone groups first: they decide numjobs */
-    size_t *ncl = pb_xcalloc(c->njobs + 1, sizeof(*ncl));
-    for (size_t i = 0; i < c->njobs; i += ncl[i])
+    size_t *ncl = pb_xcalloc(njobs + 1, sizeof(*ncl));
+    for (size_t i = 0; i < njobs; i += ncl[i])
         ncl[i] = pb_fio_count_clones(&c->jobs[0].job, sizeof(c->jobs[0]),
-                                     c->njobs, i, is_clone, c);
-    for (size_t i = 0; i < c->njobs;) {
+                                     njobs, i, pb_fio_text_is_clone, c);
+    for (size_t i = 0; i < njobs;) {
         size_t n = ncl[i];
         for (size_t k = 0; k < n; k++) {
             struct job *j = &c->jobs[i + k];
@@ -188,9 +204,34 @@ static void emit_all(struct ctx *c)
         i += n;
     }
     free(ncl);
+}
+
+static void emit_all(struct ctx *c)
+{
+    pb_fio_text_finish(c, c->njobs);
     pb_fio_emit_all(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs,
-                    is_clone, c);
+                    pb_fio_text_is_clone, c);
     set_lines(c);
+}
+
+int pb_fio_text_named(const struct ctx *c, const struct job *j)
+{
+    return j->job.usable && pb_fio_text_cmd_opt(c, j, "filename") != NULL;
+}
+
+void pb_fio_text_job_facts(const struct ctx *c, const struct job *j,
+                           struct pb_resultset *dev, double *ran, double *asked)
+{
+    if (!j->job.usable)
+        return;
+    pb_fio_fact_add(dev, j->job.host, "device",
+                    pb_fio_text_cmd_opt(c, j, "filename"));
+    double rt = pb_fio_longest_runtime(&j->job.st), ns;
+    if (!(rt > 0) || rt <= *ran)
+        return;
+    *ran = rt;
+    const char *v = pb_fio_text_cmd_opt(c, j, "runtime");
+    *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
 }
 
 /* The target of the command lines, the interruption, the flags. */
@@ -199,8 +240,7 @@ static void file_facts(struct ctx *c)
     double ran = NAN, asked = NAN;
     int named = 0;
     for (size_t i = 0; i < c->njobs; i++)
-        named |= c->jobs[i].job.usable &&
-                 pb_fio_text_cmd_opt(c, &c->jobs[i], "filename") != NULL;
+        named |= pb_fio_text_named(c, &c->jobs[i]);
     /* else the disks fio saw, each once */
     for (char *d = c->disks.len ? c->disks.s : NULL; d && !named;) {
         char *comma = strchr(d, ',');
@@ -209,26 +249,15 @@ static void file_facts(struct ctx *c)
         pb_fio_fact_add(c->set, NULL, "device", d);
         d = comma ? comma + 1 : NULL;
     }
-    for (size_t i = 0; i < c->njobs; i++) {
-        const struct job *j = &c->jobs[i];
-        if (!j->job.usable)
-            continue;
-        pb_fio_fact_add(c->set, j->job.host, "device",
-                        pb_fio_text_cmd_opt(c, j, "filename"));
-        double rt = pb_fio_longest_runtime(&j->job.st), ns;
-        if (!(rt > 0) || rt <= ran)
-            continue;
-        ran = rt;
-        const char *v = pb_fio_text_cmd_opt(c, j, "runtime");
-        asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
-    }
+    for (size_t i = 0; i < c->njobs; i++)
+        pb_fio_text_job_facts(c, &c->jobs[i], c->set, &ran, &asked);
     if (c->intr_line)
         pb_fio_flag_interrupted(c->set, c->intr_line, c->intr,
                                 strlen(c->intr), ran, asked);
     pb_fio_flag_file(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs);
 }
 
-static int fio_text_parse(const char *path, const char *buf, size_t len,
+int pb_fio_text_whole(const char *path, const char *buf, size_t len,
                           struct pb_resultset *set, struct pb_err *err)
 {
     if (!pb_fio_text_rx_start())
@@ -276,4 +305,5 @@ static int fio_text_parse(const char *path, const char *buf, size_t len,
 
 
 const struct pb_parser pb_parser_fio_text = {
-    "fio-text", pb_fio_text_sniff, fio_text_parse, NULL, 0};
+    "fio-text", pb_fio_text_sniff, pb_fio_text_whole, pb_fio_text_stream,
+    PB_STREAM_MIN_TEXT};

@@ -61,6 +61,13 @@ struct job {
     struct printed pr[D_N];
 };
 
+/* A pasted job file being read: "[name]" lines, then "key=value". */
+struct jobfile {
+    const char *pending; /* "[name]" just seen, no option yet */
+    struct kvl *dst;     /* options go here; NULL: not in a job file */
+    long run;            /* index of the run it fills; -1: none yet */
+};
+
 struct ctx {
     const char *path;
     struct pb_resultset *set;
@@ -81,13 +88,14 @@ struct ctx {
     const char *probe_host;
     int nprobe;
     long jobcount;    /* for names of nameless jobs */
-};
-
-/* A pasted job file being read: "[name]" lines, then "key=value". */
-struct jobfile {
-    const char *pending; /* "[name]" just seen, no option yet */
-    struct kvl *dst;     /* options go here; NULL: not in a job file */
-    long run;            /* index of the run it fills; -1: none yet */
+    struct jobfile jf; /* a pasted job file being read */
+    /* Streamed (fio_text_stream.c): called after each line is scanned,
+     * next the text after it. It may take jobs [0, njobs - 1) out of
+     * c->jobs (every job but the last is complete: lines only ever change
+     * the last one) and move the strings the scan keeps to another set;
+     * not PB_OK stops the scan with that code. */
+    int (*each_line)(struct ctx *c, const char *next);
+    void *owner;
 };
 
 /* A new run starting at line; returns it (valid until the next one). */
@@ -132,5 +140,35 @@ void pb_fio_text_job_test(struct ctx *c, struct job *j, size_t nclones,
  * NULL. */
 const char *pb_fio_text_cmd_opt(const struct ctx *c, const struct job *j,
                                 const char *key);
+
+/* ==== fio_text.c: the steps the whole and the streamed parse share ==== */
+
+/* Jobs ia and ib of c are numjobs clones of one job. */
+int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib);
+/* PB_EINPUT (c->err set) for a job block cut short (no cpu line). */
+int pb_fio_text_incomplete(const struct ctx *c, const struct job *j) PB_WUR;
+/* j->job.usable: not a failed job, something to emit. */
+void pb_fio_text_set_usable(struct job *j);
+/* The tests and exact values of jobs [0, n) of c (whole groups of
+ * clones; usable set), in c->set. */
+void pb_fio_text_finish(struct ctx *c, size_t n);
+/* Length of the job key of a result's job ("name#2": "name"). */
+size_t pb_fio_text_key_len(const char *job);
+/* j is usable and a pasted command gives its filename. */
+int pb_fio_text_named(const struct ctx *c, const struct job *j);
+/* The device fact of usable job j in dev; the longest runtime so far
+ * (ran) and what was asked of that job (asked). */
+void pb_fio_text_job_facts(const struct ctx *c, const struct job *j,
+                           struct pb_resultset *dev, double *ran,
+                           double *asked);
+/* The parser table's parse: the whole buffer. */
+int pb_fio_text_whole(const char *path, const char *buf, size_t len,
+                      struct pb_resultset *set, struct pb_err *err);
+
+/* ==== fio_text_stream.c ==== */
+
+/* The parser table's streamed parse (docs/design.md "Streaming ingest"). */
+int pb_fio_text_stream(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err);
 
 #endif

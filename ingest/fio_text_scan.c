@@ -292,7 +292,6 @@ struct scan {
     int dir;         /* direction being read, -1 none */
     int pct_dir;     /* direction of a clat percentiles block, -1 none */
     int pct_unit;
-    struct jobfile jf; /* a pasted job file being read */
     int disks;         /* in the lines after "Disk stats (read/write):" */
 };
 
@@ -601,7 +600,7 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         }
         sc->pct_dir = -1;
     }
-    if (pb_fio_text_jobfile_line(c, &sc->jf, sc->line, s, n))
+    if (pb_fio_text_jobfile_line(c, &c->jf, sc->line, s, n))
         return PB_OK;
     /* cheap tests first: most lines need no pattern at all */
     const char *w = s;
@@ -722,13 +721,27 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
 
 #define MAX_LINE ((size_t)16384)
 
+/* The stream's hook after a line (struct ctx, each_line): it may take the
+ * complete jobs out of c->jobs; the job being read, which is always the
+ * last one (only new_job makes a job, and it becomes sc->job), moves
+ * with them. */
+static int line_done(struct scan *sc, const char *next)
+{
+    struct ctx *c = sc->c;
+    int rc = c->each_line(c, next);
+    if (sc->job)
+        sc->job = &c->jobs[c->njobs - 1];
+    return rc;
+}
+
 int pb_fio_text_scan(struct ctx *c, const char *buf, size_t len)
 {
     struct scan sc;
     memset(&sc, 0, sizeof(sc));
     sc.c = c;
     sc.dir = sc.pct_dir = -1;
-    sc.jf.run = -1;
+    memset(&c->jf, 0, sizeof(c->jf));
+    c->jf.run = -1;
     sc.m.md = pcre2_match_data_create(32, NULL);
     if (!sc.m.md)
         abort(); /* out of memory, as pb_xmalloc does */
@@ -769,9 +782,11 @@ int pb_fio_text_scan(struct ctx *c, const char *buf, size_t len)
             pb_buf_add(&joined, s, n);
             rc = scan_line(&sc, joined.s, joined.len);
             pb_buf_reset(&joined);
-            continue;
+        } else {
+            rc = scan_line(&sc, s, n);
         }
-        rc = scan_line(&sc, s, n);
+        if (rc == PB_OK && c->each_line)
+            rc = line_done(&sc, p);
     }
     if (rc == PB_OK && joined.len > 0)
         rc = scan_line(&sc, joined.s, joined.len);

@@ -384,6 +384,9 @@ struct pb_ingest_opts {
  * the storing thread instead of beside it; docs/design.md, "Streaming
  * ingest", fio terse). */
 #define PB_STREAM_MIN_TERSE ((size_t)1 << 20)
+/* fio normal text from 1 MiB (docs/design.md, "Streaming ingest", fio
+ * text): parsed whole it takes 3 to 20 times its size. */
+#define PB_STREAM_MIN_TEXT ((size_t)1 << 20)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;

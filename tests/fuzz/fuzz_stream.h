@@ -102,10 +102,10 @@ static inline void fuzz_stream_describe(struct pb_buf *b,
 {
     for (size_t i = 0; i < set->nresults; i++) {
         const struct pb_result *r = &set->results[i];
-        pb_buf_printf(&b[0], "r %s|%s|%s|%s|%s|%s|%d|",
+        pb_buf_printf(&b[0], "r %s|%s|%s|%s|%s|%s|%ld|%d|",
                       set->configs[r->config].label, set->tests[r->test].name,
                       r->host ? r->host : "-", r->job ? r->job : "-", r->metric,
-                      r->unit, r->has_value);
+                      r->unit, r->line, r->has_value);
         if (r->has_value)
             pb_buf_printf(&b[0], "%.17g", r->value);
         else

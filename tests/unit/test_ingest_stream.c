@@ -22,7 +22,7 @@ static void test_table(void **state)
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         nstream += p->parse_stream != NULL;
     }
-    assert_int_equal(nstream, 3);
+    assert_int_equal(nstream, 4);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
     const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
     const struct pb_parser *t = pb_ingest_parser_by_name("fio-terse");
@@ -35,8 +35,10 @@ static void test_table(void **state)
     assert_non_null(b->parse_stream);
     assert_non_null(j->parse_stream);
     assert_non_null(t->parse_stream);
-    assert_null(pb_ingest_parser_by_name("fio-text")->parse_stream);
-    assert_int_equal(pb_ingest_parser_by_name("fio-text")->stream_min, 0);
+    const struct pb_parser *x = pb_ingest_parser_by_name("fio-text");
+    assert_non_null(x);
+    assert_non_null(x->parse_stream);
+    assert_int_equal(x->stream_min, 1048576);
 }
 
 /* ==== which files stream ==== */
@@ -117,14 +119,20 @@ static void test_sizes(void **state)
     assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
     unlink(f);
 
-    /* terse,normal output is fio-text's (never streamed), whatever the
-     * size */
+    /* fio normal text (2,239 bytes a copy): streamed from 1 MiB */
+    f = make("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", 469, 0, &n);
+    assert_int_equal(n, 1050091);
+    assert_int_equal(open_as(f, "fio-text"), PB_OK);
+    unlink(f);
+    f = make("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", 468, 0, &n);
+    assert_int_equal(n, 1047852); /* 1 MiB = 1,048,576 */
+    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
+    unlink(f);
+
+    /* terse,normal output is fio-text's, streamed as that */
     f = make("fio-terse/fio-3.33_terse-normal_two-groups.txt", 600, 0, &n);
     assert_true(n > 1048576);
-    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
-    setenv("POOLBENCH_STREAM_MIN", "0", 1);
-    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
-    unsetenv("POOLBENCH_STREAM_MIN");
+    assert_int_equal(open_as(f, "fio-text"), PB_OK);
     unlink(f);
 }
 

@@ -1,0 +1,515 @@
+/* fio normal output streamed: a large text file read in two passes over
+ * the mapped text by the whole parse's own scanner (fio_text_scan.c), its
+ * results stored in parts (docs/design.md, "Streaming ingest", fio text).
+ * The steps per job are fio_text.c's.
+ *
+ * What ties the jobs of a file together: a job's label depends on every
+ * job of its name ("NAME run K" only for a name found in several runs),
+ * each result carries the line of the first job of its label, a single
+ * fio server's hostname makes every job that host's, and the device fact
+ * comes from pasted command lines when any job names a file there, from
+ * the "Disk stats" lines otherwise. What does not: the scanner only ever
+ * changes the last job it made, and a run's header lines, command line
+ * and job file come before its first job. So:
+ *
+ *   pass 1 scans every line; the scanner hands over the jobs it finished
+ *     (all but the last) after each line, and they are counted and let
+ *     go: the runs of each job name with the line of its first job in
+ *     each run, the usable jobs, the disks and fio servers seen, the
+ *     first fio version. A job the whole parse refuses (cut short), a
+ *     line it cannot read or no usable job makes the file parse whole
+ *     (the whole parse names the error).
+ *   pass 2 scans again; every CHUNK_JOBS finished jobs, each complete
+ *     group of numjobs clones (all but the last group, which the next job
+ *     may continue) is labelled, gets its test and results, and the part
+ *     goes to the store once it holds PB_STREAM_PART results. The facts
+ *     the whole parse writes after its results (device, flag.interrupted,
+ *     flag.no_version, flag.implausible) are gathered aside and written
+ *     with the last part, in the same order.
+ *
+ * The scanner's strings (job names, header lines, pasted options) live in
+ * a scratch set of their own, not in the set the parts are stored from:
+ * each step moves the ones still used (the jobs held, the runs they and
+ * the scanner still read) to a new scratch set and frees the old one, and
+ * frees the option arrays of the runs no job can read any more. Memory is
+ * then a step of jobs, one part, the runs in use and the tables of
+ * distinct names, not the file. */
+#include "ingest/fio_text_int.h"
+#include "ingest/stream_names.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_JOBS ((size_t)256) /* finished jobs held before a cut */
+
+/* A name's first job in one of its runs, in file order (pass 1). */
+struct first {
+    size_t name; /* index into names.v */
+    long line;
+};
+
+struct xstream {
+    const char *path, *map;
+    size_t len;
+    struct pb_resultset *set;  /* the parts */
+    struct pb_resultset *scan; /* the scanner's strings (c.set) */
+    struct ctx c;
+    int pass;
+    struct pb_sn_table names; /* job names: their runs */
+    struct first *firsts;     /* pass 1 */
+    size_t nfirsts, capfirsts;
+    struct pb_sn_table labels; /* pass 2: job label -> its first line */
+    /* pass 1's findings */
+    int whole;      /* parse the file whole */
+    size_t usable;  /* usable jobs */
+    char *version;  /* the first fio version, or NULL */
+    struct pb_resultset *disks, *probes; /* device and hostname facts */
+    int nprobe;
+    char *probe_host; /* the fio server, when one */
+    /* pass 2 */
+    struct pb_resultset *dev, *imp; /* facts gathered for the end */
+    int named;
+    double ran, asked;
+    long prev_line;
+    size_t maxjobs;  /* finished jobs held before a cut */
+    size_t nresults; /* results emitted */
+    size_t since;    /* jobs finished since the last move of strings */
+    size_t run_base; /* run number of c.runs[0] (runs count from 0) */
+    size_t lines;    /* lines scanned in this pass */
+};
+
+/* ==== the scanner's strings ==== */
+
+static const char *keep(struct pb_resultset *to, const char *s)
+{
+    return s ? pb_rs_str(to, s) : NULL;
+}
+
+static void keep_kvl(struct pb_resultset *to, struct kvl *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        l->kv[i].key = keep(to, l->kv[i].key);
+        l->kv[i].value = keep(to, l->kv[i].value);
+    }
+}
+
+static void keep_run(struct pb_resultset *to, struct run *r)
+{
+    keep_kvl(to, &r->global);
+    for (size_t k = 0; k < r->nsec; k++) {
+        r->sec[k].name = keep(to, r->sec[k].name);
+        keep_kvl(to, &r->sec[k].kv);
+    }
+    for (size_t k = 0; k < r->nhdr; k++) {
+        struct pb_fio_hdr *h = &r->hdr[k];
+        h->name = keep(to, h->name);
+        h->rw = keep(to, h->rw);
+        h->bs = keep(to, h->bs);
+        h->ioengine = keep(to, h->ioengine);
+        h->iodepth = keep(to, h->iodepth);
+    }
+}
+
+/* A run no job held or to come can read: its arrays go (its strings go
+ * with the scratch set). */
+static void drop_run(struct run *r)
+{
+    free(r->global.kv);
+    for (size_t k = 0; k < r->nsec; k++)
+        free(r->sec[k].kv.kv);
+    free(r->sec);
+    free(r->hdr);
+    free(r->hdr_by_name);
+    free(r->hdr_gids);
+}
+
+/* Move what the scan still reads to a new scratch set and free the rest:
+ * the runs before the first one still read (the held jobs', the last one,
+ * which new jobs join, and the one a pasted job file fills) leave
+ * c->runs, whose indexes then start at t->run_base. */
+static void move_strings(struct xstream *t)
+{
+    struct ctx *c = &t->c;
+    struct pb_resultset *to = pb_resultset_new();
+    if (t->scan->tool_version) /* pass 1 keeps the first one */
+        pb_fio_set_version(to, t->scan->tool_version);
+    size_t low = c->nruns ? c->nruns - 1 : 0;
+    for (size_t i = 0; i < c->njobs; i++)
+        if (c->jobs[i].job.run < low)
+            low = c->jobs[i].job.run;
+    if (c->jf.run >= 0 && (size_t)c->jf.run < low)
+        low = (size_t)c->jf.run;
+    for (size_t r = 0; r < low; r++)
+        drop_run(&c->runs[r]);
+    if (low) {
+        memmove(c->runs, c->runs + low, (c->nruns - low) * sizeof(*c->runs));
+        c->nruns -= low;
+    }
+    t->run_base += low;
+    if (c->jf.run >= 0)
+        c->jf.run -= (long)low;
+    for (size_t r = 0; r < c->nruns; r++)
+        keep_run(to, &c->runs[r]);
+    for (size_t i = 0; i < c->njobs; i++) {
+        struct job *j = &c->jobs[i];
+        j->job.run -= low;
+        j->job.name = keep(to, j->job.name);
+        j->errtext = keep(to, j->errtext);
+    }
+    c->probe_host = keep(to, c->probe_host);
+    c->jf.pending = keep(to, c->jf.pending);
+    pb_resultset_free(t->scan);
+    t->scan = to;
+    c->set = to;
+    t->since = 0;
+}
+
+/* After a line: the strings and runs kept from growing, the pages of
+ * the input read released. */
+static void after_line(struct xstream *t, const char *next)
+{
+    if (t->since >= CHUNK_JOBS || t->c.nruns > CHUNK_JOBS)
+        move_strings(t);
+    if ((++t->lines & 1023) == 0)
+        pb_rs_consumed(t->set, next);
+}
+
+/* The items of buf (separated by sep) as distinct values of fact key in
+ * to (pb_fio_fact_add, as the whole parse adds them); buf emptied. */
+static void drain(struct pb_buf *buf, char sep, struct pb_resultset *to,
+                  const char *key)
+{
+    for (char *p = to && buf->len ? buf->s : NULL; p;) {
+        char *e = strchr(p, sep);
+        if (e)
+            *e = '\0';
+        pb_fio_fact_add(to, NULL, key, p);
+        p = e ? e + 1 : NULL;
+    }
+    pb_buf_reset(buf);
+}
+
+/* Jobs [0, k) leave c->jobs. */
+static void shift_jobs(struct ctx *c, size_t k)
+{
+    if (k == 0)
+        return;
+    memmove(c->jobs, c->jobs + k, (c->njobs - k) * sizeof(*c->jobs));
+    c->njobs -= k;
+}
+
+/* ==== pass 1 ==== */
+
+/* Count finished jobs [0, k) and let them go; PB_EINPUT when the whole
+ * parse would refuse one. */
+static int count(struct xstream *t, size_t k)
+{
+    struct ctx *c = &t->c;
+    for (size_t i = 0; i < k; i++) {
+        struct job *j = &c->jobs[i];
+        if (pb_fio_text_incomplete(c, j) != PB_OK)
+            return PB_EINPUT;
+        pb_fio_text_set_usable(j);
+        t->usable += j->job.usable != 0;
+        const char *nm = j->job.name;
+        size_t run = t->run_base + j->job.run;
+        struct pb_sn_name *e = pb_sn_get(&t->names, nm, strlen(nm), 1);
+        if (e->last1 != run) {
+            PB_GROW(t->firsts, t->capfirsts, t->nfirsts + 1);
+            t->firsts[t->nfirsts].name = (size_t)(e - t->names.v);
+            t->firsts[t->nfirsts++].line = j->line;
+        }
+        pb_sn_count_run(&t->names, nm, strlen(nm), run);
+    }
+    shift_jobs(c, k);
+    t->since += k;
+    return PB_OK;
+}
+
+static int plan_line(struct ctx *c, const char *next)
+{
+    struct xstream *t = c->owner;
+    if (c->njobs > 1) {
+        int rc = count(t, c->njobs - 1);
+        if (rc != PB_OK)
+            return rc;
+    }
+    drain(&c->disks, ',', t->disks, "device");
+    drain(&c->probes, '\n', t->probes, "hostname");
+    after_line(t, next);
+    return PB_OK;
+}
+
+/* Pass 1: 0 when the file streams, 1 when it is parsed whole. */
+static int plan(struct xstream *t)
+{
+    struct ctx *c = &t->c;
+    c->each_line = plan_line;
+    int rc = pb_fio_text_scan(c, t->map, t->len);
+    if (rc == PB_OK)
+        rc = count(t, c->njobs);
+    drain(&c->disks, ',', t->disks, "device");
+    drain(&c->probes, '\n', t->probes, "hostname");
+    pb_rs_consumed(t->set, t->map + t->len);
+    if (rc != PB_OK || t->usable == 0)
+        return 1;
+    if (t->scan->tool_version)
+        t->version = pb_xstrdup(t->scan->tool_version);
+    t->nprobe = c->nprobe;
+    if (c->probe_host)
+        t->probe_host = pb_xstrdup(c->probe_host);
+    /* each job label's first line, as set_lines finds it whole: the
+     * first job of a name in each of its runs ("NAME run K"), or of the
+     * name (one run); a label met twice keeps the first line */
+    for (size_t i = 0; i < t->nfirsts; i++) {
+        struct pb_sn_name *e = &t->names.v[t->firsts[i].name];
+        char *label = e->nruns > 1 ? pb_xasprintf("%s run %zu", e->s, ++e->k)
+                                   : pb_xstrdup(e->s);
+        struct pb_sn_name *l = pb_sn_get(&t->labels, label, strlen(label), 1);
+        if (!l->line || t->firsts[i].line < l->line)
+            l->line = t->firsts[i].line;
+        free(label);
+    }
+    for (size_t i = 0; i < t->names.n; i++)
+        t->names.v[i].k = 0;
+    free(t->firsts);
+    t->firsts = NULL;
+    t->nfirsts = t->capfirsts = 0;
+    return 0;
+}
+
+/* ==== pass 2 ==== */
+
+/* Label, test, results and lines of finished jobs [0, k) (whole groups of
+ * clones); the facts for the end gathered aside; they leave c->jobs. */
+static int emit(struct xstream *t, size_t k)
+{
+    struct ctx *c = &t->c;
+    for (size_t i = 0; i < k; i++) {
+        struct job *j = &c->jobs[i];
+        if (pb_fio_text_incomplete(c, j) != PB_OK)
+            return PB_EINPUT;
+        pb_fio_text_set_usable(j);
+        j->job.jobname = pb_sn_jobname(&t->names, t->set, j->job.name,
+                                       t->run_base + j->job.run);
+        if (!j->job.jobname)
+            return PB_EINPUT; /* pass 1 read it otherwise */
+        if (t->nprobe == 1)
+            j->job.host = t->probe_host;
+    }
+    size_t r0 = t->set->nresults;
+    c->set = t->set; /* tests and configs go to the part */
+    pb_fio_text_finish(c, k);
+    pb_fio_emit_all(t->set, &c->jobs[0].job, sizeof(c->jobs[0]), k,
+                    pb_fio_text_is_clone, c);
+    c->set = t->scan;
+    for (size_t r = r0; r < t->set->nresults; r++) {
+        struct pb_result *res = &t->set->results[r];
+        const char *job = res->job ? res->job : "";
+        struct pb_sn_name *l =
+            pb_sn_get(&t->labels, job, pb_fio_text_key_len(job), 0);
+        if (l)
+            t->prev_line = l->line;
+        res->line = t->prev_line;
+    }
+    t->nresults += t->set->nresults - r0;
+    for (size_t i = 0; i < k; i++) {
+        const struct job *j = &c->jobs[i];
+        t->named |= pb_fio_text_named(c, j);
+        pb_fio_text_job_facts(c, j, t->dev, &t->ran, &t->asked);
+    }
+    pb_fio_flag_jobs(t->imp, &c->jobs[0].job, sizeof(c->jobs[0]), k);
+    shift_jobs(c, k);
+    t->since += k;
+    return PB_OK;
+}
+
+/* Jobs held: cut off every complete group of clones (all of them when
+ * last), store the part when due. PB_OK, PB_EINPUT (the whole parse will
+ * say why), or minus the store's error. */
+static int step(struct xstream *t, int last, const char *upto)
+{
+    struct ctx *c = &t->c;
+    size_t open = c->njobs;
+    if (!last) {
+        /* groups need usable jobs; the last one, still being read, may
+         * join the group before it: its group stays */
+        for (size_t i = 0; i + 1 < c->njobs; i++)
+            pb_fio_text_set_usable(&c->jobs[i]);
+        struct job *lj = &c->jobs[c->njobs - 1];
+        int was = lj->job.usable;
+        lj->job.usable = 1;
+        for (size_t i = 0; i < c->njobs;) {
+            size_t g = pb_fio_count_clones(&c->jobs[0].job, sizeof(c->jobs[0]),
+                                           c->njobs, i, pb_fio_text_is_clone,
+                                           c);
+            if (i + g == c->njobs)
+                open = i;
+            i += g;
+        }
+        lj->job.usable = was;
+        if (open == 0) { /* one group of clones fills the chunk */
+            t->maxjobs *= 2;
+            return PB_OK;
+        }
+    }
+    int rc = emit(t, open);
+    if (rc != PB_OK)
+        return rc;
+    size_t part = pb_rs_stream_part(t->set);
+    t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
+    if (last)
+        return PB_OK;
+    if (!pb_rs_flush_due(t->set, 0)) {
+        pb_rs_consumed(t->set, upto);
+        return PB_OK;
+    }
+    rc = pb_rs_flush(t->set, upto);
+    return rc == PB_OK ? PB_OK : -rc;
+}
+
+static int stream_line(struct ctx *c, const char *next)
+{
+    struct xstream *t = c->owner;
+    /* read in pass 1; kept from growing */
+    pb_buf_reset(&c->disks);
+    pb_buf_reset(&c->probes);
+    int rc = c->njobs > t->maxjobs ? step(t, 0, next) : PB_OK;
+    if (rc == PB_OK)
+        after_line(t, next);
+    return rc;
+}
+
+/* The ctx of a new scan: what pass 1 left is freed. */
+static void rescan(struct xstream *t)
+{
+    struct ctx *c = &t->c;
+    pb_fio_text_free(c);
+    pb_buf_release(&c->disks);
+    pb_buf_release(&c->probes);
+    pb_resultset_free(t->scan);
+    t->scan = pb_resultset_new();
+    struct pb_err *err = c->err;
+    memset(c, 0, sizeof(*c));
+    t->run_base = 0;
+    t->since = t->lines = 0;
+    c->path = t->path;
+    c->set = t->scan;
+    c->err = err;
+    c->owner = t;
+}
+
+static int pass2(struct xstream *t)
+{
+    struct ctx *c = &t->c;
+    struct pb_resultset *set = t->set;
+    rescan(t);
+    c->each_line = stream_line;
+    if (t->version)
+        pb_fio_set_version(set, t->version);
+    /* the hostname facts come before the results, as parsed whole */
+    if (t->nprobe == 1)
+        pb_rs_fact(set, t->probe_host, "hostname", t->probe_host);
+    for (size_t i = 0; t->nprobe > 1 && i < t->probes->nfacts; i++)
+        pb_rs_fact(set, NULL, t->probes->facts[i].key,
+                   t->probes->facts[i].value);
+    size_t part = pb_rs_stream_part(set);
+    t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
+    int rc = pb_fio_text_scan(c, t->map, t->len);
+    if (rc > 0)
+        return PB_EINPUT; /* pass 1 read it (the whole parse says why) */
+    if (rc == PB_OK)
+        rc = step(t, 1, t->map + t->len);
+    if (rc == PB_OK && t->nresults == 0)
+        rc = PB_EINPUT; /* the whole parse names why */
+    return rc;
+}
+
+/* The facts the whole parse gives after its results, in its order. */
+static void end_facts(struct xstream *t)
+{
+    struct pb_resultset *set = t->set;
+    const struct ctx *c = &t->c;
+    const struct pb_resultset *dev = t->named ? t->dev : t->disks;
+    for (size_t i = 0; i < dev->nfacts; i++)
+        pb_rs_fact(set, dev->facts[i].host, dev->facts[i].key,
+                   dev->facts[i].value);
+    if (c->intr_line)
+        pb_fio_flag_interrupted(set, c->intr_line, c->intr, strlen(c->intr),
+                                t->ran, t->asked);
+    if (!set->tool_version)
+        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
+    for (size_t i = 0; i < t->imp->nfacts; i++)
+        pb_rs_fact(set, t->imp->facts[i].host, t->imp->facts[i].key,
+                   t->imp->facts[i].value);
+}
+
+/* The whole parse's error for a file the streamed parse found wrong. */
+static int whole_error(const char *path, const char *buf, size_t len,
+                       struct pb_err *err)
+{
+    struct pb_resultset *tmp = pb_resultset_new();
+    int rc = pb_fio_text_whole(path, buf, len, tmp, err);
+    pb_resultset_free(tmp);
+    if (rc == PB_OK)
+        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
+                        "fio-text: the streamed parse failed where the "
+                        "whole file parses");
+    return rc;
+}
+
+int pb_fio_text_stream(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err)
+{
+    if (!pb_fio_text_rx_start())
+        return pb_fio_text_whole(path, buf, len, set, err);
+    int rc = pb_fio_check_blank(path, buf, len, err);
+    if (rc != PB_OK)
+        return rc;
+    struct xstream t;
+    memset(&t, 0, sizeof(t));
+    t.path = path;
+    t.map = buf;
+    t.len = len;
+    t.set = set;
+    t.ran = t.asked = NAN;
+    t.scan = pb_resultset_new();
+    t.disks = pb_resultset_new();
+    t.probes = pb_resultset_new();
+    t.dev = pb_resultset_new();
+    t.imp = pb_resultset_new();
+    pb_sn_init(&t.names);
+    pb_sn_init(&t.labels);
+    struct pb_err perr = {0};
+    t.c.path = path;
+    t.c.set = t.scan;
+    t.c.err = &perr;
+    t.c.owner = &t;
+    int whole = plan(&t);
+    if (!whole) {
+        rc = pass2(&t);
+        if (rc == PB_OK)
+            end_facts(&t);
+    }
+    pb_fio_text_free(&t.c);
+    pb_buf_release(&t.c.disks);
+    pb_buf_release(&t.c.probes);
+    pb_resultset_free(t.scan);
+    pb_resultset_free(t.disks);
+    pb_resultset_free(t.probes);
+    pb_resultset_free(t.dev);
+    pb_resultset_free(t.imp);
+    pb_sn_release(&t.names);
+    pb_sn_release(&t.labels);
+    free(t.firsts);
+    free(t.version);
+    free(t.probe_host);
+    if (whole)
+        return pb_fio_text_whole(path, buf, len, set, err);
+    if (rc < 0)
+        return -rc;
+    if (rc != PB_OK)
+        return whole_error(path, buf, len, err);
+    return PB_OK;
+}

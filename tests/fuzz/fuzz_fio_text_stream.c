@@ -1,0 +1,14 @@
+/* libFuzzer harness: the fio normal-text parser streamed (ingest/fio_text_stream.c,
+ * docs/design.md "Streaming ingest", fio text) on any bytes, in parts of
+ * one result, against the same bytes parsed whole: the same error (line,
+ * column and message), or the same results (config, test, job, metric,
+ * value, in order) and the same facts in the same order, every part a set
+ * the database can store.
+ * See tests/fuzz/fuzz.h and fuzz_stream.h. */
+#define _GNU_SOURCE
+#include "tests/fuzz/fuzz_stream.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_stream_compare(data, size, "fio-text");
+}
