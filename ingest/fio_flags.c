@@ -178,3 +178,18 @@ void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
         pb_rs_fact(set, NULL, "flag.no_version", "no version found");
     pb_fio_flag_jobs(set, first, size, n);
 }
+
+void pb_fio_copy_facts(struct pb_resultset *set,
+                       const struct pb_resultset *from)
+{
+    for (size_t i = 0; i < from->nfacts; i++)
+        pb_rs_fact(set, from->facts[i].host, from->facts[i].key,
+                   from->facts[i].value);
+}
+
+void pb_fio_flag_end(struct pb_resultset *set, const struct pb_resultset *imp)
+{
+    if (!set->tool_version)
+        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
+    pb_fio_copy_facts(set, imp);
+}

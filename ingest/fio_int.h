@@ -271,6 +271,14 @@ void pb_fio_flag_file(struct pb_resultset *set, const struct pb_fio_job *first,
 void pb_fio_flag_jobs(struct pb_resultset *set, const struct pb_fio_job *first,
                       size_t size, size_t n);
 
+/* Every fact of from added to set, in order (pb_rs_fact). */
+void pb_fio_copy_facts(struct pb_resultset *set,
+                       const struct pb_resultset *from);
+/* A streamed file's last flags, as pb_fio_flag_file gives them:
+ * flag.no_version when set has no version, then the flag.implausible
+ * facts gathered in imp (pb_fio_flag_jobs). */
+void pb_fio_flag_end(struct pb_resultset *set, const struct pb_resultset *imp);
+
 /* Add value to fact key of host, joining distinct values with ", ". */
 void pb_fio_fact_add(struct pb_resultset *set, const char *host,
                      const char *key, const char *value);

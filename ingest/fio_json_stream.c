@@ -411,9 +411,7 @@ static void stream_facts(struct stream *s, struct pb_json *skel)
 {
     struct pb_resultset *set = s->set;
     if (s->named) {
-        for (size_t i = 0; i < s->dev->nfacts; i++)
-            pb_rs_fact(set, s->dev->facts[i].host, s->dev->facts[i].key,
-                       s->dev->facts[i].value);
+        pb_fio_copy_facts(set, s->dev);
     } else {
         int du = pb_json_get(skel, pb_json_root(skel), "disk_util");
         if (pb_json_type(skel, du) == PB_JSON_ARRAY)
@@ -422,25 +420,7 @@ static void stream_facts(struct stream *s, struct pb_json *skel)
                 pb_fio_fact_add(set, NULL, "device", str(skel, d, "name"));
     }
     stream_interrupted(s);
-    if (!set->tool_version)
-        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
-    for (size_t i = 0; i < s->imp->nfacts; i++)
-        pb_rs_fact(set, s->imp->facts[i].host, s->imp->facts[i].key,
-                   s->imp->facts[i].value);
-}
-
-/* The whole parse's error for a file the streamed parse found wrong. */
-static int whole_error(const char *path, const char *buf, size_t len,
-                       struct pb_err *err)
-{
-    struct pb_resultset *tmp = pb_resultset_new();
-    int rc = pb_fio_json_whole(path, buf, len, tmp, err);
-    pb_resultset_free(tmp);
-    if (rc == PB_OK)
-        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
-                        "fio-json: the streamed parse failed where the "
-                        "whole file parses");
-    return rc;
+    pb_fio_flag_end(set, s->imp);
 }
 
 int pb_fio_json_stream(const char *path, const char *buf, size_t len,
@@ -458,7 +438,7 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     struct pb_json skel;
     if (skeleton(&s, &sktext, &skel) != 0) {
         free(sktext);
-        return whole_error(path, buf, len, err);
+        return pb_rs_whole_error(&pb_parser_fio_json, path, buf, len, err);
     }
     const char *version = str(&skel, pb_json_root(&skel), "fio version");
     if (version)
@@ -481,6 +461,6 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return whole_error(path, buf, len, err);
+        return pb_rs_whole_error(&pb_parser_fio_json, path, buf, len, err);
     return PB_OK;
 }

@@ -316,28 +316,8 @@ static void end_facts(struct tstream *t)
     if (c->intr_line)
         pb_fio_flag_interrupted(set, c->intr_line, c->intr, strlen(c->intr),
                                 t->ran, NAN);
-    for (size_t i = 0; i < t->dev->nfacts; i++)
-        pb_rs_fact(set, t->dev->facts[i].host, t->dev->facts[i].key,
-                   t->dev->facts[i].value);
-    if (!set->tool_version)
-        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
-    for (size_t i = 0; i < t->imp->nfacts; i++)
-        pb_rs_fact(set, t->imp->facts[i].host, t->imp->facts[i].key,
-                   t->imp->facts[i].value);
-}
-
-/* The whole parse's error for a file the streamed parse found wrong. */
-static int whole_error(const char *path, const char *buf, size_t len,
-                       struct pb_err *err)
-{
-    struct pb_resultset *tmp = pb_resultset_new();
-    int rc = pb_terse_whole(path, buf, len, tmp, err);
-    pb_resultset_free(tmp);
-    if (rc == PB_OK)
-        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
-                        "fio-terse: the streamed parse failed where the "
-                        "whole file parses");
-    return rc;
+    pb_fio_copy_facts(set, t->dev);
+    pb_fio_flag_end(set, t->imp);
 }
 
 int pb_terse_stream(const char *path, const char *buf, size_t len,
@@ -380,6 +360,6 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return whole_error(path, buf, len, err);
+        return pb_rs_whole_error(&pb_parser_fio_terse, path, buf, len, err);
     return PB_OK;
 }

@@ -111,6 +111,9 @@ int pb_fio_text_rx_start(void);
  * lines are joined first. PB_OK or PB_EINPUT with c->err set. */
 int pb_fio_text_scan(struct ctx *c, const char *buf, size_t len);
 
+/* Free the arrays of run r (its strings are in the set's arena). */
+void pb_fio_text_free_run(struct run *r);
+
 /* Free what the scan allocated in c (not c->disks, c->probes). */
 void pb_fio_text_free(struct ctx *c);
 

@@ -266,18 +266,21 @@ static struct job *new_job(struct ctx *c, const char *name, long line)
     return j;
 }
 
+void pb_fio_text_free_run(struct run *r)
+{
+    free(r->global.kv);
+    for (size_t k = 0; k < r->nsec; k++)
+        free(r->sec[k].kv.kv);
+    free(r->sec);
+    free(r->hdr);
+    free(r->hdr_by_name);
+    free(r->hdr_gids);
+}
+
 void pb_fio_text_free(struct ctx *c)
 {
-    for (size_t i = 0; i < c->nruns; i++) {
-        struct run *r = &c->runs[i];
-        free(r->global.kv);
-        for (size_t k = 0; k < r->nsec; k++)
-            free(r->sec[k].kv.kv);
-        free(r->sec);
-        free(r->hdr);
-        free(r->hdr_by_name);
-        free(r->hdr_gids);
-    }
+    for (size_t i = 0; i < c->nruns; i++)
+        pb_fio_text_free_run(&c->runs[i]);
     free(c->runs);
     free(c->jobs);
 }

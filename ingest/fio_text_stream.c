@@ -111,19 +111,6 @@ static void keep_run(struct pb_resultset *to, struct run *r)
     }
 }
 
-/* A run no job held or to come can read: its arrays go (its strings go
- * with the scratch set). */
-static void drop_run(struct run *r)
-{
-    free(r->global.kv);
-    for (size_t k = 0; k < r->nsec; k++)
-        free(r->sec[k].kv.kv);
-    free(r->sec);
-    free(r->hdr);
-    free(r->hdr_by_name);
-    free(r->hdr_gids);
-}
-
 /* Move what the scan still reads to a new scratch set and free the rest:
  * the runs before the first one still read (the held jobs', the last one,
  * which new jobs join, and the one a pasted job file fills) leave
@@ -140,8 +127,8 @@ static void move_strings(struct xstream *t)
             low = c->jobs[i].job.run;
     if (c->jf.run >= 0 && (size_t)c->jf.run < low)
         low = (size_t)c->jf.run;
-    for (size_t r = 0; r < low; r++)
-        drop_run(&c->runs[r]);
+    for (size_t r = 0; r < low; r++) /* their strings go with the set */
+        pb_fio_text_free_run(&c->runs[r]);
     if (low) {
         memmove(c->runs, c->runs + low, (c->nruns - low) * sizeof(*c->runs));
         c->nruns -= low;
@@ -190,6 +177,16 @@ static void drain(struct pb_buf *buf, char sep, struct pb_resultset *to,
     pb_buf_reset(buf);
 }
 
+/* Finished job j: PB_EINPUT when the whole parse refuses it (cut
+ * short), else its usable flag set. */
+static int finished(const struct ctx *c, struct job *j)
+{
+    if (pb_fio_text_incomplete(c, j) != PB_OK)
+        return PB_EINPUT;
+    pb_fio_text_set_usable(j);
+    return PB_OK;
+}
+
 /* Jobs [0, k) leave c->jobs. */
 static void shift_jobs(struct ctx *c, size_t k)
 {
@@ -208,9 +205,8 @@ static int count(struct xstream *t, size_t k)
     struct ctx *c = &t->c;
     for (size_t i = 0; i < k; i++) {
         struct job *j = &c->jobs[i];
-        if (pb_fio_text_incomplete(c, j) != PB_OK)
+        if (finished(c, j) != PB_OK)
             return PB_EINPUT;
-        pb_fio_text_set_usable(j);
         t->usable += j->job.usable != 0;
         const char *nm = j->job.name;
         size_t run = t->run_base + j->job.run;
@@ -288,9 +284,8 @@ static int emit(struct xstream *t, size_t k)
     struct ctx *c = &t->c;
     for (size_t i = 0; i < k; i++) {
         struct job *j = &c->jobs[i];
-        if (pb_fio_text_incomplete(c, j) != PB_OK)
+        if (finished(c, j) != PB_OK)
             return PB_EINPUT;
-        pb_fio_text_set_usable(j);
         j->job.jobname = pb_sn_jobname(&t->names, t->set, j->job.name,
                                        t->run_base + j->job.run);
         if (!j->job.jobname)
@@ -411,9 +406,8 @@ static int pass2(struct xstream *t)
     /* the hostname facts come before the results, as parsed whole */
     if (t->nprobe == 1)
         pb_rs_fact(set, t->probe_host, "hostname", t->probe_host);
-    for (size_t i = 0; t->nprobe > 1 && i < t->probes->nfacts; i++)
-        pb_rs_fact(set, NULL, t->probes->facts[i].key,
-                   t->probes->facts[i].value);
+    if (t->nprobe > 1)
+        pb_fio_copy_facts(set, t->probes);
     size_t part = pb_rs_stream_part(set);
     t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
     int rc = pb_fio_text_scan(c, t->map, t->len);
@@ -431,32 +425,11 @@ static void end_facts(struct xstream *t)
 {
     struct pb_resultset *set = t->set;
     const struct ctx *c = &t->c;
-    const struct pb_resultset *dev = t->named ? t->dev : t->disks;
-    for (size_t i = 0; i < dev->nfacts; i++)
-        pb_rs_fact(set, dev->facts[i].host, dev->facts[i].key,
-                   dev->facts[i].value);
+    pb_fio_copy_facts(set, t->named ? t->dev : t->disks);
     if (c->intr_line)
         pb_fio_flag_interrupted(set, c->intr_line, c->intr, strlen(c->intr),
                                 t->ran, t->asked);
-    if (!set->tool_version)
-        pb_rs_fact(set, NULL, "flag.no_version", "no version found");
-    for (size_t i = 0; i < t->imp->nfacts; i++)
-        pb_rs_fact(set, t->imp->facts[i].host, t->imp->facts[i].key,
-                   t->imp->facts[i].value);
-}
-
-/* The whole parse's error for a file the streamed parse found wrong. */
-static int whole_error(const char *path, const char *buf, size_t len,
-                       struct pb_err *err)
-{
-    struct pb_resultset *tmp = pb_resultset_new();
-    int rc = pb_fio_text_whole(path, buf, len, tmp, err);
-    pb_resultset_free(tmp);
-    if (rc == PB_OK)
-        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
-                        "fio-text: the streamed parse failed where the "
-                        "whole file parses");
-    return rc;
+    pb_fio_flag_end(set, t->imp);
 }
 
 int pb_fio_text_stream(const char *path, const char *buf, size_t len,
@@ -510,6 +483,6 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return whole_error(path, buf, len, err);
+        return pb_rs_whole_error(&pb_parser_fio_text, path, buf, len, err);
     return PB_OK;
 }

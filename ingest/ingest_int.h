@@ -48,6 +48,11 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
  * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
  * (pb_ingest_stream_run), else 0: parse as a whole set. */
 size_t pb_rs_stream_part(const struct pb_resultset *set);
+/* For a streamed parser that found path's buf wrong: the error parser
+ * p's whole parse gives (the one line path:line: what), or one saying
+ * that the whole parse accepts it. (stream_set.c) */
+int pb_rs_whole_error(const struct pb_parser *p, const char *path,
+                      const char *buf, size_t len, struct pb_err *err) PB_WUR;
 /* Unmap and free a set's stream state (pb_resultset_free calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
 

@@ -104,6 +104,20 @@ static void stream_free(struct pb_rs_stream *st)
     free(st);
 }
 
+int pb_rs_whole_error(const struct pb_parser *p, const char *path,
+                      const char *buf, size_t len, struct pb_err *err)
+{
+    struct pb_resultset *tmp = pb_resultset_new();
+    int rc = p->parse(path, buf, len, tmp, err);
+    pb_resultset_free(tmp);
+    if (rc == PB_OK)
+        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
+                        "%s: the streamed parse failed where the whole file "
+                        "parses",
+                        p->name);
+    return rc;
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? pb_xstrdup(s) : NULL;
