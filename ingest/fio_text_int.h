@@ -96,6 +96,8 @@ struct ctx {
      * not PB_OK stops the scan with that code. */
     int (*each_line)(struct ctx *c, const char *next);
     void *owner;
+    int light; /* the stream's first pass: latencies and percentiles are
+                  recognised but not read (nothing it counts needs them) */
 };
 
 /* A new run starting at line; returns it (valid until the next one). */

@@ -598,7 +598,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         while (q < s + n && (*q == ' ' || *q == '\t'))
             q++;
         if (q < s + n && *q == '|') {
-            read_pcts(sc);
+            if (!c->light)
+                read_pcts(sc);
             return PB_OK;
         }
         sc->pct_dir = -1;
@@ -642,7 +643,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
     }
     if (sc->job && sc->dir >= 0) {
         if ((WORD("slat") || WORD("clat") || WORD("lat")) && rx(m, RX_LAT)) {
-            read_lat(sc);
+            if (!c->light)
+                read_lat(sc);
             return PB_OK;
         }
         if (has(s, n, "percentiles") && rx(m, RX_PCTHDR)) {

@@ -242,6 +242,7 @@ static int plan(struct xstream *t)
 {
     struct ctx *c = &t->c;
     c->each_line = plan_line;
+    c->light = 1;
     int rc = pb_fio_text_scan(c, t->map, t->len);
     if (rc == PB_OK)
         rc = count(t, c->njobs);
