@@ -77,6 +77,9 @@ struct xstream {
     size_t since;    /* jobs finished since the last move of strings */
     size_t run_base; /* run number of c.runs[0] (runs count from 0) */
     size_t lines;    /* lines scanned in this pass */
+    size_t movestep; /* jobs or runs between moves of the strings:
+                        CHUNK_JOBS, fewer with smaller parts (the tests'
+                        parts of 1 and 40 move them often) */
 };
 
 /* ==== the scanner's strings ==== */
@@ -156,7 +159,7 @@ static void move_strings(struct xstream *t)
  * the input read released. */
 static void after_line(struct xstream *t, const char *next)
 {
-    if (t->since >= CHUNK_JOBS || t->c.nruns > CHUNK_JOBS)
+    if (t->since >= t->movestep || t->c.nruns > t->movestep)
         move_strings(t);
     if ((++t->lines & 1023) == 0)
         pb_rs_consumed(t->set, next);
@@ -455,6 +458,8 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     t.imp = pb_resultset_new();
     pb_sn_init(&t.names);
     pb_sn_init(&t.labels);
+    size_t part = pb_rs_stream_part(set);
+    t.movestep = part && part < CHUNK_JOBS ? part : CHUNK_JOBS;
     struct pb_err perr = {0};
     t.c.path = path;
     t.c.set = t.scan;
