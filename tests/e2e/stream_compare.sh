@@ -1,7 +1,7 @@
 # tests/e2e/stream_compare.sh - sourced (". $src/tests/e2e/stream_compare.sh")
 # by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
 # test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
-# fio terse); not a test itself (CMake registers test_*.sh only).
+# fio terse, test_ingest_stream_text.sh for fio text); not a test itself (CMake registers test_*.sh only).
 # docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
@@ -12,6 +12,17 @@
 #     (STREAM_Q below: every result with its test id, facts, own configs
 #     and their dimensions, test parameters by test id, latency
 #     histograms) differ from the whole parse's.
+#
+# stream_dump DB
+#     the whole database as text (sqlite3 .dump), the ingest time left out.
+#
+# stream_rss_ok
+#     true when peak RSS can be measured (not a sanitizer build, and
+#     /usr/bin/time is there); else says "skip: ..." and is false.
+#
+# stream_rss FILE DB
+#     ingests FILE into DB and sets rss to its peak RSS in KB (calls fail
+#     when the ingest fails).
 #
 # Needs from the caller: $pb (poolbench), $tmp (a scratch folder), q DB
 # SQL (sqlite3), fail MESSAGE. Optional: $STREAM_ARGS, ingest options
@@ -63,4 +74,25 @@ stream_same() {
             fail "$_f part $_part: database differs from the whole parse: $(diff "$tmp/w.txt" "$tmp/s.txt" | head -5)"
     done
     rm -f "$tmp"/w.db* "$tmp"/s.db*
+}
+
+stream_dump() {
+    sqlite3 "$1" .dump |
+        sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z\{0,1\}/TIME/g'
+}
+
+stream_rss_ok() {
+    if ldd "$pb" 2>/dev/null | grep -q 'libasan' ||
+        [ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] || [ ! -x /usr/bin/time ]; then
+        echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
+        return 1
+    fi
+    return 0
+}
+
+stream_rss() {
+    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$2" --quiet \
+        "$1" >/dev/null 2>"$tmp/rss.err" ||
+        fail "$1: exit $?: $(cat "$tmp/rss.err")"
+    rss=$(tail -1 "$tmp/rss")
 }

@@ -181,19 +181,10 @@ got=$(q "$tmp/s.db" "SELECT count(DISTINCT config_id) || ' ' || count(*)
 [ "$got" = "261 9504" ] || fail "mixed.csv: configs and results '$got'"
 
 # -- peak RSS of 200,000 distinct machines (48 MB of CSV)
-asan=0
-ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
-[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
-if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
-    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
-else
+if stream_rss_ok; then
     gen 200000 "$tmp/big.csv"
     db="$tmp/c.db"
-    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
-        "$tmp/big.csv" >/dev/null 2>"$tmp/err"
-    rc=$?
-    [ $rc -eq 0 ] || fail "200k: exit $rc: $(cat "$tmp/err")"
-    rss=$(tail -1 "$tmp/rss")
+    stream_rss "$tmp/big.csv" "$db"
     echo "200k distinct machines: peak RSS $rss KB"
     [ "$rss" -lt 65536 ] || fail "200k: peak RSS $rss KB, limit 65536"
     [ "$(q "$db" "SELECT count(*) FROM config")" = 200000 ] ||

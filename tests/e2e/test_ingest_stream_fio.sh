@@ -132,19 +132,10 @@ got=$(grep -v "stored (" "$tmp/err")
     fail "--dump says '$(cat "$tmp/err2")'"
 
 # -- peak RSS of 20,000 jobs (107 MB of JSON; parsed whole: 505 MB)
-asan=0
-ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
-[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
-if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
-    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
-else
+if stream_rss_ok; then
     gen 20000 "$tmp/big.json"
     db="$tmp/c.db"
-    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
-        "$tmp/big.json" >/dev/null 2>"$tmp/err"
-    rc=$?
-    [ $rc -eq 0 ] || fail "20k: exit $rc: $(cat "$tmp/err")"
-    rss=$(tail -1 "$tmp/rss")
+    stream_rss "$tmp/big.json" "$db"
     [ "$rss" -lt 65536 ] || fail "20k: peak RSS $rss KB, bound 64 MB"
     [ "$(q "$db" "SELECT count(*) FROM result")" = 263626 ] ||
         fail "20k: $(q "$db" "SELECT count(*) FROM result") results"

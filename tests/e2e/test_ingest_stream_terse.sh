@@ -66,11 +66,6 @@ gen() {
         --records "$_n" --out "$_out" "$@" >/dev/null
 }
 
-# dump DB: the whole database as text, the ingest time left out
-dump() {
-    sqlite3 "$1" .dump | sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z\{0,1\}/TIME/g'
-}
-
 # -- generated: names in two runs, the same database in parts
 gen 3000 "$tmp/g.txt" --names 1500 --interrupt
 stream_same "$tmp/g.txt" 1 40 16384
@@ -81,8 +76,8 @@ POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$tmp/s.db" \
     "$tmp/g.txt" >"$tmp/out" 2>&1 || fail "g.txt: $(cat "$tmp/out")"
 grep -q "g.txt: fio-terse, 79026 results" "$tmp/out" ||
     fail "g.txt: $(cat "$tmp/out")"
-dump "$tmp/w.db" >"$tmp/w.sql"
-dump "$tmp/s.db" >"$tmp/s.sql"
+stream_dump "$tmp/w.db" >"$tmp/w.sql"
+stream_dump "$tmp/s.db" >"$tmp/s.sql"
 cmp -s "$tmp/w.sql" "$tmp/s.sql" ||
     fail "g.txt: .dump differs: $(diff "$tmp/w.sql" "$tmp/s.sql" | head -4)"
 db="$tmp/s.db"
@@ -125,19 +120,10 @@ got=$(grep -v "stored (" "$tmp/err")
     fail "broken record: results of the broken file stored"
 
 # -- peak RSS of 60,000 records (75 MB of terse; parsed whole: ~300 MB)
-asan=0
-ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
-[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
-if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
-    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
-else
+if stream_rss_ok; then
     gen 60000 "$tmp/big.txt" --names 30000
     db="$tmp/c.db"
-    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
-        "$tmp/big.txt" >/dev/null 2>"$tmp/err"
-    rc=$?
-    [ $rc -eq 0 ] || fail "60k: exit $rc: $(cat "$tmp/err")"
-    rss=$(tail -1 "$tmp/rss")
+    stream_rss "$tmp/big.txt" "$db"
     echo "60k records: peak RSS $rss KB"
     [ "$rss" -lt 65536 ] || fail "60k: peak RSS $rss KB, bound 64 MB"
     [ "$(q "$db" "SELECT count(*) FROM result")" = 1580754 ] ||

@@ -52,10 +52,6 @@ with open(out, "w") as o:
 PYEOF
 }
 
-dump() { # the whole database as text, the ingest time left out
-    sqlite3 "$1" .dump | sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z\{0,1\}/TIME/g'
-}
-
 # -- 440 runs: the same database in parts (8,760 results)
 gen 440 "$tmp/g.txt"
 stream_same "$tmp/g.txt" 1 40 16384
@@ -66,8 +62,8 @@ POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$tmp/s.db" \
     "$tmp/g.txt" >"$tmp/out" 2>&1 || fail "g.txt: $(cat "$tmp/out")"
 grep -q "g.txt: fio-text, 8760 results" "$tmp/out" ||
     fail "g.txt: $(cat "$tmp/out")"
-dump "$tmp/w.db" >"$tmp/w.sql"
-dump "$tmp/s.db" >"$tmp/s.sql"
+stream_dump "$tmp/w.db" >"$tmp/w.sql"
+stream_dump "$tmp/s.db" >"$tmp/s.sql"
 cmp -s "$tmp/w.sql" "$tmp/s.sql" ||
     fail "g.txt: .dump differs: $(diff "$tmp/w.sql" "$tmp/s.sql" | head -4)"
 db="$tmp/s.db"
@@ -106,19 +102,10 @@ esac
 [ "$(q "$db" "SELECT count(*) FROM source")" = 1 ] || fail "cut job: sources"
 
 # -- peak RSS of 40 MB of runs (parsed whole: ~140 MB)
-asan=0
-ldd "$pb" 2>/dev/null | grep -q 'libasan' && asan=1
-[ -n "${ASAN_OPTIONS:-}${PB_ASAN:-}" ] && asan=1
-if [ $asan -eq 1 ] || [ ! -x /usr/bin/time ]; then
-    echo "skip: RSS check (sanitizer build or no /usr/bin/time)"
-else
+if stream_rss_ok; then
     gen 18000 "$tmp/big.txt"
     db="$tmp/c.db"
-    /usr/bin/time -f '%M' -o "$tmp/rss" "$pb" ingest --db "$db" --quiet \
-        "$tmp/big.txt" >/dev/null 2>"$tmp/err"
-    rc=$?
-    [ $rc -eq 0 ] || fail "18k runs: exit $rc: $(cat "$tmp/err")"
-    rss=$(tail -1 "$tmp/rss")
+    stream_rss "$tmp/big.txt" "$db"
     echo "18,000 runs ($(($(stat -c %s "$tmp/big.txt") / 1048576)) MiB): peak RSS $rss KB"
     [ "$rss" -lt 65536 ] || fail "18k runs: peak RSS $rss KB, bound 64 MB"
     [ "$(q "$db" "SELECT count(*) FROM result")" = 358366 ] ||
