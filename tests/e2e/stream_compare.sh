@@ -16,6 +16,12 @@
 # stream_dump DB
 #     the whole database as text (sqlite3 .dump), the ingest time left out.
 #
+# stream_same_dump FILE SAYS
+#     ingests FILE whole into $tmp/w.db and in parts of 40 results into
+#     $tmp/s.db, and calls fail unless the streamed ingest says SAYS
+#     (e.g. "g.txt: fio-terse, 79026 results") and both databases dump
+#     the same (stream_dump).
+#
 # stream_rss_ok
 #     true when peak RSS can be measured (not a sanitizer build, and
 #     /usr/bin/time is there); else says "skip: ..." and is false.
@@ -95,4 +101,17 @@ stream_rss() {
         "$1" >/dev/null 2>"$tmp/rss.err" ||
         fail "$1: exit $?: $(cat "$tmp/rss.err")"
     rss=$(tail -1 "$tmp/rss")
+}
+
+stream_same_dump() {
+    rm -f "$tmp"/w.db* "$tmp"/s.db*
+    "$pb" ingest --db "$tmp/w.db" --quiet "$1" >/dev/null 2>&1 ||
+        fail "$1: whole"
+    POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest \
+        --db "$tmp/s.db" "$1" >"$tmp/out" 2>&1 || fail "$1: $(cat "$tmp/out")"
+    grep -q "$2" "$tmp/out" || fail "$1: $(cat "$tmp/out")"
+    stream_dump "$tmp/w.db" >"$tmp/w.sql"
+    stream_dump "$tmp/s.db" >"$tmp/s.sql"
+    cmp -s "$tmp/w.sql" "$tmp/s.sql" ||
+        fail "$1: .dump differs: $(diff "$tmp/w.sql" "$tmp/s.sql" | head -4)"
 }
