@@ -132,6 +132,9 @@ static void move_strings(struct xstream *t)
         low = (size_t)c->jf.run;
     for (size_t r = 0; r < low; r++) /* their strings go with the set */
         pb_fio_text_free_run(&c->runs[r]);
+    /* a job file being read writes to its run's globals through jf.dst,
+     * a pointer into c->runs: it moves with the run */
+    int dst_global = c->jf.run >= 0 && c->jf.dst == &c->runs[c->jf.run].global;
     if (low) {
         memmove(c->runs, c->runs + low, (c->nruns - low) * sizeof(*c->runs));
         c->nruns -= low;
@@ -139,6 +142,8 @@ static void move_strings(struct xstream *t)
     t->run_base += low;
     if (c->jf.run >= 0)
         c->jf.run -= (long)low;
+    if (dst_global)
+        c->jf.dst = &c->runs[c->jf.run].global;
     for (size_t r = 0; r < c->nruns; r++)
         keep_run(to, &c->runs[r]);
     for (size_t i = 0; i < c->njobs; i++) {

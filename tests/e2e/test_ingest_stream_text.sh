@@ -2,7 +2,8 @@
 # e2e: fio normal text streamed (docs/design.md, "Streaming ingest", fio
 # text). Every fio text fixture and corpus file, and the terse,normal
 # files fio-text reads, stored in parts of 1 and 40 results gives the
-# database of the whole parse (bad ones: the same error, nothing stored);
+# database of the whole parse (bad ones: the same error, nothing stored),
+# also a job file pasted after a run without jobs (regress input);
 # 440 runs appended from the fixtures (40 of each) (job names recurring in later runs:
 # "NAME run K"; numjobs clones; a fio server's hostname; pasted command
 # lines naming files; fio's interrupt line) the same, to the byte of
@@ -32,6 +33,11 @@ for f in "$src"/fixtures/fio-text/*.txt "$src"/fixtures/fio-text/bad/* \
     n=$((n + 1))
 done
 [ $n -ge 16 ] || fail "only $n fio text files compared"
+
+# -- a job file pasted after a run without jobs: its options reach its run
+# while the stream moves the runs (fuzz_fio_text_stream found the test's
+# options lost; tests/regress/README.md)
+stream_same "$src/tests/regress/fio_text_stream/jobfile-after-a-run.txt" 1 40
 
 # gen RUNS OUT [CUT]: RUNS runs, the fixtures' files (sorted) in turn;
 # CUT: the cpu line of the last job removed (a job cut short)
