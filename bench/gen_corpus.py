@@ -6,6 +6,7 @@
     gen_corpus.py pts    --base FILE --out FILE --bytes N
     gen_corpus.py terse  --src FILE... --out FILE --records N [--names D]
                          [--run R] [--interrupt] [--bad K]
+    gen_corpus.py text   --src FILE --out FILE --runs N [--names D]
 
 fio: every output file is a real fio JSON/json+ file (a seed) with its job
 names changed to a configuration label (ZFS layout, recordsize, compression)
@@ -29,6 +30,10 @@ over D distinct names (default N: all distinct; fewer: a name recurs in
 later runs and is labelled "NAME run K"), read iops 1000 + i % 997 (i: the
 record's index). --interrupt ends the file with fio's "fio: terminating
 on signal 2"; --bad K writes "n/a" as record K's read bandwidth.
+text: N copies of one real fio normal-output run (fixtures/fio-text), each
+a run of its own to poolbench; its job name kept (labelled "NAME run K")
+or, with --names D, cycling over D names j0000000... (D = N: one name a
+run, no "run K").
 Output is deterministic for the same arguments.
 """
 import argparse
@@ -300,6 +305,27 @@ def gen_terse(a):
           (a.records, job, os.path.getsize(a.out) / 1e6))
 
 
+# ==== fio normal text ====
+
+def gen_text(a):
+    with open(a.src, encoding="utf-8") as fp:
+        run = fp.read()
+    m = re.search(r"^(\S+): \(g(?:roupid)?=", run, re.M)
+    if not m:
+        sys.exit("text: no job header or group line in --src")
+    name = m.group(1)
+    if not run.endswith("\n"):
+        run += "\n"
+    with open(a.out, "w", encoding="utf-8") as fp:
+        for i in range(a.runs):
+            if a.names:
+                fp.write(re.sub(r"^%s:" % re.escape(name),
+                                "j%07d:" % (i % a.names), run, flags=re.M))
+            else:
+                fp.write(run)
+    print("text: %d runs, %.1f MB" % (a.runs, os.path.getsize(a.out) / 1e6))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sp = ap.add_subparsers(dest="what", required=True)
@@ -326,9 +352,14 @@ def main():
     p.add_argument("--run", type=int, default=1000)
     p.add_argument("--interrupt", action="store_true")
     p.add_argument("--bad", type=int, default=-1)
+    p = sp.add_parser("text")
+    p.add_argument("--src", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--runs", type=int, required=True)
+    p.add_argument("--names", type=int, default=0)
     a = ap.parse_args()
     {"fio": gen_fio, "bonnie": gen_bonnie, "pts": gen_pts,
-     "terse": gen_terse}[a.what](a)
+     "terse": gen_terse, "text": gen_text}[a.what](a)
 
 
 if __name__ == "__main__":
