@@ -55,13 +55,11 @@ struct xstream {
     struct pb_resultset *set;  /* the parts */
     struct pb_resultset *scan; /* the scanner's strings (c.set) */
     struct ctx c;
-    int pass;
     struct pb_sn_table names; /* job names: their runs */
     struct first *firsts;     /* pass 1 */
     size_t nfirsts, capfirsts;
     struct pb_sn_table labels; /* pass 2: job label -> its first line */
     /* pass 1's findings */
-    int whole;      /* parse the file whole */
     size_t usable;  /* usable jobs */
     char *version;  /* the first fio version, or NULL */
     struct pb_resultset *disks, *probes; /* device and hostname facts */
