@@ -36,7 +36,13 @@ struct pb_rs_stream {
      * held for the last part */
     struct pb_fact *held; /* strings malloc'd */
     size_t nheld, capheld;
+    /* the first "hostname" and "uname" facts of the parts stored so far
+     * (what pb_ingest_apply reads of a source, context.c); value NULL:
+     * none yet. Strings malloc'd. */
+    struct pb_fact context[2];
 };
+
+static const char *const context_keys[2] = {"hostname", "uname"};
 
 /* PB_STREAM_MIN and PB_STREAM_PART, or for the tests the environment's
  * POOLBENCH_STREAM_MIN (bytes) and POOLBENCH_STREAM_PART (results): with
@@ -100,6 +106,11 @@ static void stream_free(struct pb_rs_stream *st)
         free((char *)st->held[i].value);
     }
     free(st->held);
+    for (size_t i = 0; i < 2; i++) {
+        free((char *)st->context[i].host);
+        free((char *)st->context[i].key);
+        free((char *)st->context[i].value);
+    }
     free(st->path);
     free(st);
 }
@@ -155,6 +166,52 @@ static void hold_applied(struct pb_rs_stream *st, struct pb_resultset *set,
         set->nfacts = n0;
         set->fact_ix.cap = 0; /* rebuilt at the next pb_rs_fact */
     }
+}
+
+/* pb_ingest_apply qualifies a generic label by the source's first
+ * "hostname" (or "uname") fact. Parsed whole, every configuration sees
+ * the first of the whole file; streamed, a later part lacks those of the
+ * parts before it (fio text: the hostname facts of several fio servers
+ * come with the first part). So those of the earlier parts are lent to
+ * each part, first, while the options apply, and taken back before it is
+ * stored (lend_context, take_back); remember_context notes them. */
+static void remember_context(struct pb_rs_stream *st,
+                             const struct pb_resultset *set)
+{
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < set->nfacts && !st->context[k].value; i++) {
+            const struct pb_fact *f = &set->facts[i];
+            if (strcmp(f->key, context_keys[k]) || !f->value || !f->value[0])
+                continue;
+            st->context[k].host = dup_or_null(f->host);
+            st->context[k].key = dup_or_null(f->key);
+            st->context[k].value = dup_or_null(f->value);
+        }
+}
+
+static size_t lend_context(const struct pb_rs_stream *st,
+                           struct pb_resultset *set)
+{
+    size_t m = (st->context[0].value != NULL) + (st->context[1].value != NULL);
+    if (!m)
+        return 0;
+    PB_GROW(set->facts, set->capfacts, set->nfacts + m);
+    memmove(set->facts + m, set->facts, set->nfacts * sizeof(*set->facts));
+    for (size_t k = 0, j = 0; k < 2; k++)
+        if (st->context[k].value)
+            set->facts[j++] = st->context[k];
+    set->nfacts += m;
+    set->fact_ix.cap = 0;
+    return m;
+}
+
+static void take_back(struct pb_resultset *set, size_t m)
+{
+    if (!m)
+        return;
+    memmove(set->facts, set->facts + m, (set->nfacts - m) * sizeof(*set->facts));
+    set->nfacts -= m;
+    set->fact_ix.cap = 0;
 }
 
 /* The set emptied for the next part: every row, config, test, fact and
@@ -239,9 +296,12 @@ int pb_rs_flush(struct pb_resultset *set, const char *done)
         return PB_OK;
     int rc = PB_OK;
     if (set->nresults || set->nfacts) {
+        size_t lent = lend_context(st, set);
         size_t n0 = set->nfacts;
         pb_ingest_apply(set, st->map, head_len(st), st->opts);
         hold_applied(st, set, n0);
+        take_back(set, lent);
+        remember_context(st, set);
         st->flushed += set->nresults;
         rc = st->fn(st->ctx, set, st->err);
         if (rc != PB_OK && !st->err->code)
@@ -357,7 +417,9 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     for (size_t k = 0; k < st->nheld; k++)
         pb_rs_fact(set, st->held[k].host, st->held[k].key,
                    st->held[k].value);
+    size_t lent = lend_context(st, set);
     pb_ingest_apply(set, st->map, head_len(st), st->opts);
+    take_back(set, lent);
     st->fn = NULL;
     return PB_OK;
 }

@@ -3,7 +3,8 @@
 # text). Every fio text fixture and corpus file, and the terse,normal
 # files fio-text reads, stored in parts of 1 and 40 results gives the
 # database of the whole parse (bad ones: the same error, nothing stored),
-# also a job file pasted after a run without jobs (regress input);
+# also a job file pasted after a run without jobs and two fio servers
+# with generic job names (regress inputs);
 # 440 runs appended from the fixtures (40 of each) (job names recurring in later runs:
 # "NAME run K"; numjobs clones; a fio server's hostname; pasted command
 # lines naming files; fio's interrupt line) the same, to the byte of
@@ -38,6 +39,16 @@ done
 # while the stream moves the runs (fuzz_fio_text_stream found the test's
 # options lost; tests/regress/README.md)
 stream_same "$src/tests/regress/fio_text_stream/jobfile-after-a-run.txt" 1 40
+# -- two fio servers and generic job names: every part's labels say both
+# hosts, as parsed whole (the hostname fact comes with the first part)
+f="$src/tests/regress/fio_text_stream/two-servers-generic-names.txt"
+stream_same "$f" 1 40
+rm -f "$tmp"/s.db*
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest --db "$tmp/s.db" \
+    --quiet "$f" >/dev/null 2>&1 || fail "two servers: not stored"
+got=$(q "$tmp/s.db" "SELECT label FROM config ORDER BY id" | tr '\n' ';')
+[ "$got" = "job1 (host vm, vm2, fio-3.33);job2 (host vm, vm2, fio-3.33);" ] ||
+    fail "two servers: labels '$got'"
 
 # gen RUNS OUT [CUT]: RUNS runs, the fixtures' files (sorted) in turn;
 # CUT: the cpu line of the last job removed (a job cut short)
