@@ -215,14 +215,13 @@ static int count(struct xstream *t, size_t k)
             return PB_EINPUT;
         t->usable += j->job.usable != 0;
         const char *nm = j->job.name;
-        size_t run = t->run_base + j->job.run;
-        struct pb_sn_name *e = pb_sn_get(&t->names, nm, strlen(nm), 1);
-        if (e->last1 != run) {
+        struct pb_sn_name *e = pb_sn_count_run(&t->names, nm, strlen(nm),
+                                               t->run_base + j->job.run);
+        if (e) { /* a new run of the name: its first job */
             PB_GROW(t->firsts, t->capfirsts, t->nfirsts + 1);
             t->firsts[t->nfirsts].name = (size_t)(e - t->names.v);
             t->firsts[t->nfirsts++].line = j->line;
         }
-        pb_sn_count_run(&t->names, nm, strlen(nm), run);
     }
     shift_jobs(c, k);
     t->since += k;

@@ -73,14 +73,15 @@ struct pb_sn_name *pb_sn_get(struct pb_sn_table *t, const char *s, size_t n,
     return e;
 }
 
-void pb_sn_count_run(struct pb_sn_table *t, const char *s, size_t n,
-                     size_t run)
+struct pb_sn_name *pb_sn_count_run(struct pb_sn_table *t, const char *s,
+                                   size_t n, size_t run)
 {
     struct pb_sn_name *e = pb_sn_get(t, s, n, 1);
-    if (e->last1 != run) {
-        e->nruns++;
-        e->last1 = run;
-    }
+    if (e->last1 == run)
+        return NULL;
+    e->nruns++;
+    e->last1 = run;
+    return e;
 }
 
 const char *pb_sn_jobname(struct pb_sn_table *t, struct pb_resultset *set,

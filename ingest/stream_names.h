@@ -39,9 +39,10 @@ struct pb_sn_name *pb_sn_get(struct pb_sn_table *t, const char *s, size_t n,
                              int add);
 
 /* Pass 1: job name s[0..n) seen in run `run` (runs numbered in file
- * order). */
-void pb_sn_count_run(struct pb_sn_table *t, const char *s, size_t n,
-                     size_t run);
+ * order). Returns the name's entry when this is a run of it not seen
+ * before, else NULL. */
+struct pb_sn_name *pb_sn_count_run(struct pb_sn_table *t, const char *s,
+                                   size_t n, size_t run);
 
 /* Pass 2: the job label of name `name` in run `run`, as
  * pb_fio_name_runs gives it ("NAME run K" for a name in several runs, K
