@@ -513,6 +513,15 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
 
 /* ==== heatmap ==== */
 
+double rc_share(double v, double best, int dir)
+{
+    if (isnan(best))
+        best = v;
+    if (dir < 0)
+        return v > 0 ? best / v : 0;
+    return best > 0 ? v / best : 0;
+}
+
 struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
 {
     size_t nx = s->nx, ns = s->ns;
@@ -565,12 +574,17 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     }
     double rw = rc_text_width(f, s->sname ? s->sname : "", F_LABEL, 1) + 14;
     for (size_t i = 0; i < ns; i++) {
+        if (s->sgaps && s->sgaps[i])
+            continue;
         double w = rc_text_width(f, s->svals[i], F_LABEL, 0) + 14;
         if (w > rw)
             rw = w;
     }
-    if (rw > 240)
-        rw = 240;
+    /* marked rows of a reduced heatmap: "cfg-0047 (worst, rank 9,996 of
+     * 10,000)" */
+    double rwmax = s->sgaps ? 340 : 240;
+    if (rw > rwmax)
+        rw = rwmax;
     if (rw < 60)
         rw = 60;
     double ch = any_se ? 38 : 28;
@@ -597,8 +611,18 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     c->title = pb_arena_strdup(&c->arena, s->title);
     rc_rect(c, 0, 0, W, 0, 0xffffff, RC_NONE, 0);
     size_t bg = c->n - 1;
-    size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
-    rc_grid_bests(s, bests);
+    /* the best each cell compares with: of the drawn grid, or of all rows
+     * (s->bestv) when some are left out */
+    double *bv = pb_xcalloc(nx * ns + 1, sizeof(double));
+    if (s->bestv) {
+        memcpy(bv, s->bestv, nx * ns * sizeof(double));
+    } else {
+        size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
+        rc_grid_bests(s, bests);
+        for (size_t k = 0; k < nx * ns; k++)
+            bv[k] = bests[k] != SIZE_MAX ? s->v[bests[k]] : NAN;
+        free(bests);
+    }
     char sub[600];
     snprintf(sub, sizeof(sub), "%s%svalues in %s",
              s->subtitle ? s->subtitle : "",
@@ -626,6 +650,15 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
         double ry = y + ch * (double)si;
         const char *lines[1];
         int el;
+        if (s->sgaps && s->sgaps[si]) { /* rows left out: one line of text */
+            rc_wrap(f, &c->arena, s->sgaps[si], F_TICK, 0, W - 2 * PAD, 1,
+                    lines, &el);
+            struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4, lines[0],
+                                         F_TICK, 0, RC_START, C_MUTED);
+            if (el)
+                it->title = pb_arena_strdup(&c->arena, s->sgaps[si]);
+            continue;
+        }
         rc_wrap(f, &c->arena, s->svals[si], F_LABEL, 0, rw - 12, 1, lines, &el);
         struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4.5, lines[0],
                                      F_LABEL, 0, RC_START, C_TEXT);
@@ -643,15 +676,10 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
             }
             /* colour by the share of the best: honest about small
              * differences, unlike a min-max stretch */
-            double bv = bests[k] != SIZE_MAX ? s->v[bests[k]] : s->v[k], tt;
-            if (s->dir < 0)
-                tt = s->v[k] > 0 ? bv / s->v[k] : 0;
-            else
-                tt = bv > 0 ? s->v[k] / bv : 0;
-            uint32_t col = rc_heat_color(tt);
+            uint32_t col = rc_heat_color(rc_share(s->v[k], bv[k], s->dir));
             uint32_t fg = rc_text_on(col);
             rc_rect(c, cx + 1, ry + 1, cw - 2, ch - 2, col, RC_NONE, 0);
-            int isbest = bests[k] != SIZE_MAX && s->v[k] == s->v[bests[k]];
+            int isbest = s->v[k] == bv[k];
             double ty = setxt[k] ? ry + 17 : ry + ch / 2 + 4.5;
             rc_text(c, cx + cw / 2, ty, txt[k], F_VALUE, isbest, RC_MIDDLE, fg);
             if (setxt[k])
@@ -661,7 +689,7 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     }
     /* outlines last, so neighbours do not paint over them */
     for (size_t k = 0; k < nx * ns; k++)
-        if (bests[k] != SIZE_MAX && s->v[k] == s->v[bests[k]])
+        if (s->v[k] == bv[k])
             rc_rect(c, gx + cw * (double)(k % nx) + 1.5,
                     y + ch * (double)(k / nx) + 1.5, cw - 3, ch - 3, RC_NONE,
                     0xf2a900, 3);
@@ -684,6 +712,6 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     }
     free(txt);
     free(setxt);
-    free(bests);
+    free(bv);
     return finish(c, bg, y);
 }

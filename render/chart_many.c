@@ -65,15 +65,50 @@ static void fill_bar(const struct rp_data *d, const struct rp_cell *c,
     b->best = c->mean == bestv && nv > 1;
 }
 
-/* "LABEL (worst, rank 9,996 of 10,000)" into the arena. */
-static const char *marked(struct pb_arena *a, const char *label,
-                          const char *what, size_t rank, size_t n)
+const char *rp_many_label(struct pb_arena *a, const char *label,
+                          const struct rp_pick *p, size_t n)
 {
+    if (!p->mark)
+        return label;
     char r[32], m[32], buf[512];
-    rp_int((long long)rank, r, sizeof(r));
+    rp_int((long long)p->i + 1, r, sizeof(r));
     rp_int((long long)n, m, sizeof(m));
-    snprintf(buf, sizeof(buf), "%s (%s, rank %s of %s)", label, what, r, m);
+    snprintf(buf, sizeof(buf), "%s (%s, rank %s of %s)", label,
+             p->mark == RP_PICK_BASE ? "baseline" : "worst", r, m);
     return pb_arena_strdup(a, buf);
+}
+
+size_t rp_many_pick(size_t nv, size_t base, struct rp_pick *out,
+                    size_t *drawn)
+{
+    size_t nbest = nv < RP_MANY_BEST ? nv : RP_MANY_BEST;
+    size_t nworst = nv - nbest < RP_MANY_WORST ? nv - nbest : RP_MANY_WORST;
+    int apart = base != SIZE_MAX && base >= nbest && base < nv - nworst;
+    size_t n = 0;
+    struct rp_pick gap = {SIZE_MAX, 0, 0, 0};
+    for (size_t i = 0; i < nbest; i++)
+        out[n++] = (struct rp_pick){i, 0, 0, i == base ? RP_PICK_BASE : 0};
+    size_t next = nbest + 1; /* the first rank not drawn yet */
+    if (apart) {
+        if (base > nbest) {
+            gap.from = next;
+            gap.to = base;
+            out[n++] = gap;
+        }
+        out[n++] = (struct rp_pick){base, 0, 0, RP_PICK_BASE};
+        next = base + 2;
+    }
+    if (nworst && next <= nv - nworst) {
+        gap.from = next;
+        gap.to = nv - nworst;
+        out[n++] = gap;
+    }
+    for (size_t i = nv - nworst; i < nv; i++)
+        out[n++] = (struct rp_pick){
+            i, 0, 0, i == base ? RP_PICK_BASE : RP_PICK_WORST};
+    if (drawn)
+        *drawn = nbest + nworst + (apart ? 1 : 0);
+    return n;
 }
 
 static void gap_bar(struct pb_arena *a, struct rc_bar *b, size_t from,
@@ -245,38 +280,30 @@ struct pb_chart *rp_many_chart(struct rc_fonts *f, const struct rp_data *d,
 {
     const struct rp_metric *m = &d->metrics[g->metric];
     size_t nv = nvalued(d, g, order);
+    size_t base = rp_many_baseline(d, g, order);
+    struct rp_pick pick[RP_MANY_PICKS];
+    size_t drawn = 0, np = rp_many_pick(nv, base, pick, &drawn);
     size_t nbest = nv < RP_MANY_BEST ? nv : RP_MANY_BEST;
     size_t nworst = nv - nbest < RP_MANY_WORST ? nv - nbest : RP_MANY_WORST;
-    size_t base = rp_many_baseline(d, g, order);
-    int base_apart = base != SIZE_MAX && base >= nbest && base < nv - nworst;
-    struct rc_bar *bars = pb_xcalloc(nbest + nworst + 4, sizeof(*bars));
+    int base_apart = drawn > nbest + nworst;
+    struct rc_bar *bars = pb_xcalloc(np + 1, sizeof(*bars));
     struct pb_arena a;
     pb_arena_init(&a);
     double bestv = nv ? d->cells[order[0]].mean : NAN;
     int any_se = 0;
     size_t n = 0;
-    for (size_t i = 0; i < nv; i++) {
-        int worst = i >= nv - nworst;
-        if (!(i < nbest || worst || i == base))
+    for (size_t k = 0; k < np; k++) {
+        if (pick[k].i == SIZE_MAX) {
+            gap_bar(&a, &bars[n++], pick[k].from, pick[k].to);
             continue;
-        const struct rp_cell *c = &d->cells[order[i]];
-        const char *lab = d->configs[c->config].label;
-        if (i == base)
-            lab = marked(&a, lab, "baseline", i + 1, nv);
-        else if (worst)
-            lab = marked(&a, lab, "worst", i + 1, nv);
-        if (i == base && base_apart && base > nbest)
-            gap_bar(&a, &bars[n++], nbest + 1, base);
-        if (worst && i == nv - nworst && nv - nworst > nbest) {
-            size_t from = base_apart ? base + 2 : nbest + 1;
-            if (from <= nv - nworst)
-                gap_bar(&a, &bars[n++], from, nv - nworst);
         }
-        fill_bar(d, c, &bars[n++], lab, bestv, nv);
+        const struct rp_cell *c = &d->cells[order[pick[k].i]];
+        fill_bar(d, c, &bars[n++],
+                 rp_many_label(&a, d->configs[c->config].label, &pick[k], nv),
+                 bestv, nv);
         if (c->se > 0)
             any_se = 1;
     }
-    size_t drawn = nbest + nworst + (base_apart ? 1 : 0);
     char sub[400], nb[32], ns[32];
     rp_int((long long)g->n, nb, sizeof(nb));
     rp_int((long long)drawn, ns, sizeof(ns));

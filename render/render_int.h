@@ -107,6 +107,12 @@ struct rc_gridspec {
     const double *v;  /* NAN = no value */
     const double *se; /* < 0 = none */
     int norm;         /* RC_NORM_*: what "best" and colours compare */
+    /* A reduced heatmap (some rows left out), else NULL: per cell, the
+     * best value of its comparison group over all rows (NAN: none), which
+     * colours and outlines compare with; per row, NULL or the text of a
+     * gap row (no cells) standing for the rows left out there. */
+    const double *bestv;
+    const char *const *sgaps;
 };
 
 enum { RC_NORM_ALL, RC_NORM_ROW, RC_NORM_COL };
@@ -142,6 +148,25 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
 /* Rows of the overview's configurations and the sources table at most
  * (the rest: poolbench list configs / sources, results.csv). */
 #define RP_MANY_ROWS  1000
+/* What a reduced view draws of nv items ranked best first (bars of a
+ * test, rows of a heatmap): the best RP_MANY_BEST, the baseline (its
+ * rank - 1, or SIZE_MAX) and the worst RP_MANY_WORST, in rank order, with
+ * a gap between them where ranks are left out. */
+enum { RP_PICK_BASE = 1, RP_PICK_WORST = 2 };
+struct rp_pick {
+    size_t i;        /* rank - 1 of the item; SIZE_MAX: a gap */
+    size_t from, to; /* a gap: the ranks left out (1-based, inclusive) */
+    int mark;        /* 0, RP_PICK_BASE or RP_PICK_WORST */
+};
+#define RP_MANY_PICKS (RP_MANY_BEST + RP_MANY_WORST + 3)
+/* Fills out (room for RP_MANY_PICKS) and returns how many; *drawn (may be
+ * NULL) gets the number of items among them. */
+size_t rp_many_pick(size_t nv, size_t base, struct rp_pick *out,
+                    size_t *drawn);
+/* label, or "label (baseline, rank 60 of 120)" / "(worst, ...)" for a
+ * marked pick of n, in a. */
+const char *rp_many_label(struct pb_arena *a, const char *label,
+                          const struct rp_pick *p, size_t n);
 /* The chart of group g, order from rp_order_cells, title "TEST: METRIC".
  * *shown (may be NULL) gets the number of configurations drawn as bars.
  * Free with pb_chart_free. */
@@ -218,6 +243,9 @@ uint32_t rc_series_color(size_t i, size_t n);
  * on it. */
 uint32_t rc_heat_color(double t);
 uint32_t rc_text_on(uint32_t bg);
+/* v as a share of best for direction dir (0..1, 1 = as good as the best;
+ * best NAN: v is its own best): what a heatmap cell's colour shows. */
+double rc_share(double v, double best, int dir);
 /* "#rrggbb" into buf (8 bytes). */
 const char *rc_hex(uint32_t c, char *buf);
 

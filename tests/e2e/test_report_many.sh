@@ -6,7 +6,8 @@
 # off other text; the one table of the test lists all 120, folded; the CSV
 # keeps all 120. 30 configurations: nothing changes (30 bars, no strip,
 # one table per chart); 40 are drawn whole, 41 reduced; the ranking of
-# 41 over two tests is folded. Leaves a
+# 41 over two tests is folded; a sweep of 120 configurations by bs draws
+# a reduced heatmap (36 rows) and keeps every cell in its table. Leaves a
 # screenshot of the 120-configuration chart beside the poolbench binary
 # (report-many-screenshot.png). Skips (77) without chromium or python3.
 # usage: test_report_many.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -34,8 +35,9 @@ gen() {
 
 # -- the page and its first chart in the browser: bars, dots, text inside
 #    the chart and apart, the tables' rows
-measure() { # DIR -> prints the measurement of DIR/index.html
-    chart=$(sed -n 's/.*<img src="\(charts\/[^"]*read-iops.svg\)".*/\1/p' \
+measure() { # DIR [CHART] -> prints the measurement of DIR/index.html
+    # and of its first chart named *CHART.svg (default read-iops)
+    chart=$(sed -n "s/.*<img src=\"\\(charts\\/[^\"]*${2:-read-iops}.svg\\)\".*/\\1/p" \
         "$1/index.html" | head -1)
     cat >"$1/many.js" <<EOF
 window.addEventListener("load", function () {
@@ -67,6 +69,8 @@ window.addEventListener("load", function () {
     var W = +svg.getAttribute("width"), H = +svg.getAttribute("height");
     var bars = doc.querySelectorAll('rect[height="18"]').length;
     var dots = doc.querySelectorAll('rect[width="4"][height="4"]').length;
+    var cells = doc.querySelectorAll('rect[height="26"],rect[height="36"]')
+      .length;
     [].forEach.call(doc.querySelectorAll("text"), function (t) {
       var r = t.getBoundingClientRect();
       if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
@@ -84,7 +88,8 @@ window.addEventListener("load", function () {
       return t.textContent;
     }).join("\n");
     out.textContent = "bars=" + bars + " dots=" + dots + " labels=" +
-      Object.keys(lab).length + "\n" + T.join("\n") + "\n" +
+      Object.keys(lab).length + "\ncells=" + cells + " height=" + H +
+      "\n" + T.join("\n") + "\n" +
       (P.length ? "PROBLEMS\n" + P.join("\n") : "readable") + "\n" + txt;
     document.body.appendChild(out);
   };
@@ -181,6 +186,36 @@ grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
     "$tmp/k41/index.html" || fail "41 x 2: the ranking's table is not folded"
 [ "$(grep -c '<summary>All 41 configurations of this test (41 rows)' \
     "$tmp/k41/index.html")" = 2 ] || fail "41 x 2: not two tables of 41"
+
+# -- a sweep of 120 configurations by bs (the three-jobs file: read at two
+#    block sizes): no grouped bars, a heatmap of the best 30, the baseline
+#    and the worst 5 rows (72 cells), the gaps marked, its text readable;
+#    the sweep's table and CSV keep all 240 cells
+python3 "$src/bench/gen_many.py" \
+    "$src/fixtures/fio-json/fio-3.33_three-jobs.json" "$tmp/w120" 120 ||
+    fail "generate the sweep"
+"$pb" ingest --db "$tmp/w.db" -q "$tmp/w120" || fail "ingest the sweep"
+"$pb" report --db "$tmp/w.db" -o "$tmp/rw" -q || fail "report the sweep"
+m=$(measure "$tmp/rw" heatmap-read-bw-configuration-bs)
+echo "$m" | sed -n 2p
+has() { echo "$m" | grep -qx -- "$1" || fail "sweep: no line '$1'"; }
+has "readable"
+echo "$m" | grep -qx 'cells=72 height=[0-9]*' || fail "sweep: not 72 cells"
+h=$(echo "$m" | sed -n 's/^cells=72 height=//p')
+[ "${h:-99999}" -lt 1400 ] || fail "sweep: the heatmap is ${h:-?} px high"
+has "cfg-047"
+has "cfg-000 (baseline, rank 60 of 120)"
+has "cfg-060 (worst, rank 120 of 120)"
+has "… 29 configurations not drawn (ranks 31–59): in the table below"
+has "… 55 configurations not drawn (ranks 61–115): in the table below"
+echo "$m" | grep -q '^Data: .*read bandwidth by configuration and bs|closed|240$' ||
+    fail "sweep: the table has not all 240 cells"
+grep -q 'sweep-read-bw' "$tmp/rw/index.html" &&
+    fail "sweep: grouped bars of 120 configurations are drawn"
+grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
+    "$tmp/rw/index.html" || fail "sweep: no note '36 of 120 configurations shown'"
+[ "$(tail -n +2 "$tmp"/rw/charts/*heatmap-read-bw-configuration-bs.csv | wc -l)" = 240 ] ||
+    fail "sweep: the heatmap's CSV has not 240 rows"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

@@ -459,6 +459,99 @@ static void test_grid_layouts(void **state)
     rc_fonts_free(f);
 }
 
+/* A reduced heatmap: a gap row stands for rows left out (text, no
+ * cells), and cells compare with the best of all rows (bestv), so a
+ * drawn grid without that best has no outlined cell. */
+static void test_heatmap_reduced(void **state)
+{
+    (void)state;
+    struct rc_fonts *f = rc_fonts_new();
+    struct rc_gridspec g;
+    double v[12], se[12], bv[12];
+    sample_grid(&g, v, se);
+    const char *gaps[3] = {NULL, "… 7 configurations not drawn (ranks 2–8)",
+                           NULL};
+    for (int i = 0; i < 12; i++)
+        bv[i] = i / 4 == 1 ? NAN : 2e5; /* better than every drawn cell */
+    v[4] = v[5] = v[6] = v[7] = NAN;
+    g.bestv = bv;
+    g.sgaps = gaps;
+    struct pb_chart *c = rc_heatmap(f, &g);
+    check_layout(f, c, 0);
+    int gap = 0, outlined = 0, cells = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct pb_item *it = &c->items[i];
+        if (it->kind == PB_IT_TEXT && strstr(it->text, "7 configurations not"))
+            gap++;
+        if (it->kind == PB_IT_RECT && it->stroke == 0xf2a900 && it->sw == 3)
+            outlined++;
+        if (it->kind == PB_IT_RECT && it->h >= 20 && it->w >= 40 &&
+            it->fill != RC_NONE && it->fill != 0xffffff)
+            cells++;
+    }
+    assert_int_equal(gap, 1);
+    assert_int_equal(outlined, 0);
+    assert_int_equal(cells, 8); /* rows 1 and 3, 4 cells each */
+    /* 60k of a best of 200k: the colour of a 30% share */
+    assert_true(fabs(rc_share(6e4, 2e5, 1) - 0.3) < 1e-12);
+    assert_true(fabs(rc_share(2e5, 6e4, -1) - 0.3) < 1e-12);
+    assert_true(rc_share(5, NAN, 1) == 1);
+    pb_chart_free(c);
+    rc_fonts_free(f);
+}
+
+/* rp_many_pick: what a reduced view draws of nv ranked items. */
+static void test_many_pick(void **state)
+{
+    (void)state;
+    struct rp_pick p[RP_MANY_PICKS];
+    size_t drawn = 0;
+    /* 120, the baseline at rank 60: best 30, gap 31-59, the baseline,
+     * gap 61-115, the worst 5 */
+    assert_int_equal(rp_many_pick(120, 59, p, &drawn), 38);
+    assert_int_equal(drawn, 36);
+    assert_int_equal(p[29].i, 29);
+    assert_int_equal(p[29].mark, 0);
+    assert_true(p[30].i == SIZE_MAX && p[30].from == 31 && p[30].to == 59);
+    assert_true(p[31].i == 59 && p[31].mark == RP_PICK_BASE);
+    assert_true(p[32].i == SIZE_MAX && p[32].from == 61 && p[32].to == 115);
+    assert_true(p[33].i == 115 && p[33].mark == RP_PICK_WORST);
+    assert_true(p[37].i == 119 && p[37].mark == RP_PICK_WORST);
+    /* 41, the baseline at rank 21 among the best: one gap (31-36) */
+    assert_int_equal(rp_many_pick(41, 20, p, &drawn), 36);
+    assert_int_equal(drawn, 35);
+    assert_int_equal(p[20].mark, RP_PICK_BASE);
+    assert_true(p[30].i == SIZE_MAX && p[30].from == 31 && p[30].to == 36);
+    assert_int_equal(p[31].i, 36);
+    /* the baseline right after the best, and among the worst */
+    assert_int_equal(rp_many_pick(100, 30, p, &drawn), 37);
+    assert_true(p[30].i == 30 && p[30].mark == RP_PICK_BASE);
+    assert_true(p[31].i == SIZE_MAX && p[31].from == 32 && p[31].to == 95);
+    assert_int_equal(rp_many_pick(100, 97, p, &drawn), 36);
+    assert_int_equal(drawn, 35);
+    assert_true(p[33].i == 97 && p[33].mark == RP_PICK_BASE);
+    assert_int_equal(p[34].mark, RP_PICK_WORST);
+    /* no baseline; 35 and fewer: all drawn, no gap */
+    assert_int_equal(rp_many_pick(100, SIZE_MAX, p, &drawn), 36);
+    assert_true(p[30].from == 31 && p[30].to == 95);
+    assert_int_equal(rp_many_pick(35, SIZE_MAX, p, &drawn), 35);
+    assert_int_equal(drawn, 35);
+    assert_int_equal(rp_many_pick(3, 1, p, &drawn), 3);
+    assert_int_equal(rp_many_pick(0, SIZE_MAX, p, &drawn), 0);
+    struct pb_arena a;
+    pb_arena_init(&a);
+    assert_string_equal(rp_many_label(&a, "cfg-000", &(struct rp_pick){
+                                          59, 0, 0, RP_PICK_BASE}, 120),
+                        "cfg-000 (baseline, rank 60 of 120)");
+    assert_string_equal(rp_many_label(&a, "x", &(struct rp_pick){
+                                          9999, 0, 0, RP_PICK_WORST}, 10000),
+                        "x (worst, rank 10000 of 10000)");
+    assert_string_equal(rp_many_label(&a, "x", &(struct rp_pick){0, 0, 0, 0},
+                                      5),
+                        "x");
+    pb_arena_release(&a);
+}
+
 static void test_svg(void **state)
 {
     (void)state;
@@ -557,6 +650,8 @@ int main(void)
         cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_bars_layout),
         cmocka_unit_test(test_grid_layouts),
+        cmocka_unit_test(test_heatmap_reduced),
+        cmocka_unit_test(test_many_pick),
         cmocka_unit_test(test_svg),
         cmocka_unit_test(test_extreme_geometry),
     };
