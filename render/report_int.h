@@ -29,7 +29,7 @@ struct test_plan {
     size_t *lastt;    /* by page - 1: test index of its last section */
     size_t nsections; /* tests with a section of their own */
     size_t ncharts;   /* their charts */
-    size_t weight;    /* ncharts, and 1 per 100 rows of reduced tests */
+    size_t weight;    /* ncharts, and 1 per 100 rows of a test's tables */
 };
 
 struct rp_out {

@@ -356,9 +356,12 @@ void rp_plan_tests(const struct rp_data *d, struct test_plan *pl)
     memset(pl, 0, sizeof(*pl));
     pl->page = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *nch = pb_xcalloc(d->ntests + 1, sizeof(size_t));
-    /* a test with reduced charts (chart_many.c) weighs one chart more per
-     * 100 rows of its tables, so that its page stays a few MB */
+    /* a test weighs one chart more per 100 rows of its tables (a chart is
+     * ~15 KB, a row ~330 B), so that its page stays a few MB: the table
+     * under each chart, or the one table of a test with reduced charts
+     * (chart_many.c), and its "All metrics" table */
     size_t *rows = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t *many = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *cells = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t weight = 0;
     for (size_t gi = 0; gi < d->ngroups; gi++) {
@@ -369,18 +372,20 @@ void rp_plan_tests(const struct rp_data *d, struct test_plan *pl)
             if (!nch[t]++)
                 pl->nsections++;
             pl->ncharts++;
-            if (g->n > RP_MANY_LIMIT && g->n > rows[t])
-                rows[t] = g->n;
+            rows[t] += g->n;
+            if (g->n > RP_MANY_LIMIT && g->n > many[t])
+                many[t] = g->n;
         }
     }
     for (size_t t = 0; t < d->ntests; t++) {
-        if (rows[t])
-            nch[t] += (rows[t] +
+        if (nch[t])
+            nch[t] += ((many[t] ? many[t] : rows[t]) +
                        (cells[t] < MAX_ALL_ROWS ? cells[t] : MAX_ALL_ROWS)) /
                       100;
         weight += nch[t];
     }
     free(rows);
+    free(many);
     free(cells);
     pl->weight = weight;
     if (pl->ncharts > PAGED_CHARTS || weight > PAGED_CHARTS) {
@@ -436,8 +441,8 @@ static void tests_index(struct rp_out *o, const struct rp_data *d,
                   "is on this page.</p>\n<ol class=\"pages\">\n",
                   pl->nsections, pl->ncharts,
                   pl->weight > pl->ncharts
-                      ? "; a test of more than 40 configurations counts one "
-                        "more per 100 rows of its tables"
+                      ? "; a test counts one more per 100 rows of its "
+                        "tables"
                       : "",
                   pl->npages, PAGE_CHARTS);
     for (size_t p = 0; p < pl->npages; p++) {

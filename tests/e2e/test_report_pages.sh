@@ -3,7 +3,8 @@
 # two systems, 230 charts): "Results by test" goes on pages of their own
 # (tests-001.html ...) with inline SVG charts, linked and explained from
 # index.html; nothing is lost, links resolve, labels stay escaped, reruns
-# are byte-identical, stale pages go; in chromium (when installed) every
+# are byte-identical, stale pages go; 60 tests of 40 configurations go on
+# pages by the rows of their tables; in chromium (when installed) every
 # inline chart's text stays inside its chart and off other text.
 # usage: test_report_pages.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
@@ -100,6 +101,42 @@ echo '</PhoronixTestSuite>' >>"$tmp/small.xml"
 "$pb" report --db "$db2" -o "$out" -q || fail "small report over the big one"
 ls "$out"/tests-*.html >/dev/null 2>&1 && fail "stale test pages left"
 grep -q 'tests-001.html' "$out/index.html" && fail "small index links pages"
+
+# -- pages by weight: 60 fio tests (randwrite at iodepth 1..60) of 40
+#    configurations each: 180 charts, none reduced, but 680 table rows a
+#    test (the table under each chart, "All metrics"). Rows count one
+#    chart per 100, so the tests go on pages and every page stays small
+#    (counted only for tests of more than 40 configurations, this was one
+#    index.html of about 13 MB)
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$src/fixtures/fio-json/fio-3.33_three-jobs.json" \
+        "$tmp/seed.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+job = [j for j in d["jobs"] if j["jobname"] == "randwrite-8k"][0]
+d["jobs"] = []
+for q in range(1, 61):
+    j = copy.deepcopy(job)
+    j["job options"]["iodepth"] = str(q)
+    d["jobs"].append(j)
+json.dump(d, open(sys.argv[2], "w"), indent=2, separators=(",", " : "))
+PY
+    python3 "$src/bench/gen_many.py" "$tmp/seed.json" "$tmp/w40" 40 ||
+        fail "generate 60 tests x 40"
+    "$pb" ingest --db "$tmp/w.db" -q "$tmp/w40" || fail "ingest 60 tests x 40"
+    "$pb" report --db "$tmp/w.db" -o "$tmp/w" -q || fail "report 60 tests x 40"
+    has "$tmp/w/index.html" 'a test counts one more per 100 rows of its tables'
+    ls "$tmp/w"/tests-*.html >/dev/null 2>&1 || fail "60 x 40: no test pages"
+    [ "$(cat "$tmp"/w/tests-*.html | grep -c '^<h3 id="t-[0-9]*">')" = 60 ] ||
+        fail "60 x 40: not 60 test sections on the pages"
+    for p in "$tmp"/w/index.html "$tmp"/w/tests-*.html; do
+        [ -e "$p" ] || continue
+        size=$(wc -c <"$p")
+        [ "$size" -lt 4000000 ] || fail "60 x 40: $(basename "$p") is $size bytes"
+    done
+else
+    echo "no python3: the pages by weight are not checked" >&2
+fi
 
 # -- in a browser: the inline charts' text inside them, not on other text
 . "$src/tests/e2e/browser_check.sh"
