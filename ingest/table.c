@@ -213,8 +213,8 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
     if (r < 0)
         return pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
                           "bad value '%s' in column '%s': %s",
-                          tb_excerpt(&c->a, cell, 40),
-                          tb_excerpt(&c->a, co->title, 40), why);
+                          tb_excerpt(&c->row, cell, 40),
+                          tb_excerpt(&c->row, co->title, 40), why);
     struct tb_dimlist m = {0};
     for (size_t i = 0; i < whole->n; i++)
         tb_dl_put(&m, &whole->v[i]);
@@ -231,19 +231,19 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
          (!strncmp(co->nm.rw, "rand", 4) && strncmp(rwd->norm, "rand", 4)))) {
         rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
                         "column '%s' measures %s, but rw=%s",
-                        tb_excerpt(&c->a, co->title, 40), co->nm.rw, rwd->norm);
+                        tb_excerpt(&c->row, co->title, 40), co->nm.rw, rwd->norm);
     } else if (co->nm.ddir) {
-        metric = pb_arena_printf(&c->a, "%s_%s", co->nm.ddir, metric);
+        metric = pb_arena_printf(&c->row, "%s_%s", co->nm.ddir, metric);
     } else if (co->nm.needs_dir) {
         if (!rw) {
             rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, colno,
                             "column '%s' needs a data direction: add rw (a "
                             "column, or rw=randread above the table) or name "
                             "it 'Read %s'",
-                            tb_excerpt(&c->a, co->title, 40),
-                            tb_excerpt(&c->a, co->title, 40));
+                            tb_excerpt(&c->row, co->title, 40),
+                            tb_excerpt(&c->row, co->title, 40));
         } else if (rw_ddir(rw)) {
-            metric = pb_arena_printf(&c->a, "%s_%s", rw_ddir(rw), metric);
+            metric = pb_arena_printf(&c->row, "%s_%s", rw_ddir(rw), metric);
         }
     }
     if (rc != PB_OK) {
@@ -306,8 +306,8 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
                               "columns '%s' and '%s' give the same metric "
                               "for the same dimensions (a key=value heading "
                               "above them tells them apart)",
-                              tb_excerpt(&c->a, e->title, 40),
-                              tb_excerpt(&c->a, co->title, 40));
+                              tb_excerpt(&c->row, e->title, 40),
+                              tb_excerpt(&c->row, co->title, 40));
     }
     PB_GROW(*em, *capem, *nem + 1);
     (*em)[(*nem)++] =
@@ -315,6 +315,15 @@ static int emit_cell(struct tb_ctx *c, int tno, const struct tb_line *l,
     pb_rs_add(c->set, cfg, test, NULL, NULL, metric, co->nm.unit,
               co->nm.direction, v);
     return PB_OK;
+}
+
+/* A row's cells, dimensions and names live in c->row until the next row:
+ * what stays is copied into the set (pb_rs_*), so a table's memory does
+ * not grow with its rows' text. */
+static void next_row(struct tb_ctx *c)
+{
+    pb_arena_release(&c->row);
+    pb_arena_init(&c->row);
 }
 
 /* Rows of the table whose header is line h; *end is the line after it. */
@@ -363,7 +372,8 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
             break;
         if (d == TB_PIPE && tb_delim_of(l->s, l->n) != TB_PIPE)
             break;
-        tb_split(l->s, l->n, d, &c->cells, &c->a);
+        next_row(c);
+        tb_split(l->s, l->n, d, &c->cells, &c->row);
         if (d == TB_PIPE && tb_is_md_rule(&c->cells))
             continue;
         if (c->cells.n != ncols) {
@@ -393,7 +403,8 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
     size_t nem = 0, capem = 0;
     for (j = first_row; j < end_rows && rc == PB_OK; j++) {
         const struct tb_line *l = &c->lines.v[j];
-        tb_split(l->s, l->n, d, &c->cells, &c->a);
+        next_row(c);
+        tb_split(l->s, l->n, d, &c->cells, &c->row);
         c->used++;
         if (d == TB_PIPE && tb_is_md_rule(&c->cells))
             continue;
@@ -404,7 +415,7 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
                 continue;
             struct tb_dim dm;
             char why[160];
-            if (tb_make_dim(&c->a, cols[k].nm.key, cell, NULL, &dm, why,
+            if (tb_make_dim(&c->row, cols[k].nm.key, cell, NULL, &dm, why,
                             sizeof(why)) != 0)
                 rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no,
                                 c->cells.v[k].off + 1, "%s", why);
@@ -452,6 +463,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
     c.cust = cust;
     c.ncust = ncust;
     pb_arena_init(&c.a);
+    pb_arena_init(&c.row);
     c.base = base_name(&c.a, path);
     const char *nul = memchr(buf, '\0', len);
     int rc = PB_OK;
@@ -496,6 +508,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
     }
     free(c.lines.v);
     free(c.cells.v);
+    pb_arena_release(&c.row);
     pb_arena_release(&c.a);
     return rc;
 }

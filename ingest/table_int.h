@@ -205,6 +205,7 @@ struct tb_ctx {
     const struct tb_custom *cust;
     size_t ncust;
     struct pb_arena a;
+    struct pb_arena row;   /* strings of the row being read, freed after it */
     struct tb_lines lines;
     struct tb_cells cells; /* scratch */
     size_t used;           /* lines that belong to tables */
