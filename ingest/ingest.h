@@ -260,6 +260,10 @@ int pb_rs_flush(struct pb_resultset *set, const char *done) PB_WUR;
  * are released). No-op when the set is not streamed. */
 void pb_rs_consumed(struct pb_resultset *set, const char *done);
 
+/* For parsers: the ingest options of a streamed set (NULL when none or
+ * not streamed), for the options a parser reads itself (--table-metric). */
+const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set);
+
 /* Print the set in the stable text form used by `ingest --dump` and the
  * end-to-end tests (.expected files). */
 void pb_resultset_dump(const struct pb_resultset *set, FILE *fp);
@@ -387,6 +391,9 @@ struct pb_ingest_opts {
 /* fio normal text from 1 MiB (docs/design.md, "Streaming ingest", fio
  * text): parsed whole it takes 3 to 20 times its size. */
 #define PB_STREAM_MIN_TEXT ((size_t)1 << 20)
+/* tables from 1 MiB (docs/table-format.md, "Large tables"): parsed whole
+ * a table takes about 13 times its size (its results). */
+#define PB_STREAM_MIN_TABLE ((size_t)1 << 20)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;

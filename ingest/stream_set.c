@@ -94,6 +94,11 @@ void pb_rs_consumed(struct pb_resultset *set, const char *done)
     st->dropped = upto;
 }
 
+const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set)
+{
+    return set && set->stream ? set->stream->opts : NULL;
+}
+
 static void stream_free(struct pb_rs_stream *st)
 {
     if (!st)

@@ -428,6 +428,10 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
                 rc = emit_cell(c, tno, l, &cols[k], k, c->cells.v[k].s, conv,
                                &whole, &row, &em, &nem, &capem);
         free(row.v);
+        /* a streamed set: the rows so far to the store (each row is
+         * whole in itself: nothing later refers to them) */
+        if (rc == PB_OK && pb_rs_flush_due(c->set, 0))
+            rc = pb_rs_flush(c->set, NULL);
     }
     free(em);
     free(whole.v);
@@ -473,6 +477,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
                         "NUL byte: binary or damaged file, not a table");
     if (rc == PB_OK)
         tb_split_lines(buf, len, &c.lines, &c.a, (size_t)-1);
+    pb_rs_consumed(set, buf + len); /* streamed: the lines are copies */
     size_t nonblank = 0, prev_end = 0;
     for (size_t i = 0; i < c.lines.n && rc == PB_OK; i++) {
         nonblank += !tb_blank(&c.lines.v[i]);
@@ -613,5 +618,15 @@ static int table_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_table = {
-    "table", table_sniff, table_parse, NULL, 0};
+/* A streamed table (docs/table-format.md, "Large tables"): the same
+ * parse, with the ingest's --table-metric specs. */
+static int table_parse_stream(const char *path, const char *buf, size_t len,
+                              struct pb_resultset *set, struct pb_err *err)
+{
+    return pb_table_parse_opts(path, buf, len, pb_rs_stream_opts(set), set,
+                               err);
+}
+
+const struct pb_parser pb_parser_table = {"table", table_sniff, table_parse,
+                                          table_parse_stream,
+                                          PB_STREAM_MIN_TABLE};

@@ -1,11 +1,12 @@
 # tests/e2e/stream_compare.sh - sourced (". $src/tests/e2e/stream_compare.sh")
 # by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
 # test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
-# fio terse, test_ingest_stream_text.sh for fio text); not a test itself (CMake registers test_*.sh only).
+# fio terse, test_ingest_stream_text.sh for fio text,
+# test_ingest_stream_table.sh for tables); not a test itself (CMake registers test_*.sh only).
 # docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
-#     ingests FILE parsed whole (the default size threshold) and, for each
+#     ingests FILE parsed whole (never streamed: $STREAM_NEVER) and, for each
 #     PARTS, streamed in parts of that many results (POOLBENCH_STREAM_MIN=0
 #     POOLBENCH_STREAM_PART=PARTS), each into a fresh database, and calls
 #     fail (the caller's) when the exit code, the stderr or the database
@@ -17,7 +18,7 @@
 #     the whole database as text (sqlite3 .dump), the ingest time left out.
 #
 # stream_same_dump FILE SAYS
-#     ingests FILE whole into $tmp/w.db and in parts of 40 results into
+#     ingests FILE whole (never streamed) into $tmp/w.db and in parts of 40 results into
 #     $tmp/s.db, and calls fail unless the streamed ingest says SAYS
 #     (e.g. "g.txt: fio-terse, 79026 results") and both databases dump
 #     the same (stream_dump).
@@ -33,6 +34,10 @@
 # Needs from the caller: $pb (poolbench), $tmp (a scratch folder), q DB
 # SQL (sqlite3), fail MESSAGE. Optional: $STREAM_ARGS, ingest options
 # given both ways (e.g. "--format fio-terse").
+
+# a threshold past the 512 MiB input limit: the "whole" ingest of a
+# comparison is never streamed, whatever the file's size
+STREAM_NEVER=1073741824
 
 STREAM_Q="SELECT s.path, s.format, s.tool_version, s.sha256, s.size, c.label,
           r.test_id, t.name, m.name, r.value,
@@ -58,7 +63,8 @@ stream_same() {
     shift
     rm -f "$tmp"/w.db* "$tmp"/w.err
     # shellcheck disable=SC2086
-    "$pb" ingest ${STREAM_ARGS:-} --db "$tmp/w.db" --quiet "$_f" \
+    POOLBENCH_STREAM_MIN=$STREAM_NEVER \
+        "$pb" ingest ${STREAM_ARGS:-} --db "$tmp/w.db" --quiet "$_f" \
         >/dev/null 2>"$tmp/w.err"
     _a=$?
     q "$tmp/w.db" "$STREAM_Q" >"$tmp/w.txt" 2>&1
@@ -105,10 +111,13 @@ stream_rss() {
 
 stream_same_dump() {
     rm -f "$tmp"/w.db* "$tmp"/s.db*
-    "$pb" ingest --db "$tmp/w.db" --quiet "$1" >/dev/null 2>&1 ||
-        fail "$1: whole"
+    # shellcheck disable=SC2086
+    POOLBENCH_STREAM_MIN=$STREAM_NEVER "$pb" ingest ${STREAM_ARGS:-} \
+        --db "$tmp/w.db" --quiet "$1" >/dev/null 2>&1 || fail "$1: whole"
+    # shellcheck disable=SC2086
     POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest \
-        --db "$tmp/s.db" "$1" >"$tmp/out" 2>&1 || fail "$1: $(cat "$tmp/out")"
+        ${STREAM_ARGS:-} --db "$tmp/s.db" "$1" >"$tmp/out" 2>&1 ||
+        fail "$1: $(cat "$tmp/out")"
     grep -q "$2" "$tmp/out" || fail "$1: $(cat "$tmp/out")"
     stream_dump "$tmp/w.db" >"$tmp/w.sql"
     stream_dump "$tmp/s.db" >"$tmp/s.sql"

@@ -22,7 +22,7 @@ static void test_table(void **state)
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         nstream += p->parse_stream != NULL;
     }
-    assert_int_equal(nstream, 4);
+    assert_int_equal(nstream, 5);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
     const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
     const struct pb_parser *t = pb_ingest_parser_by_name("fio-terse");
@@ -39,6 +39,10 @@ static void test_table(void **state)
     assert_non_null(x);
     assert_non_null(x->parse_stream);
     assert_int_equal(x->stream_min, 1048576);
+    const struct pb_parser *tb = pb_ingest_parser_by_name("table");
+    assert_non_null(tb);
+    assert_non_null(tb->parse_stream);
+    assert_int_equal(tb->stream_min, 1048576);
 }
 
 /* ==== which files stream ==== */
@@ -127,6 +131,16 @@ static void test_sizes(void **state)
     f = make("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", 468, 0, &n);
     assert_int_equal(n, 1047852); /* 1 MiB = 1,048,576 */
     assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
+    unlink(f);
+
+    /* a table (87 bytes a copy): streamed from 1 MiB */
+    f = make("table/issue11_tsv_compression.tsv", 12053, 0, &n);
+    assert_int_equal(n, 1048611);
+    assert_int_equal(open_as(f, "table"), PB_OK);
+    unlink(f);
+    f = make("table/issue11_tsv_compression.tsv", 12052, 0, &n);
+    assert_int_equal(n, 1048524); /* 1 MiB = 1,048,576 */
+    assert_int_equal(open_as(f, "table"), PB_EDUP);
     unlink(f);
 
     /* terse,normal output is fio-text's, streamed as that */

@@ -1,0 +1,131 @@
+#!/bin/sh
+# e2e: tables streamed (docs/table-format.md, "Large tables"). Every table
+# fixture and bad case, stored in parts of 1 and 40 results, gives the
+# database of the whole parse (bad ones: the same error, nothing stored),
+# also with --table-metric; a generated file of three tables (TSV with a
+# sentence and a heading line, prose, a Markdown table, 40,000 rows) the
+# same to the byte of `sqlite3 .dump`, with exact counts and sums; a bad
+# value in its last row stores nothing (one line path:line:col, exit 1);
+# and a 10 MB table is ingested with peak RSS under 64 MB (not under
+# ASan; parsed whole it takes about 140 MB).
+# usage: test_ingest_stream_table.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
+set -u
+pb=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+q() { sqlite3 "$1" "$2"; }
+command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+
+. "$src/tests/e2e/stream_compare.sh"
+
+n=0
+STREAM_ARGS="--format table"
+for f in "$src"/fixtures/table/* "$src"/fixtures/table/bad/*; do
+    case $f in *.err | *.expected | */README.md) continue ;; esac
+    [ -f "$f" ] || continue
+    stream_same "$f" 1 40
+    n=$((n + 1))
+done
+[ $n -ge 17 ] || fail "only $n table files compared"
+
+# -- --table-metric reaches the streamed parse
+printf 'recordsize\tFoo\tWrite IOPS\n8k\t1.5k\t100\n16k\t2k\t90\n' >"$tmp/foo.tsv"
+STREAM_ARGS="--format table --table-metric Foo=foo_ops:ops/s:higher"
+stream_same "$tmp/foo.tsv" 1 40
+rm -f "$tmp"/m.db*
+# shellcheck disable=SC2086
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest $STREAM_ARGS \
+    --db "$tmp/m.db" --quiet "$tmp/foo.tsv" || fail "--table-metric streamed"
+[ "$(q "$tmp/m.db" "SELECT group_concat(value, ' ') FROM v_result
+    WHERE metric = 'foo_ops'")" = "1500.0 2000.0" ] ||
+    fail "--table-metric streamed: $(q "$tmp/m.db" "SELECT * FROM v_result")"
+STREAM_ARGS="--format table"
+
+# gen ROWS OUT [BAD]: three tables: a TSV of ROWS rows under a sentence
+# and a heading line (read iops 1000 + i % 997, write bw (i % 500) / 4
+# MiB/s), prose, a Markdown table of 10 rows, an aligned table of 5; BAD:
+# the TSV's last write bw is "fast"
+gen() {
+    python3 - "$@" <<'PY'
+import sys
+rows, out = int(sys.argv[1]), sys.argv[2]
+bad = len(sys.argv) > 3
+lay = ["mirror", "raidz1", "raidz2", "stripe"]
+comp = ["off", "lz4", "zstd"]
+rs = ["4k", "8k", "16k", "32k", "64k", "128k"]
+with open(out, "w") as f:
+    f.write("Random reads of a recordsize sweep with ashift=12 on four "
+            "layouts.\n")
+    f.write("bs=4k\n")
+    f.write("layout\tcompression\trecordsize\tRead IOPS\tWrite BW (MiB/s)\n")
+    for i in range(rows):
+        w = "fast" if bad and i == rows - 1 else "%.2f" % ((i % 500) / 4)
+        f.write("%s\t%s\t%s\t%d\t%s\n" % (lay[i % 4], comp[i % 3], rs[i % 6],
+                                          1000 + i % 997, w))
+    f.write("\nSome prose between the tables, with no table in it.\n\n")
+    f.write("| volblocksize | Write IOPS |\n|---|---|\n")
+    for i in range(10):
+        f.write("| %dk | %d |\n" % (4 << (i % 4), 500 + i))
+    f.write("\nvolblocksize  Read IOPS\n")
+    for i in range(5):
+        f.write("%dk  %d\n" % (8 << i, 700 + i))
+PY
+}
+
+# -- generated: the same database in parts, exact values
+gen 40000 "$tmp/g.tsv"
+stream_same "$tmp/g.tsv" 1 40 16384
+stream_same_dump "$tmp/g.tsv" "g.tsv: table, 80015 results"
+db="$tmp/s.db"
+want=$(python3 -c 'print("%d|%d" % (40000, sum(1000 + i % 997 for i in range(40000))))')
+got=$(q "$db" "SELECT count(*) || '|' || CAST(sum(value) AS INTEGER) FROM v_result
+    WHERE metric = 'read_iops' AND config LIKE 'g.tsv table 1:%'")
+[ "$got" = "$want" ] || fail "table 1 read iops: '$got', not '$want'"
+got=$(q "$db" "SELECT count(*) || '|' || sum(value) FROM v_result
+    WHERE metric = 'write_iops' AND config LIKE 'g.tsv table 2:%'")
+[ "$got" = "10|5045.0" ] || fail "table 2: '$got'"
+got=$(q "$db" "SELECT count(*) || '|' || sum(value) FROM v_result
+    WHERE config LIKE 'g.tsv table 3:%'")
+[ "$got" = "5|3510.0" ] || fail "table 3: '$got'"
+got=$(q "$db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
+want="table:1=lines 2-40003
+table:2=lines 40007-40018
+table:3=lines 40020-40025
+tables=3
+skipped_lines=2"
+[ "$got" = "$want" ] || fail "facts: '$got'"
+got=$(q "$db" "SELECT label FROM config ORDER BY id LIMIT 1")
+[ "$got" = "g.tsv table 1: layout=mirror, compression=off, recordsize=4k" ] ||
+    fail "label of table 1: '$got'"
+
+# -- a bad value in the last row: nothing stored, one line, exit 1
+gen 40000 "$tmp/b.tsv" bad
+rm -f "$tmp"/b.db*
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --format table \
+    --db "$tmp/b.db" --quiet "$tmp/b.tsv" >/dev/null 2>"$tmp/b.err"
+rc=$?
+[ $rc -eq 1 ] || fail "bad last row: exit $rc"
+grep -q "^poolbench: $tmp/b.tsv:40003:[0-9]*: bad value 'fast' in column 'Write BW (MiB/s)'" \
+    "$tmp/b.err" || fail "bad last row: '$(cat "$tmp/b.err")'"
+[ "$(q "$tmp/b.db" "SELECT count(*) FROM result")" = 0 ] ||
+    fail "bad last row: results stored"
+
+# -- memory: a 10 MB table in parts (the default threshold: 1 MiB)
+if stream_rss_ok; then
+    gen 300000 "$tmp/big.tsv"
+    stream_rss "$tmp/big.tsv" "$tmp/big.db"
+    [ "$rss" -lt 65536 ] ||
+        fail "10 MB table: peak RSS $rss KB (not < 64 MB)"
+    echo "10 MB table: peak RSS $rss KB"
+    [ "$(q "$tmp/big.db" "SELECT count(*) FROM result")" = 600015 ] ||
+        fail "10 MB table: not 600,015 results"
+fi
+
+if [ $fails -ne 0 ]; then
+    echo "$fails failure(s)" >&2
+    exit 1
+fi
+echo "ok"
