@@ -32,6 +32,9 @@
 #define SNIFF_SCAN     ((size_t)8192)
 #define LINE_MAX_SNIFF 2048
 #define LINE_MAX_PARSE ((size_t)65536) /* no table line, no prose line */
+/* Heading lines looked for above a header at most (the window keeps them):
+ * real tables have one or two. */
+#define TB_LOOK ((size_t)256)
 
 /* ==== the parse ==== */
 
@@ -131,10 +134,12 @@ static void free_cols(struct tb_col *cols, size_t n)
 static int header_at(struct tb_ctx *c, size_t i, int strict, enum tb_delim *dp,
                      struct tb_col **cols, size_t *ncols, size_t *first_row)
 {
-    const struct tb_line *l = &c->lines.v[i];
+    /* the next two lines first: reading them may move the records */
+    (void)tb_line_at(&c->lines, i + 2);
+    const struct tb_line *l = tb_line_at(&c->lines, i);
     *cols = NULL;
     *ncols = 0;
-    if (tb_blank(l))
+    if (!l || tb_blank(l))
         return 0;
     enum tb_delim d = tb_delim_of(l->s, l->n);
     size_t nk, nmet;
@@ -145,15 +150,16 @@ static int header_at(struct tb_ctx *c, size_t i, int strict, enum tb_delim *dp,
     if (strict)
         ok = ok && nk == *ncols && nmet >= 1;
     size_t j = i + 1;
-    if (ok && d == TB_PIPE && j < c->lines.n) {
-        tb_split(c->lines.v[j].s, c->lines.v[j].n, d, &c->cells, &c->a);
+    const struct tb_line *nx = tb_line_at(&c->lines, j);
+    if (ok && d == TB_PIPE && nx) {
+        tb_split(nx->s, nx->n, d, &c->cells, &c->a);
         if (tb_is_md_rule(&c->cells))
-            j++;
+            nx = tb_line_at(&c->lines, ++j);
     }
     if (ok) {
-        ok = j < c->lines.n && !tb_blank(&c->lines.v[j]);
+        ok = nx && !tb_blank(nx);
         if (ok) {
-            tb_split(c->lines.v[j].s, c->lines.v[j].n, d, &c->cells, &c->a);
+            tb_split(nx->s, nx->n, d, &c->cells, &c->a);
             ok = c->cells.n == *ncols &&
                  (d != TB_WS || tb_row_like(&c->cells)) &&
                  (!strict || tb_row_like(&c->cells));
@@ -331,43 +337,58 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
                  struct tb_col *cols, size_t ncols, size_t prev_end,
                  size_t *end)
 {
-    const struct tb_line *hl = &c->lines.v[h];
+    struct tb_lines *w = &c->lines;
+    const long hno = tb_line_at(w, h)->no;
     *end = h + 1;
     for (size_t k = 0; k < ncols; k++)
         if (!col_known(&cols[k]))
             return pb_err_set(
-                c->err, PB_EINPUT, c->path, hl->no, 0,
+                c->err, PB_EINPUT, c->path, hno, 0,
                 cols[k].title[0] ? "column '%s' is not a known dimension or "
                                    "metric"
                                  : "column %s has no name",
                 cols[k].title[0] ? tb_excerpt(&c->a, cols[k].title, 60)
                                  : pb_arena_printf(&c->a, "%zu", k + 1));
     int tno = ++c->ntables;
-    /* heading lines directly above, then the last prose line before */
+    /* heading lines directly above (as far as the window reaches: the
+     * TB_LOOK lines before the header), then the last prose line before:
+     * in the window, or the last non-blank line it forgot */
     size_t top = h;
     struct tb_cells hc = {0};
     int spans;
-    while (top > prev_end &&
-           tb_heading_cells(c, &c->lines.v[top - 1], d, &hc, &spans))
+    while (top > prev_end && top > w->base &&
+           tb_heading_cells(c, tb_line_at(w, top - 1), d, &hc, &spans))
         top--;
     free(hc.v);
     struct tb_dimlist whole = {0};
     int rc = PB_OK;
     size_t s = top;
-    while (s > prev_end && tb_blank(&c->lines.v[s - 1]))
+    while (s > prev_end && s > w->base && tb_blank(tb_line_at(w, s - 1)))
         s--;
-    if (s > prev_end)
-        rc = tb_sentence_dims(c, &c->lines.v[s - 1], &whole);
+    if (s > prev_end && s > w->base)
+        rc = tb_sentence_dims(c, tb_line_at(w, s - 1), &whole);
+    else if (s > prev_end && w->has_nb && w->nb_idx >= prev_end)
+        rc = tb_sentence_dims(c, &w->nb, &whole);
     for (size_t k = top; k < h && rc == PB_OK; k++)
-        rc = tb_apply_heading(c, &c->lines.v[k], d, cols, ncols, &whole);
+        rc = tb_apply_heading(c, tb_line_at(w, k), d, cols, ncols, &whole);
     c->used += h - top + 1 + (first_row - h - 1);
+    const long top_no = tb_line_at(w, top)->no;
+    long last_no = tb_line_at(w, first_row - 1)->no;
 
-    /* the rows, and the decimal mark the table shows */
+    /* the rows, and the decimal mark the table shows: read from the
+     * input, not kept (two passes) */
+    struct tb_reader rows;
+    tb_reader_from(&rows, &w->rd, tb_line_at(w, first_row));
+    struct tb_line row_line, *l = &row_line;
     size_t j = first_row;
     char conv = 0;
     int mixed = 0;
-    for (; j < c->lines.n && rc == PB_OK; j++) {
-        const struct tb_line *l = &c->lines.v[j];
+    const char *let_go = rows.p;
+    for (; rc == PB_OK && tb_read(&rows, l); j++) {
+        if (rows.p - let_go >= (1 << 20)) { /* streamed: pages let go */
+            pb_rs_consumed(c->set, rows.p);
+            let_go = rows.p;
+        }
         if (tb_blank(l))
             break;
         if (d == TB_PIPE && tb_delim_of(l->s, l->n) != TB_PIPE)
@@ -382,7 +403,7 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
             rc = pb_err_set(c->err, PB_EINPUT, c->path, l->no, 0,
                             "row has %zu cells, the header (line %ld) has "
                             "%zu",
-                            c->cells.n, hl->no, ncols);
+                            c->cells.n, hno, ncols);
             break;
         }
         if (d == TB_WS && !tb_row_like(&c->cells))
@@ -401,8 +422,9 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
 
     struct emitted *em = NULL;
     size_t nem = 0, capem = 0;
-    for (j = first_row; j < end_rows && rc == PB_OK; j++) {
-        const struct tb_line *l = &c->lines.v[j];
+    tb_reader_from(&rows, &w->rd, tb_line_at(w, first_row));
+    for (j = first_row; j < end_rows && rc == PB_OK && tb_read(&rows, l); j++) {
+        last_no = l->no;
         next_row(c);
         tb_split(l->s, l->n, d, &c->cells, &c->row);
         c->used++;
@@ -431,7 +453,7 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
         /* a streamed set: the rows so far to the store (each row is
          * whole in itself: nothing later refers to them) */
         if (rc == PB_OK && pb_rs_flush_due(c->set, 0))
-            rc = pb_rs_flush(c->set, NULL);
+            rc = pb_rs_flush(c->set, rows.p);
     }
     free(em);
     free(whole.v);
@@ -439,10 +461,10 @@ static int table(struct tb_ctx *c, size_t h, size_t first_row, enum tb_delim d,
         char key[32];
         snprintf(key, sizeof(key), "table:%d", tno);
         pb_rs_fact(c->set, NULL, key,
-                   pb_arena_printf(&c->a, "lines %ld-%ld", c->lines.v[top].no,
-                                   c->lines.v[j - 1].no));
+                   pb_arena_printf(&c->a, "lines %ld-%ld", top_no, last_no));
     }
     *end = j;
+    tb_lines_restart(w, j, &rows); /* nothing before j is read again */
     return rc;
 }
 
@@ -469,28 +491,43 @@ static int parse_with(const char *path, const char *buf, size_t len,
     pb_arena_init(&c.a);
     pb_arena_init(&c.row);
     c.base = base_name(&c.a, path);
-    const char *nul = memchr(buf, '\0', len);
+    /* in steps, letting the pages go (a streamed file is mapped) */
+    const char *nul = NULL;
+    for (size_t off = 0; off < len && !nul; off += (size_t)1 << 20) {
+        size_t n = len - off < ((size_t)1 << 20) ? len - off : (size_t)1 << 20;
+        nul = memchr(buf + off, '\0', n);
+        pb_rs_consumed(set, buf + off + n);
+    }
     int rc = PB_OK;
     if (nul)
         rc = pb_err_set(err, PB_EINPUT, path,
                         pb_line_of(buf, (size_t)(nul - buf)), 0,
                         "NUL byte: binary or damaged file, not a table");
-    if (rc == PB_OK)
-        tb_split_lines(buf, len, &c.lines, &c.a, (size_t)-1);
-    pb_rs_consumed(set, buf + len); /* streamed: the lines are copies */
+    /* a first pass: lines of prose and tables, and none too long */
     size_t nonblank = 0, prev_end = 0;
-    for (size_t i = 0; i < c.lines.n && rc == PB_OK; i++) {
-        nonblank += !tb_blank(&c.lines.v[i]);
-        if (c.lines.v[i].n > LINE_MAX_PARSE)
-            rc = pb_err_set(err, PB_EINPUT, path, c.lines.v[i].no, 0,
+    struct tb_reader rd;
+    struct tb_line l;
+    tb_reader_init(&rd, buf, len, (size_t)-1);
+    const char *let_go = buf;
+    while (rc == PB_OK && tb_read(&rd, &l)) {
+        if (rd.p - let_go >= (1 << 20)) { /* streamed: pages let go */
+            pb_rs_consumed(set, rd.p);
+            let_go = rd.p;
+        }
+        nonblank += !tb_blank(&l);
+        if (l.n > LINE_MAX_PARSE)
+            rc = pb_err_set(err, PB_EINPUT, path, l.no, 0,
                             "line of %zu bytes: not a summary table (lines "
                             "hold at most %zu)",
-                            c.lines.v[i].n, LINE_MAX_PARSE);
+                            l.n, LINE_MAX_PARSE);
     }
-    for (size_t i = 0; i < c.lines.n && rc == PB_OK;) {
+    tb_lines_init(&c.lines, buf, len, (size_t)-1);
+    for (size_t i = 0; rc == PB_OK && tb_line_at(&c.lines, i);) {
         enum tb_delim d;
         struct tb_col *cols;
         size_t ncols, first_row, end;
+        if (i >= c.lines.base + TB_LOOK + 1024)
+            tb_lines_forget(&c.lines, i - TB_LOOK);
         if (!header_at(&c, i, 0, &d, &cols, &ncols, &first_row)) {
             i++;
             continue;
@@ -511,7 +548,7 @@ static int parse_with(const char *path, const char *buf, size_t len,
         snprintf(n, sizeof(n), "%zu", nonblank - c.used);
         pb_rs_fact(set, NULL, "skipped_lines", n);
     }
-    free(c.lines.v);
+    tb_lines_release(&c.lines);
     free(c.cells.v);
     pb_arena_release(&c.row);
     pb_arena_release(&c.a);
@@ -599,19 +636,19 @@ static int table_sniff(const char *buf, size_t len)
             if (!arena)
                 pb_arena_init(&c.a);
             arena = 1;
-            c.lines.n = 0;
-            tb_split_lines(p, (size_t)(q - p), &c.lines, &c.a, LINE_MAX_SNIFF);
+            tb_lines_release(&c.lines);
+            tb_lines_init(&c.lines, p, (size_t)(q - p), LINE_MAX_SNIFF);
             enum tb_delim d;
             struct tb_col *cols = NULL;
             size_t ncols = 0, first_row;
-            if (c.lines.n >= 2 &&
+            if (tb_line_at(&c.lines, 1) &&
                 header_at(&c, 0, 1, &d, &cols, &ncols, &first_row))
                 score = 50;
             free_cols(cols, ncols);
         }
         p = nl ? nl + 1 : end;
     }
-    free(c.lines.v);
+    tb_lines_release(&c.lines);
     free(c.cells.v);
     if (arena)
         pb_arena_release(&c.a);

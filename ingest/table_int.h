@@ -11,20 +11,51 @@
 /* ==== lines ==== */
 
 struct tb_line {
-    const char *s; /* NUL-terminated copy, \r stripped */
+    const char *s;  /* the text, \r stripped; NUL-terminated in a window */
     size_t n;
-    long no;
+    long no;        /* 1-based */
+    const char *at; /* where the line starts in the input */
 };
 
+/* Lines read one at a time from buf (a UTF-8 BOM at its start skipped); a
+ * line longer than maxline reads as empty (the sniffer's bound). */
+struct tb_reader {
+    const char *p, *end;
+    long no;
+    size_t maxline;
+};
+void tb_reader_init(struct tb_reader *r, const char *buf, size_t len,
+                    size_t maxline);
+/* The next line into *l (l->s points into the input: not
+ * NUL-terminated); 0 at the end of the input. */
+int tb_read(struct tb_reader *r, struct tb_line *l);
+/* r reads from line l on (l from a reader of the same input, like). */
+void tb_reader_from(struct tb_reader *r, const struct tb_reader *like,
+                    const struct tb_line *l);
+
+/* The lines a parse looks around a place: a window of NUL-terminated
+ * copies of lines [base, base + n), read ahead when asked for, so that
+ * a file's memory does not grow with its lines (docs/table-format.md,
+ * "Large tables"). */
 struct tb_lines {
     struct tb_line *v;
     size_t n, cap;
+    size_t base;          /* the index of v[0] */
+    struct tb_reader rd;  /* reads line base + n */
+    struct tb_line nb;    /* the last non-blank line forgotten (a copy) */
+    size_t nb_idx;
+    int has_nb;
 };
-
-/* Split buf[0..len) into lines copied into arena a; a line longer than
- * maxline is kept empty (the sniffer's bound). */
-void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
-                    struct pb_arena *a, size_t maxline);
+void tb_lines_init(struct tb_lines *w, const char *buf, size_t len,
+                   size_t maxline);
+/* Line i (i >= base), NULL past the end. Reading further lines may move
+ * the records: pointers from earlier calls are then stale. */
+const struct tb_line *tb_line_at(struct tb_lines *w, size_t i);
+/* Forget the lines before i (the last non-blank one stays in nb). */
+void tb_lines_forget(struct tb_lines *w, size_t i);
+/* Forget every line and go on from line i, which r is about to read. */
+void tb_lines_restart(struct tb_lines *w, size_t i, const struct tb_reader *r);
+void tb_lines_release(struct tb_lines *w);
 
 /* Only white space. */
 int tb_blank(const struct tb_line *l);

@@ -4,33 +4,105 @@
 #include "ingest/table_int.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 /* ==== lines ==== */
 
-void tb_split_lines(const char *buf, size_t len, struct tb_lines *out,
-                    struct pb_arena *a, size_t maxline)
+void tb_reader_init(struct tb_reader *r, const char *buf, size_t len,
+                    size_t maxline)
 {
-    const char *p = buf, *end = buf + len;
-    long no = 1;
-    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-        p += 3; /* a UTF-8 BOM, as spreadsheets write it */
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        size_t n = (size_t)(e - p);
-        while (n > 0 && p[n - 1] == '\r')
-            n--;
-        PB_GROW(out->v, out->cap, out->n + 1);
-        struct tb_line *l = &out->v[out->n++];
-        if (n > maxline)
-            n = 0; /* too long to be a table line (sniff only) */
-        l->s = pb_arena_strndup(a, p, n);
-        l->n = n;
-        l->no = no++;
-        p = nl ? nl + 1 : end;
+    r->p = buf;
+    r->end = buf + len;
+    r->no = 1;
+    r->maxline = maxline;
+    if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+        r->p += 3; /* a UTF-8 BOM, as spreadsheets write it */
+}
+
+int tb_read(struct tb_reader *r, struct tb_line *l)
+{
+    if (r->p >= r->end)
+        return 0;
+    const char *p = r->p;
+    const char *nl = memchr(p, '\n', (size_t)(r->end - p));
+    const char *e = nl ? nl : r->end;
+    size_t n = (size_t)(e - p);
+    while (n > 0 && p[n - 1] == '\r')
+        n--;
+    if (n > r->maxline)
+        n = 0; /* too long to be a table line (sniff only) */
+    l->s = p;
+    l->n = n;
+    l->no = r->no++;
+    l->at = p;
+    r->p = nl ? nl + 1 : r->end;
+    return 1;
+}
+
+void tb_reader_from(struct tb_reader *r, const struct tb_reader *like,
+                    const struct tb_line *l)
+{
+    *r = *like;
+    r->p = l->at;
+    r->no = l->no;
+}
+
+void tb_lines_init(struct tb_lines *w, const char *buf, size_t len,
+                   size_t maxline)
+{
+    memset(w, 0, sizeof(*w));
+    tb_reader_init(&w->rd, buf, len, maxline);
+}
+
+const struct tb_line *tb_line_at(struct tb_lines *w, size_t i)
+{
+    while (i >= w->base + w->n) {
+        struct tb_line l;
+        if (!tb_read(&w->rd, &l))
+            return NULL;
+        l.s = pb_xstrndup(l.s, l.n);
+        PB_GROW(w->v, w->cap, w->n + 1);
+        w->v[w->n++] = l;
     }
+    return i >= w->base ? &w->v[i - w->base] : NULL;
+}
+
+void tb_lines_forget(struct tb_lines *w, size_t i)
+{
+    size_t k = i > w->base ? i - w->base : 0;
+    if (k > w->n)
+        k = w->n;
+    for (size_t j = 0; j < k; j++) {
+        if (!tb_blank(&w->v[j])) {
+            free((char *)w->nb.s);
+            w->nb = w->v[j];
+            w->nb_idx = w->base + j;
+            w->has_nb = 1;
+        } else {
+            free((char *)w->v[j].s);
+        }
+    }
+    memmove(w->v, w->v + k, (w->n - k) * sizeof(*w->v));
+    w->n -= k;
+    w->base += k;
+}
+
+void tb_lines_restart(struct tb_lines *w, size_t i, const struct tb_reader *r)
+{
+    tb_lines_forget(w, w->base + w->n);
+    w->base = i;
+    w->rd = *r;
+}
+
+void tb_lines_release(struct tb_lines *w)
+{
+    for (size_t j = 0; j < w->n; j++)
+        free((char *)w->v[j].s);
+    free((char *)w->nb.s);
+    free(w->v);
+    memset(w, 0, sizeof(*w));
 }
 
 int tb_blank(const struct tb_line *l)
