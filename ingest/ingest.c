@@ -164,8 +164,8 @@ void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
 }
 
 /* The error for a file pb_ingest_recognize() names. */
-static int unreadable(const char *path, const char *buf, size_t len,
-                      struct pb_err *err)
+int pb_ingest_unreadable(const char *path, const char *buf, size_t len,
+                         struct pb_err *err)
 {
     return pb_err_set(err, PB_EFORMAT, path, 1, 0,
                       "this is %s, not benchmark output; poolbench cannot "
@@ -192,7 +192,7 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                                   : "empty file");
         p = pb_ingest_find_parser(buf, len);
         if (!p && pb_ingest_recognize(buf, len))
-            return unreadable(path, buf, len, err);
+            return pb_ingest_unreadable(path, buf, len, err);
         if (!p)
             return pb_err_set(err, PB_EFORMAT, path, 1, 0,
                               "unrecognised input: not output of any "
@@ -236,7 +236,7 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
         pb_ingest_recognize(buf, len)) {
         /* a sniffer's guess (a PTS profile is <PhoronixTestSuite> too) */
         memset(err, 0, sizeof(*err));
-        unreadable(path, buf, len, err);
+        pb_ingest_unreadable(path, buf, len, err);
     }
     if (rc != PB_OK) {
         if (!err->code)

@@ -391,6 +391,9 @@ struct pb_ingest_opts {
 /* fio normal text from 1 MiB (docs/design.md, "Streaming ingest", fio
  * text): parsed whole it takes 3 to 20 times its size. */
 #define PB_STREAM_MIN_TEXT ((size_t)1 << 20)
+/* PTS result XML from 1 MiB (docs/design.md, "Streaming ingest", PTS):
+ * parsed whole a result file takes about 3.6 times its size. */
+#define PB_STREAM_MIN_PTS ((size_t)1 << 20)
 /* tables from 1 MiB (docs/table-format.md, "Large tables"): parsed whole
  * a table takes about 13 times its size (its results). */
 #define PB_STREAM_MIN_TABLE ((size_t)1 << 20)

@@ -48,6 +48,10 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
  * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
  * (pb_ingest_stream_run), else 0: parse as a whole set. */
 size_t pb_rs_stream_part(const struct pb_resultset *set);
+/* The error for a file pb_ingest_recognize knows as no benchmark output
+ * ("this is ..., not benchmark output"): PB_EFORMAT. (ingest.c) */
+int pb_ingest_unreadable(const char *path, const char *buf, size_t len,
+                         struct pb_err *err);
 /* For a streamed parser that found path's buf wrong: the error parser
  * p's whole parse gives (the one line path:line: what), or one saying
  * that the whole parse accepts it. (stream_set.c) */

@@ -44,6 +44,9 @@ struct ctx {
     } xerr;
     const char *comment_version; /* "<!--Phoronix Test Suite v..-->" */
     const char *test_client, *first_system_tcv;
+    /* a streamed file (docs/design.md, "Streaming ingest", PTS) */
+    int streamed, version_set, flush_failed;
+    size_t flushed; /* results handed to the store */
 
     /* where we are */
     int depth;
@@ -86,5 +89,8 @@ void pb_pts_emit_system(struct ctx *c);
 void pb_pts_emit_result(struct ctx *c);
 /* After the stream: set->tool_version "pts-<version>" when one is known. */
 void pb_pts_tool_version(struct ctx *c);
+/* 1 when what pb_pts_tool_version finds can no longer change with what
+ * follows (a streamed file's parts may go to the store from then on). */
+int pb_pts_version_known(struct ctx *c);
 
 #endif

@@ -287,6 +287,16 @@ void pb_pts_tool_version(struct ctx *c)
         c->set->tool_version = pb_arena_printf(&c->set->arena, "pts-%s", ver);
 }
 
+int pb_pts_version_known(struct ctx *c)
+{
+    /* the first <TestClient> wins, and the comment comes before the
+     * root; the system's only counts without either */
+    if (!c->test_client)
+        return 0;
+    return pts_version(c, c->test_client) ||
+           pts_version(c, c->comment_version) || c->first_system_tcv;
+}
+
 /* ==== results ==== */
 
 static int is_install_pseudo(const char *desc, const char *args)
@@ -301,15 +311,25 @@ static int is_install_pseudo(const char *desc, const char *args)
 #define MAX_DESC_PARAMS 64
 
 struct param_ctx {
-    struct pb_resultset *set;
-    size_t test, n;
+    struct pb_arena *a;
+    struct pb_kv *kv;
+    size_t n, cap, ndesc;
 };
+
+static void put_param(struct param_ctx *p, const char *key, const char *value)
+{
+    PB_GROW(p->kv, p->cap, p->n + 1);
+    p->kv[p->n].key = pb_arena_strdup(p->a, key);
+    p->kv[p->n].value = pb_arena_strdup(p->a, value);
+    p->kv[p->n].origin = NULL;
+    p->n++;
+}
 
 static void add_param(void *ctx, const char *key, const char *value)
 {
     struct param_ctx *p = ctx;
-    if (p->n++ < MAX_DESC_PARAMS)
-        pb_rs_test_param(p->set, p->test, key, value);
+    if (p->ndesc++ < MAX_DESC_PARAMS)
+        put_param(p, key, value);
 }
 
 static const char *entry_failure(struct ctx *c, const char *js)
@@ -415,16 +435,21 @@ void pb_pts_emit_result(struct ctx *c)
         pb_buf_printf(&name, ": %s", what);
     if (*scale)
         pb_buf_printf(&name, " (%s)", scale);
-    size_t test = pb_rs_test(c->set, pb_buf_str(&name), *ident ? ident : "pts");
-    pb_buf_release(&name);
-    struct param_ctx pc = {c->set, test, 0};
+    /* a test is its tool, name and parameters (pb_rs_test_kv): results
+     * of one name with other parameters (another app_version) are
+     * another test, in one part of a streamed file or in two */
+    struct param_ctx pc = {&c->tmp, NULL, 0, 0, 0};
     pb_pts_desc_params(ident, title, desc, add_param, &pc);
     if (*appver)
-        pb_rs_test_param(c->set, test, "app_version", appver);
+        put_param(&pc, "app_version", appver);
     if (*scale)
-        pb_rs_test_param(c->set, test, "scale", scale);
+        put_param(&pc, "scale", scale);
     if (*args)
-        pb_rs_test_param(c->set, test, "arguments", args);
+        put_param(&pc, "arguments", args);
+    size_t test = pb_rs_test_kv(c->set, pb_buf_str(&name),
+                                *ident ? ident : "pts", pc.kv, pc.n);
+    pb_buf_release(&name);
+    free(pc.kv);
 
     int dir = strcmp(prop, "LIB") == 0 ? PB_DIR_LOWER : PB_DIR_HIGHER;
     const char *unit = *scale ? scale : NULL;

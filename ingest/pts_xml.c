@@ -312,6 +312,23 @@ static void on_chars(void *ctx, const xmlChar *ch, int len)
     pb_buf_add(&c->text, (const char *)ch, (size_t)len);
 }
 
+/* A streamed file: after an element, the results so far to the store,
+ * once the tool version the source row carries is settled. */
+static void flush_part(struct ctx *c)
+{
+    if (!pb_rs_flush_due(c->set, 0) || !pb_pts_version_known(c))
+        return;
+    if (!c->version_set) {
+        pb_pts_tool_version(c);
+        c->version_set = 1;
+    }
+    c->flushed += c->set->nresults;
+    if (pb_rs_flush(c->set, NULL) != PB_OK) {
+        c->flush_failed = 1;
+        stop(c);
+    }
+}
+
 static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
                    const xmlChar *uri)
 {
@@ -354,6 +371,8 @@ static void on_end(void *ctx, const xmlChar *local, const xmlChar *prefix,
             pb_pts_emit_result(c);
         c->sec = S_NONE;
         reset_element(c);
+        if (c->streamed)
+            flush_part(c);
     }
     c->depth--;
 }
@@ -590,29 +609,86 @@ static void xml_init(void)
     xmlInitParser();
 }
 
+/* Where the document is in buf: [*start, *end), with the line and column
+ * offsets of junk before it. PB_OK or an input error. */
+static int locate(const char *path, const char *buf, size_t len,
+                  size_t *start, size_t *end, long *col_off, long *line_off,
+                  struct pb_err *err)
+{
+    if (len == 0)
+        return pb_err_set(err, PB_EINPUT, path, 0, 0, "empty file");
+    int junk;
+    *start = find_start(buf, len < START_SCAN ? len : START_SCAN, &junk);
+    if (*start == (size_t)-1)
+        *start = 0;
+    *end = doc_end(buf, *start, len);
+    *col_off = *line_off = 0;
+    if (*start > 0) {
+        size_t bol = *start;
+        while (bol > 0 && buf[bol - 1] != '\n')
+            bol--;
+        *col_off = (long)(*start - bol);
+        *line_off = pb_line_of(buf, *start) - 1;
+    }
+    if (*end - *start > (size_t)INT_MAX)
+        return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                          "file too large for XML");
+    return PB_OK;
+}
+
+/* a SAX2 stream: no tree, no entity or DTD handling at all */
+static void sax_init(xmlSAXHandler *sax)
+{
+    memset(sax, 0, sizeof(*sax));
+    sax->initialized = XML_SAX2_MAGIC;
+    sax->startElementNs = on_start;
+    sax->endElementNs = on_end;
+    sax->characters = on_chars;
+    sax->cdataBlock = on_chars;
+    sax->internalSubset = on_doctype;
+    sax->reference = on_reference;
+    sax->comment = on_comment;
+    sax->serror = on_error;
+}
+
+static void ctx_init(struct ctx *c, const char *path,
+                     struct pb_resultset *set, struct pb_err *err,
+                     xmlParserCtxtPtr pc, long line_off)
+{
+    memset(c, 0, sizeof(*c));
+    c->path = path;
+    c->set = set;
+    c->err = err;
+    c->pc = pc;
+    c->line_off = line_off;
+    pb_arena_init(&c->doc);
+    pb_arena_init(&c->tmp);
+    pc->_private = c;
+}
+
+static void ctx_release(struct ctx *c)
+{
+    xmlFreeParserCtxt(c->pc);
+    pb_buf_release(&c->text);
+    free(c->entries);
+    pb_arena_release(&c->tmp);
+    pb_arena_release(&c->doc);
+}
+
+/* no XML_PARSE_NOENT, DTDLOAD, DTDATTR, DTDVALID, XINCLUDE or HUGE */
+#define XML_OPTIONS                                                           \
+    (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |              \
+     XML_PARSE_BIG_LINES)
+
 static int pts_parse(const char *path, const char *buf, size_t len,
                      struct pb_resultset *set, struct pb_err *err)
 {
     pthread_once(&xml_once, xml_init);
-    if (len == 0)
-        return pb_err_set(err, PB_EINPUT, path, 0, 0, "empty file");
-
-    int junk;
-    size_t start = find_start(buf, len < START_SCAN ? len : START_SCAN, &junk);
-    if (start == (size_t)-1)
-        start = 0;
-    size_t end = doc_end(buf, start, len);
-    long col_off = 0, line_off = 0;
-    if (start > 0) {
-        size_t bol = start;
-        while (bol > 0 && buf[bol - 1] != '\n')
-            bol--;
-        col_off = (long)(start - bol);
-        line_off = pb_line_of(buf, start) - 1;
-    }
-    if (end - start > (size_t)INT_MAX)
-        return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          "file too large for XML");
+    size_t start, end;
+    long col_off, line_off;
+    int rc = locate(path, buf, len, &start, &end, &col_off, &line_off, err);
+    if (rc != PB_OK)
+        return rc;
     /* libxml2 takes a NUL byte for the end of the input and would call
      * the file truncated there */
     const char *nul = memchr(buf + start, '\0', end - start);
@@ -630,47 +706,67 @@ static int pts_parse(const char *path, const char *buf, size_t len,
     if (!pc)
         return pb_err_set(err, PB_EINPUT, path, 0, 0,
                           "cannot create an XML parser");
-    /* a SAX2 stream: no tree, no entity or DTD handling at all */
-    xmlSAXHandler *sax = pc->sax;
-    memset(sax, 0, sizeof(*sax));
-    sax->initialized = XML_SAX2_MAGIC;
-    sax->startElementNs = on_start;
-    sax->endElementNs = on_end;
-    sax->characters = on_chars;
-    sax->cdataBlock = on_chars;
-    sax->internalSubset = on_doctype;
-    sax->reference = on_reference;
-    sax->comment = on_comment;
-    sax->serror = on_error;
-
+    sax_init(pc->sax);
     struct ctx c;
-    memset(&c, 0, sizeof(c));
-    c.path = path;
-    c.set = set;
-    c.err = err;
-    c.pc = pc;
-    c.line_off = line_off;
-    pb_arena_init(&c.doc);
-    pb_arena_init(&c.tmp);
-    pc->_private = &c;
-
-    /* no XML_PARSE_NOENT, DTDLOAD, DTDATTR, DTDVALID, XINCLUDE or HUGE */
+    ctx_init(&c, path, set, err, pc, line_off);
     xmlDocPtr doc = xmlCtxtReadMemory(pc, buf + start, (int)(end - start),
-                                      NULL, NULL,
-                                      XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                          XML_PARSE_NOWARNING |
-                                          XML_PARSE_BIG_LINES);
+                                      NULL, NULL, XML_OPTIONS);
     xmlFreeDoc(doc); /* always NULL: nothing builds a tree */
-    int rc = verdict(&c, buf, start, end, col_off);
+    rc = verdict(&c, buf, start, end, col_off);
     if (rc == PB_OK)
         pb_pts_tool_version(&c);
-    xmlFreeParserCtxt(pc);
-    pb_buf_release(&c.text);
-    free(c.entries);
-    pb_arena_release(&c.tmp);
-    pb_arena_release(&c.doc);
+    ctx_release(&c);
     return rc;
 }
 
-const struct pb_parser pb_parser_pts_xml = {
-    "pts-xml", pts_sniff, pts_parse, NULL, 0};
+/* Streamed (docs/design.md, "Streaming ingest", PTS): the same SAX
+ * callbacks fed by libxml2's push parser a MiB at a time (the input is
+ * not copied whole, its pages let go), the results stored after a
+ * <Result> once a part is due and the tool version settled. Any problem
+ * parses the file whole for the message (pb_rs_whole_error): the parts
+ * stored so far go with the source's savepoint. */
+static int pts_parse_stream(const char *path, const char *buf, size_t len,
+                            struct pb_resultset *set, struct pb_err *err)
+{
+    pthread_once(&xml_once, xml_init);
+    size_t start, end;
+    long col_off, line_off;
+    if (locate(path, buf, len, &start, &end, &col_off, &line_off, err) !=
+        PB_OK)
+        return err->code;
+    xmlSAXHandler sax;
+    sax_init(&sax);
+    xmlParserCtxtPtr pc = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, NULL);
+    if (!pc)
+        return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                          "cannot create an XML parser");
+    xmlCtxtUseOptions(pc, XML_OPTIONS);
+    struct ctx c;
+    ctx_init(&c, path, set, err, pc, line_off);
+    c.streamed = 1;
+    const size_t step = (size_t)1 << 20;
+    for (size_t off = start; off < end && !pc->disableSAX;) {
+        size_t n = end - off < step ? end - off : step;
+        xmlParseChunk(pc, buf + off, (int)n, 0);
+        off += n;
+        pb_rs_consumed(set, buf + off);
+    }
+    if (!pc->disableSAX)
+        xmlParseChunk(pc, NULL, 0, 1);
+    int ok = !c.flush_failed && !c.doctype && !c.entity_ref && !c.too_long &&
+             pc->wellFormed && !c.bad_root && c.seen_root &&
+             c.nresult_elems && c.flushed + set->nresults > 0;
+    int rc = PB_OK;
+    if (c.flush_failed)
+        rc = err->code ? err->code : PB_EDB;
+    else if (!ok)
+        rc = pb_rs_whole_error(&pb_parser_pts_xml, path, buf, len, err);
+    else if (!c.version_set)
+        pb_pts_tool_version(&c);
+    ctx_release(&c);
+    return rc;
+}
+
+const struct pb_parser pb_parser_pts_xml = {"pts-xml", pts_sniff, pts_parse,
+                                            pts_parse_stream,
+                                            PB_STREAM_MIN_PTS};

@@ -410,6 +410,12 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
         rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
                         "%s: no results found", st->parser->name);
+    if (rc != PB_OK && !st->opts->format &&
+        pb_ingest_recognize(st->map, st->len)) {
+        /* a sniffer's guess, as for a file read whole (ingest.c) */
+        memset(err, 0, sizeof(*err));
+        pb_ingest_unreadable(st->path, st->map, st->len, err);
+    }
     if (rc != PB_OK) {
         if (!err->code)
             pb_err_set(err, rc, st->path, 0, 0, "%s: parse failed",

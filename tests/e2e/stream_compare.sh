@@ -2,7 +2,8 @@
 # by the streamed-ingest tests (test_ingest_stream.sh for bonnie++,
 # test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
 # fio terse, test_ingest_stream_text.sh for fio text,
-# test_ingest_stream_table.sh for tables); not a test itself (CMake registers test_*.sh only).
+# test_ingest_stream_table.sh for tables, test_ingest_stream_pts.sh for
+# PTS XML); not a test itself (CMake registers test_*.sh only).
 # docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...

@@ -22,7 +22,7 @@ static void test_table(void **state)
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         nstream += p->parse_stream != NULL;
     }
-    assert_int_equal(nstream, 5);
+    assert_int_equal(nstream, 6);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
     const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
     const struct pb_parser *t = pb_ingest_parser_by_name("fio-terse");
@@ -43,6 +43,10 @@ static void test_table(void **state)
     assert_non_null(tb);
     assert_non_null(tb->parse_stream);
     assert_int_equal(tb->stream_min, 1048576);
+    const struct pb_parser *px = pb_ingest_parser_by_name("pts-xml");
+    assert_non_null(px);
+    assert_non_null(px->parse_stream);
+    assert_int_equal(px->stream_min, 1048576);
 }
 
 /* ==== which files stream ==== */
@@ -141,6 +145,16 @@ static void test_sizes(void **state)
     f = make("table/issue11_tsv_compression.tsv", 12052, 0, &n);
     assert_int_equal(n, 1048524); /* 1 MiB = 1,048,576 */
     assert_int_equal(open_as(f, "table"), PB_EDUP);
+    unlink(f);
+
+    /* PTS result XML (4,887 bytes a copy): streamed from 1 MiB */
+    f = make("pts-xml/fio-2systems.xml", 215, 0, &n);
+    assert_int_equal(n, 1050705);
+    assert_int_equal(open_as(f, "pts-xml"), PB_OK);
+    unlink(f);
+    f = make("pts-xml/fio-2systems.xml", 214, 0, &n);
+    assert_int_equal(n, 1045818); /* 1 MiB = 1,048,576 */
+    assert_int_equal(open_as(f, "pts-xml"), PB_EDUP);
     unlink(f);
 
     /* terse,normal output is fio-text's, streamed as that */
