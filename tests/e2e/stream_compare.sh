@@ -32,9 +32,44 @@
 #     ingests FILE into DB and sets rss to its peak RSS in KB (calls fail
 #     when the ingest fails).
 #
-# Needs from the caller: $pb (poolbench), $tmp (a scratch folder), q DB
-# SQL (sqlite3), fail MESSAGE. Optional: $STREAM_ARGS, ingest options
-# given both ways (e.g. "--format fio-terse").
+# stream_begin [python3]
+#     what every streamed-ingest test starts with: $tmp (a scratch folder,
+#     removed on exit), fail MESSAGE (counts in $fails), q DB SQL
+#     (sqlite3); skips (exit 77) without sqlite3, or python3 when named.
+#
+# stream_end
+#     exit 1 when anything failed, else says "ok".
+#
+# Needs from the caller: $pb (poolbench). Optional: $STREAM_ARGS, ingest
+# options given both ways (e.g. "--format fio-terse").
+
+stream_begin() {
+    tmp=$(mktemp -d)
+    # shellcheck disable=SC2064
+    trap "rm -rf '$tmp'" EXIT
+    fails=0
+    for _tool in sqlite3 "$@"; do
+        command -v "$_tool" >/dev/null || {
+            echo "skip: no $_tool"
+            exit 77
+        }
+    done
+}
+
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+
+q() { sqlite3 "$1" "$2"; }
+
+stream_end() {
+    if [ "$fails" -ne 0 ]; then
+        echo "$fails failure(s)" >&2
+        exit 1
+    fi
+    echo "ok"
+}
 
 # a threshold past the 512 MiB input limit: the "whole" ingest of a
 # comparison is never streamed, whatever the file's size

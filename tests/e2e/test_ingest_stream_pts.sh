@@ -12,15 +12,8 @@
 # usage: test_ingest_stream_pts.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
 pb=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
-command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-
 . "$src/tests/e2e/stream_compare.sh"
+stream_begin python3
 
 n=0
 for f in "$src"/fixtures/pts-xml/* "$src"/fixtures/pts-xml/bad/* \
@@ -104,8 +97,4 @@ if stream_rss_ok; then
     echo "30 MB composite: peak RSS $rss KB"
 fi
 
-if [ $fails -ne 0 ]; then
-    echo "$fails failure(s)" >&2
-    exit 1
-fi
-echo "ok"
+stream_end

@@ -13,15 +13,8 @@
 # usage: test_ingest_stream_terse.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
 pb=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-q() { sqlite3 "$1" "$2"; }
-command -v sqlite3 >/dev/null || { echo "skip: no sqlite3"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
-
 . "$src/tests/e2e/stream_compare.sh"
+stream_begin python3
 
 n=0
 for f in "$src"/fixtures/fio-terse/*.txt "$src"/fixtures/fio-terse/bad/* \
@@ -120,5 +113,4 @@ if stream_rss_ok; then
         fail "60k: $(q "$db" "SELECT count(*) FROM result") results"
 fi
 
-[ $fails -eq 0 ] || exit 1
-echo "ok"
+stream_end
