@@ -595,7 +595,7 @@ static int verdict(struct ctx *c, const char *buf, size_t start, size_t end,
                           "\"%s\", not \"Result\"",
                           c->first_child[0] ? c->first_child : "nothing");
     }
-    if (c->set->nresults == 0)
+    if (c->flushed + c->set->nresults == 0) /* in every part */
         return pb_err_set(c->err, PB_EINPUT, path, c->first_result_line, 0,
                           "no benchmark results: every \"Result\" is empty "
                           "or a test install time/size entry");
@@ -753,16 +753,19 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
     }
     if (!pc->disableSAX)
         xmlParseChunk(pc, NULL, 0, 1);
-    int ok = !c.flush_failed && !c.doctype && !c.entity_ref && !c.too_long &&
-             pc->wellFormed && !c.bad_root && c.seen_root &&
-             c.nresult_elems && c.flushed + set->nresults > 0;
-    int rc = PB_OK;
-    if (c.flush_failed)
+    int rc;
+    if (c.flush_failed) {
         rc = err->code ? err->code : PB_EDB;
-    else if (!ok)
+    } else if (verdict(&c, buf, start, end, col_off) != PB_OK) {
+        /* the push parser words some errors otherwise: the whole
+         * parse's message */
+        memset(err, 0, sizeof(*err));
         rc = pb_rs_whole_error(&pb_parser_pts_xml, path, buf, len, err);
-    else if (!c.version_set)
-        pb_pts_tool_version(&c);
+    } else {
+        rc = PB_OK;
+        if (!c.version_set)
+            pb_pts_tool_version(&c);
+    }
     ctx_release(&c);
     return rc;
 }

@@ -79,7 +79,7 @@ const char *rp_many_label(struct pb_arena *a, const char *label,
 }
 
 size_t rp_many_pick(size_t nv, size_t base, struct rp_pick *out,
-                    size_t *drawn)
+                    struct rp_pick_sum *sum)
 {
     size_t nbest = nv < RP_MANY_BEST ? nv : RP_MANY_BEST;
     size_t nworst = nv - nbest < RP_MANY_WORST ? nv - nbest : RP_MANY_WORST;
@@ -106,8 +106,9 @@ size_t rp_many_pick(size_t nv, size_t base, struct rp_pick *out,
     for (size_t i = nv - nworst; i < nv; i++)
         out[n++] = (struct rp_pick){
             i, 0, 0, i == base ? RP_PICK_BASE : RP_PICK_WORST};
-    if (drawn)
-        *drawn = nbest + nworst + (apart ? 1 : 0);
+    if (sum)
+        *sum = (struct rp_pick_sum){nbest + nworst + (apart ? 1 : 0), nbest,
+                                    nworst, apart};
     return n;
 }
 
@@ -282,10 +283,10 @@ struct pb_chart *rp_many_chart(struct rc_fonts *f, const struct rp_data *d,
     size_t nv = nvalued(d, g, order);
     size_t base = rp_many_baseline(d, g, order);
     struct rp_pick pick[RP_MANY_PICKS];
-    size_t drawn = 0, np = rp_many_pick(nv, base, pick, &drawn);
-    size_t nbest = nv < RP_MANY_BEST ? nv : RP_MANY_BEST;
-    size_t nworst = nv - nbest < RP_MANY_WORST ? nv - nbest : RP_MANY_WORST;
-    int base_apart = drawn > nbest + nworst;
+    struct rp_pick_sum sum;
+    size_t np = rp_many_pick(nv, base, pick, &sum);
+    size_t drawn = sum.drawn, nbest = sum.nbest, nworst = sum.nworst;
+    int base_apart = sum.base_apart;
     struct rc_bar *bars = pb_xcalloc(np + 1, sizeof(*bars));
     struct pb_arena a;
     pb_arena_init(&a);

@@ -159,10 +159,16 @@ struct rp_pick {
     int mark;        /* 0, RP_PICK_BASE or RP_PICK_WORST */
 };
 #define RP_MANY_PICKS (RP_MANY_BEST + RP_MANY_WORST + 3)
-/* Fills out (room for RP_MANY_PICKS) and returns how many; *drawn (may be
- * NULL) gets the number of items among them. */
+/* What a pick holds: items drawn, of them the best and the worst, and
+ * whether the baseline is drawn apart from them. */
+struct rp_pick_sum {
+    size_t drawn, nbest, nworst;
+    int base_apart;
+};
+/* Fills out (room for RP_MANY_PICKS) and returns how many; *sum (may be
+ * NULL) says what they hold. */
 size_t rp_many_pick(size_t nv, size_t base, struct rp_pick *out,
-                    size_t *drawn);
+                    struct rp_pick_sum *sum);
 /* label, or "label (baseline, rank 60 of 120)" / "(worst, ...)" for a
  * marked pick of n, in a. */
 const char *rp_many_label(struct pb_arena *a, const char *label,

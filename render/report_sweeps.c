@@ -137,7 +137,8 @@ static void reduce_rows(struct rp_out *o, const struct rp_data *d,
         if (order[i] == base_row)
             base = i;
     struct rp_pick pick[RP_MANY_PICKS];
-    size_t drawn = 0, np = rp_many_pick(nv, base, pick, &drawn);
+    struct rp_pick_sum sum;
+    size_t np = rp_many_pick(nv, base, pick, &sum);
 
     /* the reduced grid */
     struct pb_arena a;
@@ -175,16 +176,14 @@ static void reduce_rows(struct rp_out *o, const struct rp_data *d,
         }
     }
     char nd[32], nt[32];
-    rp_int((long long)drawn, nd, sizeof(nd));
+    rp_int((long long)sum.drawn, nd, sizeof(nd));
     rp_int((long long)nr, nt, sizeof(nt));
-    size_t nbest = nv < RP_MANY_BEST ? nv : RP_MANY_BEST;
-    size_t nworst = nv - nbest < RP_MANY_WORST ? nv - nbest : RP_MANY_WORST;
     struct rc_gridspec r = *h;
     r.subtitle = pb_arena_printf(
         &a, "%s · %s of %s %s shown: the best %zu, %sthe worst %zu by their "
             "mean share of the best; all in the table below",
-        h->subtitle, nd, nt, noun, nbest,
-        drawn > nbest + nworst ? "the baseline, " : "", nworst);
+        h->subtitle, nd, nt, noun, sum.nbest,
+        sum.base_apart ? "the baseline, " : "", sum.nworst);
     r.ns = np;
     r.svals = rvals;
     r.v = rv;

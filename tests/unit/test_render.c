@@ -505,11 +505,11 @@ static void test_many_pick(void **state)
 {
     (void)state;
     struct rp_pick p[RP_MANY_PICKS];
-    size_t drawn = 0;
+    struct rp_pick_sum sum;
     /* 120, the baseline at rank 60: best 30, gap 31-59, the baseline,
      * gap 61-115, the worst 5 */
-    assert_int_equal(rp_many_pick(120, 59, p, &drawn), 38);
-    assert_int_equal(drawn, 36);
+    assert_int_equal(rp_many_pick(120, 59, p, &sum), 38);
+    assert_int_equal(sum.drawn, 36);
     assert_int_equal(p[29].i, 29);
     assert_int_equal(p[29].mark, 0);
     assert_true(p[30].i == SIZE_MAX && p[30].from == 31 && p[30].to == 59);
@@ -518,26 +518,26 @@ static void test_many_pick(void **state)
     assert_true(p[33].i == 115 && p[33].mark == RP_PICK_WORST);
     assert_true(p[37].i == 119 && p[37].mark == RP_PICK_WORST);
     /* 41, the baseline at rank 21 among the best: one gap (31-36) */
-    assert_int_equal(rp_many_pick(41, 20, p, &drawn), 36);
-    assert_int_equal(drawn, 35);
+    assert_int_equal(rp_many_pick(41, 20, p, &sum), 36);
+    assert_int_equal(sum.drawn, 35);
     assert_int_equal(p[20].mark, RP_PICK_BASE);
     assert_true(p[30].i == SIZE_MAX && p[30].from == 31 && p[30].to == 36);
     assert_int_equal(p[31].i, 36);
     /* the baseline right after the best, and among the worst */
-    assert_int_equal(rp_many_pick(100, 30, p, &drawn), 37);
+    assert_int_equal(rp_many_pick(100, 30, p, &sum), 37);
     assert_true(p[30].i == 30 && p[30].mark == RP_PICK_BASE);
     assert_true(p[31].i == SIZE_MAX && p[31].from == 32 && p[31].to == 95);
-    assert_int_equal(rp_many_pick(100, 97, p, &drawn), 36);
-    assert_int_equal(drawn, 35);
+    assert_int_equal(rp_many_pick(100, 97, p, &sum), 36);
+    assert_int_equal(sum.drawn, 35);
     assert_true(p[33].i == 97 && p[33].mark == RP_PICK_BASE);
     assert_int_equal(p[34].mark, RP_PICK_WORST);
     /* no baseline; 35 and fewer: all drawn, no gap */
-    assert_int_equal(rp_many_pick(100, SIZE_MAX, p, &drawn), 36);
+    assert_int_equal(rp_many_pick(100, SIZE_MAX, p, &sum), 36);
     assert_true(p[30].from == 31 && p[30].to == 95);
-    assert_int_equal(rp_many_pick(35, SIZE_MAX, p, &drawn), 35);
-    assert_int_equal(drawn, 35);
-    assert_int_equal(rp_many_pick(3, 1, p, &drawn), 3);
-    assert_int_equal(rp_many_pick(0, SIZE_MAX, p, &drawn), 0);
+    assert_int_equal(rp_many_pick(35, SIZE_MAX, p, &sum), 35);
+    assert_int_equal(sum.drawn, 35);
+    assert_int_equal(rp_many_pick(3, 1, p, &sum), 3);
+    assert_int_equal(rp_many_pick(0, SIZE_MAX, p, &sum), 0);
     struct pb_arena a;
     pb_arena_init(&a);
     assert_string_equal(rp_many_label(&a, "cfg-000", &(struct rp_pick){
