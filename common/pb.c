@@ -271,6 +271,24 @@ void pb_arena_release(struct pb_arena *a)
     a->head = NULL;
 }
 
+void pb_arena_reset(struct pb_arena *a)
+{
+    struct pb_arena_block *keep = NULL, *b = a->head;
+    while (b) {
+        struct pb_arena_block *next = b->next;
+        if (!keep && b->cap == ARENA_BLOCK)
+            keep = b;
+        else
+            free(b);
+        b = next;
+    }
+    if (keep) {
+        keep->next = NULL;
+        keep->used = 0;
+    }
+    a->head = keep;
+}
+
 void *pb_arena_alloc(struct pb_arena *a, size_t n)
 {
     size_t align = sizeof(max_align_t);

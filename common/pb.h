@@ -101,6 +101,8 @@ struct pb_arena {
 
 void pb_arena_init(struct pb_arena *a);
 void pb_arena_release(struct pb_arena *a);
+/* Everything allocated goes; one block is kept for what comes next. */
+void pb_arena_reset(struct pb_arena *a);
 void *pb_arena_alloc(struct pb_arena *a, size_t n);
 /* Copies owned by the arena; NULL in gives NULL out. */
 char *pb_arena_strdup(struct pb_arena *a, const char *s);

@@ -397,6 +397,10 @@ struct pb_ingest_opts {
 /* tables from 1 MiB (docs/table-format.md, "Large tables"): parsed whole
  * a table takes about 13 times its size (its results). */
 #define PB_STREAM_MIN_TABLE ((size_t)1 << 20)
+/* zfs command output from 1 MiB (docs/design.md, "Streaming ingest",
+ * zfs-props): parsed whole, `zfs get all` of many datasets takes about
+ * 10 times its size (its facts). */
+#define PB_STREAM_MIN_ZFS ((size_t)1 << 20)
 
 /* Check one --table-metric spec; PB_OK or PB_EUSAGE with err saying why. */
 int pb_ingest_table_metric_check(const char *spec, struct pb_err *err) PB_WUR;

@@ -1,5 +1,5 @@
-/* Shared by the zfs-props parser: the property tables, lines and tokens,
- * header recognition, objects, values and how one property is stored. */
+/* Shared by the zfs-props parser: the property tables, tokens, header
+ * recognition, values and how one property is stored. */
 #include "ingest/zfs_int.h"
 
 #include <ctype.h>
@@ -362,90 +362,6 @@ enum hkind pb_zfs_header_kind(const struct toks *tk)
     return H_NONE;
 }
 
-/* ==== objects ==== */
-
-static uint64_t obj_hash(int kind, const char *name, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
-    return h;
-}
-
-static int obj_is(const struct obj *o, int kind, const char *name, size_t n)
-{
-    return o->kind == kind && strlen(o->name) == n &&
-           !memcmp(o->name, name, n);
-}
-
-/* Slot of the object (or the empty slot where it goes) in c->ix. */
-static size_t *obj_slot(struct ctx *c, int kind, const char *name, size_t n)
-{
-    size_t mask = c->ixcap - 1;
-    size_t i = (size_t)obj_hash(kind, name, n) & mask;
-    while (c->ix[i] && !obj_is(&c->objs[c->ix[i] - 1], kind, name, n))
-        i = (i + 1) & mask;
-    return &c->ix[i];
-}
-
-/* Keep the index at most half full: O(1) lookups for 20,000 datasets. */
-static void obj_index_grow(struct ctx *c)
-{
-    if (c->ixcap && (c->nobjs + 1) * 2 <= c->ixcap)
-        return;
-    free(c->ix);
-    c->ixcap = c->ixcap ? c->ixcap * 2 : 64;
-    c->ix = pb_xcalloc(c->ixcap, sizeof(*c->ix));
-    for (size_t k = 0; k < c->nobjs; k++) {
-        const struct obj *o = &c->objs[k];
-        *obj_slot(c, o->kind, o->name, strlen(o->name)) = k + 1;
-    }
-}
-
-struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
-                            size_t n)
-{
-    if (c->last_obj < c->nobjs && obj_is(&c->objs[c->last_obj], kind, name, n))
-        return &c->objs[c->last_obj];
-    if (!c->ixcap)
-        return NULL;
-    size_t k = *obj_slot(c, kind, name, n);
-    if (!k)
-        return NULL;
-    c->last_obj = k - 1;
-    return &c->objs[k - 1];
-}
-
-struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
-                           size_t n)
-{
-    struct obj *f = pb_zfs_find_obj(c, kind, name, n);
-    if (f)
-        return f;
-    obj_index_grow(c);
-    PB_GROW(c->objs, c->capobjs, c->nobjs + 1);
-    struct obj *o = &c->objs[c->nobjs];
-    memset(o, 0, sizeof(*o));
-    o->kind = kind;
-    o->name = pb_arena_strndup(&c->set->arena, name, n);
-    o->config = pb_rs_config(c->set, o->name);
-    /* "zroot/var/log" names a dataset; it does not describe a slog. */
-    c->set->configs[o->config].label_is_name = 1;
-    *obj_slot(c, kind, name, n) = c->nobjs + 1;
-    c->last_obj = c->nobjs++;
-    return o;
-}
-
-const char *pb_zfs_cfg_get(const struct pb_resultset *set, size_t config,
-                           const char *key)
-{
-    const struct pb_config *cf = &set->configs[config];
-    for (size_t i = 0; i < cf->nparams; i++)
-        if (!strcmp(cf->params[i].key, key))
-            return cf->params[i].value;
-    return NULL;
-}
-
 /* ==== values ==== */
 
 int pb_zfs_absent(const char *v)
@@ -519,6 +435,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
 {
     struct obj *o = pb_zfs_get_obj(c, kind, name, strlen(name));
     struct pb_resultset *set = c->set;
+    pb_zfs_at(c, line);
     const struct mdef *m =
         kind == O_DS ? pb_zfs_ds_metrics : pb_zfs_pool_metrics;
     size_t nm = kind == O_DS ? N_DSM : N_PM;
@@ -534,7 +451,6 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
                               kind_word(m[i].kind), value, prop, name);
         o->have[i] = 1;
         o->v[i] = v;
-        o->line[i] = line;
         return PB_OK;
     }
     if (kind == O_DS) {
@@ -552,7 +468,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
                                    pb_fmt_num(v, num, sizeof(num)));
             } else {
                 size_t n = strlen(value);
-                char *low = pb_arena_alloc(&c->scratch, n + 1);
+                char *low = pb_arena_alloc(&c->row, n + 1);
                 pb_zfs_lower_copy(low, value, n);
                 pb_rs_config_param(set, o->config, prop, low);
             }
@@ -576,8 +492,10 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
                 o->ubrr = v;
             }
         }
-        char *key = pb_arena_printf(&c->scratch, "%s:%s", name, prop);
-        pb_rs_fact(set, NULL, key, value);
+        /* poolbench's own fact (emit): a property of that name is not
+         * kept, or a streamed parse would store the key twice */
+        if (strcmp(prop, "actual_savings_basis") != 0)
+            pb_zfs_fact(c, o, "", prop, value);
         return PB_OK;
     }
     if (!strcmp(prop, "ashift") && !pb_zfs_absent(value) &&
@@ -588,8 +506,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             return PB_OK;
         }
     }
-    char *key = pb_arena_printf(&c->scratch, "pool:%s:%s", name, prop);
-    pb_rs_fact(set, NULL, key, value);
+    pb_zfs_fact(c, o, "pool:", prop, value);
     return PB_OK;
 }
 

@@ -111,19 +111,21 @@ static int run_rows(struct ctx *c, size_t first, size_t *next, int kind,
     struct toks *tk = &c->tk;
     size_t i;
     for (i = first; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
+        const struct line *L = pb_zfs_line(c, i);
         if (!line_ok(L->s, tk) || tk->n != nprops)
             break;
-        const char *name =
-            pb_arena_strndup(&c->scratch, tk->t[0].s, tk->t[0].n);
+        const char *name = pb_arena_strndup(&c->row, tk->t[0].s, tk->t[0].n);
         for (size_t k = 1; k < nprops; k++) {
-            const char *v =
-                pb_arena_strndup(&c->scratch, tk->t[k].s, tk->t[k].n);
+            const char *v = pb_arena_strndup(&c->row, tk->t[k].s, tk->t[k].n);
             int rc = pb_zfs_put_prop(c, kind, name, props[k], v, L->no,
                                      (long)tk->t[k].off + 1);
             if (rc)
                 return rc;
         }
+        pb_arena_reset(&c->row);
+        int rc = pb_zfs_flush_point(c);
+        if (rc)
+            return rc;
     }
     *next = i;
     return PB_OK;
@@ -193,7 +195,7 @@ static int columns_run(struct ctx *c, size_t first, size_t *next)
     if (n == 0)
         return c->err->code;
     struct toks *tk = &c->tk;
-    const struct line *L = &c->lines[first];
+    const struct line *L = pb_zfs_line(c, first);
     pb_zfs_split_tabs(L->s, tk);
     if (tk->n != n)
         return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
@@ -202,7 +204,7 @@ static int columns_run(struct ctx *c, size_t first, size_t *next)
                           tk->n, n);
     int rc = run_rows(c, first, next, kind, props, n, any_tabs);
     if (rc == PB_OK && *next<c->nlines && * next> first) {
-        const struct line *M = &c->lines[*next];
+        const struct line *M = pb_zfs_line(c, *next);
         if (strchr(M->s, '\t')) {
             pb_zfs_split_tabs(M->s, tk);
             return pb_err_set(c->err, PB_EINPUT, c->path, M->no, 0,
@@ -221,7 +223,7 @@ int pb_zfs_headerless(struct ctx *c, size_t i, size_t *next, int *rc)
 {
     static const char *const list5[] = {"name",       "used",       "available",
                                         "referenced", "mountpoint", NULL};
-    const char *s = c->lines[i].s;
+    const char *s = pb_zfs_line(c, i)->s;
     struct toks *tk = &c->tk;
     if (c->columns && strchr(s, '\t')) {
         *rc = columns_run(c, i, next);
@@ -240,7 +242,7 @@ int pb_zfs_headerless(struct ctx *c, size_t i, size_t *next, int *rc)
         int pool = 0;
         for (size_t k = 1; k < tk->n; k++)
             pool |= tok_is(&tk->t[k], health_word);
-        *rc = pb_err_set(c->err, PB_EINPUT, c->path, c->lines[i].no, 0,
+        *rc = pb_err_set(c->err, PB_EINPUT, c->path, (long)i + 1, 0,
                          "%s -H output without a header: pass --columns "
                          "NAME,...",
                          pool ? "zpool list" : "zfs list");

@@ -42,8 +42,8 @@ int pb_zfs_is_prop_name(const char *s, size_t n);
 /* ==== lines and tokens ==== */
 
 struct line {
-    char *s; /* NUL-terminated, '\r' stripped; points into ctx->text */
-    long no; /* 1-based */
+    const char *s; /* NUL-terminated, '\r' stripped; a slot of the ring */
+    long no;       /* 1-based */
 };
 
 struct tok {
@@ -83,21 +83,34 @@ enum hkind pb_zfs_header_kind(const struct toks *tk);
 enum okind { O_DS, O_POOL };
 
 struct obj {
-    int kind;
-    const char *name; /* arena */
+    const char *name; /* c->set's arena */
     size_t config;
-    int have[MAX_M];
     double v[MAX_M];
-    long line[MAX_M];
-    int have_tree; /* pool: layout known */
+    unsigned char have[MAX_M];
+    unsigned char kind;
+    unsigned char have_tree; /* pool: layout known */
     /* dataset: sizes that are no metric but decide actual_savings */
-    int have_lref, have_ubrr;
+    unsigned char have_lref, have_ubrr;
     double lref, ubrr; /* logicalreferenced, usedbyrefreservation */
+    /* facts: "key\0value\0" pairs in the order given, repeats kept
+     * (pb_rs_fact keeps the first place and the last value); fact_pos is
+     * c->pos when the last one came (zfs_objects.c) */
+    char *fb;
+    size_t fbn, fbcap;
+    size_t fact_pos;
+    unsigned char has_facts;
+    unsigned char facts_out; /* written to c->out */
 };
 
-struct getrow {
-    const char *name, *prop, *value; /* scratch arena */
-    long line, col;
+/* Lines are read from the input on demand into a ring of slots
+ * (zfs_lines.c): a line stays valid until PB_ZFS_RING other lines were
+ * read after it. */
+#define PB_ZFS_RING 4096
+struct lslot {
+    size_t idx; /* line index + 1; 0: empty */
+    char *s;
+    size_t cap;
+    struct line L;
 };
 
 /* Lines no output poolbench reads took: first..last, and what they are. */
@@ -108,28 +121,83 @@ struct zskip {
 
 struct ctx {
     const char *path;
+    /* objects' configs and dimensions, never flushed; copied to out at
+     * emit (zfs_objects.c) */
     struct pb_resultset *set;
+    struct pb_resultset *out; /* the caller's: facts, configs, results */
     struct pb_err *err;
-    char *text; /* writable copy of the input */
-    struct line *lines;
-    size_t nlines, caplines;
+    /* the input, read a line at a time (zfs_lines.c) */
+    const char *buf;
+    size_t len;
+    size_t nlines;
     int unterminated; /* the last line has no '\n' */
-    struct pb_arena scratch;
+    struct lslot *ring;
+    size_t cur_i, cur_off; /* the next line read in order, its offset */
+    size_t *ck;            /* offset of line k * PB_ZFS_CK */
+    size_t nck, capck;
+    /* the highest line number stored from so far (pb_zfs_at): a table
+     * re-read or a pool's facts after its rows do not move it back */
+    size_t pos;
+    /* facts (zfs_objects.c): pass A of a streamed parse only notes where
+     * each object's last fact comes; order lists the objects by it */
+    int facts_off;
+    int streamed;
+    struct zord {
+        size_t pos, idx; /* fact_pos (of pass A), object index */
+    } *order;
+    size_t norder, next_order;
+    size_t nemitted; /* results made by emit */
+    struct pb_arena scratch; /* reset at each section */
+    struct pb_arena row;     /* reset at each row */
+    struct pb_arena keep;    /* for the whole parse: skipped ranges */
     struct obj *objs;
     size_t nobjs, capobjs;
     size_t last_obj;
     size_t *ix; /* objs by kind and name: index + 1, 0 = empty */
     size_t ixcap;
     struct toks tk;
-    struct getrow *rows;
-    size_t nrows, caprows;
     long first_section; /* line of the first recognised output */
     struct zskip *skips;
     size_t nskips, capskips;
     int skip_open;       /* the last skipped range may grow */
-    const char *cur_cmd; /* command of the last prompt line; scratch */
+    const char *cur_cmd; /* command of the last prompt line; keep */
     const char *columns; /* ingest --columns: names of -H columns; NULL */
 };
+
+/* ==== lines (zfs_lines.c) ==== */
+
+#define PB_ZFS_CK 256 /* lines between checkpoints */
+
+/* Count the lines of buf (PB_EINPUT at a NUL byte) and get ready to read
+ * them. */
+int pb_zfs_lines_open(struct ctx *c, const char *buf, size_t len);
+void pb_zfs_lines_close(struct ctx *c);
+/* Line i (< c->nlines). */
+const struct line *pb_zfs_line(struct ctx *c, size_t i);
+/* Byte offset where the line read last ends (for pb_rs_flush). */
+const char *pb_zfs_read_upto(const struct ctx *c);
+/* What is stored next comes from line no (1-based): c->pos moves on. */
+static inline void pb_zfs_at(struct ctx *c, long no)
+{
+    if (no > 0 && (size_t)no > c->pos)
+        c->pos = (size_t)no;
+}
+
+/* ==== objects, facts and emit (zfs_objects.c) ==== */
+
+/* A fact of object o: key pre + name + ":" + prop (prop NULL: the key is
+ * pre + name). */
+void pb_zfs_fact(struct ctx *c, struct obj *o, const char *pre,
+                 const char *prop, const char *value);
+/* A point between rows: in pass B of a streamed parse, the facts of the
+ * objects that get no more are written and a part stored when due. */
+int pb_zfs_flush_point(struct ctx *c);
+/* Objects by (fact_pos, index), for pass B or the end. */
+void pb_zfs_fact_order(struct ctx *c, const struct obj *objs, size_t n);
+/* Every fact not yet written, then configs and results per object. */
+int pb_zfs_emit(struct ctx *c);
+/* 1 when emit would make a result. */
+int pb_zfs_has_results(const struct ctx *c);
 
 /* The dataset or pool named name[0..n), or NULL. */
 struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,

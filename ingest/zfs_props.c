@@ -55,76 +55,99 @@
 
 /* ==== zfs get / zpool get ==== */
 
-static void add_row(struct ctx *c, const char *name, size_t nn,
-                    const char *prop, size_t np, const char *value,
-                    size_t nv, long line, long col)
-{
-    PB_GROW(c->rows, c->caprows, c->nrows + 1);
-    struct getrow *r = &c->rows[c->nrows++];
-    r->name = pb_arena_strndup(&c->scratch, name, nn);
-    r->prop = pb_arena_strndup(&c->scratch, prop, np);
-    r->value = pb_arena_strndup(&c->scratch, value, nv);
-    r->line = line;
-    r->col = col;
-}
-
-/* Counts of pool-only and dataset-only properties per name of a block. */
+/* Whether a name's rows are `zpool get` or `zfs get` output is known only
+ * from all of them: a block is read twice, first for the counts of
+ * pool-only and dataset-only properties per name (and every row error),
+ * then to store its rows. */
 struct nameclass {
     const char *name; /* NULL: empty slot */
     int zp, zf;
 };
 
-static uint64_t hash_str(const char *s)
+struct classes {
+    struct nameclass *tab;
+    size_t cap, n;
+    struct pb_arena names;
+};
+
+static uint64_t hash_mem(const char *s, size_t n)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
     return h;
 }
 
 static struct nameclass *class_slot(struct nameclass *tab, size_t cap,
-                                    const char *name)
+                                    const char *name, size_t n)
 {
-    size_t i = (size_t)hash_str(name) & (cap - 1);
-    while (tab[i].name && strcmp(tab[i].name, name) != 0)
+    size_t i = (size_t)hash_mem(name, n) & (cap - 1);
+    while (tab[i].name &&
+           (strncmp(tab[i].name, name, n) != 0 || tab[i].name[n] != '\0'))
         i = (i + 1) & (cap - 1);
     return &tab[i];
 }
 
-/* Decide, per name, whether the collected rows are `zpool get` or
- * `zfs get` output, and store them. */
-static int flush_rows(struct ctx *c)
+static struct nameclass *class_of(struct classes *cl, const char *name,
+                                  size_t n)
 {
-    size_t cap = 16;
-    while (cap < c->nrows * 2)
-        cap *= 2;
-    struct nameclass *tab = pb_xcalloc(cap, sizeof(*tab));
-    for (size_t i = 0; i < c->nrows; i++) {
-        const struct getrow *r = &c->rows[i];
-        struct nameclass *nc = class_slot(tab, cap, r->name);
-        nc->name = r->name;
-        size_t n = strlen(r->prop);
-        nc->zp += pb_zfs_is_zpool_only(r->prop, n);
-        nc->zf += pb_zfs_is_zfs_only(r->prop, n);
+    if ((cl->n + 1) * 2 > cl->cap) {
+        size_t cap = cl->cap ? cl->cap * 2 : 64;
+        struct nameclass *tab = pb_xcalloc(cap, sizeof(*tab));
+        for (size_t i = 0; i < cl->cap; i++)
+            if (cl->tab[i].name)
+                *class_slot(tab, cap, cl->tab[i].name,
+                            strlen(cl->tab[i].name)) = cl->tab[i];
+        free(cl->tab);
+        cl->tab = tab;
+        cl->cap = cap;
     }
-    int rc = PB_OK;
-    for (size_t i = 0; i < c->nrows && rc == PB_OK; i++) {
-        const struct getrow *r = &c->rows[i];
-        const struct nameclass *nc = class_slot(tab, cap, r->name);
-        int kind;
-        if (nc->zp && !nc->zf)
-            kind = O_POOL;
-        else if (nc->zp && nc->zf)
-            kind =
-                pb_zfs_is_zpool_only(r->prop, strlen(r->prop)) ? O_POOL : O_DS;
-        else
-            kind = O_DS;
-        rc = pb_zfs_put_prop(c, kind, r->name, r->prop, r->value, r->line,
-                             r->col);
+    struct nameclass *nc = class_slot(cl->tab, cl->cap, name, n);
+    if (!nc->name) {
+        nc->name = pb_arena_strndup(&cl->names, name, n);
+        cl->n++;
     }
-    free(tab);
-    c->nrows = 0;
-    return rc;
+    return nc;
+}
+
+static void classes_free(struct classes *cl)
+{
+    free(cl->tab);
+    pb_arena_release(&cl->names);
+}
+
+/* A row's fields, pointing into its line. */
+struct getrow {
+    const char *name, *prop, *value;
+    size_t nn, np, nv;
+    long col; /* of the value */
+};
+
+/* Store one row of a block whose classes are known. */
+static int put_row(struct ctx *c, struct classes *cl, const struct getrow *r,
+                   long line)
+{
+    const struct nameclass *nc = class_of(cl, r->name, r->nn);
+    int kind;
+    if (nc->zp && !nc->zf)
+        kind = O_POOL;
+    else if (nc->zp && nc->zf)
+        kind = pb_zfs_is_zpool_only(r->prop, r->np) ? O_POOL : O_DS;
+    else
+        kind = O_DS;
+    const char *name = pb_arena_strndup(&c->row, r->name, r->nn);
+    const char *prop = pb_arena_strndup(&c->row, r->prop, r->np);
+    const char *value = pb_arena_strndup(&c->row, r->value, r->nv);
+    int rc = pb_zfs_put_prop(c, kind, name, prop, value, line, r->col);
+    pb_arena_reset(&c->row);
+    return rc ? rc : pb_zfs_flush_point(c);
+}
+
+static void count_row(struct classes *cl, const struct getrow *r)
+{
+    struct nameclass *nc = class_of(cl, r->name, r->nn);
+    nc->zp += pb_zfs_is_zpool_only(r->prop, r->np);
+    nc->zf += pb_zfs_is_zfs_only(r->prop, r->np);
 }
 
 static int valid_source(const struct tok *t)
@@ -134,95 +157,131 @@ static int valid_source(const struct tok *t)
            pb_zfs_tokeq(t, "received") || pb_zfs_tokeq(t, "none");
 }
 
-/* Rows of a `zfs get`/`zpool get` table whose header is line h. Columns
- * before VALUE are single words; SOURCE may be "inherited from X";
- * VALUE is what is left between them and may hold spaces or be empty. */
+/* The header of a `zfs get`/`zpool get` table. */
+enum { C_NAME, C_PROP, C_VALUE, C_SOURCE, C_RECEIVED, C_OTHER };
+struct gethead {
+    int cols[16];
+    size_t ncols, ivalue;
+    long no; /* its line number */
+};
+
+/* Row L of a table: PB_OK with *r, 1 where the table ends (the next
+ * output of a combined log), or an input error. Columns before VALUE are
+ * single words; SOURCE may be "inherited from X"; VALUE is what is left
+ * between them and may hold spaces or be empty. */
+static int get_row(struct ctx *c, const struct gethead *g,
+                   const struct line *L, struct getrow *r)
+{
+    struct toks *tk = &c->tk;
+    const int *cols = g->cols;
+    size_t ncols = g->ncols, ivalue = g->ivalue;
+    size_t after = ncols - ivalue - 1;
+    if (pb_zfs_is_blank(L->s) || pb_zfs_is_key(L->s, "pool", NULL))
+        return 1;
+    pb_zfs_split_ws(L->s, tk);
+    if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE ||
+        pb_zfs_foreign(tk, L->s) || !pb_zfs_name_shaped(&tk->t[0]))
+        return 1;
+    size_t need = ivalue + after;
+    if (tk->n < need || tk->n < 2)
+        return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
+                          "truncated row for \"%.*s\"",
+                          (int)(tk->t[0].n > 80 ? 80 : tk->t[0].n),
+                          tk->t[0].s);
+    const struct tok *name = NULL, *prop = NULL;
+    for (size_t k = 0; k < ivalue; k++) {
+        if (cols[k] == C_NAME)
+            name = &tk->t[k];
+        else if (cols[k] == C_PROP)
+            prop = &tk->t[k];
+    }
+    /* columns after VALUE, from the end */
+    size_t end = tk->n; /* tokens [ivalue, end) hold the value */
+    for (size_t k = ncols; k-- > ivalue + 1;) {
+        if (cols[k] == C_SOURCE && end >= ivalue + 3 &&
+            pb_zfs_tokeq(&tk->t[end - 3], "inherited") &&
+            pb_zfs_tokeq(&tk->t[end - 2], "from")) {
+            end -= 3;
+        } else if (cols[k] == C_SOURCE) {
+            const struct tok *s = &tk->t[end - 1];
+            if (!valid_source(s))
+                return pb_err_set(
+                    c->err, PB_EINPUT, c->path, L->no, (long)s->off + 1,
+                    "bad source \"%.*s\" for property '%.*s'",
+                    (int)(s->n > 40 ? 40 : s->n), s->s,
+                    prop ? (int)(prop->n > 60 ? 60 : prop->n) : 1,
+                    prop ? prop->s : "?");
+            end--;
+        } else {
+            end--;
+        }
+        if (end < ivalue)
+            return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
+                              "truncated row");
+    }
+    if (!name || !prop)
+        return pb_err_set(c->err, PB_EINPUT, c->path, g->no, 0,
+                          "unsupported get columns: NAME and PROPERTY "
+                          "must come before VALUE");
+    if (!pb_zfs_is_prop_name(prop->s, prop->n))
+        return pb_err_set(c->err, PB_EINPUT, c->path, L->no,
+                          (long)prop->off + 1, "bad property name \"%.*s\"",
+                          (int)(prop->n > 60 ? 60 : prop->n), prop->s);
+    r->value = "";
+    r->nv = 0;
+    size_t voff = ivalue < tk->n ? tk->t[ivalue].off : 0;
+    if (end > ivalue) {
+        r->value = tk->t[ivalue].s;
+        r->nv = (size_t)(tk->t[end - 1].s + tk->t[end - 1].n - r->value);
+    }
+    r->name = name->s;
+    r->nn = name->n;
+    r->prop = prop->s;
+    r->np = prop->n;
+    r->col = (long)voff + 1;
+    return PB_OK;
+}
+
+/* A `zfs get`/`zpool get` table whose header is line h. */
 static int get_table(struct ctx *c, size_t h, size_t *next)
 {
     struct toks *tk = &c->tk;
-    pb_zfs_split_ws(c->lines[h].s, tk);
-    enum { C_NAME, C_PROP, C_VALUE, C_SOURCE, C_RECEIVED, C_OTHER };
-    int cols[16];
-    size_t ncols = tk->n < 16 ? tk->n : 16, ivalue = 0;
-    for (size_t i = 0; i < ncols; i++) {
+    pb_zfs_split_ws(pb_zfs_line(c, h)->s, tk);
+    struct gethead g = {.no = (long)h + 1};
+    g.ncols = tk->n < 16 ? tk->n : 16;
+    for (size_t i = 0; i < g.ncols; i++) {
         const struct tok *t = &tk->t[i];
-        cols[i] = pb_zfs_tokeq(t, "NAME")       ? C_NAME
-                  : pb_zfs_tokeq(t, "PROPERTY") ? C_PROP
-                  : pb_zfs_tokeq(t, "VALUE")    ? C_VALUE
-                  : pb_zfs_tokeq(t, "SOURCE")   ? C_SOURCE
-                  : pb_zfs_tokeq(t, "RECEIVED") ? C_RECEIVED
-                                         : C_OTHER;
-        if (cols[i] == C_VALUE)
-            ivalue = i;
+        g.cols[i] = pb_zfs_tokeq(t, "NAME")       ? C_NAME
+                    : pb_zfs_tokeq(t, "PROPERTY") ? C_PROP
+                    : pb_zfs_tokeq(t, "VALUE")    ? C_VALUE
+                    : pb_zfs_tokeq(t, "SOURCE")   ? C_SOURCE
+                    : pb_zfs_tokeq(t, "RECEIVED") ? C_RECEIVED
+                                                  : C_OTHER;
+        if (g.cols[i] == C_VALUE)
+            g.ivalue = i;
     }
-    size_t after = ncols - ivalue - 1;
+    struct classes cl = {0};
+    struct getrow r;
+    int rc = PB_OK;
     size_t i;
     for (i = h + 1; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
-        if (pb_zfs_is_blank(L->s) || pb_zfs_is_key(L->s, "pool", NULL))
+        rc = get_row(c, &g, pb_zfs_line(c, i), &r);
+        if (rc == 1) {
+            rc = PB_OK;
             break;
-        pb_zfs_split_ws(L->s, tk);
-        if (pb_zfs_is_prompt(tk) || pb_zfs_header_kind(tk) != H_NONE ||
-            pb_zfs_foreign(tk, L->s) || !pb_zfs_name_shaped(&tk->t[0]))
-            break; /* the next output of a combined log */
-        size_t need = ivalue + after;
-        if (tk->n < need || tk->n < 2)
-            return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
-                              "truncated row for \"%.*s\"",
-                              (int)(tk->t[0].n > 80 ? 80 : tk->t[0].n),
-                              tk->t[0].s);
-        const struct tok *name = NULL, *prop = NULL;
-        for (size_t k = 0; k < ivalue; k++) {
-            if (cols[k] == C_NAME)
-                name = &tk->t[k];
-            else if (cols[k] == C_PROP)
-                prop = &tk->t[k];
         }
-        /* columns after VALUE, from the end */
-        size_t end = tk->n; /* tokens [ivalue, end) hold the value */
-        for (size_t k = ncols; k-- > ivalue + 1;) {
-            if (cols[k] == C_SOURCE && end >= ivalue + 3 &&
-                pb_zfs_tokeq(&tk->t[end - 3], "inherited") &&
-                pb_zfs_tokeq(&tk->t[end - 2], "from")) {
-                end -= 3;
-            } else if (cols[k] == C_SOURCE) {
-                const struct tok *s = &tk->t[end - 1];
-                if (!valid_source(s))
-                    return pb_err_set(
-                        c->err, PB_EINPUT, c->path, L->no,
-                        (long)s->off + 1,
-                        "bad source \"%.*s\" for property '%.*s'",
-                        (int)(s->n > 40 ? 40 : s->n), s->s,
-                        prop ? (int)(prop->n > 60 ? 60 : prop->n) : 1,
-                        prop ? prop->s : "?");
-                end--;
-            } else {
-                end--;
-            }
-            if (end < ivalue)
-                return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
-                                  "truncated row");
-        }
-        if (!name || !prop)
-            return pb_err_set(c->err, PB_EINPUT, c->path, c->lines[h].no, 0,
-                              "unsupported get columns: NAME and PROPERTY "
-                              "must come before VALUE");
-        if (!pb_zfs_is_prop_name(prop->s, prop->n))
-            return pb_err_set(c->err, PB_EINPUT, c->path, L->no,
-                              (long)prop->off + 1,
-                              "bad property name \"%.*s\"",
-                              (int)(prop->n > 60 ? 60 : prop->n), prop->s);
-        const char *vs = "";
-        size_t vn = 0, voff = ivalue < tk->n ? tk->t[ivalue].off : 0;
-        if (end > ivalue) {
-            vs = tk->t[ivalue].s;
-            vn = (size_t)(tk->t[end - 1].s + tk->t[end - 1].n - vs);
-        }
-        add_row(c, name->s, name->n, prop->s, prop->n, vs, vn, L->no,
-                (long)voff + 1);
+        if (rc)
+            break;
+        count_row(&cl, &r);
     }
     *next = i;
-    return flush_rows(c);
+    for (size_t k = h + 1; k < *next && rc == PB_OK; k++) {
+        const struct line *L = pb_zfs_line(c, k);
+        get_row(c, &g, L, &r);
+        rc = put_row(c, &cl, &r, L->no);
+    }
+    classes_free(&cl);
+    return rc;
 }
 
 /* A `zfs get -H`/`zpool get -H` line: name, property, value[, source]
@@ -243,19 +302,39 @@ static int h_get_line(const char *s, struct toks *tk, int strict)
     return 1;
 }
 
+static void h_get_row(const struct toks *tk, struct getrow *r)
+{
+    r->name = tk->t[0].s;
+    r->nn = tk->t[0].n;
+    r->prop = tk->t[1].s;
+    r->np = tk->t[1].n;
+    r->value = tk->t[2].s;
+    r->nv = tk->t[2].n;
+    r->col = (long)tk->t[2].off + 1;
+}
+
 static int h_get_run(struct ctx *c, size_t first, size_t *next)
 {
     struct toks *tk = &c->tk;
+    struct classes cl = {0};
+    struct getrow r;
     size_t i;
     for (i = first; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
-        if (!h_get_line(L->s, tk, 0))
+        if (!h_get_line(pb_zfs_line(c, i)->s, tk, 0))
             break;
-        add_row(c, tk->t[0].s, tk->t[0].n, tk->t[1].s, tk->t[1].n,
-                tk->t[2].s, tk->t[2].n, L->no, (long)tk->t[2].off + 1);
+        h_get_row(tk, &r);
+        count_row(&cl, &r);
     }
     *next = i;
-    return flush_rows(c);
+    int rc = PB_OK;
+    for (size_t k = first; k < *next && rc == PB_OK; k++) {
+        const struct line *L = pb_zfs_line(c, k);
+        h_get_line(L->s, tk, 0);
+        h_get_row(tk, &r);
+        rc = put_row(c, &cl, &r, L->no);
+    }
+    classes_free(&cl);
+    return rc;
 }
 
 /* ==== zfs list ==== */
@@ -287,7 +366,7 @@ static int fit_row(struct ctx *c, const struct line *L, const char **props,
     for (size_t k = 0; k < ncols; k++) {
         size_t span = k == wide ? extra + 1 : 1;
         const struct tok *a = &tk->t[t], *b = &tk->t[t + span - 1];
-        vals[k] = pb_arena_strndup(&c->scratch, a->s,
+        vals[k] = pb_arena_strndup(&c->row, a->s,
                                    (size_t)(b->s + b->n - a->s));
         vcols[k] = (long)a->off + 1;
         t += span;
@@ -298,7 +377,7 @@ static int fit_row(struct ctx *c, const struct line *L, const char **props,
 static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
 {
     struct toks *tk = &c->tk;
-    pb_zfs_split_ws(c->lines[h].s, tk);
+    pb_zfs_split_ws(pb_zfs_line(c, h)->s, tk);
     size_t ncols = tk->n;
     const char **props = pb_arena_alloc(&c->scratch, ncols * sizeof(*props));
     const char **vals = pb_arena_alloc(&c->scratch, ncols * sizeof(*vals));
@@ -306,12 +385,12 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
     for (size_t k = 0; k < ncols; k++)
         props[k] = pool ? pb_zfs_pool_col(c, &tk->t[k])
                         : pb_zfs_list_col(c, &tk->t[k]);
-    int base = pb_zfs_indent_of(c->lines[h].s);
+    int base = pb_zfs_indent_of(pb_zfs_line(c, h)->s);
 
     int rc = PB_OK;
     size_t i;
     for (i = h + 1; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
+        const struct line *L = pb_zfs_line(c, i);
         if (pb_zfs_is_blank(L->s) || pb_zfs_is_key(L->s, "pool", NULL))
             break;
         pb_zfs_split_ws(L->s, tk);
@@ -336,105 +415,14 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
             if (rc)
                 return rc;
         }
+        pb_arena_reset(&c->row);
+        rc = pb_zfs_flush_point(c);
+        if (rc)
+            return rc;
     }
     *next = i;
     return rc;
 }
-/* ==== emit ==== */
-
-/* actual_savings from the space actually written, and the basis it was
- * computed on (NULL: none). A reservation counts in `used` but holds no
- * data (a zvol's refreservation of 5.67T made logicalused/used 0.07), so:
- * logicalreferenced/referenced when both are known and referenced is at
- * least 1% of used (below that the dataset's own data is only metadata
- * and its space is its children's); else logicalused/(used -
- * usedbyrefreservation) when usedbyrefreservation is known and not 0;
- * else logicalused/used. */
-static const char *savings_basis(const struct obj *o, double *ratio)
-{
-    const double *v = o->v;
-    int used = o->have[DSM_USED], lused = o->have[DSM_LUSED];
-    if (o->have_lref && o->have[DSM_REFER] && v[DSM_REFER] > 0 &&
-        (!used || v[DSM_REFER] >= v[DSM_USED] / 100)) {
-        *ratio = o->lref / v[DSM_REFER];
-        return "logicalreferenced/referenced";
-    }
-    if (!used || !lused)
-        return NULL;
-    if (o->have_ubrr && o->ubrr > 0 && v[DSM_USED] - o->ubrr > 0) {
-        *ratio = v[DSM_LUSED] / (v[DSM_USED] - o->ubrr);
-        return "logicalused/(used-usedbyrefreservation)";
-    }
-    if (v[DSM_USED] > 0) {
-        *ratio = v[DSM_LUSED] / v[DSM_USED];
-        return "logicalused/used";
-    }
-    return NULL;
-}
-
-
-static void emit(struct ctx *c)
-{
-    struct pb_resultset *set = c->set;
-    size_t t_zfs = (size_t)-1, t_pool = (size_t)-1, t_status = (size_t)-1;
-    static const char *const dims[] = {"layout", "vdevs", "slog", "l2arc",
-                                       "ashift"};
-    for (size_t i = 0; i < c->nobjs; i++) {
-        struct obj *o = &c->objs[i];
-        if (o->kind == O_DS) {
-            /* the pool's dimensions, when the pool is in this file */
-            size_t pn = strcspn(o->name, "/@#");
-            const struct obj *p = pb_zfs_find_obj(c, O_POOL, o->name, pn);
-            if (p && p->config != o->config) {
-                for (size_t k = 0; k < sizeof(dims) / sizeof(dims[0]); k++) {
-                    const char *v = pb_zfs_cfg_get(set, p->config, dims[k]);
-                    if (v && !pb_zfs_cfg_get(set, o->config, dims[k]))
-                        pb_rs_config_param(set, o->config, dims[k], v);
-                }
-            }
-            for (size_t k = 0; k < N_DSM; k++) {
-                if (!o->have[k])
-                    continue;
-                if (t_zfs == (size_t)-1)
-                    t_zfs = pb_rs_test(set, "zfs space", "zfs");
-                pb_rs_add(set, o->config, t_zfs, NULL, NULL,
-                          pb_zfs_ds_metrics[k].prop, pb_zfs_ds_metrics[k].unit,
-                          pb_zfs_ds_metrics[k].dir, o->v[k]);
-            }
-            double ratio;
-            const char *basis = savings_basis(o, &ratio);
-            if (basis) {
-                if (t_zfs == (size_t)-1)
-                    t_zfs = pb_rs_test(set, "zfs space", "zfs");
-                pb_rs_add(set, o->config, t_zfs, NULL, NULL,
-                          "actual_savings", "ratio", PB_DIR_HIGHER, ratio);
-                char *key = pb_arena_printf(
-                    &c->scratch, "%s:actual_savings_basis", o->name);
-                pb_rs_fact(set, NULL, key, basis);
-            }
-            continue;
-        }
-        for (size_t k = 0; k < N_PM; k++) {
-            if (!o->have[k])
-                continue;
-            if (t_pool == (size_t)-1)
-                t_pool = pb_rs_test(set, "zpool space", "zpool");
-            pb_rs_add(set, o->config, t_pool, NULL, NULL,
-                      pb_zfs_pool_metrics[k].prop, pb_zfs_pool_metrics[k].unit,
-                      pb_zfs_pool_metrics[k].dir, o->v[k]);
-        }
-        for (size_t k = 0; k < 3; k++) {
-            if (!o->have[N_PM + k])
-                continue;
-            if (t_status == (size_t)-1)
-                t_status = pb_rs_test(set, "zpool status", "zpool");
-            pb_rs_add(set, o->config, t_status, NULL, NULL,
-                      pb_zfs_err_metrics[k], "count", PB_DIR_LOWER,
-                      o->v[N_PM + k]);
-        }
-    }
-}
-
 /* ==== sniff ==== */
 
 static int zfs_sniff(const char *buf, size_t len)
@@ -501,40 +489,11 @@ static int zfs_sniff(const char *buf, size_t len)
 
 /* ==== parse ==== */
 
-static int split_lines(struct ctx *c, const char *buf, size_t len)
-{
-    const char *nul = memchr(buf, '\0', len);
-    if (nul) {
-        size_t off = (size_t)(nul - buf);
-        size_t bol = off;
-        while (bol > 0 && buf[bol - 1] != '\n')
-            bol--;
-        return pb_err_set(c->err, PB_EINPUT, c->path, pb_line_of(buf, off),
-                          (long)(off - bol) + 1, "unexpected NUL byte");
-    }
-    c->text = pb_xstrndup(buf, len);
-    c->unterminated = len > 0 && buf[len - 1] != '\n';
-    char *s = c->text, *e = c->text + len;
-    long no = 1;
-    while (s < e) {
-        char *nl = memchr(s, '\n', (size_t)(e - s));
-        char *le = nl ? nl : e;
-        *le = '\0';
-        if (le > s && le[-1] == '\r')
-            le[-1] = '\0';
-        PB_GROW(c->lines, c->caplines, c->nlines + 1);
-        c->lines[c->nlines].s = s;
-        c->lines[c->nlines].no = no++;
-        c->nlines++;
-        s = le + 1;
-    }
-    return PB_OK;
-}
-
 static int not_zfs(struct ctx *c)
 {
     for (size_t i = 0; i < c->nlines; i++) {
-        const char *s = c->lines[i].s;
+        const struct line *L = pb_zfs_line(c, i);
+        const char *s = L->s;
         if (pb_zfs_is_blank(s))
             continue;
         const char *t = pb_skip_ws(s, s + strlen(s));
@@ -549,7 +508,7 @@ static int not_zfs(struct ctx *c)
                t[k])
             k--; /* do not cut a UTF-8 sequence */
         first[k] = '\0';
-        return pb_err_set(c->err, PB_EINPUT, c->path, c->lines[i].no, 0,
+        return pb_err_set(c->err, PB_EINPUT, c->path, L->no, 0,
                           "no zfs or zpool output found (first line: "
                           "\"%s\")",
                           first);
@@ -565,12 +524,14 @@ static int parse_all(struct ctx *c)
     int rc = PB_OK;
     size_t i = 0;
     while (i < c->nlines && rc == PB_OK) {
-        const struct line *L = &c->lines[i];
+        pb_arena_reset(&c->scratch);
+        const struct line *L = pb_zfs_line(c, i);
         size_t next = i + 1;
         if (pb_zfs_is_blank(L->s)) {
             i++;
             continue;
         }
+        long no = L->no;
         int found = 1;
         if (pb_zfs_is_key(L->s, "pool", NULL)) {
             rc = pb_zfs_status_block(c, i, &next);
@@ -594,15 +555,72 @@ static int parse_all(struct ctx *c)
             }
         }
         if (!found)
-            pb_zfs_junk_line(c, L);
+            pb_zfs_junk_line(c, pb_zfs_line(c, i));
         else
             pb_zfs_section_found(c);
         if (found && c->first_section == 0)
-            c->first_section = L->no;
+            c->first_section = no;
+        if (rc == PB_OK)
+            rc = pb_zfs_flush_point(c);
         if (next <= i)
             next = i + 1;
         i = next;
     }
+    return rc;
+}
+
+static void ctx_init(struct ctx *c, const char *path, const char *columns,
+                     struct pb_resultset *out, struct pb_err *err)
+{
+    memset(c, 0, sizeof(*c));
+    c->columns = columns && *columns ? columns : NULL;
+    c->path = path;
+    c->out = out;
+    c->set = pb_resultset_new();
+    c->err = err;
+    c->last_obj = (size_t)-1;
+    pb_arena_init(&c->scratch);
+    pb_arena_init(&c->row);
+    pb_arena_init(&c->keep);
+}
+
+static void ctx_release(struct ctx *c)
+{
+    pb_zfs_lines_close(c);
+    pb_arena_release(&c->scratch);
+    pb_arena_release(&c->row);
+    pb_arena_release(&c->keep);
+    for (size_t i = 0; i < c->nobjs; i++)
+        free(c->objs[i].fb);
+    free(c->objs);
+    free(c->tk.t);
+    free(c->skips);
+    free(c->ix);
+    free(c->order);
+    pb_resultset_free(c->set);
+}
+
+/* Read the whole input: every object, dimension and fact (these only
+ * noted when c->facts_off); every input error. */
+static int read_all(struct ctx *c, const char *buf, size_t len)
+{
+    int rc = pb_zfs_lines_open(c, buf, len);
+    if (rc == PB_OK)
+        rc = parse_all(c);
+    if (rc == PB_OK && c->first_section == 0)
+        rc = not_zfs(c);
+    if (rc == PB_OK && !pb_zfs_has_results(c))
+        rc = pb_err_set(c->err, PB_EINPUT, c->path, c->first_section, 0,
+                        "no sizes, ratios or error counters found in "
+                        "the zfs output");
+    return rc;
+}
+
+static int finish(struct ctx *c)
+{
+    int rc = pb_zfs_emit(c);
+    if (rc == PB_OK)
+        pb_zfs_skipped_fact(c);
     return rc;
 }
 
@@ -611,34 +629,11 @@ int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
                          struct pb_err *err)
 {
     struct ctx c;
-    memset(&c, 0, sizeof(c));
-    c.columns = columns && *columns ? columns : NULL;
-    c.path = path;
-    c.set = set;
-    c.err = err;
-    c.last_obj = (size_t)-1;
-    pb_arena_init(&c.scratch);
-    int rc = split_lines(&c, buf, len);
+    ctx_init(&c, path, columns, set, err);
+    int rc = read_all(&c, buf, len);
     if (rc == PB_OK)
-        rc = parse_all(&c);
-    if (rc == PB_OK && c.first_section == 0)
-        rc = not_zfs(&c);
-    if (rc == PB_OK) {
-        emit(&c);
-        pb_zfs_skipped_fact(&c);
-        if (set->nresults == 0)
-            rc = pb_err_set(err, PB_EINPUT, path, c.first_section, 0,
-                            "no sizes, ratios or error counters found in "
-                            "the zfs output");
-    }
-    pb_arena_release(&c.scratch);
-    free(c.text);
-    free(c.lines);
-    free(c.objs);
-    free(c.tk.t);
-    free(c.rows);
-    free(c.skips);
-    free(c.ix);
+        rc = finish(&c);
+    ctx_release(&c);
     return rc;
 }
 
@@ -648,5 +643,38 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
     return pb_zfs_parse_columns(path, buf, len, NULL, set, err);
 }
 
+/* Streamed (docs/design.md, "Streaming ingest", zfs-props): pass A reads
+ * the file storing nothing, so every input error is found first, and
+ * notes where each object's facts end; pass B reads it again and hands
+ * the set its facts in parts as objects are finished, then the configs
+ * and results object by object (zfs_objects.c). Memory: the objects
+ * (their names, dimensions and metrics), the facts of the objects still
+ * open, the ring of lines; not the file. */
+static int zfs_parse_stream(const char *path, const char *buf, size_t len,
+                            struct pb_resultset *set, struct pb_err *err)
+{
+    const struct pb_ingest_opts *opts = pb_rs_stream_opts(set);
+    const char *columns = opts ? opts->columns : NULL;
+    struct ctx a;
+    ctx_init(&a, path, columns, set, err);
+    a.facts_off = 1;
+    int rc = read_all(&a, buf, len);
+    if (rc != PB_OK) {
+        ctx_release(&a);
+        return rc;
+    }
+    struct ctx b;
+    ctx_init(&b, path, columns, set, err);
+    b.streamed = 1;
+    pb_zfs_fact_order(&b, a.objs, a.nobjs);
+    ctx_release(&a);
+    pb_rs_consumed(set, buf); /* the pages of pass A go */
+    rc = read_all(&b, buf, len);
+    if (rc == PB_OK)
+        rc = finish(&b);
+    ctx_release(&b);
+    return rc;
+}
+
 const struct pb_parser pb_parser_zfs_props = {
-    "zfs-props", zfs_sniff, zfs_parse, NULL, 0};
+    "zfs-props", zfs_sniff, zfs_parse, zfs_parse_stream, PB_STREAM_MIN_ZFS};

@@ -102,11 +102,11 @@ static const char *prompt_cmd(struct ctx *c, const struct toks *tk)
         int word = sub && sub->n <= 20;
         for (size_t i = 0; word && i < sub->n; i++)
             word = islower((unsigned char)sub->s[i]) != 0;
-        return word ? pb_arena_printf(&c->scratch, "%.*s %.*s", (int)n, w,
+        return word ? pb_arena_printf(&c->keep, "%.*s %.*s", (int)n, w,
                                       (int)sub->n, sub->s)
-                    : pb_arena_strndup(&c->scratch, w, n);
+                    : pb_arena_strndup(&c->keep, w, n);
     }
-    return pb_zfs_in_list(commands, w, n) ? pb_arena_strndup(&c->scratch, w, n)
+    return pb_zfs_in_list(commands, w, n) ? pb_arena_strndup(&c->keep, w, n)
                                           : NULL;
 }
 
@@ -157,6 +157,6 @@ void pb_zfs_skipped_fact(struct ctx *c)
             pb_buf_printf(&b, "-%ld", s->last);
         pb_buf_printf(&b, " (%s)", s->what);
     }
-    pb_rs_fact(c->set, NULL, "skipped_lines", pb_buf_str(&b));
+    pb_rs_fact(c->out, NULL, "skipped_lines", pb_buf_str(&b));
     pb_buf_release(&b);
 }

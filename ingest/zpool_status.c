@@ -56,11 +56,10 @@ static const char *vdev_type(struct ctx *c, const char *name, int group)
     return t;
 }
 
-static void pool_fact(struct ctx *c, const char *pool, const char *key,
+static void pool_fact(struct ctx *c, struct obj *o, const char *key,
                       const char *value)
 {
-    char *k = pb_arena_printf(&c->scratch, "pool:%s:%s", pool, key);
-    pb_rs_fact(c->set, NULL, k, value);
+    pb_zfs_fact(c, o, "pool:", key, value);
 }
 
 /* Derive the layout dimensions and error sums of pool o from its rows. */
@@ -140,7 +139,7 @@ static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
         pb_rs_config_param(set, o->config, "vdevs", num);
         if (same_width)
             snprintf(num, sizeof(num), "%ld", width0);
-        pool_fact(c, o->name, "disks_per_vdev",
+        pool_fact(c, o, "disks_per_vdev",
                   same_width ? num : pb_buf_str(&widths));
         o->have_tree = 1;
     }
@@ -148,18 +147,18 @@ static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
     pb_rs_config_param(set, o->config, "l2arc",
                        ntop[CL_CACHE] ? "yes" : "no");
     snprintf(num, sizeof(num), "%zu", ntop[CL_LOGS]);
-    pool_fact(c, o->name, "log_vdevs", num);
+    pool_fact(c, o, "log_vdevs", num);
     snprintf(num, sizeof(num), "%zu", ntop[CL_CACHE]);
-    pool_fact(c, o->name, "cache_vdevs", num);
+    pool_fact(c, o, "cache_vdevs", num);
     snprintf(num, sizeof(num), "%zu", ntop[CL_SPARES]);
-    pool_fact(c, o->name, "spares", num);
+    pool_fact(c, o, "spares", num);
     if (ntop[CL_SPECIAL]) {
         snprintf(num, sizeof(num), "%zu", ntop[CL_SPECIAL]);
-        pool_fact(c, o->name, "special_vdevs", num);
+        pool_fact(c, o, "special_vdevs", num);
     }
     if (ntop[CL_DEDUP]) {
         snprintf(num, sizeof(num), "%zu", ntop[CL_DEDUP]);
-        pool_fact(c, o->name, "dedup_vdevs", num);
+        pool_fact(c, o, "dedup_vdevs", num);
     }
     if (have_cnt) {
         for (int k = 0; k < 3; k++) {
@@ -195,7 +194,7 @@ static int status_config(struct ctx *c, struct obj *o, size_t h,
                          size_t *next)
 {
     struct toks *tk = &c->tk;
-    pb_zfs_split_ws(c->lines[h].s, tk);
+    pb_zfs_split_ws(pb_zfs_line(c, h)->s, tk);
     long icnt[3] = {-1, -1, -1};
     for (size_t k = 0; k < tk->n; k++) {
         if (pb_zfs_tokeq(&tk->t[k], "READ"))
@@ -205,16 +204,17 @@ static int status_config(struct ctx *c, struct obj *o, size_t h,
         else if (pb_zfs_tokeq(&tk->t[k], "CKSUM"))
             icnt[2] = (long)k;
     }
-    int base = pb_zfs_indent_of(c->lines[h].s);
+    int base = pb_zfs_indent_of(pb_zfs_line(c, h)->s);
     struct vrows v = {0};
     int cls = CL_DATA, rc = PB_OK;
     size_t i;
     for (i = h + 1; i < c->nlines; i++) {
-        const struct line *L = &c->lines[i];
+        const struct line *L = pb_zfs_line(c, i);
         if (pb_zfs_is_blank(L->s))
             break;
         if (L->s[0] != '\t' && L->s[0] != ' ')
             break;
+        pb_zfs_at(c, L->no);
         pb_zfs_split_ws(L->s, tk);
         int depth = pb_zfs_indent_of(L->s) - base;
         int k = pb_zfs_class_of(tk->t[0].s, tk->t[0].n);
@@ -270,12 +270,12 @@ static int status_config(struct ctx *c, struct obj *o, size_t h,
 int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
 {
     const char *name;
-    pb_zfs_is_key(c->lines[p].s, "pool", &name);
+    pb_zfs_is_key(pb_zfs_line(c, p)->s, "pool", &name);
     size_t nn = strlen(name);
     while (nn > 0 && (name[nn - 1] == ' ' || name[nn - 1] == '\t'))
         nn--;
     if (nn == 0)
-        return pb_err_set(c->err, PB_EINPUT, c->path, c->lines[p].no, 0,
+        return pb_err_set(c->err, PB_EINPUT, c->path, (long)p + 1, 0,
                           "pool line without a pool name");
     struct obj *o = pb_zfs_get_obj(c, O_POOL, name, nn);
     int have_cfg = 0;
@@ -284,8 +284,9 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
     int rc = PB_OK;
     enum { S_HEAD, S_CONFIG, S_ERRORS } st = S_HEAD;
     size_t i = p + 1;
+    pb_zfs_at(c, (long)p + 1);
     while (i < c->nlines) {
-        const struct line *L = &c->lines[i];
+        const struct line *L = pb_zfs_line(c, i);
         const char *k, *val;
         size_t kn;
         int key = pb_zfs_status_key(L->s, &k, &kn, &val);
@@ -300,7 +301,7 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
             continue;
         }
         if (fkey[0]) {
-            pool_fact(c, o->name, fkey, pb_buf_str(&field));
+            pool_fact(c, o, fkey, pb_buf_str(&field));
             fkey[0] = '\0';
             pb_buf_reset(&field);
         }
@@ -339,10 +340,10 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
         break;
     }
     if (rc == PB_OK && fkey[0])
-        pool_fact(c, o->name, fkey, pb_buf_str(&field));
+        pool_fact(c, o, fkey, pb_buf_str(&field));
     pb_buf_release(&field);
     if (rc == PB_OK && !have_cfg)
-        rc = pb_err_set(c->err, PB_EINPUT, c->path, c->lines[p].no, 0,
+        rc = pb_err_set(c->err, PB_EINPUT, c->path, (long)p + 1, 0,
                         "no vdev table for pool \"%.80s\"", o->name);
     *next = i;
     return rc;
@@ -355,12 +356,12 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
 void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
 {
     struct toks *tk = &c->tk;
-    int base = pb_zfs_indent_of(c->lines[h].s);
+    int base = pb_zfs_indent_of(pb_zfs_line(c, h)->s);
     struct vrows v = {0};
     struct obj *cur = NULL;
     int cls = CL_DATA, verbose = 0;
     for (size_t i = h + 1; i <= end; i++) {
-        const struct line *L = i < end ? &c->lines[i] : NULL;
+        const struct line *L = i < end ? pb_zfs_line(c, i) : NULL;
         int depth = 0;
         if (L) {
             pb_zfs_split_ws(L->s, tk);

@@ -22,7 +22,7 @@ static void test_table(void **state)
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         nstream += p->parse_stream != NULL;
     }
-    assert_int_equal(nstream, 6);
+    assert_int_equal(nstream, 7);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
     const struct pb_parser *j = pb_ingest_parser_by_name("fio-json");
     const struct pb_parser *t = pb_ingest_parser_by_name("fio-terse");
@@ -47,6 +47,10 @@ static void test_table(void **state)
     assert_non_null(px);
     assert_non_null(px->parse_stream);
     assert_int_equal(px->stream_min, 1048576);
+    const struct pb_parser *z = pb_ingest_parser_by_name("zfs-props");
+    assert_non_null(z);
+    assert_non_null(z->parse_stream);
+    assert_int_equal(z->stream_min, 1048576);
 }
 
 /* ==== which files stream ==== */
@@ -155,6 +159,16 @@ static void test_sizes(void **state)
     f = make("pts-xml/fio-2systems.xml", 214, 0, &n);
     assert_int_equal(n, 1045818); /* 1 MiB = 1,048,576 */
     assert_int_equal(open_as(f, "pts-xml"), PB_EDUP);
+    unlink(f);
+
+    /* zfs get all (3,141 bytes a copy): streamed from 1 MiB */
+    f = make("zfs/zfs-fuse_zfs-get-all_gzip.txt", 334, 0, &n);
+    assert_int_equal(n, 1049094);
+    assert_int_equal(open_as(f, "zfs-props"), PB_OK);
+    unlink(f);
+    f = make("zfs/zfs-fuse_zfs-get-all_gzip.txt", 333, 0, &n);
+    assert_int_equal(n, 1045953); /* 1 MiB = 1,048,576 */
+    assert_int_equal(open_as(f, "zfs-props"), PB_EDUP);
     unlink(f);
 
     /* terse,normal output is fio-text's, streamed as that */
