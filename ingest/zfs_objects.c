@@ -114,6 +114,8 @@ const char *pb_zfs_cfg_get(const struct pb_resultset *set, size_t config,
 
 static void fb_put(struct obj *o, const char *s, size_t n)
 {
+    if (n == 0)
+        return;
     PB_GROW(o->fb, o->fbcap, o->fbn + n);
     memcpy(o->fb + o->fbn, s, n);
     o->fbn += n;
