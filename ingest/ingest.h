@@ -259,6 +259,11 @@ int pb_rs_flush(struct pb_resultset *set, const char *done) PB_WUR;
 /* For parsers: input before `done` is not read again (its mapped pages
  * are released). No-op when the set is not streamed. */
 void pb_rs_consumed(struct pb_resultset *set, const char *done);
+/* For parsers that read parts of the input more than once: the mapped
+ * pages wholly inside [from, upto) are released (read again from the
+ * page cache if touched). No-op when the set is not streamed. */
+void pb_rs_release(struct pb_resultset *set, const char *from,
+                   const char *upto);
 
 /* For parsers: the ingest options of a streamed set (NULL when none or
  * not streamed), for the options a parser reads itself (--table-metric). */

@@ -94,6 +94,21 @@ void pb_rs_consumed(struct pb_resultset *set, const char *done)
     st->dropped = upto;
 }
 
+void pb_rs_release(struct pb_resultset *set, const char *from,
+                   const char *upto)
+{
+    struct pb_rs_stream *st = set ? set->stream : NULL;
+    if (!st || !st->map || from < st->map || upto > st->map + st->len ||
+        from >= upto)
+        return;
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096;
+    size_t a = ((size_t)(from - st->map) + page - 1) / page * page;
+    size_t b = (size_t)(upto - st->map) / page * page;
+    if (a < b)
+        madvise(st->map + a, b - a, MADV_DONTNEED);
+}
+
 const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set)
 {
     return set && set->stream ? set->stream->opts : NULL;

@@ -495,7 +495,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
         /* poolbench's own fact (emit): a property of that name is not
          * kept, or a streamed parse would store the key twice */
         if (strcmp(prop, "actual_savings_basis") != 0)
-            pb_zfs_fact(c, o, "", prop, value);
+            pb_zfs_fact(c, o, prop, value);
         return PB_OK;
     }
     if (!strcmp(prop, "ashift") && !pb_zfs_absent(value) &&
@@ -506,7 +506,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             return PB_OK;
         }
     }
-    pb_zfs_fact(c, o, "pool:", prop, value);
+    pb_zfs_fact(c, o, prop, value);
     return PB_OK;
 }
 

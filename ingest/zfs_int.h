@@ -92,11 +92,12 @@ struct obj {
     /* dataset: sizes that are no metric but decide actual_savings */
     unsigned char have_lref, have_ubrr;
     double lref, ubrr; /* logicalreferenced, usedbyrefreservation */
-    /* facts: "key\0value\0" pairs in the order given, repeats kept
-     * (pb_rs_fact keeps the first place and the last value); fact_pos is
-     * c->pos when the last one came (zfs_objects.c) */
+    /* facts: "property\0value\0" pairs in the order given, repeats kept
+     * until they take more than twice fbkeep (pb_rs_fact keeps the first
+     * place and the last value); fact_pos is c->pos when the last one
+     * came (zfs_objects.c) */
     char *fb;
-    size_t fbn, fbcap;
+    size_t fbn, fbcap, fbkeep;
     size_t fact_pos;
     unsigned char has_facts;
     unsigned char facts_out; /* written to c->out */
@@ -133,6 +134,7 @@ struct ctx {
     int unterminated; /* the last line has no '\n' */
     struct lslot *ring;
     size_t cur_i, cur_off; /* the next line read in order, its offset */
+    size_t released;       /* input pages before it let go (streamed) */
     size_t *ck;            /* offset of line k * PB_ZFS_CK */
     size_t nck, capck;
     /* the highest line number stored from so far (pb_zfs_at): a table
@@ -185,10 +187,9 @@ static inline void pb_zfs_at(struct ctx *c, long no)
 
 /* ==== objects, facts and emit (zfs_objects.c) ==== */
 
-/* A fact of object o: key pre + name + ":" + prop (prop NULL: the key is
- * pre + name). */
-void pb_zfs_fact(struct ctx *c, struct obj *o, const char *pre,
-                 const char *prop, const char *value);
+/* A fact of object o: key "<dataset>:<prop>" or "pool:<pool>:<prop>". */
+void pb_zfs_fact(struct ctx *c, struct obj *o, const char *prop,
+                 const char *value);
 /* A point between rows: in pass B of a streamed parse, the facts of the
  * objects that get no more are written and a part stored when due. */
 int pb_zfs_flush_point(struct ctx *c);

@@ -15,25 +15,33 @@
 
 int pb_zfs_lines_open(struct ctx *c, const char *buf, size_t len)
 {
-    const char *nul = memchr(buf, '\0', len);
-    if (nul) {
-        size_t off = (size_t)(nul - buf);
-        size_t bol = off;
-        while (bol > 0 && buf[bol - 1] != '\n')
-            bol--;
-        return pb_err_set(c->err, PB_EINPUT, c->path, pb_line_of(buf, off),
-                          (long)(off - bol) + 1, "unexpected NUL byte");
+    /* NUL bytes and lines a MiB at a time, the pages of a streamed input
+     * let go behind */
+    const size_t block = (size_t)1 << 20;
+    size_t n = 0;
+    for (size_t off = 0; off < len; off += block) {
+        const char *p = buf + off;
+        const char *e = buf + (len - off < block ? len : off + block);
+        const char *nul = memchr(p, '\0', (size_t)(e - p));
+        if (nul) {
+            size_t at = (size_t)(nul - buf);
+            size_t bol = at;
+            while (bol > 0 && buf[bol - 1] != '\n')
+                bol--;
+            return pb_err_set(c->err, PB_EINPUT, c->path,
+                              pb_line_of(buf, at), (long)(at - bol) + 1,
+                              "unexpected NUL byte");
+        }
+        while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL && ++n)
+            p++;
+        pb_rs_release(c->out, buf + off, e);
     }
     c->buf = buf;
     c->len = len;
     c->unterminated = len > 0 && buf[len - 1] != '\n';
-    size_t n = 0;
-    for (const char *p = buf, *e = buf + len;
-         (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
-        n++;
     c->nlines = n + (size_t)c->unterminated;
     c->ring = pb_xcalloc(PB_ZFS_RING, sizeof(*c->ring));
-    c->cur_i = c->cur_off = 0;
+    c->cur_i = c->cur_off = c->released = 0;
     PB_GROW(c->ck, c->capck, 1);
     c->ck[0] = 0;
     c->nck = 1;
@@ -60,11 +68,17 @@ static size_t cur_len(const struct ctx *c)
     return nl ? (size_t)(nl - p) : c->len - c->cur_off;
 }
 
-/* Past the line at the cursor, noting a checkpoint when one is due. */
+/* Past the line at the cursor, noting a checkpoint when one is due; the
+ * pages of a streamed input behind it go every MiB (read again from the
+ * page cache when a table is re-read). */
 static void step(struct ctx *c, size_t n)
 {
     c->cur_off += n + (c->cur_off + n < c->len);
     c->cur_i++;
+    if (c->cur_off >= c->released + ((size_t)1 << 20)) {
+        pb_rs_release(c->out, c->buf + c->released, c->buf + c->cur_off);
+        c->released = c->cur_off;
+    }
     if (c->cur_i % PB_ZFS_CK == 0 && c->cur_i / PB_ZFS_CK == c->nck) {
         PB_GROW(c->ck, c->capck, c->nck + 1);
         c->ck[c->nck++] = c->cur_off;
@@ -80,6 +94,8 @@ const struct line *pb_zfs_line(struct ctx *c, size_t i)
         size_t k = i / PB_ZFS_CK;
         c->cur_i = k * PB_ZFS_CK;
         c->cur_off = c->ck[k];
+        if (c->cur_off < c->released)
+            c->released = c->cur_off;
     }
     while (c->cur_i < i)
         step(c, cur_len(c));

@@ -121,36 +121,101 @@ static void fb_put(struct obj *o, const char *s, size_t n)
     o->fbn += n;
 }
 
-/* The facts of o to c->out, in the order they came. */
-static void write_facts(struct ctx *c, struct obj *o)
+/* The pair at fb + at: property, value; the offset of the next one. */
+static size_t fb_pair(const char *fb, size_t at, const char **prop,
+                      const char **value)
 {
-    for (size_t at = 0; at < o->fbn;) {
-        const char *key = o->fb + at;
-        const char *value = key + strlen(key) + 1;
-        pb_rs_fact(c->out, NULL, key, value);
-        at = (size_t)(value - o->fb) + strlen(value) + 1;
+    *prop = fb + at;
+    *value = *prop + strlen(*prop) + 1;
+    return (size_t)(*value - fb) + strlen(*value) + 1;
+}
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* One pair per property, at its first place with its last value (what
+ * pb_rs_fact makes of them): an object described again and again keeps
+ * what one description holds, not all of them. */
+static void fb_compact(struct obj *o)
+{
+    size_t n = 0;
+    for (size_t at = 0; at < o->fbn; n++) {
+        const char *p, *v;
+        at = fb_pair(o->fb, at, &p, &v);
     }
-    free(o->fb);
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    struct slot {
+        const char *prop, *value;
+        size_t first; /* order of first appearance + 1 */
+    } *tab = pb_xcalloc(cap, sizeof(*tab));
+    const char **firsts = pb_xcalloc(n + 1, sizeof(*firsts));
+    size_t nf = 0;
+    for (size_t at = 0; at < o->fbn;) {
+        const char *p, *v;
+        at = fb_pair(o->fb, at, &p, &v);
+        size_t i = (size_t)hash_str(p) & (cap - 1);
+        while (tab[i].prop && strcmp(tab[i].prop, p) != 0)
+            i = (i + 1) & (cap - 1);
+        if (!tab[i].prop) {
+            tab[i].prop = p;
+            firsts[nf++] = p;
+        }
+        tab[i].value = v;
+    }
+    char *old = o->fb;
     o->fb = NULL;
     o->fbn = o->fbcap = 0;
+    for (size_t k = 0; k < nf; k++) {
+        size_t i = (size_t)hash_str(firsts[k]) & (cap - 1);
+        while (strcmp(tab[i].prop, firsts[k]) != 0)
+            i = (i + 1) & (cap - 1);
+        fb_put(o, tab[i].prop, strlen(tab[i].prop) + 1);
+        fb_put(o, tab[i].value, strlen(tab[i].value) + 1);
+    }
+    o->fbkeep = o->fbn;
+    free(old);
+    free(firsts);
+    free(tab);
+}
+
+/* The facts of o to c->out, in the order they came: keys
+ * "<dataset>:<property>" and "pool:<pool>:<key>". */
+static void write_facts(struct ctx *c, struct obj *o)
+{
+    struct pb_buf key = PB_BUF_INIT;
+    for (size_t at = 0; at < o->fbn;) {
+        const char *p, *v;
+        at = fb_pair(o->fb, at, &p, &v);
+        pb_buf_reset(&key);
+        pb_buf_printf(&key, "%s%s:%s", o->kind == O_POOL ? "pool:" : "",
+                      o->name, p);
+        pb_rs_fact(c->out, NULL, pb_buf_str(&key), v);
+    }
+    pb_buf_release(&key);
+    free(o->fb);
+    o->fb = NULL;
+    o->fbn = o->fbcap = o->fbkeep = 0;
     o->facts_out = 1;
 }
 
-void pb_zfs_fact(struct ctx *c, struct obj *o, const char *pre,
-                 const char *prop, const char *value)
+void pb_zfs_fact(struct ctx *c, struct obj *o, const char *prop,
+                 const char *value)
 {
     o->fact_pos = c->pos;
     o->has_facts = 1;
     if (c->facts_off)
         return;
-    fb_put(o, pre, strlen(pre));
-    fb_put(o, o->name, strlen(o->name));
-    if (prop) {
-        fb_put(o, ":", 1);
-        fb_put(o, prop, strlen(prop));
-    }
-    fb_put(o, "", 1);
+    fb_put(o, prop, strlen(prop) + 1);
     fb_put(o, value, strlen(value) + 1);
+    if (o->fbn > 2 * (o->fbkeep > 256 ? o->fbkeep : 256))
+        fb_compact(o);
     if (o->facts_out) /* pass B saw more than pass A: keep it anyway */
         write_facts(c, o);
 }

@@ -668,7 +668,6 @@ static int zfs_parse_stream(const char *path, const char *buf, size_t len,
     b.streamed = 1;
     pb_zfs_fact_order(&b, a.objs, a.nobjs);
     ctx_release(&a);
-    pb_rs_consumed(set, buf); /* the pages of pass A go */
     rc = read_all(&b, buf, len);
     if (rc == PB_OK)
         rc = finish(&b);

@@ -59,7 +59,7 @@ static const char *vdev_type(struct ctx *c, const char *name, int group)
 static void pool_fact(struct ctx *c, struct obj *o, const char *key,
                       const char *value)
 {
-    pb_zfs_fact(c, o, "pool:", key, value);
+    pb_zfs_fact(c, o, key, value);
 }
 
 /* Derive the layout dimensions and error sums of pool o from its rows. */
