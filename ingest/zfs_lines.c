@@ -28,9 +28,8 @@ int pb_zfs_lines_open(struct ctx *c, const char *buf, size_t len)
             size_t bol = at;
             while (bol > 0 && buf[bol - 1] != '\n')
                 bol--;
-            return pb_err_set(c->err, PB_EINPUT, c->path,
-                              pb_line_of(buf, at), (long)(at - bol) + 1,
-                              "unexpected NUL byte");
+            return pb_err_set(c->err, PB_EINPUT, c->path, pb_line_of(buf, at),
+                              (long)(at - bol) + 1, "unexpected NUL byte");
         }
         while ((p = memchr(p, '\n', (size_t)(e - p))) != NULL && ++n)
             p++;

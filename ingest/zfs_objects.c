@@ -10,14 +10,14 @@
  * object, in the order given (the repeats too: pb_rs_fact keeps a key's
  * first place and last value), and written to c->out object by object,
  * ordered by where the object's last fact came (c->pos, the furthest line
- * stored from so far) and then by first appearance. For the usual file, which describes
- * each object in one place, that is the order of the lines. A streamed
- * parse reads the file twice: pass A stores nothing and notes where each
- * object's last fact comes (and finds every input error before anything
- * is stored); pass B writes an object's facts once the reading is past
- * that place, and stores a part when one is due (pb_zfs_flush_point).
- * So a streamed parse holds the facts of the objects not finished yet,
- * not those of the file. docs/design.md, "Streaming ingest". */
+ * stored from so far) and then by first appearance. For the usual file, which
+ * describes each object in one place, that is the order of the lines. A
+ * streamed parse reads the file twice: pass A stores nothing and notes where
+ * each object's last fact comes (and finds every input error before anything is
+ * stored); pass B writes an object's facts once the reading is past that place,
+ * and stores a part when one is due (pb_zfs_flush_point). So a streamed parse
+ * holds the facts of the objects not finished yet, not those of the file.
+ * docs/design.md, "Streaming ingest". */
 #include "ingest/zfs_int.h"
 
 #include <stdlib.h>
@@ -35,8 +35,7 @@ static uint64_t obj_hash(int kind, const char *name, size_t n)
 
 static int obj_is(const struct obj *o, int kind, const char *name, size_t n)
 {
-    return o->kind == kind && strlen(o->name) == n &&
-           !memcmp(o->name, name, n);
+    return o->kind == kind && strlen(o->name) == n && !memcmp(o->name, name, n);
 }
 
 /* Slot of the object (or the empty slot where it goes) in c->ix. */
@@ -63,8 +62,7 @@ static void obj_index_grow(struct ctx *c)
     }
 }
 
-struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
-                            size_t n)
+struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name, size_t n)
 {
     if (c->last_obj < c->nobjs && obj_is(&c->objs[c->last_obj], kind, name, n))
         return &c->objs[c->last_obj];
@@ -77,8 +75,7 @@ struct obj *pb_zfs_find_obj(struct ctx *c, int kind, const char *name,
     return &c->objs[k - 1];
 }
 
-struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name,
-                           size_t n)
+struct obj *pb_zfs_get_obj(struct ctx *c, int kind, const char *name, size_t n)
 {
     struct obj *f = pb_zfs_find_obj(c, kind, name, n);
     if (f)
@@ -108,7 +105,6 @@ const char *pb_zfs_cfg_get(const struct pb_resultset *set, size_t config,
             return cf->params[i].value;
     return NULL;
 }
-
 
 /* ==== facts ==== */
 
@@ -325,14 +321,13 @@ static size_t out_config(struct ctx *c, const struct obj *o)
     c->out->configs[ci].label_is_name = src->label_is_name;
     for (size_t k = 0; k < src->nparams; k++)
         pb_rs_config_param_origin(c->out, ci, src->params[k].key,
-                                  src->params[k].value,
-                                  src->params[k].origin);
+                                  src->params[k].value, src->params[k].origin);
     return ci;
 }
 
 static void add(struct ctx *c, size_t ci, size_t *test, const char *name,
-                const char *tool, const char *metric, const char *unit,
-                int dir, double v)
+                const char *tool, const char *metric, const char *unit, int dir,
+                double v)
 {
     if (*test == (size_t)-1)
         *test = pb_rs_test(c->out, name, tool);
@@ -382,8 +377,8 @@ int pb_zfs_emit(struct ctx *c)
             if (basis) {
                 add(c, ci, &t_zfs, "zfs space", "zfs", "actual_savings",
                     "ratio", PB_DIR_HIGHER, ratio);
-                char *key = pb_arena_printf(
-                    &c->row, "%s:actual_savings_basis", o->name);
+                char *key = pb_arena_printf(&c->row, "%s:actual_savings_basis",
+                                            o->name);
                 pb_rs_fact(c->out, NULL, key, basis);
                 pb_arena_reset(&c->row);
             }
@@ -392,8 +387,8 @@ int pb_zfs_emit(struct ctx *c)
                 if (o->have[k])
                     add(c, ci, &t_pool, "zpool space", "zpool",
                         pb_zfs_pool_metrics[k].prop,
-                        pb_zfs_pool_metrics[k].unit,
-                        pb_zfs_pool_metrics[k].dir, o->v[k]);
+                        pb_zfs_pool_metrics[k].unit, pb_zfs_pool_metrics[k].dir,
+                        o->v[k]);
             for (size_t k = 0; k < 3; k++)
                 if (o->have[N_PM + k])
                     add(c, ci, &t_status, "zpool status", "zpool",

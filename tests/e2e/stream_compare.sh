@@ -3,7 +3,7 @@
 # test_ingest_stream_fio.sh for fio JSON, test_ingest_stream_terse.sh for
 # fio terse, test_ingest_stream_text.sh for fio text,
 # test_ingest_stream_table.sh for tables, test_ingest_stream_pts.sh for
-# PTS XML); not a test itself (CMake registers test_*.sh only).
+# PTS XML, test_ingest_stream_zfs.sh for zfs output); not a test itself (CMake registers test_*.sh only).
 # docs/design.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
@@ -15,8 +15,22 @@
 #     and their dimensions, test parameters by test id, latency
 #     histograms) differ from the whole parse's.
 #
+# stream_same_each MIN WHAT FILE...
+#     stream_same FILE 1 40 for each regular FILE that is no .err,
+#     .expected or README.md, and fail unless at least MIN were compared
+#     (WHAT names them in the message).
+#
+# stream_option_reaches FILE METRIC VALUES WHAT
+#     an ingest option in $STREAM_ARGS (WHAT, e.g. "--columns") reaches
+#     the streamed parse: stream_same FILE 1 40, then FILE streamed in
+#     parts of 1 gives METRIC the VALUES (in result order, blank-separated).
+#
 # stream_dump DB
 #     the whole database as text (sqlite3 .dump), the ingest time left out.
+#
+# stream_rss_bound FILE DB KB RESULTS WHAT
+#     stream_rss FILE DB, says "WHAT: peak RSS N KB", and calls fail
+#     unless the peak is under KB and DB holds RESULTS results.
 #
 # stream_same_dump FILE SAYS
 #     ingests FILE whole (never streamed) into $tmp/w.db and in parts of 40 results into
@@ -124,6 +138,31 @@ stream_same() {
     rm -f "$tmp"/w.db* "$tmp"/s.db*
 }
 
+stream_same_each() {
+    _each_min=$1 _each_what=$2
+    shift 2
+    _each_n=0
+    for _each_f in "$@"; do
+        case $_each_f in *.err | *.expected | */README.md) continue ;; esac
+        [ -f "$_each_f" ] || continue
+        stream_same "$_each_f" 1 40
+        _each_n=$((_each_n + 1))
+    done
+    [ $_each_n -ge "$_each_min" ] ||
+        fail "only $_each_n $_each_what files compared"
+}
+
+stream_option_reaches() {
+    stream_same "$1" 1 40
+    rm -f "$tmp"/opt.db*
+    # shellcheck disable=SC2086
+    POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest $STREAM_ARGS \
+        --db "$tmp/opt.db" --quiet "$1" || fail "$4 streamed"
+    [ "$(q "$tmp/opt.db" "SELECT group_concat(value, ' ') FROM v_result
+        WHERE metric = '$2'")" = "$3" ] ||
+        fail "$4 streamed: $(q "$tmp/opt.db" "SELECT * FROM v_result")"
+}
+
 stream_dump() {
     sqlite3 "$1" .dump |
         sed 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:.]*Z\{0,1\}/TIME/g'
@@ -143,6 +182,14 @@ stream_rss() {
         "$1" >/dev/null 2>"$tmp/rss.err" ||
         fail "$1: exit $?: $(cat "$tmp/rss.err")"
     rss=$(tail -1 "$tmp/rss")
+}
+
+stream_rss_bound() {
+    stream_rss "$1" "$2"
+    echo "$5: peak RSS $rss KB"
+    [ "$rss" -lt "$3" ] || fail "$5: peak RSS $rss KB, bound $3 KB"
+    _got=$(q "$2" "SELECT count(*) FROM result")
+    [ "$_got" = "$4" ] || fail "$5: $_got results, not $4"
 }
 
 stream_same_dump() {

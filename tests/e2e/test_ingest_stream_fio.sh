@@ -14,15 +14,8 @@ pb=$1 src=$2
 . "$src/tests/e2e/stream_compare.sh"
 stream_begin python3
 
-n=0
-for f in "$src"/fixtures/fio-json/*.json "$src"/fixtures/fio-json/bad/* \
-         ${3:+"$3"/fio-json/*}; do
-    case $f in *.err | *.expected | *.md) continue ;; esac
-    [ -f "$f" ] || continue
-    stream_same "$f" 1 40
-    n=$((n + 1))
-done
-[ $n -ge 20 ] || fail "only $n fio JSON files compared"
+stream_same_each 20 "fio JSON" "$src"/fixtures/fio-json/*.json \
+    "$src"/fixtures/fio-json/bad/* ${3:+"$3"/fio-json/*}
 # a title line and disk_util: the title's label_origin fact after the
 # end-of-file device facts, streamed as whole (facts compared by rowid)
 stream_same "$src/tests/regress/fio_json_stream/facts-order-title-disk-util.json" 1 40
@@ -128,10 +121,7 @@ got=$(grep -v "stored (" "$tmp/err")
 if stream_rss_ok; then
     gen 20000 "$tmp/big.json"
     db="$tmp/c.db"
-    stream_rss "$tmp/big.json" "$db"
-    [ "$rss" -lt 65536 ] || fail "20k: peak RSS $rss KB, bound 64 MB"
-    [ "$(q "$db" "SELECT count(*) FROM result")" = 263626 ] ||
-        fail "20k: $(q "$db" "SELECT count(*) FROM result") results"
+    stream_rss_bound "$tmp/big.json" "$db" 65536 263626 "20k jobs"
 fi
 
 stream_end

@@ -15,27 +15,13 @@ pb=$1 src=$2
 . "$src/tests/e2e/stream_compare.sh"
 stream_begin python3
 
-n=0
 STREAM_ARGS="--format table"
-for f in "$src"/fixtures/table/* "$src"/fixtures/table/bad/*; do
-    case $f in *.err | *.expected | */README.md) continue ;; esac
-    [ -f "$f" ] || continue
-    stream_same "$f" 1 40
-    n=$((n + 1))
-done
-[ $n -ge 17 ] || fail "only $n table files compared"
+stream_same_each 17 table "$src"/fixtures/table/* "$src"/fixtures/table/bad/*
 
 # -- --table-metric reaches the streamed parse
 printf 'recordsize\tFoo\tWrite IOPS\n8k\t1.5k\t100\n16k\t2k\t90\n' >"$tmp/foo.tsv"
 STREAM_ARGS="--format table --table-metric Foo=foo_ops:ops/s:higher"
-stream_same "$tmp/foo.tsv" 1 40
-rm -f "$tmp"/m.db*
-# shellcheck disable=SC2086
-POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest $STREAM_ARGS \
-    --db "$tmp/m.db" --quiet "$tmp/foo.tsv" || fail "--table-metric streamed"
-[ "$(q "$tmp/m.db" "SELECT group_concat(value, ' ') FROM v_result
-    WHERE metric = 'foo_ops'")" = "1500.0 2000.0" ] ||
-    fail "--table-metric streamed: $(q "$tmp/m.db" "SELECT * FROM v_result")"
+stream_option_reaches "$tmp/foo.tsv" foo_ops "1500.0 2000.0" --table-metric
 STREAM_ARGS="--format table"
 
 # gen ROWS OUT [BAD]: three tables: a TSV of ROWS rows under a sentence
@@ -130,12 +116,7 @@ grep -q "^poolbench: $tmp/b.tsv:40003:[0-9]*: bad value 'fast' in column 'Write 
 # -- memory: a 10 MB table in parts (the default threshold: 1 MiB)
 if stream_rss_ok; then
     gen 300000 "$tmp/big.tsv"
-    stream_rss "$tmp/big.tsv" "$tmp/big.db"
-    [ "$rss" -lt 40960 ] ||
-        fail "10 MB table: peak RSS $rss KB (not < 40 MB)"
-    echo "10 MB table: peak RSS $rss KB"
-    [ "$(q "$tmp/big.db" "SELECT count(*) FROM result")" = 600015 ] ||
-        fail "10 MB table: not 600,015 results"
+    stream_rss_bound "$tmp/big.tsv" "$tmp/big.db" 40960 600015 "10 MB table"
 fi
 
 stream_end

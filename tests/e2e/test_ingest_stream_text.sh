@@ -18,15 +18,9 @@ pb=$1 src=$2
 . "$src/tests/e2e/stream_compare.sh"
 stream_begin python3
 
-n=0
-for f in "$src"/fixtures/fio-text/*.txt "$src"/fixtures/fio-text/bad/* \
-         "$src"/fixtures/fio-terse/*terse-normal* ${3:+"$3"/fio-text/*}; do
-    case $f in *.err | *.expected | *.md) continue ;; esac
-    [ -f "$f" ] || continue
-    stream_same "$f" 1 40
-    n=$((n + 1))
-done
-[ $n -ge 16 ] || fail "only $n fio text files compared"
+stream_same_each 16 "fio text" "$src"/fixtures/fio-text/*.txt \
+    "$src"/fixtures/fio-text/bad/* "$src"/fixtures/fio-terse/*terse-normal* \
+    ${3:+"$3"/fio-text/*}
 
 # -- a job file pasted after a run without jobs: its options reach its run
 # while the stream moves the runs (fuzz_fio_text_stream found the test's
@@ -105,11 +99,8 @@ esac
 if stream_rss_ok; then
     gen 18000 "$tmp/big.txt"
     db="$tmp/c.db"
-    stream_rss "$tmp/big.txt" "$db"
-    echo "18,000 runs ($(($(stat -c %s "$tmp/big.txt") / 1048576)) MiB): peak RSS $rss KB"
-    [ "$rss" -lt 65536 ] || fail "18k runs: peak RSS $rss KB, bound 64 MB"
-    [ "$(q "$db" "SELECT count(*) FROM result")" = 358366 ] ||
-        fail "18k runs: $(q "$db" "SELECT count(*) FROM result") results"
+    stream_rss_bound "$tmp/big.txt" "$db" 65536 358366 \
+        "18,000 runs ($(($(stat -c %s "$tmp/big.txt") / 1048576)) MiB)"
 fi
 
 stream_end

@@ -18,27 +18,14 @@ pb=$1 src=$2
 . "$src/tests/e2e/stream_compare.sh"
 stream_begin python3
 
-n=0
 STREAM_ARGS="--format zfs-props"
-for f in "$src"/fixtures/zfs/* "$src"/fixtures/zfs/bad/* \
-         ${3:+"$3"/zfs/*}; do
-    case $f in *.err | *.expected | */README.md) continue ;; esac
-    [ -f "$f" ] || continue
-    stream_same "$f" 1 40
-    n=$((n + 1))
-done
-[ $n -ge 30 ] || fail "only $n zfs files compared"
+stream_same_each 30 zfs "$src"/fixtures/zfs/* "$src"/fixtures/zfs/bad/* \
+    ${3:+"$3"/zfs/*}
 
 # -- --columns reaches the streamed parse
 printf 'tank/a\t1.50x\t100\ntank/b\t2.00x\t300\n' >"$tmp/h.txt"
 STREAM_ARGS="--format zfs-props --columns name,ratio,used"
-stream_same "$tmp/h.txt" 1 40
-rm -f "$tmp"/c.db*
-POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=1 "$pb" ingest $STREAM_ARGS \
-    --db "$tmp/c.db" --quiet "$tmp/h.txt" || fail "--columns streamed"
-[ "$(q "$tmp/c.db" "SELECT group_concat(value, ' ') FROM v_result
-    WHERE metric = 'compressratio'")" = "1.5 2.0" ] ||
-    fail "--columns streamed: $(q "$tmp/c.db" "SELECT * FROM v_result")"
+stream_option_reaches "$tmp/h.txt" compressratio "1.5 2.0" --columns
 STREAM_ARGS="--format zfs-props"
 
 # gen N OUT [BAD]: `zpool status` of pool0 (mirror) and pool1 (raidz2),
@@ -137,12 +124,7 @@ grep -q "^poolbench: $tmp/b.txt:$line:[0-9]*: bad size \"lots\" for 'used'" \
 # -- memory: 14 MB of `zfs get -Hp all` (the default threshold: 1 MiB)
 if stream_rss_ok; then
     python3 "$src/bench/gen_zfs_get.py" 11211 >"$tmp/big.txt"
-    stream_rss "$tmp/big.txt" "$tmp/big.db"
-    [ "$rss" -lt 65536 ] ||
-        fail "14 MB zfs get: peak RSS $rss KB (not < 64 MB)"
-    echo "14 MB zfs get: peak RSS $rss KB"
-    [ "$(q "$tmp/big.db" "SELECT count(*) FROM result")" = 67266 ] ||
-        fail "14 MB zfs get: not 67,266 results"
+    stream_rss_bound "$tmp/big.txt" "$tmp/big.db" 65536 67266 "14 MB zfs get"
     # the same datasets described three times (43 MB): memory follows
     # the distinct datasets, not the file
     one=$rss

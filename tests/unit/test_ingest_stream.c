@@ -98,6 +98,22 @@ static int open_as(const char *path, const char *fmt)
     return rc;
 }
 
+/* copies of fixture name are streamed as fmt from `copies` on (size
+ * at), read whole one copy fewer (size below; 1 MiB = 1,048,576). */
+static void edge(const char *name, const char *fmt, size_t copies,
+                 size_t at, size_t below)
+{
+    size_t n;
+    const char *f = make(name, copies, 0, &n);
+    assert_int_equal(n, at);
+    assert_int_equal(open_as(f, fmt), PB_OK);
+    unlink(f);
+    f = make(name, copies - 1, 0, &n);
+    assert_int_equal(n, below);
+    assert_int_equal(open_as(f, fmt), PB_EDUP);
+    unlink(f);
+}
+
 static void test_sizes(void **state)
 {
     (void)state;
@@ -122,54 +138,24 @@ static void test_sizes(void **state)
 
     /* fio terse (1,060 bytes a record): streamed from 1 MiB */
     unsetenv("POOLBENCH_STREAM_MIN");
-    f = make("fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt", 990, 0, &n);
-    assert_int_equal(n, 1049400);
-    assert_int_equal(open_as(f, "fio-terse"), PB_OK);
-    unlink(f);
-    f = make("fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt", 989, 0, &n);
-    assert_int_equal(n, 1048340); /* 1 MiB = 1,048,576 */
-    assert_int_equal(open_as(f, "fio-terse"), PB_EDUP);
-    unlink(f);
+    edge("fio-terse/fio-3.33_terse-v3_randrw70_4k_qd8.txt", "fio-terse",
+         990, 1049400, 1048340);
 
     /* fio normal text (2,239 bytes a copy): streamed from 1 MiB */
-    f = make("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", 469, 0, &n);
-    assert_int_equal(n, 1050091);
-    assert_int_equal(open_as(f, "fio-text"), PB_OK);
-    unlink(f);
-    f = make("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", 468, 0, &n);
-    assert_int_equal(n, 1047852); /* 1 MiB = 1,048,576 */
-    assert_int_equal(open_as(f, "fio-text"), PB_EDUP);
-    unlink(f);
+    edge("fio-text/fio-3.33_randrw70_4k_qd8_libaio.txt", "fio-text",
+         469, 1050091, 1047852);
 
     /* a table (87 bytes a copy): streamed from 1 MiB */
-    f = make("table/issue11_tsv_compression.tsv", 12053, 0, &n);
-    assert_int_equal(n, 1048611);
-    assert_int_equal(open_as(f, "table"), PB_OK);
-    unlink(f);
-    f = make("table/issue11_tsv_compression.tsv", 12052, 0, &n);
-    assert_int_equal(n, 1048524); /* 1 MiB = 1,048,576 */
-    assert_int_equal(open_as(f, "table"), PB_EDUP);
-    unlink(f);
+    edge("table/issue11_tsv_compression.tsv", "table",
+         12053, 1048611, 1048524);
 
     /* PTS result XML (4,887 bytes a copy): streamed from 1 MiB */
-    f = make("pts-xml/fio-2systems.xml", 215, 0, &n);
-    assert_int_equal(n, 1050705);
-    assert_int_equal(open_as(f, "pts-xml"), PB_OK);
-    unlink(f);
-    f = make("pts-xml/fio-2systems.xml", 214, 0, &n);
-    assert_int_equal(n, 1045818); /* 1 MiB = 1,048,576 */
-    assert_int_equal(open_as(f, "pts-xml"), PB_EDUP);
-    unlink(f);
+    edge("pts-xml/fio-2systems.xml", "pts-xml",
+         215, 1050705, 1045818);
 
     /* zfs get all (3,141 bytes a copy): streamed from 1 MiB */
-    f = make("zfs/zfs-fuse_zfs-get-all_gzip.txt", 334, 0, &n);
-    assert_int_equal(n, 1049094);
-    assert_int_equal(open_as(f, "zfs-props"), PB_OK);
-    unlink(f);
-    f = make("zfs/zfs-fuse_zfs-get-all_gzip.txt", 333, 0, &n);
-    assert_int_equal(n, 1045953); /* 1 MiB = 1,048,576 */
-    assert_int_equal(open_as(f, "zfs-props"), PB_EDUP);
-    unlink(f);
+    edge("zfs/zfs-fuse_zfs-get-all_gzip.txt", "zfs-props",
+         334, 1049094, 1045953);
 
     /* terse,normal output is fio-text's, streamed as that */
     f = make("fio-terse/fio-3.33_terse-normal_two-groups.txt", 600, 0, &n);
