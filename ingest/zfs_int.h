@@ -1,6 +1,8 @@
 /* Private to the zfs-props parser (zfs_props.c: zfs get/list and the
- * parse driver; zpool_status.c: zpool status and vdev trees; zfs_common.c:
- * property tables, lines, tokens, values). Nothing else includes it. */
+ * parse drivers, whole and streamed; zpool_status.c: zpool status and vdev
+ * trees; zfs_lines.c: lines read from the input; zfs_objects.c: objects,
+ * facts, emit; zfs_common.c: property tables, tokens, values). Nothing
+ * else includes it. */
 #ifndef PB_ZFS_INT_H
 #define PB_ZFS_INT_H
 

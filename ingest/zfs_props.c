@@ -4,7 +4,9 @@
  * several of them one after the other; other outputs between them (df,
  * zpool iostat, ...) are skipped and named in the fact skipped_lines
  * (zfs_sections.c). -H output without a header: zfs_headerless.c; zpool
- * status and vdev trees: zpool_status.c; shared pieces: zfs_common.c.
+ * status and vdev trees: zpool_status.c; lines read from the input:
+ * zfs_lines.c; objects, facts and what is stored: zfs_objects.c (also
+ * the streamed parse's two passes); shared pieces: zfs_common.c.
  *
  * Model mapping:
  *   - Datasets: one config per dataset, label = dataset name ("tank/vm").
