@@ -189,6 +189,9 @@ static inline void pb_zfs_at(struct ctx *c, long no)
 
 /* ==== objects, facts and emit (zfs_objects.c) ==== */
 
+/* FNV-1a of s[0..n), its offset basis xor seed: the parser's hash tables. */
+uint64_t pb_zfs_hash(uint64_t seed, const char *s, size_t n);
+
 /* A fact of object o: key "<dataset>:<prop>" or "pool:<pool>:<prop>". */
 void pb_zfs_fact(struct ctx *c, struct obj *o, const char *prop,
                  const char *value);

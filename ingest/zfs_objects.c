@@ -25,11 +25,11 @@
 
 /* ==== objects ==== */
 
-static uint64_t obj_hash(int kind, const char *name, size_t n)
+uint64_t pb_zfs_hash(uint64_t seed, const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind; /* FNV-1a */
+    uint64_t h = 1469598103934665603ull ^ seed; /* FNV-1a */
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
     return h;
 }
 
@@ -42,7 +42,7 @@ static int obj_is(const struct obj *o, int kind, const char *name, size_t n)
 static size_t *obj_slot(struct ctx *c, int kind, const char *name, size_t n)
 {
     size_t mask = c->ixcap - 1;
-    size_t i = (size_t)obj_hash(kind, name, n) & mask;
+    size_t i = (size_t)pb_zfs_hash((uint64_t)kind, name, n) & mask;
     while (c->ix[i] && !obj_is(&c->objs[c->ix[i] - 1], kind, name, n))
         i = (i + 1) & mask;
     return &c->ix[i];
@@ -126,14 +126,6 @@ static size_t fb_pair(const char *fb, size_t at, const char **prop,
     return (size_t)(*value - fb) + strlen(*value) + 1;
 }
 
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* One pair per property, at its first place with its last value (what
  * pb_rs_fact makes of them): an object described again and again keeps
  * what one description holds, not all of them. */
@@ -149,19 +141,18 @@ static void fb_compact(struct obj *o)
         cap *= 2;
     struct slot {
         const char *prop, *value;
-        size_t first; /* order of first appearance + 1 */
     } *tab = pb_xcalloc(cap, sizeof(*tab));
-    const char **firsts = pb_xcalloc(n + 1, sizeof(*firsts));
+    size_t *firsts = pb_xcalloc(n + 1, sizeof(*firsts)); /* slots, in order */
     size_t nf = 0;
     for (size_t at = 0; at < o->fbn;) {
         const char *p, *v;
         at = fb_pair(o->fb, at, &p, &v);
-        size_t i = (size_t)hash_str(p) & (cap - 1);
+        size_t i = (size_t)pb_zfs_hash(0, p, strlen(p)) & (cap - 1);
         while (tab[i].prop && strcmp(tab[i].prop, p) != 0)
             i = (i + 1) & (cap - 1);
         if (!tab[i].prop) {
             tab[i].prop = p;
-            firsts[nf++] = p;
+            firsts[nf++] = i;
         }
         tab[i].value = v;
     }
@@ -169,11 +160,9 @@ static void fb_compact(struct obj *o)
     o->fb = NULL;
     o->fbn = o->fbcap = 0;
     for (size_t k = 0; k < nf; k++) {
-        size_t i = (size_t)hash_str(firsts[k]) & (cap - 1);
-        while (strcmp(tab[i].prop, firsts[k]) != 0)
-            i = (i + 1) & (cap - 1);
-        fb_put(o, tab[i].prop, strlen(tab[i].prop) + 1);
-        fb_put(o, tab[i].value, strlen(tab[i].value) + 1);
+        const struct slot *t = &tab[firsts[k]];
+        fb_put(o, t->prop, strlen(t->prop) + 1);
+        fb_put(o, t->value, strlen(t->value) + 1);
     }
     o->fbkeep = o->fbn;
     free(old);

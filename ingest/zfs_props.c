@@ -72,18 +72,10 @@ struct classes {
     struct pb_arena names;
 };
 
-static uint64_t hash_mem(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 static struct nameclass *class_slot(struct nameclass *tab, size_t cap,
                                     const char *name, size_t n)
 {
-    size_t i = (size_t)hash_mem(name, n) & (cap - 1);
+    size_t i = (size_t)pb_zfs_hash(0, name, n) & (cap - 1);
     while (tab[i].name &&
            (strncmp(tab[i].name, name, n) != 0 || tab[i].name[n] != '\0'))
         i = (i + 1) & (cap - 1);
