@@ -17,8 +17,10 @@
 #
 # stream_same_each MIN WHAT FILE...
 #     stream_same FILE 1 40 for each regular FILE that is no .err,
-#     .expected or README.md, and fail unless at least MIN were compared
-#     (WHAT names them in the message).
+#     .expected or README.md, and fail unless at least MIN files of the
+#     source tree ($src) were compared (WHAT names them in the message);
+#     files from elsewhere (the shared corpus) are counted apart, and
+#     a note says when there were none (a clone without ../shared).
 #
 # stream_option_reaches FILE METRIC VALUES WHAT
 #     an ingest option in $STREAM_ARGS (WHAT, e.g. "--columns") reaches
@@ -141,15 +143,21 @@ stream_same() {
 stream_same_each() {
     _each_min=$1 _each_what=$2
     shift 2
-    _each_n=0
+    _each_n=0 _each_c=0
     for _each_f in "$@"; do
         case $_each_f in *.err | *.expected | */README.md) continue ;; esac
         [ -f "$_each_f" ] || continue
         stream_same "$_each_f" 1 40
-        _each_n=$((_each_n + 1))
+        case $_each_f in
+        "$src"/*) _each_n=$((_each_n + 1)) ;;
+        *) _each_c=$((_each_c + 1)) ;;
+        esac
     done
     [ $_each_n -ge "$_each_min" ] ||
-        fail "only $_each_n $_each_what files compared"
+        fail "only $_each_n $_each_what fixture files compared"
+    if [ $_each_c -eq 0 ]; then
+        echo "note: no corpus $_each_what files (../shared/corpus absent): only the $_each_n fixtures compared"
+    fi
 }
 
 stream_option_reaches() {

@@ -14,7 +14,7 @@ pb=$1 src=$2
 . "$src/tests/e2e/stream_compare.sh"
 stream_begin python3
 
-stream_same_each 20 "fio JSON" "$src"/fixtures/fio-json/*.json \
+stream_same_each 17 "fio JSON" "$src"/fixtures/fio-json/*.json \
     "$src"/fixtures/fio-json/bad/* ${3:+"$3"/fio-json/*}
 # a title line and disk_util: the title's label_origin fact after the
 # end-of-file device facts, streamed as whole (facts compared by rowid)

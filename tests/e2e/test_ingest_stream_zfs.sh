@@ -19,7 +19,7 @@ pb=$1 src=$2
 stream_begin python3
 
 STREAM_ARGS="--format zfs-props"
-stream_same_each 30 zfs "$src"/fixtures/zfs/* "$src"/fixtures/zfs/bad/* \
+stream_same_each 23 zfs "$src"/fixtures/zfs/* "$src"/fixtures/zfs/bad/* \
     ${3:+"$3"/zfs/*}
 
 # -- --columns reaches the streamed parse
