@@ -15,7 +15,10 @@
 #define EXIT_GATE 4
 
 static const char usage_text[] =
-    "usage: poolbench compare [--db FILE] [options] BASE CAND\n"
+    "usage: poolbench compare [--db FILE] [--test RE] [--metric RE]\n"
+    "                         [--ignore-param LIST] [--alpha A]\n"
+    "                         [--fail-worse PCT [--fail-metric RE]]\n"
+    "                         [--json|--csv] [--html DIR] BASE CAND\n"
     "\n"
     "Compare the results of BASE with those of CAND, paired by test and\n"
     "metric (and by configuration when a side holds several): means, the\n"

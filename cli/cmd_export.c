@@ -13,7 +13,7 @@
 static const char usage_text[] =
     "usage: poolbench export [--db FILE] --csv|--json\n"
     "                        [--wide|--samples|--series]\n"
-    "                        [-o FILE]\n"
+    "                        [-o|--output FILE]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
     "                        [--host RE] [--format FMT]\n"
     "\n"
@@ -36,7 +36,8 @@ static const char usage_text[] =
     "                per point (source, config, test, job, series, t_ms,\n"
     "                value, min, max, then unit, kind, n, p50, p90, p95,\n"
     "                p99); --metric matches the series name (read_bw, ...)\n"
-    "  -o FILE       write to FILE instead of standard output\n"
+    "  -o, --output FILE\n"
+    "                write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
     "                keep rows whose field matches the PCRE2 pattern\n"
     "  --format FMT  keep rows from sources of that format (fio-json, ...)\n"

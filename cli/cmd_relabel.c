@@ -9,7 +9,7 @@
 
 static const char usage_text[] =
     "usage: poolbench relabel [--db FILE] [--source PATH]... [--rules FILE]\n"
-    "                         OLD NEW\n"
+    "                         [-q|--quiet] OLD NEW\n"
     "\n"
     "Give the results of configuration label OLD the label NEW, in one\n"
     "transaction. Dimensions the label rules read out of OLD are dropped and\n"
