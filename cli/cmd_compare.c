@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Exit status of a failed gate (DESIGN.md). */
+/* Exit status of a failed gate (docs/model.md, "Exit codes"). */
 #define EXIT_GATE 4
 
 static const char usage_text[] =

@@ -27,7 +27,7 @@ static const char usage_text[] =
     "  --json        a JSON array of objects\n"
     "  --wide        one row per source, host, config, test and job, with\n"
     "                every config dimension, test parameter and metric as\n"
-    "                its own column (sorted; docs/design.md, Wide export)\n"
+    "                its own column (sorted; docs/model.md, Wide export)\n"
     "  --samples     one row per stored per-repeat sample (PTS RawString,\n"
     "                bonnie++ -x runs, run-module repeats): the result's\n"
     "                columns with seq (0-based, input order) and the\n"

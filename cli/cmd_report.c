@@ -75,8 +75,8 @@ static const char usage_text[] =
     "  -h, --help      show this help\n";
 
 /* Results a report writes whole as results.csv/json (--raw-rows):
- * 100,000 are ~60 MB of JSON and ~30 MB of CSV (docs/design.md, "Raw
- * data files"). */
+ * 100,000 are ~60 MB of JSON and ~30 MB of CSV (docs/report.md,
+ * "Output at scale"). */
 #define RAW_ROWS 100000
 
 /* s for a POSIX shell: as is when plain, else in single quotes. */
