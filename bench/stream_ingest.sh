@@ -7,7 +7,7 @@
 # POOLBENCH with POOLBENCH_STREAM_MIN past the file size), one after the
 # other for each size; prints a markdown row per size (CPU = user+sys,
 # wall, peak RSS) and whether the two databases are identical (sqlite3
-# .dump, the ingest time masked). docs/design.md "Streaming ingest".
+# .dump, the ingest time masked). docs/performance.md "Streaming ingest".
 #
 # usage: bench/stream_ingest.sh POOLBENCH [OLD|whole]
 # env:   KIND (terse, the default, or text), SIZES (terse: "10000 100000

@@ -25,7 +25,7 @@ void cli_version_print(FILE *fp, int probe);
 /* Print "poolbench: msg" to stderr and return exit status 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) PB_PRINTF(2, 3);
 
-/* Print an error and return the exit status DESIGN.md gives its code. */
+/* Print an error and return the exit status docs/model.md gives its code. */
 int cli_fail(const struct pb_err *err);
 
 /* Write s as a CSV field (quoted when needed; a text a spreadsheet would
@@ -47,7 +47,7 @@ json_t *cli_json_str(const char *s);
 json_t *cli_json_value(const char *s);
 
 /* export --wide: one row per source, host, config, test and job; config
- * dimensions, test parameters and metrics as columns (docs/design.md).
+ * dimensions, test parameters and metrics as columns (docs/model.md).
  * CSV, or JSON objects when json. PB_OK, PB_EUSAGE (bad pattern), PB_EDB. */
 struct pb_db;
 struct pb_db_filter;

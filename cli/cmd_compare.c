@@ -11,11 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Exit status of a failed gate (DESIGN.md). */
+/* Exit status of a failed gate (docs/model.md, "Exit codes"). */
 #define EXIT_GATE 4
 
 static const char usage_text[] =
-    "usage: poolbench compare [--db FILE] [options] BASE CAND\n"
+    "usage: poolbench compare [--db FILE] [--test RE] [--metric RE]\n"
+    "                         [--ignore-param LIST] [--alpha A]\n"
+    "                         [--fail-worse PCT [--fail-metric RE]]\n"
+    "                         [--json|--csv] [--html DIR] BASE CAND\n"
     "\n"
     "Compare the results of BASE with those of CAND, paired by test and\n"
     "metric (and by configuration when a side holds several): means, the\n"

@@ -11,6 +11,7 @@
 static const char usage_text[] =
     "usage: poolbench list [--db FILE] [--json] [sources|configs|tests|results]\n"
     "                      [--test RE] [--config RE] [--metric RE] [--host RE]\n"
+    "                      [--format FMT]\n"
     "\n"
     "Show what the database holds (default: sources). Filters apply to\n"
     "'results' and are PCRE2 patterns matched anywhere in the field.\n"

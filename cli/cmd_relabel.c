@@ -9,14 +9,14 @@
 
 static const char usage_text[] =
     "usage: poolbench relabel [--db FILE] [--source PATH]... [--rules FILE]\n"
-    "                         OLD NEW\n"
+    "                         [-q|--quiet] OLD NEW\n"
     "\n"
     "Give the results of configuration label OLD the label NEW, in one\n"
     "transaction. Dimensions the label rules read out of OLD are dropped and\n"
     "those they read out of NEW added (dimensions of the file itself, --set\n"
     "and commands stay). Dimensions a companion ZFS output ingested with\n"
     "--label OLD attached move with it; a configuration sheet's rows stay\n"
-    "with the label they name (docs/design.md, \"Fixing the database\").\n"
+    "with the label they name (docs/model.md, \"Fixing the database\").\n"
     "Configurations that now agree are merged.\n"
     "\n"
     "  --db FILE       database (default $POOLBENCH_DB, else ./poolbench.db)\n"

@@ -18,12 +18,12 @@
 #endif
 
 static const char usage_text[] =
-    "usage: poolbench report [--db FILE] [-o DIR] [--title TEXT]\n"
+    "usage: poolbench report [--db FILE] [-o|--output DIR] [--title TEXT]\n"
     "                        [--test RE] [--config RE] [--metric RE]\n"
-    "                        [--x KEY] [--series KEY] [--png] [--pdf FILE]\n"
-    "                        [--timestamp] [--force] [--ignore-param LIST]\n"
-    "                        [--per-job] [--raw-rows N]\n"
-    "                        [--latency-axis nines|linear]\n"
+    "                        [--host RE] [--x KEY] [--series KEY] [--png]\n"
+    "                        [--pdf FILE] [--timestamp] [--force]\n"
+    "                        [--ignore-param LIST] [--per-job] [--raw-rows N]\n"
+    "                        [--latency-axis nines|linear] [-q|--quiet]\n"
     "\n"
     "Write a self-contained HTML report of the database: DIR/index.html,\n"
     "DIR/charts/*.svg with each chart's data as CSV beside it, and every\n"
@@ -75,8 +75,8 @@ static const char usage_text[] =
     "  -h, --help      show this help\n";
 
 /* Results a report writes whole as results.csv/json (--raw-rows):
- * 100,000 are ~60 MB of JSON and ~30 MB of CSV (docs/design.md, "Raw
- * data files"). */
+ * 100,000 are ~60 MB of JSON and ~30 MB of CSV (docs/report.md,
+ * "Output at scale"). */
 #define RAW_ROWS 100000
 
 /* s for a POSIX shell: as is when plain, else in single quotes. */

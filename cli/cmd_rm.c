@@ -7,9 +7,9 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: poolbench rm [--db FILE] [--dry-run] SOURCE...\n"
-    "       poolbench rm [--db FILE] [--dry-run] --config RE\n"
-    "       poolbench rm [--db FILE] [--dry-run] --run ID\n"
+    "usage: poolbench rm [--db FILE] [-n|--dry-run] [-q|--quiet] SOURCE...\n"
+    "       poolbench rm [--db FILE] [-n|--dry-run] [-q|--quiet] --config RE\n"
+    "       poolbench rm [--db FILE] [-n|--dry-run] [-q|--quiet] --run ID\n"
     "\n"
     "Remove sources with their results, facts and the dimensions they\n"
     "attached to labels, in one transaction; configurations and tests no\n"

@@ -16,12 +16,12 @@
 #endif
 
 static const char usage_text[] =
-    "usage: poolbench run PLAN.ini [--db FILE] [-o DIR] [--dry-run] [--yes]\n"
-    "                     [--resume] [--zfs openzfs|zfs-fuse]\n"
+    "usage: poolbench run PLAN.ini [--db FILE] [-o|--output DIR] [-n|--dry-run]\n"
+    "                     [--yes] [--resume] [--zfs openzfs|zfs-fuse]\n"
     "                     [--on-failure continue|stop] [--time-scale F]\n"
     "                     [--zfs-timeout SECONDS] [--stall-timeout SECONDS]\n"
     "                     [--allow-remote-command]\n"
-    "       poolbench run --cleanup [RUNID] [-o DIR] [--dry-run]\n"
+    "       poolbench run --cleanup [RUNID] [-o|--output DIR] [-n|--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
     "fio workloads on pools it creates itself (on sparse files or, with\n"

@@ -2,7 +2,7 @@
  * completion/ offer, taken from the binary itself so that they never
  * drift from it: the subcommand table, each subcommand's getopt_long
  * table, the parser table, and the names in the database. Hidden from
- * `poolbench help`; docs/design.md, "Shell completion". */
+ * `poolbench help`; docs/cli.md, "Shell completion". */
 #include "cli/cli.h"
 #include "ingest/ingest.h"
 #include "model/db.h"

@@ -1,7 +1,7 @@
 /* Private to cli/: the user's config file (~/.config/poolbench/config):
  * defaults for the database, the report's title and palette and the
  * label rules. Precedence: command line > environment > config file >
- * built-in default (docs/design.md, "Config file"). */
+ * built-in default (docs/model.md, "Config file"). */
 #ifndef PB_CLI_CONFIG_H
 #define PB_CLI_CONFIG_H
 

@@ -19,7 +19,7 @@
 #define MIN_FREE (1024.0 * 1024 * 1024)
 
 static const char usage_text[] =
-    "usage: poolbench doctor [--dir DIR] [-q]\n"
+    "usage: poolbench doctor [--dir DIR] [-q|--quiet]\n"
     "\n"
     "Check whether 'poolbench run' can work here: root, fio, ZFS (OpenZFS\n"
     "or zfs-fuse, its version, and whether it answers), loop devices, free\n"

@@ -1,6 +1,6 @@
 /* poolbench export --wide: one row per source, host, configuration, test
  * and job; every configuration dimension, test parameter and metric its own
- * column (docs/design.md, "Wide export"). */
+ * column (docs/model.md, "Wide export"). */
 #include "cli/cli.h"
 #include "model/db.h"
 

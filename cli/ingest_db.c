@@ -1,6 +1,6 @@
 /* poolbench ingest OTHER.db: the sources of another poolbench database,
  * handed one by one to ingest's per-file callback (model/merge.c reads
- * them; docs/design.md, "Merging databases"). */
+ * them; docs/model.md, "Merging databases"). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "ingest/ingest.h"

@@ -194,7 +194,7 @@ static int store_part(void *vctx, const struct pb_resultset *part,
 }
 
 /* A streamed source (pb_ingest_streaming): parsed here and stored part by
- * part, still atomic (docs/design.md, "Streaming ingest"). PB_OK,
+ * part, still atomic (docs/performance.md, "Streaming ingest"). PB_OK,
  * PB_EDUP, PB_EDB, or the input's error (nothing of it stored). */
 static int store_streamed(struct ingest_ctx *c, struct pb_resultset *set,
                           size_t *n, struct pb_err *e)

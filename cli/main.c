@@ -42,14 +42,16 @@ static void usage(FILE *fp)
 {
     fprintf(fp, "usage: poolbench <command> [options] [args]\n"
                 "       poolbench help [command]\n"
-                "       poolbench --version\n\ncommands:\n");
+                "       poolbench --version [--short]\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(fp, "\nThe database is --db FILE, else $POOLBENCH_DB, else "
                 "the config file's db, else\n./poolbench.db. Config file: "
                 "$POOLBENCH_CONFIG, else\n$XDG_CONFIG_HOME/poolbench/config "
                 "(~/.config/poolbench/config).\n"
-                "Run 'poolbench <command> --help' for a command's options.\n");
+                "Run 'poolbench <command> --help' for a command's options, "
+                "'poolbench --version'\nfor the version, the libraries and "
+                "the fio and ZFS found.\n");
 }
 
 static const struct command *find(const char *name)

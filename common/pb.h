@@ -53,7 +53,8 @@ void pb_err_clear(struct pb_err *err);
 /* Print "poolbench: path:line:col: msg" (parts that are unknown left out). */
 void pb_err_print(const struct pb_err *err, FILE *fp);
 
-/* Exit status of DESIGN.md for a PB_E* code: 0, 1 input, 2 usage, 3 env. */
+/* Exit status for a PB_E* code (docs/model.md, "Exit codes"): 0, 1 input,
+ * 2 usage, 3 env. */
 int pb_err_exit_code(int code);
 
 /* ==== memory ==== */

@@ -8,7 +8,7 @@
  *   2. with the repeats themselves: pb_stats_mann_whitney(x, nx, y, ny, &u);
  *   3. over many pairs: pb_stats_geomean() of the cand/base ratios.
  *
- * Methods and their sources are documented in docs/design.md,
+ * Methods and their sources are documented in docs/statistics.md,
  * "Compare: pairing and statistics".
  */
 #ifndef PB_STATS_H

@@ -541,7 +541,7 @@ static int next_row(struct rows *it, struct line *l, enum layout *lay)
     return 0;
 }
 
-/* ==== streaming (docs/design.md, "Streaming ingest") ====
+/* ==== streaming (docs/performance.md, "Streaming ingest") ====
  * Runs of a machine fold wherever they are in the file, so a part can go
  * to the store only when no machine seen so far has a row further on: a
  * first pass notes the last line of each machine name (by a 64-bit hash;

@@ -1,7 +1,7 @@
 /* fio json+ latency histograms ("bins" of clat_ns, lat_ns, slat_ns; fio
  * 2.x "clat"/"lat" in usec with bucket indexes as keys): read, checked,
  * turned into percentiles the way fio computes them, merged for numjobs
- * aggregates, and kept in the result set (docs/design.md, "Latency
+ * aggregates, and kept in the result set (docs/formats.md, "Latency
  * distributions from json+"). */
 #include "ingest/fio_int.h"
 #include "ingest/json_int.h"

@@ -609,8 +609,8 @@ static void flag_interrupted(struct ctx *c, size_t used)
 /* ==== parse ==== */
 
 /* fio's steadystate section of a job (steadystate=, ss_dur=): whether
- * it was attained and over how long a window (docs/design.md, "Time
- * series"). */
+ * it was attained and over how long a window (docs/report.md,
+ * "Over time"). */
 static void steady_state(struct ctx *c, const struct entry *e)
 {
     int ss = pb_json_get(c->doc, e->obj, "steadystate");

@@ -1,6 +1,6 @@
 /* Private to fio_json.c and fio_json_stream.c: a fio JSON document's
  * entries and the steps of its parse that the streamed parse (a chunk of
- * jobs at a time, docs/design.md "Streaming ingest") shares with the
+ * jobs at a time, docs/performance.md "Streaming ingest") shares with the
  * whole one. */
 #ifndef PB_FIO_JSON_INT_H
 #define PB_FIO_JSON_INT_H

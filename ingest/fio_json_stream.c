@@ -1,5 +1,5 @@
 /* fio JSON streamed: a large file of one local run parsed a chunk of jobs
- * at a time, its results stored in parts (docs/design.md, "Streaming
+ * at a time, its results stored in parts (docs/performance.md, "Streaming
  * ingest", fio JSON). The steps per job are fio_json.c's. */
 #include "ingest/fio_json_int.h"
 
@@ -17,7 +17,7 @@ static const char *str(struct pb_json *d, int obj, const char *key)
     return pb_json_str(d, pb_json_get(d, obj, key));
 }
 
-/* ==== streamed (docs/design.md, "Streaming ingest") ====
+/* ==== streamed (docs/performance.md, "Streaming ingest") ====
  * A large file of one local run: a first pass over the mapped text finds
  * the document, its top-level members and each element of "jobs" without
  * tokens; then the jobs are parsed a chunk at a time, the chunk's text

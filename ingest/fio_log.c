@@ -2,8 +2,8 @@
  * write_lat_log): "time, value, direction, block size[, offset][, prio]"
  * a line, fio 2.x and 3.x. Averaged logs (log_avg_msec > 0: block size 0)
  * are kept as given; per-I/O logs go into fixed time buckets as they are
- * read (docs/design.md, "Time series"). The same reader serves a whole
- * buffer (this file's parser) and a stream (ingest/stream.c). */
+ * read (docs/formats.md, "fio logs: time series"). The same reader serves
+ * a whole buffer (this file's parser) and a stream (ingest/stream.c). */
 #include "ingest/fio_log_int.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * ..., bin N-1" a line, N = 1856 >> coarseness (fio 3.x, latencies in ns)
  * or 1216 >> coarseness (fio 2.x, us). Each line gives one point of
  * latency percentiles over time, computed as fiologparser_hist.py does
- * (docs/design.md, "Time series"). */
+ * (docs/formats.md, "fio logs: time series"). */
 #include "ingest/fio_log_int.h"
 
 #include <math.h>

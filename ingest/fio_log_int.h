@@ -1,8 +1,9 @@
 /* Private to ingest/: fio log files (write_bw_log, write_iops_log,
  * write_lat_log, write_hist_log) read line by line, so that a file of any
- * size is read in one pass without holding it (docs/design.md, "Time
- * series"). fio_log.c reads the lines, fio_log_hist.c the histogram
- * lines, fio_log_link.c names the series and links them to their run. */
+ * size is read in one pass without holding it (docs/formats.md,
+ * "fio logs: time series"). fio_log.c reads the lines, fio_log_hist.c the
+ * histogram lines, fio_log_link.c names the series and links them to their
+ * run. */
 #ifndef PB_FIO_LOG_INT_H
 #define PB_FIO_LOG_INT_H
 

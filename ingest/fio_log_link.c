@@ -1,7 +1,7 @@
 /* fio logs: what a log is from its name (NAME_bw.N.log), which run it
  * belongs to (a fio JSON output in the same folder whose job wrote it),
- * and the series and summary results it gives (docs/design.md, "Time
- * series"). */
+ * and the series and summary results it gives (docs/formats.md,
+ * "fio logs: time series"). */
 #define _GNU_SOURCE
 #include "ingest/fio_log_int.h"
 

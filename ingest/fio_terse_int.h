@@ -1,6 +1,6 @@
 /* Private to fio_terse.c, fio_terse_tests.c and fio_terse_stream.c: one
  * parse of fio terse output and the steps the streamed parse (two passes
- * over the mapped file, docs/design.md "Streaming ingest", fio terse)
+ * over the mapped file, docs/performance.md "Streaming ingest", fio terse)
  * shares with the whole one. Nothing else includes it. */
 #ifndef PB_FIO_TERSE_INT_H
 #define PB_FIO_TERSE_INT_H

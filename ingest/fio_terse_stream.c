@@ -1,5 +1,5 @@
 /* fio terse streamed: a large terse file read in two passes over the
- * mapped text, its results stored in parts (docs/design.md, "Streaming
+ * mapped text, its results stored in parts (docs/performance.md, "Streaming
  * ingest", fio terse). The steps per record are fio_terse.c's.
  *
  * What ties the records together: a record's job label depends on every

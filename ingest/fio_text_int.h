@@ -172,7 +172,8 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
 
 /* ==== fio_text_stream.c ==== */
 
-/* The parser table's streamed parse (docs/design.md "Streaming ingest"). */
+/* The parser table's streamed parse (docs/performance.md, "Streaming
+ * ingest"). */
 int pb_fio_text_stream(const char *path, const char *buf, size_t len,
                        struct pb_resultset *set, struct pb_err *err);
 

@@ -1,6 +1,6 @@
 /* fio normal output streamed: a large text file read in two passes over
  * the mapped text by the whole parse's own scanner (fio_text_scan.c), its
- * results stored in parts (docs/design.md, "Streaming ingest", fio text).
+ * results stored in parts (docs/performance.md, "Streaming ingest", fio text).
  * The steps per job are fio_text.c's.
  *
  * What ties the jobs of a file together: a job's label depends on every

@@ -85,7 +85,7 @@ struct pb_point {
     double min, max, p50, p90, p95, p99;
 };
 
-/* A time series read from a fio log (docs/design.md, "Time series").
+/* A time series read from a fio log (docs/formats.md, "fio logs: time series").
  * Its summary results (NAME_log_mean, ...) are in the set's results:
  * `result` is the index of NAME_log_mean, whose config, test, host and
  * job the series shares. */
@@ -218,7 +218,7 @@ struct pb_series *pb_rs_series(struct pb_resultset *set, size_t result,
 /* Append a point (copied). */
 void pb_series_add(struct pb_series *s, const struct pb_point *p);
 
-/* ==== streaming (docs/design.md, "Streaming ingest") ====
+/* ==== streaming (docs/performance.md, "Streaming ingest") ====
  * A large source of a format that can be streamed is mapped, not read,
  * and parsed in the caller's thread by pb_ingest_stream_run: the parser
  * calls pb_rs_flush at points where nothing it holds refers to the rows
@@ -280,7 +280,7 @@ struct pb_parser {
     int (*sniff)(const char *buf, size_t len); /* 0..100 */
     int (*parse)(const char *path, const char *buf, size_t len,
                  struct pb_resultset *out, struct pb_err *err);
-    /* Streaming (docs/design.md, "Streaming ingest"): the parse that
+    /* Streaming (docs/performance.md, "Streaming ingest"): the parse that
      * pb_ingest_stream_run calls on a streamed set, handing parts to the
      * store with pb_rs_flush (it may be parse itself when that checks for
      * a streamed set), and the input size from which opts->stream streams
@@ -390,19 +390,19 @@ struct pb_ingest_opts {
 #define PB_STREAM_MIN ((size_t)128 << 10)
 #define PB_STREAM_MIN_JSON ((size_t)4 << 20)
 /* fio terse from 1 MiB (~5x its size whole; streamed no slower, but on
- * the storing thread instead of beside it; docs/design.md, "Streaming
+ * the storing thread instead of beside it; docs/performance.md, "Streaming
  * ingest", fio terse). */
 #define PB_STREAM_MIN_TERSE ((size_t)1 << 20)
-/* fio normal text from 1 MiB (docs/design.md, "Streaming ingest", fio
+/* fio normal text from 1 MiB (docs/performance.md, "Streaming ingest", fio
  * text): parsed whole it takes 3 to 20 times its size. */
 #define PB_STREAM_MIN_TEXT ((size_t)1 << 20)
-/* PTS result XML from 1 MiB (docs/design.md, "Streaming ingest", PTS):
+/* PTS result XML from 1 MiB (docs/performance.md, "Streaming ingest", PTS):
  * parsed whole a result file takes about 3.6 times its size. */
 #define PB_STREAM_MIN_PTS ((size_t)1 << 20)
 /* tables from 1 MiB (docs/table-format.md, "Large tables"): parsed whole
  * a table takes about 13 times its size (its results). */
 #define PB_STREAM_MIN_TABLE ((size_t)1 << 20)
-/* zfs command output from 1 MiB (docs/design.md, "Streaming ingest",
+/* zfs command output from 1 MiB (docs/performance.md, "Streaming ingest",
  * zfs-props): parsed whole, `zfs get all` of many datasets takes about
  * 10 times its size (its facts). */
 #define PB_STREAM_MIN_ZFS ((size_t)1 << 20)

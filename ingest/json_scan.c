@@ -1,6 +1,6 @@
 /* Scanning JSON text without tokens (see ingest/json_int.h): value spans
  * and object members, for files read a piece at a time (fio JSON
- * streamed, docs/design.md "Streaming ingest"). */
+ * streamed, docs/performance.md "Streaming ingest"). */
 #include "ingest/json_int.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
  * parameters with poolbench's keys (rw=randread, ioengine=libaio, direct=1,
  * bs=8192), for the storage test profiles whose options are known; the
  * pairs of other profiles keep their own keys in lower_snake_case. Used by
- * ingest/pts_xml.c; the rules are in docs/design.md. */
+ * ingest/pts_xml.c; the rules are in docs/formats.md. */
 #include "ingest/ingest_int.h"
 
 #include <ctype.h>

@@ -44,7 +44,7 @@ struct ctx {
     } xerr;
     const char *comment_version; /* "<!--Phoronix Test Suite v..-->" */
     const char *test_client, *first_system_tcv;
-    /* a streamed file (docs/design.md, "Streaming ingest", PTS) */
+    /* a streamed file (docs/performance.md, "Streaming ingest", PTS) */
     int streamed, version_set, flush_failed;
     size_t flushed; /* results handed to the store */
 

@@ -719,7 +719,7 @@ static int pts_parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-/* Streamed (docs/design.md, "Streaming ingest", PTS): the same SAX
+/* Streamed (docs/performance.md, "Streaming ingest", PTS): the same SAX
  * callbacks fed by libxml2's push parser a MiB at a time (the input is
  * not copied whole, its pages let go), the results stored after a
  * <Result> once a part is due and the tool version settled. Any problem

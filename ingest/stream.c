@@ -1,7 +1,8 @@
 /* Streaming ingest: fio logs are read in one pass, line by line, without
  * holding the file (a per-I/O log of several GB stays within a few MB),
  * and .gz files are read through zlib. Other formats keep the buffer
- * path (pb_ingest_buffer). docs/design.md, "Time series: streaming". */
+ * path (pb_ingest_buffer). docs/performance.md, "fio logs and compressed
+ * files". */
 #include "ingest/fio_log_int.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* A table of distinct names for the streamed parsers of fio terse and
- * fio text (docs/design.md, "Streaming ingest"): pass 1 counts the runs a
+ * fio text (docs/performance.md, "Streaming ingest"): pass 1 counts the runs a
  * job name occurs in, pass 2 numbers them ("NAME run K") as the whole
  * parse's pb_fio_name_runs does. Memory: the distinct names, never the
  * records. Private to ingest/. */

@@ -3,7 +3,7 @@
  * pass that releases its pages behind it, and parsed later in the
  * caller's thread, the parser handing the rows to the store in parts
  * (pb_rs_flush). Peak memory is then a constant plus what the parser must
- * keep open, not the file size. docs/design.md, "Streaming ingest". */
+ * keep open, not the file size. docs/performance.md, "Streaming ingest". */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
 

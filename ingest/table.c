@@ -5,7 +5,7 @@
  * values: table_values.c. Every rule is in docs/table-format.md.
  *
  * Model mapping:
- *   - Columns whose header is a dimension key (DESIGN.md: volblocksize,
+ *   - Columns whose header is a dimension key (docs/model.md: volblocksize,
  *     compression, ...; bs, fsync, rw, ...) are dimensions of their row;
  *     the others are metrics (table_values.c names them). A header it
  *     cannot map is an error naming the column, unless --table-metric

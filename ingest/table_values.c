@@ -24,7 +24,7 @@ void tb_norm_name(const char *s, char *buf, size_t n)
     buf[k] = '\0';
 }
 
-/* Dimension keys of DESIGN.md: configuration, then test parameters. */
+/* Dimension keys of docs/model.md: configuration, then test parameters. */
 static const char *const config_keys[] = {
     "layout",         "vdevs",          "disks",        "ashift",
     "recordsize",     "volblocksize",   "compression",  "primarycache",

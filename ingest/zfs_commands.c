@@ -2,7 +2,7 @@
  * create`, `zpool add`, `zfs set`, `zfs create`, `hdparm -W`) and nothing
  * else. It holds no results: ingested with --label X it is a companion
  * output and attaches its layout and properties to configuration X
- * (docs/design.md, "Configurations"); alone it is refused with that hint.
+ * (docs/model.md, "Configurations"); alone it is refused with that hint.
  * The commands are read by commands.c, as in terminal notes. */
 #include "ingest/ingest_int.h"
 

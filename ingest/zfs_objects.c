@@ -17,7 +17,7 @@
  * stored); pass B writes an object's facts once the reading is past that place,
  * and stores a part when one is due (pb_zfs_flush_point). So a streamed parse
  * holds the facts of the objects not finished yet, not those of the file.
- * docs/design.md, "Streaming ingest". */
+ * docs/performance.md, "Streaming ingest". */
 #include "ingest/zfs_int.h"
 
 #include <stdlib.h>

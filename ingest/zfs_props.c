@@ -637,7 +637,7 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
     return pb_zfs_parse_columns(path, buf, len, NULL, set, err);
 }
 
-/* Streamed (docs/design.md, "Streaming ingest", zfs-props): pass A reads
+/* Streamed (docs/performance.md, "Streaming ingest", zfs-props): pass A reads
  * the file storing nothing, so every input error is found first, and
  * notes where each object's facts end; pass B reads it again and hands
  * the set its facts in parts as objects are finished, then the configs

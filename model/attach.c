@@ -1,7 +1,7 @@
 /* Dimensions attached to a label (configuration sheets, companion ZFS
  * outputs) and the re-keying of configurations when they come or go: a
  * configuration's dimensions are its own config's plus its label's, and
- * its identity is the label plus all of them (docs/design.md). */
+ * its identity is the label plus all of them (docs/model.md). */
 #include "model/db_int.h"
 
 #include <stdlib.h>

@@ -41,14 +41,14 @@ void pb_db_close(struct pb_db *db);
  * stored before or after, gets them, and configurations are re-keyed
  * (merged when they now agree) so that the order of stores does not
  * matter; a set config carrying only such dimensions and no results makes
- * no configuration (a sheet row). See docs/design.md. Returns PB_OK, PB_EDUP when
+ * no configuration (a sheet row). See docs/model.md. Returns PB_OK, PB_EDUP when
  * a source with the same SHA-256 is already stored (nothing changes), or
  * PB_EDB with err filled (nothing was written). *nresults gets the number
  * of rows written (may be NULL). */
 int pb_db_store(struct pb_db *db, const struct pb_resultset *set,
                 size_t *nresults, struct pb_err *err) PB_WUR;
 
-/* A source stored in parts (a streamed source, docs/design.md "Streaming
+/* A source stored in parts (a streamed source, docs/performance.md "Streaming
  * ingest"): pb_db_stream_open checks the SHA-256 (PB_EDUP: already
  * stored, nothing changed and *out NULL) and opens the source's
  * transaction or savepoint; pb_db_stream_part stores one part (the source
@@ -91,7 +91,7 @@ int pb_db_forget_source(struct pb_db *db, long long source_id,
 int pb_db_compact(struct pb_db *db, long long *before, long long *after,
                   struct pb_err *err) PB_WUR;
 
-/* ==== fixing the database (edit.c; docs/design.md, "Fixing the
+/* ==== fixing the database (edit.c; docs/model.md, "Fixing the
  * database") ==== */
 
 /* Undo the batch opened with pb_db_begin: nothing of it stays (a dry
@@ -353,7 +353,7 @@ int pb_db_samples_of(struct pb_db_samples *s, long long result_id, double **v,
                      size_t *n, size_t *cap, struct pb_err *err) PB_WUR;
 void pb_db_samples_close(struct pb_db_samples *s);
 
-/* ==== latency distributions (hist.c; docs/design.md, "Latency
+/* ==== latency distributions (hist.c; docs/formats.md, "Latency
  * distributions from json+") ==== */
 
 /* One stored histogram with the ids of its result; arrays and strings
@@ -386,7 +386,7 @@ int pb_db_hist_decode(const unsigned char *blob, size_t len, size_t n,
                       uint64_t *value, uint64_t *count);
 
 /* ==== merging another poolbench database (merge_open.c, merge.c;
- * docs/design.md, "Merging databases") ====
+ * docs/model.md, "Merging databases") ====
  * Use: pb_db_merge_sniff() on an input path; pb_db_merge_open(); then
  * pb_db_merge_next() and pb_db_merge_store() per source until *set is
  * NULL; pb_db_merge_close(). The other file is never written. */

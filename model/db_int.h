@@ -204,7 +204,7 @@ int db_source_kept(const struct pb_db_filter *f, long long id);
 int db_origin_attached(const char *origin);
 
 /* Re-key every configuration of the given labels after their attached
- * dimensions changed (see docs/design.md): configs recomputed, merged or
+ * dimensions changed (see docs/model.md): configs recomputed, merged or
  * split, results moved, in the caller's transaction. PB_OK or PB_EDB. */
 int db_rekey_labels(struct pb_db *db, char **labels, size_t n,
                     struct pb_err *err);

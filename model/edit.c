@@ -1,6 +1,6 @@
 /* Fixing the database after ingest: choosing sources to remove, removing
  * what no result uses any more, and moving results to another label
- * (poolbench rm, relabel, ingest --replace; docs/design.md, "Fixing the
+ * (poolbench rm, relabel, ingest --replace; docs/model.md, "Fixing the
  * database"). */
 #include "model/db_int.h"
 

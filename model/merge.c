@@ -4,7 +4,7 @@
  * configuration dimensions (with their origins) and re-keying work exactly
  * as for files; the per-repeat samples and the time of the first ingest
  * follow in the same savepoint. Opening, checking and copying the other
- * file: merge_open.c. Rules: docs/design.md, "Merging databases". */
+ * file: merge_open.c. Rules: docs/model.md, "Merging databases". */
 #define _GNU_SOURCE
 #include "model/merge_int.h"
 

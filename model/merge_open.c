@@ -4,7 +4,7 @@
  * snapshot even while it is being written) to a temporary file that is
  * migrated when its schema is older, listing its sources, and the
  * statements read on the copy. The other file is never written. Reading
- * its sources back and storing them: merge.c. Rules: docs/design.md,
+ * its sources back and storing them: merge.c. Rules: docs/model.md,
  * "Merging databases". */
 #define _GNU_SOURCE
 #include "model/merge_int.h"

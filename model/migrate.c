@@ -1,8 +1,8 @@
 /* Migrations that rebuild a table (db.c runs the ones that are plain SQL):
  * schema 6 -> 7, job names and null reasons out of every result row into
  * tables of their own.
- * Runs inside migrate()'s transaction; see docs/design.md, "Database
- * size". */
+ * Runs inside migrate()'s transaction; see docs/model.md,
+ * "Migrations and upgrades". */
 #define _GNU_SOURCE
 #include "model/db_int.h"
 

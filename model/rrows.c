@@ -6,7 +6,7 @@
  * host, reason) come from those tables by id. SQLite's ORDER BY
  * (S_REPORT_ROWS, ranked.c) stays for what a record cannot hold: an id or
  * rank outside 0..2^32-1, or a source id that is not an integer.
- * docs/design.md, "The report's own sort". */
+ * docs/performance.md, "The report's own sort". */
 #include "model/db_int.h"
 #include "model/rsort.h"
 

@@ -1,6 +1,6 @@
 /* model/rsort: an external sort of fixed-size records with bounded memory,
  * for the report's rows in report order (model/rrows.c) instead of
- * SQLite's generic sorter (docs/design.md "The report's own sort").
+ * SQLite's generic sorter (docs/performance.md "The report's own sort").
  *
  * Records are added in any order; they are kept in a run of at most half
  * the budget, sorted (LSD radix over the key bytes that differ) when the

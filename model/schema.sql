@@ -1,6 +1,7 @@
 -- poolbench schema. The only schema: embedded in the binary at build time
 -- and applied by pb_db_open() when PRAGMA user_version is behind.
--- v_result is a public contract (see DESIGN.md); tables may grow.
+-- v_result is a public contract (docs/model.md, "The contract"); tables
+-- may grow.
 
 CREATE TABLE source (
     id           INTEGER PRIMARY KEY,
@@ -27,7 +28,7 @@ CREATE TABLE config (
 );
 
 -- Its dimensions: its sources' own ones plus those attached to its label
--- (docs/design.md, "Configurations: identity, attached dimensions, order").
+-- (docs/model.md, "Configurations: identity, attached dimensions, order").
 CREATE TABLE config_param (
     config_id INTEGER NOT NULL REFERENCES config(id),
     key       TEXT NOT NULL,
@@ -100,7 +101,7 @@ CREATE TABLE metric (
 -- (too fast to measure)"), schema v7: results name theirs by id, not as
 -- text in every row (a job name was 70 of the ~104 bytes of a result row
 -- of fio nightlies, a reason 27 bytes of half the rows of bonnie++ CSVs;
--- docs/design.md, "Database size").
+-- docs/model.md, "Database size").
 CREATE TABLE job (
     id   INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE
@@ -150,7 +151,7 @@ CREATE TABLE sample (
 -- ascending value order: the bucket value in ns minus the previous one
 -- (the first: the value itself), then its count (> 0). The value is the
 -- one fio printed for the bucket (plat_idx_to_val: the middle of the
--- bucket); see docs/design.md, "Latency distributions from json+".
+-- bucket); see docs/formats.md, "Latency distributions from json+".
 CREATE TABLE latency_hist (
     result_id INTEGER PRIMARY KEY REFERENCES result(id) ON DELETE CASCADE,
     kind      TEXT NOT NULL,             -- "read_clat", "write_lat", ...
@@ -159,12 +160,13 @@ CREATE TABLE latency_hist (
     bins      BLOB NOT NULL
 );
 
--- Time series from fio logs (docs/design.md, "Time series"). A series
--- hangs off its summary result NAME_log_mean (result_id), whose source,
--- config, test, host and job it shares, so that re-keying, relabelling
--- and forgetting a source carry it along. kind: 'avg' or 'max' (a log
--- with log_avg_msec > 0, points as logged), 'io' (a per-I/O log in fixed
--- buckets of width_ms), 'hist' (a histogram log, one point a line).
+-- Time series from fio logs (docs/formats.md, "fio logs: time series").
+-- A series hangs off its summary result NAME_log_mean (result_id), whose
+-- source, config, test, host and job it shares, so that re-keying,
+-- relabelling and forgetting a source carry it along. kind: 'avg' or
+-- 'max' (a log with log_avg_msec > 0, points as logged), 'io' (a per-I/O
+-- log in fixed buckets of width_ms), 'hist' (a histogram log, one point a
+-- line).
 CREATE TABLE series (
     id        INTEGER PRIMARY KEY,
     result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,

@@ -2,7 +2,7 @@
  * every configuration, test and metric measured on two or more hosts
  * (spread, aggregate, outliers), then per cell a bar per host plus the
  * "all hosts" aggregate, with the table of its exact numbers and its CSV.
- * The model is hosts.c's; docs/design.md, "Hosts in the report". */
+ * The model is hosts.c's; docs/report.md, "Hosts". */
 #include "render/render_int.h"
 
 #include <math.h>

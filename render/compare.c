@@ -1,7 +1,7 @@
 /* compare: two sides read as the report reads them (repeats aggregated),
  * paired by test and metric (and configuration), each pair tested
  * (Welch from summaries, Mann-Whitney on stored samples) and judged
- * against the gate. docs/design.md, "Compare: pairing and statistics". */
+ * against the gate. docs/statistics.md, "Compare: pairing and statistics". */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "render/render_int.h"
 #include "common/stats.h"

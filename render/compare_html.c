@@ -343,7 +343,7 @@ static void unpaired(struct pb_buf *h, const struct pb_compare *c)
     pb_buf_printf(h, "<h2 id=\"unpaired\">Unpaired results (%zu)</h2>\n"
                      "<p class=\"note\">A test, metric and configuration "
                      "of one side that has no partner on the other "
-                     "(docs/design.md, \"Compare: pairing and "
+                     "(docs/statistics.md, \"Compare: pairing and "
                      "statistics\").</p>\n<ul>\n",
                   c->nunpaired);
     for (size_t i = 0; i < c->nunpaired && i < 200; i++) {

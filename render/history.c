@@ -7,7 +7,8 @@
  * last step) by Welch's t-test at alpha 0.05, both sides with n >= 2.
  * The section draws one chart per test and metric (a line per
  * configuration, ±SE whiskers) with a table of every point; steps also
- * go to the Warnings list (flags.c). docs/design.md, "History". */
+ * go to the Warnings list (flags.c). docs/statistics.md, "History across
+ * runs". */
 #include "render/render_int.h"
 #include "common/stats.h"
 

@@ -3,7 +3,7 @@
  * client/server runs: host = server, plus fio's "(all clients)"). Per
  * host the mean of its results, the aggregate of the hosts that ran
  * together, the spread between hosts and the outlier hosts, which also go
- * to the Warnings list. docs/design.md, "Hosts in the report". */
+ * to the Warnings list. docs/report.md, "Hosts". */
 #include "render/render_int.h"
 #include "common/stats.h"
 

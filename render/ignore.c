@@ -1,7 +1,8 @@
 /* Test identity for comparison (--ignore-param): tests that differ only
  * in ignored parameters (runtime, size, ... by default) are one test in
  * the report; their results are aggregated as repeats. The stored tests
- * are unchanged (docs/design.md, "Test identity"). */
+ * are unchanged (docs/model.md, "Tests: stored identity
+ * and compared identity"). */
 #include "render/render_int.h"
 
 #include <stdint.h>

@@ -46,8 +46,9 @@ struct pb_render_opts {
                   report (its other files are kept) */
     /* Test parameters that do not make tests different (--ignore-param):
      * results of tests that differ only in these are compared as one test
-     * (docs/design.md, "Test identity"). NULL-terminated; NULL = the
-     * default list pb_render_default_ignore; an empty list = none. */
+     * (docs/model.md, "Tests: stored identity and compared identity").
+     * NULL-terminated; NULL = the default list pb_render_default_ignore;
+     * an empty list = none. */
     const char *const *ignore_params;
     int per_job; /* time series: a line per job, not per configuration */
     /* Colours of the configurations (0xRRGGBB), given in their label
@@ -60,8 +61,8 @@ struct pb_render_opts {
     int latency_linear;
     /* results.csv and results.json hold every result only while the
      * report has at most this many; beyond, they are not written and the
-     * page names export_cmd (report --raw-rows; docs/design.md, "Raw data
-     * files"). 0 = always written. */
+     * page names export_cmd (report --raw-rows; docs/report.md,
+     * "Output at scale"). 0 = always written. */
     size_t raw_rows;
     /* The command that exports every result of the report, shown when the
      * raw files are not written; NULL = "poolbench export --csv". */
@@ -146,7 +147,7 @@ int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
 
 void pb_chart_free(struct pb_chart *c);
 
-/* ==== compare (compare.c, compare_html.c; docs/design.md, "Compare:
+/* ==== compare (compare.c, compare_html.c; docs/statistics.md, "Compare:
  * pairing and statistics") ==== */
 
 /* One side of a comparison: results of db selected by filter (config_re,

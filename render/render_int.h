@@ -640,8 +640,8 @@ void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
 
 /* A host is an outlier when it is more than RP_HOST_REL from the median
  * of the hosts, with at least RP_HOST_MIN hosts; from RP_HOST_Z_FROM hosts
- * on it must also have a modified z-score above 3.5 (docs/design.md,
- * "Hosts in the report"). */
+ * on it must also have a modified z-score above 3.5 (docs/report.md,
+ * "Hosts"). */
 #define RP_HOST_REL    0.20
 #define RP_HOST_MIN    3
 #define RP_HOST_Z_FROM 5

@@ -48,7 +48,7 @@ struct rp_metric {
 
 /* Results of one config for one test and metric, repeats aggregated.
  * Kept small: a report holds one per (test, metric, config) shown, a
- * million at 10^6-10^7 results (docs/design.md, "Report memory"). */
+ * million at 10^6-10^7 results (docs/performance.md, "Report memory"). */
 struct rp_cell {
     uint32_t test, metric, config; /* indexes into rp_data */
     unsigned char has_value;
@@ -132,7 +132,7 @@ int rp_data_load_ignoring(struct pb_db *db, const struct pb_db_filter *f,
                           const char *const *ignore, struct rp_data *d,
                           struct pb_err *err) PB_WUR;
 /* The same for `poolbench report`: memory independent of the number of
- * cells (docs/design.md, "Report memory"). Only the groups that sections
+ * cells (docs/performance.md, "Report memory"). Only the groups that sections
  * read across tests (rp_group_resident) have their cells in d->cells;
  * the others have first == SIZE_MAX until rp_stream_test loads their test.
  * Without merged tests or an experiment only; else as

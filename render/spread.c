@@ -3,7 +3,7 @@
  * and outlier repeats among the stored samples (table sample) flagged by
  * the median absolute deviation: a repeat x of a result is an outlier
  * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
- * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/design.md,
+ * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/statistics.md,
  * "Spread of repeats in the tables". */
 #include "render/stream_int.h"
 #include "common/stats.h"

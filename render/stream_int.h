@@ -1,6 +1,6 @@
 /* Private to data.c, data_order.c, stream.c and spread.c: the order of
  * the report's cells, and the cells on disk with one test in memory at a
- * time (docs/design.md, "Report memory"). */
+ * time (docs/performance.md, "Report memory"). */
 #ifndef PB_STREAM_INT_H
 #define PB_STREAM_INT_H
 

@@ -22,7 +22,7 @@ static const char *const pref_keys[] = {
 /* Test parameters that name which program ran rather than how: PTS's
  * arguments (the profile's command line), app_version and scale (one PTS
  * result per unit). They differ between programs of a suite, and with
- * every other option of one program: never a sweep axis (docs/design.md,
+ * every other option of one program: never a sweep axis (docs/report.md,
  * "Sweeps"). */
 static const char *const identity_keys[] = {"arguments", "app_version",
                                             "scale", NULL};

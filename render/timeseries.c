@@ -4,7 +4,7 @@
  * summed (bandwidth, IOPS) or averaged (latency) per time step. A line
  * of more than 2,000 points is drawn as 2,000 means with a min/max band,
  * so no spike is lost; the exact points are a CSV file next to the chart
- * (docs/design.md, "Time series"). */
+ * (docs/report.md, "Over time"). */
 #include "render/render_int.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The run module's guards on what a plan names: vdev paths made canonical
  * (so '/x' and '//x', or a path through a symlinked folder, are seen as one
  * file) and vdev file sizes held to the free space of their file system.
- * See docs/design.md, "Threat model: the run module". */
+ * See docs/threat-model.md, "The run module". */
 #define _GNU_SOURCE
 #include "run/run_int.h"
 

@@ -4,7 +4,7 @@
 # fio terse, test_ingest_stream_text.sh for fio text,
 # test_ingest_stream_table.sh for tables, test_ingest_stream_pts.sh for
 # PTS XML, test_ingest_stream_zfs.sh for zfs output); not a test itself (CMake registers test_*.sh only).
-# docs/design.md, "Streaming ingest".
+# docs/performance.md, "Streaming ingest".
 #
 # stream_same FILE PARTS...
 #     ingests FILE parsed whole (never streamed: $STREAM_NEVER) and, for each

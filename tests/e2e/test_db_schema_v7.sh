@@ -114,7 +114,7 @@ if command -v python3 >/dev/null; then
     [ "$(sqlite3 "$big" "PRAGMA user_version")" = 7 ] || fail "big: not upgraded"
     sqlite3 "$big" "SELECT * FROM v_result ORDER BY source_path, test, metric, job" | md5sum | cmp -s - "$tmp/big.view" ||
         fail "big: v_result changed"
-    # 116 -> ~47 bytes a result measured at 10^6 (docs/design.md)
+    # 116 -> ~47 bytes a result measured at 10^6 (docs/performance.md)
     [ "$s7" -lt $((s6 * 6 / 10)) ] || fail "not smaller: $nb results, v6 $s6 bytes, v7 $s7"
     echo "$nb results: v6 $s6 bytes ($((s6 / nb)) a result), v7 $s7 bytes ($((s7 / nb)) a result)"
 fi

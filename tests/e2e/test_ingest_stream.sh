@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: streamed ingest (docs/design.md, "Streaming ingest"). Generated
+# e2e: streamed ingest (docs/performance.md, "Streaming ingest"). Generated
 # bonnie++ CSV files of one distinct machine per row, over the 128 KiB from
 # which a file is streamed: stored in parts yet atomic (a broken row near
 # the end stores nothing of the file, one line path:line: ..., exit 1, the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: fio JSON streamed (docs/design.md, "Streaming ingest", fio JSON).
+# e2e: fio JSON streamed (docs/performance.md, "Streaming ingest", fio JSON).
 # Every fio JSON fixture and corpus file stored in parts of 1 and 40
 # results gives the database of the whole parse (bad ones: the same error,
 # nothing stored); a generated file of 20,000 jobs (numjobs clones cut by

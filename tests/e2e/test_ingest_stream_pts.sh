@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: PTS result XML streamed (docs/design.md, "Streaming ingest", PTS).
+# e2e: PTS result XML streamed (docs/performance.md, "Streaming ingest", PTS).
 # Every PTS fixture, bad case and corpus file stored in parts of 1 and 40
 # results gives the database of the whole parse (bad ones: the same
 # error, nothing stored); a composite grown to 3 MB (bench/gen_corpus.py

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: fio terse streamed (docs/design.md, "Streaming ingest", fio terse).
+# e2e: fio terse streamed (docs/performance.md, "Streaming ingest", fio terse).
 # Every fio terse fixture and corpus file (terse,normal ones also forced
 # with --format fio-terse) stored in parts of 1 and 40 results gives the
 # database of the whole parse (bad ones: the same error, nothing stored);

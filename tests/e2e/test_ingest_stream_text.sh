@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: fio normal text streamed (docs/design.md, "Streaming ingest", fio
+# e2e: fio normal text streamed (docs/performance.md, "Streaming ingest", fio
 # text). Every fio text fixture and corpus file, and the terse,normal
 # files fio-text reads, stored in parts of 1 and 40 results gives the
 # database of the whole parse (bad ones: the same error, nothing stored),

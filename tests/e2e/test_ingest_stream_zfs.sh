@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: zfs command output streamed (docs/design.md, "Streaming ingest",
+# e2e: zfs command output streamed (docs/performance.md, "Streaming ingest",
 # zfs-props). Every zfs fixture, bad case and corpus file, stored in parts
 # of 1 and 40 results, gives the database of the whole parse (bad ones:
 # the same error, nothing stored), also with --columns; a generated log

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e: the report's own sort (model/rsort.c, docs/design.md "The report's
+# e2e: the report's own sort (model/rsort.c, docs/performance.md "The report's
 # own sort"). Every good fixture in one database; the report, with and
 # without --ignore-param none, `export --wide` and a `compare` by source
 # (source ids), once with the default budget (every row in one run in

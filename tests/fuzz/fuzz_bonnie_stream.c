@@ -1,5 +1,5 @@
 /* libFuzzer harness: the bonnie++ CSV parser streamed (ingest/stream_set.c,
- * docs/design.md "Streaming ingest") on any bytes, in parts of one result,
+ * docs/performance.md "Streaming ingest") on any bytes, in parts of one result,
  * against the same bytes parsed whole: the same error (line and message)
  * or the same number of results, every part a set the database can store.
  * See tests/fuzz/fuzz.h and fuzz_stream.h. */

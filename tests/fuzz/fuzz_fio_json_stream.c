@@ -1,5 +1,5 @@
 /* libFuzzer harness: the fio JSON parser streamed (ingest/fio_json.c,
- * docs/design.md "Streaming ingest") on any bytes, in parts of one
+ * docs/performance.md "Streaming ingest") on any bytes, in parts of one
  * result, against the same bytes parsed whole: the same error (line,
  * column and message), or the same results (config, test, job, metric,
  * value, in order) and the same facts in the same order (a label's

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the fio normal-text parser streamed (ingest/fio_text_stream.c,
- * docs/design.md "Streaming ingest", fio text) on any bytes, in parts of
+ * docs/performance.md "Streaming ingest", fio text) on any bytes, in parts of
  * one result, against the same bytes parsed whole: the same error (line,
  * column and message), or the same results (config, test, job, metric,
  * value, in order) and the same facts in the same order, every part a set

@@ -1,7 +1,7 @@
 /* Shared by the harnesses of streamed parsers (fuzz_bonnie_stream.c,
  * fuzz_fio_json_stream.c, fuzz_fio_terse_stream.c, fuzz_fio_text_stream.c,
  * fuzz_table_stream.c, fuzz_pts_stream.c, fuzz_zfs_stream.c;
- * docs/design.md "Streaming ingest"): the input in a memfd, parsed whole (pb_ingest_buffer) and
+ * docs/performance.md "Streaming ingest"): the input in a memfd, parsed whole (pb_ingest_buffer) and
  * streamed in parts of one result (pb_ingest_stream_open +
  * pb_ingest_stream_run) under the same path, every part a set the database
  * can store, both ways accepted or both refused with the same line and

@@ -1,5 +1,5 @@
 /* libFuzzer harness: zfs command output (ingest/zfs_*.c, zpool_status.c)
- * streamed (docs/design.md, "Streaming ingest", zfs-props) on any bytes,
+ * streamed (docs/performance.md, "Streaming ingest", zfs-props) on any bytes,
  * in parts of one result, against the same bytes parsed whole: the same
  * error (line, column and message), or the same results in order
  * (config, test, metric, unit, value) and the same facts in order. See

@@ -1,7 +1,7 @@
 /* Unit tests for the streaming entries of the parser table (ingest.h,
  * struct pb_parser: parse_stream, stream_min) and for how
  * pb_ingest_stream_open reads them: which formats stream, and from which
- * input size (docs/design.md, "Streaming ingest"). */
+ * input size (docs/performance.md, "Streaming ingest"). */
 #define _GNU_SOURCE
 #include "tests/unit/testhelp.h"
 #include <unistd.h>

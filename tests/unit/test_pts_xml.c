@@ -79,7 +79,7 @@ static void test_fixture_fio_2systems(void **state)
      * / sqrt(3) = 1.87646 */
     assert_near(find(set, zfs, rr, NULL)->stderr_, 1.87646, 1e-5);
     assert_string_equal(find(set, zfs, rr, NULL)->host, zfs);
-    /* the description decomposed with DESIGN's keys (issue 11 item 6) */
+    /* the description decomposed with the model's keys (issue 11 item 6) */
     assert_string_equal(tparam(set, rr, "rw"), "randread");
     assert_string_equal(tparam(set, rr, "ioengine"), "io_uring");
     assert_string_equal(tparam(set, rr, "buffered"), "0");
@@ -172,7 +172,7 @@ static void test_fixture_commas(void **state)
 }
 
 /* Issue 11 item 6: descriptions of the storage profiles become test
- * parameters with DESIGN's keys; the test keeps its title. */
+ * parameters with the model's keys; the test keeps its title. */
 static void test_fixture_storage_descriptions(void **state)
 {
     (void)state;

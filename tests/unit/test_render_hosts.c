@@ -1,5 +1,5 @@
 /* Unit tests for render/hosts.c: the spread between hosts and the outlier
- * rule (issue 15 item 2; docs/design.md, "Hosts in the report"). */
+ * rule (issue 15 item 2; docs/report.md, "Hosts"). */
 #include "tests/unit/testhelp.h"
 #include <math.h>
 #include <string.h>

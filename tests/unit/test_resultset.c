@@ -1,7 +1,7 @@
 /* Unit tests for ingest/resultset.c: how a set finds its tests. By name,
  * tool and parameters (pb_rs_test_kv), as the database keys them, so
  * that a source streamed in parts and parsed whole give the same tests
- * (docs/design.md, "Streaming ingest", "Tests of one name"); by name and
+ * (docs/performance.md, "Streaming ingest", "Tests of one name"); by name and
  * tool for the parsers that merge parameters (pb_rs_test). */
 #include "tests/unit/testhelp.h"
 
