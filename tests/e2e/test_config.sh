@@ -91,16 +91,17 @@ out=$(XDG_CONFIG_HOME="$tmp/xdg" "$pb" ingest --dump --label-from file \
     "$tmp/data/tank-q7/run.json" | grep '^config 0')
 [ "$out" = "config 0 run" ] || fail "--label-from does not win: $out"
 
-# the README's example is a valid config that does what it says
+# the example of poolbench-config(5) is a valid config that does what it
+# says
 mkdir -p "$tmp/readme"
-sed -n '/^    db = ~\/bench/,/^    rules = rules.txt/p' "$src/README.md" |
-    sed 's/^    //' >"$tmp/readme/config"
-[ -s "$tmp/readme/config" ] || fail "no config example in README.md"
+sed -n '/^db = ~\/bench/,/^rules = rules.txt/p' \
+    "$src/docs/man/poolbench-config.5.scd" >"$tmp/readme/config"
+[ -s "$tmp/readme/config" ] || fail "no config example in poolbench-config.5.scd"
 POOLBENCH_CONFIG="$tmp/readme/config" "$pb" report -q \
-    --db "$tmp/xdg/poolbench/lab.db" -o r4 || fail "README's config refused"
+    --db "$tmp/xdg/poolbench/lab.db" -o r4 || fail "the man page's config refused"
 grep -q "<title>recordsize study, tank</title>" r4/index.html ||
-    fail "README's title: $(grep -o '<title>.*</title>' r4/index.html)"
-grep -q 'fill="#1b9e77"' r4/charts/001-ranking.svg || fail "README's palette"
+    fail "the man page's title: $(grep -o '<title>.*</title>' r4/index.html)"
+grep -q 'fill="#1b9e77"' r4/charts/001-ranking.svg || fail "the man page's palette"
 
 # --version names the config file in effect
 got=$(XDG_CONFIG_HOME="$tmp/xdg" "$pb" --version | grep '^  config ')
