@@ -10,41 +10,24 @@
 
 /* ==== the repeats of best and runner-up cells ==== */
 
-struct skey {
-    long long source, test, metric, config;
-};
-
-static int skey_cmp(const void *pa, const void *pb)
-{
-    const struct skey *a = pa, *b = pb;
-    if (a->source != b->source)
-        return a->source < b->source ? -1 : 1;
-    if (a->test != b->test)
-        return a->test < b->test ? -1 : 1;
-    if (a->metric != b->metric)
-        return a->metric < b->metric ? -1 : 1;
-    return (a->config > b->config) - (a->config < b->config);
-}
-
 struct skeys {
-    struct skey *v;
+    struct rp_samp *v;
     size_t n, cap;
 };
 
 static int want_sample(void *ctx, const struct pb_db_sample *s)
 {
     const struct skeys *k = ctx;
-    struct skey key = {s->source_id, s->test_id, s->metric_id, s->config_id};
-    return bsearch(&key, k->v, k->n, sizeof(key), skey_cmp) != NULL;
+    struct rp_samp key = {s->source_id, s->test_id, s->metric_id,
+                          s->config_id, 0, 0};
+    return bsearch(&key, k->v, k->n, sizeof(key), rp_samp_cmp) != NULL;
 }
 
 static void add_key(struct skeys *k, const struct rp_data *d,
                     const struct rp_cell *c)
 {
     PB_GROW(k->v, k->cap, k->n + 1);
-    k->v[k->n++] = (struct skey){c->source, d->tests[c->test].id,
-                                 d->metrics[c->metric].id,
-                                 d->configs[c->config].id};
+    k->v[k->n++] = rp_cell_key(d, c);
 }
 
 int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
@@ -73,7 +56,7 @@ int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
     }
     if (!k.n)
         return PB_OK;
-    qsort(k.v, k.n, sizeof(*k.v), skey_cmp);
+    qsort(k.v, k.n, sizeof(*k.v), rp_samp_cmp);
     int rc = rp_samps_load(db, want_sample, &k, out, err);
     free(k.v);
     return rc;

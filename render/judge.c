@@ -44,18 +44,23 @@ void rp_samps_release(struct rp_samps *ss)
     memset(ss, 0, sizeof(*ss));
 }
 
-static int samp_cmp_key(const struct rp_samp *a, long long source,
-                        long long test, long long metric, long long config)
+int rp_samp_cmp(const void *pa, const void *pb)
 {
-    if (a->source != source)
-        return a->source < source ? -1 : 1;
-    if (a->test != test)
-        return a->test < test ? -1 : 1;
-    if (a->metric != metric)
-        return a->metric < metric ? -1 : 1;
-    if (a->config != config)
-        return a->config < config ? -1 : 1;
-    return 0;
+    const struct rp_samp *a = pa, *b = pb;
+    if (a->source != b->source)
+        return a->source < b->source ? -1 : 1;
+    if (a->test != b->test)
+        return a->test < b->test ? -1 : 1;
+    if (a->metric != b->metric)
+        return a->metric < b->metric ? -1 : 1;
+    return (a->config > b->config) - (a->config < b->config);
+}
+
+struct rp_samp rp_cell_key(const struct rp_data *d, const struct rp_cell *c)
+{
+    return (struct rp_samp){c->source, d->tests[c->test].id,
+                            d->metrics[c->metric].id,
+                            d->configs[c->config].id, 0, 0};
 }
 
 double *rp_cell_repeats(const struct rp_samps *ss, const struct rp_data *d,
@@ -64,18 +69,17 @@ double *rp_cell_repeats(const struct rp_samps *ss, const struct rp_data *d,
     *n = 0;
     if (!ss || !ss->n || c->nresults != 1)
         return NULL;
-    long long t = d->tests[c->test].id, m = d->metrics[c->metric].id;
-    long long cf = d->configs[c->config].id;
+    struct rp_samp key = rp_cell_key(d, c);
     size_t lo = 0, hi = ss->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (samp_cmp_key(&ss->v[mid], c->source, t, m, cf) < 0)
+        if (rp_samp_cmp(&ss->v[mid], &key) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     size_t end = lo;
-    while (end < ss->n && !samp_cmp_key(&ss->v[end], c->source, t, m, cf)) {
+    while (end < ss->n && !rp_samp_cmp(&ss->v[end], &key)) {
         if (ss->v[end].result != ss->v[lo].result)
             return NULL; /* several results: not this cell's alone */
         end++;

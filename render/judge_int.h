@@ -42,6 +42,12 @@ int rp_samps_load(struct pb_db *db,
                   void *ctx, struct rp_samps *out, struct pb_err *err) PB_WUR;
 void rp_samps_release(struct rp_samps *ss);
 
+/* qsort/bsearch order of samples by cell: source, test, metric, config
+ * (result and value not looked at). */
+int rp_samp_cmp(const void *a, const void *b);
+/* The key of cell c of d in that order. */
+struct rp_samp rp_cell_key(const struct rp_data *d, const struct rp_cell *c);
+
 /* The stored repeats of cell c of d: only when c is one result row
  * (nresults 1) whose samples in ss number c->n (at least 2). A new array
  * (caller frees) and *n, or NULL and *n 0. */

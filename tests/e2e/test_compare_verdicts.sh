@@ -112,6 +112,16 @@ assert p99["ci_unbounded"] and p99["ci_low_pct"] is None, p99
 PY
 grep -q 'user CPU .*\[-72\.[0-9]%, unbounded)' out.txt || fail "no '[.., unbounded)'"
 grep -q 'p99  .*  unbounded  ' out.txt || fail "no 'unbounded' for p99"
+# the other way round the candidate's usr_cpu (0.714 +- 0.71) is not
+# distinct from 0: Fieller's lower end is -320% (what was printed), cut
+# at -100%; the page's axis and whiskers stop there too
+"$pb" compare --db "$db" cand base --metric usr_cpu --html rev >/dev/null 2>&1
+"$pb" compare --db "$db" cand base --metric usr_cpu >out.txt ||
+    fail "reverse usr_cpu exit"
+grep -q 'user CPU .*-33\.8%  \[-100\.0%, +263\.6%\]  0\.661  ~$' out.txt ||
+    fail "reverse usr_cpu: $(grep 'user CPU' out.txt)"
+grep -o '>-[0-9]*%</text>' rev/index.html | tr -d '>%</text' | sort -n | head -1 |
+    grep -qx -- -100 || fail "reverse usr_cpu: the axis does not stop at -100%"
 
 # ---- 15: --html writes the page and says so in one line
 "$pb" compare --db "$db" base cand --html h >o.txt 2>e.txt || fail "--html exit $?"
