@@ -113,8 +113,11 @@ int cli_check_filter(struct pb_db *db, const char *cmd,
 struct pb_compare;
 /* The aligned table of pairs on stdout (colour on a TTY, not NO_COLOR). */
 void cli_compare_table(const struct pb_compare *c);
-/* Counts, geometric means and the first unpaired results. */
+/* The kinds of metric (the headline first), counts, pairs not judged,
+ * metrics left out, the first unpaired results. */
 void cli_compare_summary(const struct pb_compare *c, FILE *fp);
+/* "poolbench: compare: warning: N pairs not judged ..." when there are. */
+void cli_compare_warn_unjudged(const struct pb_compare *c, FILE *fp);
 /* One "gate failed" line per offender (the first 20, then a count). */
 void cli_compare_offenders(const struct pb_compare *c, FILE *fp);
 /* One JSON object (pairs, unpaired, summary, gate) on stdout. */

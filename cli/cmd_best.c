@@ -15,10 +15,11 @@ static const char usage_text[] =
     "Print the best configuration of every test (its main metric: IOPS for\n"
     "random fio workloads, bandwidth otherwise; every metric matching\n"
     "--metric when given) with the runner-up, the margin and the verdict,\n"
-    "as the report's \"Best configuration per test\" table: \"not\n"
-    "distinguishable\" when the mean ± standard error intervals overlap.\n"
-    "Tests that only one configuration ran are left out (counted on\n"
-    "stderr).\n"
+    "as the report's \"Best configuration per test\" table. The verdict is\n"
+    "the test compare uses, best against runner-up at 0.05 (Welch's\n"
+    "t-test; Mann-Whitney on enough stored repeats): clear, not\n"
+    "distinguishable, or not judged (a single run on a side). Tests that\n"
+    "only one configuration ran are left out (counted on stderr).\n"
     "\n"
     "  --db FILE     database (default $POOLBENCH_DB, else ./poolbench.db)\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
@@ -84,6 +85,12 @@ static int on_best(void *vctx, const struct pb_render_best *b)
         json_object_set_new(o, "margin",
                             b->runner ? json_real(b->margin) : json_null());
         json_object_set_new(o, "verdict", json_string(b->verdict));
+        json_object_set_new(o, "verdict_text", json_string(b->verdict_text));
+        json_object_set_new(o, "method", json_string(b->method));
+        json_object_set_new(o, "p", strcmp(b->method, "none")
+                                        ? json_real(b->p)
+                                        : json_null());
+        json_object_set_new(o, "why", cli_json_str(b->why));
         json_array_append_new(c->json, o);
         return 0;
     }
@@ -116,7 +123,8 @@ static int on_best(void *vctx, const struct pb_render_best *b)
     }
     const char *row[NCOL] = {b->test, c->raw ? b->metric : b->metric_title,
                              b->best, value, b->runner ? b->runner : "–",
-                             b->runner ? rvalue : "", margin, b->verdict};
+                             b->runner ? rvalue : "", margin,
+                             b->verdict_text};
     add_row(c, row);
     return 0;
 }

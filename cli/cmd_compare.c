@@ -17,16 +17,21 @@
 static const char usage_text[] =
     "usage: poolbench compare [--db FILE] [--test RE] [--metric RE]\n"
     "                         [--ignore-param LIST] [--alpha A]\n"
-    "                         [--fail-worse PCT [--fail-metric RE]]\n"
+    "                         [--fail-worse PCT [--fail-metric RE]\n"
+    "                         [--gate-unjudged]]\n"
     "                         [--json|--csv] [--html DIR] BASE CAND\n"
     "\n"
     "Compare the results of BASE with those of CAND, paired by test and\n"
     "metric (and by configuration when a side holds several): means, the\n"
-    "change in %, its confidence interval and a verdict, better, worse or\n"
-    "~ (not significant at --alpha, or a side with a single run). Welch's\n"
-    "t-test on mean, standard error and n; the Mann-Whitney U test when\n"
-    "both sides have stored per-repeat samples. Nothing is written to any\n"
-    "database.\n"
+    "change in %, its confidence interval and a verdict: better, worse, ~\n"
+    "(not significant at --alpha), or not judged (a side with a single\n"
+    "run). Welch's t-test on mean, standard error and n with Fieller's\n"
+    "interval; the Mann-Whitney U test with its Hodges-Lehmann interval\n"
+    "when both sides have stored per-repeat samples. The summary leads\n"
+    "with the kind of metric the gate is about (throughput, latency, cpu,\n"
+    "other) and never mixes kinds. By default the metrics a person reads\n"
+    "are compared, not bytes moved, runtimes, log summaries or pool state\n"
+    "(--metric reaches them). Nothing is written to any database.\n"
     "\n"
     "BASE and CAND are selectors:\n"
     "  LABEL-RE           configurations whose label matches (PCRE2)\n"
@@ -47,9 +52,12 @@ static const char usage_text[] =
     "  --fail-worse PCT   exit 4 when a significant change is worse than\n"
     "                     PCT percent (the gate for CI jobs)\n"
     "  --fail-metric RE   gate only metrics matching RE (default: all)\n"
+    "  --gate-unjudged    gate pairs not judged (a single run on a side) on\n"
+    "                     their raw change: exit 4 when worse than PCT\n"
     "  --json             one JSON object: pairs, unpaired, summary, gate\n"
     "  --csv              one CSV row per pair\n"
-    "  --html DIR         write DIR/index.html, the compare page\n"
+    "  --html DIR         write DIR/index.html, the compare page (and no\n"
+    "                     table or summary on the terminal)\n"
     "  -h, --help         show this help\n"
     "\n"
     "Exit status: 0 ok, 2 usage (a selector that matches nothing, sides\n"
@@ -389,6 +397,33 @@ static int no_pairs(const struct pb_compare *c, const char *bt, const char *ct)
     return rc;
 }
 
+/* A side with no result compare reads: say so, and name the metrics left
+ * out by default when that is why. */
+static int no_results(const struct pb_compare *c, const char *side)
+{
+    char *t = pb_term_str(side);
+    if (!c->nleft_out) {
+        int rc = cli_usage_error("compare", "'%s' selects no result with a "
+                                 "value", t);
+        free(t);
+        return rc;
+    }
+    struct pb_buf m = PB_BUF_INIT;
+    for (size_t i = 0; i < c->nleft_out && i < 6; i++) {
+        char *n = pb_term_str(c->left_out[i]);
+        pb_buf_printf(&m, "%s%s", i ? ", " : "", n);
+        free(n);
+    }
+    if (c->nleft_out > 6)
+        pb_buf_printf(&m, " and %zu more", c->nleft_out - 6);
+    int rc = cli_usage_error("compare", "'%s' selects only metrics compare "
+                             "leaves out by default (%s): name them with "
+                             "--metric", t, pb_buf_str(&m));
+    pb_buf_release(&m);
+    free(t);
+    return rc;
+}
+
 /* ==== the command ==== */
 
 static int parse_number(const char *opt, const char *s, double lo, double hi,
@@ -413,6 +448,7 @@ int cmd_compare(int argc, char **argv)
         {"alpha", required_argument, NULL, 'a'},
         {"fail-worse", required_argument, NULL, 'F'},
         {"fail-metric", required_argument, NULL, 'M'},
+        {"gate-unjudged", no_argument, NULL, 'U'},
         {"json", no_argument, NULL, 'J'},
         {"csv", no_argument, NULL, 'C'},
         {"html", required_argument, NULL, 'O'},
@@ -444,6 +480,7 @@ int cmd_compare(int argc, char **argv)
                 return rc;
             break;
         case 'M': co.fail_metric_re = optarg; break;
+        case 'U': co.gate_unjudged = 1; break;
         case 'J': json = 1; break;
         case 'C': csv = 1; break;
         case 'O': html = optarg; break;
@@ -460,6 +497,9 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare", "give at most one of --json, --csv");
     if (co.fail_metric_re && co.fail_worse < 0)
         return cli_usage_error("compare", "--fail-metric needs --fail-worse");
+    if (co.gate_unjudged && co.fail_worse < 0)
+        return cli_usage_error("compare", "--gate-unjudged needs --fail-worse");
+    co.every_metric = common.metric_re != NULL;
     if ((rc = cli_ignore_params("compare", ignore, &co.ignore_params)))
         return rc;
     struct pb_db *main_db = NULL;
@@ -484,8 +524,7 @@ int cmd_compare(int argc, char **argv)
     }
     for (int s = 0; s < 2 && !status; s++)
         if (!(s ? cmp->ncand_cells : cmp->nbase_cells))
-            status = cli_usage_error("compare", "'%s' selects no result "
-                                     "with a value", sides[s].text);
+            status = no_results(cmp, sides[s].text);
     if (!status && !cmp->npairs)
         status = no_pairs(cmp, sides[0].text, sides[1].text);
     if (status)
@@ -494,6 +533,8 @@ int cmd_compare(int argc, char **argv)
         status = cli_fail(&err);
         goto out;
     }
+    /* --html: the page holds the table and the summary; the terminal (a
+     * CI log) gets one line, the warnings and the gate */
     if (json)
         cli_compare_json(cmp, co.fail_metric_re);
     else if (csv)
@@ -501,11 +542,10 @@ int cmd_compare(int argc, char **argv)
     else if (!html) {
         cli_compare_table(cmp);
         cli_compare_summary(cmp, stdout);
-    } else {
-        cli_compare_summary(cmp, stderr);
     }
     if (html)
         fprintf(stderr, "poolbench: compare: wrote %s/index.html\n", html);
+    cli_compare_warn_unjudged(cmp, stderr);
     if (cmp->offenders) {
         cli_compare_offenders(cmp, stderr);
         status = EXIT_GATE;

@@ -20,20 +20,9 @@ static size_t width(const char *s)
     return w;
 }
 
-static const char *pct(double v, char *buf, size_t n)
-{
-    if (isnan(v))
-        snprintf(buf, n, "?");
-    else
-        snprintf(buf, n, "%+.1f%%", v);
-    return buf;
-}
-
 static const char *verdict_word(const struct pb_compare_pair *p)
 {
-    return p->verdict == PB_CMP_BETTER  ? "better"
-           : p->verdict == PB_CMP_WORSE ? "worse"
-                                        : "~";
+    return pb_compare_verdict_word(p->verdict);
 }
 
 static int use_colour(void)
@@ -47,20 +36,14 @@ static int use_colour(void)
 
 /* The cells of one table row, formatted into row-owned buffers. */
 struct row {
-    char cfg[512], base[96], cand[96], ch[32], ci[80], pv[32], vd[96];
+    char cfg[512], base[96], cand[96], ch[32], ci[128], pv[32], vd[96];
     const char *v[NCOL];
 };
 
 static void row_of(const struct pb_compare *c, const struct pb_compare_pair *p,
                    struct row *r)
 {
-    char lo[32], hi[32];
-    if (isnan(p->ci_lo_pct))
-        snprintf(r->ci, sizeof(r->ci), "–");
-    else
-        snprintf(r->ci, sizeof(r->ci), "[%s, %s]",
-                 pct(p->ci_lo_pct, lo, sizeof(lo)),
-                 pct(p->ci_hi_pct, hi, sizeof(hi)));
+    pb_compare_ci_text(p, r->ci, sizeof(r->ci));
     if (!strcmp(p->method, "none"))
         snprintf(r->pv, sizeof(r->pv), "–");
     else
@@ -80,7 +63,7 @@ static void row_of(const struct pb_compare *c, const struct pb_compare_pair *p,
     r->v[2] = r->cfg;
     r->v[3] = pb_compare_value_text(c, p, 0, r->base, sizeof(r->base));
     r->v[4] = pb_compare_value_text(c, p, 1, r->cand, sizeof(r->cand));
-    r->v[5] = pct(p->change_pct, r->ch, sizeof(r->ch));
+    r->v[5] = pb_compare_pct(p->change_pct, r->ch, sizeof(r->ch));
     r->v[6] = r->ci;
     r->v[7] = r->pv;
     r->v[8] = r->vd;
@@ -148,7 +131,8 @@ void cli_compare_table(const struct pb_compare *c)
         const struct pb_compare_pair *p = &c->pairs[i];
         row_of(c, p, &r);
         const char *on = "", *off = "";
-        if (colour && p->verdict != PB_CMP_SAME) {
+        if (colour && (p->verdict == PB_CMP_BETTER ||
+                       p->verdict == PB_CMP_WORSE || p->offender)) {
             on = p->offender                  ? "\033[1;31m"
                  : p->verdict == PB_CMP_WORSE ? "\033[31m"
                                               : "\033[32m";
@@ -167,13 +151,29 @@ void cli_compare_table(const struct pb_compare *c)
 
 void cli_compare_summary(const struct pb_compare *c, FILE *fp)
 {
-    fprintf(fp, "\n%zu better, %zu worse, %zu unchanged (~), %zu unpaired",
-            c->better, c->worse, c->same, c->nunpaired);
-    if (!isnan(c->geomean_ratio))
-        fprintf(fp, "; geomean of cand/base %.4g (oriented so > 1 is "
-                    "better: %.4g)",
-                c->geomean_ratio, c->geomean_better);
-    fprintf(fp, "\n");
+    char buf[256];
+    fputc('\n', fp);
+    /* the kind the gate is about first, then the others that have pairs */
+    for (int i = -1; i < PB_NKINDS; i++) {
+        enum pb_metric_kind k = i < 0 ? c->headline : (enum pb_metric_kind)i;
+        if (i >= 0 && (k == c->headline || !c->kinds[k].n))
+            continue;
+        fprintf(fp, "%s\n", pb_compare_kind_text(c, k, buf, sizeof(buf)));
+    }
+    fprintf(fp,
+            "%zu better, %zu worse, %zu unchanged (~), %zu not judged, %zu "
+            "unpaired\n",
+            c->better, c->worse, c->same, c->not_judged, c->nunpaired);
+    if (c->not_judged)
+        fprintf(fp, "%s\n", pb_compare_unjudged_text(c, buf, sizeof(buf)));
+    if (c->nleft_out) {
+        fputs("not compared by default:", fp);
+        for (size_t i = 0; i < c->nleft_out; i++) {
+            fputs(i ? ", " : " ", fp);
+            pb_fput_term(c->left_out[i], fp);
+        }
+        fputs(" (--metric reaches them)\n", fp);
+    }
     for (size_t i = 0; i < c->nunpaired && i < 20; i++) {
         const struct pb_compare_unpaired *u = &c->unpaired[i];
         char *t = pb_term_str(u->test), *m = pb_term_str(u->metric);
@@ -188,6 +188,14 @@ void cli_compare_summary(const struct pb_compare *c, FILE *fp)
         fprintf(fp, "... and %zu more unpaired\n", c->nunpaired - 20);
 }
 
+void cli_compare_warn_unjudged(const struct pb_compare *c, FILE *fp)
+{
+    char buf[256];
+    if (c->not_judged)
+        fprintf(fp, "poolbench: compare: warning: %s\n",
+                pb_compare_unjudged_text(c, buf, sizeof(buf)));
+}
+
 void cli_compare_offenders(const struct pb_compare *c, FILE *fp)
 {
     size_t shown = 0;
@@ -198,13 +206,22 @@ void cli_compare_offenders(const struct pb_compare *c, FILE *fp)
         shown++;
         char *t = pb_term_str(p->test), *m = pb_term_str(p->metric);
         char *cf = pb_term_str(p->cand_config);
-        char ch[32];
         fprintf(fp, "poolbench: compare: gate failed: '%s' %s", t, m);
         if (!c->single_config)
             fprintf(fp, " of '%s'", cf);
-        fprintf(fp, " is worse by %s (more than %g%%, p = %.3g)\n",
-                pct(fabs(p->change_pct), ch, sizeof(ch)) + 1, c->fail_worse,
-                p->p);
+        char ch[32];
+        const char *how = p->verdict == PB_CMP_UNJUDGED
+                              ? "not judged: "
+                          : !strcmp(p->method, "mann-whitney")
+                              ? "Hodges-Lehmann, "
+                              : "";
+        fprintf(fp, " is worse by %s (%s", 
+                pb_compare_pct(fabs(p->estimate_pct), ch, sizeof(ch)) + 1,
+                how);
+        if (p->verdict == PB_CMP_UNJUDGED)
+            fprintf(fp, "%s, more than %g%%)\n", p->why, c->fail_worse);
+        else
+            fprintf(fp, "more than %g%%, p = %.3g)\n", c->fail_worse, p->p);
         free(t);
         free(m);
         free(cf);
@@ -246,7 +263,7 @@ static void pair_json(const struct pb_compare_pair *p)
     jstr("test", p->test);
     fputs(", ", stdout);
     jstr("metric", p->metric);
-    fputs(", ", stdout);
+    printf(", \"kind\": \"%s\", ", pb_metric_kind_name(p->kind));
     jstr("unit", p->unit);
     printf(", \"direction\": \"%s\", ", p->higher ? "higher" : "lower");
     jstr("base_config", p->base_config);
@@ -259,13 +276,18 @@ static void pair_json(const struct pb_compare_pair *p)
     jnum("cand_stderr", p->cand_se >= 0 ? p->cand_se : NAN);
     printf(", \"cand_n\": %ld", p->cand_n);
     jnum("change_pct", p->change_pct);
+    jnum("estimate_pct", p->estimate_pct);
     jnum("ci_low_pct", p->ci_lo_pct);
     jnum("ci_high_pct", p->ci_hi_pct);
+    printf(", \"ci_unbounded\": %s",
+           p->ci_unbounded || isinf(p->ci_hi_pct) ? "true" : "false");
     jnum("p", p->p);
     printf(", \"method\": \"%s\", \"verdict\": \"%s\", "
            "\"significant\": %s, \"why\": ",
            p->method, verdict_word(p),
-           p->verdict != PB_CMP_SAME ? "true" : "false");
+           p->verdict == PB_CMP_BETTER || p->verdict == PB_CMP_WORSE
+               ? "true"
+               : "false");
     if (p->why)
         printf("\"%s\"", p->why);
     else
@@ -313,11 +335,35 @@ void cli_compare_json(const struct pb_compare *c, const char *fail_metric)
     json_object_set_new(sum, "better", json_integer((json_int_t)c->better));
     json_object_set_new(sum, "worse", json_integer((json_int_t)c->worse));
     json_object_set_new(sum, "unchanged", json_integer((json_int_t)c->same));
+    json_object_set_new(sum, "not_judged",
+                        json_integer((json_int_t)c->not_judged));
     json_object_set_new(sum, "unpaired",
                         json_integer((json_int_t)c->nunpaired));
-    json_object_set_new(sum, "geomean_ratio", num_or_null(c->geomean_ratio));
-    json_object_set_new(sum, "geomean_better",
-                        num_or_null(c->geomean_better));
+    json_object_set_new(sum, "headline",
+                        json_string(pb_metric_kind_name(c->headline)));
+    json_t *kinds = json_object();
+    for (int k = 0; k < PB_NKINDS; k++) {
+        const struct pb_compare_kind *pk = &c->kinds[k];
+        json_t *o = json_object();
+        json_object_set_new(o, "n", json_integer((json_int_t)pk->n));
+        json_object_set_new(o, "significant",
+                            json_integer((json_int_t)pk->significant));
+        json_object_set_new(o, "better", json_integer((json_int_t)pk->better));
+        json_object_set_new(o, "worse", json_integer((json_int_t)pk->worse));
+        json_object_set_new(o, "not_judged",
+                            json_integer((json_int_t)pk->not_judged));
+        json_object_set_new(o, "geomean_better",
+                            num_or_null(pk->geomean_better));
+        json_object_set_new(o, "geomean_ratio",
+                            num_or_null(pk->geomean_ratio));
+        json_object_set_new(kinds, pb_metric_kind_name((enum pb_metric_kind)k),
+                            o);
+    }
+    json_object_set_new(sum, "by_kind", kinds);
+    json_t *left = json_array();
+    for (size_t i = 0; i < c->nleft_out; i++)
+        json_array_append_new(left, cli_json_str(c->left_out[i]));
+    json_object_set_new(sum, "left_out", left);
     dump(sum, 0);
     fputs(",\n\"gate\": ", stdout);
     json_t *gate = json_object();
@@ -325,6 +371,8 @@ void cli_compare_json(const struct pb_compare *c, const char *fail_metric)
                         c->fail_worse >= 0 ? json_real(c->fail_worse)
                                            : json_null());
     json_object_set_new(gate, "fail_metric", cli_json_str(fail_metric));
+    json_object_set_new(gate, "gate_unjudged",
+                        json_boolean(c->gate_unjudged));
     json_object_set_new(gate, "failed", json_boolean(c->offenders > 0));
     json_t *offenders = json_array();
     for (size_t i = 0; i < c->npairs; i++) {
@@ -337,6 +385,8 @@ void cli_compare_json(const struct pb_compare *c, const char *fail_metric)
         json_object_set_new(o, "base_config", cli_json_str(p->base_config));
         json_object_set_new(o, "cand_config", cli_json_str(p->cand_config));
         json_object_set_new(o, "change_pct", num_or_null(p->change_pct));
+        json_object_set_new(o, "estimate_pct", num_or_null(p->estimate_pct));
+        json_object_set_new(o, "verdict", json_string(verdict_word(p)));
         json_object_set_new(o, "p", num_or_null(p->p));
         json_array_append_new(offenders, o);
     }
@@ -357,7 +407,8 @@ void cli_compare_csv(const struct pb_compare *c)
 {
     puts("test,metric,unit,direction,base_config,cand_config,base_mean,"
          "base_stderr,base_n,cand_mean,cand_stderr,cand_n,change_pct,"
-         "ci_low_pct,ci_high_pct,p,method,verdict,why,offender");
+         "ci_low_pct,ci_high_pct,p,method,verdict,why,offender,kind,"
+         "estimate_pct,ci_unbounded");
     for (size_t i = 0; i < c->npairs; i++) {
         const struct pb_compare_pair *p = &c->pairs[i];
         const char *texts[] = {p->test, p->metric, p->unit,
@@ -386,6 +437,8 @@ void cli_compare_csv(const struct pb_compare *c)
         csv_num(p->p);
         printf(",%s,%s,", p->method, verdict_word(p));
         cli_csv_field(stdout, p->why);
-        printf(",%d\n", p->offender);
+        printf(",%d,%s,", p->offender, pb_metric_kind_name(p->kind));
+        csv_num(p->estimate_pct);
+        printf(",%d\n", p->ci_unbounded || isinf(p->ci_hi_pct));
     }
 }

@@ -1,6 +1,8 @@
-/* Statistics behind `compare`: Student's t (through the regularized
- * incomplete beta), Welch's t-test with Fieller's interval of a ratio,
- * the Mann-Whitney U test, median, MAD and geometric mean. */
+/* Statistics behind `compare` and `best`: Student's t (through the
+ * regularized incomplete beta), Welch's t-test with Fieller's interval of
+ * a ratio, the Mann-Whitney U test with the Hodges-Lehmann interval that
+ * inverts it, the verdict that picks between them, median, MAD and
+ * geometric mean. */
 #include "common/stats.h"
 
 #include <float.h>
@@ -263,10 +265,11 @@ static int cmp_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* P(U <= u) under H0 for sizes m (x) and n (y) without ties: counts of
- * the m-subsets of ranks 1..m+n by rank sum (all counts positive, so
- * doubles keep them to 1e-16 relative). */
-static double mwu_exact_cdf(size_t m, size_t n, double u)
+/* The null distribution of U for sizes m (x) and n (y) without ties:
+ * cdf[u] = P(U <= u) for u = 0..m n, from the counts of the m-subsets of
+ * ranks 1..m+n by rank sum (all counts positive, so doubles keep them to
+ * 1e-16 relative). Caller frees. */
+static double *mwu_exact_cdf(size_t m, size_t n)
 {
     size_t N = m + n;
     size_t maxs = N * (N + 1) / 2;
@@ -281,19 +284,74 @@ static double mwu_exact_cdf(size_t m, size_t n, double u)
                 DP(k, s) += DP(k - 1, s - j);
         }
     }
-    double base = (double)m * (m + 1) / 2.0;
-    double below = 0, total = 0;
-    for (size_t s = 0; s <= maxs; s++) {
-        double c = DP(m, s);
-        if (c == 0)
-            continue;
-        total += c;
-        if ((double)s - base <= u + 1e-9)
-            below += c;
+    size_t base = m * (m + 1) / 2, mn = m * n;
+    double total = 0;
+    for (size_t s = 0; s <= maxs; s++)
+        total += DP(m, s);
+    double *cdf = pb_xmalloc((mn + 1) * sizeof(double));
+    double below = 0;
+    for (size_t u = 0; u <= mn; u++) {
+        below += DP(m, base + u);
+        cdf[u] = below / total;
     }
 #undef DP
     free(dp);
-    return below / total;
+    return cdf;
+}
+
+/* The null distribution a p is read from: exact (cdf) or normal with
+ * the tie term sum(t^3 - t) of the pooled sample. */
+struct mwu_null {
+    double m, n;
+    double *cdf; /* exact; NULL: normal */
+    double var;  /* normal: variance of U; <= 0 when every value ties */
+};
+
+static void mwu_null_init(struct mwu_null *h, size_t m, size_t n, int exact,
+                          double ties)
+{
+    h->m = (double)m;
+    h->n = (double)n;
+    h->cdf = exact ? mwu_exact_cdf(m, n) : NULL;
+    double N = h->m + h->n;
+    h->var = exact ? 0
+                   : h->m * h->n / 12.0 * ((N + 1) - ties / (N * (N - 1)));
+}
+
+/* Two-sided p of U = u: exact (u an integer), or normal with continuity
+ * correction (Conover 5.1; SciPy's "asymptotic"). */
+static double mwu_p(const struct mwu_null *h, double u)
+{
+    double p;
+    if (h->cdf) {
+        size_t mn = (size_t)(h->m * h->n), k = (size_t)u;
+        /* by symmetry P(U >= u) = P(U <= m n - u) */
+        double lower = h->cdf[k], upper = h->cdf[mn - k];
+        p = 2.0 * (lower < upper ? lower : upper);
+    } else {
+        if (!(h->var > 0))
+            return 1.0; /* every value tied: nothing tells the sides apart */
+        double z = (fabs(u - h->m * h->n / 2.0) - 0.5) / sqrt(h->var);
+        if (z < 0)
+            z = 0;
+        p = erfc(z / sqrt(2.0));
+    }
+    return p > 1 ? 1 : p;
+}
+
+/* The tie term sum(t^3 - t) over runs of equal values of sorted s. */
+static double tie_term(const double *s, size_t n)
+{
+    double ties = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && s[j] == s[i])
+            j++;
+        double t = (double)(j - i);
+        ties += t * t * t - t;
+        i = j;
+    }
+    return ties;
 }
 
 int pb_stats_mann_whitney(const double *x, size_t nx, const double *y,
@@ -324,31 +382,205 @@ int pb_stats_mann_whitney(const double *x, size_t nx, const double *y,
         i = j;
     }
     free(r);
-    double m = (double)nx, n = (double)ny;
+    double m = (double)nx;
     out->u = rx - m * (m + 1) / 2.0;
-    double mu = m * n / 2.0;
-    if (ties == 0 && N <= PB_STATS_MWU_EXACT_MAX) {
-        out->exact = 1;
-        double lower = mwu_exact_cdf(nx, ny, out->u);
-        /* By symmetry P(U >= u) = P(U <= m n - u). */
-        double upper = mwu_exact_cdf(nx, ny, m * n - out->u);
-        double p = 2.0 * (lower < upper ? lower : upper);
-        out->p = p > 1 ? 1 : p;
-        return 0;
-    }
-    double Nd = (double)N;
-    double var = m * n / 12.0 * ((Nd + 1) - ties / (Nd * (Nd - 1)));
-    if (!(var > 0)) {
-        out->p = 1.0; /* every value tied: nothing tells the sides apart */
-        return 0;
-    }
-    double z = (fabs(out->u - mu) - 0.5) / sqrt(var);
-    if (z < 0)
-        z = 0;
-    out->p = erfc(z / sqrt(2.0));
-    if (out->p > 1)
-        out->p = 1;
+    out->exact = ties == 0 && N <= PB_STATS_MWU_EXACT_MAX;
+    struct mwu_null h;
+    mwu_null_init(&h, nx, ny, out->exact, ties);
+    out->p = mwu_p(&h, out->u);
+    free(h.cdf);
     return 0;
+}
+
+int pb_stats_mwu_can_reach(size_t m, size_t n, double alpha)
+{
+    double c = 1;
+    for (size_t i = 1; i <= m; i++)
+        c = c * (double)(n + i) / (double)i;
+    return 2.0 / c <= alpha;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] > 0) || !isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* The tie term of x and of y apart: the ties left when x is scaled by a
+ * ratio that is none of the y_j / x_i. */
+static double within_ties(const double *x, size_t nx, const double *y,
+                          size_t ny)
+{
+    double *s = pb_xmalloc((nx > ny ? nx : ny) * sizeof(*s));
+    memcpy(s, x, nx * sizeof(*s));
+    qsort(s, nx, sizeof(*s), cmp_double);
+    double t = tie_term(s, nx);
+    memcpy(s, y, ny * sizeof(*s));
+    qsort(s, ny, sizeof(*s), cmp_double);
+    t += tie_term(s, ny);
+    free(s);
+    return t;
+}
+
+int pb_stats_mwu_ratio(const double *x, size_t nx, const double *y,
+                       size_t ny, double alpha, struct pb_stats_mwu_ratio *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->test.p = 1.0;
+    out->est = out->lo = out->hi = NAN;
+    if (!nx || !ny || !all_positive(x, nx) || !all_positive(y, ny) ||
+        (double)nx * (double)ny > PB_STATS_MWU_RATIO_MAX || !(alpha > 0) ||
+        !(alpha < 1))
+        return -1;
+    if (pb_stats_mann_whitney(x, nx, y, ny, &out->test) != 0)
+        return -1;
+    size_t mn = nx * ny;
+    double *d = pb_xmalloc(mn * sizeof(*d));
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            d[i * ny + j] = y[j] / x[i];
+    qsort(d, mn, sizeof(*d), cmp_double);
+    /* the median on the log scale: of two middle ratios, their geometric
+     * mean */
+    out->est = mn % 2 ? d[mn / 2] : sqrt(d[mn / 2 - 1] * d[mn / 2]);
+    /* Between two neighbouring ratios d[j-1] < r < d[j] the test of x r
+     * against y has U = j (the pairs with x_i r > y_j) and only the ties
+     * within each side: the same p at every such r. The interval is the
+     * closure of the r whose p is at least alpha: [d[jlo-1], d[jhi]]
+     * for the first and last such j (ratio 0 and infinity at the ends). */
+    struct mwu_null h;
+    mwu_null_init(&h, nx, ny, out->test.exact,
+                  out->test.exact ? 0 : within_ties(x, nx, y, ny));
+    size_t jlo = SIZE_MAX, jhi = 0;
+    for (size_t j = 0; j <= mn; j++)
+        if (mwu_p(&h, (double)j) >= alpha) {
+            if (jlo == SIZE_MAX)
+                jlo = j;
+            jhi = j;
+        }
+    free(h.cdf);
+    if (jlo == SIZE_MAX) {
+        /* no ratio is accepted: only at ties (a point), the estimate */
+        out->lo = out->hi = out->est;
+    } else {
+        out->lo = jlo ? d[jlo - 1] : 0;
+        out->hi = jhi < mn ? d[jhi] : INFINITY;
+    }
+    free(d);
+    return 0;
+}
+
+/* ==== one verdict ==== */
+
+/* Fieller's set of R = cand/base when the base mean is not distinct from
+ * 0 (den <= 0): (-inf, r1] U [r2, inf), or every R. Of positive
+ * quantities only R > 0 can be: when r1 < 0 that is [r2, inf), one
+ * interval unbounded above; otherwise there is none. */
+static void fieller_open(const struct pb_stats_side *b,
+                         const struct pb_stats_side *c, double q,
+                         struct pb_stats_judgement *out)
+{
+    out->unbounded = 1;
+    if (!(b->mean > 0) || !(c->mean > 0))
+        return;
+    double q2 = q * q, sb2 = b->se * b->se, sc2 = c->se * c->se;
+    double a = b->mean * b->mean - q2 * sb2; /* < 0 here */
+    double disc = b->mean * b->mean * sc2 + c->mean * c->mean * sb2 -
+                  q2 * sb2 * sc2;
+    if (!(a < 0) || !(disc >= 0))
+        return;
+    /* roots of a R^2 - 2 b c R + c^2 - q^2 sc^2 = 0 */
+    double r1 = (b->mean * c->mean + q * sqrt(disc)) / a;
+    double r2 = (b->mean * c->mean - q * sqrt(disc)) / a;
+    if (r1 > r2) {
+        double t = r1;
+        r1 = r2;
+        r2 = t;
+    }
+    if (r1 < 0 && r2 > 0) {
+        out->unbounded = 0;
+        out->lo = r2;
+        out->hi = INFINITY;
+    }
+}
+
+static void judge_welch(const struct pb_stats_side *b,
+                        const struct pb_stats_side *c, double alpha,
+                        struct pb_stats_judgement *out)
+{
+    struct pb_stats_summary sb = {b->mean, b->se, (double)b->n};
+    struct pb_stats_summary sc = {c->mean, c->se, (double)c->n};
+    struct pb_stats_welch w;
+    if (pb_stats_welch(&sb, &sc, alpha, &w) != 0)
+        return;
+    out->method = "welch";
+    out->p = w.p;
+    if (!isnan(w.ratio_lo)) {
+        out->lo = w.ratio_lo;
+        out->hi = w.ratio_hi;
+        /* a ratio of positive quantities is never below 0 (-100%) */
+        if (b->mean > 0 && c->mean > 0 && out->lo < 0)
+            out->lo = 0;
+    } else if (w.se > 0) {
+        fieller_open(b, c, pb_stats_t_quantile(1.0 - alpha / 2.0, w.df),
+                     out);
+    }
+}
+
+void pb_stats_judge(const struct pb_stats_side *base,
+                    const struct pb_stats_side *cand, double alpha,
+                    struct pb_stats_judgement *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->method = "none";
+    out->p = 1.0;
+    out->est = base->mean != 0 ? cand->mean / base->mean : NAN;
+    out->lo = out->hi = NAN;
+    if (base->n < 2 || cand->n < 2) {
+        out->why = "single run";
+        return;
+    }
+    if (base->se < 0 || cand->se < 0) {
+        out->why = "no standard error";
+        return;
+    }
+    struct pb_stats_mwu_ratio r;
+    if (base->v && cand->v && base->nv >= 2 && cand->nv >= 2 &&
+        base->nv == (size_t)base->n && cand->nv == (size_t)cand->n &&
+        pb_stats_mwu_can_reach(base->nv, cand->nv, alpha) &&
+        pb_stats_mwu_ratio(base->v, base->nv, cand->v, cand->nv, alpha,
+                           &r) == 0) {
+        out->method = "mann-whitney";
+        out->p = r.test.p;
+        out->est = r.est;
+        out->lo = r.lo;
+        out->hi = r.hi;
+    } else {
+        judge_welch(base, cand, alpha, out);
+        if (strcmp(out->method, "welch")) {
+            out->why = "single run";
+            return;
+        }
+    }
+    int has_ci = !isnan(out->lo);
+    int holds_1 = has_ci && out->lo <= 1 && 1 <= out->hi;
+    if (out->p < alpha && !holds_1) {
+        /* the direction of the test's own interval: Mann-Whitney's can
+         * differ from the means' when a repeat is far off */
+        if (has_ci)
+            out->sign = out->lo > 1 ? 1 : -1;
+        else if (cand->mean != base->mean)
+            out->sign = cand->mean > base->mean ? 1 : -1;
+    } else if (out->p >= alpha && has_ci && !holds_1) {
+        /* p at the level itself, a hair from the interval's end in
+         * floating point: the interval of a "~" holds 1 */
+        if (out->lo > 1)
+            out->lo = 1;
+        else
+            out->hi = 1;
+    }
 }
 
 /* ==== summaries ==== */

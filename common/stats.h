@@ -1,11 +1,16 @@
 /* Statistics for comparing benchmark results: Student's t distribution,
- * Welch's t-test from summaries (mean, standard error, n), the Mann-Whitney
- * U test from samples, and robust summaries (median, MAD, geometric mean).
- * Pure functions of their arguments: no I/O, no allocation kept, no state.
+ * Welch's t-test from summaries (mean, standard error, n) with Fieller's
+ * interval of the ratio, the Mann-Whitney U test from samples with the
+ * Hodges-Lehmann interval of the ratio that inverts it, one verdict that
+ * picks between them (compare and best), and robust summaries (median,
+ * MAD, geometric mean). Pure functions of their arguments: no I/O, no
+ * allocation kept, no state.
  *
  * Use:
- *   1. with summaries only: pb_stats_welch(base, cand, alpha, &w);
- *   2. with the repeats themselves: pb_stats_mann_whitney(x, nx, y, ny, &u);
+ *   1. to judge a change: pb_stats_judge(base, cand, alpha, &j) (the test,
+ *      its p, its estimate of cand/base and that estimate's interval);
+ *   2. the parts: pb_stats_welch(), pb_stats_mann_whitney(),
+ *      pb_stats_mwu_ratio();
  *   3. over many pairs: pb_stats_geomean() of the cand/base ratios.
  *
  * Methods and their sources are documented in docs/statistics.md,
@@ -77,6 +82,79 @@ struct pb_stats_mwu {
 #define PB_STATS_MWU_EXACT_MAX 100
 int pb_stats_mann_whitney(const double *x, size_t nx, const double *y,
                           size_t ny, struct pb_stats_mwu *out /* OUT */);
+
+/* Can an exact two-sided Mann-Whitney test of sizes m, n reach alpha at
+ * all? Its smallest p is 2 / C(m + n, m): 3 against 3 (0.1) never reaches
+ * 0.05, 4 against 4 (0.029) does. */
+int pb_stats_mwu_can_reach(size_t m, size_t n, double alpha);
+
+/* The Mann-Whitney test of x (base) against y (cand) with its own
+ * estimate and interval, on the ratio y/x: the Hodges-Lehmann estimate
+ * (the median of the nx ny ratios y_j / x_i, on the log scale) and the
+ * ratios r for which the same test of x r against y is not rejected at
+ * alpha (p >= alpha), whose ends are two of those ratios (Bauer 1972).
+ * The test is the one pb_stats_mann_whitney() makes (exact without
+ * ties, else normal with tie and continuity correction), so p < alpha
+ * exactly when 1 is outside [lo, hi] -- but for a base and a cand repeat
+ * of the same value, where the tie makes p at 1 differ from its
+ * neighbourhood (pb_stats_judge() then says "~"). */
+struct pb_stats_mwu_ratio {
+    struct pb_stats_mwu test; /* of x against y, as pb_stats_mann_whitney */
+    double est;               /* Hodges-Lehmann estimate of y/x */
+    double lo, hi;            /* hi INFINITY: not bounded above */
+};
+
+/* At most this many ratios (nx ny) are sorted for the interval. */
+#define PB_STATS_MWU_RATIO_MAX 4000000
+
+/* Returns 0 when computed; -1 (nothing set but p = 1) when a side is
+ * empty, a value is not finite and > 0, nx ny > PB_STATS_MWU_RATIO_MAX,
+ * or alpha is not in (0, 1). */
+int pb_stats_mwu_ratio(const double *x, size_t nx, const double *y,
+                       size_t ny, double alpha,
+                       struct pb_stats_mwu_ratio *out /* OUT */);
+
+/* ==== one verdict: which test, its estimate and its interval ==== */
+
+/* One side of a change: the summary v_result holds and, when stored,
+ * the repeats behind it. */
+struct pb_stats_side {
+    double mean;
+    double se; /* standard error; < 0 unknown */
+    long n;    /* repeats behind mean */
+    const double *v; /* the repeats; NULL when not stored */
+    size_t nv;
+};
+
+/* The verdict on cand against base and what it rests on. */
+struct pb_stats_judgement {
+    const char *method; /* "welch", "mann-whitney"; "none": not judged */
+    const char *why;    /* not judged: "single run" (n < 2 on a side),
+                           "no standard error"; else NULL */
+    double p;           /* two-sided; 1 when not judged */
+    double est;    /* the estimate of cand/base the interval is about: the
+                      ratio of the means (Welch; and when not judged), the
+                      Hodges-Lehmann median ratio (Mann-Whitney); NaN when
+                      the base mean is 0 */
+    double lo, hi; /* its 1 - alpha interval; both NaN: none (not judged,
+                      or unbounded); hi INFINITY: not bounded above; lo is
+                      never below 0 when both means are above 0 */
+    int unbounded; /* no interval: Fieller's set of the ratio is not one
+                      interval (the base mean is not distinct from 0) */
+    int sign;      /* significant: +1 cand higher, -1 cand lower; else 0 */
+};
+
+/* Judge cand against base at level alpha (docs/statistics.md, "Which
+ * test, and the verdict"): not judged when a side has n < 2 or no
+ * standard error; the Mann-Whitney test with its Hodges-Lehmann interval
+ * when both sides hold their repeats (nv == n >= 2), all above 0, and an
+ * exact test of those sizes can reach alpha; else Welch's t-test with
+ * Fieller's interval of the ratio. Significant when p < alpha and the
+ * interval (when there is one) excludes 1; a "~" verdict's interval
+ * always holds 1. */
+void pb_stats_judge(const struct pb_stats_side *base,
+                    const struct pb_stats_side *cand, double alpha,
+                    struct pb_stats_judgement *out /* OUT */);
 
 /* Median of v[0..n) (v is not changed); NaN when n == 0. */
 double pb_stats_median(const double *v, size_t n);

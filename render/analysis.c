@@ -2,6 +2,7 @@
  * each test and its margin, and a geometric-mean ranking over shared
  * tests. Sweeps (the dimensions results vary along) are in sweeps.c. */
 #include "render/render_int.h"
+#include "render/judge_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,12 +112,15 @@ static int better(double a, double b, int dir)
 }
 
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
-                struct rp_best *out)
+                const struct rp_samps *ss, struct rp_best *out)
 {
     int dir = d->metrics[g->metric].dir;
     out->best = out->runner = SIZE_MAX;
     out->margin = 0;
     out->verdict = RP_V_ONLY;
+    out->p = 1;
+    out->method = "none";
+    out->why = NULL;
     for (size_t i = g->first; i < g->first + g->n; i++) {
         const struct rp_cell *c = &d->cells[i];
         if (!c->has_value)
@@ -137,15 +141,22 @@ void rp_best_of(const struct rp_data *d, const struct rp_group *g,
         out->margin = b->mean > 0 ? r->mean / b->mean - 1 : 0;
     else
         out->margin = r->mean > 0 ? b->mean / r->mean - 1 : 0;
-    if (b->mean == r->mean)
+    if (b->mean == r->mean) {
         out->verdict = RP_V_TIE;
-    else if (b->se < 0 || r->se < 0)
-        out->verdict = RP_V_NOSE;
-    else if (dir < 0 ? b->mean + b->se >= r->mean - r->se
-                     : b->mean - b->se <= r->mean + r->se)
+        return;
+    }
+    /* the best as the candidate against the runner-up */
+    struct pb_stats_judgement j;
+    rp_judge_cells(0.05, d, r, ss, d, b, ss, &j, NULL, NULL);
+    out->p = j.p;
+    out->method = j.method;
+    out->why = j.why;
+    if (j.why)
+        out->verdict = RP_V_UNJUDGED;
+    else if (!j.sign)
         out->verdict = RP_V_OVERLAP;
     else
-        out->verdict = RP_V_CLEAR;
+        out->verdict = (j.sign > 0) == (dir > 0) ? RP_V_CLEAR : RP_V_SPLIT;
 }
 
 static const struct rp_data *ord_d;

@@ -1,10 +1,12 @@
 /* compare: two sides read as the report reads them (repeats aggregated),
- * paired by test and metric (and configuration), each pair tested
- * (Welch from summaries, Mann-Whitney on stored samples) and judged
- * against the gate. docs/statistics.md, "Compare: pairing and statistics". */
+ * paired by test and metric (and configuration), each pair judged
+ * (rp_judge_cells: Welch from summaries, Mann-Whitney on stored samples,
+ * each with its own interval; not judged with a single run), gated, and
+ * summarised per kind of metric. docs/statistics.md, "Compare: pairing
+ * and statistics". */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "render/render_int.h"
-#include "common/stats.h"
+#include "render/judge_int.h"
 
 #include <math.h>
 #include <pcre2.h>
@@ -17,72 +19,6 @@ struct pb_compare_priv {
     struct pb_arena arena;
     const char **titles; /* metric titles by base metric index */
 };
-
-/* ==== samples of one side ==== */
-
-struct samp {
-    long long source, test, metric, config, result;
-    double value;
-};
-
-struct samps {
-    struct samp *v;
-    size_t n, cap;
-};
-
-static int on_sample(void *ctx, const struct pb_db_sample *s)
-{
-    struct samps *ss = ctx;
-    PB_GROW(ss->v, ss->cap, ss->n + 1);
-    ss->v[ss->n++] = (struct samp){s->source_id, s->test_id, s->metric_id,
-                                   s->config_id, s->result_id, s->value};
-    return 0;
-}
-
-static int samp_cmp_key(const struct samp *a, long long source,
-                        long long test, long long metric, long long config)
-{
-    if (a->source != source)
-        return a->source < source ? -1 : 1;
-    if (a->test != test)
-        return a->test < test ? -1 : 1;
-    if (a->metric != metric)
-        return a->metric < metric ? -1 : 1;
-    if (a->config != config)
-        return a->config < config ? -1 : 1;
-    return 0;
-}
-
-/* The stored samples behind cell c: only when the cell is one result row
- * (k 1), one result holds them and their count is the cell's n. */
-static const struct samp *cell_samples(const struct samps *ss,
-                                       const struct rp_data *d,
-                                       const struct rp_cell *c, size_t *n)
-{
-    *n = 0;
-    if (!ss->n || c->nresults != 1)
-        return NULL;
-    long long t = d->tests[c->test].id, m = d->metrics[c->metric].id;
-    long long cf = d->configs[c->config].id;
-    size_t lo = 0, hi = ss->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (samp_cmp_key(&ss->v[mid], c->source, t, m, cf) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t end = lo;
-    while (end < ss->n && !samp_cmp_key(&ss->v[end], c->source, t, m, cf)) {
-        if (ss->v[end].result != ss->v[lo].result)
-            return NULL; /* several results: not this cell's alone */
-        end++;
-    }
-    if (end - lo < 2 || (c->n > 0 && (size_t)c->n != end - lo))
-        return NULL;
-    *n = end - lo;
-    return &ss->v[lo];
-}
 
 /* ==== entries: valued cells of both sides ==== */
 
@@ -155,86 +91,67 @@ static const char *ent_dims(struct pb_compare *cmp, struct ent *e)
 struct ctx {
     struct pb_compare *cmp;
     const struct pb_compare_opts *opts;
-    struct samps samps[2];
+    struct rp_samps samps[2];
     pcre2_code *gate_re;
     size_t cap;
+    unsigned char gated[PB_NKINDS], offended[PB_NKINDS];
 };
 
-/* Can an exact two-sided Mann-Whitney test of sizes m, n reach alpha? Its
- * smallest p is 2 / C(m + n, m). */
-static int mwu_can_reach(size_t m, size_t n, double alpha)
-{
-    double c = 1;
-    for (size_t i = 1; i <= m; i++)
-        c = c * (double)(n + i) / (double)i;
-    return 2.0 / c <= alpha;
-}
-
+/* Judge p from its two cells: the test, its estimate and interval in %,
+ * the verdict by the metric's direction. */
 static void judge(struct ctx *x, struct pb_compare_pair *p,
-                  const struct samp *sb, size_t nsb, const struct samp *sc,
-                  size_t nsc)
+                  const struct rp_cell *cb, const struct rp_cell *cc)
 {
-    double alpha = x->cmp->alpha;
-    p->p = 1;
-    p->method = "none";
-    p->ci_lo_pct = p->ci_hi_pct = NAN;
+    const struct rp_data *db = &x->cmp->priv->d[0], *dc = &x->cmp->priv->d[1];
+    struct pb_stats_judgement j;
+    rp_judge_cells(x->cmp->alpha, db, cb, &x->samps[0], dc, cc,
+                   &x->samps[1], &j, &p->base_se, &p->cand_se);
     p->change_pct = p->base_mean != 0
                         ? (p->cand_mean / p->base_mean - 1) * 100
                         : NAN;
-    if (p->base_n < 2 || p->cand_n < 2) {
-        p->why = "single run";
-        return;
-    }
-    if (p->base_se < 0 || p->cand_se < 0) {
-        p->why = "no standard error";
-        return;
-    }
-    struct pb_stats_summary b = {p->base_mean, p->base_se,
-                                 (double)p->base_n};
-    struct pb_stats_summary c = {p->cand_mean, p->cand_se,
-                                 (double)p->cand_n};
-    struct pb_stats_welch w;
-    if (pb_stats_welch(&b, &c, alpha, &w) != 0) {
-        p->why = "single run";
-        return;
-    }
-    p->method = "welch";
-    p->p = w.p;
-    if (!isnan(w.ratio_lo)) {
-        p->ci_lo_pct = (w.ratio_lo - 1) * 100;
-        p->ci_hi_pct = (w.ratio_hi - 1) * 100;
-    }
-    if (nsb && nsc && mwu_can_reach(nsb, nsc, alpha)) {
-        double *xv = pb_xmalloc((nsb + nsc) * sizeof(double));
-        for (size_t i = 0; i < nsb; i++)
-            xv[i] = sb[i].value;
-        for (size_t i = 0; i < nsc; i++)
-            xv[nsb + i] = sc[i].value;
-        struct pb_stats_mwu u;
-        if (pb_stats_mann_whitney(xv, nsb, xv + nsb, nsc, &u) == 0) {
-            p->method = "mann-whitney";
-            p->p = u.p;
-        }
-        free(xv);
-    }
-    if (!(p->p < alpha) || p->cand_mean == p->base_mean)
-        return;
-    int up = p->cand_mean > p->base_mean;
-    p->verdict = up == p->higher ? PB_CMP_BETTER : PB_CMP_WORSE;
+    p->method = j.method;
+    p->why = j.why;
+    p->p = j.p;
+    p->estimate_pct = (j.est - 1) * 100;
+    p->ci_lo_pct = (j.lo - 1) * 100;
+    p->ci_hi_pct = (j.hi - 1) * 100;
+    p->ci_unbounded = j.unbounded;
+    if (j.why)
+        p->verdict = PB_CMP_UNJUDGED;
+    else if (j.sign)
+        p->verdict = (j.sign > 0) == p->higher ? PB_CMP_BETTER : PB_CMP_WORSE;
+    else
+        p->verdict = PB_CMP_SAME;
 }
 
-/* A summary without a standard error whose repeats are stored: the
- * standard error of those repeats. */
-static void fill_se(double *se, const struct samp *s, size_t n)
+static int gate_matches(const struct ctx *x, const char *metric)
 {
-    if (*se >= 0 || n < 2)
+    if (!x->gate_re)
+        return 1;
+    pcre2_match_data *md =
+        pcre2_match_data_create_from_pattern(x->gate_re, NULL);
+    int match = pcre2_match(x->gate_re, (PCRE2_SPTR)metric,
+                            PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0;
+    pcre2_match_data_free(md);
+    return match;
+}
+
+/* The gate: a worse verdict (or, with --gate-unjudged, a pair not
+ * judged) whose estimate is worse than --fail-worse, of a gated metric. */
+static void gate(struct ctx *x, struct pb_compare_pair *p)
+{
+    struct pb_compare *cmp = x->cmp;
+    if (cmp->fail_worse < 0 || !gate_matches(x, p->metric))
         return;
-    double *v = pb_xmalloc(n * sizeof(*v));
-    for (size_t i = 0; i < n; i++)
-        v[i] = s[i].value;
-    double mean;
-    pb_stats_mean_se(v, n, &mean, se);
-    free(v);
+    x->gated[p->kind] = 1;
+    double worse_by = p->higher ? -p->estimate_pct : p->estimate_pct;
+    int judged_worse = p->verdict == PB_CMP_WORSE;
+    int unjudged = p->verdict == PB_CMP_UNJUDGED && cmp->gate_unjudged;
+    if ((judged_worse || unjudged) && worse_by > cmp->fail_worse) {
+        p->offender = 1;
+        cmp->offenders++;
+        x->offended[p->kind] = 1;
+    }
 }
 
 static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
@@ -267,34 +184,28 @@ static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
     p->cand_mean = cc->mean;
     p->cand_se = cc->se;
     p->cand_n = cc->n;
-    size_t nsb, nsc;
-    const struct samp *sb = cell_samples(&x->samps[0], db, cb, &nsb);
-    const struct samp *sc = cell_samples(&x->samps[1], dc, cc, &nsc);
-    fill_se(&p->base_se, sb, nsb);
-    fill_se(&p->cand_se, sc, nsc);
-    judge(x, p, sb, nsb, sc, nsc);
-    if (p->verdict == PB_CMP_BETTER)
+    p->kind = rp_metric_kind(m->name, m->unit);
+    judge(x, p, cb, cc);
+    struct pb_compare_kind *k = &cmp->kinds[p->kind];
+    k->n++;
+    switch (p->verdict) {
+    case PB_CMP_BETTER:
         cmp->better++;
-    else if (p->verdict == PB_CMP_WORSE)
+        k->better++;
+        break;
+    case PB_CMP_WORSE:
         cmp->worse++;
-    else
+        k->worse++;
+        break;
+    case PB_CMP_UNJUDGED:
+        cmp->not_judged++;
+        k->not_judged++;
+        break;
+    case PB_CMP_SAME:
         cmp->same++;
-    double worse_by = p->higher ? -p->change_pct : p->change_pct;
-    if (p->verdict == PB_CMP_WORSE && cmp->fail_worse >= 0 &&
-        worse_by > cmp->fail_worse) {
-        int match = 1;
-        if (x->gate_re) {
-            pcre2_match_data *md =
-                pcre2_match_data_create_from_pattern(x->gate_re, NULL);
-            match = pcre2_match(x->gate_re, (PCRE2_SPTR)p->metric,
-                                PCRE2_ZERO_TERMINATED, 0, 0, md, NULL) >= 0;
-            pcre2_match_data_free(md);
-        }
-        if (match) {
-            p->offender = 1;
-            cmp->offenders++;
-        }
+        break;
     }
+    gate(x, p);
 }
 
 /* Pair the entries of one (test, metric): e[0..n) sorted by label, side. */
@@ -358,14 +269,35 @@ static int pair_cmp(const void *pa, const void *pb)
 
 /* ==== the comparison ==== */
 
-static void add_entries(struct pb_compare *cmp, int side, struct ent **e,
-                        size_t *n, size_t *cap)
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Metrics left out by default, each named once (sorted). */
+static void left_out(struct pb_compare *cmp, const char *metric, size_t *cap)
+{
+    for (size_t i = 0; i < cmp->nleft_out; i++)
+        if (!strcmp(cmp->left_out[i], metric))
+            return;
+    PB_GROW(cmp->left_out, *cap, cmp->nleft_out + 1);
+    cmp->left_out[cmp->nleft_out++] = metric;
+}
+
+static void add_entries(struct pb_compare *cmp, int side, int every_metric,
+                        struct ent **e, size_t *n, size_t *cap,
+                        size_t *left_cap)
 {
     const struct rp_data *d = &cmp->priv->d[side];
     for (size_t i = 0; i < d->ncells; i++) {
         const struct rp_cell *c = &d->cells[i];
         if (!c->has_value || !isfinite(c->mean))
             continue;
+        const char *metric = d->metrics[c->metric].name;
+        if (!every_metric && !rp_metric_read(metric)) {
+            left_out(cmp, metric, left_cap);
+            continue;
+        }
         PB_GROW(*e, *cap, *n + 1);
         struct ent *x = &(*e)[(*n)++];
         memset(x, 0, sizeof(*x));
@@ -378,21 +310,44 @@ static void add_entries(struct pb_compare *cmp, int side, struct ent **e,
     }
 }
 
-static void summarise(struct pb_compare *cmp)
+/* Per kind of metric: the geometric mean of the significant changes,
+ * oriented so > 1 is better; and the kind the summary leads with: that of
+ * the gate's offenders, else of the gated pairs, else of any pair, first
+ * in the order throughput, latency, cpu, other. */
+static void summarise(struct pb_compare *cmp, const struct ctx *x)
 {
-    double sr = 0, sb = 0;
-    size_t k = 0;
+    double sum[PB_NKINDS] = {0}, raw[PB_NKINDS] = {0};
+    size_t used[PB_NKINDS] = {0}, higher[PB_NKINDS] = {0};
     for (size_t i = 0; i < cmp->npairs; i++) {
         const struct pb_compare_pair *p = &cmp->pairs[i];
-        if (!(p->base_mean > 0) || !(p->cand_mean > 0))
+        if (p->verdict != PB_CMP_BETTER && p->verdict != PB_CMP_WORSE)
             continue;
-        double r = log(p->cand_mean / p->base_mean);
-        sr += r;
-        sb += p->higher ? r : -r;
-        k++;
+        double r = 1 + p->estimate_pct / 100;
+        if (!(r > 0) || !isfinite(r))
+            continue;
+        sum[p->kind] += p->higher ? log(r) : -log(r);
+        raw[p->kind] += log(r);
+        higher[p->kind] += p->higher != 0;
+        used[p->kind]++;
     }
-    cmp->geomean_ratio = k ? exp(sr / (double)k) : NAN;
-    cmp->geomean_better = k ? exp(sb / (double)k) : NAN;
+    int any_off = 0, any_gated = 0;
+    for (int k = 0; k < PB_NKINDS; k++) {
+        struct pb_compare_kind *pk = &cmp->kinds[k];
+        pk->significant = pk->better + pk->worse;
+        pk->geomean_better = used[k] ? exp(sum[k] / (double)used[k]) : NAN;
+        pk->geomean_ratio = used[k] ? exp(raw[k] / (double)used[k]) : NAN;
+        pk->mixed = higher[k] && higher[k] < used[k];
+        any_off |= x->offended[k];
+        any_gated |= x->gated[k];
+    }
+    cmp->headline = PB_KIND_THROUGHPUT;
+    for (int k = PB_NKINDS - 1; k >= 0; k--) {
+        int lead = any_off     ? x->offended[k]
+                   : any_gated ? x->gated[k]
+                               : cmp->kinds[k].n > 0;
+        if (lead)
+            cmp->headline = (enum pb_metric_kind)k;
+    }
 }
 
 int pb_compare_run(const struct pb_compare_side *base,
@@ -406,6 +361,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     pb_arena_init(&cmp->priv->arena);
     cmp->alpha = opts->alpha > 0 && opts->alpha < 1 ? opts->alpha : 0.05;
     cmp->fail_worse = opts->fail_worse >= 0 ? opts->fail_worse : -1;
+    cmp->gate_unjudged = opts->gate_unjudged;
     cmp->base_name = pb_arena_strdup(&cmp->priv->arena, base->name);
     cmp->cand_name = pb_arena_strdup(&cmp->priv->arena, cand->name);
     struct ctx x;
@@ -438,9 +394,9 @@ int pb_compare_run(const struct pb_compare_side *base,
                 maxn[s] = (size_t)c->n;
         }
     if (!rc && maxn[0] >= 2 && maxn[1] >= 2 &&
-        mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
+        pb_stats_mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
         for (int s = 0; s < 2 && !rc; s++)
-            rc = pb_db_each_sample(sides[s]->db, on_sample, &x.samps[s], err);
+            rc = rp_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
     if (!rc && opts->fail_metric_re) {
         int ec;
         PCRE2_SIZE eo;
@@ -458,16 +414,19 @@ int pb_compare_run(const struct pb_compare_side *base,
     }
     if (rc) {
         for (int s = 0; s < 2; s++)
-            free(x.samps[s].v);
+            rp_samps_release(&x.samps[s]);
         pb_compare_free(cmp);
         return rc;
     }
     cmp->priv->titles = pb_xcalloc(cmp->priv->d[0].nmetrics + 1,
                                    sizeof(*cmp->priv->titles));
     struct ent *e = NULL;
-    size_t n = 0, cap = 0;
-    add_entries(cmp, 0, &e, &n, &cap);
-    add_entries(cmp, 1, &e, &n, &cap);
+    size_t n = 0, cap = 0, left_cap = 0;
+    add_entries(cmp, 0, opts->every_metric, &e, &n, &cap, &left_cap);
+    add_entries(cmp, 1, opts->every_metric, &e, &n, &cap, &left_cap);
+    if (cmp->nleft_out)
+        qsort(cmp->left_out, cmp->nleft_out, sizeof(*cmp->left_out),
+              cmp_str);
     ent_priv = cmp->priv;
     qsort(e, n, sizeof(*e), ent_cmp);
     ent_priv = NULL;
@@ -505,14 +464,14 @@ int pb_compare_run(const struct pb_compare_side *base,
     }
     if (cmp->npairs)
         qsort(cmp->pairs, cmp->npairs, sizeof(*cmp->pairs), pair_cmp);
-    summarise(cmp);
+    summarise(cmp, &x);
     cmp->single_config = 1;
     for (size_t i = 1; i < cmp->npairs && cmp->single_config; i++)
         cmp->single_config =
             !strcmp(cmp->pairs[i].base_config, cmp->pairs[0].base_config) &&
             !strcmp(cmp->pairs[i].cand_config, cmp->pairs[0].cand_config);
     for (int s = 0; s < 2; s++)
-        free(x.samps[s].v);
+        rp_samps_release(&x.samps[s]);
     pcre2_code_free(x.gate_re);
     *out = cmp;
     return PB_OK;
@@ -531,6 +490,7 @@ void pb_compare_free(struct pb_compare *c)
     }
     free(c->pairs);
     free(c->unpaired);
+    free(c->left_out);
     free(c);
 }
 
@@ -558,4 +518,123 @@ const char *pb_compare_value_text(const struct pb_compare *c,
     const struct rp_metric *m = &c->priv->d[0].metrics[p->metric_ix];
     return rp_fmt_pm(&m->u, cand ? p->cand_mean : p->base_mean,
                      cand ? p->cand_se : p->base_se, buf, n);
+}
+
+/* ==== texts the terminal and the page share ==== */
+
+const char *pb_compare_verdict_word(enum pb_compare_verdict v)
+{
+    switch (v) {
+    case PB_CMP_BETTER:
+        return "better";
+    case PB_CMP_WORSE:
+        return "worse";
+    case PB_CMP_UNJUDGED:
+        return "not judged";
+    case PB_CMP_SAME:
+        break;
+    }
+    return "~";
+}
+
+const char *pb_compare_pct(double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        snprintf(buf, n, "–");
+    else if (v != 0 && fabs(v) < 0.05)
+        snprintf(buf, n, "%+.2g%%", v); /* never "+0.0%" for a change */
+    else
+        snprintf(buf, n, "%+.1f%%", v);
+    return buf;
+}
+
+const char *pb_compare_ci_text(const struct pb_compare_pair *p, char *buf,
+                               size_t n)
+{
+    char lo[32], hi[32], est[32];
+    if (p->ci_unbounded) {
+        snprintf(buf, n, "unbounded");
+        return buf;
+    }
+    if (isnan(p->ci_lo_pct)) {
+        snprintf(buf, n, "–");
+        return buf;
+    }
+    pb_compare_pct(p->ci_lo_pct, lo, sizeof(lo));
+    if (isinf(p->ci_hi_pct))
+        snprintf(buf, n, "[%s, unbounded)", lo);
+    else
+        snprintf(buf, n, "[%s, %s]", lo,
+                 pb_compare_pct(p->ci_hi_pct, hi, sizeof(hi)));
+    if (!strcmp(p->method, "mann-whitney")) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, " (median %s)",
+                 pb_compare_pct(p->estimate_pct, est, sizeof(est)));
+    }
+    return buf;
+}
+
+const char *pb_compare_kind_text(const struct pb_compare *c,
+                                 enum pb_metric_kind kind, char *buf,
+                                 size_t n)
+{
+    const struct pb_compare_kind *k = &c->kinds[kind];
+    const char *name = pb_metric_kind_name(kind);
+    size_t l;
+    if (k->significant && !isnan(k->geomean_better)) {
+        /* as the metrics move when they share a direction ("latency:
+         * +25.0%, worse"), else oriented ("other: 3.0% better") */
+        double g = (k->geomean_better - 1) * 100;
+        double r = (k->geomean_ratio - 1) * 100;
+        const char *word = g < 0 ? "worse" : "better";
+        char v[32];
+        if (k->mixed)
+            snprintf(buf, n, "%s: %s %s on the whole", name,
+                     pb_compare_pct(fabs(g), v, sizeof(v)) + 1, word);
+        else
+            snprintf(buf, n, "%s: %s, %s", name,
+                     pb_compare_pct(r, v, sizeof(v)), word);
+        l = strlen(buf);
+        snprintf(buf + l, n - l,
+                 " (geometric mean of the %zu significant change%s among "
+                 "%zu pair%s)",
+                 k->significant, k->significant == 1 ? "" : "s", k->n,
+                 k->n == 1 ? "" : "s");
+    } else if (k->n && k->n == k->not_judged) {
+        snprintf(buf, n, "%s: not judged (%zu pair%s)", name, k->n,
+                 k->n == 1 ? "" : "s");
+        return buf;
+    } else {
+        snprintf(buf, n, "%s: no significant change (%zu pair%s)", name, k->n,
+                 k->n == 1 ? "" : "s");
+    }
+    if (k->not_judged && (l = strlen(buf)) > 0 && buf[l - 1] == ')')
+        snprintf(buf + l - 1, n - l + 1, ", %zu not judged)", k->not_judged);
+    return buf;
+}
+
+const char *pb_compare_unjudged_text(const struct pb_compare *c, char *buf,
+                                     size_t n)
+{
+    size_t single = 0;
+    for (size_t i = 0; i < c->npairs; i++)
+        single += c->pairs[i].verdict == PB_CMP_UNJUDGED &&
+                  !strcmp(c->pairs[i].why, "single run");
+    const char *why = single == c->not_judged
+                          ? "a single run on a side"
+                          : "a single run or no standard error on a side";
+    if (c->gate_unjudged)
+        snprintf(buf, n,
+                 "%zu pair%s not judged (%s): gated on %s raw change "
+                 "(--gate-unjudged)",
+                 c->not_judged, c->not_judged == 1 ? "" : "s", why,
+                 c->not_judged == 1 ? "its" : "their");
+    else
+        snprintf(buf, n,
+                 "%zu pair%s not judged (%s): %s raw change is not tested "
+                 "and does not fail the gate; --gate-unjudged gates %s",
+                 c->not_judged, c->not_judged == 1 ? "" : "s", why,
+                 c->not_judged == 1 ? "its" : "their",
+                 c->not_judged == 1 ? "it" : "them");
+    return buf;
 }

@@ -23,7 +23,9 @@ static const char compare_css[] =
     "background:#fff}\n"
     "table.data td.num{text-align:right;white-space:nowrap}\n"
     "td.v-worse{color:#8a1020;font-weight:600}"
-    "td.v-better{color:#134f8a;font-weight:600}td.v-same{color:var(--muted)}\n"
+    "td.v-better{color:#134f8a;font-weight:600}td.v-same{color:var(--muted)}"
+    "td.v-unjudged{color:#8a5a00}\n"
+    ".kinds{margin:6px 0 12px;padding-left:20px}.kinds li.lead{font-weight:600}\n"
     "tr.offender td{box-shadow:inset 0 -2px 0 #b2182b}\n"
     ".legend{display:flex;align-items:center;gap:8px;font-size:13px;"
     "color:var(--muted)}\n"
@@ -32,10 +34,11 @@ static const char compare_css[] =
 
 /* ==== the diverging scale ==== */
 
-/* Oriented change: > 0 better, whatever the metric's direction. */
+/* Oriented change (the test's estimate): > 0 better, whatever the
+ * metric's direction. */
 static double better_pct(const struct pb_compare_pair *p)
 {
-    return p->higher ? p->change_pct : -p->change_pct;
+    return p->higher ? p->estimate_pct : -p->estimate_pct;
 }
 
 /* Background of a change cell: white at 0, toward blue (better) or red
@@ -50,7 +53,7 @@ static void cell_colour(const struct pb_compare_pair *p, char *buf, size_t n)
     double t = fabs(g) / 25.0;
     if (t > 1)
         t = 1;
-    if (p->verdict == PB_CMP_SAME)
+    if (p->verdict == PB_CMP_SAME || p->verdict == PB_CMP_UNJUDGED)
         t /= 3;
     int r = g > 0 ? 0x21 : 0xb2, gr = g > 0 ? 0x66 : 0x18,
         b = g > 0 ? 0xac : 0x2b;
@@ -62,25 +65,15 @@ static void cell_colour(const struct pb_compare_pair *p, char *buf, size_t n)
 
 static const char *verdict_word(const struct pb_compare_pair *p)
 {
-    return p->verdict == PB_CMP_BETTER  ? "better"
-           : p->verdict == PB_CMP_WORSE ? "worse"
-                                        : "~";
+    return pb_compare_verdict_word(p->verdict);
 }
 
 static const char *verdict_class(const struct pb_compare_pair *p)
 {
-    return p->verdict == PB_CMP_BETTER  ? "v-better"
-           : p->verdict == PB_CMP_WORSE ? "v-worse"
-                                        : "v-same";
-}
-
-static const char *pct(double v, char *buf, size_t n)
-{
-    if (isnan(v))
-        snprintf(buf, n, "–");
-    else
-        snprintf(buf, n, "%+.1f%%", v);
-    return buf;
+    return p->verdict == PB_CMP_BETTER     ? "v-better"
+           : p->verdict == PB_CMP_WORSE    ? "v-worse"
+           : p->verdict == PB_CMP_UNJUDGED ? "v-unjudged"
+                                           : "v-same";
 }
 
 /* s cut to at most max code points, "…" when cut (SVG text does not
@@ -134,10 +127,12 @@ static size_t chart_pick(const struct pb_compare *c, size_t *idx)
     size_t n = 0;
     for (size_t i = 0; i < c->npairs; i++) {
         const struct pb_compare_pair *p = &c->pairs[i];
-        if (isnan(p->change_pct))
+        if (isnan(p->estimate_pct))
             continue;
-        v[n++] = (struct pick){i, p->verdict != PB_CMP_SAME,
-                               fabs(p->change_pct)};
+        v[n++] = (struct pick){i,
+                               p->verdict == PB_CMP_BETTER ||
+                                   p->verdict == PB_CMP_WORSE,
+                               fabs(p->estimate_pct)};
     }
     if (n > CHART_MAX) {
         qsort(v, n, sizeof(*v), pick_cmp);
@@ -158,22 +153,28 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
         free(idx);
         return;
     }
+    /* the bars are the tests' estimates, the whiskers their intervals
+     * (an end that is not finite runs to the frame) */
     double lo = 0, hi = 0;
+    int positive = 1;
     for (size_t i = 0; i < n; i++) {
         const struct pb_compare_pair *p = &c->pairs[idx[i]];
-        double a = p->change_pct, b = p->change_pct;
-        if (!isnan(p->ci_lo_pct) && isfinite(p->ci_lo_pct)) {
+        double a = p->estimate_pct, b = p->estimate_pct;
+        if (isfinite(p->ci_lo_pct))
             a = fmin(a, p->ci_lo_pct);
+        if (isfinite(p->ci_hi_pct))
             b = fmax(b, p->ci_hi_pct);
-        }
         lo = fmin(lo, a);
         hi = fmax(hi, b);
+        positive &= p->base_mean > 0 && p->cand_mean > 0;
     }
     double m = fmax(fmax(-lo, hi), 5.0);
     if (m > 1000)
         m = 1000; /* whiskers past it are clipped at the frame */
+    /* a positive quantity cannot fall by more than 100% */
+    double axis_lo = positive && m > 100 ? -100 : -m;
     struct rp_ticks t;
-    rp_ticks(-m, m, 8, &t);
+    rp_ticks(axis_lo, m, 8, &t);
     /* DejaVu Sans 11 px: at most ~6.5 px a character, 70 characters */
     const double left = 470, plot = 420, right = 70, row = 22, top = 34;
     double W = left + plot + right, H = top + row * (double)n + 30;
@@ -203,9 +204,10 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
     for (size_t i = 0; i < n; i++) {
         const struct pb_compare_pair *p = &c->pairs[idx[i]];
         double y = top + row * (double)i;
-        const char *col = p->verdict == PB_CMP_BETTER  ? "#2166ac"
-                          : p->verdict == PB_CMP_WORSE ? "#b2182b"
-                                                       : "#9aa3ad";
+        const char *col = p->verdict == PB_CMP_BETTER     ? "#2166ac"
+                          : p->verdict == PB_CMP_WORSE    ? "#b2182b"
+                          : p->verdict == PB_CMP_UNJUDGED ? "#c9ced4"
+                                                          : "#9aa3ad";
         /* the full names as a tooltip; cut to fit the label column */
         pb_buf_printf(h, "<g class=\"bar\" data-verdict=\"%s\"><title>",
                       verdict_word(p));
@@ -227,22 +229,33 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
             esc_cut(h, p->cand_config, 16);
         }
         pb_buf_puts(h, "</text>");
-        double x0 = X(0), x1 = X(p->change_pct);
+        double x0 = X(0), x1 = X(p->estimate_pct);
         pb_buf_printf(h,
                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                       "height=\"12\" fill=\"%s\"/>",
                       fmin(x0, x1), y + 5, fmax(fabs(x1 - x0), 1), col);
         if (!isnan(p->ci_lo_pct)) {
             double a = X(p->ci_lo_pct), b = X(p->ci_hi_pct);
-            pb_buf_printf(h,
-                          "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f "
-                          "%.1fV%.1f\" stroke=\"#1d1f23\" fill=\"none\"/>",
-                          a, y + 7, y + 15, a, y + 11, b, b, y + 7, y + 15);
+            /* an end at infinity: an open arrow at the frame, no cap */
+            if (isinf(p->ci_hi_pct))
+                pb_buf_printf(h,
+                              "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
+                              "M%.1f %.1fL%.1f %.1fL%.1f %.1f\" "
+                              "stroke=\"#1d1f23\" fill=\"none\"/>",
+                              a, y + 7, y + 15, a, y + 11, b, b - 5, y + 7,
+                              b, y + 11, b - 5, y + 15);
+            else
+                pb_buf_printf(h,
+                              "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
+                              "M%.1f %.1fV%.1f\" stroke=\"#1d1f23\" "
+                              "fill=\"none\"/>",
+                              a, y + 7, y + 15, a, y + 11, b, b, y + 7,
+                              y + 15);
         }
         char buf[32];
         pb_buf_printf(h, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
                       left + plot + 6, y + 15, col);
-        rp_esc(h, pct(p->change_pct, buf, sizeof(buf)));
+        rp_esc(h, pb_compare_pct(p->estimate_pct, buf, sizeof(buf)));
         pb_buf_puts(h, "</text></g>\n");
     }
 #undef X
@@ -266,6 +279,68 @@ static void stat_box(struct pb_buf *h, const char *value, const char *what)
     pb_buf_puts(h, "</span></div>");
 }
 
+/* The counts, the kinds of metric (the headline first), pairs not
+ * judged, metrics left out and the gate. */
+static void summary(struct pb_buf *h, const struct pb_compare *c)
+{
+    char v[160];
+    pb_buf_puts(h, "<div class=\"stats\" id=\"summary\">");
+    snprintf(v, sizeof(v), "%zu", c->better);
+    stat_box(h, v, "better");
+    snprintf(v, sizeof(v), "%zu", c->worse);
+    stat_box(h, v, "worse");
+    snprintf(v, sizeof(v), "%zu", c->same);
+    stat_box(h, v, "unchanged (~)");
+    snprintf(v, sizeof(v), "%zu", c->not_judged);
+    stat_box(h, v, "not judged");
+    snprintf(v, sizeof(v), "%zu", c->nunpaired);
+    stat_box(h, v, "unpaired");
+    pb_buf_puts(h, "</div>\n<ul class=\"kinds\" id=\"kinds\">");
+    for (int i = -1; i < PB_NKINDS; i++) {
+        enum pb_metric_kind k = i < 0 ? c->headline : (enum pb_metric_kind)i;
+        if ((i >= 0 && k == c->headline) || (i >= 0 && !c->kinds[k].n))
+            continue;
+        pb_buf_printf(h, "<li%s data-kind=\"%s\">",
+                      i < 0 ? " class=\"lead\" id=\"headline\"" : "",
+                      pb_metric_kind_name(k));
+        rp_esc(h, pb_compare_kind_text(c, k, v, sizeof(v)));
+        pb_buf_puts(h, "</li>");
+    }
+    pb_buf_puts(h, "</ul>\n");
+    if (c->not_judged) {
+        char nj[256];
+        pb_buf_puts(h, "<p class=\"note\" id=\"not-judged\">");
+        rp_esc(h, pb_compare_unjudged_text(c, nj, sizeof(nj)));
+        pb_buf_puts(h, ".</p>\n");
+    }
+    if (c->nleft_out) {
+        pb_buf_puts(h, "<p class=\"note\" id=\"left-out\">Not compared "
+                       "by default: ");
+        for (size_t i = 0; i < c->nleft_out; i++) {
+            pb_buf_puts(h, i ? ", <code>" : "<code>");
+            rp_esc(h, c->left_out[i]);
+            pb_buf_puts(h, "</code>");
+        }
+        pb_buf_puts(h, " (<code>--metric</code> reaches them).</p>\n");
+    }
+    if (c->fail_worse < 0)
+        return;
+    pb_buf_printf(h, "<p class=\"gate%s\" id=\"gate\"><b>Gate %s</b>: ",
+                  c->offenders ? " failed" : "",
+                  c->offenders ? "failed" : "passed");
+    if (c->offenders)
+        pb_buf_printf(h, "%zu pair%s worse than %g%% (marked in the table).",
+                      c->offenders, c->offenders == 1 ? "" : "s",
+                      c->fail_worse);
+    else
+        pb_buf_printf(h, "no significant change%s worse than %g%%.",
+                      c->gate_unjudged ? ", nor raw change of a pair not "
+                                         "judged,"
+                                       : "",
+                      c->fail_worse);
+    pb_buf_puts(h, "</p>\n");
+}
+
 static void table(struct pb_buf *h, const struct pb_compare *c)
 {
     pb_buf_printf(h,
@@ -277,7 +352,7 @@ static void table(struct pb_buf *h, const struct pb_compare *c)
                   (1 - c->alpha) * 100);
     for (size_t i = 0; i < c->npairs && i < TABLE_MAX; i++) {
         const struct pb_compare_pair *p = &c->pairs[i];
-        char bg[16], a[32], b[32];
+        char bg[16], a[96];
         cell_colour(p, bg, sizeof(bg));
         pb_buf_printf(h, "<tr%s data-verdict=\"%s\"><td>",
                       p->offender ? " class=\"offender\"" : "",
@@ -298,17 +373,9 @@ static void table(struct pb_buf *h, const struct pb_compare *c)
         rp_esc(h, pb_compare_value_text(c, p, 1, val, sizeof(val)));
         pb_buf_printf(h, "</td><td class=\"num\" style=\"background:%s\">",
                       bg);
-        rp_esc(h, pct(p->change_pct, a, sizeof(a)));
+        rp_esc(h, pb_compare_pct(p->change_pct, a, sizeof(a)));
         pb_buf_puts(h, "</td><td class=\"num\">");
-        if (!isnan(p->ci_lo_pct)) {
-            pb_buf_puts(h, "[");
-            rp_esc(h, pct(p->ci_lo_pct, a, sizeof(a)));
-            pb_buf_puts(h, ", ");
-            rp_esc(h, pct(p->ci_hi_pct, b, sizeof(b)));
-            pb_buf_puts(h, "]");
-        } else {
-            pb_buf_puts(h, "–");
-        }
+        rp_esc(h, pb_compare_ci_text(p, a, sizeof(a)));
         pb_buf_puts(h, "</td><td class=\"num\">");
         if (strcmp(p->method, "none"))
             pb_buf_printf(h, "%.3g", p->p);
@@ -386,42 +453,16 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
                   c->npairs, c->npairs == 1 ? "" : "s", c->alpha,
                   c->nbase_cells, c->nbase_cells == 1 ? "" : "s",
                   c->ncand_cells, c->ncand_cells == 1 ? "" : "s");
-    char v[48];
-    pb_buf_puts(h, "<div class=\"stats\" id=\"summary\">");
-    snprintf(v, sizeof(v), "%zu", c->better);
-    stat_box(h, v, "better");
-    snprintf(v, sizeof(v), "%zu", c->worse);
-    stat_box(h, v, "worse");
-    snprintf(v, sizeof(v), "%zu", c->same);
-    stat_box(h, v, "unchanged (~)");
-    snprintf(v, sizeof(v), "%zu", c->nunpaired);
-    stat_box(h, v, "unpaired");
-    if (!isnan(c->geomean_better)) {
-        snprintf(v, sizeof(v), "%+.1f%%", (c->geomean_better - 1) * 100);
-        stat_box(h, v, "geometric mean of the ratios (> 0 better)");
-    }
-    pb_buf_puts(h, "</div>\n");
-    if (c->fail_worse >= 0) {
-        pb_buf_printf(h,
-                      "<p class=\"gate%s\" id=\"gate\"><b>Gate %s</b>: ",
-                      c->offenders ? " failed" : "",
-                      c->offenders ? "failed" : "passed");
-        if (c->offenders)
-            pb_buf_printf(h,
-                          "%zu significant change%s worse than %g%% "
-                          "(marked in the table).",
-                          c->offenders, c->offenders == 1 ? "" : "s",
-                          c->fail_worse);
-        else
-            pb_buf_printf(h, "no significant change worse than %g%%.",
-                          c->fail_worse);
-        pb_buf_puts(h, "</p>\n");
-    }
+    summary(h, c);
     pb_buf_printf(h, "<h2 id=\"chart\">Change per test</h2>\n<p "
-                     "class=\"note\">Bars: change of the candidate's mean "
-                     "in %%; whiskers: its %.0f%% confidence interval "
-                     "(Fieller); blue better, red worse, grey not "
-                     "significant (~).</p>\n",
+                     "class=\"note\">Bars: the change each test estimates "
+                     "(of the means with Welch's t-test; the median ratio "
+                     "of the repeats, Hodges-Lehmann, with Mann-Whitney); "
+                     "whiskers: its own %.0f%% confidence interval "
+                     "(Fieller's; the one Mann-Whitney's test gives), an "
+                     "arrow where it has no upper end; blue better, red "
+                     "worse, grey not significant (~), light grey not "
+                     "judged.</p>\n",
                   (1 - c->alpha) * 100);
     chart(h, c);
     pb_buf_puts(h, "<h2 id=\"changes\">Changes</h2>\n<p class=\"legend\">"
@@ -431,9 +472,12 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
     unpaired(h, c);
     pb_buf_puts(h, "<p class=\"note\">Welch's t-test on mean, standard "
                    "error and n; the Mann-Whitney U test when both sides "
-                   "hold per-repeat samples. A side with a single run is "
-                   "never called significant. Made by poolbench "
-                   "compare.</p>\n</main>\n</body>\n</html>\n");
+                   "hold per-repeat samples that can reach the level. A "
+                   "change is significant when p is below the level and "
+                   "its interval excludes 0%. A pair with a single run on "
+                   "a side is not judged: its raw change is shown, never "
+                   "tested. Made by poolbench compare.</p>\n</main>\n"
+                   "</body>\n</html>\n");
 }
 
 int pb_compare_html(const struct pb_compare *c, const char *dir,

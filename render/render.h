@@ -110,7 +110,13 @@ struct pb_render_best {
     double margin; /* fraction better than the runner-up */
     char value_text[96], runner_text[96]; /* "46.56k IOPS", "± SE" added */
     char margin_text[48];                 /* "+3.2%" */
-    const char *verdict; /* "not distinguishable: ±SE intervals overlap" */
+    /* The test compare uses, best against runner-up at 0.05: */
+    const char *verdict;   /* "clear", "not distinguishable", "not judged",
+                              "tie", "unclear" */
+    char verdict_text[128]; /* "clear: Welch p = 0.0012" */
+    double p;               /* 1 when not judged */
+    const char *method;     /* "welch", "mann-whitney", "none" */
+    const char *why;        /* not judged: "single run", ...; else NULL */
 };
 typedef int (*pb_render_best_cb)(void *ctx, const struct pb_render_best *b);
 
@@ -163,23 +169,51 @@ struct pb_compare_opts {
     double fail_worse;  /* gate threshold in %; NAN or < 0 = no gate */
     const char *fail_metric_re; /* gate only metrics matching; NULL = all */
     const char *const *ignore_params; /* as pb_render_opts */
+    int gate_unjudged;  /* gate pairs not judged on their raw change */
+    int every_metric;   /* --metric given: compare every metric it selects,
+                           not only those a person reads (rp_metric_read) */
 };
 
-enum pb_compare_verdict { PB_CMP_SAME = 0, PB_CMP_BETTER, PB_CMP_WORSE };
+/* The kinds of metric compare summarises apart, never in one number
+ * (docs/statistics.md, "Kinds of metric"). */
+enum pb_metric_kind {
+    PB_KIND_THROUGHPUT = 0,
+    PB_KIND_LATENCY,
+    PB_KIND_CPU,
+    PB_KIND_OTHER
+};
+#define PB_NKINDS 4
+/* "throughput", "latency", "cpu", "other" */
+const char *pb_metric_kind_name(enum pb_metric_kind k);
+
+enum pb_compare_verdict {
+    PB_CMP_SAME = 0,  /* tested, not significant: "~" */
+    PB_CMP_BETTER,
+    PB_CMP_WORSE,
+    PB_CMP_UNJUDGED   /* fewer than 2 runs (or no standard error) on a side */
+};
 
 /* One paired (test, metric): strings live as long as the pb_compare. */
 struct pb_compare_pair {
     const char *test, *metric, *unit;
     const char *metric_title; /* "read bandwidth" */
+    enum pb_metric_kind kind;
     int higher;               /* 1 higher is better, 0 lower */
     const char *base_config, *cand_config;
     double base_mean, base_se, cand_mean, cand_se; /* se < 0 unknown */
     long base_n, cand_n;
-    double change_pct;         /* (cand / base - 1) 100; NaN base 0 */
-    double ci_lo_pct, ci_hi_pct; /* 1 - alpha CI of change_pct; NaN none */
-    double p;                  /* two-sided; 1 when not tested */
+    double change_pct;   /* of the means, (cand / base - 1) 100; NaN base 0 */
+    double estimate_pct; /* the test's estimate of the change: change_pct
+                            (Welch, not judged), Hodges-Lehmann
+                            (Mann-Whitney) */
+    double ci_lo_pct, ci_hi_pct; /* 1 - alpha CI of estimate_pct, never
+                                    below -100 for positive quantities;
+                                    NaN none; ci_hi_pct INFINITY: not
+                                    bounded above */
+    int ci_unbounded;          /* no interval: the base not distinct from 0 */
+    double p;                  /* two-sided; 1 when not judged */
     const char *method;        /* "welch", "mann-whitney", "none" */
-    const char *why;           /* why `~` without a test, else NULL */
+    const char *why;           /* why not judged, else NULL */
     enum pb_compare_verdict verdict;
     int offender;              /* fails the gate */
     size_t metric_ix;          /* private to render/ */
@@ -191,15 +225,30 @@ struct pb_compare_unpaired {
     const char *test, *metric, *config;
 };
 
+/* The pairs of one kind of metric. */
+struct pb_compare_kind {
+    size_t n;           /* pairs */
+    size_t significant; /* better + worse */
+    size_t better, worse, not_judged;
+    double geomean_better; /* geometric mean of the significant changes'
+                              ratios, each oriented so > 1 is better; NaN
+                              when none */
+    double geomean_ratio;  /* the same of cand/base as they are */
+    int mixed;             /* those pairs differ in direction */
+};
+
 struct pb_compare {
     struct pb_compare_pair *pairs; /* sorted by test (natural), metric */
     size_t npairs;
     struct pb_compare_unpaired *unpaired;
     size_t nunpaired;
-    size_t better, worse, same, offenders;
+    size_t better, worse, same, not_judged, offenders;
     double alpha, fail_worse;
-    double geomean_ratio;  /* of cand / base over pairs; NaN none */
-    double geomean_better; /* each ratio oriented so > 1 is better */
+    int gate_unjudged;
+    struct pb_compare_kind kinds[PB_NKINDS];
+    enum pb_metric_kind headline; /* the kind the summary leads with */
+    const char **left_out; /* metrics not compared by default (sorted) */
+    size_t nleft_out;
     size_t nbase_cells, ncand_cells; /* results (aggregated) per side */
     int single_config; /* every pair has the same two configurations */
     const char *base_name, *cand_name;
@@ -221,6 +270,34 @@ void pb_compare_free(struct pb_compare *c);
 const char *pb_compare_value_text(const struct pb_compare *c,
                                   const struct pb_compare_pair *p, int cand,
                                   char *buf, size_t n);
+
+/* "better", "worse", "~", "not judged". */
+const char *pb_compare_verdict_word(enum pb_compare_verdict v);
+
+/* A change in % as compare prints it: "-20.0%", "+0.04%" (never "+0.0%"
+ * for a change that is not 0), "–" for NaN. Returns buf (n >= 32). */
+const char *pb_compare_pct(double v, char *buf, size_t n);
+
+/* The interval of p's change: "[-20.2%, -19.8%]", "[-72.3%, unbounded)",
+ * "unbounded", "–" (not judged); Mann-Whitney's with its estimate,
+ * "[+1.0%, +100.0%] (median +4.0%)". Returns buf (n >= 96). */
+const char *pb_compare_ci_text(const struct pb_compare_pair *p, char *buf,
+                               size_t n);
+
+/* One kind's summary: "throughput: -20.0%, worse (geometric mean of the 2
+ * significant changes among 2 pairs)", "latency: no significant change
+ * (7 pairs, 1 not judged)", "cpu: not judged (2 pairs)". Returns buf
+ * (n >= 160). */
+const char *pb_compare_kind_text(const struct pb_compare *c,
+                                 enum pb_metric_kind kind, char *buf,
+                                 size_t n);
+
+/* "2 pairs not judged (a single run on a side): their raw change is not
+ * tested and does not fail the gate; --gate-unjudged gates them" (with
+ * --gate-unjudged: "...: gated on their raw change (--gate-unjudged)").
+ * Returns buf (n >= 256). */
+const char *pb_compare_unjudged_text(const struct pb_compare *c, char *buf,
+                                     size_t n);
 
 /* The tests (sorted, distinct) a side holds, for "what there is"
  * messages when npairs is 0 (with pairs, the cells behind them are

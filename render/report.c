@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/report_int.h"
 #include "render/stream_int.h"
+#include "render/judge_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -510,10 +511,13 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_mark_single(&d);
     struct rp_history hist;
     struct rp_hosts hosts;
+    struct rp_samps best_samps = {0};
     memset(&hosts, 0, sizeof(hosts));
     if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
         (rc = rp_hosts_load(db, &opts->filter, &d, &hosts, err)) ||
-        (rc = rp_outliers_load(db, &d, err))) {
+        (rc = rp_outliers_load(db, &d, err)) ||
+        (rc = rp_best_samples_load(db, &d, &best_samps, err))) {
+        rp_samps_release(&best_samps);
         rp_hosts_release(&hosts);
         rp_history_release(&hist);
         rp_ranking_release(&rank);
@@ -566,7 +570,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                     "or loosen the --test/--config/--metric filters.");
     if (d.used_configs)
         rp_section_configs(&o, &d);
-    rp_section_best(&o, &d, &plan);
+    rp_section_best(&o, &d, &plan, &best_samps);
     rp_section_ranking(&o, &d, &rank);
     rp_out_raw(&o, "</section>\n");
     rp_section_sweeps(&o, &d, &sws);
@@ -649,6 +653,7 @@ done:
     rp_sweeps_release(&sws);
     rp_history_release(&hist);
     rp_hosts_release(&hosts);
+    rp_samps_release(&best_samps);
     rp_data_release(&d);
     return rc;
 }

@@ -269,31 +269,63 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
     rp_out_table(o, &t);
 }
 
-const char *rp_verdict_text(enum rp_verdict v, unsigned char *style)
+const char *rp_verdict_word(enum rp_verdict v)
 {
     switch (v) {
     case RP_V_ONLY:
-        *style = RT_MUTED;
         return "only one configuration";
     case RP_V_CLEAR:
-        *style = RT_GOOD;
-        return "clear: ±SE intervals apart";
+        return "clear";
     case RP_V_OVERLAP:
-        *style = RT_AMBER;
-        return "not distinguishable: ±SE intervals overlap";
-    case RP_V_NOSE:
-        *style = RT_MUTED;
-        return "single runs: no SE to judge";
+        return "not distinguishable";
+    case RP_V_UNJUDGED:
+        return "not judged";
     case RP_V_TIE:
-        *style = RT_AMBER;
         return "tie";
+    case RP_V_SPLIT:
+        return "unclear";
     }
-    *style = 0;
     return "";
 }
 
+const char *rp_best_verdict_text(const struct rp_best *b, char *buf, size_t n,
+                                 unsigned char *style)
+{
+    const char *test = !strcmp(b->method, "mann-whitney") ? "Mann-Whitney"
+                                                           : "Welch";
+    const char *word = rp_verdict_word(b->verdict);
+    switch (b->verdict) {
+    case RP_V_CLEAR:
+        *style = RT_GOOD;
+        snprintf(buf, n, "%s: %s p = %.2g", word, test, b->p);
+        break;
+    case RP_V_OVERLAP:
+        *style = RT_AMBER;
+        snprintf(buf, n, "%s: %s p = %.2g", word, test, b->p);
+        break;
+    case RP_V_SPLIT:
+        *style = RT_AMBER;
+        snprintf(buf, n, "%s: the repeats favour the runner-up (%s p = %.2g)",
+                 word, test, b->p);
+        break;
+    case RP_V_UNJUDGED:
+        *style = RT_MUTED;
+        snprintf(buf, n, "%s: %s", word, b->why ? b->why : "single run");
+        break;
+    case RP_V_ONLY:
+        *style = RT_MUTED;
+        snprintf(buf, n, "%s", word);
+        break;
+    case RP_V_TIE:
+        *style = RT_AMBER;
+        snprintf(buf, n, "%s", word);
+        break;
+    }
+    return buf;
+}
+
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
-                     const struct test_plan *pl)
+                     const struct test_plan *pl, const struct rp_samps *ss)
 {
     struct rt_table t;
     rt_init(&t, 7);
@@ -315,7 +347,7 @@ void rp_section_best(struct rp_out *o, const struct rp_data *d,
             continue;
         }
         struct rp_best b;
-        rp_best_of(d, g, &b);
+        rp_best_of(d, g, ss, &b);
         const struct rp_metric *m = &d->metrics[g->metric];
         const struct rp_cell *bc = &d->cells[b.best];
         struct rt_cell *row = rt_row(&t);
@@ -343,16 +375,19 @@ void rp_section_best(struct rp_out *o, const struct rp_data *d,
             rt_set(&t, &row[4], "–");
             rt_set(&t, &row[5], "");
         }
-        rt_set(&t, &row[6], rp_verdict_text(b.verdict, &row[6].style));
+        rt_set(&t, &row[6],
+               rp_best_verdict_text(&b, buf, sizeof(buf), &row[6].style));
     }
     if (t.nrows) {
         rp_out_heading(o, 3, "best", "Best configuration per test");
         t.note = rt_str(
             &t,
             "Margin: how much better the best configuration is than the "
-            "runner-up (lower-is-better metrics: runner-up / best − 1). Two "
-            "results are told apart only when their mean ± standard error "
-            "intervals do not overlap; single runs carry no error estimate.%s",
+            "runner-up (lower-is-better metrics: runner-up / best − 1). "
+            "Verdict: the test poolbench compare uses, at the 0.05 level "
+            "(Welch's t-test; Mann-Whitney when both hold enough stored "
+            "repeats to reach that level, as 4 and 4); a single run on a "
+            "side is not judged.%s",
             single ? rt_str(&t,
                             " %zu test/metric pair%s with a single "
                             "configuration %s left out.",

@@ -197,28 +197,42 @@ int rp_metric_headline(const char *metric);
 /* Set chart/primary on every group. */
 void rp_mark_groups(struct rp_data *d);
 
+/* The verdict on the best configuration against the runner-up: the
+ * test compare uses (rp_judge_cells, judge_int.h), at 0.05. */
 enum rp_verdict {
-    RP_V_ONLY,    /* one configuration */
-    RP_V_CLEAR,   /* ±SE intervals apart */
-    RP_V_OVERLAP, /* not distinguishable */
-    RP_V_NOSE,    /* no SE on one side: cannot tell */
-    RP_V_TIE      /* equal values */
+    RP_V_ONLY,     /* one configuration */
+    RP_V_CLEAR,    /* significant, the best's way */
+    RP_V_OVERLAP,  /* not distinguishable: not significant */
+    RP_V_UNJUDGED, /* a single run (or no standard error) on a side */
+    RP_V_TIE,      /* equal values */
+    RP_V_SPLIT     /* significant the runner-up's way: the mean and the
+                      repeats (Mann-Whitney) disagree */
 };
-
-/* The verdict in words ("not distinguishable: ±SE intervals overlap") and
- * the table style that marks it (report.c; `poolbench best` prints it
- * too). */
-const char *rp_verdict_text(enum rp_verdict v, unsigned char *style);
 
 struct rp_best {
     size_t best, runner; /* cell indexes; SIZE_MAX = none */
     double margin;       /* fraction better than the runner-up */
     enum rp_verdict verdict;
+    double p;            /* of the test; 1 when not judged */
+    const char *method;  /* "welch", "mann-whitney", "none" */
+    const char *why;     /* not judged: why */
 };
 
-/* Best and runner-up of a group (direction-aware). */
+/* The verdict in words ("clear: Welch p = 0.0012", "not judged: single
+ * run") into buf (n >= 96), and the table style that marks it (the
+ * report's table; `poolbench best` prints it too). */
+const char *rp_best_verdict_text(const struct rp_best *b, char *buf, size_t n,
+                                 unsigned char *style);
+/* "clear", "not distinguishable", "not judged", "tie", "unclear", "only
+ * one configuration". */
+const char *rp_verdict_word(enum rp_verdict v);
+
+struct rp_samps;
+/* Best and runner-up of a group (direction-aware), judged by the test
+ * compare uses on their summaries and, from ss (may be NULL), their
+ * stored repeats. */
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
-                struct rp_best *out);
+                const struct rp_samps *ss, struct rp_best *out);
 
 /* Cells of a group ordered best first (valued by value, then nulls); out
  * holds g->n cell indexes. */

@@ -81,7 +81,7 @@ static struct pb_compare *run(const char *base, const char *cand,
     assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
     struct pb_compare_side b = {db, {.config_re = base}, base};
     struct pb_compare_side c = {db, {.config_re = cand}, cand};
-    struct pb_compare_opts o = {0.05, fail_worse, fail_metric, NULL};
+    struct pb_compare_opts o = {0.05, fail_worse, fail_metric, NULL, 0, 0};
     struct pb_compare *cmp = NULL;
     assert_int_equal(pb_compare_run(&b, &c, &o, &cmp, &err), PB_OK);
     pb_db_close(db); /* the comparison keeps no reference to it */
@@ -131,9 +131,18 @@ static void verdicts_by_direction(void **state)
     assert_int_equal(c->nunpaired, 1);
     assert_int_equal(c->unpaired[0].cand, 0);
     assert_string_equal(c->unpaired[0].metric, "usr_cpu");
-    /* geomean of 1.1 and 1.2; oriented: 1.1 and 1/1.2 */
-    assert_near(c->geomean_ratio, sqrt(1.1 * 1.2), 1e-12);
-    assert_near(c->geomean_better, sqrt(1.1 / 1.2), 1e-12);
+    /* never one number over different kinds (issue 42 item 10): IOPS
+     * +10% is throughput, p99 +20% latency (worse: 1/1.2 oriented) */
+    assert_int_equal(p->kind, PB_KIND_LATENCY);
+    assert_int_equal(pair(c, "read_iops")->kind, PB_KIND_THROUGHPUT);
+    assert_int_equal(c->kinds[PB_KIND_THROUGHPUT].n, 1);
+    assert_int_equal(c->kinds[PB_KIND_THROUGHPUT].significant, 1);
+    assert_near(c->kinds[PB_KIND_THROUGHPUT].geomean_better, 1.1, 1e-12);
+    assert_int_equal(c->kinds[PB_KIND_LATENCY].worse, 1);
+    assert_near(c->kinds[PB_KIND_LATENCY].geomean_better, 1 / 1.2, 1e-12);
+    assert_int_equal(c->kinds[PB_KIND_CPU].n, 0);
+    assert_true(isnan(c->kinds[PB_KIND_CPU].geomean_better));
+    assert_int_equal(c->headline, PB_KIND_THROUGHPUT); /* no gate */
     assert_int_equal(c->offenders, 0);
     pb_compare_free(c);
 }
@@ -145,6 +154,15 @@ static void gate(void **state)
     assert_int_equal(c->offenders, 1);
     assert_true(pair(c, "read_clat_p99")->offender);
     assert_false(pair(c, "read_iops")->offender); /* better: never */
+    /* the headline is the kind that failed the gate, not throughput */
+    assert_int_equal(c->headline, PB_KIND_LATENCY);
+    pb_compare_free(c);
+    /* a gate on IOPS only: its kind leads, though latency got worse */
+    c = run("^A$", "^B$", 5, "iops");
+    assert_int_equal(c->headline, PB_KIND_THROUGHPUT);
+    pb_compare_free(c);
+    c = run("^A$", "^B$", 5, "clat");
+    assert_int_equal(c->headline, PB_KIND_LATENCY);
     pb_compare_free(c);
     c = run("^A$", "^B$", 20.5, NULL); /* worse by 20%, not more */
     assert_int_equal(c->offenders, 0);
@@ -174,7 +192,7 @@ static void self_and_bad_pattern(void **state)
     struct pb_db *db;
     assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
     struct pb_compare_side b = {db, {.config_re = "A"}, "A"};
-    struct pb_compare_opts o = {0.05, 1, "(", NULL};
+    struct pb_compare_opts o = {0.05, 1, "(", NULL, 0, 0};
     assert_int_equal(pb_compare_run(&b, &b, &o, &c, &err), PB_EUSAGE);
     assert_null(c);
     assert_non_null(strstr(err.msg, "bad pattern '('"));

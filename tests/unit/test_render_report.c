@@ -96,22 +96,39 @@ static void test_best_and_ranking(void **state)
     rp_ranking_release(&r);
     /* t1: A and C tie at 100 */
     struct rp_best b;
-    rp_best_of(&d, &d.groups[0], &b);
+    rp_best_of(&d, &d.groups[0], NULL, &b);
     assert_int_equal(b.verdict, RP_V_TIE);
     /* t2 (lower is better): C 100 s best, runner-up B at 125 s */
-    rp_best_of(&d, &d.groups[1], &b);
+    rp_best_of(&d, &d.groups[1], NULL, &b);
     assert_string_equal(d.configs[d.cells[b.best].config].label, "C");
     assert_string_equal(d.configs[d.cells[b.runner].config].label, "B");
     assert_near(b.margin, 0.25, 1e-12);
-    assert_int_equal(b.verdict, RP_V_NOSE);
-    /* SE intervals: apart, then overlapping */
+    /* single runs are not judged, whatever their standard errors */
+    assert_int_equal(b.verdict, RP_V_UNJUDGED);
+    assert_string_equal(b.why, "single run");
     d.cells[b.best].se = 10;
     d.cells[b.runner].se = 10;
-    rp_best_of(&d, &d.groups[1], &b);
-    assert_int_equal(b.verdict, RP_V_CLEAR);
-    d.cells[b.runner].se = 20; /* 100 + 10 >= 125 - 20 */
-    rp_best_of(&d, &d.groups[1], &b);
+    rp_best_of(&d, &d.groups[1], NULL, &b);
+    assert_int_equal(b.verdict, RP_V_UNJUDGED);
+    /* the test compare uses (issue 42 item 14): 100 +- 10 against
+     * 125 +- 10 with n 3 each, ±SE intervals apart (the old "clear"),
+     * is not distinguishable: Welch p 0.15183454328291035 (SciPy) */
+    d.cells[b.best].n = d.cells[b.runner].n = 3;
+    rp_best_of(&d, &d.groups[1], NULL, &b);
     assert_int_equal(b.verdict, RP_V_OVERLAP);
+    assert_string_equal(b.method, "welch");
+    assert_near(b.p, 0.15183454328291035, 1e-9);
+    char txt[128];
+    unsigned char style;
+    assert_string_equal(rp_best_verdict_text(&b, txt, sizeof(txt), &style),
+                        "not distinguishable: Welch p = 0.15");
+    /* +- 2: clear, p 0.0009044639396769474 (SciPy) */
+    d.cells[b.best].se = d.cells[b.runner].se = 2;
+    rp_best_of(&d, &d.groups[1], NULL, &b);
+    assert_int_equal(b.verdict, RP_V_CLEAR);
+    assert_near(b.p, 0.0009044639396769474, 1e-10);
+    assert_string_equal(rp_best_verdict_text(&b, txt, sizeof(txt), &style),
+                        "clear: Welch p = 0.0009");
     rp_data_release(&d);
     pb_db_close(db);
     rm_tree(dir);
@@ -392,8 +409,9 @@ static void test_report(void **state)
     assert_non_null(strstr(html, ">8001<"));
     assert_non_null(strstr(html, "± 0.58 IOPS"));
     assert_non_null(strstr(html, "Best configuration per test"));
-    assert_non_null(strstr(html, "not distinguishable") ||
-                    strstr(html, "clear: ±SE intervals apart"));
+    /* the verdicts are the test's (issue 42 item 14), never "±SE apart" */
+    assert_non_null(strstr(html, ": Welch p = "));
+    assert_null(strstr(html, "intervals apart"));
     assert_non_null(strstr(html, "tank/zvol8k"));
     assert_non_null(strstr(html, "volmode"));
     /* every chart file is there and is well-formed SVG */

@@ -1,7 +1,10 @@
 /* common/stats: reference values computed independently by
  * tests/unit/ref/stats_ref.py (t CDF by numerical integration of the
  * density, Mann-Whitney by enumerating every split), checked against
- * closed forms and published values where they exist (cited per case). */
+ * closed forms and published values where they exist (cited per case);
+ * the verdicts (pb_stats_judge: each test with its own interval, issue
+ * 42 items 12 and 16) against SciPy 1.10.1 by tests/unit/ref/
+ * stats_scipy.py (run with Debian's /usr/bin/python3). */
 #include "testhelp.h"
 
 #include "common/stats.h"
@@ -201,6 +204,187 @@ static void mwu_small_and_ties(void **state)
     assert_near(u.p, 1, 0);
 }
 
+/* ==== verdicts: each test with its own interval (issue 42) ==== */
+
+static struct pb_stats_side side_of(const double *v, size_t n)
+{
+    struct pb_stats_side s = {0, 0, (long)n, v, n};
+    pb_stats_mean_se(v, n, &s.mean, &s.se);
+    return s;
+}
+
+static void judge_pts_outlier(void **state)
+{
+    (void)state;
+    /* The issue's first PTS sample set: base 100..103, cand 104, 105,
+     * 106, 200. Mann-Whitney (exact) says better, p = 4/140; Welch's
+     * interval beside it was [-47.6%, +101.4%] (SciPy: Fieller 0.524 ..
+     * 2.014), which held 0%. Now its own interval: Hodges-Lehmann
+     * (SciPy: est 1.0398019613425824, by inverting mannwhitneyu
+     * 1.0097087378640777 .. 2). */
+    const double x[] = {100, 101, 102, 103}, y[] = {104, 105, 106, 200};
+    struct pb_stats_side b = side_of(x, 4), c = side_of(y, 4);
+    struct pb_stats_judgement j;
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "mann-whitney");
+    assert_near(j.p, 0.028571428571428571, 1e-15);
+    assert_near(j.est, 1.0398019613425824, 1e-14);
+    assert_near(j.lo, 1.0097087378640777, 1e-14);
+    assert_near(j.hi, 2, 1e-14);
+    assert_int_equal(j.sign, 1);
+    assert_true(j.lo > 1); /* the interval of a significant change excludes 0% */
+    /* the same with summaries only: Welch, p 0.3345 (SciPy
+     * 0.33453489256037172), ~, and Fieller's interval holds 1 */
+    b.v = c.v = NULL;
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "welch");
+    assert_near(j.p, 0.33453489256037172, 1e-9);
+    assert_near(j.lo, 0.52424728724533676, 1e-9);
+    assert_near(j.hi, 2.0137363960179164, 1e-9);
+    assert_int_equal(j.sign, 0);
+}
+
+static void judge_pts_close(void **state)
+{
+    (void)state;
+    /* The second set: base 100, 100.5, 101, 101.5, cand 101.2, 103,
+     * 103.5, 104. Mann-Whitney: ~, p = 8/140; Welch's interval beside it
+     * was [+0.3%, +4.0%] (SciPy: 1.0034350931055311 .. 1.0398880744715904).
+     * Its own: Hodges-Lehmann 1.0246915067460372, 0.99704433497536948 ..
+     * 1.04 (SciPy), which holds 1. */
+    const double x[] = {100, 100.5, 101, 101.5}, y[] = {101.2, 103, 103.5, 104};
+    struct pb_stats_side b = side_of(x, 4), c = side_of(y, 4);
+    struct pb_stats_judgement j;
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "mann-whitney");
+    assert_near(j.p, 0.057142857142857141, 1e-15);
+    assert_near(j.est, 1.0246915067460372, 1e-14);
+    assert_near(j.lo, 0.99704433497536948, 1e-14);
+    assert_near(j.hi, 1.04, 1e-14);
+    assert_int_equal(j.sign, 0);
+    assert_true(j.lo < 1 && j.hi > 1);
+    /* Welch on the same: significant (SciPy p 0.028800339005638286) with
+     * an interval that excludes 1 */
+    b.v = c.v = NULL;
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "welch");
+    assert_near(j.p, 0.028800339005638286, 1e-9);
+    assert_near(j.lo, 1.0034350931055311, 1e-9);
+    assert_near(j.hi, 1.0398880744715904, 1e-9);
+    assert_int_equal(j.sign, 1);
+}
+
+static void judge_mwu_ties(void **state)
+{
+    (void)state;
+    struct pb_stats_judgement j;
+    /* ties within each side: the normal approximation (SciPy
+     * "asymptotic": p 0.0048466012104884885; interval by inversion
+     * 1.1538461538461537 .. 1.6000000000000001, est 1.3846153846153846) */
+    const double tx[] = {10, 10, 11, 12, 13, 13}, ty[] = {14, 15, 15, 16, 17, 18};
+    struct pb_stats_side b = side_of(tx, 6), c = side_of(ty, 6);
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "mann-whitney");
+    assert_near(j.p, 0.0048466012104884885, 1e-12);
+    assert_near(j.est, 1.3846153846153846, 1e-14);
+    assert_near(j.lo, 1.1538461538461537, 1e-14);
+    assert_near(j.hi, 1.6000000000000001, 1e-14);
+    assert_int_equal(j.sign, 1);
+    /* a tie across the sides (14 and 14): SciPy p 0.015970696353780123,
+     * interval 1.0769230769230769 .. 1.6363636363636365 */
+    const double cx[] = {10, 11, 12, 13, 14}, cy[] = {14, 15, 16, 17, 18};
+    b = side_of(cx, 5);
+    c = side_of(cy, 5);
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_near(j.p, 0.015970696353780123, 1e-12);
+    assert_near(j.lo, 1.0769230769230769, 1e-14);
+    assert_near(j.hi, 1.6363636363636365, 1e-14);
+    assert_int_equal(j.sign, 1);
+    /* 5 against 5 apart, the samples of e2e.test_compare: exact p 2/252,
+     * est 0.5, interval 0.48529411764705882 .. 0.51515151515151514 */
+    double fx[5], fy[5];
+    for (int k = 0; k < 5; k++) {
+        fx[k] = 100 * (1 + (k - 2) / 100.0);
+        fy[k] = 50 * (1 + (k - 2) / 100.0);
+    }
+    b = side_of(fx, 5);
+    c = side_of(fy, 5);
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_near(j.p, 0.0079365079365079361, 1e-15);
+    assert_near(j.est, 0.5, 1e-15);
+    assert_near(j.lo, 0.48529411764705882, 1e-14);
+    assert_near(j.hi, 0.51515151515151514, 1e-14);
+    assert_int_equal(j.sign, -1);
+    /* 3 against 3 cannot reach 0.05: Welch */
+    b = side_of(fx, 3);
+    c = side_of(fy, 3);
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "welch");
+    /* a value <= 0: no ratio, Welch */
+    const double z[] = {0, 1, 2, 3}, w[] = {4, 5, 6, 7};
+    b = side_of(z, 4);
+    c = side_of(w, 4);
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_string_equal(j.method, "welch");
+}
+
+static void judge_fieller_positive(void **state)
+{
+    (void)state;
+    struct pb_stats_judgement j;
+    /* base 100 +- 1 against cand 20 +- 15, n 3: Fieller's lower end is
+     * -0.44025495962073563 (SciPy), a negative ratio of positive
+     * quantities: clipped at 0 (-100%); upper 0.84098441829982573;
+     * p 0.032913363040201843 */
+    struct pb_stats_side b = {100, 1, 3, NULL, 0}, c = {20, 15, 3, NULL, 0};
+    pb_stats_judge(&b, &c, 0.05, &j);
+    assert_near(j.p, 0.032913363040201843, 1e-9);
+    assert_near(j.lo, 0, 0);
+    assert_near(j.hi, 0.84098441829982573, 1e-9);
+    assert_int_equal(j.sign, -1);
+    assert_int_equal(j.unbounded, 0);
+    /* the base not distinct from 0 (the user CPU of fixtures/compare:
+     * 0.714 +- 0.71 against 1.079 +- 0.071): Fieller's set is (-inf,
+     * -0.458] U [0.2765072177735831, inf) (SciPy roots); of positive
+     * quantities [0.2765, inf): unbounded above; p 0.65897876522386412 */
+    struct pb_stats_side b2 = {0.714, 0.71, 3, NULL, 0};
+    struct pb_stats_side c2 = {1.079, 0.071, 3, NULL, 0};
+    pb_stats_judge(&b2, &c2, 0.05, &j);
+    assert_near(j.p, 0.65897876522386412, 1e-9);
+    assert_near(j.lo, 0.2765072177735831, 1e-9);
+    assert_true(isinf(j.hi));
+    assert_int_equal(j.sign, 0);
+    /* significant with an open set: base 10 +- 10 against 1000 +- 1:
+     * [19.146547477342274, inf), p 8.8046308554030461e-05 */
+    struct pb_stats_side b3 = {10, 10, 3, NULL, 0}, c3 = {1000, 1, 3, NULL, 0};
+    pb_stats_judge(&b3, &c3, 0.05, &j);
+    assert_near(j.p, 8.8046308554030461e-05, 1e-12);
+    assert_near(j.lo, 19.146547477342274, 1e-8);
+    assert_true(isinf(j.hi));
+    assert_int_equal(j.sign, 1);
+    /* a mean of 0 on the base: no ratio at all */
+    struct pb_stats_side b4 = {0, 1, 3, NULL, 0};
+    pb_stats_judge(&b4, &c3, 0.05, &j);
+    assert_true(isnan(j.est) && isnan(j.lo) && j.unbounded);
+}
+
+static void judge_not_judged(void **state)
+{
+    (void)state;
+    struct pb_stats_judgement j;
+    struct pb_stats_side one = {100, -1, 1, NULL, 0}, three = {80, 1, 3, NULL, 0};
+    pb_stats_judge(&one, &three, 0.05, &j);
+    assert_string_equal(j.method, "none");
+    assert_string_equal(j.why, "single run");
+    assert_near(j.p, 1, 0);
+    assert_near(j.est, 0.8, 1e-15); /* the raw change stays known */
+    assert_true(isnan(j.lo));
+    assert_int_equal(j.sign, 0);
+    struct pb_stats_side nose = {100, -1, 3, NULL, 0};
+    pb_stats_judge(&nose, &three, 0.05, &j);
+    assert_string_equal(j.why, "no standard error");
+}
+
 /* ==== summaries ==== */
 
 static void summaries(void **state)
@@ -239,6 +423,11 @@ int main(void)
         cmocka_unit_test(welch_single_and_zero_variance),
         cmocka_unit_test(mwu_conover),
         cmocka_unit_test(mwu_small_and_ties),
+        cmocka_unit_test(judge_pts_outlier),
+        cmocka_unit_test(judge_pts_close),
+        cmocka_unit_test(judge_mwu_ties),
+        cmocka_unit_test(judge_fieller_positive),
+        cmocka_unit_test(judge_not_judged),
         cmocka_unit_test(summaries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
