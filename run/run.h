@@ -97,8 +97,17 @@ struct pb_run_opts {
                            that); 0 = 30 */
     double stall_timeout; /* seconds without any I/O by fio before it is
                              stopped and its cell fails (run/stall.c);
-                             0 = never */    int allow_remote_command; /* [hosts] remote = a template whose first
-                                 word is not ssh: allowed (else refused) */
+                             0 = never */
+    /* Consent from the person at the keyboard (run/consent.c): a plan is
+     * a file people share, so nothing in it widens what a run may do. */
+    int allow_remote_command; /* --allow-remote-command: [hosts] remote
+                                 runs as written (else: ssh and its
+                                 allow-listed options only) */
+    int allow_exec;       /* --allow-exec: [fio] may run commands or load
+                             code (exec_prerun, exec_postrun,
+                             ioengine=exec/external:); else refused */
+    const char *ssh;      /* --ssh PROGRAM: the absolute path run for a
+                             template's 'ssh'; NULL = ssh on PATH */
 };
 
 /* What a run did; filled by pb_run_execute even when it fails. */
@@ -118,7 +127,8 @@ struct pb_run_summary {
     char dir[4096];     /* the output folder used (absolute) */
     char run_id[64];    /* the owner mark of this run's pools */
     char suspended[1024]; /* a pool suspended: what to do, for the ZFS in
-                             use; else "" */    size_t partial;     /* [hosts]: cells kept with some servers' parts
+                             use; else "" */
+    size_t partial;     /* [hosts]: cells kept with some servers' parts
                            failed (flag.partial; counted in done) */
     char partial_why[1024]; /* ... "cell 2: HOST (why); ..." */
 };
