@@ -411,7 +411,10 @@ int cmd_run(int argc, char **argv)
         pb_err_print(&err, stderr);
         return err.code == PB_EIO ? 3 : 2;
     }
-    if (pb_run_plan_scale(plan, scale, &err) != PB_OK) {
+    /* the consent the plan needs from the command line, before the
+     * database is opened (or made) */
+    if (pb_run_plan_scale(plan, scale, &err) != PB_OK ||
+        pb_run_consent_check(plan, &ro, &err) != PB_OK) {
         pb_run_plan_free(plan);
         return cli_fail(&err);
     }

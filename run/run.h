@@ -133,6 +133,18 @@ struct pb_run_summary {
     char partial_why[1024]; /* ... "cell 2: HOST (why); ..." */
 };
 
+/* What a plan may do only when the person running it says so on the
+ * command line (a plan is a file people share): [fio] options that run
+ * commands or load code (opts->allow_exec), a [hosts] remote template
+ * other than ssh with its allow-listed options and one destination
+ * (opts->allow_remote_command), an ssh other than PATH's (opts->ssh,
+ * absolute). PB_OK, or PB_EUSAGE naming the plan's line. pb_run_execute
+ * checks it first (in a dry run too); a caller may check it before
+ * opening anything. */
+int pb_run_consent_check(const struct pb_run_plan *plan,
+                         const struct pb_run_opts *opts, struct pb_err *err)
+    PB_WUR;
+
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when
  * every cell ran or was recorded as skipped; PB_EUSAGE for a refused plan
  * (real device without --yes, existing pool or vdev file, ...); PB_ERUN

@@ -236,15 +236,6 @@ int pb_run_fio_value_check(const char *key, const char *value, char *why,
 
 struct pb_run_exec;
 
-/* What a plan may do only when the person running it says so on the
- * command line: [fio] options that run commands or load code
- * (o->allow_exec), a [hosts] remote template other than ssh with its
- * allow-listed options (o->allow_remote_command), an ssh other than the
- * one on PATH (o->ssh, absolute). PB_OK, or PB_EUSAGE naming the plan's
- * line. Checked first by pb_run_execute, in a dry run too. */
-int pb_run_consent_check(const struct pb_run_plan *p,
-                         const struct pb_run_opts *o, struct pb_err *err)
-    PB_WUR;
 /* The commands a consented plan runs, one "# ..." note each (the dry-run
  * listing, commands.log), and a warning line each on progress. */
 void pb_run_consent_list(const struct pb_run_plan *p,

@@ -459,6 +459,11 @@ static int first_holder(const char *dir, char *out, size_t n)
     return hit;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
 /* The device folder and its partitions' (subfolders with a "partition"
  * file), at most max, into dirs. */
 static size_t parts_of(const char *dev, char dirs[][PATH_MAX], size_t max)
@@ -482,6 +487,8 @@ static size_t parts_of(const char *dev, char dirs[][PATH_MAX], size_t max)
         }
     }
     closedir(d);
+    /* partitions in name order: the same answer whatever readdir gives */
+    qsort(dirs + 1, k - 1, sizeof(*dirs), cmp_name);
     return k;
 }
 
@@ -520,8 +527,11 @@ int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
     size_t k = parts_of(dev, dirs, 65);
     int held = 0;
     for (size_t i = 0; i < k; i++) {
-        const char *part = strrchr(dirs[i], '/') + 1;
-        char h[600], devno[64], mp[4096], file[PATH_MAX + 8];
+        char part[256], h[600], devno[64], mp[4096], file[PATH_MAX + 8];
+        snprintf(part, sizeof(part), "%s", strrchr(dirs[i], '/') + 1);
+        for (char *q = part; *q; q++)
+            if (*q == '!')
+                *q = '/'; /* sysfs's cciss!c0d0p1 is cciss/c0d0p1 */
         if (first_holder(dirs[i], h, sizeof(h))) {
             snprintf(why, n, "%s%s is held by %s (device mapper, LVM, md "
                      "or another device built on it)",

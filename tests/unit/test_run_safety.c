@@ -1,6 +1,8 @@
 /* Unit tests for the run module's guards on what a plan names (issue 20,
  * item 13): cell counts that would wrap, vdev sizes past the free space of
- * their file system, and vdev paths that name one file in two ways. */
+ * their file system, and vdev paths that name one file in two ways; vdev
+ * folders checked where they really are when a file is made, and holders
+ * of real devices read from recorded /sys trees (issue 40, items 11, 12). */
 #define _GNU_SOURCE
 #include "tests/unit/testhelp.h"
 #include <limits.h>
@@ -279,6 +281,157 @@ static void test_suspended_advice(void **state)
                         "/var/tmp/out'");
 }
 
+/* Issue 40 item 11: the folder a vdev file is made in is checked where it
+ * really is when the file is made (through the opened folder), so a folder
+ * swapped for a link into a system folder after the plan was checked gets
+ * nothing. */
+static void test_vdev_folder_swap(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-unit-swap-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[PATH_MAX], path[PATH_MAX + 32], victim[PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/vd", dir);
+    snprintf(path, sizeof(path), "%s/pb-unit-swap.img", sub);
+    snprintf(victim, sizeof(victim), "/dev/shm/pb-unit-swap.img");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    struct pb_run_exec x = {0};
+    struct pb_run_vdev v = {0};
+    v.path = path;
+    v.size = 64.0 * 1024 * 1024;
+    v.is_file = 1;
+    char why[600];
+    /* checked as a plain folder, then swapped for a link to /dev/shm */
+    assert_int_equal(pb_run_vdev_place(path, path, why, sizeof(why)), 0);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(symlink("/dev/shm", sub), 0);
+    int rc = pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why));
+    struct stat st;
+    int made = lstat(victim, &st) == 0;
+    if (made)
+        unlink(victim);
+    assert_int_equal(rc, -1);
+    assert_false(made);
+    assert_int_equal(v.made, 0);
+    assert_string_equal(why, "its folder is really '/dev/shm', in a system "
+                             "folder (/dev); nothing made there");
+    /* a real folder again: made there */
+    assert_int_equal(unlink(sub), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
+                     0);
+    assert_int_equal(pb_run_vdev_file_ours(&v), 1);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
+
+    char sys[64];
+    assert_string_equal(pb_run_system_folder("/lib/x", sys, sizeof(sys)),
+                        "/lib");
+    assert_string_equal(pb_run_system_folder("/libx32/a/b", sys,
+                                             sizeof(sys)),
+                        "/libx32");
+    assert_string_equal(pb_run_system_folder("/var/lib/x", sys, sizeof(sys)),
+                        "/var");
+    assert_null(pb_run_system_folder("/var/tmp/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/var/tmp/a/b", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/etcetera/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/tmp/etc/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/srv/x", sys, sizeof(sys)));
+}
+
+/* ==== issue 40 item 12: holders, on recorded /sys trees ==== */
+
+#define SYSFS_DIR PB_FIXTURES_DIR "/sysfs-block"
+
+/* Build the tree of fixtures/sysfs-block/NAME.tree under root. */
+static void build_tree(const char *root, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s.tree", SYSFS_DIR, name);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char line[1024];
+    while (fgets(line, sizeof(line), fp)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || !line[0])
+            continue;
+        char kind[8], rel[700], val[300] = "";
+        assert_true(sscanf(line, "%7s %699s %299s", kind, rel, val) >= 2);
+        char full[PATH_MAX + 800], cmd[PATH_MAX * 2 + 900];
+        snprintf(full, sizeof(full), "%s/%s", root, rel);
+        char *slash = strrchr(full, '/');
+        *slash = '\0';
+        snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", full);
+        assert_int_equal(system(cmd), 0);
+        *slash = '/';
+        if (!strcmp(kind, "dir")) {
+            assert_int_equal(mkdir(full, 0755), 0);
+        } else if (!strcmp(kind, "link")) {
+            assert_int_equal(symlink(val, full), 0);
+        } else {
+            FILE *f = fopen(full, "w");
+            assert_non_null(f);
+            fprintf(f, "%s\n", val);
+            fclose(f);
+        }
+    }
+    fclose(fp);
+}
+
+static void test_holders_recorded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tree, *mountinfo;
+        unsigned maj, min;
+        const char *why; /* NULL: free */
+    } cases[] = {
+        /* recorded here: the virtio disk holds the root file system */
+        {"vda", "machine", 254, 0, "it is mounted on '/'"},
+        {"vda", "lvm-partition", 254, 0, NULL},
+        {"loop", "machine", 7, 1, NULL},
+        /* by hand: LVM on a partition, the other partition mounted */
+        {"lvm-partition", "lvm-partition", 8, 0,
+         "its partition sda1 is mounted on '/boot'"},
+        {"lvm-partition", "machine", 8, 0,
+         "its partition sda2 is held by /dev/dm-0 (VolGroup00-LogVol00) "
+         "(device mapper, LVM, md or another device built on it)"},
+        {"lvm-pv", "machine", 8, 16,
+         "it is held by /dev/dm-1 (DataVG-crid1lv) (device mapper, LVM, md "
+         "or another device built on it)"},
+        {"md-member", "machine", 8, 32,
+         "it is held by /dev/md0 (device mapper, LVM, md or another device "
+         "built on it)"},
+        /* its /dev name is not its sysfs name: found by number */
+        {"cciss", "machine", 104, 0,
+         "its partition cciss/c0d0p1 is held by /dev/md1 (device mapper, "
+         "LVM, md or another device built on it)"},
+        /* a number the tree does not have: nothing known */
+        {"lvm-pv", "machine", 8, 17, NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char root[] = "/tmp/pb-unit-sysfs-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        build_tree(root, cases[i].tree);
+        char mi[PATH_MAX], why[600] = "";
+        snprintf(mi, sizeof(mi), "%s/%s.mountinfo", SYSFS_DIR,
+                 cases[i].mountinfo);
+        int held = pb_run_device_held(root, cases[i].maj, cases[i].min, mi,
+                                      why, sizeof(why));
+        if (held != (cases[i].why != NULL) ||
+            (cases[i].why && strcmp(why, cases[i].why)))
+            print_error("case %zu (%s): %d '%s'\n", i, cases[i].tree, held,
+                        why);
+        assert_int_equal(held, cases[i].why != NULL);
+        if (cases[i].why)
+            assert_string_equal(why, cases[i].why);
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +441,8 @@ int main(void)
         cmocka_unit_test(test_vdev_file_excl),
         cmocka_unit_test(test_cell_key),
         cmocka_unit_test(test_suspended_advice),
+        cmocka_unit_test(test_vdev_folder_swap),
+        cmocka_unit_test(test_holders_recorded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
