@@ -24,29 +24,35 @@ static int runs_code(const char *key, const char *value)
     return !strcmp(key, "ioengine") && pb_run_fio_engine_execs(value);
 }
 
+/* The next [fio] value that runs a command or loads code, from axis *a,
+ * value *j on: 1 with *a and *j at it, else 0. */
+static int next_code(const struct pb_run_section *f, size_t *a, size_t *j)
+{
+    for (; *a < f->n; (*a)++, *j = 0)
+        for (; *j < f->ax[*a].nvals; (*j)++)
+            if (runs_code(f->ax[*a].key, f->ax[*a].vals[*j]))
+                return 1;
+    return 0;
+}
+
 static int exec_check(const struct pb_run_plan *p, struct pb_err *err)
 {
     const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n; a++)
-        for (size_t j = 0; j < f->ax[a].nvals; j++) {
-            const char *k = f->ax[a].key, *v = f->ax[a].vals[j];
-            if (!runs_code(k, v))
-                continue;
-            if (pb_run_fio_key_class(k) == PB_RUN_FIO_EXEC)
-                return pb_err_set(err, PB_EUSAGE, p->path, f->ax[a].line, 0,
-                                  "fio option '%s' runs a command through "
-                                  "a shell as root; a plan cannot allow "
-                                  "that itself: read it in --dry-run, then "
-                                  "give the run --allow-exec",
-                                  k);
-            return pb_err_set(err, PB_EUSAGE, p->path, f->ax[a].line, 0,
-                              "ioengine=%s runs programs or loads code as "
-                              "root; a plan cannot allow that itself: read "
-                              "it in --dry-run, then give the run "
-                              "--allow-exec",
-                              v);
-        }
-    return PB_OK;
+    size_t a = 0, j = 0;
+    if (!next_code(f, &a, &j))
+        return PB_OK;
+    const char *k = f->ax[a].key, *v = f->ax[a].vals[j];
+    if (pb_run_fio_key_class(k) == PB_RUN_FIO_EXEC)
+        return pb_err_set(err, PB_EUSAGE, p->path, f->ax[a].line, 0,
+                          "fio option '%s' runs a command through a shell "
+                          "as root; a plan cannot allow that itself: read "
+                          "it in --dry-run, then give the run --allow-exec",
+                          k);
+    return pb_err_set(err, PB_EUSAGE, p->path, f->ax[a].line, 0,
+                      "ioengine=%s runs programs or loads code as root; a "
+                      "plan cannot allow that itself: read it in "
+                      "--dry-run, then give the run --allow-exec",
+                      v);
 }
 
 /* ==== the remote template ==== */
@@ -237,26 +243,19 @@ void pb_run_consent_list(const struct pb_run_plan *p,
                          FILE *progress)
 {
     const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n; a++)
-        for (size_t j = 0; j < f->ax[a].nvals; j++) {
-            const char *k = f->ax[a].key, *v = f->ax[a].vals[j];
-            if (!runs_code(k, v))
-                continue;
-            char *msg = pb_xasprintf(
-                "%s:%ld: %s=%s %s as root, allowed by --allow-exec", p->path,
-                f->ax[a].line, k, v,
-                pb_run_fio_key_class(k) == PB_RUN_FIO_EXEC
-                    ? "is a command fio runs through a shell"
-                : !strcmp(v, "exec") ? "runs programs"
-                                     : "loads code");
-            if (progress) {
-                fputs("poolbench: warning: ", progress);
-                pb_fput_term(msg, progress);
-                fputc('\n', progress);
-            }
-            pb_run_note(x, "warning: %s", msg);
-            free(msg);
-        }
+    for (size_t a = 0, j = 0; next_code(f, &a, &j); j++) {
+        const char *k = f->ax[a].key, *v = f->ax[a].vals[j];
+        const char *what = pb_run_fio_key_class(k) == PB_RUN_FIO_EXEC
+                               ? "is a command fio runs through a shell"
+                           : !strcmp(v, "exec") ? "runs programs"
+                                                : "loads code";
+        char *msg = pb_xasprintf("%s:%ld: %s=%s %s as root, allowed by "
+                                 "--allow-exec",
+                                 p->path, f->ax[a].line, k, v, what);
+        pb_run_say(progress, "poolbench: warning: %s", msg);
+        pb_run_note(x, "warning: %s", msg);
+        free(msg);
+    }
     if (p->hosts.remote) {
         struct pb_buf t = PB_BUF_INIT;
         pb_run_quote(&t, (const char *const *)p->hosts.remote);
