@@ -643,54 +643,11 @@ static int finish(struct parse_ctx *c)
     return 1;
 }
 
-/* A plan is UTF-8 text without control characters (tab, and CR before
- * LF, aside): an ESC, BEL or CR in a value or a vdev path could hide, on
- * the terminal of whoever reviews the plan or its dry run, what it runs.
- * PB_OK, or PB_EUSAGE at the line and column of the first such byte. */
-static int text_check(const char *path, const char *text, struct pb_err *err)
-{
-    long line = 1, col = 1;
-    const unsigned char *s = (const unsigned char *)text;
-    while (*s) {
-        size_t k = 1;
-        if (*s == '\n') {
-            line++;
-            col = 1;
-            s++;
-            continue;
-        }
-        if ((*s < 0x20 && *s != '\t' && !(*s == '\r' && s[1] == '\n')) ||
-            *s == 0x7f)
-            return pb_err_set(err, PB_EUSAGE, path, line, col,
-                              "control character 0x%02x in the plan (a "
-                              "plan is text: ESC, BEL, CR and the like "
-                              "could hide what it runs)",
-                              *s);
-        if (*s >= 0x80) {
-            k = pb_utf8_len(s, 4);
-            if (k == 0)
-                return pb_err_set(err, PB_EUSAGE, path, line, col,
-                                  "byte 0x%02x is not UTF-8 (a plan is "
-                                  "UTF-8 text)",
-                                  *s);
-            if (k == 2 && s[0] == 0xc2 && s[1] < 0xa0)
-                return pb_err_set(err, PB_EUSAGE, path, line, col,
-                                  "control character U+%04X in the plan "
-                                  "(a plan is text: control characters "
-                                  "could hide what it runs)",
-                                  (unsigned)s[1]);
-        }
-        s += k;
-        col++;
-    }
-    return PB_OK;
-}
-
 int pb_run_plan_parse(const char *path, const char *text,
                       struct pb_run_plan **out, struct pb_err *err)
 {
     *out = NULL;
-    if (text_check(path, text, err) != PB_OK)
+    if (pb_run_plan_text_check(path, text, err) != PB_OK)
         return err->code;
     struct pb_run_plan *p = pb_xcalloc(1, sizeof(*p));
     p->path = pb_xstrdup(path);

@@ -382,6 +382,11 @@ int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
 void pb_run_cell_key(const struct pb_run_plan *p, size_t i, char out[17]);
 
 /* run/safety.c */
+/* Is the plan text UTF-8 without control characters (tab, and CR before
+ * LF, aside)? PB_OK, or PB_EUSAGE at the line and column of the first
+ * byte that is not (an ESC or CR could hide what the plan runs). */
+int pb_run_plan_text_check(const char *path, const char *text,
+                           struct pb_err *err) PB_WUR;
 /* The canonical form of an absolute path: realpath of its folder (when it
  * exists; else '//', '/./' and '..' taken out) plus its base name. */
 void pb_run_canon_path(const char *in, char *out, size_t n);

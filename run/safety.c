@@ -1,7 +1,9 @@
-/* The run module's guards on what a plan names: vdev paths made canonical
- * (so '/x' and '//x', or a path through a symlinked folder, are seen as one
- * file) and vdev file sizes held to the free space of their file system.
- * See docs/threat-model.md, "The run module". */
+/* The run module's guards on what a plan names: its text without control
+ * characters, vdev paths made canonical (so '/x' and '//x', or a path
+ * through a symlinked folder, are seen as one file) and kept out of
+ * system folders, vdev file sizes held to the free space of their file
+ * system, real devices not held by another. See docs/threat-model.md,
+ * "The run module" and "Consent". */
 #define _GNU_SOURCE
 #include "run/run_int.h"
 
@@ -80,6 +82,52 @@ static void parent_of(const char *path, char *dir, size_t n)
         slash[1] = '\0';
     else if (slash)
         *slash = '\0';
+}
+
+/* ==== the plan's text ==== */
+
+/* A plan is UTF-8 text without control characters (tab, and CR before
+ * LF, aside): an ESC, BEL or CR in a value or a vdev path could hide, on
+ * the terminal of whoever reviews the plan or its dry run, what it runs.
+ * PB_OK, or PB_EUSAGE at the line and column of the first such byte. */
+int pb_run_plan_text_check(const char *path, const char *text,
+                           struct pb_err *err)
+{
+    long line = 1, col = 1;
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        size_t k = 1;
+        if (*s == '\n') {
+            line++;
+            col = 1;
+            s++;
+            continue;
+        }
+        if ((*s < 0x20 && *s != '\t' && !(*s == '\r' && s[1] == '\n')) ||
+            *s == 0x7f)
+            return pb_err_set(err, PB_EUSAGE, path, line, col,
+                              "control character 0x%02x in the plan (a "
+                              "plan is text: ESC, BEL, CR and the like "
+                              "could hide what it runs)",
+                              *s);
+        if (*s >= 0x80) {
+            k = pb_utf8_len(s, 4);
+            if (k == 0)
+                return pb_err_set(err, PB_EUSAGE, path, line, col,
+                                  "byte 0x%02x is not UTF-8 (a plan is "
+                                  "UTF-8 text)",
+                                  *s);
+            if (k == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+                return pb_err_set(err, PB_EUSAGE, path, line, col,
+                                  "control character U+%04X in the plan "
+                                  "(a plan is text: control characters "
+                                  "could hide what it runs)",
+                                  (unsigned)s[1]);
+        }
+        s += k;
+        col++;
+    }
+    return PB_OK;
 }
 
 /* ==== where a vdev file may be ==== */
