@@ -20,7 +20,8 @@ static const char usage_text[] =
     "                     [--yes] [--resume] [--zfs openzfs|zfs-fuse]\n"
     "                     [--on-failure continue|stop] [--time-scale F]\n"
     "                     [--zfs-timeout SECONDS] [--stall-timeout SECONDS]\n"
-    "                     [--allow-remote-command]\n"
+    "                     [--allow-exec] [--allow-remote-command]\n"
+    "                     [--ssh PROGRAM]\n"
     "       poolbench run --cleanup [RUNID] [-o|--output DIR] [-n|--dry-run]\n"
     "\n"
     "Run the plan's matrix of pool layouts, dataset or zvol properties and\n"
@@ -58,8 +59,15 @@ static const char usage_text[] =
     "                 SECONDS (default 300; 0 = never): the cell fails.\n"
     "                 A full file system under a vdev file stops it after\n"
     "                 10 s: the pool's I/O is suspended, the run stops\n"
+    "  --allow-exec   let the plan's [fio] run commands or load code as\n"
+    "                 root (exec_prerun, exec_postrun, ioengine=exec,\n"
+    "                 external:LIB): read them in --dry-run first; a plan\n"
+    "                 cannot allow this itself\n"
     "  --allow-remote-command\n"
-    "                 let [hosts] remote name a program other than ssh\n"
+    "                 run the plan's [hosts] remote template as written\n"
+    "                 (else: ssh, its allow-listed options and {host})\n"
+    "  --ssh PROGRAM  the ssh a [hosts] remote template's 'ssh' runs (an\n"
+    "                 absolute path; default: ssh on PATH)\n"
     "  --cleanup      instead of running a plan, remove what run RUNID (or\n"
     "                 the runs of -o DIR) left behind: see below\n"
     "  -h, --help     show this help\n"
@@ -285,6 +293,8 @@ int cmd_run(int argc, char **argv)
         {"zfs-timeout", required_argument, NULL, 'T'},
         {"stall-timeout", required_argument, NULL, 'S'},
         {"allow-remote-command", no_argument, NULL, 'A'},
+        {"allow-exec", no_argument, NULL, 'X'},
+        {"ssh", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -363,6 +373,15 @@ int cmd_run(int argc, char **argv)
         case 'A':
             ro.allow_remote_command = 1;
             break;
+        case 'X':
+            ro.allow_exec = 1;
+            break;
+        case 's':
+            if (optarg[0] != '/')
+                return cli_usage_error("run", "--ssh wants an absolute path "
+                                       "(the ssh to run), got '%s'", optarg);
+            ro.ssh = optarg;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             fputs(usage_text2, stdout);
@@ -373,7 +392,8 @@ int cmd_run(int argc, char **argv)
     }
     if (cleanup) {
         if (ro.resume || ro.yes || dbset || ro.impl || ro.on_failure ||
-            scale != 1 || ro.zfs_timeout || stall_set)
+            scale != 1 || ro.zfs_timeout || stall_set || ro.allow_exec ||
+            ro.allow_remote_command || ro.ssh)
             return cli_usage_error("run", "--cleanup takes only RUNID, -o "
                                    "DIR and --dry-run");
         return run_cleanup(argc, argv, ro.dir, ro.dry_run);
@@ -391,7 +411,10 @@ int cmd_run(int argc, char **argv)
         pb_err_print(&err, stderr);
         return err.code == PB_EIO ? 3 : 2;
     }
-    if (pb_run_plan_scale(plan, scale, &err) != PB_OK) {
+    /* the consent the plan needs from the command line, before the
+     * database is opened (or made) */
+    if (pb_run_plan_scale(plan, scale, &err) != PB_OK ||
+        pb_run_consent_check(plan, &ro, &err) != PB_OK) {
         pb_run_plan_free(plan);
         return cli_fail(&err);
     }

@@ -112,7 +112,7 @@ _poolbench()
                 local IFS=$'\n'
                 COMPREPLY+=($(compgen -d -- "$cur"))
             fi ;;
-        --db | --rules | --configs | --pdf | --source) _poolbench_files ;;
+        --db | --rules | --configs | --pdf | --source | --ssh) _poolbench_files ;;
         esac
         return 0
     fi

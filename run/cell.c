@@ -333,12 +333,11 @@ void pb_run_progress(struct run *r, const struct pb_run_cell *c,
             per * (double)left -
                 (rep > 1 ? per * (double)(rep - 1) / (double)r->p->repeats : 0),
             t, sizeof(t));
-    fprintf(r->o->progress, "cell %zu/%zu %s %s", c->index + 1, r->p->ncells,
-            label, test);
+    char reps[64] = "";
     if (r->p->repeats > 1)
-        fprintf(r->o->progress, " repeat %ld/%ld", rep, r->p->repeats);
-    fprintf(r->o->progress, " elapsed %s eta %s\n", e, t);
-    fflush(r->o->progress);
+        snprintf(reps, sizeof(reps), " repeat %ld/%ld", rep, r->p->repeats);
+    pb_run_say(r->o->progress, "cell %zu/%zu %s %s%s elapsed %s eta %s",
+               c->index + 1, r->p->ncells, label, test, reps, e, t);
 }
 
 /* The pool of a new pool combination: created, and zvol support probed
@@ -644,9 +643,9 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
         if (r->o->progress) {
             struct pb_buf h = PB_BUF_INIT;
             pb_run_headline(set, &tel, &h);
-            fprintf(r->o->progress, "cell %zu/%zu %s %s: %s\n", c->index + 1,
-                    r->p->ncells, label, test, pb_buf_str(&h));
-            fflush(r->o->progress);
+            pb_run_say(r->o->progress, "cell %zu/%zu %s %s: %s",
+                       c->index + 1, r->p->ncells, label, test,
+                       pb_buf_str(&h));
             pb_buf_release(&h);
         }
         if (set != sets[0])

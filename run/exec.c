@@ -65,6 +65,20 @@ static int plain_char(char c)
            (c >= '0' && c <= '9') || strchr("_./:=,+@%-", c);
 }
 
+/* Bytes a terminal would act on (C0, DEL, C1) or that are not UTF-8:
+ * how many at p (the UTF-8 sequence's length for C1), else 0. */
+static size_t term_unsafe(const unsigned char *p)
+{
+    if (*p < 0x20 || *p == 0x7f)
+        return 1;
+    if (*p < 0x80)
+        return 0;
+    size_t k = pb_utf8_len(p, 4);
+    if (k == 0)
+        return 1;
+    return k == 2 && p[0] == 0xc2 && p[1] < 0xa0 ? 2 : 0;
+}
+
 void pb_run_quote(struct pb_buf *b, const char *const *argv)
 {
     for (size_t i = 0; argv[i]; i++) {
@@ -78,14 +92,27 @@ void pb_run_quote(struct pb_buf *b, const char *const *argv)
             pb_buf_puts(b, s);
             continue;
         }
+        /* single quotes; what a terminal would act on leaves them as
+         * bash's $'\xHH' (the line still reads back as the same argv,
+         * and no raw ESC, BEL or CR reaches a terminal or the log) */
         pb_buf_putc(b, '\'');
-        for (const char *p = s; *p; p++) {
-            if (*p == '\'')
+        for (const unsigned char *p = (const unsigned char *)s; *p;) {
+            size_t k = term_unsafe(p);
+            if (*p == '\'') {
                 pb_buf_puts(b, "'\\''");
-            else if (*p == '\n')
+            } else if (*p == '\n') {
                 pb_buf_puts(b, "'$'\\n''");
-            else
-                pb_buf_putc(b, *p);
+            } else if (k) {
+                pb_buf_puts(b, "'$'");
+                for (size_t j = 0; j < k; j++)
+                    pb_buf_printf(b, "\\x%02x", p[j]);
+                pb_buf_puts(b, "''");
+                p += k;
+                continue;
+            } else {
+                pb_buf_putc(b, (char)*p);
+            }
+            p++;
         }
         pb_buf_putc(b, '\'');
     }
@@ -176,20 +203,42 @@ const char *pb_run_res_why(const struct pb_run_res *r, char *buf, size_t n)
     return buf;
 }
 
-void pb_run_note(struct pb_run_exec *x, const char *fmt, ...)
+/* Write "PREFIX" + the formatted text + "\n" to each of fps[0..n) that is
+ * not NULL, the text through pb_fput_term: paths, plan values and
+ * commands' messages reach a terminal or the log without a control
+ * character (as \xHH), on one line. */
+static void say(FILE *const *fps, size_t n, const char *prefix,
+                const char *fmt, va_list ap)
 {
-    va_list ap;
-    FILE *fps[2] = {x->dry_run ? x->dry : NULL, x->log};
-    for (int i = 0; i < 2; i++) {
+    char *msg;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        msg = NULL;
+    for (size_t i = 0; i < n; i++) {
         if (!fps[i])
             continue;
-        fputs("# ", fps[i]);
-        va_start(ap, fmt);
-        vfprintf(fps[i], fmt, ap);
-        va_end(ap);
+        fputs(prefix, fps[i]);
+        pb_fput_term(msg ? msg : "(out of memory)", fps[i]);
         fputc('\n', fps[i]);
         fflush(fps[i]);
     }
+    free(msg);
+}
+
+void pb_run_note(struct pb_run_exec *x, const char *fmt, ...)
+{
+    FILE *fps[2] = {x->dry_run ? x->dry : NULL, x->log};
+    va_list ap;
+    va_start(ap, fmt);
+    say(fps, 2, "# ", fmt, ap);
+    va_end(ap);
+}
+
+void pb_run_say(FILE *fp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(&fp, 1, "", fmt, ap);
+    va_end(ap);
 }
 
 static double now_s(void)
@@ -396,8 +445,10 @@ int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
         char why[160] = "";
         if (res->status != 0)
             pb_run_res_why(res, why, sizeof(why));
-        fprintf(x->log, "  # exit %d, %.2f s%s%s\n", res->status,
-                now_s() - t0, *why ? ": " : "", why);
+        fprintf(x->log, "  # exit %d, %.2f s%s", res->status, now_s() - t0,
+                *why ? ": " : "");
+        pb_fput_term(why, x->log); /* a command's own words, escaped */
+        fputc('\n', x->log);
         fflush(x->log);
     }
     pb_buf_release(&line);

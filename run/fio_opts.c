@@ -1,11 +1,17 @@
-/* Which fio options a plan's [fio] section may pass to fio (run as root):
- * workload, buffer and timing options only. Options that run commands
- * (exec_prerun, exec_postrun, the exec and external engines) need
- * `[plan] allow_exec = yes`; options that read or write files outside
- * the pool (logs, iologs, triggers, opendir, ioscheduler) are refused;
- * filename and directory are set by poolbench inside the pool's mount. */
+/* Which fio options a plan's [fio] section may pass to fio (run as root),
+ * and which values: workload, buffer and timing options only. Options
+ * that run commands or load code (exec_prerun, exec_postrun, the exec
+ * and external engines, an engine named by a library path) need the
+ * run's --allow-exec (run/consent.c); options that read or write files
+ * outside the pool (logs, iologs, triggers, opendir, ioscheduler, the
+ * 'FILE' form of buffer_pattern and verify_pattern) are refused, and so
+ * are engines that are not fio's own file engines; filename and
+ * directory are set by poolbench inside the pool's mount. The review of
+ * the list is in docs/plan-format.md. */
 #include "run/run_int.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The allow-list, documented in docs/plan-format.md. */
@@ -56,6 +62,17 @@ static const char *const allowed[] = {
 static const char *const exec_family[] = {"exec_prerun", "exec_postrun",
                                           NULL};
 
+/* fio's own engines that do I/O on the files poolbench names: not the
+ * network engines (net, netsplice, rbd, rdma, nbd, gfapi, http, nfs),
+ * nor those for devices or other file systems (sg, dev-dax, libpmem,
+ * pmemblk, e4defrag), nor cpuio. Any name fio does not know it loads
+ * with dlopen(): `ioengine=/tmp/x.so` runs the library's constructors
+ * as root, in the run and in `fio --enghelp=VALUE` (fio 3.33). */
+static const char *const engines[] = {
+    "sync",  "psync", "vsync",  "pvsync",    "pvsync2",  "libaio",
+    "io_uring", "posixaio", "mmap", "splice", "null", "falloc",
+    "filecreate", "filestat", "filedelete", "ftruncate", NULL};
+
 static int listed(const char *k, const char *const *list)
 {
     for (size_t i = 0; list[i]; i++)
@@ -73,5 +90,63 @@ int pb_run_fio_key_class(const char *key)
 
 int pb_run_fio_engine_execs(const char *value)
 {
-    return !strcmp(value, "exec") || !strncmp(value, "external", 8);
+    /* exec runs programs; external:LIB and a path load a library */
+    return !strcmp(value, "exec") || !strncmp(value, "external", 8) ||
+           strchr(value, '/') != NULL;
+}
+
+/* buffer_pattern, verify_pattern: fio's pattern (lib/pattern.c) is a run
+ * of "string", 0xHEX, decimal and %o parts; a 'quoted' part is a file
+ * fio opens and copies into the data (as root: any mode-600 secret into
+ * the pool, readable while the run lasts). The file form is refused. */
+static int pattern_check(const char *v, char *why, size_t n)
+{
+    for (const char *p = v; *p;) {
+        if (*p == '"') {
+            const char *q = strchr(p + 1, '"');
+            if (!q) {
+                snprintf(why, n, "unterminated \"string\"");
+                return -1;
+            }
+            p = q + 1;
+        } else if (*p == '\'') {
+            snprintf(why, n, "'...' is fio's file form (fio, as root, "
+                     "would copy that file into the pool's data); write "
+                     "the pattern as 0xHEX, a decimal number or a "
+                     "\"string\"");
+            return -1;
+        } else if (p[0] == '%' && p[1] == 'o') {
+            p += 2;
+        } else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+                   isxdigit((unsigned char)p[2])) {
+            for (p += 2; isxdigit((unsigned char)*p); p++)
+                ;
+        } else if (isdigit((unsigned char)*p) ||
+                   (*p == '-' && isdigit((unsigned char)p[1]))) {
+            for (p++; isdigit((unsigned char)*p); p++)
+                ;
+        } else {
+            snprintf(why, n, "'%c' is not part of a fio pattern (0xHEX, "
+                     "decimal numbers, \"string\" and %%o)", *p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pb_run_fio_value_check(const char *key, const char *value, char *why,
+                           size_t n)
+{
+    if (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern"))
+        return pattern_check(value, why, n);
+    if (!strcmp(key, "ioengine") && !listed(value, engines) &&
+        !pb_run_fio_engine_execs(value)) {
+        snprintf(why, n, "is not an engine a plan may use (fio's file "
+                 "engines: sync, psync, vsync, pvsync, pvsync2, libaio, "
+                 "io_uring, posixaio, mmap, splice, null, falloc, "
+                 "filecreate, filestat, filedelete, ftruncate; fio loads "
+                 "any other name as a library)");
+        return -1;
+    }
+    return 0;
 }

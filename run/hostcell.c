@@ -23,6 +23,11 @@ void pb_run_hosts_setup(struct run *r)
         struct pb_run_hostrun *h = &r->hosts[i];
         h->p = pb_run_host_plan(p, i);
         h->remote = pb_run_hosts_remote(p, i);
+        if (h->remote && r->o->ssh && !strcmp(h->remote[0], "ssh")) {
+            /* --ssh PROGRAM: the ssh of the command line, not PATH's */
+            free(h->remote[0]);
+            h->remote[0] = pb_xstrdup(r->o->ssh);
+        }
         h->x = r->x;
         h->x.watch = NULL;
         h->x.watch_ctx = NULL;
@@ -76,9 +81,9 @@ static void host_fail(struct run *r, struct pb_run_hostrun *h, const char *why)
         return;
     pb_run_sfmt(h->why, sizeof(h->why), "%s", why);
     pb_run_note(&r->x, "host %s failed: %s", h->x.host, why);
-    if (r->o->progress && !r->x.dry_run)
-        fprintf(r->o->progress, "poolbench: host %s failed: %s\n", h->x.host,
-                why);
+    if (!r->x.dry_run)
+        pb_run_say(r->o->progress, "poolbench: host %s failed: %s",
+                   h->x.host, why);
 }
 
 /* The job file of host h: the cell's fio options, one a line, under one
@@ -105,10 +110,10 @@ static int write_job(struct run *r, struct pb_run_hostrun *h,
     pb_buf_puts(&b, "group_reporting=1\n");
     int rc = 0;
     if (r->x.dry_run) {
-        fprintf(r->x.dry, "# job file %s:\n", path);
+        pb_run_note(&r->x, "job file %s:", path);
         for (const char *q = pb_buf_str(&b); *q;) {
             size_t k = strcspn(q, "\n");
-            fprintf(r->x.dry, "#   %.*s\n", (int)k, q);
+            pb_run_note(&r->x, "  %.*s", (int)k, q);
             q += k + (q[k] == '\n');
         }
     } else
@@ -506,10 +511,9 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
                      pb_buf_str(&missing));
         pb_run_note(&r->x, "cell %zu/%zu kept partial: %s", c->index + 1,
                     r->p->ncells, pb_buf_str(&missing));
-        if (r->o->progress)
-            fprintf(r->o->progress, "cell %zu/%zu %s %s partial: %s\n",
-                    c->index + 1, r->p->ncells, label, test,
-                    pb_buf_str(&missing));
+        pb_run_say(r->o->progress, "cell %zu/%zu %s %s partial: %s",
+                   c->index + 1, r->p->ncells, label, test,
+                   pb_buf_str(&missing));
     }
     r->sum->done++;
     r->ran++;

@@ -6,9 +6,12 @@
 #define _GNU_SOURCE
 #include "run/run_int.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #define MAX_HOSTS 64
 
@@ -226,6 +229,40 @@ static int set_remote(struct pb_run_hosts *hs, const char *v, long line,
     return 0;
 }
 
+/* Is a server entry on this machine: a loopback address (127.0.0.0/8,
+ * ::1, ::ffff:127.x), localhost, or this machine's own name (gethostname,
+ * or its first label)? With remote = local its pool is made here. */
+int pb_run_host_is_local(const struct pb_run_host *h)
+{
+    static const char *const loop[] = {"localhost", "localhost.localdomain",
+                                       "ip6-localhost", "ip6-loopback",
+                                       NULL};
+    if (h->sock)
+        return 1;
+    struct in_addr a4;
+    struct in6_addr a6;
+    if (inet_pton(AF_INET, h->name, &a4) == 1)
+        return (ntohl(a4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, h->name, &a6) == 1) {
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0, 0, 0xff, 0xff};
+        if (!memcmp(&a6, &in6addr_loopback, sizeof(a6)))
+            return 1;
+        return !memcmp(a6.s6_addr, mapped, 12) && a6.s6_addr[12] == 127;
+    }
+    for (size_t i = 0; loop[i]; i++)
+        if (!strcasecmp(h->name, loop[i]))
+            return 1;
+    char me[256] = "";
+    if (gethostname(me, sizeof(me) - 1) != 0 || !*me)
+        return 0;
+    if (!strcasecmp(h->name, me))
+        return 1;
+    size_t short_len = strcspn(me, ".");
+    return me[short_len] && strlen(h->name) == short_len &&
+           !strncasecmp(h->name, me, short_len);
+}
+
 int pb_run_hosts_pair(struct pb_run_hosts *h, const char *key,
                       const char *value, int cont, long line, const char *path,
                       struct pb_err *err)
@@ -299,6 +336,23 @@ int pb_run_hosts_finish(struct pb_run_plan *p, struct pb_err *err)
                              "is not allowed with [hosts] (job files are "
                              "sent as written, with no ${VAR} expansion)",
                              f->ax[a].key);
+    /* remote = local makes every server's pool here: a server elsewhere
+     * would be sent job files naming this machine's pool paths (and write
+     * into its own root file system), its results describing a pool that
+     * was never used */
+    for (size_t i = 0; i < h->n && !h->remote; i++)
+        if (!pb_run_host_is_local(&h->h[i])) {
+            char me[256] = "";
+            if (gethostname(me, sizeof(me) - 1) != 0)
+                me[0] = '\0';
+            return hfail(err, p->path, h->h[i].line,
+                         "servers: '%s' is not this machine, but remote = "
+                         "local makes its pool here (with local: loopback "
+                         "addresses, localhost, this machine's name '%s' "
+                         "or sock:PATH; a server elsewhere needs a remote "
+                         "template like: ssh -o BatchMode=yes {host})",
+                         h->h[i].entry, me);
+        }
     return 0;
 }
 

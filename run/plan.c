@@ -268,8 +268,12 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
                 else if (sz < 64.0 * 1024 * 1024)
                     fail(c, line, "'%s': '%s' is smaller than 64M, the "
                          "smallest vdev ZFS accepts", key, tok + pre);
-                char canon[PATH_MAX];
+                char canon[PATH_MAX], why[PATH_MAX * 2 + 300];
                 pb_run_canon_path(tok + pre, canon, sizeof(canon));
+                if (!c->err->code && tok[pre] == '/' &&
+                    pb_run_vdev_place(tok + pre, canon, why,
+                                      sizeof(why)) != 0)
+                    fail(c, line, "'%s': %s", key, why);
                 d.path = pb_xstrdup(canon);
                 d.size = sz;
                 d.is_file = 1;
@@ -473,21 +477,20 @@ static int validate_axes(struct parse_ctx *c)
                         a->key);
         if (strchr(a->key, ':') || strchr(a->key, '.'))
             return fail(c, a->line, "bad fio option '%s'", a->key);
-        int cls = pb_run_fio_key_class(a->key);
-        if (cls == PB_RUN_FIO_REFUSED)
+        if (pb_run_fio_key_class(a->key) == PB_RUN_FIO_REFUSED)
             return fail(c, a->line, "fio option '%s' is not allowed in a "
                         "plan (see the list in docs/plan-format.md: fio runs "
                         "as root, and options that run programs or touch "
                         "files outside the pool are refused)", a->key);
-        if (cls == PB_RUN_FIO_EXEC && !p->allow_exec)
-            return fail(c, a->line, "fio option '%s' runs a command through "
-                        "a shell as root; set [plan] allow_exec = yes to "
-                        "allow it", a->key);
-        for (size_t j = 0; j < a->nvals && !strcmp(a->key, "ioengine"); j++)
-            if (pb_run_fio_engine_execs(a->vals[j]) && !p->allow_exec)
-                return fail(c, a->line, "ioengine=%s runs programs or loads "
-                            "code as root; set [plan] allow_exec = yes to "
-                            "allow it", a->vals[j]);
+        /* commands (exec_prerun, ioengine=exec, ...) are the run's
+         * --allow-exec to allow: run/consent.c */
+        for (size_t j = 0; j < a->nvals; j++) {
+            char why[300];
+            if (pb_run_fio_value_check(a->key, a->vals[j], why,
+                                       sizeof(why)) != 0)
+                return fail(c, a->line, "%s=%s: %s", a->key, a->vals[j],
+                            why);
+        }
         if (!strcmp(a->key, "size"))
             have_fio_size = 1;
     }
@@ -583,15 +586,13 @@ static int finish(struct parse_ctx *c)
                         "or skip, got '%s'", c->vals[9]);
         p->skip_unsupported = skip;
     }
-    if (c->vals[10]) {
-        int yes = !strcmp(c->vals[10], "yes")  ? 1
-                  : !strcmp(c->vals[10], "no") ? 0
-                                               : -1;
-        if (yes < 0)
-            return fail(c, c->plan_line[10], "allow_exec must be yes or no, "
-                        "got '%s'", c->vals[10]);
-        p->allow_exec = yes;
-    }
+    /* a plan cannot opt itself into running commands: that consent is
+     * the run's --allow-exec (no = the default, kept for old plans) */
+    if (c->vals[10] && strcmp(c->vals[10], "no"))
+        return fail(c, c->plan_line[10], "allow_exec = %s: a plan cannot "
+                    "allow itself to run commands; the person running it "
+                    "gives --allow-exec (after reading them in --dry-run)",
+                    c->vals[10]);
     if (!c->vals[5])
         return fail(c, 0, "[plan] needs 'vdevs' (file:PATH:SIZE or /dev/... "
                     "list)");
@@ -646,6 +647,8 @@ int pb_run_plan_parse(const char *path, const char *text,
                       struct pb_run_plan **out, struct pb_err *err)
 {
     *out = NULL;
+    if (pb_run_plan_text_check(path, text, err) != PB_OK)
+        return err->code;
     struct pb_run_plan *p = pb_xcalloc(1, sizeof(*p));
     p->path = pb_xstrdup(path);
     p->zvol = -1;

@@ -220,6 +220,11 @@ static int engine_option(struct checker *k, const char *key)
         if (strcmp(sec->ax[a].key, "ioengine"))
             continue;
         for (size_t j = 0; j < sec->ax[a].nvals && !found; j++) {
+            /* fio --enghelp=LIB loads LIB (its constructors run): never
+             * for an engine that loads code, not even with --allow-exec
+             * (a dry run runs nothing of the plan) */
+            if (pb_run_fio_engine_execs(sec->ax[a].vals[j]))
+                continue;
             char *arg = pb_xasprintf("--enghelp=%s", sec->ax[a].vals[j]);
             const char *argv[] = {"fio", arg, NULL};
             query(k->x, NULL, argv, &out);

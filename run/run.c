@@ -60,8 +60,7 @@ void pb_run_warn(struct run *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    if (r->o->progress)
-        fprintf(r->o->progress, "poolbench: warning: %s\n", msg);
+    pb_run_say(r->o->progress, "poolbench: warning: %s", msg);
     pb_run_note(&r->x, "warning: %s", msg);
 }
 
@@ -198,26 +197,6 @@ void pb_run_cleanup_command(const struct pb_run_summary *sum, struct pb_buf *b)
 
 /* ==== the run ==== */
 
-/* [plan] allow_exec = yes and a [fio] option that runs commands: say so
- * before anything runs. */
-static void exec_warning(struct run *r)
-{
-    const struct pb_run_section *f = &r->p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n; a++) {
-        int ex = pb_run_fio_key_class(f->ax[a].key) == PB_RUN_FIO_EXEC;
-        for (size_t j = 0; j < f->ax[a].nvals && !ex; j++)
-            ex = !strcmp(f->ax[a].key, "ioengine") &&
-                 pb_run_fio_engine_execs(f->ax[a].vals[j]);
-        if (ex)
-            pb_run_warn(
-                r,
-                "%s:%ld: fio option '%s' runs commands as root "
-                "(through a shell for exec_prerun/exec_postrun): allowed "
-                "by [plan] allow_exec = yes",
-                r->p->path, f->ax[a].line, f->ax[a].key);
-    }
-}
-
 static void make_dir(struct run *r)
 {
     const char *d = r->o->dir;
@@ -294,6 +273,10 @@ int pb_run_execute(const struct pb_run_plan *plan,
     size_t *order = NULL;
     struct pb_buf cellorder = PB_BUF_INIT;
 
+    /* what the plan may do only with the consent of the person running
+     * it: before anything else, in a dry run too */
+    if (pb_run_consent_check(plan, opts, err) != PB_OK)
+        goto done;
     if (!opts->dry_run) {
         if (geteuid() != 0) {
             pb_err_set(err, PB_ERUN, NULL, 0, 0,
@@ -309,17 +292,6 @@ int pb_run_execute(const struct pb_run_plan *plan,
             goto done;
         if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
             goto done;
-    }
-    if (plan->hosts.remote && !opts->allow_remote_command) {
-        const char *w = strrchr(plan->hosts.remote[0], '/');
-        w = w ? w + 1 : plan->hosts.remote[0];
-        if (strcmp(w, "ssh")) {
-            pb_err_set(err, PB_EUSAGE, plan->path, plan->hosts.remote_line,
-                       0, "remote: the template runs '%s', not ssh: a plan "
-                       "names no other program unless the run is given "
-                       "--allow-remote-command", plan->hosts.remote[0]);
-            goto done;
-        }
     }
     for (size_t i = 0; i < plan->hosts.n && !err->code; i++) {
         /* each server's vdev files, where they are made here */
@@ -408,7 +380,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
                         plan->time_scale);
         if (!r->x.dry_run)
             pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
-        exec_warning(r);
+        pb_run_consent_list(plan, opts, &r->x, opts->progress);
     }
     if (preflight(r) != 0)
         goto done;

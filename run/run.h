@@ -97,8 +97,17 @@ struct pb_run_opts {
                            that); 0 = 30 */
     double stall_timeout; /* seconds without any I/O by fio before it is
                              stopped and its cell fails (run/stall.c);
-                             0 = never */    int allow_remote_command; /* [hosts] remote = a template whose first
-                                 word is not ssh: allowed (else refused) */
+                             0 = never */
+    /* Consent from the person at the keyboard (run/consent.c): a plan is
+     * a file people share, so nothing in it widens what a run may do. */
+    int allow_remote_command; /* --allow-remote-command: [hosts] remote
+                                 runs as written (else: ssh and its
+                                 allow-listed options only) */
+    int allow_exec;       /* --allow-exec: [fio] may run commands or load
+                             code (exec_prerun, exec_postrun,
+                             ioengine=exec/external:); else refused */
+    const char *ssh;      /* --ssh PROGRAM: the absolute path run for a
+                             template's 'ssh'; NULL = ssh on PATH */
 };
 
 /* What a run did; filled by pb_run_execute even when it fails. */
@@ -118,10 +127,23 @@ struct pb_run_summary {
     char dir[4096];     /* the output folder used (absolute) */
     char run_id[64];    /* the owner mark of this run's pools */
     char suspended[1024]; /* a pool suspended: what to do, for the ZFS in
-                             use; else "" */    size_t partial;     /* [hosts]: cells kept with some servers' parts
+                             use; else "" */
+    size_t partial;     /* [hosts]: cells kept with some servers' parts
                            failed (flag.partial; counted in done) */
     char partial_why[1024]; /* ... "cell 2: HOST (why); ..." */
 };
+
+/* What a plan may do only when the person running it says so on the
+ * command line (a plan is a file people share): [fio] options that run
+ * commands or load code (opts->allow_exec), a [hosts] remote template
+ * other than ssh with its allow-listed options and one destination
+ * (opts->allow_remote_command), an ssh other than PATH's (opts->ssh,
+ * absolute). PB_OK, or PB_EUSAGE naming the plan's line. pb_run_execute
+ * checks it first (in a dry run too); a caller may check it before
+ * opening anything. */
+int pb_run_consent_check(const struct pb_run_plan *plan,
+                         const struct pb_run_opts *opts, struct pb_err *err)
+    PB_WUR;
 
 /* Run (or, with opts->dry_run, list) every cell of plan. Returns PB_OK when
  * every cell ran or was recorded as skipped; PB_EUSAGE for a refused plan

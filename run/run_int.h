@@ -90,8 +90,6 @@ struct pb_run_plan {
     double time_scale;    /* pb_run_plan_scale(): 1 = as written */
     unsigned logs;        /* [fio] log = bw, iops, lat, hist: PB_RUN_LOG_*
                              bits (fio logs written and ingested) */
-    int allow_exec;       /* allow_exec = yes: [fio] may run commands
-                             (exec_prerun, ioengine=exec, ...) */
     int skip_unsupported; /* on_unsupported = skip: cells using what this
                              ZFS or fio lacks are recorded as skipped
                              (default error: the plan is refused) */
@@ -117,6 +115,9 @@ int pb_run_hosts_pair(struct pb_run_hosts *h, const char *key,
  * (file vdevs only, no [fio] log). 0, or -1 with err. */
 int pb_run_hosts_finish(struct pb_run_plan *p, struct pb_err *err);
 void pb_run_hosts_release(struct pb_run_hosts *h);
+/* Is the server on this machine (a socket, a loopback address, localhost
+ * or this machine's own name)? remote = local takes only those. */
+int pb_run_host_is_local(const struct pb_run_host *h);
 /* The template's argv for host i ({host} replaced; heap, NULL-ended,
  * free with pb_run_hosts_argv_free), or NULL when its pool work runs on
  * this machine (remote = local, or a sock: server). */
@@ -220,10 +221,26 @@ void pb_run_fio_params(const struct pb_run_plan *p, size_t fio_combo,
 
 enum { PB_RUN_FIO_OK = 0, PB_RUN_FIO_EXEC, PB_RUN_FIO_REFUSED };
 /* PB_RUN_FIO_OK: on the allow-list; PB_RUN_FIO_EXEC: runs a command
- * (needs [plan] allow_exec = yes); PB_RUN_FIO_REFUSED: anything else. */
+ * (needs the run's --allow-exec); PB_RUN_FIO_REFUSED: anything else. */
 int pb_run_fio_key_class(const char *key);
-/* Does ioengine=value run programs or load code (exec, external:...)? */
+/* Does ioengine=value run programs or load code (exec, external:LIB, a
+ * library path)? Those need --allow-exec. */
 int pb_run_fio_engine_execs(const char *value);
+/* May an allow-listed key take this value? 0, or -1 with why (n bytes):
+ * the 'FILE' form of buffer_pattern/verify_pattern, an ioengine that is
+ * not one of fio's file engines (exec-class engines pass: consent.c). */
+int pb_run_fio_value_check(const char *key, const char *value, char *why,
+                           size_t n);
+
+/* ==== consent (consent.c) ==== */
+
+struct pb_run_exec;
+
+/* The commands a consented plan runs, one "# ..." note each (the dry-run
+ * listing, commands.log), and a warning line each on progress. */
+void pb_run_consent_list(const struct pb_run_plan *p,
+                         const struct pb_run_opts *o, struct pb_run_exec *x,
+                         FILE *progress);
 
 /* ==== commands (exec.c) ==== */
 
@@ -300,8 +317,12 @@ double pb_run_cmd_timeout(const struct pb_run_exec *x,
  * In a dry run only print it. Returns res->status (0 = success). */
 int pb_run_cmd(struct pb_run_exec *x, const char *const *argv,
                unsigned flags, struct pb_run_res *res);
-/* A "# ..." line in the listing and the log. */
+/* A "# ..." line in the listing and the log (control characters of the
+ * text as \xHH). */
 void pb_run_note(struct pb_run_exec *x, const char *fmt, ...) PB_PRINTF(2, 3);
+/* One line on fp (progress), control characters of the text as \xHH; fp
+ * NULL writes nothing. */
+void pb_run_say(FILE *fp, const char *fmt, ...) PB_PRINTF(2, 3);
 
 /* SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process. */
 void pb_run_signals_install(void);
@@ -361,9 +382,23 @@ int pb_run_check_vdevs(const struct pb_run_plan *p, int yes,
 void pb_run_cell_key(const struct pb_run_plan *p, size_t i, char out[17]);
 
 /* run/safety.c */
+/* Is the plan text UTF-8 without control characters (tab, and CR before
+ * LF, aside)? PB_OK, or PB_EUSAGE at the line and column of the first
+ * byte that is not (an ESC or CR could hide what the plan runs). */
+int pb_run_plan_text_check(const char *path, const char *text,
+                           struct pb_err *err) PB_WUR;
 /* The canonical form of an absolute path: realpath of its folder (when it
  * exists; else '//', '/./' and '..' taken out) plus its base name. */
 void pb_run_canon_path(const char *in, char *out, size_t n);
+/* The system folder (/etc, /usr, /lib*, /var but /var/tmp, '/' itself
+ * for a file directly in it, ...) absolute path is in, written into buf
+ * (n bytes), or NULL when it is in none. */
+const char *pb_run_system_folder(const char *path, char *buf, size_t n);
+/* May a vdev file be at written (the plan's path; canon: its canonical
+ * form or NULL)? 0, or -1 with why: it is in a system folder, as written
+ * or really. */
+int pb_run_vdev_place(const char *written, const char *canon, char *why,
+                      size_t n);
 /* Refuse vdev files whose sizes, summed per file system, pass its free
  * space (path:line of the first vdev there, with both figures). */
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
@@ -390,6 +425,13 @@ int pb_run_out_fresh(const char *path);
  * partition, a mount of any of them (by device number), or a signature
  * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
 int pb_run_device_users(const char *real, char *why, size_t n);
+/* The sysfs part of that for the block device maj:min, read under sys
+ * (normally "/sys"; tests pass a recorded tree): a holder of it or of a
+ * partition (sys/dev/block/MAJ:MIN, then its holders/ and its
+ * partitions'), or a mount of any of them in the mountinfo file. 1 with
+ * why, else 0 (also when sys knows no such device). */
+int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
+                       const char *mountinfo, char *why, size_t n);
 /* Is fio still doing I/O (run/stall.c)? Called by the run's watch about
  * once a second with the watched command's pid: 2 when a vdev file's file
  * system is full and fio has done no I/O for 10 s (the pool suspends), 1

@@ -1,7 +1,9 @@
-/* The run module's guards on what a plan names: vdev paths made canonical
- * (so '/x' and '//x', or a path through a symlinked folder, are seen as one
- * file) and vdev file sizes held to the free space of their file system.
- * See docs/threat-model.md, "The run module". */
+/* The run module's guards on what a plan names: its text without control
+ * characters, vdev paths made canonical (so '/x' and '//x', or a path
+ * through a symlinked folder, are seen as one file) and kept out of
+ * system folders, vdev file sizes held to the free space of their file
+ * system, real devices not held by another. See docs/threat-model.md,
+ * "The run module" and "Consent". */
 #define _GNU_SOURCE
 #include "run/run_int.h"
 
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -81,6 +84,104 @@ static void parent_of(const char *path, char *dir, size_t n)
         *slash = '\0';
 }
 
+/* ==== the plan's text ==== */
+
+/* A plan is UTF-8 text without control characters (tab, and CR before
+ * LF, aside): an ESC, BEL or CR in a value or a vdev path could hide, on
+ * the terminal of whoever reviews the plan or its dry run, what it runs.
+ * PB_OK, or PB_EUSAGE at the line and column of the first such byte. */
+int pb_run_plan_text_check(const char *path, const char *text,
+                           struct pb_err *err)
+{
+    long line = 1, col = 1;
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        size_t k = 1;
+        if (*s == '\n') {
+            line++;
+            col = 1;
+            s++;
+            continue;
+        }
+        if ((*s < 0x20 && *s != '\t' && !(*s == '\r' && s[1] == '\n')) ||
+            *s == 0x7f)
+            return pb_err_set(err, PB_EUSAGE, path, line, col,
+                              "control character 0x%02x in the plan (a "
+                              "plan is text: ESC, BEL, CR and the like "
+                              "could hide what it runs)",
+                              *s);
+        if (*s >= 0x80) {
+            k = pb_utf8_len(s, 4);
+            if (k == 0)
+                return pb_err_set(err, PB_EUSAGE, path, line, col,
+                                  "byte 0x%02x is not UTF-8 (a plan is "
+                                  "UTF-8 text)",
+                                  *s);
+            if (k == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+                return pb_err_set(err, PB_EUSAGE, path, line, col,
+                                  "control character U+%04X in the plan "
+                                  "(a plan is text: control characters "
+                                  "could hide what it runs)",
+                                  (unsigned)s[1]);
+        }
+        s += k;
+        col++;
+    }
+    return PB_OK;
+}
+
+/* ==== where a vdev file may be ==== */
+
+/* Folders whose files the system reads or runs by name, as root (cron,
+ * ld.so.preload, units, udev and modprobe rules, sudoers, polkit, dpkg,
+ * a web root under /var/www, boot flags in '/'): a vdev file there is a
+ * root-owned file whose bytes the plan chooses (fio writes them). */
+static const char *const system_folders[] = {
+    "/bin", "/boot", "/dev", "/efi", "/etc", "/opt", "/proc", "/root",
+    "/run", "/sbin", "/snap", "/sys", "/usr", "/var", NULL};
+
+const char *pb_run_system_folder(const char *path, char *buf, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash == path) {
+        snprintf(buf, n, "/");
+        return buf; /* a file directly in '/' (/.autorelabel, ...) */
+    }
+    if (!strncmp(path, "/var/tmp/", 9))
+        return NULL;
+    size_t k = strcspn(path + 1, "/") + 1; /* the first component */
+    if (k >= 4 && !strncmp(path, "/lib", 4)) {
+        snprintf(buf, n, "%.*s", (int)k, path); /* /lib, /lib64, ... */
+        return buf;
+    }
+    for (size_t i = 0; system_folders[i]; i++)
+        if (strlen(system_folders[i]) == k &&
+            !strncmp(path, system_folders[i], k)) {
+            snprintf(buf, n, "%s", system_folders[i]);
+            return buf;
+        }
+    return NULL;
+}
+
+int pb_run_vdev_place(const char *written, const char *canon, char *why,
+                      size_t n)
+{
+    char lex[PATH_MAX], sys[64];
+    lexical(written, lex, sizeof(lex));
+    const char *in = pb_run_system_folder(lex, sys, sizeof(sys));
+    const char *real = in ? NULL : canon;
+    if (!in && canon)
+        in = pb_run_system_folder(canon, sys, sizeof(sys));
+    if (!in)
+        return 0;
+    snprintf(why, n, "vdev file '%s'%s%s%s is in a system folder (%s): "
+             "the run makes it as root with bytes the plan chooses; use "
+             "/var/tmp, /tmp or a data disk",
+             written, real ? " (really '" : "", real ? real : "",
+             real ? "')" : "", in);
+    return -1;
+}
+
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)
 {
     const struct pb_run_vdevs *lists[3] = {&p->data, &p->log, &p->cache};
@@ -144,19 +245,61 @@ static int vdev_logged(struct pb_run_exec *x, const struct pb_buf *line,
         if (rc == 0)
             fprintf(x->log, "%s  # exit 0 (in-process: a new file only, "
                     "O_EXCL)\n", pb_buf_str(line));
-        else
-            fprintf(x->log, "%s  # exit 1 (in-process: %s)\n",
-                    pb_buf_str(line), why);
+        else {
+            fprintf(x->log, "%s  # exit 1 (in-process: ", pb_buf_str(line));
+            pb_fput_term(why, x->log);
+            fputs(")\n", x->log);
+        }
         fflush(x->log);
     }
     return rc;
 }
 
+/* The folder of path, opened, and checked where it really is (its
+ * realpath names the folder this descriptor holds): the file is made
+ * through it, so a folder swapped for a link to /etc/cron.d since the plan
+ * was checked is caught. The descriptor, or -1 with why. */
+static int vdev_folder(const char *path, char *why, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX], sys[64];
+    parent_of(path, dir, sizeof(dir));
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat a, b;
+    if (dfd < 0 || fstat(dfd, &a) != 0 || !realpath(dir, real) ||
+        stat(real, &b) != 0) {
+        snprintf(why, n, "its folder: %s", strerror(errno));
+        if (dfd >= 0)
+            close(dfd);
+        return -1;
+    }
+    if (a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+        snprintf(why, n, "its folder '%s' changed while it was checked; "
+                 "left as it is", dir);
+        close(dfd);
+        return -1;
+    }
+    char file[PATH_MAX + 2];
+    snprintf(file, sizeof(file), "%s/x", strcmp(real, "/") ? real : "");
+    if (pb_run_system_folder(file, sys, sizeof(sys))) {
+        snprintf(why, n, "its folder is really '%s', in a system folder "
+                 "(%s); nothing made there", real, sys);
+        close(dfd);
+        return -1;
+    }
+    return dfd;
+}
+
 static int vdev_create(struct pb_run_vdev *v, char *why, size_t n)
 {
+    int dfd = vdev_folder(v->path, why, n);
+    if (dfd < 0)
+        return -1;
+    const char *base = strrchr(v->path, '/');
+    base = base ? base + 1 : v->path;
     /* never an existing file (another run's live vdev) nor a link */
-    int fd = open(v->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-                               O_CLOEXEC, 0600);
+    int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                   O_CLOEXEC, 0600);
+    close(dfd);
     if (fd < 0) {
         snprintf(why, n, "%s", errno == EEXIST
                                    ? "it exists now (another run's vdev?); "
@@ -321,70 +464,87 @@ int pb_run_out_fresh(const char *path)
 
 /* ==== real devices: in use through another device? ==== */
 
-/* "maj:min" of /sys/class/block/NAME */
-static int sys_devno(const char *name, char *out, size_t n)
+/* The first line of a small sysfs file into out ("" when unreadable). */
+static void sys_line(const char *path, char *out, size_t n)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
-    FILE *fp = fopen(path, "r");
+    out[0] = '\0';
+    FILE *fp = fopen(path, "re");
     if (!fp)
-        return -1;
-    int ok = fgets(out, (int)n, fp) != NULL;
+        return;
+    if (!fgets(out, (int)n, fp))
+        out[0] = '\0';
     fclose(fp);
-    if (!ok)
-        return -1;
     out[strcspn(out, "\r\n")] = '\0';
-    return 0;
 }
 
-/* The first holder of /sys/class/block/NAME (dm, md, LVM, bcache ...). */
-static int first_holder(const char *name, char *out, size_t n)
+/* The first holder of the device or partition folder dir (dm, md, LVM,
+ * bcache ...): its /dev name ('!' in a sysfs name is '/') into out, with
+ * the device mapper's name of it when there is one. */
+static int first_holder(const char *dir, char *out, size_t n)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+    snprintf(path, sizeof(path), "%s/holders", dir);
     DIR *d = opendir(path);
     if (!d)
         return 0;
     struct dirent *e;
     int hit = 0;
-    while (!hit && (e = readdir(d)))
-        if (e->d_name[0] != '.') {
-            snprintf(out, n, "%s", e->d_name);
-            hit = 1;
-        }
+    while (!hit && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char name[256], dm[256], dmp[PATH_MAX + 300];
+        snprintf(name, sizeof(name), "%s", e->d_name);
+        for (char *q = name; *q; q++)
+            if (*q == '!')
+                *q = '/';
+        snprintf(dmp, sizeof(dmp), "%s/%s/dm/name", path, e->d_name);
+        sys_line(dmp, dm, sizeof(dm));
+        snprintf(out, n, "/dev/%s%s%s%s", name, *dm ? " (" : "", dm,
+                 *dm ? ")" : "");
+        hit = 1;
+    }
     closedir(d);
     return hit;
 }
 
-/* Names of the device and its partitions (sysfs subfolders with a
- * "partition" file), at most max. */
-static size_t parts_of(const char *name, char names[][64], size_t max)
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* The device folder and its partitions' (subfolders with a "partition"
+ * file), at most max, into dirs. */
+static size_t parts_of(const char *dev, char dirs[][PATH_MAX], size_t max)
 {
     size_t k = 0;
-    snprintf(names[k++], 64, "%s", name);
-    char path[PATH_MAX];
-    snprintf(path, sizeof(path), "/sys/class/block/%s", name);
-    DIR *d = opendir(path);
+    snprintf(dirs[k++], PATH_MAX, "%s", dev);
+    DIR *d = opendir(dev);
     if (!d)
         return k;
     struct dirent *e;
     while (k < max && (e = readdir(d))) {
-        char pf[PATH_MAX + 96];
+        char pf[PATH_MAX + 300];
         struct stat st;
-        if (strncmp(e->d_name, name, strlen(name)) || strlen(e->d_name) >= 64)
+        if (e->d_name[0] == '.')
             continue;
-        snprintf(pf, sizeof(pf), "%s/%s/partition", path, e->d_name);
-        if (stat(pf, &st) == 0)
-            snprintf(names[k++], 64, "%s", e->d_name);
+        snprintf(pf, sizeof(pf), "%s/%s/partition", dev, e->d_name);
+        if (stat(pf, &st) == 0 && strlen(pf) - 10 < PATH_MAX) {
+            memcpy(dirs[k], pf, strlen(pf) - 10); /* less "/partition" */
+            dirs[k][strlen(pf) - 10] = '\0';
+            k++;
+        }
     }
     closedir(d);
+    /* partitions in name order: the same answer whatever readdir gives */
+    qsort(dirs + 1, k - 1, sizeof(*dirs), cmp_name);
     return k;
 }
 
-/* Mount point of a file system on maj:min, from /proc/self/mountinfo. */
-static int mounted_devno(const char *devno, char *out, size_t n)
+/* Mount point of a file system on maj:min, from a mountinfo file. */
+static int mounted_devno(const char *mountinfo, const char *devno,
+                         char *out, size_t n)
 {
-    FILE *fp = fopen("/proc/self/mountinfo", "r");
+    FILE *fp = fopen(mountinfo, "re");
     if (!fp)
         return 0;
     char line[8192];
@@ -402,26 +562,51 @@ static int mounted_devno(const char *devno, char *out, size_t n)
     return hit;
 }
 
-int pb_run_device_users(const char *real, char *why, size_t n)
+int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
+                       const char *mountinfo, char *why, size_t n)
 {
-    const char *name = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
-    char names[65][64];
-    size_t k = parts_of(name, names, 65);
+    /* by device number, not by name: /dev/cciss/c0d0 is cciss!c0d0 in
+     * sysfs, and a /dev name is whatever udev made it */
+    char link[PATH_MAX], dev[PATH_MAX];
+    snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sys, maj, min);
+    if (!realpath(link, dev))
+        return 0;
+    char(*dirs)[PATH_MAX] = pb_xcalloc(65, sizeof(*dirs));
+    size_t k = parts_of(dev, dirs, 65);
+    int held = 0;
     for (size_t i = 0; i < k; i++) {
-        char h[256], devno[64], mp[4096];
-        if (first_holder(names[i], h, sizeof(h))) {
-            snprintf(why, n, "%s%s is held by /dev/%s (device mapper, LVM, "
-                     "md or another device built on it)",
-                     i ? "its partition " : "", i ? names[i] : "it", h);
-            return 1;
+        char part[256], h[600], devno[64], mp[4096], file[PATH_MAX + 8];
+        snprintf(part, sizeof(part), "%s", strrchr(dirs[i], '/') + 1);
+        for (char *q = part; *q; q++)
+            if (*q == '!')
+                *q = '/'; /* sysfs's cciss!c0d0p1 is cciss/c0d0p1 */
+        if (first_holder(dirs[i], h, sizeof(h))) {
+            snprintf(why, n, "%s%s is held by %s (device mapper, LVM, md "
+                     "or another device built on it)",
+                     i ? "its partition " : "", i ? part : "it", h);
+            held = 1;
+            break;
         }
-        if (sys_devno(names[i], devno, sizeof(devno)) == 0 &&
-            mounted_devno(devno, mp, sizeof(mp))) {
+        snprintf(file, sizeof(file), "%s/dev", dirs[i]);
+        sys_line(file, devno, sizeof(devno));
+        if (*devno && mounted_devno(mountinfo, devno, mp, sizeof(mp))) {
             snprintf(why, n, "%s%s is mounted on '%s'",
-                     i ? "its partition " : "", i ? names[i] : "it", mp);
-            return 1;
+                     i ? "its partition " : "", i ? part : "it", mp);
+            held = 1;
+            break;
         }
     }
+    free(dirs);
+    return held;
+}
+
+int pb_run_device_users(const char *real, char *why, size_t n)
+{
+    struct stat st;
+    if (stat(real, &st) == 0 && S_ISBLK(st.st_mode) &&
+        pb_run_device_held("/sys", major(st.st_rdev), minor(st.st_rdev),
+                           "/proc/self/mountinfo", why, n))
+        return 1;
     /* signatures: a file system, a partition table, RAID or LVM member */
     struct pb_run_exec x = {0};
     struct pb_run_res res = {0};

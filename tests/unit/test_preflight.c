@@ -489,16 +489,31 @@ static void test_loop_vdevs(void **state)
                                  "absolute");
 }
 
-/* allow_exec = yes lets exec_prerun through, with a warning before
- * anything runs (on the progress stream and in the listing). */
+/* Issue 40 item 13: a plan cannot allow itself to run commands. [plan]
+ * allow_exec = yes is refused with a hint naming --allow-exec; without
+ * that option exec_prerun is refused (in a dry run too); with it, each
+ * command the plan runs is listed before anything runs (on the progress
+ * stream and in the listing). */
 static void test_allow_exec(void **state)
 {
     (void)state;
-    struct pb_run_plan *p = plan_of(
-        "[plan]\nallow_exec = yes\npool = pbrnaexec\n"
-        "vdevs = file:/tmp/pb-unit-exec-x0.img:128M\n"
-        "[fio]\nrw = read\nsize = 4m\nexec_prerun = echo hi\n");
-    assert_int_equal(p->allow_exec, 1);
+    struct pb_err err = {0};
+    struct pb_run_plan *p = NULL;
+    assert_int_equal(pb_run_plan_parse("/plans/p.ini",
+                                       "[plan]\nallow_exec = yes\n"
+                                       "vdevs = file:/tmp/x0.img:128M\n"
+                                       "[fio]\nsize = 4m\n",
+                                       &p, &err),
+                     PB_EUSAGE);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "allow_exec = yes: a plan cannot allow "
+                                 "itself to run commands; the person "
+                                 "running it gives --allow-exec (after "
+                                 "reading them in --dry-run)");
+    p = plan_of("[plan]\nallow_exec = no\npool = pbrnaexec\n"
+                "vdevs = file:/tmp/pb-unit-exec-x0.img:128M\n"
+                "[fio]\nrw = read\nsize = 4m\nexec_prerun = echo hi\n"
+                "ioengine = psync, external:/tmp/x.so\n");
     char *out = NULL, *prog = NULL;
     size_t on = 0, pn = 0;
     FILE *fo = open_memstream(&out, &on), *fp = open_memstream(&prog, &pn);
@@ -511,20 +526,33 @@ static void test_allow_exec(void **state)
     o.impl = PB_RUN_IMPL_ZFS_FUSE;
     o.caps_dir = FUSE;
     struct pb_run_summary sum;
-    struct pb_err err = {0};
+    pb_err_clear(&err);
+    assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_EUSAGE);
+    assert_int_equal(err.line, 8);
+    assert_string_equal(err.msg, "fio option 'exec_prerun' runs a command "
+                                 "through a shell as root; a plan cannot "
+                                 "allow that itself: read it in --dry-run, "
+                                 "then give the run --allow-exec");
+    fflush(fo);
+    assert_int_equal(on, 0); /* refused before any line */
+    o.allow_exec = 1;
+    pb_err_clear(&err);
     assert_int_equal(pb_run_execute(p, &o, &sum, &err), PB_OK);
     fclose(fo);
     fclose(fp);
-    const char *w = "/plans/p.ini:8: fio option 'exec_prerun' runs commands "
-                    "as root (through a shell for exec_prerun/exec_postrun): "
-                    "allowed by [plan] allow_exec = yes";
-    char *line = pb_xasprintf("poolbench: warning: %s\n", w);
+    const char *w1 = "/plans/p.ini:8: exec_prerun=echo hi is a command fio "
+                     "runs through a shell as root, allowed by --allow-exec";
+    const char *w2 = "/plans/p.ini:9: ioengine=external:/tmp/x.so loads "
+                     "code as root, allowed by --allow-exec";
+    /* listed, and said on the progress stream */
+    char *line = pb_xasprintf("poolbench: warning: %s\npoolbench: warning: "
+                              "%s\n", w1, w2);
     assert_string_equal(prog, line);
     free(line);
-    line = pb_xasprintf("# warning: %s\n", w);
+    line = pb_xasprintf("# warning: %s\n# warning: %s\n", w1, w2);
     assert_non_null(strstr(out, line));
     free(line);
-    assert_non_null(strstr(out, "--exec_prerun=echo hi"));
+    assert_non_null(strstr(out, "'--exec_prerun=echo hi'"));
     free(out);
     free(prog);
     pb_run_plan_free(p);

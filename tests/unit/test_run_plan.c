@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -239,13 +240,6 @@ static void test_plan_errors(void **state)
          "syntax error: expected [section], key = value or a comment"},
         {"[plan]\n" VD "[fio]\nsize = 8m\ndirectory = /x\n", 5,
          "fio option 'directory' is set by poolbench"},
-        {"[plan]\n" VD "[fio]\nsize = 8m\nexec_prerun = rm -rf /\n", 5,
-         "fio option 'exec_prerun' runs a command through a shell as root; "
-         "set [plan] allow_exec = yes to allow it"},
-        {"[plan]\n" VD "allow_exec = no\n[fio]\nsize = 8m\n"
-         "exec_postrun = id\n", 6,
-         "fio option 'exec_postrun' runs a command through a shell as "
-         "root; set [plan] allow_exec = yes to allow it"},
         {"[plan]\n" VD "[fio]\nsize = 8m\nwrite_bw_log = /etc/x\n", 5,
          "fio option 'write_bw_log' is not allowed in a plan (see the list "
          "in docs/plan-format.md: fio runs as root, and options that run "
@@ -254,14 +248,10 @@ static void test_plan_errors(void **state)
          "fio option 'ioscheduler' is not allowed in a plan (see the list "
          "in docs/plan-format.md: fio runs as root, and options that run "
          "programs or touch files outside the pool are refused)"},
-        {"[plan]\n" VD "[fio]\nsize = 8m\nioengine = psync, exec\n", 5,
-         "ioengine=exec runs programs or loads code as root; set [plan] "
-         "allow_exec = yes to allow it"},
-        {"[plan]\n" VD "[fio]\nsize = 8m\nioengine = external:/tmp/x.so\n",
-         5, "ioengine=external:/tmp/x.so runs programs or loads code as "
-            "root; set [plan] allow_exec = yes to allow it"},
         {"[plan]\n" VD "allow_exec = 1\n[fio]\nsize = 8m\n", 3,
-         "allow_exec must be yes or no, got '1'"},
+         "allow_exec = 1: a plan cannot allow itself to run commands; the "
+         "person running it gives --allow-exec (after reading them in "
+         "--dry-run)"},
         {"[plan]\n" VD "on_unsupported = ignore\n[fio]\nsize = 8m\n", 3,
          "on_unsupported must be error or skip, got 'ignore'"},
         {"[plan]\nvdevs = file:x0.img:128M\n[fio]\nsize = 8m\n", 2,
@@ -325,6 +315,173 @@ static void test_plan_errors(void **state)
          "syntax error: expected [section], key = value or a comment"},
     };
     rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* ==== issue 40: what a shared plan may not say ==== */
+
+#define FIO8 "[fio]\nsize = 8m\n"
+
+/* Item 2: fio options that read files. The 'FILE' form of buffer_pattern
+ * and verify_pattern (fio, as root, copies the file into the pool's data)
+ * is refused; hex, decimal, "string" and %o are taken. An ioengine that is
+ * not one of fio's file engines is refused: fio loads any other name as a
+ * library (ioengine=/tmp/x.so ran its constructor as root, fio 3.33). */
+static void test_fio_files(void **state)
+{
+    (void)state;
+    static const struct rh_bad cases[] = {
+        {"[plan]\n" VD FIO8 "buffer_pattern = '/etc/shadow'\n", 5,
+         "buffer_pattern='/etc/shadow': '...' is fio's file form (fio, as "
+         "root, would copy that file into the pool's data); write the "
+         "pattern as 0xHEX, a decimal number or a \"string\""},
+        {"[plan]\n" VD FIO8 "verify = pattern\n"
+         "verify_pattern = 0xdead'/root/.ssh/id_rsa'\n", 6,
+         "verify_pattern=0xdead'/root/.ssh/id_rsa': '...' is fio's file "
+         "form (fio, as root, would copy that file into the pool's data); "
+         "write the pattern as 0xHEX, a decimal number or a \"string\""},
+        {"[plan]\n" VD FIO8 "buffer_pattern = 0x00, /etc/shadow\n", 5,
+         "buffer_pattern=/etc/shadow: '/' is not part of a fio pattern "
+         "(0xHEX, decimal numbers, \"string\" and %o)"},
+        {"[plan]\n" VD FIO8 "buffer_pattern = 0x00\"abc\n", 5,
+         "buffer_pattern=0x00\"abc: unterminated \"string\""},
+        {"[plan]\n" VD FIO8 "ioengine = libaio, net\n", 5,
+         "ioengine=net: is not an engine a plan may use (fio's file "
+         "engines: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
+         "posixaio, mmap, splice, null, falloc, filecreate, filestat, "
+         "filedelete, ftruncate; fio loads any other name as a library)"},
+        {"[plan]\n" VD FIO8 "ioengine = evil\n", 5,
+         "ioengine=evil: is not an engine a plan may use (fio's file "
+         "engines: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, "
+         "posixaio, mmap, splice, null, falloc, filecreate, filestat, "
+         "filedelete, ftruncate; fio loads any other name as a library)"},
+    };
+    rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
+    /* the forms that read no file */
+    struct pb_run_plan *p = parse_ok(
+        "[plan]\n" VD FIO8 "buffer_pattern = 0xdeadbeef, 1234, -7, "
+        "0x00\"it's\"0xff\nverify = pattern\nverify_pattern = 0xff%o\n"
+        "ioengine = libaio, io_uring, psync\n");
+    assert_int_equal(pb_run_plan_ncells(p), 4 * 3);
+    pb_run_plan_free(p);
+    /* engines that run code pass the plan: --allow-exec decides
+     * (test_run_consent.c) */
+    p = parse_ok("[plan]\n" VD FIO8 "ioengine = exec, external:/x.so, "
+                 "/tmp/x.so, libaio:/tmp/x.so\n");
+    for (size_t i = 0; i < 4; i++)
+        assert_true(pb_run_fio_engine_execs(p->sect[PB_RUN_FIO].ax[1].vals[i]));
+    assert_false(pb_run_fio_engine_execs("libaio"));
+    pb_run_plan_free(p);
+}
+
+/* Item 8: a plan is UTF-8 text without control characters: ESC, BEL, a
+ * lone CR, DEL, C1 and bytes that are not UTF-8 are refused at their
+ * line and column (tab and CRLF are text). */
+static void test_control_chars(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        long line, col;
+        const char *msg;
+    } cases[] = {
+        {"[plan]\n" VD FIO8 "rw = read\x1b[2K\rrandwrite\n", 5, 10,
+         "control character 0x1b in the plan (a plan is text: ESC, BEL, CR "
+         "and the like could hide what it runs)"},
+        {"[plan]\nvdevs = file:/tmp/a\x07" "b.img:128M\n" FIO8, 2, 20,
+         "control character 0x07 in the plan (a plan is text: ESC, BEL, CR "
+         "and the like could hide what it runs)"},
+        {"[plan]\n" VD "description = a\rb\n" FIO8, 3, 16,
+         "control character 0x0d in the plan (a plan is text: ESC, BEL, CR "
+         "and the like could hide what it runs)"},
+        {"[plan]\n; a comment \x7f\n" VD FIO8, 2, 13,
+         "control character 0x7f in the plan (a plan is text: ESC, BEL, CR "
+         "and the like could hide what it runs)"},
+        {"[plan]\n" VD "description = \xc2\x9b" "31m\n" FIO8, 3, 15,
+         "control character U+009B in the plan (a plan is text: control "
+         "characters could hide what it runs)"},
+        {"[plan]\n" VD "description = caf\xe9\n" FIO8, 3, 18,
+         "byte 0xe9 is not UTF-8 (a plan is UTF-8 text)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct pb_err err = {0};
+        struct pb_run_plan *p = NULL;
+        int rc = pb_run_plan_parse("/plans/c.ini", cases[i].text, &p, &err);
+        if (rc != PB_EUSAGE || err.line != cases[i].line ||
+            err.col != cases[i].col || strcmp(err.msg, cases[i].msg))
+            print_error("case %zu: rc %d %ld:%ld '%s'\n", i, rc, err.line,
+                        err.col, err.msg);
+        assert_int_equal(rc, PB_EUSAGE);
+        assert_null(p);
+        assert_int_equal(err.line, cases[i].line);
+        assert_int_equal(err.col, cases[i].col);
+        assert_string_equal(err.msg, cases[i].msg);
+    }
+    /* tabs, CRLF and UTF-8 text are fine */
+    struct pb_run_plan *p = parse_ok("[plan]\r\n" VD "description =\tcaf\xc3"
+                                     "\xa9 \xe2\x80\x94 d\xc3\xa9" "bit\r\n"
+                                     FIO8);
+    assert_string_equal(p->description, "caf\xc3\xa9 \xe2\x80\x94 "
+                                        "d\xc3\xa9" "bit");
+    pb_run_plan_free(p);
+}
+
+/* Item 11: vdev files in system folders (the run makes them as root, the
+ * plan chooses their bytes) are refused, as written and through a link;
+ * /var/tmp, /tmp and folders of their own are not. */
+static void test_system_folders(void **state)
+{
+    (void)state;
+#define SYS(path, folder)                                                  \
+    "'vdevs': vdev file '" path "' is in a system folder (" folder "): "   \
+    "the run makes it as root with bytes the plan chooses; use /var/tmp, " \
+    "/tmp or a data disk"
+    static const struct rh_bad cases[] = {
+        {"[plan]\nvdevs = file:/etc/cron.d/x:64M\n" FIO8, 2,
+         SYS("/etc/cron.d/x", "/etc")},
+        {"[plan]\nvdevs = file:/etc/ld.so.preload:64M\n" FIO8, 2,
+         SYS("/etc/ld.so.preload", "/etc")},
+        {"[plan]\nvdevs = loop:/usr/lib/x.img:64M\n" FIO8, 2,
+         SYS("/usr/lib/x.img", "/usr")},
+        {"[plan]\nvdevs = file:/lib64/x:64M\n" FIO8, 2,
+         SYS("/lib64/x", "/lib64")},
+        {"[plan]\nvdevs = file:/var/spool/cron/crontabs/root:64M\n" FIO8, 2,
+         SYS("/var/spool/cron/crontabs/root", "/var")},
+        {"[plan]\nvdevs = file:/var/tmp/../lib/x:64M\n" FIO8, 2,
+         SYS("/var/tmp/../lib/x", "/var")},
+        {"[plan]\nvdevs = file:/.autorelabel:64M\n" FIO8, 2,
+         SYS("/.autorelabel", "/")},
+        {"[plan]\nvdevs = file:/root/.bashrc:64M\n" FIO8, 2,
+         SYS("/root/.bashrc", "/root")},
+        {"[plan]\nvdevs = file:/dev/shm/x:64M\n" FIO8, 2,
+         SYS("/dev/shm/x", "/dev")},
+        {"[plan]\nvdevs = file:/tmp/d0.img:64M\n"
+         "  file:/boot/x:64M\n" FIO8, 2, SYS("/boot/x", "/boot")},
+    };
+    rh_refused(cases, sizeof(cases) / sizeof(cases[0]));
+
+    /* a folder that is a link into a system folder: named as it is */
+    char dir[] = "/tmp/pb-unit-sysf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char link[PATH_MAX + 8], text[PATH_MAX + 64], want[PATH_MAX * 2 + 300];
+    snprintf(link, sizeof(link), "%s/cron", dir);
+    assert_int_equal(symlink("/etc", link), 0);
+    snprintf(text, sizeof(text), "[plan]\nvdevs = file:%s/x.img:64M\n" FIO8,
+             link);
+    snprintf(want, sizeof(want), "'vdevs': vdev file '%s/x.img' (really "
+             "'/etc/x.img') is in a system folder (/etc): the run makes it "
+             "as root with bytes the plan chooses; use /var/tmp, /tmp or a "
+             "data disk", link);
+    struct rh_bad viaLink = {text, 2, want};
+    rh_refused(&viaLink, 1);
+    /* a remote host's path cannot be resolved here: as written counts */
+    struct pb_run_plan *p = parse_ok("[plan]\nvdevs = file:/var/tmp/a.img:64M,"
+                                     " file:/srv/pb/b.img:64M, "
+                                     "file:/home/u/c.img:64M\n" FIO8);
+    assert_int_equal(p->data.n, 3);
+    pb_run_plan_free(p);
+    unlink(link);
+    rmdir(dir);
+#undef SYS
 }
 
 /* Lines longer than inih's buffer are refused, not cut; broken files. */
@@ -423,6 +580,9 @@ int main(void)
         cmocka_unit_test(test_quoting_and_crlf),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_fio_files),
+        cmocka_unit_test(test_control_chars),
+        cmocka_unit_test(test_system_folders),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_examples),
     };

@@ -1,6 +1,9 @@
 /* Unit tests for the run module's guards on what a plan names (issue 20,
  * item 13): cell counts that would wrap, vdev sizes past the free space of
- * their file system, and vdev paths that name one file in two ways. */
+ * their file system, and vdev paths that name one file in two ways; vdev
+ * folders checked where they really are when a file is made, holders of
+ * real devices read from recorded /sys trees, and the suspended-pool watch
+ * on a real full file system (issue 40, items 11, 12). */
 #define _GNU_SOURCE
 #include "tests/unit/testhelp.h"
 #include <limits.h>
@@ -8,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run/run.h"
@@ -279,6 +287,260 @@ static void test_suspended_advice(void **state)
                         "/var/tmp/out'");
 }
 
+/* Issue 40 item 11: the folder a vdev file is made in is checked where it
+ * really is when the file is made (through the opened folder), so a folder
+ * swapped for a link into a system folder after the plan was checked gets
+ * nothing. */
+static void test_vdev_folder_swap(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pb-unit-swap-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[PATH_MAX], path[PATH_MAX + 32], victim[PATH_MAX];
+    snprintf(sub, sizeof(sub), "%s/vd", dir);
+    snprintf(path, sizeof(path), "%s/pb-unit-swap.img", sub);
+    snprintf(victim, sizeof(victim), "/dev/shm/pb-unit-swap.img");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    struct pb_run_exec x = {0};
+    struct pb_run_vdev v = {0};
+    v.path = path;
+    v.size = 64.0 * 1024 * 1024;
+    v.is_file = 1;
+    char why[600];
+    /* checked as a plain folder, then swapped for a link to /dev/shm */
+    assert_int_equal(pb_run_vdev_place(path, path, why, sizeof(why)), 0);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(symlink("/dev/shm", sub), 0);
+    int rc = pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why));
+    struct stat st;
+    int made = lstat(victim, &st) == 0;
+    if (made)
+        unlink(victim);
+    assert_int_equal(rc, -1);
+    assert_false(made);
+    assert_int_equal(v.made, 0);
+    assert_string_equal(why, "its folder is really '/dev/shm', in a system "
+                             "folder (/dev); nothing made there");
+    /* a real folder again: made there */
+    assert_int_equal(unlink(sub), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
+                     0);
+    assert_int_equal(pb_run_vdev_file_ours(&v), 1);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
+
+    char sys[64];
+    assert_string_equal(pb_run_system_folder("/lib/x", sys, sizeof(sys)),
+                        "/lib");
+    assert_string_equal(pb_run_system_folder("/libx32/a/b", sys,
+                                             sizeof(sys)),
+                        "/libx32");
+    assert_string_equal(pb_run_system_folder("/var/lib/x", sys, sizeof(sys)),
+                        "/var");
+    assert_null(pb_run_system_folder("/var/tmp/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/var/tmp/a/b", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/etcetera/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/tmp/etc/x", sys, sizeof(sys)));
+    assert_null(pb_run_system_folder("/srv/x", sys, sizeof(sys)));
+}
+
+/* ==== issue 40 item 12: holders, on recorded /sys trees ==== */
+
+#define SYSFS_DIR PB_FIXTURES_DIR "/sysfs-block"
+
+/* Build the tree of fixtures/sysfs-block/NAME.tree under root. */
+static void build_tree(const char *root, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s/%s.tree", SYSFS_DIR, name);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char line[1024];
+    while (fgets(line, sizeof(line), fp)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '#' || !line[0])
+            continue;
+        char kind[8], rel[700], val[300] = "";
+        assert_true(sscanf(line, "%7s %699s %299s", kind, rel, val) >= 2);
+        char full[PATH_MAX + 800], cmd[PATH_MAX * 2 + 900];
+        snprintf(full, sizeof(full), "%s/%s", root, rel);
+        char *slash = strrchr(full, '/');
+        *slash = '\0';
+        snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", full);
+        assert_int_equal(system(cmd), 0);
+        *slash = '/';
+        if (!strcmp(kind, "dir")) {
+            assert_int_equal(mkdir(full, 0755), 0);
+        } else if (!strcmp(kind, "link")) {
+            assert_int_equal(symlink(val, full), 0);
+        } else {
+            FILE *f = fopen(full, "w");
+            assert_non_null(f);
+            fprintf(f, "%s\n", val);
+            fclose(f);
+        }
+    }
+    fclose(fp);
+}
+
+static void test_holders_recorded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *tree, *mountinfo;
+        unsigned maj, min;
+        const char *why; /* NULL: free */
+    } cases[] = {
+        /* recorded here: the virtio disk holds the root file system */
+        {"vda", "machine", 254, 0, "it is mounted on '/'"},
+        {"vda", "lvm-partition", 254, 0, NULL},
+        {"loop", "machine", 7, 1, NULL},
+        /* by hand: LVM on a partition, the other partition mounted */
+        {"lvm-partition", "lvm-partition", 8, 0,
+         "its partition sda1 is mounted on '/boot'"},
+        {"lvm-partition", "machine", 8, 0,
+         "its partition sda2 is held by /dev/dm-0 (VolGroup00-LogVol00) "
+         "(device mapper, LVM, md or another device built on it)"},
+        {"lvm-pv", "machine", 8, 16,
+         "it is held by /dev/dm-1 (DataVG-crid1lv) (device mapper, LVM, md "
+         "or another device built on it)"},
+        {"md-member", "machine", 8, 32,
+         "it is held by /dev/md0 (device mapper, LVM, md or another device "
+         "built on it)"},
+        /* its /dev name is not its sysfs name: found by number */
+        {"cciss", "machine", 104, 0,
+         "its partition cciss/c0d0p1 is held by /dev/md1 (device mapper, "
+         "LVM, md or another device built on it)"},
+        /* a number the tree does not have: nothing known */
+        {"lvm-pv", "machine", 8, 17, NULL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char root[] = "/tmp/pb-unit-sysfs-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        build_tree(root, cases[i].tree);
+        char mi[PATH_MAX], why[600] = "";
+        snprintf(mi, sizeof(mi), "%s/%s.mountinfo", SYSFS_DIR,
+                 cases[i].mountinfo);
+        int held = pb_run_device_held(root, cases[i].maj, cases[i].min, mi,
+                                      why, sizeof(why));
+        if (held != (cases[i].why != NULL) ||
+            (cases[i].why && strcmp(why, cases[i].why)))
+            print_error("case %zu (%s): %d '%s'\n", i, cases[i].tree, held,
+                        why);
+        assert_int_equal(held, cases[i].why != NULL);
+        if (cases[i].why)
+            assert_string_equal(why, cases[i].why);
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+    }
+}
+
+/* ==== issue 40 item 12: the suspended-pool path, what runs here ==== */
+
+/* The run's watch on a real full file system: a vdev file's file system
+ * (a 32 MiB tmpfs, filled) and a "fio" that does no I/O (sleep) make
+ * pb_run_stall_check say the pool's I/O is suspended after 10 s, naming
+ * the file and the bytes free; once there is room it says nothing. The
+ * rest of that path (zfs-fuse blocking, the advice followed word for
+ * word) is e2e.test_run_suspend, which stops the shared daemon. Root and
+ * a private mount namespace, else skipped. In a child process: the
+ * namespace is its own. */
+static int stall_child(void)
+{
+    if (unshare(CLONE_NEWNS) != 0 ||
+        mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return 77;
+    char dir[] = "/tmp/pb-unit-stall-XXXXXX";
+    if (!mkdtemp(dir))
+        return 2;
+    if (mount("tmpfs", dir, "tmpfs", 0, "size=32m") != 0) {
+        rmdir(dir);
+        return 77;
+    }
+    int rc = 1;
+    char filler[PATH_MAX], text[PATH_MAX + 64], want[PATH_MAX + 200];
+    snprintf(filler, sizeof(filler), "%s/filler", dir);
+    FILE *fp = fopen(filler, "w");
+    static char block[65536];
+    while (fp && fwrite(block, 1, sizeof(block), fp) == sizeof(block) &&
+           fflush(fp) == 0)
+        ;
+    if (fp)
+        fclose(fp);
+    snprintf(text, sizeof(text), "[plan]\nvdevs = file:%s/d0.img:64M\n"
+             "[fio]\nsize = 8m\n", dir);
+    struct pb_err err = {0};
+    struct pb_run_plan *p = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("sleep", "sleep", "30", (char *)NULL);
+        _exit(127);
+    }
+    struct timespec half = {0, 500000000};
+    nanosleep(&half, NULL); /* sleep's own start-up reads are done */
+    if (pid > 0 && pb_run_plan_parse("/plans/s.ini", text, &p, &err) == 0) {
+        struct pb_run_stall s = {0};
+        char why[600] = "";
+        int got = 0;
+        double t0 = 0;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+        for (int i = 0; i < 16 && !got; i++) {
+            got = pb_run_stall_check(&s, pid, p, 300, why, sizeof(why));
+            if (!got)
+                sleep(1);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double secs = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 - t0;
+        snprintf(want, sizeof(want), "the pool's I/O is suspended: the file "
+                 "system of vdev file %s/d0.img is full (0 bytes free) and "
+                 "fio has done no I/O for 10 s", dir);
+        if (got != 2 || strcmp(why, want) || secs < 10 || secs > 13)
+            fprintf(stderr, "stall: got %d after %.1f s: '%s'\n", got, secs,
+                    why);
+        else if (unlink(filler) != 0 ||
+                 pb_run_stall_check(&s, pid, p, 300, why, sizeof(why)) != 0)
+            fprintf(stderr, "stall: room again, still said: '%s'\n", why);
+        else
+            rc = 0;
+    }
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    pb_run_plan_free(p);
+    umount(dir);
+    rmdir(dir);
+    return rc;
+}
+
+static void test_stall_full_fs(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        fprintf(stderr, "note: not root: the full file system part is "
+                "skipped\n");
+        skip();
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(stall_child());
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) == 77) {
+        fprintf(stderr, "note: no private mount namespace or tmpfs here: "
+                "the full file system part is skipped\n");
+        skip();
+    }
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +550,9 @@ int main(void)
         cmocka_unit_test(test_vdev_file_excl),
         cmocka_unit_test(test_cell_key),
         cmocka_unit_test(test_suspended_advice),
+        cmocka_unit_test(test_vdev_folder_swap),
+        cmocka_unit_test(test_holders_recorded),
+        cmocka_unit_test(test_stall_full_fs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
