@@ -98,9 +98,12 @@ int cli_check_output(const char *cmd, const char *out, const char *db)
     struct pb_err err = {0};
     pb_keep_init(&keep);
     pb_keep_add_db(&keep, db);
-    if (pb_keep_check(&keep, out, &err))
-        return cli_usage_error(cmd, "%s", err.msg);
-    return 0;
+    if (!pb_keep_check(&keep, out, &err))
+        return 0;
+    char *msg = pb_term_str(err.msg); /* names may hold control bytes */
+    int rc = cli_usage_error(cmd, "%s", msg);
+    free(msg);
+    return rc;
 }
 
 json_t *cli_json_str(const char *s)

@@ -40,7 +40,7 @@ const char *pb_file_kind(mode_t m);
  * for it. Returns the descriptor, or -1 with errno (ENXIO for a kind
  * refused; *kind, when not NULL, then says which, else NULL). */
 int pb_open_file(const char *path, int flags, int mode, unsigned allow,
-                 const char **kind);
+                 const char **kind) PB_WUR;
 
 /* Open an input poolbench reads (a result file, rules, a config file):
  * pb_open_file for reading, regular files only. Returns the descriptor
@@ -81,11 +81,11 @@ int pb_keep_check(const struct pb_keep *k, const char *path,
  * (never an existing file, never through a link). For files in a folder
  * only poolbench can write (the report's staging folder). Returns the
  * descriptor or -1 with errno. */
-int pb_create_new(const char *path, mode_t mode);
+int pb_create_new(const char *path, mode_t mode) PB_WUR;
 
 /* Write all of data to fd (again after EINTR and short writes). 0, or the
  * errno of the failure (ENOSPC when write wrote nothing). */
-int pb_write_all(int fd, const void *data, size_t len);
+int pb_write_all(int fd, const void *data, size_t len) PB_WUR;
 
 /* An output file written beside its final name and renamed over it when
  * complete: the bytes go to PATH.XXXXXX (mkstemp: O_EXCL, never a link;

@@ -97,7 +97,7 @@ static char **read_manifest(const char *dir, size_t *n)
 {
     *n = 0;
     char *path = pb_xasprintf("%s/%s", dir, MANIFEST);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = pb_open_file(path, O_RDONLY | O_NOFOLLOW, 0, PB_OPEN_REG, NULL);
     free(path);
     if (fd < 0)
         return NULL;
