@@ -34,7 +34,7 @@ void cli_csv_field(FILE *fp, const char *s);
 
 /* 0 when out may be written; else prints why and returns 2: out is the
  * database db or its -wal, -shm or -journal file (an output never
- * replaces an input). */
+ * replaces an input; pb_keep_check, which the writers check again). */
 int cli_check_output(const char *cmd, const char *out, const char *db);
 
 /* A JSON string of s (json_null for NULL); bytes that are not UTF-8 are

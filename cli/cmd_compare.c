@@ -279,7 +279,8 @@ static int db_side(struct side *s, const char *rest)
         free(file);
         return rc;
     }
-    int rc = pb_db_open(file, 1, &s->db, &err);
+    /* a file from elsewhere: guarded (model/guard.c) */
+    int rc = pb_db_open_foreign(file, &s->db, &err);
     free(file);
     if (rc)
         return cli_fail(&err);
@@ -529,7 +530,12 @@ int cmd_compare(int argc, char **argv)
         status = no_pairs(cmp, sides[0].text, sides[1].text);
     if (status)
         goto out;
-    if (html && (rc = pb_compare_html(cmp, html, &err))) {
+    /* the page never replaces a database compared */
+    struct pb_keep keep;
+    pb_keep_init(&keep);
+    for (int s = 0; s < 2; s++)
+        pb_keep_add_db(&keep, pb_db_path(sides[s].db));
+    if (html && (rc = pb_compare_html(cmp, html, &keep, &err))) {
         status = cli_fail(&err);
         goto out;
     }

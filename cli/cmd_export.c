@@ -1,5 +1,6 @@
 /* poolbench export: stream v_result rows as CSV or JSON. */
 #include "cli/cli.h"
+#include "common/pb_file.h"
 #include "model/db.h"
 
 #include <errno.h>
@@ -244,22 +245,20 @@ static int export_series(struct pb_db *db, const struct pb_db_filter *f,
     return rc;
 }
 
-/* Close the database and the output; the exit status of rc, or of a
- * failed write. */
-static int finish(struct pb_db *db, FILE *fp, const char *outpath, int rc,
+/* Close the database and the output (-o: it replaces FILE only when
+ * all went well); the exit status of rc, or of a failed write. */
+static int finish(struct pb_db *db, struct pb_wfile *out, int rc,
                   struct pb_err *err)
 {
     pb_db_close(db);
-    int werr = ferror(fp);
-    if (fp != stdout && fclose(fp) != 0)
-        werr = 1;
-    if (rc != PB_OK)
-        return cli_fail(err);
-    if (werr) {
-        pb_err_set(err, PB_EIO, outpath ? outpath : "-", 0, 0,
-                   "write failed");
+    if (rc != PB_OK) {
+        pb_wfile_abort(out);
         return cli_fail(err);
     }
+    if (out ? pb_wfile_commit(out, err)
+            : (fflush(stdout) != 0 || ferror(stdout)) &&
+                  pb_err_set(err, PB_EIO, "-", 0, 0, "write failed"))
+        return cli_fail(err);
     return 0;
 }
 
@@ -315,11 +314,10 @@ int cmd_export(int argc, char **argv)
     struct pb_db *db;
     if (pb_db_open(dbpath, 1, &db, &err) != PB_OK)
         return cli_fail(&err);
-    /* Checked with the database open, when its -wal and -shm exist. */
-    if (cli_check_output("export", outpath, dbpath)) {
-        pb_db_close(db);
-        return 2;
-    }
+    /* Made with the database open, when its -wal and -shm exist. */
+    struct pb_keep keep;
+    pb_keep_init(&keep);
+    pb_keep_add_db(&keep, dbpath);
     /* --series: --metric names series, not metrics */
     struct pb_db_filter cf = f;
     if (series)
@@ -334,17 +332,19 @@ int cmd_export(int argc, char **argv)
     o.fp = stdout;
     o.json = json;
     o.samples = samples;
-    if (outpath && !(o.fp = fopen(outpath, "w"))) {
-        pb_err_set(&err, PB_EIO, outpath, 0, 0, "cannot write: %s",
-                   strerror(errno));
+    /* beside FILE, renamed over it when complete: never through a link */
+    struct pb_wfile *out = NULL;
+    if (outpath && pb_wfile_open(outpath, &keep, &out, &err)) {
         pb_db_close(db);
         return cli_fail(&err);
     }
+    if (out)
+        o.fp = pb_wfile_stream(out);
     if (series)
-        return finish(db, o.fp, outpath, export_series(db, &f, &o, &err),
+        return finish(db, out, export_series(db, &f, &o, &err),
                       &err);
     if (wide)
-        return finish(db, o.fp, outpath,
+        return finish(db, out,
                       cli_export_wide(db, &f, json, o.fp, &err), &err);
     if (csv)
         csv_header(o.fp, samples ? sample_columns : columns,
@@ -353,7 +353,7 @@ int cmd_export(int argc, char **argv)
     if (samples) {
         rc = pb_db_each_result_sample(db, &f, on_row, &o, &err);
         json_close(&o);
-        return finish(db, o.fp, outpath, rc, &err);
+        return finish(db, out, rc, &err);
     }
     if (json)
         rc = pb_db_report_params(db, 0, on_param, &o.cp, &err);
@@ -364,5 +364,5 @@ int cmd_export(int argc, char **argv)
     params_release(&o.cp);
     params_release(&o.tp);
     json_close(&o);
-    return finish(db, o.fp, outpath, rc, &err);
+    return finish(db, out, rc, &err);
 }

@@ -3,6 +3,7 @@
  * the plans. One bad line is one error at path:line. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/config.h"
+#include "common/pb_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -155,8 +156,6 @@ static int trusted(int fd, const char *path, struct pb_err *err)
     if (fstat(fd, &st) != 0)
         return pb_err_set(err, PB_EIO, path, 0, 0, "cannot read: %s",
                           strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return pb_err_set(err, PB_EUSAGE, path, 0, 0, "not a regular file");
     if (geteuid() != 0)
         return PB_OK;
     if (st.st_uid != 0)
@@ -174,8 +173,13 @@ int cli_config_load(const char *path, struct cli_config *c,
 {
     memset(c, 0, sizeof(*c));
     c->path = pb_xstrdup(path);
-    /* O_NONBLOCK: a FIFO named as config must not hang the command */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    /* as every input: a FIFO or a device named as config cannot hang
+     * the command, only a regular file is read */
+    const char *kind;
+    int fd = pb_open_file(path, O_RDONLY, 0, PB_OPEN_REG, &kind);
+    if (fd < 0 && kind)
+        return pb_err_set(err, PB_EUSAGE, path, 0, 0, "refusing the config "
+                          "file: not a regular file (%s)", kind);
     if (fd < 0)
         return pb_err_set(err, PB_EIO, path, 0, 0, "cannot read the config "
                           "file: %s", strerror(errno));

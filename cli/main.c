@@ -1,5 +1,6 @@
 /* poolbench: entry point and the subcommand table. */
 #include "cli/cli.h"
+#include "common/pb_file.h"
 #include "common/pb_out.h"
 #include "cli/config.h"
 
@@ -93,21 +94,16 @@ void cli_csv_field(FILE *fp, const char *s)
 
 int cli_check_output(const char *cmd, const char *out, const char *db)
 {
-    static const char *const sfx[] = {"", "-wal", "-shm", "-journal"};
-    struct stat o, d;
-    if (!out || !db || stat(out, &o) != 0)
-        return 0; /* a new file cannot be an input */
-    for (size_t i = 0; i < sizeof(sfx) / sizeof(*sfx); i++) {
-        char *p = pb_xasprintf("%s%s", db, sfx[i]);
-        int same = stat(p, &d) == 0 && d.st_dev == o.st_dev &&
-                   d.st_ino == o.st_ino;
-        free(p);
-        if (same)
-            return cli_usage_error(cmd, "refusing to write '%s': it is %s%s"
-                                   "the database '%s'", out,
-                                   i ? sfx[i] : "", i ? " file of " : "", db);
-    }
-    return 0;
+    struct pb_keep keep;
+    struct pb_err err = {0};
+    pb_keep_init(&keep);
+    pb_keep_add_db(&keep, db);
+    if (!pb_keep_check(&keep, out, &err))
+        return 0;
+    char *msg = pb_term_str(err.msg); /* names may hold control bytes */
+    int rc = cli_usage_error(cmd, "%s", msg);
+    free(msg);
+    return rc;
 }
 
 json_t *cli_json_str(const char *s)

@@ -165,7 +165,9 @@ const char *pb_fmt_num(double v, char *buf, size_t n);
 #define PB_MAX_INPUT ((size_t)512 * 1024 * 1024)
 
 /* Read a whole file ("-" = stdin) into a NUL-terminated heap buffer.
- * Refuses files larger than PB_MAX_INPUT. Caller frees *out. */
+ * Refuses files larger than PB_MAX_INPUT, and (opened by pb_open_input,
+ * common/pb_file.h) anything but a regular file: a FIFO or a device
+ * cannot block it. Caller frees *out. (common/file.c) */
 int pb_read_file(const char *path, char **out, size_t *len,
                  struct pb_err *err) PB_WUR;
 

@@ -4,6 +4,7 @@
  * "fio logs: time series"). */
 #define _GNU_SOURCE
 #include "ingest/fio_log_int.h"
+#include "common/pb_file.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ==== names ==== */
 
@@ -288,11 +290,12 @@ static json_t *load_json(const char *path, const struct stat *st)
     if (!S_ISREG(st->st_mode) || st->st_size > 64 * 1024 * 1024)
         return NULL;
     char head[8192];
-    FILE *fp = fopen(path, "rb");
-    size_t hn = fp ? fread(head, 1, sizeof(head), fp) : 0;
-    if (fp)
-        fclose(fp);
-    if (!hn || pb_parser_fio_json.sniff(head, hn) < 50)
+    struct pb_err oe = {0};
+    int fd = pb_open_input(path, &oe);
+    ssize_t hn = fd >= 0 ? read(fd, head, sizeof(head)) : 0;
+    if (fd >= 0)
+        close(fd);
+    if (hn <= 0 || pb_parser_fio_json.sniff(head, (size_t)hn) < 50)
         return NULL;
     char *buf = NULL;
     size_t len = 0;

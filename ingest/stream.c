@@ -4,11 +4,13 @@
  * path (pb_ingest_buffer). docs/performance.md, "fio logs and compressed
  * files". */
 #include "ingest/fio_log_int.h"
+#include "common/pb_file.h"
 
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define CHUNK ((size_t)1 << 20)
@@ -119,10 +121,20 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err)
 {
     *out = NULL;
-    gzFile f = strcmp(path, "-") ? gzopen(path, "rb") : gzdopen(0, "rb");
-    if (!f)
+    int fd = strcmp(path, "-") ? pb_open_input(path, err) : dup(0);
+    if (fd < 0) {
+        if (!err->code)
+            pb_err_set(err, PB_EINPUT, path, 0, 0, "cannot open: %s",
+                       strerror(errno));
+        err->code = PB_EINPUT;
+        return PB_EINPUT;
+    }
+    gzFile f = gzdopen(fd, "rb");
+    if (!f) {
+        close(fd);
         return pb_err_set(err, PB_EINPUT, path, 0, 0, "cannot open: %s",
                           strerror(errno));
+    }
     gzbuffer(f, 1 << 18);
     char head[HEAD];
     long hlen = rd(f, head, HEAD, path, err);

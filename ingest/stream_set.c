@@ -6,6 +6,7 @@
  * keep open, not the file size. docs/performance.md, "Streaming ingest". */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
+#include "common/pb_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -342,7 +343,8 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     if (!opts || !opts->stream || opts->label || opts->label_from ||
         opts->companion || !strcmp(path, "-"))
         return PB_EDUP;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct pb_err ignored = {0};
+    int fd = pb_open_input(path, &ignored);
     if (fd < 0)
         return PB_EDUP; /* the buffer path says why */
     struct stat sb;

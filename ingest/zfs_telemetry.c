@@ -4,6 +4,7 @@
  * plain tables (struct pb_iostat, struct pb_kstat); run/ turns them into
  * metrics and facts. */
 #include "ingest/ingest.h"
+#include "common/pb_file.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_COLS 16
 #define MAX_NAME 1024
@@ -387,16 +389,15 @@ int pb_ingest_params_dir(const char *dir, struct pb_params *out,
         if (e->d_name[0] == '.')
             continue;
         char *p = pb_xasprintf("%s/%s", dir, e->d_name);
-        struct stat st;
-        FILE *fp = NULL;
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-            fp = fopen(p, "r");
+        struct pb_err oe = {0};
+        int fd = pb_open_input(p, &oe);
         free(p);
-        if (!fp)
-            continue; /* write-only or vanished: not a value to record */
+        if (fd < 0)
+            continue; /* write-only, vanished, not a file: not a value */
         char val[4096];
-        size_t n = fread(val, 1, sizeof(val) - 1, fp);
-        fclose(fp);
+        ssize_t r = read(fd, val, sizeof(val) - 1);
+        close(fd);
+        size_t n = r > 0 ? (size_t)r : 0;
         val[n] = '\0';
         /* one line; control bytes become spaces */
         while (n > 0 && (val[n - 1] == '\n' || val[n - 1] == ' '))

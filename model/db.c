@@ -178,11 +178,17 @@ static const char *why(sqlite3 *h, char *buf, size_t n)
     return buf;
 }
 
+const char *db_why(struct pb_db *db, char *buf, size_t n)
+{
+    const char *b = db_budget_text(db, buf, n);
+    return b ? b : why(db->h, buf, n);
+}
+
 int db_fail(struct pb_db *db, struct pb_err *err, const char *what)
 {
     char msg[200];
     return pb_err_set(err, PB_EDB, db->path, 0, 0, "%s: %s", what,
-                      why(db->h, msg, sizeof(msg)));
+                      db_why(db, msg, sizeof(msg)));
 }
 
 sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err)
@@ -432,191 +438,247 @@ fail:
     return PB_EDB;
 }
 
+/* Can h be read? (reading the header needs a read transaction, which
+ * in WAL mode needs the -shm file) */
+static int readable(sqlite3 *h)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &q, NULL) !=
+        SQLITE_OK)
+        return 0;
+    int ok = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    return ok;
+}
+
 /* A reader of a WAL database needs to write its -shm file, or to create
  * it in the folder: a user who may only read a shared database cannot.
  * When no -wal file is there (no writer is active: every commit is in the
  * main file) the file is opened immutable, without the -shm; otherwise
  * say what the owner can do. */
-static int reopen_immutable(struct pb_db *db, struct pb_err *err)
+int db_open_reader(const char *path, sqlite3 **h, struct pb_err *err)
 {
-    int ec = sqlite3_extended_errcode(db->h) & 0xff;
-    char *wal = pb_xasprintf("%s-wal", db->path);
+    const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
+    char msg[200];
+    db_sqlite_init();
+    *h = NULL;
+    if (db_check_kind(path, err))
+        return PB_EDB;
+    if (sqlite3_open_v2(path, h, flags, NULL) != SQLITE_OK)
+        goto cannot_open;
+    sqlite3_extended_result_codes(*h, 1);
+    if (readable(*h))
+        return PB_OK;
+    int ec = sqlite3_extended_errcode(*h) & 0xff;
+    char *wal = pb_xasprintf("%s-wal", path);
     struct stat st;
     int has_wal = stat(wal, &st) == 0 && st.st_size > 0;
     free(wal);
     if ((ec != SQLITE_READONLY && ec != SQLITE_CANTOPEN) || has_wal) {
-        char msg[200];
-        return pb_err_set(err, PB_EDB, db->path, 0, 0,
-                          "cannot read the database: %s%s",
-                          why(db->h, msg, sizeof(msg)),
-                          has_wal ? "; it is being written (WAL mode) and "
-                                    "reading it needs write access to its "
-                                    "-shm file or its folder: ask its owner "
-                                    "to share the folder, or copy the "
-                                    "database"
-                                  : "");
+        /* the message is made before the handle that holds it is closed */
+        pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s%s",
+                   why(*h, msg, sizeof(msg)),
+                   has_wal ? "; it is being written (WAL mode) and reading "
+                             "it needs write access to its -shm file or its "
+                             "folder: ask its owner to share the folder, or "
+                             "copy the database"
+                           : "");
+        sqlite3_close(*h);
+        *h = NULL;
+        return PB_EDB;
     }
-    sqlite3_close(db->h);
-    db->h = NULL;
+    sqlite3_close(*h);
+    *h = NULL;
     /* file: URI with the path escaped: '%', '?' and '#' are special */
     struct pb_buf u = PB_BUF_INIT;
     pb_buf_puts(&u, "file:");
-    for (const char *p = db->path; *p; p++) {
+    for (const char *p = path; *p; p++) {
         if (*p == '%' || *p == '?' || *p == '#')
             pb_buf_printf(&u, "%%%02X", (unsigned char)*p);
         else
             pb_buf_putc(&u, *p);
     }
     pb_buf_puts(&u, "?immutable=1");
-    int rc = sqlite3_open_v2(pb_buf_str(&u), &db->h,
-                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-                                 SQLITE_OPEN_NOMUTEX,
-                             NULL);
+    int rc = sqlite3_open_v2(pb_buf_str(&u), h, flags | SQLITE_OPEN_URI, NULL);
     pb_buf_release(&u);
-    if (rc != SQLITE_OK) {
+    if (rc != SQLITE_OK)
+        goto cannot_open;
+    sqlite3_extended_result_codes(*h, 1);
+    return PB_OK;
+cannot_open:
+    pb_err_set(err, PB_EDB, path, 0, 0, "cannot open database: %s",
+               why(*h, msg, sizeof(msg)));
+    sqlite3_close(*h);
+    *h = NULL;
+    return PB_EDB;
+}
+
+/* SQLite's handle set up for poolbench: extended codes, the REGEXP
+ * function; a writer waits up to 30 s for another one. */
+static void setup(struct pb_db *db)
+{
+    sqlite3_extended_result_codes(db->h, 1);
+    sqlite3_busy_timeout(db->h, 30000);
+    sqlite3_create_function(db->h, "regexp", 2,
+                            SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                            regexp_fn, NULL, NULL);
+}
+
+/* SQLite would say only "unable to open database file": name the reason
+ * a writer cannot open path. The folder must be writable too, for the
+ * -wal and -shm files of WAL mode. */
+static int check_writable(const char *path, struct pb_err *err)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    char *dir = pb_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    const char *d = slash ? dir : ".";
+    const char *what = NULL;
+    if (exists && access(path, W_OK) != 0)
+        what = "database file is not writable";
+    else if (!exists && errno == ENOENT && access(d, W_OK) != 0)
+        what = "cannot create database in";
+    else if (exists && access(d, W_OK) != 0)
+        what = "cannot write the database's -wal and -shm files in";
+    int rc = PB_OK;
+    if (what) {
+        int e = errno;
+        if (what[0] == 'd')
+            rc = pb_err_set(err, PB_EDB, path, 0, 0, "%s: %s", what,
+                            strerror(e));
+        else
+            rc = pb_err_set(err, PB_EDB, path, 0, 0, "%s '%s': %s", what, d,
+                            strerror(e));
+    }
+    free(dir);
+    return rc;
+}
+
+/* The writer's part of db_open. */
+static int open_writer(struct pb_db *db, unsigned flags, struct pb_err *err)
+{
+    if (check_writable(db->path, err) || db_check_kind(db->path, err))
+        return PB_EDB;
+    if (sqlite3_open_v2(db->path, &db->h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                            SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
         char msg[200];
         return pb_err_set(err, PB_EDB, db->path, 0, 0,
                           "cannot open database: %s",
                           why(db->h, msg, sizeof(msg)));
     }
-    sqlite3_extended_result_codes(db->h, 1);
-    sqlite3_create_function(db->h, "regexp", 2,
-                            SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                            regexp_fn, NULL, NULL);
+    setup(db);
+    /* WAL lets readers and one writer work at once; FULL sync makes
+     * every commit durable (the WAL is synced at each commit) before
+     * "ok" is printed, also against an OS crash or power loss, which
+     * NORMAL is not: 142 fdatasyncs instead of 50 for 10,000 fio
+     * files, the same 2.8 s (ingest batches sources, cmd_ingest.c).
+     * Foreign keys are not enforced: pb_db_store writes only ids it
+     * has just looked up or inserted in the same transaction, and
+     * deletes children first; checking five parents per result cost a
+     * fifth of storing it. The e2e tests run PRAGMA
+     * foreign_key_check. pb_remap is the re-keying scratch table of
+     * this connection (attach.c). A file from elsewhere is guarded
+     * before its schema is migrated, and its shape checked after. */
+    if (((flags & DB_FOREIGN) && db_guard(db, err)) || check_ours(db, err) ||
+        exec_sql(db, "PRAGMA journal_mode=WAL", err,
+                 "cannot open database") ||
+        exec_sql(db, "PRAGMA synchronous=FULL", err,
+                 "cannot open database") ||
+        migrate(db, err) ||
+        ((flags & DB_FOREIGN) && db_check_shape(db, err)) ||
+        exec_sql(db,
+                 "CREATE TEMP TABLE IF NOT EXISTS pb_remap(own_id "
+                 "INTEGER PRIMARY KEY, config_id INTEGER NOT NULL)",
+                 err, "cannot open database"))
+        return PB_EDB;
+    return PB_OK;
+}
+
+int db_open(const char *path, unsigned flags, struct pb_db **out,
+            struct pb_err *err)
+{
+    *out = NULL;
+    db_sqlite_init();
+    struct pb_db *db = pb_xcalloc(1, sizeof(*db));
+    db->path = pb_xstrdup(path);
+    if (!(flags & DB_RO)) {
+        if (open_writer(db, flags, err)) {
+            pb_db_close(db);
+            return PB_EDB;
+        }
+        *out = db;
+        return PB_OK;
+    }
+    if (db_open_reader(path, &db->h, err)) {
+        pb_db_close(db);
+        return PB_EDB;
+    }
+    setup(db);
+    int v;
+    if (((flags & DB_FOREIGN) && db_guard(db, err)) ||
+        user_version(db, &v, err)) {
+        pb_db_close(db);
+        return PB_EDB;
+    }
+    long long app = int_of(db, "PRAGMA application_id");
+    if (app != 0 && app != PB_DB_APPLICATION_ID) {
+        pb_err_set(err, PB_EDB, path, 0, 0,
+                   "not a poolbench database (application_id "
+                   "0x%08llx)", app);
+        pb_db_close(db);
+        return PB_EDB;
+    }
+    if (v == 0 || v > PB_DB_SCHEMA_VERSION) {
+        pb_err_set(err, PB_EDB, path, 0, 0,
+                   v ? "database schema version %d is newer than this "
+                       "poolbench"
+                     : "not a poolbench database (schema version %d)",
+                   v);
+        pb_db_close(db);
+        return PB_EDB;
+    }
+    if (v < PB_DB_SCHEMA_VERSION) {
+        /* readers need the current schema too (version 3 added
+         * columns they read): upgrade the file once, opening it for
+         * writing (not created: it exists) */
+        pb_db_close(db);
+        struct pb_err e = {0};
+        if (db_open(path, flags & ~DB_RO, out, &e) != PB_OK)
+            return pb_err_set(err, PB_EDB, path, 0, 0,
+                              "database schema version %d is older "
+                              "than this poolbench (%d) and cannot be "
+                              "upgraded: %s",
+                              v, PB_DB_SCHEMA_VERSION, e.msg);
+        return PB_OK;
+    }
+    if ((flags & DB_FOREIGN) && db_check_shape(db, err)) {
+        pb_db_close(db);
+        return PB_EDB;
+    }
+    *out = db;
     return PB_OK;
 }
 
 int pb_db_open(const char *path, int readonly, struct pb_db **out,
                struct pb_err *err)
 {
-    *out = NULL;
-    /* SQLite's allocation statistics take a global mutex per malloc;
-     * nothing reads them. Only possible before SQLite initialises (a no-op
-     * error after that, e.g. when a caller opened SQLite itself). */
-    static int configured;
-    if (!configured) {
-        configured = 1;
-        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-    }
-    struct pb_db *db = pb_xcalloc(1, sizeof(*db));
-    db->path = pb_xstrdup(path);
-    struct stat st;
-    if (!readonly) {
-        /* SQLite would say only "unable to open database file": name the
-         * reason. The folder must be writable too, for the -wal and -shm
-         * files of WAL mode. */
-        int exists = stat(path, &st) == 0;
-        char *dir = pb_xstrdup(path);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            slash[slash == dir ? 1 : 0] = '\0';
-        const char *d = slash ? dir : ".";
-        const char *what = NULL;
-        if (exists && access(path, W_OK) != 0)
-            what = "database file is not writable";
-        else if (!exists && errno == ENOENT && access(d, W_OK) != 0)
-            what = "cannot create database in";
-        else if (exists && access(d, W_OK) != 0)
-            what = "cannot write the database's -wal and -shm files in";
-        if (what) {
-            int e = errno;
-            if (what[0] == 'd')
-                pb_err_set(err, PB_EDB, path, 0, 0, "%s: %s", what,
-                           strerror(e));
-            else
-                pb_err_set(err, PB_EDB, path, 0, 0, "%s '%s': %s", what, d,
-                           strerror(e));
-            free(dir);
-            pb_db_close(db);
-            return PB_EDB;
-        }
-        free(dir);
-    }
-    int flags = readonly ? SQLITE_OPEN_READONLY
-                         : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOMUTEX, NULL) !=
-        SQLITE_OK) {
-        char msg[200];
-        pb_err_set(err, PB_EDB, path, 0, 0, "cannot open database: %s",
-                   why(db->h, msg, sizeof(msg)));
-        pb_db_close(db);
-        return PB_EDB;
-    }
-    sqlite3_extended_result_codes(db->h, 1);
-    sqlite3_busy_timeout(db->h, 30000);
-    sqlite3_create_function(db->h, "regexp", 2,
-                            SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-                            regexp_fn, NULL, NULL);
-    if (!readonly) {
-        /* WAL lets readers and one writer work at once; FULL sync makes
-         * every commit durable (the WAL is synced at each commit) before
-         * "ok" is printed, also against an OS crash or power loss, which
-         * NORMAL is not: 142 fdatasyncs instead of 50 for 10,000 fio
-         * files, the same 2.8 s (ingest batches sources, cmd_ingest.c).
-         * Foreign keys are not enforced: pb_db_store writes only ids it
-         * has just looked up or inserted in the same transaction, and
-         * deletes children first; checking five parents per result cost a
-         * fifth of storing it. The e2e tests run PRAGMA
-         * foreign_key_check. pb_remap is the re-keying scratch table of
-         * this connection (attach.c). */
-        if (check_ours(db, err) ||
-            exec_sql(db, "PRAGMA journal_mode=WAL", err,
-                     "cannot open database") ||
-            exec_sql(db, "PRAGMA synchronous=FULL", err,
-                     "cannot open database") ||
-            migrate(db, err) ||
-            exec_sql(db,
-                     "CREATE TEMP TABLE IF NOT EXISTS pb_remap(own_id "
-                     "INTEGER PRIMARY KEY, config_id INTEGER NOT NULL)",
-                     err, "cannot open database")) {
-            pb_db_close(db);
-            return PB_EDB;
-        }
-    } else {
-        int v;
-        if (user_version(db, &v, err) && (err->code = 0, 1) &&
-            reopen_immutable(db, err)) {
-            pb_db_close(db);
-            return PB_EDB;
-        }
-        if (!err->code && user_version(db, &v, err)) {
-            pb_db_close(db);
-            return PB_EDB;
-        }
-        long long app = int_of(db, "PRAGMA application_id");
-        if (app != 0 && app != PB_DB_APPLICATION_ID) {
-            pb_err_set(err, PB_EDB, path, 0, 0,
-                       "not a poolbench database (application_id "
-                       "0x%08llx)", app);
-            pb_db_close(db);
-            return PB_EDB;
-        }
-        if (v == 0 || v > PB_DB_SCHEMA_VERSION) {
-            pb_err_set(err, PB_EDB, path, 0, 0,
-                       v ? "database schema version %d is newer than this "
-                           "poolbench"
-                         : "not a poolbench database (schema version %d)",
-                       v);
-            pb_db_close(db);
-            return PB_EDB;
-        }
-        if (v < PB_DB_SCHEMA_VERSION) {
-            /* readers need the current schema too (version 3 added
-             * columns they read): upgrade the file once, opening it for
-             * writing (not created: it exists) */
-            pb_db_close(db);
-            struct pb_err e = {0};
-            if (pb_db_open(path, 0, out, &e) != PB_OK)
-                return pb_err_set(err, PB_EDB, path, 0, 0,
-                                  "database schema version %d is older "
-                                  "than this poolbench (%d) and cannot be "
-                                  "upgraded: %s",
-                                  v, PB_DB_SCHEMA_VERSION, e.msg);
-            return PB_OK;
-        }
-    }
-    *out = db;
-    return PB_OK;
+    return db_open(path, readonly ? DB_RO : 0, out, err);
+}
+
+int pb_db_open_foreign(const char *path, struct pb_db **out,
+                       struct pb_err *err)
+{
+    return db_open(path, DB_RO | DB_FOREIGN, out, err);
+}
+
+const char *pb_db_path(const struct pb_db *db)
+{
+    return db->path;
 }
 
 void pb_db_close(struct pb_db *db)

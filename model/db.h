@@ -34,6 +34,15 @@ const char *pb_db_default_path(void);
 int pb_db_open(const char *path, int readonly, struct pb_db **out,
                struct pb_err *err) PB_WUR;
 void pb_db_close(struct pb_db *db);
+/* Open another poolbench database read-only as a file from elsewhere
+ * (compare's db:FILE): each table poolbench reads must be a table of its
+ * shape and the file may hold no trigger (else PB_EDB "not poolbench's
+ * schema: ..."), and its work is bounded by its size (a query past the
+ * bound fails with PB_EDB). As pb_db_open otherwise. */
+int pb_db_open_foreign(const char *path, struct pb_db **out,
+                       struct pb_err *err) PB_WUR;
+/* The path db was opened from (owned by db). */
+const char *pb_db_path(const struct pb_db *db);
 
 /* Store one parsed source in one transaction. Config dimensions whose
  * origin is "sheet: ..." or "companion: ..." are attached to the config's

@@ -129,7 +129,55 @@ struct pb_db {
     sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
     struct idcache ids[C__COUNT];
     long long generation; /* model_generation.n the caches are true for */
+    /* a database from elsewhere (guard.c): progress-handler calls left,
+     * and whether they ran out */
+    unsigned long long budget;
+    int budget_hit;
+    double budget_bytes, budget_ops;
 };
+
+/* ==== opening (db.c) and guarding (guard.c) ==== */
+
+/* db_open flags */
+#define DB_RO 1      /* read-only (pb_db_open's readonly) */
+#define DB_FOREIGN 2 /* a database from elsewhere: db_guard, db_check_shape */
+/* pb_db_open with flags; pb_db_open_foreign is DB_RO | DB_FOREIGN. */
+int db_open(const char *path, unsigned flags, struct pb_db **out,
+            struct pb_err *err);
+/* A reader's handle on path: opened read-only, or, when that cannot read
+ * it (a folder where this user cannot make the -shm file) and no -wal
+ * file says a writer is active, immutable. PB_OK with *h, else PB_EDB
+ * with SQLite's own message (and what to do about a WAL database). */
+int db_open_reader(const char *path, sqlite3 **h, struct pb_err *err);
+/* SQLite's message for db's last failure (or the work bound's, when it
+ * was reached) into buf. */
+const char *db_why(struct pb_db *db, char *buf, size_t n);
+
+/* Process-wide SQLite set-up, once, before any database is opened: no
+ * memory statistics, and every file SQLite opens goes through
+ * pb_open_file (regular files and folders only, never blocking). */
+void db_sqlite_init(void);
+/* PB_EDB "not a regular file (a FIFO)" when path exists and is not a
+ * regular file; else PB_OK. */
+int db_check_kind(const char *path, struct pb_err *err);
+/* Work allowed on a database from elsewhere: this many SQLite VM
+ * instructions per byte of the file and its WAL, and at least
+ * DB_BUDGET_MIN. Merging or comparing real databases (0.7 to 10 MB, a
+ * schema-6 one migrated) took 0.03 to 1.1 per byte: 100 leaves a margin
+ * of ~100; the minimum is ~4 s of a recursive query here
+ * (docs/threat-model.md). */
+#define DB_BUDGET_PER_BYTE 100.0
+#define DB_BUDGET_MIN 1e8
+/* For a database from elsewhere, before anything else reads it: its
+ * schema is not trusted (no functions of ours from its views), its work
+ * is bounded (progress handler), and a trigger refuses it. PB_OK or
+ * PB_EDB. */
+int db_guard(struct pb_db *db, struct pb_err *err);
+/* Every table of schema.sql is a table in db (not a view) with the same
+ * columns. PB_OK or PB_EDB naming the first difference. */
+int db_check_shape(struct pb_db *db, struct pb_err *err);
+/* The work bound's message when it was reached, else NULL. */
+const char *db_budget_text(struct pb_db *db, char *buf, size_t n);
 
 /* The prepared statement s, reset and unbound; NULL with err filled. */
 sqlite3_stmt *db_stmt(struct pb_db *db, enum db_stmt s, struct pb_err *err);

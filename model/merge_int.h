@@ -34,7 +34,9 @@ struct merge_source {
 
 struct pb_db_merge {
     char *path;    /* the other database, as given */
-    char *tmp;     /* its copy */
+    char *tmp;     /* its copy: $TMPDIR/poolbench-merge-PID-XXXXXX */
+    int lock;      /* the copy's descriptor, flock'ed while it is used */
+    int clean[4];  /* pb_cleanup_add handles of the copy and its journals */
     struct pb_db *db; /* the copy, migrated */
     sqlite3_stmt *st[M__COUNT];
     struct merge_source *src;

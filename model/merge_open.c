@@ -9,8 +9,13 @@
 #define _GNU_SOURCE
 #include "model/merge_int.h"
 
+#include "common/pb_file.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
+#include <time.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,9 +88,10 @@ int mg_need(struct pb_db_merge *m, sqlite3_stmt *q, int i,
 
 int mg_fail(struct pb_db_merge *m, struct pb_err *err)
 {
+    char msg[200];
     return pb_err_set(err, PB_EDB, m->path, 0, 0,
                       "cannot read the database: %s",
-                      sqlite3_errmsg(m->db->h));
+                      db_why(m->db, msg, sizeof(msg)));
 }
 
 int pb_db_merge_sniff(const char *path)
@@ -94,13 +100,10 @@ int pb_db_merge_sniff(const char *path)
     char head[16];
     if (!path || !strcmp(path, "-"))
         return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fd = pb_open_file(path, O_RDONLY, 0, PB_OPEN_REG, NULL);
     if (fd < 0)
         return 0;
-    struct stat st;
-    ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-                    ? read(fd, head, sizeof(head))
-                    : -1;
+    ssize_t n = read(fd, head, sizeof(head));
     close(fd);
     return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
 }
@@ -116,43 +119,6 @@ static long long int_of(sqlite3 *h, const char *sql)
         v = sqlite3_column_int64(q, 0);
     sqlite3_finalize(q);
     return v;
-}
-
-/* The other database opened read-only: normally, or (a folder where this
- * user cannot make the -shm file, no writer active) immutable. */
-static int open_other(const char *path, sqlite3 **h, struct pb_err *err)
-{
-    int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path, h, flags, NULL) == SQLITE_OK &&
-        int_of(*h, "PRAGMA application_id") >= 0)
-        return PB_OK;
-    sqlite3_close(*h);
-    *h = NULL;
-    char *wal = pb_xasprintf("%s-wal", path);
-    struct stat st;
-    int has_wal = stat(wal, &st) == 0 && st.st_size > 0;
-    free(wal);
-    if (!has_wal) {
-        struct pb_buf u = PB_BUF_INIT;
-        pb_buf_puts(&u, "file:");
-        for (const char *p = path; *p; p++) {
-            if (*p == '%' || *p == '?' || *p == '#')
-                pb_buf_printf(&u, "%%%02X", (unsigned char)*p);
-            else
-                pb_buf_putc(&u, *p);
-        }
-        pb_buf_puts(&u, "?immutable=1");
-        int rc = sqlite3_open_v2(pb_buf_str(&u), h, flags | SQLITE_OPEN_URI,
-                                 NULL);
-        pb_buf_release(&u);
-        if (rc == SQLITE_OK && int_of(*h, "PRAGMA application_id") >= 0)
-            return PB_OK;
-    }
-    pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
-               *h ? sqlite3_errmsg(*h) : "out of memory");
-    sqlite3_close(*h);
-    *h = NULL;
-    return PB_EDB;
 }
 
 /* Is the other file a poolbench database this binary can read? The same
@@ -189,27 +155,87 @@ static int check_other(sqlite3 *h, const char *path, struct pb_err *err)
     return PB_OK;
 }
 
-/* Copy src to a new temporary file: *tmp gets its name (caller frees and
- * removes it). */
-static int copy_to_temp(sqlite3 *src, const char *path, char **tmp,
-                        struct pb_err *err)
+/* ==== the copy ==== */
+
+static const char *const tmp_ext[] = {"", "-wal", "-shm", "-journal"};
+#define NEXT (sizeof(tmp_ext) / sizeof(tmp_ext[0]))
+/* A copy no process has locked is left by a killed merge once it is this
+ * old (seconds): younger, it may be one made a moment ago and not yet
+ * locked. */
+#define STALE_AGE 60
+
+static const char *tmp_dir(void)
 {
     const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir)
-        dir = "/tmp";
-    *tmp = pb_xasprintf("%s/poolbench-merge-XXXXXX", dir);
-    int fd = mkstemp(*tmp);
-    if (fd < 0) {
-        int e = errno;
-        pb_err_set(err, PB_EDB, path, 0, 0,
-                   "cannot make a temporary copy in %s: %s", dir, strerror(e));
-        free(*tmp);
-        *tmp = NULL;
-        return PB_EDB;
+    return dir && *dir ? dir : "/tmp";
+}
+
+/* Copies left by merges that were killed (SIGKILL cannot be caught):
+ * poolbench-merge-PID-XXXXXX of this user, a regular file, older than
+ * STALE_AGE and locked by no process (each merge holds an flock on its
+ * copy while it lives, whatever PID namespace it runs in), with its
+ * -wal, -shm and -journal. Other files are never touched. */
+static void sweep_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        char *end;
+        if (strncmp(n, "poolbench-merge-", 16))
+            continue;
+        long pid = strtol(n + 16, &end, 10);
+        if (end == n + 16 || *end != '-' || pid <= 0 || strlen(end + 1) != 6)
+            continue;
+        int fd = openat(dirfd(d), n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+                                         O_NOCTTY | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == geteuid() && time(NULL) - st.st_mtime > STALE_AGE &&
+            flock(fd, LOCK_EX | LOCK_NB) == 0)
+            for (size_t i = 0; i < NEXT; i++) {
+                char *p = pb_xasprintf("%s%s", n, tmp_ext[i]);
+                if (fstatat(dirfd(d), p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    S_ISREG(st.st_mode) && st.st_uid == geteuid())
+                    unlinkat(dirfd(d), p, 0);
+                free(p);
+            }
+        close(fd);
     }
-    close(fd);
+    if (d)
+        closedir(d);
+}
+
+/* Copy src to a new temporary file, m->tmp, locked (m->lock) and removed
+ * if a signal ends the process (m->clean). */
+static int copy_to_temp(sqlite3 *src, struct pb_db_merge *m,
+                        struct pb_err *err)
+{
+    const char *dir = tmp_dir();
+    sweep_stale(dir);
+    m->tmp = pb_xasprintf("%s/poolbench-merge-%ld-XXXXXX", dir,
+                          (long)getpid());
+    m->lock = mkostemp(m->tmp, O_CLOEXEC);
+    if (m->lock < 0) {
+        int e = errno;
+        free(m->tmp);
+        m->tmp = NULL;
+        return pb_err_set(err, PB_EDB, m->path, 0, 0,
+                          "cannot make a temporary copy in %s: %s", dir,
+                          strerror(e));
+    }
+    /* held until the copy is removed: the sign that it is in use. flock,
+     * not fcntl: closing this descriptor must not drop SQLite's locks. */
+    flock(m->lock, LOCK_EX);
+    for (size_t i = 0; i < NEXT; i++) {
+        char *p = pb_xasprintf("%s%s", m->tmp, tmp_ext[i]);
+        m->clean[i] = pb_cleanup_add(p);
+        free(p);
+    }
     sqlite3 *dst = NULL;
-    int rc = sqlite3_open_v2(*tmp, &dst,
+    int rc = sqlite3_open_v2(m->tmp, &dst,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     sqlite3_backup *b =
         rc == SQLITE_OK ? sqlite3_backup_init(dst, "main", src, "main") : NULL;
@@ -224,21 +250,24 @@ static int copy_to_temp(sqlite3 *src, const char *path, char **tmp,
         rc = sqlite3_errcode(dst);
     }
     if (rc != SQLITE_OK)
-        pb_err_set(err, PB_EDB, path, 0, 0,
-                   "cannot copy the database to %s: %s", *tmp,
+        pb_err_set(err, PB_EDB, m->path, 0, 0,
+                   "cannot copy the database to %s: %s", m->tmp,
                    dst ? sqlite3_errmsg(dst) : sqlite3_errstr(rc));
     sqlite3_close(dst);
     return rc == SQLITE_OK ? PB_OK : PB_EDB;
 }
 
-static void remove_temp(const char *tmp)
+static void remove_temp(struct pb_db_merge *m)
 {
-    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
-    for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-        char *p = pb_xasprintf("%s%s", tmp, ext[i]);
+    if (!m->tmp)
+        return;
+    for (size_t i = 0; i < NEXT; i++) {
+        char *p = pb_xasprintf("%s%s", m->tmp, tmp_ext[i]);
         unlink(p);
         free(p);
+        pb_cleanup_forget(m->clean[i]);
     }
+    close(m->lock);
 }
 
 static char *dup_col(sqlite3_stmt *q, int i)
@@ -284,36 +313,26 @@ int pb_db_merge_open(const char *path, struct pb_db_merge **out,
 {
     *out = NULL;
     sqlite3 *h = NULL;
-    char *tmp = NULL;
-    if (open_other(path, &h, err))
+    if (db_open_reader(path, &h, err))
         return PB_EDB;
-    int rc = check_other(h, path, err);
-    if (!rc)
-        rc = copy_to_temp(h, path, &tmp, err);
-    sqlite3_close(h);
-    if (rc) {
-        if (tmp)
-            remove_temp(tmp);
-        free(tmp);
-        return rc;
-    }
     struct pb_db_merge *m = pb_xcalloc(1, sizeof(*m));
     m->path = pb_xstrdup(path);
-    m->tmp = tmp;
+    m->lock = -1;
+    int rc = check_other(h, path, err);
+    if (!rc)
+        rc = copy_to_temp(h, m, err);
+    sqlite3_close(h);
     struct pb_err e = {0};
-    /* the copy is brought to this binary's schema by the usual
-     * migrations; the other file stays as it was */
-    if (pb_db_open(tmp, 0, &m->db, &e) != PB_OK) {
+    /* The copy is brought to this binary's schema by the usual
+     * migrations (the other file stays as it was), guarded as a file
+     * from elsewhere: its schema is not trusted to call functions, its
+     * work is bounded, and its tables must have poolbench's shape. */
+    if (!rc && (rc = db_open(m->tmp, DB_FOREIGN, &m->db, &e)) != PB_OK)
         pb_err_set(err, PB_EDB, path, 0, 0, "cannot read the database: %s",
                    e.msg);
-        pb_db_merge_close(m);
-        return PB_EDB;
-    }
-    /* a file from elsewhere: its schema's triggers and views are not
-     * trusted to call functions */
-    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-    sqlite3_db_config(m->db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-    if ((rc = load_sources(m, err))) {
+    if (!rc)
+        rc = load_sources(m, err);
+    if (rc) {
         pb_db_merge_close(m);
         return rc;
     }
@@ -333,8 +352,7 @@ void pb_db_merge_close(struct pb_db_merge *m)
     for (int i = 0; i < M__COUNT; i++)
         sqlite3_finalize(m->st[i]);
     pb_db_close(m->db);
-    if (m->tmp)
-        remove_temp(m->tmp);
+    remove_temp(m);
     for (size_t i = 0; i < m->nsrc; i++) {
         struct merge_source *s = &m->src[i];
         free(s->sha256);

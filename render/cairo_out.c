@@ -3,6 +3,7 @@
  * paragraphs, charts and tables on A4 pages) through a PDF surface. */
 #define _GNU_SOURCE
 #include "render/render_int.h"
+#include "common/pb_file.h"
 
 #include <cairo-pdf.h>
 #include <errno.h>
@@ -93,6 +94,16 @@ void pb_chart_draw(const struct pb_chart *c, cairo_t *cr)
     cairo_restore(cr);
 }
 
+/* cairo's stream writer onto a descriptor; *closure: {fd, errno}. */
+static cairo_status_t fd_write(void *closure, const unsigned char *data,
+                               unsigned int len)
+{
+    int *fe = closure;
+    if (!fe[1])
+        fe[1] = pb_write_all(fe[0], data, len);
+    return fe[1] ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
 int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
                        struct pb_err *err)
 {
@@ -111,9 +122,17 @@ int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
     pb_chart_draw(c, cr);
     cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_write_to_png(s, path);
+    int fe[2] = {-1, 0};
+    if (st == CAIRO_STATUS_SUCCESS && (fe[0] = pb_create_new(path, 0644)) < 0)
+        fe[1] = errno;
+    if (st == CAIRO_STATUS_SUCCESS && fe[0] >= 0)
+        st = cairo_surface_write_to_png_stream(s, fd_write, fe);
     cairo_surface_destroy(s);
+    if (fe[0] >= 0 && close(fe[0]) != 0 && !fe[1])
+        fe[1] = errno;
+    if (fe[1])
+        return pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PNG: %s",
+                          strerror(fe[1]));
     if (st != CAIRO_STATUS_SUCCESS)
         return pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PNG: %s",
                           cairo_status_to_string(st));
@@ -136,8 +155,7 @@ struct rp_pdf {
     int page;
     int outline_h2; /* outline id of the current level-2 heading */
     char *path;
-    char *tmp; /* PATH.XXXXXX, created O_EXCL, renamed over path at the end */
-    int fd;
+    struct pb_wfile *out; /* beside path, renamed over it at the end */
     int werr;  /* errno of a failed write, 0 = none */
     /* headings not drawn yet: kept with the content that follows them */
     struct {
@@ -152,53 +170,31 @@ static cairo_status_t pdf_write(void *closure, const unsigned char *data,
                                 unsigned int len)
 {
     struct rp_pdf *p = closure;
-    while (len > 0 && !p->werr) {
-        ssize_t w = write(p->fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            p->werr = w < 0 ? errno : ENOSPC;
-            break;
-        }
-        data += w;
-        len -= (unsigned int)w;
-    }
+    if (!p->werr)
+        p->werr = pb_write_all(pb_wfile_fd(p->out), data, len);
     return p->werr ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
-int rp_pdf_open(const char *path, struct rc_fonts *f, struct rp_pdf **out,
-                struct pb_err *err)
+int rp_pdf_open(const char *path, const struct pb_keep *keep,
+                struct rc_fonts *f, struct rp_pdf **out, struct pb_err *err)
 {
     *out = NULL;
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return pb_err_set(err, PB_EIO, path, 0, 0,
-                          S_ISLNK(st.st_mode)
-                              ? "is a symbolic link: refusing to replace it"
-                              : "not a regular file");
-    /* Written beside path under a name no one can guess or plant
-     * (mkstemp: O_EXCL, mode 0600), renamed over path when complete: a
-     * failed report keeps the last PDF, and no link is followed. */
+    /* Written beside path under a name no one can guess or plant,
+     * renamed over path when complete: a failed report keeps the last
+     * PDF, and no link is followed. */
     struct rp_pdf *p = pb_xcalloc(1, sizeof(*p));
-    p->tmp = pb_xasprintf("%s.XXXXXX", path);
-    p->fd = mkstemp(p->tmp);
-    if (p->fd < 0) {
-        int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
-                            strerror(errno));
-        free(p->tmp);
+    int rc = pb_wfile_open(path, keep, &p->out, err);
+    if (rc) {
         free(p);
         return rc;
     }
-    fchmod(p->fd, 0644);
     cairo_surface_t *s =
         cairo_pdf_surface_create_for_stream(pdf_write, p, PAGE_W, PAGE_H);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
-        int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
-                            cairo_status_to_string(cairo_surface_status(s)));
+        rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write PDF: %s",
+                        cairo_status_to_string(cairo_surface_status(s)));
         cairo_surface_destroy(s);
-        close(p->fd);
-        unlink(p->tmp);
-        free(p->tmp);
+        pb_wfile_abort(p->out);
         free(p);
         return rc;
     }
@@ -592,16 +588,11 @@ int rp_pdf_close(struct rp_pdf *p, int keep, struct pb_err *err)
     else if (st != CAIRO_STATUS_SUCCESS)
         rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
                         cairo_status_to_string(st));
-    if (close(p->fd) != 0 && !rc)
-        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
-                        strerror(errno));
-    if (!rc && keep && rename(p->tmp, p->path) != 0)
-        rc = pb_err_set(err, PB_EIO, p->path, 0, 0, "cannot write PDF: %s",
-                        strerror(errno));
-    if (rc || !keep)
-        unlink(p->tmp);
+    if (!rc && keep)
+        rc = pb_wfile_commit(p->out, err);
+    else
+        pb_wfile_abort(p->out);
     pb_arena_release(&p->arena);
-    free(p->tmp);
     free(p->path);
     free(p);
     return rc;

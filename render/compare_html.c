@@ -481,10 +481,10 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
 }
 
 int pb_compare_html(const struct pb_compare *c, const char *dir,
-                    struct pb_err *err)
+                    const struct pb_keep *keep, struct pb_err *err)
 {
     struct rp_dir *out;
-    int rc = rp_dir_open(dir, 0, &out, err);
+    int rc = rp_dir_open(dir, 0, keep, &out, err);
     if (rc)
         return rc;
     struct pb_buf h = PB_BUF_INIT;

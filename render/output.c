@@ -6,6 +6,7 @@
  * written through a link planted in the folder. */
 #define _GNU_SOURCE
 #include "render/render_int.h"
+#include "common/pb_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 struct rp_dir {
     char *dir;    /* the report folder as given */
+    struct pb_keep keep; /* the database in use: never replaced */
     char *stage;  /* DIR/.poolbench-new-XXXXXX, mode 0700, ours alone */
     char **files; /* relative names written into the stage */
     size_t nfiles, cap;
@@ -95,7 +97,7 @@ static char **read_manifest(const char *dir, size_t *n)
 {
     *n = 0;
     char *path = pb_xasprintf("%s/%s", dir, MANIFEST);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = pb_open_file(path, O_RDONLY | O_NOFOLLOW, 0, PB_OPEN_REG, NULL);
     free(path);
     if (fd < 0)
         return NULL;
@@ -193,8 +195,8 @@ static void remove_stale(const char *dir)
     closedir(d);
 }
 
-int rp_dir_open(const char *dir, int force, struct rp_dir **out,
-                struct pb_err *err)
+int rp_dir_open(const char *dir, int force, const struct pb_keep *keep,
+                struct rp_dir **out, struct pb_err *err)
 {
     *out = NULL;
     struct stat st;
@@ -214,6 +216,8 @@ int rp_dir_open(const char *dir, int force, struct rp_dir **out,
                           "(files poolbench does not write are kept)");
     struct rp_dir *d = pb_xcalloc(1, sizeof(*d));
     d->dir = pb_xstrdup(dir);
+    if (keep)
+        d->keep = *keep;
     remove_stale(dir);
     d->stage = pb_xasprintf("%s/.poolbench-new-%ld-XXXXXX", dir,
                             (long)getpid());
@@ -258,26 +262,12 @@ int rp_dir_write(struct rp_dir *d, const char *rel, const char *data,
                  size_t len, struct pb_err *err)
 {
     char *path = pb_xasprintf("%s/%s", d->stage, rel);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                  0644);
-    int ok = fd >= 0;
-    while (ok && len > 0) {
-        ssize_t w = write(fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        ok = w > 0;
-        if (ok) {
-            data += w;
-            len -= (size_t)w;
-        }
-    }
-    int e = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = 0;
+    int fd = pb_create_new(path, 0644);
+    int e = fd < 0 ? errno : pb_write_all(fd, data, len);
+    if (fd >= 0 && close(fd) != 0 && !e)
         e = errno;
-    }
     int rc = PB_OK;
-    if (!ok)
+    if (e)
         rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write: %s",
                         strerror(e));
     else
@@ -299,8 +289,7 @@ int rp_file_open(struct rp_dir *d, const char *rel, struct rp_file **out,
                  struct pb_err *err)
 {
     char *path = pb_xasprintf("%s/%s", d->stage, rel);
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                  0644);
+    int fd = pb_create_new(path, 0644);
     if (fd < 0) {
         int rc = pb_err_set(err, PB_EIO, path, 0, 0, "cannot write: %s",
                             strerror(errno));
@@ -319,17 +308,8 @@ int rp_file_open(struct rp_dir *d, const char *rel, struct rp_file **out,
 
 void rp_file_put(struct rp_file *f, const char *data, size_t len)
 {
-    while (!f->err && len > 0) {
-        ssize_t w = write(f->fd, data, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            f->err = w < 0 ? errno : EIO;
-            break;
-        }
-        data += w;
-        len -= (size_t)w;
-    }
+    if (!f->err)
+        f->err = pb_write_all(f->fd, data, len);
 }
 
 void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over)
@@ -371,9 +351,34 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rp_dir_commit(struct rp_dir *d, struct pb_err *err)
+/* PB_OK when no file the commit replaces or removes (the new files, the
+ * last report's files it drops, the manifest) is the database in use or
+ * one of its journal files: checked before anything changes. */
+static int check_keep(const struct rp_dir *d, char **old, size_t nold,
+                      struct pb_err *err)
 {
     int rc = PB_OK;
+    for (size_t i = 0; i < d->nfiles + nold + 1 && !rc; i++) {
+        const char *rel = i < d->nfiles ? d->files[i]
+                          : i < d->nfiles + nold ? old[i - d->nfiles]
+                                                 : MANIFEST;
+        char *to = pb_xasprintf("%s/%s", d->dir, rel);
+        rc = pb_keep_check(&d->keep, to, err);
+        free(to);
+    }
+    return rc;
+}
+
+int rp_dir_commit(struct rp_dir *d, struct pb_err *err)
+{
+    size_t nold;
+    char **old = read_manifest(d->dir, &nold);
+    int rc = check_keep(d, old, nold, err);
+    free_list(old, nold);
+    if (rc) {
+        rp_dir_abort(d);
+        return rc;
+    }
     char *charts = pb_xasprintf("%s/charts", d->dir);
     struct stat st;
     /* charts/ must be our own folder: a link there is removed (the link,
@@ -397,9 +402,7 @@ int rp_dir_commit(struct rp_dir *d, struct pb_err *err)
                 continue;
             char *from = pb_xasprintf("%s/%s", d->stage, d->files[i]);
             char *to = pb_xasprintf("%s/%s", d->dir, d->files[i]);
-            if (rename(from, to) != 0)
-                rc = pb_err_set(err, PB_EIO, to, 0, 0, "cannot write: %s",
-                                strerror(errno));
+            rc = pb_replace(from, to, &d->keep, 0, err);
             free(from);
             free(to);
         }
@@ -408,13 +411,14 @@ int rp_dir_commit(struct rp_dir *d, struct pb_err *err)
         return rc;
     }
     /* The last report's files that this one does not write. */
-    size_t nold;
-    char **old = read_manifest(d->dir, &nold);
+    old = read_manifest(d->dir, &nold);
     for (size_t i = 0; i < nold; i++) {
         if (in_list(d->files, d->nfiles, old[i]))
             continue;
         char *p = pb_xasprintf("%s/%s", d->dir, old[i]);
-        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+        struct pb_err kept = {0};
+        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+            pb_keep_check(&d->keep, p, &kept) == PB_OK)
             unlink(p);
         free(p);
     }
@@ -430,9 +434,7 @@ int rp_dir_commit(struct rp_dir *d, struct pb_err *err)
     if (!rc) {
         char *from = pb_xasprintf("%s/%s", d->stage, MANIFEST);
         char *to = pb_xasprintf("%s/%s", d->dir, MANIFEST);
-        if (rename(from, to) != 0)
-            rc = pb_err_set(err, PB_EIO, to, 0, 0, "cannot write: %s",
-                            strerror(errno));
+        rc = pb_replace(from, to, &d->keep, 0, err);
         free(from);
         free(to);
     }

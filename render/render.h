@@ -22,6 +22,7 @@
 #define PB_RENDER_H
 
 #include "common/pb.h"
+#include "common/pb_file.h"
 #include "model/db.h"
 
 #include <cairo.h>
@@ -146,7 +147,8 @@ void pb_chart_svg(const struct pb_chart *c, struct pb_buf *out);
  * user unit per pixel. The caller owns cr and its surface. */
 void pb_chart_draw(const struct pb_chart *c, cairo_t *cr);
 
-/* Write the chart as a PNG of `scale` device pixels per pixel. Returns
+/* Write the chart as a PNG of `scale` device pixels per pixel into path,
+ * created new (pb_create_new: never an existing file or a link). Returns
  * PB_OK or PB_EIO with err naming path. */
 int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
                        struct pb_err *err) PB_WUR;
@@ -308,9 +310,10 @@ int pb_compare_each_test(const struct pb_compare *c, int cand,
 
 /* Write DIR/index.html: the compare page (table with a diverging colour
  * scale, bar chart of % change with CI whiskers, verdicts), through the
- * report folder's safe writing (see pb_render_report). PB_OK, PB_EUSAGE
- * (a non-empty folder that holds no poolbench output) or PB_EIO. */
+ * report folder's safe writing (see pb_render_report); no file of keep
+ * (the databases compared) is replaced. PB_OK, PB_EUSAGE (a non-empty
+ * folder that holds no poolbench output, or a file of keep) or PB_EIO. */
 int pb_compare_html(const struct pb_compare *c, const char *dir,
-                    struct pb_err *err) PB_WUR;
+                    const struct pb_keep *keep, struct pb_err *err) PB_WUR;
 
 #endif

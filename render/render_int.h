@@ -714,9 +714,11 @@ void rp_section_hosts(struct rp_out *o, const struct rp_data *d);
 struct rp_dir;
 /* Create dir if missing; refuse a link, another user's folder, one others
  * can write, or (unless force) a non-empty folder that holds no poolbench
- * report. PB_OK, PB_EUSAGE or PB_EIO with err filled. */
-int rp_dir_open(const char *dir, int force, struct rp_dir **out,
-                struct pb_err *err) PB_WUR;
+ * report. keep (copied; may be NULL): files no commit may replace or
+ * remove (the database in use). PB_OK, PB_EUSAGE or PB_EIO with err
+ * filled. */
+int rp_dir_open(const char *dir, int force, const struct pb_keep *keep,
+                struct rp_dir **out, struct pb_err *err) PB_WUR;
 /* The report folder as given. */
 const char *rp_dir_path(const struct rp_dir *d);
 /* The staging folder's path (files made there must be rp_dir_add'ed). */
@@ -726,7 +728,8 @@ int rp_dir_write(struct rp_dir *d, const char *rel, const char *data,
                  size_t len, struct pb_err *err) PB_WUR;
 void rp_dir_add(struct rp_dir *d, const char *rel);
 /* Move every staged file into place (index.html last), remove the last
- * report's files this one did not write, write the manifest. */
+ * report's files this one did not write, write the manifest. When any of
+ * these is a file of keep, nothing is changed: PB_EUSAGE. */
 int rp_dir_commit(struct rp_dir *d, struct pb_err *err) PB_WUR;
 /* Drop the stage, leaving the last report as it was. NULL is fine. */
 void rp_dir_abort(struct rp_dir *d);
@@ -758,8 +761,11 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
 
 /* ==== PDF (cairo_out.c) ==== */
 
+/* The PDF is written through pb_wfile (common/pb_file.h): beside path,
+ * renamed over it by rp_pdf_close; path must not be a file of keep. */
 struct rp_pdf;
-int rp_pdf_open(const char *path, struct rc_fonts *f, struct rp_pdf **out,
+int rp_pdf_open(const char *path, const struct pb_keep *keep,
+                struct rc_fonts *f, struct rp_pdf **out,
                 struct pb_err *err) PB_WUR;
 void rp_pdf_heading(struct rp_pdf *p, int level, const char *text);
 void rp_pdf_para(struct rp_pdf *p, const char *text);

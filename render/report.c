@@ -538,12 +538,17 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.timestamp = opts->timestamp;
     o.png = opts->png;
     o.f = rc_fonts_new();
+    /* no file of the report replaces the database it reads */
+    struct pb_keep keep;
+    pb_keep_init(&keep);
+    pb_keep_add_db(&keep, pb_db_path(db));
     if ((rc = rp_dir_open(opts->outdir ? opts->outdir : "report",
-                          opts->force, &o.out, err)))
+                          opts->force, &keep, &o.out, err)))
         goto done;
     if ((rc = rp_file_open(o.out, "index.html", &o.index, err)))
         goto done;
-    if (opts->pdf_path && (rc = rp_pdf_open(opts->pdf_path, o.f, &o.pdf, err)))
+    if (opts->pdf_path &&
+        (rc = rp_pdf_open(opts->pdf_path, &keep, o.f, &o.pdf, err)))
         goto done;
 
     const char *title = opts->title ? rp_clean(&d.arena, opts->title)

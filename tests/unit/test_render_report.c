@@ -503,7 +503,7 @@ static void test_pdf_layout(void **state)
     struct rc_fonts *f = rc_fonts_new();
     struct rp_pdf *p;
     struct pb_err err = {0};
-    assert_int_equal(rp_pdf_open(path, f, &p, &err), PB_OK);
+    assert_int_equal(rp_pdf_open(path, NULL, f, &p, &err), PB_OK);
     /* the best-configuration table: long test names and labels */
     struct rt_table t;
     rt_init(&t, 6);

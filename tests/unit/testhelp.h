@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "ingest/ingest.h"
@@ -50,6 +51,15 @@
 
 /* Helpers below are static and may go unused in a test. */
 #define TH_FN static __attribute__((unused))
+
+/* Seconds (C11 timespec_get: no feature macro needed), for "it did not
+ * hang" checks. */
+TH_FN double th_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* The bytes of file path, or fail the test; caller frees. */
 TH_FN char *th_slurp(const char *path, size_t *len)
