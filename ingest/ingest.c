@@ -78,33 +78,6 @@ int pb_contains(const char *buf, size_t len, const char *needle)
 
 /* ==== options ==== */
 
-static int is_size_key(const char *key)
-{
-    static const char *const keys[] = {
-        "recordsize", "volblocksize", "bs",       "size",
-        "file_size",  "record_size",  "blocksize", "special_small_blocks",
-        "disk_cluster_size", "guest_block_size",
-        NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcasecmp(key, keys[i]))
-            return 1;
-    return 0;
-}
-
-char *pb_ingest_norm_param(const char *key, const char *value)
-{
-    double v;
-    if (is_size_key(key) && pb_parse_size(value, 0, &v) == 0) {
-        char num[64];
-        return pb_xstrdup(pb_fmt_num(v, num, sizeof(num)));
-    }
-    char *s = pb_xstrdup(value);
-    if (strcasecmp(key, "label") != 0)
-        for (char *p = s; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-    return s;
-}
-
 static void apply_opts(struct pb_resultset *set, const char *buf,
                        size_t len, const struct pb_ingest_opts *opts)
 {

@@ -429,8 +429,10 @@ int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
  * "fio (host, fio-3.33)". */
 int pb_ingest_generic_label(const char *label);
 
-/* Normalise a --set value: sizes for size-like keys ("128k" -> "131072"),
- * lowercase for the rest. Returns a heap string; caller frees. */
+/* Normalise a dimension's value (--set, sheets, tables, plans): white
+ * space of any kind (no-break spaces too) trimmed at both ends and one
+ * ' ' inside, lower case (but for key "label"), sizes for size-like keys
+ * ("128k" -> "131072"). Returns a heap string; caller frees. */
 char *pb_ingest_norm_param(const char *key, const char *value);
 
 /* ==== configuration sheets and companions (sheet.c) ==== */

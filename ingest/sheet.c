@@ -215,7 +215,8 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
             if (!*r.cell[i])
                 continue; /* nothing said about this key */
             char *v = pb_ingest_norm_param(head.cell[i], r.cell[i]);
-            pb_rs_config_param_origin(set, c, head.cell[i], v, origin);
+            if (*v) /* a cell of a no-break space says nothing either */
+                pb_rs_config_param_origin(set, c, head.cell[i], v, origin);
             free(v);
         }
         free(origin);
