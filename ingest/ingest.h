@@ -326,8 +326,10 @@ void pb_label_rules_free(struct pb_label_rules *rules);
  * ingest goes on). Returns the number of lines. */
 size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp);
 
-/* Add the dimensions found in the label of config `config` to it; keys the
- * config already has (from the parser) are left alone. */
+/* Add the dimensions found in the label of config `config` to it, with
+ * the origin "label: LABEL"; keys the config already has (from the
+ * parser) are left alone. A label that names a zvol (disk_format=zvol)
+ * gives its recordsize as volblocksize. */
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config);
 /* The same, recording origin ("title: line 1", "path: ashift12-rs8k/")
