@@ -38,7 +38,9 @@ static void label_dims(const struct pb_label_rules *rules, const char *label,
     for (size_t i = 0; i < *n; i++) {
         (*out)[i].key = pb_xstrdup(set->configs[c].params[i].key);
         (*out)[i].value = pb_xstrdup(set->configs[c].params[i].value);
-        (*out)[i].origin = NULL;
+        (*out)[i].origin = set->configs[c].params[i].origin
+                               ? pb_xstrdup(set->configs[c].params[i].origin)
+                               : NULL;
     }
     pb_resultset_free(set);
 }
@@ -48,6 +50,7 @@ static void kv_free(struct pb_kv *kv, size_t n)
     for (size_t i = 0; i < n; i++) {
         free((char *)kv[i].key);
         free((char *)kv[i].value);
+        free((char *)kv[i].origin);
     }
     free(kv);
 }

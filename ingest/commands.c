@@ -5,6 +5,7 @@
  * commands by cmd_shell.c.
  * docs/experiment-context.md documents every rule. */
 #include "ingest/commands_int.h"
+#include "ingest/vdev_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -40,14 +41,6 @@ static void ds_set(struct dimset *d, const char *key, const char *value,
     d->n++;
 }
 
-static const char *ds_get(const struct dimset *d, const char *key)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (!strcmp(d->v[i].key, key))
-            return d->v[i].value;
-    return NULL;
-}
-
 static void dim_release(struct pb_cmd_dim *x)
 {
     free(x->key);
@@ -80,6 +73,8 @@ static void ds_release(struct dimset *d)
 struct pool {
     char *name;
     struct dimset dims;
+    struct pb_vtree tree; /* of its `zpool create` and `zpool add`s */
+    int has_tree;         /* created in this input */
 };
 
 struct state {
@@ -192,108 +187,37 @@ static int set_prop(struct state *st, struct dimset *ds, const char *kv)
 
 /* ==== vdev specifications ==== */
 
-enum section { S_DATA, S_LOG, S_CACHE, S_SPECIAL, S_DEDUP, S_SPARE };
-
-/* "mirror" -> "mirror", "raidz" -> "raidz1", "draid2:4d:1s" -> "draid2";
- * NULL when tok is not a group keyword. */
-static const char *group_type(const char *t, char *buf, size_t cap)
-{
-    if (!strcasecmp(t, "mirror"))
-        return "mirror";
-    if (!strncasecmp(t, "raidz", 5) || !strncasecmp(t, "draid", 5)) {
-        const char *p = t + 5;
-        char n = '1';
-        if (*p >= '1' && *p <= '3') {
-            n = *p;
-            p++;
-        }
-        if (*p && !(t[0] == 'd' && *p == ':'))
-            return NULL;
-        snprintf(buf, cap, "%.5s%c", t, n);
-        for (char *q = buf; *q; q++)
-            *q = (char)tolower((unsigned char)*q);
-        return buf;
-    }
-    return NULL;
-}
-
-struct vspec {
-    long data_groups, data_disks, logs, caches, specials;
-    char layout[16]; /* "" none yet, "mixed" */
-};
-
-static void vspec_type(struct vspec *v, const char *type)
-{
-    if (!v->layout[0])
-        snprintf(v->layout, sizeof(v->layout), "%s", type);
-    else if (strcmp(v->layout, type) != 0)
-        snprintf(v->layout, sizeof(v->layout), "mixed");
-}
-
 static int is_device(const char *t)
 {
     return t[0] == '/' || isalnum((unsigned char)t[0]);
 }
 
-/* Read the vdev words of zpool create/add; options (-o ...) may sit
- * among them and are handled by the caller. */
-static void vspec_word(struct vspec *v, enum section *sec, int *in_group,
-                       const char *t)
+/* Read one vdev word of zpool create/add into tree t: a class word starts
+ * its section, a group word ("mirror", "raidz2") a vdev, a device widens
+ * the group or is a vdev of its own; options (-o ...) may sit among them
+ * and are handled by the caller. */
+static void vspec_word(struct pb_vtree *t, int *cls, int *in_group,
+                       const char *w)
 {
     char buf[16];
-    static const struct {
-        const char *w;
-        enum section s;
-    } secs[] = {{"log", S_LOG},         {"logs", S_LOG},
-                {"cache", S_CACHE},     {"special", S_SPECIAL},
-                {"dedup", S_DEDUP},     {"spare", S_SPARE},
-                {"spares", S_SPARE}};
-    for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++) {
-        if (!strcasecmp(t, secs[i].w)) {
-            *sec = secs[i].s;
-            *in_group = 0;
-            return;
-        }
+    int k = pb_vclass_of(w, strlen(w));
+    if (k >= 0) {
+        *cls = k;
+        *in_group = 0;
+        return;
     }
-    const char *g = group_type(t, buf, sizeof(buf));
+    const char *g = pb_vdev_group_type(w, strlen(w), buf, sizeof(buf));
     if (g) {
-        if (*sec == S_DATA) {
-            v->data_groups++;
-            vspec_type(v, g);
-        }
+        pb_vtree_add(t, *cls, g, 0);
         *in_group = 1;
         return;
     }
-    if (!is_device(t))
+    if (!is_device(w))
         return;
-    switch (*sec) {
-    case S_DATA:
-        v->data_disks++;
-        if (!*in_group) {
-            v->data_groups++;
-            vspec_type(v, "stripe");
-        }
-        break;
-    case S_LOG:
-        v->logs++;
-        break;
-    case S_CACHE:
-        v->caches++;
-        break;
-    case S_SPECIAL:
-        v->specials++;
-        break;
-    default:
-        break;
-    }
-}
-
-static void set_long(struct state *st, struct dimset *ds, const char *key,
-                     long v)
-{
-    char num[32];
-    snprintf(num, sizeof(num), "%ld", v);
-    ds_set(ds, key, num, st->origin);
+    if (*in_group)
+        pb_vtree_widen(t);
+    else
+        pb_vtree_add(t, *cls, NULL, 1);
 }
 
 static int valid_ashift(const char *v)
@@ -329,13 +253,34 @@ static size_t zpool_opt(struct state *st, char **tok, size_t ntok, size_t i,
     return 1;
 }
 
-static void zpool_layout(struct state *st, struct dimset *ds, char **tok,
-                         size_t ntok, size_t first, int create)
+/* The dimensions of a vdev tree into a pool's list; with only[], just
+ * those keys. */
+struct vput {
+    struct state *st;
+    struct dimset *ds;
+    const char *only[PB_VC_N];
+    size_t nonly;
+};
+
+static void vput_dim(void *ctx, const char *key, const char *value)
 {
-    struct vspec v = {0};
+    struct vput *v = ctx;
+    int want = v->nonly == 0;
+    for (size_t i = 0; i < v->nonly && !want; i++)
+        want = !strcmp(v->only[i], key);
+    for (size_t i = 0; i < v->ds->n && want; i++)
+        if (!strcmp(v->ds->v[i].key, key) && !strcmp(v->ds->v[i].value, value))
+            want = 0; /* as before: it keeps the command that said it */
+    if (want)
+        ds_set(v->ds, key, value, v->st->origin);
+}
+
+static void zpool_layout(struct state *st, char **tok, size_t ntok,
+                         size_t first, int create)
+{
+    struct pb_vtree add = {0};
     struct dimset pprops = {0}, fprops = {0};
-    enum section sec = S_DATA;
-    int in_group = 0;
+    int cls = PB_VC_DATA, in_group = 0;
     const char *pool = NULL;
     for (size_t i = first; i < ntok;) {
         const char *t = tok[i];
@@ -346,47 +291,58 @@ static void zpool_layout(struct state *st, struct dimset *ds, char **tok,
         if (!pool)
             pool = t;
         else
-            vspec_word(&v, &sec, &in_group, t);
+            vspec_word(&add, &cls, &in_group, t);
         i++;
     }
-    if (!pool || (create && v.data_disks == 0)) {
+    int data = 0;
+    for (size_t i = 0; i < add.n; i++)
+        data |= add.v[i].cls == PB_VC_DATA && add.v[i].width > 0;
+    if (!pool || (create && !data)) {
+        pb_vtree_release(&add);
         ds_release(&pprops);
         ds_release(&fprops);
         return;
     }
     struct pool *p = pool_of(st, pool);
-    if (create)
-        ds_release(&p->dims); /* a new pool: nothing carries over */
-    ds = &p->dims;
+    struct vput v = {st, &p->dims, {NULL}, 0};
     if (create) {
-        set_long(st, ds, "vdevs", v.data_groups);
-        set_long(st, ds, "disks", v.data_disks);
-        ds_set(ds, "layout", v.layout, st->origin);
-        ds_set(ds, "slog", v.logs ? "yes" : "no", st->origin);
-        ds_set(ds, "l2arc", v.caches ? "yes" : "no", st->origin);
-        ds_set(ds, "special", v.specials ? "yes" : "no", st->origin);
-    } else {
-        if (v.data_groups) {
-            const char *g = ds_get(ds, "vdevs"), *d = ds_get(ds, "disks");
-            const char *l = ds_get(ds, "layout");
-            if (g && d && l) {
-                set_long(st, ds, "vdevs", strtol(g, NULL, 10) + v.data_groups);
-                set_long(st, ds, "disks", strtol(d, NULL, 10) + v.data_disks);
-                if (strcmp(l, v.layout) != 0)
-                    ds_set(ds, "layout", "mixed", st->origin);
-            }
-        }
-        if (v.logs)
-            ds_set(ds, "slog", "yes", st->origin);
-        if (v.caches)
-            ds_set(ds, "l2arc", "yes", st->origin);
-        if (v.specials)
-            ds_set(ds, "special", "yes", st->origin);
+        ds_release(&p->dims); /* a new pool: nothing carries over */
+        pb_vtree_release(&p->tree);
+        p->has_tree = 1;
     }
+    if (p->has_tree) {
+        for (size_t i = 0; i < add.n; i++) {
+            pb_vtree_add(&p->tree, add.v[i].cls, add.v[i].type,
+                         add.v[i].width);
+        }
+        pb_vtree_dims(&p->tree, vput_dim, &v);
+    } else {
+        /* `zpool add` to a pool this input did not create: what the
+         * classes it adds to are now made of is unknown, only that they
+         * are there */
+        static const struct {
+            int cls;
+            const char *key;
+        } aux[] = {{PB_VC_LOG, "slog"},
+                   {PB_VC_CACHE, "l2arc"},
+                   {PB_VC_SPECIAL, "special"},
+                   {PB_VC_DEDUP, "dedup_class"}};
+        for (size_t a = 0; a < sizeof(aux) / sizeof(aux[0]); a++)
+            for (size_t i = 0; i < add.n; i++)
+                if (add.v[i].cls == aux[a].cls) {
+                    v.only[v.nonly++] = aux[a].key;
+                    break;
+                }
+        if (v.nonly)
+            pb_vtree_dims(&add, vput_dim, &v);
+    }
+    pb_vtree_release(&add);
     for (size_t i = 0; i < pprops.n; i++)
-        ds_set(ds, pprops.v[i].key, pprops.v[i].value, pprops.v[i].origin);
+        ds_set(&p->dims, pprops.v[i].key, pprops.v[i].value,
+               pprops.v[i].origin);
     for (size_t i = 0; i < fprops.n; i++)
-        ds_set(ds, fprops.v[i].key, fprops.v[i].value, fprops.v[i].origin);
+        ds_set(&p->dims, fprops.v[i].key, fprops.v[i].value,
+               fprops.v[i].origin);
     ds_release(&pprops);
     ds_release(&fprops);
     snapshot(st);
@@ -399,9 +355,9 @@ static void cmd_zpool(struct state *st, char **tok, size_t ntok)
     if (ntok < 2)
         return;
     if (!strcmp(tok[1], "create")) {
-        zpool_layout(st, NULL, tok, ntok, 2, 1);
+        zpool_layout(st, tok, ntok, 2, 1);
     } else if (!strcmp(tok[1], "add")) {
-        zpool_layout(st, NULL, tok, ntok, 2, 0);
+        zpool_layout(st, tok, ntok, 2, 0);
     } else if (!strcmp(tok[1], "destroy")) {
         for (size_t i = 2; i < ntok; i++) {
             if (tok[i][0] == '-')
@@ -409,6 +365,8 @@ static void cmd_zpool(struct state *st, char **tok, size_t ntok)
             size_t k = pool_find(st, tok[i], strlen(tok[i]));
             if (k) {
                 ds_release(&st->pools[k - 1].dims);
+                pb_vtree_release(&st->pools[k - 1].tree);
+                st->pools[k - 1].has_tree = 0;
                 if (st->cur == k)
                     st->cur = 0;
                 snapshot(st);
@@ -622,6 +580,7 @@ void pb_cmd_scan(const char *buf, size_t len, struct pb_cmd_notes *out)
     for (size_t i = 0; i < st.npools; i++) {
         free(st.pools[i].name);
         ds_release(&st.pools[i].dims);
+        pb_vtree_release(&st.pools[i].tree);
     }
     free(st.pools);
     ds_release(&st.global);

@@ -78,33 +78,6 @@ int pb_contains(const char *buf, size_t len, const char *needle)
 
 /* ==== options ==== */
 
-static int is_size_key(const char *key)
-{
-    static const char *const keys[] = {
-        "recordsize", "volblocksize", "bs",       "size",
-        "file_size",  "record_size",  "blocksize", "special_small_blocks",
-        "disk_cluster_size", "guest_block_size",
-        NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcasecmp(key, keys[i]))
-            return 1;
-    return 0;
-}
-
-char *pb_ingest_norm_param(const char *key, const char *value)
-{
-    double v;
-    if (is_size_key(key) && pb_parse_size(value, 0, &v) == 0) {
-        char num[64];
-        return pb_xstrdup(pb_fmt_num(v, num, sizeof(num)));
-    }
-    char *s = pb_xstrdup(value);
-    if (strcasecmp(key, "label") != 0)
-        for (char *p = s; *p; p++)
-            *p = (char)tolower((unsigned char)*p);
-    return s;
-}
-
 static void apply_opts(struct pb_resultset *set, const char *buf,
                        size_t len, const struct pb_ingest_opts *opts)
 {
@@ -163,16 +136,6 @@ void pb_ingest_apply(struct pb_resultset *set, const char *buf, size_t len,
     apply_opts(set, buf, len, opts);
 }
 
-/* The error for a file pb_ingest_recognize() names. */
-int pb_ingest_unreadable(const char *path, const char *buf, size_t len,
-                         struct pb_err *err)
-{
-    return pb_err_set(err, PB_EFORMAT, path, 1, 0,
-                      "this is %s, not benchmark output; poolbench cannot "
-                      "read it",
-                      pb_ingest_recognize(buf, len));
-}
-
 int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                      const struct pb_ingest_opts *opts,
                      struct pb_resultset **out, struct pb_err *err)
@@ -191,12 +154,8 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
                               len ? "file holds only white space"
                                   : "empty file");
         p = pb_ingest_find_parser(buf, len);
-        if (!p && pb_ingest_recognize(buf, len))
-            return pb_ingest_unreadable(path, buf, len, err);
         if (!p)
-            return pb_err_set(err, PB_EFORMAT, path, 1, 0,
-                              "unrecognised input: not output of any "
-                              "supported benchmark tool");
+            return pb_ingest_unknown(path, buf, len, err);
     }
     /* Every supported format is text: a NUL byte means a binary or
      * damaged file, and parsers that stop at it would keep half a file. */
@@ -232,11 +191,11 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     else if (rc == PB_OK && set->nresults == 0 && !companion)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);
-    if (rc != PB_OK && !(opts && opts->format) &&
-        pb_ingest_recognize(buf, len)) {
+    if (rc != PB_OK && !(opts && opts->format)) {
         /* a sniffer's guess (a PTS profile is <PhoronixTestSuite> too) */
-        memset(err, 0, sizeof(*err));
-        pb_ingest_unreadable(path, buf, len, err);
+        struct pb_err known = {0};
+        if (pb_ingest_refuse(path, buf, len, &known))
+            *err = known;
     }
     if (rc != PB_OK) {
         if (!err->code)

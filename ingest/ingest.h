@@ -326,8 +326,10 @@ void pb_label_rules_free(struct pb_label_rules *rules);
  * ingest goes on). Returns the number of lines. */
 size_t pb_label_rules_warn(const struct pb_label_rules *rules, FILE *fp);
 
-/* Add the dimensions found in the label of config `config` to it; keys the
- * config already has (from the parser) are left alone. */
+/* Add the dimensions found in the label of config `config` to it, with
+ * the origin "label: LABEL"; keys the config already has (from the
+ * parser) are left alone. A label that names a zvol (disk_format=zvol)
+ * gives its recordsize as volblocksize. */
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config);
 /* The same, recording origin ("title: line 1", "path: ashift12-rs8k/")
@@ -429,8 +431,10 @@ int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
  * "fio (host, fio-3.33)". */
 int pb_ingest_generic_label(const char *label);
 
-/* Normalise a --set value: sizes for size-like keys ("128k" -> "131072"),
- * lowercase for the rest. Returns a heap string; caller frees. */
+/* Normalise a dimension's value (--set, sheets, tables, plans): white
+ * space of any kind (no-break spaces too) trimmed at both ends and one
+ * ' ' inside, lower case (but for key "label"), sizes for size-like keys
+ * ("128k" -> "131072"). Returns a heap string; caller frees. */
 char *pb_ingest_norm_param(const char *key, const char *value);
 
 /* ==== configuration sheets and companions (sheet.c) ==== */

@@ -48,10 +48,23 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
  * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
  * (pb_ingest_stream_run), else 0: parse as a whole set. */
 size_t pb_rs_stream_part(const struct pb_resultset *set);
-/* The error for a file pb_ingest_recognize knows as no benchmark output
- * ("this is ..., not benchmark output"): PB_EFORMAT. (ingest.c) */
-int pb_ingest_unreadable(const char *path, const char *buf, size_t len,
-                         struct pb_err *err);
+/* When buf is a file poolbench knows it cannot read as results
+ * (pb_ingest_recognize: "this is ..., not benchmark output"; a
+ * configuration sheet: "use --configs"), fill err with that one line and
+ * return PB_EFORMAT; else PB_OK. (recognize.c) */
+int pb_ingest_refuse(const char *path, const char *buf, size_t len,
+                     struct pb_err *err);
+/* The error for a file no parser claims: pb_ingest_refuse's, else
+ * "unrecognised input: ...", with the --format table hint when the file
+ * holds a table (pb_table_shaped). PB_EFORMAT. (recognize.c) */
+int pb_ingest_unknown(const char *path, const char *buf, size_t len,
+                      struct pb_err *err);
+/* A configuration sheet (`label,KEY,...` and a row of as many cells) in
+ * buf: 1 with *line its header line. (sheet.c) */
+int pb_sheet_shaped(const char *buf, size_t len, long *line);
+/* A table in buf (a header of names, then rows of as many cells that hold
+ * numbers), sniffed or not: 1 with *line its header line. (table.c) */
+int pb_table_shaped(const char *buf, size_t len, long *line);
 /* For a streamed parser that found path's buf wrong: the error parser
  * p's whole parse gives (the one line path:line: what), or one saying
  * that the whole parse accepts it. (stream_set.c) */
@@ -59,6 +72,16 @@ int pb_rs_whole_error(const struct pb_parser *p, const char *path,
                       const char *buf, size_t len, struct pb_err *err) PB_WUR;
 /* Unmap and free a set's stream state (pb_resultset_free calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
+
+/* Length of the white space character at s, NUL-terminated (ASCII
+ * blanks, and the Unicode spaces a web page or a spreadsheet leaves in
+ * copied text: no-break, en/em/thin/hair, narrow no-break, ideographic,
+ * zero-width, the BOM), else 0. (dim_norm.c) */
+size_t pb_space_len(const char *s);
+/* A dimension's value as stored (dim_norm.c): pb_ingest_norm_param (white
+ * space, case, sizes) and, for layout, one spelling ("raidz" -> "raidz1",
+ * "2x mirror" -> "mirror" with *vdevs = 2, else 0). Heap string. */
+char *pb_dim_norm(const char *key, const char *value, long *vdevs);
 
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);

@@ -577,10 +577,25 @@ static char *const *memo_get(const struct pb_label_rules *rules,
     return vals;
 }
 
+/* The origin of what the rules read out of a label: "label: " and the
+ * label, cut after LABEL_ORIGIN_MAX bytes (and the rest of a UTF-8
+ * character). */
+#define LABEL_ORIGIN_MAX 160
+
 void pb_label_extract(const struct pb_label_rules *rules,
                       struct pb_resultset *set, size_t config)
 {
-    pb_label_extract_origin(rules, set, config, NULL);
+    if (!rules || !set || config >= set->nconfigs)
+        return;
+    const char *label = set->configs[config].label;
+    size_t n = 0;
+    while (label && label[n] &&
+           (n < LABEL_ORIGIN_MAX || ((unsigned char)label[n] & 0xC0) == 0x80))
+        n++;
+    char *origin = pb_xasprintf("label: %.*s%s", (int)n, label ? label : "",
+                                label && label[n] ? "..." : "");
+    pb_label_extract_origin(rules, set, config, origin);
+    free(origin);
 }
 
 void pb_label_extract_origin(const struct pb_label_rules *rules,
@@ -597,11 +612,29 @@ void pb_label_extract_origin(const struct pb_label_rules *rules,
         len++;
     char *const *vals = len < LABEL_MAX ? memo_get(rules, label, len) : NULL;
     char **own = vals ? NULL : match_all(rules, label, len);
+    /* "zvol, recordsize 8k": a zvol has no recordsize, the label means
+     * its volblocksize */
+    int zvol = 0, vbs = 0;
     for (size_t i = 0; i < rules->n; i++) {
         const char *v = vals ? vals[i] : own[i];
-        if (v && !has_key(&set->configs[config], rules->v[i].key))
-            pb_rs_config_param_origin(set, config, rules->v[i].key, v,
-                                      origin);
+        const char *k = rules->v[i].key;
+        zvol |= v && !strcmp(k, "disk_format") && !strcmp(v, "zvol");
+        vbs |= v && !strcmp(k, "volblocksize");
+    }
+    for (size_t i = 0; i < rules->n; i++) {
+        const char *v = vals ? vals[i] : own[i];
+        const char *key = rules->v[i].key;
+        char *o2 = NULL;
+        if (v && zvol && !strcmp(key, "recordsize")) {
+            if (vbs)
+                continue; /* the label names the volblocksize itself */
+            key = "volblocksize";
+            o2 = pb_xasprintf("%s (a zvol's recordsize: its volblocksize)",
+                              origin ? origin : "label");
+        }
+        if (v && !has_key(&set->configs[config], key))
+            pb_rs_config_param_origin(set, config, key, v, o2 ? o2 : origin);
+        free(o2);
     }
     if (own) {
         for (size_t i = 0; i < rules->n; i++)

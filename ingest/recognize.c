@@ -1,7 +1,9 @@
 /* Files poolbench cannot read but can name: ZFS kstat dumps, zdb output,
  * Phoronix Test Suite profile definitions and console logs, fio job files,
  * `zpool iostat` alone. One table; each recogniser looks only at the first
- * few KiB and must be sure (a benchmark result never matches). */
+ * few KiB and must be sure (a benchmark result never matches). And the one
+ * line for a file no parser reads: what it is, a configuration sheet
+ * (--configs), a table the sniffer did not take (--format table). */
 #include "ingest/ingest_int.h"
 
 #include <ctype.h>
@@ -138,10 +140,42 @@ static int is_zdb(const char *buf, size_t len)
 
 /* ==== Phoronix Test Suite ==== */
 
+/* The document's root element is <PhoronixTestSuite>: after a BOM, white
+ * space, the XML declaration, processing instructions and comments. A file
+ * that only names the element (a list of sources, a README) is no
+ * profile. */
+static int pts_root_first(const char *buf, size_t len)
+{
+    const char *p = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    for (;;) {
+        p = pb_skip_ws(p, end);
+        if (end - p >= 4 && !memcmp(p, "<!--", 4)) {
+            const char *q = p + 4;
+            while (q + 3 <= end && memcmp(q, "-->", 3) != 0)
+                q++;
+            if (q + 3 > end)
+                return 0;
+            p = q + 3;
+        } else if (end - p >= 2 && !memcmp(p, "<?", 2)) {
+            const char *q = memchr(p, '>', (size_t)(end - p));
+            if (!q)
+                return 0;
+            p = q + 1;
+        } else {
+            break;
+        }
+    }
+    static const char root[] = "<PhoronixTestSuite";
+    size_t n = sizeof(root) - 1;
+    return (size_t)(end - p) > n && !memcmp(p, root, n) &&
+           (p[n] == '>' || isspace((unsigned char)p[n]));
+}
+
 static int pts_root(const char *buf, size_t len)
 {
-    return pb_contains(buf, len, "<PhoronixTestSuite>") &&
-           !pb_contains(buf, len, "<Result>") &&
+    return pts_root_first(buf, len) && !pb_contains(buf, len, "<Result>") &&
            !pb_contains(buf, len, "<Generated>");
 }
 
@@ -295,4 +329,39 @@ const char *pb_ingest_recognize(const char *buf, size_t len)
         if (recognisers[i].match(buf, len))
             return recognisers[i].what;
     return NULL;
+}
+
+/* ==== the messages ==== */
+
+int pb_ingest_refuse(const char *path, const char *buf, size_t len,
+                     struct pb_err *err)
+{
+    const char *what = pb_ingest_recognize(buf, len);
+    if (what)
+        return pb_err_set(err, PB_EFORMAT, path, 1, 0,
+                          "this is %s, not benchmark output; poolbench "
+                          "cannot read it",
+                          what);
+    long line;
+    if (pb_sheet_shaped(buf, len > SCAN ? SCAN : len, &line))
+        return pb_err_set(err, PB_EFORMAT, path, line, 0,
+                          "this looks like a configuration sheet: use "
+                          "--configs");
+    return PB_OK;
+}
+
+int pb_ingest_unknown(const char *path, const char *buf, size_t len,
+                      struct pb_err *err)
+{
+    if (pb_ingest_refuse(path, buf, len, err))
+        return err->code;
+    long line;
+    if (pb_table_shaped(buf, len > SCAN ? SCAN : len, &line))
+        return pb_err_set(err, PB_EFORMAT, path, line, 0,
+                          "unrecognised input: not output of any supported "
+                          "benchmark tool; if this is a summary table, read "
+                          "it with --format table");
+    return pb_err_set(err, PB_EFORMAT, path, 1, 0,
+                      "unrecognised input: not output of any supported "
+                      "benchmark tool");
 }

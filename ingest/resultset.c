@@ -244,7 +244,21 @@ void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
                                const char *origin)
 {
     struct pb_config *c = &set->configs[config];
-    kv_set(set, &c->params, &c->nparams, &c->capparams, key, value, origin);
+    long vdevs;
+    char *v = pb_dim_norm(key, value, &vdevs);
+    kv_set(set, &c->params, &c->nparams, &c->capparams, key, v, origin);
+    free(v);
+    if (vdevs > 0) {
+        /* "2x mirror": the count is a dimension of its own, unless one
+         * was said */
+        for (size_t i = 0; i < c->nparams; i++)
+            if (!strcmp(c->params[i].key, "vdevs"))
+                return;
+        char num[32];
+        snprintf(num, sizeof(num), "%ld", vdevs);
+        kv_set(set, &c->params, &c->nparams, &c->capparams, "vdevs", num,
+               origin);
+    }
 }
 
 /* A new test name/tool at the end of set's tests, its index in the free

@@ -136,6 +136,50 @@ static int check_header(const char *path, long line, struct row *head,
     return PB_OK;
 }
 
+int pb_sheet_shaped(const char *buf, size_t len, long *line)
+{
+    if (memchr(buf, '\0', len))
+        return 0;
+    const char *p = buf, *end = buf + len;
+    if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+        p += 3;
+    struct row head = {0}, r = {0};
+    char sep = 0;
+    long head_line = 0;
+    int yes = 0;
+    for (long ln = 1; p < end; ln++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl)
+            break; /* a line cut by the caller's scan is no evidence */
+        const char *e = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
+        const char *s = pb_skip_ws(p, e), *line_at = p;
+        p = nl + 1;
+        if (s == e || *s == '#')
+            continue;
+        if (!sep)
+            sep = memchr(line_at, '\t', (size_t)(e - line_at)) ? '\t' : ',';
+        const char *why;
+        struct pb_err err = {0};
+        if (!head_line) {
+            if (split(line_at, e, sep, &head, &why) ||
+                check_header("", ln, &head, &err) != PB_OK)
+                break;
+            head_line = ln;
+            continue;
+        }
+        yes = !split(line_at, e, sep, &r, &why) && r.n == head.n &&
+              *r.cell[0];
+        break;
+    }
+    row_clear(&head);
+    row_clear(&r);
+    free(head.cell);
+    free(r.cell);
+    if (yes)
+        *line = head_line;
+    return yes;
+}
+
 int pb_sheet_parse(const char *path, const char *buf, size_t len,
                    struct pb_resultset **out, struct pb_err *err)
 {
@@ -215,7 +259,8 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
             if (!*r.cell[i])
                 continue; /* nothing said about this key */
             char *v = pb_ingest_norm_param(head.cell[i], r.cell[i]);
-            pb_rs_config_param_origin(set, c, head.cell[i], v, origin);
+            if (*v) /* a cell of a no-break space says nothing either */
+                pb_rs_config_param_origin(set, c, head.cell[i], v, origin);
             free(v);
         }
         free(origin);

@@ -427,11 +427,11 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
         rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
                         "%s: no results found", st->parser->name);
-    if (rc != PB_OK && !st->opts->format &&
-        pb_ingest_recognize(st->map, st->len)) {
+    if (rc != PB_OK && !st->opts->format) {
         /* a sniffer's guess, as for a file read whole (ingest.c) */
-        memset(err, 0, sizeof(*err));
-        pb_ingest_unreadable(st->path, st->map, st->len, err);
+        struct pb_err known = {0};
+        if (pb_ingest_refuse(st->path, st->map, st->len, &known))
+            *err = known;
     }
     if (rc != PB_OK) {
         if (!err->code)

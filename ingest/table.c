@@ -655,6 +655,60 @@ static int table_sniff(const char *buf, size_t len)
     return score;
 }
 
+/* A table by its shape only, whatever its header says (the hint of an
+ * unrecognised input): a header of two cells or more (three when aligned
+ * by blanks) that is no row of values, maybe a Markdown rule, then a row
+ * of as many cells that holds numbers (two such rows when aligned by
+ * blanks, which prose with numbers can look like once). */
+int pb_table_shaped(const char *buf, size_t len, long *line)
+{
+    if (memchr(buf, '\0', len))
+        return 0;
+    struct pb_arena a;
+    pb_arena_init(&a);
+    struct tb_reader rd;
+    tb_reader_init(&rd, buf, len, LINE_MAX_SNIFF);
+    struct tb_cells head = {0}, row = {0};
+    struct tb_line l;
+    enum tb_delim d = TB_WS;
+    long head_line = 0;
+    size_t rows = 0;
+    int yes = 0;
+    while (!yes && tb_read(&rd, &l)) {
+        if (tb_blank(&l)) {
+            head_line = 0;
+            continue;
+        }
+        if (head_line) {
+            tb_split(l.s, l.n, d, &row, &a);
+            if (tb_is_md_rule(&row))
+                continue;
+            if (row.n == head.n && tb_row_like(&row)) {
+                rows++;
+                yes = rows >= (d == TB_WS ? 2u : 1u);
+                continue;
+            }
+            head_line = 0; /* this line may head a table itself */
+        }
+        d = tb_delim_of(l.s, l.n);
+        tb_split(l.s, l.n, d, &head, &a);
+        size_t empty = 0;
+        for (size_t i = 0; i < head.n; i++)
+            empty += !head.v[i].s[0];
+        if (head.n >= (d == TB_WS ? 3u : 2u) && !empty &&
+            !tb_row_like(&head)) {
+            head_line = l.no;
+            rows = 0;
+        }
+    }
+    free(head.v);
+    free(row.v);
+    pb_arena_release(&a);
+    if (yes)
+        *line = head_line;
+    return yes;
+}
+
 /* A streamed table (docs/table-format.md, "Large tables"): the same
  * parse, with the ingest's --table-metric specs. */
 static int table_parse_stream(const char *path, const char *buf, size_t len,

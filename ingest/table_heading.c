@@ -38,12 +38,13 @@ static int kv_token(const char *s, size_t n, const char **k, size_t *kn,
 static const char *next_word(const char **p)
 {
     const char *q = *p;
-    while (*q && isspace((unsigned char)*q))
-        q++;
+    size_t k;
+    while ((k = pb_space_len(q)) > 0) /* a no-break space too */
+        q += k;
     if (!*q)
         return NULL;
     const char *st = q;
-    while (*q && !isspace((unsigned char)*q))
+    while (*q && !pb_space_len(q))
         q++;
     *p = q;
     return st;
@@ -218,7 +219,7 @@ int tb_sentence_dims(struct tb_ctx *c, const struct tb_line *l,
                (isalnum((unsigned char)s[ks - 1]) || s[ks - 1] == '_'))
             ks--;
         size_t ve = i + 1;
-        while (ve < l->n && !isspace((unsigned char)s[ve]) &&
+        while (ve < l->n && !pb_space_len(s + ve) &&
                !strchr(",;()[]*`\"'=<>", s[ve]))
             ve++;
         while (ve > i + 1 && strchr(".:!?", s[ve - 1]))

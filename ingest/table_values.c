@@ -364,13 +364,15 @@ int tb_make_dim(struct pb_arena *a, const char *name, const char *raw,
             snprintf(why, nwhy, "bad value for '%s'", key);
             return -1;
         }
-    int bad = 0;
+    /* checked as it will be stored: "128k\u00a0" is 128k */
+    char *norm = pb_ingest_norm_param(key, raw);
+    size_t nn = strlen(norm);
+    int bad = nn == 0;
     double v;
     if (tb_in_list(key, tb_size_keys))
-        bad = pb_parse_size(raw, 0, &v) != 0 || !(v >= 0) || v > 1e18;
+        bad |= pb_parse_size(norm, 0, &v) != 0 || !(v >= 0) || v > 1e18;
     else if (tb_in_list(key, int_keys))
-        bad = strspn(raw, "0123456789") != n || n > 9;
-    char *norm = pb_ingest_norm_param(key, raw);
+        bad |= strspn(norm, "0123456789") != nn || nn > 9;
     if (!bad && !strcmp(key, "rw"))
         bad = !tb_in_list(norm, rw_values);
     if (bad) {

@@ -85,6 +85,10 @@ static const char *const zfs_only[] = {
     "longname",       "receive_resume_token", "redact_snaps",
     NULL};
 
+const char *const pb_zfs_space_props[N_SP] = {
+    "logicalreferenced", "usedbyrefreservation", "usedbychildren",
+    "reservation", "refreservation"};
+
 /* In both tables: pools and datasets have them. */
 static const char *const both_props[] = {"guid", "version", "readonly",
                                          NULL};
@@ -142,9 +146,6 @@ static const char *const zfs_list_marks[] = {
 static const char *const zpool_list_marks[] = {
     "SIZE", "ALLOC", "FREE", "CKPOINT", "EXPANDSZ", "FRAG", "CAP",
     "HEALTH", "ALTROOT", NULL};
-
-const char *const pb_zfs_class_names[] = {"logs", "log", "cache", "spares",
-                                          "spare", "special", "dedup", NULL};
 
 int pb_zfs_in_list(const char *const *list, const char *s, size_t n)
 {
@@ -475,23 +476,26 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             return PB_OK;
         }
         /* no metrics, but they decide how actual_savings is computed */
-        int lref = !strcmp(prop, "logicalreferenced");
-        if ((lref || !strcmp(prop, "usedbyrefreservation")) &&
-            !pb_zfs_absent(value)) {
-            double v;
-            if (pb_zfs_parse_value(V_SIZE, value, &v) != 0)
+        for (size_t k = 0; k < N_SP; k++) {
+            if (strcmp(prop, pb_zfs_space_props[k]) != 0)
+                continue;
+            double v = 0;
+            if (!pb_zfs_absent(value) &&
+                pb_zfs_parse_value(V_SIZE, value, &v) != 0)
                 return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
                                   "bad size \"%.40s\" for '%s' of "
                                   "\"%.80s\"",
                                   value, prop, name);
-            if (lref) {
-                o->have_lref = 1;
-                o->lref = v;
-            } else {
-                o->have_ubrr = 1;
-                o->ubrr = v;
+            /* "none" is 0 for a reservation, not said for the others */
+            if (!pb_zfs_absent(value) || k == SP_RESV || k == SP_REFRESV) {
+                o->have_sp[k] = 1;
+                o->sp[k] = v;
             }
         }
+        if (!strcmp(prop, "type"))
+            o->dstype = !strcmp(value, "volume")       ? 'v'
+                        : !strcmp(value, "filesystem") ? 'f'
+                                                       : o->dstype;
         /* poolbench's own fact (emit): a property of that name is not
          * kept, or a streamed parse would store the key twice */
         if (strcmp(prop, "actual_savings_basis") != 0)

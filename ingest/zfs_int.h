@@ -25,13 +25,15 @@ struct mdef {
  * the pool metrics in an object's slots. */
 enum { DSM_RATIO, DSM_USED, DSM_LUSED, DSM_REFER, DSM_AVAIL, N_DSM };
 enum { N_PM = 6 };
+/* Dataset sizes that decide actual_savings: logicalreferenced,
+ * usedbyrefreservation, usedbychildren, reservation, refreservation. */
+enum { SP_LREF, SP_UBRR, SP_UBC, SP_RESV, SP_REFRESV, N_SP };
+extern const char *const pb_zfs_space_props[N_SP];
 #define MAX_M 12 /* slots per object: N_PM + 3 error counters */
 
 extern const struct mdef pb_zfs_ds_metrics[N_DSM];
 extern const struct mdef pb_zfs_pool_metrics[N_PM];
 extern const char *const pb_zfs_err_metrics[3];
-/* vdev class headings: logs, log, cache, spares, ...; NULL-terminated */
-extern const char *const pb_zfs_class_names[];
 
 /* 1 when s[0..n) is one of the NULL-terminated list. */
 int pb_zfs_in_list(const char *const *list, const char *s, size_t n);
@@ -90,10 +92,12 @@ struct obj {
     double v[MAX_M];
     unsigned char have[MAX_M];
     unsigned char kind;
-    unsigned char have_tree; /* pool: layout known */
-    /* dataset: sizes that are no metric but decide actual_savings */
-    unsigned char have_lref, have_ubrr;
-    double lref, ubrr; /* logicalreferenced, usedbyrefreservation */
+    /* dataset: sizes that are no metric but decide actual_savings
+     * (zfs_savings.c), and its type: 'f' filesystem, 'v' volume, 0 not
+     * said */
+    unsigned char have_sp[N_SP];
+    double sp[N_SP];
+    char dstype;
     /* facts: "property\0value\0" pairs in the order given, repeats kept
      * until they take more than twice fbkeep (pb_rs_fact keeps the first
      * place and the last value); fact_pos is c->pos when the last one
@@ -234,14 +238,27 @@ const char *pb_zfs_pool_col(struct ctx *c, const struct tok *t);
 
 /* ==== zpool status and vdev trees (zpool_status.c) ==== */
 
-/* Class of a vdev class heading ("logs", "cache", ...), or -1. */
-int pb_zfs_class_of(const char *s, size_t n);
 /* A `zpool status` block starting at its "pool:" line p; *next is the
  * first line after it. */
 int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next);
 /* Re-read a `zpool list -v` table (header h, rows up to end) for the
  * vdev rows under each pool. */
 void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end);
+
+/* ==== actual_savings (zfs_savings.c) ==== */
+
+/* What a dataset's actual_savings is: ratio, and basis the formula it
+ * divides by (the fact <dataset>:actual_savings_basis); basis NULL: no
+ * used and logicalused to say it, none stored; stored 0: left out, basis
+ * says why ("left out: ..."). */
+struct zsav {
+    double ratio;
+    const char *basis; /* c->keep or static */
+    int stored;
+};
+
+/* out[i] for each object c->objs[i] (pools: basis NULL). */
+void pb_zfs_savings(struct ctx *c, struct zsav *out);
 
 /* ==== -H output without a header (zfs_headerless.c) ==== */
 

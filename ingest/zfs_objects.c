@@ -18,6 +18,7 @@
  * and stores a part when one is due (pb_zfs_flush_point). So a streamed parse
  * holds the facts of the objects not finished yet, not those of the file.
  * docs/performance.md, "Streaming ingest". */
+#include "ingest/vdev_int.h"
 #include "ingest/zfs_int.h"
 
 #include <stdlib.h>
@@ -250,43 +251,13 @@ int pb_zfs_flush_point(struct ctx *c)
 
 /* ==== emit ==== */
 
-/* actual_savings from the space actually written, and the basis it was
- * computed on (NULL: none). A reservation counts in `used` but holds no
- * data (a zvol's refreservation of 5.67T made logicalused/used 0.07), so:
- * logicalreferenced/referenced when both are known and referenced is at
- * least 1% of used (below that the dataset's own data is only metadata
- * and its space is its children's); else logicalused/(used -
- * usedbyrefreservation) when usedbyrefreservation is known and not 0;
- * else logicalused/used. */
-static const char *savings_basis(const struct obj *o, double *ratio)
-{
-    const double *v = o->v;
-    int used = o->have[DSM_USED], lused = o->have[DSM_LUSED];
-    if (o->have_lref && o->have[DSM_REFER] && v[DSM_REFER] > 0 &&
-        (!used || v[DSM_REFER] >= v[DSM_USED] / 100)) {
-        *ratio = o->lref / v[DSM_REFER];
-        return "logicalreferenced/referenced";
-    }
-    if (!used || !lused)
-        return NULL;
-    if (o->have_ubrr && o->ubrr > 0 && v[DSM_USED] - o->ubrr > 0) {
-        *ratio = v[DSM_LUSED] / (v[DSM_USED] - o->ubrr);
-        return "logicalused/(used-usedbyrefreservation)";
-    }
-    if (v[DSM_USED] > 0) {
-        *ratio = v[DSM_LUSED] / v[DSM_USED];
-        return "logicalused/used";
-    }
-    return NULL;
-}
-
 static int ds_has_results(const struct obj *o)
 {
-    double ratio;
+    /* actual_savings needs used or referenced: never a result alone */
     for (size_t k = 0; k < N_DSM; k++)
         if (o->have[k])
             return 1;
-    return savings_basis(o, &ratio) != NULL;
+    return 0;
 }
 
 int pb_zfs_has_results(const struct ctx *c)
@@ -324,20 +295,25 @@ static void add(struct ctx *c, size_t ci, size_t *test, const char *name,
     c->nemitted++;
 }
 
-/* The pool's dimensions to dataset o, when the pool is in this file. */
+static void copy_dim(struct ctx *c, const struct obj *from,
+                     const struct obj *to, const char *key)
+{
+    const char *v = pb_zfs_cfg_get(c->set, from->config, key);
+    if (v && !pb_zfs_cfg_get(c->set, to->config, key))
+        pb_rs_config_param(c->set, to->config, key, v);
+}
+
+/* The pool's dimensions (its vdevs, ashift) to dataset o, when the pool
+ * is in this file. */
 static void pool_dims(struct ctx *c, const struct obj *o)
 {
-    static const char *const dims[] = {"layout", "vdevs", "slog", "l2arc",
-                                       "ashift"};
     size_t pn = strcspn(o->name, "/@#");
     const struct obj *p = pb_zfs_find_obj(c, O_POOL, o->name, pn);
     if (!p || p->config == o->config)
         return;
-    for (size_t k = 0; k < sizeof(dims) / sizeof(dims[0]); k++) {
-        const char *v = pb_zfs_cfg_get(c->set, p->config, dims[k]);
-        if (v && !pb_zfs_cfg_get(c->set, o->config, dims[k]))
-            pb_rs_config_param(c->set, o->config, dims[k], v);
-    }
+    for (size_t k = 0; pb_vtree_keys[k]; k++)
+        copy_dim(c, p, o, pb_vtree_keys[k]);
+    copy_dim(c, p, o, "ashift");
 }
 
 int pb_zfs_emit(struct ctx *c)
@@ -350,6 +326,8 @@ int pb_zfs_emit(struct ctx *c)
             write_facts(c, &c->objs[i]);
     size_t t_zfs = (size_t)-1, t_pool = (size_t)-1, t_status = (size_t)-1;
     int rc = PB_OK;
+    struct zsav *sav = pb_xcalloc(c->nobjs + 1, sizeof(*sav));
+    pb_zfs_savings(c, sav);
     for (size_t i = 0; i < c->nobjs && rc == PB_OK; i++) {
         struct obj *o = &c->objs[i];
         if (o->kind == O_DS)
@@ -361,14 +339,14 @@ int pb_zfs_emit(struct ctx *c)
                     add(c, ci, &t_zfs, "zfs space", "zfs",
                         pb_zfs_ds_metrics[k].prop, pb_zfs_ds_metrics[k].unit,
                         pb_zfs_ds_metrics[k].dir, o->v[k]);
-            double ratio;
-            const char *basis = savings_basis(o, &ratio);
-            if (basis) {
+            const struct zsav *z = &sav[i];
+            if (z->stored)
                 add(c, ci, &t_zfs, "zfs space", "zfs", "actual_savings",
-                    "ratio", PB_DIR_HIGHER, ratio);
+                    "ratio", PB_DIR_HIGHER, z->ratio);
+            if (z->basis) {
                 char *key = pb_arena_printf(&c->row, "%s:actual_savings_basis",
                                             o->name);
-                pb_rs_fact(c->out, NULL, key, basis);
+                pb_rs_fact(c->out, NULL, key, z->basis);
                 pb_arena_reset(&c->row);
             }
         } else {
@@ -389,5 +367,6 @@ int pb_zfs_emit(struct ctx *c)
             t_zfs = t_pool = t_status = (size_t)-1;
         }
     }
+    free(sav);
     return rc;
 }

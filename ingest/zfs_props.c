@@ -45,6 +45,7 @@
  *   - A file yielding no result at all is rejected (a pool status without
  *     its vdev table, a `zfs get` of properties that are no metric).
  */
+#include "ingest/vdev_int.h"
 #include "ingest/zfs_int.h"
 
 #include <ctype.h>
@@ -394,8 +395,7 @@ static int list_table(struct ctx *c, size_t h, size_t *next, int pool)
         int ind = pb_zfs_indent_of(L->s) - base;
         if (pool && ind > 0)
             continue; /* vdev row of -v: see pb_zfs_pool_list_tree() */
-        if (pool &&
-            pb_zfs_in_list(pb_zfs_class_names, tk->t[0].s, tk->t[0].n) &&
+        if (pool && pb_vclass_of(tk->t[0].s, tk->t[0].n) >= 0 &&
             tk->n >= 2 && pb_zfs_tokeq(&tk->t[1], "-"))
             continue; /* "logs  -  -  -": class heading of -v */
         if (!pb_zfs_name_shaped(&tk->t[0]))

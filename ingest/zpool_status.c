@@ -1,5 +1,7 @@
 /* zpool status blocks and vdev trees (also those of `zpool list -v`)
- * for the zfs-props parser: layout, vdevs, slog, l2arc, error counters. */
+ * for the zfs-props parser: the vdev dimensions (vdev_tree.c) and the
+ * error counters. */
+#include "ingest/vdev_int.h"
 #include "ingest/zfs_int.h"
 
 #include <ctype.h>
@@ -10,8 +12,6 @@
 
 /* ==== vdev trees (zpool status, zpool list -v) ==== */
 
-enum { CL_DATA, CL_LOGS, CL_CACHE, CL_SPARES, CL_SPECIAL, CL_DEDUP, CL_N };
-
 struct vrow {
     int depth;
     int cls;
@@ -21,52 +21,40 @@ struct vrow {
     double cnt[3];
 };
 
-int pb_zfs_class_of(const char *s, size_t n)
+/* Type of a top-level vdev with children from its name: mirror-0 ->
+ * mirror, raidz-0 -> raidz1, draid2:4d:7c:1s-0 -> draid2; NULL for a
+ * single disk (also one being replaced, or replaced by a hot spare). */
+static const char *vdev_type(struct ctx *c, const char *name)
 {
-    if ((n == 4 && !memcmp(s, "logs", 4)) || (n == 3 && !memcmp(s, "log", 3)))
-        return CL_LOGS;
-    if (n == 5 && !memcmp(s, "cache", 5))
-        return CL_CACHE;
-    if ((n == 6 && !memcmp(s, "spares", 6)) ||
-        (n == 5 && !memcmp(s, "spare", 5)))
-        return CL_SPARES;
-    if (n == 7 && !memcmp(s, "special", 7))
-        return CL_SPECIAL;
-    if (n == 5 && !memcmp(s, "dedup", 5))
-        return CL_DEDUP;
-    return -1;
+    char buf[16];
+    size_t n = strlen(name);
+    const char *t = pb_vdev_group_type(name, n, buf, sizeof(buf));
+    if (t)
+        return pb_arena_strndup(&c->scratch, t, strlen(t));
+    size_t k = strcspn(name, "-:");
+    if ((k == 9 && !memcmp(name, "replacing", 9)) ||
+        (k == 5 && !memcmp(name, "spare", 5)))
+        return NULL;
+    char *low = pb_arena_alloc(&c->scratch, k + 1);
+    pb_zfs_lower_copy(low, name, k);
+    return low;
 }
 
-/* Type of a top-level vdev from its name: mirror-0 -> mirror, raidz-0 ->
- * raidz1, draid2:4d:7c:1s-0 -> draid2; a disk -> stripe. */
-static const char *vdev_type(struct ctx *c, const char *name, int group)
+struct dimput {
+    struct pb_resultset *set;
+    size_t config;
+};
+
+static void put_dim(void *ctx, const char *key, const char *value)
 {
-    if (!group)
-        return "stripe";
-    size_t n = strcspn(name, "-:");
-    if (n == 5 && !memcmp(name, "raidz", 5))
-        return "raidz1";
-    if (n == 5 && !memcmp(name, "draid", 5))
-        return "draid1";
-    if ((n == 9 && !memcmp(name, "replacing", 9)) ||
-        (n == 5 && !memcmp(name, "spare", 5)))
-        return "stripe"; /* a single disk being replaced */
-    char *t = pb_arena_alloc(&c->scratch, n + 1);
-    pb_zfs_lower_copy(t, name, n);
-    return t;
+    struct dimput *d = ctx;
+    pb_rs_config_param(d->set, d->config, key, value);
 }
 
-static void pool_fact(struct ctx *c, struct obj *o, const char *key,
-                      const char *value)
-{
-    pb_zfs_fact(c, o, key, value);
-}
-
-/* Derive the layout dimensions and error sums of pool o from its rows. */
+/* Derive the vdev dimensions and error sums of pool o from its rows. */
 static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
                          size_t n)
 {
-    struct pb_resultset *set = c->set;
     if (n == 0)
         return;
     /* r[0] is the pool itself; top-level vdevs are the shallowest rows
@@ -75,12 +63,7 @@ static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
     for (size_t i = 1; i < n; i++)
         if (!r[i].heading && r[i].depth > 0 && (top == 0 || r[i].depth < top))
             top = r[i].depth;
-    size_t ntop[CL_N] = {0};
-    struct pb_buf layout = PB_BUF_INIT, widths = PB_BUF_INIT;
-    const char *types[64];
-    size_t ntypes = 0, tcount[64] = {0};
-    int same_width = 1;
-    long width0 = -1;
+    struct pb_vtree tree = {0};
     double sum[3] = {0, 0, 0};
     int have_cnt = 0;
     for (size_t i = 1; i < n; i++) {
@@ -98,9 +81,6 @@ static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
         if (!strncmp(r[i].name, "indirect-", 9) ||
             !strncmp(r[i].name, "hole", 4))
             continue; /* removed vdevs leave these behind */
-        ntop[r[i].cls]++;
-        if (r[i].cls != CL_DATA)
-            continue;
         long width = 0;
         int child = 0;
         for (size_t j = i + 1; j < n && !r[j].heading && r[j].depth > top;
@@ -110,64 +90,18 @@ static void analyze_tree(struct ctx *c, struct obj *o, const struct vrow *r,
             if (r[j].depth == child)
                 width++;
         }
-        const char *t = vdev_type(c, r[i].name, width > 0);
-        if (width == 0)
-            width = 1;
-        if (width0 < 0)
-            width0 = width;
-        else if (width != width0)
-            same_width = 0;
-        pb_buf_printf(&widths, "%s%ld", widths.len ? "," : "", width);
-        size_t k;
-        for (k = 0; k < ntypes; k++)
-            if (!strcmp(types[k], t))
-                break;
-        if (k == ntypes && ntypes < 64)
-            types[ntypes++] = t;
-        if (k < 64)
-            tcount[k]++;
+        pb_vtree_add(&tree, r[i].cls,
+                     width > 0 ? vdev_type(c, r[i].name) : NULL, width);
     }
-    char num[32];
-    if (ntop[CL_DATA] > 0) {
-        if (ntypes == 1 && strcmp(types[0], "stripe") != 0 && tcount[0] > 1)
-            pb_buf_printf(&layout, "%zux %s", tcount[0], types[0]);
-        else
-            for (size_t k = 0; k < ntypes; k++)
-                pb_buf_printf(&layout, "%s%s", k ? "+" : "", types[k]);
-        pb_rs_config_param(set, o->config, "layout", pb_buf_str(&layout));
-        snprintf(num, sizeof(num), "%zu", ntop[CL_DATA]);
-        pb_rs_config_param(set, o->config, "vdevs", num);
-        if (same_width)
-            snprintf(num, sizeof(num), "%ld", width0);
-        pool_fact(c, o, "disks_per_vdev",
-                  same_width ? num : pb_buf_str(&widths));
-        o->have_tree = 1;
-    }
-    pb_rs_config_param(set, o->config, "slog", ntop[CL_LOGS] ? "yes" : "no");
-    pb_rs_config_param(set, o->config, "l2arc",
-                       ntop[CL_CACHE] ? "yes" : "no");
-    snprintf(num, sizeof(num), "%zu", ntop[CL_LOGS]);
-    pool_fact(c, o, "log_vdevs", num);
-    snprintf(num, sizeof(num), "%zu", ntop[CL_CACHE]);
-    pool_fact(c, o, "cache_vdevs", num);
-    snprintf(num, sizeof(num), "%zu", ntop[CL_SPARES]);
-    pool_fact(c, o, "spares", num);
-    if (ntop[CL_SPECIAL]) {
-        snprintf(num, sizeof(num), "%zu", ntop[CL_SPECIAL]);
-        pool_fact(c, o, "special_vdevs", num);
-    }
-    if (ntop[CL_DEDUP]) {
-        snprintf(num, sizeof(num), "%zu", ntop[CL_DEDUP]);
-        pool_fact(c, o, "dedup_vdevs", num);
-    }
+    struct dimput d = {c->set, o->config};
+    pb_vtree_dims(&tree, put_dim, &d);
+    pb_vtree_release(&tree);
     if (have_cnt) {
         for (int k = 0; k < 3; k++) {
             o->have[N_PM + (size_t)k] = 1;
             o->v[N_PM + (size_t)k] = sum[k];
         }
     }
-    pb_buf_release(&layout);
-    pb_buf_release(&widths);
 }
 
 /* ==== zpool status ==== */
@@ -206,7 +140,7 @@ static int status_config(struct ctx *c, struct obj *o, size_t h,
     }
     int base = pb_zfs_indent_of(pb_zfs_line(c, h)->s);
     struct vrows v = {0};
-    int cls = CL_DATA, rc = PB_OK;
+    int cls = PB_VC_DATA, rc = PB_OK;
     size_t i;
     for (i = h + 1; i < c->nlines; i++) {
         const struct line *L = pb_zfs_line(c, i);
@@ -217,7 +151,7 @@ static int status_config(struct ctx *c, struct obj *o, size_t h,
         pb_zfs_at(c, L->no);
         pb_zfs_split_ws(L->s, tk);
         int depth = pb_zfs_indent_of(L->s) - base;
-        int k = pb_zfs_class_of(tk->t[0].s, tk->t[0].n);
+        int k = pb_vclass_of(tk->t[0].s, tk->t[0].n);
         if (v.n > 0 && depth <= 0 && k >= 0 && tk->n == 1) {
             cls = k;
             add_vrow(c, &v, depth, cls, 1, &tk->t[0]);
@@ -301,7 +235,7 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
             continue;
         }
         if (fkey[0]) {
-            pool_fact(c, o, fkey, pb_buf_str(&field));
+            pb_zfs_fact(c, o, fkey, pb_buf_str(&field));
             fkey[0] = '\0';
             pb_buf_reset(&field);
         }
@@ -340,7 +274,7 @@ int pb_zfs_status_block(struct ctx *c, size_t p, size_t *next)
         break;
     }
     if (rc == PB_OK && fkey[0])
-        pool_fact(c, o, fkey, pb_buf_str(&field));
+        pb_zfs_fact(c, o, fkey, pb_buf_str(&field));
     pb_buf_release(&field);
     if (rc == PB_OK && !have_cfg)
         rc = pb_err_set(c->err, PB_EINPUT, c->path, (long)p + 1, 0,
@@ -359,7 +293,7 @@ void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
     int base = pb_zfs_indent_of(pb_zfs_line(c, h)->s);
     struct vrows v = {0};
     struct obj *cur = NULL;
-    int cls = CL_DATA, verbose = 0;
+    int cls = PB_VC_DATA, verbose = 0;
     for (size_t i = h + 1; i <= end; i++) {
         const struct line *L = i < end ? pb_zfs_line(c, i) : NULL;
         int depth = 0;
@@ -370,7 +304,7 @@ void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
             depth = pb_zfs_indent_of(L->s) - base;
         }
         int heading = L && depth <= 0 &&
-                      pb_zfs_class_of(tk->t[0].s, tk->t[0].n) >= 0 &&
+                      pb_vclass_of(tk->t[0].s, tk->t[0].n) >= 0 &&
                       tk->n >= 2 && pb_zfs_tokeq(&tk->t[1], "-");
         if (!L || (depth <= 0 && !heading)) {
             /* a new pool (or the end): finish the previous one */
@@ -378,7 +312,7 @@ void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
                 analyze_tree(c, cur, v.r, v.n);
             v.n = 0;
             verbose = 0;
-            cls = CL_DATA;
+            cls = PB_VC_DATA;
             if (!L)
                 break;
             cur = pb_zfs_get_obj(c, O_POOL, tk->t[0].s, tk->t[0].n);
@@ -388,7 +322,7 @@ void pb_zfs_pool_list_tree(struct ctx *c, size_t h, size_t end)
         if (!cur)
             continue;
         if (heading) {
-            cls = pb_zfs_class_of(tk->t[0].s, tk->t[0].n);
+            cls = pb_vclass_of(tk->t[0].s, tk->t[0].n);
             add_vrow(c, &v, 0, cls, 1, &tk->t[0]);
             continue;
         }

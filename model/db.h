@@ -133,9 +133,10 @@ int pb_db_source_outside(struct pb_db *db, long long source_id,
 int pb_db_prune(struct pb_db *db, struct pb_err *err) PB_WUR;
 
 /* Move results from label old_label to new_label: of every source, or of
- * the nsources given. Own dimensions equal to old_dims (what the label
- * rules read out of the old label, parser origin) are dropped, new_dims
- * (read out of the new label) fill keys the own config does not have;
+ * the nsources given. Own dimensions the label rules read out of the old
+ * label (origin "label: ..."; in databases from before issue 42: parser
+ * origin and equal to old_dims) are dropped, new_dims (read out of the
+ * new label, with their origins) fill keys the own config does not have;
  * what a companion source attached to old_label moves with it (a sheet's
  * rows stay: they name labels); both labels are re-keyed and unused rows
  * pruned. One transaction (a savepoint in a batch). *nresults gets the

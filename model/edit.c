@@ -239,8 +239,10 @@ int pb_db_relabel(struct pb_db *db, const struct pb_db_relabel *r,
             const char *k = db_col_text(q, 0), *v = db_col_text(q, 1);
             const char *o = db_col_text(q, 2);
             const char *lv = kv_get(r->old_dims, r->nold, k ? k : "");
-            if (!o && lv && v && !strcmp(lv, v))
+            if (o && !strncmp(o, "label: ", 7))
                 continue; /* read out of the old label */
+            if (!o && lv && v && !strcmp(lv, v))
+                continue; /* so, in a database from before issue 42 */
             PB_GROW(kv, cap, n + 1);
             kv[n].key = pb_xstrdup(k ? k : "");
             kv[n].value = pb_xstrdup(v ? v : "");

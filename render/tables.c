@@ -104,6 +104,38 @@ int rp_has_compression(const struct rp_data *d)
     return 0;
 }
 
+/* How cell c (actual_savings) of configuration conf was made: the
+ * formula the zfs-props reader recorded (fact "<dataset>:actual_savings_
+ * basis", or the run's "<dataset>:actual_savings"), "logicalused / used"
+ * when neither is there; NULL when a table gave it as written. */
+static const char *savings_basis(const struct rp_data *d, long long source,
+                                 const struct rp_config *conf)
+{
+    for (size_t i = 0; i < d->nsources; i++)
+        if (d->sources[i].id == source &&
+            !strcmp(d->sources[i].format, "table"))
+            return NULL;
+    const char *any = NULL;
+    size_t nl = strlen(conf->label);
+    for (size_t i = 0; i < d->nfacts; i++) {
+        const struct rp_fact *f = &d->facts[i];
+        if (f->source_id != source)
+            continue;
+        const char *colon = strrchr(f->key, ':');
+        if (!colon || (strcmp(colon, ":actual_savings_basis") != 0 &&
+                       strcmp(colon, ":actual_savings") != 0))
+            continue;
+        const char *v = f->value;
+        if (!strncmp(v, "derived: ", 9))
+            v += 9; /* the run's fact */
+        if ((size_t)(colon - f->key) == nl && !strncmp(f->key, conf->label, nl))
+            return v; /* the dataset is the configuration */
+        if (!any)
+            any = v; /* a companion's dataset, under --label */
+    }
+    return any ? any : "logicalused / used";
+}
+
 void rp_section_compression(struct rp_out *o, const struct rp_data *d)
 {
     size_t n;
@@ -127,7 +159,7 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     rt_header(&t, k++, "actual savings", RT_RIGHT);
     rt_header(&t, k++, "n", RT_RIGHT);
     rt_header(&t, k++, "vs. fio's data", RT_LEFT);
-    int any_derived = 0, any_grew = 0, any_check = 0;
+    int any_derived = 0, any_read = 0, any_grew = 0, any_check = 0;
     for (size_t i = 0; i < n;) {
         const struct rp_cell *c0 = &d->cells[cells[i]];
         const struct rp_cell *cr = NULL, *cu = NULL, *cl = NULL, *cf = NULL,
@@ -203,23 +235,30 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
             rp_ci_title(&t, &row[k], &m->u, vals[v]);
             rp_outlier_mark(&t, &row[k], vals[v]);
         }
-        /* actual savings = logicalused / used: always derived, never read */
-        double sav = NAN;
-        if (cs)
-            sav = cs->mean;
-        else if (cu && cl && cu->mean > 0)
-            sav = cl->mean / cu->mean;
-        if (isnan(sav)) {
+        /* actual savings as stored: derived by the zfs-props reader (the
+         * formula in its fact), or read from a table; never made up here
+         * from used and logicalused, which may hold reservations */
+        const struct rp_cell *cany = cr ? cr : cu ? cu : cl;
+        if (!cs) {
+            const char *why =
+                cany ? savings_basis(d, cany->source, conf) : NULL;
             rt_set(&t, &row[k], "–");
             row[k].style = RT_MUTED;
+            if (why && !strncmp(why, "left out: ", 10))
+                row[k].title = why; /* the reader said why */
         } else {
-            any_derived = 1;
+            double sav = cs->mean;
+            const char *basis = savings_basis(d, cs->source, conf);
             int grew = sav < 1.0;
             any_grew |= grew;
+            any_derived |= basis != NULL;
+            any_read |= basis == NULL;
             rt_setv(&t, &row[k],
-                    rt_str(&t, "%.2f× †%s", sav, grew ? "  ▼ data grew" : ""),
+                    rt_str(&t, "%.2f×%s%s", sav, basis ? " †" : "",
+                           grew ? "  ▼ data grew" : ""),
                     sav);
-            row[k].title = "derived: logicalused / used";
+            row[k].title = basis ? rt_str(&t, "derived: %s", basis)
+                                 : "read: as the table gives it";
             if (grew)
                 row[k].style = RT_WARN;
         }
@@ -255,11 +294,16 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     }
     struct pb_buf note = PB_BUF_INIT;
     pb_buf_puts(&note, "compressratio, used, logicalused and referenced are "
-                       "read from ZFS.");
+                       "read from ZFS's output (or a table of it).");
     if (any_derived)
-        pb_buf_puts(&note, " † derived, not read: actual savings = logicalused "
-                           "/ used (includes padding and metadata, unlike "
-                           "compressratio).");
+        pb_buf_puts(&note, " † derived, not read: actual savings = the "
+                           "logical bytes / the bytes that hold them "
+                           "(padding and metadata included, unlike "
+                           "compressratio; reservations left out), with "
+                           "the formula of each dataset in its tooltip.");
+    if (any_read)
+        pb_buf_puts(&note, " Actual savings without † are read from a "
+                           "table, as it gives them.");
     if (any_grew)
         pb_buf_puts(&note, " ▼ below 1.00×: the data takes more space than "
                            "was written (e.g. small volblocksize on raidz).");

@@ -492,7 +492,7 @@ static const struct {
     {"rand_delete", "random delete"},
     {"bkwd_read_bw", "backward read bandwidth"},
     {"compressratio", "compression ratio"},
-    {"actual_savings", "actual savings (logicalused / used)"},
+    {"actual_savings", "actual savings (logical / written bytes)"},
     {"logicalused", "logical used"},
     {"value", "PTS result"},
 };

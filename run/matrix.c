@@ -95,27 +95,30 @@ void pb_run_cell_config(const struct pb_run_plan *p,
     char msg[160], num[32];
     if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
                             sizeof(msg)) == 0) {
-        /* the names ingest/zfs_props.c gives a `zpool status` tree */
-        char ls[32];
+        /* the names a `zpool status` of the pool gives (ingest/vdev_tree.c):
+         * layout is the vdev type, vdevs their number */
         int stripe = !strcmp(l.type, "stripe");
-        if (l.groups > 1)
-            snprintf(ls, sizeof(ls), "%dx %s", l.groups, l.type);
-        else
-            snprintf(ls, sizeof(ls), "%s", l.type);
-        kv_add(kv, n, &cap, "layout", ls);
+        kv_add(kv, n, &cap, "layout", l.type);
         /* the plan's own name of the pool (stripe-2, 2xmirror-2): the one
          * dimension a layout study sweeps, vdevs and disks follow from it */
         kv_add(kv, n, &cap, "pool_layout", lay ? lay : "stripe");
         snprintf(num, sizeof(num), "%d", stripe ? l.width : l.groups);
         kv_add(kv, n, &cap, "vdevs", num);
+        snprintf(num, sizeof(num), "%d", stripe ? l.width : l.groups * l.width);
+        kv_add(kv, n, &cap, "disks", num);
         snprintf(num, sizeof(num), "%d", stripe ? 1 : l.width);
         kv_add(kv, n, &cap, "disks_per_vdev", num);
     }
     const char *v = pb_run_value(p, PB_RUN_POOL, pc, "ashift");
     if (v)
         kv_add(kv, n, &cap, "ashift", v);
+    /* log = on: each log vdev a disk of its own ("stripe"), as zpool
+     * status shows it */
     v = pb_run_value(p, PB_RUN_POOL, pc, "log");
-    kv_add(kv, n, &cap, "slog", v && strcmp(v, "none") ? "yes" : "no");
+    kv_add(kv, n, &cap, "slog",
+           !v || !strcmp(v, "none") ? "no"
+           : !strcmp(v, "mirror")   ? "mirror"
+                                    : "stripe");
     v = pb_run_value(p, PB_RUN_POOL, pc, "cache");
     kv_add(kv, n, &cap, "l2arc", v && !strcmp(v, "on") ? "yes" : "no");
     const struct pb_run_section *ds = &p->sect[PB_RUN_DATA];

@@ -128,25 +128,33 @@ db="$tmp/z1.db"
 v=$(q "$db" "SELECT group_concat(key || '=' || value || ' # ' || origin, '; ')
              FROM (SELECT p.* FROM config_param p JOIN config c ON c.id =
              p.config_id WHERE c.label = 'host_4.4_c' ORDER BY key)")
-[ "$v" = "l2arc=yes # companion: sheets/status/status-4.4_c.txt; layout=raidz2 # companion: sheets/status/status-4.4_c.txt; slog=yes # companion: sheets/status/status-4.4_c.txt; vdevs=1 # companion: sheets/status/status-4.4_c.txt" ] ||
+c44="companion: sheets/status/status-4.4_c.txt"
+[ "$v" = "dedup_class=no # $c44; disks=4 # $c44; disks_per_vdev=4 # $c44; l2arc=yes # $c44; l2arc_devices=1 # $c44; layout=raidz2 # $c44; slog=stripe # $c44; slog_vdevs=1 # $c44; spares=0 # $c44; special=no # $c44; vdevs=1 # $c44" ] ||
     fail "status: host_4.4_c dimensions: $v"
 # the companion's results (error counters) stay, under host_2.2
 n=$(q "$db" "SELECT count(*) FROM v_result WHERE config = 'host_2.2' AND
              metric = 'cksum_errors' AND value = 0")
 [ "$n" = 1 ] || fail "status: host_2.2 cksum_errors"
-# the same dimensions as the sheet says (the pools are the same)
-sed 's/ *[a-z, ]*\[.*//' "$tmp/z1.list" >"$tmp/z1.cut"
-sed 's/ *[a-z, ]*\[.*//' "$tmp/s1.list" >"$tmp/s1.cut"
-sed 's/  *[0-9]*  *l2arc/ l2arc/' "$tmp/z1.cut" >"$tmp/z1.cut2"
-sed 's/  *[0-9]*  *l2arc/ l2arc/' "$tmp/s1.cut" >"$tmp/s1.cut2"
-cmp -s "$tmp/z1.cut2" "$tmp/s1.cut2" ||
-    fail "status and sheet disagree: $(diff "$tmp/z1.cut2" "$tmp/s1.cut2")"
+# the same dimensions as the sheet says (the pools are the same): the
+# sheet's keys, its slog=yes being a log of some layout (a status says
+# which: one disk, "stripe")
+said() { # db: label key=value per line, the sheet's keys, slog yes/no
+    q "$1" "SELECT c.label || ' ' || p.key || '=' || CASE WHEN p.key = 'slog'
+            AND p.value <> 'no' THEN 'yes' ELSE p.value END FROM config c JOIN
+            config_param p ON p.config_id = c.id WHERE p.key IN ('layout',
+            'vdevs', 'l2arc', 'slog') ORDER BY c.label, p.key"
+}
+said "$tmp/z1.db" >"$tmp/z1.said"
+said "$tmp/s1.db" >"$tmp/s1.said"
+[ "$(wc -l <"$tmp/s1.said")" = 32 ] || fail "sheet: $(wc -l <"$tmp/s1.said") dimensions"
+cmp -s "$tmp/z1.said" "$tmp/s1.said" ||
+    fail "status and sheet disagree: $(diff "$tmp/z1.said" "$tmp/s1.said")"
 n=$(q "$db" "SELECT count(*) FROM result")
 [ "$n" = 264 ] || fail "status: 240 + 8 x 3 results expected, got $n"
 "$pb" report --db "$db" -o "$tmp/rep2" >/dev/null 2>&1 || fail "report 2"
 grep -q '<h3 id="sweep-[0-9]*">[^<]* by layout' "$tmp/rep2/index.html" ||
     fail "status: no sweep by layout"
-has "$tmp/rep2/index.html" "companion status-4.4_c.txt: l2arc layout slog vdevs"
+has "$tmp/rep2/index.html" "companion status-4.4_c.txt: dedup_class disks disks_per_vdev l2arc l2arc_devices layout slog slog_vdevs spares special vdevs"
 
 # -- 4. a sheet stored again from the same path replaces the stored one
 cp sheets/hosts.csv "$tmp/h.csv"

@@ -156,7 +156,7 @@ got=$(q "SELECT c.label || ' ' || count(*) || ' ' || (SELECT group_concat(key
     || '=' || value, ' ') FROM (SELECT key, value FROM config_param WHERE
     config_id = c.id ORDER BY key)) FROM config c JOIN result r ON
     r.config_id = c.id GROUP BY c.id")
-[ "$got" = "tankB 57 l2arc=no layout=mirror slog=no vdevs=1" ] ||
+[ "$got" = "tankB 57 dedup_class=no disks=2 disks_per_vdev=2 l2arc=no layout=mirror slog=no spares=0 special=no vdevs=1" ] ||
     fail "companion relabel: $got"
 [ "$(q "SELECT group_concat(DISTINCT label) FROM label_param")" = tankB ] ||
     fail "companion label_param: $(q 'SELECT * FROM label_param')"
@@ -165,10 +165,11 @@ clean "relabel companion"
 "$pb" relabel --db "$db" -q --source fio-json/fio-3.33_three-jobs.json \
     tankB tankC || fail "relabel --source companion"
 got=$(q "SELECT c.label || ' ' || count(*) || ' ' || coalesce((SELECT
-    group_concat(key, ' ') FROM config_param WHERE config_id = c.id), '-')
+    group_concat(key, ' ') FROM (SELECT key FROM config_param WHERE
+    config_id = c.id ORDER BY key)), '-')
     FROM config c JOIN result r ON r.config_id = c.id GROUP BY c.id ORDER BY
     c.label")
-[ "$got" = "tankB 3 l2arc layout slog vdevs
+[ "$got" = "tankB 3 dedup_class disks disks_per_vdev l2arc layout slog spares special vdevs
 tankC 54 -" ] || fail "relabel --source companion: $got"
 clean "relabel --source companion"
 

@@ -67,7 +67,13 @@ cmp -s "$tmp/view6" "$tmp/view7" || fail "v_result changed: $(diff "$tmp/view6" 
 [ "$(sqlite3 "$old" "PRAGMA integrity_check")" = ok ] || fail "integrity_check"
 [ -z "$(sqlite3 "$old" "PRAGMA foreign_key_check")" ] || fail "foreign_key_check"
 # the same report, page for page (the dates of ingest aside: the dump's
-# are from when it was made)
+# are from when it was made). Dimensions the label rules read have had
+# the origin "label: ..." since issue 42; the v6 database stored them
+# with the parser's, and cannot tell them apart: the fresh one's are
+# cleared so that both reports show the same
+sqlite3 "$fresh" "UPDATE config_param SET origin = NULL WHERE origin LIKE 'label: %';
+                  UPDATE config_own_param SET origin = NULL WHERE origin LIKE 'label: %'" ||
+    fail "clearing label origins"
 "$pb" report -q --db "$old" -o "$tmp/rep-old" >/dev/null 2>&1 || fail "report v6: exit $?"
 "$pb" report -q --db "$fresh" -o "$tmp/rep-fresh" >/dev/null 2>&1 || fail "report fresh: exit $?"
 nd=$(diff -r "$tmp/rep-old" "$tmp/rep-fresh" | grep '^[<>]' | grep -cv '20[0-9][0-9]-[0-9][0-9]-[0-9][0-9][T ][0-9][0-9]:[0-9][0-9]')

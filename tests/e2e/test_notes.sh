@@ -33,10 +33,10 @@ done
 dims() { q "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT p.key,
     p.value FROM config_param p JOIN config c ON c.id = p.config_id
     WHERE c.label = '$1' ORDER BY p.key)"; }
-want="ashift=12 atime=off disks=2 l2arc=no layout=mirror primarycache=none recordsize=4096 slog=yes special=no sync=always vdevs=1 write_cache=on"
+want="ashift=12 atime=off dedup_class=no disks=2 disks_per_vdev=2 l2arc=no layout=mirror primarycache=none recordsize=4096 slog=stripe slog_vdevs=1 spares=0 special=no sync=always vdevs=1 write_cache=on"
 [ "$(dims 'mirror + log')" = "$want" ] ||
     fail "mirror + log: $(dims 'mirror + log')"
-want="ashift=9 atime=off disks=2 l2arc=no layout=stripe primarycache=none recordsize=4096 slog=no special=no sync=always vdevs=2 write_cache=on"
+want="ashift=9 atime=off dedup_class=no disks=2 disks_per_vdev=1 l2arc=no layout=stripe primarycache=none recordsize=4096 slog=no spares=0 special=no sync=always vdevs=2 write_cache=on"
 [ "$(dims 'ashift=9')" = "$want" ] || fail "ashift=9: $(dims 'ashift=9')"
 [ "$(dims 'write cache off + log' | grep -o 'write_cache=[a-z]*')" = write_cache=off ] ||
     fail "write cache off + log: $(dims 'write cache off + log')"

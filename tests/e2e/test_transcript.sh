@@ -34,10 +34,10 @@ dims() {
 }
 for db in a b; do
     got=$(dims "$tmp/$db.db" host_1.1)
-    [ "$got" = "ashift=12 atime=off compression=lz4 disks=4 l2arc=no layout=mirror recordsize=16384 slog=yes special=no vdevs=2" ] ||
+    [ "$got" = "ashift=12 atime=off compression=lz4 dedup_class=no disks=4 disks_per_vdev=2 l2arc=no layout=mirror recordsize=16384 slog=stripe slog_vdevs=1 spares=0 special=no vdevs=2" ] ||
         fail "$db: host_1.1 dimensions: $got"
     got=$(dims "$tmp/$db.db" host_2.1)
-    [ "$got" = "ashift=13 compression=gzip disks=4 l2arc=yes layout=raidz2 primarycache=metadata recordsize=1048576 slog=no special=no vdevs=1 write_cache=off" ] ||
+    [ "$got" = "ashift=13 compression=gzip dedup_class=no disks=4 disks_per_vdev=4 l2arc=yes l2arc_devices=1 layout=raidz2 primarycache=metadata recordsize=1048576 slog=no spares=0 special=no vdevs=1 write_cache=off" ] ||
         fail "$db: host_2.1 dimensions: $got"
     n=$(q "$tmp/$db.db" "SELECT count(*) FROM config c JOIN config_param p ON p.config_id = c.id
                           WHERE c.label = 'host_1.1' AND p.key = 'layout'

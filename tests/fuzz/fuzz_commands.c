@@ -15,13 +15,42 @@ static int one_of(const char *v, const char *const *set)
     return 0;
 }
 
+/* A layout: vdev types, each once, sorted, joined by '+'. */
+static int is_layout(const char *v)
+{
+    static const char *const types[] = {
+        "stripe", "mirror", "raidz1", "raidz2", "raidz3", "draid1",
+        "draid2", "draid3", NULL};
+    char buf[256], prev[16] = "";
+    if (!*v || strlen(v) >= sizeof(buf))
+        return 0;
+    strcpy(buf, v);
+    for (char *t = strtok(buf, "+"); t; t = strtok(NULL, "+")) {
+        if (!one_of(t, types) || strcmp(prev, t) >= 0)
+            return 0;
+        snprintf(prev, sizeof(prev), "%s", t);
+    }
+    return 1;
+}
+
+static int is_count(const char *v, const char *also)
+{
+    if (!isdigit((unsigned char)v[0]))
+        return 0;
+    for (const char *p = v; *p; p++)
+        if (!isdigit((unsigned char)*p) && !strchr(also, *p))
+            return 0;
+    return 1;
+}
+
 static void check_dim(const struct pb_cmd_dim *d)
 {
     static const char *const yn[] = {"yes", "no", NULL};
     static const char *const onoff[] = {"on", "off", NULL};
-    static const char *const layouts[] = {
-        "stripe", "mirror", "raidz1", "raidz2", "raidz3", "draid1",
-        "draid2", "draid3", "mixed", NULL};
+    static const char *const counts[] = {
+        "vdevs",         "disks",         "slog_vdevs",
+        "l2arc_devices", "special_vdevs", "dedup_class_vdevs",
+        "spares",        NULL};
     FUZZ_CHECK(fuzz_valid_str(d->key) && fuzz_valid_str(d->value));
     FUZZ_CHECK(fuzz_valid_str(d->origin));
     FUZZ_CHECK(!strncmp(d->origin, "command: line ", 14));
@@ -29,15 +58,19 @@ static void check_dim(const struct pb_cmd_dim *d)
     if (!strcmp(d->key, "ashift")) {
         long a = strtol(d->value, NULL, 10);
         FUZZ_CHECK(a >= 9 && a <= 16);
-    } else if (!strcmp(d->key, "slog") || !strcmp(d->key, "l2arc") ||
-               !strcmp(d->key, "special")) {
+    } else if (!strcmp(d->key, "l2arc")) {
         FUZZ_CHECK(one_of(d->value, yn));
+    } else if (!strcmp(d->key, "slog") || !strcmp(d->key, "special") ||
+               !strcmp(d->key, "dedup_class")) {
+        FUZZ_CHECK(!strcmp(d->value, "no") || is_layout(d->value));
     } else if (!strcmp(d->key, "write_cache")) {
         FUZZ_CHECK(one_of(d->value, onoff));
     } else if (!strcmp(d->key, "layout")) {
-        FUZZ_CHECK(one_of(d->value, layouts));
-    } else if (!strcmp(d->key, "vdevs") || !strcmp(d->key, "disks")) {
-        FUZZ_CHECK(isdigit((unsigned char)d->value[0]));
+        FUZZ_CHECK(is_layout(d->value));
+    } else if (one_of(d->key, counts)) {
+        FUZZ_CHECK(is_count(d->value, ""));
+    } else if (!strcmp(d->key, "disks_per_vdev")) {
+        FUZZ_CHECK(is_count(d->value, ","));
     }
 }
 

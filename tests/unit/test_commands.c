@@ -75,25 +75,37 @@ static void test_command_table(void **state)
         {"sudo zpool destroy stripe\n"
          "sudo zpool create stripe /dev/sdb /dev/sdd -o ashift=12\n"
          "sudo zfs set recordsize=2k sync=always primarycache=none stripe\n",
-         "ashift=12 disks=2 l2arc=no layout=stripe primarycache=none "
-         "recordsize=2048 slog=no special=no sync=always vdevs=2"},
+         "ashift=12 dedup_class=no disks=2 disks_per_vdev=1 l2arc=no "
+         "layout=stripe primarycache=none recordsize=2048 slog=no spares=0 "
+         "special=no sync=always vdevs=2"},
         /* options first, clustered, -O properties, absolute path */
         {"$ sudo /sbin/zpool create -fo ashift=13 -O compression=lz4 "
          "-O atime=off tank mirror sda sdb mirror sdc sdd log nvme0n1 "
          "cache nvme1n1\n",
-         "ashift=13 atime=off compression=lz4 disks=4 l2arc=yes "
-         "layout=mirror slog=yes special=no vdevs=2"},
+         "ashift=13 atime=off compression=lz4 dedup_class=no disks=4 "
+         "disks_per_vdev=2 l2arc=yes l2arc_devices=1 layout=mirror "
+         "slog=stripe slog_vdevs=1 spares=0 special=no vdevs=2"},
         {"zpool create -f tank raidz2 a b c d e f special mirror g h\n",
-         "disks=6 l2arc=no layout=raidz2 slog=no special=yes vdevs=1"},
+         "dedup_class=no disks=6 disks_per_vdev=6 l2arc=no layout=raidz2 "
+         "slog=no spares=0 special=mirror special_vdevs=1 vdevs=1"},
+        /* every class: as zpool status shows the same pool (issue 42) */
+        {"zpool create tank raidz2 d0 d1 d2 d3 d4 d5 special mirror d6 d7 "
+         "dedup mirror d12 d13 log mirror d8 d9 cache d10 spare d11\n",
+         "dedup_class=mirror dedup_class_vdevs=1 disks=6 disks_per_vdev=6 "
+         "l2arc=yes l2arc_devices=1 layout=raidz2 slog=mirror slog_vdevs=1 "
+         "spares=1 special=mirror special_vdevs=1 vdevs=1"},
         {"zpool create tank raidz a b c raidz d e f\n",
-         "disks=6 l2arc=no layout=raidz1 slog=no special=no vdevs=2"},
+         "dedup_class=no disks=6 disks_per_vdev=3 l2arc=no layout=raidz1 "
+         "slog=no spares=0 special=no vdevs=2"},
         {"zpool create tank draid2:4d:1s:11c /dev/sd[a-k]\n",
-         "disks=1 l2arc=no layout=draid2 slog=no special=no vdevs=1"},
+         "dedup_class=no disks=1 disks_per_vdev=1 l2arc=no layout=draid2 "
+         "slog=no spares=0 special=no vdevs=1"},
         /* `\` continuation, prompt, `;` and `&&` */
         {"root@box:~# zpool create tank \\\n   mirror sda sdb; zpool add "
          "tank log sdc && zfs set recsize=16K tank\n",
-         "disks=2 l2arc=no layout=mirror recordsize=16384 slog=yes "
-         "special=no vdevs=1"},
+         "dedup_class=no disks=2 disks_per_vdev=2 l2arc=no layout=mirror "
+         "recordsize=16384 slog=stripe slog_vdevs=1 spares=0 special=no "
+         "vdevs=1"},
         /* zfs create with -o and -b; mountpoint is not a dimension */
         {"zfs create -o compression=zstd -o mountpoint=/x -V 10G -b 16k "
          "tank/vol\n",
@@ -108,16 +120,17 @@ static void test_command_table(void **state)
          ""},
         {"zpool create -o ashift=12 tank a b\nzfs set atime=off tank\n"
          "zpool destroy tank\nzpool create tank mirror a b\n",
-         "disks=2 l2arc=no layout=mirror slog=no special=no vdevs=1"},
+         "dedup_class=no disks=2 disks_per_vdev=2 l2arc=no layout=mirror "
+         "slog=no spares=0 special=no vdevs=1"},
         /* properties per pool; the pool touched last is in force */
         {"zpool create fast mirror a b\nzpool create slow raidz2 c d e f\n"
          "zfs set recordsize=1M slow/db\n",
-         "disks=4 l2arc=no layout=raidz2 recordsize=1048576 slog=no "
-         "special=no vdevs=1"},
+         "dedup_class=no disks=4 disks_per_vdev=4 l2arc=no layout=raidz2 "
+         "recordsize=1048576 slog=no spares=0 special=no vdevs=1"},
         {"zpool create fast mirror a b\nzpool create slow raidz2 c d e f\n"
          "zfs set recordsize=1M slow/db\nzfs set atime=off fast\n",
-         "atime=off disks=2 l2arc=no layout=mirror slog=no special=no "
-         "vdevs=1"},
+         "atime=off dedup_class=no disks=2 disks_per_vdev=2 l2arc=no "
+         "layout=mirror slog=no spares=0 special=no vdevs=1"},
         /* zfs inherit drops the property */
         {"zfs set recordsize=8k tank\nzfs inherit recordsize tank\n", ""},
         /* quoting, comments, pipes */
@@ -131,7 +144,8 @@ static void test_command_table(void **state)
         {"zpool create\nzfs set tank\nzfs set recordsize=8k\n", ""},
         /* hostile: unbalanced quotes, bad ashift, a lone backslash */
         {"zpool create -o ashift=99 tank 'a b\n", 
-         "disks=1 l2arc=no layout=stripe slog=no special=no vdevs=1"},
+         "dedup_class=no disks=1 disks_per_vdev=1 l2arc=no layout=stripe "
+         "slog=no spares=0 special=no vdevs=1"},
         {"zfs set atime=\"off tank\\", ""},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -166,15 +180,17 @@ static void test_origin_and_lines(void **state)
     assert_string_equal(d, "");
     free(d);
     d = dims_at(t, 5);
-    assert_string_equal(d, "ashift=12 disks=1 l2arc=no layout=stripe "
-                           "slog=no special=no vdevs=1");
+    assert_string_equal(d, "ashift=12 dedup_class=no disks=1 "
+                           "disks_per_vdev=1 l2arc=no layout=stripe slog=no "
+                           "spares=0 special=no vdevs=1");
     free(d);
     d = dims_at(t, 6);
     assert_string_equal(d, "");
     free(d);
     d = dims_at(t, 8);
-    assert_string_equal(d, "ashift=9 atime=off disks=2 l2arc=no "
-                           "layout=mirror slog=no special=no vdevs=1");
+    assert_string_equal(d, "ashift=9 atime=off dedup_class=no disks=2 "
+                           "disks_per_vdev=2 l2arc=no layout=mirror slog=no "
+                           "spares=0 special=no vdevs=1");
     free(d);
     /* a long command is cut in its origin */
     struct pb_buf b = PB_BUF_INIT;

@@ -96,6 +96,10 @@ static void test_inline(void **state)
         "Phoronix Test Suite v10.8.4\n", /* no run lines */
         "capacity operations bandwidth\n  pool: tank\n state: ONLINE\n",
         "zdb is a tool; MOS Configuration: is what -C prints\n",
+        /* a list that names PTS elements is no PTS file (issue 42) */
+        "file\tnotes\nfio/results-definition.xml\t<PhoronixTestSuite> root "
+        "with <ResultsParser>\n",
+        "# <PhoronixTestSuite><TestInformation> is a test profile\n",
         "",
         NULL};
     for (size_t i = 0; no[i]; i++) {
@@ -154,6 +158,19 @@ static void test_readable_not_claimed(void **state)
     assert_true(n >= 40);
 }
 
+/* pb_ingest_buffer() of buf without options: its code, err filled,
+ * nothing stored. */
+static int refused(const char *buf, size_t len, struct pb_err *err)
+{
+    struct pb_resultset *set = NULL;
+    struct pb_ingest_opts o;
+    memset(&o, 0, sizeof(o));
+    memset(err, 0, sizeof(*err));
+    int rc = pb_ingest_buffer("x", buf, len, &o, &set, err);
+    assert_null(set);
+    return rc;
+}
+
 /* The message pb_ingest_buffer() gives, sniffed and after a sniffer's
  * wrong guess; --format keeps the parser's own error. */
 static void test_message(void **state)
@@ -178,22 +195,80 @@ static void test_message(void **state)
         assert_non_null(buf);
         struct pb_resultset *set = NULL;
         struct pb_err err;
-        memset(&err, 0, sizeof(err));
-        struct pb_ingest_opts o;
-        memset(&o, 0, sizeof(o));
         /* PB_EFORMAT: a file of no supported format (--skip-unknown) */
-        assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &set, &err),
-                         PB_EFORMAT);
-        assert_null(set);
+        assert_int_equal(refused(buf, len, &err), PB_EFORMAT);
         assert_int_equal(err.line, 1);
         assert_string_equal(err.msg, cases[i].msg);
         if (i == 1) {
+            struct pb_ingest_opts o;
+            memset(&o, 0, sizeof(o));
             memset(&err, 0, sizeof(err));
             o.format = "pts-xml";
             assert_int_equal(pb_ingest_buffer("x", buf, len, &o, &set, &err),
                              PB_EINPUT);
             assert_null(strstr(err.msg, "this is"));
         }
+        free(buf);
+    }
+}
+
+/* Files no parser reads that are something else (issue 42): a sheet is
+ * told to use --configs, a table the sniffer left gets the --format table
+ * hint, each at its header line; near misses get the plain message. */
+static void test_hints(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file; /* under fixtures/, or inline text */
+        const char *text;
+        long line;
+        const char *msg;
+    } cases[] = {
+        {"sheets/hosts.csv", NULL, 3,
+         "this looks like a configuration sheet: use --configs"},
+        {"sheets/hosts_web-copy.tsv", NULL, 4,
+         "this looks like a configuration sheet: use --configs"},
+        {"table/bad/first-column-setup_not-sniffed.tsv", NULL, 1,
+         "unrecognised input: not output of any supported benchmark tool; "
+         "if this is a summary table, read it with --format table"},
+        {"unreadable/bad/sources-list_pts-files.tsv", NULL, 1,
+         "unrecognised input: not output of any supported benchmark tool"},
+        /* a sheet's header without rows, a row of other width: no sheet */
+        {NULL, "label,layout\n", 1,
+         "unrecognised input: not output of any supported benchmark tool"},
+        {NULL, "label,layout\nhost_1,mirror,extra\n", 1,
+         "unrecognised input: not output of any supported benchmark tool"},
+        /* prose with numbers is no table; two aligned rows are */
+        {NULL, "We ran it 3 times\nand got 1200 IOPS\n", 1,
+         "unrecognised input: not output of any supported benchmark tool"},
+        {NULL, "intro\n\nsetup   iops   lat\nmirror  1200   1.5\n"
+               "raidz2  900    2.1\n",
+         3,
+         "unrecognised input: not output of any supported benchmark tool; "
+         "if this is a summary table, read it with --format table"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t len;
+        char *buf;
+        if (cases[i].file) {
+            char path[1024];
+            snprintf(path, sizeof(path), "%s/%s", PB_FIXTURES_DIR,
+                     cases[i].file);
+            buf = th_slurp(path, &len);
+        } else {
+            buf = strdup(cases[i].text);
+            len = strlen(buf);
+        }
+        assert_non_null(buf);
+        struct pb_err err;
+        int rc = refused(buf, len, &err);
+        if (rc != PB_EFORMAT || err.line != cases[i].line ||
+            strcmp(err.msg, cases[i].msg) != 0)
+            print_error("case %zu: rc %d, line %ld: %s\n", i, rc, err.line,
+                        err.msg);
+        assert_int_equal(rc, PB_EFORMAT);
+        assert_int_equal(err.line, cases[i].line);
+        assert_string_equal(err.msg, cases[i].msg);
         free(buf);
     }
 }
@@ -205,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_inline),
         cmocka_unit_test(test_readable_not_claimed),
         cmocka_unit_test(test_message),
+        cmocka_unit_test(test_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

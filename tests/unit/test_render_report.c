@@ -330,7 +330,11 @@ static void fill_special(struct pb_db *db)
               1.5);
     pb_rs_add(s, c, t, NULL, NULL, "used", "B", PB_DIR_LOWER, 2e9);
     pb_rs_add(s, c, t, NULL, NULL, "logicalused", "B", PB_DIR_HIGHER, 1.6e9);
+    pb_rs_add(s, c, t, NULL, NULL, "actual_savings", "ratio", PB_DIR_HIGHER,
+              0.8);
     pb_rs_fact(s, NULL, "tank/zvol8k:volmode", "dev");
+    pb_rs_fact(s, NULL, "tank/zvol8k:actual_savings_basis",
+               "logicalused/used");
     store(db, s);
 }
 
@@ -400,9 +404,11 @@ static void test_report(void **state)
         const char *h2 = strstr(b, "host2-empty");
         assert_true(!h2 || h2 > e);
     }
-    /* compression: savings derived (1.6e9 / 2e9 = 0.80) and flagged */
+    /* compression: savings derived by the reader (1.6e9 / 2e9 = 0.80),
+     * its formula in the tooltip, and flagged */
     assert_non_null(strstr(html, "<section id=\"compression\">"));
     assert_non_null(strstr(html, "0.80× †  ▼ data grew"));
+    assert_non_null(strstr(html, "derived: logicalused/used"));
     assert_non_null(strstr(html, "volblocksize 8k"));
     assert_non_null(strstr(html, ">1.50×<"));
     /* exact values and SE in the tables: rs=128k lz4 bs=64k = 8001 */

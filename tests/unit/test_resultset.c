@@ -89,12 +89,65 @@ static void test_merge(void **state)
     pb_resultset_free(s);
 }
 
+/* What a config's dimension becomes (ingest/dim_norm.c, issue 42): white
+ * space of any kind, case, sizes, one form of a layout. */
+static void test_dim_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *key, *in, *out;
+    } cases[] = {
+        {"compression", "on\xc2\xa0", "on"},           /* no-break space */
+        {"compression", "\xe2\x80\xaf On \t", "on"},  /* narrow one */
+        {"compression", "zstd\xc2\xa0\xc2\xa0" "fast", "zstd fast"},
+        {"compression", "\xef\xbb\xbflz4", "lz4"},     /* a BOM */
+        {"recordsize", "128K\xc2\xa0", "131072"},
+        {"volblocksize", " 16k", "16384"},
+        {"layout", "RAIDZ", "raidz1"},
+        {"layout", "draid2:4d:1s:11c", "draid2"},
+        {"layout", "mirror+stripe", "mirror+stripe"},
+        {"layout", "raidz-2", "raidz-2"}, /* not guessed */
+        {"layout", "no\xc2\xa0idea", "no idea"},
+        {"guest_fs", "NTFS", "ntfs"},
+        {"mountpoint", "\xc2\xa0", ""},
+    };
+    struct pb_resultset *s = pb_resultset_new();
+    size_t c = pb_rs_config(s, "x");
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        pb_rs_config_param(s, c, cases[i].key, cases[i].in);
+        const struct pb_config *cf = &s->configs[c];
+        const char *got = NULL;
+        for (size_t k = 0; k < cf->nparams; k++)
+            if (!strcmp(cf->params[k].key, cases[i].key))
+                got = cf->params[k].value;
+        if (!got || strcmp(got, cases[i].out) != 0)
+            print_error("case %zu: '%s'\n", i, got ? got : "(none)");
+        assert_non_null(got);
+        assert_string_equal(got, cases[i].out);
+    }
+    /* "2x mirror": the count in vdevs, unless one was said */
+    size_t d = pb_rs_config(s, "y");
+    pb_rs_config_param_origin(s, d, "layout", "2 x Mirror", "sheet: s:2");
+    assert_int_equal(s->configs[d].nparams, 2);
+    assert_string_equal(s->configs[d].params[0].value, "mirror");
+    assert_string_equal(s->configs[d].params[1].key, "vdevs");
+    assert_string_equal(s->configs[d].params[1].value, "2");
+    assert_string_equal(s->configs[d].params[1].origin, "sheet: s:2");
+    size_t e = pb_rs_config(s, "z");
+    pb_rs_config_param(s, e, "vdevs", "3");
+    pb_rs_config_param(s, e, "layout", "2\xc3\x97raidz2");
+    assert_string_equal(s->configs[e].params[0].value, "3");
+    assert_string_equal(s->configs[e].params[1].value, "raidz2");
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kv_identity),
         cmocka_unit_test(test_kv_many),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_dim_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,14 +74,15 @@ static void test_parse_small(void **state)
     pb_run_cell_config(p, &c, &kv, &n);
     static const char *const want[][2] = {
         {"layout", "stripe"}, {"pool_layout", "stripe"}, {"vdevs", "2"},
-        {"disks_per_vdev", "1"}, {"slog", "no"},       {"l2arc", "no"},
-        {"recordsize", "128k"}, {"compression", "off"}, {"sync", "always"}};
+        {"disks", "2"},         {"disks_per_vdev", "1"}, {"slog", "no"},
+        {"l2arc", "no"},        {"recordsize", "128k"},
+        {"compression", "off"}, {"sync", "always"}};
     assert_int_equal(n, sizeof(want) / sizeof(want[0]));
     for (size_t i = 0; i < n; i++) {
         assert_string_equal(kv[i].key, want[i][0]);
         assert_string_equal(kv[i].value, want[i][1]);
     }
-    char *norm = pb_ingest_norm_param("recordsize", kv[6].value);
+    char *norm = pb_ingest_norm_param("recordsize", kv[7].value);
     assert_string_equal(norm, "131072");
     free(norm);
     pb_run_kv_free(kv, n);

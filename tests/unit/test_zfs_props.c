@@ -103,10 +103,13 @@ static void test_corpus_get_all_encrypted(void **state)
     assert_near(val(s, l, "referenced"), 98 * K, 0);
     assert_near(val(s, l, "compressratio"), 1.22, 1e-12);
     assert_near(val(s, l, "logicalused"), 7.38 * G, 1e-3);
-    /* its own 98K are metadata (under 1% of used): the basis is
-     * logicalused/used, not 49K/98K */
-    assert_near(val(s, l, "actual_savings"), 7.38 / 6.36, 1e-12);
-    ASSERT_FACT(s, "zpool/gentoo:actual_savings_basis", "logicalused/used");
+    /* its own 98K are metadata (under 1% of used), so not 49K/98K; and
+     * its 6.36G are its children's, which the input does not show: what
+     * of them is reservation is unknown, so no actual_savings (issue 42) */
+    assert_null(res(s, l, "actual_savings"));
+    ASSERT_FACT(s, "zpool/gentoo:actual_savings_basis",
+                "left out: the datasets in the input account for 0 of the "
+                "6828998001 bytes usedbychildren of zpool/gentoo");
     ASSERT_FACT(s, "zpool/gentoo:keylocation",
                 "file:///boot/zpool_encryption.key");
     ASSERT_FACT(s, "zpool/gentoo:mountpoint", "none");
@@ -258,18 +261,14 @@ static void check_pool(const struct pb_resultset *s, const char *pool,
     char key[256];
     ASSERT_PARAM(s, pool, "layout", layout);
     ASSERT_PARAM(s, pool, "vdevs", vdevs);
+    ASSERT_PARAM(s, pool, "disks_per_vdev", disks);
     ASSERT_PARAM(s, pool, "slog", "no");
     ASSERT_PARAM(s, pool, "l2arc", "no");
-    snprintf(key, sizeof(key), "pool:%s:disks_per_vdev", pool);
-    ASSERT_FACT(s, key, disks);
+    ASSERT_PARAM(s, pool, "special", "no");
+    ASSERT_PARAM(s, pool, "dedup_class", "no");
+    ASSERT_PARAM(s, pool, "spares", "0");
     snprintf(key, sizeof(key), "pool:%s:state", pool);
     ASSERT_FACT(s, key, state);
-    snprintf(key, sizeof(key), "pool:%s:log_vdevs", pool);
-    ASSERT_FACT(s, key, "0");
-    snprintf(key, sizeof(key), "pool:%s:cache_vdevs", pool);
-    ASSERT_FACT(s, key, "0");
-    snprintf(key, sizeof(key), "pool:%s:spares", pool);
-    ASSERT_FACT(s, key, "0");
     assert_near(val(s, pool, "read_errors"), rd, 0);
     assert_near(val(s, pool, "write_errors"), wr, 0);
     assert_near(val(s, pool, "cksum_errors"), ck, 0);
@@ -300,7 +299,7 @@ static void test_corpus_status_degraded(void **state)
     struct pb_resultset *s =
         load(CORPUS, "zpool-status_degraded-corrupted_danjl1100.txt");
     assert_int_equal(s->nconfigs, 1);
-    check_pool(s, "dummy", "2x mirror", "2", "2", "DEGRADED", 0, 0, 0);
+    check_pool(s, "dummy", "mirror", "2", "2", "DEGRADED", 0, 0, 0);
     ASSERT_FACT(s, "pool:dummy:status",
                 "One or more devices could not be used because the label is "
                 "missing or invalid.  Sufficient replicas exist for the pool "
@@ -354,7 +353,7 @@ static void test_corpus_status_misc(void **state)
     pb_resultset_free(s);
 
     s = load(CORPUS, "zpool-status_resilvered_danjl1100.txt");
-    check_pool(s, "dummy", "2x mirror", "2", "2", "ONLINE", 0, 0, 0);
+    check_pool(s, "dummy", "mirror", "2", "2", "ONLINE", 0, 0, 0);
     ASSERT_FACT(s, "pool:dummy:scan",
                 "resilvered 21K in 00:00:00 with 0 errors on Sat Feb 10 "
                 "20:30:44 2024");
@@ -513,12 +512,13 @@ static void test_fixtures_zfs_fuse(void **state)
     const char *p = "pbzfsfix_14375";
     ASSERT_PARAM(s, p, "layout", "raidz1");
     ASSERT_PARAM(s, p, "vdevs", "1");
-    ASSERT_PARAM(s, p, "slog", "yes");
+    ASSERT_PARAM(s, p, "slog", "stripe"); /* one log disk */
+    ASSERT_PARAM(s, p, "slog_vdevs", "1");
     ASSERT_PARAM(s, p, "l2arc", "yes");
-    ASSERT_FACT(s, "pool:pbzfsfix_14375:disks_per_vdev", "3");
-    ASSERT_FACT(s, "pool:pbzfsfix_14375:log_vdevs", "1");
-    ASSERT_FACT(s, "pool:pbzfsfix_14375:cache_vdevs", "1");
-    ASSERT_FACT(s, "pool:pbzfsfix_14375:spares", "1");
+    ASSERT_PARAM(s, p, "l2arc_devices", "1");
+    ASSERT_PARAM(s, p, "disks", "3");
+    ASSERT_PARAM(s, p, "disks_per_vdev", "3");
+    ASSERT_PARAM(s, p, "spares", "1");
     assert_near(val(s, p, "size"), 370 * M, 0);
     assert_near(val(s, p, "allocated"), 3.13 * M, 1e-6);
     assert_near(val(s, p, "read_errors"), 0, 0);
@@ -557,12 +557,14 @@ static void test_fixtures_openzfs(void **state)
     pb_resultset_free(s);
 
     s = load(FIX, "openzfs-2.2_zpool-list-v_2x-mirror-log-cache-spare.txt");
-    ASSERT_PARAM(s, "tank", "layout", "2x mirror");
+    /* one form everywhere: the type, and the count in vdevs (issue 42) */
+    ASSERT_PARAM(s, "tank", "layout", "mirror");
     ASSERT_PARAM(s, "tank", "vdevs", "2");
-    ASSERT_PARAM(s, "tank", "slog", "yes");
+    ASSERT_PARAM(s, "tank", "disks", "4");
+    ASSERT_PARAM(s, "tank", "slog", "stripe");
     ASSERT_PARAM(s, "tank", "l2arc", "yes");
-    ASSERT_FACT(s, "pool:tank:spares", "1");
-    ASSERT_FACT(s, "pool:tank:disks_per_vdev", "2");
+    ASSERT_PARAM(s, "tank", "spares", "1");
+    ASSERT_PARAM(s, "tank", "disks_per_vdev", "2");
     ASSERT_PARAM(s, "scratch", "layout", "stripe");
     ASSERT_PARAM(s, "scratch", "slog", "no");
     assert_near(val(s, "tank", "size"), 3.62 * T, 1e-1);
@@ -577,9 +579,10 @@ static void test_fixtures_openzfs(void **state)
     s = load(FIX, "openzfs-2.2_zpool-status_draid-special-spare.txt");
     ASSERT_PARAM(s, "big", "layout", "draid2");
     ASSERT_PARAM(s, "big", "vdevs", "1");
-    ASSERT_FACT(s, "pool:big:disks_per_vdev", "6");
-    ASSERT_FACT(s, "pool:big:special_vdevs", "1");
-    ASSERT_FACT(s, "pool:big:spares", "1");
+    ASSERT_PARAM(s, "big", "disks_per_vdev", "6");
+    ASSERT_PARAM(s, "big", "special", "mirror");
+    ASSERT_PARAM(s, "big", "special_vdevs", "1");
+    ASSERT_PARAM(s, "big", "spares", "1"); /* a distributed spare */
     assert_near(val(s, "big", "read_errors"), 3, 0);
     assert_near(val(s, "big", "write_errors"), 1.20 * K, 1e-9);
     assert_near(val(s, "big", "cksum_errors"), 2, 0);
@@ -613,9 +616,10 @@ static void test_pool_dims_to_datasets(void **state)
     struct pb_resultset *s;
     struct pb_err err;
     assert_int_equal(parse_str(in, &s, &err), PB_OK);
-    ASSERT_PARAM(s, "tank", "layout", "2x raidz1");
+    ASSERT_PARAM(s, "tank", "layout", "raidz1");
     ASSERT_PARAM(s, "tank", "ashift", "12");
-    ASSERT_PARAM(s, "tank/vm", "layout", "2x raidz1");
+    ASSERT_PARAM(s, "tank/vm", "layout", "raidz1");
+    ASSERT_PARAM(s, "tank/vm", "disks", "6");
     ASSERT_PARAM(s, "tank/vm", "vdevs", "2");
     ASSERT_PARAM(s, "tank/vm", "slog", "no");
     ASSERT_PARAM(s, "tank/vm", "ashift", "12");
@@ -634,9 +638,9 @@ static void test_pool_dims_to_datasets(void **state)
         "\t    sdc     ONLINE       0     0     4\n"
         "\t    sdd     ONLINE       0     0     0\n";
     assert_int_equal(parse_str(mixed, &s, &err), PB_OK);
-    ASSERT_PARAM(s, "m", "layout", "stripe+mirror");
+    ASSERT_PARAM(s, "m", "layout", "mirror+stripe"); /* sorted */
     ASSERT_PARAM(s, "m", "vdevs", "3");
-    ASSERT_FACT(s, "pool:m:disks_per_vdev", "1,1,2");
+    ASSERT_PARAM(s, "m", "disks_per_vdev", "1,1,2");
     assert_near(val(s, "m", "read_errors"), 1, 0);
     assert_near(val(s, "m", "write_errors"), 2, 0);
     assert_near(val(s, "m", "cksum_errors"), 4, 0);

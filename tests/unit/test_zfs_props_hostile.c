@@ -360,7 +360,7 @@ static void test_combined_log(void **state)
     /* zpool status */
     ASSERT_PARAM(s, p, "layout", "mirror");
     ASSERT_PARAM(s, p, "vdevs", "1");
-    ASSERT_FACT(s, "pool:pbmsc_14284:disks_per_vdev", "2");
+    ASSERT_PARAM(s, "pbmsc_14284", "disks_per_vdev", "2");
     assert_near(val(s, p, "cksum_errors"), 0, 0);
     /* zpool list, cut short by the loadavg line */
     assert_near(val(s, p, "size"), 123 * M, 0);
