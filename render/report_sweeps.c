@@ -17,6 +17,24 @@ static const char *dim_name(const struct rp_dim *dm)
     return dm->kind == RP_DIM_LABEL ? "configuration" : dm->key;
 }
 
+/* Do the cells of p hold one test, *t0 (SIZE_MAX: none yet) included?
+ * *t0 gets the first test seen. */
+static int one_test(const struct rp_data *d, const struct rp_panel *p,
+                    size_t *t0)
+{
+    int one = 1;
+    for (size_t i = 0; i < p->nx * p->ns; i++) {
+        if (p->grid[i] == SIZE_MAX)
+            continue;
+        size_t t = d->cells[p->grid[i]].test;
+        if (*t0 == SIZE_MAX)
+            *t0 = t;
+        else if (t != *t0)
+            one = 0;
+    }
+    return one;
+}
+
 /* The workload of a panel as a user names it: the test's name when the
  * panel holds one test ("fio randread bs=4k iodepth=4"), else the tool and
  * the workload parameters its tests share ("fio rw=randread bs=4k"); ""
@@ -26,17 +44,8 @@ static void panel_workload(const struct rp_data *d, const struct rp_panel *p,
 {
     static const char *const keys[] = {"rw", "bs", "iodepth", "numjobs"};
     size_t t0 = SIZE_MAX;
-    int one = 1;
+    int one = one_test(d, p, &t0);
     buf[0] = '\0';
-    for (size_t i = 0; i < p->nx * p->ns; i++) {
-        if (p->grid[i] == SIZE_MAX)
-            continue;
-        size_t t = d->cells[p->grid[i]].test;
-        if (t0 == SIZE_MAX)
-            t0 = t;
-        else if (t != t0)
-            one = 0;
-    }
     if (t0 == SIZE_MAX)
         return;
     const struct rp_test *ts = &d->tests[t0];
@@ -533,18 +542,9 @@ static int several_tests(const struct rp_data *d, const struct rp_sweep *sw)
         else if (t != t0)
             return 1;
     }
-    for (size_t k = 0; k < sw->npanels; k++) {
-        const struct rp_panel *p = &sw->panels[k];
-        for (size_t i = 0; i < p->nx * p->ns; i++) {
-            if (p->grid[i] == SIZE_MAX)
-                continue;
-            size_t t = d->cells[p->grid[i]].test;
-            if (t0 == SIZE_MAX)
-                t0 = t;
-            else if (t != t0)
-                return 1;
-        }
-    }
+    for (size_t k = 0; k < sw->npanels; k++)
+        if (!one_test(d, &sw->panels[k], &t0))
+            return 1;
     return 0;
 }
 
@@ -578,8 +578,10 @@ static void left_notes(struct rp_out *o, const struct rp_data *d,
         struct pb_buf b = PB_BUF_INIT;
         pb_buf_printf(&b, "%s: ", head);
         size_t shown = 0;
-        while (j < sw->nleft &&
-               !strcmp(left_head(sw, &sw->left[j], &a), head)) {
+        const struct rp_left *l0 = &sw->left[i];
+        while (j < sw->nleft && sw->left[j].why == l0->why &&
+               !strcmp(sw->left[j].what ? sw->left[j].what : "",
+                       l0->what ? l0->what : "")) {
             const struct rp_cell *c = &d->cells[sw->left[j].cell];
             if (shown < NOTE_NAMES) {
                 pb_buf_printf(&b, "%s%s", shown ? ", " : "",

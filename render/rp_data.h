@@ -335,8 +335,10 @@ struct rp_sweeps {
 
 /* Find sweeps over the primary groups: for each metric, the config/test
  * dimensions that vary; x and series chosen automatically unless xkey or
- * skey name one. Marks cells drawn in a sweep (in_sweep). Returns PB_OK or
- * PB_EUSAGE when xkey/skey is no varying dimension of any metric. */
+ * skey name one (docs/report.md, "Sweeps"). Marks cells drawn in a sweep
+ * (in_sweep) and records those left out (rp_sweep.left). Returns PB_OK or
+ * PB_EUSAGE when no sweep can be drawn with xkey/skey: out->why says why
+ * in full. Release out with rp_sweeps_release either way. */
 int rp_find_sweeps(struct rp_data *d, const char *xkey, const char *skey,
                    struct rp_sweeps *out, struct pb_err *err) PB_WUR;
 void rp_sweeps_release(struct rp_sweeps *s);
