@@ -91,9 +91,15 @@ struct rp_csv *rp_csv_sweep(const struct rp_data *d, const struct rp_sweep *sw,
         if (all) {
             const struct rp_config *cf = &d->configs[c->config];
             rp_csv_str(cv, p->xvals[xi]);
-            for (size_t i = 0; i < sw->s.nkeys; i++)
-                rp_csv_str(cv,
-                           rp_param(cf->params, cf->nparams, sw->s.keys[i]));
+            for (size_t i = 0; i < sw->s.nkeys; i++) {
+                /* as the table shows it, like x and the series */
+                const char *pv =
+                    rp_param(cf->params, cf->nparams, sw->s.keys[i]);
+                char buf[64];
+                rp_csv_str(cv, pv ? rp_param_text(sw->s.keys[i], pv, buf,
+                                                  sizeof(buf))
+                                  : NULL);
+            }
         } else {
             rp_csv_str(cv, p->svals[si]);
             rp_csv_str(cv, p->xvals[xi]);

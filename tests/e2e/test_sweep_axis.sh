@@ -62,6 +62,8 @@ csv=$(ls "$tmp"/r/charts/*-sweep-seq-out-block-bw-layout-all.csv)
 has "$csv" 'layout,vdevs,slog,l2arc,disks,config,test,metric,unit,direction,value,stderr,n,results,pct_of_best'
 has "$csv" 'raidz1,1,yes,yes,4,lab09,bonnie++ file_size=256M files=1k,seq_out_block_bw,B/s,higher,122619904,,1,1,'
 [ "$(($(wc -l <"$csv") - 1))" = 12 ] || fail "CSV rows: $(wc -l <"$csv")"
+python3 "$src/tests/e2e/report_csv_check.py" "$tmp/r" >"$tmp/chk" 2>&1 ||
+    fail "chart CSVs and tables differ: $(cat "$tmp/chk")"
 # the heatmap: a row per combination of the others, layouts as columns
 svg=$(ls "$tmp"/r/charts/*-heatmap-seq-out-block-bw-layout-all.svg)
 has "$svg" '>vdevs · slog · l2arc · disks</text>'

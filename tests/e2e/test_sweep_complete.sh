@@ -44,6 +44,8 @@ has "$tmp/s1" 'pooled as repeats of one setup: the mean of all their results, ±
 # its data: the pooled row of the chart's CSV
 csv=$(ls "$tmp"/r/charts/*-sweep-read-iops-ashift-recordsize.csv | sed -n 2p)
 has "$csv" '4k,12,ashift=12 + recordsize=4k,fio randrw bs=4k iodepth=1,read_iops,ops/s,higher,3123.333333333333,1589.3250489157688,3,3,'
+python3 "$src/tests/e2e/report_csv_check.py" "$tmp/r" >"$tmp/chk" 2>&1 ||
+    fail "chart CSVs and tables differ: $(cat "$tmp/chk")"
 # the charts mark the pooled cell and say what is left out
 svg=$(ls "$tmp"/r/charts/*-heatmap-read-iops-ashift-recordsize.svg | sed -n 2p)
 has "$svg" '>×2</text>'
