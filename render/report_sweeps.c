@@ -587,7 +587,7 @@ static void left_notes(struct rp_out *o, const struct rp_data *d,
                 pb_buf_printf(&b, "%s%s", shown ? ", " : "",
                               d->configs[c->config].label);
                 if (tests)
-                    pb_buf_printf(&b, " (%s)", d->tests[c->test].name);
+                    pb_buf_printf(&b, " — %s", d->tests[c->test].name);
             }
             shown++;
             j++;

@@ -169,6 +169,9 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     m.metric = metric;
     m.arena = &x->out->arena;
     metric_cells(x->d, &m);
+    /* drawn by this call, not an earlier one (tests find sweeps twice) */
+    for (size_t i = 0; i < m.n; i++)
+        x->d->cells[m.cells[i]].in_sweep = 0;
     if (m.n < 2) {
         free(m.cells);
         free(m.nulls);
@@ -231,12 +234,12 @@ static void sweep_metric(struct sweep_ctx *x, size_t metric)
     /* Every configuration by one configuration dimension (x asked for
      * alone, or the experiment's own axis): counted once, like a sweep
      * along one dimension; on a tie it wins, drawing more cells. */
-    size_t ax = x->skey ? SIZE_MAX
-                : x->xkey && xm != SIZE_MAX &&
-                        m.cands[xm].kind == RP_DIM_CONFIG && has_others(&m, xm)
-                    ? xm
-                : x->xkey ? SIZE_MAX
-                          : own_axis(&m);
+    size_t ax = SIZE_MAX;
+    if (!x->skey && !x->xkey)
+        ax = own_axis(&m);
+    else if (!x->skey && xm != SIZE_MAX && m.cands[xm].kind == RP_DIM_CONFIG &&
+             has_others(&m, xm))
+        ax = xm;
     int all = 0;
     if (ax != SIZE_MAX) {
         size_t cov = rp_sw_coverage_all(&m, ax, &ws);
