@@ -63,6 +63,13 @@ int cli_ignore_params(const char *cmd, const char *text,
 
 /* ==== "did you mean" (suggest.c) ==== */
 
+/* The dimensions --x and --series take: "config" and every config and
+ * test parameter key of db, sorted, each once. *n gets how many; free
+ * with cli_strv_free. */
+struct pb_db;
+char **cli_sweep_keys(struct pb_db *db, size_t *n);
+void cli_strv_free(char **v, size_t n);
+
 /* The candidate of cands nearest to word (edit distance, ignoring case)
  * when near enough to be a typo of it, else NULL. */
 const char *cli_nearest(const char *word, const char *const *cands, size_t n);

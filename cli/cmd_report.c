@@ -50,7 +50,8 @@ static const char usage_text[] =
     "                  gets a chart (e.g. --metric 'clat_p99' for latency)\n"
     "  --host RE       only results of matching hosts\n"
     "  --x KEY         sweep dimension for the x axis (a config or test\n"
-    "                  parameter such as recordsize or bs; 'config' = label)\n"
+    "                  parameter such as recordsize or bs; 'config' = label);\n"
+    "                  alone, it may draw every configuration by KEY\n"
     "  --series KEY    sweep dimension for the series\n"
     "  --png           also write DIR/charts/*.png for forum posts\n"
     "  --pdf FILE      also write one PDF with every chart and table\n"
@@ -120,6 +121,52 @@ static char *export_cmd(const char *dbpath, const struct pb_db_filter *f)
     }
     pb_buf_puts(&b, " -o results.csv");
     return pb_buf_take(&b);
+}
+
+/* --x/--series name a key no result has (a typo): say so with the
+ * nearest key and every key there is, before the report is read. Keys
+ * that exist but cannot be drawn are explained by pb_render_report. */
+static int check_sweep_key(struct pb_db *db, const char *opt, const char *key)
+{
+    if (!key || !strcmp(key, "config") || !strcmp(key, "label") ||
+        !strcmp(key, "test"))
+        return 0;
+    const char *k = key;
+    if (!strncmp(k, "config.", 7) || !strncmp(k, "config:", 7))
+        k += 7;
+    else if (!strncmp(k, "test.", 5) || !strncmp(k, "test:", 5))
+        k += 5;
+    size_t n;
+    char **v = cli_sweep_keys(db, &n);
+    int known = 0;
+    for (size_t i = 0; i < n && !known; i++)
+        known = !strcmp(v[i], k);
+    if (known) {
+        cli_strv_free(v, n);
+        return 0;
+    }
+    struct cli_nearest near;
+    cli_nearest_init(&near, k);
+    struct pb_buf all = PB_BUF_INIT;
+    pb_buf_puts(&all, "");
+    for (size_t i = 0; i < n; i++) {
+        cli_nearest_add(&near, v[i]);
+        char *t = pb_term_str(v[i]);
+        pb_buf_printf(&all, "%s%s", i ? ", " : "", t);
+        free(t);
+    }
+    char *tk = pb_term_str(key);
+    int rc = cli_usage_error(
+        "report",
+        "%s '%s' is not a dimension of these results%s%s%s "
+        "(their dimensions: %s)",
+        opt, tk, near.best ? "; did you mean '" : "",
+        near.best ? near.best : "", near.best ? "'?" : "", pb_buf_str(&all));
+    free(tk);
+    pb_buf_release(&all);
+    cli_nearest_release(&near);
+    cli_strv_free(v, n);
+    return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -265,18 +312,31 @@ int cmd_report(int argc, char **argv)
         frc = 2;
     if (!frc)
         frc = cli_check_filter(db, "report", &ro.filter);
+    if (!frc)
+        frc = check_sweep_key(db, "--x", ro.x_key);
+    if (!frc)
+        frc = check_sweep_key(db, "--series", ro.series_key);
     if (frc) {
         pb_db_close(db);
         free((void *)ro.ignore_params);
         return frc;
     }
     struct pb_render_summary sum;
+    memset(&sum, 0, sizeof(sum));
     char *ecmd = export_cmd(dbpath, &ro.filter);
     ro.export_cmd = ecmd;
     int rc = pb_render_report(db, &ro, &sum, &err);
     pb_db_close(db);
     free(ecmd);
     free((void *)ro.ignore_params);
+    if (rc != PB_OK && sum.why) {
+        /* in full: the error keeps only its first 255 bytes */
+        char *t = pb_term_str(sum.why);
+        fprintf(stderr, "poolbench: %s\n", t);
+        free(t);
+        free(sum.why);
+        return pb_err_exit_code(err.code);
+    }
     if (rc != PB_OK)
         return cli_fail(&err);
     if (!quiet) {

@@ -81,28 +81,44 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The dimensions --x and --series take: "config" and every config and
- * test parameter key. */
-static int sweep_keys(const char *dbpath)
+char **cli_sweep_keys(struct pb_db *db, size_t *n)
 {
-    struct pb_db *db = open_db(dbpath);
     struct pb_err err = {0};
-    if (!db)
-        return 0;
     struct keys k = {0};
     PB_GROW(k.v, k.cap, 1);
     k.v[k.n++] = pb_xstrdup("config");
     if (pb_db_report_params(db, 0, add_key, &k, &err) == PB_OK)
         (void)!pb_db_report_params(db, 1, add_key, &k, &err);
-    pb_db_close(db);
     qsort(k.v, k.n, sizeof(*k.v), cmp_str);
+    size_t u = 0;
     for (size_t i = 0; i < k.n; i++) {
-        if (!i || strcmp(k.v[i], k.v[i - 1]))
-            puts(k.v[i]);
+        if (u && !strcmp(k.v[i], k.v[u - 1]))
+            free(k.v[i]);
+        else
+            k.v[u++] = k.v[i];
     }
-    for (size_t i = 0; i < k.n; i++)
-        free(k.v[i]);
-    free(k.v);
+    *n = u;
+    return k.v;
+}
+
+void cli_strv_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int sweep_keys(const char *dbpath)
+{
+    struct pb_db *db = open_db(dbpath);
+    if (!db)
+        return 0;
+    size_t n;
+    char **v = cli_sweep_keys(db, &n);
+    pb_db_close(db);
+    for (size_t i = 0; i < n; i++)
+        puts(v[i]);
+    cli_strv_free(v, n);
     return 0;
 }
 

@@ -419,12 +419,24 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
         rc_text(c, px0 - 6, yy + 4, buf, F_TICK, 0, RC_END, C_MUTED);
     }
     double slot = (px1 - px0) / (double)nx;
-    double bw = (slot - 12) / (double)ns;
+    /* compact: a group is as wide as its bars, the widest sets the size */
+    size_t per = ns;
+    if (s->compact) {
+        per = 1;
+        for (size_t xi = 0; xi < nx; xi++) {
+            size_t m = 0;
+            for (size_t si = 0; si < ns; si++)
+                m += !isnan(s->v[si * nx + xi]);
+            if (m > per)
+                per = m;
+        }
+    }
+    double bw = (slot - 12) / (double)per;
     if (bw > 34)
         bw = 34;
     if (bw < 2)
         bw = 2;
-    double gw = bw * (double)ns;
+    double gw = bw * (double)per;
     /* value labels: horizontal when every one fits its bar, else rotated
      * when the bars are wide enough, else none (the table has them) */
     double maxvw = 0;
@@ -442,12 +454,19 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
     rc_grid_bests(s, bests);
     for (size_t xi = 0; xi < nx; xi++) {
         double gx = px0 + slot * (double)xi + (slot - gw) / 2;
+        size_t pos = 0;
+        if (s->compact) {
+            size_t m = 0;
+            for (size_t si = 0; si < ns; si++)
+                m += !isnan(s->v[si * nx + xi]);
+            gx = px0 + slot * (double)xi + (slot - bw * (double)m) / 2;
+        }
         for (size_t si = 0; si < ns; si++) {
             size_t k = si * nx + xi;
             double v = s->v[k];
             if (isnan(v))
                 continue;
-            double bx = gx + bw * (double)si;
+            double bx = gx + bw * (double)(s->compact ? pos++ : si);
             double y0 = YOF(0), y1 = YOF(v);
             double top = y0 < y1 ? y0 : y1, h = fabs(y1 - y0);
             if (h < 1)
@@ -465,6 +484,19 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
                 rc_line(c, cx - cap, e1, cx + cap, e1, 0x222222, 1.1);
                 if (e1 < tip)
                     tip = e1;
+            }
+            if (s->marks && s->marks[k]) {
+                /* inside the bar at its foot, else above its tip and
+                 * its value */
+                double mw = rc_text_width(f, s->marks[k], 9.5, 1);
+                int inside = h >= 16 && bw >= mw + 2;
+                double my = inside ? (y1 < y0 ? y0 - 5 : y0 + 12)
+                                   : tip - 5 - (vmode == 1 ? 12 : 0);
+                struct pb_item *mi =
+                    rc_text(c, bx + bw / 2, my, s->marks[k], 9.5, 1, RC_MIDDLE,
+                            inside ? rc_text_on(s->scolors[si]) : C_STAR);
+                mi->title = pb_arena_strdup(
+                    &c->arena, "configurations pooled in this cell");
             }
             char buf[64];
             cell_num(&s->unit, &sc, v, 0, buf, sizeof(buf));
@@ -685,6 +717,12 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
             if (setxt[k])
                 rc_text(c, cx + cw / 2, ry + 31, setxt[k], 9.5, 0, RC_MIDDLE,
                         fg);
+            if (s->marks && s->marks[k]) {
+                struct pb_item *mi = rc_text(c, cx + cw - 4, ry + 11,
+                                             s->marks[k], 9, 1, RC_END, fg);
+                mi->title = pb_arena_strdup(
+                    &c->arena, "configurations pooled in this cell");
+            }
         }
     }
     /* outlines last, so neighbours do not paint over them */

@@ -80,6 +80,10 @@ extern const char *const pb_render_default_ignore[];
  * ...). */
 struct pb_render_summary {
     size_t charts, tables, pngs, results, cells, pages, table_pages;
+    /* When pb_render_report fails because --x/--series cannot be drawn:
+     * the whole explanation, one line (err holds its first 255 bytes);
+     * else NULL. The caller frees it. */
+    char *why;
 };
 
 /* Write the report. Its files replace the last report's in outdir only

@@ -113,6 +113,12 @@ struct rc_gridspec {
      * gap row (no cells) standing for the rows left out there. */
     const double *bestv;
     const char *const *sgaps;
+    /* per cell, NULL or a short mark drawn with it ("×2": a cell of two
+     * configurations pooled); NULL = none */
+    const char *const *marks;
+    /* grouped bars: each group's bars side by side, without the gaps of
+     * series it lacks (a sweep of every configuration: sparse series) */
+    int compact;
 };
 
 enum { RC_NORM_ALL, RC_NORM_ROW, RC_NORM_COL };
@@ -456,9 +462,10 @@ void rp_out_chart_data(struct rp_out *o, struct rp_csv *c);
  * and the grid's values), the overall ranking. */
 struct rp_csv *rp_csv_bars(const struct rp_data *d, const struct rp_group *g,
                            const size_t *order);
-struct rp_csv *rp_csv_sweep(const struct rp_data *d, const struct rp_panel *p,
-                            const char *xname, const char *sname,
-                            const size_t *bests, const double *v);
+struct rp_csv *rp_csv_sweep(const struct rp_data *d, const struct rp_sweep *sw,
+                            const struct rp_panel *p, const char *xname,
+                            const char *sname, const size_t *bests,
+                            const double *v);
 struct rp_csv *rp_csv_ranking(const struct rp_data *d,
                               const struct rp_ranking *r);
 /* The rows of a table as CSV: its headers; a right-aligned cell with a

@@ -499,8 +499,12 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                 d.configs[i].color =
                     opts->palette[d.configs[i].rank % opts->npalette];
     struct rp_sweeps sws;
+    if (out)
+        out->why = NULL;
     rc = rp_find_sweeps(&d, opts->x_key, opts->series_key, &sws, err);
     if (rc) {
+        if (out && sws.why)
+            out->why = pb_xstrdup(sws.why);
         rp_sweeps_release(&sws);
         rp_data_release(&d);
         return rc;

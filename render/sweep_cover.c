@@ -131,9 +131,12 @@ static size_t dense_keys(struct dense *h, struct keyed *v, size_t m)
     return next;
 }
 
-
-void rp_sw_cov_init(struct cov_ws *w, size_t n, size_t maxv)
+void rp_sw_cov_init(struct cov_ws *w, const struct sw_metric *m)
 {
+    size_t n = m->n, maxv = 1;
+    for (size_t k = 0; k < m->ncand; k++)
+        if (m->cands[k].nvals > maxv)
+            maxv = m->cands[k].nvals;
     w->tmp = pb_xcalloc(n + 1, sizeof(*w->tmp));
     w->tmp2 = pb_xcalloc(n + 1, sizeof(*w->tmp2));
     dense_init(&w->h, n);
@@ -142,9 +145,21 @@ void rp_sw_cov_init(struct cov_ws *w, size_t n, size_t maxv)
     w->sst = pb_xcalloc(2 * maxv + 2, sizeof(size_t));
     w->pst = NULL;
     w->gen = 0;
+    w->hv = pb_xcalloc(m->nreal + 1, sizeof(*w->hv));
+    for (size_t k = 0; k < m->nreal; k++) {
+        w->hv[k] = pb_xcalloc(m->cands[k].nvals + 1, sizeof(uint64_t));
+        for (size_t v = 0; v < m->cands[k].nvals; v++)
+            w->hv[k][v] = rp_sw_hval(k, v);
+    }
+    w->full = pb_xcalloc(n + 1, sizeof(uint64_t));
+    w->rid = pb_xcalloc(n + 1, sizeof(size_t));
+    w->gok = pb_xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < m->nreal; k++)
+            w->full[i] += w->hv[k][m->vi[i * m->stride + k]];
 }
 
-void rp_sw_cov_release(struct cov_ws *w)
+void rp_sw_cov_release(struct cov_ws *w, size_t nreal)
 {
     free(w->tmp);
     free(w->tmp2);
@@ -153,6 +168,12 @@ void rp_sw_cov_release(struct cov_ws *w)
     free(w->xst);
     free(w->sst);
     free(w->pst);
+    for (size_t k = 0; k < nreal; k++)
+        free(w->hv[k]);
+    free(w->hv);
+    free(w->full);
+    free(w->rid);
+    free(w->gok);
 }
 
 /* Count a stamp of generation gen; returns the count (1 = first). */
@@ -208,23 +229,26 @@ int rp_sw_depends(const unsigned char *dep, size_t nreal, size_t x, size_t s,
            (s < nreal && dep[s * nreal + k]);
 }
 
-/* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
- * groups (same value of every other dimension) holding at least two x
- * values, and two series values when s is given. */
-size_t rp_sw_coverage(const struct cand *cands, const uint32_t *vi,
-                      size_t stride, const uint64_t *full, size_t n,
-                      size_t nreal, size_t x, size_t s,
-                      const unsigned char *dep, struct cov_ws *w)
+/* The elements of a coverage: each cell with a value of x (and s), keyed
+ * by every real dimension but x, s and those that follow from them. With
+ * ok (the first pass's verdict per group, rid each element's group in
+ * it), the label of cells in groups that cannot be drawn is cleared, as
+ * sweep_panels.c's rescue does. Returns how many. */
+static size_t build(const struct sw_metric *sm, size_t x, size_t s,
+                    struct cov_ws *w, const unsigned char *ok, size_t lab)
 {
+    const struct cand *cands = sm->cands;
+    const uint32_t *vi = sm->vi;
+    size_t stride = sm->stride, nreal = sm->nreal;
     struct keyed *tmp = w->tmp;
     size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < sm->n; i++) {
         size_t vx = vi[i * stride + x];
         if (!cands[x].vals[vx])
             continue;
         /* the key: every real dimension but x and s (pseudo-dimensions
          * only tell cells apart, they do not group them) */
-        uint64_t key = full[i];
+        uint64_t key = w->full[i];
         if (x < nreal)
             key -= w->hv[x][vx];
         size_t vs = 0;
@@ -238,14 +262,30 @@ size_t rp_sw_coverage(const struct cand *cands, const uint32_t *vi,
         /* dimensions that follow from x or s (vdevs from a layout) do
          * not split groups */
         for (size_t k = 0; k < nreal; k++)
-            if (k != x && k != s && rp_sw_depends(dep, nreal, x, s, k))
+            if (k != x && k != s && rp_sw_depends(sm->dep, nreal, x, s, k))
                 key -= w->hv[k][vi[i * stride + k]];
+        if (ok && !ok[w->rid[m]]) {
+            size_t v = vi[i * stride + lab], none = cands[lab].nvals - 1;
+            key += w->hv[lab][none] - w->hv[lab][v];
+        }
         tmp[m].key = key;
         tmp[m].x = vx;
         tmp[m].s = vs;
         m++;
     }
-    size_t ngroups = dense_keys(&w->h, tmp, m);
+    return m;
+}
+
+/* Group the m elements (keys made dense: ngroups) and count the cells of
+ * groups worth drawing; ok (may be NULL) gets each group's verdict. With
+ * dup_ok, cells on one spot are twins pooled there, else the group is
+ * not drawn. */
+static size_t judge(const struct sw_metric *sm, size_t x, size_t s,
+                    struct cov_ws *w, size_t m, size_t ngroups, int dup_ok,
+                    unsigned char *ok)
+{
+    const struct cand *cands = sm->cands;
+    struct keyed *tmp = w->tmp;
     size_t nsv = s != SIZE_MAX ? cands[s].nvals : 1;
     int direct = cands[x].nvals <= PAIR_STAMPS / nsv;
     struct keyed *g = tmp;
@@ -271,23 +311,26 @@ size_t rp_sw_coverage(const struct cand *cands, const uint32_t *vi,
         size_t j = i, px = 0, ps = 0;
         int dup = 0, xmulti = 0, smulti = 0;
         size_t gen = ++w->gen;
-        while (j < m && g[j].key == g[i].key) {
+        for (; j < m && g[j].key == g[i].key; j++) {
             if (direct) {
+                size_t *p = &w->pst[g[j].x * nsv + g[j].s];
+                if (*p == gen) {
+                    dup = 1; /* two cells on one spot: not this pair */
+                    continue;
+                }
+                *p = gen;
                 size_t c = stamp_hit(w->xst, g[j].x, gen);
                 if (c == 1)
                     px++;
                 else
                     xmulti = 1; /* an x value with two series */
-                size_t *p = &w->pst[g[j].x * nsv + g[j].s];
-                if (*p == gen)
-                    dup = 1; /* two cells on one spot: not this pair */
-                *p = gen;
             } else if (j == i || g[j].x != g[j - 1].x) {
                 px++;
+            } else if (g[j].s == g[j - 1].s) {
+                dup = 1;
+                continue;
             } else {
                 xmulti = 1;
-                if (g[j].s == g[j - 1].s)
-                    dup = 1;
             }
             if (s != SIZE_MAX) {
                 size_t c = stamp_hit(w->sst, g[j].s, gen);
@@ -296,13 +339,95 @@ size_t rp_sw_coverage(const struct cand *cands, const uint32_t *vi,
                 if (c == 2)
                     smulti = 1; /* a series with two x values */
             }
-            j++;
         }
         /* a grid worth drawing: some series compares x values and some x
          * value compares series (not just a diagonal) */
-        if (px >= 2 && !dup && (s == SIZE_MAX || (ps >= 2 && xmulti && smulti)))
+        int draw = px >= 2 && (dup_ok || !dup) &&
+                   (s == SIZE_MAX || (ps >= 2 && xmulti && smulti));
+        if (ok)
+            ok[g[i].key] = (unsigned char)draw;
+        if (draw)
             cover += j - i;
         i = j;
     }
+    return cover;
+}
+
+/* Cells a sweep over x (and s, SIZE_MAX = none) would draw: those in
+ * groups (same value of every other dimension) holding at least two x
+ * values, and two series values when s is given. Configurations no
+ * parameter tells apart have their label as a dimension; where it makes
+ * no group of its own, it is cleared and they are counted where they
+ * pool with their twins (sweep_panels.c, rescue). */
+size_t rp_sw_coverage(const struct sw_metric *sm, size_t x, size_t s,
+                      struct cov_ws *w)
+{
+    size_t lab = sm->label;
+    int rescue = lab != SIZE_MAX && lab != x && lab != s &&
+                 !rp_sw_depends(sm->dep, sm->nreal, x, s, lab) &&
+                 !sm->cands[lab].vals[sm->cands[lab].nvals - 1];
+    size_t m = build(sm, x, s, w, NULL, SIZE_MAX);
+    size_t ngroups = dense_keys(&w->h, w->tmp, m);
+    if (rescue)
+        for (size_t i = 0; i < m; i++)
+            w->rid[i] = w->tmp[i].key;
+    size_t cover = judge(sm, x, s, w, m, ngroups, 0, rescue ? w->gok : NULL);
+    if (!rescue)
+        return cover;
+    int any = 0;
+    for (size_t i = 0; i < m && !any; i++)
+        any = !w->gok[w->rid[i]] &&
+              sm->cands[lab].vals[sm->vi[i * sm->stride + lab]];
+    if (!any)
+        return cover;
+    /* twins pool only when no two tests share a spot */
+    int names = sm->ncand > sm->nreal &&
+                sm->cands[sm->ncand - 1].kind == RP_DIM_TEST_NAME;
+    m = build(sm, x, s, w, w->gok, lab);
+    ngroups = dense_keys(&w->h, w->tmp, m);
+    return judge(sm, x, s, w, m, ngroups, !names, NULL);
+}
+
+/* The groups are those of the dimensions that are no configuration's
+ * (test parameters, the tool): every configuration of one workload is in
+ * the panel, the configuration dimensions are its rows; a panel counts
+ * when it holds two values of x. */
+size_t rp_sw_coverage_all(const struct sw_metric *m, size_t x, struct cov_ws *w)
+{
+    struct keyed *tmp = w->tmp;
+    size_t mm = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const uint32_t *row = m->vi + i * m->stride;
+        if (!m->cands[x].vals[row[x]])
+            continue;
+        uint64_t key = 0;
+        for (size_t k = 0; k < m->nreal; k++)
+            if (m->cands[k].kind != RP_DIM_CONFIG &&
+                m->cands[k].kind != RP_DIM_LABEL)
+                key += w->hv[k][row[k]];
+        tmp[mm].key = key;
+        tmp[mm].x = row[x];
+        tmp[mm].s = 0;
+        mm++;
+    }
+    size_t ngroups = dense_keys(&w->h, tmp, mm);
+    size_t *count = pb_xcalloc(ngroups + 1, sizeof(size_t));
+    size_t *first = pb_xcalloc(ngroups + 1, sizeof(size_t)); /* x + 1 */
+    unsigned char *two = pb_xcalloc(ngroups + 1, 1);
+    for (size_t i = 0; i < mm; i++) {
+        size_t g = tmp[i].key;
+        count[g]++;
+        if (!first[g])
+            first[g] = (size_t)tmp[i].x + 1;
+        else if (first[g] != (size_t)tmp[i].x + 1)
+            two[g] = 1;
+    }
+    size_t cover = 0;
+    for (size_t g = 0; g < ngroups; g++)
+        if (two[g])
+            cover += count[g];
+    free(count);
+    free(first);
+    free(two);
     return cover;
 }

@@ -151,9 +151,12 @@ def check_chart(out, page, n, fig, table, problems):
             elif (t[0]["text"], t[1]["text"]) != (r[0], r[1]):
                 problems.append("%s: %s/%s, table %s/%s" % (
                     ctx, r[0], r[1], t[0]["text"], t[1]["text"]))
-            if rec["n"] and t[4]["text"] != rec["n"]:
+            # n: after the other dimensions in a sweep of every
+            # configuration, else the fifth column
+            nc = th.index("n") if "n" in th else 4
+            if rec["n"] and t[nc]["text"] != rec["n"]:
                 problems.append("%s: n %s, table %s"
-                                % (ctx, rec["n"], t[4]["text"]))
+                                % (ctx, rec["n"], t[nc]["text"]))
         elif head[0] == "config" and len(head) == 6:
             # IOPS against latency: config, iodepth, test, x, y, p99
             if t[0]["text"] != shown(r[0]) or t[1]["text"] != r[1]:
