@@ -66,7 +66,7 @@ refused --series recordsze
 grep -q "^poolbench: report: --series 'recordsze' is not a dimension of these results; did you mean 'recordsize'? " "$tmp/err" ||
     fail "--series typo: $(cat "$tmp/err")"
 refused --x sync
-is "poolbench: 'sync' is not a dimension the results vary along: every result here has sync=always (they vary along: ashift, atime, layout, recordsize, slog, vdevs, write_cache)"
+is "poolbench: 'sync' is not a dimension the results vary along: every result here has sync=always (they vary along: ashift, atime, disks_per_vdev, layout, recordsize, slog, slog_vdevs, vdevs, write_cache)"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2
