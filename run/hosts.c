@@ -184,12 +184,13 @@ static int add_servers(struct pb_run_hosts *hs, const char *v, long line,
 }
 
 /* remote = TEMPLATE: words split on blanks, once, here; quotes and
- * backslashes are refused (no second layer of quoting to get wrong). */
-static int set_remote(struct pb_run_hosts *hs, const char *v, long line,
-                      const char *path, struct pb_err *err)
+ * backslashes are refused (no second layer of quoting to get wrong). A
+ * long template continues on indented lines (their words are appended);
+ * pb_run_hosts_check_remote() checks the whole template once the plan is
+ * read. */
+static int add_remote_words(struct pb_run_hosts *hs, const char *v,
+                            long line, const char *path, struct pb_err *err)
 {
-    if (!strcmp(v, "local"))
-        return 0;
     for (const char *q = v; *q; q++) {
         if (*q == '\'' || *q == '"' || *q == '\\' || *q == '`' || *q == '$' ||
             *q == ';' || *q == '|' || *q == '&' || *q == '<' || *q == '>' ||
@@ -200,8 +201,6 @@ static int set_remote(struct pb_run_hosts *hs, const char *v, long line,
                          "through a shell here; write it without quotes)",
                          *q >= 0x20 ? *q : '?');
     }
-    int has_host = 0;
-    size_t cap = 0;
     const char *p = v;
     while (*p) {
         while (*p && isspace((unsigned char)*p))
@@ -209,15 +208,25 @@ static int set_remote(struct pb_run_hosts *hs, const char *v, long line,
         if (!*p)
             break;
         size_t n = strcspn(p, " \t");
-        PB_GROW(hs->remote, cap, hs->nremote + 2);
-        char *w = pb_xstrndup(p, n);
-        has_host |= strstr(w, "{host}") != NULL;
-        hs->remote[hs->nremote++] = w;
+        PB_GROW(hs->remote, hs->remote_cap, hs->nremote + 2);
+        hs->remote[hs->nremote++] = pb_xstrndup(p, n);
         hs->remote[hs->nremote] = NULL;
         p += n;
     }
+    return 0;
+}
+
+int pb_run_hosts_check_remote(struct pb_run_hosts *hs, const char *path,
+                              struct pb_err *err)
+{
+    long line = hs->remote_line;
+    if (hs->remote_local || !hs->remote_line)
+        return 0;
     if (!hs->remote)
         return hfail(err, path, line, "remote: empty template");
+    int has_host = 0;
+    for (size_t i = 0; i < hs->nremote; i++)
+        has_host |= strstr(hs->remote[i], "{host}") != NULL;
     if (!has_host)
         return hfail(err, path, line,
                      "remote: the template must name "
@@ -278,17 +287,22 @@ int pb_run_hosts_pair(struct pb_run_hosts *h, const char *key,
         return add_servers(h, value, line, path, err);
     }
     if (!strcmp(key, "remote")) {
-        if (cont)
+        if (cont && h->remote_local)
             return hfail(err, path, line,
-                         "remote: the template is one "
-                         "line");
+                         "remote: 'local' takes nothing after it");
+        if (cont)
+            return add_remote_words(h, value, line, path, err);
         if (h->remote_line)
             return hfail(err, path, line,
                          "'remote' given twice in "
                          "[hosts] (first on line %ld)",
                          h->remote_line);
         h->remote_line = line;
-        return set_remote(h, value, line, path, err);
+        if (!strcmp(value, "local")) {
+            h->remote_local = 1;
+            return 0;
+        }
+        return add_remote_words(h, value, line, path, err);
     }
     return hfail(err, path, line,
                  "unknown key '%s' in [hosts] (known: "

@@ -512,6 +512,9 @@ static int valid_name(const char *s, const char *extra)
 static int finish(struct parse_ctx *c)
 {
     struct pb_run_plan *p = c->plan;
+    /* the [hosts] template, whole now that its lines are read */
+    if (pb_run_hosts_check_remote(&p->hosts, c->path, c->err) != 0)
+        return 0;
     /* [plan] */
     if (c->vals[0]) {
         if (!valid_name(c->vals[0], "_.-"))

@@ -71,7 +71,8 @@ struct pb_run_hosts {
     size_t n, cap;
     char **remote;  /* remote = TEMPLATE split into words (NULL-ended);
                        NULL = remote = local */
-    size_t nremote;
+    size_t nremote, remote_cap;
+    int remote_local;         /* remote = local */
     long line, remote_line;
 };
 
@@ -111,6 +112,11 @@ char *pb_run_list_word(const char **p);
 int pb_run_hosts_pair(struct pb_run_hosts *h, const char *key,
                       const char *value, int cont, long line,
                       const char *path, struct pb_err *err);
+/* Once every line is read: the remote template (its continued lines
+ * joined) names {host} and starts with a program. 0, or -1 with err
+ * (PB_EUSAGE at the template's first line). */
+int pb_run_hosts_check_remote(struct pb_run_hosts *h, const char *path,
+                              struct pb_err *err);
 /* After the whole plan: [hosts] checks that need the other sections
  * (file vdevs only, no [fio] log). 0, or -1 with err. */
 int pb_run_hosts_finish(struct pb_run_plan *p, struct pb_err *err);

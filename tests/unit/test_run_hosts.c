@@ -108,6 +108,12 @@ static void test_hosts_errors(void **state)
          "BatchMode=yes {host})"},
         {"[plan]\n" VD "[hosts]\nservers = h\nremote = {host} ssh\n", 5,
          "remote: the template's first word must be a program (like ssh)"},
+        {"[plan]\n" VD "[hosts]\nservers = h\nremote = local\n    {host}\n",
+         6, "remote: 'local' takes nothing after it"},
+        {"[plan]\n" VD "[hosts]\nservers = h\nremote = ssh -p 22\n"
+         "    -o BatchMode=yes\n" FIO, 5,
+         "remote: the template must name {host} (like: ssh -o "
+         "BatchMode=yes {host})"},
         {"[plan]\n" VD "[hosts]\nservers = h\nfoo = 1\n", 5,
          "unknown key 'foo' in [hosts] (known: servers, remote)"},
         {"[plan]\n" VD "[hosts]\nservers = h\n" FIO, 4,
@@ -353,6 +359,28 @@ static void test_hosts_template(void **state)
     assert_int_equal(rc, PB_OK);
     assert_non_null(strstr(out, "\nssh -4 -q -p 2222 -l pb -i '~/.ssh/id_pb' "
                                 "-oBatchMode=yes -o ConnectTimeout=5 "));
+    free(out);
+    /* a long template continues on indented lines: the same words (an
+     * ssh with a port, a key in a cache folder and four options is longer
+     * than a plan line may be) */
+    out = dry_run("[plan]\n" VD "[hosts]\nservers = h\nremote = ssh -p 2222 "
+                  "-i /var/cache/pb/zfs-2.3.2-2~bpo12+2/id_ed25519\n"
+                  "    -o BatchMode=yes -o StrictHostKeyChecking=no\n"
+                  "    -o UserKnownHostsFile=/dev/null root@{host}\n" FIO,
+                  0, &rc, msg, sizeof(msg));
+    if (rc)
+        print_error("%s\n", msg);
+    assert_int_equal(rc, PB_OK);
+    assert_non_null(strstr(out, "\nssh -p 2222 -i "
+                                "'/var/cache/pb/zfs-2.3.2-2~bpo12+2/"
+                                "id_ed25519' -o BatchMode=yes -o "
+                                "StrictHostKeyChecking=no -o "
+                                "UserKnownHostsFile=/dev/null "));
+    free(out);
+    /* ... and {host} may come on the continued line only */
+    out = dry_run("[plan]\n" VD "[hosts]\nservers = h\nremote = ssh\n"
+                  "    {host}\n" FIO, 0, &rc, msg, sizeof(msg));
+    assert_int_equal(rc, PB_OK);
     free(out);
 #undef OPT
 #undef DEST
