@@ -12,6 +12,101 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Host i's remote argv ({host} replaced, --ssh PROGRAM for ssh), or
+ * NULL when its pool work runs here. Free with pb_run_hosts_argv_free. */
+static char **host_remote(const struct run *r, size_t i)
+{
+    char **rem = pb_run_hosts_remote(r->p, i);
+    if (rem && r->o->ssh && !strcmp(rem[0], "ssh")) {
+        /* --ssh PROGRAM: the ssh of the command line, not PATH's */
+        free(rem[0]);
+        rem[0] = pb_xstrdup(r->o->ssh);
+    }
+    return rem;
+}
+
+int pb_run_hosts_probe(struct run *r, struct pb_err *err)
+{
+    const struct pb_run_plan *p = r->p;
+    /* The first server whose ZFS is known and its name: a sock: server's
+     * pool is made here, with this machine's ZFS (in r->caps already). */
+    size_t ref = p->hosts.n;
+    char ref_name[sizeof(r->caps.name)] = "";
+    for (size_t i = 0; i < p->hosts.n && ref == p->hosts.n; i++)
+        if (p->hosts.h[i].sock) {
+            ref = i;
+            snprintf(ref_name, sizeof(ref_name), "%s", r->caps.name);
+        }
+    int have_remote = 0;
+    for (size_t i = 0; i < p->hosts.n; i++) {
+        char **rem = host_remote(r, i);
+        if (!rem)
+            continue;
+        if (r->x.dry_run) {
+            /* a dry run reaches no server (it would run the template):
+             * their ZFS stays unknown, the values unchecked */
+            pb_run_hosts_argv_free(rem);
+            if (!have_remote) {
+                pb_run_caps_release(&r->caps);
+                memset(&r->caps, 0, sizeof(r->caps));
+                snprintf(r->caps.name, sizeof(r->caps.name),
+                         "the servers' ZFS (not asked in a dry run)");
+                pb_run_note(&r->x, "preflight: the servers' ZFS is not "
+                            "asked in a dry run (that would run the remote "
+                            "template): their property values are not "
+                            "checked");
+                have_remote = 1;
+            }
+            continue;
+        }
+        struct pb_run_exec x = r->x;
+        x.watch = NULL;
+        x.watch_ctx = NULL;
+        x.host = p->hosts.h[i].entry;
+        x.remote = rem;
+        struct pb_run_caps c;
+        enum pb_run_impl impl =
+            pb_run_caps_probe(&x, r->o->impl ? r->o->impl : PB_RUN_IMPL_AUTO,
+                              r->o->caps_dir, &c);
+        pb_run_hosts_argv_free(rem);
+        if (!c.nds && !c.pool_version) {
+            /* no answer through its shell: its cells fail with the
+             * reason when they run; the others' ZFS decides */
+            pb_run_note(&x, "preflight: %s did not answer (zpool upgrade "
+                        "-v, zfs get): its ZFS is unknown",
+                        p->hosts.h[i].entry);
+            pb_run_caps_release(&c);
+            continue;
+        }
+        if (!r->host_zfs)
+            r->host_zfs = pb_xcalloc(p->hosts.n, sizeof(char *));
+        r->host_zfs[i] = pb_xstrdup(c.name);
+        if (ref == p->hosts.n) {
+            ref = i;
+            snprintf(ref_name, sizeof(ref_name), "%s", c.name);
+        } else if (strcmp(c.name, ref_name)) {
+            pb_err_set(err, PB_EUSAGE, p->path, p->hosts.line, 0,
+                       "servers: '%s' runs %s but '%s' runs %s: the "
+                       "servers of one plan need the same ZFS (one "
+                       "preflight, one set of commands)",
+                       p->hosts.h[ref].entry, ref_name,
+                       p->hosts.h[i].entry, c.name);
+            pb_run_caps_release(&c);
+            return -1;
+        }
+        if (have_remote) {
+            pb_run_caps_release(&c);
+            continue;
+        }
+        /* the preflight checks the plan against the remote ZFS */
+        pb_run_caps_release(&r->caps);
+        r->caps = c;
+        r->impl = r->z.impl = impl;
+        have_remote = 1;
+    }
+    return 0;
+}
+
 void pb_run_hosts_setup(struct run *r)
 {
     const struct pb_run_plan *p = r->p;
@@ -22,12 +117,7 @@ void pb_run_hosts_setup(struct run *r)
     for (size_t i = 0; i < r->nhosts; i++) {
         struct pb_run_hostrun *h = &r->hosts[i];
         h->p = pb_run_host_plan(p, i);
-        h->remote = pb_run_hosts_remote(p, i);
-        if (h->remote && r->o->ssh && !strcmp(h->remote[0], "ssh")) {
-            /* --ssh PROGRAM: the ssh of the command line, not PATH's */
-            free(h->remote[0]);
-            h->remote[0] = pb_xstrdup(r->o->ssh);
-        }
+        h->remote = host_remote(r, i);
         h->x = r->x;
         h->x.watch = NULL;
         h->x.watch_ctx = NULL;

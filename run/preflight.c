@@ -55,8 +55,10 @@ static int query(struct pb_run_exec *x, const char *caps_from,
     return rc;
 }
 
-void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
-                       const char *caps_dir, struct pb_run_caps *caps)
+enum pb_run_impl pb_run_caps_probe(struct pb_run_exec *x,
+                                   enum pb_run_impl impl,
+                                   const char *caps_dir,
+                                   struct pb_run_caps *caps)
 {
     memset(caps, 0, sizeof(*caps));
     struct pb_buf out = PB_BUF_INIT;
@@ -68,28 +70,40 @@ void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
     caps->nds = pb_run_props_parse(pb_buf_str(&out), &caps->ds);
     query(x, caps_dir, pget, &out);
     caps->npool = pb_run_props_parse(pb_buf_str(&out), &caps->pool);
-    if (query(x, caps_dir, upg, &out) == 0)
+    if (query(x, caps_dir, upg, &out) == 0) {
         caps->pool_version = pb_run_pool_version_parse(pb_buf_str(&out));
+        /* the special and dedup allocation classes (OpenZFS 0.8 on) */
+        caps->alloc_classes =
+            strstr(pb_buf_str(&out), "allocation_classes") != NULL;
+    }
+    /* Which ZFS, from what it answers (a remote server's cannot be told
+     * from this machine's /sys/module): a plain pool version (no feature
+     * flags) is zfs-fuse's, anything else OpenZFS's. */
+    if (impl == PB_RUN_IMPL_AUTO)
+        impl = caps->pool_version > 0 && caps->pool_version < 5000
+                   ? PB_RUN_IMPL_ZFS_FUSE
+                   : PB_RUN_IMPL_OPENZFS;
+    char v[64] = "";
+    if (impl != PB_RUN_IMPL_ZFS_FUSE && query(x, caps_dir, ver, &out) == 0)
+        snprintf(v, sizeof(v), " %.*s", (int)strcspn(pb_buf_str(&out), "\n"),
+                 pb_buf_str(&out));
     if (impl == PB_RUN_IMPL_ZFS_FUSE) {
         snprintf(caps->name, sizeof(caps->name), "zfs-fuse (pool version "
                  "%d)", caps->pool_version);
         caps->file_cache = 0; /* "cannot use a file as a cache device" */
         caps->zvols = 0;      /* no /dev/zvol nodes */
     } else {
-        char v[64] = "";
-        if (query(x, caps_dir, ver, &out) == 0)
-            snprintf(v, sizeof(v), " %.*s",
-                     (int)strcspn(pb_buf_str(&out), "\n"),
-                     pb_buf_str(&out));
         snprintf(caps->name, sizeof(caps->name), "OpenZFS%s", v);
         caps->file_cache = 1;
         caps->zvols = 1;
     }
-    pb_run_note(x, "preflight: %s; %zu dataset and %zu pool properties "
-                "known%s", caps->name, caps->nds, caps->npool,
+    pb_run_note(x, "preflight: %s%s%s; %zu dataset and %zu pool properties "
+                "known%s", caps->name, x->host ? " on " : "",
+                x->host ? x->host : "", caps->nds, caps->npool,
                 caps->nds ? "" : " (property table unreadable: property "
                                  "values are not checked)");
     pb_buf_release(&out);
+    return impl;
 }
 
 /* ==== what a combination lacks ==== */

@@ -25,6 +25,8 @@ struct pb_run_caps {
     int pool_version;          /* 5000 = feature flags; 0 unknown */
     int file_cache;            /* files accepted as cache vdevs */
     int zvols;                 /* zvols with a /dev/zvol node */
+    int alloc_classes;         /* special and dedup vdevs (feature
+                                  allocation_classes) */
 };
 
 /* Parse the property table out of the usage text `zfs get` or `zpool get`
@@ -93,11 +95,16 @@ struct pb_run_pre {
 };
 
 /* Learn the capabilities of the ZFS and fio in use (read-only queries,
- * run even in a dry run; logged to x->log), or read their answers from
- * the files of caps_dir (see struct pb_run_opts). Fills caps; never fails:
- * what could not be learnt stays unknown and is not checked. */
-void pb_run_caps_probe(struct pb_run_exec *x, enum pb_run_impl impl,
-                       const char *caps_dir, struct pb_run_caps *caps);
+ * run even in a dry run; logged to x->log; through x->remote on a [hosts]
+ * server), or read their answers from the files of caps_dir (see struct
+ * pb_run_opts). Fills caps; never fails: what could not be learnt stays
+ * unknown and is not checked. Returns impl, or with PB_RUN_IMPL_AUTO the
+ * implementation its answers show (a pool version without feature flags:
+ * zfs-fuse; else OpenZFS). */
+enum pb_run_impl pb_run_caps_probe(struct pb_run_exec *x,
+                                   enum pb_run_impl impl,
+                                   const char *caps_dir,
+                                   struct pb_run_caps *caps);
 
 /* Check every value of the plan against caps (and fio options with
  * `fio --cmdhelp`, unless fio_check is 0) and every cell's space. With

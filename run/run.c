@@ -310,7 +310,15 @@ int pb_run_execute(const struct pb_run_plan *plan,
         goto done;
     }
     /* the preflight: before anything is created (or listed) */
-    pb_run_caps_probe(&r->x, r->impl, opts->caps_dir, &r->caps);
+    /* this machine's ZFS, unless every server is reached through the
+     * remote template (then the servers' own) */
+    r->remote_only = plan->hosts.remote != NULL;
+    for (size_t i = 0; i < plan->hosts.n; i++)
+        r->remote_only &= !plan->hosts.h[i].sock;
+    if (!r->remote_only)
+        pb_run_caps_probe(&r->x, r->impl, opts->caps_dir, &r->caps);
+    if (plan->hosts.remote && pb_run_hosts_probe(r, err) != 0)
+        goto done;
     r->z.loop_cache = !r->caps.file_cache;
     if (pb_run_preflight(plan, &r->caps, &r->x, !opts->caps_dir, &r->pre,
                          err) != PB_OK)
@@ -385,7 +393,20 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (preflight(r) != 0)
         goto done;
     r->facts = pb_resultset_new();
-    pb_run_host_facts(&r->x, r->impl, r->facts);
+    /* this machine; its ZFS only when pools are made here */
+    pb_run_host_facts(&r->x, r->remote_only ? PB_RUN_IMPL_AUTO : r->impl,
+                      r->facts);
+    for (size_t i = 0; r->host_zfs && i < plan->hosts.n; i++)
+        if (r->host_zfs[i]) {
+            const char *h = plan->hosts.h[i].entry;
+            int fuse = !strncmp(r->host_zfs[i], "zfs-fuse", 8);
+            pb_rs_fact(r->facts, h, "zfs_implementation",
+                       fuse ? "zfs-fuse" : "openzfs");
+            /* "OpenZFS zfs-2.3.2-2~bpo12+2" -> "zfs-2.3.2-2~bpo12+2" */
+            const char *v = strchr(r->host_zfs[i], ' ');
+            pb_rs_fact(r->facts, h, "zfs_version",
+                       fuse ? r->host_zfs[i] : v ? v + 1 : r->host_zfs[i]);
+        }
     pb_rs_fact(r->facts, NULL, "run_id", r->run_id);
     pb_rs_fact(r->facts, NULL, "run_plan", plan->path);
     if (plan->description)
@@ -398,7 +419,8 @@ int pb_run_execute(const struct pb_run_plan *plan,
         pb_rs_fact(r->facts, NULL, "run_seed", seed);
         pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&cellorder));
     }
-    pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
+    if (!r->remote_only) /* module parameters, ARC: of this machine */
+        pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
     if (!opts->dry_run)
         pb_run_keep_plan(plan, r->dir, r->facts);
 
@@ -560,6 +582,9 @@ done:
     free(r->keys);
     free(r->z.files);
     pb_run_hosts_free(r);
+    for (size_t i = 0; r->host_zfs && i < plan->hosts.n; i++)
+        free(r->host_zfs[i]);
+    free(r->host_zfs);
     pb_run_caps_release(&r->caps);
     pb_run_pre_release(&r->pre);
     pb_resultset_free(r->facts);

@@ -480,7 +480,8 @@ int pb_run_zfs_answers(struct pb_run_zfs *z);
 /* Can zvols be used? Creates and destroys a tiny one. 0 yes, -1 with why. */
 int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n);
 /* Host facts (CPU, memory, kernel, ZFS implementation and version) added
- * to set. */
+ * to set; with PB_RUN_IMPL_AUTO (the pools are made on other machines)
+ * no ZFS facts. */
 void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
                        struct pb_resultset *set);
 

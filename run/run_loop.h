@@ -72,6 +72,10 @@ struct run {
     int stop;         /* a cell failed and the plan says on_failure = stop */
     struct pb_run_hostrun *hosts; /* [hosts]: one per server */
     size_t nhosts;
+    char **host_zfs;  /* [hosts]: per server, the ZFS its shell answered
+                         (pb_run_hosts_probe), or NULL */
+    int remote_only;  /* every server reached through the template: this
+                         machine's ZFS and telemetry are not the run's */
     double fio_deadline; /* [hosts]: when the fio client is stopped (it
                             waits for a server that does not answer) */
     double fio_limit;    /* ... seconds after it started */
@@ -165,6 +169,12 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
 
 /* The per-server state of a plan with [hosts] (after the log is open). */
 void pb_run_hosts_setup(struct run *r);
+/* [hosts] with a remote template: the preflight's ZFS is the remote
+ * servers' (probed through the template: this machine may run another
+ * ZFS, or none), r->caps and r->impl set from the first; every remote
+ * server must run the same one (else PB_EUSAGE at the servers line). 0
+ * when the plan has no remote server. */
+int pb_run_hosts_probe(struct run *r, struct pb_err *err);
 void pb_run_hosts_free(struct run *r);
 /* A new pool combination: each server's pool destroyed (when made) and
  * its failure of the last combination forgotten. */

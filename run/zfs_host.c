@@ -255,6 +255,8 @@ void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
                  u.machine);
         pb_rs_fact(set, h, "kernel", buf);
     }
+    if (impl == PB_RUN_IMPL_AUTO)
+        return; /* the pools are made elsewhere: this ZFS is not the run's */
     pb_rs_fact(set, h, "zfs_implementation", pb_run_impl_name(impl));
 
     /* The version: OpenZFS has `zfs version`; zfs-fuse only tells its pool
