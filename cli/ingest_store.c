@@ -305,6 +305,18 @@ int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
             }
             return 0;
         }
+        if (err->code == PB_ESKIP) {
+            /* holds nothing by design (an empty fio log): a note */
+            c->empty++;
+            if (!c->quiet) {
+                fputs("skip ", stdout);
+                pb_fput_term(path, stdout);
+                fputs(": ", stdout);
+                pb_fput_term(err->msg, stdout);
+                fputc('\n', stdout);
+            }
+            return 0;
+        }
         if (err->code == PB_EFORMAT && c->skip_unknown) {
             c->unknown++;
             if (!c->quiet) {

@@ -184,8 +184,14 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
         if (!p)
             return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
                               "unknown format '%s'", opts->format);
+        if ((p == &pb_parser_fio_log || p == &pb_parser_fio_hist_log) &&
+            pb_skip_ws(buf, buf + len) == buf + len &&
+            pb_ingest_empty_log(path, err))
+            return PB_ESKIP;
     } else {
         const char *q = pb_skip_ws(buf, buf + len);
+        if (q == buf + len && pb_ingest_empty_log(path, err))
+            return PB_ESKIP;
         if (q == buf + len)
             return pb_err_set(err, PB_EFORMAT, path, 0, 0,
                               len ? "file holds only white space"
