@@ -5,9 +5,12 @@
  * Tests: "fio <rw> bs=<bs> iodepth=N numjobs=N rwmixread=N fsync=N
  * direct=1" (the parts that apply), with parameters rw, bs (bs_write /
  * bs_trim when those differ), iodepth, numjobs, rwmixread, direct, fsync,
- * sync, ioengine, size, runtime. A job whose options are unknown (fio 2.1
- * JSON, terse, text without header or command line) is named by what it
- * did: "fio <rw done> job=<name>".
+ * sync, ioengine, size, runtime, and every other option of the job but
+ * those that do not change the workload (fio_ident.c); the options that
+ * differ between the file's jobs are added to the name ("...
+ * buffer_compress_percentage=50"). A job whose options are unknown (fio
+ * 2.1 JSON, terse, text without header or command line) is named by what
+ * it did: "fio <rw done> job=<name>".
  *
  * Which data directions are emitted, per job:
  *   - read, write, trim: when the direction did I/O, OR when the job's rw
@@ -400,7 +403,7 @@ static void short_size(const char *bytes, char *buf, size_t n)
         snprintf(buf, n, "%s", bytes);
 }
 
-void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_build_test(struct pb_resultset *set, struct pb_fio_file *f,
                        const struct pb_fio_opts *o, struct pb_fio_job *j)
 {
     set = pb_fio_job_set(set, f, j);

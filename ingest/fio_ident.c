@@ -495,6 +495,10 @@ void pb_fio_file_flag(struct pb_fio_file *f, const char *key,
 
 void pb_fio_file_flags(struct pb_fio_file *f, struct pb_resultset *set)
 {
+    if (f->label_file) /* list configs says where a label came from */
+        pb_rs_fact(set, NULL, "label_origin",
+                   "file: fio jobs of several names on one target");
+    f->label_file = 0;
     for (size_t i = 0; i < f->nflags; i++) {
         const struct pb_fio_flag *x = &f->flags[i];
         char *v = x->n > 1 ? pb_xasprintf("%s; and %zu more", x->value,
@@ -574,18 +578,21 @@ size_t pb_fio_extra_params(struct pb_resultset *set,
 
 /* ==== configurations ==== */
 
-void pb_fio_job_config(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_job_config(struct pb_resultset *set, struct pb_fio_file *f,
                        struct pb_fio_job *j)
 {
     const char *label = j->label ? j->label : j->name;
     j->config = pb_rs_config_target(set, label, f ? j->target : NULL);
-    if (j->label_auto)
+    if (j->label_auto) {
         set->configs[j->config].label_auto = 1;
+        if (f && !f->mute)
+            f->label_file = 1;
+    }
 }
 
 /* ==== a group_reporting entry that merged different jobs ==== */
 
-void pb_fio_merged_test(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_merged_test(struct pb_resultset *set, struct pb_fio_file *f,
                         struct pb_fio_job *j)
 {
     struct pb_buf name = PB_BUF_INIT;

@@ -1,17 +1,21 @@
 /* Private to the fio parsers (fio_json.c, fio_text.c, fio_terse.c):
  * the model of one fio job that each fills from its own format, and the
  * code that turns it into a test and results the same way for all three
- * (rules in the header comment of fio_common.c). Nothing else includes it.
+ * (rules in the header comment of fio_common.c; what ties a file's jobs
+ * together, repeats, configurations: fio_ident.c, fio_repeats.c).
+ * Nothing else includes it.
  *
  * Use, per parsed file:
  *   1. for each job entry of the file, pb_fio_stats_init() its
  *      struct pb_fio_job's stats, then fill name, usable and the numbers
  *      (canonical units; NAN where the file has none);
- *   2. for each usable job, fill a struct pb_fio_opts (pb_fio_read_opts()
- *      when the format has options) and call pb_fio_build_test();
- *   3. set every job's label in jobname (pb_fio_name_runs() makes
- *      "<name> run <k>" labels for files holding several runs) and call
- *      pb_fio_emit_all() with the format's test for numjobs clones.
+ *   2. count the jobs into a struct pb_fio_file (below) and give each its
+ *      jobname, label, target and measurement (pb_fio_file_job);
+ *   3. call pb_fio_emit_all() with the format's test for numjobs clones
+ *      and a build function that fills a struct pb_fio_opts
+ *      (pb_fio_read_opts() when the format has options) and calls
+ *      pb_fio_build_test() for each group just before its results;
+ *   4. pb_fio_file_fold() adds the folded repeats and the flags.
  */
 #ifndef PB_FIO_INT_H
 #define PB_FIO_INT_H
@@ -255,6 +259,7 @@ struct pb_fio_file {
     } *flags;
     size_t nflags, capflags;
     int mute; /* flags are not recorded (jobs read again) */
+    int label_file; /* some configuration is labelled by the file */
 };
 
 /* The jobs of one run (fio invocation): per target whether they have
@@ -344,13 +349,13 @@ size_t pb_fio_extra_params(struct pb_resultset *set,
 
 /* j->config: its label's config in set (with its target when the file's
  * jobs have several). */
-void pb_fio_job_config(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_job_config(struct pb_resultset *set, struct pb_fio_file *f,
                        struct pb_fio_job *j);
 
 /* The test of a group_reporting entry that merged different jobs:
  * "fio group G (N jobs: a, b, c)", parameters group, jobs, merged (the
  * names); never a workload's own test. */
-void pb_fio_merged_test(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_merged_test(struct pb_resultset *set, struct pb_fio_file *f,
                         struct pb_fio_job *j);
 
 /* 1 when what j did contradicts the rw and bs its options say (NULL:
@@ -394,7 +399,7 @@ void pb_fio_fold_free(struct pb_fio_fold *fd);
 /* Name the test of j from o and what j did, add it with its parameters
  * and j's config (label, target) to pb_fio_job_set(set, f, j); sets
  * j->test, config, rwmask. */
-void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_file *f,
+void pb_fio_build_test(struct pb_resultset *set, struct pb_fio_file *f,
                        const struct pb_fio_opts *o, struct pb_fio_job *j);
 
 /* Job b (an index into the caller's array of jobs) is a numjobs clone of

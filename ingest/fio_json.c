@@ -16,6 +16,10 @@
  * weighted by I/O count (bytes on fio 2.1); CPU weighted by job_runtime (a
  * plain mean before fio 3.14), as fio's group_reporting does.
  *
+ * Sections of one name in groups of their own (stonewall) are runs of one
+ * job: repeats, folded (fio_repeats.c). An entry whose I/O contradicts its
+ * options is a group_reporting entry of several jobs (fio_json_ident.c).
+ *
  * Client/server: host = the entry's "hostname" ("hostname:port" when two
  * entries share a hostname on different ports); fio's "All clients" entry
  * gets host "(all clients)" and the job, config and test of the clients

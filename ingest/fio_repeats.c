@@ -145,11 +145,7 @@ static uint32_t reason_id(struct pb_fio_fold *fd, const char *s)
  * dimensions the parser gave). */
 static size_t copy_config(struct pb_resultset *set, const struct pb_config *c)
 {
-    const char *target = NULL;
-    for (size_t k = 0; k < c->nparams; k++)
-        if (!strcmp(c->params[k].key, "target"))
-            target = c->params[k].value;
-    size_t i = pb_rs_config_target(set, c->label, target);
+    size_t i = pb_rs_config_target(set, c->label, pb_config_target(c));
     for (size_t k = 0; k < c->nparams; k++)
         if (strcmp(c->params[k].key, "target") != 0)
             pb_rs_config_param_origin(set, i, c->params[k].key,

@@ -45,8 +45,10 @@
  *     by bytes; CPU by each job's longest direction runtime, a plain mean
  *     when one is unknown). A group id going down,
  *     another fio version, or a same-named line with other disk stats
- *     starts another run; a name found in several runs gets job
- *     "<name> run <k>".
+ *     starts another run; a job found in several runs is repeated: one
+ *     result of its runs (fio_repeats.c). Records of one name, group and
+ *     run with no disk statistics and no normal output may be clones or
+ *     repeats: stored record by record, flag.ambiguous_jobs.
  */
 #include "ingest/fio_terse_int.h"
 

@@ -2,10 +2,11 @@
  * mapped text, its results stored in parts (docs/performance.md, "Streaming
  * ingest", fio terse). The steps per record are fio_terse.c's.
  *
- * What ties the records together: a record's job label depends on every
- * record of its name ("NAME run K" only for a name found in several
- * runs), and a test's name on header lines that may stand anywhere
- * before it (terse,normal output) and on group lines anywhere. So:
+ * What ties the records together: a job found in several runs is folded
+ * into one result (fio_repeats.c), a run's records of several names are
+ * labelled by the file, and a test's name depends on header lines that
+ * may stand anywhere before it (terse,normal output) and on group lines
+ * anywhere. So:
  *
  *   pass 1 reads every line without converting numbers: the name, fio
  *     version, group id and disk tail of each record (enough to cut the
@@ -17,7 +18,9 @@
  *   pass 2 parses the records in order; each time a few hundred are held,
  *     every complete group of numjobs clones (all but the last group,
  *     which the next record may continue) is labelled, gets its test and
- *     results, and the part goes to the store once it holds
+ *     results (a repeated job's runs before its last are read again from
+ *     the file when the last comes, not held: 30,000 names repeated stay
+ *     within the bound), and the part goes to the store once it holds
  *     PB_STREAM_PART results. The facts the whole parse writes after its
  *     results (flag.interrupted, device, flag.no_version,
  *     flag.implausible) are gathered aside and written with the last

@@ -29,12 +29,14 @@
  *     them exactly as fio computes its JSON (io_bytes = ios * bs,
  *     bw = floor(bytes * 1000 / runtime_ms), iops = ios * 1000 /
  *     runtime_ms), but only when they agree with the printed values.
- *   - Runs appended to one file are all kept. A job name that occurs in
- *     more than one run gets job "<name> run <k>" (k counted per name from
- *     1); its config label stays "<name>". Clone blocks (numjobs without
- *     group_reporting) get "<name>#<i>" plus an aggregate "<name>", as in
- *     fio_json.c; the text has no job_runtime, so CPU is weighted by each
- *     job's longest direction runtime (a plain mean when one is unknown).
+ *   - Runs appended to one file are all kept. A job measured in more than
+ *     one run (or in several blocks of one group_reporting run: results
+ *     pasted one after the other) is repeated: one result of its runs
+ *     (fio_repeats.c; the rule for blocks: pb_fio_text_rep). Clone blocks
+ *     (numjobs without group_reporting) get "<name>#<i>" plus an
+ *     aggregate "<name>", as in fio_json.c; the text has no job_runtime,
+ *     so CPU is weighted by each job's longest direction runtime (a plain
+ *     mean when one is unknown).
  *   - A job block (`name: (groupid=...)`) without its `cpu` line is cut
  *     short and rejects the file; output with no results is rejected,
  *     quoting fio's own error line when there is one.

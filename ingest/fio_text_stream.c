@@ -3,10 +3,12 @@
  * results stored in parts (docs/performance.md, "Streaming ingest", fio text).
  * The steps per job are fio_text.c's.
  *
- * What ties the jobs of a file together: a job's label depends on every
- * job of its name ("NAME run K" only for a name found in several runs),
- * each result carries the line of the first job of its label, a single
- * fio server's hostname makes every job that host's, and the device fact
+ * What ties the jobs of a file together: a job measured in several runs
+ * is folded into one result (fio_repeats.c, its values held until its
+ * last run), a run's jobs of several names on one target are labelled by
+ * the file, options that differ between the jobs name their tests, a
+ * single fio server's hostname makes every job that host's, and the
+ * device fact
  * comes from pasted command lines when any job names a file there, from
  * the "Disk stats" lines otherwise. What does not: the scanner only ever
  * changes the last job it made, and a run's header lines, command line
@@ -14,8 +16,8 @@
  *
  *   pass 1 scans every line; the scanner hands over the jobs it finished
  *     (all but the last) after each line, and they are counted and let
- *     go: the runs of each job name with the line of its first job in
- *     each run, the usable jobs, the disks and fio servers seen, the
+ *     go: the runs of each job name, each run's names and targets, the
+ *     options, the usable jobs, the disks and fio servers seen, the
  *     first fio version. A job the whole parse refuses (cut short), a
  *     line it cannot read or no usable job makes the file parse whole
  *     (the whole parse names the error).

@@ -171,6 +171,9 @@ size_t pb_rs_config(struct pb_resultset *set, const char *label);
  * are one config each. */
 size_t pb_rs_config_target(struct pb_resultset *set, const char *label,
                            const char *target);
+/* c's dimension "target", or NULL: configs are keyed by label and
+ * target. */
+const char *pb_config_target(const struct pb_config *c);
 /* Set (replace) a config dimension read by the parser (origin NULL). */
 void pb_rs_config_param(struct pb_resultset *set, size_t config,
                         const char *key, const char *value);

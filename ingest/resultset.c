@@ -158,9 +158,7 @@ static void ix_reserve(struct pb_rs_index *ix, const struct pb_resultset *set,
     }
 }
 
-/* A config's dimension "target" (fio jobs on several targets: one
- * config each), or NULL: configs are keyed by label and target. */
-static const char *config_target(const struct pb_config *c)
+const char *pb_config_target(const struct pb_config *c)
 {
     for (size_t k = 0; k < c->nparams; k++)
         if (!strcmp(c->params[k].key, "target"))
@@ -172,14 +170,14 @@ static int config_eq(const struct pb_resultset *set, size_t i, const char *a,
                      const char *b)
 {
     return streq(set->configs[i].label, a) &&
-           streq(config_target(&set->configs[i]), b);
+           streq(pb_config_target(&set->configs[i]), b);
 }
 
 static void config_key(const struct pb_resultset *set, size_t i,
                        const char **a, const char **b)
 {
     *a = set->configs[i].label;
-    *b = config_target(&set->configs[i]);
+    *b = pb_config_target(&set->configs[i]);
 }
 
 static int test_eq(const struct pb_resultset *set, size_t i, const char *a,

@@ -85,7 +85,7 @@ v=$(q "$db" "SELECT value FROM v_result WHERE config = 'host_1.2' AND
              metric = 'seq_out_block_bw'")
 [ "$v" = 81662976.0 ] || fail "host_1.2 seq_out_block_bw $v"
 # list configs shows the origin of each dimension, text and JSON
-grep -q '^1  *host_1.1  *30  *l2arc=no, layout=stripe, slog=no, vdevs=1  *l2arc, layout, slog, vdevs \[sheet: sheets/hosts.csv:4\]$' \
+grep -q '^1  *host_1.1  *30  *l2arc=no, layout=stripe, slog=no, vdevs=1  *l2arc, layout, slog, vdevs \[sheet: sheets/hosts.csv:4\]  *parser$' \
     "$tmp/s1.list" || fail "list configs text: $(head -2 "$tmp/s1.list")"
 # JSON: one object per config with a "dims" array of key, value, origin
 tr -d ' \n' <"$tmp/s1.json" >"$tmp/s1.flat"
@@ -135,8 +135,8 @@ n=$(q "$db" "SELECT count(*) FROM v_result WHERE config = 'host_2.2' AND
              metric = 'cksum_errors' AND value = 0")
 [ "$n" = 1 ] || fail "status: host_2.2 cksum_errors"
 # the same dimensions as the sheet says (the pools are the same)
-sed 's/ *[a-z, ]*\[.*//' "$tmp/z1.list" >"$tmp/z1.cut"
-sed 's/ *[a-z, ]*\[.*//' "$tmp/s1.list" >"$tmp/s1.cut"
+sed 's/ *[a-z, ]*\[.*//; s/  *origins .*//' "$tmp/z1.list" >"$tmp/z1.cut"
+sed 's/ *[a-z, ]*\[.*//; s/  *origins .*//' "$tmp/s1.list" >"$tmp/s1.cut"
 sed 's/  *[0-9]*  *l2arc/ l2arc/' "$tmp/z1.cut" >"$tmp/z1.cut2"
 sed 's/  *[0-9]*  *l2arc/ l2arc/' "$tmp/s1.cut" >"$tmp/s1.cut2"
 cmp -s "$tmp/z1.cut2" "$tmp/s1.cut2" ||
