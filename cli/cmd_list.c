@@ -151,19 +151,33 @@ static void dims_range(const struct dims *d, long long id, size_t *lo,
     *hi = a;
 }
 
+/* Whether origin o says how a config labelled label got it: a fio
+ * file's "file: ... (LABEL)" names the label it gave (the file's other
+ * configurations keep their job names; a title may replace it). */
+static int origin_of(const char *o, const char *label)
+{
+    if (strncmp(o, "file: ", 6) != 0)
+        return 1;
+    size_t n = strlen(o), m = strlen(label);
+    return n >= m + 3 && o[n - 1] == ')' && o[n - m - 2] == '(' &&
+           !strncmp(o + n - m - 1, label, m);
+}
+
 /* Where the label of config id came from: its sources' label_origin
  * facts, "; "-joined (a title, --label-from, several fio job names on one
  * target, --label), else "parser" (the format's own name for it: the fio
  * job, the bonnie++ machine, the PTS system, the dataset). Caller frees. */
-static char *label_from(const struct dims *from, long long id)
+static char *label_from(const struct dims *from, long long id,
+                        const char *label)
 {
     size_t lo, hi;
     dims_range(from, id, &lo, &hi);
-    if (lo == hi)
-        return pb_xstrdup("parser");
     struct pb_buf b = PB_BUF_INIT;
     for (size_t i = lo; i < hi; i++)
-        pb_buf_printf(&b, "%s%s", i > lo ? "; " : "", from->v[i].a);
+        if (origin_of(from->v[i].a, label))
+            pb_buf_printf(&b, "%s%s", b.len ? "; " : "", from->v[i].a);
+    if (!b.len)
+        pb_buf_puts(&b, "parser");
     return pb_buf_take(&b);
 }
 
@@ -238,7 +252,7 @@ static int on_config(void *vctx, const struct pb_db_entity *e)
     char id[32], n[32];
     snprintf(id, sizeof(id), "%lld", e->id);
     snprintf(n, sizeof(n), "%lld", e->nresults);
-    char *lf = label_from(c->from, e->id);
+    char *lf = label_from(c->from, e->id, e->name);
     const char *v[] = {id, e->name, n, e->params, pb_buf_str(&o), lf};
     table_row(t, v);
     free(lf);

@@ -495,9 +495,12 @@ void pb_fio_file_flag(struct pb_fio_file *f, const char *key,
 
 void pb_fio_file_flags(struct pb_fio_file *f, struct pb_resultset *set)
 {
-    if (f->label_file) /* list configs says where a label came from */
-        pb_rs_fact(set, NULL, "label_origin",
-                   "file: fio jobs of several names on one target");
+    if (f->label_file) { /* list configs says where a label came from */
+        char *o = pb_xasprintf("file: fio jobs of several names on one "
+                               "target (%s)", f->base);
+        pb_rs_fact(set, NULL, "label_origin", o);
+        free(o);
+    }
     f->label_file = 0;
     for (size_t i = 0; i < f->nflags; i++) {
         const struct pb_fio_flag *x = &f->flags[i];

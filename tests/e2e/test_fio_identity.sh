@@ -98,10 +98,17 @@ v=$(q "SELECT group_concat(label || ':' || value, ' ') FROM (SELECT c.label,
 "$pb" ingest -q --db "$db" --label mylab fio-json/fio-3.33_randwrite_16k_compress0.json \
     notes/three-pastes.note 2>/dev/null
 "$pb" ingest -q --db "$db" notes/rs2k.txt 2>/dev/null
+# two jobs on target-a (one configuration, the file's name) and one on
+# target-b (its own name): each label's own origin
+"$pb" ingest -q --db "$db" fio-json/fio-3.33_targets-mixed.json 2>/dev/null
 "$pb" list --db "$db" configs >"$tmp/list" || fail "list configs"
-grep -q '^1  *fio-3.33_bs-x-runtime_stonewall  *78 .*  file: fio jobs of several names on one target$' \
+grep -q '^1  *fio-3.33_bs-x-runtime_stonewall  *78 .*  file: fio jobs of several names on one target (fio-3.33_bs-x-runtime_stonewall)$' \
     "$tmp/list" || fail "list configs: file label: $(cat "$tmp/list")"
 grep -q '  rr-a  .* parser$' "$tmp/list" || fail "list configs: job name"
+grep -q '  fio-3.33_targets-mixed  *26  *target=/tmp/fiofix/target-a .* (fio-3.33_targets-mixed)$' \
+    "$tmp/list" || fail "list configs: mixed targets, file label"
+grep -q '  rand-b  *13  *target=/tmp/fiofix/target-b .*  parser$' "$tmp/list" ||
+    fail "list configs: mixed targets, the single job's own name"
 grep -q '  mylab  .* --label$' "$tmp/list" || fail "list configs: --label"
 grep -q '  recordsize=2k  .* title: line 1$' "$tmp/list" ||
     fail "list configs: title"
