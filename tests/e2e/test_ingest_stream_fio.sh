@@ -103,6 +103,7 @@ got=$(q "$db" "SELECT group_concat(c.label || ':' || p.value, ',') FROM
               AND metric = 'write_iops'")" = 36 ] || fail "clone count"
 got=$(q "$db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
 want="fio_version=fio-3.33
+label_origin=file: fio jobs of several names on one target (g)
 device=/dev/sda, /dev/sdb, /dev/sdc, /dev/sdd
 flag.interrupted=line 149906: fio: terminating on signal 2; ran 0.002 s"
 [ "$got" = "$want" ] || fail "facts: '$got'"

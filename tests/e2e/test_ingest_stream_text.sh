@@ -85,8 +85,10 @@ v() { # v JOB METRIC: value and n
     job, samples FROM v_result WHERE job IN ('rw8k#0', 'rw8k#1', 'rw8k') AND
     metric = 'write_iops' ORDER BY job)")" = "rw8k=40 rw8k#0=40 rw8k#1=40" ] ||
     fail "rw8k: clones"
+# label_origin: the file labels the runs of several job names; the first
+# file's title replaces that label (and the fact's value, in its place)
 got=$(q "$db" "SELECT key FROM fact ORDER BY rowid" | tr '\n' ' ')
-[ "$got" = "fio_version hostname flag.merged_group device flag.interrupted label_origin " ] ||
+[ "$got" = "fio_version hostname label_origin flag.merged_group device flag.interrupted " ] ||
     fail "facts: '$got'"
 
 # -- a job cut short in the last run: nothing of the file, the other stored
