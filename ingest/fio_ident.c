@@ -114,6 +114,26 @@ int pb_fio_opt_excluded(const char *key)
                    sizeof(excluded[0]), cmp_key) != NULL;
 }
 
+void pb_fio_flag_ambiguous(struct pb_fio_file *f, long line, size_t n,
+                           const char *what, const char *name,
+                           const char *lacking, const char *one)
+{
+    char *v = pb_xasprintf("line %ld: %zu %s of job '%s' without %s: "
+                           "numjobs clones or repeated runs cannot be told "
+                           "apart; stored %s by %s",
+                           line, n, what, name, lacking, one, one);
+    pb_fio_file_flag(f, "flag.ambiguous_jobs", v);
+    free(v);
+}
+
+int pb_fio_key_in(const char *key, const char *const *keys)
+{
+    for (size_t i = 0; keys[i]; i++)
+        if (!strcmp(keys[i], key))
+            return 1;
+    return 0;
+}
+
 /* ==== options shown in a test's name ==== */
 
 int pb_ingest_fio_name_shows(const char *key)
@@ -122,10 +142,7 @@ int pb_ingest_fio_name_shows(const char *key)
         "rw",        "readwrite",  "bs",    "blocksize", "iodepth",
         "numjobs",   "rwmixread",  "rwmixwrite", "fsync", "direct",
         "buffered",  NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(keys[i], key))
-            return 1;
-    return 0;
+    return pb_fio_key_in(key, keys);
 }
 
 void pb_ingest_fio_name_extra(struct pb_buf *b, const char *key,
@@ -526,10 +543,7 @@ static int core_key(const char *key)
         "iodepth",   "ioengine", "numjobs",   "readwrite", "runtime",
         "rw",        "rwmixread", "rwmixwrite", "size",   "sync",
         "timeout",   NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(keys[i], key))
-            return 1;
-    return 0;
+    return pb_fio_key_in(key, keys);
 }
 
 struct extra {
@@ -627,6 +641,46 @@ void pb_fio_merged_test(struct pb_resultset *set, struct pb_fio_file *f,
         j->label_auto = 1;
     }
     pb_fio_job_config(set, f, j);
+}
+
+size_t pb_fio_group_names(const struct pb_fio_hdr *(*hdr)(const void *ctx,
+                                                           size_t i),
+                          const void *ctx, size_t n, long g,
+                          struct pb_buf *names)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct pb_fio_hdr *h = hdr(ctx, i);
+        if (!h || h->groupid != g)
+            continue;
+        int dup = 0;
+        for (size_t k = 0; k < i && !dup; k++) {
+            const struct pb_fio_hdr *e = hdr(ctx, k);
+            dup = e && e->groupid == g && !strcmp(e->name, h->name);
+        }
+        if (dup)
+            continue;
+        pb_buf_printf(names, "%s%s", got ? ", " : "", h->name);
+        got++;
+    }
+    return got;
+}
+
+void pb_fio_mark_merged(struct pb_resultset *set, struct pb_fio_file *f,
+                        struct pb_fio_job *j, long g, long members,
+                        const char *names, const char *why,
+                        const char *what)
+{
+    j->merged = 1;
+    j->groupid = g;
+    j->members = members;
+    j->merged_names = names ? pb_rs_str(set, names) : NULL;
+    j->merged_why = pb_rs_str(set, why);
+    char *v = pb_xasprintf("group %ld: one %s named '%s' for several jobs "
+                           "(group_reporting): %s",
+                           g, what, j->name, why);
+    pb_fio_file_flag(f, "flag.merged_group", v);
+    free(v);
 }
 
 int pb_fio_merged_io(const struct pb_fio_job *j, const char *rw,

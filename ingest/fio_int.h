@@ -367,6 +367,32 @@ void pb_fio_merged_test(struct pb_resultset *set, struct pb_fio_file *f,
 int pb_fio_merged_io(const struct pb_fio_job *j, const char *rw,
                      const char *bs, char *why, size_t cap);
 
+/* flag.ambiguous_jobs: n things (what: "records", "result blocks") of job
+ * name from line on, without the evidence (lacking: "disk statistics or
+ * normal output") that tells numjobs clones from repeated runs; each is
+ * stored as one (one: "record", "block"). */
+void pb_fio_flag_ambiguous(struct pb_fio_file *f, long line, size_t n,
+                           const char *what, const char *name,
+                           const char *lacking, const char *one);
+
+/* 1 when key is one of keys (NULL-terminated). */
+int pb_fio_key_in(const char *key, const char *const *keys);
+
+/* The distinct job names of group g among the header lines hdr(ctx, i),
+ * i < n (NULL: not a job's header), ", "-joined into names; their count. */
+size_t pb_fio_group_names(const struct pb_fio_hdr *(*hdr)(const void *ctx,
+                                                           size_t i),
+                          const void *ctx, size_t n, long g,
+                          struct pb_buf *names);
+
+/* Job j is one entry for several jobs of group g (members: how many, 0
+ * unknown; names: theirs, or NULL; why: what showed it): marked so, and
+ * flag.merged_group. what: what fio printed, "entry", "record", "block". */
+void pb_fio_mark_merged(struct pb_resultset *set, struct pb_fio_file *f,
+                        struct pb_fio_job *j, long g, long members,
+                        const char *names, const char *why,
+                        const char *what);
+
 /* Record flag fact key = value for the end of the file (the first value
  * of a key is kept, the others counted). */
 void pb_fio_file_flag(struct pb_fio_file *f, const char *key,

@@ -284,15 +284,7 @@ void pb_fio_json_merged(struct ctx *c, struct entry *e)
                                       sizeof(why)) == 0)
             why[0] = '\0';
     }
-    if (why[0]) {
-        j->merged = 1;
-        j->members = members;
-        j->merged_names = nnames > 1 ? pb_rs_str(c->set, x->names) : NULL;
-        j->merged_why = pb_rs_str(c->set, why);
-        char *v = pb_xasprintf("group %ld: one entry named '%s' for several "
-                               "jobs (group_reporting): %s",
-                               j->groupid, j->name, why);
-        pb_fio_file_flag(c->f, "flag.merged_group", v);
-        free(v);
-    }
+    if (why[0])
+        pb_fio_mark_merged(c->set, c->f, j, j->groupid, members,
+                           nnames > 1 ? x->names : NULL, why, "entry");
 }

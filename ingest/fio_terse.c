@@ -393,15 +393,10 @@ void pb_terse_build(void *ctx, size_t i, size_t n)
 {
     struct ctx *c = ctx;
     int amb = n > 1 && pb_terse_is_ambiguous(c, i, n);
-    if (amb) {
-        char *v = pb_xasprintf(
-            "line %ld: %zu records of job '%s' without disk statistics or "
-            "normal output: numjobs clones or repeated runs cannot be told "
-            "apart; stored record by record",
-            c->r[i].line, n, c->r[i].job.name);
-        pb_fio_file_flag(c->f, "flag.ambiguous_jobs", v);
-        free(v);
-    }
+    if (amb)
+        pb_fio_flag_ambiguous(c->f, c->r[i].line, n, "records",
+                              c->r[i].job.name,
+                              "disk statistics or normal output", "record");
     for (size_t x = 0; x < n; x++)
         if (c->r[i + x].job.usable)
             pb_terse_build_test(c, &c->r[i + x], amb ? 1 : n);

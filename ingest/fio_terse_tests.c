@@ -227,6 +227,13 @@ int pb_terse_is_ambiguous(const void *ctx, size_t i, size_t n)
     return c->nh == 0 && !c->r[i].tail[0];
 }
 
+/* The header line i of a job (not a group line), for pb_fio_group_names. */
+static const struct pb_fio_hdr *job_hdr(const void *ctx, size_t i)
+{
+    const struct ctx *c = ctx;
+    return c->h[i].members == 0 ? &c->h[i].h : NULL;
+}
+
 /* Record e stands for several different jobs: a group_reporting record
  * (its group line says jobs=M > 1) of a group whose header lines name
  * several jobs, or whose I/O contradicts its header line. */
@@ -238,18 +245,7 @@ static void merged(struct ctx *c, struct rec *e, const struct pb_fio_hdr *h,
     if (m <= 1)
         return;
     struct pb_buf names = PB_BUF_INIT;
-    size_t n = 0;
-    for (size_t i = 0; i < c->nh; i++) {
-        const struct hline *x = &c->h[i];
-        int dup = 0;
-        for (size_t k = 0; k < i && !dup; k++)
-            dup = c->h[k].members == 0 && c->h[k].h.groupid == e->groupid &&
-                  !strcmp(c->h[k].h.name, x->h.name);
-        if (x->members != 0 || x->h.groupid != e->groupid || dup)
-            continue;
-        pb_buf_printf(&names, "%s%s", n ? ", " : "", x->h.name);
-        n++;
-    }
+    size_t n = pb_fio_group_names(job_hdr, c, c->nh, e->groupid, &names);
     char why[160] = "";
     if (n > 1)
         snprintf(why, sizeof(why), "the normal output lists %zu jobs in "
@@ -257,19 +253,9 @@ static void merged(struct ctx *c, struct rec *e, const struct pb_fio_hdr *h,
     else if (h && pb_fio_merged_io(&e->job, h->rw, bs[0] ? bs : NULL, why,
                                    sizeof(why)) == 0)
         why[0] = '\0';
-    if (why[0]) {
-        struct pb_fio_job *j = &e->job;
-        j->merged = 1;
-        j->groupid = e->groupid;
-        j->members = m;
-        j->merged_names = n > 1 ? pb_rs_str(c->set, names.s) : NULL;
-        j->merged_why = pb_rs_str(c->set, why);
-        char *v = pb_xasprintf("group %ld: one record named '%s' for "
-                               "several jobs (group_reporting): %s",
-                               e->groupid, j->name, why);
-        pb_fio_file_flag(c->f, "flag.merged_group", v);
-        free(v);
-    }
+    if (why[0])
+        pb_fio_mark_merged(c->set, c->f, &e->job, e->groupid, m,
+                           n > 1 ? names.s : NULL, why, "record");
     pb_buf_release(&names);
 }
 

@@ -125,15 +125,10 @@ void pb_fio_text_build(void *ctx, size_t i, size_t n)
     struct ctx *c = ctx;
     /* blocks pasted without their options: not clones for sure */
     int amb = n > 1 && pb_fio_text_is_ambiguous(c, i, n);
-    if (amb) {
-        char *v = pb_xasprintf(
-            "line %ld: %zu result blocks of job '%s' without its command "
-            "line or job file: numjobs clones or repeated runs cannot be "
-            "told apart; stored block by block",
-            c->jobs[i].line, n, c->jobs[i].job.name);
-        pb_fio_file_flag(c->f, "flag.ambiguous_jobs", v);
-        free(v);
-    }
+    if (amb)
+        pb_fio_flag_ambiguous(c->f, c->jobs[i].line, n, "result blocks",
+                              c->jobs[i].job.name,
+                              "its command line or job file", "block");
     for (size_t k = 0; k < n; k++) {
         struct job *j = &c->jobs[i + k];
         struct pb_fio_stats *st = &j->job.st;

@@ -55,10 +55,7 @@ static int valued_key(const char *k)
         "direct",    "fsync",     "sync",       "ioengine", "size",
         "runtime",   "rwmixread", "rwmixwrite", "buffered", "filename",
         "directory", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(k, keys[i]))
-            return 1;
-    return 0;
+    return pb_fio_key_in(k, keys);
 }
 
 static const char *canon_key(const char *k)
@@ -560,6 +557,12 @@ void pb_fio_text_each(const void *src, pb_fio_opt_fn fn, void *arg)
     free(e.seen);
 }
 
+/* The header line i of run ctx, for pb_fio_group_names. */
+static const struct pb_fio_hdr *run_hdr(const void *ctx, size_t i)
+{
+    return &((const struct run *)ctx)->hdr[i];
+}
+
 void pb_fio_text_merged(struct ctx *c, struct job *j)
 {
     if (!j->full || j->members <= 1 || !j->job.usable)
@@ -567,18 +570,7 @@ void pb_fio_text_merged(struct ctx *c, struct job *j)
     struct run *r = &c->runs[j->job.run];
     index_run(r);
     struct pb_buf names = PB_BUF_INIT;
-    size_t n = 0;
-    for (size_t i = 0; i < r->nhdr; i++) {
-        const struct pb_fio_hdr *h = &r->hdr[i];
-        int dup = 0;
-        for (size_t k = 0; k < i && !dup; k++)
-            dup = r->hdr[k].groupid == j->groupid &&
-                  !strcmp(r->hdr[k].name, h->name);
-        if (h->groupid != j->groupid || dup)
-            continue;
-        pb_buf_printf(&names, "%s%s", n ? ", " : "", h->name);
-        n++;
-    }
+    size_t n = pb_fio_group_names(run_hdr, r, r->nhdr, j->groupid, &names);
     char why[160] = "";
     if (n > 1) {
         snprintf(why, sizeof(why), "its run lists %zu jobs in group %ld", n,
@@ -592,17 +584,8 @@ void pb_fio_text_merged(struct ctx *c, struct job *j)
                               sizeof(why)))
             why[0] = '\0';
     }
-    if (why[0]) {
-        j->job.merged = 1;
-        j->job.groupid = j->groupid;
-        j->job.members = j->members;
-        j->job.merged_names = n > 1 ? pb_rs_str(c->set, names.s) : NULL;
-        j->job.merged_why = pb_rs_str(c->set, why);
-        char *v = pb_xasprintf("group %ld: one block named '%s' for several "
-                               "jobs (group_reporting): %s",
-                               j->groupid, j->job.name, why);
-        pb_fio_file_flag(c->f, "flag.merged_group", v);
-        free(v);
-    }
+    if (why[0])
+        pb_fio_mark_merged(c->set, c->f, &j->job, j->groupid, j->members,
+                           n > 1 ? names.s : NULL, why, "block");
     pb_buf_release(&names);
 }
