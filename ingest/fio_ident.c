@@ -552,11 +552,16 @@ struct extra {
     size_t n, cap, seen;
 };
 
+int pb_ingest_fio_test_option(const char *key)
+{
+    return !core_key(key) && !pb_fio_opt_excluded(key);
+}
+
 static void extra_opt(void *arg, const char *key, const char *value)
 {
     struct extra *x = arg;
-    if (!key || !value || x->seen++ >= MAX_JOB_OPTS || core_key(key) ||
-        pb_fio_opt_excluded(key))
+    if (!key || !value || x->seen++ >= MAX_JOB_OPTS ||
+        !pb_ingest_fio_test_option(key))
         return;
     for (size_t i = 0; i < x->n; i++)
         if (!strcmp(x->kv[i].key, key))

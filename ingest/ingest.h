@@ -454,6 +454,12 @@ int pb_ingest_fio_name_shows(const char *key);
  * the tests (cells, jobs) named together and the name does not show. */
 void pb_ingest_fio_name_extra(struct pb_buf *b, const char *key,
                               const char *value);
+/* key is a fio option stored as a test parameter of its own, value
+ * normalised (pb_ingest_norm_param): every option but those the test's
+ * own code reads (rw, bs, iodepth, numjobs, size, runtime, ... stored
+ * as such) and those that do not change the workload (names, targets,
+ * output, logs). */
+int pb_ingest_fio_test_option(const char *key);
 
 /* ==== configuration sheets and companions (sheet.c) ==== */
 

@@ -292,7 +292,12 @@ void pb_run_fio_params(const struct pb_run_plan *p, size_t combo,
                              pb_fmt_num(d, num, sizeof(num)));
     }
     for (size_t a = 0; a < f->n; a++) {
-        if (f->ax[a].nvals < 2 || named_key(f->ax[a].key))
+        /* the swept options the name adds; and without fio's output (a
+         * skipped cell) every option ingest stores from it, so that the
+         * cell's test is its siblings' test */
+        int swept = f->ax[a].nvals > 1 && !named_key(f->ax[a].key);
+        if (!swept &&
+            (extra_only || !pb_ingest_fio_test_option(f->ax[a].key)))
             continue;
         char *v = pb_ingest_norm_param(
             f->ax[a].key, pb_run_axis_value(p, PB_RUN_FIO, combo, a));
