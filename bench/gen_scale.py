@@ -51,6 +51,30 @@ def scale(obj, f, key=None):
     return obj
 
 
+def size(s):
+    """bytes of a fio size such as "4k", "1m"."""
+    mult = {"k": 1024, "m": 1 << 20, "g": 1 << 30}
+    s = s.lower()
+    return int(s[:-1]) * mult[s[-1]] if s[-1] in mult else int(s)
+
+
+def fixed_blocks(j, bs):
+    """io bytes and bandwidth of each direction that did I/O as fio
+    reports them for blocks of bs bytes (the seed job's own bs differs
+    from the one its options now say; poolbench reads blocks whose
+    average is not the job's bs as a group of several jobs)."""
+    b = size(bs)
+    for d in ("read", "write", "trim"):
+        x = j.get(d)
+        if not isinstance(x, dict) or not x.get("total_ios"):
+            continue
+        x["io_bytes"] = x["total_ios"] * b
+        x["io_kbytes"] = x["io_bytes"] // 1024
+        if x.get("runtime"):
+            x["bw_bytes"] = x["io_bytes"] * 1000 // x["runtime"]
+            x["bw"] = x["bw_bytes"] // 1024
+
+
 def label(i):
     r = i
     lay = LAYOUTS[r % len(LAYOUTS)]
@@ -97,6 +121,7 @@ def gen_fio_db(a):
             j = scale(base, rnd.uniform(0.6, 1.4))
             j["jobname"] = PLACEHOLDER
             j["job options"] = opts
+            fixed_blocks(j, opts["bs"])
             vs.append(json.dumps(j, separators=(",", ":")).split(
                 json.dumps(PLACEHOLDER)))
         tmpl.append(vs)

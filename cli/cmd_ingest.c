@@ -443,6 +443,9 @@ int cmd_ingest(int argc, char **argv)
                 ctx.stored, ctx.results, ctx.dups, ctx.rejected);
     if (!ctx.dump && ctx.skip_unknown)
         fprintf(stderr, ", %zu of no supported format skipped", ctx.unknown);
+    if (!ctx.dump && ctx.empty)
+        fprintf(stderr, ", %zu empty fio log%s skipped", ctx.empty,
+                ctx.empty == 1 ? "" : "s");
     if (!ctx.dump)
         fputc('\n', stderr);
     if (!ctx.dump && !ctx.quiet)

@@ -136,6 +136,7 @@ static void dims_free(struct dims *d)
 struct cfg_ctx {
     struct table *t;
     const struct dims *d;
+    const struct dims *from; /* label origins: (config id, text) */
 };
 
 /* The dims of owner id: d->v[*lo .. *hi) (dims are ordered by id). */
@@ -148,6 +149,36 @@ static void dims_range(const struct dims *d, long long id, size_t *lo,
     while (a < d->n && d->v[a].id == id)
         a++;
     *hi = a;
+}
+
+/* Whether origin o says how a config labelled label got it: a fio
+ * file's "file: ... (LABEL)" names the label it gave (the file's other
+ * configurations keep their job names; a title may replace it). */
+static int origin_of(const char *o, const char *label)
+{
+    if (strncmp(o, "file: ", 6) != 0)
+        return 1;
+    size_t n = strlen(o), m = strlen(label);
+    return n >= m + 3 && o[n - 1] == ')' && o[n - m - 2] == '(' &&
+           !strncmp(o + n - m - 1, label, m);
+}
+
+/* Where the label of config id came from: its sources' label_origin
+ * facts, "; "-joined (a title, --label-from, several fio job names on one
+ * target, --label), else "parser" (the format's own name for it: the fio
+ * job, the bonnie++ machine, the PTS system, the dataset). Caller frees. */
+static char *label_from(const struct dims *from, long long id,
+                        const char *label)
+{
+    size_t lo, hi;
+    dims_range(from, id, &lo, &hi);
+    struct pb_buf b = PB_BUF_INIT;
+    for (size_t i = lo; i < hi; i++)
+        if (origin_of(from->v[i].a, label))
+            pb_buf_printf(&b, "%s%s", b.len ? "; " : "", from->v[i].a);
+    if (!b.len)
+        pb_buf_puts(&b, "parser");
+    return pb_buf_take(&b);
 }
 
 /* In JSON, "params" is an object: {"recordsize": 131072, "rw": "read"}. */
@@ -221,8 +252,10 @@ static int on_config(void *vctx, const struct pb_db_entity *e)
     char id[32], n[32];
     snprintf(id, sizeof(id), "%lld", e->id);
     snprintf(n, sizeof(n), "%lld", e->nresults);
-    const char *v[] = {id, e->name, n, e->params, pb_buf_str(&o)};
+    char *lf = label_from(c->from, e->id, e->name);
+    const char *v[] = {id, e->name, n, e->params, pb_buf_str(&o), lf};
     table_row(t, v);
+    free(lf);
     if (arr)
         json_object_set_new(json_array_get(t->json,
                                            json_array_size(t->json) - 1),
@@ -284,8 +317,8 @@ int cmd_list(int argc, char **argv)
         return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
     static const char *h_src[] = {"id", "path", "format", "tool_version",
                                   "results", "bytes", "sha256", "ingested_at"};
-    static const char *h_cfg[] = {"id", "config", "results", "params",
-                                  "origins"};
+    static const char *h_cfg[] = {"id",     "config",  "results",
+                                  "params", "origins", "label_from"};
     static const char *h_tst[] = {"id", "tool", "test", "results", "params"};
     static const char *h_res[] = {"config", "test", "job", "host", "metric",
                                   "value", "unit", "direction", "stderr",
@@ -295,7 +328,7 @@ int cmd_list(int argc, char **argv)
     if (!strcmp(what, "sources")) {
         kind = L_SRC; t.head = h_src; t.ncols = 8;
     } else if (!strcmp(what, "configs")) {
-        kind = L_CFG; t.head = h_cfg; t.ncols = 5;
+        kind = L_CFG; t.head = h_cfg; t.ncols = 6;
     } else if (!strcmp(what, "tests")) {
         kind = L_TST; t.head = h_tst; t.ncols = 5;
     } else if (!strcmp(what, "results")) {
@@ -321,17 +354,20 @@ int cmd_list(int argc, char **argv)
     switch (kind) {
     case L_SRC: rc = pb_db_each_source(db, on_source, &t, &err); break;
     case L_CFG: {
-        struct dims d = {0};
-        struct cfg_ctx cc = {&t, &d};
+        struct dims d = {0}, from = {0};
+        struct cfg_ctx cc = {&t, &d, &from};
         rc = pb_db_report_params(db, 0, on_dim, &d, &err);
+        if (!rc)
+            rc = pb_db_label_origins(db, on_dim, &from, &err);
         if (!rc)
             rc = pb_db_each_config(db, on_config, &cc, &err);
         dims_free(&d);
+        dims_free(&from);
         break;
     }
     case L_TST: {
         struct dims d = {0};
-        struct cfg_ctx cc = {&t, &d};
+        struct cfg_ctx cc = {&t, &d, NULL};
         rc = pb_db_report_params(db, 1, on_dim, &d, &err);
         if (!rc)
             rc = pb_db_each_test(db, on_entity, &cc, &err);

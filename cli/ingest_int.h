@@ -21,6 +21,7 @@ struct ingest_ctx {
     int skip_unknown; /* files of no supported format are skipped */
     int replace;      /* --replace: a known file's old source goes */
     size_t unknown;   /* ... and counted */
+    size_t empty;     /* empty fio logs skipped (no samples) */
     int fatal;
     struct pb_err fatal_err;
     size_t stored, dups, rejected, results, seen;

@@ -267,6 +267,19 @@ static int replace_store(struct ingest_ctx *c, struct pb_resultset *set,
     return rc;
 }
 
+/* "skip PATH: WHY" on standard output, unless --quiet. */
+static void say_skip(const struct ingest_ctx *c, const char *path,
+                     const char *why)
+{
+    if (c->quiet)
+        return;
+    fputs("skip ", stdout);
+    pb_fput_term(path, stdout);
+    fputs(": ", stdout);
+    pb_fput_term(why, stdout);
+    fputc('\n', stdout);
+}
+
 int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -293,11 +306,7 @@ int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
             if (cli_ingest_db(path, c->quiet, cli_ingest_on_file, c, &c->merge, &e) ==
                     PB_EFORMAT && c->skip_unknown) {
                 c->unknown++;
-                if (!c->quiet) {
-                    fputs("skip ", stdout);
-                    pb_fput_term(path, stdout);
-                    fputs(": SQLite file of another program\n", stdout);
-                }
+                say_skip(c, path, "SQLite file of another program");
             } else if (e.code) {
                 pb_err_print(&e, stderr);
                 c->db_refused = 1;
@@ -305,15 +314,15 @@ int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
             }
             return 0;
         }
+        if (err->code == PB_ESKIP) {
+            /* holds nothing by design (an empty fio log): a note */
+            c->empty++;
+            say_skip(c, path, err->msg);
+            return 0;
+        }
         if (err->code == PB_EFORMAT && c->skip_unknown) {
             c->unknown++;
-            if (!c->quiet) {
-                fputs("skip ", stdout);
-                pb_fput_term(path, stdout);
-                fputs(": ", stdout);
-                pb_fput_term(err->msg, stdout);
-                fputc('\n', stdout);
-            }
+            say_skip(c, path, err->msg);
             return 0;
         }
         pb_err_print(err, stderr);

@@ -79,6 +79,7 @@ int pb_err_exit_code(int code)
     switch (code) {
     case PB_OK:
     case PB_EDUP:
+    case PB_ESKIP:
         return 0;
     case PB_EINPUT:
     case PB_EFORMAT:

@@ -28,9 +28,11 @@ enum pb_code {
     PB_ERUN,   /* an external tool failed */
     PB_EIO,    /* reading or writing a file failed */
     PB_EDUP,   /* not an error for callers: source already ingested */
-    PB_EFORMAT /* an input of no supported format (empty, notes, a job
-                  file, a picture): like PB_EINPUT, but `ingest
-                  --skip-unknown` passes over it */
+    PB_EFORMAT, /* an input of no supported format (empty, notes, a job
+                   file, a picture): like PB_EINPUT, but `ingest
+                   --skip-unknown` passes over it */
+    PB_ESKIP    /* not an error: an input that holds nothing by design (an
+                   empty fio log), skipped with a note */
 };
 
 struct pb_err {

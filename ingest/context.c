@@ -61,8 +61,7 @@ static const char *fact(const struct pb_resultset *set, const char *key)
     return NULL;
 }
 
-/* The base name of path, or its folder's name ("." when none). */
-static char *path_part(const char *path, int dir)
+char *pb_ingest_path_part(const char *path, int dir)
 {
     const char *p = path ? path : "-";
     size_t n = strlen(p);
@@ -97,6 +96,7 @@ static void set_label(struct pb_resultset *set, size_t i, const char *label,
 {
     set->configs[i].label = pb_rs_str(set, label);
     set->configs[i].label_is_name = is_name;
+    set->configs[i].label_auto = 0;
     set->config_ix.cap = 0; /* labels changed: rebuild the index */
 }
 
@@ -128,6 +128,13 @@ static const char *config_host(const struct pb_resultset *set,
 
 /* ==== labels ==== */
 
+/* A label a title replaces: generic, or made up by the parser from the
+ * file name (fio jobs of several names on one target). */
+static int replaceable(const struct pb_config *c)
+{
+    return c->label_auto || pb_ingest_generic_label(c->label);
+}
+
 /* The label every config gets and where it came from (a new label),
  * or NULL to keep the parser's labels (qualifying generic ones). */
 static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
@@ -139,7 +146,7 @@ static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
     *label_out = *origin_out = NULL;
     if (from && (!strcmp(from, "file") || !strcmp(from, "dir"))) {
         int dir = !strcmp(from, "dir");
-        char *part = path_part(set->path, dir);
+        char *part = pb_ingest_path_part(set->path, dir);
         if (part && *part) {
             *origin_out = pb_xasprintf("path: %s%s", part, dir ? "/" : "");
             *label_out = part;
@@ -149,7 +156,7 @@ static void relabel(struct pb_resultset *set, const struct pb_cmd_notes *nt,
     }
     int any_generic = 0;
     for (size_t i = 0; i < set->nconfigs; i++)
-        any_generic |= pb_ingest_generic_label(set->configs[i].label);
+        any_generic |= replaceable(&set->configs[i]);
     if (nt->title && ((from && !strcmp(from, "title")) ||
                       (!from && any_generic && nt->ncommands > 0))) {
         *label_out = pb_xstrdup(nt->title);
@@ -175,7 +182,7 @@ static void qualify(struct pb_resultset *set)
         }
         char hb[128];
         const char *host = config_host(set, rhost[i], hb, sizeof(hb));
-        char *file = host ? NULL : path_part(set->path, 0);
+        char *file = host ? NULL : pb_ingest_path_part(set->path, 0);
         const char *v = set->tool_version;
         char *q = pb_xasprintf("%s (%s %s%s%s)", l, host ? "host" : "file",
                                host ? host : file, v ? ", " : "", v ? v : "");
@@ -197,8 +204,7 @@ static int cmp_sig(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* cls[e] = the first epoch whose dimensions equal those of epoch e. */
-static size_t *epoch_classes(const struct pb_cmd_notes *nt)
+size_t *pb_cmd_epoch_classes(const struct pb_cmd_notes *nt)
 {
     size_t n = nt->nepochs;
     char **sig = pb_xcalloc(2 * n + 1, sizeof(*sig));
@@ -247,6 +253,7 @@ static size_t copy_config(struct pb_resultset *set, size_t from)
     memset(c, 0, sizeof(*c));
     c->label = set->configs[from].label;
     c->label_is_name = set->configs[from].label_is_name;
+    c->label_auto = set->configs[from].label_auto;
     for (size_t k = 0; k < set->configs[from].nparams; k++) {
         const struct pb_kv *kv = &set->configs[from].params[k];
         pb_rs_config_param_origin(set, to, kv->key, kv->value, kv->origin);
@@ -268,7 +275,7 @@ static int has_key(const struct pb_config *c, const char *key)
 static void apply_commands(struct pb_resultset *set,
                            const struct pb_cmd_notes *nt)
 {
-    size_t *cls = epoch_classes(nt);
+    size_t *cls = pb_cmd_epoch_classes(nt);
     struct pair *pr = pb_xcalloc(set->nresults + 1, sizeof(*pr));
     for (size_t r = 0; r < set->nresults; r++) {
         const struct pb_cmd_epoch *e =
@@ -390,8 +397,7 @@ void pb_ingest_context(struct pb_resultset *set, const char *buf, size_t len,
         relabel(set, &nt, opts, &label, &origin, &only_generic);
         if (label) {
             for (size_t i = 0; i < set->nconfigs; i++)
-                if (!only_generic ||
-                    pb_ingest_generic_label(set->configs[i].label))
+                if (!only_generic || replaceable(&set->configs[i]))
                     set_label(set, i, label, 0);
             pb_rs_fact(set, NULL, "label_origin", origin);
         } else {

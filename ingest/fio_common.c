@@ -5,9 +5,12 @@
  * Tests: "fio <rw> bs=<bs> iodepth=N numjobs=N rwmixread=N fsync=N
  * direct=1" (the parts that apply), with parameters rw, bs (bs_write /
  * bs_trim when those differ), iodepth, numjobs, rwmixread, direct, fsync,
- * sync, ioengine, size, runtime. A job whose options are unknown (fio 2.1
- * JSON, terse, text without header or command line) is named by what it
- * did: "fio <rw done> job=<name>".
+ * sync, ioengine, size, runtime, and every other option of the job but
+ * those that do not change the workload (fio_ident.c); the options that
+ * differ between the file's jobs are added to the name ("...
+ * buffer_compress_percentage=50"). A job whose options are unknown (fio
+ * 2.1 JSON, terse, text without header or command line) is named by what
+ * it did: "fio <rw done> job=<name>".
  *
  * Which data directions are emitted, per job:
  *   - read, write, trim: when the direction did I/O, OR when the job's rw
@@ -179,7 +182,7 @@ int pb_fio_parse_size(const char *s, double *out)
     return -1;
 }
 
-static unsigned rw_mask(const char *rw)
+unsigned pb_fio_rw_mask(const char *rw)
 {
     static const struct {
         const char *name;
@@ -400,9 +403,14 @@ static void short_size(const char *bytes, char *buf, size_t n)
         snprintf(buf, n, "%s", bytes);
 }
 
-void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
-                       struct pb_fio_job *j)
+void pb_fio_build_test(struct pb_resultset *set, struct pb_fio_file *f,
+                       const struct pb_fio_opts *o, struct pb_fio_job *j)
 {
+    set = pb_fio_job_set(set, f, j);
+    if (j->merged) {
+        pb_fio_merged_test(set, f, j);
+        return;
+    }
     struct pb_buf name = PB_BUF_INIT;
     char num_s[64], sz[64];
     int known = o->known;
@@ -425,7 +433,7 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
     } else if (rw_from_io(&j->st)) {
         strcpy(rw, rw_from_io(&j->st));
     }
-    j->rwmask = rw_mask(rw);
+    j->rwmask = pb_fio_rw_mask(rw);
     int mixed = !strcmp(rw, "rw") || !strcmp(rw, "randrw");
 
     /* bs: the size of the first direction the job does (read, write,
@@ -505,8 +513,10 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
         pb_buf_puts(&name, " direct=1");
 
     /* params, in this order; values that are not the option's own text
-     * in vals */
-    struct pb_kv kv[13];
+     * in vals; then every other option of the job but those that do not
+     * change the workload (pb_fio_opt_excluded), sorted by key */
+    struct pb_kv *kv = pb_xcalloc(16, sizeof(*kv));
+    size_t capkv = 16;
     char vals[6][64];
     size_t n = 0;
 #define KV(k, v) (kv[n].key = (k), kv[n].value = (v), kv[n++].origin = NULL)
@@ -552,13 +562,19 @@ void pb_fio_build_test(struct pb_resultset *set, const struct pb_fio_opts *o,
         KV("runtime", v);
     }
 #undef KV
+    n = pb_fio_extra_params(set, o, &kv, n, &capkv);
+    /* the options that differ between the file's jobs, when the name does
+     * not show them yet */
+    pb_fio_name_extras(f, kv, n, &name);
     /* jobs of one name with other parameters (ioengine, size, runtime,
-     * sync are not in the name) are other tests, as in the database */
+     * sync, buffer_compress_percentage, ... are not in the name) are other
+     * tests, as in the database */
     size_t t = pb_rs_test_kv(set, pb_buf_str(&name), "fio", kv, n);
     pb_buf_release(&name);
+    free(kv);
 
     j->test = t;
-    j->config = pb_rs_config(set, j->name);
+    pb_fio_job_config(set, f, j);
 }
 
 /* ==== file-level ==== */

@@ -1,6 +1,5 @@
 /* The results the fio parsers emit for a job and for numjobs clones with
- * their aggregate, and the job labels of files with several runs (the rules
- * are in fio_common.c's head comment). */
+ * their aggregate (the rules are in fio_common.c's head comment). */
 #include "ingest/fio_int.h"
 
 #include <math.h>
@@ -29,11 +28,15 @@ static void add(struct pb_resultset *set, const struct pb_fio_job *j,
         snprintf(m, sizeof(m), "%s_%s", dir, metric);
     else
         snprintf(m, sizeof(m), "%s", metric);
+    struct pb_result *r = NULL;
     if (null_reason)
-        pb_rs_add_null(set, j->config, j->test, j->host, job, m, unit,
-                       direction, null_reason);
+        r = pb_rs_add_null(set, j->config, j->test, j->host, job, m, unit,
+                           direction, null_reason);
     else if (isfinite(v)) /* absent, or overflowed in unit conversion */
-        pb_rs_add(set, j->config, j->test, j->host, job, m, unit, direction, v);
+        r = pb_rs_add(set, j->config, j->test, j->host, job, m, unit,
+                      direction, v);
+    if (r)
+        r->line = j->line; /* pasted commands apply as of there */
 }
 
 /* The results of stats s under j's config, test and host as job `job`;
@@ -165,9 +168,12 @@ static void aggregate(struct pb_resultset *set, const struct pb_fio_job *first,
 }
 
 /* Job `first` alone (n = 1), or n clones as "<jobname>#<k>" each plus
- * their aggregate as "<jobname>". */
+ * their aggregate as "<jobname>", or (blocks) n blocks that may be
+ * clones or repeats as "<jobname> block <k>" (k from 1), no aggregate.
+ * Each in j's own line. */
 static void emit_clones(struct pb_resultset *set,
-                        const struct pb_fio_job *first, size_t size, size_t n)
+                        const struct pb_fio_job *first, size_t size, size_t n,
+                        int blocks)
 {
     if (n == 1) {
         emit(set, first, first->jobname, &first->st, 0, 0);
@@ -175,10 +181,14 @@ static void emit_clones(struct pb_resultset *set,
     }
     for (size_t k = 0; k < n; k++) {
         const struct pb_fio_job *j = job_at(first, size, k);
-        char *job = pb_xasprintf("%s#%zu", first->jobname, k);
-        emit(set, j, job, &j->st, 0, 1);
+        char *job = blocks ? pb_xasprintf("%s block %zu", first->jobname,
+                                          k + 1)
+                           : pb_xasprintf("%s#%zu", first->jobname, k);
+        emit(set, j, job, &j->st, 0, !blocks);
         free(job);
     }
+    if (blocks)
+        return;
     struct pb_fio_stats agg;
     aggregate(set, first, size, n, &agg);
     emit(set, first, first->jobname, &agg, 1, 0);
@@ -196,9 +206,10 @@ size_t pb_fio_count_clones(const struct pb_fio_job *first, size_t size,
     return k;
 }
 
-void pb_fio_emit_all(struct pb_resultset *set, const struct pb_fio_job *first,
-                     size_t size, size_t n, pb_fio_clone_fn is_clone,
-                     const void *ctx)
+void pb_fio_emit_all(struct pb_resultset *set, struct pb_fio_file *f,
+                     const struct pb_fio_job *first, size_t size, size_t n,
+                     pb_fio_clone_fn is_clone, pb_fio_ambig_fn is_ambiguous,
+                     pb_fio_build_fn build, void *ctx)
 {
     for (size_t i = 0; i < n;) {
         const struct pb_fio_job *j = job_at(first, size, i);
@@ -207,61 +218,12 @@ void pb_fio_emit_all(struct pb_resultset *set, const struct pb_fio_job *first,
             continue;
         }
         size_t k = pb_fio_count_clones(first, size, n, i, is_clone, ctx);
-        emit_clones(set, j, size, k);
+        if (build)
+            build(ctx, i, k);
+        int blocks = k > 1 && is_ambiguous && is_ambiguous(ctx, i, k);
+        emit_clones(pb_fio_job_set(set, f, j), j, size, k, blocks);
+        if (f && j->held && pb_fio_file_last(f, j))
+            pb_fio_file_flush(f, set, j);
         i += k;
     }
-}
-
-/* ==== job labels of files with several runs ==== */
-
-struct nr {
-    const char *name;
-    size_t run;
-    size_t idx;
-};
-
-static int nr_cmp(const void *pa, const void *pb)
-{
-    const struct nr *a = pa, *b = pb;
-    int k = strcmp(a->name, b->name);
-    if (k)
-        return k;
-    if (a->run != b->run)
-        return a->run < b->run ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-void pb_fio_name_runs(struct pb_resultset *set, struct pb_fio_job *first,
-                      size_t size, size_t n)
-{
-    if (n == 0)
-        return;
-    struct nr *v = pb_xmalloc(n * sizeof(*v));
-    for (size_t i = 0; i < n; i++) {
-        const struct pb_fio_job *j = job_at(first, size, i);
-        v[i].name = j->name;
-        v[i].run = j->run;
-        v[i].idx = i;
-    }
-    qsort(v, n, sizeof(*v), nr_cmp);
-    for (size_t i = 0; i < n;) {
-        size_t end = i, nruns = 0;
-        while (end < n && !strcmp(v[end].name, v[i].name)) {
-            if (end == i || v[end].run != v[end - 1].run)
-                nruns++;
-            end++;
-        }
-        size_t k = 0;
-        for (size_t x = i; x < end; x++) {
-            if (x == i || v[x].run != v[x - 1].run)
-                k++;
-            struct pb_fio_job *j =
-                (struct pb_fio_job *)((char *)first + v[x].idx * size);
-            j->jobname = nruns > 1 ? pb_arena_printf(&set->arena, "%s run %zu",
-                                                     j->name, k)
-                                   : j->name;
-        }
-        i = end;
-    }
-    free(v);
 }

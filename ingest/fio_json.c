@@ -16,6 +16,10 @@
  * weighted by I/O count (bytes on fio 2.1); CPU weighted by job_runtime (a
  * plain mean before fio 3.14), as fio's group_reporting does.
  *
+ * Sections of one name in groups of their own (stonewall) are runs of one
+ * job: repeats, folded (fio_repeats.c). An entry whose I/O contradicts its
+ * options is a group_reporting entry of several jobs (fio_json_ident.c).
+ *
  * Client/server: host = the entry's "hostname" ("hostname:port" when two
  * entries share a hostname on different ports); fio's "All clients" entry
  * gets host "(all clients)" and the job, config and test of the clients
@@ -334,11 +338,14 @@ void pb_fio_json_test(struct ctx *c, struct entry *e)
 {
     struct pb_fio_opts o = {0};
     struct optsrc src = {c, e};
+    struct pb_fio_json_src each = {c, e};
     o.known = has_opts(c, e);
     o.no_defaults = c->global_conflict;
     o.rwmix_default = 1;
+    o.each = pb_fio_json_each;
+    o.each_ctx = &each;
     pb_fio_read_opts(&o, opt_of, &src);
-    pb_fio_build_test(c->set, &o, &e->job);
+    pb_fio_build_test(c->set, c->f, &o, &e->job);
     e->have_test = 1;
 }
 
@@ -471,8 +478,10 @@ static const char *resolve_aggregate(struct ctx *c, size_t idx)
         a->config = first->config;
         a->test = first->test;
         a->rwmask = first->rwmask;
+        a->held = first->held; /* its config and test are in that set */
         return first->name;
     }
+    a->held = 0;
     a->config = pb_rs_config(c->set, a->name);
     a->test = pb_rs_test(c->set, "fio all clients", "fio");
     a->rwmask = 0;
@@ -617,24 +626,35 @@ static void steady_state(struct ctx *c, const struct entry *e)
     double att = num(c->doc, ss, "attained"), dur = num(c->doc, ss, "duration");
     if (!e->job.usable || isnan(att))
         return;
-    pb_rs_add(c->set, e->job.config, e->job.test, e->job.host,
-              e->job.jobname, "ss_attained", "", PB_DIR_HIGHER, att != 0);
+    struct pb_resultset *set = pb_fio_job_set(c->set, c->f, &e->job);
+    pb_rs_add(set, e->job.config, e->job.test, e->job.host, e->job.jobname,
+              "ss_attained", "", PB_DIR_HIGHER, att != 0);
     if (!isnan(dur))
-        pb_rs_add(c->set, e->job.config, e->job.test, e->job.host,
+        pb_rs_add(set, e->job.config, e->job.test, e->job.host,
                   e->job.jobname, "ss_duration", "ns", PB_DIR_LOWER,
                   dur * 1e9);
 }
 
+void pb_fio_json_build(void *ctx, size_t i, size_t n)
+{
+    struct ctx *c = ctx;
+    for (size_t k = i; k < i + n; k++) {
+        struct entry *e = &c->e[k];
+        if (!e->job.usable)
+            continue;
+        if (e->is_agg) { /* after its clients, which are built */
+            e->job.jobname = resolve_aggregate(c, k);
+            continue;
+        }
+        pb_fio_json_merged(c, e);
+        pb_fio_json_test(c, e);
+    }
+}
+
 static int emit_all(struct ctx *c)
 {
-    for (size_t i = 0; i < c->ne; i++)
-        if (c->e[i].job.usable && !c->e[i].is_agg)
-            pb_fio_json_test(c, &c->e[i]);
-    for (size_t i = 0; i < c->ne; i++)
-        if (c->e[i].job.usable && c->e[i].is_agg)
-            c->e[i].job.jobname = resolve_aggregate(c, i);
-    pb_fio_emit_all(c->set, &c->e[0].job, sizeof(c->e[0]), c->ne,
-                    pb_fio_json_is_clone, c);
+    pb_fio_emit_all(c->set, c->f, &c->e[0].job, sizeof(c->e[0]), c->ne,
+                    pb_fio_json_is_clone, NULL, pb_fio_json_build, c);
     for (size_t i = 0; i < c->ne; i++)
         steady_state(c, &c->e[i]);
     return PB_OK;
@@ -739,8 +759,18 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
         goto out;
     }
     pb_fio_json_hosts(&c);
+    struct pb_fio_file f;
+    pb_fio_file_init(&f, path);
+    c.f = &f;
+    struct pb_fio_json_groups groups;
+    pb_fio_json_groups_read(&groups, buf + c.start + used,
+                            len - c.start - used);
+    c.groups = &groups;
+    pb_fio_json_count(&c);
     size_t before = set->nresults;
     rc = emit_all(&c);
+    if (rc == PB_OK)
+        pb_fio_file_fold(&f, set);
     if (rc == PB_OK && set->nresults == before)
         rc = no_results(&c);
     if (rc == PB_OK) {
@@ -748,6 +778,8 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
         flag_interrupted(&c, used);
         pb_fio_flag_file(set, &c.e[0].job, sizeof(c.e[0]), c.ne);
     }
+    pb_fio_file_release(&f);
+    pb_fio_json_groups_free(&groups);
     free(c.e);
 out:
     pb_json_release(&doc);

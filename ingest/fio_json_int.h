@@ -36,6 +36,32 @@ struct ctx {
     struct entry *e;
     size_t ne;
     const char *arrname; /* "jobs" or "client_stats" */
+    struct pb_fio_file *f; /* what ties the file's jobs together */
+    /* the groups fio's normal output after the document lists
+     * (json,normal); NULL: none */
+    const struct pb_fio_json_groups *groups;
+};
+
+/* The groups of fio's normal output (json,normal): the jobs its header
+ * lines name in each group (fio_json_ident.c). */
+struct pb_fio_json_groups {
+    struct grp *v; /* sorted by group id */
+    size_t n, cap;
+};
+void pb_fio_json_groups_read(struct pb_fio_json_groups *gs, const char *text,
+                             size_t len);
+void pb_fio_json_groups_free(struct pb_fio_json_groups *gs);
+
+/* An entry's options (pb_fio_json_each). */
+struct pb_fio_json_src {
+    const struct ctx *c;
+    const struct entry *e;
+};
+
+/* An object of options of its own (pb_fio_json_each_own). */
+struct pb_fio_json_own {
+    struct pb_json *doc;
+    int obj;
 };
 
 /* Offset of the first '{' that is the first non-blank char of a line, or
@@ -58,6 +84,29 @@ void pb_fio_json_test(struct ctx *c, struct entry *e);
 /* Job option key of e (its own, else its global options), or NULL. */
 const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
                             const char *key);
+
+/* ==== fio_json_ident.c ==== */
+
+/* pb_fio_each_fn of a struct pb_fio_json_src: every option of the entry,
+ * its own winning over its global options (pb_fio_json_opt). */
+void pb_fio_json_each(const void *src, pb_fio_opt_fn fn, void *arg);
+/* pb_fio_each_fn of a struct pb_fio_json_own: the options of one object
+ * (a job's own, without the global ones). */
+void pb_fio_json_each_own(const void *src, pb_fio_opt_fn fn, void *arg);
+/* The entry's target: its filename option, else its directory. */
+const char *pb_fio_json_target(const struct ctx *c, const struct entry *e);
+/* An entry's group id as its measurement (pb_fio_file_count). */
+size_t pb_fio_json_meas(double groupid);
+/* Count every entry into c->f, then give each its label (each host's
+ * jobs are one invocation), held and target. */
+void pb_fio_json_count(struct ctx *c);
+/* Mark entry e merged when it stands for several different jobs
+ * (group_reporting; flag.merged_group). */
+void pb_fio_json_merged(struct ctx *c, struct entry *e);
+
+/* pb_fio_build_fn over c's entries: their tests (a merged group's too),
+ * "All clients" after its clients. */
+void pb_fio_json_build(void *ctx, size_t i, size_t n);
 
 /* The parse of a document held whole (the parser's parse). */
 int pb_fio_json_whole(const char *path, const char *buf, size_t len,

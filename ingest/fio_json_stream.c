@@ -45,6 +45,10 @@ struct stream {
     size_t emitted;                 /* results of emit_all, every part */
     int named;                      /* some job has a filename option */
     double ran, asked;              /* as runtimes() */
+    struct pb_fio_file f;           /* what ties the jobs together */
+    struct pb_fio_inv inv;          /* how each target's jobs are
+                                       labelled (pb_fio_inv_base) */
+    struct pb_fio_json_groups groups; /* json,normal: the normal groups */
 };
 
 static int key_is(const char *text, const struct pb_json_member *m,
@@ -184,6 +188,147 @@ static int plan(struct stream *s)
     return pb_fio_json_start(t + s->doc_end, s->len - s->doc_end) == NOPOS;
 }
 
+/* ==== pass 1b: what ties the jobs together ==== */
+
+/* What the count reads of a job object: spans in the mapped text. */
+struct jpeek {
+    size_t name, name_end; /* "jobname" value, quotes included */
+    size_t gid, gid_end;   /* "groupid" value */
+    size_t jo, jo_end;     /* "job options" value */
+};
+
+static int peek_member(void *ctx, const char *text,
+                       const struct pb_json_member *m)
+{
+    struct jpeek *p = ctx;
+    if (key_is(text, m, "jobname")) {
+        p->name = m->val;
+        p->name_end = m->val_end;
+    } else if (key_is(text, m, "groupid")) {
+        p->gid = m->val;
+        p->gid_end = m->val_end;
+    } else if (key_is(text, m, "job options")) {
+        p->jo = m->val;
+        p->jo_end = m->val_end;
+    }
+    return 0;
+}
+
+struct gctx {
+    struct pb_json *skel;
+    int gopts;
+};
+
+static const char *global_opt(const void *ctx, const char *key)
+{
+    const struct gctx *g = ctx;
+    return str(g->skel, g->gopts, key);
+}
+
+/* An option of the job: its own (parsed "job options", may be NULL),
+ * else the global one. */
+static const char *job_opt(struct pb_json *own, const struct gctx *g,
+                           const char *key)
+{
+    const char *v = own ? str(own, pb_json_root(own), key) : NULL;
+    return v ? v : global_opt(g, key);
+}
+
+/* A job's options as the whole parse gives them (pb_fio_json_each): its
+ * own, then the global ones it does not set. */
+struct both {
+    struct pb_json *own; /* NULL: none */
+    struct pb_json *skel;
+    int gopts;
+    pb_fio_opt_fn fn;
+    void *arg;
+};
+
+static void global_not_own(void *arg, const char *key, const char *value)
+{
+    struct both *b = arg;
+    if (!b->own || pb_json_get(b->own, pb_json_root(b->own), key) ==
+                       PB_JSON_NONE)
+        b->fn(b->arg, key, value);
+}
+
+static void each_both(const void *ctx, pb_fio_opt_fn fn, void *arg)
+{
+    struct both b = *(const struct both *)ctx;
+    b.fn = fn;
+    b.arg = arg;
+    if (b.own) {
+        struct pb_fio_json_own o = {b.own, pb_json_root(b.own)};
+        pb_fio_json_each_own(&o, fn, arg);
+    }
+    struct pb_fio_json_own g = {b.skel, b.gopts};
+    pb_fio_json_each_own(&g, global_not_own, &b);
+}
+
+/* Every job counted into s->f as the whole parse counts its entries
+ * (pb_fio_json_count): name, group, target, options. 1 when done, 0
+ * when the file is parsed whole (a name written with escapes). */
+static int count_jobs(struct stream *s, struct pb_json *skel)
+{
+    struct gctx g = {skel, pb_json_get(skel, pb_json_root(skel),
+                                       "global options")};
+    struct elems w;
+    elems_init(&w, s->map, s->len, s->jobs);
+    size_t el, end, idx = 0;
+    int depth, r, ok = 1;
+    struct pb_fio_inv *iv = &s->inv;
+    while (ok && (r = elems_next(&w, &el, &end, &depth)) == 1) {
+        if (s->map[el] != '{') {
+            idx++;
+            continue;
+        }
+        struct jpeek p = {NOPOS, NOPOS, NOPOS, NOPOS, NOPOS, NOPOS};
+        pb_json_scan_object(s->map, end, el, peek_member, &p);
+        char *name;
+        if (p.name != NOPOS && s->map[p.name] == '"' &&
+            p.name_end - p.name > 2) {
+            if (memchr(s->map + p.name, '\\', p.name_end - p.name)) {
+                ok = 0;
+                break;
+            }
+            name = pb_xstrndup(s->map + p.name + 1, p.name_end - p.name - 2);
+        } else {
+            name = pb_xasprintf("job%zu", idx + 1);
+        }
+        double gid = NAN;
+        if (p.gid != NOPOS && p.gid_end - p.gid < 64 &&
+            (s->map[p.gid] == '-' ||
+             (s->map[p.gid] >= '0' && s->map[p.gid] <= '9'))) {
+            char b[64];
+            memcpy(b, s->map + p.gid, p.gid_end - p.gid);
+            b[p.gid_end - p.gid] = '\0';
+            gid = strtod(b, NULL);
+        }
+        struct pb_json own;
+        struct pb_json_error je;
+        int have = p.jo != NOPOS && s->map[p.jo] == '{' &&
+                   pb_json_parse(&own, s->map + p.jo, p.jo_end - p.jo,
+                                 &je) == 0;
+        const char *t = job_opt(have ? &own : NULL, &g, "filename");
+        if (!t)
+            t = job_opt(have ? &own : NULL, &g, "directory");
+        pb_fio_file_count(&s->f, name, pb_fio_json_meas(gid), NULL, t);
+        struct both b = {have ? &own : NULL, skel, g.gopts, NULL, NULL};
+        pb_fio_file_options(&s->f, each_both, &b);
+        pb_fio_inv_add(iv, name, t, pb_fio_opts_sig(each_both, &b));
+        if (have)
+            pb_json_release(&own);
+        free(name);
+        pb_rs_consumed(s->set, s->map + end);
+        idx++;
+    }
+    pb_fio_inv_done(iv);
+    if (!ok || r < 0)
+        return 0;
+    pb_fio_file_counted(&s->f, NULL, NULL);
+    return 1;
+}
+
 /* The document without the jobs' text ("jobs": []), parsed: the version,
  * global options and disk_util; checks every byte outside the jobs. */
 static int skeleton(const struct stream *s, char **text, struct pb_json *doc)
@@ -200,6 +345,12 @@ static int skeleton(const struct stream *s, char **text, struct pb_json *doc)
         return -1;
     }
     return 0;
+}
+
+/* Results held for the fold so far (emitted, counted as such). */
+static size_t held_count(const struct stream *s)
+{
+    return s->f.held->nresults;
 }
 
 /* One chunk: elements [0, n) of the file's jobs at spans el[], the first
@@ -238,6 +389,8 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
     c.doc = &doc;
     c.arrname = "jobs";
     c.global_mult = 1;
+    c.f = &s->f;
+    c.groups = &s->groups;
     c.e = pb_xcalloc(n + 1, sizeof(*c.e));
     size_t *eix = pb_xcalloc(n + 1, sizeof(*eix));
     size_t k = 0;
@@ -278,13 +431,19 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
     *nel = last || open == c.ne ? n : eix[open];
     if (*nel == 0)
         goto out;
-    for (size_t i = 0; i < ne; i++)
-        if (c.e[i].job.usable)
-            pb_fio_json_test(&c, &c.e[i]);
-    size_t before = s->set->nresults;
-    pb_fio_emit_all(s->set, &c.e[0].job, sizeof(c.e[0]), ne,
-                    pb_fio_json_is_clone, &c);
-    s->emitted += s->set->nresults - before;
+    for (size_t i = 0; i < ne; i++) {
+        struct entry *e = &c.e[i];
+        const char *tg = pb_fio_json_target(&c, e);
+        pb_fio_file_job(&s->f, &e->job, pb_fio_inv_base(&s->inv, tg), NULL,
+                        tg,
+                        pb_fio_json_meas(pb_json_number(
+                            &doc, pb_json_get(&doc, e->obj, "groupid"))));
+    }
+    size_t before = s->set->nresults, held = held_count(s);
+    pb_fio_emit_all(s->set, &s->f, &c.e[0].job, sizeof(c.e[0]), ne,
+                    pb_fio_json_is_clone, NULL, pb_fio_json_build, &c);
+    s->emitted += s->set->nresults - before + held_count(s) - held;
+    pb_fio_file_take(&s->f);
     for (size_t i = 0; i < ne; i++) {
         const struct entry *e = &c.e[i];
         if (!e->job.usable)
@@ -440,6 +599,15 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
         free(sktext);
         return pb_rs_whole_error(&pb_parser_fio_json, path, buf, len, err);
     }
+    pb_fio_file_init(&s.f, path);
+    if (!count_jobs(&s, &skel)) {
+        pb_fio_file_release(&s.f);
+        pb_fio_inv_release(&s.inv);
+        pb_json_release(&skel);
+        free(sktext);
+        return pb_fio_json_whole(path, buf, len, set, err);
+    }
+    pb_fio_json_groups_read(&s.groups, buf + s.doc_end, len - s.doc_end);
     const char *version = str(&skel, pb_json_root(&skel), "fio version");
     if (version)
         pb_fio_set_version(set, version);
@@ -451,8 +619,13 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     int rc = stream_jobs(&s, gtext, strlen(gtext));
     if (rc == PB_OK && s.emitted == 0)
         rc = PB_EINPUT; /* the whole parse names the failed job */
-    if (rc == PB_OK)
+    if (rc == PB_OK) {
+        pb_fio_file_fold(&s.f, set);
         stream_facts(&s, &skel);
+    }
+    pb_fio_file_release(&s.f);
+    pb_fio_inv_release(&s.inv);
+    pb_fio_json_groups_free(&s.groups);
     pb_resultset_free(s.dev);
     pb_resultset_free(s.imp);
     free(gtext);

@@ -650,3 +650,16 @@ int pb_log_finish(struct pb_log *lg, struct pb_resultset *set,
     link_release(&lk);
     return PB_OK;
 }
+
+int pb_ingest_empty_log(const char *path, struct pb_err *err)
+{
+    struct pb_log_name n;
+    pb_log_name_parse(path, &n);
+    if (n.kind == PB_LOG_UNKNOWN)
+        return 0;
+    pb_err_set(err, PB_ESKIP, path, 0, 0,
+               "empty fio %s log, no samples (fio writes one for a log it "
+               "has nothing for, e.g. slat of a synchronous engine)",
+               pb_log_kind_str(n.kind));
+    return 1;
+}

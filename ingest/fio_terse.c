@@ -45,8 +45,10 @@
  *     by bytes; CPU by each job's longest direction runtime, a plain mean
  *     when one is unknown). A group id going down,
  *     another fio version, or a same-named line with other disk stats
- *     starts another run; a name found in several runs gets job
- *     "<name> run <k>".
+ *     starts another run; a job found in several runs is repeated: one
+ *     result of its runs (fio_repeats.c). Records of one name, group and
+ *     run with no disk statistics and no normal output may be clones or
+ *     repeats: stored record by record, flag.ambiguous_jobs.
  */
 #include "ingest/fio_terse_int.h"
 
@@ -278,6 +280,9 @@ int pb_terse_parse_line(struct ctx *c, const char *line, size_t len,
     memset(&r, 0, sizeof(r));
     r.line = lineno;
     r.tail = "";
+    r.text = line;
+    r.len = len;
+    r.recno = recno;
     const struct field *fn = &f[ver == 2 ? 1 : 2];
     r.job.name = pb_arena_strndup(&c->set->arena, fn->s, fn->n);
     if (!*r.job.name)
@@ -384,19 +389,59 @@ static void assign_runs(struct ctx *c)
     }
 }
 
+void pb_terse_build(void *ctx, size_t i, size_t n)
+{
+    struct ctx *c = ctx;
+    int amb = n > 1 && pb_terse_is_ambiguous(c, i, n);
+    if (amb)
+        pb_fio_flag_ambiguous(c->f, c->r[i].line, n, "records",
+                              c->r[i].job.name,
+                              "disk statistics or normal output", "record");
+    for (size_t x = 0; x < n; x++)
+        if (c->r[i + x].job.usable)
+            pb_terse_build_test(c, &c->r[i + x], amb ? 1 : n);
+}
+
+void pb_terse_tests(struct ctx *c, size_t k)
+{
+    for (size_t i = 0; i < k;) {
+        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), k, i,
+                                       pb_terse_is_clone, c);
+        pb_terse_build(c, i, n);
+        i += n;
+    }
+}
+
 static void emit_all(struct ctx *c)
 {
     pb_terse_sort_lines(c);
-    for (size_t i = 0; i < c->nr;) {
-        size_t n = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), c->nr, i,
-                                       pb_terse_is_clone, c);
-        for (size_t k = 0; k < n; k++)
-            if (c->r[i + k].job.usable)
-                pb_terse_build_test(c, &c->r[i + k], n);
-        i += n;
+    pb_terse_count_options(c, c->f);
+    /* each run's job names; the names measured in several runs */
+    struct pb_fio_inv *inv = pb_xcalloc(c->nr + 1, sizeof(*inv));
+    size_t nruns = c->nr ? c->r[c->nr - 1].job.run + 1 : 0;
+    unsigned char *multi = pb_xcalloc(nruns + 1, 1);
+    for (size_t i = 0; i < c->nr; i++) {
+        const struct pb_fio_job *j = &c->r[i].job;
+        pb_fio_inv_add(&inv[j->run], j->name, "", 0);
+        pb_fio_file_count(c->f, j->name, pb_fio_meas(j->run, 0), NULL, NULL);
     }
-    pb_fio_emit_all(c->set, &c->r[0].job, sizeof(c->r[0]), c->nr,
-                    pb_terse_is_clone, c);
+    pb_fio_file_counted(c->f, NULL, NULL);
+    int split = pb_terse_split(c, &c->f->names);
+    for (size_t r = 0; r < nruns; r++) {
+        multi[r] = (unsigned char)(pb_fio_inv_base(&inv[r], "") && !split);
+        pb_fio_inv_release(&inv[r]);
+    }
+    for (size_t i = 0; i < c->nr; i++) {
+        c->r[i].job.jobname = c->r[i].job.name;
+        pb_fio_file_job(c->f, &c->r[i].job, multi[c->r[i].job.run], NULL,
+                        NULL, pb_fio_meas(c->r[i].job.run, 0));
+    }
+    free(inv);
+    free(multi);
+    pb_fio_emit_all(c->set, c->f, &c->r[0].job, sizeof(c->r[0]), c->nr,
+                    pb_terse_is_clone, pb_terse_is_ambiguous, pb_terse_build,
+                    c);
+    pb_fio_file_fold(c->f, c->set);
 }
 
 /* ==== parse ==== */
@@ -570,7 +615,9 @@ int pb_terse_whole(const char *path, const char *buf, size_t len,
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
-    struct ctx c = {.path = path, .buf = buf, .set = set, .err = err};
+    struct pb_fio_file f;
+    pb_fio_file_init(&f, path);
+    struct ctx c = {.path = path, .buf = buf, .set = set, .err = err, .f = &f};
     long lineno = 0, recno = 0;
     const char *p = buf, *end = buf + len, *s;
     size_t n;
@@ -597,7 +644,6 @@ int pb_terse_whole(const char *path, const char *buf, size_t len,
                     break;
                 }
             assign_runs(&c);
-            pb_fio_name_runs(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
             emit_all(&c);
             if (c.intr_line) {
                 double ran = NAN;
@@ -615,6 +661,7 @@ int pb_terse_whole(const char *path, const char *buf, size_t len,
         }
     }
     pb_terse_ctx_free(&c);
+    pb_fio_file_release(&f);
     return rc;
 }
 

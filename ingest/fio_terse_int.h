@@ -17,6 +17,10 @@ struct rec {
     long line;
     long groupid;
     long err;
+    /* the record as read: text[0..len), the recno-th record */
+    const char *text;
+    size_t len;
+    long recno;
 };
 
 struct field {
@@ -59,6 +63,7 @@ struct ctx {
     char errmsg[160];
     long intr_line; /* "fio: terminating on signal 2", 0: none */
     char intr[160];
+    struct pb_fio_file *f; /* what ties the file's records together */
 };
 
 /* Number in field f (optionally with a trailing '%'); -1 when it is not
@@ -105,6 +110,22 @@ void pb_terse_build_test(struct ctx *c, struct rec *e, size_t nclones);
 
 /* pb_fio_clone_fn over c->r. */
 int pb_terse_is_clone(const void *c, size_t ia, size_t ib);
+/* pb_fio_ambig_fn over c->r: records of one name, group and run with no
+ * disk statistics to tell their runs apart and no normal output to say
+ * how fio reported them: clones or repeats cannot be told apart. */
+int pb_terse_is_ambiguous(const void *c, size_t i, size_t n);
+/* The tests of the group of clones [i, i + n) of c->r (header lines
+ * sorted; pb_fio_build_fn), flag.ambiguous_jobs when it may be repeats. */
+void pb_terse_build(void *ctx, size_t i, size_t n);
+/* pb_terse_build of every group of records [0, k) of c. */
+void pb_terse_tests(struct ctx *c, size_t k);
+/* 1 when the records of several names of one run are a configuration
+ * each (no header lines show that each name runs options of its own:
+ * they may be one workload on several targets), 0 when they are tests of
+ * one configuration. c's lines sorted; names: the file's job names. */
+int pb_terse_split(const struct ctx *c, const struct pb_sn_table *names);
+/* The options of every header line of c (sorted) into f's options. */
+void pb_terse_count_options(const struct ctx *c, struct pb_fio_file *f);
 
 /* Fact device from r's disk utilisation, added to set. */
 void pb_terse_disk_fact(struct pb_resultset *set, const struct rec *r);

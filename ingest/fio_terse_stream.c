@@ -2,10 +2,11 @@
  * mapped text, its results stored in parts (docs/performance.md, "Streaming
  * ingest", fio terse). The steps per record are fio_terse.c's.
  *
- * What ties the records together: a record's job label depends on every
- * record of its name ("NAME run K" only for a name found in several
- * runs), and a test's name on header lines that may stand anywhere
- * before it (terse,normal output) and on group lines anywhere. So:
+ * What ties the records together: a job found in several runs is folded
+ * into one result (fio_repeats.c), a run's records of several names are
+ * labelled by the file, and a test's name depends on header lines that
+ * may stand anywhere before it (terse,normal output) and on group lines
+ * anywhere. So:
  *
  *   pass 1 reads every line without converting numbers: the name, fio
  *     version, group id and disk tail of each record (enough to cut the
@@ -17,7 +18,9 @@
  *   pass 2 parses the records in order; each time a few hundred are held,
  *     every complete group of numjobs clones (all but the last group,
  *     which the next record may continue) is labelled, gets its test and
- *     results, and the part goes to the store once it holds
+ *     results (a repeated job's runs before its last are read again from
+ *     the file when the last comes, not held: 30,000 names repeated stay
+ *     within the bound), and the part goes to the store once it holds
  *     PB_STREAM_PART results. The facts the whole parse writes after its
  *     results (flag.interrupted, device, flag.no_version,
  *     flag.implausible) are gathered aside and written with the last
@@ -45,7 +48,22 @@ struct tstream {
     struct pb_resultset *set;
     struct ctx c;                         /* pass 2's records; header lines */
     struct pb_resultset *hdr, *dev, *imp; /* kept until the end */
-    struct pb_sn_table names;
+    struct pb_fio_file ff;  /* names measured in several runs, options of
+                               the header lines: pass 1; the fold: pass 2 */
+    unsigned char *multi;   /* per run: its records have several names */
+    size_t capmulti;
+    struct pb_fio_inv inv;  /* pass 1: the names of the run being read */
+    /* pass 2: per job name (its index in ff.names), the records of its
+     * measurements before the last, read again when the last comes (a
+     * repeat's values are not held: a file may repeat 30,000 names) */
+    struct spans {
+        struct span {
+            size_t off, len;
+            long line, recno;
+            size_t run;
+        } *v;
+        size_t n;
+    } *spans;
     char *version; /* the first record's fio version, or NULL */
     struct field *f;
     size_t capf;
@@ -126,6 +144,14 @@ static int peek(struct tstream *t, const char *line, size_t len, long recno,
     return 1;
 }
 
+/* The names of run t->run are complete: its flag kept for pass 2. */
+static void run_done(struct tstream *t)
+{
+    PB_GROW(t->multi, t->capmulti, t->run + 1);
+    t->multi[t->run] = (unsigned char)pb_fio_inv_base(&t->inv, "");
+    pb_fio_inv_release(&t->inv);
+}
+
 /* Pass 1: 1 when the file can be streamed (runs per name counted, header
  * lines and fio's interrupt line noted), 0 when it is parsed whole. */
 static int plan(struct tstream *t)
@@ -160,10 +186,18 @@ static int plan(struct tstream *t)
             run++;
         if (!t->version && cur->ver)
             t->version = pb_xstrndup(cur->ver, cur->vlen);
-        pb_sn_count_run(&t->names, cur->name, cur->nlen, run);
+        if (prev && run != t->run)
+            run_done(t);
+        t->run = run;
+        char *nm = pb_xstrndup(cur->name, cur->nlen);
+        pb_fio_file_count(&t->ff, nm, pb_fio_meas(run, 0), NULL, NULL);
+        pb_fio_inv_add(&t->inv, nm, "", 0);
+        free(nm);
         prev = cur;
         cur = cur == &pk[0] ? &pk[1] : &pk[0];
     }
+    run_done(t);
+    t->run = 0;
     pb_rs_consumed(t->set, end);
     t->c.set = t->set;
     return recno > 0;
@@ -171,27 +205,132 @@ static int plan(struct tstream *t)
 
 /* ==== pass 2 ==== */
 
+/* Label and measurement of record r (of a name pass 1 read). */
+static int ident(struct tstream *t, struct rec *r)
+{
+    struct pb_fio_job *j = &r->job;
+    if (!pb_sn_get(&t->ff.names, j->name, strlen(j->name), 0) ||
+        j->run >= t->capmulti)
+        return PB_EINPUT; /* pass 1 read it otherwise */
+    j->jobname = j->name;
+    pb_fio_file_job(&t->ff, j, t->multi[j->run], NULL, NULL,
+                    pb_fio_meas(j->run, 0));
+    return PB_OK;
+}
+
+/* Release the pages of the input that reading [a, b) maps: the kernel
+ * maps up to 64 KiB around a page read ("fault-around"). */
+static void release(struct tstream *t, size_t a, size_t b)
+{
+    size_t page = 65536;
+    a -= a % page;
+    b = b + page - 1 - (b + page - 1) % page;
+    if (b > t->len)
+        b = t->len;
+    pb_rs_release(t->set, t->map + a, t->map + b);
+}
+
+/* The measurements of name idx before its last, read again into
+ * t->ff.held (tests named as the first time, flags not said again). */
+static int replay(struct tstream *t, size_t idx)
+{
+    struct spans *sp = &t->spans[idx];
+    struct ctx rc = t->c;
+    struct pb_err lerr = {0};
+    rc.r = NULL;
+    rc.nr = rc.capr = 0;
+    rc.set = pb_resultset_new();
+    rc.err = &lerr;
+    int ok = PB_OK;
+    for (size_t i = 0; i < sp->n && ok == PB_OK; i++) {
+        const struct span *x = &sp->v[i];
+        ok = pb_terse_parse_line(&rc, t->map + x->off, x->len, x->line,
+                                 x->recno);
+        release(t, x->off, x->off + x->len);
+        if (ok == PB_OK) {
+            struct rec *r = &rc.r[rc.nr - 1];
+            pb_terse_set_usable(r);
+            r->job.run = x->run;
+            ok = ident(t, r);
+        }
+    }
+    if (ok == PB_OK && rc.nr) {
+        t->ff.mute = 1;
+        pb_terse_tests(&rc, rc.nr);
+        t->ff.mute = 0;
+        pb_fio_emit_all(t->ff.held, NULL, &rc.r[0].job, sizeof(rc.r[0]),
+                        rc.nr, pb_terse_is_clone, pb_terse_is_ambiguous, NULL,
+                        &rc);
+    }
+    free(rc.r);
+    pb_resultset_free(rc.set);
+    free(sp->v);
+    memset(sp, 0, sizeof(*sp));
+    return ok;
+}
+
+/* Records [i, i + g) (a group of clones of a held name): kept to be read
+ * again, or, being its name's last measurement, emitted with the ones
+ * kept and folded. */
+static int held(struct tstream *t, size_t i, size_t g)
+{
+    struct ctx *c = &t->c;
+    struct pb_fio_job *j = &c->r[i].job;
+    struct pb_sn_name *e =
+        pb_sn_get(&t->ff.names, j->name, strlen(j->name), 0);
+    size_t idx = (size_t)(e - t->ff.names.v);
+    if (!pb_fio_file_last(&t->ff, j)) {
+        struct spans *sp = &t->spans[idx];
+        for (size_t k = i; k < i + g; k++) {
+            const struct rec *r = &c->r[k];
+            /* by one: a name has few runs, and names may be 30,000 */
+            sp->v = pb_xrealloc(sp->v, (sp->n + 1) * sizeof(*sp->v));
+            struct span *x = &sp->v[sp->n++];
+            x->off = (size_t)(r->text - t->map);
+            x->len = r->len;
+            x->line = r->line;
+            x->recno = r->recno;
+            x->run = r->job.run;
+        }
+        return PB_OK;
+    }
+    if (replay(t, idx) != PB_OK)
+        return PB_EINPUT;
+    struct ctx sub = *c;
+    sub.r = c->r + i;
+    sub.nr = g;
+    pb_fio_emit_all(t->ff.held, NULL, j, sizeof(c->r[0]), g,
+                    pb_terse_is_clone, pb_terse_is_ambiguous, NULL, &sub);
+    pb_fio_file_flush(&t->ff, t->set, j);
+    return PB_OK;
+}
+
 /* Label, test and results of the records [0, k) of t->c (whole groups of
  * clones), the facts for the end gathered aside; they leave t->c. */
 static int emit(struct tstream *t, size_t k)
 {
     struct ctx *c = &t->c;
-    for (size_t i = 0; i < k; i++) {
-        struct pb_fio_job *j = &c->r[i].job;
-        j->jobname = pb_sn_jobname(&t->names, t->set, j->name, j->run);
-        if (!j->jobname)
-            return PB_EINPUT; /* pass 1 read it otherwise */
-    }
+    for (size_t i = 0; i < k; i++)
+        if (ident(t, &c->r[i]) != PB_OK)
+            return PB_EINPUT;
     for (size_t i = 0; i < k;) {
         size_t g = pb_fio_count_clones(&c->r[0].job, sizeof(c->r[0]), k, i,
                                        pb_terse_is_clone, c);
-        for (size_t x = 0; x < g; x++)
-            if (c->r[i + x].job.usable)
-                pb_terse_build_test(c, &c->r[i + x], g);
+        struct ctx sub = *c;
+        sub.r = c->r + i;
+        sub.nr = g;
+        if (c->r[i].job.usable && c->r[i].job.held) {
+            pb_terse_build(&sub, 0, g);
+            if (held(t, i, g) != PB_OK)
+                return PB_EINPUT;
+        } else {
+            pb_fio_emit_all(t->set, &t->ff, &c->r[i].job, sizeof(c->r[0]), g,
+                            pb_terse_is_clone, pb_terse_is_ambiguous,
+                            pb_terse_build, &sub);
+        }
         i += g;
     }
-    pb_fio_emit_all(t->set, &c->r[0].job, sizeof(c->r[0]), k, pb_terse_is_clone,
-                    c);
+    pb_fio_file_take(&t->ff);
     pb_fio_flag_jobs(t->imp, &c->r[0].job, sizeof(c->r[0]), k);
     for (size_t i = 0; i < k; i++) {
         const struct rec *r = &c->r[i];
@@ -305,6 +444,8 @@ static int pass2(struct tstream *t)
         rc = step(t, 1, end);
     if (rc == PB_OK && t->usable == 0)
         rc = PB_EINPUT; /* the whole parse names the failed job */
+    if (rc == PB_OK)
+        pb_fio_file_fold(&t->ff, t->set);
     return rc;
 }
 
@@ -338,12 +479,18 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     t.hdr = pb_resultset_new();
     t.dev = pb_resultset_new();
     t.imp = pb_resultset_new();
-    pb_sn_init(&t.names);
+    pb_fio_file_init(&t.ff, path);
+    t.c.f = &t.ff;
     struct pb_err perr = {0};
     t.c.err = &perr;
     int whole = !plan(&t);
     if (!whole) {
         pb_terse_sort_lines(&t.c);
+        pb_terse_count_options(&t.c, &t.ff);
+        pb_fio_file_counted(&t.ff, NULL, NULL);
+        t.spans = pb_xcalloc(t.ff.names.n + 1, sizeof(*t.spans));
+        if (pb_terse_split(&t.c, &t.ff.names))
+            memset(t.multi, 0, t.capmulti);
         rc = pass2(&t);
         if (rc == PB_OK)
             end_facts(&t);
@@ -352,7 +499,12 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     pb_resultset_free(t.hdr);
     pb_resultset_free(t.dev);
     pb_resultset_free(t.imp);
-    pb_sn_release(&t.names);
+    for (size_t i = 0; t.spans && i < t.ff.names.n; i++)
+        free(t.spans[i].v);
+    free(t.spans);
+    pb_fio_file_release(&t.ff);
+    pb_fio_inv_release(&t.inv);
+    free(t.multi);
     free(t.version);
     free(t.f);
     if (whole)

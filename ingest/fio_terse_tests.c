@@ -189,6 +189,76 @@ static const char *hopt(const void *ctx, const char *key)
     return NULL;
 }
 
+/* The options of a header line: rw, bs, ioengine, iodepth. */
+static void each_hdr(const void *ctx, pb_fio_opt_fn fn, void *arg)
+{
+    const struct hopts *o = ctx;
+    static const char *const keys[] = {"rw", "bs", "ioengine", "iodepth"};
+    for (size_t i = 0; i < 4; i++) {
+        const char *v = hopt(o, keys[i]);
+        if (v)
+            fn(arg, keys[i], v);
+    }
+}
+
+static void hopts_of(const struct pb_fio_hdr *h, struct hopts *ho)
+{
+    memset(ho, 0, sizeof(*ho));
+    ho->h = h;
+    if (h->bs)
+        pb_fio_header_bs(h->bs, ho->bs, sizeof(ho->bs));
+}
+
+void pb_terse_count_options(const struct ctx *c, struct pb_fio_file *f)
+{
+    for (size_t i = 0; i < c->nh; i++) {
+        if (c->h[i].members != 0)
+            continue; /* a group line */
+        struct hopts ho;
+        hopts_of(&c->h[i].h, &ho);
+        pb_fio_file_options(f, each_hdr, &ho);
+    }
+}
+
+int pb_terse_is_ambiguous(const void *ctx, size_t i, size_t n)
+{
+    const struct ctx *c = ctx;
+    (void)n;
+    return c->nh == 0 && !c->r[i].tail[0];
+}
+
+/* The header line i of a job (not a group line), for pb_fio_group_names. */
+static const struct pb_fio_hdr *job_hdr(const void *ctx, size_t i)
+{
+    const struct ctx *c = ctx;
+    return c->h[i].members == 0 ? &c->h[i].h : NULL;
+}
+
+/* Record e stands for several different jobs: a group_reporting record
+ * (its group line says jobs=M > 1) of a group whose header lines name
+ * several jobs, or whose I/O contradicts its header line. */
+static void merged(struct ctx *c, struct rec *e, const struct pb_fio_hdr *h,
+                   const char *bs)
+{
+    size_t defs;
+    long m = group_members(c, e, &defs);
+    if (m <= 1)
+        return;
+    struct pb_buf names = PB_BUF_INIT;
+    size_t n = pb_fio_group_names(job_hdr, c, c->nh, e->groupid, &names);
+    char why[160] = "";
+    if (n > 1)
+        snprintf(why, sizeof(why), "the normal output lists %zu jobs in "
+                                   "group %ld", n, e->groupid);
+    else if (h && pb_fio_merged_io(&e->job, h->rw, bs[0] ? bs : NULL, why,
+                                   sizeof(why)) == 0)
+        why[0] = '\0';
+    if (why[0])
+        pb_fio_mark_merged(c->set, c->f, &e->job, e->groupid, m,
+                           n > 1 ? names.s : NULL, why, "record");
+    pb_buf_release(&names);
+}
+
 /* Terse has no job options: with the job's header line (terse,normal
  * output) the test is named from it as fio_text.c names it, else by what
  * the job did. nclones: records in its run of clones. */
@@ -197,17 +267,62 @@ void pb_terse_build_test(struct ctx *c, struct rec *e, size_t nclones)
     struct pb_fio_opts o = {0};
     struct hopts ho;
     memset(&ho, 0, sizeof(ho));
-    ho.h = find_hdr(c, e);
-    if (ho.h) {
-        if (ho.h->bs)
-            pb_fio_header_bs(ho.h->bs, ho.bs, sizeof(ho.bs));
+    const struct pb_fio_hdr *h = find_hdr(c, e);
+    if (h) {
+        hopts_of(h, &ho);
         size_t defs;
         long m = group_members(c, e, &defs);
         long nj = m > 1 && defs <= 1 ? m : nclones > 1 ? (long)nclones : 0;
         if (nj > 0)
             snprintf(ho.numjobs, sizeof(ho.numjobs), "%ld", nj);
         o.known = 1;
+        o.each = each_hdr;
+        o.each_ctx = &ho;
         pb_fio_read_opts(&o, hopt, &ho);
     }
-    pb_fio_build_test(c->set, &o, &e->job);
+    merged(c, e, h, ho.bs);
+    pb_fio_build_test(c->set, c->f, &o, &e->job);
+}
+
+/* ==== one configuration or one per job name ==== */
+
+struct hsig {
+    uint64_t sig;
+    const char *name;
+};
+
+static int cmp_hsig(const void *pa, const void *pb)
+{
+    const struct hsig *a = pa, *b = pb;
+    if (a->sig != b->sig)
+        return a->sig < b->sig ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+int pb_terse_split(const struct ctx *c, const struct pb_sn_table *names)
+{
+    /* terse names no target: jobs of several names are tests of one
+     * configuration only when header lines show each name runs options
+     * of its own (else they may be one workload on several targets) */
+    if (c->nhdr == 0)
+        return 1;
+    for (size_t i = 0; i < names->n; i++) {
+        struct hkey key = {names->v[i].s, -1, LONG_MIN, 0};
+        size_t k = lower(c->by_nl, c->nhdr, &key, cmp_nl);
+        if (k >= c->nhdr || strcmp(c->by_nl[k].name, names->v[i].s) != 0)
+            return 1;
+    }
+    struct hsig *v = pb_xcalloc(c->nhdr + 1, sizeof(*v));
+    for (size_t i = 0; i < c->nhdr; i++) {
+        struct hopts ho;
+        hopts_of(&c->h[c->by_nl[i].i].h, &ho);
+        v[i].sig = pb_fio_opts_sig(each_hdr, &ho);
+        v[i].name = ho.h->name;
+    }
+    qsort(v, c->nhdr, sizeof(*v), cmp_hsig);
+    int split = 0;
+    for (size_t i = 1; i < c->nhdr && !split; i++)
+        split = v[i].sig == v[i - 1].sig && strcmp(v[i].name, v[i - 1].name);
+    free(v);
+    return split;
 }

@@ -29,12 +29,14 @@
  *     them exactly as fio computes its JSON (io_bytes = ios * bs,
  *     bw = floor(bytes * 1000 / runtime_ms), iops = ios * 1000 /
  *     runtime_ms), but only when they agree with the printed values.
- *   - Runs appended to one file are all kept. A job name that occurs in
- *     more than one run gets job "<name> run <k>" (k counted per name from
- *     1); its config label stays "<name>". Clone blocks (numjobs without
- *     group_reporting) get "<name>#<i>" plus an aggregate "<name>", as in
- *     fio_json.c; the text has no job_runtime, so CPU is weighted by each
- *     job's longest direction runtime (a plain mean when one is unknown).
+ *   - Runs appended to one file are all kept. A job measured in more than
+ *     one run (or in several blocks of one group_reporting run: results
+ *     pasted one after the other) is repeated: one result of its runs
+ *     (fio_repeats.c; the rule for blocks: pb_fio_text_rep). Clone blocks
+ *     (numjobs without group_reporting) get "<name>#<i>" plus an
+ *     aggregate "<name>", as in fio_json.c; the text has no job_runtime,
+ *     so CPU is weighted by each job's longest direction runtime (a plain
+ *     mean when one is unknown).
  *   - A job block (`name: (groupid=...)`) without its `cpu` line is cut
  *     short and rejects the file; output with no results is rejected,
  *     quoting fio's own error line when there is one.
@@ -69,8 +71,9 @@ int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib)
 {
     const struct ctx *c = ctx;
     const struct job *a = &c->jobs[ia], *b = &c->jobs[ib];
-    return a->job.run == b->job.run && a->full == b->full &&
-           a->groupid == b->groupid && !strcmp(a->job.name, b->job.name) &&
+    return a->job.run == b->job.run && a->job.rep == b->job.rep &&
+           a->full == b->full && a->groupid == b->groupid &&
+           !strcmp(a->job.name, b->job.name) &&
            (!a->full || (a->members <= 1 && b->members <= 1));
 }
 
@@ -117,101 +120,84 @@ static int no_results(struct ctx *c)
                              "\"write:\" or \"trim:\" lines)");
 }
 
-struct jline {
-    const char *name;
-    long line;
-};
-
-static int cmp_jline(const void *a, const void *b)
+void pb_fio_text_build(void *ctx, size_t i, size_t n)
 {
-    const struct jline *x = a, *y = b;
-    int r = strcmp(x->name, y->name);
-    return r ? r : (x->line < y->line ? -1 : x->line > y->line);
-}
-
-size_t pb_fio_text_key_len(const char *job)
-{
-    const char *hash = strrchr(job, '#');
-    if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
-        return (size_t)(hash - job);
-    return strlen(job);
-}
-
-/* Each result gets the line of its job (its clone "<job>#<k>" too), so
- * that pasted commands apply as of there (ingest/context.c). */
-static void set_lines(struct ctx *c)
-{
-    struct jline *v = pb_xcalloc(c->njobs + 1, sizeof(*v));
-    size_t n = 0;
-    for (size_t i = 0; i < c->njobs; i++)
-        if (c->jobs[i].job.jobname) {
-            v[n].name = c->jobs[i].job.jobname;
-            v[n++].line = c->jobs[i].line;
-        }
-    qsort(v, n, sizeof(*v), cmp_jline);
-    long prev = 0;
-    for (size_t r = 0; r < c->set->nresults; r++) {
-        struct pb_result *res = &c->set->results[r];
-        const char *job = res->job ? res->job : "";
-        char *key = pb_xstrndup(job, pb_fio_text_key_len(job));
-        struct jline k = {key, 0};
-        size_t lo = 0, hi = n;
-        while (lo < hi) { /* first entry with that name */
-            size_t mid = lo + (hi - lo) / 2;
-            if (cmp_jline(&v[mid], &k) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo < n && !strcmp(v[lo].name, key))
-            prev = v[lo].line;
-        res->line = prev;
-        free(key);
-    }
-    free(v);
-}
-
-void pb_fio_text_finish(struct ctx *c, size_t njobs)
-{
-    /* clone groups first: they decide numjobs */
-    size_t *ncl = pb_xcalloc(njobs + 1, sizeof(*ncl));
-    for (size_t i = 0; i < njobs; i += ncl[i])
-        ncl[i] = pb_fio_count_clones(&c->jobs[0].job, sizeof(c->jobs[0]),
-                                     njobs, i, pb_fio_text_is_clone, c);
-    for (size_t i = 0; i < njobs;) {
-        size_t n = ncl[i];
-        for (size_t k = 0; k < n; k++) {
-            struct job *j = &c->jobs[i + k];
-            struct pb_fio_stats *st = &j->job.st;
-            if (!j->job.usable)
-                continue;
-            double bs[D_N];
-            pb_fio_text_job_test(c, j, n, bs);
-            for (int d = 0; d < D_N; d++)
-                refine(&st->d[d], &j->pr[d], bs[d]);
-            /* full output leaves out directions without I/O */
-            int has_mixed = st->d[D_MIXED].present;
-            for (int d = 0; d < D_MIXED && j->full && !has_mixed; d++) {
-                struct pb_fio_dstat *x = &st->d[d];
-                if (!x->present && (j->job.rwmask & (1u << d))) {
-                    x->present = 1;
-                    x->bytes = x->bw = x->iops = 0;
-                }
+    struct ctx *c = ctx;
+    /* blocks pasted without their options: not clones for sure */
+    int amb = n > 1 && pb_fio_text_is_ambiguous(c, i, n);
+    if (amb)
+        pb_fio_flag_ambiguous(c->f, c->jobs[i].line, n, "result blocks",
+                              c->jobs[i].job.name,
+                              "its command line or job file", "block");
+    for (size_t k = 0; k < n; k++) {
+        struct job *j = &c->jobs[i + k];
+        struct pb_fio_stats *st = &j->job.st;
+        if (!j->job.usable)
+            continue;
+        double bs[D_N];
+        pb_fio_text_merged(c, j);
+        pb_fio_text_job_test(c, j, amb ? 1 : n, bs);
+        for (int d = 0; d < D_N; d++)
+            refine(&st->d[d], &j->pr[d], bs[d]);
+        /* full output leaves out directions without I/O */
+        int has_mixed = st->d[D_MIXED].present;
+        for (int d = 0; d < D_MIXED && j->full && !has_mixed; d++) {
+            struct pb_fio_dstat *x = &st->d[d];
+            if (!x->present && (j->job.rwmask & (1u << d))) {
+                x->present = 1;
+                x->bytes = x->bw = x->iops = 0;
             }
-            /* CPU weight in aggregates (see the file header) */
-            st->job_runtime = pb_fio_longest_runtime(st);
         }
-        i += n;
+        /* CPU weight in aggregates (see the file header) */
+        st->job_runtime = pb_fio_longest_runtime(st);
     }
-    free(ncl);
 }
 
-static void emit_all(struct ctx *c)
+void pb_fio_text_emit(struct ctx *c, struct pb_resultset *set, size_t n)
 {
-    pb_fio_text_finish(c, c->njobs);
-    pb_fio_emit_all(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs,
-                    pb_fio_text_is_clone, c);
-    set_lines(c);
+    /* each group named just before its results: configs and tests then
+     * come in the order of their results, whole or streamed in parts of
+     * any size (the folded repeats of a name come where its last run is) */
+    pb_fio_emit_all(set, c->f, &c->jobs[0].job, sizeof(c->jobs[0]), n,
+                    pb_fio_text_is_clone, pb_fio_text_is_ambiguous,
+                    pb_fio_text_build, c);
+}
+
+/* What ties the file's jobs together (fio_ident.c): each run's job
+ * names, the names measured more than once, the targets, the options
+ * that vary; then each job's label and target. */
+static void ident(struct ctx *c)
+{
+    struct pb_fio_inv *inv = pb_xcalloc(c->nruns + 1, sizeof(*inv));
+    for (size_t i = 0; i < c->njobs; i++) {
+        const struct job *j = &c->jobs[i];
+        struct pb_fio_text_src src = {c, j};
+        pb_fio_inv_add(&inv[j->job.run], j->job.name,
+                       pb_fio_text_target(c, j),
+                       pb_fio_opts_sig(pb_fio_text_each, &src));
+        pb_fio_file_count(c->f, j->job.name,
+                          pb_fio_meas(j->job.run, j->job.rep),
+                          NULL, pb_fio_text_target(c, j));
+        pb_fio_file_options(c->f, pb_fio_text_each, &src);
+    }
+    pb_fio_file_counted(c->f, NULL, NULL);
+    for (size_t i = 0; i < c->njobs; i++) {
+        struct job *j = &c->jobs[i];
+        const char *t = pb_fio_text_target(c, j);
+        pb_fio_file_job(c->f, &j->job, pb_fio_inv_base(&inv[j->job.run], t),
+                        NULL, t, pb_fio_meas(j->job.run, j->job.rep));
+    }
+    for (size_t r = 0; r < c->nruns; r++)
+        pb_fio_inv_release(&inv[r]);
+    free(inv);
+}
+
+static void emit_all(struct ctx *c, const char *buf, size_t len)
+{
+    ident(c);
+    pb_fio_file_setups(c->f, buf, pb_rs_context_len(c->set, len));
+    pb_fio_text_emit(c, c->set, c->njobs);
+    pb_fio_file_fold(c->f, c->set);
 }
 
 int pb_fio_text_named(const struct ctx *c, const struct job *j)
@@ -266,7 +252,9 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
-    struct ctx c = {.path = path, .set = set, .err = err};
+    struct pb_fio_file f;
+    pb_fio_file_init(&f, path);
+    struct ctx c = {.path = path, .set = set, .err = err, .f = &f};
     rc = pb_fio_text_scan(&c, buf, len);
     if (rc == PB_OK)
         rc = check_jobs(&c);
@@ -277,7 +265,8 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
         if (usable == 0) {
             rc = no_results(&c);
         } else {
-            pb_fio_name_runs(set, &c.jobs[0].job, sizeof(c.jobs[0]), c.njobs);
+            for (size_t i = 0; i < c.njobs; i++)
+                c.jobs[i].job.jobname = c.jobs[i].job.name;
             /* one fio server: its results are that host's, as in JSON */
             for (size_t i = 0; i < c.njobs && c.nprobe == 1; i++)
                 c.jobs[i].job.host = c.probe_host;
@@ -290,7 +279,7 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
                 pb_fio_fact_add(set, NULL, "hostname", p);
                 p = nl ? nl + 1 : NULL;
             }
-            emit_all(&c);
+            emit_all(&c, buf, len);
             if (set->nresults == 0)
                 rc = no_results(&c);
             else
@@ -300,6 +289,7 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
     pb_buf_release(&c.disks);
     pb_buf_release(&c.probes);
     pb_fio_text_free(&c);
+    pb_fio_file_release(&f);
     return rc;
 }
 

@@ -46,6 +46,10 @@ struct run {
     long *hdr_gids;
     size_t njobs;    /* jobs seen in this run */
     size_t nimplied; /* jobs without a groupid line, for --name sections */
+    /* the blocks of one job name and group in a row (pb_fio_text_rep) */
+    const char *last_name;
+    long last_gid;
+    size_t last_i;
 };
 
 struct job {
@@ -56,6 +60,7 @@ struct job {
     long err;
     const char *errtext;
     int full; /* from a `(groupid=...)` line */
+    size_t block; /* its place among the blocks of its name in a row */
     int has_cpu;
     size_t implied_idx;
     struct printed pr[D_N];
@@ -98,6 +103,7 @@ struct ctx {
     void *owner;
     int light; /* the stream's first pass: latencies and percentiles are
                   recognised but not read (nothing it counts needs them) */
+    struct pb_fio_file *f; /* what ties the file's jobs together */
 };
 
 /* A new run starting at line; returns it (valid until the next one). */
@@ -146,6 +152,33 @@ void pb_fio_text_job_test(struct ctx *c, struct job *j, size_t nclones,
 const char *pb_fio_text_cmd_opt(const struct ctx *c, const struct job *j,
                                 const char *key);
 
+/* Which measurement of its job block j is within its run (j->job.rep):
+ * each block of a group_reporting job, or each numjobs clones of a job
+ * known not to report by group, is another run of it. */
+void pb_fio_text_rep(struct ctx *c, struct job *j);
+
+/* pb_fio_each_fn of a struct pb_fio_text_src: every option of the job
+ * (header line, its command-line section or job file section, the
+ * run's global ones), as pb_fio_text_cmd_opt and the header give them. */
+struct pb_fio_text_src {
+    const struct ctx *c;
+    const struct job *j;
+};
+void pb_fio_text_each(const void *src, pb_fio_opt_fn fn, void *arg);
+
+/* The job's target: filename, else directory of its pasted options. */
+const char *pb_fio_text_target(const struct ctx *c, const struct job *j);
+
+/* Mark full block j merged when it stands for several different jobs:
+ * a group_reporting block (jobs=M) whose run lists several job names in
+ * its group, or whose I/O contradicts its header line. */
+void pb_fio_text_merged(struct ctx *c, struct job *j);
+
+/* pb_fio_ambig_fn over c->jobs: blocks of a job pasted without its
+ * options (no command line or job file): clones or repeats cannot be
+ * told apart. */
+int pb_fio_text_is_ambiguous(const void *ctx, size_t i, size_t n);
+
 /* ==== fio_text.c: the steps the whole and the streamed parse share ==== */
 
 /* Jobs ia and ib of c are numjobs clones of one job. */
@@ -154,11 +187,12 @@ int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib);
 int pb_fio_text_incomplete(const struct ctx *c, const struct job *j) PB_WUR;
 /* j->job.usable: not a failed job, something to emit. */
 void pb_fio_text_set_usable(struct job *j);
-/* The tests and exact values of jobs [0, n) of c (whole groups of
- * clones; usable set), in c->set. */
-void pb_fio_text_finish(struct ctx *c, size_t n);
-/* Length of the job key of a result's job ("name#2": "name"). */
-size_t pb_fio_text_key_len(const char *job);
+/* The tests and exact values of the group of clones [i, i + n) of
+ * c->jobs (usable set), in c->set (pb_fio_build_fn). */
+void pb_fio_text_build(void *ctx, size_t i, size_t n);
+/* The tests and results of jobs [0, n) of c (whole groups of clones) to
+ * set, held jobs' to c->f; c->set must be set (tests are named there). */
+void pb_fio_text_emit(struct ctx *c, struct pb_resultset *set, size_t n);
 /* j is usable and a pasted command gives its filename. */
 int pb_fio_text_named(const struct ctx *c, const struct job *j);
 /* The device fact of usable job j in dev; the longest runtime so far

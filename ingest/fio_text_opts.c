@@ -55,10 +55,7 @@ static int valued_key(const char *k)
         "direct",    "fsync",     "sync",       "ioengine", "size",
         "runtime",   "rwmixread", "rwmixwrite", "buffered", "filename",
         "directory", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(k, keys[i]))
-            return 1;
-    return 0;
+    return pb_fio_key_in(k, keys);
 }
 
 static const char *canon_key(const char *k)
@@ -444,9 +441,12 @@ static const char *opt_of(const void *o, const char *key)
 static void build_test(struct ctx *c, struct job *j, const struct jopts *jo)
 {
     struct pb_fio_opts o = {0};
+    struct pb_fio_text_src src = {c, j};
     o.known = known_opts(jo);
+    o.each = pb_fio_text_each;
+    o.each_ctx = &src;
     pb_fio_read_opts(&o, opt_of, jo);
-    pb_fio_build_test(c->set, &o, &j->job);
+    pb_fio_build_test(c->set, c->f, &o, &j->job);
 }
 
 void pb_fio_text_job_test(struct ctx *c, struct job *j, size_t nclones,
@@ -469,4 +469,123 @@ const char *pb_fio_text_cmd_opt(const struct ctx *c, const struct job *j,
     if (!v && r->has_cmd)
         v = kvl_get(&r->global, key);
     return v;
+}
+
+/* ==== what ties the jobs of a file together (fio_ident.c) ==== */
+
+const char *pb_fio_text_target(const struct ctx *c, const struct job *j)
+{
+    const char *t = pb_fio_text_cmd_opt(c, j, "filename");
+    return t ? t : pb_fio_text_cmd_opt(c, j, "directory");
+}
+
+/* A flag option given ("--group_reporting", "group_reporting=1"). */
+static int truthy(const char *v)
+{
+    return v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+}
+
+void pb_fio_text_rep(struct ctx *c, struct job *j)
+{
+    struct run *r = &c->runs[j->job.run];
+    size_t i = 0;
+    if (r->last_name && !strcmp(r->last_name, j->job.name) &&
+        r->last_gid == j->groupid)
+        i = r->last_i + 1;
+    r->last_name = j->job.name;
+    r->last_gid = j->groupid;
+    r->last_i = i;
+    j->block = i;
+    /* fio prints one block per group and run with group_reporting (the
+     * block's jobs=M > 1 says so too), numjobs blocks per run without */
+    int group = (j->full && j->members > 1) ||
+                truthy(pb_fio_text_cmd_opt(c, j, "group_reporting"));
+    double nj = pb_fio_int_opt(pb_fio_text_cmd_opt(c, j, "numjobs"));
+    if (group)
+        j->job.rep = i;
+    else if (nj >= 1)
+        j->job.rep = i / (size_t)nj;
+    else if (r->has_cmd)
+        j->job.rep = i; /* the options are known: numjobs=1 */
+    else
+        j->job.rep = 0;
+}
+
+int pb_fio_text_is_ambiguous(const void *ctx, size_t i, size_t n)
+{
+    const struct ctx *c = ctx;
+    const struct job *j = &c->jobs[i];
+    (void)n;
+    return !j->full && !c->runs[j->job.run].has_cmd;
+}
+
+/* Each distinct key of l once, unless seen already. */
+struct each_st {
+    const struct jopts *o;
+    pb_fio_opt_fn fn;
+    void *arg;
+    const char **seen;
+    size_t nseen, cap;
+};
+
+static void each_key(struct each_st *e, const char *key)
+{
+    for (size_t i = 0; i < e->nseen; i++)
+        if (!strcmp(e->seen[i], key))
+            return;
+    PB_GROW(e->seen, e->cap, e->nseen + 1);
+    e->seen[e->nseen++] = key;
+    const char *v = opt(e->o, key);
+    if (v)
+        e->fn(e->arg, key, v);
+}
+
+void pb_fio_text_each(const void *src, pb_fio_opt_fn fn, void *arg)
+{
+    const struct pb_fio_text_src *s = src;
+    struct jopts o;
+    index_run(&s->c->runs[s->j->job.run]);
+    fill_opts(s->c, s->j, 1, &o);
+    struct each_st e = {&o, fn, arg, NULL, 0, 0};
+    static const char *const hdr[] = {"rw", "bs", "ioengine", "iodepth"};
+    for (size_t i = 0; o.hdr && i < 4; i++)
+        each_key(&e, hdr[i]);
+    for (size_t i = 0; o.sec && i < o.sec->n; i++)
+        each_key(&e, o.sec->kv[i].key);
+    for (size_t i = 0; o.global && i < o.global->n; i++)
+        each_key(&e, o.global->kv[i].key);
+    free(e.seen);
+}
+
+/* The header line i of run ctx, for pb_fio_group_names. */
+static const struct pb_fio_hdr *run_hdr(const void *ctx, size_t i)
+{
+    return &((const struct run *)ctx)->hdr[i];
+}
+
+void pb_fio_text_merged(struct ctx *c, struct job *j)
+{
+    if (!j->full || j->members <= 1 || !j->job.usable)
+        return;
+    struct run *r = &c->runs[j->job.run];
+    index_run(r);
+    struct pb_buf names = PB_BUF_INIT;
+    size_t n = pb_fio_group_names(run_hdr, r, r->nhdr, j->groupid, &names);
+    char why[160] = "";
+    if (n > 1) {
+        snprintf(why, sizeof(why), "its run lists %zu jobs in group %ld", n,
+                 j->groupid);
+    } else {
+        struct jopts o;
+        fill_opts(c, j, 1, &o);
+        const char *verify = pb_fio_text_cmd_opt(c, j, "verify");
+        if (o.hdr && !truthy(verify) &&
+            !pb_fio_merged_io(&j->job, o.hdr->rw, o.bs[0] ? o.bs : NULL, why,
+                              sizeof(why)))
+            why[0] = '\0';
+    }
+    if (why[0])
+        pb_fio_mark_merged(c->set, c->f, &j->job, j->groupid, j->members,
+                           n > 1 ? names.s : NULL, why, "block");
+    pb_buf_release(&names);
 }

@@ -254,6 +254,7 @@ static struct job *new_job(struct ctx *c, const char *name, long line)
     j->job.name = name;
     j->line = line;
     j->job.run = c->nruns - 1;
+    j->job.line = line;
     j->groupid = -1;
     pb_fio_stats_init(&j->job.st, 1);
     for (int i = 0; i < D_N; i++) {
@@ -319,6 +320,7 @@ static struct job *implied_job(struct scan *sc, int d)
         name = pb_arena_printf(&c->set->arena, "job%ld", c->jobcount + 1);
     j = new_job(c, name, sc->line);
     j->implied_idx = r->nimplied++;
+    pb_fio_text_rep(c, j);
     sc->job = j;
     return j;
 }
@@ -482,6 +484,7 @@ static void read_group(struct scan *sc)
     j->members = strtol(b, NULL, 10);
     grp_str(m, 4, b, sizeof(b));
     j->err = strtol(b, NULL, 10);
+    pb_fio_text_rep(c, j);
     if (grp(m, 5, &p, &n)) {
         /* "(file:x.c:399, func=td_io_queue, error=Inappropriate ...)" */
         const char *e = NULL;

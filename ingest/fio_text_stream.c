@@ -3,10 +3,12 @@
  * results stored in parts (docs/performance.md, "Streaming ingest", fio text).
  * The steps per job are fio_text.c's.
  *
- * What ties the jobs of a file together: a job's label depends on every
- * job of its name ("NAME run K" only for a name found in several runs),
- * each result carries the line of the first job of its label, a single
- * fio server's hostname makes every job that host's, and the device fact
+ * What ties the jobs of a file together: a job measured in several runs
+ * is folded into one result (fio_repeats.c, its values held until its
+ * last run), a run's jobs of several names on one target are labelled by
+ * the file, options that differ between the jobs name their tests, a
+ * single fio server's hostname makes every job that host's, and the
+ * device fact
  * comes from pasted command lines when any job names a file there, from
  * the "Disk stats" lines otherwise. What does not: the scanner only ever
  * changes the last job it made, and a run's header lines, command line
@@ -14,8 +16,8 @@
  *
  *   pass 1 scans every line; the scanner hands over the jobs it finished
  *     (all but the last) after each line, and they are counted and let
- *     go: the runs of each job name with the line of its first job in
- *     each run, the usable jobs, the disks and fio servers seen, the
+ *     go: the runs of each job name, each run's names and targets, the
+ *     options, the usable jobs, the disks and fio servers seen, the
  *     first fio version. A job the whole parse refuses (cut short), a
  *     line it cannot read or no usable job makes the file parse whole
  *     (the whole parse names the error).
@@ -43,22 +45,18 @@
 
 #define CHUNK_JOBS ((size_t)256) /* finished jobs held before a cut */
 
-/* A name's first job in one of its runs, in file order (pass 1). */
-struct first {
-    size_t name; /* index into names.v */
-    long line;
-};
-
 struct xstream {
     const char *path, *map;
     size_t len;
     struct pb_resultset *set;  /* the parts */
     struct pb_resultset *scan; /* the scanner's strings (c.set) */
     struct ctx c;
-    struct pb_sn_table names; /* job names: their runs */
-    struct first *firsts;     /* pass 1 */
-    size_t nfirsts, capfirsts;
-    struct pb_sn_table labels; /* pass 2: job label -> its first line */
+    struct pb_fio_file f; /* names measured more than once, targets,
+                             options that vary: pass 1; the fold: pass 2 */
+    struct pb_fio_inv *invs; /* per run: its targets' labels */
+    size_t ninvs, capinvs;
+    struct pb_fio_inv inv; /* pass 1: the names of the run being read */
+    size_t inv_run;
     /* pass 1's findings */
     size_t usable;  /* usable jobs */
     char *version;  /* the first fio version, or NULL */
@@ -69,7 +67,6 @@ struct xstream {
     struct pb_resultset *dev, *imp; /* facts gathered for the end */
     int named;
     double ran, asked;
-    long prev_line;
     size_t maxjobs;  /* finished jobs held before a cut */
     size_t nresults; /* results emitted */
     size_t since;    /* jobs finished since the last move of strings */
@@ -97,6 +94,7 @@ static void keep_kvl(struct pb_resultset *to, struct kvl *l)
 
 static void keep_run(struct pb_resultset *to, struct run *r)
 {
+    r->last_name = keep(to, r->last_name);
     keep_kvl(to, &r->global);
     for (size_t k = 0; k < r->nsec; k++) {
         r->sec[k].name = keep(to, r->sec[k].name);
@@ -204,6 +202,20 @@ static void shift_jobs(struct ctx *c, size_t k)
 
 /* ==== pass 1 ==== */
 
+/* The jobs of run t->inv_run (absolute) seen so far are all: how its
+ * targets are labelled is kept for pass 2. */
+static void run_done(struct xstream *t)
+{
+    if (!t->inv.nt)
+        return;
+    PB_GROW(t->invs, t->capinvs, t->inv_run + 1);
+    while (t->ninvs < t->inv_run)
+        memset(&t->invs[t->ninvs++], 0, sizeof(*t->invs));
+    pb_fio_inv_done(&t->inv);
+    t->invs[t->ninvs++] = t->inv;
+    memset(&t->inv, 0, sizeof(t->inv));
+}
+
 /* Count finished jobs [0, k) and let them go; PB_EINPUT when the whole
  * parse would refuse one. */
 static int count(struct xstream *t, size_t k)
@@ -214,14 +226,17 @@ static int count(struct xstream *t, size_t k)
         if (finished(c, j) != PB_OK)
             return PB_EINPUT;
         t->usable += j->job.usable != 0;
-        const char *nm = j->job.name;
-        struct pb_sn_name *e = pb_sn_count_run(&t->names, nm, strlen(nm),
-                                               t->run_base + j->job.run);
-        if (e) { /* a new run of the name: its first job */
-            PB_GROW(t->firsts, t->capfirsts, t->nfirsts + 1);
-            t->firsts[t->nfirsts].name = (size_t)(e - t->names.v);
-            t->firsts[t->nfirsts++].line = j->line;
+        size_t run = t->run_base + j->job.run;
+        if (run != t->inv_run) {
+            run_done(t);
+            t->inv_run = run;
         }
+        struct pb_fio_text_src src = {c, j};
+        pb_fio_inv_add(&t->inv, j->job.name, pb_fio_text_target(c, j),
+                       pb_fio_opts_sig(pb_fio_text_each, &src));
+        pb_fio_file_count(&t->f, j->job.name, pb_fio_meas(run, j->job.rep),
+                          NULL, pb_fio_text_target(c, j));
+        pb_fio_file_options(&t->f, pb_fio_text_each, &src);
     }
     shift_jobs(c, k);
     t->since += k;
@@ -261,23 +276,8 @@ static int plan(struct xstream *t)
     t->nprobe = c->nprobe;
     if (c->probe_host)
         t->probe_host = pb_xstrdup(c->probe_host);
-    /* each job label's first line, as set_lines finds it whole: the
-     * first job of a name in each of its runs ("NAME run K"), or of the
-     * name (one run); a label met twice keeps the first line */
-    for (size_t i = 0; i < t->nfirsts; i++) {
-        struct pb_sn_name *e = &t->names.v[t->firsts[i].name];
-        char *label = e->nruns > 1 ? pb_xasprintf("%s run %zu", e->s, ++e->k)
-                                   : pb_xstrdup(e->s);
-        struct pb_sn_name *l = pb_sn_get(&t->labels, label, strlen(label), 1);
-        if (!l->line || t->firsts[i].line < l->line)
-            l->line = t->firsts[i].line;
-        free(label);
-    }
-    for (size_t i = 0; i < t->names.n; i++)
-        t->names.v[i].k = 0;
-    free(t->firsts);
-    t->firsts = NULL;
-    t->nfirsts = t->capfirsts = 0;
+    run_done(t);
+    pb_fio_file_counted(&t->f, NULL, NULL);
     return 0;
 }
 
@@ -292,28 +292,22 @@ static int emit(struct xstream *t, size_t k)
         struct job *j = &c->jobs[i];
         if (finished(c, j) != PB_OK)
             return PB_EINPUT;
-        j->job.jobname = pb_sn_jobname(&t->names, t->set, j->job.name,
-                                       t->run_base + j->job.run);
-        if (!j->job.jobname)
+        size_t run = t->run_base + j->job.run;
+        if (!pb_sn_get(&t->f.names, j->job.name, strlen(j->job.name), 0))
             return PB_EINPUT; /* pass 1 read it otherwise */
+        j->job.jobname = j->job.name;
+        const char *tg = pb_fio_text_target(c, j);
+        pb_fio_file_job(&t->f, &j->job,
+                        run < t->ninvs && pb_fio_inv_base(&t->invs[run], tg),
+                        NULL, tg, pb_fio_meas(run, j->job.rep));
         if (t->nprobe == 1)
             j->job.host = t->probe_host;
     }
     size_t r0 = t->set->nresults;
     c->set = t->set; /* tests and configs go to the part */
-    pb_fio_text_finish(c, k);
-    pb_fio_emit_all(t->set, &c->jobs[0].job, sizeof(c->jobs[0]), k,
-                    pb_fio_text_is_clone, c);
+    pb_fio_text_emit(c, t->set, k);
     c->set = t->scan;
-    for (size_t r = r0; r < t->set->nresults; r++) {
-        struct pb_result *res = &t->set->results[r];
-        const char *job = res->job ? res->job : "";
-        struct pb_sn_name *l =
-            pb_sn_get(&t->labels, job, pb_fio_text_key_len(job), 0);
-        if (l)
-            t->prev_line = l->line;
-        res->line = t->prev_line;
-    }
+    pb_fio_file_take(&t->f); /* the held results: their values */
     t->nresults += t->set->nresults - r0;
     for (size_t i = 0; i < k; i++) {
         const struct job *j = &c->jobs[i];
@@ -399,6 +393,7 @@ static void rescan(struct xstream *t)
     c->set = t->scan;
     c->err = err;
     c->owner = t;
+    c->f = &t->f;
 }
 
 static int pass2(struct xstream *t)
@@ -416,11 +411,17 @@ static int pass2(struct xstream *t)
         pb_fio_copy_facts(set, t->probes);
     size_t part = pb_rs_stream_part(set);
     t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
+    pb_fio_file_setups(&t->f, t->map, pb_rs_context_len(set, t->len));
     int rc = pb_fio_text_scan(c, t->map, t->len);
     if (rc > 0)
         return PB_EINPUT; /* pass 1 read it (the whole parse says why) */
     if (rc == PB_OK)
         rc = step(t, 1, t->map + t->len);
+    if (rc == PB_OK) {
+        size_t r0 = set->nresults;
+        pb_fio_file_fold(&t->f, set);
+        t->nresults += set->nresults - r0;
+    }
     if (rc == PB_OK && t->nresults == 0)
         rc = PB_EINPUT; /* the whole parse names why */
     return rc;
@@ -458,8 +459,8 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     t.probes = pb_resultset_new();
     t.dev = pb_resultset_new();
     t.imp = pb_resultset_new();
-    pb_sn_init(&t.names);
-    pb_sn_init(&t.labels);
+    pb_fio_file_init(&t.f, path);
+    t.inv_run = (size_t)-1;
     size_t part = pb_rs_stream_part(set);
     t.movestep = part && part < CHUNK_JOBS ? part : CHUNK_JOBS;
     struct pb_err perr = {0};
@@ -467,6 +468,7 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     t.c.set = t.scan;
     t.c.err = &perr;
     t.c.owner = &t;
+    t.c.f = &t.f;
     int whole = plan(&t);
     if (!whole) {
         rc = pass2(&t);
@@ -481,9 +483,11 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     pb_resultset_free(t.probes);
     pb_resultset_free(t.dev);
     pb_resultset_free(t.imp);
-    pb_sn_release(&t.names);
-    pb_sn_release(&t.labels);
-    free(t.firsts);
+    pb_fio_file_release(&t.f);
+    pb_fio_inv_release(&t.inv);
+    for (size_t i = 0; i < t.ninvs; i++)
+        pb_fio_inv_release(&t.invs[i]);
+    free(t.invs);
     free(t.version);
     free(t.probe_host);
     if (whole)

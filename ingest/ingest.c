@@ -78,6 +78,11 @@ int pb_contains(const char *buf, size_t len, const char *needle)
 
 /* ==== options ==== */
 
+static int same_target(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
 static void apply_opts(struct pb_resultset *set, const char *buf,
                        size_t len, const struct pb_ingest_opts *opts)
 {
@@ -91,22 +96,45 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
         pb_ingest_companion(set);
     if (opts->label && set->nconfigs > 0) {
         /* Every config of the file becomes the one named by --label; the
-         * results follow, and dimensions are merged. */
+         * results follow, and dimensions are merged; but configs of fio
+         * jobs on different targets (dimension "target") stay apart. */
         const char *label = pb_rs_str(set, opts->label);
-        for (size_t i = 1; i < set->nconfigs; i++)
+        size_t *to = pb_xcalloc(set->nconfigs + 1, sizeof(*to));
+        size_t m = 0;
+        for (size_t i = 0; i < set->nconfigs; i++) {
+            const char *ti = pb_config_target(&set->configs[i]);
+            size_t k = 0;
+            while (k < m && !same_target(pb_config_target(&set->configs[k]), ti))
+                k++;
+            to[i] = k;
+            if (k == m) {
+                set->configs[m] = set->configs[i];
+                m++;
+                continue;
+            }
             for (size_t j = 0; j < set->configs[i].nparams; j++)
-                pb_rs_config_param_origin(set, 0,
+                pb_rs_config_param_origin(set, k,
                                           set->configs[i].params[j].key,
                                           set->configs[i].params[j].value,
                                           set->configs[i].params[j].origin);
-        for (size_t i = 1; i < set->nconfigs; i++)
             free(set->configs[i].params);
-        set->nconfigs = 1;
-        set->configs[0].label = label;
-        set->configs[0].label_is_name = 0;
+        }
+        set->nconfigs = m;
+        for (size_t i = 0; i < m; i++) {
+            set->configs[i].label = label;
+            set->configs[i].label_is_name = 0;
+            set->configs[i].label_auto = 0;
+        }
         set->config_ix.cap = 0; /* labels changed: rebuild the index */
         for (size_t i = 0; i < set->nresults; i++)
-            set->results[i].config = 0;
+            set->results[i].config = to[set->results[i].config];
+        free(to);
+        /* where the label came from (list configs): the option, or the
+         * plan of a poolbench run cell */
+        char *o = opts->set_origin ? pb_xasprintf("plan: %s", opts->set_origin)
+                                   : pb_xstrdup("--label");
+        pb_rs_fact(set, NULL, "label_origin", o);
+        free(o);
     } else if (opts->label) {
         pb_rs_config(set, opts->label);
     }
@@ -147,8 +175,14 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
         if (!p)
             return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
                               "unknown format '%s'", opts->format);
+        if ((p == &pb_parser_fio_log || p == &pb_parser_fio_hist_log) &&
+            pb_skip_ws(buf, buf + len) == buf + len &&
+            pb_ingest_empty_log(path, err))
+            return PB_ESKIP;
     } else {
         const char *q = pb_skip_ws(buf, buf + len);
+        if (q == buf + len && pb_ingest_empty_log(path, err))
+            return PB_ESKIP;
         if (q == buf + len)
             return pb_err_set(err, PB_EFORMAT, path, 0, 0,
                               len ? "file holds only white space"

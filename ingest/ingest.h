@@ -33,6 +33,9 @@ struct pb_config {
     const char *label;
     int label_is_name; /* a dataset/pool name, not a description: label
                           rules are not applied to it */
+    int label_auto;    /* the parser made the label up from the file name
+                          (fio jobs of several names on one target): a
+                          title replaces it as it replaces generic ones */
     struct pb_kv *params;
     size_t nparams, capparams;
 };
@@ -163,6 +166,14 @@ const char *pb_rs_str(struct pb_resultset *set, const char *s);
 
 /* Find or add a config by label; returns its index. */
 size_t pb_rs_config(struct pb_resultset *set, const char *label);
+/* Find or add the config of label whose dimension "target" is target
+ * (NULL: a config without one): fio jobs of one file on several targets
+ * are one config each. */
+size_t pb_rs_config_target(struct pb_resultset *set, const char *label,
+                           const char *target);
+/* c's dimension "target", or NULL: configs are keyed by label and
+ * target. */
+const char *pb_config_target(const struct pb_config *c);
 /* Set (replace) a config dimension read by the parser (origin NULL). */
 void pb_rs_config_param(struct pb_resultset *set, size_t config,
                         const char *key, const char *value);
@@ -436,6 +447,23 @@ int pb_ingest_generic_label(const char *label);
  * ' ' inside, lower case (but for key "label"), sizes for size-like keys
  * ("128k" -> "131072"). Returns a heap string; caller frees. */
 char *pb_ingest_norm_param(const char *key, const char *value);
+
+/* ==== fio test names (ingest/fio_ident.c; run/ names its cells so) ==== */
+
+/* key is a fio option the test name itself shows ("fio randread bs=4k
+ * iodepth=8 ...": rw, bs, iodepth, numjobs, rwmixread, fsync, direct and
+ * their aliases). */
+int pb_ingest_fio_name_shows(const char *key);
+/* Append " key=value" to a test name: an option that differs between
+ * the tests (cells, jobs) named together and the name does not show. */
+void pb_ingest_fio_name_extra(struct pb_buf *b, const char *key,
+                              const char *value);
+/* key is a fio option stored as a test parameter of its own, value
+ * normalised (pb_ingest_norm_param): every option but those the test's
+ * own code reads (rw, bs, iodepth, numjobs, size, runtime, ... stored
+ * as such) and those that do not change the workload (names, targets,
+ * output, logs). */
+int pb_ingest_fio_test_option(const char *key);
 
 /* ==== configuration sheets and companions (sheet.c) ==== */
 

@@ -44,6 +44,10 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
  * for streaming: the caller reads it as a buffer. (stream_set.c) */
 int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
                           struct pb_resultset **out, struct pb_err *err) PB_WUR;
+/* For parsers: how much of an input of len bytes the ingest options read
+ * for its context (pasted commands, title: pb_ingest_apply): all of it,
+ * or the head of a streamed source. (stream_set.c) */
+size_t pb_rs_context_len(const struct pb_resultset *set, size_t len);
 /* For parsers: the results a part holds (PB_STREAM_PART, or the test
  * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
  * (pb_ingest_stream_run), else 0: parse as a whole set. */
@@ -107,6 +111,16 @@ typedef void (*pb_pts_param_fn)(void *ctx, const char *key,
 void pb_pts_desc_params(const char *ident, const char *title,
                         const char *desc, pb_pts_param_fn fn, void *ctx);
 
+/* 1 when path, whose content is empty or white space, is named as fio
+ * names its logs (NAME_KIND[.N].log[.gz]): err is then PB_ESKIP with
+ * the note to print; 0 otherwise. (fio_log_link.c) */
+int pb_ingest_empty_log(const char *path, struct pb_err *err);
+
+/* The base name of path without its extension ("run3.json" -> "run3"),
+ * or (dir) the name of its folder, NULL when none; caller frees.
+ * (context.c) */
+char *pb_ingest_path_part(const char *path, int dir);
+
 /* ==== pasted shell commands (commands.c) ==== */
 
 struct pb_cmd_dim {
@@ -140,6 +154,10 @@ void pb_cmd_take_title(struct pb_cmd_notes *o, const char *s, size_t n,
 /* The epoch in force at line (1-based; 0 = end of input). */
 const struct pb_cmd_epoch *pb_cmd_epoch_at(const struct pb_cmd_notes *n,
                                            long line);
+
+/* cls[e] = the first epoch whose dimensions equal those of epoch e (one
+ * setup: the same dimensions in force); caller frees. (context.c) */
+size_t *pb_cmd_epoch_classes(const struct pb_cmd_notes *nt);
 
 /* ==== which label and dimensions a source's configurations get
  * (context.c) ==== */

@@ -158,18 +158,26 @@ static void ix_reserve(struct pb_rs_index *ix, const struct pb_resultset *set,
     }
 }
 
+const char *pb_config_target(const struct pb_config *c)
+{
+    for (size_t k = 0; k < c->nparams; k++)
+        if (!strcmp(c->params[k].key, "target"))
+            return c->params[k].value;
+    return NULL;
+}
+
 static int config_eq(const struct pb_resultset *set, size_t i, const char *a,
                      const char *b)
 {
-    (void)b;
-    return streq(set->configs[i].label, a);
+    return streq(set->configs[i].label, a) &&
+           streq(pb_config_target(&set->configs[i]), b);
 }
 
 static void config_key(const struct pb_resultset *set, size_t i,
                        const char **a, const char **b)
 {
     *a = set->configs[i].label;
-    *b = NULL;
+    *b = pb_config_target(&set->configs[i]);
 }
 
 static int test_eq(const struct pb_resultset *set, size_t i, const char *a,
@@ -200,16 +208,29 @@ static void fact_key(const struct pb_resultset *set, size_t i, const char **a,
 
 size_t pb_rs_config(struct pb_resultset *set, const char *label)
 {
+    return pb_rs_config_target(set, label, NULL);
+}
+
+static void kv_set(struct pb_resultset *set, struct pb_kv **kv, size_t *n,
+                   size_t *cap, const char *key, const char *value,
+                   const char *origin);
+
+size_t pb_rs_config_target(struct pb_resultset *set, const char *label,
+                           const char *target)
+{
     if (!label)
         label = "";
     ix_reserve(&set->config_ix, set, set->nconfigs, config_key);
-    size_t *slot = ix_find(&set->config_ix, set, label, NULL, config_eq);
+    size_t *slot = ix_find(&set->config_ix, set, label, target, config_eq);
     if (*slot)
         return *slot - 1;
     PB_GROW(set->configs, set->capconfigs, set->nconfigs + 1);
     struct pb_config *c = &set->configs[set->nconfigs];
     memset(c, 0, sizeof(*c));
     c->label = pb_rs_str(set, label);
+    if (target)
+        kv_set(set, &c->params, &c->nparams, &c->capparams, "target", target,
+               NULL);
     *slot = set->nconfigs + 1;
     return set->nconfigs++;
 }
@@ -248,6 +269,8 @@ void pb_rs_config_param_origin(struct pb_resultset *set, size_t config,
     char *v = pb_dim_norm(key, value, &vdevs);
     kv_set(set, &c->params, &c->nparams, &c->capparams, key, v, origin);
     free(v);
+    if (!strcmp(key, "target"))
+        set->config_ix.cap = 0; /* part of the key: rebuild the index */
     if (vdevs > 0) {
         /* "2x mirror": the count is a dimension of its own, unless one
          * was said */

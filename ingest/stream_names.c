@@ -83,18 +83,3 @@ struct pb_sn_name *pb_sn_count_run(struct pb_sn_table *t, const char *s,
     e->last1 = run;
     return e;
 }
-
-const char *pb_sn_jobname(struct pb_sn_table *t, struct pb_resultset *set,
-                          const char *name, size_t run)
-{
-    struct pb_sn_name *e = pb_sn_get(t, name, strlen(name), 0);
-    if (!e)
-        return NULL;
-    if (e->last2 != run) {
-        e->k++;
-        e->last2 = run;
-    }
-    return e->nruns > 1
-               ? pb_arena_printf(&set->arena, "%s run %zu", name, e->k)
-               : name;
-}

@@ -1,7 +1,8 @@
-/* A table of distinct names for the streamed parsers of fio terse and
- * fio text (docs/performance.md, "Streaming ingest"): pass 1 counts the runs a
- * job name occurs in, pass 2 numbers them ("NAME run K") as the whole
- * parse's pb_fio_name_runs does. Memory: the distinct names, never the
+/* A table of distinct names for the fio parsers, whole and streamed
+ * (docs/performance.md, "Streaming ingest"): pass 1 counts the runs
+ * (measurements) a job name occurs in, pass 2 counts those it has
+ * emitted, so that the repeats of a name are folded once its last run is
+ * read (ingest/fio_repeats.c). Memory: the distinct names, never the
  * records. Private to ingest/. */
 #ifndef PB_STREAM_NAMES_H
 #define PB_STREAM_NAMES_H
@@ -17,8 +18,9 @@ struct pb_sn_name {
     const char *s; /* in the table's arena */
     uint64_t hash;
     size_t nruns, last1; /* pass 1: runs of the name, the last one */
-    size_t k, last2;     /* pass 2: runs labelled so far, the last one */
-    long line;           /* free for the caller (fio text: a first line) */
+    size_t k, last2;     /* pass 2: runs emitted so far, the last one */
+    size_t data;         /* free for the caller (the fold of repeats: its
+                            groups' index + 1) */
 };
 
 struct pb_sn_table {
@@ -33,7 +35,7 @@ void pb_sn_init(struct pb_sn_table *t);
 void pb_sn_release(struct pb_sn_table *t);
 
 /* The entry of name s[0..n), added (counts 0, last1 and last2
- * PB_SN_NONE, line 0) when add is set; NULL when absent. Valid until the
+ * PB_SN_NONE, data 0) when add is set; NULL when absent. Valid until the
  * next entry is added. */
 struct pb_sn_name *pb_sn_get(struct pb_sn_table *t, const char *s, size_t n,
                              int add);
@@ -43,12 +45,5 @@ struct pb_sn_name *pb_sn_get(struct pb_sn_table *t, const char *s, size_t n,
  * before, else NULL. */
 struct pb_sn_name *pb_sn_count_run(struct pb_sn_table *t, const char *s,
                                    size_t n, size_t run);
-
-/* Pass 2: the job label of name `name` in run `run`, as
- * pb_fio_name_runs gives it ("NAME run K" for a name in several runs, K
- * counted in file order; else name itself), in set's arena; NULL when
- * pass 1 did not see the name. */
-const char *pb_sn_jobname(struct pb_sn_table *t, struct pb_resultset *set,
-                          const char *name, size_t run);
 
 #endif

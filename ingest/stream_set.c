@@ -310,6 +310,13 @@ static size_t head_len(const struct pb_rs_stream *st)
     return st->len < 65536 ? st->len : 65536;
 }
 
+size_t pb_rs_context_len(const struct pb_resultset *set, size_t len)
+{
+    if (!set || !set->stream)
+        return len;
+    return len < head_len(set->stream) ? len : head_len(set->stream);
+}
+
 int pb_rs_flush(struct pb_resultset *set, const char *done)
 {
     struct pb_rs_stream *st = set ? set->stream : NULL;

@@ -323,6 +323,10 @@ int pb_db_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
 /* Facts as (source id, host, key, value) in source and insertion order. */
 int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
                        struct pb_err *err) PB_WUR;
+/* Where the labels came from: (config id, a label_origin fact of a source
+ * with results in it), each pair once, ordered by config id and text. */
+int pb_db_label_origins(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                        struct pb_err *err) PB_WUR;
 
 /* A table's own order (model/ranked.c): the caller ranks configurations
  * and tests by id (< 0 leaves their rows out) and picks metrics by name. */

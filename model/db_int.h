@@ -72,6 +72,7 @@ enum db_stmt {
     S_REPORT_CONFIG_PARAMS,
     S_REPORT_TEST_PARAMS,
     S_REPORT_FACTS,
+    S_LABEL_ORIGINS,
     S_EACH_SAMPLE,
     /* latency distributions (hist.c) */
     S_HIST_INSERT,

@@ -166,6 +166,10 @@ const char *const pb_db_sql[S__COUNT] = {
                                "config_param ORDER BY config_id, key",
     [S_REPORT_TEST_PARAMS] =
         "SELECT test_id, key, value FROM test_param ORDER BY test_id, key",
+    [S_LABEL_ORIGINS] =
+        "SELECT DISTINCT r.config_id, f.value FROM fact f JOIN result r ON "
+        "r.source_id = f.source_id WHERE f.key = 'label_origin' AND f.host "
+        "IS NULL ORDER BY r.config_id, f.value",
     [S_HIST_INSERT] = "INSERT INTO latency_hist(result_id, kind, total, "
                       "nbins, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_SOURCE_RESULT_IDS] =

@@ -302,6 +302,12 @@ int pb_db_report_facts(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
     return each_triple(db, S_REPORT_FACTS, 4, cb, ctx, err);
 }
 
+int pb_db_label_origins(struct pb_db *db, pb_db_triple_cb cb, void *ctx,
+                        struct pb_err *err)
+{
+    return each_triple(db, S_LABEL_ORIGINS, 2, cb, ctx, err);
+}
+
 int pb_db_each_sample(struct pb_db *db, pb_db_sample_cb cb, void *ctx,
                       struct pb_err *err)
 {

@@ -10,14 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int in_list(const char *s, const char *const *list)
-{
-    for (size_t i = 0; list[i]; i++)
-        if (!strcmp(s, list[i]))
-            return 1;
-    return 0;
-}
-
 /* ==== cells ==== */
 
 void pb_run_cell_at(const struct pb_run_plan *p, size_t i,
@@ -217,12 +209,11 @@ static double fio_bs(const struct pb_run_plan *p, size_t combo,
     return b;
 }
 
+/* The options the fio test name shows itself (ingest's rule: a name is
+ * made the same way from a plan and from a file of many jobs). */
 static int named_key(const char *k)
 {
-    static const char *const keys[] = {
-        "rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs",
-        "rwmixread", "rwmixwrite", "fsync", "direct", "buffered", NULL};
-    return in_list(k, keys);
+    return pb_ingest_fio_name_shows(k);
 }
 
 void pb_run_fio_extra(const struct pb_run_plan *p, size_t combo,
@@ -231,8 +222,8 @@ void pb_run_fio_extra(const struct pb_run_plan *p, size_t combo,
     const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
     for (size_t a = 0; a < f->n; a++)
         if (f->ax[a].nvals > 1 && !named_key(f->ax[a].key))
-            pb_buf_printf(b, " %s=%s", f->ax[a].key,
-                          pb_run_axis_value(p, PB_RUN_FIO, combo, a));
+            pb_ingest_fio_name_extra(
+                b, f->ax[a].key, pb_run_axis_value(p, PB_RUN_FIO, combo, a));
 }
 
 void pb_run_fio_name(const struct pb_run_plan *p, size_t combo,
@@ -304,7 +295,12 @@ void pb_run_fio_params(const struct pb_run_plan *p, size_t combo,
                              pb_fmt_num(d, num, sizeof(num)));
     }
     for (size_t a = 0; a < f->n; a++) {
-        if (f->ax[a].nvals < 2 || named_key(f->ax[a].key))
+        /* the swept options the name adds; and without fio's output (a
+         * skipped cell) every option ingest stores from it, so that the
+         * cell's test is its siblings' test */
+        int swept = f->ax[a].nvals > 1 && !named_key(f->ax[a].key);
+        if (!swept &&
+            (extra_only || !pb_ingest_fio_test_option(f->ax[a].key)))
             continue;
         char *v = pb_ingest_norm_param(
             f->ax[a].key, pb_run_axis_value(p, PB_RUN_FIO, combo, a));

@@ -85,7 +85,7 @@ v=$(q "$db" "SELECT value FROM v_result WHERE config = 'host_1.2' AND
              metric = 'seq_out_block_bw'")
 [ "$v" = 81662976.0 ] || fail "host_1.2 seq_out_block_bw $v"
 # list configs shows the origin of each dimension, text and JSON
-grep -q '^1  *host_1.1  *30  *l2arc=no, layout=stripe, slog=no, vdevs=1  *l2arc, layout, slog, vdevs \[sheet: sheets/hosts.csv:4\]$' \
+grep -q '^1  *host_1.1  *30  *l2arc=no, layout=stripe, slog=no, vdevs=1  *l2arc, layout, slog, vdevs \[sheet: sheets/hosts.csv:4\]  *parser$' \
     "$tmp/s1.list" || fail "list configs text: $(head -2 "$tmp/s1.list")"
 # JSON: one object per config with a "dims" array of key, value, origin
 tr -d ' \n' <"$tmp/s1.json" >"$tmp/s1.flat"

@@ -41,7 +41,8 @@ db="$tmp/t.db"
 "$pb" ingest --db "$db" -q fio-3.33_three-jobs.json \
     fio-3.33_write_64k_fsync16.json fio-3.33_randread_4k_qd4_libaio.json ||
     fail ingest
-[ "$(counts)" = "3 81 5 5 5 $(q 'SELECT count(*) FROM fact')" ] ||
+# three configurations: the three-job file's (one target), two single jobs
+[ "$(counts)" = "3 81 3 3 5 $(q 'SELECT count(*) FROM fact')" ] ||
     fail "start: $(counts)"
 facts0=$(q 'SELECT count(*) FROM fact')
 
@@ -50,7 +51,7 @@ before=$(counts)
 "$pb" rm --db "$db" --dry-run fio-3.33_write_64k_fsync16.json >"$tmp/out" \
     2>"$tmp/err" || fail "rm --dry-run exit"
 [ "$(cat "$tmp/out")" = "would remove source 2 fio-3.33_write_64k_fsync16.json (fio-json): 13 results
-would remove configuration 4 'seqwrite-64k': left without results" ] ||
+would remove configuration 2 'seqwrite-64k': left without results" ] ||
     fail "dry-run out: $(cat "$tmp/out")"
 [ "$(cat "$tmp/err")" = "poolbench: rm: would remove 1 source, 13 results; 1 configuration left empty" ] ||
     fail "dry-run err: $(cat "$tmp/err")"
@@ -59,7 +60,7 @@ would remove configuration 4 'seqwrite-64k': left without results" ] ||
 # --- rm by path: the source, its results, facts, config and test go
 nf=$(q "SELECT count(*) FROM fact WHERE source_id = 2")
 "$pb" rm --db "$db" -q fio-3.33_write_64k_fsync16.json || fail "rm exit"
-[ "$(counts)" = "2 68 4 4 4 $((facts0 - nf))" ] || fail "after rm: $(counts)"
+[ "$(counts)" = "2 68 2 2 4 $((facts0 - nf))" ] || fail "after rm: $(counts)"
 clean "rm path"
 [ "$(q "SELECT count(*) FROM v_result WHERE config = 'seqwrite-64k'")" = 0 ] ||
     fail "seqwrite results left"
@@ -69,20 +70,23 @@ clean "rm path"
 [ "$(head -n 1 "$tmp/err")" = "poolbench: rm: no source 'fio-3.33_three-job.json'; did you mean 'fio-3.33_three-jobs.json'?" ] ||
     fail "rm unknown: $(cat "$tmp/err")"
 
-# --- rm --config: a source with results of other configs is refused
-"$pb" rm --db "$db" --config '^rw-4k' 2>"$tmp/err"
+# --- rm --config: a source with results of other configs is refused (the
+# two-target file: a configuration per target)
+"$pb" ingest --db "$db" -q fio-3.33_randread_two-targets.json || fail "ingest 2t"
+"$pb" rm --db "$db" --config '^rr-a' 2>"$tmp/err"
 [ $? -eq 2 ] || fail "rm --config mixed exit"
-grep -q "also has results of configurations '^rw-4k' does not match" "$tmp/err" ||
+grep -q "also has results of configurations '^rr-a' does not match" "$tmp/err" ||
     fail "rm --config mixed: $(cat "$tmp/err")"
+"$pb" rm --db "$db" -q fio-3.33_randread_two-targets.json || fail "rm 2t"
 "$pb" rm --db "$db" -q --config 'randread-4k' || fail "rm --config"
-[ "$(counts)" = "1 54 3 3 3 $(q 'SELECT count(*) FROM fact')" ] ||
+[ "$(counts)" = "1 54 1 1 3 $(q 'SELECT count(*) FROM fact')" ] ||
     fail "after rm --config: $(counts)"
 clean "rm config"
 
 # --- ingest --replace: the same file with a better label
 "$pb" ingest --db "$db" -q --label 'zfs mirror recordsize=16k' \
     fio-3.33_three-jobs.json
-[ "$(counts)" = "1 54 3 3 3 $(q 'SELECT count(*) FROM fact')" ] ||
+[ "$(counts)" = "1 54 1 1 3 $(q 'SELECT count(*) FROM fact')" ] ||
     fail "ingest again changed: $(counts)"
 "$pb" ingest --db "$db" --replace --label 'zfs mirror recordsize=16k' \
     fio-3.33_three-jobs.json >"$tmp/out" 2>&1 || fail "replace exit"

@@ -78,12 +78,20 @@ v() { # v JOB METRIC: value
     q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
 }
 [ "$(v j000102 write_iops)" = 1102.25 ] || fail "j000102 $(v j000102 write_iops)"
-# one test name per numjobs, each with psync and with sync jobs: 4 tests
+# one test per numjobs, each with psync and with sync jobs: 4 tests, the
+# ioengine in their names (it differs between the file's jobs)
 got=$(q "$db" "SELECT group_concat(t.name || ':' || p.value, ',') FROM
                (SELECT * FROM test ORDER BY id) t JOIN test_param p
                ON p.test_id = t.id AND p.key = 'ioengine'")
-[ "$got" = "fio randwrite bs=4k iodepth=1:psync,fio randwrite bs=4k iodepth=1:sync,fio randwrite bs=4k iodepth=1 numjobs=3:psync,fio randwrite bs=4k iodepth=1 numjobs=3:sync" ] ||
+[ "$got" = "fio randwrite bs=4k iodepth=1 ioengine=psync:psync,fio randwrite bs=4k iodepth=1 ioengine=sync:sync,fio randwrite bs=4k iodepth=1 numjobs=3 ioengine=psync:psync,fio randwrite bs=4k iodepth=1 numjobs=3 ioengine=sync:sync" ] ||
     fail "tests: '$got'"
+# the jobs on four disks: one configuration per target, labelled by the
+# file (many job names), the target a dimension
+got=$(q "$db" "SELECT group_concat(c.label || ':' || p.value, ',') FROM
+               (SELECT * FROM config ORDER BY id) c JOIN config_param p
+               ON p.config_id = c.id AND p.key = 'target'")
+[ "$got" = "g:/dev/sda,g:/dev/sdb,g:/dev/sdc,g:/dev/sdd" ] ||
+    fail "configs: '$got'"
 [ "$(q "$db" "SELECT DISTINCT p.value FROM result x JOIN job j
               ON j.id = x.job_id JOIN test_param p ON p.test_id = x.test_id
               AND p.key = 'ioengine' WHERE j.name = 'j000003'")" = sync ] ||
@@ -95,6 +103,7 @@ got=$(q "$db" "SELECT group_concat(t.name || ':' || p.value, ',') FROM
               AND metric = 'write_iops'")" = 36 ] || fail "clone count"
 got=$(q "$db" "SELECT key || '=' || value FROM fact ORDER BY rowid")
 want="fio_version=fio-3.33
+label_origin=file: fio jobs of several names on one target (g)
 device=/dev/sda, /dev/sdb, /dev/sdc, /dev/sdd
 flag.interrupted=line 149906: fio: terminating on signal 2; ran 0.002 s"
 [ "$got" = "$want" ] || fail "facts: '$got'"

@@ -5,13 +5,14 @@
 # database of the whole parse (bad ones: the same error, nothing stored),
 # also a job file pasted after a run without jobs and two fio servers
 # with generic job names (regress inputs);
-# 440 runs appended from the fixtures (40 of each) (job names recurring in later runs:
-# "NAME run K"; numjobs clones; a fio server's hostname; pasted command
-# lines naming files; fio's interrupt line) the same, to the byte of
-# `sqlite3 .dump`; a job cut short near its end stores nothing of it (one
-# line path:line: ..., exit 1, the other file stored); and 40 MB (18,000
-# runs) are ingested with peak RSS under 64 MB (not under ASan; parsed
-# whole: about 140 MB).
+# 480 runs appended from the fixtures (40 of each) (job names recurring in
+# later runs: repeats, folded into one result each of their values;
+# numjobs clones; a fio server's hostname; pasted command lines naming
+# files; a merged group_reporting block; fio's interrupt line) the same,
+# to the byte of `sqlite3 .dump`; a job cut short near its end stores
+# nothing of it (one line path:line: ..., exit 1, the other file stored);
+# and 40 MB (18,000 runs) are ingested with peak RSS under 64 MB (not
+# under ASan; parsed whole: about 140 MB).
 # usage: test_ingest_stream_text.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
 pb=$1 src=$2
@@ -56,28 +57,38 @@ with open(out, "w") as o:
 PYEOF
 }
 
-# -- 440 runs: the same database in parts (8,760 results)
-gen 440 "$tmp/g.txt"
+# -- 40 runs of each fixture: the same database in parts; the 40 runs of
+# a job are repeats, one result each (225 results, however many runs)
+nf=$(ls "$src"/fixtures/fio-text/*.txt | wc -l)
+gen $((40 * nf)) "$tmp/g.txt"
 stream_same "$tmp/g.txt" 1 40 16384
-stream_same_dump "$tmp/g.txt" "g.txt: fio-text, 8760 results"
+stream_same_dump "$tmp/g.txt" "g.txt: fio-text, 225 results"
 db="$tmp/s.db"
-v() { # v JOB METRIC: value
-    q "$db" "SELECT value FROM v_result WHERE job = '$1' AND metric = '$2'"
+v() { # v JOB METRIC: value and n
+    q "$db" "SELECT value || ' ' || samples FROM v_result WHERE job = '$1'
+        AND metric = '$2'"
 }
-# fio-3.33_randrw70_4k_qd8_libaio.txt (the 7th file, runs 7, 18, ...):
-# read IOPS 35350 (707 I/Os in 20 ms) in every one of its 40 runs
-[ "$(v 'mix7030 run 1' read_iops)" = 35350.0 ] ||
-    fail "mix7030 run 1: $(v 'mix7030 run 1' read_iops)"
-[ "$(v 'mix7030 run 40' write_iops)" = 15850.0 ] ||
-    fail "mix7030 run 40: $(v 'mix7030 run 40' write_iops)"
-[ "$(v mix7030 read_iops)" = "" ] || fail "mix7030 without run"
-[ "$(q "$db" "SELECT count(DISTINCT job) FROM v_result WHERE job LIKE 'mix7030 run %'")" = 40 ] ||
-    fail "mix7030: not 40 runs"
-# numjobs=2 without group_reporting: clones #0 and #1 and their aggregate
-[ "$(q "$db" "SELECT count(*) FROM v_result WHERE job IN ('rw8k run 7#0', 'rw8k run 7#1', 'rw8k run 7') AND metric = 'write_iops'")" = 3 ] ||
-    fail "rw8k run 7: clones"
+# fio-3.33_randrw70_4k_qd8_libaio.txt: read IOPS 35350 (707 I/Os in 20
+# ms) in every one of its 40 runs
+[ "$(v mix7030 read_iops)" = "35350.0 40" ] ||
+    fail "mix7030: $(v mix7030 read_iops)"
+[ "$(v mix7030 write_iops)" = "15850.0 40" ] ||
+    fail "mix7030: $(v mix7030 write_iops)"
+[ "$(q "$db" "SELECT count(*) FROM sample s JOIN result r ON r.id =
+    s.result_id JOIN job j ON j.id = r.job_id JOIN metric m ON m.id =
+    r.metric_id WHERE j.name = 'mix7030' AND m.name = 'read_iops' AND
+    s.value = 35350")" = 40 ] || fail "mix7030: not 40 samples"
+[ "$(v 'mix7030 run 1' read_iops)" = "" ] || fail "mix7030 run 1 stored"
+# numjobs=2 without group_reporting: clones #0 and #1 and their aggregate,
+# each folded over the 40 runs
+[ "$(q "$db" "SELECT group_concat(job || '=' || samples, ' ') FROM (SELECT
+    job, samples FROM v_result WHERE job IN ('rw8k#0', 'rw8k#1', 'rw8k') AND
+    metric = 'write_iops' ORDER BY job)")" = "rw8k=40 rw8k#0=40 rw8k#1=40" ] ||
+    fail "rw8k: clones"
+# label_origin: the file labels the runs of several job names; the first
+# file's title replaces that label (and the fact's value, in its place)
 got=$(q "$db" "SELECT key FROM fact ORDER BY rowid" | tr '\n' ' ')
-[ "$got" = "fio_version hostname device flag.interrupted label_origin " ] ||
+[ "$got" = "fio_version hostname label_origin flag.merged_group device flag.interrupted " ] ||
     fail "facts: '$got'"
 
 # -- a job cut short in the last run: nothing of the file, the other stored
@@ -99,7 +110,7 @@ esac
 if stream_rss_ok; then
     gen 18000 "$tmp/big.txt"
     db="$tmp/c.db"
-    stream_rss_bound "$tmp/big.txt" "$db" 65536 358366 \
+    stream_rss_bound "$tmp/big.txt" "$db" 65536 225 \
         "18,000 runs ($(($(stat -c %s "$tmp/big.txt") / 1048576)) MiB)"
 fi
 

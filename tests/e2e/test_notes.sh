@@ -42,7 +42,8 @@ want="ashift=9 atime=off dedup_class=no disks=2 disks_per_vdev=1 l2arc=no layout
     fail "write cache off + log: $(dims 'write cache off + log')"
 # exact values: ashift=9 read 4970 IOPS; the two ashift=12 notes are one
 # configuration with n=2 (2595 and 673); recordsize=2k has one run in one
-# note and three in the other (repeats inside a note folded into it)
+# note and three in the other, folded into one result: their mean, n=3,
+# the three values kept (issue 42)
 v=$(q "SELECT value FROM v_result WHERE config = 'ashift=9' AND metric = 'read_iops'")
 [ "$v" = 4970.0 ] || fail "ashift=9 read_iops $v"
 v=$(q "SELECT group_concat(value, ' ') FROM (SELECT value FROM v_result
@@ -50,7 +51,15 @@ v=$(q "SELECT group_concat(value, ' ') FROM (SELECT value FROM v_result
 [ "$v" = "673.0 2595.0" ] || fail "ashift=12 read_iops: $v"
 v=$(q "SELECT count(DISTINCT source_path) || ' ' || count(*) FROM v_result
     WHERE config = 'recordsize=2k' AND metric = 'read_iops'")
-[ "$v" = "2 4" ] || fail "recordsize=2k: sources and runs $v"
+[ "$v" = "2 2" ] || fail "recordsize=2k: sources and results $v"
+v=$(q "SELECT value || ' ' || samples FROM v_result WHERE config =
+    'recordsize=2k' AND metric = 'read_iops' AND samples = 3")
+[ "$v" = "2294.0 3" ] || fail "recordsize=2k: the three runs folded: $v"
+v=$(q "SELECT group_concat(value, ' ') FROM (SELECT s.value FROM sample s
+    JOIN result r ON r.id = s.result_id JOIN metric m ON m.id = r.metric_id
+    JOIN config c ON c.id = r.config_id WHERE c.label = 'recordsize=2k' AND
+    m.name = 'read_iops' ORDER BY s.seq)")
+[ "$v" = "2679.0 999.0 3204.0" ] || fail "recordsize=2k: samples $v"
 # the report sweeps ashift and recordsize
 "$pb" report --db "$db" -o "$tmp/rep" >/dev/null 2>"$tmp/rerr" ||
     fail "report: $(cat "$tmp/rerr")"

@@ -100,7 +100,10 @@ static void fix_three_jobs(void **state)
 {
     (void)state;
     struct pb_resultset *s = fixture("fio-3.33_three-jobs.json");
-    assert_int_equal(s->nconfigs, 3);
+    /* three jobs of one invocation on one target (directory=): tests of
+     * one configuration, labelled by the file (issue 42) */
+    assert_int_equal(s->nconfigs, 1);
+    assert_string_equal(s->configs[0].label, "fio-3.33_three-jobs");
     assert_int_equal(s->ntests, 3);
     assert_val(s, "seqread-128k", "read_bw", 466033777);
     assert_int_equal(th_count_prefix(s, "seqread-128k", "write_"), 0);
@@ -119,7 +122,7 @@ static void fix_three_jobs(void **state)
     assert_string_equal(th_param(t, "bs"), "4096");
     assert_string_equal(th_param(t, "bs_write"), "16384");
     assert_string_equal(th_param(t, "rwmixread"), "50");
-    assert_string_equal(config_of(s, "rw-4k-16k"), "rw-4k-16k");
+    assert_string_equal(config_of(s, "rw-4k-16k"), "fio-3.33_three-jobs");
     pb_resultset_free(s);
 }
 
@@ -332,6 +335,8 @@ static void corpus_fio_2_1_4(void **state)
     assert_string_equal(t->name, "fio write job=sequential_write");
     assert_string_equal(th_param(t, "rw"), "write");
     assert_null(th_param(t, "bs"));
+    /* five job names, no options (so no target) at all: they may be one
+     * workload on several targets, a configuration each */
     assert_int_equal(s->nconfigs, 5);
     pb_resultset_free(s);
 }
@@ -432,7 +437,9 @@ static void corpus_fio_3_28(void **state)
     (void)state;
     struct pb_resultset *s =
         corpus("fio-3.28_48-job-bs-qd-sweep_io_uring_whitepau.json");
-    assert_int_equal(s->nconfigs, 48);
+    /* 48 jobs on one device: 48 tests of one configuration */
+    assert_int_equal(s->nconfigs, 1);
+    assert_int_equal(s->ntests, 48);
     assert_val(s, "r_bs4k_qd1", "write_bw", 99511259);
     assert_val(s, "r_bs4k_qd4", "write_iops", 41286.292741);
     assert_val(s, "r_bs4k_qd1", "write_clat_p95", 33024);

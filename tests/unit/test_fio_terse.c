@@ -682,8 +682,12 @@ static void test_edits(void **state)
                              (int)(strstr(buf, ";vda;") - buf), buf);
     assert_int_equal(th_parse(TERSEP, "mem", two, strlen(two), &c, &err),
                      PB_OK);
-    assert_non_null(th_find(c, "mix7030 run 1", "read_iops"));
-    assert_non_null(th_find(c, "mix7030 run 2", "read_iops"));
+    /* repeats of one job: one result of two samples (issue 42) */
+    const struct pb_result *rr = th_find(c, "mix7030", "read_iops");
+    assert_non_null(rr);
+    assert_int_equal(rr->samples, 2);
+    assert_int_equal(rr->nsample, 2);
+    assert_null(th_find(c, "mix7030 run 1", "read_iops"));
     assert_null(th_find(c, "mix7030#0", "read_iops"));
     pb_resultset_free(c);
     free(two);

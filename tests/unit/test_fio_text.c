@@ -265,6 +265,16 @@ static void test_unified(void **state)
     pb_resultset_free(s);
 }
 
+/* The samples of result r of s as "a:b:c". */
+static void samples_of(const struct pb_resultset *s, const struct pb_result *r,
+                       double *out, size_t cap, size_t *n)
+{
+    const double *v;
+    *n = pb_rs_result_samples(s, r, &v);
+    for (size_t i = 0; i < *n && i < cap; i++)
+        out[i] = v[i];
+}
+
 static void test_appended(void **state)
 {
     (void)state;
@@ -272,14 +282,23 @@ static void test_appended(void **state)
         parse_ok(FX "fio-3.33_randread_2-runs-appended.txt");
     assert_int_equal(s->nconfigs, 1);
     assert_string_equal(s->configs[0].label, "TEST");
-    assert_string_equal(th_test_of(s, "TEST run 1")->name,
+    assert_string_equal(th_test_of(s, "TEST")->name,
                         "fio randread bs=4k iodepth=2");
-    assert_string_equal(th_test_of(s, "TEST run 2")->name,
-                        "fio randread bs=4k iodepth=2");
-    assert_null(th_find(s, "TEST", "read_iops"));
-    /* run 1: 512 ios in 18 msec; run 2: 19 msec */
-    assert_near(th_val(s, "TEST run 1", "read_iops"), 512000.0 / 18, 1e-9);
-    assert_near(th_val(s, "TEST run 2", "read_iops"), 512000.0 / 19, 1e-9);
+    assert_null(th_find(s, "TEST run 1", "read_iops"));
+    /* two runs of one job are repeats: one result, their mean, n = 2, the
+     * values kept (issue 42); run 1: 512 ios in 18 msec; run 2: 19 msec */
+    const struct pb_result *r = th_find(s, "TEST", "read_iops");
+    assert_non_null(r);
+    assert_near(r->value, (512000.0 / 18 + 512000.0 / 19) / 2, 1e-9);
+    assert_int_equal(r->samples, 2);
+    assert_true(r->has_stderr);
+    assert_near(r->stderr_, (512000.0 / 18 - 512000.0 / 19) / 2, 1e-9);
+    double v[4];
+    size_t n;
+    samples_of(s, r, v, 4, &n);
+    assert_int_equal(n, 2);
+    assert_near(v[0], 512000.0 / 18, 1e-9);
+    assert_near(v[1], 512000.0 / 19, 1e-9);
     pb_resultset_free(s);
 }
 
@@ -289,26 +308,38 @@ static void test_notes(void **state)
     struct pb_resultset *s =
         parse_ok(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt");
     assert_null(s->tool_version);
-    const char *t = "fio randread bs=4k iodepth=8 direct=1";
-    assert_string_equal(th_test_of(s, "randread-4k run 1")->name, t);
-    assert_string_equal(th_test_of(s, "randread-4k run 2")->name, t);
+    /* ioengine differs between the note's jobs (seqw gives none): named */
+    const char *t = "fio randread bs=4k iodepth=8 direct=1 ioengine=libaio";
+    assert_string_equal(th_test_of(s, "randread-4k")->name, t);
     assert_string_equal(param(s, t, "size"), "4194304");
     assert_string_equal(param(s, t, "ioengine"), "libaio");
     assert_string_equal(param(s, t, "direct"), "1");
-    /* read: IOPS=64.0k, BW=250MiB/s (262MB/s)(4096KiB/16msec) */
-    assert_near(th_val(s, "randread-4k run 1", "read_iops"), 64000, 1e-9);
-    assert_near(th_val(s, "randread-4k run 1", "read_bw"), 250.0 * 1048576, 0);
-    assert_near(th_val(s, "randread-4k run 1", "read_bytes"), 4096.0 * 1024, 0);
-    assert_near(th_val(s, "randread-4k run 1", "read_runtime"), 16e6, 0);
-    assert_near(th_val(s, "randread-4k run 1", "read_clat_mean"), 115430, 1e-9);
-    assert_near(th_val(s, "randread-4k run 1", "read_clat_max"), 606000, 0);
-    assert_near(th_val(s, "randread-4k run 1", "read_clat_p95"), 169000, 0);
-    assert_near(th_val(s, "randread-4k run 1", "read_clat_p99.9"), 603000, 0);
-    assert_near(th_val(s, "randread-4k run 2", "read_iops"), 73100, 1e-9);
-    assert_near(th_val(s, "randread-4k run 2", "read_bw"), 286.0 * 1048576, 0);
-    assert_null(th_find(s, "randread-4k run 2", "read_clat_mean"));
+    /* the same command twice: repeats. read: IOPS=64.0k, BW=250MiB/s
+     * (262MB/s)(4096KiB/16msec), then IOPS=73.1k, BW=286MiB/s */
+    const struct pb_result *r = th_find(s, "randread-4k", "read_iops");
+    assert_near(r->value, (64000 + 73100) / 2.0, 1e-9);
+    assert_int_equal(r->samples, 2);
+    double v[4];
+    size_t n;
+    samples_of(s, r, v, 4, &n);
+    assert_int_equal(n, 2);
+    assert_near(v[0], 64000, 1e-9);
+    assert_near(v[1], 73100, 1e-9);
+    r = th_find(s, "randread-4k", "read_bw");
+    samples_of(s, r, v, 4, &n);
+    assert_near(v[0], 250.0 * 1048576, 0);
+    assert_near(v[1], 286.0 * 1048576, 0);
+    assert_near(th_val(s, "randread-4k", "read_bytes"), 4096.0 * 1024, 0);
+    assert_near(th_val(s, "randread-4k", "read_runtime"), 15e6, 0);
+    /* what only the first paste shows comes from it alone */
+    r = th_find(s, "randread-4k", "read_clat_mean");
+    assert_near(r->value, 115430, 1e-9);
+    assert_int_equal(r->nsample, 0);
+    assert_near(th_val(s, "randread-4k", "read_clat_max"), 606000, 0);
+    assert_near(th_val(s, "randread-4k", "read_clat_p95"), 169000, 0);
+    assert_near(th_val(s, "randread-4k", "read_clat_p99.9"), 603000, 0);
     /* "--rw randrw --rwmixread 70 --bs 16k \" continued on the next line */
-    t = "fio randrw bs=16k iodepth=4 rwmixread=70 direct=1";
+    t = "fio randrw bs=16k iodepth=4 rwmixread=70 direct=1 ioengine=libaio";
     assert_string_equal(th_test_of(s, "mixed")->name, t);
     assert_near(th_val(s, "mixed", "read_iops"), 10200, 1e-9);
     assert_near(th_val(s, "mixed", "read_bw"), 160.0 * 1048576, 0);
@@ -502,30 +533,45 @@ static void test_corpus_appended(void **state)
     assert_int_equal(s->ntests, 1);
     assert_string_equal(s->tests[0].name,
                         "fio randread bs=4k iodepth=1 numjobs=32");
-    for (int k = 1; k <= 8; k++) {
-        char job[32];
-        snprintf(job, sizeof(job), "TEST run %d", k);
-        assert_non_null(th_find(s, job, "read_iops"));
-    }
-    assert_null(th_find(s, "TEST run 9", "read_iops"));
+    /* eight runs of one command appended (tee -a): repeats, one result
+     * per metric holding the eight values in run order (issue 42) */
+    assert_null(th_find(s, "TEST run 1", "read_iops"));
+    double v[16];
+    size_t n;
+    const struct pb_result *r = th_find(s, "TEST", "read_iops");
+    samples_of(s, r, v, 16, &n);
+    assert_int_equal(n, 8);
+    assert_int_equal(r->samples, 8);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    assert_near(r->value, sum / 8, 1e-6);
     /* run 1: IOPS=79.6k ... (18.2GiB/60001msec), issued 4776928 */
-    assert_near(th_val(s, "TEST run 1", "read_iops"), 4776928e3 / 60001, 1e-6);
-    assert_near(th_val(s, "TEST run 1", "read_bytes"), 4776928.0 * 4096, 0);
-    assert_near(th_val(s, "TEST run 1", "read_bw"),
-                floor(4776928.0 * 4096 * 1000 / 60001), 0);
-    assert_near(th_val(s, "TEST run 1", "read_slat_mean"), 22716.13, 1e-9);
-    assert_near(th_val(s, "TEST run 1", "read_clat_max"), 12699e3, 0);
-    assert_near(th_val(s, "TEST run 1", "read_clat_p99"), 1004e3, 0);
+    assert_near(v[0], 4776928e3 / 60001, 1e-6);
+    samples_of(s, th_find(s, "TEST", "read_bytes"), v, 16, &n);
+    assert_near(v[0], 4776928.0 * 4096, 0);
+    samples_of(s, th_find(s, "TEST", "read_bw"), v, 16, &n);
+    assert_near(v[0], floor(4776928.0 * 4096 * 1000 / 60001), 0);
+    samples_of(s, th_find(s, "TEST", "read_slat_mean"), v, 16, &n);
+    assert_near(v[0], 22716.13, 1e-9);
+    samples_of(s, th_find(s, "TEST", "read_clat_max"), v, 16, &n);
+    assert_near(v[0], 12699e3, 0);
+    assert_near(v[7], 17614e3, 0);
+    samples_of(s, th_find(s, "TEST", "read_clat_p99"), v, 16, &n);
+    assert_near(v[0], 1004e3, 0);
     /* run 4: IOPS=8979 (2105MiB/60024msec), issued 538965 */
-    assert_near(th_val(s, "TEST run 4", "read_iops"), 538965e3 / 60024, 1e-6);
-    assert_near(th_val(s, "TEST run 4", "read_runtime"), 60024e6, 0);
-    assert_near(th_val(s, "TEST run 4", "read_clat_mean"), 197278.93, 1e-9);
-    assert_near(th_val(s, "TEST run 4", "sys_cpu"), 2.18, 1e-12);
-    /* run 8 */
-    assert_near(th_val(s, "TEST run 8", "read_iops"), 4800650e3 / 60001, 1e-6);
-    assert_near(th_val(s, "TEST run 8", "read_clat_mean"), 370113.46, 1e-9);
-    assert_near(th_val(s, "TEST run 8", "read_clat_max"), 17614e3, 0);
-    assert_near(th_val(s, "TEST run 8", "usr_cpu"), 0.34, 1e-12);
+    samples_of(s, th_find(s, "TEST", "read_iops"), v, 16, &n);
+    assert_near(v[3], 538965e3 / 60024, 1e-6);
+    assert_near(v[7], 4800650e3 / 60001, 1e-6); /* run 8 */
+    samples_of(s, th_find(s, "TEST", "read_runtime"), v, 16, &n);
+    assert_near(v[3], 60024e6, 0);
+    samples_of(s, th_find(s, "TEST", "read_clat_mean"), v, 16, &n);
+    assert_near(v[3], 197278.93, 1e-9);
+    assert_near(v[7], 370113.46, 1e-9);
+    samples_of(s, th_find(s, "TEST", "sys_cpu"), v, 16, &n);
+    assert_near(v[3], 2.18, 1e-12);
+    samples_of(s, th_find(s, "TEST", "usr_cpu"), v, 16, &n);
+    assert_near(v[7], 0.34, 1e-12);
     pb_resultset_free(s);
 }
 

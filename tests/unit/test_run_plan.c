@@ -100,7 +100,8 @@ static void test_fio_names(void **state)
         "[plan]\nvdevs = file:/tmp/pb-unit-none/d0.img:1G\n"
         "[fio]\nrw = read, randrw\nbs = 16k\niodepth = 32\nnumjobs = 8\n"
         "rwmixwrite = 30\nfsync = 1\ndirect = 1\nsize = 1g\n"
-        "buffer_compress_percentage = 0, 75\n");
+        "buffer_compress_percentage = 0, 75\ntime_based = 1\n"
+        "random_distribution = zipf:1.2\nramp_time = 2\n");
     assert_string_equal(pb_run_plan_name(p), "t");
     assert_int_equal(pb_run_plan_ncells(p), 4);
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
@@ -118,10 +119,15 @@ static void test_fio_names(void **state)
     struct pb_resultset *set = pb_resultset_new();
     size_t t = pb_rs_test(set, pb_buf_str(&test), "fio");
     pb_run_fio_params(p, 3, set, t, 0);
+    /* and, as ingest stores them from fio's output (a skipped cell has
+     * none: its test is still its siblings'), every other option of the
+     * workload (issue 42) */
     static const char *const want[][2] = {
         {"rw", "randrw"},     {"bs", "16384"},   {"iodepth", "32"},
         {"numjobs", "8"},     {"direct", "1"},   {"fsync", "1"},
-        {"size", "1073741824"}, {"buffer_compress_percentage", "75"}};
+        {"size", "1073741824"}, {"buffer_compress_percentage", "75"},
+        {"time_based", "1"},  {"random_distribution", "zipf:1.2"},
+        {"ramp_time", "2"}};
     assert_int_equal(set->tests[t].nparams, sizeof(want) / sizeof(want[0]));
     for (size_t i = 0; i < set->tests[t].nparams; i++) {
         assert_string_equal(set->tests[t].params[i].key, want[i][0]);
