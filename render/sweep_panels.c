@@ -561,7 +561,8 @@ void rp_sw_panels(struct sw_metric *m, struct rp_sweeps *out, size_t x,
     if (sw.npanels) {
         count_configs(&w);
         rank_d = d;
-        qsort(sw.left, sw.nleft, sizeof(*sw.left), by_reason);
+        if (sw.nleft)
+            qsort(sw.left, sw.nleft, sizeof(*sw.left), by_reason);
         PB_GROW(out->v, out->cap, out->n + 1);
         out->v[out->n++] = sw;
     } else {
