@@ -198,6 +198,14 @@ int pb_run_value_fits(const char *spec, const char *v)
     return 0;
 }
 
+int pb_run_caps_lacks(const struct pb_run_caps *c, const char *key)
+{
+    for (size_t i = 0; i < c->nds; i++)
+        if (!strcmp(c->ds[i].name, key))
+            return 0;
+    return c->nds > 0;
+}
+
 const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
                               const char *key, const char *value, char *buf,
                               size_t len)

@@ -228,6 +228,8 @@ static void fio_common(struct run *r, const struct pb_run_cell *c,
         pb_run_argv_addf(
             a, "--%s=%s", f->ax[i].key,
             pb_run_axis_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], i));
+    if (pb_run_sync_emulated(r->p, c, r->z.no_sync))
+        pb_run_argv_add(a, "--sync=1");
 }
 
 /* Lay the data out before measuring, with the plan's buffer contents (so

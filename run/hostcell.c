@@ -197,6 +197,8 @@ static int write_job(struct run *r, struct pb_run_hostrun *h,
         pb_buf_printf(
             &b, "%s=%s\n", f->ax[i].key,
             pb_run_axis_value(r->p, PB_RUN_FIO, c->combo[PB_RUN_FIO], i));
+    if (pb_run_sync_emulated(r->p, c, h->z.no_sync))
+        pb_buf_puts(&b, "sync=1\n");
     pb_buf_puts(&b, "group_reporting=1\n");
     int rc = 0;
     if (r->x.dry_run) {

@@ -54,6 +54,10 @@ const char *pb_run_prop_check(const struct pb_run_prop *t, size_t n,
 
 void pb_run_caps_release(struct pb_run_caps *c);
 
+/* Does the ZFS of c lack the dataset property key? 0 when it has it or
+ * its table is unknown. */
+int pb_run_caps_lacks(const struct pb_run_caps *c, const char *key);
+
 /* A size to read, not to parse: "2.2G", "512M", "90.5M" (binary units),
  * written into buf. */
 const char *pb_run_approx_size(double b, char *buf, size_t n);

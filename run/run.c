@@ -320,6 +320,7 @@ int pb_run_execute(const struct pb_run_plan *plan,
     if (plan->hosts.remote && pb_run_hosts_probe(r, err) != 0)
         goto done;
     r->z.loop_cache = !r->caps.file_cache;
+    r->z.no_sync = pb_run_caps_lacks(&r->caps, "sync");
     if (pb_run_preflight(plan, &r->caps, &r->x, !opts->caps_dir, &r->pre,
                          err) != PB_OK)
         goto done;

@@ -361,6 +361,9 @@ struct pb_run_zfs {
     char gone_why[256]; /* ... and what `zpool list` said */
     int loop_cache;    /* file cache vdevs go through loop devices (this
                           ZFS refuses files there) */
+    int no_sync;       /* this ZFS has no `sync` property (zfs-fuse): a
+                          dataset's sync is left out of `zfs create` and
+                          sync=always comes from fio sync=1 */
     FILE *manifest;    /* DIR/manifest.tsv; NULL in a dry run */
     struct pb_run_vdev **files; /* sparse files this run created */
     size_t nfiles, capfiles;
@@ -370,6 +373,13 @@ struct pb_run_zfs {
  * device path of the zvol. Heap strings. */
 char *pb_run_ds_name(const struct pb_run_plan *p);
 char *pb_run_zvol_dev(const struct pb_run_plan *p);
+
+/* Does cell c's dataset ask for sync=always on a ZFS without the `sync`
+ * property (no_sync: zfs-fuse)? Then fio's sync=1 (O_SYNC: every write
+ * through the ZIL, as sync=always makes it) stands in for it, unless the
+ * plan's [fio] sets sync itself. 1 yes, 0 no. */
+int pb_run_sync_emulated(const struct pb_run_plan *p,
+                         const struct pb_run_cell *c, int no_sync);
 
 /* Why this cell cannot run on impl, known before running anything
  * (compression=lz4 on zfs-fuse, ...), or NULL: what the preflight

@@ -519,6 +519,8 @@ int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
     for (size_t i = 0; i < ds->n; i++) {
         if (p->zvol && !strcmp(ds->ax[i].key, "size"))
             continue;
+        if (z->no_sync && !strcmp(ds->ax[i].key, "sync"))
+            continue; /* fio sync=1 stands in (pb_run_sync_emulated) */
         pb_run_argv_add(&a, "-o");
         pb_run_argv_addf(&a, "%s=%s", ds->ax[i].key,
                          pb_run_axis_value(p, PB_RUN_DATA, dc, i));

@@ -78,6 +78,21 @@ const char *pb_run_impl_name(enum pb_run_impl impl)
 
 /* ==== what cannot run ==== */
 
+int pb_run_sync_emulated(const struct pb_run_plan *p,
+                         const struct pb_run_cell *c, int no_sync)
+{
+    if (!no_sync)
+        return 0;
+    const char *v = pb_run_value(p, PB_RUN_DATA, c->combo[PB_RUN_DATA], "sync");
+    if (!v || strcmp(v, "always"))
+        return 0;
+    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
+    for (size_t a = 0; a < f->n; a++)
+        if (!strcmp(f->ax[a].key, "sync"))
+            return 0;
+    return 1;
+}
+
 const char *pb_run_static_skip(const struct pb_run_plan *p,
                                const struct pb_run_cell *c,
                                enum pb_run_impl impl, char *buf, size_t n)

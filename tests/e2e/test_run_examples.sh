@@ -1,8 +1,8 @@
 #!/bin/sh
 # e2e (root, real ZFS; RUN_SERIAL, about seven minutes on zfs-fuse): the
 # shipped studies run whole at --time-scale 0.05. ashift-recordsize.ini:
-# every cell runs (synchronous writes through fio sync=1 where the ZFS has
-# no `sync` property, recorded as the fact zfs_sync) and the report shows
+# every cell runs (the dataset's sync=always; fio sync=1 in its place where
+# the ZFS has no `sync` property, recorded as the fact zfs_sync) and the report shows
 # the ashift x recordsize sweep. layouts.ini: every cell runs, the cache
 # cells on a loop device where the ZFS refuses a file as a cache device,
 # and the report shows the sweep per layout. volblocksize.ini: its
@@ -99,14 +99,21 @@ n=$(q "SELECT count(DISTINCT config) FROM v_result WHERE metric = 'write_iops' A
 [ "$n" = 12 ] || fail "ashift: $n configs with write_iops, want 12"
 n=$(q "SELECT count(*) FROM config_param p JOIN config c ON c.id = p.config_id WHERE p.key = 'ashift' AND p.value = '14'")
 [ "$n" -ge 3 ] || fail "ashift: $n configs with ashift=14, want 3"
-grep -q -- "--sync=1 --end_fsync=1 --size=3m --runtime=2 " "$out/commands.log" ||
-    fail "ashift: fio not scaled or without sync=1/end_fsync=1"
+grep -q -- "--end_fsync=1 --size=3m --runtime=2 " "$out/commands.log" ||
+    fail "ashift: fio not scaled or without end_fsync=1"
 if [ $fuse = 1 ]; then
+    grep -q -- "--time_based=1 --sync=1 " "$out/commands.log" ||
+        fail "ashift: fio without sync=1 in place of sync=always"
+    grep -q "zfs create .*sync=" "$out/commands.log" &&
+        fail "ashift: sync= given to zfs-fuse's zfs create"
     v=$(q "SELECT value FROM fact WHERE key = 'zfs_sync' LIMIT 1")
     case $v in
-    "zfs-fuse (pool version "*") has no sync property: synchronous writes come from fio sync=1 (O_SYNC), not from the dataset") ;;
+    "zfs-fuse (pool version "*") has no sync property: the dataset's sync=always comes from fio sync=1 (O_SYNC: every write through the ZIL), unless [fio] sets sync itself; sync=standard is left out") ;;
     *) fail "ashift: fact zfs_sync is '$v'" ;;
     esac
+else
+    grep -q "zfs create .*-o sync=always" "$out/commands.log" ||
+        fail "ashift: the dataset is not made with sync=always"
 fi
 v=$(q "SELECT value FROM fact WHERE key = 'run_time_scale' LIMIT 1")
 [ "$v" = "0.05 (fio runtimes, sizes and repeats scaled down: a smoke run)" ] ||

@@ -314,7 +314,7 @@ static void test_preflight_sync(void **state)
 {
     (void)state;
     char *text = pb_xasprintf(ashift_plan,
-                              "sync = always\nprimarycache = none\n", "16m");
+                              "sync = disabled\nprimarycache = none\n", "16m");
     struct pb_run_plan *p = plan_of(text);
     struct pb_run_caps fuse, ozfs;
     probe(FUSE, PB_RUN_IMPL_ZFS_FUSE, &fuse);
@@ -322,13 +322,14 @@ static void test_preflight_sync(void **state)
     struct pb_run_exec x = {0};
     struct pb_run_pre pre;
     struct pb_err err = {0};
-    /* zfs-fuse: refused at the line of `sync` */
+    /* zfs-fuse: refused at the line of `sync` (sync=always runs there
+     * with fio sync=1 in its place: test_sync_fallback) */
     assert_int_equal(pb_run_preflight(p, &fuse, &x, 0, &pre, &err),
                      PB_EUSAGE);
     assert_string_equal(err.path, "/plans/p.ini");
     assert_int_equal(err.line, 8);
     assert_string_equal(err.msg,
-                        "sync=always: zfs-fuse (pool version 23) has no "
+                        "sync=disabled: zfs-fuse (pool version 23) has no "
                         "property 'sync' (or [plan] on_unsupported = "
                         "skip)");
     pb_run_pre_release(&pre);
@@ -463,6 +464,69 @@ static void test_plan_facts(void **state)
                                              sizeof(why)),
                      0);
     assert_string_equal(why, "");
+}
+
+/* A dataset's sync=always on a ZFS without the `sync` property: the
+ * preflight lets it run (sync=disabled cannot be had and is left), fio
+ * sync=1 stands in (not when [fio] sets sync itself, not on OpenZFS), and
+ * the fact zfs_sync says so. */
+static void test_sync_fallback(void **state)
+{
+    (void)state;
+    struct pb_run_plan *p = plan_of("[plan]\nvdevs = file:/nonexistent/f."
+                                    "img:1G\n[dataset]\nsync = always, "
+                                    "standard\n[fio]\nrw = randwrite\n"
+                                    "size = 64m\nruntime = 30\n");
+    struct pb_run_caps fuse, ozfs;
+    probe(FUSE, PB_RUN_IMPL_ZFS_FUSE, &fuse);
+    probe(OZFS, PB_RUN_IMPL_OPENZFS, &ozfs);
+    assert_int_equal(pb_run_caps_lacks(&fuse, "sync"), 1);
+    assert_int_equal(pb_run_caps_lacks(&ozfs, "sync"), 0);
+    assert_int_equal(pb_run_caps_lacks(&fuse, "recordsize"), 0);
+    struct pb_run_cell c0, c1;
+    pb_run_cell_at(p, 0, &c0);
+    pb_run_cell_at(p, 1, &c1);
+    assert_int_equal(pb_run_sync_emulated(p, &c0, 1), 1);  /* always */
+    assert_int_equal(pb_run_sync_emulated(p, &c1, 1), 0);  /* standard */
+    assert_int_equal(pb_run_sync_emulated(p, &c0, 0), 0);  /* OpenZFS */
+    struct pb_run_exec x = {.dry_run = 1};
+    struct pb_run_pre pre;
+    struct pb_err err = {0};
+    assert_int_equal(pb_run_preflight(p, &fuse, &x, 0, &pre, &err), PB_OK);
+    assert_null(pre.why[PB_RUN_DATA] ? pre.why[PB_RUN_DATA][0] : NULL);
+    assert_null(pre.why[PB_RUN_DATA] ? pre.why[PB_RUN_DATA][1] : NULL);
+    pb_run_pre_release(&pre);
+    struct pb_resultset *set = pb_resultset_new();
+    pb_run_plan_facts(p, &fuse, set);
+    assert_int_equal(set->nfacts, 1);
+    assert_string_equal(set->facts[0].key, "zfs_sync");
+    assert_string_equal(set->facts[0].value,
+                        "zfs-fuse (pool version 23) has no sync property: "
+                        "the dataset's sync=always comes from fio sync=1 "
+                        "(O_SYNC: every write through the ZIL), unless "
+                        "[fio] sets sync itself; sync=standard is left out");
+    pb_resultset_free(set);
+    pb_run_plan_free(p);
+    /* [fio] sync given: the plan's own value, no second sync= */
+    p = plan_of("[plan]\nvdevs = file:/nonexistent/f.img:1G\n[dataset]\n"
+                "sync = always\n[fio]\nsync = 0\nsize = 64m\n");
+    pb_run_cell_at(p, 0, &c0);
+    assert_int_equal(pb_run_sync_emulated(p, &c0, 1), 0);
+    pb_run_plan_free(p);
+    /* sync=disabled cannot be had without the property: skipped */
+    p = plan_of("[plan]\nvdevs = file:/nonexistent/f.img:1G\n"
+                "on_unsupported = skip\n[dataset]\nsync = disabled\n"
+                "[fio]\nsize = 64m\n");
+    assert_int_equal(pb_run_preflight(p, &fuse, &x, 0, &pre, &err), PB_OK);
+    assert_non_null(pre.why[PB_RUN_DATA]);
+    assert_non_null(pre.why[PB_RUN_DATA][0]);
+    assert_string_equal(pre.why[PB_RUN_DATA][0],
+                        "sync=disabled: zfs-fuse (pool version 23) has no "
+                        "property 'sync'");
+    pb_run_pre_release(&pre);
+    pb_run_plan_free(p);
+    pb_run_caps_release(&fuse);
+    pb_run_caps_release(&ozfs);
 }
 
 static void test_loop_vdevs(void **state)
@@ -621,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_preflight_sync),
         cmocka_unit_test(test_time_scale),
         cmocka_unit_test(test_plan_facts),
+        cmocka_unit_test(test_sync_fallback),
         cmocka_unit_test(test_loop_vdevs),
         cmocka_unit_test(test_allow_exec),
         cmocka_unit_test(test_timeouts),
