@@ -149,7 +149,8 @@ static void warn_skipped(const struct ingest_ctx *c, const char *path,
 {
     for (size_t i = 0; i < set->nfacts && !c->quiet; i++)
         if (!set->facts[i].host &&
-            !strcmp(set->facts[i].key, "skipped_lines"))
+            !strcmp(set->facts[i].key, "skipped_lines") &&
+            strcmp(set->facts[i].value, "0")) /* a table's count */
             fprintf(stderr, "poolbench: warning: %s: skipped lines %s\n",
                     path, set->facts[i].value);
 }
