@@ -74,18 +74,9 @@ int pb_table_shaped(const char *buf, size_t len, long *line);
  * that the whole parse accepts it. (stream_set.c) */
 int pb_rs_whole_error(const struct pb_parser *p, const char *path,
                       const char *buf, size_t len, struct pb_err *err) PB_WUR;
-/* Unmap and free a set's stream state (pb_resultset_free calls it). */
+/* Unmap and free a set's stream state (set->stream_free: pb_resultset_free
+ * calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
-
-/* Length of the white space character at s, NUL-terminated (ASCII
- * blanks, and the Unicode spaces a web page or a spreadsheet leaves in
- * copied text: no-break, en/em/thin/hair, narrow no-break, ideographic,
- * zero-width, the BOM), else 0. (dim_norm.c) */
-size_t pb_space_len(const char *s);
-/* A dimension's value as stored (dim_norm.c): pb_ingest_norm_param (white
- * space, case, sizes) and, for layout, one spelling ("raidz" -> "raidz1",
- * "2x mirror" -> "mirror" with *vdevs = 2, else 0). Heap string. */
-char *pb_dim_norm(const char *key, const char *value, long *vdevs);
 
 /* Skip leading whitespace; returns pointer into buf. */
 const char *pb_skip_ws(const char *p, const char *end);

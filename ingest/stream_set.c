@@ -384,6 +384,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     st->len = len;
     struct pb_resultset *set = pb_resultset_new();
     set->stream = st;
+    set->stream_free = pb_rs_stream_free;
     set->path = pb_rs_str(set, path);
     set->format = p->name;
     set->size = len;

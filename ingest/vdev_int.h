@@ -7,6 +7,8 @@
 #ifndef PB_VDEV_INT_H
 #define PB_VDEV_INT_H
 
+#include "resultset/resultset.h"
+
 #include <stddef.h>
 
 /* The classes `zpool status` heads its sections with; data first. */
@@ -38,11 +40,7 @@ struct pb_vtree {
  * them), or -1. */
 int pb_vclass_of(const char *s, size_t n);
 
-/* The type of a vdev group word: "mirror", "raidz" (raidz1), "raidz3",
- * "draid2:4d:1s:7c", also with the "-N" of a `zpool status` name
- * ("mirror-0", "raidz2-1", "draid2:4d:7c:1s-0"), any case; into buf.
- * NULL when s[0..n) names no group type. */
-const char *pb_vdev_group_type(const char *s, size_t n, char *buf, size_t cap);
+/* pb_vdev_group_type: resultset/resultset.h (dimension values). */
 
 /* Add a top-level vdev of class cls: type NULL is a single disk (width
  * 1). The last one added is the tree's current vdev (pb_vtree_widen). */

@@ -25,35 +25,6 @@ int pb_vclass_of(const char *s, size_t n)
     return -1;
 }
 
-const char *pb_vdev_group_type(const char *s, size_t n, char *buf, size_t cap)
-{
-    char w[32];
-    if (n == 0 || n >= sizeof(w) || cap < 8)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        w[i] = (char)tolower((unsigned char)s[i]);
-    w[n] = '\0';
-    /* "mirror-0", "raidz2-1": the index zpool status adds */
-    char *dash = strrchr(w, '-');
-    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
-        *dash = '\0';
-    if (!strcmp(w, "mirror")) {
-        snprintf(buf, cap, "mirror");
-        return buf;
-    }
-    if (strncmp(w, "raidz", 5) != 0 && strncmp(w, "draid", 5) != 0)
-        return NULL;
-    const char *p = w + 5;
-    char level = '1';
-    if (*p >= '1' && *p <= '3')
-        level = *p++;
-    /* draid2:4d:1s:7c: the spec after ':' says nothing of the type */
-    if (*p && !(w[0] == 'd' && *p == ':'))
-        return NULL;
-    snprintf(buf, cap, "%.5s%c", w, level);
-    return buf;
-}
-
 void pb_vtree_add(struct pb_vtree *t, int cls, const char *type, long width)
 {
     PB_GROW(t->v, t->cap, t->n + 1);

@@ -6,6 +6,7 @@
 
 #include "ingest/ingest.h"
 #include "run/run.h"
+#include "run/zfs_telemetry.h"
 
 #include <sys/types.h>
 

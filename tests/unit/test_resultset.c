@@ -1,4 +1,4 @@
-/* Unit tests for ingest/resultset.c: how a set finds its tests. By name,
+/* Unit tests for resultset/resultset.c: how a set finds its tests. By name,
  * tool and parameters (pb_rs_test_kv), as the database keys them, so
  * that a source streamed in parts and parsed whole give the same tests
  * (docs/performance.md, "Streaming ingest", "Tests of one name"); by name and

@@ -3,8 +3,9 @@
  * space of any kind trimmed and single, lower case, sizes in bytes, one
  * spelling of a pool layout (docs/model.md, "How values are
  * normalised"). */
-#include "ingest/ingest_int.h"
-#include "ingest/vdev_int.h"
+#include "resultset/resultset.h"
+
+#include <stdio.h>
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 
 /* ==== white space ==== */
 
-/* ingest_int.h: the spaces copied text keeps, as UTF-8 */
+/* resultset.h: the spaces copied text keeps, as UTF-8 */
 size_t pb_space_len(const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -94,6 +95,35 @@ char *pb_ingest_norm_param(const char *key, const char *value)
 }
 
 /* ==== layouts ==== */
+
+const char *pb_vdev_group_type(const char *s, size_t n, char *buf, size_t cap)
+{
+    char w[32];
+    if (n == 0 || n >= sizeof(w) || cap < 8)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        w[i] = (char)tolower((unsigned char)s[i]);
+    w[n] = '\0';
+    /* "mirror-0", "raidz2-1": the index zpool status adds */
+    char *dash = strrchr(w, '-');
+    if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+        *dash = '\0';
+    if (!strcmp(w, "mirror")) {
+        snprintf(buf, cap, "mirror");
+        return buf;
+    }
+    if (strncmp(w, "raidz", 5) != 0 && strncmp(w, "draid", 5) != 0)
+        return NULL;
+    const char *p = w + 5;
+    char level = '1';
+    if (*p >= '1' && *p <= '3')
+        level = *p++;
+    /* draid2:4d:1s:7c: the spec after ':' says nothing of the type */
+    if (*p && !(w[0] == 'd' && *p == ':'))
+        return NULL;
+    snprintf(buf, cap, "%.5s%c", w, level);
+    return buf;
+}
 
 /* "2x mirror", "2 x raidz2", "2×mirror", "3*raidz": the count of vdevs
  * and where the type starts; 0 when s is not so. */

@@ -3,7 +3,7 @@
  * /proc/spl/kstat/zfs/arcstats, and /sys/module/zfs/parameters/. They give
  * plain tables (struct pb_iostat, struct pb_kstat); run/ turns them into
  * metrics and facts. */
-#include "ingest/ingest.h"
+#include "run/zfs_telemetry.h"
 #include "common/pb_file.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* The in-memory result set every parser fills: configs, tests, results and
  * facts, all strings owned by one arena. */
-#include "ingest/ingest_int.h"
+#include "resultset/resultset.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -18,7 +18,8 @@ void pb_resultset_free(struct pb_resultset *set)
 {
     if (!set)
         return;
-    pb_rs_stream_free(set);
+    if (set->stream_free)
+        set->stream_free(set);
     free(set->strs.tab);
     free(set->strs.hash);
     for (size_t i = 0; i < set->nconfigs; i++)
