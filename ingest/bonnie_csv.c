@@ -665,5 +665,11 @@ static int parse(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_bonnie_csv = {"bonnie-csv", bonnie_sniff,
-                                               parse, parse, PB_STREAM_MIN};
+const struct pb_parser pb_parser_bonnie_csv = {
+    .name = "bonnie-csv",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = bonnie_sniff,
+    .parse = parse,
+    .parse_stream = parse,
+    .stream_min = PB_STREAM_MIN,
+};

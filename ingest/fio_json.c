@@ -787,5 +787,10 @@ out:
 }
 
 const struct pb_parser pb_parser_fio_json = {
-    "fio-json", fio_sniff, pb_fio_json_whole, pb_fio_json_stream,
-    PB_STREAM_MIN_JSON};
+    .name = "fio-json",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = fio_sniff,
+    .parse = pb_fio_json_whole,
+    .parse_stream = pb_fio_json_stream,
+    .stream_min = PB_STREAM_MIN_JSON,
+};

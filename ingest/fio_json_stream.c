@@ -597,7 +597,7 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     struct pb_json skel;
     if (skeleton(&s, &sktext, &skel) != 0) {
         free(sktext);
-        return pb_rs_whole_error(&pb_parser_fio_json, path, buf, len, err);
+        return pb_rs_whole_error(set, path, buf, len, err);
     }
     pb_fio_file_init(&s.f, path);
     if (!count_jobs(&s, &skel)) {
@@ -634,6 +634,6 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(&pb_parser_fio_json, path, buf, len, err);
+        return pb_rs_whole_error(set, path, buf, len, err);
     return PB_OK;
 }

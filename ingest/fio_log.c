@@ -394,4 +394,15 @@ static int parse(const char *path, const char *buf, size_t len,
     return pb_log_parse_buffer(path, buf, len, 0, out, err);
 }
 
-const struct pb_parser pb_parser_fio_log = {"fio-log", sniff, parse, NULL, 0};
+static struct pb_log *log_new(const char *path)
+{
+    return pb_log_new(path, 0);
+}
+
+const struct pb_parser pb_parser_fio_log = {
+    .name = "fio-log",
+    .flags = PB_PARSER_LINES,
+    .sniff = sniff,
+    .parse = parse,
+    .log_new = log_new,
+};

@@ -158,5 +158,15 @@ static int parse(const char *path, const char *buf, size_t len,
     return pb_log_parse_buffer(path, buf, len, 1, out, err);
 }
 
+static struct pb_log *log_new(const char *path)
+{
+    return pb_log_new(path, 1);
+}
+
 const struct pb_parser pb_parser_fio_hist_log = {
-    "fio-hist-log", sniff, parse, NULL, 0};
+    .name = "fio-hist-log",
+    .flags = PB_PARSER_LINES,
+    .sniff = sniff,
+    .parse = parse,
+    .log_new = log_new,
+};

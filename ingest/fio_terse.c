@@ -710,6 +710,11 @@ static int terse_sniff(const char *buf, size_t len)
     return score;
 }
 
-const struct pb_parser pb_parser_fio_terse = {"fio-terse", terse_sniff,
-                                              pb_terse_whole, pb_terse_stream,
-                                              PB_STREAM_MIN_TERSE};
+const struct pb_parser pb_parser_fio_terse = {
+    .name = "fio-terse",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = terse_sniff,
+    .parse = pb_terse_whole,
+    .parse_stream = pb_terse_stream,
+    .stream_min = PB_STREAM_MIN_TERSE,
+};

@@ -512,6 +512,6 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(&pb_parser_fio_terse, path, buf, len, err);
+        return pb_rs_whole_error(set, path, buf, len, err);
     return PB_OK;
 }

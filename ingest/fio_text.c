@@ -295,5 +295,10 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
 
 
 const struct pb_parser pb_parser_fio_text = {
-    "fio-text", pb_fio_text_sniff, pb_fio_text_whole, pb_fio_text_stream,
-    PB_STREAM_MIN_TEXT};
+    .name = "fio-text",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = pb_fio_text_sniff,
+    .parse = pb_fio_text_whole,
+    .parse_stream = pb_fio_text_stream,
+    .stream_min = PB_STREAM_MIN_TEXT,
+};

@@ -495,6 +495,6 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(&pb_parser_fio_text, path, buf, len, err);
+        return pb_rs_whole_error(set, path, buf, len, err);
     return PB_OK;
 }

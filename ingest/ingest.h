@@ -71,19 +71,53 @@ const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set);
 
 /* ==== parsers ==== */
 
+struct pb_ingest_opts;
+struct pb_log;
+
+/* What a parser can do besides sniff and parse: flags of struct
+ * pb_parser, each with the members it needs. Callers ask the flags, never
+ * which parser it is. */
+enum {
+    /* large inputs are streamed in parts (parse_stream, stream_min;
+     * docs/performance.md, "Streaming ingest") */
+    PB_PARSER_STREAMS = 1 << 0,
+    /* read line by line from its file, never held whole (log_new: fio
+     * logs, also compressed); an empty file named as a fio log is
+     * skipped */
+    PB_PARSER_LINES = 1 << 1,
+    /* reads ingest options itself (parse_opts: --table-metric,
+     * --columns) */
+    PB_PARSER_OPTIONS = 1 << 2,
+    /* with --label, its dimensions attach to the label as a companion
+     * (pb_ingest_companion) */
+    PB_PARSER_COMPANION = 1 << 3,
+    /* holds no results of its own: without --label as a companion, its
+     * input is refused with the message needs_label */
+    PB_PARSER_NEEDS_LABEL = 1 << 4,
+};
+
 struct pb_parser {
     const char *name;                          /* "fio-json" */
+    unsigned flags;                            /* PB_PARSER_* */
     int (*sniff)(const char *buf, size_t len); /* 0..100 */
     int (*parse)(const char *path, const char *buf, size_t len,
                  struct pb_resultset *out, struct pb_err *err);
-    /* Streaming (docs/performance.md, "Streaming ingest"): the parse that
-     * pb_ingest_stream_run calls on a streamed set, handing parts to the
-     * store with pb_rs_flush (it may be parse itself when that checks for
-     * a streamed set), and the input size from which opts->stream streams
-     * a file of this format. NULL and 0: the format never streams. */
+    /* PB_PARSER_OPTIONS: the parse pb_ingest_buffer calls instead of
+     * parse, with the options (NULL when none). */
+    int (*parse_opts)(const char *path, const char *buf, size_t len,
+                      const struct pb_ingest_opts *opts,
+                      struct pb_resultset *out, struct pb_err *err);
+    /* PB_PARSER_STREAMS: the parse that pb_ingest_stream_run calls on a
+     * streamed set, handing parts to the store with pb_rs_flush (it may
+     * be parse itself when that checks for a streamed set), and the input
+     * size from which opts->stream streams a file of this format. */
     int (*parse_stream)(const char *path, const char *buf, size_t len,
                         struct pb_resultset *out, struct pb_err *err);
     size_t stream_min;
+    /* PB_PARSER_LINES: a new line reader for path (fio_log_int.h). */
+    struct pb_log *(*log_new)(const char *path);
+    /* PB_PARSER_NEEDS_LABEL: the error for its input alone. */
+    const char *needs_label;
 };
 
 /* The registered parsers, NULL-terminated. */

@@ -15,11 +15,6 @@ extern const struct pb_parser pb_parser_zfs_props;
 extern const struct pb_parser pb_parser_zfs_commands;
 extern const struct pb_parser pb_parser_table;
 
-/* The table parser with the ingest options (--table-metric). */
-int pb_table_parse_opts(const char *path, const char *buf, size_t len,
-                        const struct pb_ingest_opts *opts,
-                        struct pb_resultset *out, struct pb_err *err);
-
 /* The zfs-props parser with `ingest --columns`: the names of the columns
  * of -H output without a header ("name,used,lused,ratio"). */
 int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
@@ -69,10 +64,10 @@ int pb_sheet_shaped(const char *buf, size_t len, long *line);
 /* A table in buf (a header of names, then rows of as many cells that hold
  * numbers), sniffed or not: 1 with *line its header line. (table.c) */
 int pb_table_shaped(const char *buf, size_t len, long *line);
-/* For a streamed parser that found path's buf wrong: the error parser
- * p's whole parse gives (the one line path:line: what), or one saying
- * that the whole parse accepts it. (stream_set.c) */
-int pb_rs_whole_error(const struct pb_parser *p, const char *path,
+/* For a streamed parser that found path's buf wrong: the error the whole
+ * parse of set's parser gives (the one line path:line: what), or one
+ * saying that the whole parse accepts it. (stream_set.c) */
+int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
                       const char *buf, size_t len, struct pb_err *err) PB_WUR;
 /* Unmap and free a set's stream state (set->stream_free: pb_resultset_free
  * calls it). */

@@ -603,4 +603,7 @@ static int iozone_sniff(const char *buf, size_t len)
 }
 
 const struct pb_parser pb_parser_iozone = {
-    "iozone", iozone_sniff, iozone_parse, NULL, 0};
+    .name = "iozone",
+    .sniff = iozone_sniff,
+    .parse = iozone_parse,
+};

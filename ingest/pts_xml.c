@@ -760,7 +760,7 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
         /* the push parser words some errors otherwise: the whole
          * parse's message */
         memset(err, 0, sizeof(*err));
-        rc = pb_rs_whole_error(&pb_parser_pts_xml, path, buf, len, err);
+        rc = pb_rs_whole_error(set, path, buf, len, err);
     } else {
         rc = PB_OK;
         if (!c.version_set)
@@ -770,6 +770,11 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-const struct pb_parser pb_parser_pts_xml = {"pts-xml", pts_sniff, pts_parse,
-                                            pts_parse_stream,
-                                            PB_STREAM_MIN_PTS};
+const struct pb_parser pb_parser_pts_xml = {
+    .name = "pts-xml",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = pts_sniff,
+    .parse = pts_parse,
+    .parse_stream = pts_parse_stream,
+    .stream_min = PB_STREAM_MIN_PTS,
+};

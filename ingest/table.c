@@ -561,9 +561,10 @@ static int table_parse(const char *path, const char *buf, size_t len,
     return parse_with(path, buf, len, NULL, 0, set, err);
 }
 
-int pb_table_parse_opts(const char *path, const char *buf, size_t len,
-                        const struct pb_ingest_opts *opts,
-                        struct pb_resultset *set, struct pb_err *err)
+/* The parse with the ingest options (--table-metric). */
+static int table_parse_opts(const char *path, const char *buf, size_t len,
+                            const struct pb_ingest_opts *opts,
+                            struct pb_resultset *set, struct pb_err *err)
 {
     struct tb_custom *cust = NULL;
     size_t n = opts ? opts->ntable_metrics : 0;
@@ -714,10 +715,16 @@ int pb_table_shaped(const char *buf, size_t len, long *line)
 static int table_parse_stream(const char *path, const char *buf, size_t len,
                               struct pb_resultset *set, struct pb_err *err)
 {
-    return pb_table_parse_opts(path, buf, len, pb_rs_stream_opts(set), set,
+    return table_parse_opts(path, buf, len, pb_rs_stream_opts(set), set,
                                err);
 }
 
-const struct pb_parser pb_parser_table = {"table", table_sniff, table_parse,
-                                          table_parse_stream,
-                                          PB_STREAM_MIN_TABLE};
+const struct pb_parser pb_parser_table = {
+    .name = "table",
+    .flags = PB_PARSER_STREAMS | PB_PARSER_OPTIONS,
+    .sniff = table_sniff,
+    .parse = table_parse,
+    .parse_opts = table_parse_opts,
+    .parse_stream = table_parse_stream,
+    .stream_min = PB_STREAM_MIN_TABLE,
+};

@@ -140,4 +140,11 @@ static int parse(const char *path, const char *buf, size_t len,
 }
 
 const struct pb_parser pb_parser_zfs_commands = {
-    "zfs-commands", sniff, parse, NULL, 0};
+    .name = "zfs-commands",
+    .flags = PB_PARSER_COMPANION | PB_PARSER_NEEDS_LABEL,
+    .sniff = sniff,
+    .parse = parse,
+    .needs_label = "commands that build a pool, and no results: ingest it "
+                   "with --label X to attach its layout and properties to "
+                   "configuration X",
+};

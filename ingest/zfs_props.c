@@ -669,5 +669,22 @@ static int zfs_parse_stream(const char *path, const char *buf, size_t len,
     return rc;
 }
 
+/* --columns: the names of the columns of -H output without a header. */
+static int zfs_parse_opts(const char *path, const char *buf, size_t len,
+                          const struct pb_ingest_opts *opts,
+                          struct pb_resultset *out, struct pb_err *err)
+{
+    if (opts && opts->columns)
+        return pb_zfs_parse_columns(path, buf, len, opts->columns, out, err);
+    return zfs_parse(path, buf, len, out, err);
+}
+
 const struct pb_parser pb_parser_zfs_props = {
-    "zfs-props", zfs_sniff, zfs_parse, zfs_parse_stream, PB_STREAM_MIN_ZFS};
+    .name = "zfs-props",
+    .flags = PB_PARSER_STREAMS | PB_PARSER_OPTIONS | PB_PARSER_COMPANION,
+    .sniff = zfs_sniff,
+    .parse = zfs_parse,
+    .parse_opts = zfs_parse_opts,
+    .parse_stream = zfs_parse_stream,
+    .stream_min = PB_STREAM_MIN_ZFS,
+};
