@@ -2,7 +2,7 @@
  * result set out (the walk over many paths is in walk.c). */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -48,32 +48,6 @@ const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len)
             break;
     }
     return best;
-}
-
-/* ==== helpers shared by parsers ==== */
-
-const char *pb_skip_ws(const char *p, const char *end)
-{
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
-int pb_contains(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return 1;
-    /* compare only where the first character matches (every sniffer
-     * calls this on the first 8 KiB of every file) */
-    int lo = tolower((unsigned char)needle[0]);
-    int up = toupper((unsigned char)needle[0]);
-    for (size_t i = 0; i + n <= len; i++) {
-        int c = (unsigned char)buf[i];
-        if ((c == lo || c == up) && strncasecmp(buf + i, needle, n) == 0)
-            return 1;
-    }
-    return 0;
 }
 
 /* ==== options ==== */

@@ -261,7 +261,7 @@ int pb_ingest_file(const char *path, const struct pb_ingest_opts *opts,
  * "fio (host, fio-3.33)". */
 int pb_ingest_generic_label(const char *label);
 
-/* ==== fio test names (ingest/fio_ident.c; run/ names its cells so) ==== */
+/* ==== fio test names (ingest/fio/fio_ident.c; run/ names its cells so) ==== */
 
 /* key is a fio option the test name itself shows ("fio randread bs=4k
  * iodepth=8 ...": rw, bs, iodepth, numjobs, rwmixread, fsync, direct and

@@ -4,6 +4,7 @@
 #define PB_INGEST_INT_H
 
 #include "ingest/ingest.h"
+#include "ingest/lex/lex.h"
 
 extern const struct pb_parser pb_parser_fio_json;
 extern const struct pb_parser pb_parser_fio_text;
@@ -73,13 +74,9 @@ int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
  * calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
 
-/* Skip leading whitespace; returns pointer into buf. */
-const char *pb_skip_ws(const char *p, const char *end);
+/* pb_skip_ws, pb_contains: ingest/lex/lex.h. */
 
-/* Case-insensitive search for needle in the first `len` bytes of buf. */
-int pb_contains(const char *buf, size_t len, const char *needle);
-
-/* ==== PTS result descriptions (ingest/pts_desc.c) ==== */
+/* ==== PTS result descriptions (ingest/pts/pts_desc.c) ==== */
 
 /* Called with each test parameter found; key and value are borrowed. */
 typedef void (*pb_pts_param_fn)(void *ctx, const char *key,

@@ -3,7 +3,7 @@
  * and .gz files are read through zlib. Other formats keep the buffer
  * path (pb_ingest_buffer). docs/performance.md, "fio logs and compressed
  * files". */
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 #include "common/pb_file.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* Unit tests for ingest/bonnie_csv.c: the fixtures made with bonnie++ 2.00a
+/* Unit tests for ingest/bonnie/bonnie_csv.c: the fixtures made with bonnie++ 2.00a
  * (and the hand-written 1.03/1.97 one), every file of the shared corpus
  * (skipped when absent), and sniffing. Rows built in memory and hostile
  * input: test_bonnie_csv_rows.c. */

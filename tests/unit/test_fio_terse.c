@@ -1,6 +1,6 @@
-/* Unit tests of the fio terse parser (ingest/fio_terse.c): terse v2..v5
+/* Unit tests of the fio terse parser (ingest/fio/fio_terse.c): terse v2..v5
  * fixtures and every corpus file with values read by hand from the
- * semicolon fields, the same runs compared with ingest/fio_json.c, and
+ * semicolon fields, the same runs compared with ingest/fio/fio_json.c, and
  * hostile inputs. */
 #include "tests/unit/testhelp.h"
 

@@ -1,6 +1,6 @@
-/* Unit tests of the fio normal-output parser (ingest/fio_text.c): fixtures
+/* Unit tests of the fio normal-output parser (ingest/fio/fio_text.c): fixtures
  * and every corpus file with values read by hand from the files, the same
- * fio runs compared with ingest/fio_json.c, sniffing. Hostile and broken
+ * fio runs compared with ingest/fio/fio_json.c, sniffing. Hostile and broken
  * inputs: test_fio_text_hostile.c. */
 #include "tests/unit/testhelp.h"
 

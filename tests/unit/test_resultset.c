@@ -89,7 +89,7 @@ static void test_merge(void **state)
     pb_resultset_free(s);
 }
 
-/* What a config's dimension becomes (ingest/dim_norm.c, issue 42): white
+/* What a config's dimension becomes (resultset/dim_norm.c, issue 42): white
  * space of any kind, case, sizes, one form of a layout. */
 static void test_dim_values(void **state)
 {
