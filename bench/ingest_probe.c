@@ -1,7 +1,7 @@
 /* Split ingest time into its stages for profiling: the parallel walk
  * (read + SHA-256 + sniff + parse + label rules) with a callback that only
  * counts, optionally followed by storing into a database. Part of bench/,
- * linked against a build's libpbcore.a; not part of poolbench or ctest.
+ * linked against a build's libpb_*.a; not part of poolbench or ctest.
  *
  *   ingest_probe [-j N] [--no-rules] [--db FILE] PATH...
  *

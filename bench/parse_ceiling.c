@@ -9,10 +9,10 @@
  * into memory first (not timed as parse), then parsed once. Prints one line:
  *   files=N bytes=B read_s=R parse_s=P mb_per_s=M
  * json is jansson with the flags fio_json.c used before it moved to jsmn;
- * jsmn tokenizes as ingest/json.c configures it (strict, parent links),
+ * jsmn tokenizes as ingest/lex/json.c configures it (strict, parent links),
  * without the grammar checks poolbench adds; both start at the first '{'
  * that begins a line, as fio_json.c does; xml-sax is a SAX2 parse with no callbacks (the
- * way ingest/pts_xml.c reads), xml-dom builds the tree (xmlReadMemory). */
+ * way ingest/pts/pts_xml.c reads), xml-dom builds the tree (xmlReadMemory). */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <jansson.h>

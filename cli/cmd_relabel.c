@@ -1,6 +1,7 @@
 /* poolbench relabel: rename a configuration label, atomically. */
 #include "cli/cli.h"
 #include "cli/config.h"
+#include "ingest/ingest.h"
 #include "model/db.h"
 
 #include <getopt.h>

@@ -2,7 +2,7 @@
  * result set out (the walk over many paths is in walk.c). */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -50,32 +50,6 @@ const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len)
     return best;
 }
 
-/* ==== helpers shared by parsers ==== */
-
-const char *pb_skip_ws(const char *p, const char *end)
-{
-    while (p < end && isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
-int pb_contains(const char *buf, size_t len, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return 1;
-    /* compare only where the first character matches (every sniffer
-     * calls this on the first 8 KiB of every file) */
-    int lo = tolower((unsigned char)needle[0]);
-    int up = toupper((unsigned char)needle[0]);
-    for (size_t i = 0; i + n <= len; i++) {
-        int c = (unsigned char)buf[i];
-        if ((c == lo || c == up) && strncasecmp(buf + i, needle, n) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* ==== options ==== */
 
 static int same_target(const char *a, const char *b)
@@ -90,9 +64,10 @@ static void apply_opts(struct pb_resultset *set, const char *buf,
         pb_ingest_context(set, buf, len, opts);
         return;
     }
-    if (opts->label && opts->companion &&
-        (!strcmp(set->format, "zfs-props") ||
-         !strcmp(set->format, "zfs-commands")))
+    const struct pb_parser *p =
+        set->format ? pb_ingest_parser_by_name(set->format) : NULL;
+    if (opts->label && opts->companion && p &&
+        (p->flags & PB_PARSER_COMPANION))
         pb_ingest_companion(set);
     if (opts->label && set->nconfigs > 0) {
         /* Every config of the file becomes the one named by --label; the
@@ -175,7 +150,7 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
         if (!p)
             return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
                               "unknown format '%s'", opts->format);
-        if ((p == &pb_parser_fio_log || p == &pb_parser_fio_hist_log) &&
+        if ((p->flags & PB_PARSER_LINES) &&
             pb_skip_ws(buf, buf + len) == buf + len &&
             pb_ingest_empty_log(path, err))
             return PB_ESKIP;
@@ -207,21 +182,13 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     set->format = p->name;
     set->size = len;
     pb_sha256_hex(buf, len, set->sha256);
-    int rc = p == &pb_parser_table
-                 ? pb_table_parse_opts(path, buf, len, opts, set, err)
-             : p == &pb_parser_zfs_props && opts && opts->columns
-                 ? pb_zfs_parse_columns(path, buf, len, opts->columns, set,
-                                        err)
-                 : p->parse(path, buf, len, set, err);
+    int rc = p->parse_opts ? p->parse_opts(path, buf, len, opts, set, err)
+                           : p->parse(path, buf, len, set, err);
     /* a command transcript holds no results: it is only a companion */
-    int companion = p == &pb_parser_zfs_commands && opts && opts->label &&
-                    opts->companion;
-    if (rc == PB_OK && set->nresults == 0 && p == &pb_parser_zfs_commands &&
-        !companion)
-        rc = pb_err_set(err, PB_EINPUT, path, 1, 0,
-                        "commands that build a pool, and no results: ingest "
-                        "it with --label X to attach its layout and "
-                        "properties to configuration X");
+    int needs_label = (p->flags & PB_PARSER_NEEDS_LABEL) != 0;
+    int companion = needs_label && opts && opts->label && opts->companion;
+    if (rc == PB_OK && set->nresults == 0 && needs_label && !companion)
+        rc = pb_err_set(err, PB_EINPUT, path, 1, 0, "%s", p->needs_label);
     else if (rc == PB_OK && set->nresults == 0 && !companion)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0, "%s: no results found",
                         p->name);

@@ -4,6 +4,7 @@
 #define PB_INGEST_INT_H
 
 #include "ingest/ingest.h"
+#include "ingest/lex/lex.h"
 
 extern const struct pb_parser pb_parser_fio_json;
 extern const struct pb_parser pb_parser_fio_text;
@@ -14,11 +15,6 @@ extern const struct pb_parser pb_parser_pts_xml;
 extern const struct pb_parser pb_parser_zfs_props;
 extern const struct pb_parser pb_parser_zfs_commands;
 extern const struct pb_parser pb_parser_table;
-
-/* The table parser with the ingest options (--table-metric). */
-int pb_table_parse_opts(const char *path, const char *buf, size_t len,
-                        const struct pb_ingest_opts *opts,
-                        struct pb_resultset *out, struct pb_err *err);
 
 /* The zfs-props parser with `ingest --columns`: the names of the columns
  * of -H output without a header ("name,used,lused,ratio"). */
@@ -69,31 +65,18 @@ int pb_sheet_shaped(const char *buf, size_t len, long *line);
 /* A table in buf (a header of names, then rows of as many cells that hold
  * numbers), sniffed or not: 1 with *line its header line. (table.c) */
 int pb_table_shaped(const char *buf, size_t len, long *line);
-/* For a streamed parser that found path's buf wrong: the error parser
- * p's whole parse gives (the one line path:line: what), or one saying
- * that the whole parse accepts it. (stream_set.c) */
-int pb_rs_whole_error(const struct pb_parser *p, const char *path,
+/* For a streamed parser that found path's buf wrong: the error the whole
+ * parse of set's parser gives (the one line path:line: what), or one
+ * saying that the whole parse accepts it. (stream_set.c) */
+int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
                       const char *buf, size_t len, struct pb_err *err) PB_WUR;
-/* Unmap and free a set's stream state (pb_resultset_free calls it). */
+/* Unmap and free a set's stream state (set->stream_free: pb_resultset_free
+ * calls it). */
 void pb_rs_stream_free(struct pb_resultset *set);
 
-/* Length of the white space character at s, NUL-terminated (ASCII
- * blanks, and the Unicode spaces a web page or a spreadsheet leaves in
- * copied text: no-break, en/em/thin/hair, narrow no-break, ideographic,
- * zero-width, the BOM), else 0. (dim_norm.c) */
-size_t pb_space_len(const char *s);
-/* A dimension's value as stored (dim_norm.c): pb_ingest_norm_param (white
- * space, case, sizes) and, for layout, one spelling ("raidz" -> "raidz1",
- * "2x mirror" -> "mirror" with *vdevs = 2, else 0). Heap string. */
-char *pb_dim_norm(const char *key, const char *value, long *vdevs);
+/* pb_skip_ws, pb_contains: ingest/lex/lex.h. */
 
-/* Skip leading whitespace; returns pointer into buf. */
-const char *pb_skip_ws(const char *p, const char *end);
-
-/* Case-insensitive search for needle in the first `len` bytes of buf. */
-int pb_contains(const char *buf, size_t len, const char *needle);
-
-/* ==== PTS result descriptions (ingest/pts_desc.c) ==== */
+/* ==== PTS result descriptions (ingest/pts/pts_desc.c) ==== */
 
 /* Called with each test parameter found; key and value are borrowed. */
 typedef void (*pb_pts_param_fn)(void *ctx, const char *key,

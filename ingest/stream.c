@@ -3,7 +3,7 @@
  * and .gz files are read through zlib. Other formats keep the buffer
  * path (pb_ingest_buffer). docs/performance.md, "fio logs and compressed
  * files". */
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 #include "common/pb_file.h"
 
 #include <errno.h>
@@ -19,7 +19,16 @@
 
 static int is_log_parser(const struct pb_parser *p)
 {
-    return p == &pb_parser_fio_log || p == &pb_parser_fio_hist_log;
+    return p && (p->flags & PB_PARSER_LINES);
+}
+
+/* Some line-read parser claims head. */
+static int maybe_log(const char *head, size_t n)
+{
+    for (size_t i = 0; pb_parsers[i]; i++)
+        if (is_log_parser(pb_parsers[i]) && pb_parsers[i]->sniff(head, n) > 0)
+            return 1;
+    return 0;
 }
 
 /* Read up to n bytes; -1 on a read error (err filled). */
@@ -146,8 +155,7 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
     /* every input passes here: the other sniffers only run when the first
      * line looks like a log (or the file is compressed) */
     size_t hl = (size_t)hlen;
-    int maybe = gz || pb_parser_fio_log.sniff(head, hl) > 0 ||
-                pb_parser_fio_hist_log.sniff(head, hl) > 0;
+    int maybe = gz || maybe_log(head, hl);
     const struct pb_parser *p =
         opts && opts->format ? pb_ingest_parser_by_name(opts->format)
         : maybe              ? pb_ingest_find_parser(head, hl)
@@ -166,7 +174,7 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
         free(buf);
         return rc;
     }
-    struct pb_log *lg = pb_log_new(path, p == &pb_parser_fio_hist_log);
+    struct pb_log *lg = p->log_new(path);
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     EVP_DigestInit_ex(md, EVP_sha256(), NULL);
     size_t total = 0;

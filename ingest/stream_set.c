@@ -65,7 +65,7 @@ static size_t smallest_min(void)
     size_t min = 0;
     for (size_t i = 0; pb_parsers[i]; i++) {
         const struct pb_parser *p = pb_parsers[i];
-        if (p->parse_stream && p->stream_min &&
+        if ((p->flags & PB_PARSER_STREAMS) &&
             (min == 0 || p->stream_min < min))
             min = p->stream_min;
     }
@@ -136,9 +136,15 @@ static void stream_free(struct pb_rs_stream *st)
     free(st);
 }
 
-int pb_rs_whole_error(const struct pb_parser *p, const char *path,
+int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
                       const char *buf, size_t len, struct pb_err *err)
 {
+    const struct pb_parser *p =
+        set->stream ? set->stream->parser
+                    : pb_ingest_parser_by_name(set->format ? set->format : "");
+    if (!p)
+        return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                          "the streamed parse failed");
     struct pb_resultset *tmp = pb_resultset_new();
     int rc = p->parse(path, buf, len, tmp, err);
     pb_resultset_free(tmp);
@@ -370,7 +376,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     const struct pb_parser *p =
         opts->format ? pb_ingest_parser_by_name(opts->format)
                      : pb_ingest_find_parser(map, len);
-    if (!p || !p->parse_stream || !p->stream_min ||
+    if (!p || !(p->flags & PB_PARSER_STREAMS) ||
         len < knob("POOLBENCH_STREAM_MIN", p->stream_min)) {
         munmap(map, len);
         return PB_EDUP;
@@ -384,6 +390,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     st->len = len;
     struct pb_resultset *set = pb_resultset_new();
     set->stream = st;
+    set->stream_free = pb_rs_stream_free;
     set->path = pb_rs_str(set, path);
     set->format = p->name;
     set->size = len;

@@ -13,7 +13,7 @@
 #define PB_DB_H
 
 #include "common/pb.h"
-#include "ingest/ingest.h"
+#include "resultset/resultset.h"
 
 struct pb_db;
 

@@ -238,7 +238,7 @@ void rp_lat_free(struct rp_lat *l)
 
 /* ==== the section of a test ==== */
 
-/* fio's rule (ingest/fio_bins.c): the first bin whose cumulative count
+/* fio's rule (ingest/fio/fio_bins.c): the first bin whose cumulative count
  * reaches p / 100 of the total. */
 static double pct_of(const struct dist *t, double p)
 {

@@ -87,7 +87,7 @@ void pb_run_cell_config(const struct pb_run_plan *p,
     char msg[160], num[32];
     if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
                             sizeof(msg)) == 0) {
-        /* the names a `zpool status` of the pool gives (ingest/vdev_tree.c):
+        /* the names a `zpool status` of the pool gives (ingest/zfs/vdev_tree.c):
          * layout is the vdev type, vdevs their number */
         int stripe = !strcmp(l.type, "stripe");
         kv_add(kv, n, &cap, "layout", l.type);
@@ -146,7 +146,7 @@ void pb_run_cell_label(const struct pb_run_plan *p,
         pb_buf_puts(b, p->name);
 }
 
-/* ==== the fio test name, as ingest/fio_json.c builds it ==== */
+/* ==== the fio test name, as ingest/fio/fio_json.c builds it ==== */
 
 static double num_opt(const char *v, double dflt)
 {

@@ -6,6 +6,7 @@
 
 #include "ingest/ingest.h"
 #include "run/run.h"
+#include "run/zfs_telemetry.h"
 
 #include <sys/types.h>
 
@@ -212,7 +213,7 @@ void pb_run_kv_free(struct pb_kv *kv, size_t n);
 void pb_run_cell_label(const struct pb_run_plan *p,
                        const struct pb_run_cell *c, struct pb_buf *b);
 
-/* The fio test name ingest/fio_json.c gives this cell's job, plus the
+/* The fio test name ingest/fio/fio_json.c gives this cell's job, plus the
  * varying fio options that name leaves out (" buffer_compress_percentage=
  * 75"): pb_run_fio_extra() appends only those. */
 void pb_run_fio_name(const struct pb_run_plan *p, size_t fio_combo,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e: fio logs linked to the fio JSON of their folder when many logs and
-# folders go through one ingest run (ingest/fio_log_link.c reads each
+# folders go through one ingest run (ingest/fio/fio_log_link.c reads each
 # folder's files once and keeps them per folder): every log gets the JSON
 # of its own folder, a log that two JSON files name stays unlinked
 # (ambiguous), files that are no fio JSON are passed over; seven folders,

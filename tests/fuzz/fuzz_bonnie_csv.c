@@ -1,4 +1,4 @@
-/* libFuzzer harness: the bonnie++ CSV (ingest/bonnie_csv.c) parser on any bytes.
+/* libFuzzer harness: the bonnie++ CSV (ingest/bonnie/bonnie_csv.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

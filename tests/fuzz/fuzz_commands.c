@@ -1,4 +1,4 @@
-/* libFuzzer harness: pasted shell commands and titles (ingest/commands.c)
+/* libFuzzer harness: pasted shell commands and titles (ingest/notes/commands.c)
  * on any bytes, then the whole ingest path as fio text (ingest/context.c:
  * titles, generic labels, configs split by the commands in force). Checks
  * that every dimension has a value of its kind and an origin naming its

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the fio JSON (ingest/fio_json.c) parser on any bytes.
+/* libFuzzer harness: the fio JSON (ingest/fio/fio_json.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

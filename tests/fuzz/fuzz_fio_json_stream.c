@@ -1,4 +1,4 @@
-/* libFuzzer harness: the fio JSON parser streamed (ingest/fio_json.c,
+/* libFuzzer harness: the fio JSON parser streamed (ingest/fio/fio_json.c,
  * docs/performance.md "Streaming ingest") on any bytes, in parts of one
  * result, against the same bytes parsed whole: the same error (line,
  * column and message), or the same results (config, test, job, metric,

@@ -1,11 +1,11 @@
-/* libFuzzer harness: the fio log readers (ingest/fio_log*.c) on any bytes.
+/* libFuzzer harness: the fio log readers (ingest/fio/fio_log*.c) on any bytes.
  * The first byte picks the log's name (bw, iops, lat, clat, slat,
  * clat_hist: the name says the kind), the rest is the file, read by the
  * parser the sniffers choose (bw/iops/lat lines or histogram lines), and
  * fed in small pieces the way the stream reader feeds lines. See
  * tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

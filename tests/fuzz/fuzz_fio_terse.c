@@ -1,4 +1,4 @@
-/* libFuzzer harness: the fio terse/minimal output (ingest/fio_terse.c) parser on any bytes.
+/* libFuzzer harness: the fio terse/minimal output (ingest/fio/fio_terse.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the fio terse parser streamed (ingest/fio_terse_stream.c,
+/* libFuzzer harness: the fio terse parser streamed (ingest/fio/fio_terse_stream.c,
  * docs/performance.md "Streaming ingest", fio terse) on any bytes, in parts of
  * one result, against the same bytes parsed whole: the same error (line,
  * column and message), or the same results (config, test, job, metric,

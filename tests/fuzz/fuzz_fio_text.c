@@ -1,4 +1,4 @@
-/* libFuzzer harness: the fio normal text output (ingest/fio_text.c) parser on any bytes.
+/* libFuzzer harness: the fio normal text output (ingest/fio/fio_text.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the iozone text output (ingest/iozone_text.c) parser on any bytes.
+/* libFuzzer harness: the iozone text output (ingest/iozone/iozone_text.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

@@ -1,5 +1,5 @@
 /* libFuzzer harness: PTS result descriptions into test parameters
- * (ingest/pts_desc.c). The input's first line is the result identifier
+ * (ingest/pts/pts_desc.c). The input's first line is the result identifier
  * ("pts/fio-2.1.0"), the rest (up to a NUL byte) the description. Checks
  * that keys are non-empty lower_snake_case words (pairs of any profile may
  * keep their own key, so values are not checked by key) and values are

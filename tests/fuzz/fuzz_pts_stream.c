@@ -1,4 +1,4 @@
-/* libFuzzer harness: Phoronix Test Suite result XML (ingest/pts_xml.c,
+/* libFuzzer harness: Phoronix Test Suite result XML (ingest/pts/pts_xml.c,
  * pts_map.c) streamed through libxml2's push parser (docs/performance.md
  * "Streaming ingest", PTS) on any bytes, in parts of one result, against
  * the same bytes parsed whole: the same error (line, column and message),

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the Phoronix Test Suite XML (ingest/pts_xml.c) parser on any bytes.
+/* libFuzzer harness: the Phoronix Test Suite XML (ingest/pts/pts_xml.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: configuration sheets (ingest/sheet.c, ingest
+/* libFuzzer harness: configuration sheets (ingest/sheet/sheet.c, ingest
  * --configs) on any bytes: a set of configs without results whose every
  * dimension carries its "sheet: PATH:LINE" origin, or a rejection naming a
  * line of the input. The same bytes as a companion ZFS output: its

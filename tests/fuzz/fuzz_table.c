@@ -1,4 +1,4 @@
-/* libFuzzer harness: the summary table (ingest/table*.c) parser on any bytes.
+/* libFuzzer harness: the summary table (ingest/table/table*.c) parser on any bytes.
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness: summary tables (ingest/table*.c) streamed
+/* libFuzzer harness: summary tables (ingest/table/table*.c) streamed
  * (docs/table-format.md "Large tables", ingest/stream_set.c) on any bytes,
  * in parts of one result, against the same bytes parsed whole: the same
  * error (line, column and message), or the same results in order (config,

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the ZFS command output (ingest/zfs_props.c) parser on any bytes,
+/* libFuzzer harness: the ZFS command output (ingest/zfs/zfs_props.c) parser on any bytes,
  * as sniffed and with `ingest --columns` (pb_zfs_parse_columns).
  * See tests/fuzz/fuzz.h for what is checked. */
 #include "tests/fuzz/fuzz.h"

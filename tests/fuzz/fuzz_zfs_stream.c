@@ -1,4 +1,4 @@
-/* libFuzzer harness: zfs command output (ingest/zfs_*.c, zpool_status.c)
+/* libFuzzer harness: zfs command output (ingest/zfs/)
  * streamed (docs/performance.md, "Streaming ingest", zfs-props) on any bytes,
  * in parts of one result, against the same bytes parsed whole: the same
  * error (line, column and message), or the same results in order

@@ -1,8 +1,9 @@
-/* libFuzzer harness: the ZFS telemetry readers (ingest/zfs_telemetry.c:
+/* libFuzzer harness: the ZFS telemetry readers (run/zfs_telemetry.c:
  * zpool iostat -v text and kstat files such as arcstats) on any bytes.
  * Besides crashes and leaks: a rejection must carry a message and a line,
  * and every row read must have a name and depth within reason. */
 #include "tests/fuzz/fuzz.h"
+#include "run/zfs_telemetry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

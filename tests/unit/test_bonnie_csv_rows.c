@@ -1,4 +1,4 @@
-/* Unit tests for ingest/bonnie_csv.c on rows built in memory: repeats,
+/* Unit tests for ingest/bonnie/bonnie_csv.c on rows built in memory: repeats,
  * exact numbers, cells and layout details, rows without a version, and
  * hostile input (empty, truncated, garbage, huge numbers, HTML, CRLF and
  * BOM, NUL bytes). Fixtures, corpus and sniffing: test_bonnie_csv.c. */

@@ -1,4 +1,4 @@
-/* Unit tests for ingest/commands.c and ingest/context.c: pasted zpool/zfs/
+/* Unit tests for ingest/notes/commands.c and ingest/context.c: pasted zpool/zfs/
  * hdparm commands read into dimensions (table of command texts), the state
  * in force at each line, titles, generic labels, and what pb_ingest_buffer
  * makes of notes and of fio JSON files with a generic job name. */

@@ -1,4 +1,4 @@
-/* Unit tests for ingest/fio_bins.c and model/hist.c: the json+ fixtures
+/* Unit tests for ingest/fio/fio_bins.c and model/hist.c: the json+ fixtures
  * made with fio 3.33 (every percentile fio printed equals the one computed
  * from its bins; the bins count every I/O), numjobs aggregates, fio 2.x
  * bucket indexes, hostile bins built in memory, and the histograms'
@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/unit/testhelp.h"
 
-#include "ingest/fio_int.h"
+#include "ingest/fio/fio_int.h"
 #include "model/db.h"
 
 #include <jansson.h>

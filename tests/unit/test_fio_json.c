@@ -1,4 +1,4 @@
-/* Unit tests for ingest/fio_json.c: every fixture made with fio 3.33 and
+/* Unit tests for ingest/fio/fio_json.c: every fixture made with fio 3.33 and
  * every file of the shared corpus (skipped when absent). Expected numbers
  * are copied from the files, in canonical units (B, B/s, ns). Hostile
  * input built in memory, truncation and sniffing: test_fio_json_hostile.c. */

@@ -1,4 +1,4 @@
-/* Unit tests for ingest/fio_json.c on hostile input built in memory
+/* Unit tests for ingest/fio/fio_json.c on hostile input built in memory
  * (a table of broken documents, implausible and odd values, NUL bytes
  * and nesting depth, client/server mixes), truncation of fixtures and
  * corpus files at every position, and sniffing scores. Fixtures and

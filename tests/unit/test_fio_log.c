@@ -1,11 +1,11 @@
-/* Unit tests of the fio log readers (ingest/fio_log*.c): fields, names,
+/* Unit tests of the fio log readers (ingest/fio/fio_log*.c): fields, names,
  * the bucket width rule, per-I/O buckets against exact values, the
  * histogram percentile of fiologparser_hist.py, and the stream path
  * (.gz, a log longer than any buffer). */
 #define _GNU_SOURCE
 #include "tests/unit/testhelp.h"
 
-#include "ingest/fio_log_int.h"
+#include "ingest/fio/fio_log_int.h"
 
 #include <unistd.h>
 #include <zlib.h>

@@ -1,6 +1,6 @@
-/* Unit tests of the fio terse parser (ingest/fio_terse.c): terse v2..v5
+/* Unit tests of the fio terse parser (ingest/fio/fio_terse.c): terse v2..v5
  * fixtures and every corpus file with values read by hand from the
- * semicolon fields, the same runs compared with ingest/fio_json.c, and
+ * semicolon fields, the same runs compared with ingest/fio/fio_json.c, and
  * hostile inputs. */
 #include "tests/unit/testhelp.h"
 
@@ -252,7 +252,7 @@ static void test_terse_normal_names(void **state)
     for (size_t i = 0; i < 3; i++) {
         size_t len;
         char *buf = th_slurp(files[i], &len);
-        assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
+        assert_string_equal(th_sniffed(buf, len), "fio-text");
         free(buf);
         names_of(files[i], NULL, rr, sw);
         names_of(files[i], TERSEP, rr, sw);
@@ -273,7 +273,7 @@ static void test_terse_normal_many_jobs(void **state)
     char *buf = th_slurp(f, &len);
     const char *g = strstr(buf, "(groupid=");
     assert_true(g && g - buf > 8192);
-    assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
+    assert_string_equal(th_sniffed(buf, len), "fio-text");
     struct pb_resultset *tx = NULL, *te = NULL;
     struct pb_err err;
     assert_int_equal(th_parse(&pb_parser_fio_text, f, buf, len, &tx, &err),

@@ -1,6 +1,6 @@
-/* Unit tests of the fio normal-output parser (ingest/fio_text.c): fixtures
+/* Unit tests of the fio normal-output parser (ingest/fio/fio_text.c): fixtures
  * and every corpus file with values read by hand from the files, the same
- * fio runs compared with ingest/fio_json.c, sniffing. Hostile and broken
+ * fio runs compared with ingest/fio/fio_json.c, sniffing. Hostile and broken
  * inputs: test_fio_text_hostile.c. */
 #include "tests/unit/testhelp.h"
 
@@ -454,7 +454,7 @@ static void test_corpus_broken(void **state)
     assert_int_equal(err.line, 2);
     assert_string_equal(err.msg, "fio failed: \"error: maximum number of "
                                  "jobs (8) reached.\"");
-    assert_ptr_equal(pb_ingest_find_parser(buf, len), &pb_parser_fio_text);
+    assert_string_equal(th_sniffed(buf, len), "fio-text");
     free(buf);
 }
 

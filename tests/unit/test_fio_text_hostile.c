@@ -1,4 +1,4 @@
-/* Unit tests of the fio normal-output parser (ingest/fio_text.c) on
+/* Unit tests of the fio normal-output parser (ingest/fio/fio_text.c) on
  * hostile and broken inputs: the bad/ fixtures, empty and garbage input,
  * truncation at every byte, CRLF, NUL, HTML and huge numbers, fio 2.0's
  * layout, parsing in threads. Fixtures and corpus: test_fio_text.c. */

@@ -20,6 +20,14 @@ static void test_table(void **state)
         const struct pb_parser *p = pb_parsers[i];
         /* an entry point without a size, or the reverse, is a mistake */
         assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
+        /* each capability flag comes with its members, and only then */
+        assert_int_equal(!!(p->flags & PB_PARSER_STREAMS),
+                         p->parse_stream != NULL);
+        assert_int_equal(!!(p->flags & PB_PARSER_OPTIONS),
+                         p->parse_opts != NULL);
+        assert_int_equal(!!(p->flags & PB_PARSER_LINES), p->log_new != NULL);
+        assert_int_equal(!!(p->flags & PB_PARSER_NEEDS_LABEL),
+                         p->needs_label != NULL);
         nstream += p->parse_stream != NULL;
     }
     assert_int_equal(nstream, 7);

@@ -1,8 +1,8 @@
-/* Unit tests of ingest/json.c: the grammar checks around jsmn's tokens,
+/* Unit tests of ingest/lex/json.c: the grammar checks around jsmn's tokens,
  * values, escapes, iteration and lookups. */
 #include "testhelp.h"
 
-#include "ingest/json_int.h"
+#include "ingest/lex/json_int.h"
 
 /* ==== refused documents: where and why ==== */
 

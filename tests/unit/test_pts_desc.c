@@ -1,4 +1,4 @@
-/* Unit tests of ingest/pts_desc.c: PTS result descriptions of the storage
+/* Unit tests of ingest/pts/pts_desc.c: PTS result descriptions of the storage
  * profiles (in the formats of real OpenBenchmarking results and of the
  * shared corpus) into test parameters with poolbench's keys, other
  * profiles' pairs kept, values never invented, hostile descriptions. */

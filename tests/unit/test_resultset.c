@@ -1,4 +1,4 @@
-/* Unit tests for ingest/resultset.c: how a set finds its tests. By name,
+/* Unit tests for resultset/resultset.c: how a set finds its tests. By name,
  * tool and parameters (pb_rs_test_kv), as the database keys them, so
  * that a source streamed in parts and parsed whole give the same tests
  * (docs/performance.md, "Streaming ingest", "Tests of one name"); by name and
@@ -89,7 +89,7 @@ static void test_merge(void **state)
     pb_resultset_free(s);
 }
 
-/* What a config's dimension becomes (ingest/dim_norm.c, issue 42): white
+/* What a config's dimension becomes (resultset/dim_norm.c, issue 42): white
  * space of any kind, case, sizes, one form of a layout. */
 static void test_dim_values(void **state)
 {

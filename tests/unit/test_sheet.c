@@ -1,4 +1,4 @@
-/* Unit tests for configuration sheets (ingest/sheet.c) and companions:
+/* Unit tests for configuration sheets (ingest/sheet/sheet.c) and companions:
  * CSV and TSV, quoting, a BOM, CRLF, comments, empty cells, values
  * normalised like --set, origins with the line of each row; errors name
  * the line. */

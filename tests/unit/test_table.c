@@ -1,4 +1,4 @@
-/* Unit tests for the table reader (ingest/table*.c): exact values from the
+/* Unit tests for the table reader (ingest/table/table*.c): exact values from the
  * fixtures of every pattern (the two tables of issue 11 verbatim, Markdown,
  * CSV, ';' CSV, aligned with prose, decimal commas, two tables of one
  * shape), headings and sentences as dimensions, --table-metric, sniffing,

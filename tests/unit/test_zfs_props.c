@@ -1,4 +1,4 @@
-/* Unit tests for the zfs-props parser (ingest/zfs_props.c): sniffing and
+/* Unit tests for the zfs-props parser (ingest/zfs/zfs_props.c): sniffing and
  * exact values from every corpus file and from the fixtures. Errors and
  * hostile inputs: test_zfs_props_hostile.c. */
 #define _POSIX_C_SOURCE 200809L /* popen, fmemopen */

@@ -1,4 +1,4 @@
-/* Unit tests for the zfs-props parser (ingest/zfs_props.c) on errors and
+/* Unit tests for the zfs-props parser (ingest/zfs/zfs_props.c) on errors and
  * hostile inputs (empty, truncated, binary, huge numbers, HTML, CRLF,
  * NUL), the bad/ fixtures, savings, combined logs and headerless output.
  * Sniffing, corpus and fixtures: test_zfs_props.c. */

@@ -1,8 +1,9 @@
-/* Unit tests of the ZFS telemetry readers (ingest/zfs_telemetry.c): zpool
+/* Unit tests of the ZFS telemetry readers (run/zfs_telemetry.c): zpool
  * iostat -v of zfs-fuse (captured here) and of OpenZFS (shaped like public
  * outputs), arcstats and module parameter folders (fixtures/zfs-telemetry,
  * its README says where each came from). */
 #include "tests/unit/testhelp.h"
+#include "run/zfs_telemetry.h"
 
 static const char *const FIX = PB_FIXTURES_DIR "/zfs-telemetry";
 

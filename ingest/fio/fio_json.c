@@ -1,0 +1,796 @@
+/* fio JSON output (--output-format=json, json+, json,normal; local "jobs"
+ * and client/server "client_stats"; fio 2.1 to 3.x) into a result set.
+ * Tests, the directions emitted and numjobs aggregates follow the rules in
+ * the header comment of ingest/fio/fio_common.c; what is particular to JSON:
+ *
+ *   - A direction did I/O when its total_ios > 0 or its io bytes > 0.
+ *     slat is left out when fio did not measure it (N = 0, or all zero in
+ *     fio 2.x: sync engines).
+ *   - Entries with "error" != 0 and no I/O are skipped; a file where
+ *     nothing is left is rejected, naming the first failed job.
+ *   - json+ latency histograms ("bins") are read by fio_bins.c.
+ *
+ * numjobs clones without group_reporting (consecutive entries with the same
+ * jobname, host, groupid and options, numjobs > 1) get job "<name>#<k>"
+ * (k = 0..), plus an aggregate with job "<name>": lat/clat/slat means
+ * weighted by I/O count (bytes on fio 2.1); CPU weighted by job_runtime (a
+ * plain mean before fio 3.14), as fio's group_reporting does.
+ *
+ * Sections of one name in groups of their own (stonewall) are runs of one
+ * job: repeats, folded (fio_repeats.c). An entry whose I/O contradicts its
+ * options is a group_reporting entry of several jobs (fio_json_ident.c).
+ *
+ * Client/server: host = the entry's "hostname" ("hostname:port" when two
+ * entries share a hostname on different ports); fio's "All clients" entry
+ * gets host "(all clients)" and the job, config and test of the clients
+ * when those agree.
+ */
+#include "ingest/fio/fio_json_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== small helpers ==== */
+
+#define SNIFF_SCAN ((size_t)8192)
+
+/* A finite number stored under key, or NAN. */
+static double num(const struct pb_json *d, int obj, const char *key)
+{
+    double v = pb_json_number(d, pb_json_get(d, obj, key));
+    return isfinite(v) ? v : NAN;
+}
+
+/* A string stored under key (owned by the document), or NULL. */
+static const char *str(struct pb_json *d, int obj, const char *key)
+{
+    return pb_json_str(d, pb_json_get(d, obj, key));
+}
+
+static int is_object(const struct pb_json *d, int v)
+{
+    return pb_json_type(d, v) == PB_JSON_OBJECT;
+}
+
+static double or0(double v)
+{
+    return isnan(v) ? 0 : v;
+}
+
+/* 1-based line and column of byte offset off in buf. */
+static void line_col(const char *buf, size_t off, long *line, long *col)
+{
+    long l = 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            bol = i + 1;
+        }
+    }
+    *line = l;
+    *col = (long)(off - bol) + 1;
+}
+
+/* Offset of the first '{' that is the first non-blank char of a line, or
+ * (size_t)-1. */
+size_t pb_fio_json_start(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && (buf[j] == ' ' || buf[j] == '\t' || buf[j] == '\r'))
+            j++;
+        if (j < len && buf[j] == '{')
+            return j;
+        const char *nl = memchr(buf + j, '\n', len - j);
+        if (!nl)
+            break;
+        i = (size_t)(nl - buf) + 1;
+    }
+    return (size_t)-1;
+}
+
+/* ==== sniff ==== */
+
+static int fio_sniff(const char *buf, size_t len)
+{
+    if (len > SNIFF_SCAN)
+        len = SNIFF_SCAN;
+    size_t start = pb_fio_json_start(buf, len);
+    if (start == (size_t)-1)
+        return 0;
+    const char *p = buf + start;
+    size_t n = len - start;
+    if (pb_contains(p, n, "\"fio version\""))
+        /* certain when the file is the document alone: the other
+         * sniffers need not look (pb_ingest_find_parser stops at 100) */
+        return pb_skip_ws(buf, p) == p ? 100 : 90;
+    if (pb_contains(p, n, "\"jobname\"") &&
+        (pb_contains(p, n, "\"jobs\"") ||
+         pb_contains(p, n, "\"client_stats\"")))
+        return 40;
+    return 0;
+}
+
+/* ==== one job entry ==== */
+
+/* Mean of a latency object in ns, or NAN when fio did not measure it. */
+static double lat_mean(const struct pb_json *d, int o, double mult)
+{
+    if (!is_object(d, o))
+        return NAN;
+    double n = num(d, o, "N"), mean = num(d, o, "mean"),
+           max = num(d, o, "max");
+    if (isnan(mean))
+        return NAN;
+    if (!isnan(n) && n == 0)
+        return NAN;
+    if (isnan(n) && mean == 0 && or0(max) == 0)
+        return NAN;
+    return mean * mult;
+}
+
+/* The latency object `base`_ns (ns) or `base` (fio 2.x, usec). */
+static int lat_obj(const struct pb_json *d, int dir, const char *base,
+                   double *mult)
+{
+    char key[16];
+    size_t n = strlen(base);
+    if (n + 4 > sizeof(key))
+        return PB_JSON_NONE;
+    memcpy(key, base, n);
+    memcpy(key + n, "_ns", 4);
+    int o = pb_json_get(d, dir, key);
+    if (is_object(d, o)) {
+        *mult = 1;
+        return o;
+    }
+    o = pb_json_get(d, dir, base);
+    *mult = 1000;
+    return is_object(d, o) ? o : PB_JSON_NONE;
+}
+
+static void read_percentiles(struct pb_json *d, int clat, double mult,
+                             struct pb_fio_dstat *ds)
+{
+    int p = pb_json_get(d, clat, "percentile");
+    for (int k = pb_json_first(d, is_object(d, p) ? p : PB_JSON_NONE);
+         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
+        const char *key = pb_json_str(d, k);
+        char *end;
+        double pk = strtod(key, &end);
+        double v = pb_json_number(d, pb_json_value(d, k));
+        if (end == key || !(pk > 0) || !isfinite(v))
+            continue; /* fio 2.1.4 pads with bogus "0.00" keys */
+        pb_fio_set_pct(ds, pk, v * mult);
+    }
+}
+
+static void read_dir(struct pb_json *d, int o, struct pb_fio_dstat *ds)
+{
+    pb_fio_dstat_init(ds);
+    if (!is_object(d, o))
+        return;
+    ds->present = 1;
+    ds->ios = num(d, o, "total_ios");
+    double io = num(d, o, "io_bytes");
+    /* fio 3.x: io_bytes in bytes next to io_kbytes; 2.x: KiB only */
+    ds->bytes =
+        pb_json_get(d, o, "io_kbytes") != PB_JSON_NONE ? io : io * 1024;
+    ds->bw = num(d, o, "bw_bytes");
+    if (isnan(ds->bw))
+        ds->bw = num(d, o, "bw") * 1024;
+    ds->iops = num(d, o, "iops");
+    ds->runtime = num(d, o, "runtime") * 1e6; /* ms */
+
+    double mult;
+    int lat = lat_obj(d, o, "lat", &mult);
+    ds->lat_mean = lat_mean(d, lat, mult);
+    int slat = lat_obj(d, o, "slat", &mult);
+    ds->slat_mean = lat_mean(d, slat, mult);
+    int clat = lat_obj(d, o, "clat", &mult);
+    ds->clat_mean = lat_mean(d, clat, mult);
+    if (!isnan(ds->clat_mean))
+        ds->clat_max = num(d, clat, "max") * mult;
+    read_percentiles(d, clat, mult, ds);
+}
+
+void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx,
+                       struct entry *e, struct pb_resultset *set)
+{
+    struct pb_fio_job *j = &e->job;
+    struct pb_fio_stats *st = &j->st;
+    e->obj = obj;
+    j->name = str(d, obj, "jobname");
+    if (!j->name || !*j->name)
+        j->name = pb_arena_printf(&set->arena, "job%zu", idx + 1);
+    j->jobname = j->name;
+    e->is_agg = pb_json_get(d, obj, "hostname") != PB_JSON_NONE &&
+                !strcmp(j->name, "All clients");
+    e->hostname = str(d, obj, "hostname");
+    e->port = num(d, obj, "port");
+    e->error = num(d, obj, "error");
+    pb_fio_stats_init(st, 0);
+    for (int i = 0; i < D_N; i++)
+        read_dir(d, pb_json_get(d, obj, pb_fio_dir_name[i]), &st->d[i]);
+    st->usr_cpu = num(d, obj, "usr_cpu");
+    st->sys_cpu = num(d, obj, "sys_cpu");
+    st->job_runtime = num(d, obj, "job_runtime");
+    int failed = !isnan(e->error) && e->error != 0 && !pb_fio_moved_data(st);
+    int anything = !isnan(st->usr_cpu) || !isnan(st->sys_cpu);
+    anything |= pb_fio_any_dir(st);
+    j->usable = !failed && anything;
+}
+
+/* ==== options and tests ==== */
+
+/* Option `key` of a global options object, or NULL. fio 3.33 in
+ * client/server mode merges the options of every client into one object
+ * (each key once per client that sent it): a key is known only when it
+ * occurs `need` times (the most any key occurs) with one value. */
+static const char *gopt(struct pb_json *d, int obj, const char *key,
+                        size_t need)
+{
+    const char *v = NULL;
+    size_t klen = strlen(key), count = 0;
+    for (int k = pb_json_first(d, is_object(d, obj) ? obj : PB_JSON_NONE);
+         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
+        const char *name = pb_json_str(d, k);
+        if (!name || strlen(name) != klen || memcmp(name, key, klen) != 0)
+            continue;
+        const char *x = pb_json_str(d, pb_json_value(d, k));
+        if (!x || (v && strcmp(v, x) != 0))
+            return NULL;
+        v = x;
+        count++;
+    }
+    return count >= need ? v : NULL;
+}
+
+struct kvp {
+    const char *k, *v; /* v NULL: not a string */
+};
+
+static int kvp_cmp(const void *pa, const void *pb)
+{
+    const struct kvp *a = pa, *b = pb;
+    int c = strcmp(a->k, b->k);
+    if (c)
+        return c;
+    if (!a->v || !b->v)
+        return (a->v != NULL) - (b->v != NULL);
+    return strcmp(a->v, b->v);
+}
+
+/* The most times a key occurs in the object (1: no merge); *ambiguous:
+ * some key does not occur that often with one value. Sorted, so that a
+ * hostile object of many keys costs n log n. */
+static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
+{
+    *ambiguous = 0;
+    size_t n = is_object(d, obj) ? pb_json_size(d, obj) : 0;
+    if (n < 2)
+        return 1;
+    struct kvp *t = pb_xmalloc(n * sizeof(*t));
+    size_t k = 0;
+    for (int x = pb_json_first(d, obj); x != PB_JSON_NONE && k < n;
+         x = pb_json_next(d, x)) {
+        t[k].k = pb_json_str(d, x);
+        t[k].v = pb_json_str(d, pb_json_value(d, x));
+        if (t[k].k)
+            k++;
+    }
+    qsort(t, k, sizeof(*t), kvp_cmp);
+    size_t most = 1;
+    for (size_t i = 0, j; i < k; i = j) {
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            ;
+        if (j - i > most)
+            most = j - i;
+    }
+    for (size_t i = 0, j; i < k && most > 1; i = j) {
+        int one = 1;
+        for (j = i + 1; j < k && !strcmp(t[j].k, t[i].k); j++)
+            one &= pb_fio_same_str(t[j].v, t[i].v);
+        if (j - i != most || !one)
+            *ambiguous = 1;
+    }
+    free(t);
+    return most;
+}
+
+/* Job option `key`, the job's own value winning over its client's
+ * "global options". */
+const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
+                       const char *key)
+{
+    const char *v = str(c->doc, pb_json_get(c->doc, e->obj, "job options"),
+                        key);
+    if (v)
+        return v;
+    if (!c->clients) /* local run: as fio reads a job file, the last one */
+        return str(c->doc, e->gopts, key);
+    return gopt(c->doc, e->gopts, key,
+                e->gopts == c->global ? c->global_mult : 1);
+}
+
+static int has_opts(const struct ctx *c, const struct entry *e)
+{
+    return is_object(c->doc, pb_json_get(c->doc, e->obj, "job options")) ||
+           pb_json_size(c->doc, e->gopts) > 0;
+}
+
+struct optsrc {
+    const struct ctx *c;
+    const struct entry *e;
+};
+
+static const char *opt_of(const void *src, const char *key)
+{
+    const struct optsrc *o = src;
+    return pb_fio_json_opt(o->c, o->e, key);
+}
+
+void pb_fio_json_test(struct ctx *c, struct entry *e)
+{
+    struct pb_fio_opts o = {0};
+    struct optsrc src = {c, e};
+    struct pb_fio_json_src each = {c, e};
+    o.known = has_opts(c, e);
+    o.no_defaults = c->global_conflict;
+    o.rwmix_default = 1;
+    o.each = pb_fio_json_each;
+    o.each_ctx = &each;
+    pb_fio_read_opts(&o, opt_of, &src);
+    pb_fio_build_test(c->set, c->f, &o, &e->job);
+    e->have_test = 1;
+}
+
+/* ==== hosts (client/server) ==== */
+
+/* The global options of entry e: the object, or (fio 3.4x client/server)
+ * the element of the list with e's hostname and port (hostname alone
+ * when the port is not given), or the only element. */
+static int global_of(const struct ctx *c, const struct entry *e)
+{
+    struct pb_json *d = c->doc;
+    if (pb_json_type(d, c->global) != PB_JSON_ARRAY)
+        return c->global;
+    int only = PB_JSON_NONE, n = 0, match = PB_JSON_NONE;
+    for (int el = pb_json_first(d, c->global); el != PB_JSON_NONE;
+         el = pb_json_next(d, el)) {
+        if (!is_object(d, el))
+            continue;
+        n++;
+        only = el;
+        const char *h = str(d, el, "hostname");
+        double port = num(d, el, "port");
+        if (!e->hostname || !h || strcmp(h, e->hostname) != 0)
+            continue;
+        if (port == e->port)
+            return el;
+        if ((isnan(port) || isnan(e->port)) && match == PB_JSON_NONE)
+            match = el;
+    }
+    if (match != PB_JSON_NONE)
+        return match;
+    return n == 1 ? only : PB_JSON_NONE;
+}
+
+/* Facts of each host: its hostname and the target (filename option;
+ * else, for a local run, the disks of "disk_util"). */
+static void host_facts(struct ctx *c)
+{
+    int named = 0;
+    for (size_t i = 0; i < c->ne; i++)
+        named |= !c->e[i].is_agg && c->e[i].job.usable &&
+                 pb_fio_json_opt(c, &c->e[i], "filename") != NULL;
+    int du = pb_json_get(c->doc, pb_json_root(c->doc), "disk_util");
+    if (!named && !c->clients && pb_json_type(c->doc, du) == PB_JSON_ARRAY)
+        for (int d = pb_json_first(c->doc, du); d != PB_JSON_NONE;
+             d = pb_json_next(c->doc, d))
+            pb_fio_fact_add(c->set, NULL, "device", str(c->doc, d, "name"));
+    for (size_t i = 0; i < c->ne; i++) {
+        const struct entry *e = &c->e[i];
+        if (e->is_agg || !e->job.usable)
+            continue;
+        if (e->hostname)
+            pb_rs_fact(c->set, e->job.host, "hostname", e->hostname);
+        pb_fio_fact_add(c->set, e->job.host, "device",
+                        pb_fio_json_opt(c, e, "filename"));
+    }
+}
+
+void pb_fio_json_hosts(struct ctx *c)
+{
+    for (size_t i = 0; i < c->ne; i++) {
+        struct entry *e = &c->e[i];
+        e->gopts = global_of(c, e);
+        if (e->is_agg) {
+            e->job.host = "(all clients)";
+            continue;
+        }
+        if (!e->hostname)
+            continue;
+        e->job.host = e->hostname;
+        for (size_t j = 0; j < c->ne; j++) {
+            const struct entry *o = &c->e[j];
+            if (j == i || o->is_agg || !o->hostname ||
+                strcmp(o->hostname, e->hostname) != 0)
+                continue;
+            if (!(o->port == e->port) && !isnan(e->port)) {
+                e->job.host = pb_arena_printf(&c->set->arena, "%s:%.0f",
+                                              e->hostname, e->port);
+                break;
+            }
+        }
+    }
+}
+
+/* Clones of one numjobs job: same name, host, group and options, and
+ * numjobs > 1 unless fio printed no options (2.1). Sections repeated under
+ * one name with stonewall differ in groupid: they ran one after another. */
+int pb_fio_json_is_clone(const void *ctx, size_t ia, size_t ib)
+{
+    const struct ctx *c = ctx;
+    const struct entry *a = &c->e[ia], *b = &c->e[ib];
+    if (a->is_agg || b->is_agg || strcmp(a->job.name, b->job.name) != 0 ||
+        !pb_fio_same_str(a->job.host, b->job.host))
+        return 0;
+    double ga = num(c->doc, a->obj, "groupid"),
+           gb = num(c->doc, b->obj, "groupid");
+    if (!(ga == gb) && !(isnan(ga) && isnan(gb)))
+        return 0;
+    if (has_opts(c, a) &&
+        !(pb_fio_int_opt(pb_fio_json_opt(c, a, "numjobs")) > 1))
+        return 0;
+    int oa = pb_json_get(c->doc, a->obj, "job options");
+    int ob = pb_json_get(c->doc, b->obj, "job options");
+    if (oa == PB_JSON_NONE || ob == PB_JSON_NONE)
+        return oa == ob;
+    return pb_json_equal(c->doc, oa, ob);
+}
+
+/* The "All clients" entry takes the job, config and test of the client
+ * entries before it when they all agree. */
+static const char *resolve_aggregate(struct ctx *c, size_t idx)
+{
+    struct pb_fio_job *a = &c->e[idx].job;
+    const struct pb_fio_job *first = NULL;
+    int agree = 1;
+    for (size_t j = idx; j-- > 0;) {
+        const struct entry *o = &c->e[j];
+        if (o->is_agg)
+            break;
+        if (!o->job.usable || !o->have_test)
+            continue;
+        if (!first)
+            first = &o->job;
+        else if (strcmp(o->job.name, first->name) != 0 ||
+                 o->job.test != first->test || o->job.config != first->config)
+            agree = 0;
+    }
+    c->e[idx].have_test = 1;
+    if (first && agree) {
+        a->config = first->config;
+        a->test = first->test;
+        a->rwmask = first->rwmask;
+        a->held = first->held; /* its config and test are in that set */
+        return first->name;
+    }
+    a->held = 0;
+    a->config = pb_rs_config(c->set, a->name);
+    a->test = pb_rs_test(c->set, "fio all clients", "fio");
+    a->rwmask = 0;
+    return a->name;
+}
+
+/* ==== errors ==== */
+
+/* Offset of the nth (0-based) key `"name"` (a string followed by ':') in
+ * the document, or (size_t)-1. A quote inside a string is escaped, so
+ * string values cannot fake a key. */
+static size_t find_key(const struct ctx *c, const char *name, size_t nth)
+{
+    const char *p = c->buf + c->start, *end = p + c->jlen;
+    size_t n = strlen(name);
+    while (p < end) {
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q)
+            break;
+        p = q + 1;
+        if ((size_t)(end - p) < n + 1 || memcmp(p, name, n) != 0 || p[n] != '"')
+            continue;
+        const char *r = p + n + 1;
+        while (r < end && isspace((unsigned char)*r))
+            r++;
+        if (r < end && *r == ':' && nth-- == 0)
+            return (size_t)(q - c->buf);
+    }
+    return (size_t)-1;
+}
+
+/* Where entry idx's "error" key is, for the message about it: fio writes
+ * that key only once per entry. */
+static void locate_error(const struct ctx *c, size_t idx, long *line, long *col)
+{
+    size_t nth = 0;
+    for (size_t i = 0; i < idx; i++)
+        if (pb_json_get(c->doc, c->e[i].obj, "error") != PB_JSON_NONE)
+            nth++;
+    size_t off = find_key(c, "error", nth);
+    if (off == (size_t)-1)
+        off = c->start;
+    line_col(c->buf, off, line, col);
+}
+
+static int json_error(const struct ctx *c, const struct pb_json_error *je)
+{
+    const char *buf = c->buf;
+    long line, col;
+    if (je->truncated) {
+        /* where the text stops */
+        size_t end = c->start + c->jlen;
+        while (end > c->start && isspace((unsigned char)buf[end - 1]))
+            end--;
+        line_col(buf, end > c->start ? end - 1 : c->start, &line, &col);
+        return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
+                          "truncated JSON: %s", je->msg);
+    }
+    line_col(buf, c->start + je->offset, &line, &col);
+    return pb_err_set(c->err, PB_EINPUT, c->path, line, col, "invalid JSON: %s",
+                      je->msg);
+}
+
+static int no_json(const char *path, const char *buf, size_t len,
+                   struct pb_err *err)
+{
+    int rc = pb_fio_check_blank(path, buf, len, err);
+    if (rc != PB_OK)
+        return rc;
+    const char *p = pb_skip_ws(buf, buf + len);
+    long line, col;
+    line_col(buf, (size_t)(p - buf), &line, &col);
+    size_t n = 0;
+    while (n < 120 && p + n < buf + len && p[n] != '\n' && p[n] != '\r')
+        n++;
+    if (n == 120 && p + n < buf + len) /* do not cut a UTF-8 sequence */
+        while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
+            n--;
+    char first[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)p[i];
+        first[k++] = (ch >= 0x80 || isprint(ch)) ? p[i] : '?';
+    }
+    first[k] = '\0';
+    return pb_err_set(err, PB_EINPUT, path, line, 0,
+                      "no JSON object found (first line: \"%s\")", first);
+}
+
+/* ==== interrupted runs ==== */
+
+/* How long the longest job ran and the runtime it asked for (ns). */
+static void runtimes(const struct ctx *c, double *ran, double *asked)
+{
+    *ran = *asked = NAN;
+    for (size_t i = 0; i < c->ne; i++) {
+        const struct entry *e = &c->e[i];
+        if (e->is_agg || !e->job.usable)
+            continue;
+        double r = pb_fio_longest_runtime(&e->job.st);
+        if (!(r > 0) || r <= *ran)
+            continue;
+        *ran = r;
+        double ns;
+        const char *v = pb_fio_json_opt(c, e, "runtime");
+        if (!v)
+            v = pb_fio_json_opt(c, e, "timeout");
+        *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
+    }
+}
+
+/* fio's interruption lines around the document (stderr captured with
+ * it, or json,normal text after it). */
+static void flag_interrupted(struct ctx *c, size_t used)
+{
+    const char *buf = c->buf, *end = buf + c->start + c->jlen;
+    const char *doc_end = buf + c->start + used;
+    long line = 1;
+    for (const char *p = buf; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        if ((p < buf + c->start || p >= doc_end) &&
+            pb_fio_is_interrupt(p, (size_t)(e - p))) {
+            double ran, asked;
+            runtimes(c, &ran, &asked);
+            pb_fio_flag_interrupted(c->set, line, p, (size_t)(e - p), ran,
+                                    asked);
+            return;
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+/* ==== parse ==== */
+
+/* fio's steadystate section of a job (steadystate=, ss_dur=): whether
+ * it was attained and over how long a window (docs/report.md,
+ * "Over time"). */
+static void steady_state(struct ctx *c, const struct entry *e)
+{
+    int ss = pb_json_get(c->doc, e->obj, "steadystate");
+    double att = num(c->doc, ss, "attained"), dur = num(c->doc, ss, "duration");
+    if (!e->job.usable || isnan(att))
+        return;
+    struct pb_resultset *set = pb_fio_job_set(c->set, c->f, &e->job);
+    pb_rs_add(set, e->job.config, e->job.test, e->job.host, e->job.jobname,
+              "ss_attained", "", PB_DIR_HIGHER, att != 0);
+    if (!isnan(dur))
+        pb_rs_add(set, e->job.config, e->job.test, e->job.host,
+                  e->job.jobname, "ss_duration", "ns", PB_DIR_LOWER,
+                  dur * 1e9);
+}
+
+void pb_fio_json_build(void *ctx, size_t i, size_t n)
+{
+    struct ctx *c = ctx;
+    for (size_t k = i; k < i + n; k++) {
+        struct entry *e = &c->e[k];
+        if (!e->job.usable)
+            continue;
+        if (e->is_agg) { /* after its clients, which are built */
+            e->job.jobname = resolve_aggregate(c, k);
+            continue;
+        }
+        pb_fio_json_merged(c, e);
+        pb_fio_json_test(c, e);
+    }
+}
+
+static int emit_all(struct ctx *c)
+{
+    pb_fio_emit_all(c->set, c->f, &c->e[0].job, sizeof(c->e[0]), c->ne,
+                    pb_fio_json_is_clone, NULL, pb_fio_json_build, c);
+    for (size_t i = 0; i < c->ne; i++)
+        steady_state(c, &c->e[i]);
+    return PB_OK;
+}
+
+static int no_results(struct ctx *c)
+{
+    for (size_t i = 0; i < c->ne; i++) {
+        const struct entry *e = &c->e[i];
+        if (!isnan(e->error) && e->error != 0 &&
+            !pb_fio_moved_data(&e->job.st)) {
+            long line, col;
+            locate_error(c, i, &line, &col);
+            return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
+                              "job \"%s\" failed with error %.0f and did "
+                              "no I/O",
+                              e->job.name, e->error);
+        }
+    }
+    long line, col;
+    line_col(c->buf, c->start, &line, &col);
+    return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
+                      "no usable job in \"%s\"", c->arrname);
+}
+
+int pb_fio_json_whole(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err)
+{
+    struct ctx c = {0};
+    c.path = path;
+    c.buf = buf;
+    c.set = set;
+    c.err = err;
+    c.start = pb_fio_json_start(buf, len);
+    if (c.start == (size_t)-1)
+        return no_json(path, buf, len, err);
+    c.jlen = len - c.start;
+
+    struct pb_json doc;
+    struct pb_json_error je;
+    if (pb_json_parse(&doc, buf + c.start, c.jlen, &je) != 0)
+        return json_error(&c, &je);
+    c.doc = &doc;
+
+    /* anything after the document may be text (json,normal) but not a
+     * second document (runs appended to one file) */
+    size_t used = doc.len;
+    if (used < c.jlen) {
+        size_t rest = c.start + used;
+        size_t second = pb_fio_json_start(buf + rest, len - rest);
+        if (second != (size_t)-1) {
+            long line, col;
+            line_col(buf, rest + second, &line, &col);
+            pb_json_release(&doc);
+            return pb_err_set(err, PB_EINPUT, path, line, col,
+                              "a second JSON document starts here; one "
+                              "fio run per file");
+        }
+    }
+
+    int rc = PB_OK;
+    long l0, c0;
+    line_col(buf, c.start, &l0, &c0);
+    int root = pb_json_root(&doc);
+    int arr = pb_json_get(&doc, root, "jobs");
+    c.arrname = "jobs";
+    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
+        arr = pb_json_get(&doc, root, "client_stats");
+        c.arrname = "client_stats";
+    }
+    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
+        rc = pb_err_set(err, PB_EINPUT, path, l0, c0,
+                        "not fio output: no \"jobs\" or \"client_stats\" "
+                        "array");
+        goto out;
+    }
+    const char *version = str(&doc, root, "fio version");
+    if (version)
+        pb_fio_set_version(set, version);
+    c.global = pb_json_get(&doc, root, "global options");
+    if (!is_object(&doc, c.global) &&
+        pb_json_type(&doc, c.global) != PB_JSON_ARRAY)
+        c.global = PB_JSON_NONE;
+    c.clients = !strcmp(c.arrname, "client_stats");
+    c.global_mult = 1;
+    if (c.clients)
+        c.global_mult =
+            merged_clients(&doc, c.global, &c.global_conflict);
+
+    c.ne = 0;
+    c.e = pb_xcalloc(pb_json_size(&doc, arr) + 1, sizeof(*c.e));
+    size_t idx = 0;
+    for (int o = pb_json_first(&doc, arr); o != PB_JSON_NONE;
+         o = pb_json_next(&doc, o), idx++)
+        if (is_object(&doc, o))
+            pb_fio_json_entry(&doc, o, idx, &c.e[c.ne++], set);
+    for (size_t i = 0; i < c.ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
+        rc = pb_fio_json_bins(&doc, c.e[i].obj, path, buf, c.start, set,
+                              &c.e[i].job.st, err);
+    if (rc != PB_OK) {
+        free(c.e);
+        goto out;
+    }
+    pb_fio_json_hosts(&c);
+    struct pb_fio_file f;
+    pb_fio_file_init(&f, path);
+    c.f = &f;
+    struct pb_fio_json_groups groups;
+    pb_fio_json_groups_read(&groups, buf + c.start + used,
+                            len - c.start - used);
+    c.groups = &groups;
+    pb_fio_json_count(&c);
+    size_t before = set->nresults;
+    rc = emit_all(&c);
+    if (rc == PB_OK)
+        pb_fio_file_fold(&f, set);
+    if (rc == PB_OK && set->nresults == before)
+        rc = no_results(&c);
+    if (rc == PB_OK) {
+        host_facts(&c);
+        flag_interrupted(&c, used);
+        pb_fio_flag_file(set, &c.e[0].job, sizeof(c.e[0]), c.ne);
+    }
+    pb_fio_file_release(&f);
+    pb_fio_json_groups_free(&groups);
+    free(c.e);
+out:
+    pb_json_release(&doc);
+    return rc;
+}
+
+const struct pb_parser pb_parser_fio_json = {
+    .name = "fio-json",
+    .flags = PB_PARSER_STREAMS,
+    .sniff = fio_sniff,
+    .parse = pb_fio_json_whole,
+    .parse_stream = pb_fio_json_stream,
+    .stream_min = PB_STREAM_MIN_JSON,
+};

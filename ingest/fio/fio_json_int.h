@@ -1,0 +1,121 @@
+/* Private to fio_json.c and fio_json_stream.c: a fio JSON document's
+ * entries and the steps of its parse that the streamed parse (a chunk of
+ * jobs at a time, docs/performance.md "Streaming ingest") shares with the
+ * whole one. */
+#ifndef PB_FIO_JSON_INT_H
+#define PB_FIO_JSON_INT_H
+
+#include "ingest/fio/fio_int.h"
+#include "ingest/lex/json_int.h"
+
+/* One element of "jobs" / "client_stats". */
+struct entry {
+    struct pb_fio_job job; /* name, host, stats, test; jobname = name */
+    int obj;               /* in the document */
+    const char *hostname;
+    double port;
+    int is_agg; /* fio's "All clients" */
+    int gopts;  /* its global options object, or PB_JSON_NONE */
+    double error;
+    int have_test; /* job.config and job.test are set */
+};
+
+/* A parse: the whole document, or (streamed) one chunk of jobs. */
+struct ctx {
+    const char *path;
+    const char *buf; /* whole file */
+    size_t start;    /* offset of the JSON document */
+    size_t jlen;     /* its length in buf */
+    struct pb_resultset *set;
+    struct pb_err *err;
+    struct pb_json *doc;
+    int global;         /* "global options" (object or list), or PB_JSON_NONE */
+    int clients;        /* client/server output ("client_stats") */
+    size_t global_mult; /* clients merged into the object (fio 3.33) */
+    int global_conflict; /* and some key of theirs is ambiguous */
+    struct entry *e;
+    size_t ne;
+    const char *arrname; /* "jobs" or "client_stats" */
+    struct pb_fio_file *f; /* what ties the file's jobs together */
+    /* the groups fio's normal output after the document lists
+     * (json,normal); NULL: none */
+    const struct pb_fio_json_groups *groups;
+};
+
+/* The groups of fio's normal output (json,normal): the jobs its header
+ * lines name in each group (fio_json_ident.c). */
+struct pb_fio_json_groups {
+    struct grp *v; /* sorted by group id */
+    size_t n, cap;
+};
+void pb_fio_json_groups_read(struct pb_fio_json_groups *gs, const char *text,
+                             size_t len);
+void pb_fio_json_groups_free(struct pb_fio_json_groups *gs);
+
+/* An entry's options (pb_fio_json_each). */
+struct pb_fio_json_src {
+    const struct ctx *c;
+    const struct entry *e;
+};
+
+/* An object of options of its own (pb_fio_json_each_own). */
+struct pb_fio_json_own {
+    struct pb_json *doc;
+    int obj;
+};
+
+/* Offset of the first '{' that is the first non-blank char of a line, or
+ * (size_t)-1. */
+size_t pb_fio_json_start(const char *buf, size_t len);
+
+/* Read job object obj (element idx of the array) into e. */
+void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx, struct entry *e,
+                       struct pb_resultset *set);
+
+/* Hosts and global options of c's entries (client/server naming). */
+void pb_fio_json_hosts(struct ctx *c);
+
+/* pb_fio_clone_fn over c's entries: ia and ib are clones of one job. */
+int pb_fio_json_is_clone(const void *c, size_t ia, size_t ib);
+
+/* Config and test of entry e, from its options. */
+void pb_fio_json_test(struct ctx *c, struct entry *e);
+
+/* Job option key of e (its own, else its global options), or NULL. */
+const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
+                            const char *key);
+
+/* ==== fio_json_ident.c ==== */
+
+/* pb_fio_each_fn of a struct pb_fio_json_src: every option of the entry,
+ * its own winning over its global options (pb_fio_json_opt). */
+void pb_fio_json_each(const void *src, pb_fio_opt_fn fn, void *arg);
+/* pb_fio_each_fn of a struct pb_fio_json_own: the options of one object
+ * (a job's own, without the global ones). */
+void pb_fio_json_each_own(const void *src, pb_fio_opt_fn fn, void *arg);
+/* The entry's target: its filename option, else its directory. */
+const char *pb_fio_json_target(const struct ctx *c, const struct entry *e);
+/* An entry's group id as its measurement (pb_fio_file_count). */
+size_t pb_fio_json_meas(double groupid);
+/* Count every entry into c->f, then give each its label (each host's
+ * jobs are one invocation), held and target. */
+void pb_fio_json_count(struct ctx *c);
+/* Mark entry e merged when it stands for several different jobs
+ * (group_reporting; flag.merged_group). */
+void pb_fio_json_merged(struct ctx *c, struct entry *e);
+
+/* pb_fio_build_fn over c's entries: their tests (a merged group's too),
+ * "All clients" after its clients. */
+void pb_fio_json_build(void *ctx, size_t i, size_t n);
+
+/* The parse of a document held whole (the parser's parse). */
+int pb_fio_json_whole(const char *path, const char *buf, size_t len,
+                      struct pb_resultset *set, struct pb_err *err);
+
+/* The streamed parse (fio_json_stream.c): set is being streamed; parts
+ * go to the store with pb_rs_flush; files that cannot be streamed, and
+ * every file with an error, go to pb_fio_json_whole. */
+int pb_fio_json_stream(const char *path, const char *buf, size_t len,
+                       struct pb_resultset *set, struct pb_err *err);
+
+#endif
