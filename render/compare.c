@@ -28,9 +28,6 @@ struct ent {
     const char *dims; /* "k=v,k=v", made when needed */
 };
 
-/* The sides' data while entries are sorted (qsort has no context). */
-static const struct pb_compare_priv *ent_priv;
-
 static const struct rp_cell *ent_cell(const struct pb_compare_priv *pv,
                                       const struct ent *e)
 {
@@ -55,10 +52,11 @@ static const char *ent_label(const struct pb_compare_priv *pv,
     return pv->d[e->side].configs[ent_cell(pv, e)->config].label;
 }
 
-static int ent_cmp(const void *pa, const void *pb)
+/* ctx: the sides' data (struct pb_compare_priv) */
+static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
     const struct ent *a = pa, *b = pb;
-    const struct pb_compare_priv *pv = ent_priv;
+    const struct pb_compare_priv *pv = ctx;
     int c = strcmp(ent_test(pv, a), ent_test(pv, b));
     if (!c)
         c = strcmp(ent_metric(pv, a), ent_metric(pv, b));
@@ -427,9 +425,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     if (cmp->nleft_out)
         qsort(cmp->left_out, cmp->nleft_out, sizeof(*cmp->left_out),
               cmp_str);
-    ent_priv = cmp->priv;
-    qsort(e, n, sizeof(*e), ent_cmp);
-    ent_priv = NULL;
+    rp_sort(e, n, sizeof(*e), ent_cmp, cmp->priv);
     /* at most one pair per base entry: allocated once, exactly */
     x.cap = cmp->nbase_cells < cmp->ncand_cells ? cmp->nbase_cells
                                                 : cmp->ncand_cells;

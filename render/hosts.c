@@ -264,11 +264,11 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     return 0;
 }
 
-static const struct rp_data *sort_d;
-
-static int cmp_hrow(const void *a, const void *b)
+/* ctx: the struct rp_data whose config ranks order the rows */
+static int cmp_hrow(const void *a, const void *b, void *ctx)
 {
     const struct hrow *x = a, *y = b;
+    const struct rp_data *sort_d = ctx;
     if (x->group != y->group)
         return x->group < y->group ? -1 : 1;
     if (x->config != y->config) {
@@ -505,10 +505,7 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
         goto done;
     flush_key(&h);
     end_block(&h);
-    sort_d = d;
-    if (h.nrows)
-        qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
-    sort_d = NULL;
+    rp_sort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow, d);
     for (size_t i = 0; i < h.nrows;) {
         size_t j = i;
         while (j < h.nrows && h.rows[j].group == h.rows[i].group &&
