@@ -1,7 +1,8 @@
 /* What the report concludes: which metrics get charts, the best config of
  * each test and its margin, and a geometric-mean ranking over shared
  * tests. Sweeps (the dimensions results vary along) are in sweeps.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <math.h>

@@ -1,7 +1,8 @@
 /* The best configuration per test for the terminal (poolbench best): the
  * report's data and analysis (rp_data_load, rp_best_of), as plain rows;
  * and the stored repeats the verdicts of best and report may rest on. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <stdint.h>

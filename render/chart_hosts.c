@@ -3,7 +3,13 @@
  * (spread, aggregate, outliers), then per cell a bar per host plus the
  * "all hosts" aggregate, with the table of its exact numbers and its CSV.
  * The model is hosts.c's; docs/report.md, "Hosts". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdio.h>

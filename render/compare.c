@@ -5,7 +5,8 @@
  * summarised per kind of metric. docs/statistics.md, "Compare: pairing
  * and statistics". */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <math.h>

@@ -2,6 +2,9 @@
  * order), metrics inside a test, cells by test, metric and configuration
  * rank; names made unique where two tests would read the same; the
  * metrics a test shows by default. */
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
 #include "render/stream_int.h"
 
 #include <math.h>

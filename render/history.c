@@ -9,7 +9,13 @@
  * configuration, ±SE whiskers) with a table of every point; steps also
  * go to the Warnings list (flags.c). docs/statistics.md, "History across
  * runs". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 #include "common/stats.h"
 
 #include <math.h>

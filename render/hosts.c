@@ -4,7 +4,11 @@
  * host the mean of its results, the aggregate of the hosts that ran
  * together, the spread between hosts and the outlier hosts, which also go
  * to the Warnings list. docs/report.md, "Hosts". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 #include "common/stats.h"
 
 #include <math.h>

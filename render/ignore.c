@@ -3,7 +3,8 @@
  * the report; their results are aggregated as repeats. The stored tests
  * are unchanged (docs/model.md, "Tests: stored identity
  * and compared identity"). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 
 #include <stdint.h>
 #include <stdlib.h>

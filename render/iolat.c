@@ -3,7 +3,13 @@
  * depths, one chart per family and direction with x = IOPS, y = mean
  * completion latency, a line per configuration through a point per
  * iodepth (fio-plot's most-used view), and a table of every point. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,13 @@
  * configuration, each with its numbers in a table below. The histograms
  * of one test, configuration and latency (repeats, several sources) are
  * summed before anything is computed. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -56,6 +56,17 @@ struct rp_out {
     int raw_whole;  /* results.csv/json are written (rp_results_whole) */
 };
 
+/* ==== the pages around the sections (page.c) ==== */
+
+/* index.html's head into o->html: doctype, style, title, the line of
+ * counts and filters, the tiles and the link to results.csv; up to the
+ * contents list (the driver's, report.c). */
+void rp_index_head(struct rp_out *o, const struct rp_data *d,
+                   const struct pb_render_opts *opts, const char *title);
+/* index.html's footer and script into o->html; has_pages: tests went on
+ * pages of their own. */
+void rp_index_foot(struct rp_out *o, int has_pages);
+
 /* ==== report_overview.c ==== */
 
 /* Title of metric m of d for headings ("read IOPS"). */

@@ -1,5 +1,6 @@
-/* Private to render/: text helpers (html.c) and units (units.c) shared by
- * the render/ files. Included through render/render_int.h. */
+/* Private to render/: text helpers (html.c), sorting (sort.c) and units
+ * (units.c) shared by the render/ files. Included by the render/ files
+ * that use them (render_int.h has all). */
 #ifndef PB_RP_BASE_H
 #define PB_RP_BASE_H
 

@@ -1,6 +1,6 @@
 /* Private to render/: the report's data model (data.c, stream.c), test
  * identity (ignore.c) and the analyses over it (analysis.c, sweeps.c).
- * Included through render/render_int.h. */
+ * Included by the render/ files that use it (render_int.h has all). */
 #ifndef PB_RP_DATA_H
 #define PB_RP_DATA_H
 

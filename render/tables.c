@@ -1,6 +1,11 @@
 /* The report's fixed-shape tables: ZFS compression per dataset, host facts
  * (Systems) and the ingested files (Sources); bonnie++ is bonnie_table.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stddef.h>
