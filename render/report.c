@@ -12,45 +12,132 @@
 
 #include <string.h>
 
-/* The contents list of index.html, in the order of the sections. */
-static void contents(struct rp_out *o, const struct rp_data *d,
-                     int has_sweeps, int has_comp, int has_bonnie,
-                     int has_sys, int has_rank, int has_tests)
+/* ==== the sections ==== */
+
+/* What the sections of one report read: the data and what was computed
+ * from it before the page began. */
+struct rp_report {
+    struct rp_out *o;
+    struct pb_db *db; /* timeseries and bonnie++ read it themselves */
+    const struct pb_render_opts *opts;
+    struct rp_data *d;
+    struct rp_sweeps *sws;
+    struct rp_ranking *rank;
+    struct rp_samps *best_samps;
+    struct test_plan *plan;
+    struct pb_err *err;
+};
+
+/* A row of the section table: the page holds its rows in this order,
+ * and the contents list links the rows with a title whose has() is true
+ * (has NULL: always). emit writes the section when has() is true, or
+ * always with RP_SEC_SELF (the section says itself what it shows when it
+ * has nothing); emit NULL: the row is drawn by another one (the ranking,
+ * inside the overview). RP_SEC_DB: the section reads the database, so it
+ * is skipped once the output failed. emit returns PB_OK or the error that
+ * ends the report. */
+enum { RP_SEC_SELF = 1, RP_SEC_DB = 2 };
+struct rp_section {
+    const char *id;    /* the HTML id the contents entry links */
+    const char *title; /* the contents entry; NULL: none */
+    int (*has)(const struct rp_report *r);
+    int (*emit)(struct rp_report *r);
+    int flags;
+};
+
+static int has_warnings(const struct rp_report *r)
 {
-    struct pb_buf *h = &o->html;
-    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
-    if (rp_has_flags(d))
-        pb_buf_puts(h, "<li><a href=\"#warnings\">Warnings</a></li>\n");
-    pb_buf_puts(h, "<li><a href=\"#overview\">Overview</a></li>\n");
-    if (has_rank)
-        pb_buf_puts(h, "<li><a href=\"#ranking\">Overall ranking</a></li>\n");
-    if (has_sweeps)
-        pb_buf_puts(h, "<li><a href=\"#sweeps\">Sweeps</a></li>\n");
-    if (rp_has_history(d))
-        pb_buf_puts(h, "<li><a href=\"#history\">History</a></li>\n");
-    if (rp_has_hosts(d))
-        pb_buf_puts(h, "<li><a href=\"#hosts\">Hosts</a></li>\n");
-    if (o->has_iolat)
-        pb_buf_puts(h, "<li><a href=\"#iops-latency\">IOPS against "
-                       "latency</a></li>\n");
-    if (o->has_ts)
-        pb_buf_puts(h, "<li><a href=\"#over-time\">Over time</a></li>\n");
-    if (has_tests)
-        pb_buf_puts(h, "<li><a href=\"#tests\">Results by test</a></li>\n");
-    if (rp_has_experiment(d))
-        pb_buf_puts(h, "<li><a href=\"#experiment\">Experiment</a></li>\n");
-    if (has_comp)
-        pb_buf_puts(h, "<li><a href=\"#compression\">Compression</a></li>\n");
-    if (has_bonnie)
-        pb_buf_puts(h, "<li><a href=\"#bonnie\">bonnie++</a></li>\n");
-    if (has_sys)
-        pb_buf_puts(h, "<li><a href=\"#systems\">Systems</a></li>\n");
-    pb_buf_puts(h, "<li><a href=\"#sources\">Sources</a></li>\n</ol></nav>\n"
-                   "</header>\n");
+    return rp_has_flags(r->d);
 }
 
-static int any_tests_section(const struct rp_data *d)
+static int emit_warnings(struct rp_report *r)
 {
+    rp_section_warnings(r->o, r->d);
+    return PB_OK;
+}
+
+/* The overview holds the configurations, the best per test and the
+ * ranking. */
+static int emit_overview(struct rp_report *r)
+{
+    struct rp_out *o = r->o;
+    rp_out_raw(o, "<section id=\"overview\">\n");
+    rp_out_heading(o, 2, NULL, "Overview");
+    if (!r->d->ncells_total)
+        rp_out_para(o, "note",
+                    "No results match. Ingest files with 'poolbench ingest' "
+                    "or loosen the --test/--config/--metric filters.");
+    if (r->d->used_configs)
+        rp_section_configs(o, r->d);
+    rp_section_best(o, r->d, r->plan, r->best_samps);
+    rp_section_ranking(o, r->d, r->rank);
+    rp_out_raw(o, "</section>\n");
+    return PB_OK;
+}
+
+static int has_ranking(const struct rp_report *r)
+{
+    return r->rank->n >= 2 && r->rank->ngroups >= 2;
+}
+
+static int has_sweeps(const struct rp_report *r)
+{
+    return r->sws->n > 0;
+}
+
+static int emit_sweeps(struct rp_report *r)
+{
+    rp_section_sweeps(r->o, r->d, r->sws);
+    return PB_OK;
+}
+
+static int has_history(const struct rp_report *r)
+{
+    return rp_has_history(r->d);
+}
+
+static int emit_history(struct rp_report *r)
+{
+    rp_section_history(r->o, r->d);
+    return PB_OK;
+}
+
+static int has_hosts(const struct rp_report *r)
+{
+    return rp_has_hosts(r->d);
+}
+
+static int emit_hosts(struct rp_report *r)
+{
+    rp_section_hosts(r->o, r->d);
+    return PB_OK;
+}
+
+static int has_iolat(const struct rp_report *r)
+{
+    return r->o->has_iolat;
+}
+
+static int emit_iolat(struct rp_report *r)
+{
+    rp_section_iops_latency(r->o, r->d);
+    return PB_OK;
+}
+
+static int has_timeseries(const struct rp_report *r)
+{
+    return r->o->has_ts;
+}
+
+static int emit_timeseries(struct rp_report *r)
+{
+    return rp_section_timeseries(r->o, r->d, r->db, &r->opts->filter,
+                                 r->opts->per_job, r->err);
+}
+
+static int has_tests(const struct rp_report *r)
+{
+    const struct rp_data *d = r->d;
     for (size_t gi = 0; gi < d->ngroups; gi++) {
         const struct rp_group *g = &d->groups[gi];
         if (rp_group_charted(d, g) ||
@@ -58,6 +145,125 @@ static int any_tests_section(const struct rp_data *d)
             return 1;
     }
     return 0;
+}
+
+static int emit_tests(struct rp_report *r)
+{
+    rp_section_tests(r->o, r->d, r->plan);
+    return PB_OK;
+}
+
+/* The latency distributions of tests without a section of their own. */
+static int emit_latency_rest(struct rp_report *r)
+{
+    rp_lat_section_rest(r->o, r->d, r->o->lat);
+    return PB_OK;
+}
+
+static int has_experiment(const struct rp_report *r)
+{
+    return rp_has_experiment(r->d);
+}
+
+static int emit_experiment(struct rp_report *r)
+{
+    rp_section_experiment(r->o, r->d, rp_dir_path(r->o->out));
+    return PB_OK;
+}
+
+static int has_compression(const struct rp_report *r)
+{
+    return rp_has_compression(r->d);
+}
+
+static int emit_compression(struct rp_report *r)
+{
+    rp_section_compression(r->o, r->d);
+    return PB_OK;
+}
+
+static int has_bonnie(const struct rp_report *r)
+{
+    return rp_has_bonnie(r->d);
+}
+
+static int emit_bonnie(struct rp_report *r)
+{
+    return rp_section_bonnie(r->o, r->d, r->db, &r->opts->filter, r->err);
+}
+
+static int has_systems(const struct rp_report *r)
+{
+    return rp_has_systems(r->d);
+}
+
+static int emit_systems(struct rp_report *r)
+{
+    rp_section_systems(r->o, r->d);
+    return PB_OK;
+}
+
+static int emit_sources(struct rp_report *r)
+{
+    rp_section_sources(r->o, r->d);
+    return PB_OK;
+}
+
+static const struct rp_section sections[] = {
+    {"warnings", "Warnings", has_warnings, emit_warnings, RP_SEC_SELF},
+    {"overview", "Overview", NULL, emit_overview, 0},
+    {"ranking", "Overall ranking", has_ranking, NULL, 0},
+    {"sweeps", "Sweeps", has_sweeps, emit_sweeps, RP_SEC_SELF},
+    {"history", "History", has_history, emit_history, RP_SEC_SELF},
+    {"hosts", "Hosts", has_hosts, emit_hosts, RP_SEC_SELF},
+    {"iops-latency", "IOPS against latency", has_iolat, emit_iolat,
+     RP_SEC_SELF},
+    {"over-time", "Over time", has_timeseries, emit_timeseries,
+     RP_SEC_SELF | RP_SEC_DB},
+    {"tests", "Results by test", has_tests, emit_tests, RP_SEC_SELF},
+    {"latency", NULL, NULL, emit_latency_rest, 0},
+    {"experiment", "Experiment", has_experiment, emit_experiment, 0},
+    {"compression", "Compression", has_compression, emit_compression, 0},
+    {"bonnie", "bonnie++", has_bonnie, emit_bonnie, RP_SEC_DB},
+    {"systems", "Systems", has_systems, emit_systems, 0},
+    {"sources", "Sources", NULL, emit_sources, 0},
+};
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+/* has[i] of every row, asked once before the page begins. */
+static void sections_has(const struct rp_report *r, int *has)
+{
+    for (size_t i = 0; i < NSECTIONS; i++)
+        has[i] = !sections[i].has || sections[i].has(r);
+}
+
+/* The contents list of index.html: the rows with a title, in order. */
+static void contents(struct rp_out *o, const int *has)
+{
+    struct pb_buf *h = &o->html;
+    pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (sections[i].title && has[i])
+            pb_buf_printf(h, "<li><a href=\"#%s\">%s</a></li>\n",
+                          sections[i].id, sections[i].title);
+    pb_buf_puts(h, "</ol></nav>\n</header>\n");
+}
+
+/* Every row's section, in order; PB_OK or the first error of a section
+ * that ends the report. */
+static int sections_emit(struct rp_report *r, const int *has)
+{
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        const struct rp_section *s = &sections[i];
+        if (!s->emit || (!has[i] && !(s->flags & RP_SEC_SELF)))
+            continue;
+        if ((s->flags & RP_SEC_DB) && r->o->rc)
+            continue;
+        int rc = s->emit(r);
+        if (rc)
+            return rc;
+    }
+    return PB_OK;
 }
 
 int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
@@ -136,50 +342,20 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                                     : rp_default_title(&d, &d.arena);
     o.title = title;
     o.raw_whole = rp_results_whole(opts, d.nrows);
-    int has_comp = rp_has_compression(&d), has_bonnie = rp_has_bonnie(&d);
-    int has_sys = rp_has_systems(&d);
     o.has_iolat = rp_has_iops_latency(&d);
     o.has_ts = rp_has_timeseries(db, &opts->filter);
     o.lat = rp_lat_load(db, &d, &opts->filter, !opts->latency_linear, &rc,
                         err);
     if (rc)
         goto done;
+    struct rp_report r = {&o, db, opts, &d, &sws, &rank, &best_samps, &plan,
+                          err};
+    int has[NSECTIONS];
+    sections_has(&r, has);
     rp_index_head(&o, &d, opts, title);
-    contents(&o, &d, sws.n > 0, has_comp, has_bonnie, has_sys,
-             rank.n >= 2 && rank.ngroups >= 2, any_tests_section(&d));
-
-    rp_section_warnings(&o, &d);
-    rp_out_raw(&o, "<section id=\"overview\">\n");
-    rp_out_heading(&o, 2, NULL, "Overview");
-    if (!d.ncells_total)
-        rp_out_para(&o, "note",
-                    "No results match. Ingest files with 'poolbench ingest' "
-                    "or loosen the --test/--config/--metric filters.");
-    if (d.used_configs)
-        rp_section_configs(&o, &d);
-    rp_section_best(&o, &d, &plan, &best_samps);
-    rp_section_ranking(&o, &d, &rank);
-    rp_out_raw(&o, "</section>\n");
-    rp_section_sweeps(&o, &d, &sws);
-    rp_section_history(&o, &d);
-    rp_section_hosts(&o, &d);
-    rp_section_iops_latency(&o, &d);
-    if (!o.rc && (rc = rp_section_timeseries(&o, &d, db, &opts->filter,
-                                             opts->per_job, err)))
+    contents(&o, has);
+    if ((rc = sections_emit(&r, has)))
         goto done;
-    rp_section_tests(&o, &d, &plan);
-    rp_lat_section_rest(&o, &d, o.lat);
-    if (rp_has_experiment(&d))
-        rp_section_experiment(&o, &d, rp_dir_path(o.out));
-    if (has_comp)
-        rp_section_compression(&o, &d);
-    if (has_bonnie && !o.rc &&
-        (rc = rp_section_bonnie(&o, &d, db, &opts->filter, err)))
-        goto done;
-    if (has_sys)
-        rp_section_systems(&o, &d);
-    rp_section_sources(&o, &d);
-
     rp_index_foot(&o, plan.npages > 0);
     if (!o.rc && (rc = rp_stream_check(&d, err)))
         o.rc = rc;
