@@ -113,7 +113,7 @@ static int better(double a, double b, int dir)
 }
 
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
-                const struct rp_samps *ss, struct rp_best *out)
+                const struct pb_an_samps *ss, struct rp_best *out)
 {
     int dir = d->metrics[g->metric].dir;
     out->best = out->runner = SIZE_MAX;

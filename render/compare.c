@@ -90,7 +90,7 @@ static const char *ent_dims(struct pb_compare *cmp, struct ent *e)
 struct ctx {
     struct pb_compare *cmp;
     const struct pb_compare_opts *opts;
-    struct rp_samps samps[2];
+    struct pb_an_samps samps[2];
     pcre2_code *gate_re;
     size_t cap;
     unsigned char gated[PB_NKINDS], offended[PB_NKINDS];
@@ -395,7 +395,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     if (!rc && maxn[0] >= 2 && maxn[1] >= 2 &&
         pb_stats_mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
         for (int s = 0; s < 2 && !rc; s++)
-            rc = rp_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
+            rc = pb_an_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
     if (!rc && opts->fail_metric_re) {
         int ec;
         PCRE2_SIZE eo;
@@ -413,7 +413,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     }
     if (rc) {
         for (int s = 0; s < 2; s++)
-            rp_samps_release(&x.samps[s]);
+            pb_an_samps_release(&x.samps[s]);
         pb_compare_free(cmp);
         return rc;
     }
@@ -468,7 +468,7 @@ int pb_compare_run(const struct pb_compare_side *base,
             !strcmp(cmp->pairs[i].base_config, cmp->pairs[0].base_config) &&
             !strcmp(cmp->pairs[i].cand_config, cmp->pairs[0].cand_config);
     for (int s = 0; s < 2; s++)
-        rp_samps_release(&x.samps[s]);
+        pb_an_samps_release(&x.samps[s]);
     pcre2_code_free(x.gate_re);
     *out = cmp;
     return PB_OK;

@@ -23,7 +23,7 @@ struct rp_report {
     struct rp_data *d;
     struct rp_sweeps *sws;
     struct rp_ranking *rank;
-    struct rp_samps *best_samps;
+    struct pb_an_samps *best_samps;
     struct test_plan *plan;
     struct pb_err *err;
 };
@@ -298,13 +298,13 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     rp_mark_single(&d);
     struct rp_history hist;
     struct rp_hosts hosts;
-    struct rp_samps best_samps = {0};
+    struct pb_an_samps best_samps = {0};
     memset(&hosts, 0, sizeof(hosts));
     if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
         (rc = rp_hosts_load(db, &opts->filter, &d, &hosts, err)) ||
         (rc = rp_outliers_load(db, &d, err)) ||
         (rc = rp_best_samples_load(db, &d, &best_samps, err))) {
-        rp_samps_release(&best_samps);
+        pb_an_samps_release(&best_samps);
         rp_hosts_release(&hosts);
         rp_history_release(&hist);
         rp_ranking_release(&rank);
@@ -401,7 +401,7 @@ done:
     rp_sweeps_release(&sws);
     rp_history_release(&hist);
     rp_hosts_release(&hosts);
-    rp_samps_release(&best_samps);
+    pb_an_samps_release(&best_samps);
     rp_data_release(&d);
     return rc;
 }

@@ -81,11 +81,11 @@ void rp_value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
                     const struct rp_unit *u, const struct rp_cell *c);
 const char *rp_default_title(const struct rp_data *d, struct pb_arena *a);
 void rp_section_configs(struct rp_out *o, const struct rp_data *d);
-struct rp_samps;
+struct pb_an_samps;
 /* ss: the stored repeats of best and runner-up cells
  * (rp_best_samples_load); may be NULL. */
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
-                     const struct test_plan *pl, const struct rp_samps *ss);
+                     const struct test_plan *pl, const struct pb_an_samps *ss);
 void rp_section_ranking(struct rp_out *o, const struct rp_data *d,
                         const struct rp_ranking *r);
 void rp_section_sweeps(struct rp_out *o, const struct rp_data *d,
