@@ -266,57 +266,89 @@ static int sections_emit(struct rp_report *r, const int *has)
     return PB_OK;
 }
 
-int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
-                     struct pb_render_summary *out, struct pb_err *err)
-{
+/* What a report shows, loaded and computed before anything is drawn. */
+struct loaded {
     struct rp_data d;
+    struct rp_sweeps sws;
+    struct rp_ranking rank;
+    struct rp_history hist;
+    struct rp_hosts hosts;
+    struct pb_an_samps best_samps;
+    struct test_plan plan;
+};
+
+/* Load the data and compute the sweeps, ranking, history, hosts,
+ * outliers, the repeats of the best cells and the plan of test pages
+ * into *l. PB_OK (release with loaded_release), or an error with
+ * nothing left to release (out->why: why no sweep was found). */
+static int load(struct pb_db *db, const struct pb_render_opts *opts,
+                struct loaded *l, struct pb_render_summary *out,
+                struct pb_err *err)
+{
+    struct rp_data *d = &l->d;
     int rc = rp_data_load_streamed(db, &opts->filter, opts->ignore_params,
-                                   &d, err);
+                                   d, err);
     if (rc) {
-        rp_data_release(&d);
+        rp_data_release(d);
         return rc;
     }
     if (opts->palette && opts->npalette)
-        for (size_t i = 0; i < d.nconfigs; i++)
-            if (d.configs[i].used)
-                d.configs[i].color =
-                    opts->palette[d.configs[i].rank % opts->npalette];
-    struct rp_sweeps sws;
+        for (size_t i = 0; i < d->nconfigs; i++)
+            if (d->configs[i].used)
+                d->configs[i].color =
+                    opts->palette[d->configs[i].rank % opts->npalette];
     if (out)
         out->why = NULL;
-    rc = rp_find_sweeps(&d, opts->x_key, opts->series_key, &sws, err);
+    rc = rp_find_sweeps(d, opts->x_key, opts->series_key, &l->sws, err);
     if (rc) {
-        if (out && sws.why)
-            out->why = pb_xstrdup(sws.why);
-        rp_sweeps_release(&sws);
-        rp_data_release(&d);
+        if (out && l->sws.why)
+            out->why = pb_xstrdup(l->sws.why);
+        rp_sweeps_release(&l->sws);
+        rp_data_release(d);
         return rc;
     }
-    struct rp_ranking rank;
-    rp_rank_configs(&d, &rank);
+    rp_rank_configs(d, &l->rank);
 
-    rp_mark_single(&d);
-    struct rp_history hist;
-    struct rp_hosts hosts;
-    struct pb_an_samps best_samps = {0};
-    memset(&hosts, 0, sizeof(hosts));
-    if ((rc = rp_history_load(db, &opts->filter, &d, &hist, err)) ||
-        (rc = rp_hosts_load(db, &opts->filter, &d, &hosts, err)) ||
-        (rc = rp_outliers_load(db, &d, err)) ||
-        (rc = rp_best_samples_load(db, &d, &best_samps, err))) {
-        pb_an_samps_release(&best_samps);
-        rp_hosts_release(&hosts);
-        rp_history_release(&hist);
-        rp_ranking_release(&rank);
-        rp_sweeps_release(&sws);
-        rp_data_release(&d);
+    rp_mark_single(d);
+    memset(&l->best_samps, 0, sizeof(l->best_samps));
+    memset(&l->hosts, 0, sizeof(l->hosts));
+    if ((rc = rp_history_load(db, &opts->filter, d, &l->hist, err)) ||
+        (rc = rp_hosts_load(db, &opts->filter, d, &l->hosts, err)) ||
+        (rc = rp_outliers_load(db, d, err)) ||
+        (rc = rp_best_samples_load(db, d, &l->best_samps, err))) {
+        pb_an_samps_release(&l->best_samps);
+        rp_hosts_release(&l->hosts);
+        rp_history_release(&l->hist);
+        rp_ranking_release(&l->rank);
+        rp_sweeps_release(&l->sws);
+        rp_data_release(d);
         return rc;
     }
-    d.history = &hist;
-    d.hosts = &hosts;
-    struct test_plan plan;
-    rp_plan_tests(&d, &plan);
+    d->history = &l->hist;
+    d->hosts = &l->hosts;
+    rp_plan_tests(d, &l->plan);
+    return PB_OK;
+}
 
+static void loaded_release(struct loaded *l)
+{
+    rp_plan_release(&l->plan);
+    rp_ranking_release(&l->rank);
+    rp_sweeps_release(&l->sws);
+    rp_history_release(&l->hist);
+    rp_hosts_release(&l->hosts);
+    pb_an_samps_release(&l->best_samps);
+    rp_data_release(&l->d);
+}
+
+int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
+                     struct pb_render_summary *out, struct pb_err *err)
+{
+    struct loaded l;
+    int rc = load(db, opts, &l, out, err);
+    if (rc)
+        return rc;
+    struct rp_data *d = &l.d;
     struct rp_out o;
     memset(&o, 0, sizeof(o));
     o.h = &o.html;
@@ -338,28 +370,28 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         (rc = rp_pdf_open(opts->pdf_path, &keep, o.f, &o.pdf, err)))
         goto done;
 
-    const char *title = opts->title ? rp_clean(&d.arena, opts->title)
-                                    : rp_default_title(&d, &d.arena);
+    const char *title = opts->title ? rp_clean(&d->arena, opts->title)
+                                    : rp_default_title(d, &d->arena);
     o.title = title;
-    o.raw_whole = rp_results_whole(opts, d.nrows);
-    o.has_iolat = rp_has_iops_latency(&d);
+    o.raw_whole = rp_results_whole(opts, d->nrows);
+    o.has_iolat = rp_has_iops_latency(d);
     o.has_ts = rp_has_timeseries(db, &opts->filter);
-    o.lat = rp_lat_load(db, &d, &opts->filter, !opts->latency_linear, &rc,
+    o.lat = rp_lat_load(db, d, &opts->filter, !opts->latency_linear, &rc,
                         err);
     if (rc)
         goto done;
-    struct rp_report r = {&o, db, opts, &d, &sws, &rank, &best_samps, &plan,
-                          err};
+    struct rp_report r = {
+        &o, db, opts, d, &l.sws, &l.rank, &l.best_samps, &l.plan, err};
     int has[NSECTIONS];
     sections_has(&r, has);
-    rp_index_head(&o, &d, opts, title);
+    rp_index_head(&o, d, opts, title);
     contents(&o, has);
     if ((rc = sections_emit(&r, has)))
         goto done;
-    rp_index_foot(&o, plan.npages > 0);
-    if (!o.rc && (rc = rp_stream_check(&d, err)))
+    rp_index_foot(&o, l.plan.npages > 0);
+    if (!o.rc && (rc = rp_stream_check(d, err)))
         o.rc = rc;
-    if (!o.rc && rp_results_whole(opts, d.nrows) &&
+    if (!o.rc && rp_results_whole(opts, d->nrows) &&
         (rc = rp_write_results(db, &opts->filter, o.out, err)))
         o.rc = rc;
     if (!o.rc) {
@@ -388,20 +420,14 @@ done:
         rc = rp_dir_commit(o.out, err);
     else
         rp_dir_abort(o.out);
-    o.sum.results = d.nrows;
-    o.sum.cells = d.ncells_total;
+    o.sum.results = d->nrows;
+    o.sum.cells = d->ncells_total;
     if (out)
         *out = o.sum;
     rc_fonts_free(o.f);
     rp_lat_free(o.lat);
     pb_buf_release(&o.html);
     pb_buf_release(&o.page);
-    rp_plan_release(&plan);
-    rp_ranking_release(&rank);
-    rp_sweeps_release(&sws);
-    rp_history_release(&hist);
-    rp_hosts_release(&hosts);
-    pb_an_samps_release(&best_samps);
-    rp_data_release(&d);
+    loaded_release(&l);
     return rc;
 }
