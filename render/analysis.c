@@ -1,7 +1,8 @@
 /* What the report concludes: which metrics get charts, the best config of
  * each test and its margin, and a geometric-mean ranking over shared
  * tests. Sweeps (the dimensions results vary along) are in sweeps.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <math.h>
@@ -112,7 +113,7 @@ static int better(double a, double b, int dir)
 }
 
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
-                const struct rp_samps *ss, struct rp_best *out)
+                const struct pb_an_samps *ss, struct rp_best *out)
 {
     int dir = d->metrics[g->metric].dir;
     out->best = out->runner = SIZE_MAX;
@@ -159,17 +160,21 @@ void rp_best_of(const struct rp_data *d, const struct rp_group *g,
         out->verdict = (j.sign > 0) == (dir > 0) ? RP_V_CLEAR : RP_V_SPLIT;
 }
 
-static const struct rp_data *ord_d;
-static int ord_dir;
+struct ord_ctx {
+    const struct rp_data *d;
+    int dir;
+};
 
-static int cmp_order(const void *a, const void *b)
+static int cmp_order(const void *a, const void *b, void *ctx)
 {
+    const struct ord_ctx *o = ctx;
+    const struct rp_data *ord_d = o->d;
     const struct rp_cell *x = &ord_d->cells[*(const size_t *)a];
     const struct rp_cell *y = &ord_d->cells[*(const size_t *)b];
     if (x->has_value != y->has_value)
         return x->has_value ? -1 : 1;
     if (x->has_value && x->mean != y->mean)
-        return better(x->mean, y->mean, ord_dir) ? -1 : 1;
+        return better(x->mean, y->mean, o->dir) ? -1 : 1;
     size_t rx = ord_d->configs[x->config].rank,
            ry = ord_d->configs[y->config].rank;
     return rx < ry ? -1 : rx > ry;
@@ -180,10 +185,8 @@ void rp_order_cells(const struct rp_data *d, const struct rp_group *g,
 {
     for (size_t i = 0; i < g->n; i++)
         out[i] = g->first + i;
-    ord_d = d;
-    ord_dir = d->metrics[g->metric].dir;
-    qsort(out, g->n, sizeof(*out), cmp_order);
-    ord_d = NULL;
+    struct ord_ctx o = {d, d->metrics[g->metric].dir};
+    rp_sort(out, g->n, sizeof(*out), cmp_order, &o);
 }
 
 /* ==== geometric-mean ranking ==== */

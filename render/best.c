@@ -1,7 +1,8 @@
 /* The best configuration per test for the terminal (poolbench best): the
  * report's data and analysis (rp_data_load, rp_best_of), as plain rows;
  * and the stored repeats the verdicts of best and report may rest on. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <stdint.h>
@@ -11,16 +12,16 @@
 /* ==== the repeats of best and runner-up cells ==== */
 
 struct skeys {
-    struct rp_samp *v;
+    struct pb_an_samp *v;
     size_t n, cap;
 };
 
 static int want_sample(void *ctx, const struct pb_db_sample *s)
 {
     const struct skeys *k = ctx;
-    struct rp_samp key = {s->source_id, s->test_id, s->metric_id,
+    struct pb_an_samp key = {s->source_id, s->test_id, s->metric_id,
                           s->config_id, 0, 0};
-    return bsearch(&key, k->v, k->n, sizeof(key), rp_samp_cmp) != NULL;
+    return bsearch(&key, k->v, k->n, sizeof(key), pb_an_samp_cmp) != NULL;
 }
 
 static void add_key(struct skeys *k, const struct rp_data *d,
@@ -31,7 +32,7 @@ static void add_key(struct skeys *k, const struct rp_data *d,
 }
 
 int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
-                         struct rp_samps *out, struct pb_err *err)
+                         struct pb_an_samps *out, struct pb_err *err)
 {
     memset(out, 0, sizeof(*out));
     struct skeys k = {0};
@@ -56,8 +57,8 @@ int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
     }
     if (!k.n)
         return PB_OK;
-    qsort(k.v, k.n, sizeof(*k.v), rp_samp_cmp);
-    int rc = rp_samps_load(db, want_sample, &k, out, err);
+    qsort(k.v, k.n, sizeof(*k.v), pb_an_samp_cmp);
+    int rc = pb_an_samps_load(db, want_sample, &k, out, err);
     free(k.v);
     return rc;
 }
@@ -69,13 +70,13 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
                    struct pb_err *err)
 {
     struct rp_data d;
-    struct rp_samps ss = {0};
+    struct pb_an_samps ss = {0};
     int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params, &d,
                                    err);
     if (!rc)
         rc = rp_best_samples_load(db, &d, &ss, err);
     if (rc) {
-        rp_samps_release(&ss);
+        pb_an_samps_release(&ss);
         rp_data_release(&d);
         return rc;
     }
@@ -128,7 +129,7 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
         r.why = b.why;
         rc = cb(ctx, &r);
     }
-    rp_samps_release(&ss);
+    pb_an_samps_release(&ss);
     rp_data_release(&d);
     if (nsingle)
         *nsingle = single;

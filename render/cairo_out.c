@@ -2,7 +2,9 @@
  * PNGs through an image surface, and lays out the one-file PDF (headings,
  * paragraphs, charts and tables on A4 pages) through a PDF surface. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_pdf.h"
 #include "common/pb_file.h"
 
 #include <cairo-pdf.h>

@@ -3,7 +3,7 @@
  * the SVG and cairo back-ends draw alike; and the colours of configs,
  * series and heatmaps. Layout of the chart kinds: chart_kinds.c. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_chart.h"
 
 #include <math.h>
 #include <stdlib.h>

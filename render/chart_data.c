@@ -1,7 +1,9 @@
 /* The CSV data of report.c's charts (bars of a test and metric, sweep
  * panels, the overall ranking): the rows of the table under each chart,
  * with exact numbers in canonical units instead of display text. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_csv.h"
 
 #include <math.h>
 #include <stdlib.h>

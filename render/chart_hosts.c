@@ -3,7 +3,13 @@
  * (spread, aggregate, outliers), then per cell a bar per host plus the
  * "all hosts" aggregate, with the table of its exact numbers and its CSV.
  * The model is hosts.c's; docs/report.md, "Hosts". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,15 +118,18 @@ static void summary_table(struct rp_out *o, const struct rp_data *d,
 
 /* ==== one chart per cell ==== */
 
-static const struct rp_hhost *sort_h;
-static int sort_dir;
+struct worst_ctx {
+    const struct rp_hhost *h;
+    int dir;
+};
 
-static int cmp_worst(const void *a, const void *b)
+static int cmp_worst(const void *a, const void *b, void *ctx)
 {
-    const struct rp_hhost *x = &sort_h[*(const size_t *)a],
-                          *y = &sort_h[*(const size_t *)b];
+    const struct worst_ctx *w = ctx;
+    const struct rp_hhost *x = &w->h[*(const size_t *)a],
+                          *y = &w->h[*(const size_t *)b];
     if (x->mean != y->mean)
-        return (x->mean < y->mean) == (sort_dir > 0) ? -1 : 1;
+        return (x->mean < y->mean) == (w->dir > 0) ? -1 : 1;
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
@@ -137,10 +146,8 @@ static size_t pick_bars(const struct rp_hosts *hs, const struct rp_hcell *c,
     size_t *ord = pb_xcalloc(c->n, sizeof(*ord));
     for (size_t k = 0; k < c->n; k++)
         ord[k] = k;
-    sort_h = hs->h + c->first;
-    sort_dir = dir;
-    qsort(ord, c->n, sizeof(*ord), cmp_worst);
-    sort_h = NULL;
+    struct worst_ctx w = {hs->h + c->first, dir};
+    rp_sort(ord, c->n, sizeof(*ord), cmp_worst, &w);
     size_t n = 0;
     for (size_t k = 0; k < c->n; k++)
         if (k < BARS_WORST || k >= c->n - BARS_BEST ||

@@ -3,7 +3,8 @@
  * cairo's font metrics so nothing overlaps) into a display list that the
  * SVG and cairo back-ends draw alike. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * axis; y as "nines" or as a linear percentage) and the histogram (10
  * log-spaced bars a decade), one line per configuration. The percentile
  * ladder is rc_grouped (chart.c). Layout only, like chart_xy.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
 
 #include <math.h>
 #include <stdio.h>

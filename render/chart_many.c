@@ -4,7 +4,11 @@
  * every configuration (quantile dots when there are more than
  * RP_MANY_DOTS) over a box plot of all values. The table under the chart
  * and its CSV keep every configuration (report.c). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
 
 #include <math.h>
 #include <stdio.h>

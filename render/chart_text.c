@@ -2,7 +2,8 @@
  * weight) and labels wrapped to a width, remembered by content, so chart
  * layout (chart.c, chart_kinds.c) places text that never overlaps. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
 
 #include <fontconfig/fontconfig.h>
 #include <math.h>

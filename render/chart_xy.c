@@ -3,7 +3,8 @@
  * draws it. Point labels that would touch another label are left out (the
  * table under the chart has every point). With categories on x and ±
  * whiskers it is the History trend (history.c): a point per run. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
 
 #include <math.h>
 #include <stdio.h>

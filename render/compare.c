@@ -5,7 +5,8 @@
  * summarised per kind of metric. docs/statistics.md, "Compare: pairing
  * and statistics". */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/judge_int.h"
 
 #include <math.h>
@@ -27,9 +28,6 @@ struct ent {
     uint8_t side, paired;
     const char *dims; /* "k=v,k=v", made when needed */
 };
-
-/* The sides' data while entries are sorted (qsort has no context). */
-static const struct pb_compare_priv *ent_priv;
 
 static const struct rp_cell *ent_cell(const struct pb_compare_priv *pv,
                                       const struct ent *e)
@@ -55,10 +53,11 @@ static const char *ent_label(const struct pb_compare_priv *pv,
     return pv->d[e->side].configs[ent_cell(pv, e)->config].label;
 }
 
-static int ent_cmp(const void *pa, const void *pb)
+/* ctx: the sides' data (struct pb_compare_priv) */
+static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
     const struct ent *a = pa, *b = pb;
-    const struct pb_compare_priv *pv = ent_priv;
+    const struct pb_compare_priv *pv = ctx;
     int c = strcmp(ent_test(pv, a), ent_test(pv, b));
     if (!c)
         c = strcmp(ent_metric(pv, a), ent_metric(pv, b));
@@ -91,7 +90,7 @@ static const char *ent_dims(struct pb_compare *cmp, struct ent *e)
 struct ctx {
     struct pb_compare *cmp;
     const struct pb_compare_opts *opts;
-    struct rp_samps samps[2];
+    struct pb_an_samps samps[2];
     pcre2_code *gate_re;
     size_t cap;
     unsigned char gated[PB_NKINDS], offended[PB_NKINDS];
@@ -396,7 +395,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     if (!rc && maxn[0] >= 2 && maxn[1] >= 2 &&
         pb_stats_mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
         for (int s = 0; s < 2 && !rc; s++)
-            rc = rp_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
+            rc = pb_an_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
     if (!rc && opts->fail_metric_re) {
         int ec;
         PCRE2_SIZE eo;
@@ -414,7 +413,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     }
     if (rc) {
         for (int s = 0; s < 2; s++)
-            rp_samps_release(&x.samps[s]);
+            pb_an_samps_release(&x.samps[s]);
         pb_compare_free(cmp);
         return rc;
     }
@@ -427,9 +426,7 @@ int pb_compare_run(const struct pb_compare_side *base,
     if (cmp->nleft_out)
         qsort(cmp->left_out, cmp->nleft_out, sizeof(*cmp->left_out),
               cmp_str);
-    ent_priv = cmp->priv;
-    qsort(e, n, sizeof(*e), ent_cmp);
-    ent_priv = NULL;
+    rp_sort(e, n, sizeof(*e), ent_cmp, cmp->priv);
     /* at most one pair per base entry: allocated once, exactly */
     x.cap = cmp->nbase_cells < cmp->ncand_cells ? cmp->nbase_cells
                                                 : cmp->ncand_cells;
@@ -471,7 +468,7 @@ int pb_compare_run(const struct pb_compare_side *base,
             !strcmp(cmp->pairs[i].base_config, cmp->pairs[0].base_config) &&
             !strcmp(cmp->pairs[i].cand_config, cmp->pairs[0].cand_config);
     for (int s = 0; s < 2; s++)
-        rp_samps_release(&x.samps[s]);
+        pb_an_samps_release(&x.samps[s]);
     pcre2_code_free(x.gate_re);
     *out = cmp;
     return PB_OK;

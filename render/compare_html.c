@@ -2,7 +2,10 @@
  * colour scale, a bar chart (inline SVG, real text) of the % change with
  * its confidence interval per test, the verdicts and the gate. Written
  * through the report folder's safe writing (output.c). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_out.h"
+#include "render/rp_files.h"
+#include "render/rp_csv.h"
 
 #include <math.h>
 #include <stdio.h>

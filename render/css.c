@@ -1,7 +1,7 @@
 /* The report's style sheet, one for every page poolbench writes: the
  * report's pages (report.c) and the compare page (compare_html.c, which
  * adds the rules of its own after it). */
-#include "render/render_int.h"
+#include "render/rp_out.h"
 
 const char rp_css[] =
     ":root{--fg:#1d1f23;--muted:#5d6470;--line:#e3e5e8;--bg:#fff;"

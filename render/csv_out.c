@@ -3,7 +3,11 @@
  * chart as charts/NNN-stem.csv and linked under it. Text is quoted per
  * RFC 4180 and a cell a spreadsheet would run as a formula gets a leading
  * ' (common/pb_out.c, as export writes it). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_table.h"
+#include "render/rp_files.h"
+#include "render/rp_csv.h"
 #include "common/pb_out.h"
 
 #include <errno.h>

@@ -2,6 +2,9 @@
  * order), metrics inside a test, cells by test, metric and configuration
  * rank; names made unique where two tests would read the same; the
  * metrics a test shows by default. */
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
 #include "render/stream_int.h"
 
 #include <math.h>
@@ -43,9 +46,6 @@ static int metric_order(const struct rp_metric *m)
     return m->headline ? 10 : 20;
 }
 
-static const struct rp_data *sort_data; /* qsort has no context argument */
-static const int *sort_morder;
-
 int rp_tm_cmp(const struct rp_data *d, const int *morder, size_t ta,
               size_t ma, size_t tb, size_t mb)
 {
@@ -68,11 +68,20 @@ int rp_tm_cmp(const struct rp_data *d, const int *morder, size_t ta,
     return 0;
 }
 
-static int cmp_cell(const void *a, const void *b)
+/* What cells are sorted against: the data and the metrics' orders; base
+ * is the cells themselves when indexes into them are sorted. */
+struct cell_ctx {
+    const struct rp_data *d;
+    const int *morder;
+    const struct rp_cell *base;
+};
+
+static int cmp_cell(const void *a, const void *b, void *ctx)
 {
     const struct rp_cell *x = a, *y = b;
-    const struct rp_data *d = sort_data;
-    int c = rp_tm_cmp(d, sort_morder, x->test, x->metric, y->test, y->metric);
+    const struct cell_ctx *s = ctx;
+    const struct rp_data *d = s->d;
+    int c = rp_tm_cmp(d, s->morder, x->test, x->metric, y->test, y->metric);
     if (c)
         return c;
     size_t rx = d->configs[x->config].rank, ry = d->configs[y->config].rank;
@@ -87,12 +96,11 @@ int *rp_metric_orders(const struct rp_data *d)
     return mo;
 }
 
-static const struct rp_cell *sort_base;
-
-static int cmp_index(const void *a, const void *b)
+static int cmp_index(const void *a, const void *b, void *ctx)
 {
-    return cmp_cell(&sort_base[*(const uint32_t *)a],
-                    &sort_base[*(const uint32_t *)b]);
+    const struct cell_ctx *s = ctx;
+    return cmp_cell(&s->base[*(const uint32_t *)a],
+                    &s->base[*(const uint32_t *)b], ctx);
 }
 
 /* By their indexes, then moved in place: qsort of the cells themselves
@@ -104,17 +112,14 @@ void rp_cells_sort(const struct rp_data *d, const int *morder,
 {
     if (n < 2)
         return;
-    sort_data = d;
-    sort_morder = morder;
+    struct cell_ctx s = {d, morder, c};
     if (n < 1024 || n > UINT32_MAX) {
-        qsort(c, n, sizeof(*c), cmp_cell);
+        rp_sort(c, n, sizeof(*c), cmp_cell, &s);
     } else {
         uint32_t *ix = pb_xcalloc(n, sizeof(*ix));
         for (size_t i = 0; i < n; i++)
             ix[i] = (uint32_t)i;
-        sort_base = c;
-        qsort(ix, n, sizeof(*ix), cmp_index);
-        sort_base = NULL;
+        rp_sort(ix, n, sizeof(*ix), cmp_index, &s);
         /* c[k] = old c[ix[k]], cycle by cycle; done: ix[k] == k */
         for (size_t i = 0; i < n; i++) {
             if (ix[i] == i)
@@ -134,8 +139,6 @@ void rp_cells_sort(const struct rp_data *d, const int *morder,
         }
         free(ix);
     }
-    sort_data = NULL;
-    sort_morder = NULL;
 }
 
 /* Each configuration's cells and tests (cells in test order). */

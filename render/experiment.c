@@ -5,7 +5,12 @@
  * the report's folder. Built from the facts the run stores with each
  * cell. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 
 #include <limits.h>
 #include <stddef.h>

@@ -3,7 +3,10 @@
  * text of the Sources table and the Warnings list at the top of
  * index.html, which also lists the step changes of the History
  * (history.c). Everything goes through the escaping writers. */
-#include "render/render_int.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -9,7 +9,13 @@
  * configuration, ±SE whiskers) with a table of every point; steps also
  * go to the Warnings list (flags.c). docs/statistics.md, "History across
  * runs". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 #include "common/stats.h"
 
 #include <math.h>
@@ -180,11 +186,11 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     return 0;
 }
 
-static const struct rp_data *sort_d;
-static int cmp_hrow(const void *a, const void *b)
+/* ctx: the struct rp_data whose ranks order the rows */
+static int cmp_hrow(const void *a, const void *b, void *ctx)
 {
     const struct hrow *x = a, *y = b;
-    const struct rp_data *d = sort_d;
+    const struct rp_data *d = ctx;
     if (x->test != y->test)
         return d->tests[x->test].rank < d->tests[y->test].rank ? -1 : 1;
     if (x->metric != y->metric)
@@ -369,9 +375,7 @@ static void fold_rows(struct hload *h)
     struct rp_history *out = h->out;
     if (!h->nrows)
         return;
-    sort_d = d;
-    qsort(h->rows, h->nrows, sizeof(*h->rows), cmp_hrow);
-    sort_d = NULL;
+    rp_sort(h->rows, h->nrows, sizeof(*h->rows), cmp_hrow, d);
     for (size_t i = 0; i < h->nrows;) {
         size_t j = i;
         size_t npts = 0;
@@ -435,10 +439,11 @@ static void fold_rows(struct hload *h)
     h->nrows = 0;
 }
 
-static int cmp_series(const void *a, const void *b)
+/* ctx: the struct rp_data whose ranks order the series */
+static int cmp_series(const void *a, const void *b, void *ctx)
 {
     const struct rp_hseries *x = a, *y = b;
-    const struct rp_data *d = sort_d;
+    const struct rp_data *d = ctx;
     if (x->test != y->test)
         return d->tests[x->test].rank < d->tests[y->test].rank ? -1 : 1;
     if (x->metric != y->metric)
@@ -502,10 +507,7 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
         out->pairs[i].nlines = h.shown[i].nlines;
     }
     out->npairs = h.nshown;
-    sort_d = d;
-    if (out->ns)
-        qsort(out->s, out->ns, sizeof(*out->s), cmp_series);
-    sort_d = NULL;
+    rp_sort(out->s, out->ns, sizeof(*out->s), cmp_series, d);
 done:
     free(h.keys);
     free(h.src_ids);

@@ -4,7 +4,11 @@
  * host the mean of its results, the aggregate of the hosts that ran
  * together, the spread between hosts and the outlier hosts, which also go
  * to the Warnings list. docs/report.md, "Hosts". */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 #include "common/stats.h"
 
 #include <math.h>
@@ -264,11 +268,11 @@ static int on_row(void *ctx, const struct pb_db_rrow *r)
     return 0;
 }
 
-static const struct rp_data *sort_d;
-
-static int cmp_hrow(const void *a, const void *b)
+/* ctx: the struct rp_data whose config ranks order the rows */
+static int cmp_hrow(const void *a, const void *b, void *ctx)
 {
     const struct hrow *x = a, *y = b;
+    const struct rp_data *sort_d = ctx;
     if (x->group != y->group)
         return x->group < y->group ? -1 : 1;
     if (x->config != y->config) {
@@ -505,10 +509,7 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
         goto done;
     flush_key(&h);
     end_block(&h);
-    sort_d = d;
-    if (h.nrows)
-        qsort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow);
-    sort_d = NULL;
+    rp_sort(h.rows, h.nrows, sizeof(*h.rows), cmp_hrow, d);
     for (size_t i = 0; i < h.nrows;) {
         size_t j = i;
         while (j < h.nrows && h.rows[j].group == h.rows[i].group &&

@@ -1,7 +1,7 @@
 /* Text helpers of the report: strings from input files made into valid,
  * XML-safe UTF-8, escaped for HTML and SVG, turned into slugs, and
  * compared in natural order. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
 
 #include <ctype.h>
 #include <stdarg.h>

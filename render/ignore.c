@@ -3,7 +3,8 @@
  * the report; their results are aggregated as repeats. The stored tests
  * are unchanged (docs/model.md, "Tests: stored identity
  * and compared identity"). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,10 +48,10 @@ static char *identity(const struct rp_test *t, const char *const *ignore)
     return pb_buf_take(&b);
 }
 
-static char **sort_keys; /* qsort has no context argument */
-
-static int cmp_ident(const void *a, const void *b)
+/* ctx: the tests' identity keys (char *const *), indexed by test */
+static int cmp_ident(const void *a, const void *b, void *ctx)
 {
+    char *const *sort_keys = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     int c = strcmp(sort_keys[x], sort_keys[y]);
     return c ? c : (x > y) - (x < y);
@@ -68,9 +69,7 @@ void rp_ignore_map(struct rp_data *d, const char *const *ignore)
         keys[i] = identity(&d->tests[i], ignore);
         ix[i] = i;
     }
-    sort_keys = keys;
-    qsort(ix, d->ntests, sizeof(*ix), cmp_ident);
-    sort_keys = NULL;
+    rp_sort(ix, d->ntests, sizeof(*ix), cmp_ident, keys);
     struct rp_merge *m = NULL;
     for (size_t i = 0; i < d->ntests;) {
         size_t j = i + 1;

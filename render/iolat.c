@@ -3,7 +3,13 @@
  * depths, one chart per family and direction with x = IOPS, y = mean
  * completion latency, a line per configuration through a point per
  * iodepth (fio-plot's most-used view), and a table of every point. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,12 +99,17 @@ static void fam_vals_free(struct fam_vals *fv)
     }
 }
 
-static const struct rp_data *sort_d;
-static const char *sort_key;
-static int cmp_vary(const void *a, const void *b)
+/* Tests by the value of the parameter that varies in their family. */
+struct vary_ctx {
+    const struct rp_data *d;
+    const char *key;
+};
+
+static int cmp_vary(const void *a, const void *b, void *ctx)
 {
-    long long x = param_ll(&sort_d->tests[*(const size_t *)a], sort_key);
-    long long y = param_ll(&sort_d->tests[*(const size_t *)b], sort_key);
+    const struct vary_ctx *v = ctx;
+    long long x = param_ll(&v->d->tests[*(const size_t *)a], v->key);
+    long long y = param_ll(&v->d->tests[*(const size_t *)b], v->key);
     return x < y ? -1 : x > y;
 }
 
@@ -137,9 +148,8 @@ static size_t find_families(const struct rp_data *d, struct family *fam)
             }
             for (size_t j = 0; j < n; j++)
                 done[m[j]] = 1;
-            sort_d = d;
-            sort_key = vary[v];
-            qsort(m, n, sizeof(*m), cmp_vary);
+            struct vary_ctx vc = {d, vary[v]};
+            rp_sort(m, n, sizeof(*m), cmp_vary, &vc);
             fam[nf].vary = vary[v];
             fam[nf].tests = m;
             fam[nf++].n = n;

@@ -6,6 +6,7 @@
 #define PB_JUDGE_INT_H
 
 #include "render/rp_data.h"
+#include "analysis/analysis.h"
 #include "common/stats.h"
 
 /* ==== metric_kind.c ==== */
@@ -21,37 +22,16 @@ enum pb_metric_kind rp_metric_kind(const char *name, const char *unit);
  * telemetry), which only --metric reaches. */
 int rp_metric_read(const char *name);
 
-/* ==== judge.c: stored repeats and the verdict ==== */
+/* ==== judge.c: the verdict (the stored repeats: analysis/samples.c) ==== */
 
-struct rp_samp {
-    long long source, test, metric, config, result;
-    double value;
-};
-
-/* Samples of one database, in pb_db_each_sample's order (source, test,
- * metric, config, result, seq). */
-struct rp_samps {
-    struct rp_samp *v;
-    size_t n, cap;
-};
-
-/* Read the samples of db that want(ctx, s) keeps (want NULL: all) into
- * *out (zeroed first; release with rp_samps_release). PB_OK or PB_EDB. */
-int rp_samps_load(struct pb_db *db,
-                  int (*want)(void *ctx, const struct pb_db_sample *s),
-                  void *ctx, struct rp_samps *out, struct pb_err *err) PB_WUR;
-void rp_samps_release(struct rp_samps *ss);
-
-/* qsort/bsearch order of samples by cell: source, test, metric, config
- * (result and value not looked at). */
-int rp_samp_cmp(const void *a, const void *b);
-/* The key of cell c of d in that order. */
-struct rp_samp rp_cell_key(const struct rp_data *d, const struct rp_cell *c);
+/* The key of cell c of d in pb_an_samp_cmp's order. */
+struct pb_an_samp rp_cell_key(const struct rp_data *d,
+                              const struct rp_cell *c);
 
 /* The stored repeats of cell c of d: only when c is one result row
  * (nresults 1) whose samples in ss number c->n (at least 2). A new array
  * (caller frees) and *n, or NULL and *n 0. */
-double *rp_cell_repeats(const struct rp_samps *ss, const struct rp_data *d,
+double *rp_cell_repeats(const struct pb_an_samps *ss, const struct rp_data *d,
                         const struct rp_cell *c, size_t *n /* OUT */);
 
 /* Judge cell cc (candidate, of dc with samples sc; sc may be NULL)
@@ -61,9 +41,9 @@ double *rp_cell_repeats(const struct rp_samps *ss, const struct rp_data *d,
  * whose repeats are stored gets theirs: *se_b and *se_c (may be NULL)
  * get the standard errors judged with (< 0 unknown). */
 void rp_judge_cells(double alpha, const struct rp_data *db,
-                    const struct rp_cell *cb, const struct rp_samps *sb,
+                    const struct rp_cell *cb, const struct pb_an_samps *sb,
                     const struct rp_data *dc, const struct rp_cell *cc,
-                    const struct rp_samps *sc,
+                    const struct pb_an_samps *sc,
                     struct pb_stats_judgement *j /* OUT */,
                     double *se_b /* OUT */, double *se_c /* OUT */);
 
@@ -72,8 +52,8 @@ void rp_judge_cells(double alpha, const struct rp_data *db,
 /* The stored repeats of the best and runner-up cells of d's primary
  * groups whose sizes let the Mann-Whitney test reach 0.05 (none read
  * when there are none), for rp_best_of. *out zeroed first; release with
- * rp_samps_release. PB_OK or PB_EDB. */
+ * pb_an_samps_release. PB_OK or PB_EDB. */
 int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
-                         struct rp_samps *out, struct pb_err *err) PB_WUR;
+                         struct pb_an_samps *out, struct pb_err *err) PB_WUR;
 
 #endif

@@ -4,7 +4,13 @@
  * configuration, each with its numbers in a table below. The histograms
  * of one test, configuration and latency (repeats, several sources) are
  * summed before anything is computed. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -183,12 +189,12 @@ static void finish(struct dist *t)
     free(p);
 }
 
-static const struct rp_data *sort_d;
-
-/* Test rank, kind, config rank: a test's distributions are one run. */
-static int cmp_order(const void *a, const void *b)
+/* Test rank, kind, config rank: a test's distributions are one run.
+ * ctx: the struct rp_data whose ranks order them. */
+static int cmp_order(const void *a, const void *b, void *ctx)
 {
     const struct dist *x = a, *y = b;
+    const struct rp_data *sort_d = ctx;
     size_t ta = sort_d->tests[x->test].rank, tb = sort_d->tests[y->test].rank;
     if (ta != tb)
         return ta < tb ? -1 : 1;
@@ -217,8 +223,7 @@ struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
         finish(&l->v[i]);
     free(l->slots);
     l->slots = NULL;
-    sort_d = d;
-    qsort(l->v, l->n, sizeof(*l->v), cmp_order);
+    rp_sort(l->v, l->n, sizeof(*l->v), cmp_order, d);
     return l;
 }
 

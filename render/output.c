@@ -5,7 +5,8 @@
  * removed by the folder's manifest, never by a name pattern; nothing is
  * written through a link planted in the folder. */
 #define _GNU_SOURCE
-#include "render/render_int.h"
+#include "render/rp_files.h"
+#include "render/rp_csv.h"
 #include "common/pb_file.h"
 
 #include <dirent.h>

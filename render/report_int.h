@@ -56,6 +56,17 @@ struct rp_out {
     int raw_whole;  /* results.csv/json are written (rp_results_whole) */
 };
 
+/* ==== the pages around the sections (page.c) ==== */
+
+/* index.html's head into o->html: doctype, style, title, the line of
+ * counts and filters, the tiles and the link to results.csv; up to the
+ * contents list (the driver's, report.c). */
+void rp_index_head(struct rp_out *o, const struct rp_data *d,
+                   const struct pb_render_opts *opts, const char *title);
+/* index.html's footer and script into o->html; has_pages: tests went on
+ * pages of their own. */
+void rp_index_foot(struct rp_out *o, int has_pages);
+
 /* ==== report_overview.c ==== */
 
 /* Title of metric m of d for headings ("read IOPS"). */
@@ -70,11 +81,11 @@ void rp_value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
                     const struct rp_unit *u, const struct rp_cell *c);
 const char *rp_default_title(const struct rp_data *d, struct pb_arena *a);
 void rp_section_configs(struct rp_out *o, const struct rp_data *d);
-struct rp_samps;
+struct pb_an_samps;
 /* ss: the stored repeats of best and runner-up cells
  * (rp_best_samples_load); may be NULL. */
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
-                     const struct test_plan *pl, const struct rp_samps *ss);
+                     const struct test_plan *pl, const struct pb_an_samps *ss);
 void rp_section_ranking(struct rp_out *o, const struct rp_data *d,
                         const struct rp_ranking *r);
 void rp_section_sweeps(struct rp_out *o, const struct rp_data *d,

@@ -325,7 +325,7 @@ const char *rp_best_verdict_text(const struct rp_best *b, char *buf, size_t n,
 }
 
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
-                     const struct test_plan *pl, const struct rp_samps *ss)
+                     const struct test_plan *pl, const struct pb_an_samps *ss)
 {
     struct rt_table t;
     rt_init(&t, 7);

@@ -77,11 +77,11 @@ static void panel_workload(const struct rp_data *d, const struct rp_panel *p,
         buf[0] = '\0';
 }
 
-/* Rows ranked by score, best first (NAN last, then by row). */
-static const double *rank_score;
-
-static int by_score(const void *a, const void *b)
+/* Rows ranked by score, best first (NAN last, then by row). ctx: the
+ * scores (const double *), indexed by row. */
+static int by_score(const void *a, const void *b, void *ctx)
 {
+    const double *rank_score = ctx;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     double p = rank_score[x], q = rank_score[y];
     if (isnan(p) != isnan(q))
@@ -139,8 +139,7 @@ static void reduce_rows(struct rp_out *o, const struct rp_data *d,
         nv += m > 0;
         order[r] = r;
     }
-    rank_score = score;
-    qsort(order, nr, sizeof(*order), by_score);
+    rp_sort(order, nr, sizeof(*order), by_score, score);
     size_t base = SIZE_MAX;
     for (size_t i = 0; i < nv; i++)
         if (order[i] == base_row)

@@ -2,7 +2,9 @@
  * results.json, one row per stored result the report's filter keeps (the
  * rows `poolbench export` gives for the same filter), each with its
  * configuration's dimensions and its test's parameters. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_files.h"
+#include "render/rp_csv.h"
 #include "common/pb_out.h"
 
 #include <jansson.h>

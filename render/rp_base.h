@@ -1,5 +1,6 @@
-/* Private to render/: text helpers (html.c) and units (units.c) shared by
- * the render/ files. Included through render/render_int.h. */
+/* Private to render/: text helpers (html.c), sorting (sort.c) and units
+ * (units.c) shared by the render/ files. Included by the render/ files
+ * that use them (render_int.h has all). */
 #ifndef PB_RP_BASE_H
 #define PB_RP_BASE_H
 
@@ -31,6 +32,15 @@ int rp_natcmp(const char *a, const char *b);
 
 /* Byte length of the UTF-8 sequence starting at s (1 for bad bytes). */
 size_t rp_u8len(const char *s);
+
+/* ==== sorting (sort.c) ==== */
+
+/* qsort with a context handed to every comparison (glibc qsort_r, the same
+ * order as qsort, ties included): comparators take what they compare
+ * against from ctx, never from a file-level global. n <= 1 does nothing
+ * (base may then be NULL). */
+void rp_sort(void *base, size_t n, size_t size,
+             int (*cmp)(const void *, const void *, void *), const void *ctx);
 
 /* ==== units (units.c) ==== */
 

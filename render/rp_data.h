@@ -1,6 +1,6 @@
 /* Private to render/: the report's data model (data.c, stream.c), test
  * identity (ignore.c) and the analyses over it (analysis.c, sweeps.c).
- * Included through render/render_int.h. */
+ * Included by the render/ files that use it (render_int.h has all). */
 #ifndef PB_RP_DATA_H
 #define PB_RP_DATA_H
 
@@ -227,12 +227,12 @@ const char *rp_best_verdict_text(const struct rp_best *b, char *buf, size_t n,
  * one configuration". */
 const char *rp_verdict_word(enum rp_verdict v);
 
-struct rp_samps;
+struct pb_an_samps;
 /* Best and runner-up of a group (direction-aware), judged by the test
  * compare uses on their summaries and, from ss (may be NULL), their
  * stored repeats. */
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
-                const struct rp_samps *ss, struct rp_best *out);
+                const struct pb_an_samps *ss, struct rp_best *out);
 
 /* Cells of a group ordered best first (valued by value, then nulls); out
  * holds g->n cell indexes. */

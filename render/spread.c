@@ -5,6 +5,10 @@
  * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
  * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/statistics.md,
  * "Spread of repeats in the tables". */
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_table.h"
+#include "render/rp_sections.h"
 #include "render/stream_int.h"
 #include "common/stats.h"
 

@@ -136,13 +136,17 @@ void rp_stream_put(struct rp_data *d, const struct rp_cell *c)
 
 /* ==== groups ==== */
 
-static const struct rp_data *rec_d;
-static const int *rec_morder;
+/* Records by test and metric: the data and the metrics' orders. */
+struct rec_ctx {
+    const struct rp_data *d;
+    const int *morder;
+};
 
-static int cmp_rec(const void *a, const void *b)
+static int cmp_rec(const void *a, const void *b, void *ctx)
 {
     const struct rec *x = a, *y = b;
-    return rp_tm_cmp(rec_d, rec_morder, x->test, x->metric, y->test,
+    const struct rec_ctx *r = ctx;
+    return rp_tm_cmp(r->d, r->morder, x->test, x->metric, y->test,
                      y->metric);
 }
 
@@ -150,12 +154,8 @@ void rp_stream_groups(struct rp_data *d, const int *morder)
 {
     struct rp_stream *s = d->stream;
     flush_buf(s);
-    rec_d = d;
-    rec_morder = morder;
-    if (s->nrecs)
-        qsort(s->recs, s->nrecs, sizeof(*s->recs), cmp_rec);
-    rec_d = NULL;
-    rec_morder = NULL;
+    struct rec_ctx rc = {d, morder};
+    rp_sort(s->recs, s->nrecs, sizeof(*s->recs), cmp_rec, &rc);
     s->morder = pb_xcalloc(d->nmetrics + 1, sizeof(*s->morder));
     memcpy(s->morder, morder, d->nmetrics * sizeof(*morder));
     s->tgroup = pb_xcalloc(d->ntests + 1, sizeof(*s->tgroup));

@@ -4,7 +4,7 @@
 #ifndef PB_STREAM_INT_H
 #define PB_STREAM_INT_H
 
-#include "render/render_int.h"
+#include "render/rp_data.h"
 
 /* ==== data_order.c: the order of cells ==== */
 

@@ -1,6 +1,7 @@
 /* The SVG back-end: writes a chart's display list as a small standalone
  * SVG document with real <text> elements (selectable and searchable). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,8 @@
 /* Sweeps: the candidate dimensions of a metric's cells (config and test
  * parameters, the label of configurations no parameter tells apart, the
  * tool, the test name), their sorted values and each cell's value index. */
+#include "render/rp_base.h"
+#include "render/rp_data.h"
 #include "render/sweep_int.h"
 
 #include <math.h>
@@ -95,8 +97,6 @@ static int is_number(const char *s, double *out)
     return 1;
 }
 
-static int sort_numeric;
-
 /* A cell's value of k is its config's or its test's: the same for every
  * cell of that owner. */
 static size_t owner_of(const struct rp_cell *c, const struct cand *k)
@@ -117,16 +117,21 @@ struct sval {
     double num;
 };
 
-/* Values in order: NULL last; numbers by value when sort_numeric (then
- * every non-NULL one is a number), else and on ties in natural order. */
-static int cmp_sval(const void *a, const void *b)
+/* Values in order: NULL last; numbers by value when numeric (then every
+ * non-NULL one is a number), else and on ties in natural order. */
+static int sval_cmp(const struct sval *x, const struct sval *y, int numeric)
 {
-    const struct sval *x = a, *y = b;
     if (!x->s || !y->s)
         return x->s ? -1 : y->s ? 1 : 0;
-    if (sort_numeric && x->num != y->num)
+    if (numeric && x->num != y->num)
         return x->num < y->num ? -1 : 1;
     return rp_natcmp(x->s, y->s);
+}
+
+/* ctx: the int that says whether the values are numbers */
+static int cmp_sval(const void *a, const void *b, void *ctx)
+{
+    return sval_cmp(a, b, *(const int *)ctx);
 }
 
 /* One value per owner: the cells of a config or test repeat its values. */
@@ -148,11 +153,10 @@ void rp_sw_values(const struct rp_data *d, const size_t *cells, size_t n,
             numeric = 0;
         m++;
     }
-    sort_numeric = numeric;
-    qsort(v, m, sizeof(*v), cmp_sval);
+    rp_sort(v, m, sizeof(*v), cmp_sval, &numeric);
     size_t u = 0;
     for (size_t i = 0; i < m; i++)
-        if (!u || cmp_sval(&v[u - 1], &v[i]) != 0)
+        if (!u || sval_cmp(&v[u - 1], &v[i], numeric) != 0)
             v[u++] = v[i];
     k->numeric = numeric;
     k->nvals = u;
@@ -172,12 +176,11 @@ static size_t value_index(const struct cand *k, const char *v)
     struct sval key = {v, 0};
     if (k->numeric && v)
         is_number(v, &key.num);
-    sort_numeric = k->numeric;
     size_t lo = 0, hi = k->nvals;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         struct sval at = {k->vals[mid], k->nums[mid]};
-        int c = cmp_sval(&at, &key);
+        int c = sval_cmp(&at, &key, k->numeric);
         if (c < 0)
             lo = mid + 1;
         else if (c > 0)

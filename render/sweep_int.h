@@ -6,7 +6,7 @@
 #ifndef PB_SWEEP_INT_H
 #define PB_SWEEP_INT_H
 
-#include "render/render_int.h"
+#include "render/rp_data.h"
 
 #include <stdint.h>
 

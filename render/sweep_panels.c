@@ -3,6 +3,9 @@
  * apart share a spot (pooled as repeats of one setup); every cell that no
  * panel draws is recorded with the reason, so the report can say which
  * configurations a sweep leaves out and why (docs/report.md, "Sweeps"). */
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
 #include "render/sweep_int.h"
 
 #include <math.h>
@@ -13,10 +16,10 @@
 
 /* ==== the composite series: every configuration by x ==== */
 
-static const struct cand *sort_cands;
-
-static int by_pref(const void *a, const void *b)
+/* ctx: the candidates (const struct cand *) the indexes point into */
+static int by_pref(const void *a, const void *b, void *ctx)
 {
+    const struct cand *sort_cands = ctx;
     const struct cand *p = &sort_cands[*(const size_t *)a];
     const struct cand *q = &sort_cands[*(const size_t *)b];
     if (p->pref != q->pref)
@@ -32,8 +35,7 @@ size_t rp_sw_others(struct sw_metric *m, size_t x, struct rp_dim *out)
     for (size_t k = 0; k < m->nreal; k++)
         if (k != x && m->cands[k].kind == RP_DIM_CONFIG)
             all[nall++] = k;
-    sort_cands = m->cands;
-    qsort(all, nall, sizeof(*all), by_pref);
+    rp_sort(all, nall, sizeof(*all), by_pref, m->cands);
     /* the table shows them all; the rows are told apart by those that do
      * not follow from x */
     size_t *dims = pb_xcalloc(nall + 1, sizeof(size_t));
@@ -218,10 +220,10 @@ static int rescue(struct pw *w)
     return any;
 }
 
-static const struct rp_data *rank_d;
-
-static int by_config_rank(const void *a, const void *b)
+/* ctx: the struct rp_data whose config ranks order the cells */
+static int by_config_rank(const void *a, const void *b, void *ctx)
 {
+    const struct rp_data *rank_d = ctx;
     const struct rp_cell *p = &rank_d->cells[*(const size_t *)a];
     const struct rp_cell *q = &rank_d->cells[*(const size_t *)b];
     size_t x = rank_d->configs[p->config].rank,
@@ -332,8 +334,7 @@ static void emit(struct pw *w, size_t g, size_t *first)
             size_t *mem = pb_arena_alloc(a, (e - k) * sizeof(size_t));
             for (size_t q = k; q < e; q++)
                 mem[q - k] = w->cells[w->order[q]];
-            rank_d = d;
-            qsort(mem, e - k, sizeof(*mem), by_config_rank);
+            rp_sort(mem, e - k, sizeof(*mem), by_config_rank, d);
             struct rp_spot *sp = &p->spots[p->nspots++];
             sp->k = spot;
             sp->cells = mem;
@@ -429,10 +430,12 @@ static void titles(struct pw *w, const size_t *first)
     }
 }
 
-/* Reason, what sets apart, configuration, test. */
-static int by_reason(const void *a, const void *b)
+/* Reason, what sets apart, configuration, test. ctx: the struct rp_data
+ * whose ranks break the ties. */
+static int by_reason(const void *a, const void *b, void *ctx)
 {
     const struct rp_left *p = a, *q = b;
+    const struct rp_data *rank_d = ctx;
     if (p->why != q->why)
         return p->why < q->why ? -1 : 1;
     int c = strcmp(p->what ? p->what : "", q->what ? q->what : "");
@@ -560,9 +563,7 @@ void rp_sw_panels(struct sw_metric *m, struct rp_sweeps *out, size_t x,
     titles(&w, first);
     if (sw.npanels) {
         count_configs(&w);
-        rank_d = d;
-        if (sw.nleft)
-            qsort(sw.left, sw.nleft, sizeof(*sw.left), by_reason);
+        rp_sort(sw.left, sw.nleft, sizeof(*sw.left), by_reason, d);
         PB_GROW(out->v, out->cap, out->n + 1);
         out->v[out->n++] = sw;
     } else {

@@ -1,6 +1,8 @@
 /* Tables of the report as data (cells with text, sort value, alignment,
  * colour), written as HTML here and drawn into the PDF by cairo_out.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,6 +1,11 @@
 /* The report's fixed-shape tables: ZFS compression per dataset, host facts
  * (Systems) and the ingested files (Sources); bonnie++ is bonnie_table.c. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -40,10 +45,11 @@ int rp_metric_in_special(const char *metric)
     return in_list(metric, zfs_metrics) || rp_metric_is_bonnie(metric);
 }
 
-/* Rows keyed by (config, test): cell indexes sorted that way. */
-static const struct rp_data *key_d;
-static int cmp_ct(const void *a, const void *b)
+/* Rows keyed by (config, test): cell indexes sorted that way. ctx: the
+ * struct rp_data the indexes point into. */
+static int cmp_ct(const void *a, const void *b, void *ctx)
 {
+    const struct rp_data *key_d = ctx;
     const struct rp_cell *x = &key_d->cells[*(const size_t *)a];
     const struct rp_cell *y = &key_d->cells[*(const size_t *)b];
     size_t cx = key_d->configs[x->config].rank,
@@ -70,10 +76,7 @@ static size_t *cells_where(const struct rp_data *d,
             v[(*n)++] = i;
         }
     }
-    key_d = d;
-    if (*n)
-        qsort(v, *n, sizeof(*v), cmp_ct);
-    key_d = NULL;
+    rp_sort(v, *n, sizeof(*v), cmp_ct, d);
     return v;
 }
 
@@ -326,8 +329,6 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
 
 /* ==== systems ==== */
 
-static const struct rp_data *fact_d;
-
 static const char *const key_order[] = {
     "system",         "hostname", "processor",   "cpu",      "cpu_model",
     "cores",          "threads",  "motherboard", "chipset",  "memory",
@@ -357,8 +358,10 @@ static int cmp_key(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static int cmp_fact(const void *a, const void *b)
+/* ctx: the struct rp_data whose facts the indexes point into */
+static int cmp_fact(const void *a, const void *b, void *ctx)
 {
+    const struct rp_data *fact_d = ctx;
     const struct rp_fact *x = &fact_d->facts[*(const size_t *)a];
     const struct rp_fact *y = &fact_d->facts[*(const size_t *)b];
     int c = rp_natcmp(host_of(x), host_of(y));
@@ -393,9 +396,7 @@ static size_t *used_facts(const struct rp_data *d, int props, size_t *n)
         if ((strchr(f->key, ':') != NULL) == (props != 0))
             v[(*n)++] = i;
     }
-    fact_d = d;
-    qsort(v, *n, sizeof(size_t), cmp_fact);
-    fact_d = NULL;
+    rp_sort(v, *n, sizeof(size_t), cmp_fact, d);
     return v;
 }
 

@@ -5,7 +5,13 @@
  * of more than 2,000 points is drawn as 2,000 means with a min/max band,
  * so no spike is lost; the exact points are a CSV file next to the chart
  * (docs/report.md, "Over time"). */
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_chart.h"
+#include "render/rp_table.h"
+#include "render/rp_out.h"
+#include "render/rp_csv.h"
+#include "render/rp_sections.h"
 
 #include <math.h>
 #include <stdlib.h>

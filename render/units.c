@@ -1,7 +1,7 @@
 /* Human units for the report: which scale a canonical value reads best in
  * (KiB/s..GiB/s, k/M IOPS, ns..s), 4-significant-digit labels, round axis
  * ticks, and display names of metrics and parameter values. */
-#include "render/render_int.h"
+#include "render/rp_base.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,8 @@
  * writer (rows end after ncols fields, exact numbers, empty fields). */
 #include "tests/unit/testhelp.h"
 
-#include "render/render_int.h"
+#include "render/rp_data.h"
+#include "render/rp_csv.h"
 
 static void test_esc(void **state)
 {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "render/render_int.h"
+#include "render/rp_sections.h"
 
 static void test_spread(void **state)
 {

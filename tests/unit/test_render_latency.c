@@ -9,7 +9,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/ingest_int.h"
-#include "render/render_int.h"
+#include "render/rp_chart.h"
 
 #define FIX_DIR PB_FIXTURES_DIR "/fio-jsonplus"
 

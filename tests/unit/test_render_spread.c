@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "render/render_int.h"
+#include "render/rp_base.h"
+#include "render/rp_data.h"
+#include "render/rp_sections.h"
 
 static void test_outliers(void **state)
 {

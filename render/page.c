@@ -1,0 +1,303 @@
+/* The pages around the sections: index.html's head and footer, and the
+ * pages of their own (test pages, long tables' pages) with their pagers.
+ * The output primitives are in out.c, the driver in report.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "render/report_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ==== page ==== */
+
+/* Sorting by a click on a header; numbers sort by data-v. */
+static const char js[] =
+    "document.querySelectorAll('table.sortable').forEach(function(t){"
+    "var h=t.tHead.rows[t.tHead.rows.length-1];"
+    "Array.prototype.forEach.call(h.cells,function(th,i){"
+    "th.addEventListener('click',function(){"
+    "var b=t.tBodies[0],r=Array.prototype.slice.call(b.rows),"
+    "d=th.getAttribute('data-o')==='a'?-1:1;"
+    "th.setAttribute('data-o',d>0?'a':'d');"
+    "r.sort(function(x,y){var p=x.cells[i],q=y.cells[i],"
+    "u=p.getAttribute('data-v'),w=q.getAttribute('data-v');"
+    "if(u!==null&&w!==null)return d*(parseFloat(u)-parseFloat(w));"
+    "if(u!==null)return -1;if(w!==null)return 1;"
+    "return d*p.textContent.localeCompare(q.textContent)});"
+    "r.forEach(function(e){b.appendChild(e)})})})});\n"
+    /* a filter box over each contents list of tests: hides the tests (and
+     * rows of one-configuration tests) whose name lacks a typed word */
+    "document.querySelectorAll('nav.toc').forEach(function(n){"
+    "var i=document.createElement('input');i.type='search';"
+    "i.className='flt';i.placeholder='Filter tests: randread 4k';"
+    "i.setAttribute('aria-label','Filter tests');"
+    "n.insertBefore(i,n.children[1]);"
+    "i.addEventListener('input',function(){"
+    "var q=i.value.toLowerCase().split(/\\s+/).filter(Boolean);"
+    "function ok(s){s=s.toLowerCase();"
+    "return q.every(function(w){return s.indexOf(w)>=0})}"
+    "n.querySelectorAll('li.tl').forEach(function(l){l.hidden=!ok(l.textContent)});"
+    "n.querySelectorAll('li.tg').forEach(function(g){"
+    "g.hidden=!!g.querySelector('li.tl')&&!g.querySelector('li.tl:not([hidden])')});"
+    "document.querySelectorAll('div.tst').forEach(function(t){"
+    "var h=t.querySelector('h3');t.hidden=!ok(h?h.textContent:'')});"
+    "document.querySelectorAll('table#single-tests tbody tr').forEach(function(r){"
+    "r.hidden=!ok(r.cells[0].textContent)})})});\n";
+
+void rp_index_head(struct rp_out *o, const struct rp_data *d,
+                   const struct pb_render_opts *opts, const char *title)
+{
+    struct pb_buf *h = &o->html;
+    pb_buf_puts(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                   "<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, "
+                   "initial-scale=1\">\n<meta name=\"generator\" "
+                   "content=\"poolbench\">\n<title>");
+    rp_esc(h, title);
+    pb_buf_puts(h, "</title>\n<style>\n");
+    pb_buf_puts(h, rp_css);
+    pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+    rp_esc(h, title);
+    pb_buf_puts(h, "</h1>\n");
+    if (o->pdf)
+        rp_pdf_heading(o->pdf, 1, title);
+    struct pb_buf meta = PB_BUF_INIT;
+    pb_buf_printf(&meta,
+                  "%zu source%s · %zu configuration%s · %zu test%s · "
+                  "%zu result%s",
+                  d->used_sources, d->used_sources == 1 ? "" : "s",
+                  d->used_configs, d->used_configs == 1 ? "" : "s",
+                  d->used_tests, d->used_tests == 1 ? "" : "s", d->nrows,
+                  d->nrows == 1 ? "" : "s");
+    const struct pb_db_filter *f = &opts->filter;
+    if (opts->filter_note && opts->filter_note[0]) {
+        pb_buf_printf(&meta, " · %s", opts->filter_note);
+    } else {
+        const struct {
+            const char *re, *what;
+        } fl[] = {{f->test_re, "tests"},
+                  {f->config_re, "configurations"},
+                  {f->metric_re, "metrics"},
+                  {f->host_re, "hosts"}};
+        const char *sep = " · only ";
+        for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+            if (!fl[i].re)
+                continue;
+            pb_buf_printf(&meta, "%s%s matching “%s”", sep, fl[i].what,
+                          fl[i].re);
+            sep = ", ";
+        }
+    }
+    pb_buf_puts(h, "<p class=\"meta\">");
+    rp_esc(h, pb_buf_str(&meta));
+    pb_buf_puts(h, "</p>\n");
+    if (o->pdf)
+        rp_pdf_para(o->pdf, pb_buf_str(&meta));
+    pb_buf_release(&meta);
+    pb_buf_printf(h,
+                  "<div class=\"stats\"><div><b>%zu</b><span>sources</span>"
+                  "</div><div><b>%zu</b><span>configurations</span></div>"
+                  "<div><b>%zu</b><span>tests</span></div><div><b>%zu</b>"
+                  "<span>results</span></div></div>\n",
+                  d->used_sources, d->used_configs, d->used_tests, d->nrows);
+    rp_results_link(h, opts, d->nrows);
+}
+
+/* Extra rules of the test pages: their charts are inline SVG. */
+static const char page_css[] =
+    "figure svg{display:block;max-width:100%;height:auto;border:1px solid "
+    "var(--line);border-radius:6px;background:#fff}\n"
+    "figure.wide svg{max-width:none}\n"
+    "@media (max-width:899px){figure svg{max-width:none}}\n"
+    ".pager{display:flex;gap:18px;margin:18px 0}\n";
+
+static void pager(struct pb_buf *h, const struct test_plan *pl, size_t page)
+{
+    pb_buf_puts(h, "<p class=\"pager\"><a href=\"index.html\">Overview "
+                   "(index.html)</a>");
+    if (page > 1)
+        pb_buf_printf(h, "<a href=\"tests-%03zu.html\">← page %zu</a>",
+                      page - 1, page - 1);
+    if (page < pl->npages)
+        pb_buf_printf(h, "<a href=\"tests-%03zu.html\">page %zu →</a>",
+                      page + 1, page + 1);
+    pb_buf_puts(h, "</p>\n");
+}
+
+/* Head of a page of its own (o->page): doctype, style, title and the
+ * header's first lines, up to the navigation; what names the page. */
+static void page_head(struct rp_out *o, struct pb_buf *h, const char *what)
+{
+    pb_buf_puts(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+                   "<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, "
+                   "initial-scale=1\">\n<meta name=\"generator\" "
+                   "content=\"poolbench\">\n<title>");
+    rp_esc(h, o->title);
+    pb_buf_puts(h, " — ");
+    rp_esc(h, what);
+    pb_buf_puts(h, "</title>\n<style>\n");
+    pb_buf_puts(h, rp_css);
+    pb_buf_puts(h, page_css);
+    pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+    rp_esc(h, o->title);
+    pb_buf_puts(h, "</h1>\n<p class=\"meta\">");
+    rp_esc(h, what);
+    pb_buf_puts(h, "</p>\n");
+}
+
+static void page_open(struct rp_out *o, const char *what)
+{
+    pb_buf_reset(&o->page);
+    o->h = &o->page;
+    o->inline_charts = 1;
+    page_head(o, &o->page, what);
+}
+
+/* The footer of a page in h (note: its last sentence) and the page
+ * written as rel, counted in *count. */
+static void page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
+                      const char *note, size_t *count)
+{
+    pb_buf_puts(h, "<footer>Generated by poolbench");
+    if (o->version) {
+        pb_buf_putc(h, ' ');
+        rp_esc(h, o->version);
+    }
+    if (o->timestamp) {
+        pb_buf_puts(h, " on ");
+        rp_esc(h, o->timestamp);
+    }
+    pb_buf_puts(h, ". ");
+    pb_buf_puts(h, note);
+    pb_buf_puts(h, "</footer>\n</main>\n<script>\n");
+    pb_buf_puts(h, js);
+    pb_buf_puts(h, "</script>\n</body>\n</html>\n");
+    if (!o->rc) {
+        rp_out_file(o, rel, h->s, h->len); /* a failure sets o->rc */
+        if (!o->rc)
+            (*count)++;
+    }
+}
+
+/* Foot of a page of its own (note: the footer's last sentence), written
+ * as rel; back to index.html. */
+static void page_close(struct rp_out *o, const char *rel, const char *note,
+                       size_t *count)
+{
+    page_foot(o, &o->page, rel, note, count);
+    o->h = &o->html;
+    o->inline_charts = 0;
+}
+
+void rp_page_head(struct rp_out *o, struct pb_buf *h, const char *what)
+{
+    page_head(o, h, what);
+}
+
+void rp_page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
+                  const char *note)
+{
+    page_foot(o, h, rel, note, &o->sum.table_pages);
+}
+
+const char *rp_out_here(const struct rp_out *o)
+{
+    return o->here[0] ? o->here : "index.html";
+}
+
+void rp_test_page_begin(struct rp_out *o, const struct rp_data *d,
+                            const struct test_plan *pl, size_t page)
+{
+    (void)d;
+    char what[160];
+    snprintf(what, sizeof(what),
+             "Results by test, page %zu of %zu: tests %zu–%zu of %zu", page,
+             pl->npages, pl->first[page - 1] + 1,
+             pl->first[page - 1] + pl->ntests[page - 1], pl->nsections);
+    page_open(o, what);
+    snprintf(o->here, sizeof(o->here), "tests-%03zu.html", page);
+    pager(&o->page, pl, page);
+    pb_buf_puts(&o->page, "</header>\n<section id=\"tests\">\n");
+}
+
+void rp_test_page_end(struct rp_out *o, const struct test_plan *pl,
+                          size_t page)
+{
+    struct pb_buf *h = &o->page;
+    pb_buf_puts(h, "</section>\n");
+    pager(h, pl, page);
+    char *path = pb_xasprintf("tests-%03zu.html", page);
+    page_close(o, path, "The charts of this page are inline SVG; every "
+                        "number drawn is in the table under its chart.",
+               &o->sum.pages);
+    o->here[0] = '\0';
+    free(path);
+}
+
+/* Links of a table's pages: index.html holds page 1, page k > 1 is
+ * STEM-k.html (3 digits). */
+void rp_table_pager(struct pb_buf *h, const char *stem, const char *first,
+                    size_t page, size_t npages)
+{
+    pb_buf_puts(h, "<p class=\"pager\"><a href=\"index.html\">Overview "
+                   "(index.html)</a>");
+    if (page > 2)
+        pb_buf_printf(h, "<a href=\"%s-%03zu.html\">← page %zu</a>", stem,
+                      page - 1, page - 1);
+    else if (page == 2)
+        pb_buf_printf(h, "<a href=\"%s\">← page 1</a>", first);
+    if (page < npages)
+        pb_buf_printf(h, "<a href=\"%s-%03zu.html\">page %zu →</a>", stem,
+                      page + 1, page + 1);
+    pb_buf_puts(h, "</p>\n");
+}
+
+static void table_pager(struct pb_buf *h, const char *stem, size_t page,
+                        size_t npages)
+{
+    char *first = pb_xasprintf("index.html#%s", stem);
+    rp_table_pager(h, stem, first, page, npages);
+    free(first);
+}
+
+void rp_table_page_begin(struct rp_out *o, const char *stem,
+                         const char *what, size_t page, size_t npages)
+{
+    page_open(o, what);
+    table_pager(&o->page, stem, page, npages);
+    pb_buf_printf(&o->page, "</header>\n<section id=\"%s\">\n", stem);
+}
+
+void rp_table_page_end(struct rp_out *o, const char *stem, size_t page,
+                       size_t npages)
+{
+    pb_buf_puts(&o->page, "</section>\n");
+    table_pager(&o->page, stem, page, npages);
+    char *path = pb_xasprintf("%s-%03zu.html", stem, page);
+    page_close(o, path,
+               "Every number of this page is in results.csv (in the export "
+               "command on index.html when the report is too large for it).",
+               &o->sum.table_pages);
+    free(path);
+}
+
+void rp_index_foot(struct rp_out *o, int has_pages)
+{
+    pb_buf_puts(&o->html, "<footer>Generated by poolbench");
+    if (o->version) {
+        pb_buf_putc(&o->html, ' ');
+        rp_esc(&o->html, o->version);
+    }
+    if (o->timestamp) {
+        pb_buf_puts(&o->html, " on ");
+        rp_esc(&o->html, o->timestamp);
+    }
+    pb_buf_puts(&o->html, ". Charts are SVG files in charts/");
+    if (has_pages)
+        pb_buf_puts(&o->html, " (inline SVG on the test pages)");
+    pb_buf_puts(&o->html, "; every number drawn is in the table under its "
+                         "chart.</footer>\n</main>\n<script>\n");
+    pb_buf_puts(&o->html, js);
+    pb_buf_puts(&o->html, "</script>\n</body>\n</html>\n");
+}
