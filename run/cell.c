@@ -680,3 +680,46 @@ out:
     pb_buf_release(&all);
     pb_run_kv_free(kv, nkv);
 }
+
+/* ==== the cell interface: this machine ==== */
+
+int pb_run_cell_after(struct run *r, size_t i)
+{
+    if (r->z.gone) {
+        /* nothing can go on without ZFS, and nothing of the pool can be
+         * checked: stop, and leave it to pb_run_cleanup() */
+        r->gone_cell = i + 1;
+        return 1;
+    }
+    return r->stop != 0; /* on_failure = stop: cleaned up by the run */
+}
+
+int pb_run_cell_skipped(struct run *r, const struct pb_run_cell *c, size_t i,
+                        const char *skip, int failed, const char *label,
+                        const char *test)
+{
+    pb_run_record_skip(r, c, label, test, skip, failed);
+    return pb_run_cell_after(r, i);
+}
+
+/* The pool of the combination made when it is not yet, then the cell run
+ * on it (the pool destroyed when it failed or was suspended). */
+static int local_cell(struct run *r, const struct pb_run_cell *c, size_t i,
+                      const char *skip, int failed, const char *label,
+                      const char *test)
+{
+    if (!skip && !r->z.created && pb_run_pool_up(r, c) != 0) {
+        skip = r->pool_fail;
+        failed = 1;
+    }
+    if (!skip && r->p->zvol && r->zvol_ok < 0)
+        skip = r->zvol_why;
+    if (skip)
+        return pb_run_cell_skipped(r, c, i, skip, failed, label, test);
+    pb_run_cell_run(r, c, label, test);
+    if ((r->pool_fail[0] || r->z.suspended) && r->z.created && !r->z.gone)
+        pb_run_pool_down(r);
+    return pb_run_cell_after(r, i);
+}
+
+const struct pb_run_cells pb_run_cells_local = {"local", local_cell};

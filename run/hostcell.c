@@ -625,3 +625,17 @@ out:
     pb_buf_release(&ferr);
     pb_run_kv_free(kv, nkv);
 }
+
+/* ==== the cell interface: [hosts] ==== */
+
+static int hosts_cell(struct run *r, const struct pb_run_cell *c, size_t i,
+                      const char *skip, int failed, const char *label,
+                      const char *test)
+{
+    if (skip)
+        return pb_run_cell_skipped(r, c, i, skip, failed, label, test);
+    pb_run_hostcell_run(r, c, label, test);
+    return r->stop != 0;
+}
+
+const struct pb_run_cells pb_run_cells_hosts = {"hosts", hosts_cell};
