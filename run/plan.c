@@ -509,6 +509,8 @@ static int valid_name(const char *s, const char *extra)
     return 1;
 }
 
+/* Long on purpose: the [plan] keys' checks in the order the plan format
+ * documents them, each a few lines that fail at the key's own line. */
 static int finish(struct parse_ctx *c)
 {
     struct pb_run_plan *p = c->plan;
