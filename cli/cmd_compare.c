@@ -439,6 +439,8 @@ static int parse_number(const char *opt, const char *s, double lo, double hi,
     return 0;
 }
 
+/* Long: its getopt_long switch, one case per option; it shrinks to wiring
+ * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
 int cmd_compare(int argc, char **argv)
 {
     static const struct option opts[] = {

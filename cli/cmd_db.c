@@ -1,9 +1,11 @@
 /* poolbench db: upkeep of the database file itself (db compact). */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,23 +56,24 @@ static int compact(const char *dbpath)
     return 0;
 }
 
+struct db_args {
+    const char *db;
+};
+
+static const struct cli_opt db_opts[] = {
+    {"db", 0, CLI_OPT_STR, offsetof(struct db_args, db), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+
 int cmd_db(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("db", "h", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct db_args args = {pb_db_default_path()};
+    int status;
+    if (!cli_opt_parse("db", db_opts, &args, help, argc, argv, &status))
+        return status;
+    const char *dbpath = args.db;
     if (argc - optind < 1)
         return cli_usage_error("db", "give an action: compact");
     if (argc - optind > 1)

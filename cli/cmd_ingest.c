@@ -5,11 +5,13 @@
 #include "cli/cli.h"
 #include "cli/config.h"
 #include "cli/ingest_int.h"
+#include "cli/opt.h"
 #include "ingest/ingest.h"
 #include "model/db.h"
 
 #include <ctype.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -211,263 +213,276 @@ static int parse_set(const char *arg, struct pb_kv *kv)
     return 0;
 }
 
-int cmd_ingest(int argc, char **argv)
+/* ==== the options ==== */
+
+/* What the command line asks for (values borrowed from argv). */
+struct ingest_args {
+    const char *db, *format, *label, *label_from, *rules, *columns;
+    int dump, quiet, follow, skip_unknown, strict, replace, threads;
+    struct cli_strv sheets, include, exclude, table_metrics;
+    struct pb_kv *set; /* --set, owned */
+    size_t nset, capset;
+};
+
+static int opt_format(const char *cmd, void *args, const char *v)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},
-        {"label", required_argument, NULL, 'l'},
-        {"label-from", required_argument, NULL, 'L'},
-        {"set", required_argument, NULL, 's'},
-        {"dump", no_argument, NULL, 'D'},
-        {"rules", required_argument, NULL, 'r'},
-        {"configs", required_argument, NULL, 'C'},
-        {"columns", required_argument, NULL, 'c'},
-        {"threads", required_argument, NULL, 'j'},
-        {"table-metric", required_argument, NULL, 'T'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"follow", no_argument, NULL, 'F'},
-        {"skip-unknown", no_argument, NULL, 'U'},
-        {"include", required_argument, NULL, 'I'},
-        {"exclude", required_argument, NULL, 'X'},
-        {"strict", no_argument, NULL, 'S'},
-        {"replace", no_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path(), *rules_path = NULL;
-    struct pb_label_rules *rules = NULL;
-    struct pb_ingest_opts io = {0};
-    struct ingest_ctx ctx = {0};
-    size_t capset = 0, capincl = 0, capexcl = 0, captm = 0;
-    const char **tmetrics = NULL;
-    const char **incl = NULL, **excl = NULL;
-    const char **sheets = NULL;
-    size_t nsheets = 0, capsheets = 0;
-    struct pb_resultset **sheet_sets = NULL;
-    int status = 0, ch;
-    rules_path = cli_config()->rules;      /* the config file's defaults; */
-    io.label_from = cli_config()->label_from; /* options win */
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hqj:", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd':
-            dbpath = optarg;
-            break;
-        case 'f':
-            if (!pb_ingest_parser_by_name(optarg)) {
-                struct pb_buf names = PB_BUF_INIT;
-                for (size_t i = 0; pb_parsers[i]; i++)
-                    pb_buf_printf(&names, "%s%s", i ? ", " : "",
-                                  pb_parsers[i]->name);
-                status = cli_usage_error("ingest", "unknown format '%s' "
-                                         "(known: %s)", optarg,
-                                         pb_buf_str(&names));
-                pb_buf_release(&names);
-                goto out;
-            }
-            io.format = optarg;
-            break;
-        case 'l':
-            io.label = optarg;
-            break;
-        case 'L':
-            if (strcmp(optarg, "file") && strcmp(optarg, "dir") &&
-                strcmp(optarg, "title")) {
-                status = cli_usage_error("ingest", "--label-from wants "
-                                         "file, dir or title, got '%s'",
-                                         optarg);
-                goto out;
-            }
-            io.label_from = optarg;
-            break;
-        case 's':
-            PB_GROW(io.set, capset, io.nset + 1);
-            if (parse_set(optarg, &io.set[io.nset]) != 0) {
-                status = cli_usage_error("ingest", "--set wants KEY=VALUE, "
-                                         "got '%s'", optarg);
-                goto out;
-            }
-            io.nset++;
-            break;
-        case 'D':
-            ctx.dump = 1;
-            break;
-        case 'T': {
-            struct pb_err e = {0};
-            if (pb_ingest_table_metric_check(optarg, &e) != PB_OK) {
-                status = cli_usage_error("ingest", "%s", e.msg);
-                goto out;
-            }
-            PB_GROW(tmetrics, captm, io.ntable_metrics + 1);
-            tmetrics[io.ntable_metrics++] = optarg;
-            io.table_metrics = tmetrics;
-            break;
-        }
-        case 'r':
-            rules_path = optarg;
-            break;
-        case 'C':
-            PB_GROW(sheets, capsheets, nsheets + 1);
-            sheets[nsheets++] = optarg;
-            break;
-        case 'c':
-            io.columns = optarg;
-            break;
-        case 'j': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 256) {
-                status = cli_usage_error("ingest", "--threads wants 1..256");
-                goto out;
-            }
-            io.threads = (int)n;
-            break;
-        }
-        case 'q':
-            ctx.quiet = 1;
-            break;
-        case 'F':
-            io.follow = 1;
-            break;
-        case 'U':
-            ctx.skip_unknown = 1;
-            break;
-        case 'R':
-            ctx.replace = 1;
-            break;
-        case 'I':
-            PB_GROW(incl, capincl, io.ninclude + 1);
-            incl[io.ninclude++] = optarg;
-            io.include = incl;
-            break;
-        case 'X':
-            PB_GROW(excl, capexcl, io.nexclude + 1);
-            excl[io.nexclude++] = optarg;
-            io.exclude = excl;
-            break;
-        case 'S':
-            ctx.strict = 1;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(usage_text2, stdout);
-            goto out;
-        default:
-            status = cli_bad_option("ingest", "hqj:", opts, argv);
-            goto out;
-        }
+    struct ingest_args *a = args;
+    if (!pb_ingest_parser_by_name(v)) {
+        struct pb_buf names = PB_BUF_INIT;
+        for (size_t i = 0; pb_parsers[i]; i++)
+            pb_buf_printf(&names, "%s%s", i ? ", " : "", pb_parsers[i]->name);
+        int status = cli_usage_error(cmd, "unknown format '%s' (known: %s)", v,
+                                     pb_buf_str(&names));
+        pb_buf_release(&names);
+        return status;
     }
-    if (optind >= argc && !nsheets) {
-        status = cli_usage_error("ingest", "no PATH given");
-        goto out;
+    a->format = v;
+    return 0;
+}
+
+static int opt_label_from(const char *cmd, void *args, const char *v)
+{
+    if (strcmp(v, "file") && strcmp(v, "dir") && strcmp(v, "title"))
+        return cli_usage_error(cmd,
+                               "--label-from wants file, dir or title, got "
+                               "'%s'",
+                               v);
+    ((struct ingest_args *)args)->label_from = v;
+    return 0;
+}
+
+static int opt_set(const char *cmd, void *args, const char *v)
+{
+    struct ingest_args *a = args;
+    PB_GROW(a->set, a->capset, a->nset + 1);
+    if (parse_set(v, &a->set[a->nset]) != 0)
+        return cli_usage_error(cmd, "--set wants KEY=VALUE, got '%s'", v);
+    a->nset++;
+    return 0;
+}
+
+static int opt_table_metric(const char *cmd, void *args, const char *v)
+{
+    struct ingest_args *a = args;
+    struct pb_err e = {0};
+    if (pb_ingest_table_metric_check(v, &e) != PB_OK)
+        return cli_usage_error(cmd, "%s", e.msg);
+    PB_GROW(a->table_metrics.v, a->table_metrics.cap, a->table_metrics.n + 1);
+    a->table_metrics.v[a->table_metrics.n++] = v;
+    return 0;
+}
+
+static int opt_threads(const char *cmd, void *args, const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > 256)
+        return cli_usage_error(cmd, "--threads wants 1..256");
+    ((struct ingest_args *)args)->threads = (int)n;
+    return 0;
+}
+
+#define A(f) offsetof(struct ingest_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt ingest_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"format", 0, CLI_OPT_FUNC, 0, opt_format},
+    {"label", 0, CLI_OPT_STR, A(label), NULL},
+    {"label-from", 0, CLI_OPT_FUNC, 0, opt_label_from},
+    {"set", 0, CLI_OPT_FUNC, 0, opt_set},
+    {"dump", 0, CLI_OPT_FLAG, A(dump), NULL},
+    {"rules", 0, CLI_OPT_STR, A(rules), NULL},
+    {"configs", 0, CLI_OPT_LIST, A(sheets), NULL},
+    {"columns", 0, CLI_OPT_STR, A(columns), NULL},
+    {"threads", 'j', CLI_OPT_FUNC, 0, opt_threads},
+    {"table-metric", 0, CLI_OPT_FUNC, 0, opt_table_metric},
+    {"quiet", 'q', CLI_OPT_FLAG, A(quiet), NULL},
+    {"follow", 0, CLI_OPT_FLAG, A(follow), NULL},
+    {"skip-unknown", 0, CLI_OPT_FLAG, A(skip_unknown), NULL},
+    {"include", 0, CLI_OPT_LIST, A(include), NULL},
+    {"exclude", 0, CLI_OPT_LIST, A(exclude), NULL},
+    {"strict", 0, CLI_OPT_FLAG, A(strict), NULL},
+    {"replace", 0, CLI_OPT_FLAG, A(replace), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
+static void args_release(struct ingest_args *a)
+{
+    for (size_t i = 0; i < a->nset; i++) {
+        free((char *)a->set[i].key);
+        free((char *)a->set[i].value);
     }
-    io.companion = io.label != NULL;
-    /* every sheet is read before anything is stored: a bad one stops
-     * the command (exit 2) with nothing written */
-    sheet_sets = pb_xcalloc(nsheets + 1, sizeof(*sheet_sets));
-    for (size_t i = 0; i < nsheets; i++) {
+    free(a->set);
+    cli_strv_release(&a->sheets);
+    cli_strv_release(&a->include);
+    cli_strv_release(&a->exclude);
+    cli_strv_release(&a->table_metrics);
+}
+
+/* ==== the command ==== */
+
+/* The ingest options of a (pointers into a, which outlives them). */
+static void wire(const struct ingest_args *a, struct pb_ingest_opts *io,
+                 struct ingest_ctx *ctx)
+{
+    io->format = a->format;
+    io->label = a->label;
+    io->label_from = a->label_from;
+    io->set = a->set;
+    io->nset = a->nset;
+    io->columns = a->columns;
+    io->threads = a->threads;
+    io->follow = a->follow;
+    io->include = a->include.v;
+    io->ninclude = a->include.n;
+    io->exclude = a->exclude.v;
+    io->nexclude = a->exclude.n;
+    io->table_metrics = a->table_metrics.v;
+    io->ntable_metrics = a->table_metrics.n;
+    io->companion = a->label != NULL;
+    ctx->dump = a->dump;
+    ctx->quiet = a->quiet;
+    ctx->skip_unknown = a->skip_unknown;
+    ctx->strict = a->strict;
+    ctx->replace = a->replace;
+}
+
+/* Every sheet read (before anything is stored: a bad one stops the
+ * command, exit 2, with nothing written), the label rules loaded, the
+ * database opened (not for --dump). 0, or the exit status (printed). */
+static int open_inputs(const struct ingest_args *a, struct pb_resultset **sets,
+                       struct pb_label_rules **rules, struct ingest_ctx *ctx)
+{
+    for (size_t i = 0; i < a->sheets.n; i++) {
         struct pb_err err = {0};
-        if (read_sheet(sheets[i], &sheet_sets[i], &err) != PB_OK) {
+        if (read_sheet(a->sheets.v[i], &sets[i], &err) != PB_OK) {
             pb_err_print(&err, stderr);
-            status = 2;
-            goto out;
+            return 2;
         }
     }
-    {
-        struct pb_err err = {0};
-        if (pb_label_rules_load(rules_path, &rules, &err) != PB_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-        io.rules = rules;
+    struct pb_err err = {0};
+    if (pb_label_rules_load(a->rules, rules, &err) != PB_OK)
+        return cli_fail(&err);
+    struct pb_err dberr = {0};
+    if (!ctx->dump && pb_db_open(a->db, 0, &ctx->db, &dberr) != PB_OK)
+        return cli_fail(&dberr);
+    return 0;
+}
+
+/* The sheets, then PATH...: run output folders through their databases
+ * (not their raw files), the rest walked. */
+static void ingest_all(const struct ingest_args *a, struct pb_ingest_opts *io,
+                       struct pb_resultset **sheet_sets, struct ingest_ctx *ctx,
+                       int npath, char **path)
+{
+    for (size_t i = 0; i < a->sheets.n && !ctx->fatal; i++) {
+        if (!ctx->dump)
+            replace_sheet(ctx, sheet_sets[i]);
+        if (!ctx->fatal)
+            cli_ingest_on_file(ctx, a->sheets.v[i], sheet_sets[i], NULL);
     }
-    if (!ctx.dump) {
-        struct pb_err err = {0};
-        if (pb_db_open(dbpath, 0, &ctx.db, &err) != PB_OK) {
-            status = cli_fail(&err);
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < nsheets && !ctx.fatal; i++) {
-        if (!ctx.dump)
-            replace_sheet(&ctx, sheet_sets[i]);
-        if (!ctx.fatal)
-            cli_ingest_on_file(&ctx, sheets[i], sheet_sets[i], NULL);
-    }
-    ctx.tty = isatty(2);
-    io.db_path = ctx.dump ? NULL : dbpath;
-    io.stream = !ctx.dump; /* --dump prints whole sets */
-    /* run output folders: their databases, not their raw files */
-    const char **paths =
-        pb_xcalloc((size_t)(argc - optind) + 1, sizeof(*paths));
+    ctx->tty = isatty(2);
+    io->db_path = ctx->dump ? NULL : a->db;
+    io->stream = !ctx->dump; /* --dump prints whole sets */
+    const char **paths = pb_xcalloc((size_t)npath + 1, sizeof(*paths));
     size_t npaths = 0;
-    for (int i = optind; i < argc && !ctx.fatal; i++) {
-        if (!cli_is_run_dir(argv[i]))
-            paths[npaths++] = argv[i];
-        else if (cli_ingest_run_dir(argv[i], io.db_path, ctx.quiet,
-                                    cli_ingest_on_file, &ctx, &ctx.merge,
-                                    &ctx.db_refused))
-            ctx.rejected++;
+    for (int i = 0; i < npath && !ctx->fatal; i++) {
+        if (!cli_is_run_dir(path[i]))
+            paths[npaths++] = path[i];
+        else if (cli_ingest_run_dir(path[i], io->db_path, ctx->quiet,
+                                    cli_ingest_on_file, ctx, &ctx->merge,
+                                    &ctx->db_refused))
+            ctx->rejected++;
     }
-    if (npaths && !ctx.fatal &&
-        pb_ingest_walk(paths, npaths, &io, cli_ingest_on_file, &ctx) != PB_OK)
-        ctx.rejected++;
+    if (npaths && !ctx->fatal &&
+        pb_ingest_walk(paths, npaths, io, cli_ingest_on_file, ctx) != PB_OK)
+        ctx->rejected++;
     free(paths);
-    if (ctx.tty && !ctx.quiet)
+}
+
+/* The last commit and the summary line; the exit status. */
+static int finish(const struct ingest_args *a, struct pb_label_rules *rules,
+                  struct pb_resultset **sheet_sets, struct ingest_ctx *ctx)
+{
+    if (ctx->tty && !ctx->quiet)
         fputs("\r\033[K", stderr);
     pb_label_rules_warn(rules, stderr); /* rules too expensive on labels */
-    cli_ingest_warn_collapsed(&ctx);
-    if (ctx.db && !ctx.fatal) {
+    cli_ingest_warn_collapsed(ctx);
+    if (ctx->db && !ctx->fatal) {
         struct pb_err err = {0};
-        if (cli_ingest_commit(&ctx, &err) != PB_OK) {
-            ctx.fatal = 1;
-            ctx.fatal_err = err;
+        if (cli_ingest_commit(ctx, &err) != PB_OK) {
+            ctx->fatal = 1;
+            ctx->fatal_err = err;
         }
     }
     /* after a fatal error: what was not committed */
-    cli_ingest_settle(&ctx, 0);
-    if (ctx.fatal) {
-        status = cli_fail(&ctx.fatal_err);
-        if (!ctx.dump)
+    cli_ingest_settle(ctx, 0);
+    if (ctx->fatal) {
+        int status = cli_fail(&ctx->fatal_err);
+        if (!ctx->dump)
             fprintf(stderr,
                     "poolbench: %zu stored (%zu results), %zu already "
                     "present, %zu rejected before the error\n",
-                    ctx.stored, ctx.results, ctx.dups, ctx.rejected);
-        goto out;
+                    ctx->stored, ctx->results, ctx->dups, ctx->rejected);
+        return status;
     }
-    if (!ctx.dump)
+    if (!ctx->dump)
         fprintf(stderr,
                 "poolbench: %zu stored (%zu results), %zu already present, "
                 "%zu rejected",
-                ctx.stored, ctx.results, ctx.dups, ctx.rejected);
-    if (!ctx.dump && ctx.skip_unknown)
-        fprintf(stderr, ", %zu of no supported format skipped", ctx.unknown);
-    if (!ctx.dump && ctx.empty)
-        fprintf(stderr, ", %zu empty fio log%s skipped", ctx.empty,
-                ctx.empty == 1 ? "" : "s");
-    if (!ctx.dump)
+                ctx->stored, ctx->results, ctx->dups, ctx->rejected);
+    if (!ctx->dump && ctx->skip_unknown)
+        fprintf(stderr, ", %zu of no supported format skipped", ctx->unknown);
+    if (!ctx->dump && ctx->empty)
+        fprintf(stderr, ", %zu empty fio log%s skipped", ctx->empty,
+                ctx->empty == 1 ? "" : "s");
+    if (!ctx->dump)
         fputc('\n', stderr);
-    if (!ctx.dump && !ctx.quiet)
-        for (size_t i = 0; i < nsheets; i++)
-            note_unmatched(ctx.db, sheet_sets[i]);
-    status = ctx.db_refused ? 3 : ctx.rejected ? 1 : 0;
-out:
+    if (!ctx->dump && !ctx->quiet)
+        for (size_t i = 0; i < a->sheets.n; i++)
+            note_unmatched(ctx->db, sheet_sets[i]);
+    return ctx->db_refused ? 3 : ctx->rejected ? 1 : 0;
+}
+
+/* The command once its options are parsed: PATH... is path[0..npath). */
+static int ingest(const struct ingest_args *a, int npath, char **path)
+{
+    if (npath <= 0 && !a->sheets.n)
+        return cli_usage_error("ingest", "no PATH given");
+    struct pb_ingest_opts io = {0};
+    struct ingest_ctx ctx = {0};
+    struct pb_label_rules *rules = NULL;
+    wire(a, &io, &ctx);
+    struct pb_resultset **sheet_sets =
+        pb_xcalloc(a->sheets.n + 1, sizeof(*sheet_sets));
+    int status = open_inputs(a, sheet_sets, &rules, &ctx);
+    if (!status) {
+        io.rules = rules;
+        ingest_all(a, &io, sheet_sets, &ctx, npath, path);
+        status = finish(a, rules, sheet_sets, &ctx);
+    }
     cli_ingest_warn_collapsed(&ctx);
     pb_db_close(ctx.db);
     pb_label_rules_free(rules);
-    for (size_t i = 0; i < io.nset; i++) {
-        free((char *)io.set[i].key);
-        free((char *)io.set[i].value);
-    }
-    free(io.set);
     free(ctx.pend);
-    free(incl);
-    free(excl);
-    for (size_t i = 0; sheet_sets && i < nsheets; i++)
+    for (size_t i = 0; i < a->sheets.n; i++)
         pb_resultset_free(sheet_sets[i]);
     free(sheet_sets);
-    free(sheets);
-    free(tmetrics);
+    return status;
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+    static const char *const help[] = {usage_text, usage_text2, NULL};
+    struct ingest_args a = {0};
+    a.db = pb_db_default_path();
+    a.rules = cli_config()->rules;           /* the config file's defaults; */
+    a.label_from = cli_config()->label_from; /* options win */
+    int status;
+    if (cli_opt_parse("ingest", ingest_opts, &a, help, argc, argv, &status))
+        status = ingest(&a, argc - optind, argv + optind);
+    args_release(&a);
     return status;
 }

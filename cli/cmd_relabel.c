@@ -1,10 +1,12 @@
 /* poolbench relabel: rename a configuration label, atomically. */
 #include "cli/cli.h"
 #include "cli/config.h"
+#include "cli/opt.h"
 #include "ingest/ingest.h"
 #include "model/db.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,35 +74,39 @@ static int on_config(void *ctx, const struct pb_db_entity *e)
     return 0;
 }
 
+struct relabel_args {
+    const char *db, *rules;
+    struct cli_strv sources;
+    int quiet;
+};
+
+#define A(f) offsetof(struct relabel_args, f)
+static const struct cli_opt relabel_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"source", 0, CLI_OPT_LIST, A(sources), NULL},
+    {"rules", 0, CLI_OPT_STR, A(rules), NULL},
+    {"quiet", 'q', CLI_OPT_FLAG, A(quiet), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_relabel(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"source", required_argument, NULL, 's'},
-        {"rules", required_argument, NULL, 'r'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    const char *rules_path = cli_config()->rules; /* --rules wins */
-    const char **srcs = NULL;
-    size_t nsrcs = 0, capsrcs = 0;
-    int quiet = 0, ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 's':
-            PB_GROW(srcs, capsrcs, nsrcs + 1);
-            srcs[nsrcs++] = optarg;
-            break;
-        case 'r': rules_path = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': fputs(usage_text, stdout); free(srcs); return 0;
-        default: free(srcs); return cli_bad_option("relabel", "hq", opts, argv);
-        }
+    static const char *const help[] = {usage_text, NULL};
+    struct relabel_args a = {0};
+    a.db = pb_db_default_path();
+    a.rules = cli_config()->rules; /* --rules wins */
+    int status;
+    if (!cli_opt_parse("relabel", relabel_opts, &a, help, argc, argv,
+                       &status)) {
+        cli_strv_release(&a.sources);
+        return status;
     }
+    const char *dbpath = a.db, *rules_path = a.rules;
+    const char **srcs = a.sources.v; /* freed below */
+    size_t nsrcs = a.sources.n;
+    int quiet = a.quiet;
     if (argc - optind != 2) {
         free(srcs);
         return cli_usage_error("relabel", "give OLD and NEW labels");
@@ -122,7 +128,7 @@ int cmd_relabel(int argc, char **argv)
         free(srcs);
         return cli_fail(&err);
     }
-    int status = 0;
+    status = 0;
     long long *ids = NULL;
     size_t nids = 0, capids = 0;
     struct pb_kv *od = NULL, *nd = NULL;

@@ -169,6 +169,8 @@ static int check_sweep_key(struct pb_db *db, const char *opt, const char *key)
     return rc;
 }
 
+/* Long: its getopt_long switch, one case per option; it shrinks to wiring
+ * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
 int cmd_report(int argc, char **argv)
 {
     static const struct option opts[] = {

@@ -94,6 +94,8 @@ static int no_source(const char *what, const struct srcs *all)
     return rc;
 }
 
+/* Long: its getopt_long switch, one case per option; it shrinks to wiring
+ * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
 int cmd_rm(int argc, char **argv)
 {
     static const struct option opts[] = {

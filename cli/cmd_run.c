@@ -1,12 +1,14 @@
 /* poolbench run: run a plan of fio benchmarks on fresh ZFS pools and store
  * the results (or list the commands with --dry-run). */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 #include "render/render.h"
 #include "run/run.h"
 
 #include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -278,160 +280,147 @@ static void stop_hint(const struct pb_run_summary *sum, const char *plan,
     pb_buf_release(&resume);
 }
 
-int cmd_run(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"output", required_argument, NULL, 'o'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {"yes", no_argument, NULL, 'y'},
-        {"resume", no_argument, NULL, 'r'},
-        {"zfs", required_argument, NULL, 'z'},
-        {"cleanup", no_argument, NULL, 'c'},
-        {"on-failure", required_argument, NULL, 'f'},
-        {"time-scale", required_argument, NULL, 't'},
-        {"zfs-timeout", required_argument, NULL, 'T'},
-        {"stall-timeout", required_argument, NULL, 'S'},
-        {"allow-remote-command", no_argument, NULL, 'A'},
-        {"allow-exec", no_argument, NULL, 'X'},
-        {"ssh", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    struct pb_run_opts ro = {0};
-    int ch, cleanup = 0, dbset = 0, stall_set = 0;
-    double scale = 1;
-    ro.stall_timeout = 300;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:n", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd':
-            dbpath = optarg;
-            dbset = 1;
-            break;
-        case 'c':
-            cleanup = 1;
-            break;
-        case 'o':
-            ro.dir = optarg;
-            break;
-        case 'n':
-            ro.dry_run = 1;
-            break;
-        case 'y':
-            ro.yes = 1;
-            break;
-        case 'r':
-            ro.resume = 1;
-            break;
-        case 'z':
-            if (!strcmp(optarg, "openzfs"))
-                ro.impl = PB_RUN_IMPL_OPENZFS;
-            else if (!strcmp(optarg, "zfs-fuse"))
-                ro.impl = PB_RUN_IMPL_ZFS_FUSE;
-            else
-                return cli_usage_error("run", "--zfs wants openzfs or "
-                                       "zfs-fuse, got '%s'", optarg);
-            break;
-        case 'f':
-            if (!strcmp(optarg, "continue"))
-                ro.on_failure = 1;
-            else if (!strcmp(optarg, "stop"))
-                ro.on_failure = 2;
-            else
-                return cli_usage_error("run", "--on-failure wants continue "
-                                       "or stop, got '%s'", optarg);
-            break;
-        case 't':
-        case 'T': {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v > 0) ||
-                (ch == 't' && v > 1) || (ch == 'T' && v > 86400))
-                return cli_usage_error("run", ch == 't'
-                                       ? "--time-scale wants a number above "
-                                         "0 and at most 1, got '%s'"
-                                       : "--zfs-timeout wants seconds (above "
-                                         "0), got '%s'", optarg);
-            if (ch == 't')
-                scale = v;
-            else
-                ro.zfs_timeout = v;
-            break;
-        }
-        case 'S': {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v >= 0) || v > 86400)
-                return cli_usage_error("run", "--stall-timeout wants seconds "
-                                       "(0 = never), got '%s'", optarg);
-            ro.stall_timeout = v;
-            stall_set = 1;
-            break;
-        }
-        case 'A':
-            ro.allow_remote_command = 1;
-            break;
-        case 'X':
-            ro.allow_exec = 1;
-            break;
-        case 's':
-            if (optarg[0] != '/')
-                return cli_usage_error("run", "--ssh wants an absolute path "
-                                       "(the ssh to run), got '%s'", optarg);
-            ro.ssh = optarg;
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            fputs(usage_text2, stdout);
-            return 0;
-        default:
-            return cli_bad_option("run", "ho:n", opts, argv);
-        }
-    }
-    if (cleanup) {
-        if (ro.resume || ro.yes || dbset || ro.impl || ro.on_failure ||
-            scale != 1 || ro.zfs_timeout || stall_set || ro.allow_exec ||
-            ro.allow_remote_command || ro.ssh)
-            return cli_usage_error("run", "--cleanup takes only RUNID, -o "
-                                   "DIR and --dry-run");
-        return run_cleanup(argc, argv, ro.dir, ro.dry_run);
-    }
-    if (optind >= argc)
-        return cli_usage_error("run", "no PLAN given");
-    if (optind + 1 < argc)
-        return cli_usage_error("run", "one PLAN at a time, got '%s' too",
-                               argv[optind + 1]);
-    const char *plan_path = argv[optind];
+/* ==== the options ==== */
 
-    struct pb_err err = {0};
-    struct pb_run_plan *plan = NULL;
-    if (pb_run_plan_load(plan_path, &plan, &err) != PB_OK) {
-        pb_err_print(&err, stderr);
-        return err.code == PB_EIO ? 3 : 2;
-    }
-    /* the consent the plan needs from the command line, before the
-     * database is opened (or made) */
-    if (pb_run_plan_scale(plan, scale, &err) != PB_OK ||
-        pb_run_consent_check(plan, &ro, &err) != PB_OK) {
-        pb_run_plan_free(plan);
-        return cli_fail(&err);
-    }
-    struct pb_db *db = NULL;
-    if (!ro.dry_run || (ro.resume && access(dbpath, F_OK) == 0)) {
-        if (pb_db_open(dbpath, ro.dry_run, &db, &err) != PB_OK) {
-            pb_run_plan_free(plan);
-            return cli_fail(&err);
-        }
-    }
-    ro.db = db;
-    ro.out = stdout;
-    ro.progress = stderr;
-    struct pb_run_summary sum;
-    int rc = pb_run_execute(plan, &ro, &sum, &err);
-    int status = 0;
-    if (!ro.dry_run && (rc == PB_OK || sum.done || sum.skipped)) {
+/* What the command line asks for (values borrowed from argv). */
+struct run_args {
+    struct pb_run_opts ro;
+    const char *db;
+    int dbset, cleanup, stall_set;
+    double scale;
+};
+
+static int opt_db(const char *cmd, void *args, const char *v)
+{
+    struct run_args *a = args;
+    (void)cmd;
+    a->db = v;
+    a->dbset = 1;
+    return 0;
+}
+
+static int opt_zfs(const char *cmd, void *args, const char *v)
+{
+    struct run_args *a = args;
+    if (!strcmp(v, "openzfs"))
+        a->ro.impl = PB_RUN_IMPL_OPENZFS;
+    else if (!strcmp(v, "zfs-fuse"))
+        a->ro.impl = PB_RUN_IMPL_ZFS_FUSE;
+    else
+        return cli_usage_error(cmd,
+                               "--zfs wants openzfs or zfs-fuse, got "
+                               "'%s'",
+                               v);
+    return 0;
+}
+
+static int opt_on_failure(const char *cmd, void *args, const char *v)
+{
+    struct run_args *a = args;
+    if (!strcmp(v, "continue"))
+        a->ro.on_failure = 1;
+    else if (!strcmp(v, "stop"))
+        a->ro.on_failure = 2;
+    else
+        return cli_usage_error(cmd,
+                               "--on-failure wants continue or stop, "
+                               "got '%s'",
+                               v);
+    return 0;
+}
+
+/* A number of seconds (or a scale) in (0, max]; -1 when it is not. */
+static double positive(const char *v, double max)
+{
+    char *end;
+    double d = strtod(v, &end);
+    return end == v || *end || !(d > 0) || d > max ? -1 : d;
+}
+
+static int opt_time_scale(const char *cmd, void *args, const char *v)
+{
+    double d = positive(v, 1);
+    if (d < 0)
+        return cli_usage_error(cmd,
+                               "--time-scale wants a number above 0 "
+                               "and at most 1, got '%s'",
+                               v);
+    ((struct run_args *)args)->scale = d;
+    return 0;
+}
+
+static int opt_zfs_timeout(const char *cmd, void *args, const char *v)
+{
+    double d = positive(v, 86400);
+    if (d < 0)
+        return cli_usage_error(cmd,
+                               "--zfs-timeout wants seconds (above 0), "
+                               "got '%s'",
+                               v);
+    ((struct run_args *)args)->ro.zfs_timeout = d;
+    return 0;
+}
+
+static int opt_stall_timeout(const char *cmd, void *args, const char *v)
+{
+    struct run_args *a = args;
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || *end || !(d >= 0) || d > 86400)
+        return cli_usage_error(cmd,
+                               "--stall-timeout wants seconds (0 = "
+                               "never), got '%s'",
+                               v);
+    a->ro.stall_timeout = d;
+    a->stall_set = 1;
+    return 0;
+}
+
+static int opt_ssh(const char *cmd, void *args, const char *v)
+{
+    if (v[0] != '/')
+        return cli_usage_error(cmd,
+                               "--ssh wants an absolute path (the ssh "
+                               "to run), got '%s'",
+                               v);
+    ((struct run_args *)args)->ro.ssh = v;
+    return 0;
+}
+
+#define A(f) offsetof(struct run_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt run_opts[] = {
+    {"db", 0, CLI_OPT_FUNC, 0, opt_db},
+    {"output", 'o', CLI_OPT_STR, A(ro.dir), NULL},
+    {"dry-run", 'n', CLI_OPT_FLAG, A(ro.dry_run), NULL},
+    {"yes", 0, CLI_OPT_FLAG, A(ro.yes), NULL},
+    {"resume", 0, CLI_OPT_FLAG, A(ro.resume), NULL},
+    {"zfs", 0, CLI_OPT_FUNC, 0, opt_zfs},
+    {"cleanup", 0, CLI_OPT_FLAG, A(cleanup), NULL},
+    {"on-failure", 0, CLI_OPT_FUNC, 0, opt_on_failure},
+    {"time-scale", 0, CLI_OPT_FUNC, 0, opt_time_scale},
+    {"zfs-timeout", 0, CLI_OPT_FUNC, 0, opt_zfs_timeout},
+    {"stall-timeout", 0, CLI_OPT_FUNC, 0, opt_stall_timeout},
+    {"allow-remote-command", 0, CLI_OPT_FLAG, A(ro.allow_remote_command), NULL},
+    {"allow-exec", 0, CLI_OPT_FLAG, A(ro.allow_exec), NULL},
+    {"ssh", 0, CLI_OPT_FUNC, 0, opt_ssh},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
+/* ==== the command ==== */
+
+/* The summary lines after a run and its exit status (rc: what
+ * pb_run_execute returned, err its detail); the run's report written. */
+static int summary(const struct pb_run_plan *plan, const char *plan_path,
+                   const struct run_args *a, struct pb_db *db, int rc,
+                   const struct pb_run_summary *s, const struct pb_err *err)
+{
+    struct pb_run_summary sum = *s;
+    const char *dbpath = a->db;
+    int dry = a->ro.dry_run, status = 0;
+    if (!dry && (rc == PB_OK || sum.done || sum.skipped)) {
         char failed[48] = "", notrun[48] = "";
         if (sum.failed)
             snprintf(failed, sizeof(failed), " (%zu failed)", sum.failed);
@@ -451,7 +440,7 @@ int cmd_run(int argc, char **argv)
     if (rc != PB_OK) {
         if (sum.failed_cell)
             failed_cell(plan, &sum);
-        status = cli_fail(&err);
+        status = cli_fail(err);
         if (sum.failed_cell)
             stop_hint(&sum, plan_path, dbpath);
         if (sum.zfs_gone)
@@ -464,11 +453,10 @@ int cmd_run(int argc, char **argv)
         if (sum.signal)
             status = 128 + sum.signal;
     }
-    if (!ro.dry_run && !sum.signal && (sum.done || sum.skipped ||
-                                       sum.resumed) &&
+    if (!dry && !sum.signal && (sum.done || sum.skipped || sum.resumed) &&
         write_report(db, plan, &sum) != PB_OK && status == 0)
         status = 3;
-    if (!ro.dry_run && sum.partial) {
+    if (!dry && sum.partial) {
         fprintf(stderr, "poolbench: %zu cell%s kept partial (a server's "
                 "part failed; --resume runs them again): ", sum.partial,
                 sum.partial == 1 ? "" : "s");
@@ -477,7 +465,7 @@ int cmd_run(int argc, char **argv)
         if (status == 0)
             status = 1;
     }
-    if (!ro.dry_run && sum.failed) {
+    if (!dry && sum.failed) {
         /* the last line: failed cells are a failed run */
         fprintf(stderr, "poolbench: %zu of %zu cells failed (why: "
                 "%s/commands.log and the report)\n", sum.failed, sum.cells,
@@ -486,7 +474,68 @@ int cmd_run(int argc, char **argv)
                             !sum.signal))
             status = 1;
     }
+    return status;
+}
+
+/* Plan plan_path loaded, scaled and consented to, the database opened
+ * (not for a dry run, unless it resumes from an existing one), the run,
+ * its summary. */
+static int run_plan(struct run_args *a, const char *plan_path)
+{
+    struct pb_err err = {0};
+    struct pb_run_plan *plan = NULL;
+    if (pb_run_plan_load(plan_path, &plan, &err) != PB_OK) {
+        pb_err_print(&err, stderr);
+        return err.code == PB_EIO ? 3 : 2;
+    }
+    /* the consent the plan needs from the command line, before the
+     * database is opened (or made) */
+    if (pb_run_plan_scale(plan, a->scale, &err) != PB_OK ||
+        pb_run_consent_check(plan, &a->ro, &err) != PB_OK) {
+        pb_run_plan_free(plan);
+        return cli_fail(&err);
+    }
+    struct pb_db *db = NULL;
+    if (!a->ro.dry_run || (a->ro.resume && access(a->db, F_OK) == 0)) {
+        if (pb_db_open(a->db, a->ro.dry_run, &db, &err) != PB_OK) {
+            pb_run_plan_free(plan);
+            return cli_fail(&err);
+        }
+    }
+    a->ro.db = db;
+    a->ro.out = stdout;
+    a->ro.progress = stderr;
+    struct pb_run_summary sum;
+    int rc = pb_run_execute(plan, &a->ro, &sum, &err);
+    int status = summary(plan, plan_path, a, db, rc, &sum, &err);
     pb_db_close(db);
     pb_run_plan_free(plan);
     return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const char *const help[] = {usage_text, usage_text2, NULL};
+    struct run_args a = {0};
+    a.db = pb_db_default_path();
+    a.scale = 1;
+    a.ro.stall_timeout = 300;
+    int status;
+    if (!cli_opt_parse("run", run_opts, &a, help, argc, argv, &status))
+        return status;
+    const struct pb_run_opts *ro = &a.ro;
+    if (a.cleanup) {
+        if (ro->resume || ro->yes || a.dbset || ro->impl || ro->on_failure ||
+            a.scale != 1 || ro->zfs_timeout || a.stall_set || ro->allow_exec ||
+            ro->allow_remote_command || ro->ssh)
+            return cli_usage_error("run", "--cleanup takes only RUNID, -o "
+                                          "DIR and --dry-run");
+        return run_cleanup(argc, argv, ro->dir, ro->dry_run);
+    }
+    if (optind >= argc)
+        return cli_usage_error("run", "no PLAN given");
+    if (optind + 1 < argc)
+        return cli_usage_error("run", "one PLAN at a time, got '%s' too",
+                               argv[optind + 1]);
+    return run_plan(&a, argv[optind]);
 }

@@ -452,233 +452,345 @@ void pb_run_share_dims(const struct pb_resultset *from, struct pb_resultset *to)
         }
 }
 
+/* One cell on this machine while it runs (pb_run_cell_run and its
+ * parts). */
+struct cellrun {
+    const struct pb_run_cell *c;
+    const char *label, *test;
+    char why[1024]; /* why the cell failed */
+    double t0;
+    struct pb_kv *kv; /* the cell's dimensions */
+    size_t nkv;
+    struct pb_ingest_opts io;
+    struct pb_resultset **sets;    /* fio, one per repeat: got of them */
+    struct pb_resultset **logsets; /* fio logs of the repeats */
+    size_t nlogs, caplogs;
+    struct pb_buf all; /* the repeats' bytes, for SHA-256 */
+    struct pb_resultset *props;
+    long got;
+    struct pb_run_repstop stop;
+    struct pb_run_tel tel;
+    struct pb_run_dsspace lay;
+    struct pb_buf fiocmd, rawl;
+    char *dsname;
+    int reads;
+};
+
+/* What a part of the cell says to the next: go on, stop repeating, the
+ * cell failed (why says why), the run was stopped by a signal. */
+enum { CR_NEXT, CR_BREAK, CR_SKIP, CR_STOPPED };
+
+/* fio's argv for a repeat: output to path, its logs (a plan's logs =) to
+ * logp's files. */
+static void cr_fio_argv(struct run *r, struct cellrun *cr, const char *path,
+                        const char *logp, struct pb_run_argv *a)
+{
+    fio_common(r, cr->c, a);
+    pb_run_argv_add(a, "--group_reporting=1");
+    if (r->p->logs)
+        pb_run_log_args(r->p, logp, a);
+    pb_run_argv_add(a, "--output-format=json");
+    pb_run_argv_addf(a, "--output=%s", path);
+}
+
+/* A repeat's fio output at path (and its logs) ingested into sets[got],
+ * with its telemetry; CR_BREAK once the repeats are enough. */
+static int cr_take(struct run *r, struct cellrun *cr, const char *path,
+                   const char *logp)
+{
+    char *buf;
+    size_t len;
+    struct pb_err e = {0};
+    if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
+        snprintf(cr->why, sizeof(cr->why), "fio output unreadable: %s", e.msg);
+        return CR_SKIP;
+    }
+    if (pb_ingest_buffer(path, buf, len,
+                         &(struct pb_ingest_opts){.format = "fio-json",
+                                                  .label = cr->label,
+                                                  .set = cr->kv,
+                                                  .nset = cr->nkv,
+                                                  .set_origin = r->p->path},
+                         &cr->sets[cr->got], &e) != PB_OK) {
+        pb_run_sfmt(cr->why, sizeof(cr->why),
+                    "fio output not ingested (%s:%ld): %s", path, e.line,
+                    e.msg);
+        free(buf);
+        return CR_SKIP;
+    }
+    struct pb_resultset *set = cr->sets[cr->got];
+    pb_run_patch_tests(r, cr->c->combo[PB_RUN_FIO], set);
+    if (r->p->logs) {
+        char lw[400] = "";
+        pb_run_logs_ingest(logp,
+                           &(struct pb_ingest_opts){.label = cr->label,
+                                                    .set = cr->kv,
+                                                    .nset = cr->nkv,
+                                                    .set_origin = r->p->path},
+                           set, &cr->logsets, &cr->nlogs, &cr->caplogs, lw,
+                           sizeof(lw));
+        if (*lw)
+            pb_run_warn(r, "cell %zu/%zu: fio log not ingested: %s",
+                        cr->c->index + 1, r->p->ncells, lw);
+    }
+    pb_run_tel_store(&cr->tel, &r->tr, cr->reads, set);
+    pb_run_cache_check(r->p, cr->c->combo[PB_RUN_FIO], &r->tr, set);
+    pb_buf_add(&cr->all, buf, len);
+    free(buf);
+    cr->got++;
+    return pb_run_repeat_enough(r->p, cr->sets, cr->got, &cr->stop) ? CR_BREAK
+                                                                    : CR_NEXT;
+}
+
+/* Repeat rep: layout, caches dropped, fio with telemetry, its output. */
+static int cr_repeat(struct run *r, struct cellrun *cr, long rep)
+{
+    const struct pb_run_cell *c = cr->c;
+    if (pb_run_stopped())
+        return CR_STOPPED;
+    pb_run_progress(r, c, cr->label, cr->test, rep);
+    if (layout(r, c, cr->why, sizeof(cr->why)) != 0)
+        return CR_SKIP;
+    if (pb_run_stopped())
+        return CR_STOPPED;
+    if (drop_caches(r, cr->why, sizeof(cr->why)) != 0) {
+        /* the pool is in an unknown state: drop it, skip its cells */
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", cr->why);
+        return CR_SKIP;
+    }
+    if (pb_run_stopped())
+        return CR_STOPPED;
+    pb_run_layout_space(&r->x, cr->dsname, &cr->lay);
+    char path[PATH_MAX], iopath[PATH_MAX];
+    pb_run_cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
+    pb_run_cell_path(r, c->index, rep, "iostat.txt", iopath, sizeof(iopath));
+    pb_buf_printf(&cr->rawl, "%sraw/%s raw/%s", cr->rawl.len ? " " : "",
+                  strrchr(path, '/') + 1, strrchr(iopath, '/') + 1);
+    char logp[PATH_MAX]; /* raw/c001.fio.json -> raw/c001_bw.1.log */
+    pb_run_sfmt(logp, sizeof(logp), "%.*s", (int)(strlen(path) - 9), path);
+    struct pb_run_argv a = {0};
+    cr_fio_argv(r, cr, path, logp, &a);
+    /* fio opens it as root and follows links: made here first */
+    if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+        pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
+    pb_buf_reset(&cr->fiocmd);
+    pb_run_quote(&cr->fiocmd, (const char *const *)a.v);
+    struct pb_run_res res = {0};
+    pb_run_tel_release(&cr->tel);
+    pb_run_tel_start(&cr->tel, &r->tr, &r->x, r->p->pool, iopath);
+    int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                        PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+    after_fio(r, &res);
+    pb_run_tel_stop(&cr->tel, &r->tr, &r->x);
+    pb_run_argv_release(&a);
+    if (res.stopped[0])
+        rc = rc ? rc : -1;
+    if (pb_run_stopped()) {
+        pb_run_res_release(&res);
+        return CR_STOPPED;
+    }
+    if (rc != 0) {
+        char w[300];
+        snprintf(cr->why, sizeof(cr->why), "fio failed: %s",
+                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_run_res_release(&res);
+        return CR_SKIP;
+    }
+    pb_run_res_release(&res);
+    if (r->x.dry_run)
+        return CR_NEXT;
+    return cr_take(r, cr, path, logp);
+}
+
+/* zfs get after the last repeat, once the data is on the pool; when that
+ * fails the fio results stand, without space figures, and the pool (in
+ * an unknown state) is not used again. CR_NEXT or CR_SKIP. */
+static int cr_props(struct run *r, struct cellrun *cr)
+{
+    const struct pb_run_cell *c = cr->c;
+    cr->io.format = "zfs-props";
+    if (pb_run_settle(&r->z, cr->why, sizeof(cr->why)) != 0) {
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", cr->why);
+        pb_run_warn(r, "cell %zu/%zu: no zfs get: %s", c->index + 1,
+                    r->p->ncells, cr->why);
+        if (r->z.gone)
+            return CR_SKIP;
+        cr->why[0] = '\0'; /* said; the cell's fio results stand */
+        return CR_NEXT;
+    }
+    char zp[PATH_MAX];
+    pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
+    cr->props = pb_run_capture_props(r, &r->x, r->p, NULL, zp, c->index,
+                                     &cr->io, cr->why, sizeof(cr->why));
+    if (cr->props)
+        derive_logicalused(r, cr->props);
+    return *cr->why ? CR_SKIP : CR_NEXT;
+}
+
+/* The fio sets (one source, repeats folded), their logs and the
+ * properties stored with the cell's facts; the headline said. */
+static void cr_store(struct run *r, struct cellrun *cr)
+{
+    const struct pb_run_cell *c = cr->c;
+    struct pb_resultset *props = cr->props;
+    pb_run_props_retest(props, cr->test);
+    pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
+    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &cr->lay, props);
+    if (props) {
+        char zp[PATH_MAX];
+        pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
+        pb_buf_printf(&cr->rawl, " raw/%s", strrchr(zp, '/') + 1);
+    }
+    const char *fiocmd = pb_buf_str(&cr->fiocmd);
+    const char *rawl = pb_buf_str(&cr->rawl);
+    pb_run_cell_facts(r->p, c, NULL, rawl, props);
+    if (props)
+        pb_run_store(r, props, 0);
+    for (long k = 0; k < cr->got; k++) {
+        pb_run_share_dims(props, cr->sets[k]);
+        pb_run_tel_set_ashift(cr->sets[k], r->ashift, r->p->pool);
+        pb_run_cell_facts(r->p, c, fiocmd, rawl, cr->sets[k]);
+        pb_run_repeat_facts(r->p, &cr->stop, cr->sets[k]);
+        if (r->p->order_random) {
+            char seq[32];
+            snprintf(seq, sizeof(seq), "%zu", r->seq);
+            pb_rs_fact(cr->sets[k], NULL, "cell_seq", seq);
+        }
+    }
+    if (!r->x.dry_run && cr->got > 0) {
+        struct pb_resultset *set =
+            pb_run_store_fio(r, c, cr->sets, cr->got, &cr->all);
+        for (size_t k = 0; k < cr->nlogs; k++) {
+            /* the cell's configuration: the dimensions its fio set got */
+            pb_run_share_dims(props, cr->logsets[k]);
+            pb_run_tel_set_ashift(cr->logsets[k], r->ashift, r->p->pool);
+            pb_run_cell_facts(r->p, c, fiocmd, rawl, cr->logsets[k]);
+            pb_run_store(r, cr->logsets[k], 0);
+        }
+        if (r->o->progress) {
+            struct pb_buf h = PB_BUF_INIT;
+            pb_run_headline(set, &cr->tel, &h);
+            pb_run_say(r->o->progress, "cell %zu/%zu %s %s: %s", c->index + 1,
+                       r->p->ncells, cr->label, cr->test, pb_buf_str(&h));
+            pb_buf_release(&h);
+        }
+        if (set != cr->sets[0])
+            pb_resultset_free(set);
+    }
+    r->sum->done++;
+    r->ran++;
+    r->ran_secs += pb_run_now() - cr->t0;
+}
+
+/* The cell recorded as failed (unless the run was stopped), saying so
+ * when ZFS stopped answering under it. */
+static void cr_failed(struct run *r, struct cellrun *cr)
+{
+    if (!r->x.dry_run && !pb_run_zfs_answers(&r->z) &&
+        !strstr(cr->why, "ZFS stopped answering")) {
+        size_t k = strlen(cr->why);
+        pb_run_sfmt(cr->why + k, sizeof(cr->why) - k,
+                    " (ZFS stopped answering: %s)", r->z.gone_why);
+    }
+    if (!pb_run_stopped())
+        pb_run_record_skip(r, cr->c, cr->label, cr->test, cr->why, 1);
+}
+
+/* The dataset destroyed and the cell's state freed. */
+static void cr_release(struct run *r, struct cellrun *cr)
+{
+    for (size_t k = 0; k < cr->nlogs; k++)
+        pb_resultset_free(cr->logsets[k]);
+    free(cr->logsets);
+    pb_run_tel_release(&cr->tel);
+    pb_buf_release(&cr->fiocmd);
+    pb_buf_release(&cr->rawl);
+    free(cr->dsname);
+    pb_run_ds_destroy(&r->z);
+    for (long i = 0; i < r->p->repeats; i++)
+        pb_resultset_free(cr->sets[i]);
+    free(cr->sets);
+    pb_resultset_free(cr->props);
+    pb_buf_release(&cr->all);
+    pb_run_kv_free(cr->kv, cr->nkv);
+}
+
 /* One cell on the current pool: dataset, repeats of layout + cache drop +
  * fio, properties, storing, dataset destroyed. */
 void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
                      const char *label, const char *test)
 {
-    char why[1024] = "";
-    double t0 = pb_run_now();
-    struct pb_kv *kv;
-    size_t nkv;
-    pb_run_cell_config(r->p, c, &kv, &nkv);
-    struct pb_ingest_opts io = {0};
-    io.label = label;
-    io.set = kv;
-    io.nset = nkv;
-    io.set_origin = r->p->path;
-    long R = r->p->repeats;
-    struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
-    struct pb_resultset **logsets = NULL; /* fio logs of the repeats */
-    size_t nlogs = 0, caplogs = 0;
-    struct pb_buf all = PB_BUF_INIT; /* the repeats' bytes, for SHA-256 */
-    struct pb_resultset *props = NULL;
-    long got = 0;
-    struct pb_run_repstop stop = {0};
-    struct pb_run_tel tel = {0};
-    struct pb_run_dsspace lay = {0};
-    struct pb_buf fiocmd = PB_BUF_INIT, rawl = PB_BUF_INIT;
-    char *dsname = pb_run_ds_name(r->p);
-    int reads = pb_run_cell_reads(r->p, c->combo[PB_RUN_FIO]);
-    tel.pid = -1;
+    struct cellrun *cr = pb_xcalloc(1, sizeof(*cr));
+    cr->c = c;
+    cr->label = label;
+    cr->test = test;
+    cr->t0 = pb_run_now();
+    pb_run_cell_config(r->p, c, &cr->kv, &cr->nkv);
+    cr->io.label = label;
+    cr->io.set = cr->kv;
+    cr->io.nset = cr->nkv;
+    cr->io.set_origin = r->p->path;
+    cr->sets = pb_xcalloc((size_t)r->p->repeats, sizeof(*cr->sets));
+    cr->dsname = pb_run_ds_name(r->p);
+    cr->reads = pb_run_cell_reads(r->p, c->combo[PB_RUN_FIO]);
+    cr->tel.pid = -1;
 
     pb_run_note(&r->x, "cell %zu/%zu: %s | %s", c->index + 1, r->p->ncells,
                 label, test);
-    if (pb_run_ds_create(&r->z, c, why, sizeof(why)) != 0)
-        goto skip;
-    for (long rep = 1; rep <= R; rep++) {
-        if (pb_run_stopped())
-            goto out;
-        pb_run_progress(r, c, label, test, rep);
-        if (layout(r, c, why, sizeof(why)) != 0)
-            goto skip;
-        if (pb_run_stopped())
-            goto out;
-        if (drop_caches(r, why, sizeof(why)) != 0) {
-            /* the pool is in an unknown state: drop it, skip its cells */
-            pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
-            goto skip;
-        }
-        if (pb_run_stopped())
-            goto out;
-        pb_run_layout_space(&r->x, dsname, &lay);
-        char path[PATH_MAX], iopath[PATH_MAX];
-        pb_run_cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
-        pb_run_cell_path(r, c->index, rep, "iostat.txt", iopath,
-                         sizeof(iopath));
-        pb_buf_printf(&rawl, "%sraw/%s raw/%s", rawl.len ? " " : "",
-                      strrchr(path, '/') + 1, strrchr(iopath, '/') + 1);
-        struct pb_run_argv a = {0};
-        fio_common(r, c, &a);
-        pb_run_argv_add(&a, "--group_reporting=1");
-        char logp[PATH_MAX]; /* raw/c001.fio.json -> raw/c001_bw.1.log */
-        pb_run_sfmt(logp, sizeof(logp), "%.*s", (int)(strlen(path) - 9), path);
-        if (r->p->logs)
-            pb_run_log_args(r->p, logp, &a);
-        pb_run_argv_add(&a, "--output-format=json");
-        pb_run_argv_addf(&a, "--output=%s", path);
-        /* fio opens it as root and follows links: made here first */
-        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
-            pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
-        pb_buf_reset(&fiocmd);
-        pb_run_quote(&fiocmd, (const char *const *)a.v);
-        struct pb_run_res res = {0};
-        pb_run_tel_release(&tel);
-        pb_run_tel_start(&tel, &r->tr, &r->x, r->p->pool, iopath);
-        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
-        after_fio(r, &res);
-        pb_run_tel_stop(&tel, &r->tr, &r->x);
-        pb_run_argv_release(&a);
-        if (res.stopped[0])
-            rc = rc ? rc : -1;
-        if (pb_run_stopped()) {
-            pb_run_res_release(&res);
-            goto out;
-        }
-        if (rc != 0) {
-            char w[300];
-            snprintf(why, sizeof(why), "fio failed: %s",
-                     pb_run_res_why(&res, w, sizeof(w)));
-            pb_run_res_release(&res);
-            goto skip;
-        }
-        pb_run_res_release(&res);
-        if (r->x.dry_run)
-            continue;
-        char *buf;
-        size_t len;
-        struct pb_err e = {0};
-        if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
-            snprintf(why, sizeof(why), "fio output unreadable: %s", e.msg);
-            goto skip;
-        }
-        if (pb_ingest_buffer(path, buf, len,
-                             &(struct pb_ingest_opts){.format = "fio-json",
-                                                      .label = label,
-                                                      .set = kv,
-                                                      .nset = nkv,
-                                                      .set_origin = r->p->path},
-                             &sets[got], &e) != PB_OK) {
-            pb_run_sfmt(why, sizeof(why),
-                        "fio output not ingested (%s:%ld): %s", path, e.line,
-                        e.msg);
-            free(buf);
-            goto skip;
-        }
-        pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
-        if (r->p->logs) {
-            char lw[400] = "";
-            pb_run_logs_ingest(
-                logp,
-                &(struct pb_ingest_opts){.label = label,
-                                         .set = kv,
-                                         .nset = nkv,
-                                         .set_origin = r->p->path},
-                sets[got], &logsets, &nlogs, &caplogs, lw, sizeof(lw));
-            if (*lw)
-                pb_run_warn(r, "cell %zu/%zu: fio log not ingested: %s",
-                            c->index + 1, r->p->ncells, lw);
-        }
-        pb_run_tel_store(&tel, &r->tr, reads, sets[got]);
-        pb_run_cache_check(r->p, c->combo[PB_RUN_FIO], &r->tr, sets[got]);
-        pb_buf_add(&all, buf, len);
-        free(buf);
-        got++;
-        if (pb_run_repeat_enough(r->p, sets, got, &stop))
-            break;
-    }
-    /* zfs get after the last repeat, once the data is on the pool; when
-     * that fails the fio results stand, without space figures, and the
-     * pool (in an unknown state) is not used again */
-    io.format = "zfs-props";
-    if (pb_run_settle(&r->z, why, sizeof(why)) != 0) {
-        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
-        pb_run_warn(r, "cell %zu/%zu: no zfs get: %s", c->index + 1,
-                    r->p->ncells, why);
-        if (r->z.gone)
-            goto skip;
-        why[0] = '\0'; /* said; the cell's fio results stand */
-    } else {
-        char zp[PATH_MAX];
-        pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
-        props = pb_run_capture_props(r, &r->x, r->p, NULL, zp, c->index, &io,
-                                     why, sizeof(why));
-        if (props)
-            derive_logicalused(r, props);
-        if (*why)
-            goto skip;
-    }
-    pb_run_props_retest(props, test);
-    pb_run_tel_set_ashift(props, r->ashift, r->p->pool);
-    pb_run_compression_check(r->p, c->combo[PB_RUN_FIO], &lay, props);
-    if (props) {
-        char zp[PATH_MAX];
-        pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
-        pb_buf_printf(&rawl, " raw/%s", strrchr(zp, '/') + 1);
-    }
-    pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&rawl), props);
-    if (props)
-        pb_run_store(r, props, 0);
-    for (long k = 0; k < got; k++) {
-        pb_run_share_dims(props, sets[k]);
-        pb_run_tel_set_ashift(sets[k], r->ashift, r->p->pool);
-        pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
-                          sets[k]);
-        pb_run_repeat_facts(r->p, &stop, sets[k]);
-        if (r->p->order_random) {
-            char seq[32];
-            snprintf(seq, sizeof(seq), "%zu", r->seq);
-            pb_rs_fact(sets[k], NULL, "cell_seq", seq);
-        }
-    }
-    if (!r->x.dry_run && got > 0) {
-        struct pb_resultset *set = pb_run_store_fio(r, c, sets, got, &all);
-        for (size_t k = 0; k < nlogs; k++) {
-            /* the cell's configuration: the dimensions its fio set got */
-            pb_run_share_dims(props, logsets[k]);
-            pb_run_tel_set_ashift(logsets[k], r->ashift, r->p->pool);
-            pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
-                              logsets[k]);
-            pb_run_store(r, logsets[k], 0);
-        }
-        if (r->o->progress) {
-            struct pb_buf h = PB_BUF_INIT;
-            pb_run_headline(set, &tel, &h);
-            pb_run_say(r->o->progress, "cell %zu/%zu %s %s: %s",
-                       c->index + 1, r->p->ncells, label, test,
-                       pb_buf_str(&h));
-            pb_buf_release(&h);
-        }
-        if (set != sets[0])
-            pb_resultset_free(set);
-    }
-    r->sum->done++;
-    r->ran++;
-    r->ran_secs += pb_run_now() - t0;
-    goto out;
-skip:
-    if (!r->x.dry_run && !pb_run_zfs_answers(&r->z) &&
-        !strstr(why, "ZFS stopped answering")) {
-        size_t k = strlen(why);
-        pb_run_sfmt(why + k, sizeof(why) - k, " (ZFS stopped answering: %s)",
-                    r->z.gone_why);
-    }
-    if (!pb_run_stopped())
-        pb_run_record_skip(r, c, label, test, why, 1);
-out:
-    for (size_t k = 0; k < nlogs; k++)
-        pb_resultset_free(logsets[k]);
-    free(logsets);
-    pb_run_tel_release(&tel);
-    pb_buf_release(&fiocmd);
-    pb_buf_release(&rawl);
-    free(dsname);
-    pb_run_ds_destroy(&r->z);
-    for (long i = 0; i < R; i++)
-        pb_resultset_free(sets[i]);
-    free(sets);
-    pb_resultset_free(props);
-    pb_buf_release(&all);
-    pb_run_kv_free(kv, nkv);
+    int step = CR_NEXT;
+    if (pb_run_ds_create(&r->z, c, cr->why, sizeof(cr->why)) != 0)
+        step = CR_SKIP;
+    for (long rep = 1; step == CR_NEXT && rep <= r->p->repeats; rep++)
+        step = cr_repeat(r, cr, rep);
+    if (step == CR_NEXT || step == CR_BREAK)
+        step = cr_props(r, cr);
+    if (step == CR_NEXT)
+        cr_store(r, cr);
+    else if (step == CR_SKIP)
+        cr_failed(r, cr);
+    cr_release(r, cr);
+    free(cr);
 }
+
+/* ==== the cell interface: this machine ==== */
+
+int pb_run_cell_after(struct run *r, size_t i)
+{
+    if (r->z.gone) {
+        /* nothing can go on without ZFS, and nothing of the pool can be
+         * checked: stop, and leave it to pb_run_cleanup() */
+        r->gone_cell = i + 1;
+        return 1;
+    }
+    return r->stop != 0; /* on_failure = stop: cleaned up by the run */
+}
+
+int pb_run_cell_skipped(struct run *r, const struct pb_run_cell *c, size_t i,
+                        const char *skip, int failed, const char *label,
+                        const char *test)
+{
+    pb_run_record_skip(r, c, label, test, skip, failed);
+    return pb_run_cell_after(r, i);
+}
+
+/* The pool of the combination made when it is not yet, then the cell run
+ * on it (the pool destroyed when it failed or was suspended). */
+static int local_cell(struct run *r, const struct pb_run_cell *c, size_t i,
+                      const char *skip, int failed, const char *label,
+                      const char *test)
+{
+    if (!skip && !r->z.created && pb_run_pool_up(r, c) != 0) {
+        skip = r->pool_fail;
+        failed = 1;
+    }
+    if (!skip && r->p->zvol && r->zvol_ok < 0)
+        skip = r->zvol_why;
+    if (skip)
+        return pb_run_cell_skipped(r, c, i, skip, failed, label, test);
+    pb_run_cell_run(r, c, label, test);
+    if ((r->pool_fail[0] || r->z.suspended) && r->z.created && !r->z.gone)
+        pb_run_pool_down(r);
+    return pb_run_cell_after(r, i);
+}
+
+const struct pb_run_cells pb_run_cells_local = {"local", local_cell};

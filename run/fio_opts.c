@@ -99,22 +99,23 @@ int pb_run_fio_engine_execs(const char *value)
  * of "string", 0xHEX, decimal and %o parts; a 'quoted' part is a file
  * fio opens and copies into the data (as root: any mode-600 secret into
  * the pool, readable while the run lasts). The file form is refused. */
-static int pattern_check(const char *v, char *why, size_t n)
+static int pattern_check(const char *v, struct pb_err *err)
 {
     for (const char *p = v; *p;) {
         if (*p == '"') {
             const char *q = strchr(p + 1, '"');
             if (!q) {
-                snprintf(why, n, "unterminated \"string\"");
-                return -1;
+                return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                                  "unterminated \"string\"");
             }
             p = q + 1;
         } else if (*p == '\'') {
-            snprintf(why, n, "'...' is fio's file form (fio, as root, "
-                     "would copy that file into the pool's data); write "
-                     "the pattern as 0xHEX, a decimal number or a "
-                     "\"string\"");
-            return -1;
+            return pb_err_set(
+                err, PB_EUSAGE, NULL, 0, 0,
+                "'...' is fio's file form (fio, as root, "
+                "would copy that file into the pool's data); write "
+                "the pattern as 0xHEX, a decimal number or a "
+                "\"string\"");
         } else if (p[0] == '%' && p[1] == 'o') {
             p += 2;
         } else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
@@ -126,27 +127,29 @@ static int pattern_check(const char *v, char *why, size_t n)
             for (p++; isdigit((unsigned char)*p); p++)
                 ;
         } else {
-            snprintf(why, n, "'%c' is not part of a fio pattern (0xHEX, "
-                     "decimal numbers, \"string\" and %%o)", *p);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "'%c' is not part of a fio pattern (0xHEX, "
+                              "decimal numbers, \"string\" and %%o)",
+                              *p);
         }
     }
     return 0;
 }
 
-int pb_run_fio_value_check(const char *key, const char *value, char *why,
-                           size_t n)
+int pb_run_fio_value_check(const char *key, const char *value,
+                           struct pb_err *err)
 {
     if (!strcmp(key, "buffer_pattern") || !strcmp(key, "verify_pattern"))
-        return pattern_check(value, why, n);
+        return pattern_check(value, err);
     if (!strcmp(key, "ioengine") && !listed(value, engines) &&
         !pb_run_fio_engine_execs(value)) {
-        snprintf(why, n, "is not an engine a plan may use (fio's file "
-                 "engines: sync, psync, vsync, pvsync, pvsync2, libaio, "
-                 "io_uring, posixaio, mmap, splice, null, falloc, "
-                 "filecreate, filestat, filedelete, ftruncate; fio loads "
-                 "any other name as a library)");
-        return -1;
+        return pb_err_set(
+            err, PB_EUSAGE, NULL, 0, 0,
+            "is not an engine a plan may use (fio's file "
+            "engines: sync, psync, vsync, pvsync, pvsync2, libaio, "
+            "io_uring, posixaio, mmap, splice, null, falloc, "
+            "filecreate, filestat, filedelete, ftruncate; fio loads "
+            "any other name as a library)");
     }
     return 0;
 }

@@ -356,29 +356,30 @@ static size_t live_hosts(const struct run *r)
     return n;
 }
 
-void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
-                         const char *label, const char *test)
-{
-    char why[1024] = "";
-    double t0 = pb_run_now();
-    size_t nh = r->nhosts;
-    struct pb_kv *kv;
+/* One [hosts] cell while it runs (pb_run_hostcell_run and its parts). */
+struct hostcell {
+    const struct pb_run_cell *c;
+    const char *label, *test;
+    double t0;
+    size_t nh;
+    struct pb_kv *kv; /* the cell's dimensions */
     size_t nkv;
-    pb_run_cell_config(r->p, c, &kv, &nkv);
-    long R = r->p->repeats;
-    struct pb_resultset **sets = pb_xcalloc((size_t)R, sizeof(*sets));
-    struct pb_resultset **props = pb_xcalloc(nh, sizeof(*props));
-    struct pb_buf all = PB_BUF_INIT, fiocmd = PB_BUF_INIT;
-    struct pb_buf rawl = PB_BUF_INIT, missing = PB_BUF_INIT;
-    struct pb_buf ferr = PB_BUF_INIT; /* fio's stderr */
-    int *seen = pb_xcalloc(nh, sizeof(*seen));
-    long got = 0;
-    struct pb_run_repstop stop = {0};
+    struct pb_resultset **sets;  /* fio, one per repeat: got of them */
+    struct pb_resultset **props; /* per server */
+    struct pb_buf all, fiocmd, rawl, missing;
+    struct pb_buf ferr; /* fio's stderr */
+    int *seen;          /* per server: in the last fio output */
+    long got;
+    struct pb_run_repstop stop;
+};
 
-    pb_run_note(&r->x, "cell %zu/%zu: %s | %s on %zu servers", c->index + 1,
-                r->p->ncells, label, test, nh);
-    /* pools and datasets, host by host: one that fails drops out */
-    for (size_t i = 0; i < nh; i++) {
+/* What a repeat says to the loop over them. */
+enum { REP_NEXT, REP_BREAK, REP_STOPPED };
+
+/* Pools and datasets, host by host: one that fails drops out. */
+static void hc_pools(struct run *r, struct hostcell *hc)
+{
+    for (size_t i = 0; i < hc->nh; i++) {
         struct pb_run_hostrun *h = &r->hosts[i];
         h->why[0] = '\0';
         char w[512];
@@ -386,167 +387,199 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
             host_fail(r, h, h->pool_why);
             continue;
         }
-        if (!h->z.created && pb_run_pool_create(&h->z, c->combo[PB_RUN_POOL], w,
-                                                sizeof(w)) != 0) {
+        if (!h->z.created &&
+            pb_run_pool_create(&h->z, hc->c->combo[PB_RUN_POOL], w,
+                               sizeof(w)) != 0) {
             h->pool_failed = 1;
             pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
             host_fail(r, h, w);
             continue;
         }
-        if (pb_run_ds_create(&h->z, c, w, sizeof(w)) != 0)
+        if (pb_run_ds_create(&h->z, hc->c, w, sizeof(w)) != 0)
             host_fail(r, h, w);
     }
-    for (long rep = 1; rep <= R && live_hosts(r); rep++) {
-        if (pb_run_stopped())
-            goto out;
-        pb_run_progress(r, c, label, test, rep);
-        /* caches: this machine's page cache once, a remote host's through
-         * its shell, and every pool exported and imported (its ARC) */
-        int local = 0;
-        for (size_t i = 0; i < nh; i++)
-            local |= !r->hosts[i].remote && !r->hosts[i].why[0];
-        if (local)
-            pb_run_drop_page_cache(r);
-        for (size_t i = 0; i < nh; i++) {
-            struct pb_run_hostrun *h = &r->hosts[i];
-            char w[512];
-            if (h->why[0])
-                continue;
-            if (h->remote) {
-                struct pb_run_res res = {0};
-                const char *syncv[] = {"sync", NULL};
-                const char *dropv[] = {"sysctl", "-q", "-w", "vm.drop_caches=3",
-                                       NULL};
-                if (pb_run_cmd(&h->x, syncv, 0, &res) != 0 ||
-                    pb_run_cmd(&h->x, dropv, 0, &res) != 0) {
-                    char ww[300];
-                    pb_run_sfmt(w, sizeof(w), "its shell failed: %s",
-                                pb_run_res_why(&res, ww, sizeof(ww)));
-                    pb_run_res_release(&res);
-                    host_fail(r, h, w);
-                    continue;
-                }
-                pb_run_res_release(&res);
-            }
-            if (pb_run_pool_cycle(&h->z, w, sizeof(w)) != 0) {
-                h->pool_failed = 1;
-                pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
-                host_fail(r, h, w);
-            }
-        }
-        if (pb_run_stopped())
-            goto out;
-        char path[PATH_MAX];
-        pb_run_cell_path(r, c->index, rep, "fio.json", path, sizeof(path));
-        pb_buf_printf(&rawl, "%sraw/%s", rawl.len ? " " : "",
-                      strrchr(path, '/') + 1);
-        struct pb_run_argv a = {0};
-        pb_run_argv_add(&a, "fio");
-        pb_run_argv_add(&a, "--output-format=json");
-        pb_run_argv_addf(&a, "--output=%s", path);
-        for (size_t i = 0; i < nh; i++) {
-            struct pb_run_hostrun *h = &r->hosts[i];
-            if (h->why[0])
-                continue;
-            char jp[PATH_MAX], sfx[32];
-            snprintf(sfx, sizeof(sfx), "h%zu.fio", i + 1);
-            pb_run_cell_path(r, c->index, rep, sfx, jp, sizeof(jp));
-            if (write_job(r, h, c, jp) != 0) {
-                char w[600];
-                pb_run_sfmt(w, sizeof(w), "cannot write '%s': %s", jp,
-                            strerror(errno));
-                host_fail(r, h, w);
-                continue;
-            }
-            pb_buf_printf(&rawl, " raw/%s", strrchr(jp, '/') + 1);
-            pb_run_argv_addf(&a, "--client=%s", r->p->hosts.h[i].client);
-            pb_run_argv_add(&a, jp);
-        }
-        if (!live_hosts(r)) {
-            pb_run_argv_release(&a);
-            break;
-        }
-        if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
-            pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
-        pb_buf_reset(&fiocmd);
-        pb_run_quote(&fiocmd, (const char *const *)a.v);
-        struct pb_run_res res = {0};
-        int (*watch)(void *, char *, size_t) = r->x.watch;
-        r->fio_limit = fio_limit(r, c);
-        r->fio_deadline = r->fio_limit > 0 ? pb_run_now() + r->fio_limit : 0;
-        r->x.watch = fio_deadline;
-        int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
-                            PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
-        r->x.watch = watch;
-        if (res.stopped[0])
-            rc = rc ? rc : -1;
-        pb_run_argv_release(&a);
-        if (pb_run_stopped()) {
-            pb_run_res_release(&res);
-            goto out;
-        }
-        char fw[300] = "";
-        int said = res.err.len > 0; /* fio's message, also on exit 0 */
-        if (rc || said)
-            pb_run_res_why(&res, fw, sizeof(fw));
-        pb_buf_reset(&ferr);
-        pb_buf_add(&ferr, pb_buf_str(&res.err), res.err.len);
-        pb_run_res_release(&res);
-        if (r->x.dry_run)
+}
+
+/* Caches: this machine's page cache once, a remote host's through its
+ * shell, and every pool exported and imported (its ARC). */
+static void hc_drop_caches(struct run *r, struct hostcell *hc)
+{
+    int local = 0;
+    for (size_t i = 0; i < hc->nh; i++)
+        local |= !r->hosts[i].remote && !r->hosts[i].why[0];
+    if (local)
+        pb_run_drop_page_cache(r);
+    for (size_t i = 0; i < hc->nh; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        char w[512];
+        if (h->why[0])
             continue;
-        char *buf = NULL;
-        size_t len = 0;
-        struct pb_err e = {0};
-        int ok =
-            pb_read_file(path, &buf, &len, &e) == PB_OK &&
-            pb_ingest_buffer(path, buf, len,
-                             &(struct pb_ingest_opts){.format = "fio-json",
-                                                      .label = label,
-                                                      .set = kv,
-                                                      .nset = nkv,
-                                                      .set_origin = r->p->path},
-                             &sets[got], &e) == PB_OK;
-        if (!ok) {
-            char w[512];
-            pb_run_sfmt(w, sizeof(w), "fio %s: %s",
-                        rc ? "failed" : "output not ingested", rc ? fw : e.msg);
-            for (size_t i = 0; i < nh; i++)
-                if (!r->hosts[i].why[0])
-                    host_fail(r, &r->hosts[i], w);
-            free(buf);
-            break;
-        }
-        memset(seen, 0, nh * sizeof(*seen));
-        map_hosts(r, sets[got], seen);
-        for (size_t i = 0; i < nh; i++) {
-            struct pb_run_hostrun *h = &r->hosts[i];
-            if (h->why[0] || seen[i])
+        if (h->remote) {
+            struct pb_run_res res = {0};
+            const char *syncv[] = {"sync", NULL};
+            const char *dropv[] = {"sysctl", "-q", "-w", "vm.drop_caches=3",
+                                   NULL};
+            if (pb_run_cmd(&h->x, syncv, 0, &res) != 0 ||
+                pb_run_cmd(&h->x, dropv, 0, &res) != 0) {
+                char ww[300];
+                pb_run_sfmt(w, sizeof(w), "its shell failed: %s",
+                            pb_run_res_why(&res, ww, sizeof(ww)));
+                pb_run_res_release(&res);
+                host_fail(r, h, w);
                 continue;
-            char w[512];
-            char hl[300];
-            const char *say =
-                host_line(&r->p->hosts.h[i], &ferr, hl, sizeof(hl));
-            pb_run_sfmt(w, sizeof(w),
-                        "no result from its fio server (fio "
-                        "exit %d%s%s)",
-                        rc, say || *fw ? ": " : "", say ? say : fw);
+            }
+            pb_run_res_release(&res);
+        }
+        if (pb_run_pool_cycle(&h->z, w, sizeof(w)) != 0) {
+            h->pool_failed = 1;
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
             host_fail(r, h, w);
         }
-        pb_run_patch_tests(r, c->combo[PB_RUN_FIO], sets[got]);
-        pb_buf_add(&all, buf, len);
-        free(buf);
-        got++;
-        if (pb_run_repeat_enough(r->p, sets, got, &stop))
-            break;
     }
-    /* properties of each server that took part */
+}
+
+/* The fio client's argv for repeat rep, output to path, with a job file
+ * per live server (written now; a server whose file cannot be written
+ * drops out). */
+static void hc_fio_argv(struct run *r, struct hostcell *hc, long rep,
+                        const char *path, struct pb_run_argv *a)
+{
+    pb_run_argv_add(a, "fio");
+    pb_run_argv_add(a, "--output-format=json");
+    pb_run_argv_addf(a, "--output=%s", path);
+    for (size_t i = 0; i < hc->nh; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        if (h->why[0])
+            continue;
+        char jp[PATH_MAX], sfx[32];
+        snprintf(sfx, sizeof(sfx), "h%zu.fio", i + 1);
+        pb_run_cell_path(r, hc->c->index, rep, sfx, jp, sizeof(jp));
+        if (write_job(r, h, hc->c, jp) != 0) {
+            char w[600];
+            pb_run_sfmt(w, sizeof(w), "cannot write '%s': %s", jp,
+                        strerror(errno));
+            host_fail(r, h, w);
+            continue;
+        }
+        pb_buf_printf(&hc->rawl, " raw/%s", strrchr(jp, '/') + 1);
+        pb_run_argv_addf(a, "--client=%s", r->p->hosts.h[i].client);
+        pb_run_argv_add(a, jp);
+    }
+}
+
+/* fio's output of a repeat at path ingested into sets[got]; a live server
+ * with no result in it drops out. rc and fw: fio's exit and message. */
+static int hc_take(struct run *r, struct hostcell *hc, const char *path, int rc,
+                   const char *fw)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    struct pb_err e = {0};
+    int ok =
+        pb_read_file(path, &buf, &len, &e) == PB_OK &&
+        pb_ingest_buffer(path, buf, len,
+                         &(struct pb_ingest_opts){.format = "fio-json",
+                                                  .label = hc->label,
+                                                  .set = hc->kv,
+                                                  .nset = hc->nkv,
+                                                  .set_origin = r->p->path},
+                         &hc->sets[hc->got], &e) == PB_OK;
+    if (!ok) {
+        char w[512];
+        pb_run_sfmt(w, sizeof(w), "fio %s: %s",
+                    rc ? "failed" : "output not ingested", rc ? fw : e.msg);
+        for (size_t i = 0; i < hc->nh; i++)
+            if (!r->hosts[i].why[0])
+                host_fail(r, &r->hosts[i], w);
+        free(buf);
+        return REP_BREAK;
+    }
+    memset(hc->seen, 0, hc->nh * sizeof(*hc->seen));
+    map_hosts(r, hc->sets[hc->got], hc->seen);
+    for (size_t i = 0; i < hc->nh; i++) {
+        struct pb_run_hostrun *h = &r->hosts[i];
+        if (h->why[0] || hc->seen[i])
+            continue;
+        char w[512];
+        char hl[300];
+        const char *say =
+            host_line(&r->p->hosts.h[i], &hc->ferr, hl, sizeof(hl));
+        pb_run_sfmt(w, sizeof(w),
+                    "no result from its fio server (fio "
+                    "exit %d%s%s)",
+                    rc, say || *fw ? ": " : "", say ? say : fw);
+        host_fail(r, h, w);
+    }
+    pb_run_patch_tests(r, hc->c->combo[PB_RUN_FIO], hc->sets[hc->got]);
+    pb_buf_add(&hc->all, buf, len);
+    free(buf);
+    hc->got++;
+    return pb_run_repeat_enough(r->p, hc->sets, hc->got, &hc->stop) ? REP_BREAK
+                                                                    : REP_NEXT;
+}
+
+/* Repeat rep: caches dropped, one fio client for the live servers
+ * (watched: stopped when a server does not answer), its output taken. */
+static int hc_repeat(struct run *r, struct hostcell *hc, long rep)
+{
+    if (pb_run_stopped())
+        return REP_STOPPED;
+    pb_run_progress(r, hc->c, hc->label, hc->test, rep);
+    hc_drop_caches(r, hc);
+    if (pb_run_stopped())
+        return REP_STOPPED;
+    char path[PATH_MAX];
+    pb_run_cell_path(r, hc->c->index, rep, "fio.json", path, sizeof(path));
+    pb_buf_printf(&hc->rawl, "%sraw/%s", hc->rawl.len ? " " : "",
+                  strrchr(path, '/') + 1);
+    struct pb_run_argv a = {0};
+    hc_fio_argv(r, hc, rep, path, &a);
+    if (!live_hosts(r)) {
+        pb_run_argv_release(&a);
+        return REP_BREAK;
+    }
+    if (!r->x.dry_run && pb_run_out_fresh(path) != 0)
+        pb_run_warn(r, "cannot create '%s': %s", path, strerror(errno));
+    pb_buf_reset(&hc->fiocmd);
+    pb_run_quote(&hc->fiocmd, (const char *const *)a.v);
+    struct pb_run_res res = {0};
+    int (*watch)(void *, char *, size_t) = r->x.watch;
+    r->fio_limit = fio_limit(r, hc->c);
+    r->fio_deadline = r->fio_limit > 0 ? pb_run_now() + r->fio_limit : 0;
+    r->x.watch = fio_deadline;
+    int rc = pb_run_cmd(&r->x, (const char *const *)a.v,
+                        PB_RUN_STOPPABLE | PB_RUN_WATCH, &res);
+    r->x.watch = watch;
+    if (res.stopped[0])
+        rc = rc ? rc : -1;
+    pb_run_argv_release(&a);
+    if (pb_run_stopped()) {
+        pb_run_res_release(&res);
+        return REP_STOPPED;
+    }
+    char fw[300] = "";
+    int said = res.err.len > 0; /* fio's message, also on exit 0 */
+    if (rc || said)
+        pb_run_res_why(&res, fw, sizeof(fw));
+    pb_buf_reset(&hc->ferr);
+    pb_buf_add(&hc->ferr, pb_buf_str(&res.err), res.err.len);
+    pb_run_res_release(&res);
+    if (r->x.dry_run)
+        return REP_NEXT;
+    return hc_take(r, hc, path, rc, fw);
+}
+
+/* Properties of each server that took part; then what is missing (the
+ * servers that dropped out, and why). */
+static void hc_props(struct run *r, struct hostcell *hc)
+{
     struct pb_ingest_opts io = {0};
-    io.label = label;
-    io.set = kv;
-    io.nset = nkv;
+    io.label = hc->label;
+    io.set = hc->kv;
+    io.nset = hc->nkv;
     io.set_origin = r->p->path;
     io.format = "zfs-props";
-    for (size_t i = 0; i < nh && got > 0; i++) {
+    for (size_t i = 0; i < hc->nh && hc->got > 0; i++) {
         struct pb_run_hostrun *h = &r->hosts[i];
         char w[512];
         if (h->why[0])
@@ -557,73 +590,129 @@ void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
             pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
             continue;
         }
-        props[i] = host_props(r, h, c, &io, i);
-        if (props[i]) {
-            pb_buf_printf(&rawl, " raw/%s", strrchr(props[i]->path, '/') + 1);
-            pb_run_props_retest(props[i], test);
+        hc->props[i] = host_props(r, h, hc->c, &io, i);
+        if (hc->props[i]) {
+            pb_buf_printf(&hc->rawl, " raw/%s",
+                          strrchr(hc->props[i]->path, '/') + 1);
+            pb_run_props_retest(hc->props[i], hc->test);
         }
     }
-    for (size_t i = 0; i < nh; i++)
+    for (size_t i = 0; i < hc->nh; i++)
         if (r->hosts[i].why[0])
-            pb_buf_printf(&missing, "%s%s (%s)", missing.len ? "; " : "",
-                          r->hosts[i].x.host, r->hosts[i].why);
-    if (r->x.dry_run)
-        goto out;
-    if (!got || !live_hosts(r)) {
-        pb_run_sfmt(why, sizeof(why), "every server failed: %s",
-                    pb_buf_str(&missing));
-        pb_run_record_skip(r, c, label, test, why, 1);
-        goto out;
-    }
-    for (size_t i = 0; i < nh; i++) {
-        if (!props[i])
+            pb_buf_printf(&hc->missing, "%s%s (%s)",
+                          hc->missing.len ? "; " : "", r->hosts[i].x.host,
+                          r->hosts[i].why);
+}
+
+/* The cell's properties and fio repeats stored (with the facts of the
+ * servers, the cell and the repeats); a cell some server dropped out of
+ * kept partial. */
+static void hc_store(struct run *r, struct hostcell *hc)
+{
+    const struct pb_run_cell *c = hc->c;
+    const char *missing = pb_buf_str(&hc->missing);
+    for (size_t i = 0; i < hc->nh; i++) {
+        if (!hc->props[i])
             continue;
-        host_facts(r, props[i], pb_buf_str(&missing));
-        pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&rawl), props[i]);
-        pb_run_store(r, props[i], 0);
+        host_facts(r, hc->props[i], missing);
+        pb_run_cell_facts(r->p, c, NULL, pb_buf_str(&hc->rawl), hc->props[i]);
+        pb_run_store(r, hc->props[i], 0);
     }
-    for (long k = 0; k < got; k++) {
-        for (size_t i = 0; i < nh; i++)
-            pb_run_share_dims(props[i], sets[k]);
-        host_facts(r, sets[k], pb_buf_str(&missing));
-        pb_run_cell_facts(r->p, c, pb_buf_str(&fiocmd), pb_buf_str(&rawl),
-                          sets[k]);
-        pb_run_repeat_facts(r->p, &stop, sets[k]);
+    for (long k = 0; k < hc->got; k++) {
+        for (size_t i = 0; i < hc->nh; i++)
+            pb_run_share_dims(hc->props[i], hc->sets[k]);
+        host_facts(r, hc->sets[k], missing);
+        pb_run_cell_facts(r->p, c, pb_buf_str(&hc->fiocmd),
+                          pb_buf_str(&hc->rawl), hc->sets[k]);
+        pb_run_repeat_facts(r->p, &hc->stop, hc->sets[k]);
     }
-    struct pb_resultset *set = pb_run_store_fio(r, c, sets, got, &all);
-    if (set != sets[0])
+    struct pb_resultset *set =
+        pb_run_store_fio(r, c, hc->sets, hc->got, &hc->all);
+    if (set != hc->sets[0])
         pb_resultset_free(set);
-    if (missing.len) {
+    if (hc->missing.len) {
         /* its part failed: the cell is kept, partial, and the run fails */
         r->sum->partial++;
         size_t k = strlen(r->sum->partial_why);
         if (k < sizeof(r->sum->partial_why) - 1)
             snprintf(r->sum->partial_why + k, sizeof(r->sum->partial_why) - k,
-                     "%scell %zu: %s", k ? "; " : "", c->index + 1,
-                     pb_buf_str(&missing));
+                     "%scell %zu: %s", k ? "; " : "", c->index + 1, missing);
         pb_run_note(&r->x, "cell %zu/%zu kept partial: %s", c->index + 1,
-                    r->p->ncells, pb_buf_str(&missing));
+                    r->p->ncells, missing);
         pb_run_say(r->o->progress, "cell %zu/%zu %s %s partial: %s",
-                   c->index + 1, r->p->ncells, label, test,
-                   pb_buf_str(&missing));
+                   c->index + 1, r->p->ncells, hc->label, hc->test, missing);
     }
     r->sum->done++;
     r->ran++;
-    r->ran_secs += pb_run_now() - t0;
-out:
-    for (size_t i = 0; i < nh; i++) {
-        pb_run_ds_destroy(&r->hosts[i].z);
-        pb_resultset_free(props[i]);
-    }
-    for (long i = 0; i < R; i++)
-        pb_resultset_free(sets[i]);
-    free(sets);
-    free(props);
-    free(seen);
-    pb_buf_release(&all);
-    pb_buf_release(&fiocmd);
-    pb_buf_release(&rawl);
-    pb_buf_release(&missing);
-    pb_buf_release(&ferr);
-    pb_run_kv_free(kv, nkv);
+    r->ran_secs += pb_run_now() - hc->t0;
 }
+
+/* The datasets destroyed and the cell's state freed. */
+static void hc_release(struct run *r, struct hostcell *hc)
+{
+    for (size_t i = 0; i < hc->nh; i++) {
+        pb_run_ds_destroy(&r->hosts[i].z);
+        pb_resultset_free(hc->props[i]);
+    }
+    for (long i = 0; i < r->p->repeats; i++)
+        pb_resultset_free(hc->sets[i]);
+    free(hc->sets);
+    free(hc->props);
+    free(hc->seen);
+    pb_buf_release(&hc->all);
+    pb_buf_release(&hc->fiocmd);
+    pb_buf_release(&hc->rawl);
+    pb_buf_release(&hc->missing);
+    pb_buf_release(&hc->ferr);
+    pb_run_kv_free(hc->kv, hc->nkv);
+}
+
+void pb_run_hostcell_run(struct run *r, const struct pb_run_cell *c,
+                         const char *label, const char *test)
+{
+    struct hostcell hc = {0};
+    hc.c = c;
+    hc.label = label;
+    hc.test = test;
+    hc.t0 = pb_run_now();
+    hc.nh = r->nhosts;
+    pb_run_cell_config(r->p, c, &hc.kv, &hc.nkv);
+    hc.sets = pb_xcalloc((size_t)r->p->repeats, sizeof(*hc.sets));
+    hc.props = pb_xcalloc(hc.nh, sizeof(*hc.props));
+    hc.seen = pb_xcalloc(hc.nh, sizeof(*hc.seen));
+    pb_run_note(&r->x, "cell %zu/%zu: %s | %s on %zu servers", c->index + 1,
+                r->p->ncells, label, test, hc.nh);
+    hc_pools(r, &hc);
+    int step = REP_NEXT;
+    for (long rep = 1; rep <= r->p->repeats && live_hosts(r); rep++)
+        if ((step = hc_repeat(r, &hc, rep)) != REP_NEXT)
+            break;
+    if (step != REP_STOPPED) {
+        hc_props(r, &hc);
+        if (r->x.dry_run) {
+            /* nothing to store */
+        } else if (!hc.got || !live_hosts(r)) {
+            char why[1024];
+            pb_run_sfmt(why, sizeof(why), "every server failed: %s",
+                        pb_buf_str(&hc.missing));
+            pb_run_record_skip(r, c, label, test, why, 1);
+        } else {
+            hc_store(r, &hc);
+        }
+    }
+    hc_release(r, &hc);
+}
+
+/* ==== the cell interface: [hosts] ==== */
+
+static int hosts_cell(struct run *r, const struct pb_run_cell *c, size_t i,
+                      const char *skip, int failed, const char *label,
+                      const char *test)
+{
+    if (skip)
+        return pb_run_cell_skipped(r, c, i, skip, failed, label, test);
+    pb_run_hostcell_run(r, c, label, test);
+    return r->stop != 0;
+}
+
+const struct pb_run_cells pb_run_cells_hosts = {"hosts", hosts_cell};

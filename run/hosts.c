@@ -24,7 +24,7 @@ static int hfail(struct pb_err *err, const char *path, long line,
     va_start(ap, fmt);
     pb_err_vset(err, PB_EUSAGE, path, line, 0, fmt, ap);
     va_end(ap);
-    return -1;
+    return PB_EUSAGE;
 }
 
 /* "18765" -> 18765; 0 for anything but 1..65535 in digits. */
@@ -53,26 +53,26 @@ static int valid_hostname(const char *s, size_t n)
     return 1;
 }
 
-/* Parse one servers entry into h; 0 or -1 with why. */
-static int parse_entry(const char *tok, struct pb_run_host *h, char *why,
-                       size_t wn)
+/* Parse one servers entry into h; PB_OK, or PB_EUSAGE with why in err. */
+static int parse_entry(const char *tok, struct pb_run_host *h,
+                       struct pb_err *err)
 {
     memset(h, 0, sizeof(*h));
     if (!strncmp(tok, "sock:", 5)) {
         const char *path = tok + 5;
         size_t n = strlen(path);
         if (path[0] != '/') {
-            snprintf(why, wn, "socket path '%s' must be absolute", path);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "socket path '%s' must be absolute", path);
         }
         if (n >= 108) {
-            snprintf(why, wn, "socket path is longer than 107 bytes");
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "socket path is longer than 107 bytes");
         }
         for (const char *q = path; *q; q++)
             if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-                snprintf(why, wn, "control character in socket path");
-                return -1;
+                return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                                  "control character in socket path");
             }
         h->sock = 1;
         h->name = pb_xstrdup(path);
@@ -87,28 +87,26 @@ static int parse_entry(const char *tok, struct pb_run_host *h, char *why,
     if (tok[0] == '[') {
         const char *close = strchr(tok, ']');
         if (!close || close == tok + 1) {
-            snprintf(why, wn,
-                     "'%s': an IPv6 address is [ADDRESS] or "
-                     "[ADDRESS]:PORT",
-                     tok);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "'%s': an IPv6 address is [ADDRESS] or "
+                              "[ADDRESS]:PORT",
+                              tok);
         }
         name = tok + 1;
         nlen = (size_t)(close - name);
         for (size_t i = 0; i < nlen; i++)
             if (!isxdigit((unsigned char)name[i]) && name[i] != ':' &&
                 name[i] != '.') {
-                snprintf(why, wn,
-                         "'%s': an IPv6 address has hex digits, "
-                         "':' and '.' only",
-                         tok);
-                return -1;
+                return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                                  "'%s': an IPv6 address has hex digits, "
+                                  "':' and '.' only",
+                                  tok);
             }
         if (close[1] == ':')
             port = close + 2;
         else if (close[1]) {
-            snprintf(why, wn, "'%s': unexpected text after ']'", tok);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "'%s': unexpected text after ']'", tok);
         }
         v6 = 1;
     } else {
@@ -117,16 +115,15 @@ static int parse_entry(const char *tok, struct pb_run_host *h, char *why,
         if (colon)
             port = colon + 1;
         if (!valid_hostname(tok, nlen)) {
-            snprintf(why, wn,
-                     "bad host '%s' (letters, digits, '.', '-'; "
-                     "IPv6 in brackets: [::1]:8765; sock:/PATH)",
-                     tok);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "bad host '%s' (letters, digits, '.', '-'; "
+                              "IPv6 in brackets: [::1]:8765; sock:/PATH)",
+                              tok);
         }
     }
     if (port && !(h->port = parse_port(port))) {
-        snprintf(why, wn, "'%s': port must be 1..65535", tok);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "'%s': port must be 1..65535", tok);
     }
     h->name = pb_xstrndup(name, nlen);
     if (v6) {
@@ -157,11 +154,11 @@ static int add_servers(struct pb_run_hosts *hs, const char *v, long line,
     char *tok;
     while ((tok = pb_run_list_word(&p)) != NULL) {
         struct pb_run_host h;
-        char why[300];
-        if (parse_entry(tok, &h, why, sizeof(why)) != 0) {
+        struct pb_err why = {0};
+        if (parse_entry(tok, &h, &why) != PB_OK) {
             free(tok);
             host_release(&h);
-            return hfail(err, path, line, "servers: %s", why);
+            return hfail(err, path, line, "servers: %s", why.msg);
         }
         free(tok);
         for (size_t i = 0; i < hs->n; i++)
@@ -169,7 +166,7 @@ static int add_servers(struct pb_run_hosts *hs, const char *v, long line,
                 hfail(err, path, line, "servers: '%s' is listed twice",
                       h.entry);
                 host_release(&h);
-                return -1;
+                return PB_EUSAGE;
             }
         if (hs->n >= MAX_HOSTS) {
             host_release(&h);

@@ -84,9 +84,10 @@ void pb_run_cell_config(const struct pb_run_plan *p,
     size_t pc = c->combo[PB_RUN_POOL];
     const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
     struct pb_run_layout l;
-    char msg[160], num[32];
-    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
-                            sizeof(msg)) == 0) {
+    char num[32];
+    struct pb_err lerr = {0};
+    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, &lerr) ==
+        PB_OK) {
         /* the names a `zpool status` of the pool gives (ingest/zfs/vdev_tree.c):
          * layout is the vdev type, vdevs their number */
         int stripe = !strcmp(l.type, "stripe");

@@ -268,12 +268,12 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
                 else if (sz < 64.0 * 1024 * 1024)
                     fail(c, line, "'%s': '%s' is smaller than 64M, the "
                          "smallest vdev ZFS accepts", key, tok + pre);
-                char canon[PATH_MAX], why[PATH_MAX * 2 + 300];
+                char canon[PATH_MAX];
+                struct pb_err why = {0};
                 pb_run_canon_path(tok + pre, canon, sizeof(canon));
                 if (!c->err->code && tok[pre] == '/' &&
-                    pb_run_vdev_place(tok + pre, canon, why,
-                                      sizeof(why)) != 0)
-                    fail(c, line, "'%s': %s", key, why);
+                    pb_run_vdev_place(tok + pre, canon, &why) != PB_OK)
+                    fail(c, line, "'%s': %s", key, why.msg);
                 d.path = pb_xstrdup(canon);
                 d.size = sz;
                 d.is_file = 1;
@@ -300,8 +300,8 @@ static int parse_vdevs(struct parse_ctx *c, const char *key, const char *v,
     return 0;
 }
 
-int pb_run_layout_parse(const char *s, size_t ndata,
-                        struct pb_run_layout *out, char *msg, size_t n)
+int pb_run_layout_parse(const char *s, size_t ndata, struct pb_run_layout *out,
+                        struct pb_err *err)
 {
     memset(out, 0, sizeof(*out));
     const char *p = s;
@@ -310,9 +310,10 @@ int pb_run_layout_parse(const char *s, size_t ndata,
         char *end;
         long g = strtol(p, &end, 10);
         if (*end != 'x' || g < 1 || g > 64) {
-            snprintf(msg, n, "bad layout '%s' (e.g. stripe-2, mirror, "
-                     "2xmirror-2, raidz2)", s);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "bad layout '%s' (e.g. stripe-2, mirror, "
+                              "2xmirror-2, raidz2)",
+                              s);
         }
         out->groups = (int)g;
         p = end + 1;
@@ -326,9 +327,10 @@ int pb_run_layout_parse(const char *s, size_t ndata,
         type[tn] = '\0';
     }
     if (!*type || !in_list(type, types)) {
-        snprintf(msg, n, "bad layout '%s' (types: stripe, mirror, raidz1, "
-                 "raidz2, raidz3)", s);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "bad layout '%s' (types: stripe, mirror, raidz1, "
+                          "raidz2, raidz3)",
+                          s);
     }
     if (!strcmp(type, "raidz"))
         strcpy(type, "raidz1");
@@ -339,17 +341,17 @@ int pb_run_layout_parse(const char *s, size_t ndata,
         char *end;
         w = strtol(p + 1, &end, 10);
         if (end == p + 1 || *end || w < 1 || w > 1024) {
-            snprintf(msg, n, "bad vdev count in layout '%s'", s);
-            return -1;
+            return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                              "bad vdev count in layout '%s'", s);
         }
     } else if (*p) {
-        snprintf(msg, n, "bad layout '%s'", s);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "bad layout '%s'", s);
     }
     if (!strcmp(type, "stripe") && out->groups > 1) {
-        snprintf(msg, n, "layout '%s': a stripe has no groups; write "
-                 "'stripe-N'", s);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "layout '%s': a stripe has no groups; write "
+                          "'stripe-N'",
+                          s);
     }
     if (w == 0)
         w = (long)ndata / out->groups;
@@ -359,15 +361,15 @@ int pb_run_layout_parse(const char *s, size_t ndata,
               : !strcmp(type, "raidz2") ? 3
                                         : 4;
     if (w < min) {
-        snprintf(msg, n, "layout '%s' needs at least %d vdevs per group",
-                 s, min);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "layout '%s' needs at least %d vdevs per group", s,
+                          min);
     }
     out->width = (int)w;
     if ((size_t)out->groups * (size_t)w > ndata) {
-        snprintf(msg, n, "layout '%s' needs %ld vdevs, [plan] vdevs has %zu",
-                 s, (long)out->groups * w, ndata);
-        return -1;
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
+                          "layout '%s' needs %ld vdevs, [plan] vdevs has %zu",
+                          s, (long)out->groups * w, ndata);
     }
     return 0;
 }
@@ -400,16 +402,15 @@ static int is_pow2_size(const char *v, double lo, double hi)
 static int validate_axes(struct parse_ctx *c)
 {
     struct pb_run_plan *p = c->plan;
-    char msg[256];
     for (size_t i = 0; i < p->sect[PB_RUN_POOL].n; i++) {
         struct pb_run_axis *a = &p->sect[PB_RUN_POOL].ax[i];
         for (size_t j = 0; j < a->nvals; j++) {
             const char *v = a->vals[j];
             if (!strcmp(a->key, "layout")) {
                 struct pb_run_layout l;
-                if (pb_run_layout_parse(v, p->data.n, &l, msg,
-                                        sizeof(msg)) != 0)
-                    return fail(c, a->line, "%s", msg);
+                struct pb_err lerr = {0};
+                if (pb_run_layout_parse(v, p->data.n, &l, &lerr) != PB_OK)
+                    return fail(c, a->line, "%s", lerr.msg);
             } else if (!strcmp(a->key, "ashift")) {
                 char *end;
                 long n = strtol(v, &end, 10);
@@ -485,11 +486,10 @@ static int validate_axes(struct parse_ctx *c)
         /* commands (exec_prerun, ioengine=exec, ...) are the run's
          * --allow-exec to allow: run/consent.c */
         for (size_t j = 0; j < a->nvals; j++) {
-            char why[300];
-            if (pb_run_fio_value_check(a->key, a->vals[j], why,
-                                       sizeof(why)) != 0)
+            struct pb_err why = {0};
+            if (pb_run_fio_value_check(a->key, a->vals[j], &why) != PB_OK)
                 return fail(c, a->line, "%s=%s: %s", a->key, a->vals[j],
-                            why);
+                            why.msg);
         }
         if (!strcmp(a->key, "size"))
             have_fio_size = 1;
@@ -509,6 +509,8 @@ static int valid_name(const char *s, const char *extra)
     return 1;
 }
 
+/* Long on purpose: the [plan] keys' checks in the order the plan format
+ * documents them, each a few lines that fail at the key's own line. */
 static int finish(struct parse_ctx *c)
 {
     struct pb_run_plan *p = c->plan;

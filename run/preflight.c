@@ -152,9 +152,8 @@ static int check_pool(struct checker *k)
                                         "ashift", v, buf, sizeof(buf));
             if (!strcmp(key, "layout") && pv > 0) {
                 struct pb_run_layout l;
-                char msg[160];
-                if (pb_run_layout_parse(v, p->data.n, &l, msg,
-                                        sizeof(msg)) == 0) {
+                struct pb_err lerr = {0};
+                if (pb_run_layout_parse(v, p->data.n, &l, &lerr) == PB_OK) {
                     int need = !strcmp(l.type, "raidz3")   ? 17
                                : !strcmp(l.type, "raidz2") ? 3
                                                            : 0;
@@ -429,10 +428,10 @@ void pb_run_space_of(const struct pb_run_plan *p, const struct pb_run_cell *c,
     size_t pc = c->combo[PB_RUN_POOL], dc = c->combo[PB_RUN_DATA],
            fc = c->combo[PB_RUN_FIO];
     struct pb_run_layout l;
-    char msg[160];
+    struct pb_err lerr = {0};
     const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
-    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
-                            sizeof(msg)) != 0)
+    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, &lerr) !=
+        PB_OK)
         return;
     const char *as = pb_run_value(p, PB_RUN_POOL, pc, "ashift");
     out->ashift = as ? atoi(as) : 12;

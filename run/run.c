@@ -64,9 +64,11 @@ void pb_run_warn(struct run *r, const char *fmt, ...)
     pb_run_note(&r->x, "warning: %s", msg);
 }
 
-/* ==== preflight ==== */
+/* ==== the pools step ==== */
 
-static int preflight(struct run *r)
+/* No pool of the plan's name yet, no real device of the plan in a pool:
+ * 0, or -1 with r->err set. */
+static int pools_free(struct run *r)
 {
     struct pb_run_res res = {0};
     const char *list[] = {"zpool", "list", "-H", "-o", "name", NULL};
@@ -225,9 +227,27 @@ static void make_dir(struct run *r)
     pb_run_sfmt(r->mnt, sizeof(r->mnt), "%s/mnt", r->dir);
 }
 
-int pb_run_execute(const struct pb_run_plan *plan,
-                   const struct pb_run_opts *opts, struct pb_run_summary *sum,
-                   struct pb_err *err)
+/* The state of pb_run_execute across its steps, besides struct run. */
+struct steps {
+    struct run *r;
+    int installed;           /* signal handlers installed */
+    int made_dir;            /* the run's folder did not exist before */
+    size_t *order;           /* the order the cells run in (0-based) */
+    struct pb_buf cellorder; /* ... as "3 1 2" (1-based) */
+};
+
+/* What a step that ends the run returns: r->err's code, which says why.
+ * A helper may stop the run without filling r->err; the run then ends
+ * with PB_OK as it always did, and only the steps after it are left out. */
+static int halt(const struct run *r)
+{
+    return r->err->code ? r->err->code : PB_ERUN;
+}
+
+/* A new run of plan with opts: its folder, id and exec settings. */
+static struct run *run_new(const struct pb_run_plan *plan,
+                           const struct pb_run_opts *opts,
+                           struct pb_run_summary *sum, struct pb_err *err)
 {
     struct run *r = pb_xcalloc(1, sizeof(*r));
     memset(sum, 0, sizeof(*sum));
@@ -269,29 +289,38 @@ int pb_run_execute(const struct pb_run_plan *plan,
     r->x.watch_ctx = r;
     r->stop_on_failure =
         opts->on_failure ? opts->on_failure == 2 : plan->stop_on_failure;
-    int installed = 0, made_dir = 0;
-    size_t *order = NULL;
-    struct pb_buf cellorder = PB_BUF_INIT;
+    return r;
+}
 
+/* ==== the steps ==== */
+
+/* Consent, root, the folder's lock and manifest, the vdev files (of each
+ * server made here, left by an earlier run, in system folders), a
+ * database: what is refused before anything is probed. */
+static int step_prepare(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
+    const struct pb_run_opts *opts = r->o;
+    struct pb_err *err = r->err;
     /* what the plan may do only with the consent of the person running
      * it: before anything else, in a dry run too */
     if (pb_run_consent_check(plan, opts, err) != PB_OK)
-        goto done;
+        return halt(r);
     if (!opts->dry_run) {
-        if (geteuid() != 0) {
-            pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                       "a run needs root (zpool, zfs and drop_caches); "
-                       "try --dry-run to see the commands");
-            goto done;
-        }
+        if (geteuid() != 0)
+            return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                              "a run needs root (zpool, zfs and "
+                              "drop_caches); try --dry-run to see the "
+                              "commands");
         /* the folder's lock first: a second run on it is refused before it
          * reads the manifest (a live run's vdevs are not "left") */
         struct stat dst;
-        made_dir = lstat(r->dir, &dst) != 0;
+        s->made_dir = lstat(r->dir, &dst) != 0;
         if (pb_run_dir_ours(r->dir, 1, err) != PB_OK)
-            goto done;
+            return halt(r);
         if (pb_run_manifest_open(r->dir, &r->z.manifest, err) != PB_OK)
-            goto done;
+            return halt(r);
     }
     for (size_t i = 0; i < plan->hosts.n && !err->code; i++) {
         /* each server's vdev files, where they are made here */
@@ -301,98 +330,130 @@ int pb_run_execute(const struct pb_run_plan *plan,
         int vrc = pb_run_check_vdevs(hp, opts->yes, err);
         pb_run_host_plan_free(hp);
         if (vrc != PB_OK)
-            goto done;
+            return halt(r);
     }
     if (left_files(r) != 0 || pb_run_check_vdevs(plan, opts->yes, err) != PB_OK)
-        goto done;
-    if (!opts->dry_run && !opts->db) {
-        pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
-        goto done;
-    }
-    /* the preflight: before anything is created (or listed) */
-    /* this machine's ZFS, unless every server is reached through the
-     * remote template (then the servers' own) */
+        return halt(r);
+    if (!opts->dry_run && !opts->db)
+        return pb_err_set(err, PB_EUSAGE, NULL, 0, 0, "a run needs a database");
+    return PB_OK;
+}
+
+/* The preflight, before anything is created (or listed): this machine's
+ * ZFS, unless every server is reached through the remote template (then
+ * the servers' own); which cells it cannot run; --resume's records. */
+static int step_preflight(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
+    const struct pb_run_opts *opts = r->o;
+    struct pb_err *err = r->err;
     r->remote_only = plan->hosts.remote != NULL;
     for (size_t i = 0; i < plan->hosts.n; i++)
         r->remote_only &= !plan->hosts.h[i].sock;
     if (!r->remote_only)
         pb_run_caps_probe(&r->x, r->impl, opts->caps_dir, &r->caps);
     if (plan->hosts.remote && pb_run_hosts_probe(r, err) != 0)
-        goto done;
+        return halt(r);
     r->z.loop_cache = !r->caps.file_cache;
     r->z.no_sync = pb_run_caps_lacks(&r->caps, "sync");
     if (pb_run_preflight(plan, &r->caps, &r->x, !opts->caps_dir, &r->pre,
                          err) != PB_OK)
-        goto done;
+        return halt(r);
     if (opts->resume && opts->db) {
         if (pb_db_each_source(opts->db, pb_run_on_source, r, err) != PB_OK)
-            goto done;
+            return halt(r);
         qsort(r->done, r->ndone, sizeof(char *), pb_run_cmp_str);
         qsort(r->keys, r->nkeys, sizeof(*r->keys), pb_run_cmp_keyrec);
         if (pb_db_report_facts(opts->db, pb_run_on_fact, r, err) != PB_OK ||
             pb_run_resume_check(r) != 0)
-            goto done;
+            return halt(r);
     }
-    if (!opts->dry_run) {
+    return PB_OK;
+}
+
+/* The first lines of the log and of the dry run: what runs, in which
+ * order, and the commands the plan was consented to run. */
+static void header_notes(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
+    time_t t = time(NULL);
+    char ts[64];
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
+    if (r->x.log)
+        fprintf(r->x.log, "# ==== %s\n", ts);
+    char reps[96];
+    if (plan->repeats_auto)
+        snprintf(reps, sizeof(reps),
+                 "auto repeats (%ld to %ld, "
+                 "target RSE %g%%)",
+                 plan->repeats < 3 ? plan->repeats : 3, plan->repeats,
+                 plan->target_rse * 100);
+    else
+        snprintf(reps, sizeof(reps), "%ld repeats", plan->repeats);
+    pb_run_note(&r->x,
+                "poolbench run %s: plan '%s', %zu cells x %s, "
+                "pool '%s', %s, run id %s, on_failure = %s",
+                plan->path, plan->name, plan->ncells, reps, plan->pool,
+                pb_run_impl_name(r->impl), r->run_id,
+                r->stop_on_failure ? "stop" : "continue");
+    if (plan->order_random)
+        pb_run_note(&r->x, "order = random, seed %lu%s: cells %s", plan->seed,
+                    plan->has_seed ? ""
+                                   : " (drawn: set seed = to run "
+                                     "this order again)",
+                    pb_buf_str(&s->cellorder));
+    if (plan->time_scale != 1)
+        pb_run_note(&r->x,
+                    "time scale %g: fio runtimes, sizes and "
+                    "repeats scaled down (a smoke run)",
+                    plan->time_scale);
+    if (!r->x.dry_run)
+        pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
+    pb_run_consent_list(plan, r->o, &r->x, r->o->progress);
+}
+
+/* The commands log and the signal handlers (not in a dry run), the order
+ * of the cells, the header notes. */
+static int step_start(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
+    if (!r->o->dry_run) {
         char logp[PATH_MAX];
         snprintf(logp, sizeof(logp), "%s/commands.log", r->dir);
-        if (pb_run_dir_ours(r->raw, 1, err) != PB_OK)
-            goto done;
-        if (!(r->x.log = pb_run_fopen_out(logp, 1))) {
-            pb_err_set(err, PB_EIO, logp, 0, 0, "cannot open: %s",
-                       strerror(errno));
-            goto done;
-        }
+        if (pb_run_dir_ours(r->raw, 1, r->err) != PB_OK)
+            return halt(r);
+        if (!(r->x.log = pb_run_fopen_out(logp, 1)))
+            return pb_err_set(r->err, PB_EIO, logp, 0, 0, "cannot open: %s",
+                              strerror(errno));
         pb_run_manifest_add(r->z.manifest, "run", r->run_id, plan->pool);
         pb_run_signals_install();
-        installed = 1;
+        s->installed = 1;
     }
-    /* the order the cells run in, "3 1 2" (1-based) */
-    order = pb_xcalloc(plan->ncells + 1, sizeof(*order));
-    pb_run_order(plan, order);
+    s->order = pb_xcalloc(plan->ncells + 1, sizeof(*s->order));
+    pb_run_order(plan, s->order);
     for (size_t k = 0; k < plan->ncells; k++)
-        pb_buf_printf(&cellorder, "%s%zu", k ? " " : "", order[k] + 1);
-    {
-        time_t t = time(NULL);
-        char ts[64];
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(ts, sizeof(ts), "%Y-%m-%d %H:%M:%S", &tm);
-        if (r->x.log)
-            fprintf(r->x.log, "# ==== %s\n", ts);
-        char reps[96];
-        if (plan->repeats_auto)
-            snprintf(reps, sizeof(reps),
-                     "auto repeats (%ld to %ld, "
-                     "target RSE %g%%)",
-                     plan->repeats < 3 ? plan->repeats : 3, plan->repeats,
-                     plan->target_rse * 100);
-        else
-            snprintf(reps, sizeof(reps), "%ld repeats", plan->repeats);
-        pb_run_note(&r->x,
-                    "poolbench run %s: plan '%s', %zu cells x %s, "
-                    "pool '%s', %s, run id %s, on_failure = %s",
-                    plan->path, plan->name, plan->ncells, reps, plan->pool,
-                    pb_run_impl_name(r->impl), r->run_id,
-                    r->stop_on_failure ? "stop" : "continue");
-        if (plan->order_random)
-            pb_run_note(&r->x, "order = random, seed %lu%s: cells %s",
-                        plan->seed,
-                        plan->has_seed ? ""
-                                       : " (drawn: set seed = to run "
-                                         "this order again)",
-                        pb_buf_str(&cellorder));
-        if (plan->time_scale != 1)
-            pb_run_note(&r->x,
-                        "time scale %g: fio runtimes, sizes and "
-                        "repeats scaled down (a smoke run)",
-                        plan->time_scale);
-        if (!r->x.dry_run)
-            pb_run_note(&r->x, "preflight: %s: the plan fits", r->caps.name);
-        pb_run_consent_list(plan, opts, &r->x, opts->progress);
-    }
-    if (preflight(r) != 0)
-        goto done;
+        pb_buf_printf(&s->cellorder, "%s%zu", k ? " " : "", s->order[k] + 1);
+    header_notes(s);
+    return PB_OK;
+}
+
+/* No pool of the plan's name, no real device in any pool. */
+static int step_pools(struct steps *s)
+{
+    return pools_free(s->r) != 0 ? halt(s->r) : PB_OK;
+}
+
+/* The run's facts (this machine, the servers' ZFS, the plan, the order,
+ * module parameters), stored with the first cell; the plan kept. */
+static int step_facts(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
     r->facts = pb_resultset_new();
     /* this machine; its ZFS only when pools are made here */
     pb_run_host_facts(&r->x, r->remote_only ? PB_RUN_IMPL_AUTO : r->impl,
@@ -418,37 +479,73 @@ int pb_run_execute(const struct pb_run_plan *plan,
         snprintf(seed, sizeof(seed), "%lu", plan->seed);
         pb_rs_fact(r->facts, NULL, "run_order", "random");
         pb_rs_fact(r->facts, NULL, "run_seed", seed);
-        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&cellorder));
+        pb_rs_fact(r->facts, NULL, "run_cell_order", pb_buf_str(&s->cellorder));
     }
     if (!r->remote_only) /* module parameters, ARC: of this machine */
         pb_run_tel_run(&r->tr, &r->x, r->impl, r->facts);
-    if (!opts->dry_run)
-        pb_run_keep_plan(plan, r->dir, r->facts);
+    if (!r->o->dry_run)
+        pb_run_keep_plan(r->p, r->dir, r->facts);
+    return PB_OK;
+}
 
+/* Why cell c is not run, or NULL: known not to work here, or failed (the
+ * pool of this combination could not be made or used). */
+static const char *skip_why(struct run *r, const struct pb_run_cell *c,
+                            char *why, size_t n, int *failed)
+{
+    const char *skip = pb_run_pre_why(&r->pre, c);
+    if (!skip)
+        skip = pb_run_static_skip(r->p, c, r->impl, why, n);
+    *failed = 0;
+    if (!skip && r->pool_fail[0]) {
+        skip = r->pool_fail;
+        *failed = 1;
+    }
+    if (!skip && r->p->zvol && r->zvol_ok < 0)
+        skip = r->zvol_why;
+    return skip;
+}
+
+/* A new pool combination: the pools of the last one destroyed. */
+static void next_pools(struct run *r, const struct pb_run_cell *c)
+{
+    if (r->z.created)
+        pb_run_pool_down(r);
+    pb_run_hosts_pools_down(r);
+    if (r->fatal)
+        return;
+    r->pool_combo = c->combo[PB_RUN_POOL];
+    r->pool_fail[0] = '\0';
+}
+
+/* Every cell in the run's order through the cell interface of the plan
+ * (this machine, or its [hosts]); pools made per pool combination. */
+static int step_cells(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
     pb_run_hosts_setup(r);
+    const struct pb_run_cells *cells =
+        r->nhosts ? &pb_run_cells_hosts : &pb_run_cells_local;
     struct pb_buf label = PB_BUF_INIT, test = PB_BUF_INIT;
     for (size_t k = 0; k < plan->ncells && !r->fatal; k++) {
         if (pb_run_stopped())
             break;
-        size_t i = order[k];
+        size_t i = s->order[k];
         r->seq = k + 1;
         struct pb_run_cell c;
         pb_run_cell_at(plan, i, &c);
         pb_run_plan_describe(plan, i, &label, &test);
         pb_run_cell_key(plan, i, r->cell_key);
         if (c.combo[PB_RUN_POOL] != r->pool_combo) {
-            if (r->z.created)
-                pb_run_pool_down(r);
-            pb_run_hosts_pools_down(r);
+            next_pools(r, &c);
             if (r->fatal)
                 break;
-            r->pool_combo = c.combo[PB_RUN_POOL];
-            r->pool_fail[0] = '\0';
         }
         char path[PATH_MAX], why[512];
         pb_run_cell_path(r, i, 0, "fio.json", path, sizeof(path));
-        if (opts->resume && pb_run_is_done(r, path)) {
-            sum->resumed++;
+        if (r->o->resume && pb_run_is_done(r, path)) {
+            r->sum->resumed++;
             pb_run_note(&r->x,
                         "cell %zu/%zu (%s | %s): already in the "
                         "database",
@@ -456,52 +553,26 @@ int pb_run_execute(const struct pb_run_plan *plan,
                         pb_buf_str(&test));
             continue;
         }
-        /* known not to work here, or failed (the pool of this
-         * combination could not be made or used) */
-        const char *skip = pb_run_pre_why(&r->pre, &c);
-        if (!skip)
-            skip = pb_run_static_skip(plan, &c, r->impl, why, sizeof(why));
-        int failed = 0;
-        if (!skip && r->pool_fail[0]) {
-            skip = r->pool_fail;
-            failed = 1;
-        }
-        if (!skip && plan->zvol && r->zvol_ok < 0)
-            skip = r->zvol_why;
-        if (!skip && r->nhosts) {
-            pb_run_hostcell_run(r, &c, pb_buf_str(&label),
-                                pb_buf_str(&test));
-            if (r->stop)
-                break;
-            continue;
-        }
-        if (!skip && !r->z.created && pb_run_pool_up(r, &c) != 0) {
-            skip = r->pool_fail;
-            failed = 1;
-        }
-        if (!skip && plan->zvol && r->zvol_ok < 0)
-            skip = r->zvol_why;
-        if (skip) {
-            pb_run_record_skip(r, &c, pb_buf_str(&label), pb_buf_str(&test),
-                               skip, failed);
-        } else {
-            pb_run_cell_run(r, &c, pb_buf_str(&label), pb_buf_str(&test));
-            if ((r->pool_fail[0] || r->z.suspended) && r->z.created &&
-                !r->z.gone)
-                pb_run_pool_down(r);
-        }
-        if (r->z.gone) {
-            /* nothing can go on without ZFS, and nothing of the pool can
-             * be checked: stop, and leave it to pb_run_cleanup() */
-            r->gone_cell = i + 1;
+        int failed;
+        const char *skip = skip_why(r, &c, why, sizeof(why), &failed);
+        if (cells->cell(r, &c, i, skip, failed, pb_buf_str(&label),
+                        pb_buf_str(&test)) != 0)
             break;
-        }
-        if (r->stop)
-            break; /* on_failure = stop: cleaned up below */
     }
     r->cell_key[0] = '\0';
     pb_buf_release(&label);
     pb_buf_release(&test);
+    return PB_OK;
+}
+
+/* ZFS that stopped answering, the pools destroyed, and why the run
+ * stopped early (on_failure = stop, a signal); a dry run's totals. */
+static int step_finish(struct steps *s)
+{
+    struct run *r = s->r;
+    const struct pb_run_plan *plan = r->p;
+    struct pb_run_summary *sum = r->sum;
+    struct pb_err *err = r->err;
     if (r->z.gone) {
         sum->zfs_gone = 1;
         sum->failed_cell = 0; /* ZFS stopped it, whatever on_failure says */
@@ -555,16 +626,24 @@ int pb_run_execute(const struct pb_run_plan *plan,
                               "without a runtime"
                             : "");
     }
-done:
-    free(order);
-    pb_buf_release(&cellorder);
-    if (installed)
+    return err->code;
+}
+
+/* Always, whichever step ended the run: the log, the manifest's lock and
+ * the signal handlers given back, a folder made for a refused run
+ * removed, and the run freed. */
+static void cleanup(struct steps *s)
+{
+    struct run *r = s->r;
+    free(s->order);
+    pb_buf_release(&s->cellorder);
+    if (s->installed)
         pb_run_signals_restore();
     if (r->x.log)
         fclose(r->x.log);
     if (r->z.manifest)
         fclose(r->z.manifest); /* and its lock */
-    if (err->code && made_dir && !installed) {
+    if (r->err->code && s->made_dir && !s->installed) {
         /* refused before anything was made: the folder this run created
          * for it goes too (a refused plan leaves nothing behind) */
         char mp[PATH_MAX];
@@ -583,12 +662,38 @@ done:
     free(r->keys);
     free(r->z.files);
     pb_run_hosts_free(r);
-    for (size_t i = 0; r->host_zfs && i < plan->hosts.n; i++)
+    for (size_t i = 0; r->host_zfs && i < r->p->hosts.n; i++)
         free(r->host_zfs[i]);
     free(r->host_zfs);
     pb_run_caps_release(&r->caps);
     pb_run_pre_release(&r->pre);
     pb_resultset_free(r->facts);
     free(r);
+}
+
+/* The run, in order; the first step that does not return PB_OK ends it
+ * (the reason in err), then cleanup() runs. Cells store their results as
+ * they finish (one transaction per cell), so storing is no step. */
+static const struct {
+    const char *name;
+    int (*fn)(struct steps *s);
+} steps[] = {
+    {"prepare", step_prepare}, {"preflight", step_preflight},
+    {"start", step_start},     {"pools", step_pools},
+    {"facts", step_facts},     {"cells", step_cells},
+    {"finish", step_finish},
+};
+
+int pb_run_execute(const struct pb_run_plan *plan,
+                   const struct pb_run_opts *opts, struct pb_run_summary *sum,
+                   struct pb_err *err)
+{
+    struct steps s = {0};
+    s.r = run_new(plan, opts, sum, err);
+    s.cellorder = (struct pb_buf)PB_BUF_INIT;
+    for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+        if (steps[k].fn(&s) != PB_OK)
+            break;
+    cleanup(&s);
     return err->code;
 }

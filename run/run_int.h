@@ -197,10 +197,10 @@ const char *pb_run_value(const struct pb_run_plan *p, enum pb_run_sect s,
 const char *pb_run_axis_value(const struct pb_run_plan *p, enum pb_run_sect s,
                               size_t combo, size_t a);
 
-/* Parse a layout value for a plan with ndata data vdevs. 0 or -1 with a
- * message in msg. */
-int pb_run_layout_parse(const char *s, size_t ndata,
-                        struct pb_run_layout *out, char *msg, size_t n);
+/* Parse a layout value for a plan with ndata data vdevs. PB_OK, or
+ * PB_EUSAGE with the message in err (no path or line: the caller adds). */
+int pb_run_layout_parse(const char *s, size_t ndata, struct pb_run_layout *out,
+                        struct pb_err *err) PB_WUR;
 
 /* Config dimensions of a cell (raw values as written; ingest normalises
  * them): a heap array of heap strings, freed with pb_run_kv_free. */
@@ -233,11 +233,12 @@ int pb_run_fio_key_class(const char *key);
 /* Does ioengine=value run programs or load code (exec, external:LIB, a
  * library path)? Those need --allow-exec. */
 int pb_run_fio_engine_execs(const char *value);
-/* May an allow-listed key take this value? 0, or -1 with why (n bytes):
+/* May an allow-listed key take this value? PB_OK, or PB_EUSAGE with why in
+ * err (no path or line):
  * the 'FILE' form of buffer_pattern/verify_pattern, an ioengine that is
  * not one of fio's file engines (exec-class engines pass: consent.c). */
-int pb_run_fio_value_check(const char *key, const char *value, char *why,
-                           size_t n);
+int pb_run_fio_value_check(const char *key, const char *value,
+                           struct pb_err *err) PB_WUR;
 
 /* ==== consent (consent.c) ==== */
 
@@ -412,10 +413,10 @@ void pb_run_canon_path(const char *in, char *out, size_t n);
  * (n bytes), or NULL when it is in none. */
 const char *pb_run_system_folder(const char *path, char *buf, size_t n);
 /* May a vdev file be at written (the plan's path; canon: its canonical
- * form or NULL)? 0, or -1 with why: it is in a system folder, as written
- * or really. */
-int pb_run_vdev_place(const char *written, const char *canon, char *why,
-                      size_t n);
+ * form or NULL)? PB_OK, or PB_EUSAGE with why in err (no path or line): it
+ * is in a system folder, as written or really. */
+int pb_run_vdev_place(const char *written, const char *canon,
+                      struct pb_err *err) PB_WUR;
 /* Refuse vdev files whose sizes, summed per file system, pass its free
  * space (path:line of the first vdev there, with both figures). */
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
@@ -473,7 +474,8 @@ void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
  * or -1 with the reason in why (the files are removed again). */
 int pb_run_pool_create(struct pb_run_zfs *z, size_t pool_combo, char *why,
                        size_t n);
-/* Read poolbench:owner back: 0 when it is this run's, else -1 with err. */
+/* Read poolbench:owner back: PB_OK when it is this run's, else PB_ERUN
+ * with err. */
 int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err);
 /* Export and import the pool (drops the ARC). 0 or -1 with why. */
 int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n);
@@ -482,7 +484,8 @@ int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
                      char *why, size_t n);
 int pb_run_ds_destroy(struct pb_run_zfs *z);
 /* Destroy the pool (when created by this run) and remove the sparse
- * files. Returns 0, or -1 when something could not be removed. */
+ * files. PB_OK, or PB_ERUN when something could not be removed (err says
+ * what, except for a pool that could not be imported: the log does). */
 int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err);
 /* Does ZFS still answer? Runs `zpool list -H -o name` (unless z->gone is
  * already set, or in a dry run). 1 yes; 0 no, with z->gone and

@@ -165,6 +165,29 @@ void pb_run_pool_down(struct run *r);
 void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
                      const char *label, const char *test);
 
+/* ==== the cell interface (cell.c: this machine, hostcell.c: [hosts]) ====
+ * pb_run_execute's cells step hands every cell it does not skip as
+ * already stored (--resume) to one of these: skip says why the cell does
+ * not run (NULL: run it; failed: record it as a failure, not a skip). The
+ * implementation runs it (pools of the combination made as needed) and
+ * stores its results, or records the skip. Non-zero: the run stops after
+ * this cell (ZFS gone, on_failure = stop). */
+struct pb_run_cells {
+    const char *name; /* "local", "hosts" */
+    int (*cell)(struct run *r, const struct pb_run_cell *c, size_t i,
+                const char *skip, int failed, const char *label,
+                const char *test);
+};
+extern const struct pb_run_cells pb_run_cells_local;
+extern const struct pb_run_cells pb_run_cells_hosts;
+/* Cell i recorded as skipped or failed, then pb_run_cell_after(). */
+int pb_run_cell_skipped(struct run *r, const struct pb_run_cell *c, size_t i,
+                        const char *skip, int failed, const char *label,
+                        const char *test);
+/* After cell i: non-zero when the run stops (ZFS stopped answering:
+ * r->gone_cell set; or r->stop). */
+int pb_run_cell_after(struct run *r, size_t i);
+
 /* ==== [hosts] (hostcell.c) ==== */
 
 /* The per-server state of a plan with [hosts] (after the log is open). */

@@ -163,8 +163,8 @@ const char *pb_run_system_folder(const char *path, char *buf, size_t n)
     return NULL;
 }
 
-int pb_run_vdev_place(const char *written, const char *canon, char *why,
-                      size_t n)
+int pb_run_vdev_place(const char *written, const char *canon,
+                      struct pb_err *err)
 {
     char lex[PATH_MAX], sys[64];
     lexical(written, lex, sizeof(lex));
@@ -174,12 +174,13 @@ int pb_run_vdev_place(const char *written, const char *canon, char *why,
         in = pb_run_system_folder(canon, sys, sizeof(sys));
     if (!in)
         return 0;
-    snprintf(why, n, "vdev file '%s'%s%s%s is in a system folder (%s): "
-             "the run makes it as root with bytes the plan chooses; use "
-             "/var/tmp, /tmp or a data disk",
-             written, real ? " (really '" : "", real ? real : "",
-             real ? "')" : "", in);
-    return -1;
+    return pb_err_set(
+        err, PB_EUSAGE, NULL, 0, 0,
+        "vdev file '%s'%s%s%s is in a system folder (%s): "
+        "the run makes it as root with bytes the plan chooses; use "
+        "/var/tmp, /tmp or a data disk",
+        written, real ? " (really '" : "", real ? real : "", real ? "')" : "",
+        in);
 }
 
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err)

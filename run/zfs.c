@@ -165,11 +165,11 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
 {
     const struct pb_run_plan *p = z->plan;
     struct pb_run_layout l;
-    char msg[200];
+    struct pb_err lerr = {0};
     const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
-    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, msg,
-                            sizeof(msg)) != 0) {
-        snprintf(why, n, "%s", msg);
+    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, &lerr) !=
+        PB_OK) {
+        snprintf(why, n, "%s", lerr.msg);
         return -1;
     }
     const char *log = pb_run_value(p, PB_RUN_POOL, pc, "log");
@@ -284,31 +284,30 @@ int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err)
     pb_run_argv_release(&a);
     if (z->x->dry_run) {
         pb_run_res_release(&res);
-        return 0;
+        return PB_OK;
     }
     if (z->suspended) {
         pb_run_res_release(&res);
-        suspended_err(z, err);
-        return -1;
+        return suspended_err(z, err);
     }
     if (z->gone) {
         pb_run_res_release(&res);
-        pb_err_set(err, PB_ERUN, NULL, 0, 0,
-                   "ZFS stopped answering (%s): the mark of pool '%s' "
-                   "cannot be checked", z->gone_why, z->plan->pool);
-        return -1;
+        return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                          "ZFS stopped answering (%s): the mark of pool "
+                          "'%s' cannot be checked",
+                          z->gone_why, z->plan->pool);
     }
     char got[256];
     snprintf(got, sizeof(got), "%s", pb_buf_str(&res.out));
     got[strcspn(got, "\r\n")] = '\0';
     pb_run_res_release(&res);
     if (rc == 0 && !strcmp(got, z->owner))
-        return 0;
-    pb_err_set(err, PB_ERUN, NULL, 0, 0,
-               "pool '%s' does not carry this run's mark (poolbench:owner "
-               "is '%s', expected '%s'); not touching it", z->plan->pool,
-               rc == 0 ? got : "unreadable", z->owner);
-    return -1;
+        return PB_OK;
+    return pb_err_set(err, PB_ERUN, NULL, 0, 0,
+                      "pool '%s' does not carry this run's mark "
+                      "(poolbench:owner is '%s', expected '%s'); not "
+                      "touching it",
+                      z->plan->pool, rc == 0 ? got : "unreadable", z->owner);
 }
 
 /* DIR/import: the run's folder of links to its pools' loop devices. */
@@ -577,19 +576,17 @@ int pb_run_ds_destroy(struct pb_run_zfs *z)
 
 int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
 {
-    int ret = 0;
+    int ret = PB_OK;
     struct pb_run_res res = {0};
     if (z->created && z->suspended) {
-        suspended_err(z, err);
         z->created = 0;
         z->nfiles = 0; /* the pool still uses them */
-        return -1;
+        return suspended_err(z, err);
     }
     if ((z->created || z->nfiles) && z->gone) {
-        gone_err(z, err);
         z->created = 0;
         z->nfiles = 0; /* the manifest keeps them for pb_run_cleanup() */
-        return -1;
+        return gone_err(z, err);
     }
     if (z->created) {
         int files_only = 1;
@@ -598,12 +595,13 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
         /* An exported pool of sparse files vanishes with its files; on
          * real devices it is imported again to be destroyed. */
         if (z->exported && !files_only && pool_import(z, &res) != 0)
-            ret = -1;
+            ret = PB_ERUN; /* the log has the import's failure */
         if (!z->exported) {
-            if (pb_run_owner_check(z, err) != 0) {
+            int own = pb_run_owner_check(z, err);
+            if (own != PB_OK) {
                 pb_run_res_release(&res);
                 z->created = 0;
-                return -1; /* never remove files under a foreign pool */
+                return own; /* never remove files under a foreign pool */
             }
             struct pb_run_argv a = {0};
             pb_run_argv_add(&a, "zpool");
@@ -617,7 +615,7 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
                            "cannot destroy pool '%s': %s", z->plan->pool,
                            pb_run_res_why(&res, w, sizeof(w)));
                 pb_run_res_release(&res);
-                return -1; /* its files stay: the pool still uses them */
+                return PB_ERUN; /* its files stay: the pool uses them */
             }
             pb_run_manifest_add(z->manifest, "destroyed", z->owner,
                                 z->plan->pool);

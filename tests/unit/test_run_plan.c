@@ -168,18 +168,17 @@ static void test_layouts(void **state)
         const char *type;
         int groups, width;
     } ok[] = {
-        {"stripe", 4, "stripe", 1, 4},   {"stripe-2", 4, "stripe", 1, 2},
-        {"mirror", 2, "mirror", 1, 2},   {"mirror-3", 3, "mirror", 1, 3},
-        {"2xmirror", 4, "mirror", 2, 2}, {"2xmirror-2", 5, "mirror", 2, 2},
-        {"raidz", 3, "raidz1", 1, 3},    {"raidz2-4", 6, "raidz2", 1, 4},
+        {"stripe", 4, "stripe", 1, 4},      {"stripe-2", 4, "stripe", 1, 2},
+        {"mirror", 2, "mirror", 1, 2},      {"mirror-3", 3, "mirror", 1, 3},
+        {"2xmirror", 4, "mirror", 2, 2},    {"2xmirror-2", 5, "mirror", 2, 2},
+        {"raidz", 3, "raidz1", 1, 3},       {"raidz2-4", 6, "raidz2", 1, 4},
         {"3xraidz3-4", 12, "raidz3", 3, 4},
     };
-    char msg[200];
     for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
         struct pb_run_layout l;
-        assert_int_equal(pb_run_layout_parse(ok[i].s, ok[i].ndata, &l, msg,
-                                             sizeof(msg)),
-                         0);
+        struct pb_err e = {0};
+        assert_int_equal(pb_run_layout_parse(ok[i].s, ok[i].ndata, &l, &e),
+                         PB_OK);
         assert_string_equal(l.type, ok[i].type);
         assert_int_equal(l.groups, ok[i].groups);
         assert_int_equal(l.width, ok[i].width);
@@ -205,10 +204,10 @@ static void test_layouts(void **state)
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         struct pb_run_layout l;
-        assert_int_equal(pb_run_layout_parse(bad[i].s, bad[i].ndata, &l, msg,
-                                             sizeof(msg)),
-                         -1);
-        assert_string_equal(msg, bad[i].msg);
+        struct pb_err e = {0};
+        assert_int_equal(pb_run_layout_parse(bad[i].s, bad[i].ndata, &l, &e),
+                         PB_EUSAGE);
+        assert_string_equal(e.msg, bad[i].msg);
     }
 }
 

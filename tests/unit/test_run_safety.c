@@ -308,7 +308,8 @@ static void test_vdev_folder_swap(void **state)
     v.is_file = 1;
     char why[600];
     /* checked as a plain folder, then swapped for a link to /dev/shm */
-    assert_int_equal(pb_run_vdev_place(path, path, why, sizeof(why)), 0);
+    struct pb_err place = {0};
+    assert_int_equal(pb_run_vdev_place(path, path, &place), PB_OK);
     assert_int_equal(rmdir(sub), 0);
     assert_int_equal(symlink("/dev/shm", sub), 0);
     int rc = pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why));
