@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e (root, real ZFS): the preflight and the exit status of `poolbench
-# run`. A plan asking `sync=always` of a ZFS without the property is
-# refused in under a second at its line (exit 2), nothing created; so is a
+# run`. A plan asking `sync=disabled` of a ZFS without the property is
+# refused in under a second at its line (exit 2), nothing created
+# (sync=always runs there with fio sync=1 in its place: test_run_examples); so is a
 # plan whose cells cannot fit their pool, naming the cell and the figures.
 # A zpool that hangs is killed after --zfs-timeout, its cell fails with the
 # reason, and the pool and sparse files still go. A run with a failed cell
@@ -45,20 +46,20 @@ time_based = 1
 EOP
 }
 
-# ---- 1. sync=always where the ZFS has no `sync` property
+# ---- 1. sync=disabled where the ZFS has no `sync` property
 if ! zfs get 2>&1 | grep -q "^[[:space:]]*sync[[:space:]]"; then
     plan "$base/sync.ini" "" "recordsize = 8k
-sync = always" 4m 128M
+sync = disabled" 4m 128M
     t0=$(date +%s%N)
     "$pb" run --db "$base/s.db" -o "$base/sout" "$base/sync.ini" >/dev/null 2>"$base/s.err"
     rc=$?
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-    [ $rc -eq 2 ] || fail "sync=always: exit $rc, want 2"
-    [ $ms -lt 1000 ] || fail "sync=always: refused after $ms ms, want < 1 s"
-    grep -qx "poolbench: $base/sync.ini:8: sync=always: zfs-fuse (pool version [0-9]*) has no property 'sync' (or \[plan\] on_unsupported = skip)" "$base/s.err" ||
-        fail "sync=always: message: $(cat "$base/s.err")"
-    nothing_made "sync=always" "$base/sout"
-    echo "sync=always refused in $ms ms"
+    [ $rc -eq 2 ] || fail "sync=disabled: exit $rc, want 2"
+    [ $ms -lt 1000 ] || fail "sync=disabled: refused after $ms ms, want < 1 s"
+    grep -qx "poolbench: $base/sync.ini:8: sync=disabled: zfs-fuse (pool version [0-9]*) has no property 'sync' (or \[plan\] on_unsupported = skip)" "$base/s.err" ||
+        fail "sync=disabled: message: $(cat "$base/s.err")"
+    nothing_made "sync=disabled" "$base/sout"
+    echo "sync=disabled refused in $ms ms"
 else
     echo "note: this ZFS has a sync property; the refusal is not checked"
 fi
