@@ -17,6 +17,7 @@
 #define CAPS PB_FIXTURES_DIR "/zfs-caps"
 #define FUSE CAPS "/zfs-fuse"
 #define OZFS CAPS "/openzfs-2.1"
+#define OZFS23 CAPS "/openzfs-2.3"
 #define MIB (1024.0 * 1024.0)
 
 static char *slurp(const char *path)
@@ -73,6 +74,28 @@ static void test_tables_fuse(void **state)
                         "<ashift, 9-13, or 0=default>");
     assert_string_equal(values_of(c.pool, c.npool, "failmode"),
                         "wait | continue | panic");
+    pb_run_caps_release(&c);
+}
+
+/* The real thing: what OpenZFS 2.3.2 printed in scripts/openzfs-vm */
+static void test_tables_openzfs_23(void **state)
+{
+    (void)state;
+    struct pb_run_caps c;
+    probe(OZFS23, PB_RUN_IMPL_AUTO, &c);
+    assert_string_equal(c.name, "OpenZFS zfs-2.3.2-2~bpo12+2");
+    assert_int_equal(c.pool_version, 5000);
+    assert_int_equal(c.alloc_classes, 1);
+    assert_string_equal(values_of(c.ds, c.nds, "sync"),
+                        "standard | always | disabled");
+    assert_int_equal(pb_run_caps_lacks(&c, "sync"), 0);
+    char buf[300];
+    assert_null(pb_run_prop_check(c.ds, c.nds, "compression", "zstd", buf,
+                                  sizeof(buf)));
+    assert_null(pb_run_prop_check(c.ds, c.nds, "compression", "zstd-19",
+                                  buf, sizeof(buf)));
+    assert_null(pb_run_prop_check(c.ds, c.nds, "volblocksize", "16k", buf,
+                                  sizeof(buf)));
     pb_run_caps_release(&c);
 }
 
@@ -678,6 +701,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_fuse),
         cmocka_unit_test(test_tables_openzfs),
+        cmocka_unit_test(test_tables_openzfs_23),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_fio_help),
         cmocka_unit_test(test_alloc_factor),

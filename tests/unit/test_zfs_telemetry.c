@@ -107,6 +107,37 @@ static void test_iostat_openzfs_mirror(void **state)
     pb_iostat_release(&io);
 }
 
+/* Real: zpool iostat -v 1 of OpenZFS 2.3.2 (scripts/openzfs-vm) during a
+ * cell of examples/layouts.ini: mirror-0, a log and a cache file vdev. */
+static void test_iostat_openzfs_23(void **state)
+{
+    (void)state;
+    struct pb_iostat io;
+    iostat_file("iostat-openzfs-2.3-mirror-log-cache.txt", &io);
+    assert_int_equal(io.nsamples, 4);
+    size_t first, n = pb_iostat_sample_rows(&io, 0, &first);
+    assert_int_equal(n, 8);
+    const struct pb_iostat_row *r = &io.rows[first];
+    assert_string_equal(r[0].name, "pblayouts");
+    assert_near(r[0].alloc, 48.3 * M, 1);
+    assert_near(r[0].wops, 252, 0);
+    assert_string_equal(r[1].name, "mirror-0");
+    assert_int_equal(r[1].depth, 1);
+    assert_string_equal(r[2].name, "/var/tmp/poolbench-lay-d0.img");
+    assert_int_equal(r[2].depth, 2);
+    assert_true(isnan(r[2].alloc));
+    assert_near(r[2].wbw, 854 * 1024, 1e-6);
+    assert_string_equal(r[4].name, "logs");
+    assert_true(isnan(r[4].rops));
+    assert_string_equal(r[5].section, "logs");
+    assert_string_equal(r[5].name, "/var/tmp/poolbench-lay-log.img");
+    assert_near(r[5].wbw, 670 * 1024, 1e-6);
+    assert_string_equal(r[7].section, "cache");
+    assert_near(r[7].alloc, 0, 0);
+    assert_near(r[7].rbw, 436 * 1024, 1e-6);
+    pb_iostat_release(&io);
+}
+
 static void test_iostat_bad(void **state)
 {
     (void)state;
@@ -192,6 +223,14 @@ static void test_arcstats(void **state)
     assert_true(pb_kstat_get(&b, "misses", &w));
     assert_near(w - v, 103, 0);
 
+    struct pb_kstat real;
+    kstat_file("arcstats-2.3.txt", &real); /* OpenZFS 2.3.2, just booted */
+    assert_int_equal(real.n, 147);
+    assert_true(pb_kstat_get(&real, "c_max", &v));
+    assert_near(v, 2054680576.0, 0);
+    assert_true(pb_kstat_get(&real, "memory_available_bytes", &v));
+    assert_near(v, 2873761408.0, 0);
+    pb_kstat_release(&real);
     kstat_file("arcstats-0.6.txt", &old);
     assert_int_equal(old.n, 17);
     assert_true(pb_kstat_get(&old, "recycle_miss", &v));
@@ -259,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_iostat_zfs_fuse),
         cmocka_unit_test(test_iostat_openzfs_cache),
         cmocka_unit_test(test_iostat_openzfs_mirror),
+        cmocka_unit_test(test_iostat_openzfs_23),
         cmocka_unit_test(test_iostat_bad),
         cmocka_unit_test(test_arcstats),
         cmocka_unit_test(test_params),
