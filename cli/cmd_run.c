@@ -329,17 +329,19 @@ static int opt_on_failure(const char *cmd, void *args, const char *v)
     return 0;
 }
 
-/* A number of seconds (or a scale) in (0, max]; -1 when it is not. */
-static double positive(const char *v, double max)
+/* A number of seconds (or a scale) in (0, max], or [0, max] with
+ * zero_ok; -1 when it is not. */
+static double in_range(const char *v, int zero_ok, double max)
 {
     char *end;
     double d = strtod(v, &end);
-    return end == v || *end || !(d > 0) || d > max ? -1 : d;
+    int low = zero_ok ? d >= 0 : d > 0;
+    return end == v || *end || !low || d > max ? -1 : d;
 }
 
 static int opt_time_scale(const char *cmd, void *args, const char *v)
 {
-    double d = positive(v, 1);
+    double d = in_range(v, 0, 1);
     if (d < 0)
         return cli_usage_error(cmd,
                                "--time-scale wants a number above 0 "
@@ -351,7 +353,7 @@ static int opt_time_scale(const char *cmd, void *args, const char *v)
 
 static int opt_zfs_timeout(const char *cmd, void *args, const char *v)
 {
-    double d = positive(v, 86400);
+    double d = in_range(v, 0, 86400);
     if (d < 0)
         return cli_usage_error(cmd,
                                "--zfs-timeout wants seconds (above 0), "
@@ -364,9 +366,8 @@ static int opt_zfs_timeout(const char *cmd, void *args, const char *v)
 static int opt_stall_timeout(const char *cmd, void *args, const char *v)
 {
     struct run_args *a = args;
-    char *end;
-    double d = strtod(v, &end);
-    if (end == v || *end || !(d >= 0) || d > 86400)
+    double d = in_range(v, 1, 86400);
+    if (d < 0)
         return cli_usage_error(cmd,
                                "--stall-timeout wants seconds (0 = "
                                "never), got '%s'",

@@ -560,27 +560,21 @@ void pb_run_plan_facts(const struct pb_run_plan *p,
                  "scaled down: a smoke run)", p->time_scale);
         pb_rs_fact(set, NULL, "run_time_scale", buf);
     }
-    int has_sync = 0;
-    for (size_t i = 0; i < caps->nds; i++)
-        has_sync |= !strcmp(caps->ds[i].name, "sync");
-    const struct pb_run_section *d = &p->sect[PB_RUN_DATA];
-    for (size_t a = 0; a < d->n && caps->nds && !has_sync; a++)
-        if (!strcmp(d->ax[a].key, "sync")) {
-            has_sync = 1; /* said: the [fio] fact below would repeat it */
-            snprintf(buf, sizeof(buf), "%s has no sync property: the "
-                     "dataset's sync=always comes from fio sync=1 (O_SYNC: "
-                     "every write through the ZIL), unless [fio] sets sync "
-                     "itself; sync=standard is left out", caps->name);
-            pb_rs_fact(set, NULL, "zfs_sync", buf);
-        }
-    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n && caps->nds && !has_sync; a++)
-        if (!strcmp(f->ax[a].key, "sync")) {
-            snprintf(buf, sizeof(buf), "%s has no sync property: "
-                     "synchronous writes come from fio sync=%s (O_SYNC), "
-                     "not from the dataset", caps->name, f->ax[a].vals[0]);
-            pb_rs_fact(set, NULL, "zfs_sync", buf);
-        }
+    if (!pb_run_caps_lacks(caps, "sync"))
+        return;
+    const char *fio_sync = pb_run_value(p, PB_RUN_FIO, 0, "sync");
+    if (pb_run_value(p, PB_RUN_DATA, 0, "sync"))
+        snprintf(buf, sizeof(buf), "%s has no sync property: the "
+                 "dataset's sync=always comes from fio sync=1 (O_SYNC: "
+                 "every write through the ZIL), unless [fio] sets sync "
+                 "itself; sync=standard is left out", caps->name);
+    else if (fio_sync)
+        snprintf(buf, sizeof(buf), "%s has no sync property: "
+                 "synchronous writes come from fio sync=%s (O_SYNC), "
+                 "not from the dataset", caps->name, fio_sync);
+    else
+        return;
+    pb_rs_fact(set, NULL, "zfs_sync", buf);
 }
 
 /* ==== the preflight ==== */

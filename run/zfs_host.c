@@ -84,13 +84,8 @@ int pb_run_sync_emulated(const struct pb_run_plan *p,
     if (!no_sync)
         return 0;
     const char *v = pb_run_value(p, PB_RUN_DATA, c->combo[PB_RUN_DATA], "sync");
-    if (!v || strcmp(v, "always"))
-        return 0;
-    const struct pb_run_section *f = &p->sect[PB_RUN_FIO];
-    for (size_t a = 0; a < f->n; a++)
-        if (!strcmp(f->ax[a].key, "sync"))
-            return 0;
-    return 1;
+    return v && !strcmp(v, "always") &&
+           !pb_run_value(p, PB_RUN_FIO, c->combo[PB_RUN_FIO], "sync");
 }
 
 const char *pb_run_static_skip(const struct pb_run_plan *p,
