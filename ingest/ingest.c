@@ -2,7 +2,6 @@
  * result set out (the walk over many paths is in walk.c). */
 #define _GNU_SOURCE
 #include "ingest/ingest_int.h"
-#include "ingest/fio/fio_log_int.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -29,6 +28,15 @@ const struct pb_parser *pb_ingest_parser_by_name(const char *name)
         if (!strcmp(pb_parsers[i]->name, name))
             return pb_parsers[i];
     return NULL;
+}
+
+int pb_parser_run(const struct pb_parser *p, const char *path,
+                  const char *buf, size_t len, struct pb_resultset *out,
+                  struct pb_err *err)
+{
+    struct pb_parse ctx = {.parser = p, .path = path, .buf = buf,
+                           .len = len, .out = out, .err = err};
+    return p->parse(&ctx);
 }
 
 #define SNIFF_LEN 8192
@@ -182,8 +190,9 @@ int pb_ingest_buffer(const char *path, const char *buf, size_t len,
     set->format = p->name;
     set->size = len;
     pb_sha256_hex(buf, len, set->sha256);
-    int rc = p->parse_opts ? p->parse_opts(path, buf, len, opts, set, err)
-                           : p->parse(path, buf, len, set, err);
+    struct pb_parse ctx = {.parser = p, .opts = opts, .path = path,
+                           .buf = buf, .len = len, .out = set, .err = err};
+    int rc = p->parse(&ctx);
     /* a command transcript holds no results: it is only a companion */
     int needs_label = (p->flags & PB_PARSER_NEEDS_LABEL) != 0;
     int companion = needs_label && opts && opts->label && opts->companion;

@@ -1,6 +1,11 @@
 /* ingest/: turns benchmark output files into in-memory result sets.
- * One parser per format sniffs and parses a buffer; this module never talks
- * SQL and never prints reports. The caller stores result sets (model/).
+ * One parser per format, each an entry {name, flags, sniff, parse} of the
+ * table pb_parsers[]: sniff scores a buffer's head, parse(struct pb_parse
+ * *ctx) reads the input the context holds (a buffer, read whole or mapped
+ * and streamed in parts, or a source of lines) with the ingest options,
+ * and fills the context's result set. Callers ask the flags
+ * (PB_PARSER_*), never which parser it is. This module never talks SQL
+ * and never prints reports. The caller stores result sets (model/).
  *
  * The result set itself (struct pb_resultset, pb_rs_*) is resultset/'s.
  *
@@ -65,27 +70,55 @@ void pb_rs_consumed(struct pb_resultset *set, const char *done);
 void pb_rs_release(struct pb_resultset *set, const char *from,
                    const char *upto);
 
-/* For parsers: the ingest options of a streamed set (NULL when none or
- * not streamed), for the options a parser reads itself (--table-metric). */
-const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set);
-
 /* ==== parsers ==== */
 
 struct pb_ingest_opts;
-struct pb_log;
+struct pb_parser;
+
+/* One parse: what a parser's parse reads and where it writes. The caller
+ * (pb_ingest_buffer, pb_ingest_stream_run) fills it; a parser reads the
+ * input, the options it knows (--table-metric, --columns; opts NULL when
+ * none), adds rows to out and, on failure, fills err. */
+struct pb_parse {
+    const struct pb_parser *parser;    /* the one called */
+    const struct pb_ingest_opts *opts; /* NULL = none */
+    const char *path;                  /* for messages ("-" for stdin) */
+    const char *buf;                   /* the input, whole: read into */
+    size_t len;                        /* memory, or mapped when streamed */
+    /* PB_PARSER_LINES read from a file (pb_ingest_file: fio logs, also
+     * compressed): the input as a source of lines, never held whole; buf
+     * is then NULL. NULL: the input is buf. */
+    struct pb_lines *lines;
+    /* Streamed (PB_PARSER_STREAMS, pb_ingest_stream_run): the results
+     * (or pending records) a part holds, at least 1 (PB_STREAM_PART or
+     * POOLBENCH_STREAM_PART); the parser hands out its rows in parts with
+     * pb_rs_flush at points where nothing it holds refers to them. 0: the
+     * input is one part, parsed whole (pb_rs_flush is then a no-op). */
+    size_t part;
+    struct pb_resultset *out; /* the sink: path, format, size, sha256 set */
+    struct pb_err *err;
+};
+
+/* A source of lines: next gives the next line without its newline (1
+ * with *s and *n, valid until the next call), 0 at the end, or an error
+ * code with err filled. */
+struct pb_lines {
+    int (*next)(struct pb_lines *src, const char **s, size_t *n,
+                struct pb_err *err);
+};
 
 /* What a parser can do besides sniff and parse: flags of struct
  * pb_parser, each with the members it needs. Callers ask the flags, never
  * which parser it is. */
 enum {
-    /* large inputs are streamed in parts (parse_stream, stream_min;
+    /* large inputs are streamed in parts (stream_min; parse sees part > 0;
      * docs/performance.md, "Streaming ingest") */
     PB_PARSER_STREAMS = 1 << 0,
-    /* read line by line from its file, never held whole (log_new: fio
-     * logs, also compressed); an empty file named as a fio log is
-     * skipped */
+    /* read line by line from its file, never held whole (parse reads
+     * ctx->lines: fio logs, also compressed); an empty file named as a
+     * fio log is skipped */
     PB_PARSER_LINES = 1 << 1,
-    /* reads ingest options itself (parse_opts: --table-metric,
+    /* reads ingest options itself (ctx->opts: --table-metric,
      * --columns) */
     PB_PARSER_OPTIONS = 1 << 2,
     /* with --label, its dimensions attach to the label as a companion
@@ -100,25 +133,20 @@ struct pb_parser {
     const char *name;                          /* "fio-json" */
     unsigned flags;                            /* PB_PARSER_* */
     int (*sniff)(const char *buf, size_t len); /* 0..100 */
-    int (*parse)(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *out, struct pb_err *err);
-    /* PB_PARSER_OPTIONS: the parse pb_ingest_buffer calls instead of
-     * parse, with the options (NULL when none). */
-    int (*parse_opts)(const char *path, const char *buf, size_t len,
-                      const struct pb_ingest_opts *opts,
-                      struct pb_resultset *out, struct pb_err *err);
-    /* PB_PARSER_STREAMS: the parse that pb_ingest_stream_run calls on a
-     * streamed set, handing parts to the store with pb_rs_flush (it may
-     * be parse itself when that checks for a streamed set), and the input
-     * size from which opts->stream streams a file of this format. */
-    int (*parse_stream)(const char *path, const char *buf, size_t len,
-                        struct pb_resultset *out, struct pb_err *err);
+    /* PB_OK, or an error code with ctx->err filled. */
+    int (*parse)(struct pb_parse *ctx);
+    /* PB_PARSER_STREAMS: the input size from which opts->stream streams
+     * a file of this format. */
     size_t stream_min;
-    /* PB_PARSER_LINES: a new line reader for path (fio_log_int.h). */
-    struct pb_log *(*log_new)(const char *path);
     /* PB_PARSER_NEEDS_LABEL: the error for its input alone. */
     const char *needs_label;
 };
+
+/* Parse buf whole with p into out (the sink; no options): the parse
+ * tests and fuzzers call. PB_OK or the parser's error. */
+int pb_parser_run(const struct pb_parser *p, const char *path,
+                  const char *buf, size_t len, struct pb_resultset *out,
+                  struct pb_err *err) PB_WUR;
 
 /* The registered parsers, NULL-terminated. */
 extern const struct pb_parser *const pb_parsers[];

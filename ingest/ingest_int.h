@@ -1,5 +1,7 @@
-/* Private to ingest/: the parser tables each format file exports, and
- * helpers parsers share. Other modules include ingest.h only. */
+/* Private to ingest/: the parser table entries each format folder exports
+ * (one per format; the contract, struct pb_parse and struct pb_parser, is
+ * in ingest.h), and the helpers the registry, the stream machinery and the
+ * parsers share. Other modules include ingest.h only. */
 #ifndef PB_INGEST_INT_H
 #define PB_INGEST_INT_H
 
@@ -15,6 +17,8 @@ extern const struct pb_parser pb_parser_pts_xml;
 extern const struct pb_parser pb_parser_zfs_props;
 extern const struct pb_parser pb_parser_zfs_commands;
 extern const struct pb_parser pb_parser_table;
+extern const struct pb_parser pb_parser_fio_log;
+extern const struct pb_parser pb_parser_fio_hist_log;
 
 /* The zfs-props parser with `ingest --columns`: the names of the columns
  * of -H output without a header ("name,used,lused,ratio"). */

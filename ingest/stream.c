@@ -3,7 +3,7 @@
  * and .gz files are read through zlib. Other formats keep the buffer
  * path (pb_ingest_buffer). docs/performance.md, "fio logs and compressed
  * files". */
-#include "ingest/fio/fio_log_int.h"
+#include "ingest/ingest_int.h"
 #include "common/pb_file.h"
 
 #include <errno.h>
@@ -76,54 +76,57 @@ static int slurp(gzFile f, char *head, size_t hlen, const char *path,
     return PB_OK;
 }
 
-/* Feed the lines of the file (head first) to the log reader. */
-static int feed_all(gzFile f, char *head, size_t hlen, struct pb_log *lg,
-                    EVP_MD_CTX *md, size_t *total, const char *path,
-                    struct pb_err *err)
+/* The lines of the file, head first, for a PB_PARSER_LINES parse: read a
+ * chunk at a time (hashed and counted as read), never held whole. */
+struct gz_lines {
+    struct pb_lines src;
+    gzFile f;
+    char *buf;  /* CHUNK + MAX_LINE */
+    size_t pos; /* the next line in buf */
+    size_t have; /* bytes in buf */
+    int eof, done;
+    long nlines; /* lines given so far */
+    EVP_MD_CTX *md;
+    size_t total; /* bytes read */
+    const char *path;
+};
+
+static int gz_next(struct pb_lines *src, const char **s, size_t *n,
+                   struct pb_err *err)
 {
-    char *buf = pb_xmalloc(CHUNK + MAX_LINE);
-    size_t have = hlen; /* bytes in buf not yet fed */
-    memcpy(buf, head, hlen);
-    EVP_DigestUpdate(md, head, hlen);
-    *total = hlen;
-    int eof = 0, rc = PB_OK;
-    while (!rc) {
-        if (!eof) {
-            long got = rd(f, buf + have, CHUNK, path, err);
-            if (got < 0) {
-                rc = PB_EINPUT;
-                break;
-            }
-            if (got == 0)
-                eof = 1;
-            EVP_DigestUpdate(md, buf + have, (size_t)got);
-            *total += (size_t)got;
-            have += (size_t)got;
+    struct gz_lines *g = (struct gz_lines *)src;
+    while (!g->done) {
+        char *p = g->buf + g->pos, *end = g->buf + g->have;
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t rest = (size_t)(end - p);
+        if (nl || (g->eof && rest)) {
+            *s = p;
+            *n = nl ? (size_t)(nl - p) : rest;
+            g->pos = nl ? (size_t)(nl + 1 - g->buf) : g->have;
+            g->done = !nl;
+            g->nlines++;
+            return 1;
         }
-        char *p = buf, *end = buf + have;
-        char *nl;
-        while (!rc && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-            rc = pb_log_feed(lg, p, (size_t)(nl - p), err);
-            p = nl + 1;
-        }
-        if (rc)
+        if (g->eof)
             break;
-        have = (size_t)(end - p);
-        if (eof) {
-            if (have)
-                rc = pb_log_feed(lg, p, have, err);
-            break;
-        }
-        if (have >= MAX_LINE) {
-            rc = pb_err_set(err, PB_EINPUT, path, lg->line + 1, 0,
-                            "line longer than %zu bytes: not a fio log",
-                            MAX_LINE);
-            break;
-        }
-        memmove(buf, p, have);
+        if (rest >= MAX_LINE)
+            return pb_err_set(err, PB_EINPUT, g->path, g->nlines + 1, 0,
+                              "line longer than %zu bytes: not a fio log",
+                              MAX_LINE);
+        memmove(g->buf, p, rest);
+        g->pos = 0;
+        g->have = rest;
+        long got = rd(g->f, g->buf + g->have, CHUNK, g->path, err);
+        if (got < 0)
+            return PB_EINPUT;
+        if (got == 0)
+            g->eof = 1;
+        EVP_DigestUpdate(g->md, g->buf + g->have, (size_t)got);
+        g->total += (size_t)got;
+        g->have += (size_t)got;
     }
-    free(buf);
-    return rc;
+    g->done = 1;
+    return 0;
 }
 
 int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
@@ -174,20 +177,24 @@ int pb_ingest_stream(const char *path, const struct pb_ingest_opts *opts,
         free(buf);
         return rc;
     }
-    struct pb_log *lg = p->log_new(path);
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(md, EVP_sha256(), NULL);
-    size_t total = 0;
-    int rc = feed_all(f, head, (size_t)hlen, lg, md, &total, path, err);
-    gzclose(f);
+    struct gz_lines g = {.src = {gz_next}, .f = f, .path = path};
+    g.buf = pb_xmalloc(CHUNK + MAX_LINE);
+    memcpy(g.buf, head, (size_t)hlen);
+    g.have = g.total = (size_t)hlen;
+    g.md = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(g.md, EVP_sha256(), NULL);
+    EVP_DigestUpdate(g.md, head, (size_t)hlen);
     struct pb_resultset *set = pb_resultset_new();
-    if (!rc)
-        rc = pb_log_finish(lg, set, err);
-    pb_log_free(lg);
+    struct pb_parse ctx = {.parser = p, .opts = opts, .path = path,
+                           .lines = &g.src, .out = set, .err = err};
+    int rc = p->parse(&ctx);
+    gzclose(f);
+    free(g.buf);
     unsigned char dg[EVP_MAX_MD_SIZE];
     unsigned int dlen = 0;
-    EVP_DigestFinal_ex(md, dg, &dlen);
-    EVP_MD_CTX_free(md);
+    EVP_DigestFinal_ex(g.md, dg, &dlen);
+    EVP_MD_CTX_free(g.md);
+    size_t total = g.total;
     if (rc) {
         pb_resultset_free(set);
         return err->code ? err->code : rc;

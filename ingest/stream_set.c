@@ -110,11 +110,6 @@ void pb_rs_release(struct pb_resultset *set, const char *from,
         madvise(st->map + a, b - a, MADV_DONTNEED);
 }
 
-const struct pb_ingest_opts *pb_rs_stream_opts(const struct pb_resultset *set)
-{
-    return set && set->stream ? set->stream->opts : NULL;
-}
-
 static void stream_free(struct pb_rs_stream *st)
 {
     if (!st)
@@ -146,7 +141,7 @@ int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
         return pb_err_set(err, PB_EINPUT, path, 0, 0,
                           "the streamed parse failed");
     struct pb_resultset *tmp = pb_resultset_new();
-    int rc = p->parse(path, buf, len, tmp, err);
+    int rc = pb_parser_run(p, path, buf, len, tmp, err);
     pb_resultset_free(tmp);
     if (rc == PB_OK)
         rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
@@ -437,7 +432,11 @@ int pb_ingest_stream_run(struct pb_resultset *set, pb_ingest_part_fn fn,
     st->ctx = ctx;
     st->err = err;
     st->dropped = 0; /* the hashing pass released them all */
-    int rc = st->parser->parse_stream(st->path, st->map, st->len, set, err);
+    struct pb_parse pc = {.parser = st->parser, .opts = st->opts,
+                          .path = st->path, .buf = st->map, .len = st->len,
+                          .part = st->part ? st->part : 1, .out = set,
+                          .err = err};
+    int rc = st->parser->parse(&pc);
     if (rc == PB_OK && set->nresults == 0 && st->flushed == 0)
         rc = pb_err_set(err, PB_EINPUT, st->path, 0, 0,
                         "%s: no results found", st->parser->name);

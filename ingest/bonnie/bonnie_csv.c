@@ -619,15 +619,18 @@ static void last_lines(struct pb_resultset *set, const char *buf, size_t len,
 
 /* ==== parse ==== */
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *set, struct pb_err *err)
+static int parse(struct pb_parse *pc)
 {
+    const char *path = pc->path, *buf = pc->buf;
+    size_t len = pc->len;
+    struct pb_resultset *set = pc->out;
+    struct pb_err *err = pc->err;
     struct line *l = pb_xmalloc(sizeof(*l));
     struct fold fold;
     memset(&fold, 0, sizeof(fold));
     struct ctx x = {path, set, err, l, &fold};
     struct lastline last = {0};
-    int streamed = set->stream != NULL;
+    int streamed = pc->part != 0;
     if (streamed)
         last_lines(set, buf, len, l, &last);
     long open_until = 0; /* the last line of a machine seen so far */
@@ -670,6 +673,5 @@ const struct pb_parser pb_parser_bonnie_csv = {
     .flags = PB_PARSER_STREAMS,
     .sniff = bonnie_sniff,
     .parse = parse,
-    .parse_stream = parse,
     .stream_min = PB_STREAM_MIN,
 };

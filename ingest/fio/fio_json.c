@@ -786,11 +786,18 @@ out:
     return rc;
 }
 
+static int parse(struct pb_parse *x)
+{
+    return x->part ? pb_fio_json_stream(x->path, x->buf, x->len, x->out,
+                                        x->err)
+                   : pb_fio_json_whole(x->path, x->buf, x->len, x->out,
+                                       x->err);
+}
+
 const struct pb_parser pb_parser_fio_json = {
     .name = "fio-json",
     .flags = PB_PARSER_STREAMS,
     .sniff = fio_sniff,
-    .parse = pb_fio_json_whole,
-    .parse_stream = pb_fio_json_stream,
+    .parse = parse,
     .stream_min = PB_STREAM_MIN_JSON,
 };

@@ -368,35 +368,37 @@ static int sniff(const char *buf, size_t len)
     return pb_log_sniff_lines(buf, len, 4, 6) ? 90 : 0;
 }
 
-int pb_log_parse_buffer(const char *path, const char *buf, size_t len,
-                        int hist, struct pb_resultset *out,
-                        struct pb_err *err)
+int pb_log_parse(struct pb_parse *x, int hist)
 {
-    struct pb_log *lg = pb_log_new(path, hist);
-    const char *p = buf, *end = buf + len;
+    struct pb_log *lg = pb_log_new(x->path, hist);
     int rc = PB_OK;
-    while (p < end && !rc) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl)
-            nl = end;
-        rc = pb_log_feed(lg, p, (size_t)(nl - p), err);
-        p = nl + 1;
+    if (x->lines) {
+        const char *s;
+        size_t n;
+        int got = 0;
+        while (!rc && (got = x->lines->next(x->lines, &s, &n, x->err)) == 1)
+            rc = pb_log_feed(lg, s, n, x->err);
+        if (!rc)
+            rc = got;
+    } else {
+        const char *p = x->buf, *end = x->buf + x->len;
+        while (p < end && !rc) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl)
+                nl = end;
+            rc = pb_log_feed(lg, p, (size_t)(nl - p), x->err);
+            p = nl + 1;
+        }
     }
     if (!rc)
-        rc = pb_log_finish(lg, out, err);
+        rc = pb_log_finish(lg, x->out, x->err);
     pb_log_free(lg);
     return rc;
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *out, struct pb_err *err)
+static int parse(struct pb_parse *x)
 {
-    return pb_log_parse_buffer(path, buf, len, 0, out, err);
-}
-
-static struct pb_log *log_new(const char *path)
-{
-    return pb_log_new(path, 0);
+    return pb_log_parse(x, 0);
 }
 
 const struct pb_parser pb_parser_fio_log = {
@@ -404,5 +406,4 @@ const struct pb_parser pb_parser_fio_log = {
     .flags = PB_PARSER_LINES,
     .sniff = sniff,
     .parse = parse,
-    .log_new = log_new,
 };

@@ -152,15 +152,9 @@ static int sniff(const char *buf, size_t len)
     return pb_log_sniff_lines(buf, len, 64 + 3, 1856 + 4) ? 90 : 0;
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *out, struct pb_err *err)
+static int parse(struct pb_parse *x)
 {
-    return pb_log_parse_buffer(path, buf, len, 1, out, err);
-}
-
-static struct pb_log *log_new(const char *path)
-{
-    return pb_log_new(path, 1);
+    return pb_log_parse(x, 1);
 }
 
 const struct pb_parser pb_parser_fio_hist_log = {
@@ -168,5 +162,4 @@ const struct pb_parser pb_parser_fio_hist_log = {
     .flags = PB_PARSER_LINES,
     .sniff = sniff,
     .parse = parse,
-    .log_new = log_new,
 };

@@ -9,9 +9,6 @@
 
 #include "ingest/ingest_int.h"
 
-extern const struct pb_parser pb_parser_fio_log;
-extern const struct pb_parser pb_parser_fio_hist_log;
-
 /* Which log a file is, from fio's file name NAME_KIND[.N].log[.gz]. */
 enum pb_log_kind {
     PB_LOG_UNKNOWN,
@@ -88,10 +85,9 @@ struct pb_log {
 void pb_log_dir_points(struct pb_log_dir *d, int rate, int bytes);
 /* 1 when the first line of buf is a log line of min..max fields. */
 int pb_log_sniff_lines(const char *buf, size_t len, int min, int max);
-/* Parse a whole buffer (the parsers' parse). */
-int pb_log_parse_buffer(const char *path, const char *buf, size_t len,
-                        int hist, struct pb_resultset *out,
-                        struct pb_err *err) PB_WUR;
+/* The parsers' parse: x->lines when set, else the buffer; hist: the
+ * histogram log parser. */
+int pb_log_parse(struct pb_parse *x, int hist) PB_WUR;
 
 /* Histogram lines (fio_log_hist.c). */
 int pb_log_hist_line(struct pb_log *lg, const char *s, size_t n, long line,

@@ -710,11 +710,16 @@ static int terse_sniff(const char *buf, size_t len)
     return score;
 }
 
+static int parse(struct pb_parse *x)
+{
+    return x->part ? pb_terse_stream(x->path, x->buf, x->len, x->out, x->err)
+                   : pb_terse_whole(x->path, x->buf, x->len, x->out, x->err);
+}
+
 const struct pb_parser pb_parser_fio_terse = {
     .name = "fio-terse",
     .flags = PB_PARSER_STREAMS,
     .sniff = terse_sniff,
-    .parse = pb_terse_whole,
-    .parse_stream = pb_terse_stream,
+    .parse = parse,
     .stream_min = PB_STREAM_MIN_TERSE,
 };

@@ -294,11 +294,18 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
 }
 
 
+static int parse(struct pb_parse *x)
+{
+    return x->part ? pb_fio_text_stream(x->path, x->buf, x->len, x->out,
+                                        x->err)
+                   : pb_fio_text_whole(x->path, x->buf, x->len, x->out,
+                                       x->err);
+}
+
 const struct pb_parser pb_parser_fio_text = {
     .name = "fio-text",
     .flags = PB_PARSER_STREAMS,
     .sniff = pb_fio_text_sniff,
-    .parse = pb_fio_text_whole,
-    .parse_stream = pb_fio_text_stream,
+    .parse = parse,
     .stream_min = PB_STREAM_MIN_TEXT,
 };

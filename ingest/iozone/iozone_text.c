@@ -519,9 +519,12 @@ static int no_results(struct ctx *c)
                       "table or \"Children see throughput\" line");
 }
 
-static int iozone_parse(const char *path, const char *buf, size_t len,
-                        struct pb_resultset *set, struct pb_err *err)
+static int iozone_parse(struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     pthread_once(&rx_once, rx_init);
     if (!rx_ready)
         return pb_err_set(err, PB_EINPUT, path, 0, 0,

@@ -76,9 +76,12 @@ static int sniff(const char *buf, size_t len)
     return create && commands ? 40 : 0;
 }
 
-static int parse(const char *path, const char *buf, size_t len,
-                 struct pb_resultset *out, struct pb_err *err)
+static int parse(struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *out = x->out;
+    struct pb_err *err = x->err;
     struct pb_cmd_notes n;
     pb_cmd_scan(buf, len, &n);
     const struct pb_cmd_epoch *e = pb_cmd_epoch_at(&n, 0);

@@ -770,11 +770,16 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
     return rc;
 }
 
+static int pts_parse_ctx(struct pb_parse *x)
+{
+    return x->part ? pts_parse_stream(x->path, x->buf, x->len, x->out, x->err)
+                   : pts_parse(x->path, x->buf, x->len, x->out, x->err);
+}
+
 const struct pb_parser pb_parser_pts_xml = {
     .name = "pts-xml",
     .flags = PB_PARSER_STREAMS,
     .sniff = pts_sniff,
-    .parse = pts_parse,
-    .parse_stream = pts_parse_stream,
+    .parse = pts_parse_ctx,
     .stream_min = PB_STREAM_MIN_PTS,
 };

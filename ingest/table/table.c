@@ -555,17 +555,15 @@ static int parse_with(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-static int table_parse(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
+/* The parse with the ingest options (--table-metric), whole or streamed
+ * (docs/table-format.md, "Large tables"): the same parse either way. */
+static int table_parse(struct pb_parse *x)
 {
-    return parse_with(path, buf, len, NULL, 0, set, err);
-}
-
-/* The parse with the ingest options (--table-metric). */
-static int table_parse_opts(const char *path, const char *buf, size_t len,
-                            const struct pb_ingest_opts *opts,
-                            struct pb_resultset *set, struct pb_err *err)
-{
+    const struct pb_ingest_opts *opts = x->opts;
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     struct tb_custom *cust = NULL;
     size_t n = opts ? opts->ntable_metrics : 0;
     if (n)
@@ -710,21 +708,10 @@ int pb_table_shaped(const char *buf, size_t len, long *line)
     return yes;
 }
 
-/* A streamed table (docs/table-format.md, "Large tables"): the same
- * parse, with the ingest's --table-metric specs. */
-static int table_parse_stream(const char *path, const char *buf, size_t len,
-                              struct pb_resultset *set, struct pb_err *err)
-{
-    return table_parse_opts(path, buf, len, pb_rs_stream_opts(set), set,
-                               err);
-}
-
 const struct pb_parser pb_parser_table = {
     .name = "table",
     .flags = PB_PARSER_STREAMS | PB_PARSER_OPTIONS,
     .sniff = table_sniff,
     .parse = table_parse,
-    .parse_opts = table_parse_opts,
-    .parse_stream = table_parse_stream,
     .stream_min = PB_STREAM_MIN_TABLE,
 };

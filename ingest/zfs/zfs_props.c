@@ -631,11 +631,6 @@ int pb_zfs_parse_columns(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-static int zfs_parse(const char *path, const char *buf, size_t len,
-                     struct pb_resultset *set, struct pb_err *err)
-{
-    return pb_zfs_parse_columns(path, buf, len, NULL, set, err);
-}
 
 /* Streamed (docs/performance.md, "Streaming ingest", zfs-props): pass A reads
  * the file storing nothing, so every input error is found first, and
@@ -645,10 +640,9 @@ static int zfs_parse(const char *path, const char *buf, size_t len,
  * (their names, dimensions and metrics), the facts of the objects still
  * open, the ring of lines; not the file. */
 static int zfs_parse_stream(const char *path, const char *buf, size_t len,
-                            struct pb_resultset *set, struct pb_err *err)
+                            const char *columns, struct pb_resultset *set,
+                            struct pb_err *err)
 {
-    const struct pb_ingest_opts *opts = pb_rs_stream_opts(set);
-    const char *columns = opts ? opts->columns : NULL;
     struct ctx a;
     ctx_init(&a, path, columns, set, err);
     a.facts_off = 1;
@@ -669,14 +663,16 @@ static int zfs_parse_stream(const char *path, const char *buf, size_t len,
     return rc;
 }
 
-/* --columns: the names of the columns of -H output without a header. */
-static int zfs_parse_opts(const char *path, const char *buf, size_t len,
-                          const struct pb_ingest_opts *opts,
-                          struct pb_resultset *out, struct pb_err *err)
+/* --columns (ctx->opts): the names of the columns of -H output without a
+ * header. */
+static int zfs_parse(struct pb_parse *x)
 {
-    if (opts && opts->columns)
-        return pb_zfs_parse_columns(path, buf, len, opts->columns, out, err);
-    return zfs_parse(path, buf, len, out, err);
+    const char *columns = x->opts ? x->opts->columns : NULL;
+    if (x->part)
+        return zfs_parse_stream(x->path, x->buf, x->len, columns, x->out,
+                                x->err);
+    return pb_zfs_parse_columns(x->path, x->buf, x->len, columns, x->out,
+                                x->err);
 }
 
 const struct pb_parser pb_parser_zfs_props = {
@@ -684,7 +680,5 @@ const struct pb_parser pb_parser_zfs_props = {
     .flags = PB_PARSER_STREAMS | PB_PARSER_OPTIONS | PB_PARSER_COMPANION,
     .sniff = zfs_sniff,
     .parse = zfs_parse,
-    .parse_opts = zfs_parse_opts,
-    .parse_stream = zfs_parse_stream,
     .stream_min = PB_STREAM_MIN_ZFS,
 };

@@ -157,7 +157,7 @@ static inline int fuzz_parser(const struct pb_parser *p, const uint8_t *data,
     set->path = pb_rs_str(set, "fuzz-input");
     set->format = p->name;
     set->size = size;
-    int rc = p->parse("fuzz-input", buf, size, set, &err);
+    int rc = pb_parser_run(p, "fuzz-input", buf, size, set, &err);
     if (rc == PB_OK) {
         FUZZ_CHECK(err.code == PB_OK);
         fuzz_check_set(set);

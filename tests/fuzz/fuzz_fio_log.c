@@ -28,7 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set->path = pb_rs_str(set, path);
     set->format = "fio-log";
     set->size = size;
-    int rc = pb_log_parse_buffer(path, buf, size, hs > ls, set, &err);
+    int rc = pb_parser_run(hs > ls ? &pb_parser_fio_hist_log
+                                   : &pb_parser_fio_log,
+                           path, buf, size, set, &err);
     if (rc == PB_OK) {
         FUZZ_CHECK(err.code == PB_OK);
         fuzz_check_set(set);

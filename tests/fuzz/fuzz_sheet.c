@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set->path = pb_rs_str(set, "fuzz-input");
     set->format = pb_parser_zfs_props.name;
     struct pb_err e2 = {0};
-    if (pb_parser_zfs_props.parse("fuzz-input", buf, size, set, &e2) ==
+    if (pb_parser_run(&pb_parser_zfs_props, "fuzz-input", buf, size, set, &e2) ==
         PB_OK) {
         pb_ingest_companion(set);
         fuzz_check_set(set);

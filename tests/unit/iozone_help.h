@@ -30,7 +30,7 @@ TH_FN int parse_buf(const char *buf, size_t len, struct pb_resultset **out,
 {
     struct pb_resultset *set = pb_resultset_new();
     set->format = "iozone";
-    int rc = parser()->parse("mem", buf, len, set, err);
+    int rc = pb_parser_run(parser(), "mem", buf, len, set, err);
     if (rc) {
         pb_resultset_free(set);
         *out = NULL;

@@ -35,7 +35,7 @@ TH_FN int parse_mem(const char *buf, size_t len, struct pb_resultset **out,
                      struct pb_err *err)
 {
     struct pb_resultset *set = pb_resultset_new();
-    int rc = pb_parser_pts_xml.parse("mem.xml", buf, len, set, err);
+    int rc = pb_parser_run(&pb_parser_pts_xml, "mem.xml", buf, len, set, err);
     if (rc != PB_OK || !out)
         pb_resultset_free(set);
     else

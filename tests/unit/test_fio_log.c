@@ -63,8 +63,9 @@ static struct pb_resultset *per_io(long secs)
         pb_buf_printf(&b, "%ld, %ld, 0, 4096, 0\n", t, 1000 + t % 7);
     struct pb_resultset *set = pb_resultset_new();
     struct pb_err err = {0};
-    assert_int_equal(pb_log_parse_buffer("/nonexistent-pb/j_clat.1.log",
-                                         b.s, b.len, 0, set, &err),
+    assert_int_equal(pb_parser_run(&pb_parser_fio_log,
+                                   "/nonexistent-pb/j_clat.1.log", b.s, b.len,
+                                   set, &err),
                      PB_OK);
     pb_buf_release(&b);
     return set;

@@ -1,5 +1,5 @@
 /* Unit tests for the streaming entries of the parser table (ingest.h,
- * struct pb_parser: parse_stream, stream_min) and for how
+ * struct pb_parser: PB_PARSER_STREAMS, stream_min) and for how
  * pb_ingest_stream_open reads them: which formats stream, and from which
  * input size (docs/performance.md, "Streaming ingest"). */
 #define _GNU_SOURCE
@@ -18,17 +18,13 @@ static void test_table(void **state)
     size_t nstream = 0;
     for (size_t i = 0; pb_parsers[i]; i++) {
         const struct pb_parser *p = pb_parsers[i];
-        /* an entry point without a size, or the reverse, is a mistake */
-        assert_int_equal(p->parse_stream != NULL, p->stream_min != 0);
         /* each capability flag comes with its members, and only then */
+        assert_non_null(p->parse);
         assert_int_equal(!!(p->flags & PB_PARSER_STREAMS),
-                         p->parse_stream != NULL);
-        assert_int_equal(!!(p->flags & PB_PARSER_OPTIONS),
-                         p->parse_opts != NULL);
-        assert_int_equal(!!(p->flags & PB_PARSER_LINES), p->log_new != NULL);
+                         p->stream_min != 0);
         assert_int_equal(!!(p->flags & PB_PARSER_NEEDS_LABEL),
                          p->needs_label != NULL);
-        nstream += p->parse_stream != NULL;
+        nstream += (p->flags & PB_PARSER_STREAMS) != 0;
     }
     assert_int_equal(nstream, 7);
     const struct pb_parser *b = pb_ingest_parser_by_name("bonnie-csv");
@@ -40,24 +36,24 @@ static void test_table(void **state)
     assert_int_equal(b->stream_min, 131072);
     assert_int_equal(j->stream_min, 4194304);
     assert_int_equal(t->stream_min, 1048576);
-    assert_non_null(b->parse_stream);
-    assert_non_null(j->parse_stream);
-    assert_non_null(t->parse_stream);
+    assert_true(b->flags & PB_PARSER_STREAMS);
+    assert_true(j->flags & PB_PARSER_STREAMS);
+    assert_true(t->flags & PB_PARSER_STREAMS);
     const struct pb_parser *x = pb_ingest_parser_by_name("fio-text");
     assert_non_null(x);
-    assert_non_null(x->parse_stream);
+    assert_true(x->flags & PB_PARSER_STREAMS);
     assert_int_equal(x->stream_min, 1048576);
     const struct pb_parser *tb = pb_ingest_parser_by_name("table");
     assert_non_null(tb);
-    assert_non_null(tb->parse_stream);
+    assert_true(tb->flags & PB_PARSER_STREAMS);
     assert_int_equal(tb->stream_min, 1048576);
     const struct pb_parser *px = pb_ingest_parser_by_name("pts-xml");
     assert_non_null(px);
-    assert_non_null(px->parse_stream);
+    assert_true(px->flags & PB_PARSER_STREAMS);
     assert_int_equal(px->stream_min, 1048576);
     const struct pb_parser *z = pb_ingest_parser_by_name("zfs-props");
     assert_non_null(z);
-    assert_non_null(z->parse_stream);
+    assert_true(z->flags & PB_PARSER_STREAMS);
     assert_int_equal(z->stream_min, 1048576);
 }
 

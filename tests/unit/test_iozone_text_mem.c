@@ -290,7 +290,7 @@ static void *worker(void *arg)
     for (int r = 0; r < 20; r++) {
         struct pb_resultset *set = pb_resultset_new();
         struct pb_err err = {0};
-        if (parser()->parse("mem", j->buf, j->len, set, &err) == PB_OK) {
+        if (pb_parser_run(parser(), "mem", j->buf, j->len, set, &err) == PB_OK) {
             double s = 0;
             for (size_t i = 0; i < set->nresults; i++)
                 s += set->results[i].value;

@@ -119,7 +119,7 @@ TH_FN int th_parse(const struct pb_parser *p, const char *path, const char *buf,
         memcpy(copy, buf, len);
     struct pb_resultset *set = pb_resultset_new();
     memset(err, 0, sizeof(*err));
-    int rc = p->parse(path, copy, len, set, err);
+    int rc = pb_parser_run(p, path, copy, len, set, err);
     free(copy);
     if (rc != PB_OK) {
         pb_resultset_free(set);
@@ -227,7 +227,7 @@ TH_FN void *th_thread_main(void *arg)
     for (int k = 0; k < 20; k++) {
         struct pb_err err = {0};
         struct pb_resultset *s = pb_resultset_new();
-        if (t->p->parse("mem", t->buf, t->len, s, &err) == PB_OK)
+        if (pb_parser_run(t->p, "mem", t->buf, t->len, s, &err) == PB_OK)
             t->nresults = s->nresults;
         pb_resultset_free(s);
     }
