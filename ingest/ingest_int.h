@@ -74,9 +74,6 @@ int pb_table_shaped(const char *buf, size_t len, long *line);
  * saying that the whole parse accepts it. (stream_set.c) */
 int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
                       const char *buf, size_t len, struct pb_err *err) PB_WUR;
-/* Unmap and free a set's stream state (set->stream_free: pb_resultset_free
- * calls it). */
-void pb_rs_stream_free(struct pb_resultset *set);
 
 /* pb_skip_ws, pb_contains: ingest/lex/lex.h. */
 

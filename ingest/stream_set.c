@@ -283,7 +283,9 @@ static void reset(struct pb_resultset *set)
     free(ver);
 }
 
-void pb_rs_stream_free(struct pb_resultset *set)
+/* Unmap and free a set's stream state (set->stream_free: pb_resultset_free
+ * calls it). */
+static void rs_stream_free(struct pb_resultset *set)
 {
     if (set) {
         stream_free(set->stream);
@@ -385,7 +387,7 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
     st->len = len;
     struct pb_resultset *set = pb_resultset_new();
     set->stream = st;
-    set->stream_free = pb_rs_stream_free;
+    set->stream_free = rs_stream_free;
     set->path = pb_rs_str(set, path);
     set->format = p->name;
     set->size = len;

@@ -169,7 +169,8 @@ double pb_fio_int_opt(const char *s)
 }
 
 /* pb_parse_size wants "50000MiB" for fio's "50000Mi" */
-int pb_fio_parse_size(const char *s, double *out)
+/* fio sizes: "4k", "4GB" (binary), "50000Mi". 0, or -1 when s is not one. */
+static int parse_size(const char *s, double *out)
 {
     if (pb_parse_size(s, 0, out) == 0)
         return 0;
@@ -222,7 +223,7 @@ void pb_fio_split_bs(const char *s, char out[3][64])
             memcpy(v, p, n);
             v[n] = '\0';
             double b;
-            if (pb_fio_parse_size(v, &b) == 0)
+            if (parse_size(v, &b) == 0)
                 pb_fmt_num(b, v, sizeof(v));
             for (int j = k; j < (comma ? k + 1 : 3); j++)
                 strcpy(out[j], v);
@@ -348,9 +349,9 @@ static void range_bs(const char *s, size_t n, char *out, size_t cap)
     if (dash)
         *dash = '\0';
     double lo, hi = NAN;
-    int ok = pb_fio_parse_size(tmp, &lo) == 0;
+    int ok = parse_size(tmp, &lo) == 0;
     if (dash)
-        ok = ok && pb_fio_parse_size(dash + 1, &hi) == 0;
+        ok = ok && parse_size(dash + 1, &hi) == 0;
     char a[32], b[32];
     if (!ok)
         snprintf(out, cap, "%s", tmp);
@@ -551,7 +552,7 @@ void pb_fio_build_test(struct pb_resultset *set, struct pb_fio_file *f,
         KV("ioengine", v);
     if ((v = o->size) != NULL) {
         double b;
-        if (pb_fio_parse_size(v, &b) == 0)
+        if (parse_size(v, &b) == 0)
             v = pb_fmt_num(b, vals[4], sizeof(vals[4]));
         KV("size", v);
     }

@@ -103,6 +103,9 @@ static const char *const excluded[] = {
     "write_lat_log",
 };
 
+static void file_flag(struct pb_fio_file *f, const char *key,
+                      const char *value);
+
 static int cmp_key(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -122,7 +125,7 @@ void pb_fio_flag_ambiguous(struct pb_fio_file *f, long line, size_t n,
                            "numjobs clones or repeated runs cannot be told "
                            "apart; stored %s by %s",
                            line, n, what, name, lacking, one, one);
-    pb_fio_file_flag(f, "flag.ambiguous_jobs", v);
+    file_flag(f, "flag.ambiguous_jobs", v);
     free(v);
 }
 
@@ -493,7 +496,9 @@ void pb_fio_name_extras(const struct pb_fio_file *f, const struct pb_kv *kv,
             pb_ingest_fio_name_extra(name, kv[i].key, kv[i].value);
 }
 
-void pb_fio_file_flag(struct pb_fio_file *f, const char *key,
+/* Record flag fact key = value for the end of the file (the first value
+ * of a key is kept, the others counted). */
+static void file_flag(struct pb_fio_file *f, const char *key,
                       const char *value)
 {
     if (f->mute)
@@ -684,7 +689,7 @@ void pb_fio_mark_merged(struct pb_resultset *set, struct pb_fio_file *f,
     char *v = pb_xasprintf("group %ld: one %s named '%s' for several jobs "
                            "(group_reporting): %s",
                            g, what, j->name, why);
-    pb_fio_file_flag(f, "flag.merged_group", v);
+    file_flag(f, "flag.merged_group", v);
     free(v);
 }
 

@@ -205,8 +205,6 @@ unsigned pb_fio_rw_mask(const char *rw);
 /* Plain non-negative number such as "4" or "01"; -1 otherwise. */
 double pb_fio_int_opt(const char *s);
 
-/* fio sizes: "4k", "4GB" (binary), "50000Mi". 0, or -1 when s is not one. */
-int pb_fio_parse_size(const char *s, double *out);
 
 /* fio's bs list "reads,writes,trims" into bytes per direction (text kept
  * when it is not a size): a value not followed by a comma applies to the
@@ -393,10 +391,6 @@ void pb_fio_mark_merged(struct pb_resultset *set, struct pb_fio_file *f,
                         const char *names, const char *why,
                         const char *what);
 
-/* Record flag fact key = value for the end of the file (the first value
- * of a key is kept, the others counted). */
-void pb_fio_file_flag(struct pb_fio_file *f, const char *key,
-                      const char *value);
 /* Add the recorded flags to set as facts ("VALUE; and N more"). */
 void pb_fio_file_flags(struct pb_fio_file *f, struct pb_resultset *set);
 
@@ -418,7 +412,7 @@ void pb_fio_file_flush(struct pb_fio_file *f, struct pb_resultset *set,
 /* The held results folded into set, after every other result: per
  * configuration, test, host, job, metric and setup the mean of the
  * measurements, its standard error, n and the values as samples; a
- * measurement alone as it was. Then the flags of pb_fio_file_flag. */
+ * measurement alone as it was. Then the flags recorded (fio_ident.c). */
 void pb_fio_file_fold(struct pb_fio_file *f, struct pb_resultset *set);
 void pb_fio_fold_free(struct pb_fio_fold *fd);
 

@@ -334,7 +334,8 @@ static const char *opt_of(const void *src, const char *key)
     return pb_fio_json_opt(o->c, o->e, key);
 }
 
-void pb_fio_json_test(struct ctx *c, struct entry *e)
+/* Config and test of entry e, from its options. */
+static void json_test(struct ctx *c, struct entry *e)
 {
     struct pb_fio_opts o = {0};
     struct optsrc src = {c, e};
@@ -647,7 +648,7 @@ void pb_fio_json_build(void *ctx, size_t i, size_t n)
             continue;
         }
         pb_fio_json_merged(c, e);
-        pb_fio_json_test(c, e);
+        json_test(c, e);
     }
 }
 

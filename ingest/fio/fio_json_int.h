@@ -78,8 +78,6 @@ void pb_fio_json_hosts(struct ctx *c);
 /* pb_fio_clone_fn over c's entries: ia and ib are clones of one job. */
 int pb_fio_json_is_clone(const void *c, size_t ia, size_t ib);
 
-/* Config and test of entry e, from its options. */
-void pb_fio_json_test(struct ctx *c, struct entry *e);
 
 /* Job option key of e (its own, else its global options), or NULL. */
 const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,

@@ -120,7 +120,9 @@ static int no_results(struct ctx *c)
                              "\"write:\" or \"trim:\" lines)");
 }
 
-void pb_fio_text_build(void *ctx, size_t i, size_t n)
+/* The tests and exact values of the group of clones [i, i + n) of
+ * c->jobs (usable set), in c->set (pb_fio_build_fn). */
+static void text_build(void *ctx, size_t i, size_t n)
 {
     struct ctx *c = ctx;
     /* blocks pasted without their options: not clones for sure */
@@ -160,7 +162,7 @@ void pb_fio_text_emit(struct ctx *c, struct pb_resultset *set, size_t n)
      * any size (the folded repeats of a name come where its last run is) */
     pb_fio_emit_all(set, c->f, &c->jobs[0].job, sizeof(c->jobs[0]), n,
                     pb_fio_text_is_clone, pb_fio_text_is_ambiguous,
-                    pb_fio_text_build, c);
+                    text_build, c);
 }
 
 /* What ties the file's jobs together (fio_ident.c): each run's job

@@ -187,9 +187,6 @@ int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib);
 int pb_fio_text_incomplete(const struct ctx *c, const struct job *j) PB_WUR;
 /* j->job.usable: not a failed job, something to emit. */
 void pb_fio_text_set_usable(struct job *j);
-/* The tests and exact values of the group of clones [i, i + n) of
- * c->jobs (usable set), in c->set (pb_fio_build_fn). */
-void pb_fio_text_build(void *ctx, size_t i, size_t n);
 /* The tests and results of jobs [0, n) of c (whole groups of clones) to
  * set, held jobs' to c->f; c->set must be set (tests are named there). */
 void pb_fio_text_emit(struct ctx *c, struct pb_resultset *set, size_t n);

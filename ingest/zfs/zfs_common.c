@@ -365,13 +365,15 @@ enum hkind pb_zfs_header_kind(const struct toks *tk)
 
 /* ==== values ==== */
 
-int pb_zfs_absent(const char *v)
+/* "", "-" and "none" */
+static int zfs_absent(const char *v)
 {
     return *v == '\0' || !strcmp(v, "-") || !strcmp(v, "none");
 }
 
 /* Number with an optional suffix char (x or %), nothing else. */
-int pb_zfs_parse_plain(const char *s, char suffix, double *out)
+/* Number with an optional suffix char (x or %), nothing else; 0 or -1. */
+static int parse_plain(const char *s, char suffix, double *out)
 {
     if (!isdigit((unsigned char)*s) && *s != '.')
         return -1;
@@ -401,9 +403,9 @@ int pb_zfs_parse_value(enum vkind kind, const char *s, double *out)
             return -1;
         return 0;
     case V_RATIO:
-        return pb_zfs_parse_plain(s, 'x', out);
+        return parse_plain(s, 'x', out);
     case V_PCT:
-        return pb_zfs_parse_plain(s, '%', out);
+        return parse_plain(s, '%', out);
     }
     return -1;
 }
@@ -443,7 +445,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
     for (size_t i = 0; i < nm; i++) {
         if (strcmp(m[i].prop, prop) != 0)
             continue;
-        if (pb_zfs_absent(value))
+        if (zfs_absent(value))
             return PB_OK;
         double v;
         if (pb_zfs_parse_value(m[i].kind, value, &v) != 0)
@@ -459,7 +461,7 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
              i++) {
             if (strcmp(ds_params[i].prop, prop) != 0)
                 continue;
-            if (pb_zfs_absent(value))
+            if (zfs_absent(value))
                 return PB_OK;
             double v;
             char num[64];
@@ -480,14 +482,14 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             if (strcmp(prop, pb_zfs_space_props[k]) != 0)
                 continue;
             double v = 0;
-            if (!pb_zfs_absent(value) &&
+            if (!zfs_absent(value) &&
                 pb_zfs_parse_value(V_SIZE, value, &v) != 0)
                 return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
                                   "bad size \"%.40s\" for '%s' of "
                                   "\"%.80s\"",
                                   value, prop, name);
             /* "none" is 0 for a reservation, not said for the others */
-            if (!pb_zfs_absent(value) || k == SP_RESV || k == SP_REFRESV) {
+            if (!zfs_absent(value) || k == SP_RESV || k == SP_REFRESV) {
                 o->have_sp[k] = 1;
                 o->sp[k] = v;
             }
@@ -502,10 +504,10 @@ int pb_zfs_put_prop(struct ctx *c, int kind, const char *name,
             pb_zfs_fact(c, o, prop, value);
         return PB_OK;
     }
-    if (!strcmp(prop, "ashift") && !pb_zfs_absent(value) &&
+    if (!strcmp(prop, "ashift") && !zfs_absent(value) &&
         strcmp(value, "0")) {
         double v;
-        if (pb_zfs_parse_plain(value, 0, &v) == 0) {
+        if (parse_plain(value, 0, &v) == 0) {
             pb_rs_config_param(set, o->config, "ashift", value);
             return PB_OK;
         }

@@ -220,10 +220,6 @@ const char *pb_zfs_cfg_get(const struct pb_resultset *set, size_t config,
 
 /* ==== values ==== */
 
-/* "", "-" and "none" */
-int pb_zfs_absent(const char *v);
-/* Number with an optional suffix char (x or %), nothing else; 0 or -1. */
-int pb_zfs_parse_plain(const char *s, char suffix, double *out);
 /* A value of the kind; 0 or -1. */
 int pb_zfs_parse_value(enum vkind kind, const char *s, double *out);
 /* dst[0..n] = lower-case copy of src[0..n), NUL-terminated. */
