@@ -48,10 +48,6 @@ int pb_ingest_stream_open(const char *path, const struct pb_ingest_opts *opts,
  * for its context (pasted commands, title: pb_ingest_apply): all of it,
  * or the head of a streamed source. (stream_set.c) */
 size_t pb_rs_context_len(const struct pb_resultset *set, size_t len);
-/* For parsers: the results a part holds (PB_STREAM_PART, or the test
- * knob POOLBENCH_STREAM_PART; at least 1) when set is being streamed
- * (pb_ingest_stream_run), else 0: parse as a whole set. */
-size_t pb_rs_stream_part(const struct pb_resultset *set);
 /* When buf is a file poolbench knows it cannot read as results
  * (pb_ingest_recognize: "this is ..., not benchmark output"; a
  * configuration sheet: "use --configs"), fill err with that one line and
@@ -69,11 +65,10 @@ int pb_sheet_shaped(const char *buf, size_t len, long *line);
 /* A table in buf (a header of names, then rows of as many cells that hold
  * numbers), sniffed or not: 1 with *line its header line. (table.c) */
 int pb_table_shaped(const char *buf, size_t len, long *line);
-/* For a streamed parser that found path's buf wrong: the error the whole
- * parse of set's parser gives (the one line path:line: what), or one
- * saying that the whole parse accepts it. (stream_set.c) */
-int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
-                      const char *buf, size_t len, struct pb_err *err) PB_WUR;
+/* For a streamed parse that found its input wrong: the error the whole
+ * parse of x->parser gives (the one line path:line: what, in x->err), or
+ * one saying that the whole parse accepts it. (stream_set.c) */
+int pb_parse_whole_error(const struct pb_parse *x) PB_WUR;
 
 /* pb_skip_ws, pb_contains: ingest/lex/lex.h. */
 

@@ -131,23 +131,16 @@ static void stream_free(struct pb_rs_stream *st)
     free(st);
 }
 
-int pb_rs_whole_error(const struct pb_resultset *set, const char *path,
-                      const char *buf, size_t len, struct pb_err *err)
+int pb_parse_whole_error(const struct pb_parse *x)
 {
-    const struct pb_parser *p =
-        set->stream ? set->stream->parser
-                    : pb_ingest_parser_by_name(set->format ? set->format : "");
-    if (!p)
-        return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          "the streamed parse failed");
     struct pb_resultset *tmp = pb_resultset_new();
-    int rc = pb_parser_run(p, path, buf, len, tmp, err);
+    int rc = pb_parser_run(x->parser, x->path, x->buf, x->len, tmp, x->err);
     pb_resultset_free(tmp);
     if (rc == PB_OK)
-        rc = pb_err_set(err, PB_EINPUT, path, 0, 0,
+        rc = pb_err_set(x->err, PB_EINPUT, x->path, 0, 0,
                         "%s: the streamed parse failed where the whole file "
                         "parses",
-                        p->name);
+                        x->parser->name);
     return rc;
 }
 
@@ -291,13 +284,6 @@ static void rs_stream_free(struct pb_resultset *set)
         stream_free(set->stream);
         set->stream = NULL;
     }
-}
-
-size_t pb_rs_stream_part(const struct pb_resultset *set)
-{
-    if (!set || !set->stream || !set->stream->fn)
-        return 0;
-    return set->stream->part ? set->stream->part : 1;
 }
 
 int pb_rs_flush_due(const struct pb_resultset *set, size_t pending)

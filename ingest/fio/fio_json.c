@@ -789,8 +789,7 @@ out:
 
 static int parse(struct pb_parse *x)
 {
-    return x->part ? pb_fio_json_stream(x->path, x->buf, x->len, x->out,
-                                        x->err)
+    return x->part ? pb_fio_json_stream(x)
                    : pb_fio_json_whole(x->path, x->buf, x->len, x->out,
                                        x->err);
 }

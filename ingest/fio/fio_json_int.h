@@ -113,7 +113,6 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
 /* The streamed parse (fio_json_stream.c): set is being streamed; parts
  * go to the store with pb_rs_flush; files that cannot be streamed, and
  * every file with an error, go to pb_fio_json_whole. */
-int pb_fio_json_stream(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err);
+int pb_fio_json_stream(const struct pb_parse *x);
 
 #endif

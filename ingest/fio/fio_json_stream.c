@@ -41,6 +41,7 @@ struct stream {
     size_t gopts, gopts_end;    /* "global options", or gopts = NOPOS */
     int njobs;
     struct pb_resultset *set;
+    size_t part;                    /* results a part holds */
     struct pb_resultset *dev, *imp; /* facts kept until the end */
     size_t emitted;                 /* results of emit_all, every part */
     int named;                      /* some job has a filename option */
@@ -475,7 +476,7 @@ static int stream_jobs(struct stream *s, const char *gtext, size_t glen)
 {
     struct elems w;
     elems_init(&w, s->map, s->len, s->jobs);
-    size_t part = pb_rs_stream_part(s->set);
+    size_t part = s->part;
     size_t maxel = part < 4096 ? part : 4096, maxbytes = CHUNK_BYTES;
     size_t(*el)[2] = NULL, nel = 0, cap = 0, base = 0;
     int rc = PB_OK, r = 1;
@@ -582,14 +583,18 @@ static void stream_facts(struct stream *s, struct pb_json *skel)
     pb_fio_flag_end(set, s->imp);
 }
 
-int pb_fio_json_stream(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
+int pb_fio_json_stream(const struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     struct stream s = {0};
     s.path = path;
     s.map = buf;
     s.len = len;
     s.set = set;
+    s.part = x->part;
     s.ran = s.asked = NAN;
     if (!plan(&s))
         return pb_fio_json_whole(path, buf, len, set, err);
@@ -597,7 +602,7 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     struct pb_json skel;
     if (skeleton(&s, &sktext, &skel) != 0) {
         free(sktext);
-        return pb_rs_whole_error(set, path, buf, len, err);
+        return pb_parse_whole_error(x);
     }
     pb_fio_file_init(&s.f, path);
     if (!count_jobs(&s, &skel)) {
@@ -634,6 +639,6 @@ int pb_fio_json_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(set, path, buf, len, err);
+        return pb_parse_whole_error(x);
     return PB_OK;
 }

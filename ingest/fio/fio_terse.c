@@ -712,7 +712,7 @@ static int terse_sniff(const char *buf, size_t len)
 
 static int parse(struct pb_parse *x)
 {
-    return x->part ? pb_terse_stream(x->path, x->buf, x->len, x->out, x->err)
+    return x->part ? pb_terse_stream(x)
                    : pb_terse_whole(x->path, x->buf, x->len, x->out, x->err);
 }
 

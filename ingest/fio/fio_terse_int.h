@@ -138,7 +138,6 @@ int pb_terse_whole(const char *path, const char *buf, size_t len,
                    struct pb_resultset *set, struct pb_err *err);
 
 /* The streamed parse (fio_terse_stream.c). */
-int pb_terse_stream(const char *path, const char *buf, size_t len,
-                    struct pb_resultset *set, struct pb_err *err);
+int pb_terse_stream(const struct pb_parse *x);
 
 #endif

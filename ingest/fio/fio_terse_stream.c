@@ -46,6 +46,7 @@ struct tstream {
     const char *path, *map;
     size_t len;
     struct pb_resultset *set;
+    size_t part;                          /* results a part holds */
     struct ctx c;                         /* pass 2's records; header lines */
     struct pb_resultset *hdr, *dev, *imp; /* kept until the end */
     struct pb_fio_file ff;  /* names measured in several runs, options of
@@ -397,7 +398,7 @@ static int step(struct tstream *t, int last, const char *upto)
     int rc = emit(t, open);
     if (rc != PB_OK)
         return rc;
-    size_t part = pb_rs_stream_part(t->set);
+    size_t part = t->part;
     t->maxrec = part < CHUNK_RECS ? part : CHUNK_RECS;
     if (last)
         return PB_OK;
@@ -412,7 +413,7 @@ static int pass2(struct tstream *t)
     c->err = &lerr;
     if (t->version)
         pb_fio_set_version(t->set, t->version);
-    size_t part = pb_rs_stream_part(t->set);
+    size_t part = t->part;
     t->maxrec = part < CHUNK_RECS ? part : CHUNK_RECS;
     long lineno = 0, recno = 0;
     const char *p = t->map, *end = t->map + t->len, *s;
@@ -461,9 +462,12 @@ static void end_facts(struct tstream *t)
     pb_fio_flag_end(set, t->imp);
 }
 
-int pb_terse_stream(const char *path, const char *buf, size_t len,
-                    struct pb_resultset *set, struct pb_err *err)
+int pb_terse_stream(const struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
@@ -473,6 +477,7 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     t.map = buf;
     t.len = len;
     t.set = set;
+    t.part = x->part;
     t.ran = NAN;
     t.c.path = path;
     t.c.buf = buf;
@@ -512,6 +517,6 @@ int pb_terse_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(set, path, buf, len, err);
+        return pb_parse_whole_error(x);
     return PB_OK;
 }

@@ -298,8 +298,7 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
 
 static int parse(struct pb_parse *x)
 {
-    return x->part ? pb_fio_text_stream(x->path, x->buf, x->len, x->out,
-                                        x->err)
+    return x->part ? pb_fio_text_stream(x)
                    : pb_fio_text_whole(x->path, x->buf, x->len, x->out,
                                        x->err);
 }

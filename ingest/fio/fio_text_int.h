@@ -205,7 +205,6 @@ int pb_fio_text_whole(const char *path, const char *buf, size_t len,
 
 /* The parser table's streamed parse (docs/performance.md, "Streaming
  * ingest"). */
-int pb_fio_text_stream(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err);
+int pb_fio_text_stream(const struct pb_parse *x);
 
 #endif

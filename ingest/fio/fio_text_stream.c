@@ -49,6 +49,7 @@ struct xstream {
     const char *path, *map;
     size_t len;
     struct pb_resultset *set;  /* the parts */
+    size_t part;               /* results a part holds */
     struct pb_resultset *scan; /* the scanner's strings (c.set) */
     struct ctx c;
     struct pb_fio_file f; /* names measured more than once, targets,
@@ -352,7 +353,7 @@ static int step(struct xstream *t, int last, const char *upto)
     int rc = emit(t, open);
     if (rc != PB_OK)
         return rc;
-    size_t part = pb_rs_stream_part(t->set);
+    size_t part = t->part;
     t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
     if (last)
         return PB_OK;
@@ -409,7 +410,7 @@ static int pass2(struct xstream *t)
         pb_rs_fact(set, t->probe_host, "hostname", t->probe_host);
     if (t->nprobe > 1)
         pb_fio_copy_facts(set, t->probes);
-    size_t part = pb_rs_stream_part(set);
+    size_t part = t->part;
     t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
     pb_fio_file_setups(&t->f, t->map, pb_rs_context_len(set, t->len));
     int rc = pb_fio_text_scan(c, t->map, t->len);
@@ -439,9 +440,12 @@ static void end_facts(struct xstream *t)
     pb_fio_flag_end(set, t->imp);
 }
 
-int pb_fio_text_stream(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
+int pb_fio_text_stream(const struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     if (!pb_fio_text_rx_start())
         return pb_fio_text_whole(path, buf, len, set, err);
     int rc = pb_fio_check_blank(path, buf, len, err);
@@ -453,6 +457,7 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     t.map = buf;
     t.len = len;
     t.set = set;
+    t.part = x->part;
     t.ran = t.asked = NAN;
     t.scan = pb_resultset_new();
     t.disks = pb_resultset_new();
@@ -461,7 +466,7 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     t.imp = pb_resultset_new();
     pb_fio_file_init(&t.f, path);
     t.inv_run = (size_t)-1;
-    size_t part = pb_rs_stream_part(set);
+    size_t part = t.part;
     t.movestep = part && part < CHUNK_JOBS ? part : CHUNK_JOBS;
     struct pb_err perr = {0};
     t.c.path = path;
@@ -495,6 +500,6 @@ int pb_fio_text_stream(const char *path, const char *buf, size_t len,
     if (rc < 0)
         return -rc;
     if (rc != PB_OK)
-        return pb_rs_whole_error(set, path, buf, len, err);
+        return pb_parse_whole_error(x);
     return PB_OK;
 }

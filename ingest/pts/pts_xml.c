@@ -723,11 +723,14 @@ static int pts_parse(const char *path, const char *buf, size_t len,
  * callbacks fed by libxml2's push parser a MiB at a time (the input is
  * not copied whole, its pages let go), the results stored after a
  * <Result> once a part is due and the tool version settled. Any problem
- * parses the file whole for the message (pb_rs_whole_error): the parts
+ * parses the file whole for the message (pb_parse_whole_error): the parts
  * stored so far go with the source's savepoint. */
-static int pts_parse_stream(const char *path, const char *buf, size_t len,
-                            struct pb_resultset *set, struct pb_err *err)
+static int pts_parse_stream(const struct pb_parse *x)
 {
+    const char *path = x->path, *buf = x->buf;
+    size_t len = x->len;
+    struct pb_resultset *set = x->out;
+    struct pb_err *err = x->err;
     pthread_once(&xml_once, xml_init);
     size_t start, end;
     long col_off, line_off;
@@ -760,7 +763,7 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
         /* the push parser words some errors otherwise: the whole
          * parse's message */
         memset(err, 0, sizeof(*err));
-        rc = pb_rs_whole_error(set, path, buf, len, err);
+        rc = pb_parse_whole_error(x);
     } else {
         rc = PB_OK;
         if (!c.version_set)
@@ -772,7 +775,7 @@ static int pts_parse_stream(const char *path, const char *buf, size_t len,
 
 static int pts_parse_ctx(struct pb_parse *x)
 {
-    return x->part ? pts_parse_stream(x->path, x->buf, x->len, x->out, x->err)
+    return x->part ? pts_parse_stream(x)
                    : pts_parse(x->path, x->buf, x->len, x->out, x->err);
 }
 
