@@ -1,8 +1,10 @@
 /* poolbench rm: remove sources and everything of them, atomically. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,34 +96,36 @@ static int no_source(const char *what, const struct srcs *all)
     return rc;
 }
 
-/* Long: its getopt_long switch, one case per option; it shrinks to wiring
- * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
+struct rm_args {
+    const char *db;
+    struct pb_db_select sel;
+    int dry, quiet;
+};
+
+#define A(f) offsetof(struct rm_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt rm_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"config", 0, CLI_OPT_STR, A(sel.config_re), NULL},
+    {"run", 0, CLI_OPT_STR, A(sel.run_id), NULL},
+    {"dry-run", 'n', CLI_OPT_FLAG, A(dry), NULL},
+    {"quiet", 'q', CLI_OPT_FLAG, A(quiet), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_rm(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"config", required_argument, NULL, 'c'},
-        {"run", required_argument, NULL, 'r'},
-        {"dry-run", no_argument, NULL, 'n'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    struct pb_db_select sel = {0};
-    int dry = 0, quiet = 0, ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hnq", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 'c': sel.config_re = optarg; break;
-        case 'r': sel.run_id = optarg; break;
-        case 'n': dry = 1; break;
-        case 'q': quiet = 1; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("rm", "hnq", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct rm_args o = {0};
+    o.db = pb_db_default_path();
+    int ostatus;
+    if (!cli_opt_parse("rm", rm_opts, &o, help, argc, argv, &ostatus))
+        return ostatus;
+    const char *dbpath = o.db;
+    struct pb_db_select sel = o.sel;
+    int dry = o.dry, quiet = o.quiet;
     int nsel = (optind < argc) + !!sel.config_re + !!sel.run_id;
     if (nsel != 1)
         return cli_usage_error("rm", "give SOURCE..., --config RE or --run "
