@@ -1,10 +1,12 @@
 /* poolbench best: the winning configuration per test, on the terminal. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 #include "render/render.h"
 
 #include <getopt.h>
 #include <jansson.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,42 +162,45 @@ static void print_table(struct best_ctx *c)
         }
 }
 
+struct best_args {
+    const char *db, *ignore;
+    struct pb_db_filter filter;
+    int raw, json;
+};
+
+#define A(f) offsetof(struct best_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt best_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"test", 0, CLI_OPT_STR, A(filter.test_re), NULL},
+    {"config", 0, CLI_OPT_STR, A(filter.config_re), NULL},
+    {"metric", 0, CLI_OPT_STR, A(filter.metric_re), NULL},
+    {"host", 0, CLI_OPT_STR, A(filter.host_re), NULL},
+    {"ignore-param", 0, CLI_OPT_STR, A(ignore), NULL},
+    {"raw", 0, CLI_OPT_FLAG, A(raw), NULL},
+    {"json", 0, CLI_OPT_FLAG, A(json), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_best(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"test", required_argument, NULL, 't'},
-        {"config", required_argument, NULL, 'c'},
-        {"metric", required_argument, NULL, 'm'},
-        {"host", required_argument, NULL, 'H'},
-        {"ignore-param", required_argument, NULL, 'I'},
-        {"raw", no_argument, NULL, 'R'},
-        {"json", no_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
+    static const char *const help[] = {usage_text, NULL};
+    struct best_args a = {0};
+    a.db = pb_db_default_path();
+    int ostatus;
+    if (!cli_opt_parse("best", best_opts, &a, help, argc, argv, &ostatus))
+        return ostatus;
+    const char *dbpath = a.db;
     struct pb_render_opts ro;
     memset(&ro, 0, sizeof(ro));
+    ro.filter = a.filter;
     struct best_ctx c;
     memset(&c, 0, sizeof(c));
-    int json = 0, ch;
-    const char *ignore = NULL;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 't': ro.filter.test_re = optarg; break;
-        case 'c': ro.filter.config_re = optarg; break;
-        case 'm': ro.filter.metric_re = optarg; break;
-        case 'H': ro.filter.host_re = optarg; break;
-        case 'I': ignore = optarg; break;
-        case 'R': c.raw = 1; break;
-        case 'J': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("best", "h", opts, argv);
-        }
-    }
+    c.raw = a.raw;
+    int json = a.json;
+    const char *ignore = a.ignore;
     if (optind < argc)
         return cli_usage_error("best", "unexpected argument '%s'",
                                argv[optind]);

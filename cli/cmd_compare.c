@@ -1,11 +1,13 @@
 /* poolbench compare: a baseline against a candidate, per test and metric,
  * with the verdict of a significance test, and a gate for CI jobs. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 #include "render/render.h"
 
 #include <fnmatch.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -439,58 +441,62 @@ static int parse_number(const char *opt, const char *s, double lo, double hi,
     return 0;
 }
 
-/* Long: its getopt_long switch, one case per option; it shrinks to wiring
- * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
+struct compare_args {
+    const char *db, *ignore, *html;
+    struct pb_db_filter common;
+    struct pb_compare_opts co;
+    int json, csv;
+};
+
+static int opt_alpha(const char *cmd, void *args, const char *v)
+{
+    (void)cmd;
+    return parse_number("--alpha", v, 1e-9, 0.5,
+                        &((struct compare_args *)args)->co.alpha);
+}
+
+static int opt_fail_worse(const char *cmd, void *args, const char *v)
+{
+    (void)cmd;
+    return parse_number("--fail-worse", v, 0, 1e9,
+                        &((struct compare_args *)args)->co.fail_worse);
+}
+
+#define A(f) offsetof(struct compare_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt compare_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"test", 0, CLI_OPT_STR, A(common.test_re), NULL},
+    {"metric", 0, CLI_OPT_STR, A(common.metric_re), NULL},
+    {"ignore-param", 0, CLI_OPT_STR, A(ignore), NULL},
+    {"alpha", 0, CLI_OPT_FUNC, 0, opt_alpha},
+    {"fail-worse", 0, CLI_OPT_FUNC, 0, opt_fail_worse},
+    {"fail-metric", 0, CLI_OPT_STR, A(co.fail_metric_re), NULL},
+    {"gate-unjudged", 0, CLI_OPT_FLAG, A(co.gate_unjudged), NULL},
+    {"json", 0, CLI_OPT_FLAG, A(json), NULL},
+    {"csv", 0, CLI_OPT_FLAG, A(csv), NULL},
+    {"html", 0, CLI_OPT_STR, A(html), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_compare(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"test", required_argument, NULL, 't'},
-        {"metric", required_argument, NULL, 'm'},
-        {"ignore-param", required_argument, NULL, 'I'},
-        {"alpha", required_argument, NULL, 'a'},
-        {"fail-worse", required_argument, NULL, 'F'},
-        {"fail-metric", required_argument, NULL, 'M'},
-        {"gate-unjudged", no_argument, NULL, 'U'},
-        {"json", no_argument, NULL, 'J'},
-        {"csv", no_argument, NULL, 'C'},
-        {"html", required_argument, NULL, 'O'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    struct pb_db_filter common = {0};
-    struct pb_compare_opts co;
-    memset(&co, 0, sizeof(co));
-    co.alpha = 0.05;
-    co.fail_worse = -1;
-    const char *ignore = NULL, *html = NULL;
-    int json = 0, csv = 0, ch, rc;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 't': common.test_re = optarg; break;
-        case 'm': common.metric_re = optarg; break;
-        case 'I': ignore = optarg; break;
-        case 'a':
-            if ((rc = parse_number("--alpha", optarg, 1e-9, 0.5, &co.alpha)))
-                return rc;
-            break;
-        case 'F':
-            if ((rc = parse_number("--fail-worse", optarg, 0, 1e9,
-                                   &co.fail_worse)))
-                return rc;
-            break;
-        case 'M': co.fail_metric_re = optarg; break;
-        case 'U': co.gate_unjudged = 1; break;
-        case 'J': json = 1; break;
-        case 'C': csv = 1; break;
-        case 'O': html = optarg; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("compare", "h", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct compare_args a;
+    memset(&a, 0, sizeof(a));
+    a.db = pb_db_default_path();
+    a.co.alpha = 0.05;
+    a.co.fail_worse = -1;
+    int rc;
+    if (!cli_opt_parse("compare", compare_opts, &a, help, argc, argv, &rc))
+        return rc;
+    const char *dbpath = a.db;
+    struct pb_db_filter common = a.common;
+    struct pb_compare_opts co = a.co;
+    const char *ignore = a.ignore, *html = a.html;
+    int json = a.json, csv = a.csv;
     if (argc - optind != 2)
         return argc - optind < 2
                    ? cli_usage_error("compare", "give BASE and CAND")

@@ -1,5 +1,6 @@
 /* poolbench export: stream v_result rows as CSV or JSON. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "common/pb_file.h"
 #include "model/db.h"
 
@@ -262,46 +263,44 @@ static int finish(struct pb_db *db, struct pb_wfile *out, int rc,
     return 0;
 }
 
+struct export_args {
+    const char *db, *output;
+    struct pb_db_filter f;
+    int csv, json, wide, samples, series;
+};
+
+#define A(f) offsetof(struct export_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt export_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"csv", 0, CLI_OPT_FLAG, A(csv), NULL},
+    {"json", 0, CLI_OPT_FLAG, A(json), NULL},
+    {"output", 'o', CLI_OPT_STR, A(output), NULL},
+    {"test", 0, CLI_OPT_STR, A(f.test_re), NULL},
+    {"config", 0, CLI_OPT_STR, A(f.config_re), NULL},
+    {"metric", 0, CLI_OPT_STR, A(f.metric_re), NULL},
+    {"host", 0, CLI_OPT_STR, A(f.host_re), NULL},
+    {"format", 0, CLI_OPT_STR, A(f.format), NULL},
+    {"wide", 0, CLI_OPT_FLAG, A(wide), NULL},
+    {"samples", 0, CLI_OPT_FLAG, A(samples), NULL},
+    {"series", 0, CLI_OPT_FLAG, A(series), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_export(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"csv", no_argument, NULL, 'C'},
-        {"json", no_argument, NULL, 'J'},
-        {"output", required_argument, NULL, 'o'},
-        {"test", required_argument, NULL, 't'},
-        {"config", required_argument, NULL, 'c'},
-        {"metric", required_argument, NULL, 'm'},
-        {"host", required_argument, NULL, 'H'},
-        {"format", required_argument, NULL, 'f'},
-        {"wide", no_argument, NULL, 'W'},
-        {"samples", no_argument, NULL, 'S'},
-        {"series", no_argument, NULL, 'T'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path(), *outpath = NULL;
-    struct pb_db_filter f = {0};
-    int csv = 0, json = 0, wide = 0, samples = 0, series = 0, ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 'C': csv = 1; break;
-        case 'J': json = 1; break;
-        case 'o': outpath = optarg; break;
-        case 't': f.test_re = optarg; break;
-        case 'c': f.config_re = optarg; break;
-        case 'm': f.metric_re = optarg; break;
-        case 'H': f.host_re = optarg; break;
-        case 'f': f.format = optarg; break;
-        case 'W': wide = 1; break;
-        case 'S': samples = 1; break;
-        case 'T': series = 1; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("export", "ho:", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct export_args a = {0};
+    a.db = pb_db_default_path();
+    int ostatus;
+    if (!cli_opt_parse("export", export_opts, &a, help, argc, argv, &ostatus))
+        return ostatus;
+    const char *dbpath = a.db, *outpath = a.output;
+    struct pb_db_filter f = a.f;
+    int csv = a.csv, json = a.json, wide = a.wide, samples = a.samples,
+        series = a.series;
     if (optind < argc)
         return cli_usage_error("export", "unexpected argument '%s'",
                                argv[optind]);

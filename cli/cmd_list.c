@@ -1,5 +1,6 @@
 /* poolbench list: what is in the database, as aligned text or JSON. */
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "model/db.h"
 
 #include <getopt.h>
@@ -282,36 +283,38 @@ static int on_result(void *ctx, const struct pb_db_row *r)
     return 0;
 }
 
+struct list_args {
+    const char *db;
+    struct pb_db_filter f;
+    int json;
+};
+
+#define A(f) offsetof(struct list_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt list_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"json", 0, CLI_OPT_FLAG, A(json), NULL},
+    {"test", 0, CLI_OPT_STR, A(f.test_re), NULL},
+    {"config", 0, CLI_OPT_STR, A(f.config_re), NULL},
+    {"metric", 0, CLI_OPT_STR, A(f.metric_re), NULL},
+    {"host", 0, CLI_OPT_STR, A(f.host_re), NULL},
+    {"format", 0, CLI_OPT_STR, A(f.format), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_list(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"json", no_argument, NULL, 'J'},
-        {"test", required_argument, NULL, 't'},
-        {"config", required_argument, NULL, 'c'},
-        {"metric", required_argument, NULL, 'm'},
-        {"host", required_argument, NULL, 'H'},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    struct pb_db_filter f = {0};
-    int json = 0, ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dbpath = optarg; break;
-        case 'J': json = 1; break;
-        case 't': f.test_re = optarg; break;
-        case 'c': f.config_re = optarg; break;
-        case 'm': f.metric_re = optarg; break;
-        case 'H': f.host_re = optarg; break;
-        case 'f': f.format = optarg; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("list", "h", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct list_args a = {0};
+    a.db = pb_db_default_path();
+    int status;
+    if (!cli_opt_parse("list", list_opts, &a, help, argc, argv, &status))
+        return status;
+    const char *dbpath = a.db;
+    struct pb_db_filter f = a.f;
+    int json = a.json;
     const char *what = optind < argc ? argv[optind++] : "sources";
     if (optind < argc)
         return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);

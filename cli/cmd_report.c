@@ -2,12 +2,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "cli/config.h"
+#include "cli/opt.h"
 #include "model/db.h"
 #include "render/render.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,122 +171,82 @@ static int check_sweep_key(struct pb_db *db, const char *opt, const char *key)
     return rc;
 }
 
-/* Long: its getopt_long switch, one case per option; it shrinks to wiring
- * when its options move to a cli_opt table (cli/opt.h, as cmd_ingest). */
+struct report_args {
+    const char *db, *ignore;
+    struct pb_render_opts ro;
+    int stamp, quiet;
+};
+
+static int opt_latency_axis(const char *cmd, void *args, const char *v)
+{
+    if (strcmp(v, "nines") && strcmp(v, "linear"))
+        return cli_usage_error(cmd,
+                               "--latency-axis is nines or linear, "
+                               "not '%s'",
+                               v);
+    ((struct report_args *)args)->ro.latency_linear = !strcmp(v, "linear");
+    return 0;
+}
+
+static int opt_raw_rows(const char *cmd, void *args, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!isdigit((unsigned char)v[0]) || *end || errno || n > SIZE_MAX)
+        return cli_usage_error(cmd,
+                               "--raw-rows wants a number of "
+                               "results (0 = no limit), not '%s'",
+                               v);
+    ((struct report_args *)args)->ro.raw_rows = (size_t)n;
+    return 0;
+}
+
+#define A(f) offsetof(struct report_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt report_opts[] = {
+    {"db", 0, CLI_OPT_STR, A(db), NULL},
+    {"output", 'o', CLI_OPT_STR, A(ro.outdir), NULL},
+    {"title", 0, CLI_OPT_STR, A(ro.title), NULL},
+    {"test", 0, CLI_OPT_STR, A(ro.filter.test_re), NULL},
+    {"config", 0, CLI_OPT_STR, A(ro.filter.config_re), NULL},
+    {"metric", 0, CLI_OPT_STR, A(ro.filter.metric_re), NULL},
+    {"host", 0, CLI_OPT_STR, A(ro.filter.host_re), NULL},
+    {"x", 0, CLI_OPT_STR, A(ro.x_key), NULL},
+    {"series", 0, CLI_OPT_STR, A(ro.series_key), NULL},
+    {"png", 0, CLI_OPT_FLAG, A(ro.png), NULL},
+    {"pdf", 0, CLI_OPT_STR, A(ro.pdf_path), NULL},
+    {"timestamp", 0, CLI_OPT_FLAG, A(stamp), NULL},
+    {"force", 0, CLI_OPT_FLAG, A(ro.force), NULL},
+    {"quiet", 'q', CLI_OPT_FLAG, A(quiet), NULL},
+    {"ignore-param", 0, CLI_OPT_STR, A(ignore), NULL},
+    {"per-job", 0, CLI_OPT_FLAG, A(ro.per_job), NULL},
+    {"latency-axis", 0, CLI_OPT_FUNC, 0, opt_latency_axis},
+    {"raw-rows", 0, CLI_OPT_FUNC, 0, opt_raw_rows},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_report(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"output", required_argument, NULL, 'o'},
-        {"title", required_argument, NULL, 'T'},
-        {"test", required_argument, NULL, 't'},
-        {"config", required_argument, NULL, 'c'},
-        {"metric", required_argument, NULL, 'm'},
-        {"host", required_argument, NULL, 'H'},
-        {"x", required_argument, NULL, 'x'},
-        {"series", required_argument, NULL, 's'},
-        {"png", no_argument, NULL, 'P'},
-        {"pdf", required_argument, NULL, 'F'},
-        {"timestamp", no_argument, NULL, 'S'},
-        {"force", no_argument, NULL, 'f'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"ignore-param", required_argument, NULL, 'I'},
-        {"per-job", no_argument, NULL, 'J'},
-        {"latency-axis", required_argument, NULL, 'L'},
-        {"raw-rows", required_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *dbpath = pb_db_default_path();
-    struct pb_render_opts ro;
-    memset(&ro, 0, sizeof(ro));
-    ro.outdir = "report";
-    ro.version = PB_VERSION;
-    ro.title = cli_config()->title; /* --title wins */
-    ro.palette = cli_config()->palette;
-    ro.npalette = cli_config()->npalette;
-    ro.raw_rows = RAW_ROWS;
-    int stamp = 0, quiet = 0, ch;
-    const char *ignore = NULL;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd':
-            dbpath = optarg;
-            break;
-        case 'o':
-            ro.outdir = optarg;
-            break;
-        case 'T':
-            ro.title = optarg;
-            break;
-        case 't':
-            ro.filter.test_re = optarg;
-            break;
-        case 'c':
-            ro.filter.config_re = optarg;
-            break;
-        case 'm':
-            ro.filter.metric_re = optarg;
-            break;
-        case 'H':
-            ro.filter.host_re = optarg;
-            break;
-        case 'x':
-            ro.x_key = optarg;
-            break;
-        case 's':
-            ro.series_key = optarg;
-            break;
-        case 'P':
-            ro.png = 1;
-            break;
-        case 'F':
-            ro.pdf_path = optarg;
-            break;
-        case 'S':
-            stamp = 1;
-            break;
-        case 'f':
-            ro.force = 1;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'I':
-            ignore = optarg;
-            break;
-        case 'J':
-            ro.per_job = 1;
-            break;
-        case 'L':
-            if (strcmp(optarg, "nines") && strcmp(optarg, "linear"))
-                return cli_usage_error("report",
-                                       "--latency-axis is nines or linear, "
-                                       "not '%s'",
-                                       optarg);
-            ro.latency_linear = !strcmp(optarg, "linear");
-            break;
-        case 'R': {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (!isdigit((unsigned char)optarg[0]) || *end || errno ||
-                v > SIZE_MAX)
-                return cli_usage_error("report",
-                                       "--raw-rows wants a number of "
-                                       "results (0 = no limit), not '%s'",
-                                       optarg);
-            ro.raw_rows = (size_t)v;
-            break;
-        }
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
-        default:
-            return cli_bad_option("report", "ho:q", opts, argv);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    struct report_args a;
+    memset(&a, 0, sizeof(a));
+    a.db = pb_db_default_path();
+    a.ro.outdir = "report";
+    a.ro.version = PB_VERSION;
+    a.ro.title = cli_config()->title; /* --title wins */
+    a.ro.palette = cli_config()->palette;
+    a.ro.npalette = cli_config()->npalette;
+    a.ro.raw_rows = RAW_ROWS;
+    int ostatus;
+    if (!cli_opt_parse("report", report_opts, &a, help, argc, argv, &ostatus))
+        return ostatus;
+    const char *dbpath = a.db;
+    struct pb_render_opts ro = a.ro;
+    int stamp = a.stamp, quiet = a.quiet;
+    const char *ignore = a.ignore;
     if (optind < argc)
         return cli_usage_error("report", "unexpected argument '%s'",
                                argv[optind]);

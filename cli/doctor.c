@@ -4,11 +4,13 @@
  * what is missing. Only asks; changes nothing. */
 #define _XOPEN_SOURCE 700
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "run/run.h"
 
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -108,26 +110,31 @@ static void check_space(struct doctor *d, const char *dir)
              size, abs);
 }
 
+struct doctor_args {
+    const char *dir;
+    int quiet;
+};
+
+#define A(f) offsetof(struct doctor_args, f)
+/* In getopt's order (ambiguity and "did you mean" messages follow it). */
+static const struct cli_opt doctor_opts[] = {
+    {"dir", 0, CLI_OPT_STR, A(dir), NULL},
+    {"quiet", 'q', CLI_OPT_FLAG, A(quiet), NULL},
+    {"help", 'h', CLI_OPT_HELP, 0, NULL},
+    {NULL, 0, CLI_OPT_FLAG, 0, NULL},
+};
+#undef A
+
 int cmd_doctor(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"dir", required_argument, NULL, 'd'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
+    static const char *const help[] = {usage_text, NULL};
+    struct doctor_args a = {".", 0};
+    int status;
+    if (!cli_opt_parse("doctor", doctor_opts, &a, help, argc, argv, &status))
+        return status;
     struct doctor d = {0};
-    const char *dir = ".";
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'd': dir = optarg; break;
-        case 'q': d.quiet = 1; break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return cli_bad_option("doctor", "hq", opts, argv);
-        }
-    }
+    const char *dir = a.dir;
+    d.quiet = a.quiet;
     if (optind < argc)
         return cli_usage_error("doctor", "unexpected argument '%s'",
                                argv[optind]);

@@ -281,6 +281,97 @@ static void say_skip(const struct ingest_ctx *c, const char *path,
     fputc('\n', stdout);
 }
 
+/* A file that gave no set: another database (its sources ingested as
+ * files), a note for one that holds nothing or (--skip-unknown) is of no
+ * known format, else the error: a usage error stops the command. */
+static void on_no_set(struct ingest_ctx *c, const char *path,
+                      const struct pb_err *err)
+{
+    if (c->tty && !c->quiet)
+        fputs("\r\033[K", stderr);
+    if (!c->merge && pb_db_merge_sniff(path)) {
+        /* another database: its sources, as if each were a file */
+        struct pb_err e = {0};
+        c->seen--;
+        if (cli_ingest_db(path, c->quiet, cli_ingest_on_file, c, &c->merge,
+                          &e) == PB_EFORMAT &&
+            c->skip_unknown) {
+            c->unknown++;
+            say_skip(c, path, "SQLite file of another program");
+        } else if (e.code) {
+            pb_err_print(&e, stderr);
+            c->db_refused = 1;
+            c->rejected++;
+        }
+        return;
+    }
+    if (err->code == PB_ESKIP) {
+        /* holds nothing by design (an empty fio log): a note */
+        c->empty++;
+        say_skip(c, path, err->msg);
+        return;
+    }
+    if (err->code == PB_EFORMAT && c->skip_unknown) {
+        c->unknown++;
+        say_skip(c, path, err->msg);
+        return;
+    }
+    pb_err_print(err, stderr);
+    if (err->code == PB_EUSAGE) {
+        c->fatal = 1;
+        c->fatal_err = *err;
+    } else {
+        c->rejected++;
+    }
+}
+
+/* After a set was stored (rc from store_one or replace_store, n its
+ * results): said, counted, and the batch committed when it is due; a
+ * failure the batch cannot go on after is fatal. */
+static void after_store(struct ingest_ctx *c, const char *path,
+                        const struct pb_resultset *set, int rc, size_t n,
+                        int streamed, struct pb_err *e)
+{
+    c->batch_n++;
+    if (c->tty && !c->quiet)
+        fputs("\r\033[K", stderr);
+    if (rc == PB_EDUP) {
+        c->dups++;
+        if (!c->quiet) {
+            fputs("skip ", stdout);
+            pb_fput_term(path, stdout);
+            fputs(": already in the database (same SHA-256)\n", stdout);
+        }
+    } else if (rc == PB_OK) {
+        count_generic(c, set);
+        PB_GROW(c->pend, c->cappend, c->npend + 1);
+        c->pend[c->npend].path = pb_xstrdup(path);
+        c->pend[c->npend].format = pb_xstrdup(set->format);
+        c->pend[c->npend].n = n;
+        c->npend++;
+    }
+    if (streamed && (rc == PB_EINPUT || rc == PB_EFORMAT)) {
+        /* a streamed source's input was bad: rolled back alone, the
+         * batch goes on (as for a file rejected before storing) */
+        pb_err_print(e, stderr);
+        c->rejected++;
+    } else if (rc != PB_OK && rc != PB_EDUP) {
+        /* The failed source was rolled back alone; the sources before it
+         * in this transaction are committed if the database still can,
+         * and reported by what that commit says. */
+        c->fatal = 1;
+        c->fatal_err = *e;
+        struct pb_err ignored = {0};
+        if (cli_ingest_commit(c, &ignored) != PB_OK)
+            cli_ingest_settle(c, 0);
+    } else if (c->batch_n >= 256 || now_s() - c->batch_t0 >= 0.25) {
+        if (cli_ingest_commit(c, e) != PB_OK) {
+            c->fatal = 1;
+            c->fatal_err = *e;
+        }
+    }
+}
+
 int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
                    const struct pb_err *err)
 {
@@ -298,41 +389,7 @@ int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
         }
     }
     if (!set) {
-        if (c->tty && !c->quiet)
-            fputs("\r\033[K", stderr);
-        if (!c->merge && pb_db_merge_sniff(path)) {
-            /* another database: its sources, as if each were a file */
-            struct pb_err e = {0};
-            c->seen--;
-            if (cli_ingest_db(path, c->quiet, cli_ingest_on_file, c, &c->merge, &e) ==
-                    PB_EFORMAT && c->skip_unknown) {
-                c->unknown++;
-                say_skip(c, path, "SQLite file of another program");
-            } else if (e.code) {
-                pb_err_print(&e, stderr);
-                c->db_refused = 1;
-                c->rejected++;
-            }
-            return 0;
-        }
-        if (err->code == PB_ESKIP) {
-            /* holds nothing by design (an empty fio log): a note */
-            c->empty++;
-            say_skip(c, path, err->msg);
-            return 0;
-        }
-        if (err->code == PB_EFORMAT && c->skip_unknown) {
-            c->unknown++;
-            say_skip(c, path, err->msg);
-            return 0;
-        }
-        pb_err_print(err, stderr);
-        if (err->code == PB_EUSAGE) {
-            c->fatal = 1;
-            c->fatal_err = *err;
-        } else {
-            c->rejected++;
-        }
+        on_no_set(c, path, err);
         return 0;
     }
     struct pb_err refused = {0};
@@ -378,43 +435,6 @@ int cli_ingest_on_file(void *vctx, const char *path, struct pb_resultset *set,
     }
     rc = store_one(c, set, &n, &e);
 stored:
-    c->batch_n++;
-    if (c->tty && !c->quiet)
-        fputs("\r\033[K", stderr);
-    if (rc == PB_EDUP) {
-        c->dups++;
-        if (!c->quiet) {
-            fputs("skip ", stdout);
-            pb_fput_term(path, stdout);
-            fputs(": already in the database (same SHA-256)\n", stdout);
-        }
-    } else if (rc == PB_OK) {
-        count_generic(c, set);
-        PB_GROW(c->pend, c->cappend, c->npend + 1);
-        c->pend[c->npend].path = pb_xstrdup(path);
-        c->pend[c->npend].format = pb_xstrdup(set->format);
-        c->pend[c->npend].n = n;
-        c->npend++;
-    }
-    if (streamed && (rc == PB_EINPUT || rc == PB_EFORMAT)) {
-        /* a streamed source's input was bad: rolled back alone, the
-         * batch goes on (as for a file rejected before storing) */
-        pb_err_print(&e, stderr);
-        c->rejected++;
-    } else if (rc != PB_OK && rc != PB_EDUP) {
-        /* The failed source was rolled back alone; the sources before it
-         * in this transaction are committed if the database still can,
-         * and reported by what that commit says. */
-        c->fatal = 1;
-        c->fatal_err = e;
-        struct pb_err ignored = {0};
-        if (cli_ingest_commit(c, &ignored) != PB_OK)
-            cli_ingest_settle(c, 0);
-    } else if (c->batch_n >= 256 || now_s() - c->batch_t0 >= 0.25) {
-        if (cli_ingest_commit(c, &e) != PB_OK) {
-            c->fatal = 1;
-            c->fatal_err = e;
-        }
-    }
+    after_store(c, path, set, rc, n, streamed, &e);
     return 0;
 }

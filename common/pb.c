@@ -25,7 +25,7 @@ int pb_err_vset(struct pb_err *err, int code, const char *path, long line,
     snprintf(err->path, sizeof(err->path), "%s", path ? path : "");
     err->line = line;
     err->col = col;
-    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+    vsnprintf(err->msg, PB_ERR_SHORT, fmt, ap);
     /* One line, always: libraries put newlines in their messages. */
     char *w = err->msg;
     for (const char *r = err->msg; *r; r++) {
@@ -49,6 +49,19 @@ int pb_err_set(struct pb_err *err, int code, const char *path, long line,
     va_list ap;
     va_start(ap, fmt);
     pb_err_vset(err, code, path, line, col, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int pb_err_say(struct pb_err *err, int code, const char *fmt, ...)
+{
+    if (!err || err->code)
+        return code;
+    memset(err, 0, sizeof(*err));
+    err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
     va_end(ap);
     return code;
 }

@@ -6,6 +6,16 @@
  *   1. declare `struct pb_err err = {0};` and pass &err to fallible calls;
  *   2. on a non-zero return, print it with pb_err_print();
  *   3. map err.code to an exit status with pb_err_exit_code().
+ *
+ * Two kinds of message share struct pb_err (one error convention for
+ * every module, run/ included). pb_err_set() is for a parser's or a
+ * library's one-line message: it keeps at most PB_ERR_SHORT - 1 bytes
+ * and turns control characters into spaces. pb_err_say() is for the
+ * run's messages, which quote a tool's own words (the first line of its
+ * stderr, a path, a command): it keeps up to PB_ERR_MSG - 1 bytes as
+ * they are, and whoever prints them escapes them (pb_err_print and
+ * pb_fput_term do). msg is sized for the longer kind; the shorter
+ * limit keeps every parser message exactly as it was.
  */
 #ifndef PB_COMMON_H
 #define PB_COMMON_H
@@ -35,11 +45,14 @@ enum pb_code {
                    empty fio log), skipped with a note */
 };
 
+#define PB_ERR_SHORT 256  /* pb_err_set: a parser's one-line message */
+#define PB_ERR_MSG   1024 /* pb_err_say: a run message quoting a tool */
+
 struct pb_err {
     int code;
     char path[256]; /* input file, not the .c file */
     long line, col; /* 1-based; 0 = unknown */
-    char msg[256];
+    char msg[PB_ERR_MSG];
 };
 
 /* Fill err unless it already holds an error (the first one wins).
@@ -48,6 +61,13 @@ int pb_err_set(struct pb_err *err, int code, const char *path, long line,
                long col, const char *fmt, ...) PB_PRINTF(6, 7);
 int pb_err_vset(struct pb_err *err, int code, const char *path, long line,
                 long col, const char *fmt, va_list ap);
+
+/* Fill err (unless it already holds an error) with a message kept as it
+ * is, control characters included, up to PB_ERR_MSG - 1 bytes; no path
+ * or position. For messages that quote another program's words (run/).
+ * Returns code. */
+int pb_err_say(struct pb_err *err, int code, const char *fmt, ...)
+    PB_PRINTF(3, 4);
 
 /* Forget a previous error so err can be reused. */
 void pb_err_clear(struct pb_err *err);

@@ -185,16 +185,16 @@ static void derive_logicalused(struct run *r, struct pb_resultset *set)
 /* While fio writes: stop it when the pool is nearly full. */
 /* The watch of fio while it runs: the pool nearly full, or fio's I/O
  * stalled (run/stall.c; 2: the pool's I/O is suspended). */
-int pb_run_fio_watch(void *ctx, char *why, size_t n)
+int pb_run_fio_watch(void *ctx, struct pb_err *err)
 {
     struct run *r = ctx;
     int s = pb_run_stall_check(&r->stall, r->x.child, r->p, r->o->stall_timeout,
-                               why, n);
+                               err);
     if (s) {
         r->stalled = s;
         return 1;
     }
-    return pb_run_pool_nearly_full(r->mnt, r->p->pool, why, n);
+    return pb_run_pool_nearly_full(r->mnt, r->p->pool, err);
 }
 
 /* After a watched fio: a full vdev file system under a stalled fio, or a
@@ -234,8 +234,8 @@ static void fio_common(struct run *r, const struct pb_run_cell *c,
 
 /* Lay the data out before measuring, with the plan's buffer contents (so
  * the compressibility is the one asked for). */
-static int layout(struct run *r, const struct pb_run_cell *c, char *why,
-                  size_t n)
+static int layout(struct run *r, const struct pb_run_cell *c,
+                  struct pb_err *err)
 {
     struct pb_run_argv a = {0};
     struct pb_run_res res = {0};
@@ -275,11 +275,11 @@ static int layout(struct run *r, const struct pb_run_cell *c, char *why,
         rc = rc ? rc : -1;
     if (rc != 0 && !pb_run_stopped()) {
         char w[300];
-        snprintf(why, n, "fio could not lay out the data: %s",
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "fio could not lay out the data: %s",
+                   pb_run_res_why(&res, w, sizeof(w)));
     }
     pb_run_res_release(&res);
-    return rc ? -1 : 0;
+    return rc ? PB_ERUN : PB_OK;
 }
 
 /* Page cache and ARC: sync, drop_caches, export/import. */
@@ -304,10 +304,10 @@ void pb_run_drop_page_cache(struct run *r)
     }
 }
 
-static int drop_caches(struct run *r, char *why, size_t n)
+static int drop_caches(struct run *r, struct pb_err *err)
 {
     pb_run_drop_page_cache(r);
-    return pb_run_pool_cycle(&r->z, why, n);
+    return pb_run_pool_cycle(&r->z, err);
 }
 
 /* Progress on stderr: "cell i/N <label> <test> elapsed 0:42 eta 3:10". */
@@ -346,18 +346,17 @@ void pb_run_progress(struct run *r, const struct pb_run_cell *c,
  * once per run. */
 int pb_run_pool_up(struct run *r, const struct pb_run_cell *c)
 {
-    char why[512];
+    struct pb_err why = {0};
     size_t pc = c->combo[PB_RUN_POOL];
-    if (pb_run_pool_create(&r->z, pc, why, sizeof(why)) != 0) {
-        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why);
+    if (pb_run_pool_create(&r->z, pc, &why) != PB_OK) {
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", why.msg);
         return -1;
     }
     pb_run_tel_ashift(&r->x, r->p->pool, r->ashift, sizeof(r->ashift));
     if (r->p->zvol && r->zvol_ok == 0) {
-        r->zvol_ok =
-            pb_run_zvol_probe(&r->z, r->zvol_why, sizeof(r->zvol_why)) == 0
-                ? 1
-                : -1;
+        struct pb_err zw = {0};
+        r->zvol_ok = pb_run_zvol_probe(&r->z, &zw) == PB_OK ? 1 : -1;
+        pb_run_sfmt(r->zvol_why, sizeof(r->zvol_why), "%s", zw.msg);
     }
     return 0;
 }
@@ -380,7 +379,7 @@ struct pb_resultset *pb_run_capture_props(struct run *r, struct pb_run_exec *x,
                                           const char *host, const char *path,
                                           size_t cell,
                                           const struct pb_ingest_opts *io,
-                                          char *hung, size_t hn)
+                                          struct pb_err *hung)
 {
     char *ds = pb_run_ds_name(p);
     const char *zget[] = {"zfs", "get", "-Hp", "all", ds, NULL};
@@ -399,9 +398,10 @@ struct pb_resultset *pb_run_capture_props(struct run *r, struct pb_run_exec *x,
                   cell + 1, host ? ", host " : "", hname, io->label);
     for (int k = 0; k < 3; k++) {
         if (pb_run_cmd(x, cmds[k], PB_RUN_CAPTURE, &res) != 0) {
-            if (hung && res.timed_out && !*hung) /* a hung ZFS fails the cell */
-                snprintf(hung, hn, "'%s %s %s' %s", cmds[k][0], cmds[k][1],
-                         cmds[k][2], pb_run_res_why(&res, w, sizeof(w)));
+            if (hung && res.timed_out) /* a hung ZFS fails the cell */
+                pb_err_say(hung, PB_ERUN, "'%s %s %s' %s", cmds[k][0],
+                           cmds[k][1], cmds[k][2],
+                           pb_run_res_why(&res, w, sizeof(w)));
             if (!r->x.dry_run)
                 pb_run_warn(r, "%s%s%s'%s %s' failed: %s", hw, hname, hs,
                             cmds[k][0], cmds[k][1],
@@ -476,6 +476,12 @@ struct cellrun {
     int reads;
 };
 
+/* The cell's failure: the message of e (none kept when e holds none). */
+static void cr_why(struct cellrun *cr, const struct pb_err *e)
+{
+    snprintf(cr->why, sizeof(cr->why), "%s", e->msg);
+}
+
 /* What a part of the cell says to the next: go on, stop repeating, the
  * cell failed (why says why), the run was stopped by a signal. */
 enum { CR_NEXT, CR_BREAK, CR_SKIP, CR_STOPPED };
@@ -502,7 +508,8 @@ static int cr_take(struct run *r, struct cellrun *cr, const char *path,
     size_t len;
     struct pb_err e = {0};
     if (pb_read_file(path, &buf, &len, &e) != PB_OK) {
-        snprintf(cr->why, sizeof(cr->why), "fio output unreadable: %s", e.msg);
+        pb_run_sfmt(cr->why, sizeof(cr->why), "fio output unreadable: %s",
+                    e.msg);
         return CR_SKIP;
     }
     if (pb_ingest_buffer(path, buf, len,
@@ -521,17 +528,16 @@ static int cr_take(struct run *r, struct cellrun *cr, const char *path,
     struct pb_resultset *set = cr->sets[cr->got];
     pb_run_patch_tests(r, cr->c->combo[PB_RUN_FIO], set);
     if (r->p->logs) {
-        char lw[400] = "";
+        struct pb_err lw = {0};
         pb_run_logs_ingest(logp,
                            &(struct pb_ingest_opts){.label = cr->label,
                                                     .set = cr->kv,
                                                     .nset = cr->nkv,
                                                     .set_origin = r->p->path},
-                           set, &cr->logsets, &cr->nlogs, &cr->caplogs, lw,
-                           sizeof(lw));
-        if (*lw)
+                           set, &cr->logsets, &cr->nlogs, &cr->caplogs, &lw);
+        if (lw.code)
             pb_run_warn(r, "cell %zu/%zu: fio log not ingested: %s",
-                        cr->c->index + 1, r->p->ncells, lw);
+                        cr->c->index + 1, r->p->ncells, lw.msg);
     }
     pb_run_tel_store(&cr->tel, &r->tr, cr->reads, set);
     pb_run_cache_check(r->p, cr->c->combo[PB_RUN_FIO], &r->tr, set);
@@ -549,12 +555,16 @@ static int cr_repeat(struct run *r, struct cellrun *cr, long rep)
     if (pb_run_stopped())
         return CR_STOPPED;
     pb_run_progress(r, c, cr->label, cr->test, rep);
-    if (layout(r, c, cr->why, sizeof(cr->why)) != 0)
+    struct pb_err e = {0};
+    if (layout(r, c, &e) != PB_OK) {
+        cr_why(cr, &e);
         return CR_SKIP;
+    }
     if (pb_run_stopped())
         return CR_STOPPED;
-    if (drop_caches(r, cr->why, sizeof(cr->why)) != 0) {
+    if (drop_caches(r, &e) != PB_OK) {
         /* the pool is in an unknown state: drop it, skip its cells */
+        cr_why(cr, &e);
         pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", cr->why);
         return CR_SKIP;
     }
@@ -609,21 +619,23 @@ static int cr_props(struct run *r, struct cellrun *cr)
 {
     const struct pb_run_cell *c = cr->c;
     cr->io.format = "zfs-props";
-    if (pb_run_settle(&r->z, cr->why, sizeof(cr->why)) != 0) {
-        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", cr->why);
+    struct pb_err e = {0};
+    if (pb_run_settle(&r->z, &e) != PB_OK) {
+        pb_run_sfmt(r->pool_fail, sizeof(r->pool_fail), "%s", e.msg);
         pb_run_warn(r, "cell %zu/%zu: no zfs get: %s", c->index + 1,
-                    r->p->ncells, cr->why);
-        if (r->z.gone)
-            return CR_SKIP;
-        cr->why[0] = '\0'; /* said; the cell's fio results stand */
-        return CR_NEXT;
+                    r->p->ncells, e.msg);
+        if (!r->z.gone)
+            return CR_NEXT; /* said; the cell's fio results stand */
+        cr_why(cr, &e);
+        return CR_SKIP;
     }
     char zp[PATH_MAX];
     pb_run_cell_path(r, c->index, 0, "zfs.txt", zp, sizeof(zp));
-    cr->props = pb_run_capture_props(r, &r->x, r->p, NULL, zp, c->index,
-                                     &cr->io, cr->why, sizeof(cr->why));
+    cr->props =
+        pb_run_capture_props(r, &r->x, r->p, NULL, zp, c->index, &cr->io, &e);
     if (cr->props)
         derive_logicalused(r, cr->props);
+    cr_why(cr, &e);
     return *cr->why ? CR_SKIP : CR_NEXT;
 }
 
@@ -738,8 +750,11 @@ void pb_run_cell_run(struct run *r, const struct pb_run_cell *c,
     pb_run_note(&r->x, "cell %zu/%zu: %s | %s", c->index + 1, r->p->ncells,
                 label, test);
     int step = CR_NEXT;
-    if (pb_run_ds_create(&r->z, c, cr->why, sizeof(cr->why)) != 0)
+    struct pb_err e = {0};
+    if (pb_run_ds_create(&r->z, c, &e) != PB_OK) {
+        cr_why(cr, &e);
         step = CR_SKIP;
+    }
     for (long rep = 1; step == CR_NEXT && rep <= r->p->repeats; rep++)
         step = cr_repeat(r, cr, rep);
     if (step == CR_NEXT || step == CR_BREAK)

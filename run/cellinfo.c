@@ -92,7 +92,7 @@ void pb_run_props_retest(struct pb_resultset *props, const char *test)
 
 /* ==== space once the data is on the pool ==== */
 
-int pb_run_settle(struct pb_run_zfs *z, char *why, size_t n)
+int pb_run_settle(struct pb_run_zfs *z, struct pb_err *err)
 {
     struct pb_run_res res = {0};
     const char *sync_argv[] = {"sync", NULL};
@@ -104,14 +104,14 @@ int pb_run_settle(struct pb_run_zfs *z, char *why, size_t n)
         int rc = pb_run_cmd(z->x, zs, 0, &res);
         pb_run_res_release(&res);
         if (rc == 0)
-            return 0;
+            return PB_OK;
     }
     /* zfs-fuse has no `zpool sync`, and neither `sync` nor waiting out
      * zfs_txg_timeout (measured: 6 s) gets a randwrite's data counted;
      * an export writes everything */
     pb_run_note(z->x, "settle: export/import so that zfs get sees the data "
                 "on disk");
-    return pb_run_pool_cycle(z, why, n);
+    return pb_run_pool_cycle(z, err);
 }
 
 void pb_run_layout_space(struct pb_run_exec *x, const char *ds,

@@ -286,9 +286,11 @@ static void wait_child(struct pb_run_exec *x, pid_t pid, unsigned flags,
             now - watched >= 1) {
             watched = now;
             x->child = pid;
-            int stop = x->watch(x->watch_ctx, res->stopped,
-                                sizeof(res->stopped));
+            struct pb_err we = {0};
+            int stop = x->watch(x->watch_ctx, &we);
             x->child = 0;
+            snprintf(res->stopped, sizeof(res->stopped), "%.*s",
+                     (int)sizeof(res->stopped) - 1, we.msg);
             if (stop) {
                 kill(pid, SIGINT);
                 sent_at = now;

@@ -250,8 +250,8 @@ static struct pb_resultset *host_props(struct run *r, struct pb_run_hostrun *h,
     char path[PATH_MAX], sfx[32];
     snprintf(sfx, sizeof(sfx), "h%zu.zfs.txt", hi + 1);
     pb_run_cell_path(r, c->index, 0, sfx, path, sizeof(path));
-    struct pb_resultset *set = pb_run_capture_props(
-        r, &h->x, h->p, h->x.host, path, c->index, io, NULL, 0);
+    struct pb_resultset *set = pb_run_capture_props(r, &h->x, h->p, h->x.host,
+                                                    path, c->index, io, NULL);
     if (set) {
         const char *host = pb_rs_str(set, h->x.host);
         for (size_t i = 0; i < set->nresults; i++)
@@ -320,15 +320,15 @@ static const char *host_line(const struct pb_run_host *h,
 /* The watch of the fio client: fio waits for every server, also one that
  * accepted the connection and then does not answer; stopped once the
  * cell's runtime (with ramp_time) is past by 120 s. */
-static int fio_deadline(void *ctx, char *why, size_t n)
+static int fio_deadline(void *ctx, struct pb_err *err)
 {
     struct run *r = ctx;
     if (r->fio_deadline <= 0 || pb_run_now() < r->fio_deadline)
         return 0;
-    snprintf(why, n,
-             "fio did not finish %.0f s after it started (runtime "
-             "and ramp_time + 120 s): a server does not answer",
-             r->fio_limit);
+    pb_err_say(err, PB_ERUN,
+               "fio did not finish %.0f s after it started (runtime "
+               "and ramp_time + 120 s): a server does not answer",
+               r->fio_limit);
     return 1;
 }
 
@@ -382,21 +382,20 @@ static void hc_pools(struct run *r, struct hostcell *hc)
     for (size_t i = 0; i < hc->nh; i++) {
         struct pb_run_hostrun *h = &r->hosts[i];
         h->why[0] = '\0';
-        char w[512];
+        struct pb_err w = {0};
         if (h->pool_failed) {
             host_fail(r, h, h->pool_why);
             continue;
         }
         if (!h->z.created &&
-            pb_run_pool_create(&h->z, hc->c->combo[PB_RUN_POOL], w,
-                               sizeof(w)) != 0) {
+            pb_run_pool_create(&h->z, hc->c->combo[PB_RUN_POOL], &w) != PB_OK) {
             h->pool_failed = 1;
-            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
-            host_fail(r, h, w);
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w.msg);
+            host_fail(r, h, h->pool_why);
             continue;
         }
-        if (pb_run_ds_create(&h->z, hc->c, w, sizeof(w)) != 0)
-            host_fail(r, h, w);
+        if (pb_run_ds_create(&h->z, hc->c, &w) != PB_OK)
+            host_fail(r, h, w.msg);
     }
 }
 
@@ -430,10 +429,11 @@ static void hc_drop_caches(struct run *r, struct hostcell *hc)
             }
             pb_run_res_release(&res);
         }
-        if (pb_run_pool_cycle(&h->z, w, sizeof(w)) != 0) {
+        struct pb_err e = {0};
+        if (pb_run_pool_cycle(&h->z, &e) != PB_OK) {
             h->pool_failed = 1;
-            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
-            host_fail(r, h, w);
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", e.msg);
+            host_fail(r, h, h->pool_why);
         }
     }
 }
@@ -543,7 +543,7 @@ static int hc_repeat(struct run *r, struct hostcell *hc, long rep)
     pb_buf_reset(&hc->fiocmd);
     pb_run_quote(&hc->fiocmd, (const char *const *)a.v);
     struct pb_run_res res = {0};
-    int (*watch)(void *, char *, size_t) = r->x.watch;
+    int (*watch)(void *, struct pb_err *) = r->x.watch;
     r->fio_limit = fio_limit(r, hc->c);
     r->fio_deadline = r->fio_limit > 0 ? pb_run_now() + r->fio_limit : 0;
     r->x.watch = fio_deadline;
@@ -581,13 +581,13 @@ static void hc_props(struct run *r, struct hostcell *hc)
     io.format = "zfs-props";
     for (size_t i = 0; i < hc->nh && hc->got > 0; i++) {
         struct pb_run_hostrun *h = &r->hosts[i];
-        char w[512];
+        struct pb_err w = {0};
         if (h->why[0])
             continue;
-        if (pb_run_settle(&h->z, w, sizeof(w)) != 0) {
-            pb_run_warn(r, "host %s: no zfs get: %s", h->x.host, w);
+        if (pb_run_settle(&h->z, &w) != PB_OK) {
+            pb_run_warn(r, "host %s: no zfs get: %s", h->x.host, w.msg);
             h->pool_failed = 1;
-            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w);
+            pb_run_sfmt(h->pool_why, sizeof(h->pool_why), "%s", w.msg);
             continue;
         }
         hc->props[i] = host_props(r, h, hc->c, &io, i);

@@ -60,11 +60,10 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t pb_run_logs_ingest(const char *prefix,
-                          const struct pb_ingest_opts *io,
+size_t pb_run_logs_ingest(const char *prefix, const struct pb_ingest_opts *io,
                           const struct pb_resultset *json,
-                          struct pb_resultset ***sets, size_t *n,
-                          size_t *cap, char *why, size_t whyn)
+                          struct pb_resultset ***sets, size_t *n, size_t *cap,
+                          struct pb_err *warn)
 {
     char *dir = pb_xstrdup(prefix);
     char *slash = strrchr(dir, '/');
@@ -100,7 +99,8 @@ size_t pb_run_logs_ingest(const char *prefix,
         if (stat(path, &st) != 0 || st.st_size == 0) {
             /* fio writes an empty slat log for sync engines */
         } else if (pb_ingest_file(path, io, &set, &e2) != PB_OK) {
-            snprintf(why, whyn, "%s:%ld: %s", path, e2.line, e2.msg);
+            pb_err_clear(warn); /* the last one is said */
+            pb_err_say(warn, PB_EINPUT, "%s:%ld: %s", path, e2.line, e2.msg);
         } else {
             /* the run's name of the test (patch_tests), not fio's */
             if (json && json->ntests == 1 && set->ntests == 1) {

@@ -12,18 +12,18 @@
 #include <string.h>
 
 int pb_run_loop_attach(struct pb_run_exec *x, FILE *manifest,
-                       const char *run_id, struct pb_run_vdev *v, char *why,
-                       size_t n)
+                       const char *run_id, struct pb_run_vdev *v,
+                       struct pb_err *err)
 {
     const char *argv[] = {"losetup", "--find", "--show", v->path, NULL};
     struct pb_run_res res = {0};
     int rc = pb_run_cmd(x, argv, PB_RUN_CAPTURE, &res);
     if (rc != 0) {
         char w[200];
-        snprintf(why, n, "cannot attach a loop device to '%s': %s", v->path,
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "cannot attach a loop device to '%s': %s",
+                   v->path, pb_run_res_why(&res, w, sizeof(w)));
         pb_run_res_release(&res);
-        return -1;
+        return PB_ERUN;
     }
     char dev[PATH_MAX];
     snprintf(dev, sizeof(dev), "%s", pb_buf_str(&res.out));
@@ -32,8 +32,8 @@ int pb_run_loop_attach(struct pb_run_exec *x, FILE *manifest,
     if (x->dry_run)
         snprintf(dev, sizeof(dev), "/dev/loopN");
     if (strncmp(dev, "/dev/", 5)) {
-        snprintf(why, n, "losetup gave no device for '%s'", v->path);
-        return -1;
+        pb_err_say(err, PB_ERUN, "losetup gave no device for '%s'", v->path);
+        return PB_ERUN;
     }
     free(v->dev);
     v->dev = pb_xstrdup(dev);

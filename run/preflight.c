@@ -530,8 +530,8 @@ static int check_space(struct checker *k)
 
 /* ==== during the run ==== */
 
-int pb_run_pool_nearly_full(const char *mnt, const char *pool, char *why,
-                            size_t n)
+int pb_run_pool_nearly_full(const char *mnt, const char *pool,
+                            struct pb_err *err)
 {
     struct statvfs st;
     if (statvfs(mnt, &st) != 0 || st.f_blocks == 0)
@@ -542,11 +542,12 @@ int pb_run_pool_nearly_full(const char *mnt, const char *pool, char *why,
     if (avail >= total / 20 && avail >= 8 * MIB)
         return 0;
     char a[32], t[32];
-    snprintf(why, n, "pool '%s' is nearly full (%s of %s free): fio was "
-             "stopped before ZFS runs out of space; make the vdevs larger "
-             "or the fio size smaller", pool,
-             pb_run_approx_size(avail, a, sizeof(a)),
-             pb_run_approx_size(total, t, sizeof(t)));
+    pb_err_say(err, PB_ERUN,
+               "pool '%s' is nearly full (%s of %s free): fio was "
+               "stopped before ZFS runs out of space; make the vdevs larger "
+               "or the fio size smaller",
+               pool, pb_run_approx_size(avail, a, sizeof(a)),
+               pb_run_approx_size(total, t, sizeof(t)));
     return 1;
 }
 

@@ -127,11 +127,11 @@ void pb_run_pre_release(struct pb_run_pre *pre);
 /* ==== during the run (preflight.c) ==== */
 
 /* Is the pool mounted at mnt nearly full (less than 1/20 of its space, or
- * 8 MiB, free)? 1 with why ("pool 'P' is nearly full (4.2M of 85M free):
+ * 8 MiB, free)? 1 with err ("pool 'P' is nearly full (4.2M of 85M free):
  * ..."), else 0. The watch of fio: stopping it there keeps ZFS from
  * running out of space (zfs-fuse stops answering, OpenZFS suspends). */
-int pb_run_pool_nearly_full(const char *mnt, const char *pool, char *why,
-                            size_t n);
+int pb_run_pool_nearly_full(const char *mnt, const char *pool,
+                            struct pb_err *err);
 
 /* Facts on how the plan meets this ZFS, added to set: run_time_scale
  * (a scaled plan), zfs_sync (fio sync= where the ZFS has no `sync`). */

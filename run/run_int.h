@@ -282,8 +282,9 @@ struct pb_run_exec {
      * ...); 0 = PB_RUN_QUERY_TIMEOUT / PB_RUN_ADMIN_TIMEOUT. */
     double query_timeout, admin_timeout;
     /* PB_RUN_WATCH commands: called about once a second while they run;
-     * non-zero (with why filled) stops the command like an interrupt. */
-    int (*watch)(void *ctx, char *why, size_t n);
+     * non-zero (with err filled) stops the command like an interrupt;
+     * err's message becomes the result's `stopped`. */
+    int (*watch)(void *ctx, struct pb_err *err);
     void *watch_ctx;
     pid_t child; /* the command being watched, while the watch runs */
     const char *host;   /* [hosts]: the server whose pool work this is
@@ -422,9 +423,10 @@ int pb_run_vdev_place(const char *written, const char *canon,
 int pb_run_check_space(const struct pb_run_plan *p, struct pb_err *err) PB_WUR;
 /* Create a vdev file of v->size bytes: a new file only (O_CREAT|O_EXCL|
  * O_NOFOLLOW, never an existing one truncated), its identity kept in v.
- * Listed as the equivalent 'truncate -s SIZE PATH'. -1 with why filled. */
+ * Listed as the equivalent 'truncate -s SIZE PATH'. PB_OK, or PB_ERUN
+ * with err filled. */
 int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
-                            const char *size_txt, char *why, size_t n);
+                            const char *size_txt, struct pb_err *err);
 /* 1 when v->path is still the regular file this run created (same device
  * and inode): only then may it be truncated or removed. */
 int pb_run_vdev_file_ours(const struct pb_run_vdev *v);
@@ -441,28 +443,28 @@ int pb_run_out_fresh(const char *path);
 /* Is the block device real (resolved path) in use through something the
  * mount and swap tables do not name: a holder (dm, LVM, md) of it or of a
  * partition, a mount of any of them (by device number), or a signature
- * blkid -p finds? 1 with why ("it is held by /dev/dm-0 ..."), else 0. */
-int pb_run_device_users(const char *real, char *why, size_t n);
+ * blkid -p finds? 1 with err ("it is held by /dev/dm-0 ..."), else 0. */
+int pb_run_device_users(const char *real, struct pb_err *err);
 /* The sysfs part of that for the block device maj:min, read under sys
  * (normally "/sys"; tests pass a recorded tree): a holder of it or of a
  * partition (sys/dev/block/MAJ:MIN, then its holders/ and its
  * partitions'), or a mount of any of them in the mountinfo file. 1 with
- * why, else 0 (also when sys knows no such device). */
+ * err, else 0 (also when sys knows no such device). */
 int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
-                       const char *mountinfo, char *why, size_t n);
+                       const char *mountinfo, struct pb_err *err);
 /* Is fio still doing I/O (run/stall.c)? Called by the run's watch about
  * once a second with the watched command's pid: 2 when a vdev file's file
  * system is full and fio has done no I/O for 10 s (the pool suspends), 1
  * when fio has done no I/O for limit seconds (limit 0: never), else 0;
- * why filled when non-zero. */
+ * err filled when non-zero. */
 struct pb_run_stall {
     pid_t pid;
     unsigned long long io;
     double since;
 };
 int pb_run_stall_check(struct pb_run_stall *s, pid_t pid,
-                       const struct pb_run_plan *p, double limit, char *why,
-                       size_t n);
+                       const struct pb_run_plan *p, double limit,
+                       struct pb_err *err);
 
 /* What to do about a suspended pool, for the ZFS in use (zfs-fuse can
  * neither clear nor destroy one); mnt is the pool's DIR/mnt. */
@@ -470,18 +472,20 @@ void pb_run_suspended_advice(enum pb_run_impl impl, const char *pool,
                              const char *run_id, const char *mnt, char *buf,
                              size_t n);
 
-/* Sparse files, then `zpool create` for the pool combination. Returns 0,
- * or -1 with the reason in why (the files are removed again). */
-int pb_run_pool_create(struct pb_run_zfs *z, size_t pool_combo, char *why,
-                       size_t n);
+/* Sparse files, then `zpool create` for the pool combination. Returns
+ * PB_OK, or an error with the reason in err (the files are removed
+ * again). */
+int pb_run_pool_create(struct pb_run_zfs *z, size_t pool_combo,
+                       struct pb_err *err);
 /* Read poolbench:owner back: PB_OK when it is this run's, else PB_ERUN
  * with err. */
 int pb_run_owner_check(struct pb_run_zfs *z, struct pb_err *err);
-/* Export and import the pool (drops the ARC). 0 or -1 with why. */
-int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n);
-/* Create the cell's dataset or zvol with its properties. */
+/* Export and import the pool (drops the ARC). PB_OK or an error in err. */
+int pb_run_pool_cycle(struct pb_run_zfs *z, struct pb_err *err);
+/* Create the cell's dataset or zvol with its properties. PB_OK or an
+ * error in err. */
 int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
-                     char *why, size_t n);
+                     struct pb_err *err);
 int pb_run_ds_destroy(struct pb_run_zfs *z);
 /* Destroy the pool (when created by this run) and remove the sparse
  * files. PB_OK, or PB_ERUN when something could not be removed (err says
@@ -491,8 +495,9 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err);
  * already set, or in a dry run). 1 yes; 0 no, with z->gone and
  * z->gone_why set. Failed zfs/zpool commands ask this by themselves. */
 int pb_run_zfs_answers(struct pb_run_zfs *z);
-/* Can zvols be used? Creates and destroys a tiny one. 0 yes, -1 with why. */
-int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n);
+/* Can zvols be used? Creates and destroys a tiny one. PB_OK yes, else
+ * an error saying why in err. */
+int pb_run_zvol_probe(struct pb_run_zfs *z, struct pb_err *err);
 /* Host facts (CPU, memory, kernel, ZFS implementation and version) added
  * to set; with PB_RUN_IMPL_AUTO (the pools are made on other machines)
  * no ZFS facts. */
@@ -502,10 +507,10 @@ void pb_run_host_facts(struct pb_run_exec *x, enum pb_run_impl impl,
 /* ==== loop devices (loop.c) ==== */
 
 /* `losetup --find --show` over v's file: v->dev set and a "loop RUNID DEV
- * PATH" record appended. 0, or -1 with why. */
+ * PATH" record appended. PB_OK, or PB_ERUN with err. */
 int pb_run_loop_attach(struct pb_run_exec *x, FILE *manifest,
-                       const char *run_id, struct pb_run_vdev *v, char *why,
-                       size_t n);
+                       const char *run_id, struct pb_run_vdev *v,
+                       struct pb_err *err);
 /* `losetup -d` v->dev (when attached), "detached RUNID DEV" recorded,
  * v->dev freed. 0, or -1 when losetup failed. */
 int pb_run_loop_detach(struct pb_run_exec *x, FILE *manifest,
@@ -619,12 +624,12 @@ void pb_run_log_args(const struct pb_run_plan *p, const char *prefix,
 /* Ingest the non-empty logs fio wrote under prefix with the options of
  * the cell's fio JSON; each gets the test of json (as the run patched
  * it). Appends the sets to *sets (caller frees each and the array);
- * returns how many; a log that cannot be read is a warning in why. */
-size_t pb_run_logs_ingest(const char *prefix,
-                          const struct pb_ingest_opts *io,
+ * returns how many; a log that cannot be read is a warning in warn (the
+ * last such, when several). */
+size_t pb_run_logs_ingest(const char *prefix, const struct pb_ingest_opts *io,
                           const struct pb_resultset *json,
-                          struct pb_resultset ***sets, size_t *n,
-                          size_t *cap, char *why, size_t whyn);
+                          struct pb_resultset ***sets, size_t *n, size_t *cap,
+                          struct pb_err *warn);
 
 void pb_run_cell_facts(const struct pb_run_plan *p, const struct pb_run_cell *c,
                        const char *fio_command, const char *raw_files,
@@ -636,8 +641,9 @@ void pb_run_keep_plan(const struct pb_run_plan *p, const char *dir,
 /* Append " after TEST" to the names of the tests of a props set. */
 void pb_run_props_retest(struct pb_resultset *props, const char *test);
 /* `sync`, then `zpool sync POOL` (OpenZFS) or export/import (zfs-fuse, or
- * when zpool sync fails). 0, or -1 with why (as pb_run_pool_cycle). */
-int pb_run_settle(struct pb_run_zfs *z, char *why, size_t n);
+ * when zpool sync fails). PB_OK, or an error in err (as
+ * pb_run_pool_cycle). */
+int pb_run_settle(struct pb_run_zfs *z, struct pb_err *err);
 
 struct pb_run_dsspace {
     int valid;

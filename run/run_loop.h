@@ -140,15 +140,15 @@ void pb_run_patch_tests(struct run *r, size_t fio_combo,
 /* `zfs get -Hp all`, `zpool get all`, `zpool status` of plan p's dataset
  * and pool through x, written to path and ingested (zfs-props) with io.
  * host: NULL, or the server named in the file's first line and in the
- * warnings ([hosts]). hung (may be NULL, hn bytes): when empty, gets the
- * command that timed out. The set (caller frees), or NULL (dry run, or
+ * warnings ([hosts]). hung (may be NULL): the first command that timed
+ * out, when one did. The set (caller frees), or NULL (dry run, or
  * not ingested: a warning said why). */
 struct pb_resultset *pb_run_capture_props(struct run *r, struct pb_run_exec *x,
                                           const struct pb_run_plan *p,
                                           const char *host, const char *path,
                                           size_t cell,
                                           const struct pb_ingest_opts *io,
-                                          char *hung, size_t hn);
+                                          struct pb_err *hung);
 /* Give `to` the dimensions zfs reported in `from`. */
 void pb_run_share_dims(const struct pb_resultset *from,
                        struct pb_resultset *to);
@@ -156,7 +156,7 @@ void pb_run_share_dims(const struct pb_resultset *from,
 void pb_run_drop_page_cache(struct run *r);
 
 /* The watch of fio (pb_run_exec.watch). */
-int pb_run_fio_watch(void *ctx, char *why, size_t n);
+int pb_run_fio_watch(void *ctx, struct pb_err *err);
 /* Create the pool of cell c's pool combination: 0, or -1 (r->pool_fail). */
 int pb_run_pool_up(struct run *r, const struct pb_run_cell *c);
 /* Destroy the dataset and pool (r->fatal when it cannot). */

@@ -259,8 +259,8 @@ static int vdev_logged(struct pb_run_exec *x, const struct pb_buf *line,
 /* The folder of path, opened, and checked where it really is (its
  * realpath names the folder this descriptor holds): the file is made
  * through it, so a folder swapped for a link to /etc/cron.d since the plan
- * was checked is caught. The descriptor, or -1 with why. */
-static int vdev_folder(const char *path, char *why, size_t n)
+ * was checked is caught. The descriptor, or -1 with err. */
+static int vdev_folder(const char *path, struct pb_err *err)
 {
     char dir[PATH_MAX], real[PATH_MAX], sys[64];
     parent_of(path, dir, sizeof(dir));
@@ -268,33 +268,37 @@ static int vdev_folder(const char *path, char *why, size_t n)
     struct stat a, b;
     if (dfd < 0 || fstat(dfd, &a) != 0 || !realpath(dir, real) ||
         stat(real, &b) != 0) {
-        snprintf(why, n, "its folder: %s", strerror(errno));
+        pb_err_say(err, PB_ERUN, "its folder: %s", strerror(errno));
         if (dfd >= 0)
             close(dfd);
         return -1;
     }
     if (a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
-        snprintf(why, n, "its folder '%s' changed while it was checked; "
-                 "left as it is", dir);
+        pb_err_say(err, PB_ERUN,
+                   "its folder '%s' changed while it was checked; "
+                   "left as it is",
+                   dir);
         close(dfd);
         return -1;
     }
     char file[PATH_MAX + 2];
     snprintf(file, sizeof(file), "%s/x", strcmp(real, "/") ? real : "");
     if (pb_run_system_folder(file, sys, sizeof(sys))) {
-        snprintf(why, n, "its folder is really '%s', in a system folder "
-                 "(%s); nothing made there", real, sys);
+        pb_err_say(err, PB_ERUN,
+                   "its folder is really '%s', in a system folder "
+                   "(%s); nothing made there",
+                   real, sys);
         close(dfd);
         return -1;
     }
     return dfd;
 }
 
-static int vdev_create(struct pb_run_vdev *v, char *why, size_t n)
+static int vdev_create(struct pb_run_vdev *v, struct pb_err *err)
 {
-    int dfd = vdev_folder(v->path, why, n);
+    int dfd = vdev_folder(v->path, err);
     if (dfd < 0)
-        return -1;
+        return PB_ERUN;
     const char *base = strrchr(v->path, '/');
     base = base ? base + 1 : v->path;
     /* never an existing file (another run's live vdev) nor a link */
@@ -302,11 +306,11 @@ static int vdev_create(struct pb_run_vdev *v, char *why, size_t n)
                                    O_CLOEXEC, 0600);
     close(dfd);
     if (fd < 0) {
-        snprintf(why, n, "%s", errno == EEXIST
-                                   ? "it exists now (another run's vdev?); "
+        pb_err_say(err, PB_ERUN, "%s",
+                   errno == EEXIST ? "it exists now (another run's vdev?); "
                                      "left as it is"
                                    : strerror(errno));
-        return -1;
+        return PB_ERUN;
     }
     struct stat st;
     v->made = 1;
@@ -315,19 +319,19 @@ static int vdev_create(struct pb_run_vdev *v, char *why, size_t n)
         v->ident_ino = (unsigned long long)st.st_ino;
     }
     if (ftruncate(fd, (off_t)v->size) != 0) {
-        snprintf(why, n, "%s", strerror(errno));
+        pb_err_say(err, PB_ERUN, "%s", strerror(errno));
         close(fd);
-        return -1;
+        return PB_ERUN;
     }
     if (close(fd) != 0) {
-        snprintf(why, n, "%s", strerror(errno));
-        return -1;
+        pb_err_say(err, PB_ERUN, "%s", strerror(errno));
+        return PB_ERUN;
     }
     return 0;
 }
 
 int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
-                            const char *size_txt, char *why, size_t n)
+                            const char *size_txt, struct pb_err *err)
 {
     const char *argv[] = {"truncate", "-s", size_txt, v->path, NULL};
     struct pb_buf line = PB_BUF_INIT;
@@ -346,15 +350,15 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
             pb_run_cmd(x, nolink, 0, &res) != 0) {
             /* test says 1; a shell or ssh that fails says something else */
             if (res.status == 1)
-                snprintf(why, n, "it exists on host %s", h);
+                pb_err_say(err, PB_ERUN, "it exists on host %s", h);
             else
-                snprintf(why, n, "the shell of host %s failed: %s", h,
-                         pb_run_res_why(&res, w, sizeof(w)));
-            rc = -1;
+                pb_err_say(err, PB_ERUN, "the shell of host %s failed: %s", h,
+                           pb_run_res_why(&res, w, sizeof(w)));
+            rc = PB_ERUN;
         } else if (pb_run_cmd(x, argv, 0, &res) != 0) {
-            snprintf(why, n, "on host %s: %s", h,
-                     pb_run_res_why(&res, w, sizeof(w)));
-            rc = -1;
+            pb_err_say(err, PB_ERUN, "on host %s: %s", h,
+                       pb_run_res_why(&res, w, sizeof(w)));
+            rc = PB_ERUN;
         } else {
             v->made = 1;
         }
@@ -367,7 +371,7 @@ int pb_run_vdev_file_create(struct pb_run_exec *x, struct pb_run_vdev *v,
         pb_buf_release(&line);
         return 0;
     }
-    int rc = vdev_logged(x, &line, vdev_create(v, why, n), why);
+    int rc = vdev_logged(x, &line, vdev_create(v, err), err->msg);
     pb_buf_release(&line);
     return rc;
 }
@@ -564,7 +568,7 @@ static int mounted_devno(const char *mountinfo, const char *devno,
 }
 
 int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
-                       const char *mountinfo, char *why, size_t n)
+                       const char *mountinfo, struct pb_err *err)
 {
     /* by device number, not by name: /dev/cciss/c0d0 is cciss!c0d0 in
      * sysfs, and a /dev name is whatever udev made it */
@@ -582,17 +586,18 @@ int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
             if (*q == '!')
                 *q = '/'; /* sysfs's cciss!c0d0p1 is cciss/c0d0p1 */
         if (first_holder(dirs[i], h, sizeof(h))) {
-            snprintf(why, n, "%s%s is held by %s (device mapper, LVM, md "
-                     "or another device built on it)",
-                     i ? "its partition " : "", i ? part : "it", h);
+            pb_err_say(err, PB_EUSAGE,
+                       "%s%s is held by %s (device mapper, LVM, md "
+                       "or another device built on it)",
+                       i ? "its partition " : "", i ? part : "it", h);
             held = 1;
             break;
         }
         snprintf(file, sizeof(file), "%s/dev", dirs[i]);
         sys_line(file, devno, sizeof(devno));
         if (*devno && mounted_devno(mountinfo, devno, mp, sizeof(mp))) {
-            snprintf(why, n, "%s%s is mounted on '%s'",
-                     i ? "its partition " : "", i ? part : "it", mp);
+            pb_err_say(err, PB_EUSAGE, "%s%s is mounted on '%s'",
+                       i ? "its partition " : "", i ? part : "it", mp);
             held = 1;
             break;
         }
@@ -601,12 +606,12 @@ int pb_run_device_held(const char *sys, unsigned maj, unsigned min,
     return held;
 }
 
-int pb_run_device_users(const char *real, char *why, size_t n)
+int pb_run_device_users(const char *real, struct pb_err *err)
 {
     struct stat st;
     if (stat(real, &st) == 0 && S_ISBLK(st.st_mode) &&
         pb_run_device_held("/sys", major(st.st_rdev), minor(st.st_rdev),
-                           "/proc/self/mountinfo", why, n))
+                           "/proc/self/mountinfo", err))
         return 1;
     /* signatures: a file system, a partition table, RAID or LVM member */
     struct pb_run_exec x = {0};
@@ -621,10 +626,11 @@ int pb_run_device_users(const char *real, char *why, size_t n)
             t = s - 1;
         if (t || pt) {
             const char *v = t ? t + 6 : pt + 7;
-            snprintf(why, n, "it has a%s %.*s signature (blkid -p); if it "
-                     "is free, wipe it first: wipefs -a %s",
-                     t ? "" : " partition table", (int)strcspn(v, "\n"), v,
-                     real);
+            pb_err_say(err, PB_EUSAGE,
+                       "it has a%s %.*s signature (blkid -p); if it "
+                       "is free, wipe it first: wipefs -a %s",
+                       t ? "" : " partition table", (int)strcspn(v, "\n"), v,
+                       real);
             pb_run_res_release(&res);
             return 1;
         }

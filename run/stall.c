@@ -138,8 +138,8 @@ static const char *full_vdev_fs(const struct pb_run_plan *p, double *avail)
 }
 
 int pb_run_stall_check(struct pb_run_stall *s, pid_t pid,
-                       const struct pb_run_plan *p, double limit, char *why,
-                       size_t n)
+                       const struct pb_run_plan *p, double limit,
+                       struct pb_err *err)
 {
     double now = mono_s();
     /* with thread=1 the jobs are threads beside the helper thread: no
@@ -160,14 +160,18 @@ int pb_run_stall_check(struct pb_run_stall *s, pid_t pid,
     double idle = now - s->since, avail = 0;
     const char *full = full_vdev_fs(p, &avail);
     if (full && idle >= PB_RUN_STALL_FULL_S) {
-        snprintf(why, n, "the pool's I/O is suspended: the file system of "
-                 "vdev file %s is full (%.0f bytes free) and fio has done "
-                 "no I/O for %.0f s", full, avail, idle);
+        pb_err_say(err, PB_ERUN,
+                   "the pool's I/O is suspended: the file system of "
+                   "vdev file %s is full (%.0f bytes free) and fio has done "
+                   "no I/O for %.0f s",
+                   full, avail, idle);
         return 2;
     }
     if (limit > 0 && idle >= limit) {
-        snprintf(why, n, "fio has done no I/O for %.0f s (--stall-timeout): "
-                 "the pool's I/O may be suspended", idle);
+        pb_err_say(err, PB_ERUN,
+                   "fio has done no I/O for %.0f s (--stall-timeout): "
+                   "the pool's I/O may be suspended",
+                   idle);
         return 1;
     }
     return 0;

@@ -161,17 +161,14 @@ static void add_vdevs(struct pb_run_argv *a, const struct pb_run_vdevs *v,
 
 /* ==== pool ==== */
 
-int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
+int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, struct pb_err *err)
 {
     const struct pb_run_plan *p = z->plan;
     struct pb_run_layout l;
-    struct pb_err lerr = {0};
     const char *lay = pb_run_value(p, PB_RUN_POOL, pc, "layout");
-    if (pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, &lerr) !=
-        PB_OK) {
-        snprintf(why, n, "%s", lerr.msg);
-        return -1;
-    }
+    int lrc = pb_run_layout_parse(lay ? lay : "stripe", p->data.n, &l, err);
+    if (lrc != PB_OK)
+        return lrc;
     const char *log = pb_run_value(p, PB_RUN_POOL, pc, "log");
     const char *cache = pb_run_value(p, PB_RUN_POOL, pc, "cache");
     const char *ashift = pb_run_value(p, PB_RUN_POOL, pc, "ashift");
@@ -190,9 +187,10 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             struct pb_run_vdev *v = &lists[k]->v[i];
             if (!v->is_file)
                 continue;
-            char sz[32], w[160];
+            char sz[32];
+            struct pb_err w = {0};
             size_arg(v->size, sz, sizeof(sz));
-            int rc = pb_run_vdev_file_create(z->x, v, sz, w, sizeof(w));
+            int rc = pb_run_vdev_file_create(z->x, v, sz, &w);
             if (v->made || z->x->dry_run) {
                 PB_GROW(z->files, z->capfiles, z->nfiles + 1);
                 z->files[z->nfiles++] = v; /* removed even if sizing failed */
@@ -200,18 +198,19 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             if (rc == 0 && !z->x->remote)
                 pb_run_manifest_file(z->manifest, z->owner, v->path);
             if (rc != 0) {
-                snprintf(why, n, "cannot create vdev file '%s': %s", v->path,
-                         w);
+                /* the file's reason as short as it always was */
+                pb_err_say(err, PB_ERUN, "cannot create vdev file '%s': %.159s",
+                           v->path, w.msg);
                 remove_files(z);
                 pb_run_res_release(&res);
-                return -1;
+                return PB_ERUN;
             }
             if ((v->loop || (k == 2 && z->loop_cache)) &&
-                pb_run_loop_attach(z->x, z->manifest, z->owner, v, why,
-                                   n) != 0) {
+                pb_run_loop_attach(z->x, z->manifest, z->owner, v, err) !=
+                    PB_OK) {
                 remove_files(z);
                 pb_run_res_release(&res);
-                return -1;
+                return PB_ERUN;
             }
         }
 
@@ -251,8 +250,8 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
     pb_run_argv_release(&a);
     if (rc != 0) {
         char w[200];
-        snprintf(why, n, "zpool create failed: %s",
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "zpool create failed: %s",
+                   pb_run_res_why(&res, w, sizeof(w)));
         if (z->gone) {
             /* the daemon may have the pool half made: keep the files,
              * pb_run_cleanup() sorts it out once ZFS answers */
@@ -261,7 +260,7 @@ int pb_run_pool_create(struct pb_run_zfs *z, size_t pc, char *why, size_t n)
             remove_files(z);
         }
         pb_run_res_release(&res);
-        return -1;
+        return PB_ERUN;
     }
     z->created = 1;
     z->exported = 0;
@@ -456,13 +455,11 @@ static int wait_dev(struct pb_run_zfs *z, const char *dev, int seconds)
     return -1;
 }
 
-int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n)
+int pb_run_pool_cycle(struct pb_run_zfs *z, struct pb_err *err)
 {
-    struct pb_err err = {0};
-    if (pb_run_owner_check(z, &err) != 0) {
-        snprintf(why, n, "%s", err.msg);
-        return -1;
-    }
+    int own = pb_run_owner_check(z, err);
+    if (own != PB_OK)
+        return own;
     struct pb_run_argv a = {0};
     struct pb_run_res res = {0};
     char w[200];
@@ -472,38 +469,38 @@ int pb_run_pool_cycle(struct pb_run_zfs *z, char *why, size_t n)
     int rc = retry(z, &a, &res);
     pb_run_argv_release(&a);
     if (rc != 0) {
-        snprintf(why, n, "zpool export failed: %s",
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "zpool export failed: %s",
+                   pb_run_res_why(&res, w, sizeof(w)));
         pb_run_res_release(&res);
-        return -1;
+        return PB_ERUN;
     }
     z->exported = 1;
     rc = pool_import(z, &res);
     if (rc != 0)
-        snprintf(why, n, "zpool import failed: %s",
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "zpool import failed: %s",
+                   pb_run_res_why(&res, w, sizeof(w)));
     pb_run_res_release(&res);
     if (rc == 0 && z->plan->zvol && z->ds_created) {
         /* udev makes the zvol's node again after the import */
         char *dev = pb_run_zvol_dev(z->plan);
         rc = wait_dev(z, dev, 10);
         if (rc != 0)
-            snprintf(why, n, "the zvol device '%s' did not come back after "
-                     "the import", dev);
+            pb_err_say(err, PB_ERUN,
+                       "the zvol device '%s' did not come back after "
+                       "the import",
+                       dev);
         free(dev);
     }
-    return rc ? -1 : 0;
+    return rc ? PB_ERUN : PB_OK;
 }
 
 int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
-                     char *why, size_t n)
+                     struct pb_err *err)
 {
     const struct pb_run_plan *p = z->plan;
-    struct pb_err err = {0};
-    if (pb_run_owner_check(z, &err) != 0) {
-        snprintf(why, n, "%s", err.msg);
-        return -1;
-    }
+    int own = pb_run_owner_check(z, err);
+    if (own != PB_OK)
+        return own;
     char *name = pb_run_ds_name(p);
     struct pb_run_argv a = {0};
     struct pb_run_res res = {0};
@@ -529,11 +526,11 @@ int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
     pb_run_argv_release(&a);
     if (rc != 0) {
         char w[200];
-        snprintf(why, n, "zfs create failed: %s",
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN, "zfs create failed: %s",
+                   pb_run_res_why(&res, w, sizeof(w)));
         pb_run_res_release(&res);
         free(name);
-        return -1;
+        return PB_ERUN;
     }
     z->ds_created = 1;
     pb_run_res_release(&res);
@@ -542,12 +539,13 @@ int pb_run_ds_create(struct pb_run_zfs *z, const struct pb_run_cell *c,
         char *dev = pb_run_zvol_dev(p);
         rc = wait_dev(z, dev, 10);
         if (rc != 0)
-            snprintf(why, n, "the zvol device '%s' did not appear", dev);
+            pb_err_say(err, PB_ERUN, "the zvol device '%s' did not appear",
+                       dev);
         free(dev);
         if (rc != 0)
-            return -1;
+            return PB_ERUN;
     }
-    return 0;
+    return PB_OK;
 }
 
 int pb_run_ds_destroy(struct pb_run_zfs *z)
@@ -630,13 +628,11 @@ int pb_run_pool_destroy(struct pb_run_zfs *z, struct pb_err *err)
     return ret;
 }
 
-int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n)
+int pb_run_zvol_probe(struct pb_run_zfs *z, struct pb_err *err)
 {
-    struct pb_err err = {0};
-    if (pb_run_owner_check(z, &err) != 0) {
-        snprintf(why, n, "%s", err.msg);
-        return -1;
-    }
+    int own = pb_run_owner_check(z, err);
+    if (own != PB_OK)
+        return own;
     char *name = pb_xasprintf("%s/pbprobe", z->plan->pool);
     char *dev = pb_xasprintf("/dev/zvol/%s", name);
     struct pb_run_argv a = {0};
@@ -651,14 +647,18 @@ int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n)
     int ok = 0;
     if (rc != 0) {
         char w[200];
-        snprintf(why, n, "zvols cannot be created here (%s: 'zfs create "
-                 "-V' failed: %s)", pb_run_impl_name(z->impl),
-                 pb_run_res_why(&res, w, sizeof(w)));
+        pb_err_say(err, PB_ERUN,
+                   "zvols cannot be created here (%s: 'zfs create "
+                   "-V' failed: %s)",
+                   pb_run_impl_name(z->impl),
+                   pb_run_res_why(&res, w, sizeof(w)));
     } else {
         ok = wait_dev(z, dev, 10) == 0;
         if (!ok)
-            snprintf(why, n, "zvols have no device node here (%s: '%s' "
-                     "did not appear)", pb_run_impl_name(z->impl), dev);
+            pb_err_say(err, PB_ERUN,
+                       "zvols have no device node here (%s: '%s' "
+                       "did not appear)",
+                       pb_run_impl_name(z->impl), dev);
     }
     /* remove the probe if zfs left it behind, even after a failure */
     pb_run_argv_add(&a, "zfs");
@@ -679,5 +679,5 @@ int pb_run_zvol_probe(struct pb_run_zfs *z, char *why, size_t n)
     pb_run_res_release(&res);
     free(name);
     free(dev);
-    return ok ? 0 : -1;
+    return ok ? PB_OK : PB_ERUN;
 }

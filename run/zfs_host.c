@@ -196,11 +196,11 @@ static int check_one(const struct pb_run_plan *p, const struct pb_run_vdev *v,
         return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
                           "device '%s' is used as swap ('%s'); refusing to "
                           "use it", v->path, what);
-    char why[PATH_MAX + 200];
-    if (pb_run_device_users(real, why, sizeof(why)))
+    struct pb_err why = {0};
+    if (pb_run_device_users(real, &why))
         return pb_err_set(err, PB_EUSAGE, p->path, v->line, 0,
                           "device '%s' is in use: %s; refusing to use it",
-                          v->path, why);
+                          v->path, why.msg);
     return PB_OK;
 }
 

@@ -58,9 +58,11 @@ TH_FN void rh_refused(const struct rh_bad *cases, size_t n)
 }
 
 /* A dry run of the plan text with o (dry_run and out set here): what it
- * printed (caller frees); *rc what pb_run_execute returned, err why. */
-TH_FN char *rh_dry_run(const char *text, struct pb_run_opts o, int *rc,
-                       struct pb_err *err)
+ * printed (caller frees); *rc what pb_run_execute returned, err why.
+ * Not inlined: GCC's -Wdangling-pointer then takes a search in the text
+ * for a pointer to the local `out` whose address open_memstream keeps. */
+TH_FN __attribute__((noinline)) char *
+rh_dry_run(const char *text, struct pb_run_opts o, int *rc, struct pb_err *err)
 {
     struct pb_run_plan *p = parse_ok(text);
     char *out = NULL;

@@ -482,11 +482,9 @@ static void test_plan_facts(void **state)
     pb_run_caps_release(&ozfs);
     pb_run_plan_free(p);
     /* the pool watch: a folder that is no mount of a full pool */
-    char why[300] = "";
-    assert_int_equal(pb_run_pool_nearly_full("/nonexistent/mnt", "p", why,
-                                             sizeof(why)),
-                     0);
-    assert_string_equal(why, "");
+    struct pb_err why = {0};
+    assert_int_equal(pb_run_pool_nearly_full("/nonexistent/mnt", "p", &why), 0);
+    assert_string_equal(why.msg, "");
 }
 
 /* A dataset's sync=always on a ZFS without the `sync` property: the

@@ -149,7 +149,7 @@ static char *dry_run(const char *text, int allow, int *rc, char *msg,
     o.allow_remote_command = allow;
     struct pb_err err = {0};
     char *out = rh_dry_run(text, o, rc, &err);
-    snprintf(msg, n, "%s", err.msg);
+    snprintf(msg, n, "%.*s", (int)n - 1, err.msg);
     return out;
 }
 

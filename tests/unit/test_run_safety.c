@@ -171,17 +171,16 @@ static void test_vdev_file_excl(void **state)
     v.path = path;
     v.size = 64.0 * 1024 * 1024;
     v.is_file = 1;
-    char why[200];
+    struct pb_err why = {0};
 
     /* someone's file of 5 bytes is there: refused, untouched */
     FILE *fp = fopen(path, "w");
     assert_non_null(fp);
     fputs("keep\n", fp);
     fclose(fp);
-    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
-                     -1);
-    assert_string_equal(why, "it exists now (another run's vdev?); left as "
-                             "it is");
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", &why), PB_ERUN);
+    assert_string_equal(why.msg, "it exists now (another run's vdev?); left as "
+                                 "it is");
     assert_int_equal(v.made, 0);
     assert_int_equal(pb_run_vdev_file_ours(&v), 0);
     struct stat st;
@@ -191,14 +190,12 @@ static void test_vdev_file_excl(void **state)
     /* a symlink planted at the path is not followed */
     assert_int_equal(unlink(path), 0);
     assert_int_equal(symlink("/etc/hostname", path), 0);
-    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
-                     -1);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", &why), PB_ERUN);
     assert_int_equal(v.made, 0);
     assert_int_equal(unlink(path), 0);
 
     /* made new: ours, of the size asked */
-    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
-                     0);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", &why), PB_OK);
     assert_int_equal(v.made, 1);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_size, 64 * 1024 * 1024);
@@ -306,27 +303,26 @@ static void test_vdev_folder_swap(void **state)
     v.path = path;
     v.size = 64.0 * 1024 * 1024;
     v.is_file = 1;
-    char why[600];
+    struct pb_err why = {0};
     /* checked as a plain folder, then swapped for a link to /dev/shm */
     struct pb_err place = {0};
     assert_int_equal(pb_run_vdev_place(path, path, &place), PB_OK);
     assert_int_equal(rmdir(sub), 0);
     assert_int_equal(symlink("/dev/shm", sub), 0);
-    int rc = pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why));
+    int rc = pb_run_vdev_file_create(&x, &v, "64M", &why);
     struct stat st;
     int made = lstat(victim, &st) == 0;
     if (made)
         unlink(victim);
-    assert_int_equal(rc, -1);
+    assert_int_equal(rc, PB_ERUN);
     assert_false(made);
     assert_int_equal(v.made, 0);
-    assert_string_equal(why, "its folder is really '/dev/shm', in a system "
-                             "folder (/dev); nothing made there");
+    assert_string_equal(why.msg, "its folder is really '/dev/shm', in a system "
+                                 "folder (/dev); nothing made there");
     /* a real folder again: made there */
     assert_int_equal(unlink(sub), 0);
     assert_int_equal(mkdir(sub, 0755), 0);
-    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", why, sizeof(why)),
-                     0);
+    assert_int_equal(pb_run_vdev_file_create(&x, &v, "64M", &why), PB_OK);
     assert_int_equal(pb_run_vdev_file_ours(&v), 1);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(sub), 0);
@@ -421,18 +417,19 @@ static void test_holders_recorded(void **state)
         char root[] = "/tmp/pb-unit-sysfs-XXXXXX";
         assert_non_null(mkdtemp(root));
         build_tree(root, cases[i].tree);
-        char mi[PATH_MAX], why[600] = "";
+        char mi[PATH_MAX];
+        struct pb_err why = {0};
         snprintf(mi, sizeof(mi), "%s/%s.mountinfo", SYSFS_DIR,
                  cases[i].mountinfo);
-        int held = pb_run_device_held(root, cases[i].maj, cases[i].min, mi,
-                                      why, sizeof(why));
+        int held =
+            pb_run_device_held(root, cases[i].maj, cases[i].min, mi, &why);
         if (held != (cases[i].why != NULL) ||
-            (cases[i].why && strcmp(why, cases[i].why)))
+            (cases[i].why && strcmp(why.msg, cases[i].why)))
             print_error("case %zu (%s): %d '%s'\n", i, cases[i].tree, held,
-                        why);
+                        why.msg);
         assert_int_equal(held, cases[i].why != NULL);
         if (cases[i].why)
-            assert_string_equal(why, cases[i].why);
+            assert_string_equal(why.msg, cases[i].why);
         char cmd[PATH_MAX + 16];
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
         assert_int_equal(system(cmd), 0);
@@ -484,14 +481,14 @@ static int stall_child(void)
     nanosleep(&half, NULL); /* sleep's own start-up reads are done */
     if (pid > 0 && pb_run_plan_parse("/plans/s.ini", text, &p, &err) == 0) {
         struct pb_run_stall s = {0};
-        char why[600] = "";
+        struct pb_err why = {0};
         int got = 0;
         double t0 = 0;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
         for (int i = 0; i < 16 && !got; i++) {
-            got = pb_run_stall_check(&s, pid, p, 300, why, sizeof(why));
+            got = pb_run_stall_check(&s, pid, p, 300, &why);
             if (!got)
                 sleep(1);
         }
@@ -500,12 +497,12 @@ static int stall_child(void)
         snprintf(want, sizeof(want), "the pool's I/O is suspended: the file "
                  "system of vdev file %s/d0.img is full (0 bytes free) and "
                  "fio has done no I/O for 10 s", dir);
-        if (got != 2 || strcmp(why, want) || secs < 10 || secs > 13)
+        if (got != 2 || strcmp(why.msg, want) || secs < 10 || secs > 13)
             fprintf(stderr, "stall: got %d after %.1f s: '%s'\n", got, secs,
-                    why);
+                    why.msg);
         else if (unlink(filler) != 0 ||
-                 pb_run_stall_check(&s, pid, p, 300, why, sizeof(why)) != 0)
-            fprintf(stderr, "stall: room again, still said: '%s'\n", why);
+                 pb_run_stall_check(&s, pid, p, 300, &why) != 0)
+            fprintf(stderr, "stall: room again, still said: '%s'\n", why.msg);
         else
             rc = 0;
     }

@@ -51,7 +51,8 @@ static const char *str_err(const char *s)
     int rc = th_parse(tbl(), "mem.txt", s, strlen(s), &set, &err);
     assert_int_equal(rc, PB_EINPUT);
     assert_null(set);
-    snprintf(out, sizeof(out), "%ld:%ld: %s", err.line, err.col, err.msg);
+    snprintf(out, sizeof(out), "%ld:%ld: %.*s", err.line, err.col,
+             PB_ERR_SHORT - 1, err.msg);
     return out;
 }
 
