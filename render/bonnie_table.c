@@ -1,6 +1,7 @@
 /* The bonnie++ table in bon_csv2html's layout: one row per machine and
  * size, throughput and %CP beside each other, latencies in a second table,
  * paged past RP_BON_PAGE rows. */
+#include "analysis/analysis.h"
 #include "render/report_int.h"
 
 #include <math.h>
@@ -369,7 +370,7 @@ struct bon_scan {
     const struct rp_data *d;
     struct pb_db *db;
     struct pb_err *err;
-    struct pb_db_samples *samples;
+    struct pb_an_repeats *samples;
     double *sv;
     size_t nsv, capsv;
     unsigned char *mark;
@@ -467,7 +468,7 @@ static int end_cell(struct bon_scan *s)
         return PB_OK;
     if (s->outliers)
         for (size_t i = 0; i < s->nsmall; i++) {
-            int rc = pb_db_samples_of(s->samples, s->small[i], &s->sv,
+            int rc = pb_an_repeats_of(s->samples, s->small[i], &s->sv,
                                       &s->nsv, &s->capsv, s->err);
             if (rc)
                 return rc;
@@ -547,7 +548,7 @@ static int on_ranked(void *ctx, const struct pb_db_ranked *r)
     /* outlier repeats (spread.c): only a result of 5 or more samples can
      * have one */
     if (row->samples >= 5) {
-        if ((rc = pb_db_samples_of(s->samples, r->result_id, &s->sv, &s->nsv,
+        if ((rc = pb_an_repeats_of(s->samples, r->result_id, &s->sv, &s->nsv,
                                    &s->capsv, s->err)))
             return rc;
         if (s->nsv) {
@@ -568,7 +569,7 @@ static int scan_rows(struct bon_scan *s, const struct pb_db_filter *f)
     struct pb_db_order ord = {config_rank, test_rank, want_metric,
                               (void *)s->d, 1};
     s->in_row = s->in_cell = 0;
-    int rc = pb_db_each_ranked_row(s->db, f, &ord, on_ranked, s, s->err);
+    int rc = pb_an_ranked_rows(s->db, f, &ord, on_ranked, s, s->err);
     if (!rc)
         rc = end_row(s);
     return rc;
@@ -675,7 +676,7 @@ int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
     b->o = o;
     pb_arena_init(&s->arena);
     pb_arena_init(&s->reasons);
-    int rc = pb_db_samples_open(db, &s->samples, err);
+    int rc = pb_an_repeats_open(db, &s->samples, err);
     if (!rc)
         rc = scan_rows(s, f);
     if (rc)
@@ -705,7 +706,7 @@ int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
     while (!rc && b->pageno < b->npages)
         write_page(b);
 done:
-    pb_db_samples_close(s->samples);
+    pb_an_repeats_close(s->samples);
     pb_arena_release(&s->arena);
     pb_arena_release(&s->reasons);
     free(s->metrics);

@@ -9,6 +9,7 @@
  * configuration, ±SE whiskers) with a table of every point; steps also
  * go to the Warnings list (flags.c). docs/statistics.md, "History across
  * runs". */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/rp_chart.h"
@@ -494,7 +495,7 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
     }
     h.out = out;
     h.stream = d->merge == NULL;
-    rc = pb_db_each_report_row(db, f, on_row, &h, err);
+    rc = pb_an_report_rows(db, f, on_row, &h, err);
     if (rc)
         goto done;
     fold_rows(&h);

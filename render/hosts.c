@@ -4,6 +4,7 @@
  * host the mean of its results, the aggregate of the hosts that ran
  * together, the spread between hosts and the outlier hosts, which also go
  * to the Warnings list. docs/report.md, "Hosts". */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/rp_chart.h"
@@ -504,7 +505,7 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
         }
         h.metric_of[id] = m + 1;
     }
-    rc = pb_db_each_report_row(db, f, on_row, &h, err);
+    rc = pb_an_report_rows(db, f, on_row, &h, err);
     if (rc)
         goto done;
     flush_key(&h);

@@ -4,6 +4,7 @@
  * configuration, each with its numbers in a table below. The histograms
  * of one test, configuration and latency (repeats, several sources) are
  * summed before anything is computed. */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/rp_chart.h"
@@ -214,7 +215,7 @@ struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
     pb_arena_init(&l->arena);
     l->nines = nines;
     struct lctx x = {l, d};
-    *rc = pb_db_each_hist(db, f, on_hist, &x, err);
+    *rc = pb_an_each_hist(db, f, on_hist, &x, err);
     if (*rc || !l->n) {
         rp_lat_free(l);
         return NULL;

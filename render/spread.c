@@ -5,6 +5,7 @@
  * when 0.6745 |x - median| / MAD > 3.5 (Iglewicz and Hoaglin's modified
  * z-score; fewer than 5 repeats or MAD 0 flag nothing). docs/statistics.md,
  * "Spread of repeats in the tables". */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/rp_table.h"
@@ -196,7 +197,7 @@ int rp_outliers_load(struct pb_db *db, struct rp_data *d, struct pb_err *err)
         }
         o.metric_of[id] = m + 1;
     }
-    int rc = pb_db_each_sample(db, on_sample, &o, err);
+    int rc = pb_an_each_sample(db, on_sample, &o, err);
     if (!rc)
         flush(&o);
     free(gk);
