@@ -1,15 +1,18 @@
 /* analysis/: what a report, `best` and `compare` show, loaded from the
  * database and computed into plain structs that render/ turns into
  * output. It reads model/ (pb_db_*) and common/; it draws nothing and
- * includes nothing from render/, cli/ or run/. Prefix pb_an_.
+ * includes nothing from render/, cli/ or run/. Prefix pb_an_ (the
+ * report's data keeps render/'s rp_ names, analysis/data.h).
  *
  * It holds the stored repeats (samples) that the verdicts of best,
- * compare and the report rest on (samples.c), and every read of the
- * database that render/ makes (reads.c): render/ calls no pb_db_*
- * function and holds no SQL; it is handed rows through the callbacks
- * below, one at a time where it streams. What render/ computes from those
- * rows (the report's data model, ranking, sweeps, history, hosts) is still
- * in render/ (issue 37, item 4: the next step moves it here).
+ * compare and the report rest on (samples.c), every read of the database
+ * that render/ makes (reads.c; render/ calls no pb_db_* function and
+ * holds no SQL, it is handed rows through the callbacks below, one at a
+ * time where it streams), and the report's data: the model best, compare
+ * and the report draw, its order and streaming, the best configuration,
+ * verdicts and ranking (analysis/data.h, rp_ names kept). Sweeps, history
+ * and hosts are still computed in render/ from rows read here (issue 37,
+ * item 4).
  *
  * Use:
  *   1. pb_an_samps_load: the samples of a database, all or those a

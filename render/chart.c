@@ -133,25 +133,7 @@ struct pb_item *rc_text(struct pb_chart *c, double x, double y, const char *s,
     return it;
 }
 
-/* ==== colours ==== */
-
-uint32_t rc_config_color(size_t i)
-{
-    /* Tableau 10: distinct, readable on white. */
-    static const uint32_t pal[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
-                                   0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
-                                   0x9c755f, 0xbab0ac};
-    uint32_t c = pal[i % 10];
-    size_t round = (i / 10) % 3;
-    if (!round)
-        return c;
-    /* later rounds: darker shades of the same hues */
-    double k = round == 1 ? 0.7 : 0.5;
-    uint32_t r = (uint32_t)(((c >> 16) & 0xff) * k),
-             g = (uint32_t)(((c >> 8) & 0xff) * k),
-             b = (uint32_t)((c & 0xff) * k);
-    return (r << 16) | (g << 8) | b;
-}
+/* ==== colours (a configuration's: analysis/data_order.c) ==== */
 
 static uint32_t lerp_color(const uint32_t *stops, size_t n, double t)
 {

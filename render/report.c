@@ -8,7 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "analysis/analysis.h"
 #include "render/report_int.h"
-#include "render/stream_int.h"
+#include "analysis/stream_int.h"
 #include "render/judge_int.h"
 
 #include <string.h>

@@ -20,9 +20,6 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
 
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);
-/* Is metric one of the three "IOPS against latency" reads of a test
- * (DIR_iops, DIR_clat_mean, DIR_clat_p99)? stream.c loads those groups. */
-int rp_iolat_metric(const char *metric);
 void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
 /* latency.c: the latency distributions of fio json+ bins, per test. */
@@ -55,8 +52,6 @@ int rp_has_bonnie(const struct rp_data *d);
 int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
                       struct pb_db *db, const struct pb_db_filter *f,
                       struct pb_err *err) PB_WUR;
-/* Is the metric one of the bonnie++ table's (bonnie_table.c)? */
-int rp_metric_is_bonnie(const char *metric);
 /* Host facts of the sources shown; 0 rows = no section. */
 int rp_has_systems(const struct rp_data *d);
 void rp_section_systems(struct rp_out *o, const struct rp_data *d);
@@ -71,9 +66,6 @@ int rp_source_flags(const struct rp_data *d, long long source_id,
 int rp_has_flags(const struct rp_data *d);
 /* The Warnings list (nothing when no source is flagged). */
 void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
-
-/* Is the metric shown in the compression or bonnie++ table? */
-int rp_metric_in_special(const char *metric);
 
 /* ==== spread of repeats (spread.c) ==== */
 

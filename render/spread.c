@@ -10,7 +10,7 @@
 #include "render/rp_data.h"
 #include "render/rp_table.h"
 #include "render/rp_sections.h"
-#include "render/stream_int.h"
+#include "analysis/stream_int.h"
 #include "common/stats.h"
 
 #include <math.h>

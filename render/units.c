@@ -7,29 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rp_unit_of(const char *metric, const char *unit, struct rp_unit *out)
-{
-    size_t ml = metric ? strlen(metric) : 0;
-    out->raw = unit ? unit : "";
-    if (!unit)
-        unit = "";
-    if (!strcmp(unit, "B/s"))
-        out->kind = RP_U_BPS;
-    else if (!strcmp(unit, "ops/s"))
-        out->kind = (ml >= 4 && !strcmp(metric + ml - 4, "iops")) ? RP_U_IOPS
-                                                                  : RP_U_OPS;
-    else if (!strcmp(unit, "ns"))
-        out->kind = RP_U_NS;
-    else if (!strcmp(unit, "B"))
-        out->kind = RP_U_BYTES;
-    else if (!strcmp(unit, "%"))
-        out->kind = RP_U_PCT;
-    else if (!strcmp(unit, "ratio") || !strcmp(unit, "x"))
-        out->kind = RP_U_RATIO;
-    else
-        out->kind = RP_U_OTHER;
-}
-
 struct step {
     double div;
     const char *prefix, *name;
@@ -430,47 +407,6 @@ void rp_ticks(double lo, double hi, int target, struct rp_ticks *out)
     out->n = (int)floor((out->hi - out->lo) / step + 0.5) + 1;
     int d = -(int)floor(log10(step) + 1e-9);
     out->decimals = d < 0 ? 0 : d;
-}
-
-int rp_size_key(const char *key)
-{
-    if (!key)
-        return 0;
-    size_t l = strlen(key);
-    return !strcmp(key, "bs") || !strncmp(key, "bs_", 3) ||
-           (l >= 4 && !strcmp(key + l - 4, "size"));
-}
-
-const char *rp_param_text(const char *key, const char *value, char *buf,
-                          size_t n)
-{
-    if (!value)
-        return "";
-    if (!strcmp(key, "runtime")) { /* stored in ns: show "2s", "1.5m" */
-        char *end;
-        double v = strtod(value, &end);
-        if (end != value && !*end && v >= 0 && isfinite(v)) {
-            char num[32];
-            if (v >= 60e9 && fmod(v, 60e9) == 0)
-                snprintf(buf, n, "%sm", pb_fmt_num(v / 60e9, num, sizeof(num)));
-            else if (v >= 1e9)
-                snprintf(buf, n, "%ss", pb_fmt_num(v / 1e9, num, sizeof(num)));
-            else
-                snprintf(buf, n, "%sms", pb_fmt_num(v / 1e6, num, sizeof(num)));
-            return buf;
-        }
-    }
-    if (rp_size_key(key)) {
-        char *end;
-        double v = strtod(value, &end);
-        if (end != value && !*end && v >= 0 && isfinite(v)) {
-            char tmp[32];
-            pb_fmt_size(v, tmp, sizeof(tmp));
-            snprintf(buf, n, "%s", tmp);
-            return buf;
-        }
-    }
-    return value;
 }
 
 static const struct {

@@ -2,10 +2,8 @@
  * order), metrics inside a test, cells by test, metric and configuration
  * rank; names made unique where two tests would read the same; the
  * metrics a test shows by default. */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/rp_chart.h"
-#include "render/stream_int.h"
+#include "analysis/data.h"
+#include "analysis/stream_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -303,4 +301,22 @@ void rp_data_order(struct rp_data *d)
         g->nvalued = nv;
         i = j;
     }
+}
+
+uint32_t rc_config_color(size_t i)
+{
+    /* Tableau 10: distinct, readable on white. */
+    static const uint32_t pal[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
+                                   0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
+                                   0x9c755f, 0xbab0ac};
+    uint32_t c = pal[i % 10];
+    size_t round = (i / 10) % 3;
+    if (!round)
+        return c;
+    /* later rounds: darker shades of the same hues */
+    double k = round == 1 ? 0.7 : 0.5;
+    uint32_t r = (uint32_t)(((c >> 16) & 0xff) * k),
+             g = (uint32_t)(((c >> 8) & 0xff) * k),
+             b = (uint32_t)((c & 0xff) * k);
+    return (r << 16) | (g << 8) | b;
 }

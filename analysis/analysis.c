@@ -1,9 +1,7 @@
 /* What the report concludes: which metrics get charts, the best config of
  * each test and its margin, and a geometric-mean ranking over shared
- * tests. Sweeps (the dimensions results vary along) are in sweeps.c. */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/judge_int.h"
+ * tests. Sweeps (the dimensions results vary along) are in render/sweeps.c. */
+#include "analysis/data.h"
 
 #include <math.h>
 #include <stdlib.h>

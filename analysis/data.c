@@ -2,10 +2,8 @@
  * repeats of a config/test/metric folded into mean, standard error and n,
  * then cells ordered by test (natural order), metric and config
  * (data_order.c). */
-#include "analysis/analysis.h"
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/stream_int.h"
+#include "analysis/data.h"
+#include "analysis/stream_int.h"
 
 #include <math.h>
 #include <stdlib.h>
