@@ -553,6 +553,27 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     return PB_OK;
 }
 
+size_t rp_facts_of(const struct rp_data *d, long long id, size_t *first)
+{
+    size_t lo = pb_lower_bound_id(d->facts, d->nfacts, sizeof(*d->facts),
+                                  offsetof(struct rp_fact, source_id), id);
+    *first = lo;
+    size_t end = lo;
+    while (end < d->nfacts && d->facts[end].source_id == id)
+        end++;
+    return end - lo;
+}
+
+const char *rp_fact_of(const struct rp_data *d, long long source,
+                       const char *key)
+{
+    size_t first, n = rp_facts_of(d, source, &first);
+    for (size_t i = first; i < first + n; i++)
+        if (!strcmp(d->facts[i].key, key))
+            return d->facts[i].value;
+    return NULL;
+}
+
 void rp_data_release(struct rp_data *d)
 {
     for (size_t i = 0; i < d->nconfigs; i++)

@@ -1,5 +1,6 @@
-/* Sorting with an explicit context: the one place analysis/ and
- * render/ reach for glibc's qsort_r, so that no comparator reads a file-level global. */
+/* Sorting with an explicit context: the one place analysis/ and render/
+ * reach for glibc's qsort_r, so that no comparator reads a file-level
+ * global. */
 #define _GNU_SOURCE
 #include "analysis/data.h"
 

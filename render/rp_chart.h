@@ -144,8 +144,8 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
 /* A bar chart of many configurations (chart_many.c): a test and metric
  * with more than RP_MANY_LIMIT configurations draws the best RP_MANY_BEST,
  * the baseline and the worst RP_MANY_WORST as bars, and a strip of dots
- * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot. */
-#define RP_MANY_LIMIT 40
+ * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot
+ * (RP_MANY_LIMIT: analysis/data.h). */
 #define RP_MANY_BEST  30
 #define RP_MANY_WORST 5
 #define RP_MANY_DOTS  400
