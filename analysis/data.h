@@ -5,9 +5,11 @@
  * of big reports on disk one test at a time (stream.c), tests compared as
  * one (ignore.c), and what is concluded from them: which metrics get
  * charts, the best configuration and its verdict, the ranking
- * (analysis.c, judge.c). Also the text, order and unit helpers the data
- * is read with (names.c, sort.c, metrics.c). It includes nothing from
- * render/; render/rp_data.h adds the sweeps. */
+ * (analysis.c, judge.c), the history across runs (history.c), hosts
+ * (hosts.c), latency distributions (latency.c) and outlier repeats
+ * (spread.c). Also the text, order and unit helpers the data is read with
+ * (names.c, sort.c, metrics.c). It includes nothing from render/;
+ * render/rp_data.h adds the sweeps. */
 #ifndef PB_AN_DATA_H
 #define PB_AN_DATA_H
 
@@ -506,6 +508,47 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
                   const struct rp_data *d, struct rp_hosts *out,
                   struct pb_err *err) PB_WUR;
 void rp_hosts_release(struct rp_hosts *h);
+
+/* ==== repeats and outliers (spread.c) ==== */
+
+/* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
+ * MAD above 3.5; none when n < 5 or MAD is 0); returns their number. */
+int rp_outliers_of(const double *v, size_t n, unsigned char *out);
+/* Set nrepeats and outliers of d's cells from the stored samples.
+ * PB_OK or PB_EDB. */
+int rp_outliers_load(struct pb_db *db, struct rp_data *d,
+                     struct pb_err *err) PB_WUR;
+
+/* ==== latency distributions (latency.c; drawn by render/latency.c) ==== */
+
+/* One merged distribution. */
+struct rp_dist {
+    size_t test, config;
+    const char *kind; /* "read_clat" */
+    size_t n, cap;    /* pairs, before and after finish() */
+    uint64_t *val, *cnt;
+    uint64_t total;
+    size_t nhist; /* histograms summed */
+    int drawn;    /* in a test's section already */
+};
+
+struct rp_lat {
+    struct pb_arena arena;
+    struct rp_dist *v; /* after loading: by test rank, kind, config rank */
+    size_t n, cap;
+    size_t *slots; /* while loading: (test, config, kind) -> index + 1 */
+    size_t nslots; /* power of two */
+    int nines;
+};
+
+/* Read and merge (per test, config and latency) every stored histogram of
+ * the configs and tests in d that filter f keeps; NULL when there are
+ * none. *rc gets PB_OK, PB_EUSAGE (bad pattern) or PB_EDB (err filled).
+ * Free with rp_lat_free (NULL is fine). */
+struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
+                           const struct pb_db_filter *f, int nines, int *rc,
+                           struct pb_err *err);
+void rp_lat_free(struct rp_lat *l);
 
 /* ==== judge.c: one verdict on two cells (compare, best, the report) ==== */
 

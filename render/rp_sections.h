@@ -22,16 +22,8 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
 int rp_has_iops_latency(const struct rp_data *d);
 void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
-/* latency.c: the latency distributions of fio json+ bins, per test. */
-struct rp_lat;
-/* Read and merge (per test, config and latency) every stored histogram of
- * the configs and tests in d that filter f keeps; NULL when there are
- * none. *rc gets PB_OK, PB_EUSAGE (bad pattern) or PB_EDB (err filled).
- * Free with rp_lat_free (NULL is fine). */
-struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
-                           const struct pb_db_filter *f, int nines, int *rc,
-                           struct pb_err *err);
-void rp_lat_free(struct rp_lat *l);
+/* latency.c: the latency distributions of fio json+ bins, per test
+ * (loaded by analysis/latency.c). */
 /* The CDF, percentile ladder and histogram of test (an index into d) for
  * each direction with completion latency bins, with their tables. */
 void rp_lat_section(struct rp_out *o, const struct rp_data *d,
@@ -73,13 +65,6 @@ void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
  * df); just the ± SE when n < 2 or the SE is 0 or unknown. Returns buf. */
 const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
                          char *buf, size_t n);
-/* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
- * MAD above 3.5; none when n < 5 or MAD is 0); returns their number. */
-int rp_outliers_of(const double *v, size_t n, unsigned char *out);
-/* Set nrepeats and outliers of d's cells from the stored samples.
- * PB_OK or PB_EDB. */
-int rp_outliers_load(struct pb_db *db, struct rp_data *d,
-                     struct pb_err *err) PB_WUR;
 /* The 95% CI of c ("95% CI ± 8.1 MB/s: 401.0 to 417.1 MB/s", arena
  * text), or NULL when c has fewer than 2 repeats or no SE. */
 const char *rp_ci_text(struct rt_table *t, const struct rp_unit *u,
