@@ -575,4 +575,13 @@ void rp_judge_cells(double alpha, const struct rp_data *db,
                     struct pb_stats_judgement *j /* OUT */,
                     double *se_b /* OUT */, double *se_c /* OUT */);
 
+/* ==== the repeats of best and runner-up cells (analysis.c) ==== */
+
+/* The stored repeats of the best and runner-up cells of d's primary
+ * groups whose sizes let the Mann-Whitney test reach 0.05 (none read
+ * when there are none), for rp_best_of. *out zeroed first; release with
+ * pb_an_samps_release. PB_OK or PB_EDB. */
+int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
+                         struct pb_an_samps *out, struct pb_err *err) PB_WUR;
+
 #endif
