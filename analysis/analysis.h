@@ -11,9 +11,10 @@
  * time where it streams), and the report's data: the model best, compare
  * and the report draw, its order and streaming, the best configuration,
  * verdicts and ranking, history, hosts, latency distributions and
- * outliers (analysis/data.h, rp_ names kept). The sweeps are still
- * computed in render/ (issue 37, item 4); the time series, the bonnie++
- * table and results.csv are drawn in render/ as their rows stream by.
+ * outliers (analysis/data.h), sweeps (analysis/sweeps.h), rp_ names
+ * kept. compare's pairing and statistics are still in render/compare.c
+ * (issue 37, item 4); the time series, the bonnie++ table and
+ * results.csv are drawn in render/ as their rows stream by.
  *
  * Use:
  *   1. pb_an_samps_load: the samples of a database, all or those a

@@ -9,7 +9,7 @@
  * (hosts.c), latency distributions (latency.c) and outlier repeats
  * (spread.c). Also the text, order and unit helpers the data is read with
  * (names.c, sort.c, metrics.c). It includes nothing from render/;
- * render/rp_data.h adds the sweeps. */
+ * The sweeps are in analysis/sweeps.h. */
 #ifndef PB_AN_DATA_H
 #define PB_AN_DATA_H
 
@@ -32,6 +32,14 @@ int rp_natcmp(const char *a, const char *b);
 
 /* Byte length of the UTF-8 sequence starting at s (1 for bad bytes). */
 size_t rp_u8len(const char *s);
+
+/* The strings up to a NULL, one after the other in buf, cut at n - 1
+ * bytes as snprintf(buf, n, "%s%s...") would (without its cost). Returns
+ * buf. */
+char *rp_cat(char *buf, size_t n, ...);
+
+/* Human name of a metric: "read IOPS", "sequential output, block". */
+const char *rp_metric_title(const char *metric, char *buf, size_t n);
 
 /* ==== sorting (sort.c) ==== */
 
@@ -102,6 +110,10 @@ extern const char *const pb_an_default_ignore[];
 
 /* Colour of the i-th configuration in report order (data_order.c). */
 uint32_t rc_config_color(size_t i);
+/* Colour of the i-th of n ordered series (a ramp); the colour at t in
+ * [0, 1] of the ramp through stops[0..n) (data_order.c). */
+uint32_t rc_series_color(size_t i, size_t n);
+uint32_t rc_lerp_color(const uint32_t *stops, size_t n, double t);
 
 /* ==== the report's model (data.c) ==== */
 
@@ -292,7 +304,7 @@ int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
                    const char *null_reason);
 void rp_ignore_release(struct rp_data *d);
 
-/* ==== analysis.c: what to chart, best configs, ranking; sweeps.c ==== */
+/* ==== analysis.c: what to chart, best configs, ranking ==== */
 
 /* Default-charted metrics: fio bw/iops, the main bonnie++ and iozone
  * throughputs, anything unknown (PTS "value"); not fio latency/CPU, not

@@ -320,3 +320,32 @@ uint32_t rc_config_color(size_t i)
              b = (uint32_t)((c & 0xff) * k);
     return (r << 16) | (g << 8) | b;
 }
+
+uint32_t rc_lerp_color(const uint32_t *stops, size_t n, double t)
+{
+    if (!(t >= 0))
+        t = 0;
+    if (t > 1)
+        t = 1;
+    double pos = t * (double)(n - 1);
+    size_t i = (size_t)floor(pos);
+    if (i >= n - 1)
+        return stops[n - 1];
+    double u = pos - (double)i;
+    uint32_t a = stops[i], b = stops[i + 1], out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double ca = (a >> sh) & 0xff, cb = (b >> sh) & 0xff;
+        out |= (uint32_t)lround(ca + (cb - ca) * u) << sh;
+    }
+    return out;
+}
+
+uint32_t rc_series_color(size_t i, size_t n)
+{
+    /* viridis without its pale yellow end: ordered values read as a ramp */
+    static const uint32_t vir[] = {0x440154, 0x3b528b, 0x21918c, 0x5ec962,
+                                   0xb5de2b};
+    if (n <= 1)
+        return 0x3b528b;
+    return rc_lerp_color(vir, 5, 0.82 * (double)i / (double)(n - 1));
+}

@@ -1,11 +1,12 @@
 /* The text of the report's data as it is read: strings made valid,
  * XML-safe UTF-8, natural order, the kind of a metric's unit and the
  * display text of a parameter value (the data model sorts and names by
- * them; render/ draws with them too). Moved from render/html.c and
- * render/units.c. */
+ * them; render/ draws with them too), a metric's human name, and
+ * rp_cat. Moved from render/html.c and render/units.c. */
 #include "analysis/data.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,4 +164,93 @@ const char *rp_param_text(const char *key, const char *value, char *buf,
         }
     }
     return value;
+}
+
+char *rp_cat(char *buf, size_t n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    size_t len = 0;
+    const char *s;
+    while ((s = va_arg(ap, const char *)) != NULL)
+        for (; *s && len + 1 < n; s++)
+            buf[len++] = *s;
+    va_end(ap);
+    if (n)
+        buf[len] = '\0';
+    return buf;
+}
+
+static const struct {
+    const char *name, *title;
+} titles[] = {
+    {"usr_cpu", "user CPU"},
+    {"sys_cpu", "system CPU"},
+    {"seq_out_char_bw", "sequential output, per char"},
+    {"seq_out_block_bw", "sequential output, block"},
+    {"seq_rewrite_bw", "sequential rewrite"},
+    {"seq_in_char_bw", "sequential input, per char"},
+    {"seq_in_block_bw", "sequential input, block"},
+    {"random_seeks", "random seeks"},
+    {"seq_create", "sequential create"},
+    {"seq_stat", "sequential read (stat)"},
+    {"seq_delete", "sequential delete"},
+    {"rand_create", "random create"},
+    {"rand_stat", "random read (stat)"},
+    {"rand_delete", "random delete"},
+    {"bkwd_read_bw", "backward read bandwidth"},
+    {"compressratio", "compression ratio"},
+    {"actual_savings", "actual savings (logical / written bytes)"},
+    {"logicalused", "logical used"},
+    {"value", "PTS result"},
+};
+
+static const struct {
+    const char *suffix, *title;
+} fio_parts[] = {
+    {"_iops", " IOPS"},
+    {"_bw", " bandwidth"},
+    {"_lat_mean", " latency, mean"},
+    {"_clat_mean", " completion latency, mean"},
+    {"_slat_mean", " submission latency, mean"},
+    {"_clat_max", " completion latency, max"},
+    {"_bytes", " bytes"},
+    {"_runtime", " runtime"},
+};
+
+const char *rp_metric_title(const char *metric, char *buf, size_t n)
+{
+    if (!metric)
+        metric = "";
+    for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+        if (!strcmp(metric, titles[i].name)) {
+            rp_cat(buf, n, titles[i].title, (char *)NULL);
+            return buf;
+        }
+    static const char *const dirs[] = {"read", "write", "trim"};
+    for (size_t d = 0; d < 3; d++) {
+        size_t dl = strlen(dirs[d]);
+        if (strncmp(metric, dirs[d], dl) || metric[dl] != '_')
+            continue;
+        const char *rest = metric + dl;
+        for (size_t i = 0; i < sizeof(fio_parts) / sizeof(fio_parts[0]); i++)
+            if (!strcmp(rest, fio_parts[i].suffix)) {
+                rp_cat(buf, n, dirs[d], fio_parts[i].title, (char *)NULL);
+                return buf;
+            }
+        if (!strncmp(rest, "_clat_p", 7)) {
+            snprintf(buf, n, "%s completion latency, %s", dirs[d], rest + 6);
+            return buf;
+        }
+    }
+    /* Generic: underscores to spaces, "_bw" as "bandwidth". */
+    size_t l = strlen(metric);
+    if (l > 3 && !strcmp(metric + l - 3, "_bw"))
+        snprintf(buf, n, "%.*s bandwidth", (int)(l - 3), metric);
+    else
+        rp_cat(buf, n, metric, (char *)NULL);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return buf;
 }

@@ -1,6 +1,6 @@
 /* Text helpers of the report: strings escaped for HTML and SVG and
- * turned into slugs (made valid UTF-8 and compared in natural order by
- * analysis/names.c). */
+ * turned into slugs (made valid UTF-8, compared in natural order and
+ * concatenated by analysis/names.c). */
 #include "render/rp_base.h"
 
 #include <ctype.h>
@@ -65,17 +65,3 @@ const char *rp_slug(const char *s, char *buf, size_t max)
     return buf;
 }
 
-char *rp_cat(char *buf, size_t n, ...)
-{
-    va_list ap;
-    va_start(ap, n);
-    size_t len = 0;
-    const char *s;
-    while ((s = va_arg(ap, const char *)) != NULL)
-        for (; *s && len + 1 < n; s++)
-            buf[len++] = *s;
-    va_end(ap);
-    if (n)
-        buf[len] = '\0';
-    return buf;
-}

@@ -19,10 +19,6 @@ void rp_esc(struct pb_buf *b, const char *s);
  * ids; "x" when nothing is left. Writes into buf (max + 1 bytes). */
 const char *rp_slug(const char *s, char *buf, size_t max);
 
-/* The strings up to a NULL, one after the other in buf, cut at n - 1
- * bytes as snprintf(buf, n, "%s%s...") would (without its cost). Returns
- * buf. */
-char *rp_cat(char *buf, size_t n, ...);
 
 /* ==== units (units.c) ==== */
 
@@ -75,7 +71,5 @@ struct rp_ticks {
 };
 void rp_ticks(double lo, double hi, int target, struct rp_ticks *out);
 
-/* Human name of a metric: "read IOPS", "sequential output, block". */
-const char *rp_metric_title(const char *metric, char *buf, size_t n);
 
 #endif

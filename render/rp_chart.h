@@ -246,9 +246,6 @@ void rc_lat_hist_fill(const struct rc_latline *l, int dlo, size_t nb,
 const char *rc_lat_decade(int k, char *buf, size_t n);
 const char *rc_lat_nines_label(int k, char *buf, size_t n);
 
-/* Colour of the i-th of n ordered series (of the i-th configuration:
- * rc_config_color, analysis/data.h). */
-uint32_t rc_series_color(size_t i, size_t n);
 /* Sequential colour for t in [0,1] (1 = best) and a readable text colour
  * on it. */
 uint32_t rc_heat_color(double t);
