@@ -1,6 +1,6 @@
 /* The best configuration per test for the terminal (poolbench best): the
- * report's data and analysis (rp_data_load, rp_best_of), as plain rows;
- * and the stored repeats the verdicts of best and report may rest on. */
+ * report's data and analysis (rp_data_load, rp_best_samples_load,
+ * rp_best_of: analysis/), as plain rows. */
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/judge_int.h"
@@ -8,60 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ==== the repeats of best and runner-up cells ==== */
-
-struct skeys {
-    struct pb_an_samp *v;
-    size_t n, cap;
-};
-
-static int want_sample(void *ctx, const struct pb_db_sample *s)
-{
-    const struct skeys *k = ctx;
-    struct pb_an_samp key = {s->source_id, s->test_id, s->metric_id,
-                          s->config_id, 0, 0};
-    return bsearch(&key, k->v, k->n, sizeof(key), pb_an_samp_cmp) != NULL;
-}
-
-static void add_key(struct skeys *k, const struct rp_data *d,
-                    const struct rp_cell *c)
-{
-    PB_GROW(k->v, k->cap, k->n + 1);
-    k->v[k->n++] = rp_cell_key(d, c);
-}
-
-int rp_best_samples_load(struct pb_db *db, const struct rp_data *d,
-                         struct pb_an_samps *out, struct pb_err *err)
-{
-    memset(out, 0, sizeof(*out));
-    struct skeys k = {0};
-    for (size_t gi = 0; gi < d->ngroups; gi++) {
-        const struct rp_group *g = &d->groups[gi];
-        if (!g->primary || g->nvalued < 2 || g->first == SIZE_MAX)
-            continue;
-        struct rp_best b;
-        rp_best_of(d, g, NULL, &b);
-        if (b.runner == SIZE_MAX)
-            continue;
-        const struct rp_cell *bc = &d->cells[b.best];
-        const struct rp_cell *rc = &d->cells[b.runner];
-        /* only cells that are one result each, with enough repeats for
-         * the Mann-Whitney test to reach 0.05 at all */
-        if (bc->nresults != 1 || rc->nresults != 1 || bc->n < 2 ||
-            rc->n < 2 ||
-            !pb_stats_mwu_can_reach((size_t)bc->n, (size_t)rc->n, 0.05))
-            continue;
-        add_key(&k, d, bc);
-        add_key(&k, d, rc);
-    }
-    if (!k.n)
-        return PB_OK;
-    qsort(k.v, k.n, sizeof(*k.v), pb_an_samp_cmp);
-    int rc = pb_an_samps_load(db, want_sample, &k, out, err);
-    free(k.v);
-    return rc;
-}
 
 /* ==== poolbench best ==== */
 

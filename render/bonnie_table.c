@@ -1,6 +1,8 @@
 /* The bonnie++ table in bon_csv2html's layout: one row per machine and
  * size, throughput and %CP beside each other, latencies in a second table,
- * paged past RP_BON_PAGE rows. */
+ * paged past RP_BON_PAGE rows. Its columns (rp_bon_cols) are in
+ * analysis/metrics.c, where the data model keeps their metrics resident. */
+#include "analysis/analysis.h"
 #include "render/report_int.h"
 
 #include <math.h>
@@ -8,63 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bonnie++ columns in bon_csv2html order: value metric, CPU, latency. */
-static const struct {
-    const char *group, *name, *value, *cpu, *lat;
-} bon_cols[] = {
-    {"Sequential Output", "Per Chr", "seq_out_char_bw", "seq_out_char_cpu",
-     "seq_out_char_latency"},
-    {"Sequential Output", "Block", "seq_out_block_bw", "seq_out_block_cpu",
-     "seq_out_block_latency"},
-    {"Sequential Output", "Rewrite", "seq_rewrite_bw", "seq_rewrite_cpu",
-     "seq_rewrite_latency"},
-    {"Sequential Input", "Per Chr", "seq_in_char_bw", "seq_in_char_cpu",
-     "seq_in_char_latency"},
-    {"Sequential Input", "Block", "seq_in_block_bw", "seq_in_block_cpu",
-     "seq_in_block_latency"},
-    {"Random", "Seeks", "random_seeks", "random_seeks_cpu",
-     "random_seeks_latency"},
-    {"Sequential Create", "Create", "seq_create", "seq_create_cpu",
-     "seq_create_latency"},
-    {"Sequential Create", "Read", "seq_stat", "seq_stat_cpu",
-     "seq_stat_latency"},
-    {"Sequential Create", "Delete", "seq_delete", "seq_delete_cpu",
-     "seq_delete_latency"},
-    {"Random Create", "Create", "rand_create", "rand_create_cpu",
-     "rand_create_latency"},
-    {"Random Create", "Read", "rand_stat", "rand_stat_cpu",
-     "rand_stat_latency"},
-    {"Random Create", "Delete", "rand_delete", "rand_delete_cpu",
-     "rand_delete_latency"},
-};
-#define NBON (sizeof(bon_cols) / sizeof(bon_cols[0]))
-
-/* Which bonnie column (and part: 0 value, 1 cpu, 2 latency) a metric is. */
-static int bon_slot(const char *m, int *part)
-{
-    for (size_t i = 0; i < NBON; i++) {
-        if (!strcmp(m, bon_cols[i].value))
-            return *part = 0, (int)i;
-        if (!strcmp(m, bon_cols[i].cpu))
-            return *part = 1, (int)i;
-        if (!strcmp(m, bon_cols[i].lat))
-            return *part = 2, (int)i;
-    }
-    return -1;
-}
-
-int rp_metric_is_bonnie(const char *metric)
-{
-    int part;
-    return bon_slot(metric, &part) >= 0;
-}
-
 /* ==== bonnie++ ==== */
 
 static int want_bonnie(const char *m)
 {
     int part;
-    return bon_slot(m, &part) >= 0;
+    return rp_bon_slot(m, &part) >= 0;
 }
 
 int rp_has_bonnie(const struct rp_data *d)
@@ -100,8 +51,8 @@ struct bon_metric {
 
 struct bon_row {
     size_t config, test;
-    struct rp_cell c[NBON][3];
-    const struct bon_metric *m[NBON][3];
+    struct rp_cell c[RP_NBON][3];
+    const struct bon_metric *m[RP_NBON][3];
 };
 
 static const struct rp_cell *bon_cell(const struct bon_row *r, size_t slot,
@@ -123,8 +74,8 @@ struct bon_col {
 struct bon_stats {
     size_t nrows;
     int files;
-    int used[NBON][3];
-    struct bon_col col[NBON][3];
+    int used[RP_NBON][3];
+    struct bon_col col[RP_NBON][3];
 };
 
 /* "16k:4k:512/8" as bonnie++ writes its -n argument (files in units of
@@ -164,7 +115,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
      * one machine and size that differ only in their file tests */
     int files = st->files;
     size_t fixed = 2 + (size_t)files, ncols = fixed;
-    for (size_t i = 0; i < NBON; i++) {
+    for (size_t i = 0; i < RP_NBON; i++) {
         if (lat)
             ncols += used[i][2];
         else
@@ -177,19 +128,19 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
     t.caption = lat ? "bonnie++ latency (lower is better)"
                     : "bonnie++ throughput and CPU (bon_csv2html layout)";
     /* group header */
-    struct rt_cell *grp = rt_group(&t, NBON + 1);
+    struct rt_cell *grp = rt_group(&t, RP_NBON + 1);
     size_t ng = 0;
     grp[ng].span = (unsigned)fixed;
     grp[ng++].text = "";
-    for (size_t i = 0; i < NBON; i++) {
+    for (size_t i = 0; i < RP_NBON; i++) {
         size_t w = lat ? (size_t)used[i][2] : (used[i][0] || used[i][1]) * 2u;
         if (!w)
             continue;
-        if (ng > 1 && !strcmp(grp[ng - 1].text, bon_cols[i].group)) {
+        if (ng > 1 && !strcmp(grp[ng - 1].text, rp_bon_cols[i].group)) {
             grp[ng - 1].span += (unsigned)w;
             continue;
         }
-        grp[ng].text = bon_cols[i].group;
+        grp[ng].text = rp_bon_cols[i].group;
         grp[ng++].span = (unsigned)w;
     }
     t.ngroup = ng;
@@ -206,9 +157,9 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
         struct rp_unit u;
         double lo, hi;
         int dir, any;
-    } cols[NBON * 2];
+    } cols[RP_NBON * 2];
     size_t nc = 0;
-    for (size_t i = 0; i < NBON; i++) {
+    for (size_t i = 0; i < RP_NBON; i++) {
         int parts[2], np = 0;
         if (lat) {
             if (used[i][2])
@@ -243,9 +194,9 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             if (parts[p] == 1)
                 snprintf(head, sizeof(head), "%%CP");
             else if (parts[p] == 2 || !cols[nc].sc.name[0])
-                snprintf(head, sizeof(head), "%s", bon_cols[i].name);
+                snprintf(head, sizeof(head), "%s", rp_bon_cols[i].name);
             else
-                snprintf(head, sizeof(head), "%s (%s%s)", bon_cols[i].name,
+                snprintf(head, sizeof(head), "%s (%s%s)", rp_bon_cols[i].name,
                          cols[nc].sc.prefix, cols[nc].sc.name);
             rt_header(&t, col++, head, RT_RIGHT);
             nc++;
@@ -369,7 +320,7 @@ struct bon_scan {
     const struct rp_data *d;
     struct pb_db *db;
     struct pb_err *err;
-    struct pb_db_samples *samples;
+    struct pb_an_repeats *samples;
     double *sv;
     size_t nsv, capsv;
     unsigned char *mark;
@@ -424,7 +375,7 @@ static const struct bon_metric *scan_metric(struct bon_scan *s,
     const char *unit = rp_clean(&s->arena, r->unit ? r->unit : "");
     m->dir = r->direction && !strcmp(r->direction, "lower") ? -1 : 1;
     rp_unit_of(m->name, unit, &m->u);
-    m->slot = bon_slot(m->name, &m->part);
+    m->slot = rp_bon_slot(m->name, &m->part);
     return m;
 }
 
@@ -467,7 +418,7 @@ static int end_cell(struct bon_scan *s)
         return PB_OK;
     if (s->outliers)
         for (size_t i = 0; i < s->nsmall; i++) {
-            int rc = pb_db_samples_of(s->samples, s->small[i], &s->sv,
+            int rc = pb_an_repeats_of(s->samples, s->small[i], &s->sv,
                                       &s->nsv, &s->capsv, s->err);
             if (rc)
                 return rc;
@@ -547,7 +498,7 @@ static int on_ranked(void *ctx, const struct pb_db_ranked *r)
     /* outlier repeats (spread.c): only a result of 5 or more samples can
      * have one */
     if (row->samples >= 5) {
-        if ((rc = pb_db_samples_of(s->samples, r->result_id, &s->sv, &s->nsv,
+        if ((rc = pb_an_repeats_of(s->samples, r->result_id, &s->sv, &s->nsv,
                                    &s->capsv, s->err)))
             return rc;
         if (s->nsv) {
@@ -568,7 +519,7 @@ static int scan_rows(struct bon_scan *s, const struct pb_db_filter *f)
     struct pb_db_order ord = {config_rank, test_rank, want_metric,
                               (void *)s->d, 1};
     s->in_row = s->in_cell = 0;
-    int rc = pb_db_each_ranked_row(s->db, f, &ord, on_ranked, s, s->err);
+    int rc = pb_an_ranked_rows(s->db, f, &ord, on_ranked, s, s->err);
     if (!rc)
         rc = end_row(s);
     return rc;
@@ -592,7 +543,7 @@ static int add_stats(void *ctx, const struct bon_row *row)
     struct bon_stats *st = &b->st;
     const struct rp_test *ts = &b->scan.d->tests[row->test];
     st->files |= rp_param(ts->params, ts->nparams, "num_files") != NULL;
-    for (size_t i = 0; i < NBON; i++)
+    for (size_t i = 0; i < RP_NBON; i++)
         for (int p = 0; p < 3; p++) {
             const struct rp_cell *c = bon_cell(row, i, p);
             if (!c)
@@ -675,7 +626,7 @@ int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
     b->o = o;
     pb_arena_init(&s->arena);
     pb_arena_init(&s->reasons);
-    int rc = pb_db_samples_open(db, &s->samples, err);
+    int rc = pb_an_repeats_open(db, &s->samples, err);
     if (!rc)
         rc = scan_rows(s, f);
     if (rc)
@@ -705,7 +656,7 @@ int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
     while (!rc && b->pageno < b->npages)
         write_page(b);
 done:
-    pb_db_samples_close(s->samples);
+    pb_an_repeats_close(s->samples);
     pb_arena_release(&s->arena);
     pb_arena_release(&s->reasons);
     free(s->metrics);

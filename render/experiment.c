@@ -35,28 +35,6 @@ int rp_cell_fact(const char *key)
     return 0;
 }
 
-/* The facts of source id: model/ lists them by source id. */
-static size_t facts_of(const struct rp_data *d, long long id, size_t *first)
-{
-    size_t lo = pb_lower_bound_id(d->facts, d->nfacts, sizeof(*d->facts),
-                                  offsetof(struct rp_fact, source_id), id);
-    *first = lo;
-    size_t end = lo;
-    while (end < d->nfacts && d->facts[end].source_id == id)
-        end++;
-    return end - lo;
-}
-
-const char *rp_fact_of(const struct rp_data *d, long long source,
-                       const char *key)
-{
-    size_t first, n = facts_of(d, source, &first);
-    for (size_t i = first; i < first + n; i++)
-        if (!strcmp(d->facts[i].key, key))
-            return d->facts[i].value;
-    return NULL;
-}
-
 static int source_used(const struct rp_data *d, long long id)
 {
     for (size_t i = 0; i < d->nsources; i++)
@@ -307,7 +285,7 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
             struct pb_buf names = PB_BUF_INIT, texts = PB_BUF_INIT;
             long long ids[2] = {x->fio, x->props};
             for (int w = 0; w < 2; w++) {
-                size_t first, nf = ids[w] ? facts_of(d, ids[w], &first) : 0;
+                size_t first, nf = ids[w] ? rp_facts_of(d, ids[w], &first) : 0;
                 for (size_t f = first; nf && f < first + nf; f++) {
                     const struct rp_fact *fa = &d->facts[f];
                     if (strncmp(fa->key, "flag.", 5))

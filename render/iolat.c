@@ -17,7 +17,6 @@
 
 #define MAX_FAMILIES 40
 
-static const char *const dirs[] = {"read", "write", "trim"};
 
 /* The family key of a fio test: its parameters but `vary`. */
 static char *family_key(const struct rp_test *t, const char *vary)
@@ -230,9 +229,9 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
                          const struct family *f, size_t dir, size_t fi)
 {
     char mi[32], ml[32], mp[32];
-    snprintf(mi, sizeof(mi), "%s_iops", dirs[dir]);
-    snprintf(ml, sizeof(ml), "%s_clat_mean", dirs[dir]);
-    snprintf(mp, sizeof(mp), "%s_clat_p99", dirs[dir]);
+    snprintf(mi, sizeof(mi), "%s_iops", rp_io_dirs[dir]);
+    snprintf(ml, sizeof(ml), "%s_clat_mean", rp_io_dirs[dir]);
+    snprintf(mp, sizeof(mp), "%s_clat_p99", rp_io_dirs[dir]);
     size_t m_iops = metric_index(d, mi), m_lat = metric_index(d, ml);
     size_t m_p99 = metric_index(d, mp);
     if (m_iops == SIZE_MAX || m_lat == SIZE_MAX)
@@ -246,7 +245,7 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
     size_t nl = 0;
     rt_header(&t, 0, "Configuration", RT_LEFT);
     rt_header(&t, 1, f->vary, RT_RIGHT);
-    rt_header(&t, 2, rt_str(&t, "%s IOPS", dirs[dir]), RT_RIGHT);
+    rt_header(&t, 2, rt_str(&t, "%s IOPS", rp_io_dirs[dir]), RT_RIGHT);
     rt_header(&t, 3, "mean completion latency", RT_RIGHT);
     rt_header(&t, 4, "p99 completion latency", RT_RIGHT);
     /* its data: exact, in canonical units named in the header */
@@ -300,22 +299,22 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
         const char *name = family_name(&t, d, f);
         char title[300], sub[200], stem[64];
         snprintf(title, sizeof(title), "%s: %s IOPS against mean completion "
-                 "latency by %s", name, dirs[dir], f->vary);
+                 "latency by %s", name, rp_io_dirs[dir], f->vary);
         snprintf(sub, sizeof(sub), "one point per %s, a line per "
                  "configuration · down and right is better", f->vary);
         rp_out_heading(o, 3, NULL,
                        rt_str(&t, "%s: %s IOPS against latency", name,
-                              dirs[dir]));
+                              rp_io_dirs[dir]));
         struct rc_xyspec xs = {0};
         xs.title = title;
         xs.subtitle = sub;
-        xs.xname = rt_str(&t, "%s IOPS", dirs[dir]);
+        xs.xname = rt_str(&t, "%s IOPS", rp_io_dirs[dir]);
         xs.yname = "mean completion latency";
         xs.xunit = *ui;
         xs.yunit = *ul;
         xs.lines = lines;
         xs.n = nl;
-        snprintf(stem, sizeof(stem), "iops-latency-%zu-%s", fi + 1, dirs[dir]);
+        snprintf(stem, sizeof(stem), "iops-latency-%zu-%s", fi + 1, rp_io_dirs[dir]);
         rp_out_chart_data(o, cv);
         cv = NULL;
         rp_out_chart(o, rc_xy(rp_out_fonts(o), &xs), stem);
@@ -333,19 +332,6 @@ static void family_chart(struct rp_out *o, const struct rp_data *d,
     free(lines);
 }
 
-int rp_iolat_metric(const char *metric)
-{
-    static const char *const sfx[] = {"_iops", "_clat_mean", "_clat_p99"};
-    for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
-        size_t n = strlen(dirs[k]);
-        if (strncmp(metric, dirs[k], n))
-            continue;
-        for (size_t m = 0; m < 3; m++)
-            if (!strcmp(metric + n, sfx[m]))
-                return 1;
-    }
-    return 0;
-}
 
 int rp_has_iops_latency(const struct rp_data *d)
 {

@@ -48,8 +48,8 @@ struct pb_render_opts {
     /* Test parameters that do not make tests different (--ignore-param):
      * results of tests that differ only in these are compared as one test
      * (docs/model.md, "Tests: stored identity and compared identity").
-     * NULL-terminated; NULL = the default list pb_render_default_ignore;
-     * an empty list = none. */
+     * NULL-terminated; NULL = the default list pb_an_default_ignore
+     * (analysis/data.h); an empty list = none. */
     const char *const *ignore_params;
     int per_job; /* time series: a line per job, not per configuration */
     /* Colours of the configurations (0xRRGGBB), given in their label
@@ -69,9 +69,6 @@ struct pb_render_opts {
      * raw files are not written; NULL = "poolbench export --csv". */
     const char *export_cmd;
 };
-
-/* The default of ignore_params: runtime, size, ramp_time, time_based. */
-extern const char *const pb_render_default_ignore[];
 
 /* What pb_render_report wrote. pages: test pages (tests-001.html, ...),
  * written instead of one long "Results by test" section when it would

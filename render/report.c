@@ -6,8 +6,9 @@
  * sections in report_overview.c, report_tests.c and the files
  * render_int.h names. */
 #define _POSIX_C_SOURCE 200809L
+#include "analysis/analysis.h"
 #include "render/report_int.h"
-#include "render/stream_int.h"
+#include "analysis/stream_int.h"
 #include "render/judge_int.h"
 
 #include <string.h>
@@ -360,7 +361,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     /* no file of the report replaces the database it reads */
     struct pb_keep keep;
     pb_keep_init(&keep);
-    pb_keep_add_db(&keep, pb_db_path(db));
+    pb_keep_add_db(&keep, pb_an_db_path(db));
     if ((rc = rp_dir_open(opts->outdir ? opts->outdir : "report",
                           opts->force, &keep, &o.out, err)))
         goto done;

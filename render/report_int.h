@@ -7,8 +7,7 @@
 #include "render/render_int.h"
 
 #define MAX_BARS 40
-/* rows of an "all metrics" table; the rest is for `poolbench export` */
-#define MAX_ALL_ROWS 1000
+/* MAX_ALL_ROWS (rows of an "all metrics" table): analysis/data.h */
 
 /* A report whose "Results by test" would hold more charts than this puts
  * those sections on pages of their own (tests-001.html, ...) of at most

@@ -2,6 +2,7 @@
  * results.json, one row per stored result the report's filter keeps (the
  * rows `poolbench export` gives for the same filter), each with its
  * configuration's dimensions and its test's parameters. */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_files.h"
 #include "render/rp_csv.h"
@@ -306,11 +307,11 @@ int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
     memset(&x, 0, sizeof(x));
     pb_arena_init(&x.arena);
     x.cp.a = x.tp.a = &x.arena;
-    int rc = pb_db_each_result(db, f, on_row_ids, &x, err);
+    int rc = pb_an_result_rows(db, f, on_row_ids, &x, err);
     if (!rc)
-        rc = pb_db_report_params(db, 0, on_param, &x.cp, err);
+        rc = pb_an_report_params(db, 0, on_param, &x.cp, err);
     if (!rc)
-        rc = pb_db_report_params(db, 1, on_param, &x.tp, err);
+        rc = pb_an_report_params(db, 1, on_param, &x.tp, err);
     if (rc) {
         res_release(&x);
         return rc;
@@ -338,7 +339,7 @@ int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
     if (!rc)
         rc = rp_file_open(dir, "results.json", &x.fjson, err);
     if (!rc)
-        rc = pb_db_each_result(db, f, on_row, &x, err);
+        rc = pb_an_result_rows(db, f, on_row, &x, err);
     pb_buf_puts(&x.json, x.rows ? "\n]\n" : "[]\n");
     if (x.fcsv)
         rp_file_flush(x.fcsv, &x.csv, 0);

@@ -1,19 +1,16 @@
-/* Private to render/: text helpers (html.c), sorting (sort.c) and units
- * (units.c) shared by the render/ files. Included by the render/ files
+/* Private to render/: text helpers (html.c) and units (units.c) shared
+ * by the render/ files, with the data's own (text as read, rp_sort, unit
+ * kinds: analysis/data.h). Included by the render/ files
  * that use them (render_int.h has all). */
 #ifndef PB_RP_BASE_H
 #define PB_RP_BASE_H
 
+#include "analysis/data.h"
 #include "render/render.h"
 
 #include <stddef.h>
 
 /* ==== text: sanitising and escaping (html.c) ==== */
-
-/* Arena copy of s as valid UTF-8 that XML accepts: invalid sequences and
- * control characters become U+FFFD, tab/CR/LF become a space. NULL in
- * gives NULL out. Every string read from the database goes through it. */
-char *rp_clean(struct pb_arena *a, const char *s);
 
 /* Append s escaped for HTML/XML text and attribute values (& < > " '). */
 void rp_esc(struct pb_buf *b, const char *s);
@@ -22,45 +19,8 @@ void rp_esc(struct pb_buf *b, const char *s);
  * ids; "x" when nothing is left. Writes into buf (max + 1 bytes). */
 const char *rp_slug(const char *s, char *buf, size_t max);
 
-/* The strings up to a NULL, one after the other in buf, cut at n - 1
- * bytes as snprintf(buf, n, "%s%s...") would (without its cost). Returns
- * buf. */
-char *rp_cat(char *buf, size_t n, ...);
-
-/* Natural order: digit runs compare as numbers ("bs=4k" < "bs=16k"). */
-int rp_natcmp(const char *a, const char *b);
-
-/* Byte length of the UTF-8 sequence starting at s (1 for bad bytes). */
-size_t rp_u8len(const char *s);
-
-/* ==== sorting (sort.c) ==== */
-
-/* qsort with a context handed to every comparison (glibc qsort_r, the same
- * order as qsort, ties included): comparators take what they compare
- * against from ctx, never from a file-level global. n <= 1 does nothing
- * (base may then be NULL). */
-void rp_sort(void *base, size_t n, size_t size,
-             int (*cmp)(const void *, const void *, void *), const void *ctx);
 
 /* ==== units (units.c) ==== */
-
-enum rp_ukind {
-    RP_U_BPS,   /* B/s: KiB/s, MiB/s, GiB/s */
-    RP_U_IOPS,  /* ops/s of fio *_iops: k IOPS */
-    RP_U_OPS,   /* other ops/s */
-    RP_U_NS,    /* ns, µs, ms, s */
-    RP_U_BYTES, /* B, KiB, MiB, ... */
-    RP_U_PCT,   /* % */
-    RP_U_RATIO, /* 1.99× */
-    RP_U_OTHER  /* unit kept as given, SI prefixes for big numbers */
-};
-
-struct rp_unit {
-    enum rp_ukind kind;
-    const char *raw; /* the stored unit ("Seconds"), for RP_U_OTHER */
-};
-
-void rp_unit_of(const char *metric, const char *unit, struct rp_unit *out);
 
 /* A display scale: value / div, then the suffix (" MiB/s", "k IOPS"). */
 struct rp_scale {
@@ -111,15 +71,5 @@ struct rp_ticks {
 };
 void rp_ticks(double lo, double hi, int target, struct rp_ticks *out);
 
-/* Keys whose values are byte sizes ("recordsize", "bs", ...). */
-int rp_size_key(const char *key);
-
-/* A parameter value for display: sizes as "4k"/"128k"/"1M", else as is.
- * Returns buf or value. */
-const char *rp_param_text(const char *key, const char *value, char *buf,
-                          size_t n);
-
-/* Human name of a metric: "read IOPS", "sequential output, block". */
-const char *rp_metric_title(const char *metric, char *buf, size_t n);
 
 #endif

@@ -144,8 +144,8 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
 /* A bar chart of many configurations (chart_many.c): a test and metric
  * with more than RP_MANY_LIMIT configurations draws the best RP_MANY_BEST,
  * the baseline and the worst RP_MANY_WORST as bars, and a strip of dots
- * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot. */
-#define RP_MANY_LIMIT 40
+ * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot
+ * (RP_MANY_LIMIT: analysis/data.h). */
 #define RP_MANY_BEST  30
 #define RP_MANY_WORST 5
 #define RP_MANY_DOTS  400
@@ -246,9 +246,6 @@ void rc_lat_hist_fill(const struct rc_latline *l, int dlo, size_t nb,
 const char *rc_lat_decade(int k, char *buf, size_t n);
 const char *rc_lat_nines_label(int k, char *buf, size_t n);
 
-/* Stable colour of the i-th config; of the i-th of n ordered series. */
-uint32_t rc_config_color(size_t i);
-uint32_t rc_series_color(size_t i, size_t n);
 /* Sequential colour for t in [0,1] (1 = best) and a readable text colour
  * on it. */
 uint32_t rc_heat_color(double t);

@@ -20,21 +20,10 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
 
 /* iolat.c: IOPS against latency where fio tests vary iodepth/numjobs. */
 int rp_has_iops_latency(const struct rp_data *d);
-/* Is metric one of the three "IOPS against latency" reads of a test
- * (DIR_iops, DIR_clat_mean, DIR_clat_p99)? stream.c loads those groups. */
-int rp_iolat_metric(const char *metric);
 void rp_section_iops_latency(struct rp_out *o, const struct rp_data *d);
 
-/* latency.c: the latency distributions of fio json+ bins, per test. */
-struct rp_lat;
-/* Read and merge (per test, config and latency) every stored histogram of
- * the configs and tests in d that filter f keeps; NULL when there are
- * none. *rc gets PB_OK, PB_EUSAGE (bad pattern) or PB_EDB (err filled).
- * Free with rp_lat_free (NULL is fine). */
-struct rp_lat *rp_lat_load(struct pb_db *db, const struct rp_data *d,
-                           const struct pb_db_filter *f, int nines, int *rc,
-                           struct pb_err *err);
-void rp_lat_free(struct rp_lat *l);
+/* latency.c: the latency distributions of fio json+ bins, per test
+ * (loaded by analysis/latency.c). */
 /* The CDF, percentile ladder and histogram of test (an index into d) for
  * each direction with completion latency bins, with their tables. */
 void rp_lat_section(struct rp_out *o, const struct rp_data *d,
@@ -55,8 +44,6 @@ int rp_has_bonnie(const struct rp_data *d);
 int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
                       struct pb_db *db, const struct pb_db_filter *f,
                       struct pb_err *err) PB_WUR;
-/* Is the metric one of the bonnie++ table's (bonnie_table.c)? */
-int rp_metric_is_bonnie(const char *metric);
 /* Host facts of the sources shown; 0 rows = no section. */
 int rp_has_systems(const struct rp_data *d);
 void rp_section_systems(struct rp_out *o, const struct rp_data *d);
@@ -72,22 +59,12 @@ int rp_has_flags(const struct rp_data *d);
 /* The Warnings list (nothing when no source is flagged). */
 void rp_section_warnings(struct rp_out *o, const struct rp_data *d);
 
-/* Is the metric shown in the compression or bonnie++ table? */
-int rp_metric_in_special(const char *metric);
-
 /* ==== spread of repeats (spread.c) ==== */
 
 /* "± 1.2 MiB/s · 95% CI ± 3.3 MiB/s" of cell c (Student t with n - 1
  * df); just the ± SE when n < 2 or the SE is 0 or unknown. Returns buf. */
 const char *rp_fmt_se_ci(const struct rp_unit *u, const struct rp_cell *c,
                          char *buf, size_t n);
-/* Mark in out[0..n) the outliers of v[0..n) (modified z-score by the
- * MAD above 3.5; none when n < 5 or MAD is 0); returns their number. */
-int rp_outliers_of(const double *v, size_t n, unsigned char *out);
-/* Set nrepeats and outliers of d's cells from the stored samples.
- * PB_OK or PB_EDB. */
-int rp_outliers_load(struct pb_db *db, struct rp_data *d,
-                     struct pb_err *err) PB_WUR;
 /* The 95% CI of c ("95% CI ± 8.1 MB/s: 401.0 to 417.1 MB/s", arena
  * text), or NULL when c has fewer than 2 repeats or no SE. */
 const char *rp_ci_text(struct rt_table *t, const struct rp_unit *u,
@@ -100,71 +77,8 @@ void rp_ci_title(struct rt_table *t, struct rt_cell *cell,
 void rp_outlier_mark(struct rt_table *t, struct rt_cell *cell,
                      const struct rp_cell *c);
 
-/* out = the index of the element of arr[0..n) (sorted by .id) whose id
- * is want, or SIZE_MAX: one binary search for the id-sorted arrays of
- * struct rp_data (tests, configs). */
-#define RP_FIND_ID(arr, n, want, out)                                          \
-    do {                                                                       \
-        size_t lo_ = 0, hi_ = (n);                                             \
-        while (lo_ < hi_) {                                                    \
-            size_t mid_ = lo_ + (hi_ - lo_) / 2;                               \
-            if ((arr)[mid_].id < (want))                                       \
-                lo_ = mid_ + 1;                                                \
-            else                                                               \
-                hi_ = mid_;                                                    \
-        }                                                                      \
-        (out) = lo_ < (n) && (arr)[lo_].id == (want) ? lo_ : SIZE_MAX;         \
-    } while (0)
+/* ==== history across runs (history.c; loaded by analysis/history.c) ==== */
 
-/* ==== history across runs (history.c) ==== */
-
-/* One point of a series: a run or ingest date. */
-struct rp_hpoint {
-    size_t point;     /* index into rp_history.keys (time order) */
-    double mean, se;  /* se < 0: unknown */
-    long n;
-    double p;         /* Welch p against the points before; NAN = none */
-    double base;      /* their pooled mean (when p is set) */
-    size_t nbase;     /* how many points that was */
-    int step;         /* p < 0.05: a step change */
-    double change;    /* (mean - base) / |base| at a step */
-};
-
-/* A configuration's points for one test and metric (>= 2). */
-struct rp_hseries {
-    size_t test, metric, config;
-    size_t first, n; /* into rp_history.pts */
-    size_t steps;
-    int reduced; /* not drawn (the section draws the first charts only):
-                    its points are its steps alone */
-};
-
-struct rp_history {
-    const char **keys;  /* run id or ingest day of each point, oldest
-                           first */
-    const char **whens; /* their first ingested_at */
-    size_t nkeys;
-    struct rp_hpoint *pts;
-    size_t npts, cappts;
-    struct rp_hseries *s; /* by test rank, metric, config rank */
-    size_t ns, caps;
-    size_t nhidden; /* series not drawn and without steps: dropped */
-    struct rp_hpair { /* the charts drawn: their series and lines */
-        size_t test, metric, nseries, nlines;
-    } *pairs;
-    size_t npairs;
-    size_t nsteps;
-    struct pb_arena arena;
-};
-
-/* The history of d's headline metrics (rows read again from db with f):
- * out->ns == 0 when the sources shown are of one run or day (then db is
- * not read). PB_OK or the query's error. Release with
- * rp_history_release (also after an error). */
-int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
-                    const struct rp_data *d, struct rp_history *out,
-                    struct pb_err *err) PB_WUR;
-void rp_history_release(struct rp_history *h);
 /* d->history has a series. */
 int rp_has_history(const struct rp_data *d);
 /* The History section (nothing without one). */
@@ -174,68 +88,8 @@ void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
                           const struct rp_hseries *s,
                           const struct rp_hpoint *p, struct pb_buf *b);
 
-/* ==== hosts as a dimension (hosts.c, chart_hosts.c) ==== */
+/* ==== hosts (hosts.c, chart_hosts.c; loaded by analysis/hosts.c) ==== */
 
-/* A host is an outlier when it is more than RP_HOST_REL from the median
- * of the hosts, with at least RP_HOST_MIN hosts; from RP_HOST_Z_FROM hosts
- * on it must also have a modified z-score above 3.5 (docs/report.md,
- * "Hosts"). */
-#define RP_HOST_REL    0.20
-#define RP_HOST_MIN    3
-#define RP_HOST_Z_FROM 5
-
-struct rp_hspread {
-    size_t n;
-    double min, median, max;
-    double ratio; /* max / min; NAN when min <= 0 */
-    double cv;    /* sample standard deviation / |mean|; NAN: n < 2 or 0 */
-};
-
-/* Spread of the host values v[0..n) into sp; out[i] (may be NULL) gets
- * +1 (far above the median), -1 (far below) or 0, and dev[i] (may be
- * NULL) (v[i] - median) / |median| (NAN when the median is 0). Returns the
- * number of outliers. */
-size_t rp_host_spread(const double *v, size_t n, struct rp_hspread *sp,
-                      signed char *out, double *dev);
-
-struct rp_hhost {
-    const char *name;
-    double mean, se; /* se < 0: unknown */
-    long n;
-    signed char outlier; /* +1 above, -1 below the median, 0 */
-    double dev;          /* (mean - median) / |median|; NAN */
-};
-
-/* A configuration's results of one test and metric from >= 2 hosts. */
-struct rp_hcell {
-    size_t test, metric, config;
-    size_t first, n; /* its hosts in rp_hosts.h, natural order of names */
-    size_t nruns;    /* sources in which >= 2 of them ran together */
-    int has_agg, agg_fio; /* agg_fio: fio's "(all clients)" in every run */
-    double agg;           /* all hosts: mean over those runs */
-    int has_sum;          /* bandwidth/IOPS/bytes: the sum of the hosts */
-    double sum;           /* mean over the runs of the sum of their hosts */
-    struct rp_hspread sp;
-    size_t noutliers;
-};
-
-struct rp_hosts {
-    struct rp_hcell *c; /* group order (test rank, metric), config rank */
-    size_t nc, capc;
-    struct rp_hhost *h;
-    size_t nh, caph;
-    size_t noutliers;
-    struct pb_arena arena;
-};
-
-/* The hosts of d's charted groups (rows read again from db with f, so
- * --host keeps working): out->nc == 0 when no configuration has results
- * from two hosts. PB_OK or the query's error. Release with
- * rp_hosts_release (also after an error). */
-int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
-                  const struct rp_data *d, struct rp_hosts *out,
-                  struct pb_err *err) PB_WUR;
-void rp_hosts_release(struct rp_hosts *h);
 /* d->hosts has a cell. */
 int rp_has_hosts(const struct rp_data *d);
 /* The Warnings line of each outlier host (flags.c calls it). */
@@ -248,9 +102,6 @@ void rp_section_hosts(struct rp_out *o, const struct rp_data *d);
 /* Facts a run stores per cell (run.*, flag.*, zpool_iostat*, arc.*, ...):
  * shown in the Experiment section, not in Systems. */
 int rp_cell_fact(const char *key);
-/* The value of fact key of source id, or NULL. */
-const char *rp_fact_of(const struct rp_data *d, long long source,
-                       const char *key);
 int rp_has_experiment(const struct rp_data *d);
 /* One table per run folder: cells, fio options, ZFS properties, flags and
  * links (relative to outdir) to the plan, commands.log and raw files. */

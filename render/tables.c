@@ -27,24 +27,6 @@ static int strcasecmp_ascii(const char *a, const char *b)
     }
 }
 
-static int in_list(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (!strcmp(s, *list))
-            return 1;
-    return 0;
-}
-
-static const char *const zfs_metrics[] = {
-    "compressratio",     "used",           "logicalused", "referenced",
-    "logicalreferenced", "actual_savings", NULL};
-
-
-int rp_metric_in_special(const char *metric)
-{
-    return in_list(metric, zfs_metrics) || rp_metric_is_bonnie(metric);
-}
-
 /* Rows keyed by (config, test): cell indexes sorted that way. ctx: the
  * struct rp_data the indexes point into. */
 static int cmp_ct(const void *a, const void *b, void *ctx)
@@ -93,7 +75,7 @@ static int distinct_tests(const struct rp_data *d, const size_t *cells,
 
 static int want_zfs(const char *m)
 {
-    return in_list(m, zfs_metrics);
+    return rp_metric_is_zfs_space(m);
 }
 
 int rp_has_compression(const struct rp_data *d)

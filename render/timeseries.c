@@ -5,6 +5,7 @@
  * of more than 2,000 points is drawn as 2,000 means with a min/max band,
  * so no spike is lost; the exact points are a CSV file next to the chart
  * (docs/report.md, "Over time"). */
+#include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
 #include "render/rp_chart.h"
@@ -499,21 +500,9 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     return 0;
 }
 
-static int stop_at_first(void *ctx, const struct pb_db_point *p)
-{
-    (void)p;
-    *(int *)ctx = 1;
-    return 1;
-}
-
 int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
 {
-    int any = 0;
-    struct pb_err err = {0};
-    if (pb_db_each_point(db, f, stop_at_first, &any, &err) != PB_OK &&
-        !any)
-        return 0;
-    return any;
+    return pb_an_has_points(db, f);
 }
 
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
@@ -525,7 +514,7 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
     s.o = o;
     s.d = d;
     s.per_job = per_job;
-    int rc = pb_db_each_point(db, f, on_point, &s, err);
+    int rc = pb_an_each_point(db, f, on_point, &s, err);
     if (!rc)
         flush_chart(&s);
     chart_reset(&s.c);

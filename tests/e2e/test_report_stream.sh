@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e: the report that keeps most cells on disk and loads them one test at
-# a time (render/stream.c, docs/performance.md "Report memory") is byte for byte
+# a time (analysis/stream.c, docs/performance.md "Report memory") is byte for byte
 # the report that holds every cell. Every good fixture in one database,
 # reported with --ignore-param none (merged tests are never streamed) once
 # as usual and once with TMPDIR unusable (no temporary file: every cell in

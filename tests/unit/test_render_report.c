@@ -630,7 +630,7 @@ static void test_empty_and_pdf(void **state)
     free(dir);
 }
 
-/* The window of a streamed report (render/stream.c): loading a test reads
+/* The window of a streamed report (analysis/stream.c): loading a test reads
  * back only the groups a section reads (charted, the first MAX_ALL_ROWS
  * cells of "All metrics" in group order, the IOPS-against-latency
  * metrics); the others stay on disk (first == SIZE_MAX). 1,200

@@ -1,9 +1,8 @@
 /* Sweeps: the candidate dimensions of a metric's cells (config and test
  * parameters, the label of configurations no parameter tells apart, the
  * tool, the test name), their sorted values and each cell's value index. */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/sweep_int.h"
+#include "analysis/sweeps.h"
+#include "analysis/sweep_int.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -2,10 +2,8 @@
  * order), metrics inside a test, cells by test, metric and configuration
  * rank; names made unique where two tests would read the same; the
  * metrics a test shows by default. */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/rp_chart.h"
-#include "render/stream_int.h"
+#include "analysis/data.h"
+#include "analysis/stream_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -303,4 +301,51 @@ void rp_data_order(struct rp_data *d)
         g->nvalued = nv;
         i = j;
     }
+}
+
+uint32_t rc_config_color(size_t i)
+{
+    /* Tableau 10: distinct, readable on white. */
+    static const uint32_t pal[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
+                                   0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
+                                   0x9c755f, 0xbab0ac};
+    uint32_t c = pal[i % 10];
+    size_t round = (i / 10) % 3;
+    if (!round)
+        return c;
+    /* later rounds: darker shades of the same hues */
+    double k = round == 1 ? 0.7 : 0.5;
+    uint32_t r = (uint32_t)(((c >> 16) & 0xff) * k),
+             g = (uint32_t)(((c >> 8) & 0xff) * k),
+             b = (uint32_t)((c & 0xff) * k);
+    return (r << 16) | (g << 8) | b;
+}
+
+uint32_t rc_lerp_color(const uint32_t *stops, size_t n, double t)
+{
+    if (!(t >= 0))
+        t = 0;
+    if (t > 1)
+        t = 1;
+    double pos = t * (double)(n - 1);
+    size_t i = (size_t)floor(pos);
+    if (i >= n - 1)
+        return stops[n - 1];
+    double u = pos - (double)i;
+    uint32_t a = stops[i], b = stops[i + 1], out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double ca = (a >> sh) & 0xff, cb = (b >> sh) & 0xff;
+        out |= (uint32_t)lround(ca + (cb - ca) * u) << sh;
+    }
+    return out;
+}
+
+uint32_t rc_series_color(size_t i, size_t n)
+{
+    /* viridis without its pale yellow end: ordered values read as a ramp */
+    static const uint32_t vir[] = {0x440154, 0x3b528b, 0x21918c, 0x5ec962,
+                                   0xb5de2b};
+    if (n <= 1)
+        return 0x3b528b;
+    return rc_lerp_color(vir, 5, 0.82 * (double)i / (double)(n - 1));
 }

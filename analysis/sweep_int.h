@@ -1,4 +1,4 @@
-/* Private to the sweep files of render/: sweeps.c (choosing x and series
+/* Private to the sweep files of analysis/: sweeps.c (choosing x and series
  * per metric), sweep_dims.c (the candidate dimensions and their values),
  * sweep_cover.c (how many cells a choice would draw), sweep_panels.c (the
  * panels, pooled spots and the cells left out) and sweep_why.c (why a
@@ -6,7 +6,7 @@
 #ifndef PB_SWEEP_INT_H
 #define PB_SWEEP_INT_H
 
-#include "render/rp_data.h"
+#include "analysis/sweeps.h"
 
 #include <stdint.h>
 

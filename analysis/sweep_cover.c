@@ -1,8 +1,8 @@
 /* Sweeps: choosing the two dimensions. How many of a metric's cells a
  * sweep over an x dimension (and a series) would draw, by grouping cells
  * on every other dimension: hashed keys, dense ids, stamp tables. */
-#include "render/rp_data.h"
-#include "render/sweep_int.h"
+#include "analysis/sweeps.h"
+#include "analysis/sweep_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,14 +3,13 @@
  * the report; their results are aggregated as repeats. The stored tests
  * are unchanged (docs/model.md, "Tests: stored identity
  * and compared identity"). */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
+#include "analysis/data.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pb_render_default_ignore[] = {"runtime", "size",
+const char *const pb_an_default_ignore[] = {"runtime", "size",
                                                 "ramp_time", "time_based",
                                                 NULL};
 
@@ -60,7 +59,7 @@ static int cmp_ident(const void *a, const void *b, void *ctx)
 void rp_ignore_map(struct rp_data *d, const char *const *ignore)
 {
     if (!ignore)
-        ignore = pb_render_default_ignore;
+        ignore = pb_an_default_ignore;
     if (!ignore[0] || d->ntests < 2)
         return;
     char **keys = pb_xcalloc(d->ntests, sizeof(*keys));

@@ -2,9 +2,8 @@
  * (or every configuration by one dimension, the experiment's own axis),
  * and what to say when the ones asked for cannot be drawn
  * (docs/report.md, "Sweeps"). */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/sweep_int.h"
+#include "analysis/sweeps.h"
+#include "analysis/sweep_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

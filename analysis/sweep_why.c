@@ -1,9 +1,8 @@
 /* Sweeps: why the x axis and series asked for (--x, --series) draw
  * nothing from a metric's results, said in full with the values that
  * make it impossible, and which sweeps of them can be drawn. */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/sweep_int.h"
+#include "analysis/sweeps.h"
+#include "analysis/sweep_int.h"
 
 #include <stdlib.h>
 #include <string.h>

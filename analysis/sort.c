@@ -1,7 +1,8 @@
-/* Sorting with an explicit context: the one place render/ reaches for
- * glibc's qsort_r, so that no comparator reads a file-level global. */
+/* Sorting with an explicit context: the one place analysis/ and render/
+ * reach for glibc's qsort_r, so that no comparator reads a file-level
+ * global. */
 #define _GNU_SOURCE
-#include "render/rp_base.h"
+#include "analysis/data.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * unlinked temporary file; the groups that sections read across tests stay
  * in memory, the others are read back one test at a time. */
 #define _POSIX_C_SOURCE 200809L
-#include "render/stream_int.h"
-#include "render/report_int.h"
+#include "analysis/stream_int.h"
+#include "analysis/data.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* One verdict on two cells, for compare and best alike: their summaries
  * and, when each is one stored result holding its repeats, the repeats
  * (table sample), judged by pb_stats_judge (common/stats.c). */
-#include "render/judge_int.h"
+#include "analysis/data.h"
 
 #include <stdlib.h>
 #include <string.h>

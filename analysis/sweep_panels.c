@@ -3,10 +3,8 @@
  * apart share a spot (pooled as repeats of one setup); every cell that no
  * panel draws is recorded with the reason, so the report can say which
  * configurations a sweep leaves out and why (docs/report.md, "Sweeps"). */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/rp_chart.h"
-#include "render/sweep_int.h"
+#include "analysis/sweeps.h"
+#include "analysis/sweep_int.h"
 
 #include <math.h>
 #include <stdlib.h>

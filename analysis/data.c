@@ -2,9 +2,8 @@
  * repeats of a config/test/metric folded into mean, standard error and n,
  * then cells ordered by test (natural order), metric and config
  * (data_order.c). */
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/stream_int.h"
+#include "analysis/data.h"
+#include "analysis/stream_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -132,9 +131,16 @@ static const char *intern(struct rp_data *d, const char *s)
     return d->strs[h];
 }
 
+/* The context of the table callbacks (pb_an_report_tables). */
+struct tables_ctx {
+    struct rp_data *d;
+    int tests;   /* reading test parameters (configuration ones before) */
+    size_t last; /* index of the last owner found */
+};
+
 static int on_source(void *ctx, const struct pb_db_source *s)
 {
-    struct rp_data *d = ctx;
+    struct rp_data *d = ((struct tables_ctx *)ctx)->d;
     PB_GROW(d->sources, d->capsources, d->nsources + 1);
     struct rp_source *o = &d->sources[d->nsources++];
     o->id = s->id;
@@ -151,7 +157,7 @@ static int on_source(void *ctx, const struct pb_db_source *s)
 
 static int on_config(void *ctx, const struct pb_db_triple *t)
 {
-    struct rp_data *d = ctx;
+    struct rp_data *d = ((struct tables_ctx *)ctx)->d;
     PB_GROW(d->configs, d->capconfigs, d->nconfigs + 1);
     struct rp_config *c = &d->configs[d->nconfigs++];
     memset(c, 0, sizeof(*c));
@@ -162,7 +168,7 @@ static int on_config(void *ctx, const struct pb_db_triple *t)
 
 static int on_test(void *ctx, const struct pb_db_triple *t)
 {
-    struct rp_data *d = ctx;
+    struct rp_data *d = ((struct tables_ctx *)ctx)->d;
     PB_GROW(d->tests, d->captests, d->ntests + 1);
     struct rp_test *o = &d->tests[d->ntests++];
     memset(o, 0, sizeof(*o));
@@ -172,11 +178,6 @@ static int on_test(void *ctx, const struct pb_db_triple *t)
     return 0;
 }
 
-struct param_ctx {
-    struct rp_data *d;
-    int tests;
-    size_t last; /* index of the last owner found */
-};
 
 static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
 {
@@ -188,7 +189,7 @@ static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
 
 static int on_param(void *vctx, const struct pb_db_triple *t)
 {
-    struct param_ctx *p = vctx;
+    struct tables_ctx *p = vctx;
     struct rp_data *d = p->d;
     struct rp_kv **kv;
     size_t *n, *cap;
@@ -222,9 +223,20 @@ static int on_param(void *vctx, const struct pb_db_triple *t)
     return 0;
 }
 
+/* Test parameters come after every configuration parameter. */
+static int on_test_param(void *vctx, const struct pb_db_triple *t)
+{
+    struct tables_ctx *p = vctx;
+    if (!p->tests) {
+        p->tests = 1;
+        p->last = SIZE_MAX;
+    }
+    return on_param(p, t);
+}
+
 static int on_fact(void *ctx, const struct pb_db_triple *t)
 {
-    struct rp_data *d = ctx;
+    struct rp_data *d = ((struct tables_ctx *)ctx)->d;
     PB_GROW(d->facts, d->capfacts, d->nfacts + 1);
     struct rp_fact *f = &d->facts[d->nfacts++];
     f->source_id = t->id;
@@ -491,20 +503,17 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     memset(d, 0, sizeof(*d));
     pb_arena_init(&d->arena);
     d->metric_filtered = f && f->metric_re;
-    int rc = pb_db_each_source(db, on_source, d, err);
-    if (!rc)
-        rc = pb_db_report_configs(db, on_config, d, err);
-    if (!rc)
-        rc = pb_db_report_tests(db, on_test, d, err);
-    struct param_ctx pc = {d, 0, SIZE_MAX};
-    if (!rc)
-        rc = pb_db_report_params(db, 0, on_param, &pc, err);
-    pc.tests = 1;
-    pc.last = SIZE_MAX;
-    if (!rc)
-        rc = pb_db_report_params(db, 1, on_param, &pc, err);
-    if (!rc)
-        rc = pb_db_report_facts(db, on_fact, d, err);
+    struct tables_ctx tc = {d, 0, SIZE_MAX};
+    const struct pb_an_tables tables = {
+        .source = on_source,
+        .config = on_config,
+        .test = on_test,
+        .config_param = on_param,
+        .test_param = on_test_param,
+        .fact = on_fact,
+        .ctx = &tc,
+    };
+    int rc = pb_an_report_tables(db, &tables, err);
     if (rc)
         return rc;
     /* the parameter arrays grew by doubling: a configuration of 3
@@ -526,7 +535,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     struct row_ctx r;
     memset(&r, 0, sizeof(r));
     r.d = d;
-    rc = pb_db_each_report_row(db, f, on_row, &r, err);
+    rc = pb_an_report_rows(db, f, on_row, &r, err);
     if (!rc)
         flush_cell(&r);
     free(r.pend);
@@ -542,6 +551,27 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     if (d->stream)
         return rp_stream_resident(d, err);
     return PB_OK;
+}
+
+size_t rp_facts_of(const struct rp_data *d, long long id, size_t *first)
+{
+    size_t lo = pb_lower_bound_id(d->facts, d->nfacts, sizeof(*d->facts),
+                                  offsetof(struct rp_fact, source_id), id);
+    *first = lo;
+    size_t end = lo;
+    while (end < d->nfacts && d->facts[end].source_id == id)
+        end++;
+    return end - lo;
+}
+
+const char *rp_fact_of(const struct rp_data *d, long long source,
+                       const char *key)
+{
+    size_t first, n = rp_facts_of(d, source, &first);
+    for (size_t i = first; i < first + n; i++)
+        if (!strcmp(d->facts[i].key, key))
+            return d->facts[i].value;
+    return NULL;
 }
 
 void rp_data_release(struct rp_data *d)

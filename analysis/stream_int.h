@@ -1,10 +1,11 @@
-/* Private to data.c, data_order.c, stream.c and spread.c: the order of
+/* Private to analysis/data.c, data_order.c, stream.c (and render/spread.c,
+ * render/report.c): the order of
  * the report's cells, and the cells on disk with one test in memory at a
  * time (docs/performance.md, "Report memory"). */
 #ifndef PB_STREAM_INT_H
 #define PB_STREAM_INT_H
 
-#include "render/rp_data.h"
+#include "analysis/data.h"
 
 /* ==== data_order.c: the order of cells ==== */
 
