@@ -236,6 +236,16 @@ struct pb_chart *rc_lat_cdf(struct rc_fonts *f, const struct rc_latspec *s);
 /* Histogram: share of I/Os in 10 log-spaced bars a decade (filled bars
  * for one configuration, step outlines for several). */
 struct pb_chart *rc_lat_hist(struct rc_fonts *f, const struct rc_latspec *s);
+/* Percentile ladder: per line np values (ns; v[i * np + k], < 0 or NAN:
+ * none) at the percentiles named pnames, on a log latency axis; lines'
+ * bins are not used (only labels and colours). */
+struct rc_ladspec {
+    struct rc_latspec lat;
+    const char *const *pnames;
+    size_t np;
+    const double *v;
+};
+struct pb_chart *rc_lat_ladder(struct rc_fonts *f, const struct rc_ladspec *s);
 /* The histogram's bars: their number (from decade 10^*dlo ns), the edge
  * j (ns), and line l's share (%) in each of nb bars. */
 size_t rc_lat_hist_bins(const struct rc_latspec *s, int *dlo);
