@@ -144,7 +144,7 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
 /* A bar chart of many configurations (chart_many.c): a test and metric
  * with more than RP_MANY_LIMIT configurations draws the best RP_MANY_BEST,
  * the baseline and the worst RP_MANY_WORST as bars, and a strip of dots
- * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot. */
+ * for all of them (past RP_MANY_DOTS a band: one polygon) over a box plot. */
 #define RP_MANY_LIMIT 40
 #define RP_MANY_BEST  30
 #define RP_MANY_WORST 5

@@ -7,7 +7,8 @@
 # keeps all 120. 30 configurations: nothing changes (30 bars, no strip,
 # one table per chart); 40 are drawn whole, 41 reduced; the ranking of
 # 41 over two tests is folded; a sweep of 120 configurations by bs draws
-# a reduced heatmap (36 rows) and keeps every cell in its table. Leaves a
+# a reduced heatmap (36 rows) and keeps every cell in its table; 500
+# configurations draw the strip as one band. Leaves a
 # screenshot of the 120-configuration chart beside the poolbench binary
 # (report-many-screenshot.png). Skips (77) without chromium or python3.
 # usage: test_report_many.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -141,6 +142,25 @@ shot="$(dirname "$pb")/report-many-screenshot.png"
 browser_shot "$shot" \
     "file://$out/$(basename "$csv" .csv | sed 's/^/charts\//').svg" \
     --window-size=1000,1600
+
+# -- a dense strip (issue 41 item 1): past RP_MANY_DOTS (400) values the
+#    strip is one grey polygon (a band of every value) with only the 36
+#    configurations drawn as bars as dots; the chart stays small
+gen "$tmp/c500" 500 || fail "generate 500"
+"$pb" ingest --db "$tmp/d500.db" -q "$tmp/c500" || fail "ingest 500"
+"$pb" report --db "$tmp/d500.db" -o "$tmp/r500" -q || fail "report 500"
+svg=$(ls "$tmp/r500"/charts/*read-iops.svg | head -1)
+[ "$(grep -c '<polygon fill="#a8a8a8"' "$svg")" = 1 ] || fail "500: not one band"
+[ "$(grep -c 'width="4" height="4" fill="#a8a8a8"' "$svg")" = 0 ] ||
+    fail "500: grey dots beside the band"
+[ "$(grep -c 'width="4" height="4"' "$svg")" = 36 ] ||
+    fail "500: $(grep -c 'width="4" height="4"' "$svg") dots, not the 36 shown"
+grep -q 'All 500 configurations with a value: a band' "$svg" ||
+    fail "500: the strip's heading"
+size=$(wc -c <"$svg")
+[ "$size" -lt 30000 ] || fail "500: the chart is $size bytes"
+m=$(measure "$tmp/r500")
+echo "$m" | grep -qx readable || fail "500: $(echo "$m" | sed -n '/PROBLEMS/,$p' | head -3)"
 
 # -- 30 configurations: the chart and tables as before
 db="$tmp/s.db"
