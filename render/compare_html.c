@@ -442,7 +442,7 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
     pb_buf_puts(h, " → ");
     rp_esc(h, c->cand_name);
     pb_buf_puts(h, "</title>\n<style>\n");
-    pb_buf_puts(h, rp_css);
+    rp_css_put(h);
     pb_buf_puts(h, compare_css);
     pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>"
                    "Compare: ");

@@ -89,3 +89,17 @@ const char rp_css[] =
     "table.sortable th:after{content:' \\2195';color:#aab}\n"
     "footer{margin-top:50px;color:var(--muted);font-size:13px}\n"
     "@media print{body{background:#fff}main{padding:0}nav{display:none}}\n";
+
+/* Rules after rp_css (one string literal is at most 4,095 bytes in C99). */
+const char rp_css_more[] =
+    /* a kind of warning of many sources: its count, the list folded */
+    "details.warn>summary{cursor:pointer}\n"
+    "details.warn.serious>summary{font-weight:600}\n"
+    "details.warn ul{margin:4px 0 8px;padding-left:20px;font-size:13.5px;"
+    "overflow-wrap:anywhere}\n";
+
+void rp_css_put(struct pb_buf *h)
+{
+    pb_buf_puts(h, rp_css);
+    pb_buf_puts(h, rp_css_more);
+}

@@ -55,7 +55,7 @@ void rp_index_head(struct rp_out *o, const struct rp_data *d,
                    "content=\"poolbench\">\n<title>");
     rp_esc(h, title);
     pb_buf_puts(h, "</title>\n<style>\n");
-    pb_buf_puts(h, rp_css);
+    rp_css_put(h);
     pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
     rp_esc(h, title);
     pb_buf_puts(h, "</h1>\n");
@@ -137,7 +137,7 @@ static void page_head(struct rp_out *o, struct pb_buf *h, const char *what)
     pb_buf_puts(h, " — ");
     rp_esc(h, what);
     pb_buf_puts(h, "</title>\n<style>\n");
-    pb_buf_puts(h, rp_css);
+    rp_css_put(h);
     pb_buf_puts(h, page_css);
     pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
     rp_esc(h, o->title);

@@ -17,6 +17,11 @@ void rp_out_heading(struct rp_out *o, int level, const char *id,
                     const char *text);
 /* Paragraph of plain text (escaped); cls may be NULL. */
 void rp_out_para(struct rp_out *o, const char *cls, const char *text);
+/* A fold: <details> (class cls, may be NULL) whose summary is shown and
+ * whose n items are a list inside (all escaped); in the PDF the summary
+ * and the items as one paragraph. */
+void rp_out_fold(struct rp_out *o, const char *cls, const char *summary,
+                 const char *const *items, size_t n);
 /* Write c as charts/NNN-stem.svg (and .png), add it to the page and the
  * PDF, and free it. */
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem);
@@ -76,5 +81,8 @@ void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */
 extern const char rp_css[];
+extern const char rp_css_more[];
+/* Both style sheets, rp_css then rp_css_more, into h. */
+void rp_css_put(struct pb_buf *h);
 
 #endif
