@@ -158,7 +158,8 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
     if (!o->inline_charts) {
         pb_buf_printf(o->h,
                       "<figure%s><a href=\"charts/%s.svg\"><img "
-                      "src=\"charts/%s.svg\" width=\"%.0f\" "
+                      "src=\"charts/%s.svg\" loading=\"lazy\" "
+                      "decoding=\"async\" width=\"%.0f\" "
                       "height=\"%.0f\" alt=\"",
                       c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w,
                       c->h);

@@ -54,6 +54,9 @@ void rp_page_head(struct rp_out *o, struct pb_buf *h, const char *what);
  * in the summary's table_pages. */
 void rp_page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
                   const char *note);
+/* The same, for a page the summary does not count (best.html). */
+void rp_page_write(struct rp_out *o, struct pb_buf *h, const char *rel,
+                   const char *note);
 /* The file the output primitives write now: "index.html" or a test page
  * ("tests-003.html"). */
 const char *rp_out_here(const struct rp_out *o);
@@ -77,6 +80,13 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
  * stand where the table would. Frees t. */
 void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
                             const char *stem, const char *what);
+
+/* The top nshow rows of t where the output is, after a note linking
+ * STEM.html, which holds all of t (titled what); t itself when it has at
+ * most nshow rows. index.html of a split report shows the best table
+ * this way. Frees t. */
+void rp_out_table_top(struct rp_out *o, struct rt_table *t, const char *stem,
+                      const char *what, size_t nshow);
 
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */

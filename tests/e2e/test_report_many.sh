@@ -36,10 +36,31 @@ gen() {
 
 # -- the page and its first chart in the browser: bars, dots, text inside
 #    the chart and apart, the tables' rows
-measure() { # DIR [CHART] -> prints the measurement of DIR/index.html
-    # and of its first chart named *CHART.svg (default read-iops)
+# A large report is split (docs/report.md "Pages"): whole DIR prints
+# index.html and then its section pages; page_of DIR CHART names the
+# page with the first chart named *CHART.svg.
+whole() {
+    cat "$1/index.html"
+    for p in "$1"/*.html; do
+        case $p in */index.html | */many.html | */*-[0-9][0-9][0-9].html) ;;
+        *) cat "$p" ;; esac
+    done
+}
+page_of() {
+    for p in "$1/index.html" "$1"/*.html; do
+        case $p in */many.html) continue ;; esac
+        if grep -q "<img src=\"charts/[^\"]*$2.svg\"" "$p"; then
+            echo "$p"
+            return
+        fi
+    done
+    echo "$1/index.html"
+}
+measure() { # DIR [CHART] -> prints the measurement of the page of DIR
+    # with its first chart named *CHART.svg (default read-iops)
+    page=$(page_of "$1" "${2:-read-iops}")
     chart=$(sed -n "s/.*<img src=\"\\(charts\\/[^\"]*${2:-read-iops}.svg\\)\".*/\\1/p" \
-        "$1/index.html" | head -1)
+        "$page" | head -1)
     cat >"$1/many.js" <<EOF
 window.addEventListener("load", function () {
   var P = [], out = document.createElement("pre");
@@ -101,7 +122,7 @@ window.addEventListener("load", function () {
   document.body.appendChild(o);
 });
 EOF
-    sed 's|</body>|<script src="many.js"></script></body>|' "$1/index.html" \
+    sed 's|</body>|<script src="many.js"></script></body>|' "$page" \
         >"$1/many.html"
     run_browser --window-size=1400,2000 --dump-dom "file://$1/many.html" |
         sed -n '/<pre id="many">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
@@ -131,8 +152,8 @@ has "cfg-060 (worst, rank 120 of 120)"
 has "…"
 has "29 configurations not drawn (ranks 31–59): in the strip below and the table"
 has "All 120 configurations with a value: one dot each"
-grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
-    "$out/index.html" || fail "120: no caption '36 of 120 configurations shown'"
+whole "$out" | grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
+    || fail "120: no caption '36 of 120 configurations shown'"
 # the chart's CSV keeps every configuration
 csv=$(ls "$out"/charts/*read-iops.csv | head -1)
 [ "$(tail -n +2 "$csv" | wc -l)" = 120 ] || fail "120: the CSV has not 120 rows"
@@ -175,7 +196,7 @@ has "bars=30 dots=0 labels=0"
 has "readable"
 [ "$(echo "$m" | grep -c '^|plain|30$')" = 3 ] ||
     fail "30: not three tables of 30 rows under the charts"
-grep -q 'configurations shown' "$out/index.html" &&
+whole "$out" | grep -q 'configurations shown' &&
     fail "30: a chart says it is reduced"
 
 # -- the limit: 40 configurations are drawn whole, 41 are reduced (the
@@ -202,10 +223,9 @@ python3 "$src/bench/gen_many.py" \
     "$tmp/d41" 41 || fail "generate the second test"
 "$pb" ingest --db "$tmp/l41.db" -q "$tmp/d41" || fail "ingest the second test"
 "$pb" report --db "$tmp/l41.db" -o "$tmp/k41" -q || fail "report 41 x 2"
-grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
-    "$tmp/k41/index.html" || fail "41 x 2: the ranking's table is not folded"
-[ "$(grep -c '<summary>All 41 configurations of this test (41 rows)' \
-    "$tmp/k41/index.html")" = 2 ] || fail "41 x 2: not two tables of 41"
+whole "$tmp/k41" | grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
+    || fail "41 x 2: the ranking's table is not folded"
+[ "$(whole "$tmp/k41" | grep -c '<summary>All 41 configurations of this test (41 rows)')" = 2 ] || fail "41 x 2: not two tables of 41"
 
 # -- a sweep of 120 configurations by bs (the three-jobs file: read at two
 #    block sizes): no grouped bars, a heatmap of the best 30, the baseline
@@ -230,10 +250,10 @@ has "… 29 configurations not drawn (ranks 31–59): in the table below"
 has "… 55 configurations not drawn (ranks 61–115): in the table below"
 echo "$m" | grep -q '^Data: .*read bandwidth by configuration and bs|closed|240$' ||
     fail "sweep: the table has not all 240 cells"
-grep -q 'sweep-read-bw' "$tmp/rw/index.html" &&
+whole "$tmp/rw" | grep -q 'sweep-read-bw' &&
     fail "sweep: grouped bars of 120 configurations are drawn"
-grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
-    "$tmp/rw/index.html" || fail "sweep: no note '36 of 120 configurations shown'"
+whole "$tmp/rw" | grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
+    || fail "sweep: no note '36 of 120 configurations shown'"
 [ "$(tail -n +2 "$tmp"/rw/charts/*heatmap-read-bw-configuration-bs.csv | wc -l)" = 240 ] ||
     fail "sweep: the heatmap's CSV has not 240 rows"
 
