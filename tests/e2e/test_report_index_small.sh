@@ -47,10 +47,11 @@ grep -q '<section id="tests"' "$idx" && fail "tests on index.html"
 grep -q '<section id="sweeps"' "$tmp/r/sweeps.html" ||
     fail "sweeps.html lacks its section"
 # every link of index.html to a page of the report names a file there
-for f in $(grep -o 'href="[a-z0-9-]*\.html' "$idx" | sed 's/href="//' |
-    sort -u); do
+grep -o 'href="[a-z0-9-]*\.html' "$idx" | sed 's/href="//' | sort -u \
+    >"$tmp/links"
+while read -r f; do
     [ -f "$tmp/r/$f" ] || fail "index.html links missing $f"
-done
+done <"$tmp/links"
 # links to a test from the best table name the page that holds it
 if grep -o 'href="#t-[0-9]*"' "$tmp/r/best.html" | grep -q .; then
     fail "best.html links #t-N on itself"
