@@ -296,9 +296,19 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
             if (e1 > vx)
                 vx = e1;
         }
-        rc_text(c, vx + 6, cy + 4, vt[i], F_VALUE, b->best, RC_START, C_TEXT);
+        /* the value inside a positive bar long enough for it, at its
+         * start: on a narrow screen (the chart scrolls in its figure) it
+         * is in view with the label; else beside the bar's end */
+        double w = rc_text_width(f, vt[i], F_VALUE, b->best);
+        if (x1 > x0 && bw >= w + 12) {
+            rc_text(c, bx + 6, cy + 4, vt[i], F_VALUE, b->best, RC_START,
+                    rc_text_on(b->color));
+            w = -6; /* the star right after the bar's end */
+        } else {
+            rc_text(c, vx + 6, cy + 4, vt[i], F_VALUE, b->best, RC_START,
+                    C_TEXT);
+        }
         if (b->best) {
-            double w = rc_text_width(f, vt[i], F_VALUE, 1);
             struct pb_item *it = rc_text(c, vx + 6 + w, cy + 4, " ★", F_VALUE,
                                          1, RC_START, C_STAR);
             it->title = pb_arena_strdup(&c->arena, "best");

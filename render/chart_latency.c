@@ -1,7 +1,8 @@
 /* Latency distribution charts from fio json+ bins: the CDF (log latency
  * axis; y as "nines" or as a linear percentage) and the histogram (10
- * log-spaced bars a decade), one line per configuration. The percentile
- * ladder is rc_grouped (chart.c). Layout only, like chart_xy.c. */
+ * log-spaced bars a decade), one line per configuration, and the
+ * percentile ladder (p50 … p99.99 on the same log latency axis). Layout
+ * only, like chart_xy.c. */
 #include "render/rp_base.h"
 #include "render/rp_chart.h"
 
@@ -72,13 +73,15 @@ static double xof(const struct frame *fr, double v)
 /* Background, heading, the log latency axis with its decade grid; sets the
  * frame (y ticks are the caller's). Returns the index of the background
  * rectangle whose height is set at the end. */
-static size_t begin(struct rc_fonts *f, struct pb_chart *c,
-                    const struct rc_latspec *s, double yw, struct frame *fr)
+static size_t begin_at(struct rc_fonts *f, struct pb_chart *c,
+                       const struct rc_latspec *s, double yw, int dlo,
+                       int dhi, struct frame *fr)
 {
     rc_rect(c, 0, 0, W, 0, 0xffffff, RC_NONE, 0);
     size_t bg = c->n - 1;
     double top = rc_heading(f, c, W, s->title, s->subtitle) + 34;
-    decades(s, &fr->dlo, &fr->dhi);
+    fr->dlo = dlo;
+    fr->dhi = dhi;
     fr->x0 = PAD + yw + 8;
     fr->x1 = W - PAD - 30;
     fr->y1 = top;
@@ -98,6 +101,15 @@ static size_t begin(struct rc_fonts *f, struct pb_chart *c,
     rc_text(c, (fr->x0 + fr->x1) / 2, fr->y0 + 32,
             "latency (log scale) →", F_TICK, 0, RC_MIDDLE, C_MUTED);
     return bg;
+}
+
+/* begin_at over the decades of every bin of the lines. */
+static size_t begin(struct rc_fonts *f, struct pb_chart *c,
+                    const struct rc_latspec *s, double yw, struct frame *fr)
+{
+    int dlo, dhi;
+    decades(s, &dlo, &dhi);
+    return begin_at(f, c, s, yw, dlo, dhi, fr);
 }
 
 /* Legend under the plot, one line per configuration; the chart's height. */
@@ -302,5 +314,83 @@ struct pb_chart *rc_lat_hist(struct rc_fonts *f, const struct rc_latspec *s)
 #undef YOF
     free(pct);
     finish(f, c, s, &fr, bg);
+    return c;
+}
+
+/* ==== percentile ladder ==== */
+
+struct pb_chart *rc_lat_ladder(struct rc_fonts *f, const struct rc_ladspec *s)
+{
+    const struct rc_latspec *ls = &s->lat;
+    struct pb_chart *c = rc_chart_new(W, 100);
+    c->title = pb_arena_strdup(&c->arena, ls->title);
+    /* decades of the drawn values only (not every bin) */
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < ls->n * s->np; i++) {
+        double v = s->v[i];
+        if (!(v >= 0))
+            continue;
+        v = v < 1 ? 1 : v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (!(hi > 0))
+        lo = 1, hi = 10;
+    int dlo = (int)floor(log10(lo)), dhi = (int)ceil(log10(hi) + 1e-12);
+    if (dhi <= dlo)
+        dhi = dlo + 1;
+    double yw = 0;
+    for (size_t k = 0; k < s->np; k++) {
+        double w = rc_text_width(f, s->pnames[k], F_TICK, 0);
+        yw = w > yw ? w : yw;
+    }
+    struct frame fr;
+    size_t bg = begin_at(f, c, ls, yw, dlo, dhi, &fr);
+    /* p50 at the bottom, the tail upwards (as the CDF's nines) */
+    double step = s->np > 1 ? (fr.y0 - fr.y1 - 20) / (double)(s->np - 1) : 0;
+#define YOF(k) (fr.y0 - 10 - (double)(k) * step)
+    for (size_t k = 0; k < s->np; k++) {
+        double y = YOF(k);
+        rc_line(c, fr.x0, y, fr.x1, y, C_GRID, 1);
+        rc_text(c, fr.x0 - 6, y + 4, s->pnames[k], F_TICK, 0, RC_END,
+                C_MUTED);
+    }
+    rc_line(c, fr.x0, fr.y0, fr.x1, fr.y0, C_AXIS, 1.2);
+    rc_text(c, PAD, fr.y1 - 12, "↑ percentile (the slower tail upwards)",
+            F_TICK, 0, RC_START, C_MUTED);
+    double *xy = pb_xcalloc(2 * s->np + 2, sizeof(double));
+    char buf[64];
+    struct rp_unit u = {RP_U_NS, NULL};
+    for (size_t i = 0; i < ls->n; i++) {
+        const double *v = s->v + i * s->np;
+        size_t m = 0;
+        for (size_t k = 0; k < s->np; k++) {
+            if (!(v[k] >= 0))
+                continue;
+            xy[2 * m] = xof(&fr, v[k]);
+            xy[2 * m + 1] = YOF(k);
+            m++;
+        }
+        if (m > 1)
+            rc_poly(c, xy, m, RC_NONE, ls->lines[i].color, 2);
+        for (size_t k = 0; k < s->np; k++) {
+            if (!(v[k] >= 0))
+                continue;
+            double x = xof(&fr, v[k]), y = YOF(k);
+            rc_rect(c, x - 3.5, y - 3.5, 7, 7, ls->lines[i].color, 0xffffff,
+                    1);
+            /* one configuration: its values beside the points */
+            if (ls->n == 1) {
+                const char *t = rp_fmt(&u, v[k], buf, sizeof(buf));
+                /* left of the point (the line comes from below left) */
+                int right = x - 8 - rc_text_width(f, t, F_TICK, 0) < fr.x0;
+                rc_text(c, right ? x + 8 : x - 8, y + 4, t, F_TICK, 0,
+                        right ? RC_START : RC_END, C_TEXT);
+            }
+        }
+    }
+#undef YOF
+    free(xy);
+    finish(f, c, ls, &fr, bg);
     return c;
 }

@@ -1,7 +1,7 @@
 /* The bar chart of a test and metric with more configurations than fit
  * (RP_MANY_LIMIT): the best RP_MANY_BEST, the baseline and the worst
  * RP_MANY_WORST as bars, marked as such, and under them a strip of dots for
- * every configuration (quantile dots when there are more than
+ * every configuration (a band, one polygon, when there are more than
  * RP_MANY_DOTS) over a box plot of all values. The table under the chart
  * and its CSV keep every configuration (report.c). */
 #include "render/rp_base.h"
@@ -144,6 +144,29 @@ static double quantile(const struct rp_data *d, const size_t *order,
     return a + (b - a) * fr;
 }
 
+/* The dense strip's band: one grey polygon over the columns, each as high
+ * as its count[b] dots stacked step apart would be. */
+static void band(struct pb_chart *c, const size_t *count, size_t nbins,
+                 double x0, double bottom, double step)
+{
+    double *xy = pb_xcalloc(4 * nbins + 4, sizeof(double));
+    size_t m = 0;
+    xy[2 * m] = x0;
+    xy[2 * m++ + 1] = bottom;
+    for (size_t b = 0; b < nbins; b++) {
+        double h = count[b] ? DOT + (double)(count[b] - 1) * step : 0;
+        double xl = x0 + (double)b * (DOT + 1);
+        xy[2 * m] = xl;
+        xy[2 * m++ + 1] = bottom - h;
+        xy[2 * m] = xl + DOT + 1;
+        xy[2 * m++ + 1] = bottom - h;
+    }
+    xy[2 * m] = x0 + (double)nbins * (DOT + 1);
+    xy[2 * m++ + 1] = bottom;
+    rc_poly(c, xy, m, C_DOT, RC_NONE, 0);
+    free(xy);
+}
+
 /* The strip under the bars, from y on; returns the y below it. */
 static double strip(struct rc_fonts *f, struct pb_chart *c,
                     const struct rp_data *d, const struct rp_group *g,
@@ -151,23 +174,29 @@ static double strip(struct rc_fonts *f, struct pb_chart *c,
                     size_t nworst, size_t base, double y)
 {
     const struct rp_metric *m = &d->metrics[g->metric];
-    size_t ndots = nv < RP_MANY_DOTS ? nv : RP_MANY_DOTS;
+    /* dense: more than RP_MANY_DOTS values draw one band (a histogram of
+     * every value, one polygon) instead of a dot each */
+    int dense = nv > RP_MANY_DOTS;
+    size_t ndots = nv;
     char buf[256], nb[32];
     rp_int((long long)nv, nb, sizeof(nb));
-    if (ndots == nv)
+    if (!dense)
         snprintf(buf, sizeof(buf),
                  "All %s configurations with a value: one dot each", nb);
     else
         snprintf(buf, sizeof(buf),
-                 "All %s configurations with a value: %zu quantile dots, "
-                 "each about %.0f configurations",
-                 nb, ndots, (double)nv / (double)ndots);
+                 "All %s configurations with a value: a band, its height "
+                 "the number in each 5 px column",
+                 nb);
     y += 22;
     rc_text(c, PAD, y, buf, F_HEAD, 1, RC_START, C_TEXT);
     y += 16;
     rc_text(c, PAD, y,
-            "dark: drawn as bars above · orange: the baseline · box: "
-            "quartiles and median, whiskers: min to max",
+            dense ? "grey: all · dark: drawn as bars above · orange: the "
+                    "baseline · box: quartiles and median, whiskers: min to "
+                    "max"
+                  : "dark: drawn as bars above · orange: the baseline · box: "
+                    "quartiles and median, whiskers: min to max",
             F_TICK, 0, RC_START, C_MUTED);
 
     double lo = INFINITY, hi = -INFINITY, maxabs = 0;
@@ -209,10 +238,7 @@ static double strip(struct rc_fonts *f, struct pb_chart *c,
     size_t *bin = pb_xcalloc(ndots + 1, sizeof(*bin));
     size_t maxstack = 1;
     for (size_t k = 0; k < ndots; k++) {
-        size_t i = ndots == nv ? k
-                               : (size_t)(((double)k + 0.5) * (double)nv /
-                                          (double)ndots);
-        double v = d->cells[order[i]].mean;
+        double v = d->cells[order[k]].mean;
         double x = isfinite(v) ? XOF(v) : (v > 0 ? x1 : x0);
         double bx = (x - x0) / (DOT + 1);
         size_t b = bx <= 0 ? 0 : bx >= (double)nbins - 1 ? nbins - 1
@@ -224,16 +250,17 @@ static double strip(struct rc_fonts *f, struct pb_chart *c,
     double step = (BAND - DOT) / (double)maxstack;
     if (step > DOT + 1)
         step = DOT + 1;
+    if (dense)
+        band(c, count, nbins, x0, bottom, step);
     memset(count, 0, nbins * sizeof(*count));
     for (size_t k = 0; k < ndots; k++) {
-        size_t i = ndots == nv ? k
-                               : (size_t)(((double)k + 0.5) * (double)nv /
-                                          (double)ndots);
+        size_t i = k;
         int shown = i < nbest || i >= nv - nworst || i == base;
         double x = x0 + (double)bin[k] * (DOT + 1);
         double yy = bottom - DOT - (double)count[bin[k]]++ * step;
-        rc_rect(c, x, yy, DOT, DOT,
-                i == base ? C_BASE : shown ? C_TEXT : C_DOT, RC_NONE, 0);
+        if (shown || !dense)
+            rc_rect(c, x, yy, DOT, DOT,
+                    i == base ? C_BASE : shown ? C_TEXT : C_DOT, RC_NONE, 0);
     }
     free(bin);
     free(count);

@@ -30,6 +30,15 @@ static const char compare_css[] =
     "td.v-unjudged{color:#8a5a00}\n"
     ".kinds{margin:6px 0 12px;padding-left:20px}.kinds li.lead{font-weight:600}\n"
     "tr.offender td{box-shadow:inset 0 -2px 0 #b2182b}\n"
+    /* the verdict stays in view at the right while the table scrolls
+     * (the first column stays at the left: rp_css); on a phone both are
+     * narrow enough to leave the change between them */
+    "#compare td:last-child,#compare thead th:last-child{position:sticky;"
+    "right:0;z-index:1;background:#fff;box-shadow:-1px 0 0 var(--line)}\n"
+    "#compare thead th:last-child{z-index:3;background:var(--soft)}\n"
+    "@media (max-width:600px){#compare td:first-child,"
+    "#compare td:last-child{min-width:6em;max-width:34vw;"
+    "overflow-wrap:break-word}}\n"
     ".legend{display:flex;align-items:center;gap:8px;font-size:13px;"
     "color:var(--muted)}\n"
     ".legend i{display:inline-block;width:160px;height:12px;border-radius:3px;"
@@ -442,7 +451,7 @@ static void page(struct pb_buf *h, const struct pb_compare *c)
     pb_buf_puts(h, " → ");
     rp_esc(h, c->cand_name);
     pb_buf_puts(h, "</title>\n<style>\n");
-    pb_buf_puts(h, rp_css);
+    rp_css_put(h);
     pb_buf_puts(h, compare_css);
     pb_buf_puts(h, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>"
                    "Compare: ");

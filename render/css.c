@@ -89,3 +89,24 @@ const char rp_css[] =
     "table.sortable th:after{content:' \\2195';color:#aab}\n"
     "footer{margin-top:50px;color:var(--muted);font-size:13px}\n"
     "@media print{body{background:#fff}main{padding:0}nav{display:none}}\n";
+
+/* Rules after rp_css (one string literal is at most 4,095 bytes in C99). */
+const char rp_css_more[] =
+    /* a kind of warning of many sources: its count, the list folded */
+    "details.warn>summary{cursor:pointer}\n"
+    "details.warn.serious>summary{font-weight:600}\n"
+    "details.warn ul{margin:4px 0 8px;padding-left:20px;font-size:13.5px;"
+    "overflow-wrap:anywhere}\n"
+    /* touch targets: the links of the contents, the tests' lists and the
+     * pagers at least 48 px tall on a phone, 24 px elsewhere */
+    "nav a,.pager a{display:inline-block;min-height:24px;"
+    "line-height:24px}\n"
+    ".pager{flex-wrap:wrap}\n"
+    "@media (max-width:899px){nav a,.pager a{min-height:48px;"
+    "line-height:48px}nav ol{columns:1}}\n";
+
+void rp_css_put(struct pb_buf *h)
+{
+    pb_buf_puts(h, rp_css);
+    pb_buf_puts(h, rp_css_more);
+}

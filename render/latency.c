@@ -127,39 +127,30 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
     rt_init(&t, 1 + NBARS);
     t.sortable = 1;
     const char **xv = pb_arena_alloc(&t.arena, NBARS * sizeof(*xv));
-    const char **sv = pb_arena_alloc(&t.arena, (n + 1) * sizeof(*sv));
-    uint32_t *sc = pb_arena_alloc(&t.arena, (n + 1) * sizeof(*sc));
+    struct rc_latline *lines =
+        pb_arena_alloc(&t.arena, (n + 1) * sizeof(*lines));
     double *val = pb_arena_alloc(&t.arena, (n * NBARS + 1) * sizeof(*val));
-    double *se = pb_arena_alloc(&t.arena, (n * NBARS + 1) * sizeof(*se));
     for (size_t k = 0; k < NBARS; k++)
         xv[k] = ladder[k].name;
     for (size_t i = 0; i < n; i++) {
         const struct rp_config *cf = &d->configs[v[i]->config];
-        sv[i] = cf->label;
-        sc[i] = cf->color;
-        for (size_t k = 0; k < NBARS; k++) {
+        lines[i] = (struct rc_latline){cf->label, cf->color, 0, NULL, NULL,
+                                       v[i]->total};
+        for (size_t k = 0; k < NBARS; k++)
             val[i * NBARS + k] = pct_of(v[i], ladder[k].p);
-            se[i * NBARS + k] = -1;
-        }
     }
-    struct rc_gridspec g = {0};
-    g.title = rt_str(&t, "%s: %s completion latency, percentile ladder",
-                     tname, dir);
-    g.subtitle = more_note(&t, "p50 to p99.99 per configuration · lower is "
-                               "better",
-                           ndraw, n);
-    g.xname = "percentile";
-    g.sname = "configuration";
-    g.unit = (struct rp_unit){RP_U_NS, NULL};
-    g.dir = -1;
-    g.xvals = xv;
-    g.svals = sv;
-    g.scolors = sc;
-    g.nx = NBARS;
-    g.ns = ndraw;
+    struct rc_ladspec g = {0};
+    g.lat.title = rt_str(&t, "%s: %s completion latency, percentile ladder",
+                         tname, dir);
+    g.lat.subtitle = more_note(&t, "p50 to p99.99 per configuration on a "
+                                   "log latency axis · left is better",
+                               ndraw, n);
+    g.lat.lines = lines;
+    g.lat.n = ndraw;
+    g.pnames = xv;
+    g.np = NBARS;
     g.v = val;
-    g.se = se;
-    g.norm = RC_NORM_COL;
+    struct rp_unit unit = {RP_U_NS, NULL};
     char buf[96];
     rt_header(&t, 0, "Configuration", RT_LEFT);
     for (size_t k = 0; k < NBARS; k++)
@@ -169,13 +160,13 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
         rp_config_cell(&t, &row[0], &d->configs[v[i]->config]);
         for (size_t k = 0; k < NBARS; k++) {
             double p = val[i * NBARS + k];
-            rt_setv(&t, &row[1 + k], rp_fmt(&g.unit, p, buf, sizeof(buf)), p);
+            rt_setv(&t, &row[1 + k], rp_fmt(&unit, p, buf, sizeof(buf)), p);
         }
     }
     rp_out_chart_data(o, rp_csv_table(&t));
-    rp_out_chart(o, rc_grouped(rp_out_fonts(o), &g),
+    rp_out_chart(o, rc_lat_ladder(rp_out_fonts(o), &g),
                  rt_str(&t, "%s-ladder", stem));
-    t.caption = rt_str(&t, "Data: %s", g.title);
+    t.caption = rt_str(&t, "Data: %s", g.lat.title);
     rp_out_table(o, &t);
 }
 

@@ -76,6 +76,36 @@ void rp_out_para(struct rp_out *o, const char *cls, const char *text)
         rp_pdf_para(o->pdf, text);
 }
 
+void rp_out_fold(struct rp_out *o, const char *cls, const char *summary,
+                 const char *const *items, size_t n)
+{
+    out_spill(o);
+    pb_buf_puts(o->h, "<details");
+    if (cls)
+        pb_buf_printf(o->h, " class=\"%s\"", cls);
+    pb_buf_puts(o->h, "><summary>");
+    rp_esc(o->h, summary);
+    pb_buf_puts(o->h, "</summary>\n<ul>\n");
+    for (size_t i = 0; i < n; i++) {
+        pb_buf_puts(o->h, "<li>");
+        rp_esc(o->h, items[i]);
+        pb_buf_puts(o->h, "</li>\n");
+    }
+    pb_buf_puts(o->h, "</ul>\n</details>\n");
+    if (o->pdf) {
+        /* no folds on paper: the summary, then the items in one paragraph */
+        rp_pdf_para(o->pdf, summary);
+        struct pb_buf b = PB_BUF_INIT;
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                pb_buf_puts(&b, " \xC2\xB7 ");
+            pb_buf_puts(&b, items[i]);
+        }
+        rp_pdf_para(o->pdf, pb_buf_str(&b));
+        pb_buf_release(&b);
+    }
+}
+
 struct rc_fonts *rp_out_fonts(struct rp_out *o)
 {
     return o->f;
@@ -128,7 +158,8 @@ void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem)
     if (!o->inline_charts) {
         pb_buf_printf(o->h,
                       "<figure%s><a href=\"charts/%s.svg\"><img "
-                      "src=\"charts/%s.svg\" width=\"%.0f\" "
+                      "src=\"charts/%s.svg\" loading=\"lazy\" "
+                      "decoding=\"async\" width=\"%.0f\" "
                       "height=\"%.0f\" alt=\"",
                       c->w > 1060 ? " class=\"wide\"" : "", name, name, c->w,
                       c->h);

@@ -1,6 +1,7 @@
 /* The report: index.html with its sections (overview, best configuration
  * per test, ranking, sweeps, one chart and table per test and metric, the
- * special tables), the charts/ folder, and optionally PNGs and a PDF. This
+ * special tables; a large report puts all but the overview on pages of
+ * their own), the charts/ folder, and optionally PNGs and a PDF. This
  * file: the driver, pb_render_report, and the contents list; the output
  * primitives are in out.c, the pages around the sections in page.c, the
  * sections in report_overview.c, report_tests.c and the files
@@ -33,14 +34,20 @@ struct rp_report {
  * and the contents list links the rows with a title whose has() is true
  * (has NULL: always). emit writes the section when has() is true, or
  * always with RP_SEC_SELF (the section says itself what it shows when it
- * has nothing); emit NULL: the row is drawn by another one (the ranking,
- * inside the overview). RP_SEC_DB: the section reads the database, so it
- * is skipped once the output failed. emit returns PB_OK or the error that
- * ends the report. */
+ * has nothing; it stays on index.html then). The overview draws the
+ * configurations and the ranking itself unless the report is split
+ * (their rows draw them on pages of their own then). RP_SEC_DB: the
+ * section reads the database, so it is skipped once the output failed.
+ * emit returns PB_OK or the error that ends the report. */
 enum { RP_SEC_SELF = 1, RP_SEC_DB = 2 };
+/* Past this many cells a report is split (docs/report.md, "Pages"). */
+#define RP_SPLIT_CELLS 400
 struct rp_section {
     const char *id;    /* the HTML id the contents entry links */
     const char *title; /* the contents entry; NULL: none */
+    const char *page;  /* in a split report, the stem of the page of its
+                          own (rows in a row may share one); NULL: on
+                          index.html */
     int (*has)(const struct rp_report *r);
     int (*emit)(struct rp_report *r);
     int flags;
@@ -68,11 +75,34 @@ static int emit_overview(struct rp_report *r)
         rp_out_para(o, "note",
                     "No results match. Ingest files with 'poolbench ingest' "
                     "or loosen the --test/--config/--metric filters.");
-    if (r->d->used_configs)
+    if (r->d->used_configs && !o->split)
         rp_section_configs(o, r->d);
     rp_section_best(o, r->d, r->plan, r->best_samps);
-    rp_section_ranking(o, r->d, r->rank);
+    if (!o->split)
+        rp_section_ranking(o, r->d, r->rank);
     rp_out_raw(o, "</section>\n");
+    return PB_OK;
+}
+
+/* A split report's configurations and ranking: pages of their own (the
+ * overview holds them otherwise). */
+static int has_configs(const struct rp_report *r)
+{
+    return r->o->split && r->d->used_configs;
+}
+
+static int emit_configs(struct rp_report *r)
+{
+    rp_out_raw(r->o, "<section id=\"configs\">\n");
+    rp_section_configs(r->o, r->d);
+    rp_out_raw(r->o, "</section>\n");
+    return PB_OK;
+}
+
+static int emit_ranking(struct rp_report *r)
+{
+    if (r->o->split)
+        rp_section_ranking(r->o, r->d, r->rank);
     return PB_OK;
 }
 
@@ -211,23 +241,28 @@ static int emit_sources(struct rp_report *r)
 }
 
 static const struct rp_section sections[] = {
-    {"warnings", "Warnings", has_warnings, emit_warnings, RP_SEC_SELF},
-    {"overview", "Overview", NULL, emit_overview, 0},
-    {"ranking", "Overall ranking", has_ranking, NULL, 0},
-    {"sweeps", "Sweeps", has_sweeps, emit_sweeps, RP_SEC_SELF},
-    {"history", "History", has_history, emit_history, RP_SEC_SELF},
-    {"hosts", "Hosts", has_hosts, emit_hosts, RP_SEC_SELF},
-    {"iops-latency", "IOPS against latency", has_iolat, emit_iolat,
+    {"warnings", "Warnings", NULL, has_warnings, emit_warnings, RP_SEC_SELF},
+    {"overview", "Overview", NULL, NULL, emit_overview, 0},
+    {"configs", "Configurations", "configs", has_configs, emit_configs, 0},
+    {"ranking", "Overall ranking", "ranking", has_ranking, emit_ranking, 0},
+    {"sweeps", "Sweeps", "sweeps", has_sweeps, emit_sweeps, RP_SEC_SELF},
+    {"history", "History", "history", has_history, emit_history,
      RP_SEC_SELF},
-    {"over-time", "Over time", has_timeseries, emit_timeseries,
+    {"hosts", "Hosts", "hosts", has_hosts, emit_hosts, RP_SEC_SELF},
+    {"iops-latency", "IOPS against latency", "iops-latency", has_iolat,
+     emit_iolat, RP_SEC_SELF},
+    {"over-time", "Over time", "over-time", has_timeseries, emit_timeseries,
      RP_SEC_SELF | RP_SEC_DB},
-    {"tests", "Results by test", has_tests, emit_tests, RP_SEC_SELF},
-    {"latency", NULL, NULL, emit_latency_rest, 0},
-    {"experiment", "Experiment", has_experiment, emit_experiment, 0},
-    {"compression", "Compression", has_compression, emit_compression, 0},
-    {"bonnie", "bonnie++", has_bonnie, emit_bonnie, RP_SEC_DB},
-    {"systems", "Systems", has_systems, emit_systems, 0},
-    {"sources", "Sources", NULL, emit_sources, 0},
+    {"tests", "Results by test", "tests", has_tests, emit_tests,
+     RP_SEC_SELF},
+    {"latency", NULL, "tests", NULL, emit_latency_rest, 0},
+    {"experiment", "Experiment", "experiment", has_experiment,
+     emit_experiment, 0},
+    {"compression", "Compression", "compression", has_compression,
+     emit_compression, 0},
+    {"bonnie", "bonnie++", "bonnie", has_bonnie, emit_bonnie, RP_SEC_DB},
+    {"systems", "Systems", "systems", has_systems, emit_systems, 0},
+    {"sources", "Sources", "sources", NULL, emit_sources, 0},
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
@@ -243,10 +278,16 @@ static void contents(struct rp_out *o, const int *has)
 {
     struct pb_buf *h = &o->html;
     pb_buf_puts(h, "<nav><b>Contents</b><ol>\n");
-    for (size_t i = 0; i < NSECTIONS; i++)
-        if (sections[i].title && has[i])
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        if (!sections[i].title || !has[i])
+            continue;
+        if (o->split && sections[i].page)
+            pb_buf_printf(h, "<li><a href=\"%s.html\">%s</a></li>\n",
+                          sections[i].page, sections[i].title);
+        else
             pb_buf_printf(h, "<li><a href=\"#%s\">%s</a></li>\n",
                           sections[i].id, sections[i].title);
+    }
     pb_buf_puts(h, "</ol></nav>\n</header>\n");
 }
 
@@ -254,17 +295,31 @@ static void contents(struct rp_out *o, const int *has)
  * that ends the report. */
 static int sections_emit(struct rp_report *r, const int *has)
 {
-    for (size_t i = 0; i < NSECTIONS; i++) {
+    const char *open = NULL; /* the section page being written */
+    int rc = PB_OK;
+    for (size_t i = 0; i < NSECTIONS && !rc; i++) {
         const struct rp_section *s = &sections[i];
         if (!s->emit || (!has[i] && !(s->flags & RP_SEC_SELF)))
             continue;
         if ((s->flags & RP_SEC_DB) && r->o->rc)
             continue;
-        int rc = s->emit(r);
-        if (rc)
-            return rc;
+        /* a section with nothing to show says so where it stands */
+        const char *page = r->o->split && has[i] ? s->page : NULL;
+        if (open && (!page || strcmp(page, open))) {
+            rp_section_page_end(r->o);
+            open = NULL;
+        }
+        if (page && !open) {
+            const char *what = s->title ? s->title : s->id;
+            if ((rc = rp_section_page_begin(r->o, page, what)))
+                break;
+            open = page;
+        }
+        rc = s->emit(r);
     }
-    return PB_OK;
+    if (open)
+        rp_section_page_end(r->o);
+    return rc;
 }
 
 /* What a report shows, loaded and computed before anything is drawn. */
@@ -383,6 +438,9 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
         goto done;
     struct rp_report r = {
         &o, db, opts, d, &l.sws, &l.rank, &l.best_samps, &l.plan, err};
+    /* a report past RP_SPLIT_CELLS cells (or with test pages) keeps
+     * index.html small: the other sections go on pages of their own */
+    o.split = l.plan.npages > 0 || d->ncells_total > RP_SPLIT_CELLS;
     int has[NSECTIONS];
     sections_has(&r, has);
     rp_index_head(&o, d, opts, title);

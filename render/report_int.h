@@ -51,6 +51,13 @@ struct rp_out {
     struct pb_err *err;
     int rc;
     char here[24];  /* the page being written: "" = index.html */
+    char home[24];  /* the section page being written ("sweeps.html"),
+                       where here returns after a test page; "" = index */
+    int split;      /* a large report: index.html holds the summary, the
+                       top of the best table and links; the other
+                       sections are pages of their own (report.c) */
+    struct rp_file *index_main; /* index.html while a section page is
+                                   o->index */
     size_t npaged;  /* tables paged so far (table_pages.c) */
     int raw_whole;  /* results.csv/json are written (rp_results_whole) */
 };
@@ -65,6 +72,15 @@ void rp_index_head(struct rp_out *o, const struct rp_data *d,
 /* index.html's footer and script into o->html; has_pages: tests went on
  * pages of their own. */
 void rp_index_foot(struct rp_out *o, int has_pages);
+/* A section page of a split report (stem.html): o->index and o->html
+ * write it until rp_section_page_end, which finishes it and returns to
+ * index.html; what: its title line. PB_OK or PB_EIO (o->rc set). */
+int rp_section_page_begin(struct rp_out *o, const char *stem,
+                          const char *what) PB_WUR;
+void rp_section_page_end(struct rp_out *o);
+/* Where the tests' sections are ("tests.html" in a split report, "" on
+ * index.html): the page of links "#t-N" to a test not on a test page. */
+const char *rp_tests_at(const struct rp_out *o);
 
 /* ==== report_overview.c ==== */
 
@@ -83,6 +99,8 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d);
 struct pb_an_samps;
 /* ss: the stored repeats of best and runner-up cells
  * (rp_best_samples_load); may be NULL. */
+/* Rows of the best table index.html of a split report shows. */
+#define RP_INDEX_BEST 25
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
                      const struct test_plan *pl, const struct pb_an_samps *ss);
 void rp_section_ranking(struct rp_out *o, const struct rp_data *d,

@@ -355,7 +355,8 @@ void rp_section_best(struct rp_out *o, const struct rp_data *d,
         size_t page = pl->page[g->test];
         row[0].href = page ? rt_str(&t, "tests-%03zu.html#t-%zu", page,
                                     d->tests[g->test].rank + 1)
-                           : rt_str(&t, "#t-%zu", d->tests[g->test].rank + 1);
+                           : rt_str(&t, "%s#t-%zu", rp_tests_at(o),
+                                    d->tests[g->test].rank + 1);
         row[0].sortv = (double)d->tests[g->test].rank;
         row[0].has_sortv = 1;
         char buf[96];
@@ -394,7 +395,11 @@ void rp_section_best(struct rp_out *o, const struct rp_data *d,
                             single, single == 1 ? "" : "s",
                             single == 1 ? "is" : "are")
                    : "");
-        rp_out_table(o, &t);
+        if (o->split)
+            rp_out_table_top(o, &t, "best", "Best configuration per test",
+                             RP_INDEX_BEST);
+        else
+            rp_out_table(o, &t);
     } else {
         rt_release(&t);
     }

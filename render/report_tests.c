@@ -126,7 +126,8 @@ static void tests_toc(struct rp_out *o, const struct rp_data *d,
                       "<li class=\"tg\"><a href=\"%s#t-single\">Tests "
                       "with one configuration</a> <span class=\"m\">"
                       "(%zu)</span></li>\n",
-                      page ? "index.html" : "", nsingle);
+                      page ? (o->home[0] ? o->home : "index.html") : "",
+                      nsingle);
     pb_buf_puts(h, "</ul></nav>\n");
     for (size_t i = 0; i < n; i++)
         free(gk[i]);

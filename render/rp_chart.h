@@ -144,7 +144,7 @@ void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
 /* A bar chart of many configurations (chart_many.c): a test and metric
  * with more than RP_MANY_LIMIT configurations draws the best RP_MANY_BEST,
  * the baseline and the worst RP_MANY_WORST as bars, and a strip of dots
- * for all of them (RP_MANY_DOTS quantile dots at most) over a box plot
+ * for all of them (past RP_MANY_DOTS a band: one polygon) over a box plot
  * (RP_MANY_LIMIT: analysis/data.h). */
 #define RP_MANY_BEST  30
 #define RP_MANY_WORST 5
@@ -236,6 +236,16 @@ struct pb_chart *rc_lat_cdf(struct rc_fonts *f, const struct rc_latspec *s);
 /* Histogram: share of I/Os in 10 log-spaced bars a decade (filled bars
  * for one configuration, step outlines for several). */
 struct pb_chart *rc_lat_hist(struct rc_fonts *f, const struct rc_latspec *s);
+/* Percentile ladder: per line np values (ns; v[i * np + k], < 0 or NAN:
+ * none) at the percentiles named pnames, on a log latency axis; lines'
+ * bins are not used (only labels and colours). */
+struct rc_ladspec {
+    struct rc_latspec lat;
+    const char *const *pnames;
+    size_t np;
+    const double *v;
+};
+struct pb_chart *rc_lat_ladder(struct rc_fonts *f, const struct rc_ladspec *s);
 /* The histogram's bars: their number (from decade 10^*dlo ns), the edge
  * j (ns), and line l's share (%) in each of nb bars. */
 size_t rc_lat_hist_bins(const struct rc_latspec *s, int *dlo);

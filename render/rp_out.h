@@ -17,6 +17,11 @@ void rp_out_heading(struct rp_out *o, int level, const char *id,
                     const char *text);
 /* Paragraph of plain text (escaped); cls may be NULL. */
 void rp_out_para(struct rp_out *o, const char *cls, const char *text);
+/* A fold: <details> (class cls, may be NULL) whose summary is shown and
+ * whose n items are a list inside (all escaped); in the PDF the summary
+ * and the items as one paragraph. */
+void rp_out_fold(struct rp_out *o, const char *cls, const char *summary,
+                 const char *const *items, size_t n);
 /* Write c as charts/NNN-stem.svg (and .png), add it to the page and the
  * PDF, and free it. */
 void rp_out_chart(struct rp_out *o, struct pb_chart *c, const char *stem);
@@ -49,6 +54,9 @@ void rp_page_head(struct rp_out *o, struct pb_buf *h, const char *what);
  * in the summary's table_pages. */
 void rp_page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
                   const char *note);
+/* The same, for a page the summary does not count (best.html). */
+void rp_page_write(struct rp_out *o, struct pb_buf *h, const char *rel,
+                   const char *note);
 /* The file the output primitives write now: "index.html" or a test page
  * ("tests-003.html"). */
 const char *rp_out_here(const struct rp_out *o);
@@ -73,8 +81,18 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
 void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
                             const char *stem, const char *what);
 
+/* The top nshow rows of t where the output is, after a note linking
+ * STEM.html, which holds all of t (titled what); t itself when it has at
+ * most nshow rows. index.html of a split report shows the best table
+ * this way. Frees t. */
+void rp_out_table_top(struct rp_out *o, struct rt_table *t, const char *stem,
+                      const char *what, size_t nshow);
+
 /* The style sheet of every page (css.c): the report's pages and, before
  * rules of its own, the compare page. */
 extern const char rp_css[];
+extern const char rp_css_more[];
+/* Both style sheets, rp_css then rp_css_more, into h. */
+void rp_css_put(struct pb_buf *h);
 
 #endif

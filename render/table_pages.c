@@ -140,3 +140,41 @@ void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
     else
         paged(o, t, stem, what, 1);
 }
+
+void rp_out_table_top(struct rp_out *o, struct rt_table *t, const char *stem,
+                      const char *what, size_t nshow)
+{
+    if (t->nrows <= nshow) {
+        rp_out_table(o, t);
+        return;
+    }
+    struct pb_buf b = PB_BUF_INIT;
+    pb_buf_printf(&b, "<p class=\"note\">The first %zu of %zu rows; "
+                      "<a href=\"%s.html\">all %zu rows: ",
+                  nshow, t->nrows, stem, t->nrows);
+    rp_esc(&b, what);
+    pb_buf_puts(&b, "</a>. A click on a header sorts the rows shown.</p>\n");
+    struct rt_table top = part_of(t, 0, nshow);
+    top.caption = part_caption(t, 0, nshow);
+    rt_html(&top, &b);
+    rp_out_raw(o, pb_buf_str(&b));
+    pb_buf_release(&b);
+    o->sum.tables++;
+
+    /* the whole table on its page; the PDF has it whole */
+    struct pb_buf h = PB_BUF_INIT;
+    rp_page_head(o, &h, what);
+    pb_buf_printf(&h, "<p class=\"pager\"><a href=\"index.html\">Overview "
+                      "(index.html)</a></p>\n</header>\n<section id=\"%s\">"
+                      "\n",
+                  stem);
+    rt_html(t, &h);
+    pb_buf_puts(&h, "</section>\n");
+    char *rel = pb_xasprintf("%s.html", stem);
+    rp_page_write(o, &h, rel, "A click on a header sorts the rows.");
+    free(rel);
+    pb_buf_release(&h);
+    if (o->pdf)
+        rp_pdf_table(o->pdf, t);
+    rt_release(t);
+}

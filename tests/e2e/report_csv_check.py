@@ -176,8 +176,12 @@ def check_chart(out, page, n, fig, table, problems):
 def main():
     out = sys.argv[1]
     problems = []
+    # index.html, the test pages and a split report's section pages
+    # (sweeps.html, tests.html, ...; not the long tables' STEM-NNN.html)
     pages = ["index.html"] + sorted(
-        p for p in os.listdir(out) if re.fullmatch(r"tests-\d+\.html", p))
+        p for p in os.listdir(out)
+        if re.fullmatch(r"tests-\d+\.html", p)
+        or re.fullmatch(r"[a-z-]+\.html", p) and p != "index.html")
     ncharts = 0
     linked = set()
     for page in pages:

@@ -78,7 +78,7 @@ fi
 grep -q 'https\?://' "$h" && fail "index.html references the network"
 grep -o 'src="[^"]*"' "$h" | grep -v '^src="charts/' && fail "non-local src"
 grep -o 'href="[^"]*"' "$h" |
-    grep -v '^href="\(charts/\|#\|results\.csv"\|results\.json"\)' &&
+    grep -v '^href="\(charts/\|#\|results\.csv"\|results\.json"\|data:image/png;base64,\)' &&
     fail "non-local href"
 # byte-identical on a second run
 "$pb" report --db "$db" -o "$tmp/out2" -q || fail "second report"

@@ -116,8 +116,9 @@ if [ -f "$qd" ]; then
     "$pb" ingest --db "$dbq" -q --label "nvme io_uring" "$qd" 2>/dev/null ||
         fail "ingest $qd"
     "$pb" report --db "$dbq" -o "$tmp/oq" -q || fail "iodepth report"
-    hq="$tmp/oq/index.html"
-    has "$hq" '<li><a href="#iops-latency">IOPS against latency</a></li>'
+    # a split report (docs/report.md "Pages"): the section is a page
+    has "$tmp/oq/index.html" '<li><a href="iops-latency.html">IOPS against latency</a></li>'
+    hq="$tmp/oq/iops-latency.html"
     has "$hq" 'alt="fio write bs=16k direct=1: write IOPS against mean completion latency by iodepth"'
     # job r_bs16k_qd4: write iops 19582.53, clat mean 196410 ns, p99 230400
     sed -n '/<section id="iops-latency">/,/<\/section>/p' "$hq" |
@@ -164,7 +165,8 @@ has "$hs" "i.className='flt'"
 } >"$tmp/big.xml"
 "$pb" ingest --db "$tmp/big.db" -q "$tmp/big.xml" 2>/dev/null || fail "ingest big"
 "$pb" report --db "$tmp/big.db" -o "$tmp/ob2" -q || fail "big report"
-hi="$tmp/ob2/index.html"
+# a split report (docs/report.md "Pages"): Results by test is tests.html
+hi="$tmp/ob2/tests.html"
 [ -s "$tmp/ob2/tests-002.html" ] || fail "the big report has no pages"
 has "$hi" '<li class="tg"><span>pts/fio-2.1.0 · randread</span> <span class="m">(205)</span>'
 has "$hi" '<li class="tl"><a href="tests-001.html#t-2">Flexible IO Tester: Type: Random Read - Pass: 1 (MB/s)</a></li>'

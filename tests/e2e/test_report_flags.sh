@@ -3,7 +3,8 @@
 # report shows it. A combined ZFS log is stored with a warning naming the
 # skipped lines (not with --quiet); sources carrying flag.* facts get a
 # marker in the Sources table and a line in the Warnings list at the top
-# of index.html, escaped; a report without flags has no Warnings.
+# of index.html, escaped; a report without flags has no Warnings; a
+# kind of several sources is one fold with the count, serious kinds first.
 # usage: test_report_flags.sh POOLBENCH SOURCE_DIR CORPUS_DIR
 set -u
 pb=$1 src=$2
@@ -55,6 +56,31 @@ grep -qxF "<p class=\"warn\">$log: ⚠ interrupted run: fio: terminating on sign
 grep -q '<td>⚠ interrupted run: fio: terminating on signal 2 &lt;script&gt;alert(1)&lt;/script&gt; &amp; 48 s of 300 s</td>' "$h" ||
     fail "no marker in the Sources table"
 grep -q '<script>alert(1)' "$h" && fail "markup of a fact reached index.html unescaped"
+
+# -- many sources of one kind (issue 41 item 7): 20 iozone fragments
+#    without a banner (no version) and 2 interrupted sources give two
+#    folds, the serious one first; no line per source outside them
+for i in $(seq 1 20); do
+    { cat "$frag"; printf '%*s\n' "$i" ''; } >"$tmp/frag-$i.txt"
+done
+"$pb" ingest --db "$tmp/c.db" -q "$tmp"/frag-*.txt >/dev/null 2>&1 || fail "ingest 20 fragments"
+"$pb" ingest --db "$tmp/c.db" -q "$log" >/dev/null 2>&1 || fail "ingest the log"
+q "$tmp/c.db" "INSERT INTO fact(source_id, host, key, value) SELECT id, NULL,
+  'flag.interrupted', 'signal 2 <b>x</b>'
+  FROM source WHERE path = '$log' OR path LIKE '%frag-3.txt'"
+"$pb" report --db "$tmp/c.db" -o "$tmp/r2" >/dev/null 2>&1 || fail "report 2 failed"
+sed -n '/<section id="warnings"/,/<\/section>/p' "$tmp/r2/index.html" >"$tmp/w2"
+[ "$(grep -c 'no version' "$tmp/w2")" = 1 ] ||
+    fail "20 sources without a version: $(grep -c 'no version' "$tmp/w2") lines, want 1"
+nv=$(grep -n '^<details class="warn"><summary>⚠ 20 sources: no version found</summary>$' "$tmp/w2" | cut -d: -f1)
+[ -n "$nv" ] || fail "no fold '20 sources: no version found'"
+ir=$(grep -n '^<details class="warn serious"><summary>⚠ 2 sources: interrupted run</summary>$' "$tmp/w2" | cut -d: -f1)
+[ -n "$ir" ] || fail "no serious fold '2 sources: interrupted run'"
+[ "${ir:-99}" -lt "${nv:-0}" ] || fail "the serious fold ($ir) not before the other ($nv)"
+[ "$(grep -c '^<li>' "$tmp/w2")" = 22 ] || fail "not 20 + 2 sources listed: $(grep -c '^<li>' "$tmp/w2")"
+grep -qxF "<li>$tmp/frag-3.txt: signal 2 &lt;b&gt;x&lt;/b&gt;</li>" "$tmp/w2" ||
+    fail "the interrupted fragment not listed, escaped"
+grep -q '<p class="warn">' "$tmp/w2" && fail "a line per source beside the folds"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

@@ -61,6 +61,17 @@ grep -q 'read completion latency, distribution (CDF)' "$h" || fail "CDF caption"
 cdf=$(ls "$out"/charts/*-lat-1-read-cdf.svg | head -1)
 grep -q '>99.9%<' "$cdf" || fail "nines axis"
 grep -q '<script' "$cdf" && fail "script in a chart"
+# the ladder on a log latency axis (issue 41 item 5): decade ticks, a point
+# per percentile, and for one configuration (the read test) the values
+# beside the points as in its table (fio's read clat p99.99 2.310 ms)
+lad=$(ls "$out"/charts/*-lat-1-read-ladder.svg | head -1)
+grep -q 'latency (log scale)' "$lad" || fail "ladder: no log axis"
+grep -q '>1 ms<' "$lad" || fail "ladder: no decade tick"
+lad2=$(ls "$out"/charts/*-lat-2-read-ladder.svg | head -1)
+[ "$(grep -c '<rect[^>]*width="7"' "$lad2")" = 6 ] ||
+    fail "ladder of one config: $(grep -c '<rect[^>]*width="7"' "$lad2") points, want 6"
+grep -q '>2.310 ms<' "$lad2" || fail "ladder: no p99.99 label 2.310 ms"
+grep -q '<td[^>]*>2.310 ms</td>' "$h" || fail "ladder table: no 2.310 ms"
 grep -q '&lt;script&gt;document' "$h" || fail "hostile label not escaped"
 
 "$pb" report --db "$db" -o "$tmp/lin" -q --latency-axis linear ||

@@ -7,7 +7,8 @@
 # keeps all 120. 30 configurations: nothing changes (30 bars, no strip,
 # one table per chart); 40 are drawn whole, 41 reduced; the ranking of
 # 41 over two tests is folded; a sweep of 120 configurations by bs draws
-# a reduced heatmap (36 rows) and keeps every cell in its table. Leaves a
+# a reduced heatmap (36 rows) and keeps every cell in its table; 500
+# configurations draw the strip as one band. Leaves a
 # screenshot of the 120-configuration chart beside the poolbench binary
 # (report-many-screenshot.png). Skips (77) without chromium or python3.
 # usage: test_report_many.sh POOLBENCH SOURCE_DIR CORPUS_DIR
@@ -35,10 +36,31 @@ gen() {
 
 # -- the page and its first chart in the browser: bars, dots, text inside
 #    the chart and apart, the tables' rows
-measure() { # DIR [CHART] -> prints the measurement of DIR/index.html
-    # and of its first chart named *CHART.svg (default read-iops)
+# A large report is split (docs/report.md "Pages"): whole DIR prints
+# index.html and then its section pages; page_of DIR CHART names the
+# page with the first chart named *CHART.svg.
+whole() {
+    cat "$1/index.html"
+    for p in "$1"/*.html; do
+        case $p in */index.html | */many.html | */*-[0-9][0-9][0-9].html) ;;
+        *) cat "$p" ;; esac
+    done
+}
+page_of() {
+    for p in "$1/index.html" "$1"/*.html; do
+        case $p in */many.html) continue ;; esac
+        if grep -q "<img src=\"charts/[^\"]*$2.svg\"" "$p"; then
+            echo "$p"
+            return
+        fi
+    done
+    echo "$1/index.html"
+}
+measure() { # DIR [CHART] -> prints the measurement of the page of DIR
+    # with its first chart named *CHART.svg (default read-iops)
+    page=$(page_of "$1" "${2:-read-iops}")
     chart=$(sed -n "s/.*<img src=\"\\(charts\\/[^\"]*${2:-read-iops}.svg\\)\".*/\\1/p" \
-        "$1/index.html" | head -1)
+        "$page" | head -1)
     cat >"$1/many.js" <<EOF
 window.addEventListener("load", function () {
   var P = [], out = document.createElement("pre");
@@ -100,7 +122,7 @@ window.addEventListener("load", function () {
   document.body.appendChild(o);
 });
 EOF
-    sed 's|</body>|<script src="many.js"></script></body>|' "$1/index.html" \
+    sed 's|</body>|<script src="many.js"></script></body>|' "$page" \
         >"$1/many.html"
     run_browser --window-size=1400,2000 --dump-dom "file://$1/many.html" |
         sed -n '/<pre id="many">/,/<\/pre>/p' | sed 's/<[^>]*>//g'
@@ -130,8 +152,8 @@ has "cfg-060 (worst, rank 120 of 120)"
 has "…"
 has "29 configurations not drawn (ranks 31–59): in the strip below and the table"
 has "All 120 configurations with a value: one dot each"
-grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
-    "$out/index.html" || fail "120: no caption '36 of 120 configurations shown'"
+whole "$out" | grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
+    || fail "120: no caption '36 of 120 configurations shown'"
 # the chart's CSV keeps every configuration
 csv=$(ls "$out"/charts/*read-iops.csv | head -1)
 [ "$(tail -n +2 "$csv" | wc -l)" = 120 ] || fail "120: the CSV has not 120 rows"
@@ -141,6 +163,25 @@ shot="$(dirname "$pb")/report-many-screenshot.png"
 browser_shot "$shot" \
     "file://$out/$(basename "$csv" .csv | sed 's/^/charts\//').svg" \
     --window-size=1000,1600
+
+# -- a dense strip (issue 41 item 1): past RP_MANY_DOTS (400) values the
+#    strip is one grey polygon (a band of every value) with only the 36
+#    configurations drawn as bars as dots; the chart stays small
+gen "$tmp/c500" 500 || fail "generate 500"
+"$pb" ingest --db "$tmp/d500.db" -q "$tmp/c500" || fail "ingest 500"
+"$pb" report --db "$tmp/d500.db" -o "$tmp/r500" -q || fail "report 500"
+svg=$(ls "$tmp/r500"/charts/*read-iops.svg | head -1)
+[ "$(grep -c '<polygon fill="#a8a8a8"' "$svg")" = 1 ] || fail "500: not one band"
+[ "$(grep -c 'width="4" height="4" fill="#a8a8a8"' "$svg")" = 0 ] ||
+    fail "500: grey dots beside the band"
+[ "$(grep -c 'width="4" height="4"' "$svg")" = 36 ] ||
+    fail "500: $(grep -c 'width="4" height="4"' "$svg") dots, not the 36 shown"
+grep -q 'All 500 configurations with a value: a band' "$svg" ||
+    fail "500: the strip's heading"
+size=$(wc -c <"$svg")
+[ "$size" -lt 30000 ] || fail "500: the chart is $size bytes"
+m=$(measure "$tmp/r500")
+echo "$m" | grep -qx readable || fail "500: $(echo "$m" | sed -n '/PROBLEMS/,$p' | head -3)"
 
 # -- 30 configurations: the chart and tables as before
 db="$tmp/s.db"
@@ -155,7 +196,7 @@ has "bars=30 dots=0 labels=0"
 has "readable"
 [ "$(echo "$m" | grep -c '^|plain|30$')" = 3 ] ||
     fail "30: not three tables of 30 rows under the charts"
-grep -q 'configurations shown' "$out/index.html" &&
+whole "$out" | grep -q 'configurations shown' &&
     fail "30: a chart says it is reduced"
 
 # -- the limit: 40 configurations are drawn whole, 41 are reduced (the
@@ -182,10 +223,9 @@ python3 "$src/bench/gen_many.py" \
     "$tmp/d41" 41 || fail "generate the second test"
 "$pb" ingest --db "$tmp/l41.db" -q "$tmp/d41" || fail "ingest the second test"
 "$pb" report --db "$tmp/l41.db" -o "$tmp/k41" -q || fail "report 41 x 2"
-grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
-    "$tmp/k41/index.html" || fail "41 x 2: the ranking's table is not folded"
-[ "$(grep -c '<summary>All 41 configurations of this test (41 rows)' \
-    "$tmp/k41/index.html")" = 2 ] || fail "41 x 2: not two tables of 41"
+whole "$tmp/k41" | grep -q '<summary>All 41 ranked configurations (41 rows)</summary>' \
+    || fail "41 x 2: the ranking's table is not folded"
+[ "$(whole "$tmp/k41" | grep -c '<summary>All 41 configurations of this test (41 rows)')" = 2 ] || fail "41 x 2: not two tables of 41"
 
 # -- a sweep of 120 configurations by bs (the three-jobs file: read at two
 #    block sizes): no grouped bars, a heatmap of the best 30, the baseline
@@ -210,10 +250,10 @@ has "… 29 configurations not drawn (ranks 31–59): in the table below"
 has "… 55 configurations not drawn (ranks 61–115): in the table below"
 echo "$m" | grep -q '^Data: .*read bandwidth by configuration and bs|closed|240$' ||
     fail "sweep: the table has not all 240 cells"
-grep -q 'sweep-read-bw' "$tmp/rw/index.html" &&
+whole "$tmp/rw" | grep -q 'sweep-read-bw' &&
     fail "sweep: grouped bars of 120 configurations are drawn"
-grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
-    "$tmp/rw/index.html" || fail "sweep: no note '36 of 120 configurations shown'"
+whole "$tmp/rw" | grep -q '<p class="note">36 of 120 configurations shown; all in the table below and in the CSV</p>' \
+    || fail "sweep: no note '36 of 120 configurations shown'"
 [ "$(tail -n +2 "$tmp"/rw/charts/*heatmap-read-bw-configuration-bs.csv | wc -l)" = 240 ] ||
     fail "sweep: the heatmap's CSV has not 240 rows"
 

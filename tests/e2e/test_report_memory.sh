@@ -134,7 +134,8 @@ for f in glob.glob(r + "/charts/*-history-*.csv"):
         cfgs = sorted({row["config"] for row in csv.DictReader(fh)})
     assert len(cfgs) == 40, (f, len(cfgs))
     assert cfgs[0] == "pool0000-rs4k" or cfgs[0] < "pool0040", (f, cfgs[0])
-idx = open(r + "/index.html", encoding="utf-8").read()
+# a split report (docs/report.md "Pages"): History is history.html
+idx = open(r + "/history.html", encoding="utf-8").read()
 import re
 notes = re.findall(r"Lines of the first 40 of the (\d+) configurations", idx)
 assert notes and all(int(n) > 40 for n in notes), notes[:3]

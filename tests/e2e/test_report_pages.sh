@@ -55,15 +55,19 @@ for p in 001 002 003; do
     [ -s "$out/tests-$p.html" ] || fail "no tests-$p.html"
 done
 [ -e "$out/tests-004.html" ] && fail "a fourth page"
-# the index says why and links every page
-has "$h" 'too many for one page'
-has "$h" "$ntests tests have charts of their own ($ntests charts)"
+# the index links Results by test, tests.html (a split report: docs/
+# report.md "Pages"), which says why and links every page
+has "$h" '<a href="tests.html">Results by test</a>'
+t="$out/tests.html"
+has "$t" 'too many for one page'
+has "$t" "$ntests tests have charts of their own ($ntests charts)"
 for p in 001 002 003; do
-    has "$h" "<a href=\"tests-$p.html\">"
+    has "$t" "<a href=\"tests-$p.html\">"
 done
 has "$h" 'inline SVG on the test pages'
-# charts: files only for the index, inline on the pages
-nimg=$(grep -c '<img src="charts/' "$h")
+# charts: files only for the index and the section pages, inline on the
+# test pages
+nimg=$(cat "$out"/*.html | grep -c '<img src="charts/')
 nsvg=$(ls "$out"/charts/*.svg 2>/dev/null | wc -l)
 [ "$nimg" = "$nsvg" ] || fail "$nimg charts on the index, $nsvg files"
 ninline=$(cat "$out"/tests-*.html | grep -c '^<figure[^>]*><svg xmlns=')
@@ -74,7 +78,7 @@ for p in "$out"/tests-*.html; do
     [ "$(grep -c '<script' "$p")" = 1 ] || fail "a label became a script in $p"
     grep -o 'https\?://[^"]*' "$p" | grep -v '^http://www.w3.org/2000/svg$' &&
         fail "$p references the network"
-    grep -o 'href="[^"]*"' "$p" | grep -v '^href="\(index.html\|tests-[0-9]*.html\|#\|charts/[0-9]*-[a-z0-9-]*\.csv"\)' &&
+    grep -o 'href="[^"]*"' "$p" | grep -v '^href="\(index.html\|tests.html#t-single\|tests-[0-9]*.html\|#\|charts/[0-9]*-[a-z0-9-]*\.csv"\|data:image/png;base64,\)' &&
         fail "non-local href in $p"
     grep -o 'src="[^"]*"' "$p" && fail "$p loads something"
 done
@@ -125,7 +129,7 @@ PY
         fail "generate 60 tests x 40"
     "$pb" ingest --db "$tmp/w.db" -q "$tmp/w40" || fail "ingest 60 tests x 40"
     "$pb" report --db "$tmp/w.db" -o "$tmp/w" -q || fail "report 60 tests x 40"
-    has "$tmp/w/index.html" 'a test counts one more per 100 rows of its tables'
+    has "$tmp/w/tests.html" 'a test counts one more per 100 rows of its tables'
     ls "$tmp/w"/tests-*.html >/dev/null 2>&1 || fail "60 x 40: no test pages"
     [ "$(cat "$tmp"/w/tests-*.html | grep -c '^<h3 id="t-[0-9]*">')" = 60 ] ||
         fail "60 x 40: not 60 test sections on the pages"

@@ -40,8 +40,9 @@ if ! diff -r "$tmp/held" "$tmp/streamed" >"$tmp/diff"; then
     head -40 "$tmp/diff" >&2
 fi
 [ -s "$tmp/streamed/index.html" ] || fail "no index.html"
-grep -q 'id="tests"' "$tmp/streamed/index.html" ||
-    fail "no Results by test in index.html"
+# a split report: Results by test is tests.html (docs/report.md "Pages")
+grep -q 'id="tests"' "$tmp/streamed/tests.html" ||
+    fail "no Results by test in tests.html"
 
 if command -v strace >/dev/null 2>&1; then
     strace -f -e trace=openat -o "$tmp/trace" "$pb" report --db "$db" \

@@ -4,7 +4,7 @@
 # configurations of one test (disks=1..2500, read IOPS 1000 + 37i mod
 # 2500: every value 1000..3499 once, shuffled against the names):
 # - the test's complete table shows its first 1,000 rows (best first) on
-#   index.html with links "rows 1001–2000", "rows 2001–2500" to
+#   tests.html (a split report's section page, docs/report.md "Pages") with links "rows 1001–2000", "rows 2001–2500" to
 #   t1-all-002.html and t1-all-003.html, which hold 1,000 and 500 rows;
 #   each configuration is in exactly one of them; rank 1001 is disks=1528
 #   with 2499 IOPS; the pages link their neighbours; headless Chromium
@@ -38,32 +38,32 @@ rows() { # FILE
     sed -n '/All 2500 configurations of this test/,/<\/table>/p' "$1" |
         grep '^<tr><td' | sed -e 's/<[^>]*>/|/g' -e 's/||*/|/g' | cut -d'|' -f2,3
 }
-[ "$(rows "$rep/index.html" | wc -l)" = 1000 ] ||
-    fail "index.html: $(rows "$rep/index.html" | wc -l) rows, not 1000"
+[ "$(rows "$rep/tests.html" | wc -l)" = 1000 ] ||
+    fail "tests.html: $(rows "$rep/tests.html" | wc -l) rows, not 1000"
 [ "$(rows "$rep/t1-all-002.html" | wc -l)" = 1000 ] ||
     fail "t1-all-002.html: $(rows "$rep/t1-all-002.html" | wc -l) rows, not 1000"
 [ "$(rows "$rep/t1-all-003.html" | wc -l)" = 500 ] ||
     fail "t1-all-003.html: $(rows "$rep/t1-all-003.html" | wc -l) rows, not 500"
 [ -e "$rep/t1-all-004.html" ] && fail "a fourth page"
-{ rows "$rep/index.html"; rows "$rep/t1-all-002.html"; rows "$rep/t1-all-003.html"; } >"$tmp/all"
+{ rows "$rep/tests.html"; rows "$rep/t1-all-002.html"; rows "$rep/t1-all-003.html"; } >"$tmp/all"
 [ "$(cut -d'|' -f2 "$tmp/all" | sort -u | wc -l)" = 2500 ] ||
     fail "pages: $(cut -d'|' -f2 "$tmp/all" | sort -u | wc -l) distinct configurations, not 2500"
 [ "$(cut -d'|' -f1 "$tmp/all" | tr '\n' ' ')" = "$(seq 1 2500 | tr '\n' ' ')" ] ||
     fail "pages: ranks are not 1..2500 in order"
 # rank 1 is the best (3499 IOPS: 37i = 2499 mod 2500, i = 2027), rank
 # 1001 the first row of page 2 (2499 IOPS: i = 1527)
-grep -q '<tr><td class="r" data-v="1">1</td><td[^>]*>t.tsv table 1: disks=2028</td><td class="r b" data-v="3499">3499 IOPS</td></tr>' "$rep/index.html" ||
-    fail "index.html: rank 1 is not disks=2028 with 3499 IOPS"
+grep -q '<tr><td class="r" data-v="1">1</td><td[^>]*>t.tsv table 1: disks=2028</td><td class="r b" data-v="3499">3499 IOPS</td></tr>' "$rep/tests.html" ||
+    fail "tests.html: rank 1 is not disks=2028 with 3499 IOPS"
 grep -q '<tr><td class="r" data-v="1001">1001</td><td[^>]*>t.tsv table 1: disks=1528</td><td class="r" data-v="2499">2499 IOPS</td></tr>' "$rep/t1-all-002.html" ||
     fail "t1-all-002.html: rank 1001 is not disks=1528 with 2499 IOPS"
 grep -q '<tr><td class="r" data-v="2500">2500</td><td[^>]*>t.tsv table 1: disks=1</td><td class="r" data-v="1000">1000 IOPS</td></tr>' "$rep/t1-all-003.html" ||
     fail "t1-all-003.html: rank 2500 is not disks=1 with 1000 IOPS"
 # the note and links where the table stands, the pages' links
-grep -q '<p class="note">2500 rows: the first 1000 here, the others on 2 pages of their own (at most 1000 rows each' "$rep/index.html" ||
-    fail "index.html: no note of the pages"
-grep -q '<p class="pager" id="t1-all"><a href="t1-all-002.html">rows 1001–2000</a> <a href="t1-all-003.html">rows 2001–2500</a></p>' "$rep/index.html" ||
-    fail "index.html: no links to the pages"
-grep -q '<a href="index.html#t1-all">← page 1</a><a href="t1-all-003.html">page 3 →</a>' "$rep/t1-all-002.html" ||
+grep -q '<p class="note">2500 rows: the first 1000 here, the others on 2 pages of their own (at most 1000 rows each' "$rep/tests.html" ||
+    fail "tests.html: no note of the pages"
+grep -q '<p class="pager" id="t1-all"><a href="t1-all-002.html">rows 1001–2000</a> <a href="t1-all-003.html">rows 2001–2500</a></p>' "$rep/tests.html" ||
+    fail "tests.html: no links to the pages"
+grep -q '<a href="tests.html#t1-all">← page 1</a><a href="t1-all-003.html">page 3 →</a>' "$rep/t1-all-002.html" ||
     fail "t1-all-002.html: links"
 grep -q '<a href="t1-all-002.html">← page 2</a></p>' "$rep/t1-all-003.html" ||
     fail "t1-all-003.html: links"
@@ -78,8 +78,8 @@ done
 [ -e "$rep/results.json" ] && fail "results.json written past --raw-rows"
 grep -q '<p class="data">This report summarises 5000 results, more than the 1000 that it writes as results.csv and results.json (report --raw-rows), so it writes neither\..*Every result: <code>poolbench export --db t.db --csv -o results.csv</code></p>' "$rep/index.html" ||
     fail "index.html: no note on the raw files"
-grep -q '1500 more configurations are not listed here; &#39;poolbench list configs&#39; lists them all, and the export command at the top has the parameters of every result\.' "$rep/index.html" ||
-    fail "index.html: the configurations' note names results.csv, which is not written"
+grep -q '1500 more configurations are not listed here; &#39;poolbench list configs&#39; lists them all, and the export command at the top has the parameters of every result\.' "$rep/configs.html" ||
+    fail "configs.html: the configurations' note names results.csv, which is not written"
 (cd "$tmp" && "$pb" report -q --db t.db -o rep0 --raw-rows 0 --test 'rand.*4k' --config "disks=1\$") ||
     fail "report --raw-rows 0"
 [ "$(wc -l <"$tmp/rep0/results.csv")" = 3 ] ||
@@ -113,12 +113,12 @@ if python3 "$src/bench/gen_scale.py" fio-db --seed \
     (cd "$tmp" && "$pb" ingest -q --db g.db g && "$pb" report -q --db g.db -o grep) ||
         fail "report of 340 configurations"
     il=$tmp/grep/iops-latency-1-read
-    grep -q '<p class="note">Data: fio read bs=4k direct=1: read IOPS against mean completion latency by iodepth: 1020 rows, on 2 pages of their own (at most 1000 rows each, in the table.s order).</p>' "$tmp/grep/index.html" ||
-        fail "index.html: no note of the IOPS-latency pages"
-    grep -q '<p class="pager" id="iops-latency-1-read"><a href="iops-latency-1-read-001.html">rows 1–1000</a> <a href="iops-latency-1-read-002.html">rows 1001–1020</a></p>' "$tmp/grep/index.html" ||
-        fail "index.html: no links to the IOPS-latency pages"
-    grep -q '<caption>Data: fio read bs=4k direct=1: read IOPS against' "$tmp/grep/index.html" &&
-        fail "index.html: the IOPS-latency table of 1,020 rows is in place"
+    grep -q '<p class="note">Data: fio read bs=4k direct=1: read IOPS against mean completion latency by iodepth: 1020 rows, on 2 pages of their own (at most 1000 rows each, in the table.s order).</p>' "$tmp/grep/iops-latency.html" ||
+        fail "iops-latency.html: no note of the IOPS-latency pages"
+    grep -q '<p class="pager" id="iops-latency-1-read"><a href="iops-latency-1-read-001.html">rows 1–1000</a> <a href="iops-latency-1-read-002.html">rows 1001–1020</a></p>' "$tmp/grep/iops-latency.html" ||
+        fail "iops-latency.html: no links to the IOPS-latency pages"
+    grep -q '<caption>Data: fio read bs=4k direct=1: read IOPS against' "$tmp/grep/iops-latency.html" &&
+        fail "iops-latency.html: the IOPS-latency table of 1,020 rows is in place"
     [ "$(grep -c '<tr><td' "$il-001.html")" = 1000 ] || fail "$il-001.html: not 1000 rows"
     [ "$(grep -c '<tr><td' "$il-002.html")" = 20 ] || fail "$il-002.html: not 20 rows"
     grep -q '<tr><td data-v="333"><span class="cf"><span class="sw" style="background:#76b7b2"></span><span>nightly-000333 zfs raidz3 recordsize=16k compression=off sync=disabled</span></span></td><td class="r" data-v="4">4</td><td class="r" data-v="2960.362273">2960 IOPS</td><td class="r" data-v="196857.0342">196.9 µs</td>' "$il-002.html" ||

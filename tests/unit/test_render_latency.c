@@ -2,7 +2,7 @@
  * histogram's bands, and the CDF and histogram layouts of a real fio 3.33
  * json+ distribution (fixtures/fio-jsonplus): every item inside the chart,
  * the CDF's last step at the top of the nines axis, the bands adding up to
- * 100%. */
+ * 100%, the percentile ladder's points on its log axis. */
 #include "tests/unit/testhelp.h"
 
 #include <math.h>
@@ -125,11 +125,53 @@ static void hist_layout(void **state)
     pb_resultset_free(s);
 }
 
+/* The ladder: one point (7 px square) per percentile, x on the log axis
+ * (a decade is the same width everywhere), a value label each for one
+ * configuration. */
+static void ladder_layout(void **state)
+{
+    (void)state;
+    struct rc_latline l = {"one", 0x4e79a7, 0, NULL, NULL, 1};
+    static const char *const names[] = {"p50", "p90", "p99", "p99.99"};
+    const double v[] = {1e3, 1e4, 1e5, 1e6}; /* 1 µs .. 1 ms */
+    struct rc_ladspec spec = {{"t", "s", &l, 1, 1}, names, 4, v};
+    struct rc_fonts *f = rc_fonts_new();
+    struct pb_chart *c = rc_lat_ladder(f, &spec);
+    inside(c);
+    double x[4];
+    size_t np = 0, nlab = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct pb_item *it = &c->items[i];
+        if (it->kind == PB_IT_RECT && it->fill == l.color && it->w == 7 &&
+            np < 4)
+            x[np++] = it->x + 3.5;
+        if (it->kind == PB_IT_TEXT &&
+            (!strcmp(it->text, "1.000 µs") || !strcmp(it->text, "1.000 ms")))
+            nlab++;
+    }
+    assert_int_equal(np, 4);
+    assert_int_equal(nlab, 2);
+    /* equal steps for equal ratios: the axis is logarithmic */
+    assert_true(fabs((x[1] - x[0]) - (x[3] - x[2])) < 1e-6);
+    assert_true(x[1] > x[0]);
+    /* the axis is 1 µs .. 1 ms (decades 10^3..10^6 ns) */
+    int has1us = 0, has1ms = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const struct pb_item *it = &c->items[i];
+        has1us |= it->kind == PB_IT_TEXT && !strcmp(it->text, "1 µs");
+        has1ms |= it->kind == PB_IT_TEXT && !strcmp(it->text, "1 ms");
+    }
+    assert_true(has1us && has1ms);
+    pb_chart_free(c);
+    rc_fonts_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(labels),
         cmocka_unit_test(cdf_layout),
+        cmocka_unit_test(ladder_layout),
         cmocka_unit_test(hist_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
