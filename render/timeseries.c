@@ -258,6 +258,16 @@ static double st_width(int st, unsigned want)
     return st == ST_P99 ? 2.6 : 1.6;
 }
 
+/* The colour of a statistic's line: beside percentiles the thin mean is
+ * paler, so it reads as the second line where the two cross. */
+static uint32_t st_color(uint32_t col, int st, unsigned want)
+{
+    if (!(want & ST_PCT) || st != ST_MEAN)
+        return col;
+    return ((((col >> 16) & 0xff) + 0xff) / 2) << 16 |
+           ((((col >> 8) & 0xff) + 0xff) / 2) << 8 | (((col & 0xff) + 0xff) / 2);
+}
+
 static void draw(struct ts *s, unsigned want)
 {
     struct tchart *c = &s->c;
@@ -425,7 +435,7 @@ static void draw(struct ts *s, unsigned want)
         if (m == 1)
             rc_rect(ch, xy[0] - 3, xy[1] - 3, 6, 6, col, RC_NONE, 0);
         else
-            rc_poly(ch, xy, m, RC_NONE, col,
+            rc_poly(ch, xy, m, RC_NONE, st_color(col, (int)(L % NST), want),
                     st_width((int)(L % NST), want));
     }
     free(xy);
@@ -441,7 +451,8 @@ static void draw(struct ts *s, unsigned want)
         for (int st = NST - 1; st >= 0; st--) {
             if (!(want & (1u << st)))
                 continue;
-            rc_line(ch, x, y - 4, x + 24, y - 4, C_TEXT, st_width(st, want));
+            rc_line(ch, x, y - 4, x + 24, y - 4, st_color(C_TEXT, st, want),
+                    st_width(st, want));
             snprintf(buf, sizeof(buf), "%s of each interval", st_name[st]);
             rc_text(ch, x + 30, y, buf, F_LABEL, 0, RC_START, C_TEXT);
             x += 30 + rc_text_width(f, buf, F_LABEL, 0) + 24;

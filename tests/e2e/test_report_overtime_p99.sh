@@ -82,9 +82,9 @@ near "${got_first:-}" "$mean_first" 1000000 ||
 grep -qx 'key p99 of each interval' "$tmp/got" &&
     grep -qx 'key mean of each interval' "$tmp/got" ||
     fail "key: $(grep key "$tmp/got" | tr '\n' ' ')"
-# the key's samples have the lines' widths
+# the key's samples have the lines' widths (the mean paler)
 grep -q 'stroke="#1a1a1a" stroke-width="2.6"/>' "$svg" &&
-    grep -q 'stroke="#1a1a1a" stroke-width="1"/>' "$svg" ||
+    grep -q 'stroke="#8c8c8c" stroke-width="1"/>' "$svg" ||
     fail "key line widths"
 # the table under it has a row per line
 grep -q '>avg0 · p99<' "$tmp/rep/index.html" ||
