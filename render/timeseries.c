@@ -3,8 +3,11 @@
  * per job with report --per-job). Lines of several jobs or repeats are
  * summed (bandwidth, IOPS) or averaged (latency) per time step. A line
  * of more than 2,000 points is drawn as 2,000 means with a min/max band,
- * so no spike is lost; the exact points are a CSV file next to the chart
+ * so no spike is lost; the exact points are a CSV file next to the chart.
+ * Latency logs with percentiles draw each interval's p99 bold and its mean
+ * thin; --metric picks a series or one of its lines (SERIES_STAT)
  * (docs/report.md, "Over time"). */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "analysis/analysis.h"
 #include "render/rp_base.h"
 #include "render/rp_data.h"
@@ -15,6 +18,7 @@
 #include "render/rp_sections.h"
 
 #include <math.h>
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,10 +33,19 @@
 #define MAXPTS  2000
 #define MAXCHARTS 400
 
+/* The statistics of a point a line can draw: the interval mean (every
+ * series) and, for latency logs with percentiles (write_hist_log, per-I/O
+ * logs), p50 .. p99. Drawn from the most important: p99 bold, the mean
+ * thin. */
+enum { ST_MEAN, ST_P50, ST_P90, ST_P95, ST_P99, NST };
+static const char *const st_name[NST] = {"mean", "p50", "p90", "p95", "p99"};
+#define ST_PCT                                                                 \
+    ((1u << ST_P50) | (1u << ST_P90) | (1u << ST_P95) | (1u << ST_P99))
+
 struct tp {
     long long sid; /* series id */
     long long t;
-    double v, n;
+    double q[NST], n; /* q[ST_MEAN]: the value */
 };
 
 struct tline {
@@ -51,7 +64,8 @@ struct tchart {
     size_t n, cap;
     struct rp_csv *csv; /* the exact points (render/csv_out.c) */
     int per_job;
-    long width; /* largest width_ms of its series */
+    long width;   /* largest width_ms of its series */
+    unsigned has; /* statistics (1 << ST_) with a value in some point */
 };
 
 struct ts {
@@ -61,7 +75,56 @@ struct ts {
     int open;
     size_t ncharts, skipped;
     int per_job;
+    pcre2_code *re; /* report --metric: series or SERIES_STAT names */
+    pcre2_match_data *md;
 };
+
+/* ==== --metric: a series by its name, or a line by SERIES_STAT ==== */
+
+static int re_hit(struct ts *s, const char *name)
+{
+    return pcre2_match(s->re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0,
+                       s->md, NULL) >= 0;
+}
+
+/* The statistics of `series` that --metric names (as SERIES_STAT, or
+ * BASE_STAT for a BASE_hist series: 'clat_p99' picks the p99 lines of
+ * read_clat and read_clat_hist), of those in `has`. Only the percentile
+ * series have such names. */
+static unsigned re_stats(struct ts *s, const char *series, unsigned has)
+{
+    unsigned out = 0;
+    if (!(has & ST_PCT))
+        return 0;
+    size_t len = strlen(series);
+    int hist = len > 5 && !strcmp(series + len - 5, "_hist");
+    for (int i = 0; i < NST; i++) {
+        if (!(has & (1u << i)))
+            continue;
+        char name[300];
+        snprintf(name, sizeof(name), "%s_%s", series, st_name[i]);
+        int hit = re_hit(s, name);
+        if (!hit && hist) {
+            snprintf(name, sizeof(name), "%.*s_%s", (int)(len - 5), series,
+                     st_name[i]);
+            hit = re_hit(s, name);
+        }
+        if (hit)
+            out |= 1u << i;
+    }
+    return out;
+}
+
+/* The lines a chart draws (1 << ST_), 0 for none: with no --metric or
+ * one naming the series, p99 and the mean where there are percentiles,
+ * else the mean; with --metric naming SERIES_STAT, those. */
+static unsigned chart_stats(struct ts *s, const char *series, unsigned has)
+{
+    if (!s->re || re_hit(s, series))
+        return (has & (1u << ST_P99)) ? (1u << ST_P99) | (1u << ST_MEAN)
+                                      : (1u << ST_MEAN);
+    return re_stats(s, series, has);
+}
 
 /* ==== gathering ==== */
 
@@ -106,8 +169,8 @@ static int cmp_tp(const void *a, const void *b)
     return (x->sid > y->sid) - (x->sid < y->sid);
 }
 
-static size_t merge_line(struct tline *l, long width, int rate, double *t,
-                         double *v)
+static size_t merge_line(struct tline *l, long width, int rate, int st,
+                         double *t, double *v)
 {
     size_t nseries = 0;
     long long last = -1;
@@ -119,7 +182,7 @@ static size_t merge_line(struct tline *l, long width, int rate, double *t,
     if (nseries <= 1) {
         for (size_t i = 0; i < l->n; i++) {
             t[i] = (double)l->p[i].t;
-            v[i] = l->p[i].v;
+            v[i] = l->p[i].q[st];
         }
         return l->n;
     }
@@ -140,10 +203,10 @@ static size_t merge_line(struct tline *l, long width, int rate, double *t,
                 ssum = sn = 0;
                 sid = l->p[j].sid;
             }
-            ssum += l->p[j].v;
+            ssum += l->p[j].q[st];
             sn++;
             double wt = l->p[j].n > 0 ? l->p[j].n : 1;
-            acc += l->p[j].v * wt;
+            acc += l->p[j].q[st] * wt;
             wsum += wt;
             cnt++;
         }
@@ -184,7 +247,28 @@ static double ss_window(const struct rp_data *d, long long test_id,
 
 /* ==== the chart ==== */
 
-static void draw(struct ts *s)
+/* The stroke of a statistic's line: with percentiles drawn, p99 bold and
+ * the mean thin; a single line as before. */
+static double st_width(int st, unsigned want)
+{
+    if (!(want & ST_PCT))
+        return 1.6;
+    if (st == ST_MEAN)
+        return 1.0;
+    return st == ST_P99 ? 2.6 : 1.6;
+}
+
+/* The colour of a statistic's line: beside percentiles the thin mean is
+ * paler, so it reads as the second line where the two cross. */
+static uint32_t st_color(uint32_t col, int st, unsigned want)
+{
+    if (!(want & ST_PCT) || st != ST_MEAN)
+        return col;
+    return ((((col >> 16) & 0xff) + 0xff) / 2) << 16 |
+           ((((col >> 8) & 0xff) + 0xff) / 2) << 8 | (((col & 0xff) + 0xff) / 2);
+}
+
+static void draw(struct ts *s, unsigned want)
 {
     struct tchart *c = &s->c;
     const struct rp_data *d = s->d;
@@ -194,11 +278,21 @@ static void draw(struct ts *s)
     struct pb_chart *ch = rc_chart_new(W, 100);
     char title[400], sub[300];
     snprintf(title, sizeof(title), "%s: %s over time", c->test, c->series);
-    snprintf(sub, sizeof(sub),
-             "one line per %s%s; a band shows the min and max of points "
-             "drawn as one",
-             c->per_job ? "job" : "configuration",
-             rate ? " (jobs summed)" : " (jobs averaged)");
+    if (want & ST_PCT)
+        snprintf(sub, sizeof(sub),
+                 "per %s%s: the %s of each interval of the log, as the key "
+                 "below shows",
+                 c->per_job ? "job" : "configuration",
+                 rate ? " (jobs summed)" : " (jobs averaged)",
+                 want == ((1u << ST_P99) | (1u << ST_MEAN))
+                     ? "p99 (bold) and the mean (thin)"
+                     : "selected statistics");
+    else
+        snprintf(sub, sizeof(sub),
+                 "one line per %s%s; a band shows the min and max of points "
+                 "drawn as one",
+                 c->per_job ? "job" : "configuration",
+                 rate ? " (jobs summed)" : " (jobs averaged)");
     ch->title = pb_arena_strdup(&ch->arena, title);
     rc_rect(ch, 0, 0, W, 0, 0xffffff, RC_NONE, 0);
     size_t bg = ch->n - 1;
@@ -206,14 +300,20 @@ static void draw(struct ts *s)
     double plot_h = 260;
 
     /* merged lines, then the ranges */
-    double **lt = pb_xcalloc(c->n + 1, sizeof(*lt));
-    double **lv = pb_xcalloc(c->n + 1, sizeof(*lv));
-    size_t *ln = pb_xcalloc(c->n + 1, sizeof(*ln));
+    /* line L = config * NST + statistic; the drawn ones merged */
+    size_t nl = c->n * NST;
+    double **lt = pb_xcalloc(nl + 1, sizeof(*lt));
+    double **lv = pb_xcalloc(nl + 1, sizeof(*lv));
+    size_t *ln = pb_xcalloc(nl + 1, sizeof(*ln));
     double tmax = 0, vmax = 0, vmin = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        lt[i] = pb_xmalloc((c->l[i].n + 1) * sizeof(double));
-        lv[i] = pb_xmalloc((c->l[i].n + 1) * sizeof(double));
-        ln[i] = merge_line(&c->l[i], c->width, rate, lt[i], lv[i]);
+    for (size_t i = 0; i < nl; i++) {
+        if (!(want & (1u << (i % NST))))
+            continue;
+        const struct tline *cl = &c->l[i / NST];
+        lt[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
+        lv[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
+        ln[i] = merge_line(&c->l[i / NST], c->width, rate, (int)(i % NST),
+                           lt[i], lv[i]);
         for (size_t k = 0; k < ln[i]; k++) {
             if (lt[i][k] > tmax)
                 tmax = lt[i][k];
@@ -252,9 +352,15 @@ static void draw(struct ts *s)
     int any_ss = 0;
     for (size_t i = 0; i < c->n; i++) {
         double win = ss_window(d, c->test_id, c->l[i].config_id);
-        if (win <= 0 || !ln[i])
+        size_t L = i * NST + ST_MEAN;
+        for (int st = NST - 1; st >= 0; st--)
+            if (want & (1u << st)) {
+                L = i * NST + (size_t)st;
+                break;
+            }
+        if (win <= 0 || !ln[L])
             continue;
-        double te = lt[i][ln[i] - 1], ts = fmax(te - win, 0);
+        double te = lt[L][ln[L] - 1], ts = fmax(te - win, 0);
         rc_rect(ch, XOF(ts), y1, XOF(te) - XOF(ts), y0 - y1, 0xe6f2e6,
                 RC_NONE, 0);
         if (!any_ss)
@@ -275,10 +381,18 @@ static void draw(struct ts *s)
         rc_text(ch, x, y0 + 15, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
     }
     /* lines: chunks of ceil(n / MAXPTS) points, mean drawn, min/max band */
+    /* the mean (thin) first, p99 (bold) on top; the band of the boldest */
+    int top_st = -1;
+    for (int st = 0; st < NST; st++)
+        if (want & (1u << st))
+            top_st = st;
     double *xy = pb_xmalloc(4 * (MAXPTS + 2) * sizeof(double));
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t L = 0; L < nl; L++) {
+        if (!(want & (1u << (L % NST))))
+            continue;
+        size_t i = L / NST;
         uint32_t col = config_color(d, c->l[i].config_id, i);
-        size_t n = ln[i], k = (n + MAXPTS - 1) / MAXPTS;
+        size_t n = ln[L], k = (n + MAXPTS - 1) / MAXPTS;
         if (!k)
             continue;
         size_t m = 0;
@@ -289,10 +403,10 @@ static void draw(struct ts *s)
             double st = 0, sv = 0, mn = INFINITY, mx = -INFINITY;
             size_t b = a;
             for (; b < n && b < a + k; b++) {
-                st += lt[i][b];
-                sv += lv[i][b];
-                mn = fmin(mn, lv[i][b]);
-                mx = fmax(mx, lv[i][b]);
+                st += lt[L][b];
+                sv += lv[L][b];
+                mn = fmin(mn, lv[L][b]);
+                mx = fmax(mx, lv[L][b]);
             }
             double cnt = (double)(b - a);
             xy[2 * m] = XOF(st / cnt);
@@ -302,7 +416,7 @@ static void draw(struct ts *s)
             lo[m] = YOF(mn);
             banded |= mx > mn;
         }
-        if (banded) {
+        if (banded && (int)(L % NST) == top_st) {
             /* upper edge forward, lower edge back: one polygon */
             double *poly = pb_xmalloc(4 * m * sizeof(double));
             for (size_t j = 0; j < m; j++) {
@@ -321,7 +435,8 @@ static void draw(struct ts *s)
         if (m == 1)
             rc_rect(ch, xy[0] - 3, xy[1] - 3, 6, 6, col, RC_NONE, 0);
         else
-            rc_poly(ch, xy, m, RC_NONE, col, 1.6);
+            rc_poly(ch, xy, m, RC_NONE, st_color(col, (int)(L % NST), want),
+                    st_width((int)(L % NST), want));
     }
     free(xy);
     double y = y0 + 32;
@@ -330,6 +445,19 @@ static void draw(struct ts *s)
     snprintf(buf, sizeof(buf), "↑ %s (%s)", c->series, ys.name);
     rc_text(ch, PAD, top - 12, buf, F_TICK, 0, RC_START, C_MUTED);
     y += 10;
+    if (want & ST_PCT) { /* the key: which line is which statistic */
+        double x = PAD;
+        y += 20;
+        for (int st = NST - 1; st >= 0; st--) {
+            if (!(want & (1u << st)))
+                continue;
+            rc_line(ch, x, y - 4, x + 24, y - 4, st_color(C_TEXT, st, want),
+                    st_width(st, want));
+            snprintf(buf, sizeof(buf), "%s of each interval", st_name[st]);
+            rc_text(ch, x + 30, y, buf, F_LABEL, 0, RC_START, C_TEXT);
+            x += 30 + rc_text_width(f, buf, F_LABEL, 0) + 24;
+        }
+    }
     for (size_t i = 0; i < c->n; i++) {
         const char *lines[1];
         int el;
@@ -380,24 +508,30 @@ static void draw(struct ts *s)
     rt_header(&t, 3, "min", RT_RIGHT);
     rt_header(&t, 4, "max", RT_RIGHT);
     rt_header(&t, 5, "CV", RT_RIGHT);
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t L = 0; L < nl; L++) {
+        if (!(want & (1u << (L % NST))))
+            continue;
+        size_t i = L / NST;
         double sum = 0, sq = 0, mn = INFINITY, mx = -INFINITY;
-        for (size_t k = 0; k < ln[i]; k++) {
-            sum += lv[i][k];
-            sq += lv[i][k] * lv[i][k];
-            mn = fmin(mn, lv[i][k]);
-            mx = fmax(mx, lv[i][k]);
+        for (size_t k = 0; k < ln[L]; k++) {
+            sum += lv[L][k];
+            sq += lv[L][k] * lv[L][k];
+            mn = fmin(mn, lv[L][k]);
+            mx = fmax(mx, lv[L][k]);
         }
-        double n = (double)ln[i], mean = n ? sum / n : 0;
+        double n = (double)ln[L], mean = n ? sum / n : 0;
         double var = n > 1 ? (sq - n * mean * mean) / (n - 1) : 0;
         double cv = mean != 0 ? sqrt(fmax(var, 0)) / fabs(mean) : 0;
         struct rt_cell *row = rt_row(&t);
-        rt_set(&t, &row[0], c->l[i].job ? rt_str(&t, "%s · %s", c->l[i].label,
-                                                 c->l[i].job)
-                                        : c->l[i].label);
+        const char *lab = c->l[i].job ? rt_str(&t, "%s · %s", c->l[i].label,
+                                               c->l[i].job)
+                                      : c->l[i].label;
+        if (want & ST_PCT)
+            lab = rt_str(&t, "%s · %s", lab, st_name[L % NST]);
+        rt_set(&t, &row[0], lab);
         row[0].has_swatch = 1;
         row[0].swatch = config_color(d, c->l[i].config_id, i);
-        rt_setv(&t, &row[1], rt_str(&t, "%zu", ln[i]), n);
+        rt_setv(&t, &row[1], rt_str(&t, "%zu", ln[L]), n);
         rt_setv(&t, &row[2], rp_fmt(&yu, mean, buf, sizeof(buf)), mean);
         rt_setv(&t, &row[3], rp_fmt(&yu, mn, buf, sizeof(buf)), mn);
         rt_setv(&t, &row[4], rp_fmt(&yu, mx, buf, sizeof(buf)), mx);
@@ -406,7 +540,7 @@ static void draw(struct ts *s)
     t.caption = rt_str(&t, "Data: %s (the lines as drawn, before the "
                            "2,000-point limit)", title);
     rp_out_table(s->o, &t);
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t i = 0; i < nl; i++) {
         free(lt[i]);
         free(lv[i]);
     }
@@ -421,7 +555,10 @@ static void flush_chart(struct ts *s)
 {
     if (!s->open)
         return;
-    if (s->ncharts < MAXCHARTS) {
+    unsigned want = chart_stats(s, s->c.series, s->c.has);
+    if (!want) {
+        /* --metric names neither the series nor one of its lines */
+    } else if (s->ncharts < MAXCHARTS) {
         if (!s->ncharts) {
             rp_out_raw(s->o, "<section id=\"over-time\">\n");
             rp_out_heading(s->o, 2, NULL, "Over time");
@@ -432,7 +569,7 @@ static void flush_chart(struct ts *s)
                         "flushes, and whether a run reached a steady "
                         "state.");
         }
-        draw(s);
+        draw(s, want);
         s->ncharts++;
     } else {
         s->skipped++;
@@ -473,7 +610,12 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     struct tp *t = &l->p[l->n++];
     t->sid = p->series_id;
     t->t = p->t_ms;
-    t->v = p->value;
+    const double q[NST] = {p->value, p->p50, p->p90, p->p95, p->p99};
+    for (int i = 0; i < NST; i++) {
+        t->q[i] = q[i];
+        if (isfinite(q[i]))
+            c->has |= 1u << i;
+    }
     t->n = (double)p->n;
     if (p->width_ms > c->width)
         c->width = p->width_ms;
@@ -500,9 +642,66 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     return 0;
 }
 
+/* --metric compiled for the walk, and the filter without it (the series
+ * are chosen here: SERIES_STAT names are not in the database); 0 when
+ * there is no --metric, -1 on a bad pattern (the database's regexp
+ * reports it). */
+static int re_open(struct ts *s, const struct pb_db_filter *f,
+                   struct pb_db_filter *all)
+{
+    *all = *f;
+    if (!f->metric_re)
+        return 0;
+    int ec;
+    PCRE2_SIZE eo;
+    s->re = pcre2_compile((PCRE2_SPTR)f->metric_re, PCRE2_ZERO_TERMINATED,
+                          PCRE2_UTF | PCRE2_UCP, &ec, &eo, NULL);
+    if (!s->re)
+        return -1;
+    s->md = pcre2_match_data_create_from_pattern(s->re, NULL);
+    all->metric_re = NULL;
+    return 1;
+}
+
+static void re_close(struct ts *s)
+{
+    pcre2_match_data_free(s->md);
+    pcre2_code_free(s->re);
+    s->md = NULL;
+    s->re = NULL;
+}
+
+/* pb_an_has_points' walk with --metric: stops at a point whose series or
+ * SERIES_STAT the pattern names */
+static int first_named(void *ctx, const struct pb_db_point *p)
+{
+    struct ts *s = ctx;
+    const double q[NST] = {p->value, p->p50, p->p90, p->p95, p->p99};
+    unsigned has = 0;
+    for (int i = 0; i < NST; i++)
+        if (isfinite(q[i]))
+            has |= 1u << i;
+    if (chart_stats(s, p->series, has)) {
+        s->ncharts = 1;
+        return 1;
+    }
+    return 0;
+}
+
 int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
 {
-    return pb_an_has_points(db, f);
+    struct ts s;
+    struct pb_db_filter all;
+    memset(&s, 0, sizeof(s));
+    int r = re_open(&s, f, &all);
+    if (r <= 0)
+        return pb_an_has_points(db, f);
+    struct pb_err err = {0};
+    if (pb_an_each_point(db, &all, first_named, &s, &err) != PB_OK &&
+        !s.ncharts)
+        s.ncharts = 0;
+    re_close(&s);
+    return s.ncharts > 0;
 }
 
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
@@ -514,10 +713,16 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
     s.o = o;
     s.d = d;
     s.per_job = per_job;
-    int rc = pb_an_each_point(db, f, on_point, &s, err);
+    struct pb_db_filter all;
+    int rc;
+    if (re_open(&s, f, &all) < 0) /* the database reports the pattern */
+        rc = pb_an_each_point(db, f, on_point, &s, err);
+    else
+        rc = pb_an_each_point(db, &all, on_point, &s, err);
     if (!rc)
         flush_chart(&s);
     chart_reset(&s.c);
+    re_close(&s);
     if (s.skipped) {
         char note[160];
         snprintf(note, sizeof(note),
