@@ -108,7 +108,7 @@ static int read_sheet(const char *path, struct pb_resultset **out,
         err->code = PB_EUSAGE;
         return PB_EUSAGE;
     }
-    int rc = pb_sheet_parse(path, buf, len, out, err);
+    int rc = pb_ingest_sheet(path, buf, len, out, err);
     free(buf);
     return rc;
 }
@@ -230,7 +230,9 @@ static int opt_format(const char *cmd, void *args, const char *v)
     if (!pb_ingest_parser_by_name(v)) {
         struct pb_buf names = PB_BUF_INIT;
         for (size_t i = 0; pb_parsers[i]; i++)
-            pb_buf_printf(&names, "%s%s", i ? ", " : "", pb_parsers[i]->name);
+            if (!(pb_parsers[i]->flags & PB_PARSER_NO_RESULTS))
+                pb_buf_printf(&names, "%s%s", names.len ? ", " : "",
+                              pb_parsers[i]->name);
         int status = cli_usage_error(cmd, "unknown format '%s' (known: %s)", v,
                                      pb_buf_str(&names));
         pb_buf_release(&names);

@@ -159,7 +159,8 @@ int cli_complete(int argc, char **argv,
     }
     if (!strcmp(what, "formats")) {
         for (size_t i = 0; pb_parsers[i]; i++)
-            puts(pb_parsers[i]->name);
+            if (!(pb_parsers[i]->flags & PB_PARSER_NO_RESULTS))
+                puts(pb_parsers[i]->name);
         return 0;
     }
     static const struct {

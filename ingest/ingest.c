@@ -19,15 +19,40 @@ const struct pb_parser *const pb_parsers[] = {
     &pb_parser_fio_json,  &pb_parser_fio_text, &pb_parser_fio_terse,
     &pb_parser_iozone,    &pb_parser_bonnie_csv, &pb_parser_pts_xml,
     &pb_parser_zfs_props, &pb_parser_table, &pb_parser_zfs_commands,
-    &pb_parser_fio_log,   &pb_parser_fio_hist_log, NULL,
+    &pb_parser_fio_log,   &pb_parser_fio_hist_log, &pb_parser_sheet, NULL,
 };
 
 const struct pb_parser *pb_ingest_parser_by_name(const char *name)
 {
     for (size_t i = 0; pb_parsers[i]; i++)
-        if (!strcmp(pb_parsers[i]->name, name))
+        if (!(pb_parsers[i]->flags & PB_PARSER_NO_RESULTS) &&
+            !strcmp(pb_parsers[i]->name, name))
             return pb_parsers[i];
     return NULL;
+}
+
+int pb_ingest_sheet(const char *path, const char *buf, size_t len,
+                    struct pb_resultset **out, struct pb_err *err)
+{
+    *out = NULL;
+    const struct pb_parser *p = NULL;
+    for (size_t i = 0; pb_parsers[i] && !p; i++)
+        if (pb_parsers[i]->flags & PB_PARSER_NO_RESULTS)
+            p = pb_parsers[i];
+    struct pb_resultset *set = pb_resultset_new();
+    set->path = pb_rs_str(set, path);
+    set->format = p->name;
+    set->size = len;
+    pb_sha256_hex(buf, len, set->sha256);
+    struct pb_parse ctx = {.parser = p, .path = path, .buf = buf,
+                           .len = len, .out = set, .err = err};
+    int rc = p->parse(&ctx);
+    if (rc != PB_OK) {
+        pb_resultset_free(set);
+        return rc;
+    }
+    *out = set;
+    return PB_OK;
 }
 
 int pb_parser_run(const struct pb_parser *p, const char *path,
@@ -47,6 +72,8 @@ const struct pb_parser *pb_ingest_find_parser(const char *buf, size_t len)
     int best_score = 0;
     size_t n = len < SNIFF_LEN ? len : SNIFF_LEN;
     for (size_t i = 0; pb_parsers[i]; i++) {
+        if (pb_parsers[i]->flags & PB_PARSER_NO_RESULTS)
+            continue;
         int s = pb_parsers[i]->sniff(buf, n);
         if (s > best_score) {
             best_score = s;

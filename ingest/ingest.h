@@ -127,6 +127,12 @@ enum {
     /* holds no results of its own: without --label as a companion, its
      * input is refused with the message needs_label */
     PB_PARSER_NEEDS_LABEL = 1 << 4,
+    /* not a result format: configuration sheets (ingest --configs,
+     * pb_ingest_sheet). Never sniffed (its sniff gives 0), never named
+     * by --format (pb_ingest_parser_by_name), not listed (completion,
+     * the known formats): every loop over pb_parsers[] skips it but
+     * pb_ingest_sheet's. */
+    PB_PARSER_NO_RESULTS = 1 << 5,
 };
 
 struct pb_parser {
@@ -148,10 +154,11 @@ int pb_parser_run(const struct pb_parser *p, const char *path,
                   const char *buf, size_t len, struct pb_resultset *out,
                   struct pb_err *err) PB_WUR;
 
-/* The registered parsers, NULL-terminated. */
+/* The registered parsers, NULL-terminated; a loop that lists, sniffs or
+ * names formats skips those with PB_PARSER_NO_RESULTS. */
 extern const struct pb_parser *const pb_parsers[];
 
-/* Parser by name, or NULL. */
+/* Parser by name, or NULL (also for a PB_PARSER_NO_RESULTS one). */
 const struct pb_parser *pb_ingest_parser_by_name(const char *name);
 
 /* Best parser for buf (sniffing the first few KiB), or NULL when none
@@ -308,14 +315,15 @@ int pb_ingest_fio_test_option(const char *key);
 
 /* ==== configuration sheets and companions (sheet.c) ==== */
 
-/* Parse a configuration sheet: CSV or TSV, header `label,<key>,...`, one
- * row per label (blank lines and # comments skipped). Gives a set of
+/* Parse a configuration sheet with the table's PB_PARSER_NO_RESULTS
+ * parser (ingest/sheet/sheet.c): CSV or TSV, header `label,<key>,...`,
+ * one row per label (blank lines and # comments skipped). Gives a set of
  * format "sheet" without results: one config per row, its non-empty
  * cells as dimensions normalised like --set, with origin
  * "sheet: PATH:LINE" (model/ attaches them to the label). Returns PB_OK
  * (caller frees *out) or PB_EUSAGE with err naming path:line. */
-int pb_sheet_parse(const char *path, const char *buf, size_t len,
-                   struct pb_resultset **out, struct pb_err *err) PB_WUR;
+int pb_ingest_sheet(const char *path, const char *buf, size_t len,
+                    struct pb_resultset **out, struct pb_err *err) PB_WUR;
 
 /* Make the parser's dimensions of set (origin NULL) companion dimensions,
  * "companion: PATH", which model/ attaches to the config label instead of

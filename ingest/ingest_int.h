@@ -19,6 +19,7 @@ extern const struct pb_parser pb_parser_zfs_commands;
 extern const struct pb_parser pb_parser_table;
 extern const struct pb_parser pb_parser_fio_log;
 extern const struct pb_parser pb_parser_fio_hist_log;
+extern const struct pb_parser pb_parser_sheet; /* PB_PARSER_NO_RESULTS */
 
 /* The zfs-props parser with `ingest --columns`: the names of the columns
  * of -H output without a header ("name,used,lused,ratio"). */

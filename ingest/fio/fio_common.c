@@ -515,7 +515,7 @@ void pb_fio_build_test(struct pb_resultset *set, struct pb_fio_file *f,
 
     /* params, in this order; values that are not the option's own text
      * in vals; then every other option of the job but those that do not
-     * change the workload (pb_fio_opt_excluded), sorted by key */
+     * change the workload (fio_ident.c's opt_excluded), sorted by key */
     struct pb_kv *kv = pb_xcalloc(16, sizeof(*kv));
     size_t capkv = 16;
     char vals[6][64];

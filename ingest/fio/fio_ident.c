@@ -111,7 +111,10 @@ static int cmp_key(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int pb_fio_opt_excluded(const char *key)
+/* key is a job option that does not change the workload (names,
+ * targets, output, logs, reporting; fio's own command options): no test
+ * parameter. */
+static int opt_excluded(const char *key)
 {
     return bsearch(&key, excluded, sizeof(excluded) / sizeof(excluded[0]),
                    sizeof(excluded[0]), cmp_key) != NULL;
@@ -216,7 +219,7 @@ static void vary_opt(void *arg, const char *key, const char *value)
 {
     struct vjob *j = arg;
     struct pb_fio_vary *v = j->v;
-    if (!key || !value || j->k++ >= MAX_JOB_OPTS || pb_fio_opt_excluded(key))
+    if (!key || !value || j->k++ >= MAX_JOB_OPTS || opt_excluded(key))
         return;
     char *norm = pb_ingest_norm_param(key, value);
     vgrow(v);
@@ -436,7 +439,7 @@ void pb_fio_inv_release(struct pb_fio_inv *iv)
 static void sig_opt(void *arg, const char *key, const char *value)
 {
     uint64_t *h = arg;
-    if (!key || !value || pb_fio_opt_excluded(key))
+    if (!key || !value || opt_excluded(key))
         return;
     char *norm = pb_ingest_norm_param(key, value);
     uint64_t x = hash_key(key) * 31 + hash_key(norm);
@@ -559,7 +562,7 @@ struct extra {
 
 int pb_ingest_fio_test_option(const char *key)
 {
-    return !core_key(key) && !pb_fio_opt_excluded(key);
+    return !core_key(key) && !opt_excluded(key);
 }
 
 static void extra_opt(void *arg, const char *key, const char *value)

@@ -326,11 +326,6 @@ struct pb_resultset *pb_fio_job_set(struct pb_resultset *set,
                                     const struct pb_fio_file *f,
                                     const struct pb_fio_job *j);
 
-/* key is a job option that does not change the workload (names,
- * targets, output, logs, reporting; fio's own command options): no test
- * parameter. */
-int pb_fio_opt_excluded(const char *key);
-
 /* Add " key=value" to name for each of the test parameters kv[0..n)
  * whose values differ between the file's jobs and that the name does not
  * show already (nor --ignore-param leaves out by default). */
@@ -339,8 +334,8 @@ void pb_fio_name_extras(const struct pb_fio_file *f, const struct pb_kv *kv,
 
 /* Append to kv[0..n) (capacity *cap) the test parameters of the options
  * o->each gives that the name's own code does not read and that change
- * the workload (not pb_fio_opt_excluded), values normalised, sorted by
- * key; returns the new count. */
+ * the workload (not fio_ident.c's opt_excluded), values normalised,
+ * sorted by key; returns the new count. */
 size_t pb_fio_extra_params(struct pb_resultset *set,
                            const struct pb_fio_opts *o, struct pb_kv **kv,
                            size_t n, size_t *cap);

@@ -216,7 +216,9 @@ void pb_log_dir_points(struct pb_log_dir *d, int rate, int bytes)
 
 /* ==== the reader ==== */
 
-struct pb_log *pb_log_new(const char *path, int hist)
+/* A reader for path (its name says the kind); hist: the file sniffed as
+ * a histogram log. */
+static struct pb_log *log_new(const char *path, int hist)
 {
     struct pb_log *lg = pb_xcalloc(1, sizeof(*lg));
     lg->path = pb_xstrdup(path);
@@ -225,7 +227,7 @@ struct pb_log *pb_log_new(const char *path, int hist)
     return lg;
 }
 
-void pb_log_free(struct pb_log *lg)
+static void log_free(struct pb_log *lg)
 {
     if (!lg)
         return;
@@ -296,8 +298,10 @@ static int plain_line(struct pb_log *lg, const char *s, size_t n, long line,
     return PB_OK;
 }
 
-int pb_log_feed(struct pb_log *lg, const char *s, size_t n,
-                struct pb_err *err)
+/* One line without its newline (line numbers from 1): PB_OK or
+ * PB_EINPUT with err naming path:line. */
+static int log_feed(struct pb_log *lg, const char *s, size_t n,
+                    struct pb_err *err)
 {
     long line = ++lg->line;
     if (memchr(s, '\0', n))
@@ -370,14 +374,14 @@ static int sniff(const char *buf, size_t len)
 
 int pb_log_parse(struct pb_parse *x, int hist)
 {
-    struct pb_log *lg = pb_log_new(x->path, hist);
+    struct pb_log *lg = log_new(x->path, hist);
     int rc = PB_OK;
     if (x->lines) {
         const char *s;
         size_t n;
         int got = 0;
         while (!rc && (got = x->lines->next(x->lines, &s, &n, x->err)) == 1)
-            rc = pb_log_feed(lg, s, n, x->err);
+            rc = log_feed(lg, s, n, x->err);
         if (!rc)
             rc = got;
     } else {
@@ -386,13 +390,13 @@ int pb_log_parse(struct pb_parse *x, int hist)
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             if (!nl)
                 nl = end;
-            rc = pb_log_feed(lg, p, (size_t)(nl - p), x->err);
+            rc = log_feed(lg, p, (size_t)(nl - p), x->err);
             p = nl + 1;
         }
     }
     if (!rc)
         rc = pb_log_finish(lg, x->out, x->err);
-    pb_log_free(lg);
+    log_free(lg);
     return rc;
 }
 

@@ -32,19 +32,13 @@ void pb_log_name_parse(const char *path, struct pb_log_name *out);
 /* "bw", "iops", "lat", "clat", "slat", "clat_hist". */
 const char *pb_log_kind_str(enum pb_log_kind k);
 
-/* A reader: created for a path (its name says the kind), fed one line at
- * a time (without the newline; line numbers from 1), finished into a set.
- * hist: the file sniffed as a histogram log. */
+/* A reader (struct pb_log below): created for a path (its name says the
+ * kind), fed one line at a time, finished into a set (fio_log.c). */
 struct pb_log;
-struct pb_log *pb_log_new(const char *path, int hist);
-/* PB_OK or PB_EINPUT with err naming path:line. */
-int pb_log_feed(struct pb_log *lg, const char *s, size_t n,
-                struct pb_err *err) PB_WUR;
 /* Link to the run (fio JSON in the same folder), add configs, tests,
  * summary results and series to set. PB_OK or PB_EINPUT. */
 int pb_log_finish(struct pb_log *lg, struct pb_resultset *set,
                   struct pb_err *err) PB_WUR;
-void pb_log_free(struct pb_log *lg);
 
 /* ==== what the line reader keeps per data direction ==== */
 

@@ -1,6 +1,7 @@
 /* Configuration sheets (ingest --configs SHEET): CSV or TSV with a header
- * `label,<key>,<key>...` and one row per label. Not a result format (never
- * sniffed): each row becomes a config of a result set without results,
+ * `label,<key>,<key>...` and one row per label; the table's entry
+ * pb_parser_sheet. Not a result format (PB_PARSER_NO_RESULTS: never
+ * sniffed, no --format name): each row becomes a config of a result set without results,
  * whose dimensions carry the origin "sheet: PATH:LINE" and are attached by
  * model/ to every configuration with that label. And companions: ZFS
  * outputs ingested with --label whose dimensions attach the same way. */
@@ -180,20 +181,19 @@ int pb_sheet_shaped(const char *buf, size_t len, long *line)
     return yes;
 }
 
-int pb_sheet_parse(const char *path, const char *buf, size_t len,
-                   struct pb_resultset **out, struct pb_err *err)
+/* The sheet's parse: into ctx->out, which the caller (pb_ingest_sheet)
+ * made with the path, format, size and sha256, and frees on failure. */
+static int sheet_parse(struct pb_parse *ctx)
 {
-    *out = NULL;
+    const char *path = ctx->path, *buf = ctx->buf;
+    size_t len = ctx->len;
+    struct pb_resultset *set = ctx->out;
+    struct pb_err *err = ctx->err;
     const char *nul = memchr(buf, '\0', len);
     if (nul)
         return pb_err_set(err, PB_EUSAGE, path,
                           pb_line_of(buf, (size_t)(nul - buf)), 0,
                           "NUL byte: not a CSV or TSV sheet");
-    struct pb_resultset *set = pb_resultset_new();
-    set->path = pb_rs_str(set, path);
-    set->format = "sheet";
-    set->size = len;
-    pb_sha256_hex(buf, len, set->sha256);
     struct row head = {0}, r = {0};
     long *first_line = NULL; /* line of each config's row */
     long head_line = 0;
@@ -276,13 +276,23 @@ int pb_sheet_parse(const char *path, const char *buf, size_t len,
     free(head.cell);
     free(r.cell);
     free(first_line);
-    if (rc) {
-        pb_resultset_free(set);
-        return rc;
-    }
-    *out = set;
-    return PB_OK;
+    return rc;
 }
+
+/* Never sniffed: a sheet is read only when named by --configs. */
+static int sheet_sniff(const char *buf, size_t len)
+{
+    (void)buf;
+    (void)len;
+    return 0;
+}
+
+const struct pb_parser pb_parser_sheet = {
+    .name = "sheet",
+    .flags = PB_PARSER_NO_RESULTS,
+    .sniff = sheet_sniff,
+    .parse = sheet_parse,
+};
 
 /* ==== companions ==== */
 

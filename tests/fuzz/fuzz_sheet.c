@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *buf = fuzz_input(data, size);
     struct pb_resultset *set = NULL;
     struct pb_err err = {0};
-    int rc = pb_sheet_parse("fuzz-input", buf, size, &set, &err);
+    int rc = pb_ingest_sheet("fuzz-input", buf, size, &set, &err);
     if (rc == PB_OK) {
         FUZZ_CHECK(set != NULL && err.code == PB_OK);
         FUZZ_CHECK(set->nresults == 0 && set->nconfigs > 0);

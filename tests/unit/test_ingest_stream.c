@@ -55,6 +55,27 @@ static void test_table(void **state)
     assert_non_null(z);
     assert_true(z->flags & PB_PARSER_STREAMS);
     assert_int_equal(z->stream_min, 1048576);
+    /* the sheet is in the table, but holds no results: never named by
+     * --format, never sniffed, parsed only through pb_ingest_sheet */
+    size_t nsheet = 0;
+    for (size_t i = 0; pb_parsers[i]; i++)
+        if (pb_parsers[i]->flags & PB_PARSER_NO_RESULTS) {
+            assert_string_equal(pb_parsers[i]->name, "sheet");
+            nsheet++;
+        }
+    assert_int_equal(nsheet, 1);
+    assert_null(pb_ingest_parser_by_name("sheet"));
+    const char *sheet = "label,recordsize\nmirror,128k\n";
+    const struct pb_parser *sn = pb_ingest_find_parser(sheet, strlen(sheet));
+    assert_true(sn == NULL || strcmp(sn->name, "sheet"));
+    struct pb_resultset *set = NULL;
+    struct pb_err err = {0};
+    assert_int_equal(pb_ingest_sheet("s.csv", sheet, strlen(sheet), &set,
+                                     &err),
+                     PB_OK);
+    assert_string_equal(set->format, "sheet");
+    assert_int_equal(set->nconfigs, 1);
+    pb_resultset_free(set);
 }
 
 /* ==== which files stream ==== */

@@ -7,7 +7,7 @@
 static struct pb_resultset *parse(const char *text, struct pb_err *err)
 {
     struct pb_resultset *s = NULL;
-    int rc = pb_sheet_parse("s.csv", text, strlen(text), &s, err);
+    int rc = pb_ingest_sheet("s.csv", text, strlen(text), &s, err);
     assert_true(rc == PB_OK ? s != NULL : s == NULL);
     return s;
 }
