@@ -4,8 +4,10 @@
 #include "cli/cli.h"
 #include "model/db.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
 #include <getopt.h>
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +188,71 @@ static int on_cand(void *ctx, const char *name)
     return 0;
 }
 
+/* report --metric may name one line of a latency series' chart as
+ * SERIES_STAT, or BASE_STAT for a BASE_hist series (render/timeseries.c):
+ * those names are not in the database, so they are made here from every
+ * metric and series name. A pattern that names such a line of a metric
+ * that is not a percentile series passes this check and draws nothing. */
+static const char *const line_stat[] = {"mean", "p50", "p90", "p95", "p99"};
+
+struct line_hit {
+    pcre2_code *re;
+    pcre2_match_data *md;
+    int hit;
+};
+
+static int line_matches(struct line_hit *h, const char *base, size_t len)
+{
+    char name[320];
+    for (size_t i = 0; i < sizeof(line_stat) / sizeof(line_stat[0]); i++) {
+        int n = snprintf(name, sizeof(name), "%.*s_%s", (int)len, base,
+                         line_stat[i]);
+        if (n > 0 && (size_t)n < sizeof(name) &&
+            pcre2_match(h->re, (PCRE2_SPTR)name, (size_t)n, 0, 0, h->md,
+                        NULL) >= 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int on_line_name(void *ctx, const char *name)
+{
+    struct line_hit *h = ctx;
+    size_t len = strlen(name);
+    if (len > 250)
+        return 0;
+    if (line_matches(h, name, len) ||
+        (len > 5 && !strcmp(name + len - 5, "_hist") &&
+         line_matches(h, name, len - 5))) {
+        h->hit = 1;
+        return ANY_HIT;
+    }
+    return 0;
+}
+
+/* 1 when pattern names a SERIES_STAT line, 0 when not, -1 on a database
+ * error (err). An invalid pattern names nothing. */
+static int names_series_line(struct pb_db *db, const char *pattern,
+                             struct pb_err *err)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    struct line_hit h = {0};
+    h.re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+                         PCRE2_UTF | PCRE2_UCP, &ec, &eo, NULL);
+    if (!h.re)
+        return 0;
+    h.md = pcre2_match_data_create_from_pattern(h.re, NULL);
+    int rc = h.md ? pb_db_each_name(db, PB_DB_METRICS, NULL, on_line_name,
+                                    &h, err)
+                  : PB_OK;
+    pcre2_match_data_free(h.md);
+    pcre2_code_free(h.re);
+    if (rc != PB_OK && rc != ANY_HIT)
+        return -1;
+    return h.hit;
+}
+
 static const char *const kind_word[] = {
     [PB_DB_TESTS] = "test",     [PB_DB_CONFIGS] = "config",
     [PB_DB_METRICS] = "metric", [PB_DB_HOSTS] = "host",
@@ -212,6 +279,13 @@ int cli_check_filter(struct pb_db *db, const char *cmd,
             return cli_fail(&err);
         if (a.hit)
             continue;
+        if (k == PB_DB_METRICS && !strcmp(cmd, "report")) {
+            int line = names_series_line(db, pat[k], &err);
+            if (line < 0)
+                return cli_fail(&err);
+            if (line)
+                continue;
+        }
         /* the nearest name of this kind, else of another kind */
         struct cli_nearest n;
         cli_nearest_init(&n, pat[k]);

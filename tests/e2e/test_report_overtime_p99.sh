@@ -125,6 +125,20 @@ esac
     fail "report --metric ^read_clat_hist\$"
 svg=$(ls "$tmp/ser/charts/"*series-read-clat-hist.svg)
 [ "$(grep -c '<polyline' $svg)" = "2" ] || fail "series-named chart lines"
+# a line name that only the logs know (no fio JSON in the database):
+# report's name check accepts SERIES_STAT, a name that is neither a
+# metric, a series nor such a line is still refused
+"$pb" ingest --db "$tmp/logs.db" -q "$src/fixtures/fio-log/avg0_clat_hist.1.log" ||
+    fail "ingest the histogram log alone"
+"$pb" report --db "$tmp/logs.db" -o "$tmp/lo" -q --metric 'read_clat_hist_p90$' \
+    2>"$tmp/lo.err" || fail "report --metric read_clat_hist_p90: $(cat "$tmp/lo.err")"
+svg=$(ls "$tmp/lo/charts/"*series-read-clat-hist.svg 2>/dev/null)
+[ -n "$svg" ] && [ "$(grep -c '<polyline' $svg)" = "1" ] ||
+    fail "read_clat_hist_p90 alone: one line"
+"$pb" report --db "$tmp/logs.db" -o "$tmp/lo2" -q --metric 'nosuch_p90$' \
+    2>"$tmp/lo2.err"
+[ $? -eq 2 ] && grep -q "no metric matches 'nosuch_p90\$'" "$tmp/lo2.err" ||
+    fail "an unknown line name is not refused: $(cat "$tmp/lo2.err")"
 
 [ $fails -eq 0 ] && echo "ok"
 exit $((fails > 0))
