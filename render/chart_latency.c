@@ -171,6 +171,25 @@ const char *rc_lat_nines_label(int k, char *buf, size_t n)
     return buf;
 }
 
+/* Appends point (x, y) to the m points of xy unless it repeats the last
+ * one or the last two and it lie on one horizontal or vertical line, the
+ * middle one between the others (it is then replaced). Returns the new count. */
+static size_t step_to(double *xy, size_t m, double x, double y)
+{
+    if (m && xy[2 * m - 2] == x && xy[2 * m - 1] == y)
+        return m;
+    if (m >= 2) {
+        double ax = xy[2 * m - 4], ay = xy[2 * m - 3];
+        double bx = xy[2 * m - 2], by = xy[2 * m - 1];
+        if ((ax == x && bx == x && (by - ay) * (y - by) >= 0) ||
+            (ay == y && by == y && (bx - ax) * (x - bx) >= 0))
+            m--;
+    }
+    xy[2 * m] = x;
+    xy[2 * m + 1] = y;
+    return m + 1;
+}
+
 struct pb_chart *rc_lat_cdf(struct rc_fonts *f, const struct rc_latspec *s)
 {
     struct pb_chart *c = rc_chart_new(W, 100);
@@ -204,21 +223,25 @@ struct pb_chart *rc_lat_cdf(struct rc_fonts *f, const struct rc_latspec *s)
             s->nines ? "↑ share of I/Os at most this slow (nines)"
                      : "↑ share of I/Os at most this slow",
             F_TICK, 0, RC_START, C_MUTED);
-    /* a step per bin: up at the bin's value, flat to the next one */
+    /* one polyline per configuration, a step per bin: up at the bin's
+     * value, flat to the next one; empty bins and straight runs add no
+     * point */
     for (size_t i = 0; i < s->n; i++) {
         const struct rc_latline *l = &s->lines[i];
+        double *xy = pb_xmalloc((4 * l->n + 2) * sizeof(*xy));
+        size_t m = 0;
         uint64_t cum = 0;
-        double px = 0, py = YOF(0);
+        double py = YOF(0);
         for (size_t k = 0; k < l->n; k++) {
             double x = xof(&fr, (double)l->val[k]);
-            if (k)
-                rc_line(c, px, py, x, py, l->color, 2);
             cum += l->cnt[k];
             double y = YOF(ycdf((double)cum / (double)l->total, s->nines, top));
-            rc_line(c, x, py, x, y, l->color, 2);
-            px = x;
+            m = step_to(xy, m, x, py);
+            m = step_to(xy, m, x, y);
             py = y;
         }
+        rc_poly(c, xy, m, RC_NONE, l->color, 2);
+        free(xy);
     }
 #undef YOF
     finish(f, c, s, &fr, bg);

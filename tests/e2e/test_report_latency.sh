@@ -61,6 +61,7 @@ grep -q 'read completion latency, distribution (CDF)' "$h" || fail "CDF caption"
 cdf=$(ls "$out"/charts/*-lat-1-read-cdf.svg | head -1)
 grep -q '>99.9%<' "$cdf" || fail "nines axis"
 grep -q '<script' "$cdf" && fail "script in a chart"
+[ "$(grep -c "<polyline" "$cdf")" = 2 ] || fail "read CDF: not one polyline per configuration"
 # the ladder on a log latency axis (issue 41 item 5): decade ticks, a point
 # per percentile, and for one configuration (the read test) the values
 # beside the points as in its table (fio's read clat p99.99 2.310 ms)
@@ -109,6 +110,14 @@ grep -q 'first 12 of 13 configurations' "$cdf" ||
     fail "no note of the configurations left out"
 grep -q '>pool12<' "$cdf" || fail "pool12 not in the legend"
 grep -q '>pool13<' "$cdf" && fail "pool13 drawn"
+# one polyline per configuration drawn, no <line> per bin (the grid and
+# axes only), a few KB a configuration (was 549 KB, 6399 <line>s)
+n=$(grep -c '<polyline' "$cdf")
+[ "$n" = 12 ] || fail "CDF polylines: $n, not one per configuration"
+n=$(grep -c '<line' "$cdf")
+[ "$n" -lt 100 ] || fail "CDF has $n <line> elements"
+n=$(wc -c <"$cdf")
+[ "$n" -lt 120000 ] || fail "CDF of 12 configurations is $n bytes"
 rows=$(sed -n '/Data: fio read.*distribution (CDF)/,/<\/table>/p' \
     "$tmp/m/index.html" | grep -c '<tr')
 [ "$rows" = 14 ] || fail "CDF table rows: $rows (13 and the header)"

@@ -76,13 +76,23 @@ static void cdf_layout(void **state)
     inside(c);
     /* 707 I/Os: 3 nines; the highest line point is the top label's y */
     double top_label = -1, min_y = 1e9;
+    int curves = 0;
     for (size_t i = 0; i < c->n; i++) {
         const struct pb_item *it = &c->items[i];
         if (it->kind == PB_IT_TEXT && !strcmp(it->text, "99.9%"))
             top_label = it->y - 4;
-        if (it->kind == PB_IT_LINE && it->stroke == l.color && it->h < min_y)
-            min_y = it->h;
+        /* the step curve is one polyline, not a line per bin */
+        assert_false(it->kind == PB_IT_LINE && it->stroke == l.color);
+        if (it->kind == PB_IT_POLY && it->stroke == l.color) {
+            curves++;
+            assert_int_equal(it->fill, RC_NONE);
+            assert_true(it->npts >= 2 && it->npts <= 2 * l.n);
+            for (size_t k = 0; k < it->npts; k++)
+                if (it->pts[2 * k + 1] < min_y)
+                    min_y = it->pts[2 * k + 1];
+        }
     }
+    assert_int_equal(curves, 1);
     assert_true(top_label > 0);
     assert_true(fabs(min_y - top_label) < 1e-6);
     pb_chart_free(c);
