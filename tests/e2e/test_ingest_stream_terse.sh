@@ -10,7 +10,7 @@
 # stores nothing of it (one line path:line:col: ..., exit 1, the other
 # file stored); a title line labels every part, its label_origin fact
 # stored once; and 60,000 records (about 75 MB) are ingested with peak
-# RSS under 64 MB (not under ASan).
+# RSS under 80 MB (about 62 MB on a quiet machine; not under ASan).
 # usage: test_ingest_stream_terse.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
 pb=$1 src=$2
@@ -114,7 +114,13 @@ got=$(grep -v "stored (" "$tmp/err")
 if stream_rss_ok; then
     gen 60000 "$tmp/big.txt" --names 30000
     db="$tmp/c.db"
-    stream_rss_bound "$tmp/big.txt" "$db" 65536 822000 "60k records"
+    # The bound catches a whole parse (~300 MB) or the first runs held
+    # (well over 100 MB). It was 64 MB: peak RSS is 61.2-61.7 MB in 10 runs
+    # on a quiet machine (64.0 MB with ASLR off, the same for the build of
+    # a674248), but 66-76 MB was seen with the machine loaded (load average
+    # 7-10: other builds and tests beside it), so 64 MB failed CI runs by
+    # chance; the ingest's own use did not change.
+    stream_rss_bound "$tmp/big.txt" "$db" 81920 822000 "60k records"
 fi
 
 stream_end
