@@ -24,6 +24,11 @@ src=$2
 command -v losetup >/dev/null 2>&1 || { echo "skip: no losetup"; exit 77; }
 
 e2e_scaffold exa
+# the page of a report that holds its sweeps: sweeps.html when the report
+# is split into pages (docs/report.md "Pages"), else index.html
+sweep_page() {
+    if [ -f "$1/sweeps.html" ]; then echo "$1/sweeps.html"; else echo "$1/index.html"; fi
+}
 pool=pbrnaex$$
 # a failed check may leave loop devices: detach them after the scaffold's
 # cleanup destroyed the pool
@@ -118,7 +123,7 @@ fi
 v=$(q "SELECT value FROM fact WHERE key = 'run_time_scale' LIMIT 1")
 [ "$v" = "0.05 (fio runtimes, sizes and repeats scaled down: a smoke run)" ] ||
     fail "ashift: fact run_time_scale is '$v'"
-grep -Eq '<h3 id="sweep-[0-9]*">read IOPS by (ashift and recordsize|recordsize and ashift)</h3>' "$out/report/index.html" ||
+grep -Eq '<h3 id="sweep-[0-9]*">read IOPS by (ashift and recordsize|recordsize and ashift)</h3>' "$(sweep_page "$out/report")" ||
     fail "ashift: no ashift x recordsize sweep in the report"
 nothing_left "ashift" "$pool"
 
@@ -149,10 +154,10 @@ if [ $fuse = 1 ]; then
 fi
 # the layout sweep: the plan's name of each pool on the axis (vdevs and
 # disks follow from it), slog or l2arc the series
-h3=$(grep -o '<h3 id="sweep-[0-9]*">read IOPS by pool_layout and [a-z0-9]*</h3>' "$out/report/index.html")
-[ -n "$h3" ] || fail "layouts: no read IOPS sweep by pool_layout in the report: $(grep -o '<h3 id="sweep[^>]*>[^<]*</h3>' "$out/report/index.html")"
+h3=$(grep -o '<h3 id="sweep-[0-9]*">read IOPS by pool_layout and [a-z0-9]*</h3>' "$(sweep_page "$out/report")")
+[ -n "$h3" ] || fail "layouts: no read IOPS sweep by pool_layout in the report: $(grep -o '<h3 id="sweep[^>]*>[^<]*</h3>' "$(sweep_page "$out/report")")"
 num=$(printf '%s' "$h3" | sed -n 's/.*id="sweep-\([0-9]*\)".*/\1/p')
-sed -n "/id=\"sweep-$num\"/,/<\/table>/p" "$out/report/index.html" >"$base/lsweep.html"
+sed -n "/id=\"sweep-$num\"/,/<\/table>/p" "$(sweep_page "$out/report")" >"$base/lsweep.html"
 for l in stripe-1 stripe-4 mirror-2 2xmirror-2 raidz1 raidz2; do
     grep -q ">$l<" "$base/lsweep.html" || fail "layouts: $l not on the sweep's axis"
 done
