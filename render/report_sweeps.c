@@ -1,4 +1,4 @@
-/* The report's Sweeps section: for each sweep (render/sweeps.c chose its
+/* The report's Sweeps section: for each sweep (analysis/sweeps.c chose its
  * dimensions and panels), grouped bars and a heatmap of the same data and
  * the table under them. A panel with more values down its rows than fit
  * (RP_MANY_LIMIT) gets a reduced heatmap, as a test's bar chart does

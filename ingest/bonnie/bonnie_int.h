@@ -101,7 +101,7 @@ struct params {
 
 /* One metric of one (machine, test) over its runs: Welford's running mean
  * in file order, the arithmetic of the report's fold of repeats
- * (render/data.c rp_acc_add), so the report shows the means, SE and n it
+ * (analysis/data.c rp_acc_add), so the report shows the means, SE and n it
  * computed from "run K" rows (up to the last bit: it took the runs in
  * job-name order, "run 1", "run 10", "run 2"). */
 struct acc {
