@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli/cli.h"
 #include "model/db.h"
+#include "render/render.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
@@ -188,46 +189,24 @@ static int on_cand(void *ctx, const char *name)
     return 0;
 }
 
-/* report --metric may name one line of a latency series' chart as
- * SERIES_STAT, or BASE_STAT for a BASE_hist series (render/timeseries.c):
- * those names are not in the database, so they are made here from every
- * metric and series name. A pattern that names such a line of a metric
- * that is not a percentile series passes this check and draws nothing. */
-static const char *const line_stat[] = {"mean", "p50", "p90", "p95", "p99"};
-
+/* report --metric may name one line of a latency series' chart
+ * (pb_render_names_series_line): those names are not in the database, so
+ * they are made from every metric and series name. A pattern that names
+ * such a line of a metric that is not a percentile series passes this
+ * check and draws nothing. */
 struct line_hit {
     pcre2_code *re;
     pcre2_match_data *md;
     int hit;
 };
 
-static int line_matches(struct line_hit *h, const char *base, size_t len)
-{
-    char name[320];
-    for (size_t i = 0; i < sizeof(line_stat) / sizeof(line_stat[0]); i++) {
-        int n = snprintf(name, sizeof(name), "%.*s_%s", (int)len, base,
-                         line_stat[i]);
-        if (n > 0 && (size_t)n < sizeof(name) &&
-            pcre2_match(h->re, (PCRE2_SPTR)name, (size_t)n, 0, 0, h->md,
-                        NULL) >= 0)
-            return 1;
-    }
-    return 0;
-}
-
 static int on_line_name(void *ctx, const char *name)
 {
     struct line_hit *h = ctx;
-    size_t len = strlen(name);
-    if (len > 250)
+    if (!pb_render_names_series_line(h->re, h->md, name))
         return 0;
-    if (line_matches(h, name, len) ||
-        (len > 5 && !strcmp(name + len - 5, "_hist") &&
-         line_matches(h, name, len - 5))) {
-        h->hit = 1;
-        return ANY_HIT;
-    }
-    return 0;
+    h->hit = 1;
+    return ANY_HIT;
 }
 
 /* 1 when pattern names a SERIES_STAT line, 0 when not, -1 on a database

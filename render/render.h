@@ -317,4 +317,14 @@ int pb_compare_each_test(const struct pb_compare *c, int cand,
 int pb_compare_html(const struct pb_compare *c, const char *dir,
                     const struct pb_keep *keep, struct pb_err *err) PB_WUR;
 
+/* report --metric may name one line of an "Over time" chart: SERIES_STAT
+ * (STAT mean, p50, p90, p95, p99), or BASE_STAT for a BASE_hist series.
+ * 1 when re (a compiled pcre2 pattern, md its match data) matches such a
+ * line name of the series or metric `name`, else 0. (timeseries.c) */
+struct pcre2_real_code_8;
+struct pcre2_real_match_data_8;
+int pb_render_names_series_line(const struct pcre2_real_code_8 *re,
+                                struct pcre2_real_match_data_8 *md,
+                                const char *name);
+
 #endif

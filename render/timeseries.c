@@ -81,21 +81,25 @@ struct ts {
 
 /* ==== --metric: a series by its name, or a line by SERIES_STAT ==== */
 
-static int re_hit(struct ts *s, const char *name)
+static int re_match(const pcre2_code *re, pcre2_match_data *md,
+                    const char *name)
 {
-    return pcre2_match(s->re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0,
-                       s->md, NULL) >= 0;
+    return pcre2_match(re, (PCRE2_SPTR)name, PCRE2_ZERO_TERMINATED, 0, 0, md,
+                       NULL) >= 0;
 }
 
-/* The statistics of `series` that --metric names (as SERIES_STAT, or
- * BASE_STAT for a BASE_hist series: 'clat_p99' picks the p99 lines of
- * read_clat and read_clat_hist), of those in `has`. Only the percentile
- * series have such names. */
-static unsigned re_stats(struct ts *s, const char *series, unsigned has)
+static int re_hit(struct ts *s, const char *name)
+{
+    return re_match(s->re, s->md, name);
+}
+
+/* The statistics of `series` (1 << ST_, of those in `has`) whose line
+ * names re matches: SERIES_STAT, or BASE_STAT for a BASE_hist series
+ * ('clat_p99' picks the p99 lines of read_clat and read_clat_hist). */
+static unsigned line_stats(const pcre2_code *re, pcre2_match_data *md,
+                           const char *series, unsigned has)
 {
     unsigned out = 0;
-    if (!(has & ST_PCT))
-        return 0;
     size_t len = strlen(series);
     int hist = len > 5 && !strcmp(series + len - 5, "_hist");
     for (int i = 0; i < NST; i++) {
@@ -103,16 +107,31 @@ static unsigned re_stats(struct ts *s, const char *series, unsigned has)
             continue;
         char name[300];
         snprintf(name, sizeof(name), "%s_%s", series, st_name[i]);
-        int hit = re_hit(s, name);
+        int hit = re_match(re, md, name);
         if (!hit && hist) {
             snprintf(name, sizeof(name), "%.*s_%s", (int)(len - 5), series,
                      st_name[i]);
-            hit = re_hit(s, name);
+            hit = re_match(re, md, name);
         }
         if (hit)
             out |= 1u << i;
     }
     return out;
+}
+
+int pb_render_names_series_line(const pcre2_code *re, pcre2_match_data *md,
+                                const char *name)
+{
+    return line_stats(re, md, name, (1u << NST) - 1) != 0;
+}
+
+/* The statistics of `series` that --metric names, of those in `has`.
+ * Only the percentile series have such names. */
+static unsigned re_stats(struct ts *s, const char *series, unsigned has)
+{
+    if (!(has & ST_PCT))
+        return 0;
+    return line_stats(s->re, s->md, series, has);
 }
 
 /* The lines a chart draws (1 << ST_), 0 for none: with no --metric or
