@@ -423,19 +423,32 @@ struct rp_hpoint {
     double change;    /* (mean - base) / |base| at a step */
 };
 
+/* Where a point's time came from (history.c source_time). */
+enum { RP_HWHEN_SOURCE, RP_HWHEN_FILE, RP_HWHEN_INGEST };
+/* The latest point against the previous one. */
+enum {
+    RP_HLATEST_UNTESTED, /* n < 2 or no SE on a side */
+    RP_HLATEST_SAME,     /* p >= RP_HIST_ALPHA */
+    RP_HLATEST_BETTER,
+    RP_HLATEST_WORSE
+};
+
 /* A configuration's points for one test and metric (>= 2). */
 struct rp_hseries {
     size_t test, metric, config;
     size_t first, n; /* into rp_history.pts */
     size_t steps;
+    double lchange; /* latest against the previous: (b - a) / |a|; NAN */
+    double lp;      /* its Welch p; NAN = not tested */
+    int lverdict;   /* RP_HLATEST_* */
     int reduced; /* not drawn (the section draws the first charts only):
                     its points are its steps alone */
 };
 
 struct rp_history {
-    const char **keys;  /* run id or ingest day of each point, oldest
-                           first */
-    const char **whens; /* their first ingested_at */
+    const char **keys;  /* run id or day of each point, oldest first */
+    const char **whens; /* their earliest time, "YYYY-MM-DD HH:MM:SS" */
+    int *whence;        /* RP_HWHEN_* of each */
     size_t nkeys;
     struct rp_hpoint *pts;
     size_t npts, cappts;

@@ -1,10 +1,15 @@
-/* History (issue 12 item 4): the same configuration and test across runs
- * or ingest dates. A point is one `poolbench run` (fact run_id) or, for
- * other sources, one ingest date (the day of ingested_at); its value is
- * the mean of its sources' results (the report's fold of repeats), with
- * ±SE and n. Points are ordered by their first ingest time. A step is a
- * point whose value differs from the pooled points before it (since the
- * last step) by Welch's t-test at alpha 0.05, both sides with n >= 2.
+/* History (issue 12 item 4, issue 41 item 8): the same configuration and
+ * test across runs or dates. A point is one `poolbench run` (fact run_id)
+ * or, for other sources, one day of the source's own time: the time the
+ * file says it was made (fio JSON's "timestamp", PTS's TimeStamp, iozone's
+ * "Run began"), else the file's modification time when it was ingested
+ * (fact file_time), else the ingest time (ingested_at). Its value is the
+ * mean of its sources' results (the report's fold of repeats), with ±SE
+ * and n. Points are ordered by their earliest time. A step is a point
+ * whose value differs from the pooled points before it (since the last
+ * step) by Welch's t-test at alpha 0.05, both sides with n >= 2; the
+ * latest point is also compared with the one before it alone (Welch, the
+ * compare statistics: better, worse or no significant change).
  * The section draws one chart per test and metric (a line per
  * configuration, ±SE whiskers) with a table of every point; steps also
  * go to the Warnings list (flags.c). docs/statistics.md, "History across
@@ -12,18 +17,21 @@
  *
  * This file loads and computes the history (the rows read again through
  * reads.c); render/history.c draws it. */
+#define _GNU_SOURCE /* strptime */
 #include "analysis/data.h"
 #include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ==== points of sources ==== */
 
 struct pkey {
-    const char *key;  /* run id or ingest day */
-    const char *when; /* first ingested_at */
+    const char *key;  /* run id or day */
+    const char *when; /* earliest time, "YYYY-MM-DD HH:MM:SS" */
+    int whence;       /* RP_HWHEN_* of when */
     size_t ord;       /* position in time order */
 };
 
@@ -92,7 +100,57 @@ static int cmp_ll(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The point of each used source: its run id, else its ingest day. */
+/* Is t "YYYY-MM-DD HH:MM:SS" (what the parsers store)? */
+static int is_time(const char *t)
+{
+    static const char pat[] = "dddd-dd-dd dd:dd:dd";
+    for (size_t i = 0; i < sizeof(pat) - 1; i++)
+        if (pat[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != pat[i])
+            return 0;
+    return t[sizeof(pat) - 1] == '\0';
+}
+
+/* The source's time into b (a "YYYY-MM-DD HH:MM:SS" string) and where it
+ * came from: its own (the earliest fact timestamp of any host, or
+ * iozone's run_began), else file_time, else its ingest time. */
+static int source_time(const struct rp_data *d, const struct rp_source *s,
+                       char *b, size_t n)
+{
+    size_t first, nf = rp_facts_of(d, s->id, &first);
+    char own[32] = "", file[32] = "", v[32];
+    for (size_t i = first; i < first + nf; i++) {
+        const char *k = d->facts[i].key, *val = d->facts[i].value;
+        int is_file = !strcmp(k, "file_time");
+        if (!strcmp(k, "run_began")) { /* "Sun Nov 21 03:38:06 2010" */
+            struct tm tm;
+            memset(&tm, 0, sizeof(tm));
+            const char *end = strptime(val, "%a %b %d %H:%M:%S %Y", &tm);
+            if (!end || *end ||
+                !strftime(v, sizeof(v), "%Y-%m-%d %H:%M:%S", &tm))
+                continue;
+        } else if (is_file || !strcmp(k, "timestamp")) {
+            snprintf(v, sizeof(v), "%s", val);
+        } else {
+            continue;
+        }
+        if (!is_time(v))
+            continue;
+        char *to = is_file ? file : own;
+        if (!*to || strcmp(v, to) < 0)
+            memcpy(to, v, sizeof(v));
+    }
+    if (*own || *file) {
+        snprintf(b, n, "%s", *own ? own : file);
+        return *own ? RP_HWHEN_SOURCE : RP_HWHEN_FILE;
+    }
+    /* "2026-03-01T10:00:00Z" */
+    snprintf(b, n, "%.19s", s->ingested_at ? s->ingested_at : "");
+    if (strlen(b) > 10 && b[10] == 'T')
+        b[10] = ' ';
+    return RP_HWHEN_INGEST;
+}
+
+/* The point of each used source: its run id, else the day of its time. */
 static void source_points(struct hload *h)
 {
     const struct rp_data *d = h->d;
@@ -106,11 +164,12 @@ static void source_points(struct hload *h)
         const struct rp_source *s = &d->sources[i];
         if (!s->used)
             continue;
+        char tb[64];
+        int whence = source_time(d, s, tb, sizeof(tb));
         const char *run = rp_fact_of(d, s->id, "run_id");
-        const char *when = s->ingested_at ? s->ingested_at : "";
         const char *key = run;
         if (!key)
-            key = pb_arena_printf(h->arena, "%.10s", when);
+            key = pb_arena_printf(h->arena, "%.10s", tb);
         size_t k = 0;
         for (; k < h->nkeys; k++)
             if (!strcmp(h->keys[k].key, key))
@@ -118,10 +177,12 @@ static void source_points(struct hload *h)
         if (k == h->nkeys) {
             PB_GROW(h->keys, h->capkeys, h->nkeys + 1);
             h->keys[k].key = key;
-            h->keys[k].when = when;
+            h->keys[k].when = pb_arena_printf(h->arena, "%s", tb);
+            h->keys[k].whence = whence;
             h->nkeys++;
-        } else if (strcmp(when, h->keys[k].when) < 0) {
-            h->keys[k].when = when;
+        } else if (strcmp(tb, h->keys[k].when) < 0) {
+            h->keys[k].when = pb_arena_printf(h->arena, "%s", tb);
+            h->keys[k].whence = whence;
         }
         h->src_point[find_id_ll(h->src_ids, h->nsrc, s->id)] = k;
     }
@@ -236,6 +297,31 @@ static size_t find_steps(struct rp_hpoint *pts, size_t n)
         }
     }
     return steps;
+}
+
+/* The latest point p[1] against the one before it p[0] alone, as compare
+ * judges two configurations: Welch's t-test at RP_HIST_ALPHA when both
+ * have n >= 2 and a known SE; dir < 0 when lower is better. */
+static void latest(const struct rp_hpoint *p, int dir, struct rp_hseries *s)
+{
+    s->lchange = p[0].mean != 0 ? (p[1].mean - p[0].mean) / fabs(p[0].mean)
+                                : NAN;
+    s->lp = NAN;
+    s->lverdict = RP_HLATEST_UNTESTED;
+    if (p[0].n < 2 || p[1].n < 2 || p[0].se < 0 || p[1].se < 0)
+        return;
+    struct pb_stats_summary a = {p[0].mean, p[0].se, (double)p[0].n};
+    struct pb_stats_summary b = {p[1].mean, p[1].se, (double)p[1].n};
+    struct pb_stats_welch w;
+    if (pb_stats_welch(&a, &b, RP_HIST_ALPHA, &w) != 0)
+        return;
+    s->lp = w.p;
+    if (w.p >= RP_HIST_ALPHA || p[1].mean == p[0].mean)
+        s->lverdict = RP_HLATEST_SAME;
+    else
+        s->lverdict = (p[1].mean > p[0].mean) == (dir >= 0)
+                          ? RP_HLATEST_BETTER
+                          : RP_HLATEST_WORSE;
 }
 
 /* The section's order of a series' chart: test rank, then metric. */
@@ -414,6 +500,7 @@ static void fold_rows(struct hload *h)
             s->n = npts;
             s->steps = find_steps(out->pts + first, npts);
             out->nsteps += s->steps;
+            latest(out->pts + first + npts - 2, d->metrics[s->metric].dir, s);
             if (!take_series(h, s)) {
                 out->npts = first + keep_steps(out, s, first);
                 if (!s->n) {
@@ -463,10 +550,12 @@ int rp_history_load(struct pb_db *db, const struct pb_db_filter *f,
     qsort(byt, h.nkeys, sizeof(*byt), cmp_pkey);
     out->keys = pb_arena_alloc(&out->arena, h.nkeys * sizeof(*out->keys));
     out->whens = pb_arena_alloc(&out->arena, h.nkeys * sizeof(*out->whens));
+    out->whence = pb_arena_alloc(&out->arena, h.nkeys * sizeof(*out->whence));
     for (size_t k = 0; k < h.nkeys; k++) {
         byt[k]->ord = k;
         out->keys[k] = byt[k]->key;
         out->whens[k] = byt[k]->when;
+        out->whence[k] = byt[k]->whence;
     }
     out->nkeys = h.nkeys;
     free(byt);

@@ -388,6 +388,7 @@ static void ingest_all(const struct ingest_args *a, struct pb_ingest_opts *io,
     ctx->tty = isatty(2);
     io->db_path = ctx->dump ? NULL : a->db;
     io->stream = !ctx->dump; /* --dump prints whole sets */
+    io->file_time = !ctx->dump; /* --dump prints what the file says */
     const char **paths = pb_xcalloc((size_t)npath + 1, sizeof(*paths));
     size_t npaths = 0;
     for (int i = 0; i < npath && !ctx->fatal; i++) {

@@ -222,6 +222,9 @@ struct pb_ingest_opts {
                       dimensions to the label (pb_ingest_companion) */
     int threads; /* 0 = number of cores */
     int follow;  /* walk: follow symlinks to directories */
+    int file_time; /* walk: record each file's modification time as fact
+                      host=- file_time (UTC "YYYY-MM-DD HH:MM:SS"): the
+                      History's time of a source that states none */
     /* walk: files found in directories are kept when their name (a
      * pattern without '/') or their path below the walked directory (a
      * pattern with '/') matches one of include (all when ninclude is 0)

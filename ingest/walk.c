@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <time.h>
 
 /* ==== expanding paths ==== */
 
@@ -245,6 +246,21 @@ struct walk {
     pthread_cond_t cv_work, cv_done;
 };
 
+/* The file's modification time (stored as fact file_time), when asked
+ * for. */
+static void file_time(const struct pb_ingest_opts *opts, const struct stat *st,
+                      struct pb_resultset *set)
+{
+    struct tm tm;
+    char b[32];
+    if (!opts || !opts->file_time || !set)
+        return;
+    if (!gmtime_r(&st->st_mtime, &tm) ||
+        !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
+        return;
+    set->file_time = pb_rs_str(set, b);
+}
+
 static void process(const char *path, const struct pb_ingest_opts *opts,
                     struct slot *s)
 {
@@ -261,13 +277,19 @@ static void process(const char *path, const struct pb_ingest_opts *opts,
     int rc = strcmp(path, "-") ? pb_ingest_stream_open(path, opts, &s->set,
                                                        &s->err)
                                : PB_EDUP;
-    if (rc != PB_EDUP)
+    if (rc != PB_EDUP) {
+        if (rc == PB_OK)
+            file_time(opts, &st, s->set);
         return;
+    }
     /* fio logs and .gz files are streamed (stream.c) */
     rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, &s->set, &s->err)
                            : PB_EDUP;
-    if (rc != PB_EDUP)
+    if (rc != PB_EDUP) {
+        if (rc == PB_OK)
+            file_time(opts, &st, s->set);
         return;
+    }
     rc = pb_read_file(path, &buf, &len, &s->err);
     if (rc != PB_OK) {
         /* An unreadable input is an input problem, not the environment. */
@@ -276,7 +298,8 @@ static void process(const char *path, const struct pb_ingest_opts *opts,
     }
     rc = pb_ingest_buffer(path, buf, len, opts, &s->set, &s->err);
     free(buf);
-    (void)rc;
+    if (rc == PB_OK && strcmp(path, "-") != 0)
+        file_time(opts, &st, s->set);
 }
 
 static void *worker(void *arg)

@@ -277,6 +277,9 @@ long long db_own_insert(struct pb_db *db, const char *label, const char *sig,
                         struct pb_err *err);
 /* store.c: a parsed set's configurations, tests, results, samples, facts
  * and series under source_id (store_source.c opens the savepoint). */
+/* One fact of source_id (host NULL = the file's). */
+int db_store_fact(struct pb_db *db, long long source_id, const char *host,
+                  const char *key, const char *value, struct pb_err *err);
 int db_store_rows(struct pb_db *db, const struct pb_resultset *set,
                   long long source_id, struct pb_err *err);
 

@@ -580,6 +580,19 @@ static int store_series(struct pb_db *db, const struct pb_resultset *set,
     return rc;
 }
 
+int db_store_fact(struct pb_db *db, long long source_id, const char *host,
+                  const char *key, const char *value, struct pb_err *err)
+{
+    sqlite3_stmt *fq = db_stmt(db, S_FACT_INSERT, err);
+    if (!fq)
+        return PB_EDB;
+    sqlite3_bind_int64(fq, 1, source_id);
+    db_bind_text(fq, 2, host);
+    db_bind_text(fq, 3, key);
+    db_bind_text(fq, 4, value);
+    return db_step_done(db, fq, err, "cannot insert fact");
+}
+
 int db_store_rows(struct pb_db *db, const struct pb_resultset *set,
                   long long source_id, struct pb_err *err)
 {
@@ -626,17 +639,9 @@ int db_store_rows(struct pb_db *db, const struct pb_resultset *set,
             rc = store_samples(db, set, i - n, n,
                                sqlite3_last_insert_rowid(db->h), err);
     }
-    sqlite3_stmt *fq = rc ? NULL : db_stmt(db, S_FACT_INSERT, err);
-    if (!rc && !fq)
-        rc = PB_EDB;
-    for (size_t i = 0; i < set->nfacts && !rc; i++) {
-        const struct pb_fact *f = &set->facts[i];
-        sqlite3_bind_int64(fq, 1, source_id);
-        db_bind_text(fq, 2, f->host);
-        db_bind_text(fq, 3, f->key);
-        db_bind_text(fq, 4, f->value);
-        rc = db_step_done(db, fq, err, "cannot insert fact");
-    }
+    for (size_t i = 0; i < set->nfacts && !rc; i++)
+        rc = db_store_fact(db, source_id, set->facts[i].host,
+                           set->facts[i].key, set->facts[i].value, err);
     if (!rc && set->nseries)
         rc = store_series(db, set, source_id, err);
     free(cfg);

@@ -61,6 +61,7 @@ struct pb_db_stream {
     struct pb_db *db;
     long long source_id; /* 0 until the first part */
     size_t n;            /* results stored */
+    char *file_time;     /* the set's, stored last; NULL = none */
 };
 
 int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
@@ -98,6 +99,7 @@ int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
     }
     *out = pb_xcalloc(1, sizeof(**out));
     (*out)->db = db;
+    (*out)->file_time = set->file_time ? pb_xstrdup(set->file_time) : NULL;
     return PB_OK;
 rollback:
     undo_source(db, err);
@@ -149,10 +151,14 @@ int pb_db_stream_close(struct pb_db_stream *st, const struct pb_resultset *last,
     int rc = ok ? PB_OK : PB_EINPUT;
     if (ok && last)
         rc = pb_db_stream_part(st, last, err);
+    if (!rc && st->file_time)
+        rc = db_store_fact(db, st->source_id, NULL, "file_time",
+                           st->file_time, err);
     if (!rc)
         rc = db_exec(db, db->batch ? S_RELEASE : S_COMMIT, err);
     if (!rc && nresults)
         *nresults = st->n;
+    free(st->file_time);
     free(st);
     if (rc)
         undo_source(db, err);

@@ -1,11 +1,13 @@
-/* History (issue 12 item 4): the same configuration and test across runs
- * or ingest dates. A point is one `poolbench run` (fact run_id) or, for
- * other sources, one ingest date (the day of ingested_at); its value is
+/* History (issue 12 item 4, issue 41 item 8): the same configuration and
+ * test across runs or dates. A point is one `poolbench run` (fact run_id)
+ * or, for other sources, one day of the source's own time (what the file
+ * says, else its modification time, else its ingest time); its value is
  * the mean of its sources' results (the report's fold of repeats), with
- * ±SE and n. Points are ordered by their first ingest time. A step is a
- * point whose value differs from the pooled points before it (since the
- * last step) by Welch's t-test at alpha 0.05, both sides with n >= 2.
- * The section draws one chart per test and metric (a line per
+ * ±SE and n. Points are ordered by time. A step is a point whose value
+ * differs from the pooled points before it (since the last step) by
+ * Welch's t-test at alpha 0.05, both sides with n >= 2; the latest point
+ * is judged against the previous one as compare judges two
+ * configurations. The section draws one chart per test and metric (a line per
  * configuration, ±SE whiskers) with a table of every point; steps also
  * go to the Warnings list (flags.c). docs/statistics.md, "History across
  * runs".
@@ -42,6 +44,36 @@ void rp_history_step_text(const struct rp_data *d, const struct rp_history *h,
 
 /* ==== the section ==== */
 
+static const char *const whence_text[] = {
+    [RP_HWHEN_SOURCE] = "the file's own time:",
+    [RP_HWHEN_FILE] = "no time in the file; its modification time:",
+    [RP_HWHEN_INGEST] = "no time in the file; ingested:",
+};
+
+/* "−19.9%: worse (p = 1.6e-05)" on the latest point of series s */
+static void latest_cell(struct rt_table *t, struct rt_cell *c,
+                        const struct rp_hseries *s)
+{
+    static const char *const verdict[] = {
+        [RP_HLATEST_SAME] = "no significant change",
+        [RP_HLATEST_BETTER] = "better",
+        [RP_HLATEST_WORSE] = "worse",
+    };
+    if (s->lverdict == RP_HLATEST_UNTESTED || isnan(s->lchange)) {
+        rt_set(t, c, "n < 2: not tested");
+        c->style = RT_MUTED;
+        return;
+    }
+    rt_setv(t, c,
+            rt_str(t, "%+.1f%%: %s (p = %.2g)", s->lchange * 100,
+                   verdict[s->lverdict], s->lp),
+            s->lchange);
+    if (s->lverdict == RP_HLATEST_WORSE)
+        c->style = RT_WARN;
+    else if (s->lverdict == RP_HLATEST_BETTER)
+        c->style = RT_GOOD;
+}
+
 static void history_chart(struct rp_out *o, const struct rp_data *d,
                           const struct rp_history *h, size_t from, size_t to,
                           size_t num)
@@ -51,20 +83,21 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
         s0++;
     const struct rp_metric *m = &d->metrics[s0->metric];
     struct rt_table t;
-    rt_init(&t, 7);
+    rt_init(&t, 8);
     t.sortable = 1;
     rt_header(&t, 0, "Configuration", RT_LEFT);
-    rt_header(&t, 1, "Run or ingest date", RT_LEFT);
+    rt_header(&t, 1, "Run or date", RT_LEFT);
     rt_header(&t, 2, "Value", RT_RIGHT);
     rt_header(&t, 3, "± SE", RT_RIGHT);
     rt_header(&t, 4, "n", RT_RIGHT);
     rt_header(&t, 5, "Against the points before", RT_RIGHT);
     rt_header(&t, 6, "Step", RT_LEFT);
+    rt_header(&t, 7, "Latest against the previous", RT_LEFT);
     struct rc_xyline *lines = pb_xcalloc(to - from, sizeof(*lines));
     char buf[96];
     /* its data: exact, in canonical units */
     static const char *const head[] = {
-        "config",    "point", "first_ingested", "test", "metric", "unit",
+        "config",    "point", "first_time",     "test", "metric", "unit",
         "direction", "value", "stderr",         "n",    "change", "p",
         "step"};
     struct rp_csv *cv = rp_csv_new(13, head);
@@ -91,7 +124,8 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             row[0].sortv = (double)cf->rank;
             row[0].has_sortv = 1;
             rt_setv(&t, &row[1], h->keys[p->point], (double)p->point);
-            row[1].title = rt_str(&t, "first ingested %s", h->whens[p->point]);
+            row[1].title = rt_str(&t, "%s %s", whence_text[h->whence[p->point]],
+                                  h->whens[p->point]);
             rt_setv(&t, &row[2], rp_fmt(&m->u, p->mean, buf, sizeof(buf)),
                     p->mean);
             if (p->se >= 0)
@@ -115,6 +149,10 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             } else {
                 rt_set(&t, &row[6], "");
             }
+            if (k + 1 == s->n)
+                latest_cell(&t, &row[7], s);
+            else
+                rt_set(&t, &row[7], "");
             rp_csv_str(cv, cf->label);
             rp_csv_str(cv, h->keys[p->point]);
             rp_csv_str(cv, h->whens[p->point]);
@@ -147,9 +185,9 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rp_out_heading(o, 3, NULL, title);
     struct rc_xyspec xs = {0};
     xs.title = title;
-    xs.subtitle = "a line per configuration, a point per run or ingest "
-                  "date (oldest first), whiskers ±SE";
-    xs.xname = "run or ingest date";
+    xs.subtitle = "a line per configuration, a point per run or day "
+                  "(oldest first), whiskers ±SE";
+    xs.xname = "run or date";
     xs.yname = mt;
     rp_unit_of("", "", &xs.xunit);
     xs.yunit = m->u;
@@ -191,10 +229,15 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
     rp_out_heading(o, 2, NULL, "History");
     rp_out_para(o, "lead",
                 "The same configuration and test across runs (poolbench "
-                "run) or ingest dates, oldest first. A step is a point that "
-                "differs from the points before it (since the last step) by "
-                "Welch's t-test at p < 0.05; single runs (n < 2) are never "
-                "called a step.");
+                "run) or days, oldest first: the day a file says it was "
+                "made (fio JSON's timestamp, PTS's TimeStamp, iozone's Run "
+                "began), else its modification time, else when it was "
+                "ingested (hover a date). A step is a point that differs "
+                "from the points before it (since the last step) by "
+                "Welch's t-test at p < 0.05; the latest point is also "
+                "judged against the previous one alone, as compare judges "
+                "two configurations. Single runs (n < 2) are never called "
+                "a step or a change.");
     size_t charts = 0;
     for (size_t i = 0; i < h->ns && charts < RP_HIST_CHARTS;) {
         size_t j = i, drawn = 0;

@@ -121,6 +121,10 @@ struct pb_resultset {
     const char *tool_version; /* "fio-3.33"; may be NULL */
     char sha256[65];
     size_t size;
+    /* The file's modification time, "YYYY-MM-DD HH:MM:SS" UTC, when the
+     * walk was asked for it (pb_ingest_opts.file_time); the store adds it
+     * as the source's last fact, host=- file_time. NULL = none. */
+    const char *file_time;
 
     struct pb_config *configs;
     size_t nconfigs, capconfigs;

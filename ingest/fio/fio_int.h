@@ -458,6 +458,10 @@ int pb_fio_check_blank(const char *path, const char *buf, size_t len,
 
 /* Record the fio version ("fio-3.33") of the file. */
 void pb_fio_set_version(struct pb_resultset *set, const char *version);
+/* The run's start (fio's "timestamp", seconds since 1970) as fact
+ * host=- timestamp="YYYY-MM-DD HH:MM:SS" (UTC): the History's time of the
+ * source. Nothing when it is not a plausible time. */
+void pb_fio_set_time(struct pb_resultset *set, double epoch);
 
 /* ==== latency histograms (fio_bins.c) ==== */
 

@@ -23,18 +23,20 @@ command -v sqlite3 >/dev/null || { echo "SKIP: no sqlite3" >&2; exit 77; }
 fx="$src/fixtures/fio-json/fio-3.33_randread_4k_qd4_libaio.json"
 db="$tmp/h.db"
 cd "$tmp" || exit 1
-# make LABEL DAY FACTOR...: the fixture with read iops x FACTOR, ingested
-# as LABEL on day DAY
+# make LABEL DAY FACTOR...: the fixture with read iops x FACTOR and fio's
+# "timestamp" on day DAY (10:00 UTC), ingested as LABEL (ingested_at set
+# to day 9: the file's own time wins)
 make() {
     label=$1 day=$2
     shift 2
+    ts=$(date -u -d "2026-03-0$day 10:00:00" +%s)
     for f in "$@"; do
         out="$(printf '%s' "$label" | tr -c 'a-z0-9' _)-d$day-$f.json"
-        jq ".jobs[0].read.iops *= $f" "$fx" >"$out"
+        jq ".jobs[0].read.iops *= $f | .timestamp = $ts" "$fx" >"$out"
         "$pb" ingest --db "$db" -q --label "$label" "$out" ||
             fail "ingest $out"
         sqlite3 "$db" "UPDATE source SET ingested_at =
-            '2026-03-0${day}T10:00:00Z' WHERE path = '$out'"
+            '2026-03-09T10:00:00Z' WHERE path = '$out'"
     done
 }
 make zfs-rs128k 1 1.00 1.01 0.99
@@ -65,13 +67,13 @@ sed -n '/read IOPS over time<\/h3>/,/<\/table>/p' "$tmp/h" |
     >"$tmp/rows"
 want='|&lt;b&gt;one&lt;/b&gt;|2026-03-01|41.72k IOPS|1|
 |&lt;b&gt;one&lt;/b&gt;|2026-03-02|42.48k IOPS|1|n &lt; 2: not tested|
-|&lt;b&gt;one&lt;/b&gt;|2026-03-03|20.86k IOPS|1|n &lt; 2: not tested|
+|&lt;b&gt;one&lt;/b&gt;|2026-03-03|20.86k IOPS|1|n &lt; 2: not tested|n &lt; 2: not tested|
 |zfs-rs16k|2026-03-01|18.96k IOPS|± 0.11k IOPS|3|
 |zfs-rs16k|2026-03-02|19.00k IOPS|± 0.11k IOPS|3|+0.2% (p = 0.82)|
-|zfs-rs16k|2026-03-03|19.04k IOPS|± 0.11k IOPS|3|+0.3% (p = 0.69)|
+|zfs-rs16k|2026-03-03|19.04k IOPS|± 0.11k IOPS|3|+0.3% (p = 0.69)|+0.2%: no significant change (p = 0.82)|
 |zfs-rs128k|2026-03-01|37.93k IOPS|± 0.22k IOPS|3|
 |zfs-rs128k|2026-03-02|38.00k IOPS|± 0.22k IOPS|3|+0.2% (p = 0.82)|
-|zfs-rs128k|2026-03-03|30.42k IOPS|± 0.22k IOPS|3|-19.9% (p = 1.6e-05)|⚠ step|'
+|zfs-rs128k|2026-03-03|30.42k IOPS|± 0.22k IOPS|3|-19.9% (p = 1.6e-05)|⚠ step|-20.0%: worse (p = 1.6e-05)|'
 sed 's/|$//; s/$/|/' "$tmp/rows" >"$tmp/got"
 [ "$(cat "$tmp/got")" = "$want" ] || {
     fail "read IOPS history rows:"
@@ -84,8 +86,8 @@ csv="$tmp/r/charts/001-history-1.csv"
 [ -s "$csv" ] || fail "no history CSV"
 grep -q 'href="charts/001-history-1.csv"' "$html" || fail "no link to the history CSV"
 tr -d '\r' <"$csv" | sed -n '1p;8,10p' >"$tmp/csv"
-want='config,point,first_ingested,test,metric,unit,direction,value,stderr,n,change,p,step
-zfs-rs128k,2026-03-01,2026-03-01T10:00:00Z,fio randread bs=4k iodepth=4 direct=1,read_iops,ops/s,higher,37925.925926,218.9654354264177,3,,,0'
+want='config,point,first_time,test,metric,unit,direction,value,stderr,n,change,p,step
+zfs-rs128k,2026-03-01,2026-03-01 10:00:00,fio randread bs=4k iodepth=4 direct=1,read_iops,ops/s,higher,37925.925926,218.9654354264177,3,,,0'
 [ "$(sed -n 1,2p "$tmp/csv")" = "$want" ] || fail "history CSV: $(cat "$tmp/csv")"
 tail -n 1 "$tmp/csv" | grep -q '^zfs-rs128k,2026-03-03,.*,30416.5925926.*,3,-0.1988011988.*,1.6.*e-05,1$' ||
     fail "history CSV step row: $(tail -n 1 "$tmp/csv")"
@@ -108,6 +110,35 @@ cmp -s "$csv" "$tmp/again/charts/001-history-1.csv" || fail "a second CSV differ
 "$pb" report --db "$db" -o "$tmp/r2" -q --config rs16k || fail "report rs16k"
 grep -q 'step change' "$tmp/r2/index.html" && fail "rs16k has a step"
 grep -q 'id="history"' "$tmp/r2/index.html" || fail "rs16k has no history"
+
+# Issue 41 item 8: the day of a point is the file's own time (above: fio's
+# timestamp wins over ingested_at), else its modification time, else the
+# ingest time. Two fio terse files (no time in them) of one job, their
+# modification times a day apart, and a third read from standard input.
+db2="$tmp/t.db"
+tf="$src/fixtures/fio-terse"
+cp "$tf/fio-3.33_terse-v3_randrw70_4k_qd8.txt" "$tmp/a.txt"
+cp "$tf/fio-3.33_terse-v4_randrw70_4k_qd8.txt" "$tmp/b.txt"
+touch -d '2026-02-01 08:00:00 UTC' "$tmp/a.txt"
+touch -d '2026-02-02 09:30:00 UTC' "$tmp/b.txt"
+"$pb" ingest --db "$db2" -q --label terse "$tmp/a.txt" "$tmp/b.txt" ||
+    fail "ingest terse"
+[ "$(sqlite3 "$db2" "SELECT group_concat(value, ',') FROM (SELECT value
+      FROM fact WHERE key = 'file_time' ORDER BY value)")" = \
+    "2026-02-01 08:00:00,2026-02-02 09:30:00" ] ||
+    fail "file_time facts: $(sqlite3 "$db2" "SELECT * FROM fact WHERE key = 'file_time'")"
+"$pb" ingest --db "$db2" -q --label terse - \
+    <"$tf/fio-3.33_terse-v5_randrw70_4k_qd8.txt" || fail "ingest stdin"
+today=$(date -u +%F)
+"$pb" report --db "$db2" -o "$tmp/t" -q || fail "report terse"
+sed -n '/<section id="history">/,/<\/section>/p' "$tmp/t/index.html" >"$tmp/th"
+for d in 'title="no time in the file; its modification time: 2026-02-01 08:00:00">2026-02-01<' \
+    'title="no time in the file; its modification time: 2026-02-02 09:30:00">2026-02-02<' \
+    "title=\"no time in the file; ingested: $today [0-9:]*\">$today<"; do
+    grep -q "$d" "$tmp/th" || fail "no history point $d"
+done
+# --dump shows what the file says: no file_time
+"$pb" ingest --dump "$tmp/a.txt" | grep -q file_time && fail "file_time in --dump"
 
 [ $fails -eq 0 ] || exit 1
 echo ok

@@ -91,14 +91,15 @@ nrr=$(q "$b" "SELECT count(*) FROM result r JOIN source s ON s.id =
 # A: sheet, 2 fio files (54 + 13 results), bonnie++ (8 machines x 30);
 # 8 sheet rows x 4 dimensions attached; configurations: three-jobs' one
 # (its three jobs on one target), write_64k's, the 8 machines'; facts:
-# three-jobs' label_origin (the file names its configuration) among them
-[ "$(counts "$a")" = "4 307 10 10 5 13 32 0" ] ||
+# three-jobs' label_origin (the file names its configuration) among them,
+# each file's file_time and the fio JSON files' timestamp (issue 41 item 8)
+[ "$(counts "$a")" = "4 307 10 10 5 18 32 0" ] ||
     fail "A: $(counts "$a")"
 # B: 54 + 32 + 6 (PTS) + 240 + 3 + 3 results; the companions' vdev
 # dimensions attached (9 of status-2.1's mirror, 11 of status-4.4_c's
 # raidz2 with a log and a cache); samples: the inserted ones, and the PTS
 # file's RawString values (6 results x 3 runs = 18)
-[ "$(counts "$b")" = "6 338 12 12 9 61 20 $((2 * nrr + 54 + 18))" ] ||
+[ "$(counts "$b")" = "6 338 12 12 9 69 20 $((2 * nrr + 54 + 18))" ] ||
     fail "B: $(counts "$b")"
 b_sum=$(sha256sum "$b")
 
@@ -118,10 +119,10 @@ grep -qx "ok   $b\[fio-json/fio-3.33_randrw70_4k_json-plus.json\]: fio-json, 32 
 # union without duplicates: 4 + 4 sources, 307 + 32 + 6 + 3 + 3
 # results, A's 10 configs + randrw-70 + the 2 PTS systems (the
 # companions' results are under host_2.1 and host_4.4_c), 5 + 5 tests,
-# the companions' 20 label dimensions beside the sheet's 32, facts 12 + 48 of B's four
+# the companions' 20 label dimensions beside the sheet's 32, facts 18 + 55 of B's four
 # new sources, 2 samples per randrw70 value and the PTS file's 18
 # (three-jobs' were not copied: A's copy of those bytes is kept)
-exp="8 351 13 13 10 63 52 $((2 * nrr + 18))"
+exp="8 351 13 13 10 73 52 $((2 * nrr + 18))"
 [ "$(counts "$m")" = "$exp" ] || fail "merged counts: $(counts "$m"), want $exp"
 clean "$m" merged
 # the json+ latency distributions (schema v5) came with their results

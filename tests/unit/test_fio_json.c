@@ -48,10 +48,12 @@ static void fix_randread_libaio(void **state)
     assert_string_equal(th_param(t, "size"), "4194304");
     assert_string_equal(th_param(t, "runtime"), "1000000000");
     assert_string_equal(config_of(s, j), j);
-    /* the version, and the disk of "disk_util" (no filename option) */
-    assert_int_equal(s->nfacts, 2);
+    /* the version, the start ("timestamp": 1795989071 s, UTC) and the
+     * disk of "disk_util" (no filename option) */
+    assert_int_equal(s->nfacts, 3);
     assert_string_equal(s->facts[0].key, "fio_version");
     assert_string_equal(s->facts[0].value, "fio-3.33");
+    assert_string_equal(th_fact(s, NULL, "timestamp"), "2026-11-29 21:51:11");
     assert_string_equal(th_fact(s, NULL, "device"), "vda");
     pb_resultset_free(s);
 }
