@@ -1,5 +1,6 @@
 /* fio JSON: what ties the entries of a document together (fio_ident.c's
- * rules): every option of an entry, the entries counted into the file
+ * rules): the options of one object (an entry's options as a whole are
+ * fio_json_opts.c's), the entries counted into the file
  * (names measured in several groups, targets, options that vary), the
  * label of each host's jobs, and entries that merged different jobs
  * (group_reporting). Shared by the whole and the streamed parse. */

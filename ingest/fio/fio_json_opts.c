@@ -5,8 +5,8 @@
  * one value). pb_fio_json_opts_index reads both objects of every entry
  * once into a table sorted by key; pb_fio_json_opt and pb_fio_json_each
  * answer from it. Each option used to be a walk of the entry's object
- * and its options, and each pass over all options a walk per option:
- * a tenth of the CPU time of ingesting 1,000 fio JSON files (bench/NOTES.md,
+ * and its options, and each pass over all options a walk per option
+ * (4.5 % of the instructions of ingesting fio JSON files, bench/NOTES.md,
  * "Issue 41 item 3"). */
 #include "ingest/fio/fio_json_int.h"
 
