@@ -42,6 +42,7 @@ mkdir -p "$BENCH_DIR"
 
 # ---- the bare parse ----
 CEIL=$BENCH_DIR/parse_ceiling
+# shellcheck disable=SC2046 # pkg-config's flags are words
 cc -std=c11 -O2 -o "$CEIL" "$ROOT/bench/parse_ceiling.c" \
     $(pkg-config --cflags --libs jansson libxml-2.0 libcrypto)
 
@@ -70,7 +71,7 @@ NPLUS=$(grep -l '"bins"' -r "$IN" --include='*.json' | wc -l)
 
 echo "== input: $IN ($(stat -f -c %T "$IN"))"
 echo "   $NFILES files, $NBYTES bytes, $NPLUS of them json+ (latency bins)"
-echo "   seeds: $(ls "$SEEDS"/*.json | wc -l) fio runs in $SEEDS + fixtures/fio-json"
+echo "   seeds: $(find "$SEEDS" -maxdepth 1 -name '*.json' | wc -l) fio runs in $SEEDS + fixtures/fio-json"
 echo "== machine: $(nproc) cores, $(uname -r); load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for b in "$@"; do
     echo "   $b: $("$b" --version 2>/dev/null | sed -n 's/^ *git *//p')"
@@ -94,7 +95,6 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 declare -A WALLS CPUS
 declare -a BW BC BP
 declare -A IW IC RW RC RESULTS
-nb=$#
 echo "== $REPEATS rounds (one warm-up first, not counted)"
 printf '%-6s %-26s %8s %8s %8s %10s %10s\n' round binary wall_s cpu_s parse_s wall_ratio cpu_ratio
 for r in $(seq 0 "$REPEATS"); do
