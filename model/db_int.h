@@ -125,6 +125,7 @@ enum { C_HOST, C_JOB, C_REASON, C_METRIC, C_OWN, C_TEST, C__COUNT };
 struct pb_db {
     sqlite3 *h;
     int batch; /* inside pb_db_begin/pb_db_commit */
+    int cache_set; /* S_STREAM_CACHE has run on this connection */
     char *path;
     sqlite3_stmt *st[S__COUNT];
     sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */

@@ -74,9 +74,15 @@ int pb_db_stream_open(struct pb_db *db, const struct pb_resultset *set,
      * and reads them back (pread), a third of the CPU time of 100,000
      * distinct machines. 16 MB keeps them: sys time 3.7 -> 1.6 s, peak
      * RSS +15 MB (bench/RESULTS.md, "bonnie++ ingest speed"). Only the
-     * cache: synchronous and the journal stay as pb_db_open set them. */
-    if (db_exec(db, S_STREAM_CACHE, err))
-        return PB_EDB;
+     * cache: synchronous and the journal stay as pb_db_open set them.
+     * Once per connection: a PRAGMA is prepared again at every run
+     * (~3% of the CPU time of ingesting 1,000 fio files, bench/NOTES.md,
+     * "Issue 41 item 3"). */
+    if (!db->cache_set) {
+        if (db_exec(db, S_STREAM_CACHE, err))
+            return PB_EDB;
+        db->cache_set = 1;
+    }
     /* Alone: one transaction. In a batch: a savepoint, so a bad source
      * still leaves nothing behind while the batch commits once. */
     if (db_exec(db, db->batch ? S_SAVEPOINT : S_BEGIN, err))

@@ -227,29 +227,6 @@ void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx,
 
 /* ==== options and tests ==== */
 
-/* Option `key` of a global options object, or NULL. fio 3.33 in
- * client/server mode merges the options of every client into one object
- * (each key once per client that sent it): a key is known only when it
- * occurs `need` times (the most any key occurs) with one value. */
-static const char *gopt(struct pb_json *d, int obj, const char *key,
-                        size_t need)
-{
-    const char *v = NULL;
-    size_t klen = strlen(key), count = 0;
-    for (int k = pb_json_first(d, is_object(d, obj) ? obj : PB_JSON_NONE);
-         k != PB_JSON_NONE; k = pb_json_next(d, k)) {
-        const char *name = pb_json_str(d, k);
-        if (!name || strlen(name) != klen || memcmp(name, key, klen) != 0)
-            continue;
-        const char *x = pb_json_str(d, pb_json_value(d, k));
-        if (!x || (v && strcmp(v, x) != 0))
-            return NULL;
-        v = x;
-        count++;
-    }
-    return count >= need ? v : NULL;
-}
-
 struct kvp {
     const char *k, *v; /* v NULL: not a string */
 };
@@ -300,21 +277,6 @@ static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
     }
     free(t);
     return most;
-}
-
-/* Job option `key`, the job's own value winning over its client's
- * "global options". */
-const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
-                       const char *key)
-{
-    const char *v = str(c->doc, pb_json_get(c->doc, e->obj, "job options"),
-                        key);
-    if (v)
-        return v;
-    if (!c->clients) /* local run: as fio reads a job file, the last one */
-        return str(c->doc, e->gopts, key);
-    return gopt(c->doc, e->gopts, key,
-                e->gopts == c->global ? c->global_mult : 1);
 }
 
 static int has_opts(const struct ctx *c, const struct entry *e)
@@ -429,6 +391,7 @@ void pb_fio_json_hosts(struct ctx *c)
             }
         }
     }
+    pb_fio_json_opts_index(c);
 }
 
 /* Clones of one numjobs job: same name, host, group and options, and

@@ -1,5 +1,6 @@
 /* fio JSON: what ties the entries of a document together (fio_ident.c's
- * rules): every option of an entry, the entries counted into the file
+ * rules): the options of one object (an entry's options as a whole are
+ * fio_json_opts.c's), the entries counted into the file
  * (names measured in several groups, targets, options that vary), the
  * label of each host's jobs, and entries that merged different jobs
  * (group_reporting). Shared by the whole and the streamed parse. */
@@ -39,31 +40,6 @@ static void each_key(struct pb_json *d, int obj, int skip,
                        pb_json_get(d, skip, key) == PB_JSON_NONE))
             fn(arg, key);
     }
-}
-
-struct eff {
-    const struct ctx *c;
-    const struct entry *e;
-    pb_fio_opt_fn fn;
-    void *arg;
-};
-
-static void eff_key(void *arg, const char *key)
-{
-    struct eff *x = arg;
-    const char *v = pb_fio_json_opt(x->c, x->e, key);
-    if (v)
-        x->fn(x->arg, key, v);
-}
-
-void pb_fio_json_each(const void *src, pb_fio_opt_fn fn, void *arg)
-{
-    const struct pb_fio_json_src *s = src;
-    struct pb_json *d = s->c->doc;
-    int jo = pb_json_get(d, s->e->obj, "job options");
-    struct eff x = {s->c, s->e, fn, arg};
-    each_key(d, jo, PB_JSON_NONE, eff_key, &x);
-    each_key(d, s->e->gopts, jo, eff_key, &x);
 }
 
 struct own {

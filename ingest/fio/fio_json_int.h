@@ -8,6 +8,11 @@
 #include "ingest/fio/fio_int.h"
 #include "ingest/lex/json_int.h"
 
+/* An option and its value (NULL: known to be unset). */
+struct pb_fio_json_kv {
+    const char *key, *val;
+};
+
 /* One element of "jobs" / "client_stats". */
 struct entry {
     struct pb_fio_job job; /* name, host, stats, test; jobname = name */
@@ -18,6 +23,10 @@ struct entry {
     int gopts;  /* its global options object, or PB_JSON_NONE */
     double error;
     int have_test; /* job.config and job.test are set */
+    /* its options (pb_fio_json_opts_index): sorted by key, and in
+     * pb_fio_json_each's order (only those with a value) */
+    const struct pb_fio_json_kv *opts, *each;
+    size_t nopts, neach;
 };
 
 /* A parse: the whole document, or (streamed) one chunk of jobs. */
@@ -72,22 +81,28 @@ size_t pb_fio_json_start(const char *buf, size_t len);
 void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx, struct entry *e,
                        struct pb_resultset *set);
 
-/* Hosts and global options of c's entries (client/server naming). */
+/* Hosts and global options of c's entries (client/server naming), then
+ * their options read (pb_fio_json_opts_index). */
 void pb_fio_json_hosts(struct ctx *c);
 
 /* pb_fio_clone_fn over c's entries: ia and ib are clones of one job. */
 int pb_fio_json_is_clone(const void *c, size_t ia, size_t ib);
 
 
+/* ==== fio_json_opts.c ==== */
+
+/* Read the options of every entry of c (after pb_fio_json_hosts gave
+ * each its global options); they live as long as c->doc. */
+void pb_fio_json_opts_index(struct ctx *c);
 /* Job option key of e (its own, else its global options), or NULL. */
 const char *pb_fio_json_opt(const struct ctx *c, const struct entry *e,
                             const char *key);
-
-/* ==== fio_json_ident.c ==== */
-
 /* pb_fio_each_fn of a struct pb_fio_json_src: every option of the entry,
  * its own winning over its global options (pb_fio_json_opt). */
 void pb_fio_json_each(const void *src, pb_fio_opt_fn fn, void *arg);
+
+/* ==== fio_json_ident.c ==== */
+
 /* pb_fio_each_fn of a struct pb_fio_json_own: the options of one object
  * (a job's own, without the global ones). */
 void pb_fio_json_each_own(const void *src, pb_fio_opt_fn fn, void *arg);
