@@ -315,7 +315,7 @@ int rp_metric_headline(const char *metric);
 void rp_mark_groups(struct rp_data *d);
 
 /* The verdict on the best configuration against the runner-up: the
- * test compare uses (rp_judge_cells, judge_int.h), at 0.05. */
+ * test compare uses (rp_judge_cells, judge.c), at 0.05. */
 enum rp_verdict {
     RP_V_ONLY,     /* one configuration */
     RP_V_CLEAR,    /* significant, the best's way */

@@ -1,9 +1,8 @@
-/* The best configuration per test for the terminal (poolbench best): the
- * report's data and analysis (rp_data_load, rp_best_samples_load,
- * rp_best_of: analysis/), as plain rows. */
+/* The best configuration per test for the terminal (poolbench best): what
+ * the analysis step loaded and judged (pb_an_best_load, rp_best_of:
+ * analysis/), as plain rows with their texts. */
 #include "render/rp_base.h"
 #include "render/rp_data.h"
-#include "render/judge_int.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,24 +10,14 @@
 
 /* ==== poolbench best ==== */
 
-int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
-                   pb_render_best_cb cb, void *ctx, size_t *nsingle,
-                   struct pb_err *err)
+int pb_render_best(const struct pb_an_best *bl, pb_render_best_cb cb,
+                   void *ctx, size_t *nsingle)
 {
-    struct rp_data d;
-    struct pb_an_samps ss = {0};
-    int rc = rp_data_load_ignoring(db, &opts->filter, opts->ignore_params, &d,
-                                   err);
-    if (!rc)
-        rc = rp_best_samples_load(db, &d, &ss, err);
-    if (rc) {
-        pb_an_samps_release(&ss);
-        rp_data_release(&d);
-        return rc;
-    }
+    const struct rp_data *d = &bl->d;
     size_t single = 0;
-    for (size_t gi = 0; gi < d.ngroups && !rc; gi++) {
-        const struct rp_group *g = &d.groups[gi];
+    int rc = PB_OK;
+    for (size_t gi = 0; gi < d->ngroups && !rc; gi++) {
+        const struct rp_group *g = &d->groups[gi];
         if (!g->primary || !g->nvalued)
             continue;
         if (g->nvalued < 2) {
@@ -36,27 +25,27 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
             continue;
         }
         struct rp_best b;
-        rp_best_of(&d, g, &ss, &b);
-        const struct rp_metric *m = &d.metrics[g->metric];
-        const struct rp_cell *bc = &d.cells[b.best];
+        rp_best_of(d, g, &bl->samps, &b);
+        const struct rp_metric *m = &d->metrics[g->metric];
+        const struct rp_cell *bc = &d->cells[b.best];
         const struct rp_cell *rc2 =
-            b.runner != SIZE_MAX ? &d.cells[b.runner] : NULL;
+            b.runner != SIZE_MAX ? &d->cells[b.runner] : NULL;
         struct pb_render_best r;
         memset(&r, 0, sizeof(r));
-        r.test = d.tests[g->test].name;
-        r.tool = d.tests[g->test].tool;
+        r.test = d->tests[g->test].name;
+        r.tool = d->tests[g->test].tool;
         r.metric = m->name;
         rp_metric_title(m->name, r.metric_title, sizeof(r.metric_title));
         r.unit = m->unit;
         r.higher = m->dir > 0;
-        r.best = d.configs[bc->config].label;
+        r.best = d->configs[bc->config].label;
         r.value = bc->mean;
         r.se = bc->se;
         r.n = bc->n;
         rp_fmt_pm(&m->u, bc->mean, bc->se, r.value_text,
                   sizeof(r.value_text));
         if (rc2) {
-            r.runner = d.configs[rc2->config].label;
+            r.runner = d->configs[rc2->config].label;
             r.runner_value = rc2->mean;
             r.runner_se = rc2->se;
             r.runner_n = rc2->n;
@@ -75,8 +64,6 @@ int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
         r.why = b.why;
         rc = cb(ctx, &r);
     }
-    pb_an_samps_release(&ss);
-    rp_data_release(&d);
     if (nsingle)
         *nsingle = single;
     return rc;

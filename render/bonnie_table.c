@@ -318,7 +318,7 @@ static int want_metric(void *ctx, const char *name)
  * ignore.c merges them (Chan's pairwise update). */
 struct bon_scan {
     const struct rp_data *d;
-    struct pb_db *db;
+    struct pb_an *an;
     struct pb_err *err;
     struct pb_an_repeats *samples;
     double *sv;
@@ -519,7 +519,7 @@ static int scan_rows(struct bon_scan *s, const struct pb_db_filter *f)
     struct pb_db_order ord = {config_rank, test_rank, want_metric,
                               (void *)s->d, 1};
     s->in_row = s->in_cell = 0;
-    int rc = pb_an_ranked_rows(s->db, f, &ord, on_ranked, s, s->err);
+    int rc = pb_an_ranked_rows(s->an, f, &ord, on_ranked, s, s->err);
     if (!rc)
         rc = end_row(s);
     return rc;
@@ -613,20 +613,20 @@ static int add_row(void *ctx, const struct bon_row *row)
 }
 
 int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
-                      struct pb_db *db, const struct pb_db_filter *f,
+                      struct pb_an *an, const struct pb_db_filter *f,
                       struct pb_err *err)
 {
     struct bon_sec *b = pb_xcalloc(1, sizeof(*b));
     struct bon_scan *s = &b->scan;
     s->d = d;
-    s->db = db;
+    s->an = an;
     s->err = err;
     s->emit = add_stats;
     s->ctx = b;
     b->o = o;
     pb_arena_init(&s->arena);
     pb_arena_init(&s->reasons);
-    int rc = pb_an_repeats_open(db, &s->samples, err);
+    int rc = pb_an_repeats_open(an, &s->samples, err);
     if (!rc)
         rc = scan_rows(s, f);
     if (rc)

@@ -707,16 +707,16 @@ static int first_named(void *ctx, const struct pb_db_point *p)
     return 0;
 }
 
-int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
+int rp_has_timeseries(struct pb_an *an, const struct pb_db_filter *f)
 {
     struct ts s;
     struct pb_db_filter all;
     memset(&s, 0, sizeof(s));
     int r = re_open(&s, f, &all);
     if (r <= 0)
-        return pb_an_has_points(db, f);
+        return pb_an_has_points(an, f);
     struct pb_err err = {0};
-    if (pb_an_each_point(db, &all, first_named, &s, &err) != PB_OK &&
+    if (pb_an_each_point(an, &all, first_named, &s, &err) != PB_OK &&
         !s.ncharts)
         s.ncharts = 0;
     re_close(&s);
@@ -724,7 +724,7 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
 }
 
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
-                          struct pb_db *db, const struct pb_db_filter *f,
+                          struct pb_an *an, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err)
 {
     struct ts s;
@@ -735,9 +735,9 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
     struct pb_db_filter all;
     int rc;
     if (re_open(&s, f, &all) < 0) /* the database reports the pattern */
-        rc = pb_an_each_point(db, f, on_point, &s, err);
+        rc = pb_an_each_point(an, f, on_point, &s, err);
     else
-        rc = pb_an_each_point(db, &all, on_point, &s, err);
+        rc = pb_an_each_point(an, &all, on_point, &s, err);
     if (!rc)
         flush_chart(&s);
     chart_reset(&s.c);
