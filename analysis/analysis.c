@@ -158,6 +158,30 @@ void rp_best_of(const struct rp_data *d, const struct rp_group *g,
         out->verdict = (j.sign > 0) == (dir > 0) ? RP_V_CLEAR : RP_V_SPLIT;
 }
 
+int rp_best_each(const struct rp_data *d, const struct pb_an_samps *ss,
+                 int (*cb)(void *ctx, const struct rp_group *g,
+                           const struct rp_best *b),
+                 void *ctx, size_t *nsingle)
+{
+    size_t single = 0;
+    int rc = 0;
+    for (size_t gi = 0; gi < d->ngroups && !rc; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (!g->primary || !g->nvalued)
+            continue;
+        if (g->nvalued < 2) {
+            single++;
+            continue;
+        }
+        struct rp_best b;
+        rp_best_of(d, g, ss, &b);
+        rc = cb(ctx, g, &b);
+    }
+    if (nsingle)
+        *nsingle = single;
+    return rc;
+}
+
 struct ord_ctx {
     const struct rp_data *d;
     int dir;

@@ -80,6 +80,20 @@ static void fit_ticks(struct rc_fonts *f, double lo, double hi,
     }
 }
 
+void rc_legend_entry(struct rc_fonts *f, struct pb_chart *c, double x,
+                     double y, double w, const char *label, uint32_t color,
+                     double size, uint32_t text)
+{
+    const char *lines[1];
+    int el;
+    rc_rect(c, x, y - 10, 12, 12, color, RC_NONE, 0);
+    rc_wrap(f, &c->arena, label, size, 0, w, 1, lines, &el);
+    struct pb_item *it = rc_text(c, x + 18, y, lines[0], size, 0, RC_START,
+                                 text);
+    if (el)
+        it->title = pb_arena_strdup(&c->arena, label);
+}
+
 double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
                   const char *title, const char *sub)
 {
