@@ -23,8 +23,7 @@ void pb_an_report_free(struct pb_an_report *r)
 }
 
 int pb_an_report_load(struct pb_db *db, const struct pb_an_report_opts *o,
-                      struct pb_an_report **out, char **why,
-                      struct pb_err *err)
+                      struct pb_an_report **out, char **why, struct pb_err *err)
 {
     *out = NULL;
     if (why)
@@ -82,8 +81,8 @@ void pb_an_best_free(struct pb_an_best *b)
 }
 
 int pb_an_best_load(struct pb_db *db, const struct pb_db_filter *f,
-                    const char *const *ignore_params,
-                    struct pb_an_best **out, struct pb_err *err)
+                    const char *const *ignore_params, struct pb_an_best **out,
+                    struct pb_err *err)
 {
     *out = NULL;
     struct pb_an_best *b = pb_xcalloc(1, sizeof(*b));

@@ -24,7 +24,7 @@
 struct pb_an_report_opts {
     const struct pb_db_filter *filter; /* required: --test, --config, ... */
     const char *const *ignore_params;  /* as rp_data_load_ignoring */
-    const char *x_key;      /* sweep x dimension; NULL = automatic */
+    const char *x_key;                 /* sweep x dimension; NULL = automatic */
     const char *series_key; /* sweep series dimension; NULL = automatic */
     /* Colours of the configurations (0xRRGGBB) by rank, cycled; NULL or
      * 0 = the built-in palette. */
@@ -68,8 +68,8 @@ struct pb_an_best {
  * ignore_params left out, into *out (free with pb_an_best_free). PB_OK,
  * PB_EUSAGE (bad pattern) or PB_EDB; on error *out is NULL. */
 int pb_an_best_load(struct pb_db *db, const struct pb_db_filter *f,
-                    const char *const *ignore_params,
-                    struct pb_an_best **out, struct pb_err *err) PB_WUR;
+                    const char *const *ignore_params, struct pb_an_best **out,
+                    struct pb_err *err) PB_WUR;
 void pb_an_best_free(struct pb_an_best *b);
 
 #endif

@@ -103,8 +103,7 @@ int pb_an_has_points(struct pb_an *an, const struct pb_db_filter *f)
 {
     int any = 0;
     struct pb_err err = {0};
-    if (pb_db_each_point(an->db, f, stop_at_first, &any, &err) != PB_OK &&
-        !any)
+    if (pb_db_each_point(an->db, f, stop_at_first, &any, &err) != PB_OK && !any)
         return 0;
     return any;
 }

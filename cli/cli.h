@@ -54,9 +54,9 @@ struct pb_db_filter;
 int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
                     FILE *fp, struct pb_err *err);
 
-/* The report of db as ro says (cmd_report.c, also for run's report): the analysis
- * step (pb_an_report_load) over db, then pb_render_report; *sum (zeroed
- * first) gets what was written. PB_OK or the error (err filled; *why,
+/* The report of db as ro says (cmd_report.c, also for run's report): the
+ * analysis step (pb_an_report_load) over db, then pb_render_report; *sum
+ * (zeroed first) gets what was written. PB_OK or the error (err filled; *why,
  * when not NULL, gets a --x/--series error in full, one line, which the
  * caller frees; else NULL). */
 struct pb_render_opts;

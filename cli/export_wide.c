@@ -319,14 +319,15 @@ static void cols_init(struct cols *c, const struct wide *w)
     const size_t *mo = c->morder;
     for (size_t i = 0; i < w->nm; i++) {
         size_t m = mo[i];
-        int twice = (i > 0 && !strcmp(w->mname[mo[i - 1]], w->mname[m])) ||
-                    (i + 1 < w->nm && !strcmp(w->mname[mo[i + 1]], w->mname[m]));
+        int twice =
+            (i > 0 && !strcmp(w->mname[mo[i - 1]], w->mname[m])) ||
+            (i + 1 < w->nm && !strcmp(w->mname[mo[i + 1]], w->mname[m]));
         int taken = 0;
         for (size_t j = 0; j < NFIXED + c->nck + c->ntk && !taken; j++)
             taken = !strcmp(c->head[j], w->mname[m]);
-        c->head[h++] = twice || taken ? pb_xasprintf("%s [%s]", w->mname[m],
-                                                     w->munit[m])
-                                      : pb_xstrdup(w->mname[m]);
+        c->head[h++] = twice || taken
+                           ? pb_xasprintf("%s [%s]", w->mname[m], w->munit[m])
+                           : pb_xstrdup(w->mname[m]);
     }
 }
 
@@ -347,9 +348,8 @@ struct row {
 };
 
 /* Fill r from the cells of one row, cells[0..n). */
-static void row_fill(struct row *r, const struct wide *w,
-                     const struct cols *c, const struct cell *cells,
-                     size_t n)
+static void row_fill(struct row *r, const struct wide *w, const struct cols *c,
+                     const struct cell *cells, size_t n)
 {
     memset(r->has, 0, (w->nm ? w->nm : 1) * sizeof(*r->has));
     for (size_t j = 0; j < n; j++)
@@ -437,10 +437,9 @@ int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
     if (!json)
         csv_line(fp, (const char *const *)c.head, c.ncol);
     size_t nrows = 0, nm1 = w.nm ? w.nm : 1;
-    struct row r = {pb_xcalloc(c.ncol, sizeof(*r.vals)),
-                    pb_xcalloc(nm1, sizeof(*r.num)),
-                    pb_xcalloc(nm1, sizeof(*r.has)),
-                    pb_xcalloc(nm1, sizeof(*r.dv))};
+    struct row r = {
+        pb_xcalloc(c.ncol, sizeof(*r.vals)), pb_xcalloc(nm1, sizeof(*r.num)),
+        pb_xcalloc(nm1, sizeof(*r.has)), pb_xcalloc(nm1, sizeof(*r.dv))};
     for (size_t i = 0; i < w.ncells;) {
         size_t j = i;
         while (j < w.ncells && same_row(&w.cells[i], &w.cells[j]))

@@ -58,8 +58,8 @@ static int one_best(void *ctx, const struct rp_group *g,
     return x->cb(x->ctx, &r);
 }
 
-int pb_render_best(const struct pb_an_best *bl, pb_render_best_cb cb,
-                   void *ctx, size_t *nsingle)
+int pb_render_best(const struct pb_an_best *bl, pb_render_best_cb cb, void *ctx,
+                   size_t *nsingle)
 {
     struct best_cb x = {&bl->d, cb, ctx};
     return rp_best_each(&bl->d, &bl->samps, one_best, &x, nsingle);

@@ -191,8 +191,9 @@ static void chart_bar(struct pb_buf *h, const struct pb_compare *c,
         pb_buf_puts(h, " · ");
         rp_esc(h, p->cand_config);
     }
-    pb_buf_printf(h, "</title><text x=\"%.1f\" y=\"%.1f\" "
-                     "text-anchor=\"end\">",
+    pb_buf_printf(h,
+                  "</title><text x=\"%.1f\" y=\"%.1f\" "
+                  "text-anchor=\"end\">",
                   g->left - 8, y + 15);
     esc_cut(h, p->test, c->single_config ? 40 : 30);
     pb_buf_puts(h, " · ");
@@ -215,15 +216,14 @@ static void chart_bar(struct pb_buf *h, const struct pb_compare *c,
                           "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
                           "M%.1f %.1fL%.1f %.1fL%.1f %.1f\" "
                           "stroke=\"#1d1f23\" fill=\"none\"/>",
-                          a, y + 7, y + 15, a, y + 11, b, b - 5, y + 7,
-                          b, y + 11, b - 5, y + 15);
+                          a, y + 7, y + 15, a, y + 11, b, b - 5, y + 7, b,
+                          y + 11, b - 5, y + 15);
         else
             pb_buf_printf(h,
                           "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
                           "M%.1f %.1fV%.1f\" stroke=\"#1d1f23\" "
                           "fill=\"none\"/>",
-                          a, y + 7, y + 15, a, y + 11, b, b, y + 7,
-                          y + 15);
+                          a, y + 7, y + 15, a, y + 11, b, b, y + 7, y + 15);
     }
     char buf[32];
     pb_buf_printf(h, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",

@@ -72,8 +72,7 @@ const char *pb_compare_ci_text(const struct pb_compare_pair *p, char *buf,
 }
 
 const char *pb_compare_kind_text(const struct pb_compare *c,
-                                 enum pb_metric_kind kind, char *buf,
-                                 size_t n)
+                                 enum pb_metric_kind kind, char *buf, size_t n)
 {
     const struct pb_compare_kind *k = &c->kinds[kind];
     const char *name = pb_metric_kind_name(kind);

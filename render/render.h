@@ -8,7 +8,9 @@
  * (geometry of bars, axes, ticks and labels, text measured with cairo's
  * font metrics) into a display list that two back-ends draw: a direct SVG
  * writer (real <text>) and cairo surfaces (PNG, PDF). It does not parse
- * inputs, does not talk SQL and includes nothing from model/.
+ * inputs, does not talk SQL and includes nothing from model/ (the row
+ * and filter types of model/db.h reach it only as analysis/analysis.h
+ * passes them on with its reads).
  *
  * Use:
  *   1. open the database (pb_db_open, read-only is enough);
@@ -142,8 +144,8 @@ typedef int (*pb_render_best_cb)(void *ctx, const struct pb_render_best *b);
  * configurations or more, in the report's order; *nsingle (may be NULL)
  * gets the number of test and metric pairs left out because one
  * configuration has them. Returns PB_OK or cb's non-zero value. */
-int pb_render_best(const struct pb_an_best *b, pb_render_best_cb cb,
-                   void *ctx, size_t *nsingle) PB_WUR;
+int pb_render_best(const struct pb_an_best *b, pb_render_best_cb cb, void *ctx,
+                   size_t *nsingle) PB_WUR;
 
 /* ==== charts ==== */
 

@@ -371,7 +371,7 @@ int pb_render_report(struct pb_an_report *rep,
     o.has_iolat = rp_has_iops_latency(d);
     o.has_ts = rp_has_timeseries(rep->an, &opts->filter);
     o.lat = rep->lat;
-    struct rp_report r = {&o,         rep->an,    opts,  d,  &rep->sws,
+    struct rp_report r = {&o,         rep->an,          opts,  d,  &rep->sws,
                           &rep->rank, &rep->best_samps, &plan, err};
     /* a report past RP_SPLIT_CELLS cells (or with test pages) keeps
      * index.html small: the other sections go on pages of their own */

@@ -353,11 +353,10 @@ static int best_row(void *ctx, const struct rp_group *g,
     row[0].sortv = (double)d->tests[g->test].rank;
     row[0].has_sortv = 1;
     char buf[96];
-    rt_set(t, &row[1],
-           rp_group_metric_title(d, g->metric, buf, sizeof(buf)));
+    rt_set(t, &row[1], rp_group_metric_title(d, g->metric, buf, sizeof(buf)));
     rp_config_cell(t, &row[2], &d->configs[bc->config]);
-    rt_setv(t, &row[3],
-            rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)), bc->mean);
+    rt_setv(t, &row[3], rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)),
+            bc->mean);
     if (b->runner != SIZE_MAX) {
         const struct rp_cell *rc = &d->cells[b->runner];
         rp_config_cell(t, &row[4], &d->configs[rc->config]);
