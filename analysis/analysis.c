@@ -158,6 +158,30 @@ void rp_best_of(const struct rp_data *d, const struct rp_group *g,
         out->verdict = (j.sign > 0) == (dir > 0) ? RP_V_CLEAR : RP_V_SPLIT;
 }
 
+int rp_best_each(const struct rp_data *d, const struct pb_an_samps *ss,
+                 int (*cb)(void *ctx, const struct rp_group *g,
+                           const struct rp_best *b),
+                 void *ctx, size_t *nsingle)
+{
+    size_t single = 0;
+    int rc = 0;
+    for (size_t gi = 0; gi < d->ngroups && !rc; gi++) {
+        const struct rp_group *g = &d->groups[gi];
+        if (!g->primary || !g->nvalued)
+            continue;
+        if (g->nvalued < 2) {
+            single++;
+            continue;
+        }
+        struct rp_best b;
+        rp_best_of(d, g, ss, &b);
+        rc = cb(ctx, g, &b);
+    }
+    if (nsingle)
+        *nsingle = single;
+    return rc;
+}
+
 struct ord_ctx {
     const struct rp_data *d;
     int dir;
@@ -229,13 +253,16 @@ static size_t intersect(size_t *a, size_t na, const size_t *b, size_t nb)
     return k;
 }
 
-void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out)
+/* The series a ranking may use into s (d->ngroups + 1 of them): primary
+ * groups with two valued cells, all positive, each with the ranks of its
+ * valued configurations. *nseen gets how many configurations they hold.
+ * Returns their number. */
+static size_t rank_series(const struct rp_data *d, struct series *s,
+                          size_t *nseen)
 {
-    memset(out, 0, sizeof(*out));
-    struct series *s = pb_xcalloc(d->ngroups + 1, sizeof(*s));
     size_t ns = 0;
     unsigned char *seen = pb_xcalloc(d->used_configs + 1, 1);
-    size_t nseen = 0;
+    *nseen = 0;
     for (size_t gi = 0; gi < d->ngroups; gi++) {
         const struct rp_group *g = &d->groups[gi];
         if (!g->primary || g->nvalued < 2)
@@ -254,16 +281,21 @@ void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out)
                 s[ns].ranks[s[ns].n++] = r;
                 if (!seen[r]) {
                     seen[r] = 1;
-                    nseen++;
+                    (*nseen)++;
                 }
             }
         ns++;
     }
-    if (ns == 0)
-        goto out;
-    qsort(s, ns, sizeof(*s), cmp_series);
-    /* The prefix of series (most configs first) whose shared configs
-     * cover the most cells wins. */
+    free(seen);
+    return ns;
+}
+
+/* The configurations ranked (their ranks in *nbest of the array
+ * returned, which the caller frees): of the series s[0..ns) sorted most
+ * configurations first, the prefix whose shared configurations cover the
+ * most cells wins. */
+static size_t *rank_choose(const struct series *s, size_t ns, size_t *nbest_out)
+{
     size_t *cur = pb_xcalloc(s[0].n, sizeof(size_t));
     size_t *best = pb_xcalloc(s[0].n, sizeof(size_t));
     memcpy(cur, s[0].ranks, s[0].n * sizeof(size_t));
@@ -278,6 +310,20 @@ void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out)
         }
     }
     free(cur);
+    *nbest_out = nbest;
+    return best;
+}
+
+void rp_rank_configs(const struct rp_data *d, struct rp_ranking *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct series *s = pb_xcalloc(d->ngroups + 1, sizeof(*s));
+    size_t nseen;
+    size_t ns = rank_series(d, s, &nseen), nbest = 0;
+    if (ns == 0)
+        goto out;
+    qsort(s, ns, sizeof(*s), cmp_series);
+    size_t *best = rank_choose(s, ns, &nbest);
     if (nbest < 2) {
         free(best);
         goto out;
@@ -353,7 +399,6 @@ out:
     for (size_t k = 0; k < ns; k++)
         free(s[k].ranks);
     free(s);
-    free(seen);
 }
 
 void rp_ranking_release(struct rp_ranking *r)

@@ -6,15 +6,16 @@
  *
  * It holds the stored repeats (samples) that the verdicts of best,
  * compare and the report rest on (samples.c), every read of the database
- * that render/ makes (reads.c; render/ calls no pb_db_* function and
- * holds no SQL, it is handed rows through the callbacks below, one at a
- * time where it streams), and the report's data: the model best, compare
- * and the report draw, its order and streaming, the best configuration,
- * verdicts and ranking, history, hosts, latency distributions and
- * outliers (analysis/data.h), sweeps (analysis/sweeps.h), rp_ names
- * kept. compare's pairing and statistics are still in render/compare.c
- * (issue 37, item 4); the time series, the bonnie++ table and
- * results.csv are drawn in render/ as their rows stream by.
+ * (reads.c), the report's data: the model best, compare and the report
+ * draw, its order and streaming, the best configuration, verdicts and
+ * ranking, history, hosts, latency distributions and outliers
+ * (analysis/data.h), sweeps (analysis/sweeps.h), compare's pairing and
+ * statistics (analysis/compare.h), and the analysis step of report and
+ * best, which cli/ runs before it hands render/ what to draw
+ * (analysis/load.h). render/ is never given the database: the rows that
+ * stream as a section is drawn (time series, the bonnie++ table,
+ * results.csv) come through the handle struct pb_an and the reads below
+ * that take it, one row at a time.
  *
  * Use:
  *   1. pb_an_samps_load: the samples of a database, all or those a
@@ -61,10 +62,18 @@ void pb_an_samps_release(struct pb_an_samps *ss);
  * (result and value not looked at). */
 int pb_an_samp_cmp(const void *a, const void *b);
 
-/* ==== what render/ reads (reads.c) ==== */
+/* ==== the reads (reads.c) ==== */
 
-/* The file db reads, which no output of a report may replace. */
-const char *pb_an_db_path(const struct pb_db *db);
+/* The handle on a database that render/ reads through (it is never
+ * given the database): made by pb_an_open over an open database
+ * (borrowed: close the handle first), freed by pb_an_close (NULL is
+ * fine). */
+struct pb_an;
+struct pb_an *pb_an_open(struct pb_db *db);
+void pb_an_close(struct pb_an *an);
+
+/* The file an reads, which no output of a report may replace. */
+const char *pb_an_db_path(const struct pb_an *an);
 
 /* The tables beside the results a report shows, read in this order:
  * sources, configurations and tests (labels), configuration parameters,
@@ -80,7 +89,7 @@ struct pb_an_tables {
 int pb_an_report_tables(struct pb_db *db, const struct pb_an_tables *t,
                         struct pb_err *err) PB_WUR;
 /* The parameters of every configuration (tests 0) or test (tests 1). */
-int pb_an_report_params(struct pb_db *db, int tests, pb_db_triple_cb cb,
+int pb_an_report_params(struct pb_an *an, int tests, pb_db_triple_cb cb,
                         void *ctx, struct pb_err *err) PB_WUR;
 
 /* The result rows a report aggregates (pb_db_each_report_row: streamed,
@@ -89,11 +98,11 @@ int pb_an_report_rows(struct pb_db *db, const struct pb_db_filter *f,
                       pb_db_rrow_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 /* The same rows of the metrics ord wants, in ord's (configuration, test)
  * order (pb_db_each_ranked_row). */
-int pb_an_ranked_rows(struct pb_db *db, const struct pb_db_filter *f,
+int pb_an_ranked_rows(struct pb_an *an, const struct pb_db_filter *f,
                       const struct pb_db_order *ord, pb_db_ranked_cb cb,
                       void *ctx, struct pb_err *err) PB_WUR;
 /* Every result as export writes it (pb_db_each_result). */
-int pb_an_result_rows(struct pb_db *db, const struct pb_db_filter *f,
+int pb_an_result_rows(struct pb_an *an, const struct pb_db_filter *f,
                       pb_db_row_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 /* Every stored sample, in cell order (pb_db_each_sample). */
 int pb_an_each_sample(struct pb_db *db, pb_db_sample_cb cb, void *ctx,
@@ -102,18 +111,18 @@ int pb_an_each_sample(struct pb_db *db, pb_db_sample_cb cb, void *ctx,
 int pb_an_each_hist(struct pb_db *db, const struct pb_db_filter *f,
                     pb_db_hist_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 /* Time-series points of the results f keeps (pb_db_each_point). */
-int pb_an_each_point(struct pb_db *db, const struct pb_db_filter *f,
+int pb_an_each_point(struct pb_an *an, const struct pb_db_filter *f,
                      pb_db_point_cb cb, void *ctx, struct pb_err *err) PB_WUR;
 /* 1 when f keeps a time-series point, else 0 (also on a read error that
  * came before the first point). */
-int pb_an_has_points(struct pb_db *db, const struct pb_db_filter *f);
+int pb_an_has_points(struct pb_an *an, const struct pb_db_filter *f);
 
 /* The stored repeats of one result at a time: pb_an_repeats_open (PB_OK
  * or PB_EDB; close with pb_an_repeats_close, NULL is fine), then
  * pb_an_repeats_of per result: *v (grown, the caller frees it) gets its
  * *n samples in order (pb_db_samples_of). */
 struct pb_an_repeats;
-int pb_an_repeats_open(struct pb_db *db, struct pb_an_repeats **out,
+int pb_an_repeats_open(struct pb_an *an, struct pb_an_repeats **out,
                        struct pb_err *err) PB_WUR;
 int pb_an_repeats_of(struct pb_an_repeats *r, long long result_id, double **v,
                      size_t *n, size_t *cap, struct pb_err *err) PB_WUR;

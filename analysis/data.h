@@ -315,7 +315,7 @@ int rp_metric_headline(const char *metric);
 void rp_mark_groups(struct rp_data *d);
 
 /* The verdict on the best configuration against the runner-up: the
- * test compare uses (rp_judge_cells, judge_int.h), at 0.05. */
+ * test compare uses (rp_judge_cells, judge.c), at 0.05. */
 enum rp_verdict {
     RP_V_ONLY,     /* one configuration */
     RP_V_CLEAR,    /* significant, the best's way */
@@ -350,6 +350,16 @@ struct pb_an_samps;
  * stored repeats. */
 void rp_best_of(const struct rp_data *d, const struct rp_group *g,
                 const struct pb_an_samps *ss, struct rp_best *out);
+/* The best configuration per test, as the report's table and `poolbench
+ * best` list it: cb(ctx, g, b) for every primary group with two valued
+ * configurations or more, in d's order, b its rp_best_of with ss; stops
+ * at cb's first non-zero value and returns it (else 0). *nsingle (may be
+ * NULL) gets the number of primary groups passed with one valued
+ * configuration. */
+int rp_best_each(const struct rp_data *d, const struct pb_an_samps *ss,
+                 int (*cb)(void *ctx, const struct rp_group *g,
+                           const struct rp_best *b),
+                 void *ctx, size_t *nsingle);
 
 /* Cells of a group ordered best first (valued by value, then nulls); out
  * holds g->n cell indexes. */

@@ -54,6 +54,17 @@ struct pb_db_filter;
 int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
                     FILE *fp, struct pb_err *err);
 
+/* The report of db as ro says (cmd_report.c, also for run's report): the
+ * analysis step (pb_an_report_load) over db, then pb_render_report; *sum
+ * (zeroed first) gets what was written. PB_OK or the error (err filled; *why,
+ * when not NULL, gets a --x/--series error in full, one line, which the
+ * caller frees; else NULL). */
+struct pb_render_opts;
+struct pb_render_summary;
+int cli_report_write(struct pb_db *db, const struct pb_render_opts *ro,
+                     struct pb_render_summary *sum, char **why,
+                     struct pb_err *err);
+
 /* Parse --ignore-param LIST (comma-separated keys, or "none"; NULL text =
  * not given) into *out: NULL for the default, else a NULL-terminated
  * list in one allocation the caller frees with free(). 0, or 2 (printed)

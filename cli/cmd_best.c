@@ -221,7 +221,12 @@ int cmd_best(int argc, char **argv)
     if (json)
         c.json = json_array();
     size_t single = 0;
-    int rc = pb_render_best(db, &ro, on_best, &c, &single, &err);
+    struct pb_an_best *bl;
+    int rc = pb_an_best_load(db, &ro.filter, ro.ignore_params, &bl, &err);
+    if (rc == PB_OK) {
+        rc = pb_render_best(bl, on_best, &c, &single);
+        pb_an_best_free(bl);
+    }
     pb_db_close(db);
     if (rc == PB_OK) {
         if (json) {

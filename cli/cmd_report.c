@@ -171,6 +171,22 @@ static int check_sweep_key(struct pb_db *db, const char *opt, const char *key)
     return rc;
 }
 
+int cli_report_write(struct pb_db *db, const struct pb_render_opts *ro,
+                     struct pb_render_summary *sum, char **why,
+                     struct pb_err *err)
+{
+    memset(sum, 0, sizeof(*sum));
+    struct pb_an_report_opts ao;
+    pb_render_an_opts(ro, &ao);
+    struct pb_an_report *rep;
+    int rc = pb_an_report_load(db, &ao, &rep, why, err);
+    if (rc)
+        return rc;
+    rc = pb_render_report(rep, ro, sum, err);
+    pb_an_report_free(rep);
+    return rc;
+}
+
 struct report_args {
     const char *db, *ignore;
     struct pb_render_opts ro;
@@ -286,19 +302,19 @@ int cmd_report(int argc, char **argv)
         return frc;
     }
     struct pb_render_summary sum;
-    memset(&sum, 0, sizeof(sum));
     char *ecmd = export_cmd(dbpath, &ro.filter);
     ro.export_cmd = ecmd;
-    int rc = pb_render_report(db, &ro, &sum, &err);
+    char *why = NULL;
+    int rc = cli_report_write(db, &ro, &sum, &why, &err);
     pb_db_close(db);
     free(ecmd);
     free((void *)ro.ignore_params);
-    if (rc != PB_OK && sum.why) {
+    if (rc != PB_OK && why) {
         /* in full: the error keeps only its first 255 bytes */
-        char *t = pb_term_str(sum.why);
+        char *t = pb_term_str(why);
         fprintf(stderr, "poolbench: %s\n", t);
         free(t);
-        free(sum.why);
+        free(why);
         return pb_err_exit_code(err.code);
     }
     if (rc != PB_OK)

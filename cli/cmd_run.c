@@ -174,7 +174,7 @@ static int write_report(struct pb_db *db, const struct pb_run_plan *plan,
     o.filter_note = note;
     struct pb_render_summary rs;
     struct pb_err err = {0};
-    int rc = pb_render_report(db, &o, &rs, &err);
+    int rc = cli_report_write(db, &o, &rs, NULL, &err);
     if (rc == PB_OK)
         fprintf(stderr, "poolbench: report in %s/index.html\n", outdir);
     else

@@ -245,143 +245,210 @@ static void wide_release(struct wide *w)
     free(w->cells), free(w->mname), free(w->munit), free(w->mid);
 }
 
+/* Read every table the pivot needs into *w (zeroed first; release with
+ * wide_release, also after an error). */
+static int wide_load(struct pb_db *db, const struct pb_db_filter *f,
+                     struct wide *w, struct pb_err *err)
+{
+    memset(w, 0, sizeof(*w));
+    int rc = pb_db_each_source(db, on_src, w, err);
+    if (!rc)
+        rc = pb_db_report_configs(db, on_cfg, w, err);
+    if (!rc)
+        rc = pb_db_report_tests(db, on_tst, w, err);
+    if (!rc)
+        rc = pb_db_report_params(db, 0, on_cparam, w, err);
+    if (!rc)
+        rc = pb_db_report_params(db, 1, on_tparam, w, err);
+    if (!rc)
+        rc = pb_db_each_report_row(db, f, on_rrow, w, err);
+    if (!rc && w->ncells)
+        qsort(w->cells, w->ncells, sizeof(*w->cells), cmp_cell);
+    return rc;
+}
+
+/* The columns: fixed, config dimensions (ck), test parameters (tk),
+ * metrics (in morder: by name, then unit); head their names. */
+struct cols {
+    char **ck, **tk;
+    size_t nck, ntk;
+    size_t *morder;
+    char **head;
+    size_t ncol;
+};
+
+/* The metric columns' order, by name (then unit): insertion sort, few
+ * columns. */
+static size_t *metric_order(const struct wide *w)
+{
+    size_t *morder = pb_xcalloc(w->nm ? w->nm : 1, sizeof(*morder));
+    for (size_t i = 0; i < w->nm; i++)
+        morder[i] = i;
+    for (size_t i = 1; i < w->nm; i++)
+        for (size_t j = i; j > 0; j--) {
+            size_t a = morder[j - 1], b = morder[j];
+            int c = strcmp(w->mname[a], w->mname[b]);
+            if (c < 0 || (c == 0 && strcmp(w->munit[a], w->munit[b]) <= 0))
+                break;
+            morder[j - 1] = b, morder[j] = a;
+        }
+    return morder;
+}
+
+/* A dimension key also used by the other kind or by a fixed column is
+ * written config.KEY / test.KEY; a metric name used twice or taken by
+ * another column gets its unit, "NAME [UNIT]". */
+static void cols_init(struct cols *c, const struct wide *w)
+{
+    c->ck = keys_of(w->cp, w->ncp, w->cells, w->ncells, 0, &c->nck);
+    c->tk = keys_of(w->tp, w->ntp, w->cells, w->ncells, 1, &c->ntk);
+    c->ncol = NFIXED + c->nck + c->ntk + w->nm;
+    c->head = pb_xcalloc(c->ncol, sizeof(*c->head));
+    c->morder = metric_order(w);
+    size_t h = 0;
+    for (size_t i = 0; i < NFIXED; i++)
+        c->head[h++] = pb_xstrdup(fixed[i]);
+    for (size_t i = 0; i < c->nck; i++)
+        c->head[h++] = clashes(c->ck[i], c->tk, c->ntk)
+                           ? pb_xasprintf("config.%s", c->ck[i])
+                           : pb_xstrdup(c->ck[i]);
+    for (size_t i = 0; i < c->ntk; i++)
+        c->head[h++] = clashes(c->tk[i], c->ck, c->nck)
+                           ? pb_xasprintf("test.%s", c->tk[i])
+                           : pb_xstrdup(c->tk[i]);
+    const size_t *mo = c->morder;
+    for (size_t i = 0; i < w->nm; i++) {
+        size_t m = mo[i];
+        int twice =
+            (i > 0 && !strcmp(w->mname[mo[i - 1]], w->mname[m])) ||
+            (i + 1 < w->nm && !strcmp(w->mname[mo[i + 1]], w->mname[m]));
+        int taken = 0;
+        for (size_t j = 0; j < NFIXED + c->nck + c->ntk && !taken; j++)
+            taken = !strcmp(c->head[j], w->mname[m]);
+        c->head[h++] = twice || taken
+                           ? pb_xasprintf("%s [%s]", w->mname[m], w->munit[m])
+                           : pb_xstrdup(w->mname[m]);
+    }
+}
+
+static void cols_release(struct cols *c)
+{
+    for (size_t i = 0; i < c->ncol; i++)
+        free(c->head[i]);
+    free(c->head), free(c->ck), free(c->tk), free(c->morder);
+}
+
+/* One row's values and metrics: vals[ncol] the text of each column,
+ * has[m] and dv[m] the value of metric m (num: their text). */
+struct row {
+    const char **vals;
+    char (*num)[40];
+    int *has;
+    double *dv;
+};
+
+/* Fill r from the cells of one row, cells[0..n). */
+static void row_fill(struct row *r, const struct wide *w, const struct cols *c,
+                     const struct cell *cells, size_t n)
+{
+    memset(r->has, 0, (w->nm ? w->nm : 1) * sizeof(*r->has));
+    for (size_t j = 0; j < n; j++)
+        if (cells[j].has_value && !r->has[cells[j].metric]) {
+            r->has[cells[j].metric] = 1;
+            r->dv[cells[j].metric] = cells[j].value;
+        }
+    const struct cell *x = &cells[0];
+    const struct named *s = named_of(w->src, w->nsrc, x->source);
+    const struct named *cf = named_of(w->cfg, w->ncfg, x->config);
+    const struct named *t = named_of(w->tst, w->ntst, x->test);
+    size_t v = 0;
+    r->vals[v++] = s ? s->a : NULL;
+    r->vals[v++] = s ? s->b : NULL;
+    r->vals[v++] = x->host;
+    r->vals[v++] = cf ? cf->a : NULL;
+    r->vals[v++] = t ? t->a : NULL;
+    r->vals[v++] = t ? t->b : NULL;
+    r->vals[v++] = x->job;
+    for (size_t k = 0; k < c->nck; k++)
+        r->vals[v++] = param_of(w->cp, w->ncp, x->config, c->ck[k]);
+    for (size_t k = 0; k < c->ntk; k++)
+        r->vals[v++] = param_of(w->tp, w->ntp, x->test, c->tk[k]);
+    for (size_t k = 0; k < w->nm; k++) {
+        size_t m = c->morder[k];
+        if (r->has[m])
+            pb_fmt_num(r->dv[m], r->num[k], sizeof(r->num[k]));
+        r->vals[v++] = r->has[m] ? r->num[k] : NULL;
+    }
+}
+
+static void csv_line(FILE *fp, const char *const *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            fputc(',', fp);
+        cli_csv_field(fp, v[k]);
+    }
+    fputs("\r\n", fp);
+}
+
+/* The row as one JSON object: fixed fields, then the dimensions and
+ * metrics as objects. */
+static json_t *row_json(const struct row *r, const struct cols *c)
+{
+    json_t *o = json_object();
+    json_t *cpo = json_object(), *tpo = json_object();
+    json_t *mo = json_object();
+    size_t nck = c->nck, ntk = c->ntk;
+    for (size_t k = 0; k < c->ncol; k++) {
+        const char *val = r->vals[k];
+        if (k >= NFIXED + nck + ntk) {
+            size_t m = c->morder[k - NFIXED - nck - ntk];
+            if (r->has[m])
+                json_object_set_new(mo, c->head[k], json_real(r->dv[m]));
+        } else if (k >= NFIXED + nck) {
+            if (val)
+                json_object_set_new(tpo, c->tk[k - NFIXED - nck],
+                                    cli_json_value(val));
+        } else if (k >= NFIXED) {
+            if (val)
+                json_object_set_new(cpo, c->ck[k - NFIXED],
+                                    cli_json_value(val));
+        } else {
+            json_object_set_new(o, c->head[k], cli_json_str(val));
+        }
+    }
+    json_object_set_new(o, "config_params", cpo);
+    json_object_set_new(o, "test_params", tpo);
+    json_object_set_new(o, "metrics", mo);
+    return o;
+}
+
 int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
                     FILE *fp, struct pb_err *err)
 {
     struct wide w;
-    memset(&w, 0, sizeof(w));
-    int rc = pb_db_each_source(db, on_src, &w, err);
-    if (!rc)
-        rc = pb_db_report_configs(db, on_cfg, &w, err);
-    if (!rc)
-        rc = pb_db_report_tests(db, on_tst, &w, err);
-    if (!rc)
-        rc = pb_db_report_params(db, 0, on_cparam, &w, err);
-    if (!rc)
-        rc = pb_db_report_params(db, 1, on_tparam, &w, err);
-    if (!rc)
-        rc = pb_db_each_report_row(db, f, on_rrow, &w, err);
+    int rc = wide_load(db, f, &w, err);
     if (rc) {
         wide_release(&w);
         return rc;
     }
-    if (w.ncells)
-        qsort(w.cells, w.ncells, sizeof(*w.cells), cmp_cell);
-    /* columns: fixed, config dimensions, test parameters, metrics; a
-     * dimension key also used by the other kind or by a fixed column is
-     * written config.KEY / test.KEY */
-    size_t nck, ntk;
-    char **ck = keys_of(w.cp, w.ncp, w.cells, w.ncells, 0, &nck);
-    char **tk = keys_of(w.tp, w.ntp, w.cells, w.ncells, 1, &ntk);
-    size_t ncol = NFIXED + nck + ntk + w.nm;
-    char **head = pb_xcalloc(ncol, sizeof(*head));
-    size_t *morder = pb_xcalloc(w.nm ? w.nm : 1, sizeof(*morder));
-    for (size_t i = 0; i < w.nm; i++)
-        morder[i] = i;
-    /* metrics by name (then unit): insertion sort, few columns */
-    for (size_t i = 1; i < w.nm; i++)
-        for (size_t j = i; j > 0; j--) {
-            size_t a = morder[j - 1], b = morder[j];
-            int c = strcmp(w.mname[a], w.mname[b]);
-            if (c < 0 || (c == 0 && strcmp(w.munit[a], w.munit[b]) <= 0))
-                break;
-            morder[j - 1] = b, morder[j] = a;
-        }
-    size_t h = 0;
-    for (size_t i = 0; i < NFIXED; i++)
-        head[h++] = pb_xstrdup(fixed[i]);
-    for (size_t i = 0; i < nck; i++)
-        head[h++] = clashes(ck[i], tk, ntk) ? pb_xasprintf("config.%s", ck[i])
-                                            : pb_xstrdup(ck[i]);
-    for (size_t i = 0; i < ntk; i++)
-        head[h++] = clashes(tk[i], ck, nck) ? pb_xasprintf("test.%s", tk[i])
-                                            : pb_xstrdup(tk[i]);
-    for (size_t i = 0; i < w.nm; i++) {
-        size_t m = morder[i];
-        int twice = (i > 0 && !strcmp(w.mname[morder[i - 1]], w.mname[m])) ||
-                    (i + 1 < w.nm && !strcmp(w.mname[morder[i + 1]], w.mname[m]));
-        int taken = 0;
-        for (size_t j = 0; j < NFIXED + nck + ntk && !taken; j++)
-            taken = !strcmp(head[j], w.mname[m]);
-        head[h++] = twice || taken ? pb_xasprintf("%s [%s]", w.mname[m],
-                                                  w.munit[m])
-                                   : pb_xstrdup(w.mname[m]);
-    }
-    if (!json) {
-        for (size_t i = 0; i < ncol; i++) {
-            if (i)
-                fputc(',', fp);
-            cli_csv_field(fp, head[i]);
-        }
-        fputs("\r\n", fp);
-    }
-    size_t nrows = 0;
-    const char **vals = pb_xcalloc(ncol, sizeof(*vals));
-    char (*num)[40] = pb_xcalloc(w.nm ? w.nm : 1, sizeof(*num));
-    int *has = pb_xcalloc(w.nm ? w.nm : 1, sizeof(*has));
-    double *dv = pb_xcalloc(w.nm ? w.nm : 1, sizeof(*dv));
+    struct cols c;
+    cols_init(&c, &w);
+    if (!json)
+        csv_line(fp, (const char *const *)c.head, c.ncol);
+    size_t nrows = 0, nm1 = w.nm ? w.nm : 1;
+    struct row r = {
+        pb_xcalloc(c.ncol, sizeof(*r.vals)), pb_xcalloc(nm1, sizeof(*r.num)),
+        pb_xcalloc(nm1, sizeof(*r.has)), pb_xcalloc(nm1, sizeof(*r.dv))};
     for (size_t i = 0; i < w.ncells;) {
         size_t j = i;
-        memset(has, 0, (w.nm ? w.nm : 1) * sizeof(*has));
-        for (; j < w.ncells && same_row(&w.cells[i], &w.cells[j]); j++)
-            if (w.cells[j].has_value && !has[w.cells[j].metric]) {
-                has[w.cells[j].metric] = 1;
-                dv[w.cells[j].metric] = w.cells[j].value;
-            }
-        const struct cell *c = &w.cells[i];
-        const struct named *s = named_of(w.src, w.nsrc, c->source);
-        const struct named *cf = named_of(w.cfg, w.ncfg, c->config);
-        const struct named *t = named_of(w.tst, w.ntst, c->test);
-        size_t v = 0;
-        vals[v++] = s ? s->a : NULL;
-        vals[v++] = s ? s->b : NULL;
-        vals[v++] = c->host;
-        vals[v++] = cf ? cf->a : NULL;
-        vals[v++] = t ? t->a : NULL;
-        vals[v++] = t ? t->b : NULL;
-        vals[v++] = c->job;
-        for (size_t k = 0; k < nck; k++)
-            vals[v++] = param_of(w.cp, w.ncp, c->config, ck[k]);
-        for (size_t k = 0; k < ntk; k++)
-            vals[v++] = param_of(w.tp, w.ntp, c->test, tk[k]);
-        for (size_t k = 0; k < w.nm; k++) {
-            size_t m = morder[k];
-            if (has[m])
-                pb_fmt_num(dv[m], num[k], sizeof(num[k]));
-            vals[v++] = has[m] ? num[k] : NULL;
-        }
+        while (j < w.ncells && same_row(&w.cells[i], &w.cells[j]))
+            j++;
+        row_fill(&r, &w, &c, &w.cells[i], j - i);
         if (!json) {
-            for (size_t k = 0; k < ncol; k++) {
-                if (k)
-                    fputc(',', fp);
-                cli_csv_field(fp, vals[k]);
-            }
-            fputs("\r\n", fp);
+            csv_line(fp, r.vals, c.ncol);
         } else {
-            /* fixed fields, then the dimensions and metrics as objects */
-            json_t *o = json_object();
-            json_t *cpo = json_object(), *tpo = json_object();
-            json_t *mo = json_object();
-            for (size_t k = 0; k < ncol; k++) {
-                if (k >= NFIXED + nck + ntk) {
-                    size_t m = morder[k - NFIXED - nck - ntk];
-                    if (has[m])
-                        json_object_set_new(mo, head[k], json_real(dv[m]));
-                } else if (k >= NFIXED + nck) {
-                    if (vals[k])
-                        json_object_set_new(tpo, tk[k - NFIXED - nck],
-                                            cli_json_value(vals[k]));
-                } else if (k >= NFIXED) {
-                    if (vals[k])
-                        json_object_set_new(cpo, ck[k - NFIXED],
-                                            cli_json_value(vals[k]));
-                } else {
-                    json_object_set_new(o, head[k], cli_json_str(vals[k]));
-                }
-            }
-            json_object_set_new(o, "config_params", cpo);
-            json_object_set_new(o, "test_params", tpo);
-            json_object_set_new(o, "metrics", mo);
+            json_t *o = row_json(&r, &c);
             fputs(nrows ? ",\n  " : "[\n  ", fp);
             json_dumpf(o, fp, JSON_COMPACT | JSON_PRESERVE_ORDER |
                                   JSON_REAL_PRECISION(17));
@@ -392,10 +459,8 @@ int cli_export_wide(struct pb_db *db, const struct pb_db_filter *f, int json,
     }
     if (json)
         fputs(nrows ? "\n]\n" : "[]\n", fp);
-    free(vals), free(num), free(has), free(dv), free(morder);
-    for (size_t i = 0; i < ncol; i++)
-        free(head[i]);
-    free(head), free(ck), free(tk);
+    free(r.vals), free(r.num), free(r.has), free(r.dv);
+    cols_release(&c);
     wide_release(&w);
     return PB_OK;
 }

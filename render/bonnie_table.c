@@ -104,6 +104,81 @@ static void bon_files_cell(struct rt_table *t, struct rt_cell *cell,
     cell->title = ts->name;
 }
 
+/* A column of one table: its slot and part, scale, unit, colour range,
+ * direction, and how many cells have a value (up to 2). */
+struct bon_tcol {
+    size_t slot;
+    int part;
+    struct rp_scale sc;
+    struct rp_unit u;
+    double lo, hi;
+    int dir, any;
+};
+
+/* The group header: a blank over the fixed columns, then each group of
+ * bonnie++'s columns over the columns it has. */
+static void group_header(struct rt_table *t, const int (*used)[3], size_t fixed,
+                         int lat)
+{
+    struct rt_cell *grp = rt_group(t, RP_NBON + 1);
+    size_t ng = 0;
+    grp[ng].span = (unsigned)fixed;
+    grp[ng++].text = "";
+    for (size_t i = 0; i < RP_NBON; i++) {
+        size_t w = lat ? (size_t)used[i][2] : (used[i][0] || used[i][1]) * 2u;
+        if (!w)
+            continue;
+        if (ng > 1 && !strcmp(grp[ng - 1].text, rp_bon_cols[i].group)) {
+            grp[ng - 1].span += (unsigned)w;
+            continue;
+        }
+        grp[ng].text = rp_bon_cols[i].group;
+        grp[ng++].span = (unsigned)w;
+    }
+    t->ngroup = ng;
+}
+
+/* One value cell: blank for no cell, "+++++" for too fast to measure,
+ * else the value (latency in units per cell, as bonnie++), its colour on
+ * the column's range. */
+static void value_cell(struct rt_table *t, struct rt_cell *cell,
+                       const struct rp_cell *c, const struct bon_tcol *col)
+{
+    char b[96];
+    if (!c) {
+        rt_set(t, cell, "");
+        return;
+    }
+    if (!c->has_value) {
+        const char *why = c->null_reason ? c->null_reason : "";
+        rt_set(t, cell, strstr(why, "+++") ? "+++++" : "");
+        cell->title = why;
+        cell->style = RT_MUTED;
+        return;
+    }
+    double x = c->mean / col->sc.div;
+    int dec = fabs(x) >= 100 || x == 0 ? 0 : fabs(x) >= 10 ? 1 : 2;
+    if (col->part == 1)
+        dec = 0;
+    if (col->part == 2) /* latency: units per cell, as bonnie */
+        rt_setv(t, cell, rp_fmt(&col->u, c->mean, b, sizeof(b)), c->mean);
+    else
+        rt_setv(t, cell, rt_str(t, "%.*f", dec, x), c->mean);
+    char tip[96];
+    cell->title =
+        rt_str(t, "%s%s", rp_fmt_pm(&col->u, c->mean, c->se, tip, sizeof(tip)),
+               c->n > 1 ? rt_str(t, " (n=%ld)", c->n) : "");
+    rp_ci_title(t, cell, &col->u, c);
+    rp_outlier_mark(t, cell, c);
+    if (col->any >= 2 && col->hi > col->lo) {
+        double tt = (c->mean - col->lo) / (col->hi - col->lo);
+        if (col->dir < 0)
+            tt = 1 - tt;
+        cell->has_bg = 1;
+        cell->bg = bon_color(tt);
+    }
+}
+
 /* One bonnie table of rows[0..n) (a page): lat 0 = values and %CP, 1 =
  * latencies. Columns and colour ranges come from st (every row). */
 static void bonnie_table(struct rp_out *o, const struct rp_data *d,
@@ -127,37 +202,14 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
     rt_init(&t, ncols);
     t.caption = lat ? "bonnie++ latency (lower is better)"
                     : "bonnie++ throughput and CPU (bon_csv2html layout)";
-    /* group header */
-    struct rt_cell *grp = rt_group(&t, RP_NBON + 1);
-    size_t ng = 0;
-    grp[ng].span = (unsigned)fixed;
-    grp[ng++].text = "";
-    for (size_t i = 0; i < RP_NBON; i++) {
-        size_t w = lat ? (size_t)used[i][2] : (used[i][0] || used[i][1]) * 2u;
-        if (!w)
-            continue;
-        if (ng > 1 && !strcmp(grp[ng - 1].text, rp_bon_cols[i].group)) {
-            grp[ng - 1].span += (unsigned)w;
-            continue;
-        }
-        grp[ng].text = rp_bon_cols[i].group;
-        grp[ng++].span = (unsigned)w;
-    }
-    t.ngroup = ng;
+    group_header(&t, used, fixed, lat);
     rt_header(&t, 0, "Name", RT_LEFT);
     rt_header(&t, 1, "Size", RT_RIGHT);
     if (files)
         rt_header(&t, 2, "Files", RT_RIGHT);
     /* per column scale and range */
     size_t col = fixed;
-    struct {
-        size_t slot;
-        int part;
-        struct rp_scale sc;
-        struct rp_unit u;
-        double lo, hi;
-        int dir, any;
-    } cols[RP_NBON * 2];
+    struct bon_tcol cols[RP_NBON * 2];
     size_t nc = 0;
     for (size_t i = 0; i < RP_NBON; i++) {
         int parts[2], np = 0;
@@ -234,40 +286,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             struct rt_cell *cell = &row[fixed + k];
             const struct rp_cell *c =
                 bon_cell(&rows[r], cols[k].slot, cols[k].part);
-            if (!c) {
-                rt_set(&t, cell, "");
-                continue;
-            }
-            if (!c->has_value) {
-                const char *why = c->null_reason ? c->null_reason : "";
-                rt_set(&t, cell, strstr(why, "+++") ? "+++++" : "");
-                cell->title = why;
-                cell->style = RT_MUTED;
-                continue;
-            }
-            double x = c->mean / cols[k].sc.div;
-            int dec = fabs(x) >= 100 || x == 0 ? 0 : fabs(x) >= 10 ? 1 : 2;
-            if (cols[k].part == 1)
-                dec = 0;
-            if (cols[k].part == 2) /* latency: units per cell, as bonnie */
-                rt_setv(&t, cell, rp_fmt(&cols[k].u, c->mean, b, sizeof(b)),
-                        c->mean);
-            else
-                rt_setv(&t, cell, rt_str(&t, "%.*f", dec, x), c->mean);
-            char tip[96];
-            cell->title =
-                rt_str(&t, "%s%s",
-                       rp_fmt_pm(&cols[k].u, c->mean, c->se, tip, sizeof(tip)),
-                       c->n > 1 ? rt_str(&t, " (n=%ld)", c->n) : "");
-            rp_ci_title(&t, cell, &cols[k].u, c);
-            rp_outlier_mark(&t, cell, c);
-            if (cols[k].any >= 2 && cols[k].hi > cols[k].lo) {
-                double tt = (c->mean - cols[k].lo) / (cols[k].hi - cols[k].lo);
-                if (cols[k].dir < 0)
-                    tt = 1 - tt;
-                cell->has_bg = 1;
-                cell->bg = bon_color(tt);
-            }
+            value_cell(&t, cell, c, &cols[k]);
         }
     }
     if (!t.nrows) {
@@ -318,7 +337,7 @@ static int want_metric(void *ctx, const char *name)
  * ignore.c merges them (Chan's pairwise update). */
 struct bon_scan {
     const struct rp_data *d;
-    struct pb_db *db;
+    struct pb_an *an;
     struct pb_err *err;
     struct pb_an_repeats *samples;
     double *sv;
@@ -519,7 +538,7 @@ static int scan_rows(struct bon_scan *s, const struct pb_db_filter *f)
     struct pb_db_order ord = {config_rank, test_rank, want_metric,
                               (void *)s->d, 1};
     s->in_row = s->in_cell = 0;
-    int rc = pb_an_ranked_rows(s->db, f, &ord, on_ranked, s, s->err);
+    int rc = pb_an_ranked_rows(s->an, f, &ord, on_ranked, s, s->err);
     if (!rc)
         rc = end_row(s);
     return rc;
@@ -613,20 +632,20 @@ static int add_row(void *ctx, const struct bon_row *row)
 }
 
 int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
-                      struct pb_db *db, const struct pb_db_filter *f,
+                      struct pb_an *an, const struct pb_db_filter *f,
                       struct pb_err *err)
 {
     struct bon_sec *b = pb_xcalloc(1, sizeof(*b));
     struct bon_scan *s = &b->scan;
     s->d = d;
-    s->db = db;
+    s->an = an;
     s->err = err;
     s->emit = add_stats;
     s->ctx = b;
     b->o = o;
     pb_arena_init(&s->arena);
     pb_arena_init(&s->reasons);
-    int rc = pb_an_repeats_open(db, &s->samples, err);
+    int rc = pb_an_repeats_open(an, &s->samples, err);
     if (!rc)
         rc = scan_rows(s, f);
     if (rc)

@@ -179,6 +179,102 @@ static void csv_row(struct rp_csv *cv, const struct rp_data *d,
     rp_csv_str(cv, note);
 }
 
+/* One host's bar b and its row of t and cv. */
+static void host_row(struct rt_table *t, struct rp_csv *cv,
+                     const struct rp_data *d, const struct rp_hcell *c,
+                     const struct rp_metric *m, const struct rp_hhost *hh,
+                     struct rc_bar *b)
+{
+    char buf[96];
+    b->label = hh->outlier ? rt_str(t, "\xE2\x9A\xA0 %s", hh->name) : hh->name;
+    b->color = hh->outlier ? OUTLIER_COLOR : HOST_COLOR;
+    b->has_value = 1;
+    b->v = hh->mean;
+    b->se = hh->n > 1 ? hh->se : -1;
+    struct rt_cell *row = rt_row(t);
+    rt_set(t, &row[0], hh->name);
+    row[0].has_swatch = 1;
+    row[0].swatch = b->color;
+    num_cell(t, &row[1], &m->u, 1, hh->mean);
+    if (hh->se >= 0)
+        rt_setv(t, &row[2],
+                rp_fmt_se(&m->u, hh->mean, hh->se, buf, sizeof(buf)), hh->se);
+    else
+        rt_set(t, &row[2], "");
+    rt_setv(t, &row[3], rp_int(hh->n, buf, sizeof(buf)), (double)hh->n);
+    if (isfinite(hh->dev))
+        rt_setv(t, &row[4], rt_str(t, "%+.1f%%", hh->dev * 100), hh->dev);
+    else
+        rt_set(t, &row[4], "");
+    if (hh->outlier) {
+        rt_set(t, &row[5],
+               hh->outlier < 0 ? "\xE2\x9A\xA0 outlier: below the median"
+                               : "\xE2\x9A\xA0 outlier: above the median");
+        row[5].style = RT_WARN;
+    } else {
+        rt_set(t, &row[5], "");
+    }
+    csv_row(cv, d, c, hh->name, hh->mean, hh->se, hh->n, hh->dev,
+            hh->outlier < 0   ? "below"
+            : hh->outlier > 0 ? "above"
+                              : "",
+            "");
+}
+
+/* The rows (and the bar, into bars at *nb) of all hosts together: the
+ * aggregate (fio's "All clients", or the sum or mean of the hosts), and
+ * the sum of the hosts beside fio's own. */
+static void total_rows(struct rt_table *t, struct rp_csv *cv,
+                       const struct rp_data *d, const struct rp_hcell *c,
+                       const struct rp_metric *m, struct rc_bar *bars,
+                       size_t *nb)
+{
+    char buf[96];
+    if (c->has_agg) {
+        struct rc_bar *b = &bars[(*nb)++];
+        b->label = agg_label(c);
+        b->color = AGG_COLOR;
+        b->has_value = 1;
+        b->v = c->agg;
+        b->se = -1;
+        struct rt_cell *row = rt_row(t);
+        rt_set(t, &row[0], b->label);
+        row[0].style = RT_BOLD;
+        num_cell(t, &row[1], &m->u, 1, c->agg);
+        rt_set(t, &row[2], "");
+        rt_setv(t, &row[3], rp_int((long long)c->nruns, buf, sizeof(buf)),
+                (double)c->nruns);
+        rt_set(t, &row[4], "");
+        rt_set(t, &row[5],
+               c->agg_fio   ? "fio's \"All clients\" result"
+               : c->has_sum ? "sum of the hosts"
+                            : "mean of the hosts");
+        csv_row(cv, d, c, b->label, c->agg, -1, (long long)c->nruns, NAN, "",
+                row[5].text);
+    }
+    if (c->has_sum && (c->agg_fio || !c->has_agg)) {
+        struct rt_cell *row = rt_row(t);
+        rt_set(t, &row[0], "sum of hosts");
+        row[0].style = RT_MUTED;
+        num_cell(t, &row[1], &m->u, 1, c->sum);
+        rt_set(t, &row[2], "");
+        rt_setv(t, &row[3], rp_int((long long)c->nruns, buf, sizeof(buf)),
+                (double)c->nruns);
+        rt_set(t, &row[4], "");
+        if (c->has_agg && c->sum != 0)
+            rt_set(t, &row[5],
+                   rt_str(t, "all hosts / sum = %.4f%s", c->agg / c->sum,
+                          c->agg / c->sum < UNEVEN
+                              ? " (the hosts ran unequal times: fio divides "
+                                "all I/Os by the longest runtime)"
+                              : ""));
+        else
+            rt_set(t, &row[5], "");
+        csv_row(cv, d, c, "sum of hosts", c->sum, -1, (long long)c->nruns, NAN,
+                "", row[5].text);
+    }
+}
+
 static void host_chart(struct rp_out *o, const struct rp_data *d,
                        const struct rp_hosts *hs, const struct rp_hcell *c)
 {
@@ -199,93 +295,14 @@ static void host_chart(struct rp_out *o, const struct rp_data *d,
         "host",  "config", "test", "metric",         "unit",    "direction",
         "value", "stderr", "n",    "against_median", "outlier", "note"};
     struct rp_csv *cv = rp_csv_new(12, head);
-    char buf[96];
     int any_se = 0;
     for (size_t k = 0; k < c->n; k++) {
-        const struct rp_hhost *hh = &hs->h[c->first + k];
-        struct rc_bar *b = &hb[k];
-        b->label =
-            hh->outlier ? rt_str(&t, "\xE2\x9A\xA0 %s", hh->name) : hh->name;
-        b->color = hh->outlier ? OUTLIER_COLOR : HOST_COLOR;
-        b->has_value = 1;
-        b->v = hh->mean;
-        b->se = hh->n > 1 ? hh->se : -1;
-        any_se |= b->se > 0;
-        struct rt_cell *row = rt_row(&t);
-        rt_set(&t, &row[0], hh->name);
-        row[0].has_swatch = 1;
-        row[0].swatch = b->color;
-        num_cell(&t, &row[1], &m->u, 1, hh->mean);
-        if (hh->se >= 0)
-            rt_setv(&t, &row[2],
-                    rp_fmt_se(&m->u, hh->mean, hh->se, buf, sizeof(buf)),
-                    hh->se);
-        else
-            rt_set(&t, &row[2], "");
-        rt_setv(&t, &row[3], rp_int(hh->n, buf, sizeof(buf)), (double)hh->n);
-        if (isfinite(hh->dev))
-            rt_setv(&t, &row[4], rt_str(&t, "%+.1f%%", hh->dev * 100), hh->dev);
-        else
-            rt_set(&t, &row[4], "");
-        if (hh->outlier) {
-            rt_set(&t, &row[5],
-                   hh->outlier < 0 ? "\xE2\x9A\xA0 outlier: below the median"
-                                   : "\xE2\x9A\xA0 outlier: above the median");
-            row[5].style = RT_WARN;
-        } else {
-            rt_set(&t, &row[5], "");
-        }
-        csv_row(cv, d, c, hh->name, hh->mean, hh->se, hh->n, hh->dev,
-                hh->outlier < 0   ? "below"
-                : hh->outlier > 0 ? "above"
-                                  : "",
-                "");
+        host_row(&t, cv, d, c, m, &hs->h[c->first + k], &hb[k]);
+        any_se |= hb[k].se > 0;
     }
     size_t nb = pick_bars(hs, c, m->dir, hb, bars);
     size_t drawn = nb;
-    if (c->has_agg) {
-        struct rc_bar *b = &bars[nb++];
-        b->label = agg_label(c);
-        b->color = AGG_COLOR;
-        b->has_value = 1;
-        b->v = c->agg;
-        b->se = -1;
-        struct rt_cell *row = rt_row(&t);
-        rt_set(&t, &row[0], b->label);
-        row[0].style = RT_BOLD;
-        num_cell(&t, &row[1], &m->u, 1, c->agg);
-        rt_set(&t, &row[2], "");
-        rt_setv(&t, &row[3], rp_int((long long)c->nruns, buf, sizeof(buf)),
-                (double)c->nruns);
-        rt_set(&t, &row[4], "");
-        rt_set(&t, &row[5],
-               c->agg_fio   ? "fio's \"All clients\" result"
-               : c->has_sum ? "sum of the hosts"
-                            : "mean of the hosts");
-        csv_row(cv, d, c, b->label, c->agg, -1, (long long)c->nruns, NAN, "",
-                row[5].text);
-    }
-    if (c->has_sum && (c->agg_fio || !c->has_agg)) {
-        struct rt_cell *row = rt_row(&t);
-        rt_set(&t, &row[0], "sum of hosts");
-        row[0].style = RT_MUTED;
-        num_cell(&t, &row[1], &m->u, 1, c->sum);
-        rt_set(&t, &row[2], "");
-        rt_setv(&t, &row[3], rp_int((long long)c->nruns, buf, sizeof(buf)),
-                (double)c->nruns);
-        rt_set(&t, &row[4], "");
-        if (c->has_agg && c->sum != 0)
-            rt_set(&t, &row[5],
-                   rt_str(&t, "all hosts / sum = %.4f%s", c->agg / c->sum,
-                          c->agg / c->sum < UNEVEN
-                              ? " (the hosts ran unequal times: fio divides "
-                                "all I/Os by the longest runtime)"
-                              : ""));
-        else
-            rt_set(&t, &row[5], "");
-        csv_row(cv, d, c, "sum of hosts", c->sum, -1, (long long)c->nruns, NAN,
-                "", row[5].text);
-    }
+    total_rows(&t, cv, d, c, m, bars, &nb);
     char mt[96], title[400], sub[300], stem[200], s1[40], s2[40];
     rp_metric_title(m->name, mt, sizeof(mt));
     snprintf(title, sizeof(title), "%s: %s · %s", te->name, mt, cf->label);

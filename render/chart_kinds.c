@@ -80,6 +80,20 @@ static void fit_ticks(struct rc_fonts *f, double lo, double hi,
     }
 }
 
+void rc_legend_entry(struct rc_fonts *f, struct pb_chart *c, double x, double y,
+                     double w, const char *label, uint32_t color, double size,
+                     uint32_t text)
+{
+    const char *lines[1];
+    int el;
+    rc_rect(c, x, y - 10, 12, 12, color, RC_NONE, 0);
+    rc_wrap(f, &c->arena, label, size, 0, w, 1, lines, &el);
+    struct pb_item *it =
+        rc_text(c, x + 18, y, lines[0], size, 0, RC_START, text);
+    if (el)
+        it->title = pb_arena_strdup(&c->arena, label);
+}
+
 double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
                   const char *title, const char *sub)
 {
@@ -180,6 +194,60 @@ static struct pb_chart *finish(struct pb_chart *c, size_t bg, double y)
 
 /* ==== horizontal bars ==== */
 
+/* The bars' x scale: v at bx0 + (v / div - lo) / span * (bx1 - bx0). */
+struct bmap {
+    double bx0, bx1, div, lo, span;
+};
+
+static double bmap_x(const struct bmap *m, double v)
+{
+    return m->bx0 + ((v / m->div) - m->lo) / m->span * (m->bx1 - m->bx0);
+}
+
+/* One bar centred on cy, its whisker, its value text vt (inside the bar
+ * when it fits) and the star of the best; "no value" bars get vt alone. */
+static void draw_bar(struct rc_fonts *f, struct pb_chart *c,
+                     const struct rc_bar *b, const char *vt, double cy,
+                     const struct bmap *mp)
+{
+    if (!b->has_value) {
+        rc_text(c, bmap_x(mp, 0) + 6, cy + 4, vt, F_VALUE, 0, RC_START,
+                C_MUTED);
+        return;
+    }
+    double x0 = bmap_x(mp, 0), x1 = bmap_x(mp, b->v);
+    double bx = x0 < x1 ? x0 : x1, bw = fabs(x1 - x0);
+    if (bw < 1)
+        bw = 1;
+    rc_rect(c, bx, cy - 9, bw, 18, b->color, b->best ? 0x1a1a1a : RC_NONE,
+            b->best ? 1.5 : 0);
+    double vx = x1 > x0 ? x1 : x0;
+    if (b->se > 0) {
+        double e0 = bmap_x(mp, b->v - b->se), e1 = bmap_x(mp, b->v + b->se);
+        rc_line(c, e0, cy, e1, cy, 0x222222, 1.3);
+        rc_line(c, e0, cy - 5, e0, cy + 5, 0x222222, 1.3);
+        rc_line(c, e1, cy - 5, e1, cy + 5, 0x222222, 1.3);
+        if (e1 > vx)
+            vx = e1;
+    }
+    /* the value inside a positive bar long enough for it, at its
+     * start: on a narrow screen (the chart scrolls in its figure) it
+     * is in view with the label; else beside the bar's end */
+    double w = rc_text_width(f, vt, F_VALUE, b->best);
+    if (x1 > x0 && bw >= w + 12) {
+        rc_text(c, bx + 6, cy + 4, vt, F_VALUE, b->best, RC_START,
+                rc_text_on(b->color));
+        w = -6; /* the star right after the bar's end */
+    } else {
+        rc_text(c, vx + 6, cy + 4, vt, F_VALUE, b->best, RC_START, C_TEXT);
+    }
+    if (b->best) {
+        struct pb_item *it =
+            rc_text(c, vx + 6 + w, cy + 4, " ★", F_VALUE, 1, RC_START, C_STAR);
+        it->title = pb_arena_strdup(&c->arena, "best");
+    }
+}
+
 struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
 {
     double W = W_DEFAULT;
@@ -246,7 +314,8 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
         vmax = vmin + 1;
     fit_ticks(f, vmin, vmax, &sc, bx1 - bx0, 14, &t);
     double span = t.hi - t.lo;
-#define XOF(v) (bx0 + (((v) / sc.div) - t.lo) / span * (bx1 - bx0))
+    struct bmap mp = {bx0, bx1, sc.div, t.lo, span};
+#define XOF(v) bmap_x(&mp, (v))
 
     /* rows */
     double top = y;
@@ -276,43 +345,7 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
             if (elided[i])
                 it->title = pb_arena_strdup(&c->arena, b->label);
         }
-        if (!b->has_value) {
-            rc_text(c, XOF(0) + 6, cy + 4, vt[i], F_VALUE, 0, RC_START,
-                    C_MUTED);
-            continue;
-        }
-        double x0 = XOF(0), x1 = XOF(b->v);
-        double bx = x0 < x1 ? x0 : x1, bw = fabs(x1 - x0);
-        if (bw < 1)
-            bw = 1;
-        rc_rect(c, bx, cy - 9, bw, 18, b->color, b->best ? 0x1a1a1a : RC_NONE,
-                b->best ? 1.5 : 0);
-        double vx = x1 > x0 ? x1 : x0;
-        if (b->se > 0) {
-            double e0 = XOF(b->v - b->se), e1 = XOF(b->v + b->se);
-            rc_line(c, e0, cy, e1, cy, 0x222222, 1.3);
-            rc_line(c, e0, cy - 5, e0, cy + 5, 0x222222, 1.3);
-            rc_line(c, e1, cy - 5, e1, cy + 5, 0x222222, 1.3);
-            if (e1 > vx)
-                vx = e1;
-        }
-        /* the value inside a positive bar long enough for it, at its
-         * start: on a narrow screen (the chart scrolls in its figure) it
-         * is in view with the label; else beside the bar's end */
-        double w = rc_text_width(f, vt[i], F_VALUE, b->best);
-        if (x1 > x0 && bw >= w + 12) {
-            rc_text(c, bx + 6, cy + 4, vt[i], F_VALUE, b->best, RC_START,
-                    rc_text_on(b->color));
-            w = -6; /* the star right after the bar's end */
-        } else {
-            rc_text(c, vx + 6, cy + 4, vt[i], F_VALUE, b->best, RC_START,
-                    C_TEXT);
-        }
-        if (b->best) {
-            struct pb_item *it = rc_text(c, vx + 6 + w, cy + 4, " ★", F_VALUE,
-                                         1, RC_START, C_STAR);
-            it->title = pb_arena_strdup(&c->arena, "best");
-        }
+        draw_bar(f, c, b, vt[i], cy, &mp);
     }
     /* tick labels and axis name */
     y = bottom + 14;
@@ -339,22 +372,160 @@ struct pb_chart *rc_bars(struct rc_fonts *f, const struct rc_barspec *s)
 
 /* ==== grouped vertical bars ==== */
 
-struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
+/* The series' legend of a grouped chart W px wide, from y on (lines
+ * wrap); returns the y below it. */
+static double series_legend(struct rc_fonts *f, struct pb_chart *c,
+                            const struct rc_gridspec *s, double W, double y)
 {
-    size_t nx = s->nx, ns = s->ns;
-    double vmax = 0, vmin = 0, maxabs = 0;
-    for (size_t i = 0; i < nx * ns; i++) {
+    char head[96];
+    snprintf(head, sizeof(head), "%s:", s->sname ? s->sname : "series");
+    double x = PAD;
+    y += 14;
+    rc_text(c, x, y, head, F_LABEL, 1, RC_START, C_TEXT);
+    x += rc_text_width(f, head, F_LABEL, 1) + 10;
+    for (size_t i = 0; i < s->ns; i++) {
+        const char *lines[1];
+        int el;
+        rc_wrap(f, &c->arena, s->svals[i], F_LABEL, 0, 180, 1, lines, &el);
+        double w = 16 + rc_text_width(f, lines[0], F_LABEL, 0) + 14;
+        if (x + w > W - PAD && x > PAD + 60) {
+            x = PAD;
+            y += 18;
+        }
+        rc_rect(c, x, y - 10, 11, 11, s->scolors[i], RC_NONE, 0);
+        struct pb_item *it =
+            rc_text(c, x + 16, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
+        if (el)
+            it->title = pb_arena_strdup(&c->arena, s->svals[i]);
+        x += w;
+    }
+    y += 8;
+    return y;
+}
+
+/* The x labels of a grouped chart (up to two lines under each group of
+ * the slot px wide from px0), at y = ly; returns the most lines. */
+static size_t x_labels(struct rc_fonts *f, struct pb_chart *c,
+                       const struct rc_gridspec *s, double px0, double slot,
+                       double ly)
+{
+    size_t maxl = 1;
+    for (size_t xi = 0; xi < s->nx; xi++) {
+        const char *lines[2];
+        int el;
+        size_t n = rc_wrap(f, &c->arena, s->xvals[xi], F_LABEL, 0, slot - 4, 2,
+                           lines, &el);
+        if (n > maxl)
+            maxl = n;
+        for (size_t k = 0; k < n; k++) {
+            struct pb_item *it = rc_text(c, px0 + slot * ((double)xi + 0.5),
+                                         ly + 15.0 * (double)k, lines[k],
+                                         F_LABEL, 0, RC_MIDDLE, C_TEXT);
+            if (el)
+                it->title = pb_arena_strdup(&c->arena, s->xvals[xi]);
+        }
+    }
+    return maxl;
+}
+
+/* What a grouped chart's bars share: fonts, chart, spec, scale, the
+ * plot's bottom, height and top, its y range (lo, span), the bars' width,
+ * how values are labelled (0 none, 1 level, 2 turned), the best of each
+ * cell (rc_grid_bests). */
+struct gbar {
+    struct rc_fonts *f;
+    struct pb_chart *c;
+    const struct rc_gridspec *s;
+    const struct rp_scale *sc;
+    double pbot, ph, lo, span, ptop, bw;
+    int vmode;
+    const size_t *bests;
+};
+
+static double gbar_y(const struct gbar *g, double v)
+{
+    return g->pbot - ((v / g->sc->div) - g->lo) / g->span * g->ph;
+}
+
+/* The bar of value k (series si) at x = bx: its whisker, the mark of
+ * pooled configurations, its value. */
+static void grouped_bar(const struct gbar *g, size_t si, size_t k, double bx)
+{
+    double v = g->s->v[k];
+    double y0 = gbar_y(g, 0), y1 = gbar_y(g, v);
+    double top = y0 < y1 ? y0 : y1, h = fabs(y1 - y0);
+    if (h < 1)
+        h = 1;
+    int isbest = g->bests[k] != SIZE_MAX && v == g->s->v[g->bests[k]];
+    rc_rect(g->c, bx + 0.5, top, g->bw - 1, h, g->s->scolors[si],
+            isbest ? 0x1a1a1a : RC_NONE, isbest ? 1.5 : 0);
+    double tip = top;
+    if (g->s->se[k] > 0) {
+        double e0 = gbar_y(g, v - g->s->se[k]), e1 = gbar_y(g, v + g->s->se[k]);
+        double cx = bx + g->bw / 2;
+        rc_line(g->c, cx, e0, cx, e1, 0x222222, 1.1);
+        double cap = g->bw / 4 < 4 ? g->bw / 4 : 4;
+        rc_line(g->c, cx - cap, e0, cx + cap, e0, 0x222222, 1.1);
+        rc_line(g->c, cx - cap, e1, cx + cap, e1, 0x222222, 1.1);
+        if (e1 < tip)
+            tip = e1;
+    }
+    if (g->s->marks && g->s->marks[k]) {
+        /* inside the bar at its foot, else above its tip and
+         * its value */
+        double mw = rc_text_width(g->f, g->s->marks[k], 9.5, 1);
+        int inside = h >= 16 && g->bw >= mw + 2;
+        double my = inside ? (y1 < y0 ? y0 - 5 : y0 + 12)
+                           : tip - 5 - (g->vmode == 1 ? 12 : 0);
+        struct pb_item *mi =
+            rc_text(g->c, bx + g->bw / 2, my, g->s->marks[k], 9.5, 1, RC_MIDDLE,
+                    inside ? rc_text_on(g->s->scolors[si]) : C_STAR);
+        mi->title =
+            pb_arena_strdup(&g->c->arena, "configurations pooled in this cell");
+    }
+    char buf[64];
+    cell_num(&g->s->unit, g->sc, v, 0, buf, sizeof(buf));
+    double tw2 = rc_text_width(g->f, buf, 10, 0);
+    if (g->vmode == 1 && tip - 5 - 10 > g->ptop - 12) {
+        rc_text(g->c, bx + g->bw / 2, tip - 5, buf, 10, 0, RC_MIDDLE, C_TEXT);
+    } else if (g->vmode == 2) {
+        struct pb_item *it;
+        if (tip - 7 - tw2 >= g->ptop - 12)
+            it = rc_text(g->c, bx + g->bw / 2 + 3.5, tip - 7, buf, 10, 0,
+                         RC_START, C_TEXT);
+        else if (h >= tw2 + 8)
+            it = rc_text(g->c, bx + g->bw / 2 + 3.5, top + 4 + tw2, buf, 10, 0,
+                         RC_START, rc_text_on(g->s->scolors[si]));
+        else
+            return;
+        it->rot90 = 1;
+    }
+}
+
+/* The range of a grid's values with their whiskers, from 0 (*vmin,
+ * *vmax), and the largest magnitude of a value (*maxabs). */
+static void grid_range(const struct rc_gridspec *s, double *vmin, double *vmax,
+                       double *maxabs)
+{
+    for (size_t i = 0; i < s->nx * s->ns; i++) {
         double v = s->v[i];
         if (isnan(v))
             continue;
         double e = s->se[i] > 0 ? s->se[i] : 0;
-        if (v + e > vmax)
-            vmax = v + e;
-        if (v - e < vmin)
-            vmin = v - e;
-        if (fabs(v) > maxabs)
-            maxabs = fabs(v);
+        if (v + e > *vmax)
+            *vmax = v + e;
+        if (v - e < *vmin)
+            *vmin = v - e;
+        if (fabs(v) > *maxabs)
+            *maxabs = fabs(v);
     }
+}
+
+struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
+{
+    size_t nx = s->nx, ns = s->ns;
+    double vmax = 0, vmin = 0, maxabs = 0;
+    grid_range(s, &vmin, &vmax, &maxabs);
     struct rp_scale sc;
     rp_scale_for(&s->unit, maxabs, &sc);
     /* y axis label width */
@@ -385,31 +556,8 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
     double y = heading(f, c, W, s->title, s->subtitle, 0) + 10;
 
     /* legend: the series */
-    if (ns > 1 || (s->svals[0] && *s->svals[0])) {
-        char head[96];
-        snprintf(head, sizeof(head), "%s:", s->sname ? s->sname : "series");
-        double x = PAD;
-        y += 14;
-        rc_text(c, x, y, head, F_LABEL, 1, RC_START, C_TEXT);
-        x += rc_text_width(f, head, F_LABEL, 1) + 10;
-        for (size_t i = 0; i < ns; i++) {
-            const char *lines[1];
-            int el;
-            rc_wrap(f, &c->arena, s->svals[i], F_LABEL, 0, 180, 1, lines, &el);
-            double w = 16 + rc_text_width(f, lines[0], F_LABEL, 0) + 14;
-            if (x + w > W - PAD && x > PAD + 60) {
-                x = PAD;
-                y += 18;
-            }
-            rc_rect(c, x, y - 10, 11, 11, s->scolors[i], RC_NONE, 0);
-            struct pb_item *it =
-                rc_text(c, x + 16, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
-            if (el)
-                it->title = pb_arena_strdup(&c->arena, s->svals[i]);
-            x += w;
-        }
-        y += 8;
-    }
+    if (ns > 1 || (s->svals[0] && *s->svals[0]))
+        y = series_legend(f, c, s, W, y);
     /* unit above the axis */
     y += 18;
     char axis[96];
@@ -419,7 +567,8 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
     double ptop = y + 14, ph = 250, pbot = ptop + ph;
     double px1 = W - PAD;
     double span = t.hi - t.lo;
-#define YOF(v) (pbot - (((v) / sc.div) - t.lo) / span * ph)
+    struct gbar gb = {f, c, s, &sc, pbot, ph, t.lo, span, ptop, 0, 0, NULL};
+#define YOF(v) gbar_y(&gb, (v))
     for (int i = 0; i < t.n; i++) {
         double v = (t.lo + i * t.step) * sc.div;
         double yy = YOF(v);
@@ -463,6 +612,9 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
     int vmode = maxvw + 2 <= bw ? 1 : bw >= 11 ? 2 : 0;
     size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
     rc_grid_bests(s, bests);
+    gb.bw = bw;
+    gb.vmode = vmode;
+    gb.bests = bests;
     for (size_t xi = 0; xi < nx; xi++) {
         double gx = px0 + slot * (double)xi + (slot - gw) / 2;
         size_t pos = 0;
@@ -478,74 +630,12 @@ struct pb_chart *rc_grouped(struct rc_fonts *f, const struct rc_gridspec *s)
             if (isnan(v))
                 continue;
             double bx = gx + bw * (double)(s->compact ? pos++ : si);
-            double y0 = YOF(0), y1 = YOF(v);
-            double top = y0 < y1 ? y0 : y1, h = fabs(y1 - y0);
-            if (h < 1)
-                h = 1;
-            int isbest = bests[k] != SIZE_MAX && v == s->v[bests[k]];
-            rc_rect(c, bx + 0.5, top, bw - 1, h, s->scolors[si],
-                    isbest ? 0x1a1a1a : RC_NONE, isbest ? 1.5 : 0);
-            double tip = top;
-            if (s->se[k] > 0) {
-                double e0 = YOF(v - s->se[k]), e1 = YOF(v + s->se[k]);
-                double cx = bx + bw / 2;
-                rc_line(c, cx, e0, cx, e1, 0x222222, 1.1);
-                double cap = bw / 4 < 4 ? bw / 4 : 4;
-                rc_line(c, cx - cap, e0, cx + cap, e0, 0x222222, 1.1);
-                rc_line(c, cx - cap, e1, cx + cap, e1, 0x222222, 1.1);
-                if (e1 < tip)
-                    tip = e1;
-            }
-            if (s->marks && s->marks[k]) {
-                /* inside the bar at its foot, else above its tip and
-                 * its value */
-                double mw = rc_text_width(f, s->marks[k], 9.5, 1);
-                int inside = h >= 16 && bw >= mw + 2;
-                double my = inside ? (y1 < y0 ? y0 - 5 : y0 + 12)
-                                   : tip - 5 - (vmode == 1 ? 12 : 0);
-                struct pb_item *mi =
-                    rc_text(c, bx + bw / 2, my, s->marks[k], 9.5, 1, RC_MIDDLE,
-                            inside ? rc_text_on(s->scolors[si]) : C_STAR);
-                mi->title = pb_arena_strdup(
-                    &c->arena, "configurations pooled in this cell");
-            }
-            char buf[64];
-            cell_num(&s->unit, &sc, v, 0, buf, sizeof(buf));
-            double tw2 = rc_text_width(f, buf, 10, 0);
-            if (vmode == 1 && tip - 5 - 10 > ptop - 12) {
-                rc_text(c, bx + bw / 2, tip - 5, buf, 10, 0, RC_MIDDLE, C_TEXT);
-            } else if (vmode == 2) {
-                struct pb_item *it;
-                if (tip - 7 - tw2 >= ptop - 12)
-                    it = rc_text(c, bx + bw / 2 + 3.5, tip - 7, buf, 10, 0,
-                                 RC_START, C_TEXT);
-                else if (h >= tw2 + 8)
-                    it = rc_text(c, bx + bw / 2 + 3.5, top + 4 + tw2, buf, 10,
-                                 0, RC_START, rc_text_on(s->scolors[si]));
-                else
-                    continue;
-                it->rot90 = 1;
-            }
+            grouped_bar(&gb, si, k, bx);
         }
     }
     /* x labels and name */
     double ly = pbot + 15;
-    size_t maxl = 1;
-    for (size_t xi = 0; xi < nx; xi++) {
-        const char *lines[2];
-        int el;
-        size_t n = rc_wrap(f, &c->arena, s->xvals[xi], F_LABEL, 0, slot - 4, 2,
-                           lines, &el);
-        if (n > maxl)
-            maxl = n;
-        for (size_t k = 0; k < n; k++) {
-            struct pb_item *it = rc_text(c, px0 + slot * ((double)xi + 0.5),
-                                         ly + 15.0 * (double)k, lines[k],
-                                         F_LABEL, 0, RC_MIDDLE, C_TEXT);
-            if (el)
-                it->title = pb_arena_strdup(&c->arena, s->xvals[xi]);
-        }
-    }
+    size_t maxl = x_labels(f, c, s, px0, slot, ly);
     y = ly + 15.0 * (double)(maxl - 1) + 19;
     rc_text(c, (px0 + px1) / 2, y, s->xname ? s->xname : "", F_LABEL, 1,
             RC_MIDDLE, C_TEXT);
@@ -563,6 +653,126 @@ double rc_share(double v, double best, int dir)
     if (dir < 0)
         return v > 0 ? best / v : 0;
     return best > 0 ? v / best : 0;
+}
+
+/* The texts of a heatmap's cells (txt: the value, "–" for none; setxt:
+ * "± SE" or NULL), allocated here; returns the cells' width. */
+static double heat_texts(struct rc_fonts *f, const struct rc_gridspec *s,
+                         const struct rp_scale *sc, char **txt, char **setxt)
+{
+    double cw = 52;
+    for (size_t i = 0; i < s->nx * s->ns; i++) {
+        char buf[96];
+        if (isnan(s->v[i])) {
+            txt[i] = pb_xstrdup("–");
+            continue;
+        }
+        cell_num(&s->unit, sc, s->v[i], 0, buf, sizeof(buf));
+        txt[i] = pb_xstrdup(buf);
+        double w = rc_text_width(f, buf, F_VALUE, 1) + 16;
+        if (w > cw)
+            cw = w;
+        if (s->se[i] >= 0) {
+            char b2[64];
+            cell_num(&s->unit, sc, s->se[i], 1, b2, sizeof(b2));
+            snprintf(buf, sizeof(buf), "± %s", b2);
+            setxt[i] = pb_xstrdup(buf);
+            w = rc_text_width(f, buf, 9.5, 0) + 12;
+            if (w > cw)
+                cw = w;
+        }
+    }
+    return cw;
+}
+
+/* The best each cell compares with (allocated): of the drawn grid, or of
+ * all rows (s->bestv) when some are left out. */
+static double *heat_bests(const struct rc_gridspec *s)
+{
+    double *bv = pb_xcalloc(s->nx * s->ns + 1, sizeof(double));
+    if (s->bestv) {
+        memcpy(bv, s->bestv, s->nx * s->ns * sizeof(double));
+    } else {
+        size_t *bests = pb_xcalloc(s->nx * s->ns + 1, sizeof(size_t));
+        rc_grid_bests(s, bests);
+        for (size_t k = 0; k < s->nx * s->ns; k++)
+            bv[k] = bests[k] != SIZE_MAX ? s->v[bests[k]] : NAN;
+        free(bests);
+    }
+    return bv;
+}
+
+/* Cell k at (cx, ry), cw x ch: grey for no value, else coloured by its
+ * share of the best bv, its text, ± SE and mark. */
+static void heat_cell(struct pb_chart *c, const struct rc_gridspec *s, size_t k,
+                      double cx, double ry, double cw, double ch,
+                      const char *txt, const char *setxt, double bv)
+{
+    if (isnan(s->v[k])) {
+        rc_rect(c, cx + 1, ry + 1, cw - 2, ch - 2, 0xf4f4f4, RC_NONE, 0);
+        rc_text(c, cx + cw / 2, ry + ch / 2 + 4.5, txt, F_VALUE, 0, RC_MIDDLE,
+                0x9a9a9a);
+        return;
+    }
+    /* colour by the share of the best: honest about small
+     * differences, unlike a min-max stretch */
+    uint32_t col = rc_heat_color(rc_share(s->v[k], bv, s->dir));
+    uint32_t fg = rc_text_on(col);
+    rc_rect(c, cx + 1, ry + 1, cw - 2, ch - 2, col, RC_NONE, 0);
+    int isbest = s->v[k] == bv;
+    double ty = setxt ? ry + 17 : ry + ch / 2 + 4.5;
+    rc_text(c, cx + cw / 2, ty, txt, F_VALUE, isbest, RC_MIDDLE, fg);
+    if (setxt)
+        rc_text(c, cx + cw / 2, ry + 31, setxt, 9.5, 0, RC_MIDDLE, fg);
+    if (s->marks && s->marks[k]) {
+        struct pb_item *mi =
+            rc_text(c, cx + cw - 4, ry + 11, s->marks[k], 9, 1, RC_END, fg);
+        mi->title =
+            pb_arena_strdup(&c->arena, "configurations pooled in this cell");
+    }
+}
+
+/* The colour legend at y: left, the scale, right, the best's outline. */
+static void heat_legend(struct rc_fonts *f, struct pb_chart *c, double y,
+                        const char *left, const char *right,
+                        const char *bestlbl)
+{
+    double x = PAD;
+    rc_text(c, x, y, left, F_TICK, 0, RC_START, C_MUTED);
+    x += rc_text_width(f, left, F_TICK, 0) + 8;
+    for (int i = 0; i < 8; i++)
+        rc_rect(c, x + 18.0 * i, y - 10, 18, 12, rc_heat_color(i / 7.0),
+                RC_NONE, 0);
+    x += 18 * 8 + 8;
+    rc_text(c, x, y, right, F_TICK, 0, RC_START, C_MUTED);
+    x += rc_text_width(f, right, F_TICK, 0) + 14;
+    rc_rect(c, x, y - 10, 18, 12, RC_NONE, 0xf2a900, 2.5);
+    rc_text(c, x + 24, y, bestlbl, F_TICK, 0, RC_START, C_MUTED);
+}
+
+/* Row si's header at ry (ch high, rw wide), or, for rows left out
+ * (s->sgaps), one line of text across the chart W wide: then 1. */
+static int heat_row_label(struct rc_fonts *f, struct pb_chart *c,
+                          const struct rc_gridspec *s, size_t si, double ry,
+                          double ch, double rw, double W)
+{
+    const char *lines[1];
+    int el;
+    if (s->sgaps && s->sgaps[si]) { /* rows left out: one line of text */
+        rc_wrap(f, &c->arena, s->sgaps[si], F_TICK, 0, W - 2 * PAD, 1, lines,
+                &el);
+        struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4, lines[0], F_TICK,
+                                     0, RC_START, C_MUTED);
+        if (el)
+            it->title = pb_arena_strdup(&c->arena, s->sgaps[si]);
+        return 1;
+    }
+    rc_wrap(f, &c->arena, s->svals[si], F_LABEL, 0, rw - 12, 1, lines, &el);
+    struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4.5, lines[0], F_LABEL,
+                                 0, RC_START, C_TEXT);
+    if (el)
+        it->title = pb_arena_strdup(&c->arena, s->svals[si]);
+    return 0;
 }
 
 struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
@@ -588,28 +798,7 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     /* cell texts and sizes */
     char **txt = pb_xcalloc(nx * ns + 1, sizeof(*txt));
     char **setxt = pb_xcalloc(nx * ns + 1, sizeof(*setxt));
-    double cw = 52;
-    for (size_t i = 0; i < nx * ns; i++) {
-        char buf[96];
-        if (isnan(s->v[i])) {
-            txt[i] = pb_xstrdup("–");
-            continue;
-        }
-        cell_num(&s->unit, &sc, s->v[i], 0, buf, sizeof(buf));
-        txt[i] = pb_xstrdup(buf);
-        double w = rc_text_width(f, buf, F_VALUE, 1) + 16;
-        if (w > cw)
-            cw = w;
-        if (s->se[i] >= 0) {
-            char b2[64];
-            cell_num(&s->unit, &sc, s->se[i], 1, b2, sizeof(b2));
-            snprintf(buf, sizeof(buf), "± %s", b2);
-            setxt[i] = pb_xstrdup(buf);
-            w = rc_text_width(f, buf, 9.5, 0) + 12;
-            if (w > cw)
-                cw = w;
-        }
-    }
+    double cw = heat_texts(f, s, &sc, txt, setxt);
     for (size_t i = 0; i < nx; i++) {
         double w = rc_text_width(f, s->xvals[i], F_LABEL, 1) + 12;
         if (w > cw)
@@ -656,16 +845,7 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     size_t bg = c->n - 1;
     /* the best each cell compares with: of the drawn grid, or of all rows
      * (s->bestv) when some are left out */
-    double *bv = pb_xcalloc(nx * ns + 1, sizeof(double));
-    if (s->bestv) {
-        memcpy(bv, s->bestv, nx * ns * sizeof(double));
-    } else {
-        size_t *bests = pb_xcalloc(nx * ns + 1, sizeof(size_t));
-        rc_grid_bests(s, bests);
-        for (size_t k = 0; k < nx * ns; k++)
-            bv[k] = bests[k] != SIZE_MAX ? s->v[bests[k]] : NAN;
-        free(bests);
-    }
+    double *bv = heat_bests(s);
     char sub[600];
     snprintf(sub, sizeof(sub), "%s%svalues in %s",
              s->subtitle ? s->subtitle : "",
@@ -691,49 +871,12 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
     y += 8;
     for (size_t si = 0; si < ns; si++) {
         double ry = y + ch * (double)si;
-        const char *lines[1];
-        int el;
-        if (s->sgaps && s->sgaps[si]) { /* rows left out: one line of text */
-            rc_wrap(f, &c->arena, s->sgaps[si], F_TICK, 0, W - 2 * PAD, 1,
-                    lines, &el);
-            struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4, lines[0],
-                                         F_TICK, 0, RC_START, C_MUTED);
-            if (el)
-                it->title = pb_arena_strdup(&c->arena, s->sgaps[si]);
-            continue;
-        }
-        rc_wrap(f, &c->arena, s->svals[si], F_LABEL, 0, rw - 12, 1, lines, &el);
-        struct pb_item *it = rc_text(c, PAD, ry + ch / 2 + 4.5, lines[0],
-                                     F_LABEL, 0, RC_START, C_TEXT);
-        if (el)
-            it->title = pb_arena_strdup(&c->arena, s->svals[si]);
+        if (heat_row_label(f, c, s, si, ry, ch, rw, W))
+            continue; /* rows left out: one line of text */
         for (size_t xi = 0; xi < nx; xi++) {
             size_t k = si * nx + xi;
             double cx = gx + cw * (double)xi;
-            if (isnan(s->v[k])) {
-                rc_rect(c, cx + 1, ry + 1, cw - 2, ch - 2, 0xf4f4f4, RC_NONE,
-                        0);
-                rc_text(c, cx + cw / 2, ry + ch / 2 + 4.5, txt[k], F_VALUE, 0,
-                        RC_MIDDLE, 0x9a9a9a);
-                continue;
-            }
-            /* colour by the share of the best: honest about small
-             * differences, unlike a min-max stretch */
-            uint32_t col = rc_heat_color(rc_share(s->v[k], bv[k], s->dir));
-            uint32_t fg = rc_text_on(col);
-            rc_rect(c, cx + 1, ry + 1, cw - 2, ch - 2, col, RC_NONE, 0);
-            int isbest = s->v[k] == bv[k];
-            double ty = setxt[k] ? ry + 17 : ry + ch / 2 + 4.5;
-            rc_text(c, cx + cw / 2, ty, txt[k], F_VALUE, isbest, RC_MIDDLE, fg);
-            if (setxt[k])
-                rc_text(c, cx + cw / 2, ry + 31, setxt[k], 9.5, 0, RC_MIDDLE,
-                        fg);
-            if (s->marks && s->marks[k]) {
-                struct pb_item *mi = rc_text(c, cx + cw - 4, ry + 11,
-                                             s->marks[k], 9, 1, RC_END, fg);
-                mi->title = pb_arena_strdup(
-                    &c->arena, "configurations pooled in this cell");
-            }
+            heat_cell(c, s, k, cx, ry, cw, ch, txt[k], setxt[k], bv[k]);
         }
     }
     /* outlines last, so neighbours do not paint over them */
@@ -744,17 +887,7 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s)
                     0xf2a900, 3);
     y += ch * (double)ns + 24;
     /* colour legend */
-    double x = PAD;
-    rc_text(c, x, y, left, F_TICK, 0, RC_START, C_MUTED);
-    x += rc_text_width(f, left, F_TICK, 0) + 8;
-    for (int i = 0; i < 8; i++)
-        rc_rect(c, x + 18.0 * i, y - 10, 18, 12, rc_heat_color(i / 7.0),
-                RC_NONE, 0);
-    x += 18 * 8 + 8;
-    rc_text(c, x, y, right, F_TICK, 0, RC_START, C_MUTED);
-    x += rc_text_width(f, right, F_TICK, 0) + 14;
-    rc_rect(c, x, y - 10, 18, 12, RC_NONE, 0xf2a900, 2.5);
-    rc_text(c, x + 24, y, bestlbl, F_TICK, 0, RC_START, C_MUTED);
+    heat_legend(f, c, y, left, right, bestlbl);
     for (size_t i = 0; i < nx * ns; i++) {
         free(txt[i]);
         free(setxt[i]);

@@ -119,16 +119,9 @@ static void finish(struct rc_fonts *f, struct pb_chart *c,
 {
     double y = fr->y0 + 42;
     for (size_t i = 0; i < s->n; i++) {
-        const char *lines[1];
-        int el;
         y += 20;
-        rc_rect(c, PAD, y - 10, 12, 12, s->lines[i].color, RC_NONE, 0);
-        rc_wrap(f, &c->arena, s->lines[i].label, F_LABEL, 0, W - 2 * PAD - 20,
-                1, lines, &el);
-        struct pb_item *it =
-            rc_text(c, PAD + 18, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
-        if (el)
-            it->title = pb_arena_strdup(&c->arena, s->lines[i].label);
+        rc_legend_entry(f, c, PAD, y, W - 2 * PAD - 20, s->lines[i].label,
+                        s->lines[i].color, F_LABEL, C_TEXT);
     }
     c->h = ceil(y + PAD);
     c->items[bg].h = c->h;

@@ -167,6 +167,56 @@ static void band(struct pb_chart *c, const size_t *count, size_t nbins,
     free(xy);
 }
 
+/* The strip's x scale: a value v (canonical units) at
+ * x0 + (v / div - lo) / span * (x1 - x0). */
+struct sx {
+    double x0, x1, div, lo, span;
+};
+
+static double sx_of(const struct sx *s, double v)
+{
+    return s->x0 + ((v / s->div) - s->lo) / s->span * (s->x1 - s->x0);
+}
+
+/* The box plot of the values of order[0..nv) at y = by: quartiles and
+ * median, whiskers from min to max. */
+static void box_plot(struct pb_chart *c, const struct rp_data *d,
+                     const size_t *order, size_t nv, const struct sx *sx,
+                     double by)
+{
+    double q0 = quantile(d, order, nv, 0), q4 = quantile(d, order, nv, 1);
+    double q1 = quantile(d, order, nv, 0.25), q3 = quantile(d, order, nv, 0.75);
+    double q2 = quantile(d, order, nv, 0.5);
+    if (isfinite(q0) && isfinite(q4)) {
+        double a = sx_of(sx, q0 < q4 ? q0 : q4);
+        double b = sx_of(sx, q0 < q4 ? q4 : q0);
+        double ba = sx_of(sx, q1 < q3 ? q1 : q3);
+        double bb = sx_of(sx, q1 < q3 ? q3 : q1);
+        rc_line(c, a, by, ba, by, C_MUTED, 1.2);
+        rc_line(c, bb, by, b, by, C_MUTED, 1.2);
+        rc_line(c, a, by - 4, a, by + 4, C_MUTED, 1.2);
+        rc_line(c, b, by - 4, b, by + 4, C_MUTED, 1.2);
+        rc_rect(c, ba, by - 6, bb - ba < 1 ? 1 : bb - ba, 12, RC_NONE, C_MUTED,
+                1.2);
+        rc_line(c, sx_of(sx, q2), by - 6, sx_of(sx, q2), by + 6, C_TEXT, 2);
+    }
+}
+
+/* The strip's axis at y = ay: a line and the ticks t of scale sc. */
+static void strip_axis(struct pb_chart *c, const struct sx *sx,
+                       const struct rp_scale *sc, const struct rp_ticks *t,
+                       double ay)
+{
+    rc_line(c, sx->x0, ay, sx->x1, ay, C_AXIS, 1);
+    for (int i = 0; i < t->n; i++) {
+        double v = (t->lo + i * t->step) * sc->div;
+        char tb[64];
+        rp_fmt_scaled(v, sc, t->decimals, tb, sizeof(tb));
+        rc_line(c, sx_of(sx, v), ay, sx_of(sx, v), ay + 4, C_AXIS, 1);
+        rc_text(c, sx_of(sx, v), ay + 16, tb, F_TICK, 0, RC_MIDDLE, C_MUTED);
+    }
+}
+
 /* The strip under the bars, from y on; returns the y below it. */
 static double strip(struct rc_fonts *f, struct pb_chart *c,
                     const struct rp_data *d, const struct rp_group *g,
@@ -229,7 +279,8 @@ static double strip(struct rc_fonts *f, struct pb_chart *c,
     double span = t.hi - t.lo;
     if (!(span > 0))
         span = 1;
-#define XOF(v) (x0 + (((v) / sc.div) - t.lo) / span * (x1 - x0))
+    struct sx sx = {x0, x1, sc.div, t.lo, span};
+#define XOF(v) sx_of(&sx, (v))
 
     /* dots: stacked in columns DOT wide, the baseline drawn last */
     double top = y + 14, bottom = top + BAND;
@@ -273,31 +324,11 @@ static double strip(struct rc_fonts *f, struct pb_chart *c,
 
     /* box plot of all values */
     double by = bottom + 9;
-    double q0 = quantile(d, order, nv, 0), q4 = quantile(d, order, nv, 1);
-    double q1 = quantile(d, order, nv, 0.25), q3 = quantile(d, order, nv, 0.75);
-    double q2 = quantile(d, order, nv, 0.5);
-    if (isfinite(q0) && isfinite(q4)) {
-        double a = XOF(q0 < q4 ? q0 : q4), b = XOF(q0 < q4 ? q4 : q0);
-        double ba = XOF(q1 < q3 ? q1 : q3), bb = XOF(q1 < q3 ? q3 : q1);
-        rc_line(c, a, by, ba, by, C_MUTED, 1.2);
-        rc_line(c, bb, by, b, by, C_MUTED, 1.2);
-        rc_line(c, a, by - 4, a, by + 4, C_MUTED, 1.2);
-        rc_line(c, b, by - 4, b, by + 4, C_MUTED, 1.2);
-        rc_rect(c, ba, by - 6, bb - ba < 1 ? 1 : bb - ba, 12, RC_NONE,
-                C_MUTED, 1.2);
-        rc_line(c, XOF(q2), by - 6, XOF(q2), by + 6, C_TEXT, 2);
-    }
+    box_plot(c, d, order, nv, &sx, by);
 
     /* axis */
     double ay = by + 12;
-    rc_line(c, x0, ay, x1, ay, C_AXIS, 1);
-    for (int i = 0; i < t.n; i++) {
-        double v = (t.lo + i * t.step) * sc.div;
-        char tb[64];
-        rp_fmt_scaled(v, &sc, t.decimals, tb, sizeof(tb));
-        rc_line(c, XOF(v), ay, XOF(v), ay + 4, C_AXIS, 1);
-        rc_text(c, XOF(v), ay + 16, tb, F_TICK, 0, RC_MIDDLE, C_MUTED);
-    }
+    strip_axis(c, &sx, &sc, &t, ay);
 #undef XOF
     y = ay + 33;
     snprintf(buf, sizeof(buf), "%s%s%s", sc.name, sc.name[0] ? "   " : "",

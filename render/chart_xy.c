@@ -46,6 +46,78 @@ static void range(const struct rc_xyspec *s, int y, double *lo, double *hi)
         *hi = *lo + 1;
 }
 
+/* The plot's scales: x of v at x0 + (v / xdiv - xfrom) / xspan * (x1 -
+ * x0), y at y0 - (v / ydiv - ylo) / yspan * (y0 - y1). */
+struct xymap {
+    double x0, x1, y0, y1;
+    double xdiv, xfrom, xspan, ydiv, ylo, yspan;
+};
+
+static double map_x(const struct xymap *m, double v)
+{
+    return m->x0 + ((v / m->xdiv) - m->xfrom) / m->xspan * (m->x1 - m->x0);
+}
+
+static double map_y(const struct xymap *m, double v)
+{
+    return m->y0 - ((v / m->ydiv) - m->ylo) / m->yspan * (m->y0 - m->y1);
+}
+
+/* Every line, its whiskers and its points. */
+static void draw_lines(struct pb_chart *c, const struct rc_xyspec *s,
+                       const struct xymap *mp)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rc_xyline *l = &s->lines[i];
+        for (size_t k = 1; k < l->n; k++)
+            rc_line(c, map_x(mp, l->x[k - 1]), map_y(mp, l->y[k - 1]),
+                    map_x(mp, l->x[k]), map_y(mp, l->y[k]), l->color, 2);
+        for (size_t k = 0; l->yerr && k < l->n; k++) {
+            double e = l->yerr[k];
+            if (!(e > 0) || !isfinite(e))
+                continue;
+            double x = map_x(mp, l->x[k]), lo = l->y[k] - e;
+            double ya = map_y(mp, lo < 0 ? 0 : lo);
+            double yb = map_y(mp, l->y[k] + e);
+            rc_line(c, x, ya, x, yb, l->color, 1.2);
+            rc_line(c, x - 4, ya, x + 4, ya, l->color, 1.2);
+            rc_line(c, x - 4, yb, x + 4, yb, l->color, 1.2);
+        }
+        for (size_t k = 0; k < l->n; k++)
+            rc_rect(c, map_x(mp, l->x[k]) - 3.5, map_y(mp, l->y[k]) - 3.5, 7, 7,
+                    l->color, 0xffffff, 1);
+    }
+}
+
+/* The points' labels ("qd4") that fit: none over another or above the
+ * plot's top. */
+static void point_labels(struct rc_fonts *f, struct pb_chart *c,
+                         const struct rc_xyspec *s, const struct xymap *mp,
+                         double top)
+{
+    size_t nbox = 0, cap = 0;
+    struct box *boxes = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rc_xyline *l = &s->lines[i];
+        for (size_t k = 0; l->pt && k < l->n; k++) {
+            double w = rc_text_width(f, l->pt[k], F_TICK, 0);
+            double px = map_x(mp, l->x[k]) + 6, py = map_y(mp, l->y[k]) - 6;
+            if (px + w > W - PAD)
+                px = map_x(mp, l->x[k]) - 6 - w;
+            struct box b = {px, py - 10, px + w, py + 2};
+            int ok = b.y0 > top - 12;
+            for (size_t j = 0; ok && j < nbox; j++)
+                ok = !touches(&b, &boxes[j]);
+            if (!ok)
+                continue;
+            PB_GROW(boxes, cap, nbox + 1);
+            boxes[nbox++] = b;
+            rc_text(c, px, py, l->pt[k], F_TICK, 0, RC_START, C_MUTED);
+        }
+    }
+    free(boxes);
+}
+
 struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
 {
     struct pb_chart *c = rc_chart_new(W, 100);
@@ -83,8 +155,10 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
         xfrom = 0.5;
         xspan = s->nxcats ? (double)s->nxcats : 1;
     }
-#define XOF(v) (x0 + (((v) / xs.div) - xfrom) / xspan * (x1 - x0))
-#define YOF(v) (y0 - (((v) / ys.div) - yt.lo) / yspan * (y0 - y1))
+    struct xymap mp = {x0,    x1,    y0,     y1,    xs.div,
+                       xfrom, xspan, ys.div, yt.lo, yspan};
+#define XOF(v) map_x(&mp, (v))
+#define YOF(v) map_y(&mp, (v))
 
     for (int i = 0; i < yt.n; i++) {
         double v = (yt.lo + i * yt.step) * ys.div, y = YOF(v);
@@ -119,46 +193,8 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
         rc_text(c, x, y0 + 15, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
     }
     /* lines, then points, then the labels that fit */
-    for (size_t i = 0; i < s->n; i++) {
-        const struct rc_xyline *l = &s->lines[i];
-        for (size_t k = 1; k < l->n; k++)
-            rc_line(c, XOF(l->x[k - 1]), YOF(l->y[k - 1]), XOF(l->x[k]),
-                    YOF(l->y[k]), l->color, 2);
-        for (size_t k = 0; l->yerr && k < l->n; k++) {
-            double e = l->yerr[k];
-            if (!(e > 0) || !isfinite(e))
-                continue;
-            double x = XOF(l->x[k]), lo = l->y[k] - e;
-            double ya = YOF(lo < 0 ? 0 : lo), yb = YOF(l->y[k] + e);
-            rc_line(c, x, ya, x, yb, l->color, 1.2);
-            rc_line(c, x - 4, ya, x + 4, ya, l->color, 1.2);
-            rc_line(c, x - 4, yb, x + 4, yb, l->color, 1.2);
-        }
-        for (size_t k = 0; k < l->n; k++)
-            rc_rect(c, XOF(l->x[k]) - 3.5, YOF(l->y[k]) - 3.5, 7, 7, l->color,
-                    0xffffff, 1);
-    }
-    size_t nbox = 0, cap = 0;
-    struct box *boxes = NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        const struct rc_xyline *l = &s->lines[i];
-        for (size_t k = 0; l->pt && k < l->n; k++) {
-            double w = rc_text_width(f, l->pt[k], F_TICK, 0);
-            double px = XOF(l->x[k]) + 6, py = YOF(l->y[k]) - 6;
-            if (px + w > W - PAD)
-                px = XOF(l->x[k]) - 6 - w;
-            struct box b = {px, py - 10, px + w, py + 2};
-            int ok = b.y0 > top - 12;
-            for (size_t j = 0; ok && j < nbox; j++)
-                ok = !touches(&b, &boxes[j]);
-            if (!ok)
-                continue;
-            PB_GROW(boxes, cap, nbox + 1);
-            boxes[nbox++] = b;
-            rc_text(c, px, py, l->pt[k], F_TICK, 0, RC_START, C_MUTED);
-        }
-    }
-    free(boxes);
+    draw_lines(c, s, &mp);
+    point_labels(f, c, s, &mp, top);
     double y = y0 + 32;
     if (s->xcats)
         snprintf(buf, sizeof(buf), "%s →", s->xname);
@@ -172,16 +208,9 @@ struct pb_chart *rc_xy(struct rc_fonts *f, const struct rc_xyspec *s)
     /* legend: one line per configuration */
     y += 10;
     for (size_t i = 0; i < s->n; i++) {
-        const char *lines[1];
-        int el;
         y += 20;
-        rc_rect(c, PAD, y - 10, 12, 12, s->lines[i].color, RC_NONE, 0);
-        rc_wrap(f, &c->arena, s->lines[i].label, F_LABEL, 0, W - 2 * PAD - 20,
-                1, lines, &el);
-        struct pb_item *it =
-            rc_text(c, PAD + 18, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
-        if (el)
-            it->title = pb_arena_strdup(&c->arena, s->lines[i].label);
+        rc_legend_entry(f, c, PAD, y, W - 2 * PAD - 20, s->lines[i].label,
+                        s->lines[i].color, F_LABEL, C_TEXT);
     }
 #undef XOF
 #undef YOF

@@ -157,6 +157,81 @@ static size_t chart_pick(const struct pb_compare *c, size_t *idx)
     return n;
 }
 
+/* The chart's geometry: the plot's left edge and width, its top, the
+ * height of a row, the axis' ticks. */
+struct geom {
+    double left, plot, top, row;
+    struct rp_ticks t;
+};
+
+/* x of the change v in %, clipped at the frame. */
+static double gx(const struct geom *g, double v)
+{
+    return g->left +
+           ((fmax(fmin(v, g->t.hi), g->t.lo) - g->t.lo) / (g->t.hi - g->t.lo)) *
+               g->plot;
+}
+
+/* One pair's bar at y: label, estimate, interval, value. */
+static void chart_bar(struct pb_buf *h, const struct pb_compare *c,
+                      const struct pb_compare_pair *p, const struct geom *g,
+                      double y)
+{
+    const char *col = p->verdict == PB_CMP_BETTER     ? "#2166ac"
+                      : p->verdict == PB_CMP_WORSE    ? "#b2182b"
+                      : p->verdict == PB_CMP_UNJUDGED ? "#c9ced4"
+                                                      : "#9aa3ad";
+    /* the full names as a tooltip; cut to fit the label column */
+    pb_buf_printf(h, "<g class=\"bar\" data-verdict=\"%s\"><title>",
+                  verdict_word(p));
+    rp_esc(h, p->test);
+    pb_buf_puts(h, " · ");
+    rp_esc(h, p->metric_title);
+    if (!c->single_config) {
+        pb_buf_puts(h, " · ");
+        rp_esc(h, p->cand_config);
+    }
+    pb_buf_printf(h,
+                  "</title><text x=\"%.1f\" y=\"%.1f\" "
+                  "text-anchor=\"end\">",
+                  g->left - 8, y + 15);
+    esc_cut(h, p->test, c->single_config ? 40 : 30);
+    pb_buf_puts(h, " · ");
+    esc_cut(h, p->metric_title, c->single_config ? 20 : 16);
+    if (!c->single_config) {
+        pb_buf_puts(h, " · ");
+        esc_cut(h, p->cand_config, 16);
+    }
+    pb_buf_puts(h, "</text>");
+    double x0 = gx(g, 0), x1 = gx(g, p->estimate_pct);
+    pb_buf_printf(h,
+                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                  "height=\"12\" fill=\"%s\"/>",
+                  fmin(x0, x1), y + 5, fmax(fabs(x1 - x0), 1), col);
+    if (!isnan(p->ci_lo_pct)) {
+        double a = gx(g, p->ci_lo_pct), b = gx(g, p->ci_hi_pct);
+        /* an end at infinity: an open arrow at the frame, no cap */
+        if (isinf(p->ci_hi_pct))
+            pb_buf_printf(h,
+                          "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
+                          "M%.1f %.1fL%.1f %.1fL%.1f %.1f\" "
+                          "stroke=\"#1d1f23\" fill=\"none\"/>",
+                          a, y + 7, y + 15, a, y + 11, b, b - 5, y + 7, b,
+                          y + 11, b - 5, y + 15);
+        else
+            pb_buf_printf(h,
+                          "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
+                          "M%.1f %.1fV%.1f\" stroke=\"#1d1f23\" "
+                          "fill=\"none\"/>",
+                          a, y + 7, y + 15, a, y + 11, b, b, y + 7, y + 15);
+    }
+    char buf[32];
+    pb_buf_printf(h, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
+                  g->left + g->plot + 6, y + 15, col);
+    rp_esc(h, pb_compare_pct(p->estimate_pct, buf, sizeof(buf)));
+    pb_buf_puts(h, "</text></g>\n");
+}
+
 static void chart(struct pb_buf *h, const struct pb_compare *c)
 {
     size_t *idx = pb_xcalloc(CHART_MAX + 1, sizeof(*idx));
@@ -190,7 +265,7 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
     /* DejaVu Sans 11 px: at most ~6.5 px a character, 70 characters */
     const double left = 470, plot = 420, right = 70, row = 22, top = 34;
     double W = left + plot + right, H = top + row * (double)n + 30;
-#define X(v) (left + ((fmax(fmin((v), t.hi), t.lo) - t.lo) / (t.hi - t.lo)) * plot)
+    struct geom g = {left, plot, top, row, t};
     pb_buf_printf(h,
                   "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" "
                   "id=\"change-chart\" width=\"%.0f\" height=\"%.0f\" "
@@ -203,7 +278,7 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
         double v = t.lo + t.step * i;
         if (v > t.hi + t.step / 2)
             break;
-        double x = X(v);
+        double x = gx(&g, v);
         pb_buf_printf(h,
                       "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
                       "stroke=\"%s\"/>"
@@ -213,64 +288,8 @@ static void chart(struct pb_buf *h, const struct pb_compare *c)
                       fabs(v) < t.step / 2 ? "#5d6470" : "#e3e5e8", x,
                       top - 12, t.decimals, fabs(v) < t.step / 2 ? 0.0 : v);
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct pb_compare_pair *p = &c->pairs[idx[i]];
-        double y = top + row * (double)i;
-        const char *col = p->verdict == PB_CMP_BETTER     ? "#2166ac"
-                          : p->verdict == PB_CMP_WORSE    ? "#b2182b"
-                          : p->verdict == PB_CMP_UNJUDGED ? "#c9ced4"
-                                                          : "#9aa3ad";
-        /* the full names as a tooltip; cut to fit the label column */
-        pb_buf_printf(h, "<g class=\"bar\" data-verdict=\"%s\"><title>",
-                      verdict_word(p));
-        rp_esc(h, p->test);
-        pb_buf_puts(h, " · ");
-        rp_esc(h, p->metric_title);
-        if (!c->single_config) {
-            pb_buf_puts(h, " · ");
-            rp_esc(h, p->cand_config);
-        }
-        pb_buf_printf(h, "</title><text x=\"%.1f\" y=\"%.1f\" "
-                         "text-anchor=\"end\">",
-                      left - 8, y + 15);
-        esc_cut(h, p->test, c->single_config ? 40 : 30);
-        pb_buf_puts(h, " · ");
-        esc_cut(h, p->metric_title, c->single_config ? 20 : 16);
-        if (!c->single_config) {
-            pb_buf_puts(h, " · ");
-            esc_cut(h, p->cand_config, 16);
-        }
-        pb_buf_puts(h, "</text>");
-        double x0 = X(0), x1 = X(p->estimate_pct);
-        pb_buf_printf(h,
-                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-                      "height=\"12\" fill=\"%s\"/>",
-                      fmin(x0, x1), y + 5, fmax(fabs(x1 - x0), 1), col);
-        if (!isnan(p->ci_lo_pct)) {
-            double a = X(p->ci_lo_pct), b = X(p->ci_hi_pct);
-            /* an end at infinity: an open arrow at the frame, no cap */
-            if (isinf(p->ci_hi_pct))
-                pb_buf_printf(h,
-                              "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
-                              "M%.1f %.1fL%.1f %.1fL%.1f %.1f\" "
-                              "stroke=\"#1d1f23\" fill=\"none\"/>",
-                              a, y + 7, y + 15, a, y + 11, b, b - 5, y + 7,
-                              b, y + 11, b - 5, y + 15);
-            else
-                pb_buf_printf(h,
-                              "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1f"
-                              "M%.1f %.1fV%.1f\" stroke=\"#1d1f23\" "
-                              "fill=\"none\"/>",
-                              a, y + 7, y + 15, a, y + 11, b, b, y + 7,
-                              y + 15);
-        }
-        char buf[32];
-        pb_buf_printf(h, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
-                      left + plot + 6, y + 15, col);
-        rp_esc(h, pb_compare_pct(p->estimate_pct, buf, sizeof(buf)));
-        pb_buf_puts(h, "</text></g>\n");
-    }
-#undef X
+    for (size_t i = 0; i < n; i++)
+        chart_bar(h, c, &c->pairs[idx[i]], &g, top + row * (double)i);
     pb_buf_puts(h, "</svg></figure>\n");
     if (n < c->npairs)
         pb_buf_printf(h,

@@ -183,15 +183,12 @@ static void links_para(struct rp_out *o, const char *outdir, const char *dir,
     pb_buf_release(&h);
 }
 
-void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
-                           const char *outdir)
+/* The cells of the runs shown, each with its fio and zfs-props sources
+ * (the sources with run.cell, paired by folder and number), sorted;
+ * *n gets their number. The caller frees the array. */
+static struct xcell *collect_cells(const struct rp_data *d, struct pb_arena *a,
+                                   size_t *n)
 {
-    struct pb_arena a;
-    pb_arena_init(&a);
-    char absout[PATH_MAX];
-    if (!realpath(outdir, absout))
-        snprintf(absout, sizeof(absout), "%s", outdir);
-
     /* the cells: the sources with run.cell, paired by folder and number */
     struct xcell *xs = NULL;
     size_t nx = 0, cap = 0;
@@ -203,7 +200,7 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
         for (size_t k = 0; k < d->nsources && !src; k++)
             if (d->sources[k].id == f->source_id)
                 src = &d->sources[k];
-        const char *dir = src ? run_dir(&a, src->path) : NULL;
+        const char *dir = src ? run_dir(a, src->path) : NULL;
         if (!dir)
             continue;
         long idx = strtol(f->value, NULL, 10);
@@ -226,6 +223,91 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
     }
     if (nx)
         qsort(xs, nx, sizeof(*xs), cmp_xcell);
+    *n = nx;
+    return xs;
+}
+
+/* The cell "Flags": the flags of both sources of x; 1 when any. */
+static int flags_cell(struct rt_table *t, struct rt_cell *cell,
+                      const struct rp_data *d, const struct xcell *x)
+{
+    int any = 0;
+    struct pb_buf names = PB_BUF_INIT, texts = PB_BUF_INIT;
+    long long ids[2] = {x->fio, x->props};
+    for (int w = 0; w < 2; w++) {
+        size_t first, nf = ids[w] ? rp_facts_of(d, ids[w], &first) : 0;
+        for (size_t f = first; nf && f < first + nf; f++) {
+            const struct rp_fact *fa = &d->facts[f];
+            if (strncmp(fa->key, "flag.", 5))
+                continue;
+            pb_buf_printf(&names, "%s%s", names.len ? ", " : "",
+                          flag_name(fa->key));
+            pb_buf_printf(&texts, "%s%s: %s", texts.len ? "\n" : "",
+                          flag_name(fa->key), fa->value);
+        }
+    }
+    if (names.len) {
+        any = 1;
+        rt_set(t, cell, pb_buf_str(&names));
+        cell->title = rt_str(t, "%s", pb_buf_str(&texts));
+        cell->style = RT_WARN;
+    } else {
+        rt_set(t, cell, "–");
+        cell->style = RT_MUTED;
+    }
+    pb_buf_release(&names);
+    pb_buf_release(&texts);
+    return any;
+}
+
+/* The cells of x's raw files (fio, zpool iostat, zfs get) from row[0],
+ * linked relative to the report's folder absout. */
+static void raw_cells(struct rt_table *t, struct rt_cell *row,
+                      const struct rp_data *d, const struct xcell *x,
+                      const char *absout, struct pb_arena *a)
+{
+    long long s0 = x->fio ? x->fio : x->props;
+    const char *raw = rp_fact_of(d, s0, "run.raw_files");
+    static const char *const suffix[] = {".fio.json", ".iostat.txt",
+                                         ".zfs.txt"};
+    for (int k2 = 0; k2 < 3; k2++) {
+        struct rt_cell *cl = &row[k2];
+        const char *hit = NULL;
+        for (const char *q = raw; q && *q;) {
+            size_t len = strcspn(q, " ");
+            size_t sl = strlen(suffix[k2]);
+            if (len > sl && !strncmp(q + len - sl, suffix[k2], sl)) {
+                hit = pb_arena_strndup(a, q, len);
+                break;
+            }
+            q += len;
+            while (*q == ' ')
+                q++;
+        }
+        if (!hit) {
+            rt_set(t, cl, "–");
+            cl->style = RT_MUTED;
+            continue;
+        }
+        char rel[PATH_MAX];
+        char *abs = pb_xasprintf("%s/%s", x->dir, hit);
+        rt_set(t, cl, strrchr(hit, '/') ? strrchr(hit, '/') + 1 : hit);
+        cl->href = rt_str(t, "%s", rel_path(absout, abs, rel, sizeof(rel)));
+        free(abs);
+    }
+}
+
+void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
+                           const char *outdir)
+{
+    struct pb_arena a;
+    pb_arena_init(&a);
+    char absout[PATH_MAX];
+    if (!realpath(outdir, absout))
+        snprintf(absout, sizeof(absout), "%s", outdir);
+
+    size_t nx;
+    struct xcell *xs = collect_cells(d, &a, &nx);
 
     rp_out_raw(o, "<section id=\"experiment\">\n");
     rp_out_heading(o, 2, NULL, "Experiment");
@@ -281,63 +363,8 @@ void rp_section_experiment(struct rp_out *o, const struct rp_data *d,
             const char *po = rp_fact_of(d, s0, "run.pool_options");
             rt_set(&t, &row[4], rt_str(&t, "%s; pool: %s", zp ? zp : "–",
                                        po ? po : "–"));
-            /* flags of both sources */
-            struct pb_buf names = PB_BUF_INIT, texts = PB_BUF_INIT;
-            long long ids[2] = {x->fio, x->props};
-            for (int w = 0; w < 2; w++) {
-                size_t first, nf = ids[w] ? rp_facts_of(d, ids[w], &first) : 0;
-                for (size_t f = first; nf && f < first + nf; f++) {
-                    const struct rp_fact *fa = &d->facts[f];
-                    if (strncmp(fa->key, "flag.", 5))
-                        continue;
-                    pb_buf_printf(&names, "%s%s", names.len ? ", " : "",
-                                  flag_name(fa->key));
-                    pb_buf_printf(&texts, "%s%s: %s", texts.len ? "\n" : "",
-                                  flag_name(fa->key), fa->value);
-                }
-            }
-            if (names.len) {
-                any_flag = 1;
-                rt_set(&t, &row[5], pb_buf_str(&names));
-                row[5].title = rt_str(&t, "%s", pb_buf_str(&texts));
-                row[5].style = RT_WARN;
-            } else {
-                rt_set(&t, &row[5], "–");
-                row[5].style = RT_MUTED;
-            }
-            pb_buf_release(&names);
-            pb_buf_release(&texts);
-            /* raw files */
-            const char *raw = rp_fact_of(d, s0, "run.raw_files");
-            static const char *const suffix[] = {".fio.json", ".iostat.txt",
-                                                 ".zfs.txt"};
-            for (int k2 = 0; k2 < 3; k2++) {
-                struct rt_cell *cl = &row[6 + k2];
-                const char *hit = NULL;
-                for (const char *q = raw; q && *q;) {
-                    size_t len = strcspn(q, " ");
-                    size_t sl = strlen(suffix[k2]);
-                    if (len > sl && !strncmp(q + len - sl, suffix[k2], sl)) {
-                        hit = pb_arena_strndup(&a, q, len);
-                        break;
-                    }
-                    q += len;
-                    while (*q == ' ')
-                        q++;
-                }
-                if (!hit) {
-                    rt_set(&t, cl, "–");
-                    cl->style = RT_MUTED;
-                    continue;
-                }
-                char rel[PATH_MAX];
-                char *abs = pb_xasprintf("%s/%s", x->dir, hit);
-                rt_set(&t, cl, strrchr(hit, '/') ? strrchr(hit, '/') + 1
-                                                 : hit);
-                cl->href = rt_str(&t, "%s",
-                                  rel_path(absout, abs, rel, sizeof(rel)));
-                free(abs);
-            }
+            any_flag |= flags_cell(&t, &row[5], d, x);
+            raw_cells(&t, &row[6], d, x, absout, &a);
         }
         if (any_flag)
             t.note = "Flags (hover for the figures): fits in cache = the "

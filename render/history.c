@@ -74,6 +74,61 @@ static void latest_cell(struct rt_table *t, struct rt_cell *c,
         c->style = RT_GOOD;
 }
 
+/* The row of t and cv of point k of series s (configuration cf). */
+static void point_row(struct rt_table *t, struct rp_csv *cv,
+                      const struct rp_data *d, const struct rp_history *h,
+                      const struct rp_metric *m, const struct rp_hseries *s,
+                      const struct rp_hpoint *p, size_t k)
+{
+    const struct rp_config *cf = &d->configs[s->config];
+    char buf[96];
+    struct rt_cell *row = rt_row(t);
+    rp_config_cell(t, &row[0], cf);
+    rt_setv(t, &row[1], h->keys[p->point], (double)p->point);
+    row[1].title = rt_str(t, "%s %s", whence_text[h->whence[p->point]],
+                          h->whens[p->point]);
+    rt_setv(t, &row[2], rp_fmt(&m->u, p->mean, buf, sizeof(buf)), p->mean);
+    if (p->se >= 0)
+        rt_setv(t, &row[3], rp_fmt_se(&m->u, p->mean, p->se, buf, sizeof(buf)),
+                p->se);
+    else
+        rt_set(t, &row[3], "");
+    rt_setv(t, &row[4], rp_int(p->n, buf, sizeof(buf)), (double)p->n);
+    if (!isnan(p->p) && p->base != 0) {
+        double ch = (p->mean - p->base) / fabs(p->base);
+        rt_setv(t, &row[5], rt_str(t, "%+.1f%% (p = %.2g)", ch * 100, p->p),
+                ch);
+    } else {
+        rt_set(t, &row[5], k ? "n < 2: not tested" : "");
+        row[5].style = RT_MUTED;
+    }
+    if (p->step) {
+        rt_set(t, &row[6], "\xE2\x9A\xA0 step");
+        row[6].style = RT_WARN;
+    } else {
+        rt_set(t, &row[6], "");
+    }
+    if (k + 1 == s->n)
+        latest_cell(t, &row[7], s);
+    else
+        rt_set(t, &row[7], "");
+    rp_csv_str(cv, cf->label);
+    rp_csv_str(cv, h->keys[p->point]);
+    rp_csv_str(cv, h->whens[p->point]);
+    rp_csv_str(cv, d->tests[s->test].name);
+    rp_csv_str(cv, m->name);
+    rp_csv_str(cv, m->unit);
+    rp_csv_str(cv, m->dir < 0 ? "lower" : "higher");
+    rp_csv_num(cv, p->mean);
+    rp_csv_num(cv, p->se >= 0 ? p->se : NAN);
+    rp_csv_int(cv, p->n);
+    rp_csv_num(cv, !isnan(p->p) && p->base != 0
+                       ? (p->mean - p->base) / fabs(p->base)
+                       : NAN);
+    rp_csv_num(cv, p->p);
+    rp_csv_int(cv, p->step);
+}
+
 static void history_chart(struct rp_out *o, const struct rp_data *d,
                           const struct rp_history *h, size_t from, size_t to,
                           size_t num)
@@ -94,7 +149,6 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
     rt_header(&t, 6, "Step", RT_LEFT);
     rt_header(&t, 7, "Latest against the previous", RT_LEFT);
     struct rc_xyline *lines = pb_xcalloc(to - from, sizeof(*lines));
-    char buf[96];
     /* its data: exact, in canonical units */
     static const char *const head[] = {
         "config",    "point", "first_time",     "test", "metric", "unit",
@@ -117,57 +171,7 @@ static void history_chart(struct rp_out *o, const struct rp_data *d,
             y[k] = p->mean;
             e[k] = p->se;
             pt[k] = p->step ? rt_str(&t, "step %+.1f%%", p->change * 100) : "";
-            struct rt_cell *row = rt_row(&t);
-            rt_set(&t, &row[0], cf->label);
-            row[0].has_swatch = 1;
-            row[0].swatch = cf->color;
-            row[0].sortv = (double)cf->rank;
-            row[0].has_sortv = 1;
-            rt_setv(&t, &row[1], h->keys[p->point], (double)p->point);
-            row[1].title = rt_str(&t, "%s %s", whence_text[h->whence[p->point]],
-                                  h->whens[p->point]);
-            rt_setv(&t, &row[2], rp_fmt(&m->u, p->mean, buf, sizeof(buf)),
-                    p->mean);
-            if (p->se >= 0)
-                rt_setv(&t, &row[3],
-                        rp_fmt_se(&m->u, p->mean, p->se, buf, sizeof(buf)),
-                        p->se);
-            else
-                rt_set(&t, &row[3], "");
-            rt_setv(&t, &row[4], rp_int(p->n, buf, sizeof(buf)), (double)p->n);
-            if (!isnan(p->p) && p->base != 0) {
-                double ch = (p->mean - p->base) / fabs(p->base);
-                rt_setv(&t, &row[5],
-                        rt_str(&t, "%+.1f%% (p = %.2g)", ch * 100, p->p), ch);
-            } else {
-                rt_set(&t, &row[5], k ? "n < 2: not tested" : "");
-                row[5].style = RT_MUTED;
-            }
-            if (p->step) {
-                rt_set(&t, &row[6], "\xE2\x9A\xA0 step");
-                row[6].style = RT_WARN;
-            } else {
-                rt_set(&t, &row[6], "");
-            }
-            if (k + 1 == s->n)
-                latest_cell(&t, &row[7], s);
-            else
-                rt_set(&t, &row[7], "");
-            rp_csv_str(cv, cf->label);
-            rp_csv_str(cv, h->keys[p->point]);
-            rp_csv_str(cv, h->whens[p->point]);
-            rp_csv_str(cv, d->tests[s->test].name);
-            rp_csv_str(cv, m->name);
-            rp_csv_str(cv, m->unit);
-            rp_csv_str(cv, m->dir < 0 ? "lower" : "higher");
-            rp_csv_num(cv, p->mean);
-            rp_csv_num(cv, p->se >= 0 ? p->se : NAN);
-            rp_csv_int(cv, p->n);
-            rp_csv_num(cv, !isnan(p->p) && p->base != 0
-                               ? (p->mean - p->base) / fabs(p->base)
-                               : NAN);
-            rp_csv_num(cv, p->p);
-            rp_csv_int(cv, p->step);
+            point_row(&t, cv, d, h, m, s, p, k);
         }
         lines[nl].label = cf->label;
         lines[nl].color = cf->color;

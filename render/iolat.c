@@ -205,11 +205,7 @@ static void family_rows(struct rt_table *t, const struct rp_data *d,
             double a = fv->v[0][at], b = fv->v[1][at];
             long long q = param_ll(&d->tests[f->tests[k]], f->vary);
             struct rt_cell *row = rt_row(t);
-            rt_set(t, &row[0], cf->label);
-            row[0].has_swatch = 1;
-            row[0].swatch = cf->color;
-            row[0].sortv = (double)cf->rank;
-            row[0].has_sortv = 1;
+            rp_config_cell(t, &row[0], cf);
             rt_setv(t, &row[1], rt_str(t, "%lld", q), (double)q);
             char buf[96];
             rt_setv(t, &row[2], rp_fmt(ui, a, buf, sizeof(buf)), a);

@@ -1,19 +1,27 @@
-/* render/: the report. Reads the model through model/'s API (never SQL),
- * aggregates repeated results (mean, standard error, n), ranks
- * configurations, finds sweeps along config/test dimensions, and writes a
+/* render/: draws what analysis/ loaded and computed: the report, the
+ * terminal rows of `best`, the texts and page of `compare`. It is never
+ * given the database: the caller (cli/) runs the analysis step
+ * (analysis/load.h, analysis/compare.h) and hands render/ its plain
+ * structs, and the rows a section draws as they stream by come through
+ * the analysis handle those hold (struct pb_an). The report is a
  * self-contained static HTML page with charts. Charts are laid out once
  * (geometry of bars, axes, ticks and labels, text measured with cairo's
  * font metrics) into a display list that two back-ends draw: a direct SVG
  * writer (real <text>) and cairo surfaces (PNG, PDF). It does not parse
- * inputs and does not talk SQL.
+ * inputs, does not talk SQL and includes nothing from model/ (the row
+ * and filter types of model/db.h reach it only as analysis/analysis.h
+ * passes them on with its reads).
  *
  * Use:
  *   1. open the database (pb_db_open, read-only is enough);
  *   2. fill a struct pb_render_opts (zero it first: defaults everywhere);
- *   3. pb_render_report() writes DIR/index.html and DIR/charts/, plus PNGs
+ *   3. load the report: pb_an_report_load (analysis/load.h) with the
+ *      options' filter, ignore_params, x_key, series_key, palette and
+ *      latency_linear;
+ *   4. pb_render_report() writes DIR/index.html and DIR/charts/, plus PNGs
  *      and a PDF when asked (and DIR/tests-NNN.html for very large
  *      reports, see pb_render_summary);
- *   4. close the database.
+ *   5. pb_an_report_free, then close the database.
  * Lower layers, for callers that want a single chart on their own surface:
  *   pb_chart_svg() and pb_chart_draw() draw a laid-out chart; a chart is
  *   freed with pb_chart_free().
@@ -23,11 +31,16 @@
 
 #include "common/pb.h"
 #include "common/pb_file.h"
-#include "model/db.h"
+#include "analysis/compare.h"
+#include "analysis/load.h"
 
 #include <cairo.h>
 #include <stdint.h>
 
+/* The report's options. filter, x_key, series_key, ignore_params, palette
+ * and latency_linear are the analysis step's too: the caller hands them
+ * to pb_an_report_load (struct pb_an_report_opts); render/ reads filter
+ * (the streamed sections, the page's note) and the rest below. */
 struct pb_render_opts {
     const char *outdir;         /* NULL = "report" */
     const char *title;          /* NULL = derived from the sources */
@@ -77,21 +90,25 @@ struct pb_render_opts {
  * ...). */
 struct pb_render_summary {
     size_t charts, tables, pngs, results, cells, pages, table_pages;
-    /* When pb_render_report fails because --x/--series cannot be drawn:
-     * the whole explanation, one line (err holds its first 255 bytes);
-     * else NULL. The caller frees it. */
-    char *why;
 };
 
-/* Write the report. Its files replace the last report's in outdir only
+/* The options of the analysis step (pb_an_report_load) that opts holds
+ * (report.c):
+ * out's filter points into opts. */
+void pb_render_an_opts(const struct pb_render_opts *opts,
+                       struct pb_an_report_opts *out);
+
+/* Write the report rep (loaded by pb_an_report_load with these options;
+ * rep's data is read and its test cells streamed, so it is not const).
+ * Its files replace the last report's in outdir only
  * once all are written (a failed or killed report leaves the last one
- * whole). Returns PB_OK; PB_EUSAGE for a bad filter pattern, an
- * --x/--series key that is no dimension of the data, or an outdir that
- * holds other files and no report (unless opts->force); PB_EDB; PB_EIO when
+ * whole). Returns PB_OK; PB_EUSAGE for an outdir that holds other files
+ * and no report (unless opts->force); PB_EDB; PB_EIO when
  * a file cannot be written (err names it). out may be NULL. Before it
  * returns it empties cairo's and fontconfig's static font caches: hold no
  * cairo objects of your own across the call. */
-int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
+int pb_render_report(struct pb_an_report *rep,
+                     const struct pb_render_opts *opts,
                      struct pb_render_summary *out, struct pb_err *err) PB_WUR;
 
 /* ==== the best configuration per test, for the terminal ==== */
@@ -122,15 +139,13 @@ struct pb_render_best {
 };
 typedef int (*pb_render_best_cb)(void *ctx, const struct pb_render_best *b);
 
-/* Call cb for every test and main metric (every metric matching
- * opts->filter.metric_re when given) with two configurations or more, in
- * the report's order; *nsingle (may be NULL) gets the number of test and
- * metric pairs left out because one configuration has them. Uses
- * opts->filter and opts->ignore_params only. Returns PB_OK, cb's non-zero
- * value, PB_EUSAGE (bad pattern) or PB_EDB. */
-int pb_render_best(struct pb_db *db, const struct pb_render_opts *opts,
-                   pb_render_best_cb cb, void *ctx, size_t *nsingle,
-                   struct pb_err *err) PB_WUR;
+/* Call cb for every test and main metric of b (pb_an_best_load: every
+ * metric its filter's metric_re matches when given) with two
+ * configurations or more, in the report's order; *nsingle (may be NULL)
+ * gets the number of test and metric pairs left out because one
+ * configuration has them. Returns PB_OK or cb's non-zero value. */
+int pb_render_best(const struct pb_an_best *b, pb_render_best_cb cb, void *ctx,
+                   size_t *nsingle) PB_WUR;
 
 /* ==== charts ==== */
 
@@ -156,117 +171,9 @@ int pb_chart_write_png(const struct pb_chart *c, const char *path, double scale,
 
 void pb_chart_free(struct pb_chart *c);
 
-/* ==== compare (compare.c, compare_html.c; docs/statistics.md, "Compare:
- * pairing and statistics") ==== */
-
-/* One side of a comparison: results of db selected by filter (config_re,
- * source_ids, test_re, metric_re), repeats aggregated as in the report. */
-struct pb_compare_side {
-    struct pb_db *db;           /* borrowed, read-only is enough */
-    struct pb_db_filter filter; /* borrowed strings */
-    const char *name;           /* the selector as given, for messages */
-};
-
-struct pb_compare_opts {
-    double alpha;       /* significance level; 0 = 0.05 */
-    double fail_worse;  /* gate threshold in %; NAN or < 0 = no gate */
-    const char *fail_metric_re; /* gate only metrics matching; NULL = all */
-    const char *const *ignore_params; /* as pb_render_opts */
-    int gate_unjudged;  /* gate pairs not judged on their raw change */
-    int every_metric;   /* --metric given: compare every metric it selects,
-                           not only those a person reads (rp_metric_read) */
-};
-
-/* The kinds of metric compare summarises apart, never in one number
- * (docs/statistics.md, "Kinds of metric"). */
-enum pb_metric_kind {
-    PB_KIND_THROUGHPUT = 0,
-    PB_KIND_LATENCY,
-    PB_KIND_CPU,
-    PB_KIND_OTHER
-};
-#define PB_NKINDS 4
-/* "throughput", "latency", "cpu", "other" */
-const char *pb_metric_kind_name(enum pb_metric_kind k);
-
-enum pb_compare_verdict {
-    PB_CMP_SAME = 0,  /* tested, not significant: "~" */
-    PB_CMP_BETTER,
-    PB_CMP_WORSE,
-    PB_CMP_UNJUDGED   /* fewer than 2 runs (or no standard error) on a side */
-};
-
-/* One paired (test, metric): strings live as long as the pb_compare. */
-struct pb_compare_pair {
-    const char *test, *metric, *unit;
-    const char *metric_title; /* "read bandwidth" */
-    enum pb_metric_kind kind;
-    int higher;               /* 1 higher is better, 0 lower */
-    const char *base_config, *cand_config;
-    double base_mean, base_se, cand_mean, cand_se; /* se < 0 unknown */
-    long base_n, cand_n;
-    double change_pct;   /* of the means, (cand / base - 1) 100; NaN base 0 */
-    double estimate_pct; /* the test's estimate of the change: change_pct
-                            (Welch, not judged), Hodges-Lehmann
-                            (Mann-Whitney) */
-    double ci_lo_pct, ci_hi_pct; /* 1 - alpha CI of estimate_pct, never
-                                    below -100 for positive quantities;
-                                    NaN none; ci_hi_pct INFINITY: not
-                                    bounded above */
-    int ci_unbounded;          /* no interval: the base not distinct from 0 */
-    double p;                  /* two-sided; 1 when not judged */
-    const char *method;        /* "welch", "mann-whitney", "none" */
-    const char *why;           /* why not judged, else NULL */
-    enum pb_compare_verdict verdict;
-    int offender;              /* fails the gate */
-    size_t metric_ix;          /* private to render/ */
-};
-
-/* A result of one side that has no partner on the other. */
-struct pb_compare_unpaired {
-    int cand; /* 0 base, 1 cand */
-    const char *test, *metric, *config;
-};
-
-/* The pairs of one kind of metric. */
-struct pb_compare_kind {
-    size_t n;           /* pairs */
-    size_t significant; /* better + worse */
-    size_t better, worse, not_judged;
-    double geomean_better; /* geometric mean of the significant changes'
-                              ratios, each oriented so > 1 is better; NaN
-                              when none */
-    double geomean_ratio;  /* the same of cand/base as they are */
-    int mixed;             /* those pairs differ in direction */
-};
-
-struct pb_compare {
-    struct pb_compare_pair *pairs; /* sorted by test (natural), metric */
-    size_t npairs;
-    struct pb_compare_unpaired *unpaired;
-    size_t nunpaired;
-    size_t better, worse, same, not_judged, offenders;
-    double alpha, fail_worse;
-    int gate_unjudged;
-    struct pb_compare_kind kinds[PB_NKINDS];
-    enum pb_metric_kind headline; /* the kind the summary leads with */
-    const char **left_out; /* metrics not compared by default (sorted) */
-    size_t nleft_out;
-    size_t nbase_cells, ncand_cells; /* results (aggregated) per side */
-    int single_config; /* every pair has the same two configurations */
-    const char *base_name, *cand_name;
-    struct pb_compare_priv *priv;
-};
-
-/* Pair the two sides and test every pair. Returns PB_OK with *out (free
- * with pb_compare_free), PB_EUSAGE for a bad pattern, PB_EDB. A side
- * with no results, or no pair at all, is not an error here: the caller
- * checks nbase_cells, ncand_cells and npairs. */
-int pb_compare_run(const struct pb_compare_side *base,
-                   const struct pb_compare_side *cand,
-                   const struct pb_compare_opts *opts,
-                   struct pb_compare **out, struct pb_err *err) PB_WUR;
-void pb_compare_free(struct pb_compare *c);
+/* ==== compare's texts (compare_text.c) and page (compare_html.c):
+ * docs/statistics.md, "Compare: pairing and statistics"; the pairing and
+ * statistics are analysis/'s (analysis/compare.h) ==== */
 
 /* The mean ± SE of one side of p (cand non-zero: the candidate's) in
  * human units, "148.1 ± 1.7 MiB/s". Returns buf (n >= 64). */
@@ -301,13 +208,6 @@ const char *pb_compare_kind_text(const struct pb_compare *c,
  * Returns buf (n >= 256). */
 const char *pb_compare_unjudged_text(const struct pb_compare *c, char *buf,
                                      size_t n);
-
-/* The tests (sorted, distinct) a side holds, for "what there is"
- * messages when npairs is 0 (with pairs, the cells behind them are
- * already freed and nothing is called): calls cb with each name; stops
- * when cb returns non-zero. */
-int pb_compare_each_test(const struct pb_compare *c, int cand,
-                         int (*cb)(void *ctx, const char *test), void *ctx);
 
 /* Write DIR/index.html: the compare page (table with a diverging colour
  * scale, bar chart of % change with CI whiskers, verdicts), through the

@@ -7,10 +7,9 @@
  * sections in report_overview.c, report_tests.c and the files
  * render_int.h names. */
 #define _POSIX_C_SOURCE 200809L
-#include "analysis/analysis.h"
+#include "analysis/load.h"
 #include "render/report_int.h"
 #include "analysis/stream_int.h"
-#include "render/judge_int.h"
 
 #include <string.h>
 
@@ -20,7 +19,7 @@
  * from it before the page began. */
 struct rp_report {
     struct rp_out *o;
-    struct pb_db *db; /* timeseries and bonnie++ read it themselves */
+    struct pb_an *an; /* timeseries and bonnie++ stream rows through it */
     const struct pb_render_opts *opts;
     struct rp_data *d;
     struct rp_sweeps *sws;
@@ -162,7 +161,7 @@ static int has_timeseries(const struct rp_report *r)
 
 static int emit_timeseries(struct rp_report *r)
 {
-    return rp_section_timeseries(r->o, r->d, r->db, &r->opts->filter,
+    return rp_section_timeseries(r->o, r->d, r->an, &r->opts->filter,
                                  r->opts->per_job, r->err);
 }
 
@@ -220,7 +219,7 @@ static int has_bonnie(const struct rp_report *r)
 
 static int emit_bonnie(struct rp_report *r)
 {
-    return rp_section_bonnie(r->o, r->d, r->db, &r->opts->filter, r->err);
+    return rp_section_bonnie(r->o, r->d, r->an, &r->opts->filter, r->err);
 }
 
 static int has_systems(const struct rp_report *r)
@@ -322,89 +321,28 @@ static int sections_emit(struct rp_report *r, const int *has)
     return rc;
 }
 
-/* What a report shows, loaded and computed before anything is drawn. */
-struct loaded {
-    struct rp_data d;
-    struct rp_sweeps sws;
-    struct rp_ranking rank;
-    struct rp_history hist;
-    struct rp_hosts hosts;
-    struct pb_an_samps best_samps;
-    struct test_plan plan;
-};
-
-/* Load the data and compute the sweeps, ranking, history, hosts,
- * outliers, the repeats of the best cells and the plan of test pages
- * into *l. PB_OK (release with loaded_release), or an error with
- * nothing left to release (out->why: why no sweep was found). */
-static int load(struct pb_db *db, const struct pb_render_opts *opts,
-                struct loaded *l, struct pb_render_summary *out,
-                struct pb_err *err)
+void pb_render_an_opts(const struct pb_render_opts *opts,
+                       struct pb_an_report_opts *out)
 {
-    struct rp_data *d = &l->d;
-    int rc = rp_data_load_streamed(db, &opts->filter, opts->ignore_params,
-                                   d, err);
-    if (rc) {
-        rp_data_release(d);
-        return rc;
-    }
-    if (opts->palette && opts->npalette)
-        for (size_t i = 0; i < d->nconfigs; i++)
-            if (d->configs[i].used)
-                d->configs[i].color =
-                    opts->palette[d->configs[i].rank % opts->npalette];
-    if (out)
-        out->why = NULL;
-    rc = rp_find_sweeps(d, opts->x_key, opts->series_key, &l->sws, err);
-    if (rc) {
-        if (out && l->sws.why)
-            out->why = pb_xstrdup(l->sws.why);
-        rp_sweeps_release(&l->sws);
-        rp_data_release(d);
-        return rc;
-    }
-    rp_rank_configs(d, &l->rank);
-
-    rp_mark_single(d);
-    memset(&l->best_samps, 0, sizeof(l->best_samps));
-    memset(&l->hosts, 0, sizeof(l->hosts));
-    if ((rc = rp_history_load(db, &opts->filter, d, &l->hist, err)) ||
-        (rc = rp_hosts_load(db, &opts->filter, d, &l->hosts, err)) ||
-        (rc = rp_outliers_load(db, d, err)) ||
-        (rc = rp_best_samples_load(db, d, &l->best_samps, err))) {
-        pb_an_samps_release(&l->best_samps);
-        rp_hosts_release(&l->hosts);
-        rp_history_release(&l->hist);
-        rp_ranking_release(&l->rank);
-        rp_sweeps_release(&l->sws);
-        rp_data_release(d);
-        return rc;
-    }
-    d->history = &l->hist;
-    d->hosts = &l->hosts;
-    rp_plan_tests(d, &l->plan);
-    return PB_OK;
+    memset(out, 0, sizeof(*out));
+    out->filter = &opts->filter;
+    out->ignore_params = opts->ignore_params;
+    out->x_key = opts->x_key;
+    out->series_key = opts->series_key;
+    out->palette = opts->palette;
+    out->npalette = opts->npalette;
+    out->latency_linear = opts->latency_linear;
 }
 
-static void loaded_release(struct loaded *l)
-{
-    rp_plan_release(&l->plan);
-    rp_ranking_release(&l->rank);
-    rp_sweeps_release(&l->sws);
-    rp_history_release(&l->hist);
-    rp_hosts_release(&l->hosts);
-    pb_an_samps_release(&l->best_samps);
-    rp_data_release(&l->d);
-}
-
-int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
+int pb_render_report(struct pb_an_report *rep,
+                     const struct pb_render_opts *opts,
                      struct pb_render_summary *out, struct pb_err *err)
 {
-    struct loaded l;
-    int rc = load(db, opts, &l, out, err);
-    if (rc)
-        return rc;
-    struct rp_data *d = &l.d;
+    struct rp_data *d = &rep->d;
+    int rc = PB_OK;
+    rp_mark_single(d);
+    struct test_plan plan;
+    rp_plan_tests(d, &plan);
     struct rp_out o;
     memset(&o, 0, sizeof(o));
     o.h = &o.html;
@@ -416,7 +354,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     /* no file of the report replaces the database it reads */
     struct pb_keep keep;
     pb_keep_init(&keep);
-    pb_keep_add_db(&keep, pb_an_db_path(db));
+    pb_keep_add_db(&keep, pb_an_db_path(rep->an));
     if ((rc = rp_dir_open(opts->outdir ? opts->outdir : "report",
                           opts->force, &keep, &o.out, err)))
         goto done;
@@ -431,27 +369,24 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
     o.title = title;
     o.raw_whole = rp_results_whole(opts, d->nrows);
     o.has_iolat = rp_has_iops_latency(d);
-    o.has_ts = rp_has_timeseries(db, &opts->filter);
-    o.lat = rp_lat_load(db, d, &opts->filter, !opts->latency_linear, &rc,
-                        err);
-    if (rc)
-        goto done;
-    struct rp_report r = {
-        &o, db, opts, d, &l.sws, &l.rank, &l.best_samps, &l.plan, err};
+    o.has_ts = rp_has_timeseries(rep->an, &opts->filter);
+    o.lat = rep->lat;
+    struct rp_report r = {&o,         rep->an,          opts,  d,  &rep->sws,
+                          &rep->rank, &rep->best_samps, &plan, err};
     /* a report past RP_SPLIT_CELLS cells (or with test pages) keeps
      * index.html small: the other sections go on pages of their own */
-    o.split = l.plan.npages > 0 || d->ncells_total > RP_SPLIT_CELLS;
+    o.split = plan.npages > 0 || d->ncells_total > RP_SPLIT_CELLS;
     int has[NSECTIONS];
     sections_has(&r, has);
     rp_index_head(&o, d, opts, title);
     contents(&o, has);
     if ((rc = sections_emit(&r, has)))
         goto done;
-    rp_index_foot(&o, l.plan.npages > 0);
+    rp_index_foot(&o, plan.npages > 0);
     if (!o.rc && (rc = rp_stream_check(d, err)))
         o.rc = rc;
     if (!o.rc && rp_results_whole(opts, d->nrows) &&
-        (rc = rp_write_results(db, &opts->filter, o.out, err)))
+        (rc = rp_write_results(rep->an, &opts->filter, o.out, err)))
         o.rc = rc;
     if (!o.rc) {
         rp_file_flush(o.index, &o.html, 0);
@@ -484,9 +419,8 @@ done:
     if (out)
         *out = o.sum;
     rc_fonts_free(o.f);
-    rp_lat_free(o.lat);
     pb_buf_release(&o.html);
     pb_buf_release(&o.page);
-    loaded_release(&l);
+    rp_plan_release(&plan);
     return rc;
 }

@@ -324,6 +324,55 @@ const char *rp_best_verdict_text(const struct rp_best *b, char *buf, size_t n,
     return buf;
 }
 
+/* ctx of best_row: the table being filled */
+struct best_rows {
+    struct rp_out *o;
+    const struct rp_data *d;
+    const struct test_plan *pl;
+    struct rt_table *t;
+};
+
+/* One row of the best table: the group's best, runner-up and verdict. */
+static int best_row(void *ctx, const struct rp_group *g,
+                    const struct rp_best *b)
+{
+    const struct best_rows *x = ctx;
+    const struct rp_data *d = x->d;
+    const struct test_plan *pl = x->pl;
+    struct rp_out *o = x->o;
+    struct rt_table *t = x->t;
+    const struct rp_metric *m = &d->metrics[g->metric];
+    const struct rp_cell *bc = &d->cells[b->best];
+    struct rt_cell *row = rt_row(t);
+    rt_set(t, &row[0], d->tests[g->test].name);
+    size_t page = pl->page[g->test];
+    row[0].href = page ? rt_str(t, "tests-%03zu.html#t-%zu", page,
+                                d->tests[g->test].rank + 1)
+                       : rt_str(t, "%s#t-%zu", rp_tests_at(o),
+                                d->tests[g->test].rank + 1);
+    row[0].sortv = (double)d->tests[g->test].rank;
+    row[0].has_sortv = 1;
+    char buf[96];
+    rt_set(t, &row[1], rp_group_metric_title(d, g->metric, buf, sizeof(buf)));
+    rp_config_cell(t, &row[2], &d->configs[bc->config]);
+    rt_setv(t, &row[3], rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)),
+            bc->mean);
+    if (b->runner != SIZE_MAX) {
+        const struct rp_cell *rc = &d->cells[b->runner];
+        rp_config_cell(t, &row[4], &d->configs[rc->config]);
+        row[4].title = rt_str(
+            t, "%s", rp_fmt_pm(&m->u, rc->mean, rc->se, buf, sizeof(buf)));
+        rt_setv(t, &row[5], rp_pct1("+", b->margin * 100, buf, sizeof(buf)),
+                b->margin);
+    } else {
+        rt_set(t, &row[4], "–");
+        rt_set(t, &row[5], "");
+    }
+    rt_set(t, &row[6],
+           rp_best_verdict_text(b, buf, sizeof(buf), &row[6].style));
+    return 0;
+}
+
 void rp_section_best(struct rp_out *o, const struct rp_data *d,
                      const struct test_plan *pl, const struct pb_an_samps *ss)
 {
@@ -338,47 +387,8 @@ void rp_section_best(struct rp_out *o, const struct rp_data *d,
     rt_header(&t, 5, "Margin", RT_RIGHT);
     rt_header(&t, 6, "Verdict", RT_LEFT);
     size_t single = 0;
-    for (size_t gi = 0; gi < d->ngroups; gi++) {
-        const struct rp_group *g = &d->groups[gi];
-        if (!g->primary || !g->nvalued)
-            continue;
-        if (g->nvalued < 2) {
-            single++;
-            continue;
-        }
-        struct rp_best b;
-        rp_best_of(d, g, ss, &b);
-        const struct rp_metric *m = &d->metrics[g->metric];
-        const struct rp_cell *bc = &d->cells[b.best];
-        struct rt_cell *row = rt_row(&t);
-        rt_set(&t, &row[0], d->tests[g->test].name);
-        size_t page = pl->page[g->test];
-        row[0].href = page ? rt_str(&t, "tests-%03zu.html#t-%zu", page,
-                                    d->tests[g->test].rank + 1)
-                           : rt_str(&t, "%s#t-%zu", rp_tests_at(o),
-                                    d->tests[g->test].rank + 1);
-        row[0].sortv = (double)d->tests[g->test].rank;
-        row[0].has_sortv = 1;
-        char buf[96];
-        rt_set(&t, &row[1],
-               rp_group_metric_title(d, g->metric, buf, sizeof(buf)));
-        rp_config_cell(&t, &row[2], &d->configs[bc->config]);
-        rt_setv(&t, &row[3],
-                rp_fmt_pm(&m->u, bc->mean, bc->se, buf, sizeof(buf)), bc->mean);
-        if (b.runner != SIZE_MAX) {
-            const struct rp_cell *rc = &d->cells[b.runner];
-            rp_config_cell(&t, &row[4], &d->configs[rc->config]);
-            row[4].title = rt_str(
-                &t, "%s", rp_fmt_pm(&m->u, rc->mean, rc->se, buf, sizeof(buf)));
-            rt_setv(&t, &row[5], rp_pct1("+", b.margin * 100, buf, sizeof(buf)),
-                    b.margin);
-        } else {
-            rt_set(&t, &row[4], "–");
-            rt_set(&t, &row[5], "");
-        }
-        rt_set(&t, &row[6],
-               rp_best_verdict_text(&b, buf, sizeof(buf), &row[6].style));
-    }
+    struct best_rows x = {o, d, pl, &t};
+    (void)rp_best_each(d, ss, best_row, &x, &single);
     if (t.nrows) {
         rp_out_heading(o, 3, "best", "Best configuration per test");
         t.note = rt_str(

@@ -300,18 +300,18 @@ void rp_results_link(struct pb_buf *h, const struct pb_render_opts *opts,
     pb_buf_puts(h, "</code></p>\n");
 }
 
-int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
+int rp_write_results(struct pb_an *an, const struct pb_db_filter *f,
                      struct rp_dir *dir, struct pb_err *err)
 {
     struct res x;
     memset(&x, 0, sizeof(x));
     pb_arena_init(&x.arena);
     x.cp.a = x.tp.a = &x.arena;
-    int rc = pb_an_result_rows(db, f, on_row_ids, &x, err);
+    int rc = pb_an_result_rows(an, f, on_row_ids, &x, err);
     if (!rc)
-        rc = pb_an_report_params(db, 0, on_param, &x.cp, err);
+        rc = pb_an_report_params(an, 0, on_param, &x.cp, err);
     if (!rc)
-        rc = pb_an_report_params(db, 1, on_param, &x.tp, err);
+        rc = pb_an_report_params(an, 1, on_param, &x.tp, err);
     if (rc) {
         res_release(&x);
         return rc;
@@ -339,7 +339,7 @@ int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
     if (!rc)
         rc = rp_file_open(dir, "results.json", &x.fjson, err);
     if (!rc)
-        rc = pb_an_result_rows(db, f, on_row, &x, err);
+        rc = pb_an_result_rows(an, f, on_row, &x, err);
     pb_buf_puts(&x.json, x.rows ? "\n]\n" : "[]\n");
     if (x.fcsv)
         rp_file_flush(x.fcsv, &x.csv, 0);

@@ -136,6 +136,12 @@ struct pb_chart *rc_heatmap(struct rc_fonts *f, const struct rc_gridspec *s);
  * from the top; returns the y below them. */
 double rc_heading(struct rc_fonts *f, struct pb_chart *c, double w,
                   const char *title, const char *sub);
+/* One entry of a legend of lines: a colour square at (x, y - 10) and the
+ * label (size px, colour text) beside it, cut to w px with the whole
+ * label as its tooltip. */
+void rc_legend_entry(struct rc_fonts *f, struct pb_chart *c, double x, double y,
+                     double w, const char *label, uint32_t color, double size,
+                     uint32_t text);
 /* Round ticks from lo to hi whose labels (11 px) keep minsep px apart. */
 void rc_fit_ticks(struct rc_fonts *f, double lo, double hi,
                   const struct rp_scale *sc, double pixels, double minsep,

@@ -81,7 +81,7 @@ struct rp_csv *rp_csv_table(const struct rt_table *t);
  * results.csv and results.json, one row per stored result matching f
  * (the rows of `poolbench export` with the same filter), with the
  * configuration's dimensions and the test's parameters. */
-int rp_write_results(struct pb_db *db, const struct pb_db_filter *f,
+int rp_write_results(struct pb_an *an, const struct pb_db_filter *f,
                      struct rp_dir *dir, struct pb_err *err) PB_WUR;
 /* 1 when the report writes results.csv and results.json: at most
  * opts->raw_rows results (0: always). */

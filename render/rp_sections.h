@@ -8,12 +8,12 @@
 #include "render/rp_out.h"
 
 /* 1 when some series matches f (the contents list links the section). */
-int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f);
+int rp_has_timeseries(struct pb_an *an, const struct pb_db_filter *f);
 /* timeseries.c: the "Over time" section, fio logs' series matching f, a
  * line per configuration (per job with per_job). PB_OK, PB_EUSAGE or
  * PB_EDB. */
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
-                          struct pb_db *db, const struct pb_db_filter *f,
+                          struct pb_an *an, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err) PB_WUR;
 /* Rows of the bonnie++ table a page (index.html holds the first). */
 #define RP_BON_PAGE 1000
@@ -38,11 +38,11 @@ void rp_lat_section_rest(struct rp_out *o, const struct rp_data *d,
 int rp_has_compression(const struct rp_data *d);
 void rp_section_compression(struct rp_out *o, const struct rp_data *d);
 int rp_has_bonnie(const struct rp_data *d);
-/* The bonnie++ table from its own ordered query over db with f (never
+/* The bonnie++ table from its own ordered read through an with f (never
  * d's cells): memory holds one page of RP_BON_PAGE rows. PB_OK,
  * PB_EUSAGE or PB_EDB (err filled). */
 int rp_section_bonnie(struct rp_out *o, const struct rp_data *d,
-                      struct pb_db *db, const struct pb_db_filter *f,
+                      struct pb_an *an, const struct pb_db_filter *f,
                       struct pb_err *err) PB_WUR;
 /* Host facts of the sources shown; 0 rows = no section. */
 int rp_has_systems(const struct rp_data *d);

@@ -121,6 +121,104 @@ static const char *savings_basis(const struct rp_data *d, long long source,
     return any ? any : "logicalused / used";
 }
 
+/* What the compression table's note explains: derived or read actual
+ * savings, data that grew, the run's check against fio's data. */
+struct comp_flags {
+    int derived, read, grew, check;
+};
+
+/* The actual savings cell of a configuration: cs (NULL: none, and why
+ * when the reader said, from the source of cany). */
+static void savings_cell(struct rt_table *t, struct rt_cell *cell,
+                         const struct rp_data *d, const struct rp_config *conf,
+                         const struct rp_cell *cs, const struct rp_cell *cany,
+                         struct comp_flags *fl)
+{
+    /* actual savings as stored: derived by the zfs-props reader (the
+     * formula in its fact), or read from a table; never made up here
+     * from used and logicalused, which may hold reservations */
+    if (!cs) {
+        const char *why = cany ? savings_basis(d, cany->source, conf) : NULL;
+        rt_set(t, cell, "–");
+        cell->style = RT_MUTED;
+        if (why && !strncmp(why, "left out: ", 10))
+            cell->title = why; /* the reader said why */
+    } else {
+        double sav = cs->mean;
+        const char *basis = savings_basis(d, cs->source, conf);
+        int grew = sav < 1.0;
+        fl->grew |= grew;
+        fl->derived |= basis != NULL;
+        fl->read |= basis == NULL;
+        rt_setv(t, cell,
+                rt_str(t, "%.2f×%s%s", sav, basis ? " †" : "",
+                       grew ? "  ▼ data grew" : ""),
+                sav);
+        cell->title = basis ? rt_str(t, "derived: %s", basis)
+                            : "read: as the table gives it";
+        if (grew)
+            cell->style = RT_WARN;
+    }
+}
+
+/* The cell "vs. fio's data". */
+static void check_cell(struct rt_table *t, struct rt_cell *cell,
+                       const struct rp_data *d, const struct rp_cell *cn,
+                       struct comp_flags *fl)
+{
+    /* the run's check of compressratio against fio's
+     * buffer_compress_percentage (facts of the zfs get source) */
+    const char *bad =
+        cn ? rp_fact_of(d, cn->source, "flag.compression_mismatch") : NULL;
+    const char *ok = cn ? rp_fact_of(d, cn->source, "compression_check") : NULL;
+    if (bad) {
+        rt_set(t, cell, "▲ mismatch");
+        cell->title = bad;
+        cell->style = RT_WARN;
+        fl->check = 1;
+    } else if (ok) {
+        rt_set(t, cell, strstr(ok, "within") ? "as expected" : "–");
+        cell->title = ok;
+        cell->style = RT_MUTED;
+        fl->check = 1;
+    } else {
+        rt_set(t, cell, "–");
+        cell->style = RT_MUTED;
+    }
+}
+
+/* The note under the compression table. */
+static void compression_note(struct rt_table *t, const struct comp_flags *fl)
+{
+    struct pb_buf note = PB_BUF_INIT;
+    pb_buf_puts(&note, "compressratio, used, logicalused and referenced are "
+                       "read from ZFS's output (or a table of it).");
+    if (fl->derived)
+        pb_buf_puts(&note, " † derived, not read: actual savings = the "
+                           "logical bytes / the bytes that hold them "
+                           "(padding and metadata included, unlike "
+                           "compressratio; reservations left out), with "
+                           "the formula of each dataset in its tooltip.");
+    if (fl->read)
+        pb_buf_puts(&note, " Actual savings without † are read from a "
+                           "table, as it gives them.");
+    if (fl->grew)
+        pb_buf_puts(&note, " ▼ below 1.00×: the data takes more space than "
+                           "was written (e.g. small volblocksize on raidz).");
+    pb_buf_puts(&note, " Rows are per configuration and workload (a "
+                       "randwrite leaves other data than a randread); n is "
+                       "the number of values behind a mean, ± its standard "
+                       "error.");
+    if (fl->check)
+        pb_buf_puts(&note, " vs. fio's data: poolbench run compares "
+                           "compressratio, read once the data is on the "
+                           "pool, with what buffer_compress_percentage "
+                           "implies (100 / (100 - pct)); ▲ more than 10% "
+                           "off (hover for the figures).");
+    t->note = rt_str(t, "%s", pb_buf_str(&note));
+    pb_buf_release(&note);
+}
+
 void rp_section_compression(struct rp_out *o, const struct rp_data *d)
 {
     size_t n;
@@ -144,7 +242,7 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
     rt_header(&t, k++, "actual savings", RT_RIGHT);
     rt_header(&t, k++, "n", RT_RIGHT);
     rt_header(&t, k++, "vs. fio's data", RT_LEFT);
-    int any_derived = 0, any_read = 0, any_grew = 0, any_check = 0;
+    struct comp_flags fl = {0, 0, 0, 0};
     for (size_t i = 0; i < n;) {
         const struct rp_cell *c0 = &d->cells[cells[i]];
         const struct rp_cell *cr = NULL, *cu = NULL, *cl = NULL, *cf = NULL,
@@ -220,33 +318,7 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
             rp_ci_title(&t, &row[k], &m->u, vals[v]);
             rp_outlier_mark(&t, &row[k], vals[v]);
         }
-        /* actual savings as stored: derived by the zfs-props reader (the
-         * formula in its fact), or read from a table; never made up here
-         * from used and logicalused, which may hold reservations */
-        const struct rp_cell *cany = cr ? cr : cu ? cu : cl;
-        if (!cs) {
-            const char *why =
-                cany ? savings_basis(d, cany->source, conf) : NULL;
-            rt_set(&t, &row[k], "–");
-            row[k].style = RT_MUTED;
-            if (why && !strncmp(why, "left out: ", 10))
-                row[k].title = why; /* the reader said why */
-        } else {
-            double sav = cs->mean;
-            const char *basis = savings_basis(d, cs->source, conf);
-            int grew = sav < 1.0;
-            any_grew |= grew;
-            any_derived |= basis != NULL;
-            any_read |= basis == NULL;
-            rt_setv(&t, &row[k],
-                    rt_str(&t, "%.2f×%s%s", sav, basis ? " †" : "",
-                           grew ? "  ▼ data grew" : ""),
-                    sav);
-            row[k].title = basis ? rt_str(&t, "derived: %s", basis)
-                                 : "read: as the table gives it";
-            if (grew)
-                row[k].style = RT_WARN;
-        }
+        savings_cell(&t, &row[k], d, conf, cs, cr ? cr : cu ? cu : cl, &fl);
         k++;
         /* how many values the figures are the mean of */
         const struct rp_cell *cn = cr ? cr : cu ? cu : cl;
@@ -255,55 +327,9 @@ void rp_section_compression(struct rp_out *o, const struct rp_data *d)
         else
             rt_set(&t, &row[k], "–");
         k++;
-        /* the run's check of compressratio against fio's
-         * buffer_compress_percentage (facts of the zfs get source) */
-        const char *bad = cn ? rp_fact_of(d, cn->source,
-                                          "flag.compression_mismatch")
-                             : NULL;
-        const char *ok = cn ? rp_fact_of(d, cn->source, "compression_check")
-                            : NULL;
-        if (bad) {
-            rt_set(&t, &row[k], "▲ mismatch");
-            row[k].title = bad;
-            row[k].style = RT_WARN;
-            any_check = 1;
-        } else if (ok) {
-            rt_set(&t, &row[k], strstr(ok, "within") ? "as expected" : "–");
-            row[k].title = ok;
-            row[k].style = RT_MUTED;
-            any_check = 1;
-        } else {
-            rt_set(&t, &row[k], "–");
-            row[k].style = RT_MUTED;
-        }
+        check_cell(&t, &row[k], d, cn, &fl);
     }
-    struct pb_buf note = PB_BUF_INIT;
-    pb_buf_puts(&note, "compressratio, used, logicalused and referenced are "
-                       "read from ZFS's output (or a table of it).");
-    if (any_derived)
-        pb_buf_puts(&note, " † derived, not read: actual savings = the "
-                           "logical bytes / the bytes that hold them "
-                           "(padding and metadata included, unlike "
-                           "compressratio; reservations left out), with "
-                           "the formula of each dataset in its tooltip.");
-    if (any_read)
-        pb_buf_puts(&note, " Actual savings without † are read from a "
-                           "table, as it gives them.");
-    if (any_grew)
-        pb_buf_puts(&note, " ▼ below 1.00×: the data takes more space than "
-                           "was written (e.g. small volblocksize on raidz).");
-    pb_buf_puts(&note, " Rows are per configuration and workload (a "
-                       "randwrite leaves other data than a randread); n is "
-                       "the number of values behind a mean, ± its standard "
-                       "error.");
-    if (any_check)
-        pb_buf_puts(&note, " vs. fio's data: poolbench run compares "
-                           "compressratio, read once the data is on the "
-                           "pool, with what buffer_compress_percentage "
-                           "implies (100 / (100 - pct)); ▲ more than 10% "
-                           "off (hover for the figures).");
-    t.note = rt_str(&t, "%s", pb_buf_str(&note));
-    pb_buf_release(&note);
+    compression_note(&t, &fl);
     rp_out_table(o, &t);
     rp_out_raw(o, "</section>\n");
     free(cells);

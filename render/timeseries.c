@@ -287,6 +287,236 @@ static uint32_t st_color(uint32_t col, int st, unsigned want)
            ((((col >> 8) & 0xff) + 0xff) / 2) << 8 | (((col & 0xff) + 0xff) / 2);
 }
 
+/* The chart's scales: x of a time ms at x0 + (ms 1e6 / xdiv - xlo) /
+ * xspan * (x1 - x0), y of v at y0 - (v / ydiv - ylo) / yspan * (y0 - y1). */
+struct tmap {
+    double x0, x1, y0, y1;
+    double xdiv, xlo, xspan, ydiv, ylo, yspan;
+};
+
+static double tmap_x(const struct tmap *m, double ms)
+{
+    return m->x0 + ((ms * 1e6 / m->xdiv) - m->xlo) / m->xspan * (m->x1 - m->x0);
+}
+
+static double tmap_y(const struct tmap *m, double v)
+{
+    return m->y0 - ((v / m->ydiv) - m->ylo) / m->yspan * (m->y0 - m->y1);
+}
+
+/* fio's steady state: the last ss_duration of each line, shaded. Lines:
+ * lt[L] (times), ln[L] (points), L = config * NST + statistic. */
+static void shade_steady(struct pb_chart *ch, const struct rp_data *d,
+                         const struct tchart *c, unsigned want,
+                         double *const *lt, const size_t *ln,
+                         const struct tmap *mp)
+{
+    double y0 = mp->y0, y1 = mp->y1;
+    int any_ss = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        double win = ss_window(d, c->test_id, c->l[i].config_id);
+        size_t L = i * NST + ST_MEAN;
+        for (int st = NST - 1; st >= 0; st--)
+            if (want & (1u << st)) {
+                L = i * NST + (size_t)st;
+                break;
+            }
+        if (win <= 0 || !ln[L])
+            continue;
+        double te = lt[L][ln[L] - 1], ts = fmax(te - win, 0);
+        rc_rect(ch, tmap_x(mp, ts), y1, tmap_x(mp, te) - tmap_x(mp, ts),
+                y0 - y1, 0xe6f2e6, RC_NONE, 0);
+        if (!any_ss)
+            rc_text(ch, tmap_x(mp, te) - 4, y1 + 12, "steady state", F_TICK, 0,
+                    RC_END, 0x2e7d32);
+        any_ss = 1;
+    }
+}
+
+/* The lines of the statistics want, each in chunks of ceil(n / MAXPTS)
+ * points (their mean drawn), the boldest with its min/max band. */
+static void draw_series(struct pb_chart *ch, const struct rp_data *d,
+                        const struct tchart *c, unsigned want,
+                        double *const *lt, double *const *lv, const size_t *ln,
+                        const struct tmap *mp)
+{
+    /* the mean (thin) first, p99 (bold) on top; the band of the boldest */
+    int top_st = -1;
+    for (int st = 0; st < NST; st++)
+        if (want & (1u << st))
+            top_st = st;
+    double *xy = pb_xmalloc(4 * (MAXPTS + 2) * sizeof(double));
+    for (size_t L = 0; L < c->n * NST; L++) {
+        if (!(want & (1u << (L % NST))))
+            continue;
+        size_t i = L / NST;
+        uint32_t col = config_color(d, c->l[i].config_id, i);
+        size_t n = ln[L], k = (n + MAXPTS - 1) / MAXPTS;
+        if (!k)
+            continue;
+        size_t m = 0;
+        double *band = xy + 2 * (MAXPTS + 1);
+        int banded = 0;
+        double *lo = pb_xmalloc((MAXPTS + 1) * sizeof(double));
+        for (size_t a = 0; a < n; a += k, m++) {
+            double st = 0, sv = 0, mn = INFINITY, mx = -INFINITY;
+            size_t b = a;
+            for (; b < n && b < a + k; b++) {
+                st += lt[L][b];
+                sv += lv[L][b];
+                mn = fmin(mn, lv[L][b]);
+                mx = fmax(mx, lv[L][b]);
+            }
+            double cnt = (double)(b - a);
+            xy[2 * m] = tmap_x(mp, st / cnt);
+            xy[2 * m + 1] = tmap_y(mp, sv / cnt);
+            band[2 * m] = xy[2 * m];
+            band[2 * m + 1] = tmap_y(mp, mx);
+            lo[m] = tmap_y(mp, mn);
+            banded |= mx > mn;
+        }
+        if (banded && (int)(L % NST) == top_st) {
+            /* upper edge forward, lower edge back: one polygon */
+            double *poly = pb_xmalloc(4 * m * sizeof(double));
+            for (size_t j = 0; j < m; j++) {
+                poly[2 * j] = band[2 * j];
+                poly[2 * j + 1] = band[2 * j + 1];
+                poly[2 * (2 * m - 1 - j)] = band[2 * j];
+                poly[2 * (2 * m - 1 - j) + 1] = lo[j];
+            }
+            uint32_t light = ((((col >> 16) & 0xff) + 3 * 0xff) / 4) << 16 |
+                             ((((col >> 8) & 0xff) + 3 * 0xff) / 4) << 8 |
+                             (((col & 0xff) + 3 * 0xff) / 4);
+            rc_poly(ch, poly, 2 * m, light, RC_NONE, 0);
+            free(poly);
+        }
+        free(lo);
+        if (m == 1)
+            rc_rect(ch, xy[0] - 3, xy[1] - 3, 6, 6, col, RC_NONE, 0);
+        else
+            rc_poly(ch, xy, m, RC_NONE, st_color(col, (int)(L % NST), want),
+                    st_width((int)(L % NST), want));
+    }
+    free(xy);
+}
+
+/* The chart's heading, the chart and the link to its exact series. */
+static void emit_chart(struct ts *s, struct pb_chart *ch, const char *title)
+{
+    const struct tchart *c = &s->c;
+    rp_out_heading(s->o, 3, NULL, title);
+    char stem[64];
+    snprintf(stem, sizeof(stem), "series-%s", c->series);
+    rp_out_chart(s->o, ch, stem);
+    char *csvname = pb_xasprintf("charts/series-%03zu-%s.csv", s->ncharts + 1,
+                                 c->series);
+    size_t csvlen;
+    const char *csvtext = rp_csv_text(c->csv, &csvlen);
+    rp_out_file(s->o, csvname, csvtext, csvlen);
+    struct pb_buf a = PB_BUF_INIT;
+    pb_buf_puts(&a, "<p class=\"note\"><a href=\"");
+    rp_esc(&a, csvname);
+    pb_buf_puts(&a, "\">The exact series (CSV)</a></p>\n");
+    rp_out_raw(s->o, pb_buf_str(&a));
+    pb_buf_release(&a);
+    free(csvname);
+}
+
+/* The table under the chart: per line drawn, its points, mean, min, max
+ * and CV (in unit yu). */
+static void summary_table(struct ts *s, unsigned want, double *const *lv,
+                          const size_t *ln, const struct rp_unit *yu,
+                          const char *title)
+{
+    char buf[96];
+    struct rt_table t;
+    rt_init(&t, 6);
+    t.sortable = 1;
+    rt_header(&t, 0, s->c.per_job ? "Configuration · job" : "Configuration",
+              RT_LEFT);
+    rt_header(&t, 1, "points", RT_RIGHT);
+    rt_header(&t, 2, "mean", RT_RIGHT);
+    rt_header(&t, 3, "min", RT_RIGHT);
+    rt_header(&t, 4, "max", RT_RIGHT);
+    rt_header(&t, 5, "CV", RT_RIGHT);
+    for (size_t L = 0; L < s->c.n * NST; L++) {
+        if (!(want & (1u << (L % NST))))
+            continue;
+        size_t i = L / NST;
+        double sum = 0, sq = 0, mn = INFINITY, mx = -INFINITY;
+        for (size_t k = 0; k < ln[L]; k++) {
+            sum += lv[L][k];
+            sq += lv[L][k] * lv[L][k];
+            mn = fmin(mn, lv[L][k]);
+            mx = fmax(mx, lv[L][k]);
+        }
+        double n = (double)ln[L], mean = n ? sum / n : 0;
+        double var = n > 1 ? (sq - n * mean * mean) / (n - 1) : 0;
+        double cv = mean != 0 ? sqrt(fmax(var, 0)) / fabs(mean) : 0;
+        struct rt_cell *row = rt_row(&t);
+        const char *lab = s->c.l[i].job ? rt_str(&t, "%s · %s", s->c.l[i].label,
+                                                 s->c.l[i].job)
+                                        : s->c.l[i].label;
+        if (want & ST_PCT)
+            lab = rt_str(&t, "%s · %s", lab, st_name[L % NST]);
+        rt_set(&t, &row[0], lab);
+        row[0].has_swatch = 1;
+        row[0].swatch = config_color(s->d, s->c.l[i].config_id, i);
+        rt_setv(&t, &row[1], rt_str(&t, "%zu", ln[L]), n);
+        rt_setv(&t, &row[2], rp_fmt(yu, mean, buf, sizeof(buf)), mean);
+        rt_setv(&t, &row[3], rp_fmt(yu, mn, buf, sizeof(buf)), mn);
+        rt_setv(&t, &row[4], rp_fmt(yu, mx, buf, sizeof(buf)), mx);
+        rt_setv(&t, &row[5], rt_str(&t, "%.3f", cv), cv);
+    }
+    t.caption = rt_str(&t, "Data: %s (the lines as drawn, before the "
+                           "2,000-point limit)", title);
+    rp_out_table(s->o, &t);
+}
+
+/* The lines of the statistics want, merged as drawn into lt[L], lv[L]
+ * (allocated here), ln[L] points, L = config * NST + statistic; *tmax,
+ * *vmax, *vmin (0 first) get the range of their times and values. */
+static void merge_lines(const struct tchart *c, unsigned want, int rate,
+                        double **lt, double **lv, size_t *ln, double *tmax,
+                        double *vmax, double *vmin)
+{
+    for (size_t i = 0; i < c->n * NST; i++) {
+        if (!(want & (1u << (i % NST))))
+            continue;
+        const struct tline *cl = &c->l[i / NST];
+        lt[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
+        lv[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
+        ln[i] = merge_line(&c->l[i / NST], c->width, rate, (int)(i % NST),
+                           lt[i], lv[i]);
+        for (size_t k = 0; k < ln[i]; k++) {
+            if (lt[i][k] > *tmax)
+                *tmax = lt[i][k];
+            if (isfinite(lv[i][k]) && lv[i][k] > *vmax)
+                *vmax = lv[i][k];
+            if (isfinite(lv[i][k]) && lv[i][k] < *vmin)
+                *vmin = lv[i][k];
+        }
+    }
+}
+
+/* The key of the statistics drawn, on one line at y; returns y. */
+static double stat_key(struct rc_fonts *f, struct pb_chart *ch, unsigned want,
+                       double y)
+{
+    char buf[96];
+    double x = PAD;
+    for (int st = NST - 1; st >= 0; st--) {
+        if (!(want & (1u << st)))
+            continue;
+        rc_line(ch, x, y - 4, x + 24, y - 4, st_color(C_TEXT, st, want),
+                st_width(st, want));
+        snprintf(buf, sizeof(buf), "%s of each interval", st_name[st]);
+        rc_text(ch, x + 30, y, buf, F_LABEL, 0, RC_START, C_TEXT);
+        x += 30 + rc_text_width(f, buf, F_LABEL, 0) + 24;
+    }
+    return y;
+}
+
 static void draw(struct ts *s, unsigned want)
 {
     struct tchart *c = &s->c;
@@ -325,30 +555,14 @@ static void draw(struct ts *s, unsigned want)
     double **lv = pb_xcalloc(nl + 1, sizeof(*lv));
     size_t *ln = pb_xcalloc(nl + 1, sizeof(*ln));
     double tmax = 0, vmax = 0, vmin = 0;
-    for (size_t i = 0; i < nl; i++) {
-        if (!(want & (1u << (i % NST))))
-            continue;
-        const struct tline *cl = &c->l[i / NST];
-        lt[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
-        lv[i] = pb_xmalloc((cl->n + 1) * sizeof(double));
-        ln[i] = merge_line(&c->l[i / NST], c->width, rate, (int)(i % NST),
-                           lt[i], lv[i]);
-        for (size_t k = 0; k < ln[i]; k++) {
-            if (lt[i][k] > tmax)
-                tmax = lt[i][k];
-            if (isfinite(lv[i][k]) && lv[i][k] > vmax)
-                vmax = lv[i][k];
-            if (isfinite(lv[i][k]) && lv[i][k] < vmin)
-                vmin = lv[i][k];
-        }
-    }
+    merge_lines(c, want, rate, lt, lv, ln, &tmax, &vmax, &vmin);
     struct rc_fonts *f = rp_out_fonts(s->o);
     struct rp_scale xs, ys;
     rp_scale_for(&xu, tmax * 1e6, &xs);
     rp_scale_for(&yu, fmax(fabs(vmax), fabs(vmin)), &ys);
     struct rp_ticks yt, xt;
-    rc_fit_ticks(f, vmin, (vmax > vmin ? vmax : vmin + 1) * 1.05, &ys,
-                 plot_h, 8, &yt);
+    rc_fit_ticks(f, vmin, (vmax > vmin ? vmax : vmin + 1) * 1.05, &ys, plot_h,
+                 8, &yt);
     char buf[96];
     double yw = 0;
     for (int i = 0; i < yt.n; i++) {
@@ -365,28 +579,11 @@ static void draw(struct ts *s, unsigned want)
         xspan = 1;
     if (yspan <= 0)
         yspan = 1;
-#define XOF(ms) (x0 + (((ms) * 1e6 / xs.div) - xt.lo) / xspan * (x1 - x0))
-#define YOF(v) (y0 - (((v) / ys.div) - yt.lo) / yspan * (y0 - y1))
-    /* fio's steady state: the last ss_duration of the line, shaded */
-    int any_ss = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        double win = ss_window(d, c->test_id, c->l[i].config_id);
-        size_t L = i * NST + ST_MEAN;
-        for (int st = NST - 1; st >= 0; st--)
-            if (want & (1u << st)) {
-                L = i * NST + (size_t)st;
-                break;
-            }
-        if (win <= 0 || !ln[L])
-            continue;
-        double te = lt[L][ln[L] - 1], ts = fmax(te - win, 0);
-        rc_rect(ch, XOF(ts), y1, XOF(te) - XOF(ts), y0 - y1, 0xe6f2e6,
-                RC_NONE, 0);
-        if (!any_ss)
-            rc_text(ch, XOF(te) - 4, y1 + 12, "steady state", F_TICK, 0,
-                    RC_END, 0x2e7d32);
-        any_ss = 1;
-    }
+    struct tmap mp = {x0,    x1,    y0,     y1,    xs.div,
+                      xt.lo, xspan, ys.div, yt.lo, yspan};
+#define XOF(ms) tmap_x(&mp, (ms))
+#define YOF(v)  tmap_y(&mp, (v))
+    shade_steady(ch, d, c, want, lt, ln, &mp);
     for (int i = 0; i < yt.n; i++) {
         double v = (yt.lo + i * yt.step) * ys.div, y = YOF(v);
         rc_line(ch, x0, y, x1, y, i ? C_GRID : C_AXIS, i ? 1 : 1.2);
@@ -400,98 +597,22 @@ static void draw(struct ts *s, unsigned want)
         rc_text(ch, x, y0 + 15, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
     }
     /* lines: chunks of ceil(n / MAXPTS) points, mean drawn, min/max band */
-    /* the mean (thin) first, p99 (bold) on top; the band of the boldest */
-    int top_st = -1;
-    for (int st = 0; st < NST; st++)
-        if (want & (1u << st))
-            top_st = st;
-    double *xy = pb_xmalloc(4 * (MAXPTS + 2) * sizeof(double));
-    for (size_t L = 0; L < nl; L++) {
-        if (!(want & (1u << (L % NST))))
-            continue;
-        size_t i = L / NST;
-        uint32_t col = config_color(d, c->l[i].config_id, i);
-        size_t n = ln[L], k = (n + MAXPTS - 1) / MAXPTS;
-        if (!k)
-            continue;
-        size_t m = 0;
-        double *band = xy + 2 * (MAXPTS + 1);
-        int banded = 0;
-        double *lo = pb_xmalloc((MAXPTS + 1) * sizeof(double));
-        for (size_t a = 0; a < n; a += k, m++) {
-            double st = 0, sv = 0, mn = INFINITY, mx = -INFINITY;
-            size_t b = a;
-            for (; b < n && b < a + k; b++) {
-                st += lt[L][b];
-                sv += lv[L][b];
-                mn = fmin(mn, lv[L][b]);
-                mx = fmax(mx, lv[L][b]);
-            }
-            double cnt = (double)(b - a);
-            xy[2 * m] = XOF(st / cnt);
-            xy[2 * m + 1] = YOF(sv / cnt);
-            band[2 * m] = xy[2 * m];
-            band[2 * m + 1] = YOF(mx);
-            lo[m] = YOF(mn);
-            banded |= mx > mn;
-        }
-        if (banded && (int)(L % NST) == top_st) {
-            /* upper edge forward, lower edge back: one polygon */
-            double *poly = pb_xmalloc(4 * m * sizeof(double));
-            for (size_t j = 0; j < m; j++) {
-                poly[2 * j] = band[2 * j];
-                poly[2 * j + 1] = band[2 * j + 1];
-                poly[2 * (2 * m - 1 - j)] = band[2 * j];
-                poly[2 * (2 * m - 1 - j) + 1] = lo[j];
-            }
-            uint32_t light = ((((col >> 16) & 0xff) + 3 * 0xff) / 4) << 16 |
-                             ((((col >> 8) & 0xff) + 3 * 0xff) / 4) << 8 |
-                             (((col & 0xff) + 3 * 0xff) / 4);
-            rc_poly(ch, poly, 2 * m, light, RC_NONE, 0);
-            free(poly);
-        }
-        free(lo);
-        if (m == 1)
-            rc_rect(ch, xy[0] - 3, xy[1] - 3, 6, 6, col, RC_NONE, 0);
-        else
-            rc_poly(ch, xy, m, RC_NONE, st_color(col, (int)(L % NST), want),
-                    st_width((int)(L % NST), want));
-    }
-    free(xy);
+    draw_series(ch, d, c, want, lt, lv, ln, &mp);
     double y = y0 + 32;
     snprintf(buf, sizeof(buf), "time since the job started (%s) →", xs.name);
     rc_text(ch, (x0 + x1) / 2, y, buf, F_TICK, 0, RC_MIDDLE, C_MUTED);
     snprintf(buf, sizeof(buf), "↑ %s (%s)", c->series, ys.name);
     rc_text(ch, PAD, top - 12, buf, F_TICK, 0, RC_START, C_MUTED);
     y += 10;
-    if (want & ST_PCT) { /* the key: which line is which statistic */
-        double x = PAD;
-        y += 20;
-        for (int st = NST - 1; st >= 0; st--) {
-            if (!(want & (1u << st)))
-                continue;
-            rc_line(ch, x, y - 4, x + 24, y - 4, st_color(C_TEXT, st, want),
-                    st_width(st, want));
-            snprintf(buf, sizeof(buf), "%s of each interval", st_name[st]);
-            rc_text(ch, x + 30, y, buf, F_LABEL, 0, RC_START, C_TEXT);
-            x += 30 + rc_text_width(f, buf, F_LABEL, 0) + 24;
-        }
-    }
+    if (want & ST_PCT) /* the key: which line is which statistic */
+        y = stat_key(f, ch, want, y + 20);
     for (size_t i = 0; i < c->n; i++) {
-        const char *lines[1];
-        int el;
         y += 20;
-        rc_rect(ch, PAD, y - 10, 12, 12, config_color(d, c->l[i].config_id, i),
-                RC_NONE, 0);
-        char *lab = c->l[i].job ? pb_xasprintf("%s · %s", c->l[i].label,
-                                               c->l[i].job)
-                                : pb_xstrdup(c->l[i].label);
-        rc_wrap(f, &ch->arena, lab, F_LABEL, 0, W - 2 * PAD - 20, 1, lines,
-                &el);
-        struct pb_item *it =
-            rc_text(ch, PAD + 18, y, lines[0], F_LABEL, 0, RC_START, C_TEXT);
-        if (el)
-            it->title = pb_arena_strdup(&ch->arena, lab);
+        char *lab = c->l[i].job
+                        ? pb_xasprintf("%s · %s", c->l[i].label, c->l[i].job)
+                        : pb_xstrdup(c->l[i].label);
+        rc_legend_entry(f, ch, PAD, y, W - 2 * PAD - 20, lab,
+                        config_color(d, c->l[i].config_id, i), F_LABEL, C_TEXT);
         free(lab);
     }
 #undef XOF
@@ -500,65 +621,8 @@ static void draw(struct ts *s, unsigned want)
     ch->items[bg].h = ch->h;
 
     /* heading, chart, CSV link, summary table */
-    rp_out_heading(s->o, 3, NULL, title);
-    char stem[64];
-    snprintf(stem, sizeof(stem), "series-%s", c->series);
-    rp_out_chart(s->o, ch, stem);
-    char *csvname = pb_xasprintf("charts/series-%03zu-%s.csv", s->ncharts + 1,
-                                 c->series);
-    size_t csvlen;
-    const char *csvtext = rp_csv_text(c->csv, &csvlen);
-    rp_out_file(s->o, csvname, csvtext, csvlen);
-    struct pb_buf a = PB_BUF_INIT;
-    pb_buf_puts(&a, "<p class=\"note\"><a href=\"");
-    rp_esc(&a, csvname);
-    pb_buf_puts(&a, "\">The exact series (CSV)</a></p>\n");
-    rp_out_raw(s->o, pb_buf_str(&a));
-    pb_buf_release(&a);
-    free(csvname);
-
-    struct rt_table t;
-    rt_init(&t, 6);
-    t.sortable = 1;
-    rt_header(&t, 0, c->per_job ? "Configuration · job" : "Configuration",
-              RT_LEFT);
-    rt_header(&t, 1, "points", RT_RIGHT);
-    rt_header(&t, 2, "mean", RT_RIGHT);
-    rt_header(&t, 3, "min", RT_RIGHT);
-    rt_header(&t, 4, "max", RT_RIGHT);
-    rt_header(&t, 5, "CV", RT_RIGHT);
-    for (size_t L = 0; L < nl; L++) {
-        if (!(want & (1u << (L % NST))))
-            continue;
-        size_t i = L / NST;
-        double sum = 0, sq = 0, mn = INFINITY, mx = -INFINITY;
-        for (size_t k = 0; k < ln[L]; k++) {
-            sum += lv[L][k];
-            sq += lv[L][k] * lv[L][k];
-            mn = fmin(mn, lv[L][k]);
-            mx = fmax(mx, lv[L][k]);
-        }
-        double n = (double)ln[L], mean = n ? sum / n : 0;
-        double var = n > 1 ? (sq - n * mean * mean) / (n - 1) : 0;
-        double cv = mean != 0 ? sqrt(fmax(var, 0)) / fabs(mean) : 0;
-        struct rt_cell *row = rt_row(&t);
-        const char *lab = c->l[i].job ? rt_str(&t, "%s · %s", c->l[i].label,
-                                               c->l[i].job)
-                                      : c->l[i].label;
-        if (want & ST_PCT)
-            lab = rt_str(&t, "%s · %s", lab, st_name[L % NST]);
-        rt_set(&t, &row[0], lab);
-        row[0].has_swatch = 1;
-        row[0].swatch = config_color(d, c->l[i].config_id, i);
-        rt_setv(&t, &row[1], rt_str(&t, "%zu", ln[L]), n);
-        rt_setv(&t, &row[2], rp_fmt(&yu, mean, buf, sizeof(buf)), mean);
-        rt_setv(&t, &row[3], rp_fmt(&yu, mn, buf, sizeof(buf)), mn);
-        rt_setv(&t, &row[4], rp_fmt(&yu, mx, buf, sizeof(buf)), mx);
-        rt_setv(&t, &row[5], rt_str(&t, "%.3f", cv), cv);
-    }
-    t.caption = rt_str(&t, "Data: %s (the lines as drawn, before the "
-                           "2,000-point limit)", title);
-    rp_out_table(s->o, &t);
+    emit_chart(s, ch, title);
+    summary_table(s, want, lv, ln, &yu, title);
     for (size_t i = 0; i < nl; i++) {
         free(lt[i]);
         free(lv[i]);
@@ -707,16 +771,16 @@ static int first_named(void *ctx, const struct pb_db_point *p)
     return 0;
 }
 
-int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
+int rp_has_timeseries(struct pb_an *an, const struct pb_db_filter *f)
 {
     struct ts s;
     struct pb_db_filter all;
     memset(&s, 0, sizeof(s));
     int r = re_open(&s, f, &all);
     if (r <= 0)
-        return pb_an_has_points(db, f);
+        return pb_an_has_points(an, f);
     struct pb_err err = {0};
-    if (pb_an_each_point(db, &all, first_named, &s, &err) != PB_OK &&
+    if (pb_an_each_point(an, &all, first_named, &s, &err) != PB_OK &&
         !s.ncharts)
         s.ncharts = 0;
     re_close(&s);
@@ -724,7 +788,7 @@ int rp_has_timeseries(struct pb_db *db, const struct pb_db_filter *f)
 }
 
 int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
-                          struct pb_db *db, const struct pb_db_filter *f,
+                          struct pb_an *an, const struct pb_db_filter *f,
                           int per_job, struct pb_err *err)
 {
     struct ts s;
@@ -735,9 +799,9 @@ int rp_section_timeseries(struct rp_out *o, const struct rp_data *d,
     struct pb_db_filter all;
     int rc;
     if (re_open(&s, f, &all) < 0) /* the database reports the pattern */
-        rc = pb_an_each_point(db, f, on_point, &s, err);
+        rc = pb_an_each_point(an, f, on_point, &s, err);
     else
-        rc = pb_an_each_point(db, &all, on_point, &s, err);
+        rc = pb_an_each_point(an, &all, on_point, &s, err);
     if (!rc)
         flush_chart(&s);
     chart_reset(&s.c);

@@ -19,6 +19,23 @@
 
 /* ==== helpers ==== */
 
+/* The report of db as o says, as the command runs it: the analysis step
+ * (pb_an_report_load), then pb_render_report. */
+TH_FN int render_report_db(struct pb_db *db, const struct pb_render_opts *o,
+                           struct pb_render_summary *sum, struct pb_err *err)
+{
+    struct pb_an_report_opts ao;
+    pb_render_an_opts(o, &ao);
+    struct pb_an_report *rep;
+    memset(sum, 0, sizeof(*sum));
+    int rc = pb_an_report_load(db, &ao, &rep, NULL, err);
+    if (rc)
+        return rc;
+    rc = pb_render_report(rep, o, sum, err);
+    pb_an_report_free(rep);
+    return rc;
+}
+
 TH_FN int rm_one(const char *p, const struct stat *st, int flag,
                   struct FTW *ftw)
 {

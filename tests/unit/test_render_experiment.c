@@ -152,7 +152,11 @@ static void test_experiment(void **state)
     struct pb_render_opts o = {0};
     o.outdir = rep;
     struct pb_render_summary sum;
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    struct pb_an_report_opts ao = {.filter = &o.filter};
+    struct pb_an_report *an;
+    assert_int_equal(pb_an_report_load(db, &ao, &an, NULL, &err), PB_OK);
+    assert_int_equal(pb_render_report(an, &o, &sum, &err), PB_OK);
+    pb_an_report_free(an);
     pb_db_close(db);
 
     char *idx = pb_xasprintf("%s/index.html", rep);

@@ -358,7 +358,7 @@ static char *render(struct pb_db *db, const char *dir, const char *sub,
     o.outdir = out;
     o.version = "test";
     struct pb_err err = {0};
-    int rc = pb_render_report(db, &o, sum, &err);
+    int rc = render_report_db(db, &o, sum, &err);
     if (rc) {
         print_error("render: %s\n", err.msg);
         fail();
@@ -474,7 +474,7 @@ static void test_report(void **state)
     o.filter.test_re = "^bonnie";
     o.title = "only <bonnie>";
     struct pb_err err = {0};
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    assert_int_equal(render_report_db(db, &o, &sum, &err), PB_OK);
     snprintf(path, sizeof(path), "%s/index.html", out3);
     html = slurp(path, NULL);
     assert_non_null(strstr(html, "<title>only &lt;bonnie&gt;</title>"));
@@ -486,7 +486,7 @@ static void test_report(void **state)
     free(html);
     /* a filter said in words (the run report's): no pattern on screen */
     o.filter_note = "configurations of run <rs>";
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    assert_int_equal(render_report_db(db, &o, &sum, &err), PB_OK);
     html = slurp(path, NULL);
     assert_non_null(strstr(html, "5 results · configurations of run "
                                  "&lt;rs&gt;</p>"));
@@ -495,12 +495,12 @@ static void test_report(void **state)
     o.filter_note = NULL;
     /* a bad pattern is a usage error */
     o.filter.test_re = "(";
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_EUSAGE);
+    assert_int_equal(render_report_db(db, &o, &sum, &err), PB_EUSAGE);
     /* an unwritable folder is an I/O error naming it */
     o.filter.test_re = NULL;
     o.outdir = "/proc/no-such-dir/report";
     memset(&err, 0, sizeof(err));
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_EIO);
+    assert_int_equal(render_report_db(db, &o, &sum, &err), PB_EIO);
     free(out);
     free(out2);
     free(out3);
@@ -616,7 +616,7 @@ static void test_empty_and_pdf(void **state)
     o.pdf_path = pdf;
     o.png = 1;
     struct pb_err err = {0};
-    assert_int_equal(pb_render_report(db, &o, &sum, &err), PB_OK);
+    assert_int_equal(render_report_db(db, &o, &sum, &err), PB_OK);
     assert_int_equal(sum.pngs, sum.charts);
     size_t len;
     char *bytes = slurp(pdf, &len);

@@ -5,9 +5,7 @@
  * summarised per kind of metric. docs/statistics.md, "Compare: pairing
  * and statistics". */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "render/rp_base.h"
-#include "render/rp_data.h"
-#include "render/judge_int.h"
+#include "analysis/compare.h"
 
 #include <math.h>
 #include <pcre2.h>
@@ -173,7 +171,7 @@ static void add_pair(struct ctx *x, struct ent *eb, struct ent *ec)
     if (!*tt)
         *tt = pb_arena_strdup(&cmp->priv->arena, title);
     p->metric_title = *tt;
-    p->metric_ix = cb->metric;
+    p->u = &m->u;
     p->higher = m->dir > 0;
     p->base_config = db->configs[cb->config].label;
     p->cand_config = dc->configs[cc->config].label;
@@ -349,24 +347,14 @@ static void summarise(struct pb_compare *cmp, const struct ctx *x)
     }
 }
 
-int pb_compare_run(const struct pb_compare_side *base,
-                   const struct pb_compare_side *cand,
-                   const struct pb_compare_opts *opts,
-                   struct pb_compare **out, struct pb_err *err)
+/* Load both sides into cmp->priv->d (no growth slack: two sides held at
+ * once), the stored samples when the Mann-Whitney test can reach alpha,
+ * and compile the gate's pattern. PB_OK, PB_EUSAGE, PB_EDB. */
+static int sides_load(struct ctx *x, const struct pb_compare_side *base,
+                      const struct pb_compare_side *cand,
+                      const struct pb_compare_opts *opts, struct pb_err *err)
 {
-    *out = NULL;
-    struct pb_compare *cmp = pb_xcalloc(1, sizeof(*cmp));
-    cmp->priv = pb_xcalloc(1, sizeof(*cmp->priv));
-    pb_arena_init(&cmp->priv->arena);
-    cmp->alpha = opts->alpha > 0 && opts->alpha < 1 ? opts->alpha : 0.05;
-    cmp->fail_worse = opts->fail_worse >= 0 ? opts->fail_worse : -1;
-    cmp->gate_unjudged = opts->gate_unjudged;
-    cmp->base_name = pb_arena_strdup(&cmp->priv->arena, base->name);
-    cmp->cand_name = pb_arena_strdup(&cmp->priv->arena, cand->name);
-    struct ctx x;
-    memset(&x, 0, sizeof(x));
-    x.cmp = cmp;
-    x.opts = opts;
+    struct pb_compare *cmp = x->cmp;
     int rc = PB_OK;
     const struct pb_compare_side *sides[2] = {base, cand};
     for (int s = 0; s < 2 && !rc; s++) {
@@ -395,14 +383,14 @@ int pb_compare_run(const struct pb_compare_side *base,
     if (!rc && maxn[0] >= 2 && maxn[1] >= 2 &&
         pb_stats_mwu_can_reach(maxn[0], maxn[1], cmp->alpha))
         for (int s = 0; s < 2 && !rc; s++)
-            rc = pb_an_samps_load(sides[s]->db, NULL, NULL, &x.samps[s], err);
+            rc = pb_an_samps_load(sides[s]->db, NULL, NULL, &x->samps[s], err);
     if (!rc && opts->fail_metric_re) {
         int ec;
         PCRE2_SIZE eo;
-        x.gate_re = pcre2_compile((PCRE2_SPTR)opts->fail_metric_re,
-                                  PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
-                                  &ec, &eo, NULL);
-        if (!x.gate_re) {
+        x->gate_re = pcre2_compile((PCRE2_SPTR)opts->fail_metric_re,
+                                   PCRE2_ZERO_TERMINATED,
+                                   PCRE2_UTF | PCRE2_UCP, &ec, &eo, NULL);
+        if (!x->gate_re) {
             PCRE2_UCHAR emsg[160];
             pcre2_get_error_message(ec, emsg, sizeof(emsg));
             rc = pb_err_set(err, PB_EUSAGE, NULL, 0, 0,
@@ -411,33 +399,34 @@ int pb_compare_run(const struct pb_compare_side *base,
                             (const char *)emsg);
         }
     }
-    if (rc) {
-        for (int s = 0; s < 2; s++)
-            pb_an_samps_release(&x.samps[s]);
-        pb_compare_free(cmp);
-        return rc;
-    }
-    cmp->priv->titles = pb_xcalloc(cmp->priv->d[0].nmetrics + 1,
-                                   sizeof(*cmp->priv->titles));
+    return rc;
+}
+
+/* Pair the valued cells of both sides by (test, metric), judge and gate
+ * every pair, list the unpaired; then free the cells (the pairs hold
+ * what they need) and sort the pairs. */
+static void pair_all(struct ctx *x, int every_metric)
+{
+    struct pb_compare *cmp = x->cmp;
     struct ent *e = NULL;
     size_t n = 0, cap = 0, left_cap = 0;
-    add_entries(cmp, 0, opts->every_metric, &e, &n, &cap, &left_cap);
-    add_entries(cmp, 1, opts->every_metric, &e, &n, &cap, &left_cap);
+    add_entries(cmp, 0, every_metric, &e, &n, &cap, &left_cap);
+    add_entries(cmp, 1, every_metric, &e, &n, &cap, &left_cap);
     if (cmp->nleft_out)
         qsort(cmp->left_out, cmp->nleft_out, sizeof(*cmp->left_out),
               cmp_str);
     rp_sort(e, n, sizeof(*e), ent_cmp, cmp->priv);
     /* at most one pair per base entry: allocated once, exactly */
-    x.cap = cmp->nbase_cells < cmp->ncand_cells ? cmp->nbase_cells
-                                                : cmp->ncand_cells;
-    cmp->pairs = pb_xcalloc(x.cap + 1, sizeof(*cmp->pairs));
+    x->cap = cmp->nbase_cells < cmp->ncand_cells ? cmp->nbase_cells
+                                                 : cmp->ncand_cells;
+    cmp->pairs = pb_xcalloc(x->cap + 1, sizeof(*cmp->pairs));
     const struct pb_compare_priv *pv = cmp->priv;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j < n && !strcmp(ent_test(pv, &e[j]), ent_test(pv, &e[i])) &&
                !strcmp(ent_metric(pv, &e[j]), ent_metric(pv, &e[i])))
             j++;
-        pair_group(&x, e + i, j - i);
+        pair_group(x, e + i, j - i);
         i = j;
     }
     size_t ucap = 0;
@@ -461,6 +450,37 @@ int pb_compare_run(const struct pb_compare_side *base,
     }
     if (cmp->npairs)
         qsort(cmp->pairs, cmp->npairs, sizeof(*cmp->pairs), pair_cmp);
+}
+
+int pb_compare_run(const struct pb_compare_side *base,
+                   const struct pb_compare_side *cand,
+                   const struct pb_compare_opts *opts,
+                   struct pb_compare **out, struct pb_err *err)
+{
+    *out = NULL;
+    struct pb_compare *cmp = pb_xcalloc(1, sizeof(*cmp));
+    cmp->priv = pb_xcalloc(1, sizeof(*cmp->priv));
+    pb_arena_init(&cmp->priv->arena);
+    cmp->alpha = opts->alpha > 0 && opts->alpha < 1 ? opts->alpha : 0.05;
+    cmp->fail_worse = opts->fail_worse >= 0 ? opts->fail_worse : -1;
+    cmp->gate_unjudged = opts->gate_unjudged;
+    cmp->base_name = pb_arena_strdup(&cmp->priv->arena, base->name);
+    cmp->cand_name = pb_arena_strdup(&cmp->priv->arena, cand->name);
+    struct ctx x;
+    memset(&x, 0, sizeof(x));
+    x.cmp = cmp;
+    x.opts = opts;
+    int rc = sides_load(&x, base, cand, opts, err);
+    if (rc) {
+        for (int s = 0; s < 2; s++)
+            pb_an_samps_release(&x.samps[s]);
+        pcre2_code_free(x.gate_re);
+        pb_compare_free(cmp);
+        return rc;
+    }
+    cmp->priv->titles = pb_xcalloc(cmp->priv->d[0].nmetrics + 1,
+                                   sizeof(*cmp->priv->titles));
+    pair_all(&x, opts->every_metric);
     summarise(cmp, &x);
     cmp->single_config = 1;
     for (size_t i = 1; i < cmp->npairs && cmp->single_config; i++)
@@ -506,132 +526,4 @@ int pb_compare_each_test(const struct pb_compare *c, int cand,
             return rc;
     }
     return 0;
-}
-
-const char *pb_compare_value_text(const struct pb_compare *c,
-                                  const struct pb_compare_pair *p, int cand,
-                                  char *buf, size_t n)
-{
-    const struct rp_metric *m = &c->priv->d[0].metrics[p->metric_ix];
-    return rp_fmt_pm(&m->u, cand ? p->cand_mean : p->base_mean,
-                     cand ? p->cand_se : p->base_se, buf, n);
-}
-
-/* ==== texts the terminal and the page share ==== */
-
-const char *pb_compare_verdict_word(enum pb_compare_verdict v)
-{
-    switch (v) {
-    case PB_CMP_BETTER:
-        return "better";
-    case PB_CMP_WORSE:
-        return "worse";
-    case PB_CMP_UNJUDGED:
-        return "not judged";
-    case PB_CMP_SAME:
-        break;
-    }
-    return "~";
-}
-
-const char *pb_compare_pct(double v, char *buf, size_t n)
-{
-    if (isnan(v))
-        snprintf(buf, n, "–");
-    else if (v != 0 && fabs(v) < 0.05)
-        snprintf(buf, n, "%+.2g%%", v); /* never "+0.0%" for a change */
-    else
-        snprintf(buf, n, "%+.1f%%", v);
-    return buf;
-}
-
-const char *pb_compare_ci_text(const struct pb_compare_pair *p, char *buf,
-                               size_t n)
-{
-    char lo[32], hi[32], est[32];
-    if (p->ci_unbounded) {
-        snprintf(buf, n, "unbounded");
-        return buf;
-    }
-    if (isnan(p->ci_lo_pct)) {
-        snprintf(buf, n, "–");
-        return buf;
-    }
-    pb_compare_pct(p->ci_lo_pct, lo, sizeof(lo));
-    if (isinf(p->ci_hi_pct))
-        snprintf(buf, n, "[%s, unbounded)", lo);
-    else
-        snprintf(buf, n, "[%s, %s]", lo,
-                 pb_compare_pct(p->ci_hi_pct, hi, sizeof(hi)));
-    if (!strcmp(p->method, "mann-whitney")) {
-        size_t l = strlen(buf);
-        snprintf(buf + l, n - l, " (median %s)",
-                 pb_compare_pct(p->estimate_pct, est, sizeof(est)));
-    }
-    return buf;
-}
-
-const char *pb_compare_kind_text(const struct pb_compare *c,
-                                 enum pb_metric_kind kind, char *buf,
-                                 size_t n)
-{
-    const struct pb_compare_kind *k = &c->kinds[kind];
-    const char *name = pb_metric_kind_name(kind);
-    size_t l;
-    if (k->significant && !isnan(k->geomean_better)) {
-        /* as the metrics move when they share a direction ("latency:
-         * +25.0%, worse"), else oriented ("other: 3.0% better") */
-        double g = (k->geomean_better - 1) * 100;
-        double r = (k->geomean_ratio - 1) * 100;
-        const char *word = g < 0 ? "worse" : "better";
-        char v[32];
-        if (k->mixed)
-            snprintf(buf, n, "%s: %s %s on the whole", name,
-                     pb_compare_pct(fabs(g), v, sizeof(v)) + 1, word);
-        else
-            snprintf(buf, n, "%s: %s, %s", name,
-                     pb_compare_pct(r, v, sizeof(v)), word);
-        l = strlen(buf);
-        snprintf(buf + l, n - l,
-                 " (geometric mean of the %zu significant change%s among "
-                 "%zu pair%s)",
-                 k->significant, k->significant == 1 ? "" : "s", k->n,
-                 k->n == 1 ? "" : "s");
-    } else if (k->n && k->n == k->not_judged) {
-        snprintf(buf, n, "%s: not judged (%zu pair%s)", name, k->n,
-                 k->n == 1 ? "" : "s");
-        return buf;
-    } else {
-        snprintf(buf, n, "%s: no significant change (%zu pair%s)", name, k->n,
-                 k->n == 1 ? "" : "s");
-    }
-    if (k->not_judged && (l = strlen(buf)) > 0 && buf[l - 1] == ')')
-        snprintf(buf + l - 1, n - l + 1, ", %zu not judged)", k->not_judged);
-    return buf;
-}
-
-const char *pb_compare_unjudged_text(const struct pb_compare *c, char *buf,
-                                     size_t n)
-{
-    size_t single = 0;
-    for (size_t i = 0; i < c->npairs; i++)
-        single += c->pairs[i].verdict == PB_CMP_UNJUDGED &&
-                  !strcmp(c->pairs[i].why, "single run");
-    const char *why = single == c->not_judged
-                          ? "a single run on a side"
-                          : "a single run or no standard error on a side";
-    if (c->gate_unjudged)
-        snprintf(buf, n,
-                 "%zu pair%s not judged (%s): gated on %s raw change "
-                 "(--gate-unjudged)",
-                 c->not_judged, c->not_judged == 1 ? "" : "s", why,
-                 c->not_judged == 1 ? "its" : "their");
-    else
-        snprintf(buf, n,
-                 "%zu pair%s not judged (%s): %s raw change is not tested "
-                 "and does not fail the gate; --gate-unjudged gates %s",
-                 c->not_judged, c->not_judged == 1 ? "" : "s", why,
-                 c->not_judged == 1 ? "its" : "their",
-                 c->not_judged == 1 ? "it" : "them");
-    return buf;
 }

@@ -1,7 +1,7 @@
 /* The kind of a metric (throughput, latency, cpu, other), which compare
  * never mixes in one number, and which metrics it compares by default
  * (docs/statistics.md, "Kinds of metric"). */
-#include "render/judge_int.h"
+#include "analysis/compare.h"
 
 #include <string.h>
 #include <strings.h>
