@@ -45,8 +45,9 @@
  *     by bytes; CPU by each job's longest direction runtime, a plain mean
  *     when one is unknown). A group id going down,
  *     another fio version, or a same-named line with other disk stats
- *     starts another run; a job found in several runs is repeated: one
- *     result of its runs (fio_repeats.c). Records of one name, group and
+ *     starts another run; a job found in several runs (or in several
+ *     groups of one run) is repeated: one result of its measurements
+ *     (fio_repeats.c). Records of one name, group and
  *     run with no disk statistics and no normal output may be clones or
  *     repeats: stored record by record, flag.ambiguous_jobs.
  */
@@ -370,22 +371,26 @@ int pb_terse_is_clone(const void *ctx, size_t ia, size_t ib)
 }
 
 /* Runs: a group id going down, another fio version, or a same-named
- * line in the same group with other disk stats starts a new one. */
+ * line in the same group with other disk stats starts a new one. Each
+ * group of clones of a run is a measurement of its name (rep: its index
+ * in the run): a name in several groups of one run (groups 0 and 7) was
+ * measured that many times. */
 static void assign_runs(struct ctx *c)
 {
     size_t run = 0;
     for (size_t i = 0; i < c->nr; i++) {
         struct rec *r = &c->r[i];
-        if (i > 0) {
-            const struct rec *p = &c->r[i - 1];
-            if (r->groupid < p->groupid ||
-                !pb_fio_same_str(r->version, p->version) ||
-                (r->groupid == p->groupid &&
-                 !strcmp(r->job.name, p->job.name) &&
-                 strcmp(r->tail, p->tail) != 0))
-                run++;
-        }
+        const struct rec *p = i > 0 ? &c->r[i - 1] : NULL;
+        if (p && (r->groupid < p->groupid ||
+                  !pb_fio_same_str(r->version, p->version) ||
+                  (r->groupid == p->groupid &&
+                   !strcmp(r->job.name, p->job.name) &&
+                   strcmp(r->tail, p->tail) != 0)))
+            run++;
         r->job.run = run;
+        r->job.rep = p && p->job.run == run
+                         ? p->job.rep + !pb_terse_is_clone(c, i - 1, i)
+                         : 0;
     }
 }
 
@@ -423,7 +428,8 @@ static void emit_all(struct ctx *c)
     for (size_t i = 0; i < c->nr; i++) {
         const struct pb_fio_job *j = &c->r[i].job;
         pb_fio_inv_add(&inv[j->run], j->name, "", 0);
-        pb_fio_file_count(c->f, j->name, pb_fio_meas(j->run, 0), NULL, NULL);
+        pb_fio_file_count(c->f, j->name, pb_fio_meas(j->run, j->rep), NULL,
+                          NULL);
     }
     pb_fio_file_counted(c->f, NULL, NULL);
     int split = pb_terse_split(c, &c->f->names);
@@ -434,7 +440,7 @@ static void emit_all(struct ctx *c)
     for (size_t i = 0; i < c->nr; i++) {
         c->r[i].job.jobname = c->r[i].job.name;
         pb_fio_file_job(c->f, &c->r[i].job, multi[c->r[i].job.run], NULL,
-                        NULL, pb_fio_meas(c->r[i].job.run, 0));
+                        NULL, pb_fio_meas(c->r[i].job.run, c->r[i].job.rep));
     }
     free(inv);
     free(multi);

@@ -61,7 +61,7 @@ struct tstream {
         struct span {
             size_t off, len;
             long line, recno;
-            size_t run;
+            size_t run, rep;
         } *v;
         size_t n;
     } *spans;
@@ -159,7 +159,7 @@ static int plan(struct tstream *t)
 {
     struct peek pk[2];
     struct peek *cur = &pk[0], *prev = NULL;
-    size_t run = 0;
+    size_t run = 0, rep = 0;
     long lineno = 0, recno = 0;
     const char *p = t->map, *end = t->map + t->len, *s, *ls = p;
     size_t n;
@@ -185,13 +185,20 @@ static int plan(struct tstream *t)
               same(cur->name, cur->nlen, prev->name, prev->nlen) &&
               !same(cur->tail, cur->tlen, prev->tail, prev->tlen))))
             run++;
+        /* each group of clones of a run is a measurement (assign_runs) */
+        if (!prev || run != t->run)
+            rep = 0;
+        else if (cur->gid != prev->gid ||
+                 !same(cur->name, cur->nlen, prev->name, prev->nlen) ||
+                 !same(cur->tail, cur->tlen, prev->tail, prev->tlen))
+            rep++;
         if (!t->version && cur->ver)
             t->version = pb_xstrndup(cur->ver, cur->vlen);
         if (prev && run != t->run)
             run_done(t);
         t->run = run;
         char *nm = pb_xstrndup(cur->name, cur->nlen);
-        pb_fio_file_count(&t->ff, nm, pb_fio_meas(run, 0), NULL, NULL);
+        pb_fio_file_count(&t->ff, nm, pb_fio_meas(run, rep), NULL, NULL);
         pb_fio_inv_add(&t->inv, nm, "", 0);
         free(nm);
         prev = cur;
@@ -215,7 +222,7 @@ static int ident(struct tstream *t, struct rec *r)
         return PB_EINPUT; /* pass 1 read it otherwise */
     j->jobname = j->name;
     pb_fio_file_job(&t->ff, j, t->multi[j->run], NULL, NULL,
-                    pb_fio_meas(j->run, 0));
+                    pb_fio_meas(j->run, j->rep));
     return PB_OK;
 }
 
@@ -252,6 +259,7 @@ static int replay(struct tstream *t, size_t idx)
             struct rec *r = &rc.r[rc.nr - 1];
             pb_terse_set_usable(r);
             r->job.run = x->run;
+            r->job.rep = x->rep;
             ok = ident(t, r);
         }
     }
@@ -292,6 +300,7 @@ static int held(struct tstream *t, size_t i, size_t g)
             x->line = r->line;
             x->recno = r->recno;
             x->run = r->job.run;
+            x->rep = r->job.rep;
         }
         return PB_OK;
     }
@@ -438,6 +447,10 @@ static int pass2(struct tstream *t)
                 t->run++;
         }
         r->job.run = t->run;
+        r->job.rep = recno > 1 && c->r[c->nr - 2].job.run == t->run
+                         ? c->r[c->nr - 2].job.rep +
+                               !pb_terse_is_clone(c, c->nr - 2, c->nr - 1)
+                         : 0;
         if (c->nr >= t->maxrec)
             rc = step(t, 0, p);
     }
