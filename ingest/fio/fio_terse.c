@@ -1,9 +1,10 @@
 /* fio terse output (--minimal, --output-format=terse), terse versions 2 to
  * 5, read by field position as fio's HOWTO documents it, into the model of
  * ingest/fio/fio_json.c (same metric names and units; ingest/fio/fio_common.c).
- * The header and group lines of terse,normal output and the tests named
- * from them are in fio_terse_tests.c; a large file is parsed in two
- * passes and stored in parts by fio_terse_stream.c.
+ * This file reads one line; the header and group lines of terse,normal
+ * output and the tests named from them are in fio_terse_tests.c; the
+ * parse of a file, whole or streamed (two passes over the buffer, the
+ * results stored in parts when streamed), is fio_terse_pass.c.
  *
  * Layout per line: v2 "2;name;groupid;error", v3+ "N;fio-x.y;name;groupid;
  * error"; then one section per data direction: read, write, trim (no trim
@@ -45,8 +46,9 @@
  *     by bytes; CPU by each job's longest direction runtime, a plain mean
  *     when one is unknown). A group id going down,
  *     another fio version, or a same-named line with other disk stats
- *     starts another run; a job found in several runs is repeated: one
- *     result of its runs (fio_repeats.c). Records of one name, group and
+ *     starts another run; a job found in several runs (or in several
+ *     groups of one run) is repeated: one result of its measurements
+ *     (fio_repeats.c). Records of one name, group and
  *     run with no disk statistics and no normal output may be clones or
  *     repeats: stored record by record, flag.ambiguous_jobs.
  */
@@ -369,26 +371,6 @@ int pb_terse_is_clone(const void *ctx, size_t ia, size_t ib)
            !strcmp(a->job.name, b->job.name) && !strcmp(a->tail, b->tail);
 }
 
-/* Runs: a group id going down, another fio version, or a same-named
- * line in the same group with other disk stats starts a new one. */
-static void assign_runs(struct ctx *c)
-{
-    size_t run = 0;
-    for (size_t i = 0; i < c->nr; i++) {
-        struct rec *r = &c->r[i];
-        if (i > 0) {
-            const struct rec *p = &c->r[i - 1];
-            if (r->groupid < p->groupid ||
-                !pb_fio_same_str(r->version, p->version) ||
-                (r->groupid == p->groupid &&
-                 !strcmp(r->job.name, p->job.name) &&
-                 strcmp(r->tail, p->tail) != 0))
-                run++;
-        }
-        r->job.run = run;
-    }
-}
-
 void pb_terse_build(void *ctx, size_t i, size_t n)
 {
     struct ctx *c = ctx;
@@ -410,38 +392,6 @@ void pb_terse_tests(struct ctx *c, size_t k)
         pb_terse_build(c, i, n);
         i += n;
     }
-}
-
-static void emit_all(struct ctx *c)
-{
-    pb_terse_sort_lines(c);
-    pb_terse_count_options(c, c->f);
-    /* each run's job names; the names measured in several runs */
-    struct pb_fio_inv *inv = pb_xcalloc(c->nr + 1, sizeof(*inv));
-    size_t nruns = c->nr ? c->r[c->nr - 1].job.run + 1 : 0;
-    unsigned char *multi = pb_xcalloc(nruns + 1, 1);
-    for (size_t i = 0; i < c->nr; i++) {
-        const struct pb_fio_job *j = &c->r[i].job;
-        pb_fio_inv_add(&inv[j->run], j->name, "", 0);
-        pb_fio_file_count(c->f, j->name, pb_fio_meas(j->run, 0), NULL, NULL);
-    }
-    pb_fio_file_counted(c->f, NULL, NULL);
-    int split = pb_terse_split(c, &c->f->names);
-    for (size_t r = 0; r < nruns; r++) {
-        multi[r] = (unsigned char)(pb_fio_inv_base(&inv[r], "") && !split);
-        pb_fio_inv_release(&inv[r]);
-    }
-    for (size_t i = 0; i < c->nr; i++) {
-        c->r[i].job.jobname = c->r[i].job.name;
-        pb_fio_file_job(c->f, &c->r[i].job, multi[c->r[i].job.run], NULL,
-                        NULL, pb_fio_meas(c->r[i].job.run, 0));
-    }
-    free(inv);
-    free(multi);
-    pb_fio_emit_all(c->set, c->f, &c->r[0].job, sizeof(c->r[0]), c->nr,
-                    pb_terse_is_clone, pb_terse_is_ambiguous, pb_terse_build,
-                    c);
-    pb_fio_file_fold(c->f, c->set);
 }
 
 /* ==== parse ==== */
@@ -505,16 +455,14 @@ static void quote_line(const char *s, size_t n, char *out, size_t cap)
     out[k] = '\0';
 }
 
-static int no_results(struct ctx *c)
+int pb_terse_no_results(const struct ctx *c, long line, const char *name,
+                        long code)
 {
     /* fio's own message, "fio: pid=1, err=25/file:..., error=Text" */
     const char *why = c->errline ? strstr(c->errmsg, "error=") : NULL;
-    for (size_t i = 0; i < c->nr; i++) {
-        const struct rec *r = &c->r[i];
-        if (r->err != 0 && !pb_fio_moved_data(&r->job.st))
-            return pb_fio_job_failed(c->err, c->path, r->line, r->job.name,
-                                     r->err, why ? why + 6 : NULL);
-    }
+    if (line)
+        return pb_fio_job_failed(c->err, c->path, line, name, code,
+                                 why ? why + 6 : NULL);
     return pb_fio_no_results(c->err, c->path, c->errline, c->errmsg,
                              "no fio terse lines found (lines such as "
                              "\"3;fio-3.33;job;0;0;...\")");
@@ -609,62 +557,6 @@ void pb_terse_ctx_free(struct ctx *c)
     free(c->hdr_gid);
 }
 
-int pb_terse_whole(const char *path, const char *buf, size_t len,
-                   struct pb_resultset *set, struct pb_err *err)
-{
-    int rc = pb_fio_check_blank(path, buf, len, err);
-    if (rc != PB_OK)
-        return rc;
-    struct pb_fio_file f;
-    pb_fio_file_init(&f, path);
-    struct ctx c = {.path = path, .buf = buf, .set = set, .err = err, .f = &f};
-    long lineno = 0, recno = 0;
-    const char *p = buf, *end = buf + len, *s;
-    size_t n;
-    int kind;
-    while (rc == PB_OK && (kind = pb_terse_next_line(&p, end, &s, &n))) {
-        lineno++;
-        if (kind == 1)
-            rc = pb_terse_parse_line(&c, s, n, lineno, ++recno);
-        else
-            rc = pb_terse_other_line(&c, s, n, lineno);
-    }
-    if (rc == PB_OK) {
-        size_t usable = 0;
-        for (size_t i = 0; i < c.nr; i++) {
-            pb_terse_set_usable(&c.r[i]);
-            usable += c.r[i].job.usable != 0;
-        }
-        if (usable == 0) {
-            rc = no_results(&c);
-        } else {
-            for (size_t i = 0; i < c.nr; i++)
-                if (c.r[i].version) {
-                    pb_fio_set_version(set, c.r[i].version);
-                    break;
-                }
-            assign_runs(&c);
-            emit_all(&c);
-            if (c.intr_line) {
-                double ran = NAN;
-                for (size_t i = 0; i < c.nr; i++) {
-                    double r = pb_fio_longest_runtime(&c.r[i].job.st);
-                    if (c.r[i].job.usable && r > 0 && !(r <= ran))
-                        ran = r;
-                }
-                pb_fio_flag_interrupted(set, c.intr_line, c.intr,
-                                        strlen(c.intr), ran, NAN);
-            }
-            for (size_t i = 0; i < c.nr; i++)
-                pb_terse_disk_fact(set, &c.r[i]);
-            pb_fio_flag_file(set, &c.r[0].job, sizeof(c.r[0]), c.nr);
-        }
-    }
-    pb_terse_ctx_free(&c);
-    pb_fio_file_release(&f);
-    return rc;
-}
-
 /* ==== sniff ==== */
 
 static int terse_sniff(const char *buf, size_t len)
@@ -712,8 +604,7 @@ static int terse_sniff(const char *buf, size_t len)
 
 static int parse(struct pb_parse *x)
 {
-    return x->part ? pb_terse_stream(x)
-                   : pb_terse_whole(x->path, x->buf, x->len, x->out, x->err);
+    return pb_terse_parse(x);
 }
 
 const struct pb_parser pb_parser_fio_terse = {

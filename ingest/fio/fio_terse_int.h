@@ -1,7 +1,7 @@
-/* Private to fio_terse.c, fio_terse_tests.c and fio_terse_stream.c: one
- * parse of fio terse output and the steps the streamed parse (two passes
- * over the mapped file, docs/performance.md "Streaming ingest", fio terse)
- * shares with the whole one. Nothing else includes it. */
+/* Private to fio_terse.c, fio_terse_tests.c and fio_terse_pass.c: the
+ * records of fio terse output and the steps of its one parse (two passes
+ * over the buffer, whole or streamed: docs/performance.md "Streaming
+ * ingest", fio terse). Nothing else includes it. */
 #ifndef PB_FIO_TERSE_INT_H
 #define PB_FIO_TERSE_INT_H
 
@@ -133,11 +133,14 @@ void pb_terse_disk_fact(struct pb_resultset *set, const struct rec *r);
 /* Free what c holds (not its set). */
 void pb_terse_ctx_free(struct ctx *c);
 
-/* The parse of a file held whole (the parser's parse). */
-int pb_terse_whole(const char *path, const char *buf, size_t len,
-                   struct pb_resultset *set, struct pb_err *err);
+/* No record is usable: "job \"NAME\" failed ..." for the first record
+ * that failed and did no I/O (line: its line, 0 for none), else fio's
+ * error line or "no fio terse lines found". PB_EINPUT (c->err set). */
+int pb_terse_no_results(const struct ctx *c, long line, const char *name,
+                        long code);
 
-/* The streamed parse (fio_terse_stream.c). */
-int pb_terse_stream(const struct pb_parse *x);
+/* The parser's parse, whole (x->part 0: one part) or streamed
+ * (fio_terse_pass.c). */
+int pb_terse_parse(const struct pb_parse *x);
 
 #endif

@@ -1,7 +1,7 @@
 /* fio terse: the job header lines and group lines of terse,normal output
  * (read anywhere in the file, indexed once) and the test of each record
  * named from them as fio_text.c names it, else by what the job did
- * (fio_common.c). Shared by the whole and the streamed parse. */
+ * (fio_common.c), for the parse of fio_terse_pass.c. */
 #include "ingest/fio/fio_terse_int.h"
 
 #include <limits.h>

@@ -727,6 +727,41 @@ static void test_edits(void **state)
     free(buf);
 }
 
+/* One name in groups 7, 0, 7 (the group going down starts a run): the
+ * same name in two groups of one run is two measurements, so three in
+ * all, in file order (the streamed parse once kept two, the whole one
+ * split them 2 + 1). */
+static void test_name_in_two_groups(void **state)
+{
+    (void)state;
+    size_t len;
+    char *buf = th_slurp(FX "fio-3.33_terse-v3_randrw70_4k_qd8.txt", &len);
+    const char *tail = strstr(buf, ";37210;");
+    assert_non_null(tail);
+    struct pb_buf b = PB_BUF_INIT;
+    const int gid[3] = {7, 0, 7}, iops[3] = {100, 200, 300};
+    for (int i = 0; i < 3; i++)
+        pb_buf_printf(&b, "3;fio-3.33;j;%d;0;2828;148842;%d%s", gid[i],
+                      iops[i], tail + 6);
+    struct pb_err err;
+    struct pb_resultset *s = NULL;
+    assert_int_equal(th_parse(TERSEP, "mem", b.s, b.len, &s, &err), PB_OK);
+    const struct pb_result *r = th_find(s, "j", "read_iops");
+    assert_non_null(r);
+    assert_int_equal(r->samples, 3);
+    assert_int_equal(r->nsample, 3);
+    assert_near(r->value, 200, 1e-9);
+    for (int i = 0; i < 3; i++)
+        assert_near(s->svals[r->sample_off + (size_t)i], iops[i], 0);
+    size_t n = 0;
+    for (size_t i = 0; i < s->nresults; i++)
+        n += !strcmp(s->results[i].metric, "read_iops");
+    assert_int_equal(n, 1);
+    pb_resultset_free(s);
+    pb_buf_release(&b);
+    free(buf);
+}
+
 static void test_truncated_corpus(void **state)
 {
     (void)state;
@@ -785,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_old_v2),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_name_in_two_groups),
         cmocka_unit_test(test_truncated_corpus),
         cmocka_unit_test(test_threads),
     };
