@@ -37,7 +37,8 @@ static const char usage_text[] =
     "  --series      time series from fio logs instead of results: one row\n"
     "                per point (source, config, test, job, series, t_ms,\n"
     "                value, min, max, then unit, kind, n, p50, p90, p95,\n"
-    "                p99); --metric matches the series name (read_bw, ...)\n"
+    "                p99, p99.9); --metric matches the series name\n"
+    "                (read_bw, ...)\n"
     "  -o, --output FILE\n"
     "                write to FILE instead of standard output\n"
     "  --test RE, --config RE, --metric RE, --host RE\n"
@@ -213,7 +214,8 @@ static int on_row(void *ctx, const struct pb_db_row *r)
 
 static const char *const pcols[] = {
     "source", "config", "test", "job",  "series", "t_ms", "value", "min",
-    "max",    "unit",   "kind", "n",    "p50",    "p90",  "p95",   "p99"};
+    "max",    "unit",   "kind", "n",    "p50",    "p90",  "p95",   "p99",
+    "p99.9"};
 #define NPCOLS (sizeof(pcols) / sizeof(pcols[0]))
 
 static int on_point(void *ctx, const struct pb_db_point *p)
@@ -227,7 +229,8 @@ static int on_point(void *ctx, const struct pb_db_point *p)
         NUM(p->max, !isnan(p->max)),   STR(p->unit),
         STR(p->kind),                  INT(p->n, p->n),
         NUM(p->p50, !isnan(p->p50)),   NUM(p->p90, !isnan(p->p90)),
-        NUM(p->p95, !isnan(p->p95)),   NUM(p->p99, !isnan(p->p99))};
+        NUM(p->p95, !isnan(p->p95)),   NUM(p->p99, !isnan(p->p99)),
+        NUM(p->p999, !isnan(p->p999))};
     if (o->json)
         json_item(o, json_row(pcols, c, NPCOLS));
     else

@@ -68,6 +68,8 @@ static const char *const migrations[] = {
     /* 6 -> 7: job names and reasons as ids, a rebuild of result:
      * db_migrate_v7 (migrate.c) */
     NULL,
+    /* 7 -> 8: p99.9 of a time series' intervals (issue 41 item 4) */
+    "ALTER TABLE series_point ADD COLUMN p999 REAL;",
 };
 static uint32_t id_hash(const char *k, const char *k2, int k3)
 {

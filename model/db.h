@@ -18,7 +18,7 @@
 struct pb_db;
 
 /* Schema version this binary writes (PRAGMA user_version). */
-#define PB_DB_SCHEMA_VERSION 7
+#define PB_DB_SCHEMA_VERSION 8
 /* PRAGMA application_id of poolbench databases ("PBDB"): a file with
  * another id, or with tables and no id, is not changed. */
 #define PB_DB_APPLICATION_ID 0x50424442
@@ -252,7 +252,7 @@ struct pb_db_point {
     long width_ms;                    /* 0 = unknown */
     long long config_id, test_id, series_id;
     long long t_ms, n; /* n: 0 = unknown */
-    double value, min, max, p50, p90, p95, p99;
+    double value, min, max, p50, p90, p95, p99, p999;
 };
 typedef int (*pb_db_point_cb)(void *ctx, const struct pb_db_point *p);
 

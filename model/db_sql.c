@@ -201,8 +201,9 @@ const char *const pb_db_sql[S__COUNT] = {
     [S_SERIES_INSERT] = "INSERT INTO series(result_id, name, unit, kind, "
                         "width_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_POINT_INSERT] = "INSERT INTO series_point(series_id, seq, t_ms, "
-                       "value, n, min, max, p50, p90, p95, p99) VALUES (?1, "
-                       "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                       "value, n, min, max, p50, p90, p95, p99, p999) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                       "?11, ?12)",
     /* time series with their owner's names; metric filter on the series
      * name */
     [S_EACH_POINT] =
@@ -223,8 +224,8 @@ const char *const pb_db_sql[S__COUNT] = {
         "h.name, s.path, se.id",
     /* the points of one series: a range of the primary key, in order */
     [S_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
-                        "p99 FROM series_point WHERE series_id = ?1 ORDER "
-                        "BY seq",
+                        "p99, p999 FROM series_point WHERE series_id = ?1 "
+                        "ORDER BY seq",
     [S_FORGET_SAMPLES] = "DELETE FROM sample WHERE result_id IN "
                          "(SELECT id FROM result WHERE source_id = ?1)",
     [S_FORGET_HISTS] = "DELETE FROM latency_hist WHERE result_id IN "

@@ -340,6 +340,7 @@ static int read_series(struct pb_db_merge *m, struct pb_resultset *set,
                 .p90 = col_num(pq, 6),
                 .p95 = col_num(pq, 7),
                 .p99 = col_num(pq, 8),
+                .p999 = col_num(pq, 9),
             };
             pb_series_add(sr, &p);
         }

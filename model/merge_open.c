@@ -56,7 +56,7 @@ static const char *const merge_sql[M__COUNT] = {
                  "s.width_ms FROM series s JOIN result r ON r.id = "
                  "s.result_id WHERE r.source_id = ?1 ORDER BY s.id",
     [M_SERIES_POINTS] = "SELECT t_ms, value, n, min, max, p50, p90, p95, "
-                        "p99 FROM series_point WHERE series_id = ?1 "
+                        "p99, p999 FROM series_point WHERE series_id = ?1 "
                         "ORDER BY seq",
 };
 

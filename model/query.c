@@ -106,6 +106,7 @@ int pb_db_each_point(struct pb_db *db, const struct pb_db_filter *f,
             p.p90 = col_num(pq, 6);
             p.p95 = col_num(pq, 7);
             p.p99 = col_num(pq, 8);
+            p.p999 = col_num(pq, 9);
             if ((stop = cb(ctx, &p)) != 0)
                 break;
         }

@@ -190,6 +190,7 @@ CREATE TABLE series_point (
     p90       REAL,
     p95       REAL,
     p99       REAL,
+    p999      REAL,                      -- p99.9 (schema 8), from 1,000 I/Os
     PRIMARY KEY (series_id, seq)
 ) WITHOUT ROWID;
 

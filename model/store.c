@@ -574,6 +574,7 @@ static int store_series(struct pb_db *db, const struct pb_resultset *set,
             bind_num(pq, 9, p->p90);
             bind_num(pq, 10, p->p95);
             bind_num(pq, 11, p->p99);
+            bind_num(pq, 12, p->p999);
             rc = db_step_done(db, pq, err, "cannot insert series point");
         }
     }

@@ -35,12 +35,15 @@
 
 /* The statistics of a point a line can draw: the interval mean (every
  * series) and, for latency logs with percentiles (write_hist_log, per-I/O
- * logs), p50 .. p99. Drawn from the most important: p99 bold, the mean
- * thin. */
-enum { ST_MEAN, ST_P50, ST_P90, ST_P95, ST_P99, NST };
-static const char *const st_name[NST] = {"mean", "p50", "p90", "p95", "p99"};
+ * logs), p50 .. p99, and p99.9 for intervals of 1,000 I/Os or more
+ * (PB_P999_MIN). Drawn from the most important: p99 bold, p99.9 above it
+ * at the normal width, the mean thin. */
+enum { ST_MEAN, ST_P50, ST_P90, ST_P95, ST_P99, ST_P999, NST };
+static const char *const st_name[NST] = {"mean", "p50", "p90",
+                                         "p95",  "p99", "p99.9"};
 #define ST_PCT                                                                 \
-    ((1u << ST_P50) | (1u << ST_P90) | (1u << ST_P95) | (1u << ST_P99))
+    ((1u << ST_P50) | (1u << ST_P90) | (1u << ST_P95) | (1u << ST_P99) |     \
+     (1u << ST_P999))
 
 struct tp {
     long long sid; /* series id */
@@ -135,13 +138,16 @@ static unsigned re_stats(struct ts *s, const char *series, unsigned has)
 }
 
 /* The lines a chart draws (1 << ST_), 0 for none: with no --metric or
- * one naming the series, p99 and the mean where there are percentiles,
- * else the mean; with --metric naming SERIES_STAT, those. */
+ * one naming the series, p99 (and p99.9 where the log has it) and the
+ * mean where there are percentiles, else the mean; with --metric naming
+ * SERIES_STAT, those. */
 static unsigned chart_stats(struct ts *s, const char *series, unsigned has)
 {
     if (!s->re || re_hit(s, series))
-        return (has & (1u << ST_P99)) ? (1u << ST_P99) | (1u << ST_MEAN)
-                                      : (1u << ST_MEAN);
+        return (has & (1u << ST_P99))
+                   ? (1u << ST_P99) | (1u << ST_MEAN) |
+                         (has & (1u << ST_P999))
+                   : (1u << ST_MEAN);
     return re_stats(s, series, has);
 }
 
@@ -345,6 +351,8 @@ static void draw_series(struct pb_chart *ch, const struct rp_data *d,
     for (int st = 0; st < NST; st++)
         if (want & (1u << st))
             top_st = st;
+    if (want & (1u << ST_P99)) /* bold, with p99.9 above it */
+        top_st = ST_P99;
     double *xy = pb_xmalloc(4 * (MAXPTS + 2) * sizeof(double));
     for (size_t L = 0; L < c->n * NST; L++) {
         if (!(want & (1u << (L % NST))))
@@ -535,6 +543,8 @@ static void draw(struct ts *s, unsigned want)
                  rate ? " (jobs summed)" : " (jobs averaged)",
                  want == ((1u << ST_P99) | (1u << ST_MEAN))
                      ? "p99 (bold) and the mean (thin)"
+                 : want == ((1u << ST_P99) | (1u << ST_P999) | (1u << ST_MEAN))
+                     ? "p99 (bold), p99.9 (above it) and the mean (thin)"
                      : "selected statistics");
     else
         snprintf(sub, sizeof(sub),
@@ -675,8 +685,9 @@ static int on_point(void *ctx, const struct pb_db_point *p)
         c->per_job = s->per_job;
         static const char *const head[] = {"config", "job", "t_ms",
                                            "value",  "n",   "min",
-                                           "max",    "p50", "p99"};
-        c->csv = rp_csv_new(9, head);
+                                           "max",    "p50", "p99",
+                                           "p99.9"};
+        c->csv = rp_csv_new(10, head);
         s->open = 1;
     }
     struct tline *l = c->n ? &c->l[c->n - 1] : NULL;
@@ -693,7 +704,8 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     struct tp *t = &l->p[l->n++];
     t->sid = p->series_id;
     t->t = p->t_ms;
-    const double q[NST] = {p->value, p->p50, p->p90, p->p95, p->p99};
+    const double q[NST] = {p->value, p->p50, p->p90,
+                           p->p95,   p->p99, p->p999};
     for (int i = 0; i < NST; i++) {
         t->q[i] = q[i];
         if (isfinite(q[i]))
@@ -714,9 +726,9 @@ static int on_point(void *ctx, const struct pb_db_point *p)
     }
     rp_csv_fields(c->csv, l->row.s, l->row.len, 2);
     rp_csv_int(c->csv, p->t_ms);
-    const double v[] = {p->value, (double)p->n, p->min, p->max, p->p50,
-                        p->p99};
-    for (size_t i = 0; i < 6; i++) {
+    const double v[] = {p->value, (double)p->n, p->min, p->max,
+                        p->p50,   p->p99,       p->p999};
+    for (size_t i = 0; i < 7; i++) {
         if (i == 1 && p->n == 0)
             rp_csv_empty(c->csv);
         else
@@ -759,7 +771,8 @@ static void re_close(struct ts *s)
 static int first_named(void *ctx, const struct pb_db_point *p)
 {
     struct ts *s = ctx;
-    const double q[NST] = {p->value, p->p50, p->p90, p->p95, p->p99};
+    const double q[NST] = {p->value, p->p50, p->p90,
+                           p->p95,   p->p99, p->p999};
     unsigned has = 0;
     for (int i = 0; i < NST; i++)
         if (isfinite(q[i]))

@@ -490,9 +490,11 @@ static void dump_point(const struct pb_point *p, FILE *fp)
             pb_fmt_num(p->value, num, sizeof(num)));
     if (p->n)
         fprintf(fp, " n=%lld", (long long)p->n);
-    const double v[] = {p->min, p->max, p->p50, p->p90, p->p95, p->p99};
-    static const char *const k[] = {"min", "max", "p50", "p90", "p95", "p99"};
-    for (size_t j = 0; j < 6; j++)
+    const double v[] = {p->min, p->max, p->p50, p->p90,
+                        p->p95, p->p99, p->p999};
+    static const char *const k[] = {"min", "max", "p50", "p90",
+                                    "p95", "p99", "p99.9"};
+    for (size_t j = 0; j < 7; j++)
         if (!isnan(v[j]))
             fprintf(fp, " %s=%s", k[j], pb_fmt_num(v[j], num, sizeof(num)));
     fputc('\n', fp);

@@ -87,7 +87,11 @@ struct pb_point {
                       rate (bw, iops) or mean (latency) */
     int64_t n;     /* samples behind the point (I/Os); 0 = one logged value */
     double min, max, p50, p90, p95, p99;
+    double p999; /* p99.9: only from PB_P999_MIN samples on, else NAN */
 };
+/* Fewer I/Os than this in an interval give no p99.9 (the 1,000th
+ * slowest would be one I/O or none: the log does not allow it). */
+#define PB_P999_MIN 1000
 
 /* A time series read from a fio log (docs/formats.md, "fio logs: time series").
  * Its summary results (NAME_log_mean, ...) are in the set's results:

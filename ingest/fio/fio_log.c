@@ -191,7 +191,7 @@ void pb_log_dir_points(struct pb_log_dir *d, int rate, int bytes)
         struct pb_point p;
         p.t_ms = (int64_t)(i + 1) * d->width;
         p.n = d->cnt[i];
-        p.min = p.max = p.p50 = p.p90 = p.p95 = p.p99 = NAN;
+        p.min = p.max = p.p50 = p.p90 = p.p95 = p.p99 = p.p999 = NAN;
         if (rate) {
             p.value = (bytes ? d->bytes[i] : (double)d->cnt[i]) * 1000.0 /
                       (double)d->width;
@@ -205,6 +205,8 @@ void pb_log_dir_points(struct pb_log_dir *d, int rate, int bytes)
                 p.p90 = bucket_pct(b, p.n, 90, p.min, p.max);
                 p.p95 = bucket_pct(b, p.n, 95, p.min, p.max);
                 p.p99 = bucket_pct(b, p.n, 99, p.min, p.max);
+                if (p.n >= PB_P999_MIN)
+                    p.p999 = bucket_pct(b, p.n, 99.9, p.min, p.max);
             }
         } else {
             continue; /* no I/O completed: no latency to show */
@@ -292,7 +294,7 @@ static int plain_line(struct pb_log *lg, const char *s, size_t n, long line,
         return PB_OK;
     }
     struct pb_point p = {(int64_t)f[0], (double)f[1], 0,   NAN, NAN,
-                         NAN,           NAN,          NAN, NAN};
+                         NAN,           NAN,          NAN, NAN, NAN};
     PB_GROW(d->pts, d->cappts, d->npts + 1);
     d->pts[d->npts++] = p;
     return PB_OK;

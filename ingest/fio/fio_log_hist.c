@@ -142,6 +142,8 @@ int pb_log_hist_line(struct pb_log *lg, const char *s, size_t n, long line,
     p.p90 = pb_log_hist_pct(lg->hist_val, w, nb, 90);
     p.p95 = pb_log_hist_pct(lg->hist_val, w, nb, 95);
     p.p99 = pb_log_hist_pct(lg->hist_val, w, nb, 99);
+    p.p999 = p.n >= PB_P999_MIN ? pb_log_hist_pct(lg->hist_val, w, nb, 99.9)
+                                : NAN;
     PB_GROW(d->pts, d->cappts, d->npts + 1);
     d->pts[d->npts++] = p;
     return PB_OK;

@@ -564,6 +564,7 @@ static void scale_points(struct pb_log_dir *d, double k)
         p->p90 *= k;
         p->p95 *= k;
         p->p99 *= k;
+        p->p999 *= k;
     }
 }
 

@@ -235,7 +235,7 @@ for kind in other appid newer; do
     case $kind in
     other) want="poolbench: $f: not a poolbench database (no poolbench tables, schema version 0); not merged" ;;
     appid) want="poolbench: $f: not a poolbench database (it belongs to another program: application_id 0x000004d2); not merged" ;;
-    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (7); not merged: upgrade poolbench" ;;
+    newer) want="poolbench: $f: database schema version 99 is newer than this poolbench (8); not merged: upgrade poolbench" ;;
     esac
     [ "$(head -1 "$tmp/err")" = "$want" ] || fail "$kind: $(cat "$tmp/err")"
     [ "$(sha256sum "$f")" = "$sum" ] || fail "$kind: the file changed"

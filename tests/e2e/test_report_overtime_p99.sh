@@ -44,7 +44,7 @@ for arg in sys.argv[2:]:
         continue
     ys = [float(p.split(",")[1]) for p in lines[0].split()]
     print(st, "%.0f" % value(ys[0]), "%.0f" % value(min(ys)))
-for t in re.findall(r">([a-z0-9]+ of each interval)<", svg):
+for t in re.findall(r">([a-z0-9.]+ of each interval)<", svg):
     print("key", t)
 EOF
 # the values export --series has, and how near the drawing must be (the
@@ -89,6 +89,45 @@ grep -q 'stroke="#1a1a1a" stroke-width="2.6"/>' "$svg" &&
 # the table under it has a row per line
 grep -q '>avg0 · p99<' "$tmp/rep/index.html" ||
     grep -q '>avg0 · p99<' "$tmp/rep/"*.html || fail "table row avg0 · p99"
+
+# p99.9 only where an interval holds 1,000 I/Os or more: avg0's (rate
+# 400 IOPS, 500 ms) have none, the column is empty
+[ -z "$(col p99.9 | tr -d '\n')" ] || fail "avg0 has a p99.9: $(col p99.9 | head -n 3)"
+grep -q 'p99.9 of each interval' "$svg" && fail "avg0's chart draws a p99.9"
+
+# p999 (fixtures/fio-log/README.md): 480,000-960,000 I/Os an interval,
+# each with a p99.9; fio's own p99.9 of the whole run (the JSON's clat
+# percentiles) lies between the intervals' smallest and largest
+"$pb" ingest --db "$tmp/p.db" -q fio-log/p999.json fio-log/p999_clat_hist.1.log ||
+    fail "ingest p999"
+"$pb" export --db "$tmp/p.db" --series --csv --metric '^read_clat_hist$' |
+    tr -d '\r' >"$tmp/s.csv" || fail "export --series p999"
+[ "$(col p99.9 | tr '\n' ' ')" = "3300.2830769231223 3106.995512195255 3626.8065185185606 " ] ||
+    fail "p999 export p99.9: $(col p99.9 | tr '\n' ' ')"
+fio999=$(jq '.jobs[0].read.clat_ns.percentile["99.900000"]' fio-log/p999.json)
+[ "$fio999" = 3344 ] || fail "fio's p99.9: $fio999"
+awk -v f="$fio999" 'BEGIN { exit !(f >= 3106.995512195255 && f <= 3626.8065185185606) }' ||
+    fail "fio's whole-run p99.9 $fio999 outside the intervals' p99.9"
+"$pb" report --db "$tmp/p.db" -o "$tmp/prep" -q || fail "report p999"
+psvg=$(grep -l ': read_clat_hist over time<' "$tmp/prep/charts/"*.svg)
+python3 "$tmp/check.py" "$psvg" p99=2.6 mean=1 >"$tmp/got" ||
+    fail "check.py p999"
+grep -qx 'key p99.9 of each interval' "$tmp/got" ||
+    fail "p999 key: $(grep key "$tmp/got" | tr '\n' ' ')"
+[ "$(grep -c '<polyline' "$psvg")" = 3 ] ||
+    fail "p999 chart lines: $(grep -c '<polyline' "$psvg")"
+grep -q 'p99 (bold), p99.9 (above it) and the mean (thin)' "$psvg" ||
+    fail "p999 subtitle"
+# the chart's data file carries the p99.9
+pcsv=$(ls "$tmp/prep/charts/"series-*-read_clat_hist.csv)
+head -n 1 "$pcsv" | tr -d '\r' | grep -q ',p50,p99,p99.9$' || fail "chart CSV header: $(head -n 1 "$pcsv")"
+grep -q ',3626.8065185185606' "$pcsv" || fail "chart CSV p99.9 value"
+# --metric read_clat_hist_p99.9 picks that line alone
+"$pb" report --db "$tmp/p.db" -o "$tmp/p9" -q --metric 'read_clat_hist_p99\.9$' ||
+    fail "report --metric read_clat_hist_p99.9"
+psvg=$(ls "$tmp/p9/charts/"*series-read-clat-hist.svg 2>/dev/null)
+[ -n "$psvg" ] && [ "$(grep -c '<polyline' $psvg)" = 1 ] ||
+    fail "p99.9 alone: one line"
 
 # a rate series keeps one line of the interval mean, no key
 svg=$(grep -l ': read_bw over time<' "$tmp/rep/charts/"*.svg)

@@ -1,7 +1,8 @@
 /* Unit tests for model/'s schema versions: a newer schema is refused, a
  * version-1 database is migrated on open with its rows kept, a reader
  * upgrades a version-2 database first, and the version-6 rebuild (job
- * names as ids) keeps v_result and the result ids. */
+ * names as ids) keeps v_result and the result ids, and version 7 gets
+ * the p99.9 column of series points. */
 #include "tests/unit/db_help.h"
 
 static void test_newer_schema_refused(void **state)
@@ -212,6 +213,7 @@ static void test_migrate_v6(void **state)
                      "= r.config_id JOIN test t ON t.id = r.test_id JOIN "
                      "metric m ON m.id = r.metric_id; "
                      "INSERT INTO sample VALUES (2, 0, 7.5); "
+                     "ALTER TABLE series_point DROP COLUMN p999; "
                      "PRAGMA user_version = 6",
                      NULL, NULL, NULL),
         SQLITE_OK);
@@ -224,7 +226,7 @@ static void test_migrate_v6(void **state)
                      3);
     assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
     pb_db_close(db);
-    assert_int_equal(count("PRAGMA user_version"), 7);
+    assert_int_equal(count("PRAGMA user_version"), PB_DB_SCHEMA_VERSION);
     char *got = rows(dbpath, view);
     assert_string_equal(got, want);
     free(got);
@@ -275,6 +277,34 @@ static void test_migrate_v6(void **state)
     free(ids);
 }
 
+/* A version-7 database (series points without p99.9) gets the column on
+ * open, even by a reader; its points keep NULL there. */
+static void test_migrate_v7(void **state)
+{
+    (void)state;
+    struct pb_err err = {0};
+    struct pb_db *db;
+    assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+    pb_db_close(db);
+    sqlite3 *h;
+    sqlite3_open(dbpath, &h);
+    assert_int_equal(sqlite3_exec(h,
+                                  "ALTER TABLE series_point DROP COLUMN "
+                                  "p999; PRAGMA user_version = 7",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    assert_int_equal(count("SELECT count(*) FROM pragma_table_info("
+                           "'series_point') WHERE name = 'p999'"),
+                     0);
+    assert_int_equal(pb_db_open(dbpath, 1, &db, &err), PB_OK);
+    pb_db_close(db);
+    assert_int_equal(count("PRAGMA user_version"), 8);
+    assert_int_equal(count("SELECT count(*) FROM pragma_table_info("
+                           "'series_point') WHERE name = 'p999'"),
+                     1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +313,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reader_upgrades, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_v6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_v7, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
