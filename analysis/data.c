@@ -366,7 +366,10 @@ static void flush_cell(struct row_ctx *r)
                         r->null_reason)) {
         struct rp_cell one;
         struct rp_cell *c = &one;
-        if (!d->stream) {
+        /* a merged test's cells take later streaks (rp_ignore_cell): they
+         * stay in memory until the pass ends (stream_merged) */
+        int held = !d->stream || rp_ignore_merged(d, r->test);
+        if (held) {
             PB_GROW(d->cells, d->capcells, d->ncells + 1);
             c = &d->cells[d->ncells++];
         }
@@ -380,7 +383,7 @@ static void flush_cell(struct row_ctx *r)
         c->source = r->first_source;
         d->configs[r->config].used = 1;
         d->tests[r->test].used = 1;
-        if (d->stream)
+        if (!held)
             rp_stream_put(d, c);
     }
     memset(&r->acc, 0, sizeof(r->acc));
@@ -469,6 +472,30 @@ int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
     return rp_data_load_ignoring(db, f, NULL, d, err);
 }
 
+static int cmp_tmc(const void *a, const void *b)
+{
+    const struct rp_cell *x = a, *y = b;
+    if (x->test != y->test)
+        return x->test < y->test ? -1 : 1;
+    if (x->metric != y->metric)
+        return x->metric < y->metric ? -1 : 1;
+    return (x->config > y->config) - (x->config < y->config);
+}
+
+/* After the row pass of a streamed load: the merged tests' cells, held in
+ * memory while later streaks were added to them, go to the file after
+ * every other test's, each test's cells one run. */
+static void stream_merged(struct rp_data *d)
+{
+    rp_ignore_cells_done(d);
+    qsort(d->cells, d->ncells, sizeof(*d->cells), cmp_tmc);
+    for (size_t i = 0; i < d->ncells; i++)
+        rp_stream_put(d, &d->cells[i]);
+    free(d->cells);
+    d->cells = NULL;
+    d->ncells = d->capcells = 0;
+}
+
 /* An experiment's section finds a source's cells among all of them. */
 static int has_experiment(const struct rp_data *d)
 {
@@ -525,7 +552,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
         shrink_params(&d->tests[i].params, &d->tests[i].cap,
                       d->tests[i].nparams);
     rp_ignore_map(d, ignore);
-    if (stream && !d->merge && !has_experiment(d)) {
+    if (stream && !has_experiment(d)) {
         /* no temporary file: every cell in memory, as without streaming */
         struct pb_err ignored;
         memset(&ignored, 0, sizeof(ignored));
@@ -538,6 +565,8 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     rc = pb_an_report_rows(db, f, on_row, &r, err);
     if (!rc)
         flush_cell(&r);
+    if (!rc && d->stream)
+        stream_merged(d);
     free(r.pend);
     free(r.bases);
     free(r.metric_ids);

@@ -382,7 +382,8 @@ static int load(struct pb_db *db, const struct pb_render_opts *opts,
     }
     d->history = &l->hist;
     d->hosts = &l->hosts;
-    rp_plan_tests(d, &l->plan);
+    /* planned once the latency charts are known (pb_render_report) */
+    memset(&l->plan, 0, sizeof(l->plan));
     return PB_OK;
 }
 
@@ -436,6 +437,7 @@ int pb_render_report(struct pb_db *db, const struct pb_render_opts *opts,
                         err);
     if (rc)
         goto done;
+    rp_plan_tests(d, o.lat, &l.plan); /* weighs the latency charts */
     struct rp_report r = {
         &o, db, opts, d, &l.sws, &l.rank, &l.best_samps, &l.plan, err};
     /* a report past RP_SPLIT_CELLS cells (or with test pages) keeps
@@ -465,6 +467,12 @@ done:
     if (o.index) { /* a failed report: the stage goes with it; its first
                       error is the one kept */
         int ignored = rp_file_close(o.index, err);
+        (void)ignored;
+    }
+    if (o.pagef) { /* a page left open by a failed report */
+        struct pb_err scratch;
+        memset(&scratch, 0, sizeof(scratch));
+        int ignored = rp_file_close(o.pagef, &scratch);
         (void)ignored;
     }
     rp_out_chart_data(&o, NULL);
