@@ -162,7 +162,9 @@ static int on_config(void *ctx, const struct pb_db_triple *t)
     struct rp_config *c = &d->configs[d->nconfigs++];
     memset(c, 0, sizeof(*c));
     c->id = t->id;
-    c->label = rp_clean(&d->arena, t->a ? t->a : "");
+    /* interned: a fact's host is often the label (bonnie++'s machine
+     * name: 100,000 machines were 6.4 MB of second copies) */
+    c->label = intern(d, t->a ? t->a : "");
     return 0;
 }
 
@@ -574,6 +576,11 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     pb_buf_release(&r.strs);
     if (rc)
         return rc;
+    /* nothing is interned after the rows: the table goes (4 MB at
+     * 100,000 bonnie++ machines); the strings stay in the arena */
+    free(d->strs);
+    d->strs = NULL;
+    d->nstrs = d->capstrs = 0;
     rp_data_order(d);
     rp_mark_groups(d);
     rp_latency_beside(d);
