@@ -302,6 +302,11 @@ size_t rp_ignore_canon(const struct rp_data *d, size_t test);
 int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
                    size_t config, const struct rp_acc *acc, long nnull,
                    const char *null_reason);
+/* Is test (a canonical index) one of several tests of an identity? Its
+ * cells are merged in memory before they can be streamed. */
+int rp_ignore_merged(const struct rp_data *d, size_t test);
+/* After the last rp_ignore_cell: drop the merge's accumulators. */
+void rp_ignore_cells_done(struct rp_data *d);
 void rp_ignore_release(struct rp_data *d);
 
 /* ==== analysis.c: what to chart, best configs, ranking ==== */

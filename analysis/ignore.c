@@ -186,6 +186,20 @@ int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
     return 1;
 }
 
+int rp_ignore_merged(const struct rp_data *d, size_t test)
+{
+    return d->merge && d->merge->merged[test];
+}
+
+void rp_ignore_cells_done(struct rp_data *d)
+{
+    if (!d->merge)
+        return;
+    free(d->merge->v);
+    d->merge->v = NULL;
+    d->merge->n = d->merge->cap = 0;
+}
+
 void rp_ignore_release(struct rp_data *d)
 {
     if (!d->merge)

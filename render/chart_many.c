@@ -481,12 +481,12 @@ void rp_many_table(struct rp_out *o, const struct rp_data *d,
                 row[2 + k].style = RT_BOLD;
         }
     }
-    /* complete, so paged past RP_TABLE_PAGE rows (table_pages.c) */
+    /* complete on pages of their own, its ends here (table_pages.c) */
     const struct rp_test *ts = &d->tests[d->groups[groups[0]].test];
     char stem[40];
     snprintf(stem, sizeof(stem), "t%zu-all", ts->rank + 1);
     char *what = pb_xasprintf("%s: all %zu configurations", ts->name, nrows);
-    rp_out_table_paged(o, &t, stem, what);
+    rp_out_table_ends(o, &t, stem, what);
     free(what);
     for (size_t k = 0; k < ng; k++)
         free(cell[k]);

@@ -55,8 +55,8 @@ static const char *more_note(struct rt_table *t, const char *sub, size_t ndraw,
     if (ndraw >= n)
         return sub;
     return rt_str(t, "%s · the first %zu of %zu configurations (all in the "
-                     "table)",
-                  sub, ndraw, n);
+                     "table%s)",
+                  sub, ndraw, n, n > RP_ENDS_WHOLE ? "'s pages" : "");
 }
 
 static void cdf_chart(struct rp_out *o, const struct rp_data *d,
@@ -115,7 +115,9 @@ static void cdf_chart(struct rp_out *o, const struct rp_data *d,
     t.note = "Percentiles as fio computes them: the value of the first bin "
              "whose running count reaches that share of the I/Os (bins of "
              "repeats summed first).";
-    rp_out_table(o, &t);
+    /* a row per configuration: past RP_ENDS_WHOLE, its ends here and all
+     * rows on pages of their own */
+    rp_out_table_ends(o, &t, rt_str(&t, "%s-cdf", stem), s.title);
     free(lines);
 }
 
@@ -167,7 +169,7 @@ static void ladder_chart(struct rp_out *o, const struct rp_data *d,
     rp_out_chart(o, rc_lat_ladder(rp_out_fonts(o), &g),
                  rt_str(&t, "%s-ladder", stem));
     t.caption = rt_str(&t, "Data: %s", g.lat.title);
-    rp_out_table(o, &t);
+    rp_out_table_ends(o, &t, rt_str(&t, "%s-ladder", stem), g.lat.title);
 }
 
 static void hist_chart(struct rp_out *o, const struct rp_data *d,

@@ -23,15 +23,18 @@ static int write_file(struct rp_out *o, const char *rel, const char *data,
 
 /* ==== output primitives ==== */
 
-/* index.html is written as it grows, never held whole (the sections of
- * 10^6 results are 100 MB of HTML): each primitive first writes what the
- * page holds once that is 1 MiB. Nothing goes back into written text. */
+/* index.html and the pages of their own (test pages, table pages) are
+ * written as they grow, never held whole (the sections of 10^6 results
+ * are 100 MB of HTML): each primitive first writes what the page holds
+ * once that is 1 MiB. Nothing goes back into written text. */
 #define INDEX_SPILL (1024 * 1024)
 
 static void out_spill(struct rp_out *o)
 {
     if (o->index && o->h == &o->html)
         rp_file_flush(o->index, &o->html, INDEX_SPILL);
+    else if (o->pagef && o->h == &o->page)
+        rp_file_flush(o->pagef, &o->page, INDEX_SPILL);
 }
 
 void rp_out_file(struct rp_out *o, const char *rel, const char *data,

@@ -160,10 +160,17 @@ static void page_head(struct rp_out *o, struct pb_buf *h, const char *what)
     pb_buf_puts(h, "</p>\n");
 }
 
-static void page_open(struct rp_out *o, const char *what)
+/* A page of its own (o->page) that will be rel: its file is opened now
+ * and written as the page grows (out.c); when it cannot be created the
+ * page is held and written whole at page_close, which reports the error. */
+static void page_open(struct rp_out *o, const char *what, const char *rel)
 {
     pb_buf_reset(&o->page);
     o->h = &o->page;
+    struct pb_err ignored;
+    memset(&ignored, 0, sizeof(ignored));
+    if (!o->rc && rp_file_open(o->out, rel, &o->pagef, &ignored))
+        o->pagef = NULL;
     o->inline_charts = 1;
     page_head(o, &o->page, what);
 }
@@ -188,7 +195,18 @@ static void page_foot(struct rp_out *o, struct pb_buf *h, const char *rel,
 static void page_close(struct rp_out *o, const char *rel, const char *note,
                        size_t *count)
 {
-    page_foot(o, &o->page, rel, note, count);
+    if (o->pagef) {
+        foot_text(o, &o->page, note);
+        rp_file_flush(o->pagef, &o->page, 0);
+        int rc = rp_file_close(o->pagef, o->err);
+        o->pagef = NULL;
+        if (rc && !o->rc)
+            o->rc = rc;
+        if (!rc)
+            (*count)++;
+    } else {
+        page_foot(o, &o->page, rel, note, count);
+    }
     o->h = &o->html;
     o->inline_charts = 0;
 }
@@ -286,8 +304,8 @@ void rp_test_page_begin(struct rp_out *o, const struct rp_data *d,
              "Results by test, page %zu of %zu: tests %zu–%zu of %zu", page,
              pl->npages, pl->first[page - 1] + 1,
              pl->first[page - 1] + pl->ntests[page - 1], pl->nsections);
-    page_open(o, what);
     snprintf(o->here, sizeof(o->here), "tests-%03zu.html", page);
+    page_open(o, what, o->here);
     pager(&o->page, pl, page);
     pb_buf_puts(&o->page, "</header>\n<section id=\"tests\">\n");
 }
@@ -336,7 +354,9 @@ static void table_pager(struct rp_out *o, struct pb_buf *h, const char *stem,
 void rp_table_page_begin(struct rp_out *o, const char *stem,
                          const char *what, size_t page, size_t npages)
 {
-    page_open(o, what);
+    char *rel = pb_xasprintf("%s-%03zu.html", stem, page);
+    page_open(o, what, rel);
+    free(rel);
     table_pager(o, &o->page, stem, page, npages);
     pb_buf_printf(&o->page, "</header>\n<section id=\"%s\">\n", stem);
 }

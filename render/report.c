@@ -342,7 +342,7 @@ int pb_render_report(struct pb_an_report *rep,
     int rc = PB_OK;
     rp_mark_single(d);
     struct test_plan plan;
-    rp_plan_tests(d, &plan);
+    memset(&plan, 0, sizeof(plan)); /* planned with the latency charts */
     struct rp_out o;
     memset(&o, 0, sizeof(o));
     o.h = &o.html;
@@ -371,6 +371,7 @@ int pb_render_report(struct pb_an_report *rep,
     o.has_iolat = rp_has_iops_latency(d);
     o.has_ts = rp_has_timeseries(rep->an, &opts->filter);
     o.lat = rep->lat;
+    rp_plan_tests(d, o.lat, &plan); /* weighs the latency charts */
     struct rp_report r = {&o,         rep->an,          opts,  d,  &rep->sws,
                           &rep->rank, &rep->best_samps, &plan, err};
     /* a report past RP_SPLIT_CELLS cells (or with test pages) keeps
@@ -400,6 +401,12 @@ done:
     if (o.index) { /* a failed report: the stage goes with it; its first
                       error is the one kept */
         int ignored = rp_file_close(o.index, err);
+        (void)ignored;
+    }
+    if (o.pagef) { /* a page left open by a failed report */
+        struct pb_err scratch;
+        memset(&scratch, 0, sizeof(scratch));
+        int ignored = rp_file_close(o.pagef, &scratch);
         (void)ignored;
     }
     rp_out_chart_data(&o, NULL);

@@ -35,6 +35,8 @@ struct rp_out {
     struct pb_buf html;    /* index.html: what is not written yet */
     struct rp_file *index; /* index.html, written as it grows */
     struct pb_buf page;    /* the test page being written */
+    struct rp_file *pagef; /* its file, written as o->page grows (NULL:
+                              written whole at its end) */
     struct pb_buf *h;      /* where the primitives write: html or page */
     int inline_charts;     /* charts as <svg> in the page, not files */
     const char *title, *version, *timestamp; /* for the test pages */
@@ -114,8 +116,10 @@ void rp_section_sweeps(struct rp_out *o, const struct rp_data *d,
 int rp_group_charted(const struct rp_data *d, const struct rp_group *g);
 /* Mark tests whose charts would have one bar each (rp_test.single). */
 void rp_mark_single(struct rp_data *d);
-/* Which test sections go on which page; release with rp_plan_release. */
-void rp_plan_tests(const struct rp_data *d, struct test_plan *pl);
+/* Which test sections go on which page (lat: the latency charts drawn in
+ * them, NULL none); release with rp_plan_release. */
+void rp_plan_tests(const struct rp_data *d, const struct rp_lat *lat,
+                   struct test_plan *pl);
 void rp_plan_release(struct test_plan *pl);
 void rp_section_tests(struct rp_out *o, const struct rp_data *d,
                       const struct test_plan *pl);

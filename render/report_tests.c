@@ -246,8 +246,11 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
         rp_out_para(o, "note",
                     rp_cat(sub, sizeof(sub), rp_int((long long)shown, s1, 40),
                            " of ", rp_int((long long)g->n, s2, 40),
-                           " configurations shown; all in the table below "
-                           "and in the CSV",
+                           g->n > RP_ENDS_WHOLE
+                               ? " configurations shown; all on the pages of "
+                                 "the table below and in the CSV"
+                               : " configurations shown; all in the table "
+                                 "below and in the CSV",
                            NULL));
 
     if (many)
@@ -290,7 +293,8 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
 /* Every metric of the given tests in one folded table. */
 static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
                               size_t g0, size_t g1, const unsigned char *pick,
-                              const char *caption, int with_test)
+                              const char *caption, int with_test,
+                              size_t max_rows)
 {
     struct rt_table t;
     size_t nc = with_test ? 8 : 7, k = 0;
@@ -312,7 +316,7 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
         const struct rp_group *g = &d->groups[gi];
         if (pick && !pick[g->test])
             continue;
-        if (t.nrows >= MAX_ALL_ROWS) { /* counted, not read */
+        if (t.nrows >= max_rows) { /* counted, not read */
             left += g->n;
             continue;
         }
@@ -320,7 +324,7 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
         const struct rp_metric *m = &d->metrics[g->metric];
         for (size_t i = g->first; i < g->first + g->n; i++) {
             const struct rp_cell *c = &d->cells[i];
-            if (t.nrows >= MAX_ALL_ROWS) {
+            if (t.nrows >= max_rows) {
                 left++;
                 continue;
             }
@@ -351,19 +355,61 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
     rp_out_table(o, &t);
 }
 
+/* Rows of "All metrics of this test" on a test with more than
+ * RP_ENDS_WHOLE configurations (the others: MAX_ALL_ROWS). */
+#define MANY_ALL_ROWS 100
+
+/* Lines of a latency CDF at most (MAX_LINES of latency.c). */
+#define LAT_LINES 12
+
+/* Inline rows of test t's tables: the table under each chart, or the
+ * ends of the one table of a test with reduced charts (chart_many.c,
+ * rp_out_table_ends), and its "All metrics" table. */
+static size_t inline_rows(size_t rows, size_t many, size_t cells)
+{
+    if (many <= RP_ENDS_WHOLE)
+        return (many ? many : rows) +
+               (cells < MAX_ALL_ROWS ? cells : MAX_ALL_ROWS);
+    return 2 * RP_ENDS_ROWS + (cells < MANY_ALL_ROWS ? cells : MANY_ALL_ROWS);
+}
+
+/* Latency charts of each test in chart units (a chart of ~15 KB): the
+ * CDF, ladder and histogram of each direction weigh 3 plus one per line
+ * drawn (a CDF of 12 configurations and its histogram are ~200 KB). */
+static void lat_weights(const struct rp_data *d, const struct rp_lat *l,
+                        size_t *w)
+{
+    for (size_t i = 0; l && i < l->n;) {
+        size_t j = i, lines = 0;
+        while (j < l->n && l->v[j].test == l->v[i].test &&
+               !strcmp(l->v[j].kind, l->v[i].kind)) {
+            lines += l->v[j].n > 0;
+            j++;
+        }
+        const char *k = l->v[i].kind;
+        size_t len = strlen(k);
+        if (lines && len > 5 && !strcmp(k + len - 5, "_clat") &&
+            l->v[i].test < d->ntests)
+            w[l->v[i].test] += 3 + (lines < LAT_LINES ? lines : LAT_LINES);
+        i = j;
+    }
+}
+
 /* Which tests get a section of their own, and on which page. */
-void rp_plan_tests(const struct rp_data *d, struct test_plan *pl)
+void rp_plan_tests(const struct rp_data *d, const struct rp_lat *lat,
+                   struct test_plan *pl)
 {
     memset(pl, 0, sizeof(*pl));
     pl->page = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *nch = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     /* a test weighs one chart more per 100 rows of its tables (a chart is
-     * ~15 KB, a row ~330 B), so that its page stays a few MB: the table
-     * under each chart, or the one table of a test with reduced charts
-     * (chart_many.c), and its "All metrics" table */
+     * ~15 KB, a row ~330 B), so that its page stays a few MB; a reduced
+     * chart of many configurations (~40 KB) weighs 3 charts, the latency
+     * charts their share (lat_weights) */
     size_t *rows = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *many = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t *cells = pb_xcalloc(d->ntests + 1, sizeof(size_t));
+    size_t *extra = pb_xcalloc(d->ntests + 1, sizeof(size_t));
     size_t weight = 0;
     for (size_t gi = 0; gi < d->ngroups; gi++) {
         const struct rp_group *g = &d->groups[gi];
@@ -374,20 +420,23 @@ void rp_plan_tests(const struct rp_data *d, struct test_plan *pl)
                 pl->nsections++;
             pl->ncharts++;
             rows[t] += g->n;
-            if (g->n > RP_MANY_LIMIT && g->n > many[t])
-                many[t] = g->n;
+            if (g->n > RP_MANY_LIMIT) {
+                extra[t] += 2;
+                if (g->n > many[t])
+                    many[t] = g->n;
+            }
         }
     }
+    lat_weights(d, lat, extra);
     for (size_t t = 0; t < d->ntests; t++) {
         if (nch[t])
-            nch[t] += ((many[t] ? many[t] : rows[t]) +
-                       (cells[t] < MAX_ALL_ROWS ? cells[t] : MAX_ALL_ROWS)) /
-                      100;
+            nch[t] += extra[t] + inline_rows(rows[t], many[t], cells[t]) / 100;
         weight += nch[t];
     }
     free(rows);
     free(many);
     free(cells);
+    free(extra);
     pl->weight = weight;
     if (pl->ncharts > PAGED_CHARTS || weight > PAGED_CHARTS) {
         size_t cap = pl->nsections + 1;
@@ -532,11 +581,14 @@ void rp_section_tests(struct rp_out *o, const struct rp_data *d,
         free(line);
         free(p);
         size_t *many = pb_xcalloc(j - i, sizeof(*many)), nmany = 0;
+        size_t most = 0; /* configurations of its largest reduced chart */
         for (size_t k = i; k < j; k++)
             if (rp_group_charted(d, &d->groups[k])) {
                 group_chart(o, d, &d->groups[k], order);
                 if (d->groups[k].n > RP_MANY_LIMIT)
                     many[nmany++] = k;
+                if (d->groups[k].n > most)
+                    most = d->groups[k].n;
             }
         rp_many_table(o, d, many, nmany, order); /* their tables */
         free(many);
@@ -544,7 +596,9 @@ void rp_section_tests(struct rp_out *o, const struct rp_data *d,
         if (other) {
             char cap[64];
             snprintf(cap, sizeof(cap), "All metrics of this test");
-            all_metrics_table(o, d, i, j, NULL, cap, 0);
+            all_metrics_table(o, d, i, j, NULL, cap, 0,
+                              most > RP_ENDS_WHOLE ? MANY_ALL_ROWS
+                                                   : MAX_ALL_ROWS);
         }
         rp_out_raw(o, "</div>\n");
         i = j;
@@ -568,7 +622,7 @@ void rp_section_tests(struct rp_out *o, const struct rp_data *d,
                  nswept == 1 ? "its" : "their");
         rp_out_para(o, "note", buf);
         all_metrics_table(o, d, 0, d->ngroups, swept,
-                          "All values of these tests", 1);
+                          "All values of these tests", 1, MAX_ALL_ROWS);
     }
     if (opened)
         rp_out_raw(o, "</section>\n");

@@ -81,6 +81,22 @@ void rp_out_table_paged(struct rp_out *o, struct rt_table *t,
 void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
                             const char *stem, const char *what);
 
+/* A table of a test's configurations (chart_many.c) is shown whole on
+ * its test page up to RP_ENDS_WHOLE rows; past that the page shows its
+ * first and its last RP_ENDS_ROWS (the best and the worst, in the order
+ * of its first column). */
+#define RP_ENDS_WHOLE 200
+#define RP_ENDS_ROWS  25
+
+/* A table of a test with many configurations (chart_many.c): up to
+ * RP_ENDS_WHOLE rows, rp_out_table; past that its first and last
+ * RP_ENDS_ROWS rows where the output is, after them a note and the links
+ * of STEM-001.html, ... which hold every row in t's order (RP_TABLE_PAGE
+ * each), so that a test page stays the same size at any number of
+ * configurations. Frees t. */
+void rp_out_table_ends(struct rp_out *o, struct rt_table *t,
+                       const char *stem, const char *what);
+
 /* The top nshow rows of t where the output is, after a note linking
  * STEM.html, which holds all of t (titled what); t itself when it has at
  * most nshow rows. index.html of a split report shows the best table

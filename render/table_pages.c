@@ -77,11 +77,18 @@ static void paged(struct rp_out *o, struct rt_table *t, const char *stem,
     if (first_page == 1) {
         pb_buf_puts(&b, "<p class=\"note\">");
         rp_esc(&b, t->caption ? t->caption : "Table");
-        pb_buf_printf(&b,
-                      ": %zu rows, on %zu pages of their own (at most %d "
-                      "rows each, in the table's order).</p>\n<p class=\""
-                      "pager\" id=\"%s\">",
-                      n, npages, RP_TABLE_PAGE, stem);
+        if (npages == 1) /* the ends of a shorter table (rp_out_table_ends) */
+            pb_buf_printf(&b,
+                          ": all %zu rows, in the table's order, on a page "
+                          "of their own.</p>\n<p class=\"pager\" "
+                          "id=\"%s\">",
+                          n, stem);
+        else
+            pb_buf_printf(&b,
+                          ": %zu rows, on %zu pages of their own (at most "
+                          "%d rows each, in the table's order).</p>\n<p "
+                          "class=\"pager\" id=\"%s\">",
+                          n, npages, RP_TABLE_PAGE, stem);
     } else {
         pb_buf_printf(&b,
                       "<p class=\"note\">%zu rows: the first %d here, the "
@@ -139,6 +146,37 @@ void rp_out_table_elsewhere(struct rp_out *o, struct rt_table *t,
         rp_out_table(o, t);
     else
         paged(o, t, stem, what, 1);
+}
+
+void rp_out_table_ends(struct rp_out *o, struct rt_table *t,
+                       const char *stem, const char *what)
+{
+    size_t n = t->nrows, k = RP_ENDS_ROWS;
+    if (n <= RP_ENDS_WHOLE) {
+        rp_out_table(o, t);
+        return;
+    }
+    /* the ends, one table: cells copied (their text stays in t's arena) */
+    struct rt_table e = *t;
+    e.cells = pb_xcalloc(2 * k * t->ncols, sizeof(*e.cells));
+    memcpy(e.cells, t->cells, k * t->ncols * sizeof(*e.cells));
+    memcpy(e.cells + k * t->ncols, t->cells + (n - k) * t->ncols,
+           k * t->ncols * sizeof(*e.cells));
+    e.nrows = e.cap = 2 * k;
+    e.fold = 0;
+    e.caption = rt_str(t, "%s%sthe first %zu and the last %zu of %zu rows",
+                       t->caption ? t->caption : "", t->caption ? ": " : "",
+                       k, k, n);
+    struct pb_buf b = PB_BUF_INIT;
+    rt_html(&e, &b);
+    rp_out_raw(o, pb_buf_str(&b));
+    pb_buf_release(&b);
+    if (o->pdf)
+        rp_pdf_table(o->pdf, &e);
+    free(e.cells);
+    o->sum.tables++;
+    /* every row on pages of their own, linked under the ends */
+    paged(o, t, stem, what, 1);
 }
 
 void rp_out_table_top(struct rp_out *o, struct rt_table *t, const char *stem,
