@@ -43,17 +43,6 @@ static double num(const struct pb_json *d, int obj, const char *key)
     return isfinite(v) ? v : NAN;
 }
 
-/* A string stored under key (owned by the document), or NULL. */
-static const char *str(struct pb_json *d, int obj, const char *key)
-{
-    return pb_json_str(d, pb_json_get(d, obj, key));
-}
-
-static int is_object(const struct pb_json *d, int v)
-{
-    return pb_json_type(d, v) == PB_JSON_OBJECT;
-}
-
 static double or0(double v)
 {
     return isnan(v) ? 0 : v;
@@ -351,11 +340,8 @@ static void host_facts(struct ctx *c)
     for (size_t i = 0; i < c->ne; i++)
         named |= !c->e[i].is_agg && c->e[i].job.usable &&
                  pb_fio_json_opt(c, &c->e[i], "filename") != NULL;
-    int du = pb_json_get(c->doc, pb_json_root(c->doc), "disk_util");
-    if (!named && !c->clients && pb_json_type(c->doc, du) == PB_JSON_ARRAY)
-        for (int d = pb_json_first(c->doc, du); d != PB_JSON_NONE;
-             d = pb_json_next(c->doc, d))
-            pb_fio_fact_add(c->set, NULL, "device", str(c->doc, d, "name"));
+    if (!named && !c->clients)
+        pb_fio_json_disk_util(c->set, c->doc);
     for (size_t i = 0; i < c->ne; i++) {
         const struct entry *e = &c->e[i];
         if (e->is_agg || !e->job.usable)
@@ -537,46 +523,88 @@ static int no_json(const char *path, const char *buf, size_t len,
 
 /* ==== interrupted runs ==== */
 
-/* How long the longest job ran and the runtime it asked for (ns). */
-static void runtimes(const struct ctx *c, double *ran, double *asked)
+void pb_fio_json_ran(const struct ctx *c, const struct entry *e, double *ran,
+                     double *asked)
 {
-    *ran = *asked = NAN;
-    for (size_t i = 0; i < c->ne; i++) {
-        const struct entry *e = &c->e[i];
-        if (e->is_agg || !e->job.usable)
-            continue;
-        double r = pb_fio_longest_runtime(&e->job.st);
-        if (!(r > 0) || r <= *ran)
-            continue;
-        *ran = r;
-        double ns;
-        const char *v = pb_fio_json_opt(c, e, "runtime");
-        if (!v)
-            v = pb_fio_json_opt(c, e, "timeout");
-        *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
-    }
+    if (e->is_agg || !e->job.usable)
+        return;
+    double r = pb_fio_longest_runtime(&e->job.st);
+    if (!(r > 0) || r <= *ran)
+        return;
+    *ran = r;
+    double ns;
+    const char *v = pb_fio_json_opt(c, e, "runtime");
+    if (!v)
+        v = pb_fio_json_opt(c, e, "timeout");
+    *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
 }
 
-/* fio's interruption lines around the document (stderr captured with
- * it, or json,normal text after it). */
-static void flag_interrupted(struct ctx *c, size_t used)
+void pb_fio_json_interrupted(struct pb_resultset *set, const char *buf,
+                             size_t len, size_t start, size_t doc_end,
+                             double ran, double asked)
 {
-    const char *buf = c->buf, *end = buf + c->start + c->jlen;
-    const char *doc_end = buf + c->start + used;
+    const char *end = buf + len;
     long line = 1;
-    for (const char *p = buf; p < end; line++) {
+    for (const char *p = buf; p < buf + start; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
-        if ((p < buf + c->start || p >= doc_end) &&
-            pb_fio_is_interrupt(p, (size_t)(e - p))) {
-            double ran, asked;
-            runtimes(c, &ran, &asked);
-            pb_fio_flag_interrupted(c->set, line, p, (size_t)(e - p), ran,
-                                    asked);
+        if (pb_fio_is_interrupt(p, (size_t)(e - p))) {
+            pb_fio_flag_interrupted(set, line, p, (size_t)(e - p), ran, asked);
             return;
         }
         p = nl ? nl + 1 : end;
     }
+    /* the line the document ends on is the document's */
+    const char *p = memchr(buf + doc_end, '\n', len - doc_end);
+    for (p = p ? p + 1 : end; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        if (pb_fio_is_interrupt(p, (size_t)(e - p))) {
+            line = 1;
+            for (const char *q = buf; (q = memchr(q, '\n', (size_t)(p - q)));
+                 q++)
+                if ((++line & 0xffff) == 0)
+                    pb_rs_consumed(set, q);
+            pb_fio_flag_interrupted(set, line, p, (size_t)(e - p), ran, asked);
+            return;
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+void pb_fio_json_disk_util(struct pb_resultset *set, struct pb_json *doc)
+{
+    int du = pb_json_get(doc, pb_json_root(doc), "disk_util");
+    if (pb_json_type(doc, du) == PB_JSON_ARRAY)
+        for (int d = pb_json_first(doc, du); d != PB_JSON_NONE;
+             d = pb_json_next(doc, d))
+            pb_fio_fact_add(set, NULL, "device", str(doc, d, "name"));
+}
+
+int pb_fio_json_entries(struct ctx *c, int arr, size_t n, size_t base,
+                        size_t off, size_t *eix, int *after)
+{
+    struct pb_json *d = c->doc;
+    size_t size = pb_json_size(d, arr);
+    c->ne = 0;
+    c->e = pb_xcalloc((n < size ? n : size) + 1, sizeof(*c->e));
+    size_t k = 0;
+    int o;
+    for (o = pb_json_first(d, arr); o != PB_JSON_NONE && k < n;
+         o = pb_json_next(d, o), k++) {
+        if (!is_object(d, o))
+            continue;
+        if (eix)
+            eix[c->ne] = k;
+        pb_fio_json_entry(d, o, base + k, &c->e[c->ne++], c->set);
+    }
+    if (after)
+        *after = o;
+    int rc = PB_OK;
+    for (size_t i = 0; i < c->ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
+        rc = pb_fio_json_bins(d, c->e[i].obj, c->path, c->buf, off, c->set,
+                              &c->e[i].job.st, c->err);
+    return rc;
 }
 
 /* ==== parse ==== */
@@ -710,16 +738,7 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
         c.global_mult =
             merged_clients(&doc, c.global, &c.global_conflict);
 
-    c.ne = 0;
-    c.e = pb_xcalloc(pb_json_size(&doc, arr) + 1, sizeof(*c.e));
-    size_t idx = 0;
-    for (int o = pb_json_first(&doc, arr); o != PB_JSON_NONE;
-         o = pb_json_next(&doc, o), idx++)
-        if (is_object(&doc, o))
-            pb_fio_json_entry(&doc, o, idx, &c.e[c.ne++], set);
-    for (size_t i = 0; i < c.ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
-        rc = pb_fio_json_bins(&doc, c.e[i].obj, path, buf, c.start, set,
-                              &c.e[i].job.st, err);
+    rc = pb_fio_json_entries(&c, arr, (size_t)-1, 0, c.start, NULL, NULL);
     if (rc != PB_OK) {
         free(c.e);
         goto out;
@@ -741,7 +760,11 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
         rc = no_results(&c);
     if (rc == PB_OK) {
         host_facts(&c);
-        flag_interrupted(&c, used);
+        double ran = NAN, asked = NAN;
+        for (size_t i = 0; i < c.ne; i++)
+            pb_fio_json_ran(&c, &c.e[i], &ran, &asked);
+        pb_fio_json_interrupted(set, buf, len, c.start, c.start + used, ran,
+                                asked);
         pb_fio_flag_file(set, &c.e[0].job, sizeof(c.e[0]), c.ne);
     }
     pb_fio_file_release(&f);

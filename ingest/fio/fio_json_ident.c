@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_object(const struct pb_json *d, int v)
-{
-    return pb_json_type(d, v) == PB_JSON_OBJECT;
-}
-
 /* ==== the options of an entry ==== */
 
 /* Each distinct key of object obj once (in the order of its last
@@ -125,12 +120,18 @@ void pb_fio_json_count(struct ctx *c)
             last = e->job.host;
             have = 1;
         }
-        const char *t = pb_fio_json_target(c, e);
-        pb_fio_file_job(f, &e->job, pb_fio_inv_base(&iv, t), e->job.host, t,
-                        pb_fio_json_meas(pb_json_number(
-                            c->doc, pb_json_get(c->doc, e->obj, "groupid"))));
+        pb_fio_json_file_job(c, e, &iv);
     }
     pb_fio_inv_release(&iv);
+}
+
+void pb_fio_json_file_job(const struct ctx *c, struct entry *e,
+                          const struct pb_fio_inv *iv)
+{
+    const char *t = pb_fio_json_target(c, e);
+    pb_fio_file_job(c->f, &e->job, pb_fio_inv_base(iv, t), e->job.host, t,
+                    pb_fio_json_meas(pb_json_number(
+                        c->doc, pb_json_get(c->doc, e->obj, "groupid"))));
 }
 
 /* ==== an entry that merged different jobs ==== */

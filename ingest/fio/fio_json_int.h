@@ -1,12 +1,23 @@
-/* Private to fio_json.c and fio_json_stream.c: a fio JSON document's
- * entries and the steps of its parse that the streamed parse (a chunk of
- * jobs at a time, docs/performance.md "Streaming ingest") shares with the
- * whole one. */
+/* Private to the fio JSON parser (fio_json*.c; fio_log_link.c): a fio
+ * JSON document's entries and the steps of its parse that the streamed
+ * parse (a chunk of jobs at a time, docs/performance.md "Streaming
+ * ingest") shares with the whole one. */
 #ifndef PB_FIO_JSON_INT_H
 #define PB_FIO_JSON_INT_H
 
 #include "ingest/fio/fio_int.h"
 #include "ingest/lex/json_int.h"
+
+static inline int is_object(const struct pb_json *d, int v)
+{
+    return pb_json_type(d, v) == PB_JSON_OBJECT;
+}
+
+/* A string stored under key (owned by the document), or NULL. */
+static inline const char *str(struct pb_json *d, int obj, const char *key)
+{
+    return pb_json_str(d, pb_json_get(d, obj, key));
+}
 
 /* An option and its value (NULL: known to be unset). */
 struct pb_fio_json_kv {
@@ -113,6 +124,10 @@ size_t pb_fio_json_meas(double groupid);
 /* Count every entry into c->f, then give each its label (each host's
  * jobs are one invocation), held and target. */
 void pb_fio_json_count(struct ctx *c);
+/* Entry e's label, held and target in c->f (pb_fio_file_job): iv says
+ * how its host's jobs are labelled. */
+void pb_fio_json_file_job(const struct ctx *c, struct entry *e,
+                          const struct pb_fio_inv *iv);
 /* Mark entry e merged when it stands for several different jobs
  * (group_reporting; flag.merged_group). */
 void pb_fio_json_merged(struct ctx *c, struct entry *e);
@@ -120,6 +135,29 @@ void pb_fio_json_merged(struct ctx *c, struct entry *e);
 /* pb_fio_build_fn over c's entries: their tests (a merged group's too),
  * "All clients" after its clients. */
 void pb_fio_json_build(void *ctx, size_t i, size_t n);
+
+/* The entries of the first n elements of array arr in c->doc (all:
+ * (size_t)-1), element k being element base + k of the file's array,
+ * into c->e and c->ne, with their json+ bins (off: where the parsed text
+ * begins in c->buf). eix, when not NULL, gets each entry's k; after,
+ * when not NULL, the element after the last one read. PB_OK, or the
+ * bins' error in c->err. */
+int pb_fio_json_entries(struct ctx *c, int arr, size_t n, size_t base,
+                        size_t off, size_t *eix, int *after) PB_WUR;
+/* When usable entry e (not "All clients") ran longer than *ran: its time
+ * in *ran, and in *asked its runtime (or timeout) option in ns, NAN when
+ * none (pb_fio_flag_interrupted). */
+void pb_fio_json_ran(const struct ctx *c, const struct entry *e, double *ran,
+                     double *asked);
+/* fio's interruption line before the document buf[start .. doc_end) or
+ * after the line it ends on (stderr captured with it, or json,normal
+ * text after it): the first one flagged (pb_fio_flag_interrupted). */
+void pb_fio_json_interrupted(struct pb_resultset *set, const char *buf,
+                             size_t len, size_t start, size_t doc_end,
+                             double ran, double asked);
+/* A "device" fact of each disk of doc's "disk_util" (a local run whose
+ * jobs name no filename). */
+void pb_fio_json_disk_util(struct pb_resultset *set, struct pb_json *doc);
 
 /* The parse of a document held whole (the parser's parse). */
 int pb_fio_json_whole(const char *path, const char *buf, size_t len,

@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_object(const struct pb_json *d, int v)
-{
-    return pb_json_type(d, v) == PB_JSON_OBJECT;
-}
-
-static const char *str(struct pb_json *d, int obj, const char *key)
-{
-    return pb_json_str(d, pb_json_get(d, obj, key));
-}
-
 /* ==== streamed (docs/performance.md, "Streaming ingest") ====
  * A large file of one local run: a first pass over the mapped text finds
  * the document, its top-level members and each element of "jobs" without
@@ -392,28 +382,17 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
     c.global_mult = 1;
     c.f = &s->f;
     c.groups = &s->groups;
-    c.e = pb_xcalloc(n + 1, sizeof(*c.e));
     size_t *eix = pb_xcalloc(n + 1, sizeof(*eix));
-    size_t k = 0;
-    for (int o = pb_json_first(&doc, pb_json_root(&doc));
-         o != PB_JSON_NONE && rc == PB_OK; o = pb_json_next(&doc, o), k++) {
-        if (k == n) { /* the global options */
-            c.global =
-                is_object(&doc, o) || pb_json_type(&doc, o) == PB_JSON_ARRAY
-                    ? o
-                    : PB_JSON_NONE;
-            break;
-        }
-        if (!is_object(&doc, o))
-            continue;
-        eix[c.ne] = k;
-        pb_fio_json_entry(&doc, o, base + k, &c.e[c.ne++], s->set);
-    }
-    for (size_t i = 0; i < c.ne && rc == PB_OK; i++)
-        rc = pb_fio_json_bins(&doc, c.e[i].obj, s->path, s->map, el[0][0] - 1,
-                              s->set, &c.e[i].job.st, &lerr);
+    int gl = PB_JSON_NONE;
+    if (rc == PB_OK)
+        rc = pb_fio_json_entries(&c, pb_json_root(&doc), n, base,
+                                 el[0][0] - 1, eix, &gl);
     if (rc != PB_OK)
         goto out;
+    /* the global options */
+    c.global = is_object(&doc, gl) || pb_json_type(&doc, gl) == PB_JSON_ARRAY
+                   ? gl
+                   : PB_JSON_NONE;
     pb_fio_json_hosts(&c);
     /* where the last group of clones begins: it may go on */
     size_t open = c.ne;
@@ -432,14 +411,8 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
     *nel = last || open == c.ne ? n : eix[open];
     if (*nel == 0)
         goto out;
-    for (size_t i = 0; i < ne; i++) {
-        struct entry *e = &c.e[i];
-        const char *tg = pb_fio_json_target(&c, e);
-        pb_fio_file_job(&s->f, &e->job, pb_fio_inv_base(&s->inv, tg), NULL,
-                        tg,
-                        pb_fio_json_meas(pb_json_number(
-                            &doc, pb_json_get(&doc, e->obj, "groupid"))));
-    }
+    for (size_t i = 0; i < ne; i++) /* local jobs: host NULL */
+        pb_fio_json_file_job(&c, &c.e[i], &s->inv);
     size_t before = s->set->nresults, held = held_count(s);
     pb_fio_emit_all(s->set, &s->f, &c.e[0].job, sizeof(c.e[0]), ne,
                     pb_fio_json_is_clone, NULL, pb_fio_json_build, &c);
@@ -452,15 +425,7 @@ static int chunk(struct stream *s, const size_t (*el)[2], size_t n, size_t base,
         const char *fn = pb_fio_json_opt(&c, e, "filename");
         s->named |= fn != NULL;
         pb_fio_fact_add(s->dev, e->job.host, "device", fn);
-        double r = pb_fio_longest_runtime(&e->job.st);
-        if (!(r > 0) || r <= s->ran)
-            continue;
-        s->ran = r;
-        double ns;
-        const char *v = pb_fio_json_opt(&c, e, "runtime");
-        if (!v)
-            v = pb_fio_json_opt(&c, e, "timeout");
-        s->asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
+        pb_fio_json_ran(&c, e, &s->ran, &s->asked);
     }
     pb_fio_flag_jobs(s->imp, &c.e[0].job, sizeof(c.e[0]), ne);
 out:
@@ -533,39 +498,6 @@ static int stream_jobs(struct stream *s, const char *gtext, size_t glen)
     return rc;
 }
 
-/* fio's interruption lines before or after the document (see
- * flag_interrupted). */
-static void stream_interrupted(struct stream *s)
-{
-    const char *t = s->map, *end = t + s->len;
-    long line = 1;
-    for (const char *p = t; p < t + s->start; line++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        if (pb_fio_is_interrupt(p, (size_t)(e - p))) {
-            pb_fio_flag_interrupted(s->set, line, p, (size_t)(e - p), s->ran,
-                                    s->asked);
-            return;
-        }
-        p = nl ? nl + 1 : end;
-    }
-    const char *p = memchr(t + s->doc_end, '\n', s->len - s->doc_end);
-    for (p = p ? p + 1 : end; p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl ? nl : end;
-        if (pb_fio_is_interrupt(p, (size_t)(e - p))) {
-            line = 1;
-            for (const char *q = t; (q = memchr(q, '\n', (size_t)(p - q))); q++)
-                if ((++line & 0xffff) == 0)
-                    pb_rs_consumed(s->set, q);
-            pb_fio_flag_interrupted(s->set, line, p, (size_t)(e - p), s->ran,
-                                    s->asked);
-            return;
-        }
-        p = nl ? nl + 1 : end;
-    }
-}
-
 /* The facts the whole parse gives after its results, in its order. */
 static void stream_facts(struct stream *s, struct pb_json *skel)
 {
@@ -573,13 +505,10 @@ static void stream_facts(struct stream *s, struct pb_json *skel)
     if (s->named) {
         pb_fio_copy_facts(set, s->dev);
     } else {
-        int du = pb_json_get(skel, pb_json_root(skel), "disk_util");
-        if (pb_json_type(skel, du) == PB_JSON_ARRAY)
-            for (int d = pb_json_first(skel, du); d != PB_JSON_NONE;
-                 d = pb_json_next(skel, d))
-                pb_fio_fact_add(set, NULL, "device", str(skel, d, "name"));
+        pb_fio_json_disk_util(set, skel);
     }
-    stream_interrupted(s);
+    pb_fio_json_interrupted(set, s->map, s->len, s->start, s->doc_end, s->ran,
+                            s->asked);
     pb_fio_flag_end(set, s->imp);
 }
 
