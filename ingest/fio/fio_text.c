@@ -4,7 +4,9 @@
  * notes that paste `fio --rw=... --bs=...` command lines or job files
  * followed by the `read: IOPS=...` lines of that run (read by
  * ingest/fio/fio_text_opts.c). ingest/fio/fio_text_scan.c scans the lines; this
- * file makes the results of what it read. Same model as
+ * file makes the results of what it read; the parse of a file, whole or
+ * streamed (two passes over the buffer, the results stored in parts when
+ * streamed), is ingest/fio/fio_text_pass.c. Same model as
  * ingest/fio/fio_json.c; the test naming, results and aggregates are
  * ingest/fio/fio_common.c's.
  *
@@ -79,11 +81,12 @@ int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib)
 
 /* ==== parse ==== */
 
-int pb_fio_text_incomplete(const struct ctx *c, const struct job *j)
+int pb_fio_text_incomplete(const struct ctx *c, const struct job *j,
+                           struct pb_err *err)
 {
     if (!j->full || j->has_cpu)
         return PB_OK;
-    return pb_err_set(c->err, PB_EINPUT, c->path, j->line, 0,
+    return pb_err_set(err, PB_EINPUT, c->path, j->line, 0,
                       "job \"%s\" is incomplete: no \"cpu\" line "
                       "(truncated output?)",
                       j->job.name);
@@ -93,31 +96,6 @@ void pb_fio_text_set_usable(struct job *j)
 {
     int failed = j->err != 0 && !pb_fio_moved_data(&j->job.st);
     j->job.usable = !failed && (pb_fio_any_dir(&j->job.st) || j->has_cpu);
-}
-
-static int check_jobs(struct ctx *c)
-{
-    for (size_t i = 0; i < c->njobs; i++) {
-        struct job *j = &c->jobs[i];
-        int rc = pb_fio_text_incomplete(c, j);
-        if (rc != PB_OK)
-            return rc;
-        pb_fio_text_set_usable(j);
-    }
-    return PB_OK;
-}
-
-static int no_results(struct ctx *c)
-{
-    for (size_t i = 0; i < c->njobs; i++) {
-        const struct job *j = &c->jobs[i];
-        if (j->err != 0 && !pb_fio_moved_data(&j->job.st))
-            return pb_fio_job_failed(c->err, c->path, j->line, j->job.name,
-                                     j->err, j->errtext);
-    }
-    return pb_fio_no_results(c->err, c->path, c->errline, c->errmsg,
-                             "no fio results found (no \"read:\", "
-                             "\"write:\" or \"trim:\" lines)");
 }
 
 /* The tests and exact values of the group of clones [i, i + n) of
@@ -165,43 +143,6 @@ void pb_fio_text_emit(struct ctx *c, struct pb_resultset *set, size_t n)
                     text_build, c);
 }
 
-/* What ties the file's jobs together (fio_ident.c): each run's job
- * names, the names measured more than once, the targets, the options
- * that vary; then each job's label and target. */
-static void ident(struct ctx *c)
-{
-    struct pb_fio_inv *inv = pb_xcalloc(c->nruns + 1, sizeof(*inv));
-    for (size_t i = 0; i < c->njobs; i++) {
-        const struct job *j = &c->jobs[i];
-        struct pb_fio_text_src src = {c, j};
-        pb_fio_inv_add(&inv[j->job.run], j->job.name,
-                       pb_fio_text_target(c, j),
-                       pb_fio_opts_sig(pb_fio_text_each, &src));
-        pb_fio_file_count(c->f, j->job.name,
-                          pb_fio_meas(j->job.run, j->job.rep),
-                          NULL, pb_fio_text_target(c, j));
-        pb_fio_file_options(c->f, pb_fio_text_each, &src);
-    }
-    pb_fio_file_counted(c->f, NULL, NULL);
-    for (size_t i = 0; i < c->njobs; i++) {
-        struct job *j = &c->jobs[i];
-        const char *t = pb_fio_text_target(c, j);
-        pb_fio_file_job(c->f, &j->job, pb_fio_inv_base(&inv[j->job.run], t),
-                        NULL, t, pb_fio_meas(j->job.run, j->job.rep));
-    }
-    for (size_t r = 0; r < c->nruns; r++)
-        pb_fio_inv_release(&inv[r]);
-    free(inv);
-}
-
-static void emit_all(struct ctx *c, const char *buf, size_t len)
-{
-    ident(c);
-    pb_fio_file_setups(c->f, buf, pb_rs_context_len(c->set, len));
-    pb_fio_text_emit(c, c->set, c->njobs);
-    pb_fio_file_fold(c->f, c->set);
-}
-
 int pb_fio_text_named(const struct ctx *c, const struct job *j)
 {
     return j->job.usable && pb_fio_text_cmd_opt(c, j, "filename") != NULL;
@@ -222,85 +163,9 @@ void pb_fio_text_job_facts(const struct ctx *c, const struct job *j,
     *asked = v && pb_parse_duration(v, 1e9, &ns) == 0 ? ns : NAN;
 }
 
-/* The target of the command lines, the interruption, the flags. */
-static void file_facts(struct ctx *c)
-{
-    double ran = NAN, asked = NAN;
-    int named = 0;
-    for (size_t i = 0; i < c->njobs; i++)
-        named |= pb_fio_text_named(c, &c->jobs[i]);
-    /* else the disks fio saw, each once */
-    for (char *d = c->disks.len ? c->disks.s : NULL; d && !named;) {
-        char *comma = strchr(d, ',');
-        if (comma)
-            *comma = '\0';
-        pb_fio_fact_add(c->set, NULL, "device", d);
-        d = comma ? comma + 1 : NULL;
-    }
-    for (size_t i = 0; i < c->njobs; i++)
-        pb_fio_text_job_facts(c, &c->jobs[i], c->set, &ran, &asked);
-    if (c->intr_line)
-        pb_fio_flag_interrupted(c->set, c->intr_line, c->intr,
-                                strlen(c->intr), ran, asked);
-    pb_fio_flag_file(c->set, &c->jobs[0].job, sizeof(c->jobs[0]), c->njobs);
-}
-
-int pb_fio_text_whole(const char *path, const char *buf, size_t len,
-                          struct pb_resultset *set, struct pb_err *err)
-{
-    if (!pb_fio_text_rx_start())
-        return pb_err_set(err, PB_EINPUT, path, 0, 0,
-                          "internal error: cannot compile patterns");
-    int rc = pb_fio_check_blank(path, buf, len, err);
-    if (rc != PB_OK)
-        return rc;
-    struct pb_fio_file f;
-    pb_fio_file_init(&f, path);
-    struct ctx c = {.path = path, .set = set, .err = err, .f = &f};
-    rc = pb_fio_text_scan(&c, buf, len);
-    if (rc == PB_OK)
-        rc = check_jobs(&c);
-    if (rc == PB_OK) {
-        size_t usable = 0;
-        for (size_t i = 0; i < c.njobs; i++)
-            usable += c.jobs[i].job.usable != 0;
-        if (usable == 0) {
-            rc = no_results(&c);
-        } else {
-            for (size_t i = 0; i < c.njobs; i++)
-                c.jobs[i].job.jobname = c.jobs[i].job.name;
-            /* one fio server: its results are that host's, as in JSON */
-            for (size_t i = 0; i < c.njobs && c.nprobe == 1; i++)
-                c.jobs[i].job.host = c.probe_host;
-            if (c.nprobe == 1) /* the fact goes with its results */
-                pb_rs_fact(set, c.probe_host, "hostname", c.probe_host);
-            for (char *p = c.nprobe > 1 ? c.probes.s : NULL; p;) {
-                char *nl = strchr(p, '\n');
-                if (nl)
-                    *nl = '\0';
-                pb_fio_fact_add(set, NULL, "hostname", p);
-                p = nl ? nl + 1 : NULL;
-            }
-            emit_all(&c, buf, len);
-            if (set->nresults == 0)
-                rc = no_results(&c);
-            else
-                file_facts(&c);
-        }
-    }
-    pb_buf_release(&c.disks);
-    pb_buf_release(&c.probes);
-    pb_fio_text_free(&c);
-    pb_fio_file_release(&f);
-    return rc;
-}
-
-
 static int parse(struct pb_parse *x)
 {
-    return x->part ? pb_fio_text_stream(x)
-                   : pb_fio_text_whole(x->path, x->buf, x->len, x->out,
-                                       x->err);
+    return pb_fio_text_parse(x);
 }
 
 const struct pb_parser pb_parser_fio_text = {

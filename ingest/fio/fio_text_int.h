@@ -1,11 +1,12 @@
 /* Private to fio's normal-output parser: fio_text_scan.c reads fio's own
  * lines (header, group, direction, latency, percentile, cpu lines) into
- * the model of one parse; fio_text.c makes tests, results and facts of
- * it; fio_text_opts.c reads what people paste around them (command lines, job
- * files) and turns a job's options into its test. Nothing else includes
- * it.
+ * the model of one parse; fio_text.c makes tests and results of it;
+ * fio_text_opts.c reads what people paste around them (command lines, job
+ * files) and turns a job's options into its test; fio_text_pass.c is the
+ * parse of a file (two passes, whole or streamed) and its facts. Nothing
+ * else includes it.
  *
- * Use, per parse: fio_text.c has fio_text_scan.c scan the lines, handing a command line to
+ * Use, per parse: fio_text_pass.c has fio_text_scan.c scan the lines, handing a command line to
  * pb_fio_text_cmdline() and every line to pb_fio_text_jobfile_line()
  * first; after the scan, pb_fio_text_job_test() names each job's test.
  */
@@ -94,14 +95,14 @@ struct ctx {
     int nprobe;
     long jobcount;    /* for names of nameless jobs */
     struct jobfile jf; /* a pasted job file being read */
-    /* Streamed (fio_text_stream.c): called after each line is scanned,
+    /* The parse's passes (fio_text_pass.c): called after each line is scanned,
      * next the text after it. It may take jobs [0, njobs - 1) out of
      * c->jobs (every job but the last is complete: lines only ever change
      * the last one) and move the strings the scan keeps to another set;
      * not PB_OK stops the scan with that code. */
     int (*each_line)(struct ctx *c, const char *next);
     void *owner;
-    int light; /* the stream's first pass: latencies and percentiles are
+    int light; /* the parse's first pass: latencies and percentiles are
                   recognised but not read (nothing it counts needs them) */
     struct pb_fio_file *f; /* what ties the file's jobs together */
 };
@@ -179,12 +180,13 @@ void pb_fio_text_merged(struct ctx *c, struct job *j);
  * told apart. */
 int pb_fio_text_is_ambiguous(const void *ctx, size_t i, size_t n);
 
-/* ==== fio_text.c: the steps the whole and the streamed parse share ==== */
+/* ==== fio_text.c: the steps per job of the parse ==== */
 
 /* Jobs ia and ib of c are numjobs clones of one job. */
 int pb_fio_text_is_clone(const void *ctx, size_t ia, size_t ib);
-/* PB_EINPUT (c->err set) for a job block cut short (no cpu line). */
-int pb_fio_text_incomplete(const struct ctx *c, const struct job *j) PB_WUR;
+/* PB_EINPUT (err set) for a job block cut short (no cpu line). */
+int pb_fio_text_incomplete(const struct ctx *c, const struct job *j,
+                           struct pb_err *err) PB_WUR;
 /* j->job.usable: not a failed job, something to emit. */
 void pb_fio_text_set_usable(struct job *j);
 /* The tests and results of jobs [0, n) of c (whole groups of clones) to
@@ -197,14 +199,11 @@ int pb_fio_text_named(const struct ctx *c, const struct job *j);
 void pb_fio_text_job_facts(const struct ctx *c, const struct job *j,
                            struct pb_resultset *dev, double *ran,
                            double *asked);
-/* The parser table's parse: the whole buffer. */
-int pb_fio_text_whole(const char *path, const char *buf, size_t len,
-                      struct pb_resultset *set, struct pb_err *err);
 
-/* ==== fio_text_stream.c ==== */
+/* ==== fio_text_pass.c ==== */
 
-/* The parser table's streamed parse (docs/performance.md, "Streaming
- * ingest"). */
-int pb_fio_text_stream(const struct pb_parse *x);
+/* The parser table's parse, whole (x->part 0: one part) or streamed
+ * (docs/performance.md, "Streaming ingest"). */
+int pb_fio_text_parse(const struct pb_parse *x);
 
 #endif

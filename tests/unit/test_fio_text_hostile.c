@@ -1,7 +1,7 @@
 /* Unit tests of the fio normal-output parser (ingest/fio/fio_text.c) on
  * hostile and broken inputs: the bad/ fixtures, empty and garbage input,
- * truncation at every byte, CRLF, NUL, HTML and huge numbers, fio 2.0's
- * layout, parsing in threads. Fixtures and corpus: test_fio_text.c. */
+ * truncation at every byte, which error of several comes first, CRLF,
+ * NUL, HTML and huge numbers, fio 2.0's layout, parsing in threads. Fixtures and corpus: test_fio_text.c. */
 #include "tests/unit/testhelp.h"
 
 #include "ingest/ingest_int.h"
@@ -156,6 +156,70 @@ static void test_truncated(void **state)
     free(buf);
 }
 
+static long nlines(const char *s, size_t n)
+{
+    long k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
+    return k;
+}
+
+/* ok without its cpu line (cut short), or with its read line unreadable */
+static char *variant(const char *ok, int what)
+{
+    const char *cpu = strstr(ok, "  cpu  "), *rd = strstr(ok, "  read: IOPS=");
+    assert_non_null(cpu);
+    assert_non_null(rd);
+    if (what == 'c')
+        return pb_xasprintf("%.*s%s", (int)(cpu - ok), ok,
+                            strchr(cpu, '\n') + 1);
+    return pb_xasprintf("%.*s  read: IOPS=garbage BW=??%s", (int)(rd - ok),
+                        ok, strchr(rd, '\n'));
+}
+
+/* The error of the first bad line: a line the scanner cannot read wins
+ * over a job cut short before it (the first pass reads on past that
+ * job); a job cut short over jobs that failed; of jobs that failed, the
+ * first. Each file also ends in a good or failed job. */
+static void test_error_order(void **state)
+{
+    (void)state;
+    size_t len, flen;
+    char *ok = th_slurp(FX "fio-3.33_randread_4k_qd4_libaio.txt", &len);
+    char *failed =
+        th_slurp(FX "bad/fio-3.33_randtrim_regular-file_failed-job.txt", &flen);
+    char *cut = variant(ok, 'c'), *bad = variant(ok, 'r');
+    long okl = nlines(ok, len), cutl = okl - 1, fl = nlines(failed, flen);
+    assert_int_equal(okl, 28);
+    assert_int_equal(fl, 18);
+    const char *incomplete =
+        "job \"rr\" is incomplete: no \"cpu\" line (truncated output?)";
+    const char *unreadable =
+        "cannot read the direction line \"read: IOPS=garbage BW=??\"";
+    const char *trimfail = "job \"trimfail\" failed with error 25 "
+                           "(Inappropriate ioctl for device) and did no I/O";
+    struct {
+        char *buf;
+        long line;
+        const char *msg;
+    } c[] = {
+        {pb_xasprintf("%s%s", cut, bad), cutl + 6, unreadable},
+        {pb_xasprintf("%s%s", bad, cut), 6, unreadable},
+        {pb_xasprintf("%s%s", cut, ok), 5, incomplete},
+        {pb_xasprintf("%s%s%s", ok, cut, ok), okl + 5, incomplete},
+        {pb_xasprintf("%s%s", failed, cut), fl + 5, incomplete},
+        {pb_xasprintf("%s%s", failed, failed), 7, trimfail},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        expect_error(c[i].buf, strlen(c[i].buf), c[i].line, c[i].msg);
+        free(c[i].buf);
+    }
+    free(cut);
+    free(bad);
+    free(failed);
+    free(ok);
+}
+
 static void test_crlf_nul_html_huge(void **state)
 {
     (void)state;
@@ -270,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_bad_fixtures),
         cmocka_unit_test(test_empty_and_garbage),
         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_error_order),
         cmocka_unit_test(test_crlf_nul_html_huge),
         cmocka_unit_test(test_fio20_layout),
         cmocka_unit_test(test_threads),

@@ -1,7 +1,8 @@
-/* fio normal output streamed: a large text file read in two passes over
- * the mapped text by the whole parse's own scanner (fio_text_scan.c), its
- * results stored in parts (docs/performance.md, "Streaming ingest", fio text).
- * The steps per job are fio_text.c's.
+/* The one parse of fio normal output, whole or streamed: two passes over
+ * the buffer by the scanner (fio_text_scan.c); parsed whole (x->part 0)
+ * the results are one part, nothing flushed; streamed they are stored in
+ * parts (docs/performance.md, "Streaming ingest", fio text). The steps
+ * per job are fio_text.c's.
  *
  * What ties the jobs of a file together: a job measured in several runs
  * is folded into one result (fio_repeats.c, its values held until its
@@ -18,16 +19,19 @@
  *     (all but the last) after each line, and they are counted and let
  *     go: the runs of each job name, each run's names and targets, the
  *     options, the usable jobs, the disks and fio servers seen, the
- *     first fio version. A job the whole parse refuses (cut short), a
- *     line it cannot read or no usable job makes the file parse whole
- *     (the whole parse names the error).
- *   pass 2 scans again; every CHUNK_JOBS finished jobs, each complete
+ *     first fio version. Errors are pass 1's, in this order: the first
+ *     line the scanner cannot read (it stops there), else the first job
+ *     cut short (no cpu line; the scan goes on to find such a line),
+ *     else, with no usable job, the first job that failed without I/O or
+ *     fio's own error line.
+ *   pass 2 scans again; every CHUNK_JOBS finished jobs (fewer with
+ *     smaller parts), each complete
  *     group of numjobs clones (all but the last group, which the next job
  *     may continue) is labelled, gets its test and results, and the part
  *     goes to the store once it holds PB_STREAM_PART results. The facts
- *     the whole parse writes after its results (device, flag.interrupted,
+ *     written after the results (device, flag.interrupted,
  *     flag.no_version, flag.implausible) are gathered aside and written
- *     with the last part, in the same order.
+ *     with the last part, in that order.
  *
  * The scanner's strings (job names, header lines, pasted options) live in
  * a scratch set of their own, not in the set the parts are stored from:
@@ -49,7 +53,7 @@ struct xstream {
     const char *path, *map;
     size_t len;
     struct pb_resultset *set;  /* the parts */
-    size_t part;               /* results a part holds */
+    size_t part;               /* results a part holds; 0: one part */
     struct pb_resultset *scan; /* the scanner's strings (c.set) */
     struct ctx c;
     struct pb_fio_file f; /* names measured more than once, targets,
@@ -64,6 +68,10 @@ struct xstream {
     struct pb_resultset *disks, *probes; /* device and hostname facts */
     int nprobe;
     char *probe_host; /* the fio server, when one */
+    struct pb_err cut;  /* the first job cut short (cut.code 0: none) */
+    /* the first job that failed without I/O (failed_name NULL: none) */
+    long failed_line, failed_code;
+    char *failed_name, *failed_why;
     /* pass 2 */
     struct pb_resultset *dev, *imp; /* facts gathered for the end */
     int named;
@@ -77,6 +85,26 @@ struct xstream {
                         CHUNK_JOBS, fewer with smaller parts (the tests'
                         parts of 1 and 40 move them often) */
 };
+
+/* Finished jobs held before a cut, and between moves of the strings. */
+static size_t chunk(const struct xstream *t)
+{
+    return t->part && t->part < CHUNK_JOBS ? t->part : CHUNK_JOBS;
+}
+
+/* No usable job, or no result: the first job that failed without I/O,
+ * else fio's own error line, else that nothing was found. PB_EINPUT. */
+static int no_results(const struct xstream *t)
+{
+    const struct ctx *c = &t->c;
+    if (t->failed_name)
+        return pb_fio_job_failed(c->err, t->path, t->failed_line,
+                                 t->failed_name, t->failed_code,
+                                 t->failed_why);
+    return pb_fio_no_results(c->err, t->path, c->errline, c->errmsg,
+                             "no fio results found (no \"read:\", "
+                             "\"write:\" or \"trim:\" lines)");
+}
 
 /* ==== the scanner's strings ==== */
 
@@ -168,7 +196,7 @@ static void after_line(struct xstream *t, const char *next)
 }
 
 /* The items of buf (separated by sep) as distinct values of fact key in
- * to (pb_fio_fact_add, as the whole parse adds them); buf emptied. */
+ * to (pb_fio_fact_add); buf emptied. */
 static void drain(struct pb_buf *buf, char sep, struct pb_resultset *to,
                   const char *key)
 {
@@ -182,12 +210,13 @@ static void drain(struct pb_buf *buf, char sep, struct pb_resultset *to,
     pb_buf_reset(buf);
 }
 
-/* Finished job j: PB_EINPUT when the whole parse refuses it (cut
- * short), else its usable flag set. */
+/* Finished job j: PB_EINPUT (c->err set) when it was cut short, else
+ * its usable flag set. */
 static int finished(const struct ctx *c, struct job *j)
 {
-    if (pb_fio_text_incomplete(c, j) != PB_OK)
-        return PB_EINPUT;
+    int rc = pb_fio_text_incomplete(c, j, c->err);
+    if (rc != PB_OK)
+        return rc;
     pb_fio_text_set_usable(j);
     return PB_OK;
 }
@@ -217,16 +246,26 @@ static void run_done(struct xstream *t)
     memset(&t->inv, 0, sizeof(t->inv));
 }
 
-/* Count finished jobs [0, k) and let them go; PB_EINPUT when the whole
- * parse would refuse one. */
-static int count(struct xstream *t, size_t k)
+/* Count finished jobs [0, k) and let them go; the first cut short and
+ * the first failed are noted. */
+static void count(struct xstream *t, size_t k)
 {
     struct ctx *c = &t->c;
     for (size_t i = 0; i < k; i++) {
         struct job *j = &c->jobs[i];
-        if (finished(c, j) != PB_OK)
-            return PB_EINPUT;
+        if (t->cut.code == PB_OK) {
+            int cut = pb_fio_text_incomplete(c, j, &t->cut);
+            (void)cut; /* noted in t->cut; the scan goes on */
+        }
+        pb_fio_text_set_usable(j);
         t->usable += j->job.usable != 0;
+        if (!t->failed_name && j->err != 0 &&
+            !pb_fio_moved_data(&j->job.st)) {
+            t->failed_line = j->line;
+            t->failed_code = j->err;
+            t->failed_name = pb_xstrdup(j->job.name);
+            t->failed_why = j->errtext ? pb_xstrdup(j->errtext) : NULL;
+        }
         size_t run = t->run_base + j->job.run;
         if (run != t->inv_run) {
             run_done(t);
@@ -241,24 +280,20 @@ static int count(struct xstream *t, size_t k)
     }
     shift_jobs(c, k);
     t->since += k;
-    return PB_OK;
 }
 
 static int plan_line(struct ctx *c, const char *next)
 {
     struct xstream *t = c->owner;
-    if (c->njobs > 1) {
-        int rc = count(t, c->njobs - 1);
-        if (rc != PB_OK)
-            return rc;
-    }
+    if (c->njobs > 1)
+        count(t, c->njobs - 1);
     drain(&c->disks, ',', t->disks, "device");
     drain(&c->probes, '\n', t->probes, "hostname");
     after_line(t, next);
     return PB_OK;
 }
 
-/* Pass 1: 0 when the file streams, 1 when it is parsed whole. */
+/* Pass 1: PB_OK, or the file's error (PB_EINPUT, c->err set). */
 static int plan(struct xstream *t)
 {
     struct ctx *c = &t->c;
@@ -266,12 +301,17 @@ static int plan(struct xstream *t)
     c->light = 1;
     int rc = pb_fio_text_scan(c, t->map, t->len);
     if (rc == PB_OK)
-        rc = count(t, c->njobs);
+        count(t, c->njobs);
     drain(&c->disks, ',', t->disks, "device");
     drain(&c->probes, '\n', t->probes, "hostname");
     pb_rs_consumed(t->set, t->map + t->len);
-    if (rc != PB_OK || t->usable == 0)
-        return 1;
+    if (rc != PB_OK)
+        return rc; /* the first line the scanner cannot read */
+    if (t->cut.code != PB_OK)
+        return pb_err_set(c->err, t->cut.code, t->cut.path, t->cut.line,
+                          t->cut.col, "%s", t->cut.msg);
+    if (t->usable == 0)
+        return no_results(t);
     if (t->scan->tool_version)
         t->version = pb_xstrdup(t->scan->tool_version);
     t->nprobe = c->nprobe;
@@ -279,7 +319,7 @@ static int plan(struct xstream *t)
         t->probe_host = pb_xstrdup(c->probe_host);
     run_done(t);
     pb_fio_file_counted(&t->f, NULL, NULL);
-    return 0;
+    return PB_OK;
 }
 
 /* ==== pass 2 ==== */
@@ -291,11 +331,15 @@ static int emit(struct xstream *t, size_t k)
     struct ctx *c = &t->c;
     for (size_t i = 0; i < k; i++) {
         struct job *j = &c->jobs[i];
-        if (finished(c, j) != PB_OK)
-            return PB_EINPUT;
+        int rc = finished(c, j);
+        if (rc != PB_OK)
+            return rc; /* pass 1 said so first */
         size_t run = t->run_base + j->job.run;
         if (!pb_sn_get(&t->f.names, j->job.name, strlen(j->job.name), 0))
-            return PB_EINPUT; /* pass 1 read it otherwise */
+            return pb_err_set(c->err, PB_EINPUT, t->path, j->line, 0,
+                              "internal error: job \"%s\" read otherwise "
+                              "in the first pass",
+                              j->job.name);
         j->job.jobname = j->job.name;
         const char *tg = pb_fio_text_target(c, j);
         pb_fio_file_job(&t->f, &j->job,
@@ -322,8 +366,8 @@ static int emit(struct xstream *t, size_t k)
 }
 
 /* Jobs held: cut off every complete group of clones (all of them when
- * last), store the part when due. PB_OK, PB_EINPUT (the whole parse will
- * say why), or minus the store's error. */
+ * last), store the part when due. PB_OK, PB_EINPUT (c->err set), or
+ * minus the store's error. */
 static int step(struct xstream *t, int last, const char *upto)
 {
     struct ctx *c = &t->c;
@@ -353,8 +397,7 @@ static int step(struct xstream *t, int last, const char *upto)
     int rc = emit(t, open);
     if (rc != PB_OK)
         return rc;
-    size_t part = t->part;
-    t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
+    t->maxjobs = chunk(t);
     if (last)
         return PB_OK;
     if (!pb_rs_flush_due(t->set, 0)) {
@@ -405,17 +448,14 @@ static int pass2(struct xstream *t)
     c->each_line = stream_line;
     if (t->version)
         pb_fio_set_version(set, t->version);
-    /* the hostname facts come before the results, as parsed whole */
+    /* the hostname facts come before the results */
     if (t->nprobe == 1)
         pb_rs_fact(set, t->probe_host, "hostname", t->probe_host);
     if (t->nprobe > 1)
         pb_fio_copy_facts(set, t->probes);
-    size_t part = t->part;
-    t->maxjobs = part < CHUNK_JOBS ? part : CHUNK_JOBS;
+    t->maxjobs = chunk(t);
     pb_fio_file_setups(&t->f, t->map, pb_rs_context_len(set, t->len));
     int rc = pb_fio_text_scan(c, t->map, t->len);
-    if (rc > 0)
-        return PB_EINPUT; /* pass 1 read it (the whole parse says why) */
     if (rc == PB_OK)
         rc = step(t, 1, t->map + t->len);
     if (rc == PB_OK) {
@@ -424,11 +464,11 @@ static int pass2(struct xstream *t)
         t->nresults += set->nresults - r0;
     }
     if (rc == PB_OK && t->nresults == 0)
-        rc = PB_EINPUT; /* the whole parse names why */
+        rc = no_results(t);
     return rc;
 }
 
-/* The facts the whole parse gives after its results, in its order. */
+/* The facts after the results, in their order. */
 static void end_facts(struct xstream *t)
 {
     struct pb_resultset *set = t->set;
@@ -440,14 +480,15 @@ static void end_facts(struct xstream *t)
     pb_fio_flag_end(set, t->imp);
 }
 
-int pb_fio_text_stream(const struct pb_parse *x)
+int pb_fio_text_parse(const struct pb_parse *x)
 {
     const char *path = x->path, *buf = x->buf;
     size_t len = x->len;
     struct pb_resultset *set = x->out;
     struct pb_err *err = x->err;
     if (!pb_fio_text_rx_start())
-        return pb_fio_text_whole(path, buf, len, set, err);
+        return pb_err_set(err, PB_EINPUT, path, 0, 0,
+                          "internal error: cannot compile patterns");
     int rc = pb_fio_check_blank(path, buf, len, err);
     if (rc != PB_OK)
         return rc;
@@ -466,20 +507,17 @@ int pb_fio_text_stream(const struct pb_parse *x)
     t.imp = pb_resultset_new();
     pb_fio_file_init(&t.f, path);
     t.inv_run = (size_t)-1;
-    size_t part = t.part;
-    t.movestep = part && part < CHUNK_JOBS ? part : CHUNK_JOBS;
-    struct pb_err perr = {0};
+    t.movestep = chunk(&t);
     t.c.path = path;
     t.c.set = t.scan;
-    t.c.err = &perr;
+    t.c.err = err;
     t.c.owner = &t;
     t.c.f = &t.f;
-    int whole = plan(&t);
-    if (!whole) {
+    rc = plan(&t);
+    if (rc == PB_OK)
         rc = pass2(&t);
-        if (rc == PB_OK)
-            end_facts(&t);
-    }
+    if (rc == PB_OK)
+        end_facts(&t);
     pb_fio_text_free(&t.c);
     pb_buf_release(&t.c.disks);
     pb_buf_release(&t.c.probes);
@@ -495,11 +533,7 @@ int pb_fio_text_stream(const struct pb_parse *x)
     free(t.invs);
     free(t.version);
     free(t.probe_host);
-    if (whole)
-        return pb_fio_text_whole(path, buf, len, set, err);
-    if (rc < 0)
-        return -rc;
-    if (rc != PB_OK)
-        return pb_parse_whole_error(x);
-    return PB_OK;
+    free(t.failed_name);
+    free(t.failed_why);
+    return rc < 0 ? -rc : rc;
 }
