@@ -1,8 +1,8 @@
 /* History (issue 12 item 4, issue 41 item 8): the same configuration and
  * test across runs or dates. A point is one `poolbench run` (fact run_id)
  * or, for other sources, one day of the source's own time: the time the
- * file says it was made (fio JSON's "timestamp", PTS's TimeStamp, iozone's
- * "Run began"), else the file's modification time when it was ingested
+ * file says it was made (fio JSON's "timestamp" or normal output's first
+ * job line, PTS's TimeStamp, iozone's "Run began"), else the file's modification time when it was ingested
  * (fact file_time), else the ingest time (ingested_at). Its value is the
  * mean of its sources' results (the report's fold of repeats), with ±SE
  * and n. Points are ordered by their earliest time. A step is a point

@@ -234,8 +234,9 @@ void rp_section_history(struct rp_out *o, const struct rp_data *d)
     rp_out_para(o, "lead",
                 "The same configuration and test across runs (poolbench "
                 "run) or days, oldest first: the day a file says it was "
-                "made (fio JSON's timestamp, PTS's TimeStamp, iozone's Run "
-                "began), else its modification time, else when it was "
+                "made (fio's timestamp or job line, PTS's TimeStamp, "
+                "iozone's Run began), else its modification time, else "
+                "when it was "
                 "ingested (hover a date). A step is a point that differs "
                 "from the points before it (since the last step) by "
                 "Welch's t-test at p < 0.05; the latest point is also "

@@ -86,6 +86,9 @@ struct ctx {
     char errmsg[160]; /* its text */
     long intr_line;   /* first interruption line ("fio: terminating on
                          signal 2"), 0: none */
+    char time[32];    /* the first job's start, "YYYY-MM-DD HH:MM:SS" as
+                         printed (local time), from "pid=N: Tue Dec  1
+                         15:53:33 2026"; "" = none */
     char intr[160];   /* its text */
     struct pb_buf disks; /* "vda,sdb": the disks of "Disk stats" */
     /* "hostname=vm, ..., fio=fio-3.33" lines a client prints per server:

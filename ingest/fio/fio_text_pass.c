@@ -65,6 +65,7 @@ struct xstream {
     /* pass 1's findings */
     size_t usable;  /* usable jobs */
     char *version;  /* the first fio version, or NULL */
+    char time[32];  /* the first job's start (ctx.time), "" = none */
     struct pb_resultset *disks, *probes; /* device and hostname facts */
     int nprobe;
     char *probe_host; /* the fio server, when one */
@@ -314,6 +315,7 @@ static int plan(struct xstream *t)
         return no_results(t);
     if (t->scan->tool_version)
         t->version = pb_xstrdup(t->scan->tool_version);
+    memcpy(t->time, c->time, sizeof(t->time));
     t->nprobe = c->nprobe;
     if (c->probe_host)
         t->probe_host = pb_xstrdup(c->probe_host);
@@ -448,6 +450,8 @@ static int pass2(struct xstream *t)
     c->each_line = stream_line;
     if (t->version)
         pb_fio_set_version(set, t->version);
+    if (t->time[0]) /* the History's time of the source */
+        pb_rs_fact(set, NULL, "timestamp", t->time);
     /* the hostname facts come before the results */
     if (t->nprobe == 1)
         pb_rs_fact(set, t->probe_host, "hostname", t->probe_host);

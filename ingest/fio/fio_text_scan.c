@@ -5,6 +5,7 @@
  * of the model (tests, results, facts) is ingest/fio/fio_text.c's; the pasted
  * command lines and job files are ingest/fio/fio_text_opts.c's.
  */
+#define _GNU_SOURCE /* strptime */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "ingest/fio/fio_text_int.h"
 
@@ -14,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ==== regular expressions (compiled once, shared read-only) ==== */
 
@@ -465,6 +467,38 @@ static void read_header(struct scan *sc)
     sc->dir = sc->pct_dir = -1;
 }
 
+/* The time at the end of a job's first line ("...: pid=19870: Tue Dec  1
+ * 15:53:33 2026", fio's ctime of the job's start, local time) into out
+ * as "YYYY-MM-DD HH:MM:SS"; out unchanged when there is none. */
+static void job_time(const char *s, size_t n, char *out, size_t cap)
+{
+    const char *e = s + n, *p = NULL;
+    for (const char *q = s; q + 4 <= e; q++)
+        if (!memcmp(q, "pid=", 4))
+            p = q + 4;
+    if (!p)
+        return;
+    while (p < e && *p >= '0' && *p <= '9')
+        p++;
+    if (e - p < 2 || p[0] != ':' || p[1] != ' ')
+        return;
+    p += 2;
+    char b[48];
+    size_t len = (size_t)(e - p);
+    while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
+        len--;
+    if (len == 0 || len >= sizeof(b))
+        return;
+    memcpy(b, p, len);
+    b[len] = '\0';
+    struct tm tm;
+    memset(&tm, 0, sizeof(tm));
+    const char *end = strptime(b, "%a %b %d %H:%M:%S %Y", &tm);
+    if (!end || *end || tm.tm_year < 71 || tm.tm_year > 1099)
+        return;
+    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
 static void read_group(struct scan *sc)
 {
     struct ctx *c = sc->c;
@@ -623,6 +657,8 @@ static int scan_line(struct scan *sc, const char *s, size_t n)
         WORD("read") || WORD("write") || WORD("trim") || WORD("mixed");
     if (has(s, n, ": (groupid=") && rx(m, RX_GROUP)) {
         read_group(sc);
+        if (!c->time[0])
+            job_time(s, n, c->time, sizeof(c->time));
         return PB_OK;
     }
     if (has(s, n, ": (g=") && rx(m, RX_HDR)) {

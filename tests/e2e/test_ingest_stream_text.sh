@@ -88,7 +88,7 @@ v() { # v JOB METRIC: value and n
 # label_origin: the file labels the runs of several job names; the first
 # file's title replaces that label (and the fact's value, in its place)
 got=$(q "$db" "SELECT key FROM fact WHERE key != 'file_time' ORDER BY rowid" | tr '\n' ' ')
-[ "$got" = "fio_version hostname label_origin flag.merged_group device flag.interrupted " ] ||
+[ "$got" = "fio_version timestamp hostname label_origin flag.merged_group device flag.interrupted " ] ||
     fail "facts: '$got'"
 
 # -- a job cut short in the last run: nothing of the file, the other stored

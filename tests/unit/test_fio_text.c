@@ -200,11 +200,15 @@ static void test_sigint(void **state)
     assert_string_equal(th_test_of(s, "sigint-text")->name,
                         "fio randread bs=4k iodepth=1");
     assert_null(th_fact(s, NULL, "flag.no_version"));
+    /* the job's start as fio printed it ("pid=7040: Tue Dec  1 15:25:57
+     * 2026"): the History's time of the source (issue 41 item 8) */
+    assert_string_equal(th_fact(s, NULL, "timestamp"), "2026-12-01 15:25:57");
     pb_resultset_free(s);
     /* pasted command lines and their IOPS lines, no "fio-3.x" line */
     s = parse_ok(FX "fio-3.33_notes_cmdlines-and-iops-lines.txt");
     assert_string_equal(th_fact(s, NULL, "flag.no_version"), "no version found");
     assert_null(th_fact(s, NULL, "flag.interrupted"));
+    assert_null(th_fact(s, NULL, "timestamp")); /* no job line */
     pb_resultset_free(s);
 }
 
