@@ -503,7 +503,8 @@ static int cmp_tmc(const void *a, const void *b)
 static void stream_merged(struct rp_data *d)
 {
     rp_ignore_cells_done(d);
-    qsort(d->cells, d->ncells, sizeof(*d->cells), cmp_tmc);
+    if (d->ncells) /* qsort's base may not be NULL, even for 0 items */
+        qsort(d->cells, d->ncells, sizeof(*d->cells), cmp_tmc);
     for (size_t i = 0; i < d->ncells; i++)
         rp_stream_put(d, &d->cells[i]);
     free(d->cells);
