@@ -17,14 +17,12 @@
  *
  * This file loads and computes the history (the rows read again through
  * reads.c); render/history.c draws it. */
-#define _GNU_SOURCE /* strptime */
 #include "analysis/data.h"
 #include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ==== points of sources ==== */
 
@@ -122,11 +120,7 @@ static int source_time(const struct rp_data *d, const struct rp_source *s,
         const char *k = d->facts[i].key, *val = d->facts[i].value;
         int is_file = !strcmp(k, "file_time");
         if (!strcmp(k, "run_began")) { /* "Sun Nov 21 03:38:06 2010" */
-            struct tm tm;
-            memset(&tm, 0, sizeof(tm));
-            const char *end = strptime(val, "%a %b %d %H:%M:%S %Y", &tm);
-            if (!end || *end ||
-                !strftime(v, sizeof(v), "%Y-%m-%d %H:%M:%S", &tm))
+            if (pb_time_ctime(val, v, sizeof(v)) != 0)
                 continue;
         } else if (is_file || !strcmp(k, "timestamp")) {
             snprintf(v, sizeof(v), "%s", val);

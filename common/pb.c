@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -669,4 +670,29 @@ char *pb_ini_read_line(char *str, int num, void *stream)
     str[n] = '\0';
     r->p += n;
     return str;
+}
+
+/* ==== times ==== */
+
+int pb_time_utc(long long t, char *out, size_t n)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    char b[32];
+    if (!gmtime_r(&tt, &tm) || !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
+        return -1;
+    snprintf(out, n, "%s", b);
+    return 0;
+}
+
+int pb_time_ctime(const char *s, char *out, size_t n)
+{
+    struct tm tm;
+    char b[32];
+    memset(&tm, 0, sizeof(tm));
+    const char *end = strptime(s, "%a %b %d %H:%M:%S %Y", &tm);
+    if (!end || *end || !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
+        return -1;
+    snprintf(out, n, "%s", b);
+    return 0;
 }

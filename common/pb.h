@@ -215,4 +215,11 @@ struct pb_ini_reader {
 };
 char *pb_ini_read_line(char *str, int num, void *stream);
 
+/* Times as the facts store them, "YYYY-MM-DD HH:MM:SS" (n >= 20):
+ * pb_time_utc of t in UTC; pb_time_ctime of a ctime-style text
+ * ("Tue Dec  1 15:53:33 2026", nothing after it), as written. 0, or -1
+ * (out unchanged) when it is not such a time. */
+int pb_time_utc(long long t, char *out, size_t n);
+int pb_time_ctime(const char *s, char *out, size_t n);
+
 #endif

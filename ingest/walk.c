@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <time.h>
 
 /* ==== expanding paths ==== */
 
@@ -251,54 +250,52 @@ struct walk {
 static void file_time(const struct pb_ingest_opts *opts, const struct stat *st,
                       struct pb_resultset *set)
 {
-    struct tm tm;
     char b[32];
-    if (!opts || !opts->file_time || !set)
-        return;
-    if (!gmtime_r(&st->st_mtime, &tm) ||
-        !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
-        return;
-    set->file_time = pb_rs_str(set, b);
+    if (opts && opts->file_time && set &&
+        pb_time_utc((long long)st->st_mtime, b, sizeof(b)) == 0)
+        set->file_time = pb_rs_str(set, b);
 }
 
-static void process(const char *path, const struct pb_ingest_opts *opts,
-                    struct slot *s)
+/* Parse path into s->set, or say why not in s->err: PB_OK when parsed. */
+static int parse_one(const char *path, const struct pb_ingest_opts *opts,
+                     struct slot *s)
 {
     char *buf = NULL;
     size_t len = 0;
-    struct stat st;
-    if (strcmp(path, "-") != 0 && stat(path, &st) != 0) {
-        pb_err_set(&s->err, PB_EINPUT, path, 0, 0, "cannot open: %s",
-                   strerror(errno));
-        return;
-    }
     /* large files of streamable formats are parsed in the caller's
      * thread, in parts (stream_set.c) */
     int rc = strcmp(path, "-") ? pb_ingest_stream_open(path, opts, &s->set,
                                                        &s->err)
                                : PB_EDUP;
-    if (rc != PB_EDUP) {
-        if (rc == PB_OK)
-            file_time(opts, &st, s->set);
-        return;
-    }
+    if (rc != PB_EDUP)
+        return rc;
     /* fio logs and .gz files are streamed (stream.c) */
     rc = strcmp(path, "-") ? pb_ingest_stream(path, opts, &s->set, &s->err)
                            : PB_EDUP;
-    if (rc != PB_EDUP) {
-        if (rc == PB_OK)
-            file_time(opts, &st, s->set);
-        return;
-    }
+    if (rc != PB_EDUP)
+        return rc;
     rc = pb_read_file(path, &buf, &len, &s->err);
     if (rc != PB_OK) {
         /* An unreadable input is an input problem, not the environment. */
         s->err.code = PB_EINPUT;
-        return;
+        return rc;
     }
     rc = pb_ingest_buffer(path, buf, len, opts, &s->set, &s->err);
     free(buf);
-    if (rc == PB_OK && strcmp(path, "-") != 0)
+    return rc;
+}
+
+static void process(const char *path, const struct pb_ingest_opts *opts,
+                    struct slot *s)
+{
+    struct stat st;
+    int file = strcmp(path, "-") != 0;
+    if (file && stat(path, &st) != 0) {
+        pb_err_set(&s->err, PB_EINPUT, path, 0, 0, "cannot open: %s",
+                   strerror(errno));
+        return;
+    }
+    if (parse_one(path, opts, s) == PB_OK && file)
         file_time(opts, &st, s->set);
 }
 

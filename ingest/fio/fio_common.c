@@ -34,14 +34,12 @@
  * (fio_bins.c): from their sum, as group_reporting computes them; else
  * none, as they cannot be derived from the clones' percentiles.
  */
-#define _GNU_SOURCE /* gmtime_r */
 #include "ingest/fio/fio_int.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 const char *const pb_fio_dir_name[D_N] = {"read", "write", "trim", "mixed"};
 
@@ -606,16 +604,11 @@ void pb_fio_set_version(struct pb_resultset *set, const char *version)
 
 void pb_fio_set_time(struct pb_resultset *set, double epoch)
 {
-    /* from 1971 to 2999: outside, the field is not a time fio wrote */
-    if (!(epoch >= 31536000.0 && epoch < 32503680000.0))
-        return;
-    time_t t = (time_t)epoch;
-    struct tm tm;
     char b[32];
-    if (!gmtime_r(&t, &tm) ||
-        !strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", &tm))
-        return;
-    pb_rs_fact(set, NULL, "timestamp", b);
+    /* from 1971 to 2999: outside, the field is not a time fio wrote */
+    if (epoch >= 31536000.0 && epoch < 32503680000.0 &&
+        pb_time_utc((long long)epoch, b, sizeof(b)) == 0)
+        pb_rs_fact(set, NULL, "timestamp", b);
 }
 
 int pb_fio_job_failed(struct pb_err *err, const char *path, long line,

@@ -723,11 +723,7 @@ int pb_fio_json_whole(const char *path, const char *buf, size_t len,
                         "array");
         goto out;
     }
-    const char *version = str(&doc, root, "fio version");
-    if (version)
-        pb_fio_set_version(set, version);
-    pb_fio_set_time(set, pb_json_number(&doc, pb_json_get(&doc, root,
-                                                         "timestamp")));
+    pb_fio_json_head(&doc, root, set);
     c.global = pb_json_get(&doc, root, "global options");
     if (!is_object(&doc, c.global) &&
         pb_json_type(&doc, c.global) != PB_JSON_ARRAY)

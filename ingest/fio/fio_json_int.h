@@ -19,6 +19,17 @@ static inline const char *str(struct pb_json *d, int obj, const char *key)
     return pb_json_str(d, pb_json_get(d, obj, key));
 }
 
+/* The file's fio version and start ("fio version", "timestamp" of the
+ * document's root): the whole and the streamed parse both. */
+static inline void pb_fio_json_head(struct pb_json *d, int root,
+                                    struct pb_resultset *set)
+{
+    const char *version = str(d, root, "fio version");
+    if (version)
+        pb_fio_set_version(set, version);
+    pb_fio_set_time(set, pb_json_number(d, pb_json_get(d, root, "timestamp")));
+}
+
 /* An option and its value (NULL: known to be unset). */
 struct pb_fio_json_kv {
     const char *key, *val;

@@ -542,12 +542,7 @@ int pb_fio_json_stream(const struct pb_parse *x)
         return pb_fio_json_whole(path, buf, len, set, err);
     }
     pb_fio_json_groups_read(&s.groups, buf + s.doc_end, len - s.doc_end);
-    const char *version = str(&skel, pb_json_root(&skel), "fio version");
-    if (version)
-        pb_fio_set_version(set, version);
-    pb_fio_set_time(set, pb_json_number(&skel, pb_json_get(&skel,
-                                                           pb_json_root(&skel),
-                                                           "timestamp")));
+    pb_fio_json_head(&skel, pb_json_root(&skel), set);
     char *gtext = s.gopts == NOPOS
                       ? pb_xstrdup("null")
                       : pb_xstrndup(buf + s.gopts, s.gopts_end - s.gopts);

@@ -5,7 +5,6 @@
  * of the model (tests, results, facts) is ingest/fio/fio_text.c's; the pasted
  * command lines and job files are ingest/fio/fio_text_opts.c's.
  */
-#define _GNU_SOURCE /* strptime */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "ingest/fio/fio_text_int.h"
 
@@ -15,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ==== regular expressions (compiled once, shared read-only) ==== */
 
@@ -491,12 +489,11 @@ static void job_time(const char *s, size_t n, char *out, size_t cap)
         return;
     memcpy(b, p, len);
     b[len] = '\0';
-    struct tm tm;
-    memset(&tm, 0, sizeof(tm));
-    const char *end = strptime(b, "%a %b %d %H:%M:%S %Y", &tm);
-    if (!end || *end || tm.tm_year < 71 || tm.tm_year > 1099)
-        return;
-    strftime(out, cap, "%Y-%m-%d %H:%M:%S", &tm);
+    char t[32];
+    long year;
+    if (pb_time_ctime(b, t, sizeof(t)) == 0 &&
+        (year = strtol(t, NULL, 10)) >= 1971 && year <= 2999)
+        snprintf(out, cap, "%s", t);
 }
 
 static void read_group(struct scan *sc)
