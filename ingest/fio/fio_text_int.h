@@ -47,10 +47,12 @@ struct run {
     long *hdr_gids;
     size_t njobs;    /* jobs seen in this run */
     size_t nimplied; /* jobs without a groupid line, for --name sections */
-    /* the blocks of one job name and group in a row (pb_fio_text_rep) */
+    /* the blocks of one job name and group in a row (pb_fio_text_rep):
+     * the streak's first measurement index and the run's next free one */
     const char *last_name;
     long last_gid;
     size_t last_i;
+    size_t rep_base, rep_next;
 };
 
 struct job {

@@ -485,6 +485,11 @@ static int truthy(const char *v)
     return v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
 }
 
+/* Which measurement of its name block j is in its run (j->job.rep): the
+ * blocks of one name and group in a row are clones (numjobs), repeats
+ * pasted one after the other (group_reporting) or both; every such
+ * streak starts at the run's next free index, so a name in groups 0 and 1
+ * of one run was measured twice (as terse and JSON read it). */
 void pb_fio_text_rep(struct ctx *c, struct job *j)
 {
     struct run *r = &c->runs[j->job.run];
@@ -492,6 +497,8 @@ void pb_fio_text_rep(struct ctx *c, struct job *j)
     if (r->last_name && !strcmp(r->last_name, j->job.name) &&
         r->last_gid == j->groupid)
         i = r->last_i + 1;
+    else
+        r->rep_base = r->rep_next;
     r->last_name = j->job.name;
     r->last_gid = j->groupid;
     r->last_i = i;
@@ -501,14 +508,16 @@ void pb_fio_text_rep(struct ctx *c, struct job *j)
     int group = (j->full && j->members > 1) ||
                 truthy(pb_fio_text_cmd_opt(c, j, "group_reporting"));
     double nj = pb_fio_int_opt(pb_fio_text_cmd_opt(c, j, "numjobs"));
+    size_t rep = 0;
     if (group)
-        j->job.rep = i;
+        rep = i;
     else if (nj >= 1)
-        j->job.rep = i / (size_t)nj;
+        rep = i / (size_t)nj;
     else if (r->has_cmd)
-        j->job.rep = i; /* the options are known: numjobs=1 */
-    else
-        j->job.rep = 0;
+        rep = i; /* the options are known: numjobs=1 */
+    j->job.rep = r->rep_base + rep;
+    if (j->job.rep >= r->rep_next)
+        r->rep_next = j->job.rep + 1;
 }
 
 int pb_fio_text_is_ambiguous(const void *ctx, size_t i, size_t n)

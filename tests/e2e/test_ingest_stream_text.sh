@@ -58,11 +58,11 @@ PYEOF
 }
 
 # -- 40 runs of each fixture: the same database in parts; the 40 runs of
-# a job are repeats, one result each (225 results, however many runs)
+# a job are repeats, one result each (238 results, however many runs)
 nf=$(ls "$src"/fixtures/fio-text/*.txt | wc -l)
 gen $((40 * nf)) "$tmp/g.txt"
 stream_same "$tmp/g.txt" 1 40 16384
-stream_same_dump "$tmp/g.txt" "g.txt: fio-text, 225 results"
+stream_same_dump "$tmp/g.txt" "g.txt: fio-text, 238 results"
 db="$tmp/s.db"
 v() { # v JOB METRIC: value and n
     q "$db" "SELECT value || ' ' || samples FROM v_result WHERE job = '$1'
@@ -110,7 +110,7 @@ esac
 if stream_rss_ok; then
     gen 18000 "$tmp/big.txt"
     db="$tmp/c.db"
-    stream_rss_bound "$tmp/big.txt" "$db" 65536 225 \
+    stream_rss_bound "$tmp/big.txt" "$db" 65536 238 \
         "18,000 runs ($(($(stat -c %s "$tmp/big.txt") / 1048576)) MiB)"
 fi
 

@@ -306,6 +306,33 @@ static void test_appended(void **state)
     pb_resultset_free(s);
 }
 
+/* One name in groups 0 and 1 of one run (`--name=twice --name=twice
+ * --new_group`): measured twice, one result of 2 samples, as fio's JSON
+ * of the same run reads (before: two one-sample results of one config
+ * and test). Group 0: 1,024 ios of 4 KiB in 3 msec; group 1: 4 msec. */
+static void test_name_in_two_groups(void **state)
+{
+    (void)state;
+    struct pb_resultset *s =
+        parse_ok(FX "fio-3.33_read_same-name-two-groups.txt");
+    assert_int_equal(s->nconfigs, 1);
+    size_t n_iops = 0;
+    for (size_t i = 0; i < s->nresults; i++)
+        n_iops += !strcmp(s->results[i].metric, "read_iops");
+    assert_int_equal(n_iops, 1);
+    const struct pb_result *r = th_find(s, "twice", "read_iops");
+    assert_non_null(r);
+    assert_int_equal(r->samples, 2);
+    double v[4];
+    size_t n;
+    samples_of(s, r, v, 4, &n);
+    assert_int_equal(n, 2);
+    assert_near(v[0], 1024000.0 / 3, 1e-6);
+    assert_near(v[1], 1024000.0 / 4, 1e-6);
+    assert_near(r->value, (1024000.0 / 3 + 1024000.0 / 4) / 2, 1e-6);
+    pb_resultset_free(s);
+}
+
 static void test_notes(void **state)
 {
     (void)state;
@@ -413,6 +440,7 @@ static void compare_pair(const char *base)
         assert_string_equal(q->unit, r->unit);
         assert_int_equal(q->direction, r->direction);
         assert_int_equal(q->has_value, r->has_value);
+        assert_int_equal(q->samples, r->samples);
         strip_opts(js->tests[r->test].name, a, sizeof(a));
         snprintf(b, sizeof(b), "%s", tx->tests[q->test].name);
         assert_string_equal(a, b);
@@ -436,6 +464,7 @@ static void test_same_run_as_json(void **state)
         "fio-3.33_write_4k_fsync1_sync",
         "fio-3.33_randwrite_8k_numjobs2_no-group-reporting",
         "fio-3.33_randrw_unified-mixed",
+        "fio-3.33_read_same-name-two-groups",
     };
     for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
         compare_pair(base[i]);
@@ -736,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_clones),
         cmocka_unit_test(test_unified),
         cmocka_unit_test(test_appended),
+        cmocka_unit_test(test_name_in_two_groups),
         cmocka_unit_test(test_notes),
         cmocka_unit_test(test_same_run_as_json),
         cmocka_unit_test(test_corpus_broken),
