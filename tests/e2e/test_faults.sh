@@ -2,10 +2,11 @@
 # e2e: faults while ingesting. Never a corrupt database, never half a
 # source, never "database is locked":
 #   1. `kill -9` of an ingest of 1000 files at random moments, ten times
-#      (five new databases, each killed twice): PRAGMA integrity_check is
-#      ok after each kill and every source is either wholly stored (result
-#      count, sum of values and fact count equal those of a clean ingest of
-#      the same fixture) or absent; a last run stores exactly the rest;
+#      (up to twenty until one lands between two commits; a new database
+#      each odd round): PRAGMA integrity_check is ok after each kill and
+#      every source is either wholly stored (result count, sum of values
+#      and fact count equal those of a clean ingest of the same fixture)
+#      or absent; a last run stores exactly the rest;
 #   2. two and four processes ingesting overlapping file sets into one
 #      database at once: all exit 0, every file stored exactly once;
 #   3. a read-only database (immutable file via chattr +i, or a read-only
@@ -118,7 +119,11 @@ rm -f "$tmp/cal.db" "$tmp/cal.db-wal" "$tmp/cal.db-shm"
 db="$tmp/kill.db"
 kills=0
 partial_seen=0
-for round in 1 2 3 4 5 6 7 8 9 10; do
+# Ten rounds, and up to ten more while no kill has hit between two
+# commits (under load the calibration is loose and a few kills can all
+# land before the first or after the last commit).
+for round in $(seq 1 20); do
+    [ $round -gt 10 ] && [ $partial_seen = 1 ] && [ $kills -ge 5 ] && break
     # 10 ms .. 90% of a whole ingest: opening a new file, schema creation,
     # parsing and the stream of transactions (many sources per commit,
     # each under its own savepoint). Odd rounds start a new database, even
@@ -142,7 +147,7 @@ for round in 1 2 3 4 5 6 7 8 9 10; do
     echo "kill $round at ${ms}ms: $stored sources stored"
     [ "$stored" -gt 0 ] && [ "$stored" -lt 1000 ] && partial_seen=1
 done
-[ $kills -ge 5 ] || fail "only $kills of 10 ingests were still running when killed"
+[ $kills -ge 5 ] || fail "only $kills ingests were still running when killed"
 [ $partial_seen = 1 ] || fail "no kill left a partly filled database (a whole ingest takes ${span} ms)"
 before=$(q "$db" "SELECT count(*) FROM source" 2>/dev/null || echo 0)
 "$pb" ingest --db "$db" -q "$tmp/files" >/dev/null 2>"$tmp/rest.err"
