@@ -6,6 +6,7 @@
  * actual_savings is left out, with the reason, where it cannot say
  * (docs/formats.md, "`actual_savings` from the space actually
  * written"). */
+#define _GNU_SOURCE /* qsort_r */
 #include "ingest/zfs/zfs_int.h"
 
 #include <math.h>
@@ -27,12 +28,14 @@ struct node {
     const char *why; /* NULL: nondata is known; else why not */
 };
 
-static const struct ctx *sort_c;
-
-static int by_name_desc(const void *a, const void *b)
+/* ctx: the struct ctx whose objs the nodes index (qsort_r: files are
+ * parsed on several threads, a file-level context was a data race that
+ * crashed one `ingest --dump` of a folder in about fifty) */
+static int by_name_desc(const void *a, const void *b, void *ctx)
 {
-    const struct obj *x = &sort_c->objs[((const struct node *)a)->obj];
-    const struct obj *y = &sort_c->objs[((const struct node *)b)->obj];
+    const struct ctx *c = ctx;
+    const struct obj *x = &c->objs[((const struct node *)a)->obj];
+    const struct obj *y = &c->objs[((const struct node *)b)->obj];
     return strcmp(y->name, x->name);
 }
 
@@ -115,9 +118,8 @@ void pb_zfs_savings(struct ctx *c, struct zsav *out)
         if (o->kind == O_DS && !strpbrk(o->name, "@#")) /* no snapshots */
             nodes[n++].obj = i;
     }
-    sort_c = c;
-    qsort(nodes, n, sizeof(*nodes), by_name_desc);
-    sort_c = NULL;
+    if (n > 1)
+        qsort_r(nodes, n, sizeof(*nodes), by_name_desc, c);
     for (size_t k = 0; k < n; k++)
         where[nodes[k].obj] = k;
     /* children before parents: each adds what it charges to the closest
