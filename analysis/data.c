@@ -202,39 +202,71 @@ static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
     }
 }
 
+/* A configuration parameter appended to d->cparams: while the tables are
+ * read, a configuration's cap is the index of its first parameter there
+ * (its params pointer is set when the block is whole, params_done). The
+ * rows come by configuration (ORDER BY config_id); one whose parameters
+ * were interrupted has them moved to the end first. */
+static struct rp_kv *config_param(struct rp_data *d, struct rp_config *c)
+{
+    if (!c->nparams) {
+        c->cap = d->ncparams;
+    } else if (c->cap + c->nparams != d->ncparams) {
+        PB_GROW(d->cparams, d->capcparams, d->ncparams + c->nparams);
+        memmove(d->cparams + d->ncparams, d->cparams + c->cap,
+                c->nparams * sizeof(*d->cparams));
+        c->cap = d->ncparams;
+        d->ncparams += c->nparams;
+    }
+    PB_GROW(d->cparams, d->capcparams, d->ncparams + 1);
+    return &d->cparams[d->ncparams++];
+}
+
+/* The block of configuration parameters at its size, the configurations
+ * pointed into it. */
+static void params_done(struct rp_data *d)
+{
+    if (d->ncparams < d->capcparams) {
+        d->cparams = pb_xrealloc(d->cparams,
+                                 (d->ncparams + 1) * sizeof(*d->cparams));
+        d->capcparams = d->ncparams + 1;
+    }
+    for (size_t i = 0; i < d->nconfigs; i++) {
+        struct rp_config *c = &d->configs[i];
+        c->params = c->nparams ? d->cparams + c->cap : NULL;
+        c->cap = c->nparams;
+    }
+}
+
 static int on_param(void *vctx, const struct pb_db_triple *t)
 {
     struct tables_ctx *p = vctx;
     struct rp_data *d = p->d;
-    struct rp_kv **kv;
-    size_t *n, *cap;
+    struct rp_kv *kv;
     size_t i = p->last;
     if (p->tests) {
         if (i >= d->ntests || d->tests[i].id != t->id)
             FIND_BY_ID(d->tests, d->ntests, t->id, i);
         if (i == SIZE_MAX)
             return 0;
-        kv = &d->tests[i].params;
-        n = &d->tests[i].nparams;
-        cap = &d->tests[i].cap;
+        struct rp_test *o = &d->tests[i];
+        PB_GROW(o->params, o->cap, o->nparams + 1);
+        kv = &o->params[o->nparams++];
     } else {
         if (i >= d->nconfigs || d->configs[i].id != t->id)
             FIND_BY_ID(d->configs, d->nconfigs, t->id, i);
         if (i == SIZE_MAX)
             return 0;
-        kv = &d->configs[i].params;
-        n = &d->configs[i].nparams;
-        cap = &d->configs[i].cap;
+        kv = config_param(d, &d->configs[i]);
+        d->configs[i].nparams++;
     }
     p->last = i;
-    PB_GROW(*kv, *cap, *n + 1);
     /* keys, values and origins repeat across configurations: stored once
      * (100,000 bonnie++ machines: 300,000 parameters of 3 keys and 11
      * values were 19 MB of copies) */
-    (*kv)[*n].key = intern(d, t->a ? t->a : "");
-    (*kv)[*n].value = intern(d, t->b ? t->b : "");
-    (*kv)[*n].origin = intern(d, t->c);
-    (*n)++;
+    kv->key = intern(d, t->a ? t->a : "");
+    kv->value = intern(d, t->b ? t->b : "");
+    kv->origin = intern(d, t->c);
     return 0;
 }
 
@@ -539,6 +571,25 @@ int rp_data_load_streamed(struct pb_db *db, const struct pb_db_filter *f,
     return load(db, f, ignore, 1, d, err);
 }
 
+/* p (of *cap elements of size sz, n used) reallocated to n + 1. */
+static void *shrink_to(void *p, size_t n, size_t *cap, size_t sz)
+{
+    if (!p || n + 1 >= *cap)
+        return p;
+    *cap = n + 1;
+    return pb_xrealloc(p, *cap * sz);
+}
+
+static void shrink_arrays(struct rp_data *d)
+{
+    d->configs = shrink_to(d->configs, d->nconfigs, &d->capconfigs,
+                           sizeof(*d->configs));
+    d->sources = shrink_to(d->sources, d->nsources, &d->capsources,
+                           sizeof(*d->sources));
+    d->facts = shrink_to(d->facts, d->nfacts, &d->capfacts,
+                         sizeof(*d->facts));
+}
+
 static int load(struct pb_db *db, const struct pb_db_filter *f,
                 const char *const *ignore, int stream, struct rp_data *d,
                 struct pb_err *err)
@@ -559,11 +610,10 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     int rc = pb_an_report_tables(db, &tables, err);
     if (rc)
         return rc;
-    /* the parameter arrays grew by doubling: a configuration of 3
-     * parameters held room for 8 */
-    for (size_t i = 0; i < d->nconfigs; i++)
-        shrink_params(&d->configs[i].params, &d->configs[i].cap,
-                      d->configs[i].nparams);
+    /* the arrays grew by doubling: at their sizes (100,000 machines: the
+     * configurations held room for 131,072) */
+    params_done(d);
+    shrink_arrays(d);
     for (size_t i = 0; i < d->ntests; i++)
         shrink_params(&d->tests[i].params, &d->tests[i].cap,
                       d->tests[i].nparams);
@@ -626,8 +676,7 @@ const char *rp_fact_of(const struct rp_data *d, long long source,
 
 void rp_data_release(struct rp_data *d)
 {
-    for (size_t i = 0; i < d->nconfigs; i++)
-        free(d->configs[i].params);
+    free(d->cparams);
     for (size_t i = 0; i < d->ntests; i++)
         free(d->tests[i].params);
     free(d->configs);

@@ -135,7 +135,8 @@ struct rp_kv {
 struct rp_config {
     long long id;
     const char *label;
-    struct rp_kv *params; /* sorted by key */
+    struct rp_kv *params; /* sorted by key; loaded ones point into
+                             rp_data.cparams */
     size_t nparams, cap;
     size_t rank; /* position in natural label order among used configs */
     int used;
@@ -206,6 +207,10 @@ struct rp_data {
     struct pb_arena arena;
     struct rp_config *configs;
     size_t nconfigs, capconfigs;
+    struct rp_kv *cparams; /* every configuration's parameters, one block
+                              (data.c): 100,000 machines' arrays of 3
+                              were one allocation each */
+    size_t ncparams, capcparams;
     struct rp_test *tests;
     size_t ntests, captests;
     struct rp_metric *metrics;

@@ -416,10 +416,13 @@ int rp_has_systems(const struct rp_data *d)
     return 0;
 }
 
-/* One (host, key) with its distinct values joined. */
+/* One (host, key) with its distinct values joined: the one value itself
+ * (a machine's: 100,000 machines' copies were 6.4 MB) or own, a text made
+ * of several. */
 struct fact_row {
     const char *host, *key;
-    char *vals;
+    const char *vals;
+    char *own;
 };
 
 static struct fact_row *fact_rows(const struct rp_data *d, const size_t *v,
@@ -447,7 +450,13 @@ static struct fact_row *fact_rows(const struct rp_data *d, const size_t *v,
             pb_buf_printf(&vals, " / … (%zu values)", nv);
         rows[*nrows].host = host_of(f);
         rows[*nrows].key = f->key;
-        rows[*nrows].vals = pb_buf_take(&vals);
+        if (nv == 1) {
+            rows[*nrows].vals = f->value;
+            pb_buf_release(&vals);
+        } else {
+            rows[*nrows].own = pb_buf_take(&vals);
+            rows[*nrows].vals = rows[*nrows].own;
+        }
         (*nrows)++;
         i = j;
     }
@@ -485,9 +494,12 @@ static void kv_table(struct rp_out *o, const char *caption,
 static void host_table(struct rp_out *o, struct fact_row *rows, size_t nrows)
 {
     /* facts without a host describe the run: a table of their own */
-    struct fact_row **run = pb_xcalloc(nrows + 1, sizeof(*run));
-    struct fact_row **hr = pb_xcalloc(nrows + 1, sizeof(*hr));
     size_t nrun = 0, nh = 0, nhosts = 0;
+    for (size_t i = 0; i < nrows; i++)
+        nrun += !strcmp(rows[i].host, THIS_MACHINE);
+    struct fact_row **run = pb_xcalloc(nrun + 1, sizeof(*run));
+    struct fact_row **hr = pb_xcalloc(nrows - nrun + 1, sizeof(*hr));
+    nrun = 0;
     for (size_t i = 0; i < nrows; i++) {
         if (!strcmp(rows[i].host, THIS_MACHINE))
             run[nrun++] = &rows[i];
@@ -504,13 +516,15 @@ static void host_table(struct rp_out *o, struct fact_row *rows, size_t nrows)
         free(hr);
         return;
     }
-    const char **hosts = pb_xcalloc(nhosts, sizeof(*hosts));
+    /* the names head the table of up to 10 hosts */
+    const char **hosts = pb_xcalloc(nhosts <= 10 ? nhosts : 1, sizeof(*hosts));
     size_t *start = pb_xcalloc(nhosts + 1, sizeof(size_t));
     const char **keys = pb_xcalloc(nh + 1, sizeof(*keys));
     size_t h = 0;
     for (size_t i = 0; i < nh; i++) {
         if (!i || strcmp(hr[i]->host, hr[i - 1]->host)) {
-            hosts[h] = hr[i]->host;
+            if (nhosts <= 10)
+                hosts[h] = hr[i]->host;
             start[h++] = i;
         }
         keys[i] = hr[i]->key;
@@ -611,6 +625,7 @@ void rp_section_systems(struct rp_out *o, const struct rp_data *d)
         size_t n, nrows;
         size_t *v = used_facts(d, props, &n);
         struct fact_row *rows = fact_rows(d, v, n, &nrows);
+        free(v);
         if (nrows && !props) {
             host_table(o, rows, nrows);
         } else if (nrows) {
@@ -633,9 +648,8 @@ void rp_section_systems(struct rp_out *o, const struct rp_data *d)
             rp_out_table(o, &t);
         }
         for (size_t i = 0; i < nrows; i++)
-            free(rows[i].vals);
+            free(rows[i].own);
         free(rows);
-        free(v);
     }
     rp_out_raw(o, "</section>\n");
 }
