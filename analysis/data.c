@@ -2,12 +2,15 @@
  * repeats of a config/test/metric folded into mean, standard error and n,
  * then cells ordered by test (natural order), metric and config
  * (data_order.c). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "analysis/data.h"
 #include "analysis/stream_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ==== accumulating repeats ==== */
 
@@ -86,6 +89,30 @@ const char *rp_param(const struct rp_kv *params, size_t n, const char *key)
 
 /* ==== listings ==== */
 
+/* The intern table's memory: a mapping of its own, not a malloc chunk.
+ * Freeing a chunk of 4 MB (100,000 machines) raised glibc's mmap
+ * threshold to it, and the report's later buffers of up to that size then
+ * stayed in the heap (model/rsort.h, struct db_map, has the same). */
+static const char **strs_alloc(size_t n)
+{
+    void *p = mmap(NULL, n * sizeof(const char *), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "poolbench: out of memory allocating %zu bytes\n",
+                n * sizeof(const char *));
+        abort();
+    }
+    return p; /* zeroed */
+}
+
+static void strs_free(struct rp_data *d)
+{
+    if (d->strs)
+        munmap((void *)d->strs, d->capstrs * sizeof(*d->strs));
+    d->strs = NULL;
+    d->nstrs = d->capstrs = 0;
+}
+
 static uint64_t hash_str(const char *s)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -107,7 +134,7 @@ static const char *intern_as(struct rp_data *d, const char *s,
         return NULL;
     if ((d->nstrs + 1) * 2 > d->capstrs) {
         size_t ncap = d->capstrs ? d->capstrs * 2 : 256;
-        const char **nv = pb_xcalloc(ncap, sizeof(*nv));
+        const char **nv = strs_alloc(ncap);
         for (size_t i = 0; i < d->capstrs; i++) {
             if (!d->strs[i])
                 continue;
@@ -116,8 +143,10 @@ static const char *intern_as(struct rp_data *d, const char *s,
                 h = (h + 1) & (ncap - 1);
             nv[h] = d->strs[i];
         }
-        free(d->strs);
+        size_t n = d->nstrs;
+        strs_free(d);
         d->strs = nv;
+        d->nstrs = n;
         d->capstrs = ncap;
     }
     /* probed by the text as read; a text rp_clean changed is found only
@@ -321,6 +350,8 @@ struct row_ctx {
     long long *metric_ids; /* metric index + 1 by id */
     size_t capmetric_ids;
     char *host1; /* the first host name read, until a second one */
+    uint64_t *hosth; /* by configuration: hash of its first host name (0
+                        none), until one has a second (config_hosts) */
 };
 
 static size_t keep_str(struct row_ctx *r, const char *s)
@@ -462,6 +493,27 @@ static size_t metric_index(struct row_ctx *r, const struct pb_db_rrow *row)
     return d->nmetrics++;
 }
 
+/* A host name of the current configuration's results: a second name
+ * sets config_hosts. Names are compared by a 64-bit hash (the rows'
+ * strings do not outlive their callback on every path of model/, and a
+ * copy per configuration was 5 MB at 100,000 machines): a configuration
+ * of two hosts is missed only if their names' hashes collide. */
+static void note_host(struct row_ctx *r, const char *host)
+{
+    struct rp_data *d = r->d;
+    if (!r->hosth)
+        r->hosth = pb_xcalloc(d->nconfigs + 1, sizeof(*r->hosth));
+    uint64_t h = hash_str(host);
+    h += !h;
+    if (!r->hosth[r->config])
+        r->hosth[r->config] = h;
+    else if (r->hosth[r->config] != h) {
+        d->config_hosts = 1;
+        free(r->hosth);
+        r->hosth = NULL;
+    }
+}
+
 static int on_row(void *vctx, const struct pb_db_rrow *row)
 {
     struct row_ctx *r = vctx;
@@ -490,6 +542,8 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
         flush_source(r);
         r->source_id = row->source_id;
     }
+    if (row->host && !d->config_hosts)
+        note_host(r, row->host);
     size_t si;
     FIND_BY_ID(d->sources, d->nsources, row->source_id, si);
     if (si != SIZE_MAX)
@@ -637,14 +691,13 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     free(r.bases);
     free(r.metric_ids);
     free(r.host1);
+    free(r.hosth);
     pb_buf_release(&r.strs);
     if (rc)
         return rc;
     /* nothing is interned after the rows: the table goes (4 MB at
      * 100,000 bonnie++ machines); the strings stay in the arena */
-    free(d->strs);
-    d->strs = NULL;
-    d->nstrs = d->capstrs = 0;
+    strs_free(d);
     rp_data_order(d);
     rp_mark_groups(d);
     rp_latency_beside(d);
@@ -686,7 +739,7 @@ void rp_data_release(struct rp_data *d)
     free(d->groups);
     free(d->sources);
     free(d->facts);
-    free(d->strs);
+    strs_free(d);
     rp_ignore_release(d);
     rp_stream_free(d->stream);
     pb_arena_release(&d->arena);

@@ -238,6 +238,9 @@ struct rp_data {
                                  test in memory at a time; NULL = every
                                  cell is in cells */
     int multi_host;           /* results of two host names or more read */
+    int config_hosts;         /* a configuration's results of two host
+                                 names or more (else hosts.c reads no
+                                 rows: no configuration has two hosts) */
     size_t ncells_total;      /* every cell, in memory or not */
 };
 
