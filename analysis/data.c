@@ -173,6 +173,9 @@ struct tables_ctx {
     struct rp_data *d;
     int tests;   /* reading test parameters (configuration ones before) */
     size_t last; /* index of the last owner found */
+    size_t *first; /* by configuration: its first parameter in d->cparams
+                      while they are read (config_param) */
+    size_t nfirst;
 };
 
 static int on_source(void *ctx, const struct pb_db_source *s)
@@ -232,19 +235,25 @@ static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
 }
 
 /* A configuration parameter appended to d->cparams: while the tables are
- * read, a configuration's cap is the index of its first parameter there
+ * read, first[i] is the index of configuration i's first parameter there
  * (its params pointer is set when the block is whole, params_done). The
  * rows come by configuration (ORDER BY config_id); one whose parameters
  * were interrupted has them moved to the end first. */
-static struct rp_kv *config_param(struct rp_data *d, struct rp_config *c)
+static struct rp_kv *config_param(struct rp_data *d, struct tables_ctx *p,
+                                  size_t i)
 {
+    struct rp_config *c = &d->configs[i];
+    if (!p->first) {
+        p->first = pb_xcalloc(d->nconfigs + 1, sizeof(*p->first));
+        p->nfirst = d->nconfigs;
+    }
     if (!c->nparams) {
-        c->cap = d->ncparams;
-    } else if (c->cap + c->nparams != d->ncparams) {
+        p->first[i] = d->ncparams;
+    } else if (p->first[i] + c->nparams != d->ncparams) {
         PB_GROW(d->cparams, d->capcparams, d->ncparams + c->nparams);
-        memmove(d->cparams + d->ncparams, d->cparams + c->cap,
+        memmove(d->cparams + d->ncparams, d->cparams + p->first[i],
                 c->nparams * sizeof(*d->cparams));
-        c->cap = d->ncparams;
+        p->first[i] = d->ncparams;
         d->ncparams += c->nparams;
     }
     PB_GROW(d->cparams, d->capcparams, d->ncparams + 1);
@@ -253,7 +262,7 @@ static struct rp_kv *config_param(struct rp_data *d, struct rp_config *c)
 
 /* The block of configuration parameters at its size, the configurations
  * pointed into it. */
-static void params_done(struct rp_data *d)
+static void params_done(struct rp_data *d, struct tables_ctx *p)
 {
     if (d->ncparams < d->capcparams) {
         d->cparams = pb_xrealloc(d->cparams,
@@ -262,9 +271,11 @@ static void params_done(struct rp_data *d)
     }
     for (size_t i = 0; i < d->nconfigs; i++) {
         struct rp_config *c = &d->configs[i];
-        c->params = c->nparams ? d->cparams + c->cap : NULL;
-        c->cap = c->nparams;
+        c->params = c->nparams && i < p->nfirst ? d->cparams + p->first[i]
+                                                : NULL;
     }
+    free(p->first);
+    p->first = NULL;
 }
 
 static int on_param(void *vctx, const struct pb_db_triple *t)
@@ -286,7 +297,7 @@ static int on_param(void *vctx, const struct pb_db_triple *t)
             FIND_BY_ID(d->configs, d->nconfigs, t->id, i);
         if (i == SIZE_MAX)
             return 0;
-        kv = config_param(d, &d->configs[i]);
+        kv = config_param(d, p, i);
         d->configs[i].nparams++;
     }
     p->last = i;
@@ -651,7 +662,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     memset(d, 0, sizeof(*d));
     pb_arena_init(&d->arena);
     d->metric_filtered = f && f->metric_re;
-    struct tables_ctx tc = {d, 0, SIZE_MAX};
+    struct tables_ctx tc = {d, 0, SIZE_MAX, NULL, 0};
     const struct pb_an_tables tables = {
         .source = on_source,
         .config = on_config,
@@ -662,11 +673,13 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
         .ctx = &tc,
     };
     int rc = pb_an_report_tables(db, &tables, err);
-    if (rc)
+    if (rc) {
+        free(tc.first);
         return rc;
+    }
     /* the arrays grew by doubling: at their sizes (100,000 machines: the
      * configurations held room for 131,072) */
-    params_done(d);
+    params_done(d, &tc);
     shrink_arrays(d);
     for (size_t i = 0; i < d->ntests; i++)
         shrink_params(&d->tests[i].params, &d->tests[i].cap,
