@@ -2,12 +2,15 @@
  * repeats of a config/test/metric folded into mean, standard error and n,
  * then cells ordered by test (natural order), metric and config
  * (data_order.c). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "analysis/data.h"
 #include "analysis/stream_int.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ==== accumulating repeats ==== */
 
@@ -86,6 +89,30 @@ const char *rp_param(const struct rp_kv *params, size_t n, const char *key)
 
 /* ==== listings ==== */
 
+/* The intern table's memory: a mapping of its own, not a malloc chunk.
+ * Freeing a chunk of 4 MB (100,000 machines) raised glibc's mmap
+ * threshold to it, and the report's later buffers of up to that size then
+ * stayed in the heap (model/rsort.h, struct db_map, has the same). */
+static const char **strs_alloc(size_t n)
+{
+    void *p = mmap(NULL, n * sizeof(const char *), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "poolbench: out of memory allocating %zu bytes\n",
+                n * sizeof(const char *));
+        abort();
+    }
+    return p; /* zeroed */
+}
+
+static void strs_free(struct rp_data *d)
+{
+    if (d->strs)
+        munmap((void *)d->strs, d->capstrs * sizeof(*d->strs));
+    d->strs = NULL;
+    d->nstrs = d->capstrs = 0;
+}
+
 static uint64_t hash_str(const char *s)
 {
     uint64_t h = 1469598103934665603ULL;
@@ -107,7 +134,7 @@ static const char *intern_as(struct rp_data *d, const char *s,
         return NULL;
     if ((d->nstrs + 1) * 2 > d->capstrs) {
         size_t ncap = d->capstrs ? d->capstrs * 2 : 256;
-        const char **nv = pb_xcalloc(ncap, sizeof(*nv));
+        const char **nv = strs_alloc(ncap);
         for (size_t i = 0; i < d->capstrs; i++) {
             if (!d->strs[i])
                 continue;
@@ -116,8 +143,10 @@ static const char *intern_as(struct rp_data *d, const char *s,
                 h = (h + 1) & (ncap - 1);
             nv[h] = d->strs[i];
         }
-        free(d->strs);
+        size_t n = d->nstrs;
+        strs_free(d);
         d->strs = nv;
+        d->nstrs = n;
         d->capstrs = ncap;
     }
     /* probed by the text as read; a text rp_clean changed is found only
@@ -144,6 +173,9 @@ struct tables_ctx {
     struct rp_data *d;
     int tests;   /* reading test parameters (configuration ones before) */
     size_t last; /* index of the last owner found */
+    size_t *first; /* by configuration: its first parameter in d->cparams
+                      while they are read (config_param) */
+    size_t nfirst;
 };
 
 static int on_source(void *ctx, const struct pb_db_source *s)
@@ -202,39 +234,79 @@ static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
     }
 }
 
+/* A configuration parameter appended to d->cparams: while the tables are
+ * read, first[i] is the index of configuration i's first parameter there
+ * (its params pointer is set when the block is whole, params_done). The
+ * rows come by configuration (ORDER BY config_id); one whose parameters
+ * were interrupted has them moved to the end first. */
+static struct rp_kv *config_param(struct rp_data *d, struct tables_ctx *p,
+                                  size_t i)
+{
+    struct rp_config *c = &d->configs[i];
+    if (!p->first) {
+        p->first = pb_xcalloc(d->nconfigs + 1, sizeof(*p->first));
+        p->nfirst = d->nconfigs;
+    }
+    if (!c->nparams) {
+        p->first[i] = d->ncparams;
+    } else if (p->first[i] + c->nparams != d->ncparams) {
+        PB_GROW(d->cparams, d->capcparams, d->ncparams + c->nparams);
+        memmove(d->cparams + d->ncparams, d->cparams + p->first[i],
+                c->nparams * sizeof(*d->cparams));
+        p->first[i] = d->ncparams;
+        d->ncparams += c->nparams;
+    }
+    PB_GROW(d->cparams, d->capcparams, d->ncparams + 1);
+    return &d->cparams[d->ncparams++];
+}
+
+/* The block of configuration parameters at its size, the configurations
+ * pointed into it. */
+static void params_done(struct rp_data *d, struct tables_ctx *p)
+{
+    if (d->ncparams < d->capcparams) {
+        d->cparams = pb_xrealloc(d->cparams,
+                                 (d->ncparams + 1) * sizeof(*d->cparams));
+        d->capcparams = d->ncparams + 1;
+    }
+    for (size_t i = 0; i < d->nconfigs; i++) {
+        struct rp_config *c = &d->configs[i];
+        c->params = c->nparams && i < p->nfirst ? d->cparams + p->first[i]
+                                                : NULL;
+    }
+    free(p->first);
+    p->first = NULL;
+}
+
 static int on_param(void *vctx, const struct pb_db_triple *t)
 {
     struct tables_ctx *p = vctx;
     struct rp_data *d = p->d;
-    struct rp_kv **kv;
-    size_t *n, *cap;
+    struct rp_kv *kv;
     size_t i = p->last;
     if (p->tests) {
         if (i >= d->ntests || d->tests[i].id != t->id)
             FIND_BY_ID(d->tests, d->ntests, t->id, i);
         if (i == SIZE_MAX)
             return 0;
-        kv = &d->tests[i].params;
-        n = &d->tests[i].nparams;
-        cap = &d->tests[i].cap;
+        struct rp_test *o = &d->tests[i];
+        PB_GROW(o->params, o->cap, o->nparams + 1);
+        kv = &o->params[o->nparams++];
     } else {
         if (i >= d->nconfigs || d->configs[i].id != t->id)
             FIND_BY_ID(d->configs, d->nconfigs, t->id, i);
         if (i == SIZE_MAX)
             return 0;
-        kv = &d->configs[i].params;
-        n = &d->configs[i].nparams;
-        cap = &d->configs[i].cap;
+        kv = config_param(d, p, i);
+        d->configs[i].nparams++;
     }
     p->last = i;
-    PB_GROW(*kv, *cap, *n + 1);
     /* keys, values and origins repeat across configurations: stored once
      * (100,000 bonnie++ machines: 300,000 parameters of 3 keys and 11
      * values were 19 MB of copies) */
-    (*kv)[*n].key = intern(d, t->a ? t->a : "");
-    (*kv)[*n].value = intern(d, t->b ? t->b : "");
-    (*kv)[*n].origin = intern(d, t->c);
-    (*n)++;
+    kv->key = intern(d, t->a ? t->a : "");
+    kv->value = intern(d, t->b ? t->b : "");
+    kv->origin = intern(d, t->c);
     return 0;
 }
 
@@ -289,6 +361,8 @@ struct row_ctx {
     long long *metric_ids; /* metric index + 1 by id */
     size_t capmetric_ids;
     char *host1; /* the first host name read, until a second one */
+    uint64_t *hosth; /* by configuration: hash of its first host name (0
+                        none), until one has a second (config_hosts) */
 };
 
 static size_t keep_str(struct row_ctx *r, const char *s)
@@ -430,6 +504,27 @@ static size_t metric_index(struct row_ctx *r, const struct pb_db_rrow *row)
     return d->nmetrics++;
 }
 
+/* A host name of the current configuration's results: a second name
+ * sets config_hosts. Names are compared by a 64-bit hash (the rows'
+ * strings do not outlive their callback on every path of model/, and a
+ * copy per configuration was 5 MB at 100,000 machines): a configuration
+ * of two hosts is missed only if their names' hashes collide. */
+static void note_host(struct row_ctx *r, const char *host)
+{
+    struct rp_data *d = r->d;
+    if (!r->hosth)
+        r->hosth = pb_xcalloc(d->nconfigs + 1, sizeof(*r->hosth));
+    uint64_t h = hash_str(host);
+    h += !h;
+    if (!r->hosth[r->config])
+        r->hosth[r->config] = h;
+    else if (r->hosth[r->config] != h) {
+        d->config_hosts = 1;
+        free(r->hosth);
+        r->hosth = NULL;
+    }
+}
+
 static int on_row(void *vctx, const struct pb_db_rrow *row)
 {
     struct row_ctx *r = vctx;
@@ -458,6 +553,8 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
         flush_source(r);
         r->source_id = row->source_id;
     }
+    if (row->host && !d->config_hosts)
+        note_host(r, row->host);
     size_t si;
     FIND_BY_ID(d->sources, d->nsources, row->source_id, si);
     if (si != SIZE_MAX)
@@ -539,6 +636,25 @@ int rp_data_load_streamed(struct pb_db *db, const struct pb_db_filter *f,
     return load(db, f, ignore, 1, d, err);
 }
 
+/* p (of *cap elements of size sz, n used) reallocated to n + 1. */
+static void *shrink_to(void *p, size_t n, size_t *cap, size_t sz)
+{
+    if (!p || n + 1 >= *cap)
+        return p;
+    *cap = n + 1;
+    return pb_xrealloc(p, *cap * sz);
+}
+
+static void shrink_arrays(struct rp_data *d)
+{
+    d->configs = shrink_to(d->configs, d->nconfigs, &d->capconfigs,
+                           sizeof(*d->configs));
+    d->sources = shrink_to(d->sources, d->nsources, &d->capsources,
+                           sizeof(*d->sources));
+    d->facts = shrink_to(d->facts, d->nfacts, &d->capfacts,
+                         sizeof(*d->facts));
+}
+
 static int load(struct pb_db *db, const struct pb_db_filter *f,
                 const char *const *ignore, int stream, struct rp_data *d,
                 struct pb_err *err)
@@ -546,7 +662,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     memset(d, 0, sizeof(*d));
     pb_arena_init(&d->arena);
     d->metric_filtered = f && f->metric_re;
-    struct tables_ctx tc = {d, 0, SIZE_MAX};
+    struct tables_ctx tc = {d, 0, SIZE_MAX, NULL, 0};
     const struct pb_an_tables tables = {
         .source = on_source,
         .config = on_config,
@@ -557,13 +673,14 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
         .ctx = &tc,
     };
     int rc = pb_an_report_tables(db, &tables, err);
-    if (rc)
+    if (rc) {
+        free(tc.first);
         return rc;
-    /* the parameter arrays grew by doubling: a configuration of 3
-     * parameters held room for 8 */
-    for (size_t i = 0; i < d->nconfigs; i++)
-        shrink_params(&d->configs[i].params, &d->configs[i].cap,
-                      d->configs[i].nparams);
+    }
+    /* the arrays grew by doubling: at their sizes (100,000 machines: the
+     * configurations held room for 131,072) */
+    params_done(d, &tc);
+    shrink_arrays(d);
     for (size_t i = 0; i < d->ntests; i++)
         shrink_params(&d->tests[i].params, &d->tests[i].cap,
                       d->tests[i].nparams);
@@ -587,14 +704,13 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     free(r.bases);
     free(r.metric_ids);
     free(r.host1);
+    free(r.hosth);
     pb_buf_release(&r.strs);
     if (rc)
         return rc;
     /* nothing is interned after the rows: the table goes (4 MB at
      * 100,000 bonnie++ machines); the strings stay in the arena */
-    free(d->strs);
-    d->strs = NULL;
-    d->nstrs = d->capstrs = 0;
+    strs_free(d);
     rp_data_order(d);
     rp_mark_groups(d);
     rp_latency_beside(d);
@@ -626,8 +742,7 @@ const char *rp_fact_of(const struct rp_data *d, long long source,
 
 void rp_data_release(struct rp_data *d)
 {
-    for (size_t i = 0; i < d->nconfigs; i++)
-        free(d->configs[i].params);
+    free(d->cparams);
     for (size_t i = 0; i < d->ntests; i++)
         free(d->tests[i].params);
     free(d->configs);
@@ -637,7 +752,7 @@ void rp_data_release(struct rp_data *d)
     free(d->groups);
     free(d->sources);
     free(d->facts);
-    free(d->strs);
+    strs_free(d);
     rp_ignore_release(d);
     rp_stream_free(d->stream);
     pb_arena_release(&d->arena);

@@ -132,15 +132,17 @@ struct rp_kv {
     const char *origin; /* configs: "KIND: DETAIL"; NULL = parser */
 };
 
+/* 48 bytes: a report holds one per configuration, 100,000 bonnie++
+ * machines (counts of 32 bits, as the cells' indexes). */
 struct rp_config {
     long long id;
     const char *label;
-    struct rp_kv *params; /* sorted by key */
-    size_t nparams, cap;
-    size_t rank; /* position in natural label order among used configs */
-    int used;
+    struct rp_kv *params; /* sorted by key; in rp_data.cparams */
+    uint32_t nparams;
+    uint32_t rank; /* position in natural label order among used configs */
     uint32_t color;
-    size_t nvals, ntested; /* its cells and tests (data.c / stream.c) */
+    uint32_t nvals, ntested; /* its cells and tests (data.c / stream.c) */
+    unsigned char used;
 };
 
 struct rp_test {
@@ -206,6 +208,10 @@ struct rp_data {
     struct pb_arena arena;
     struct rp_config *configs;
     size_t nconfigs, capconfigs;
+    struct rp_kv *cparams; /* every configuration's parameters, one block
+                              (data.c): 100,000 machines' arrays of 3
+                              were one allocation each */
+    size_t ncparams, capcparams;
     struct rp_test *tests;
     size_t ntests, captests;
     struct rp_metric *metrics;
@@ -233,6 +239,9 @@ struct rp_data {
                                  test in memory at a time; NULL = every
                                  cell is in cells */
     int multi_host;           /* results of two host names or more read */
+    int config_hosts;         /* a configuration's results of two host
+                                 names or more (else hosts.c reads no
+                                 rows: no configuration has two hosts) */
     size_t ncells_total;      /* every cell, in memory or not */
 };
 

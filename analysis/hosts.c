@@ -469,11 +469,12 @@ int rp_hosts_load(struct pb_db *db, const struct pb_db_filter *f,
 {
     memset(out, 0, sizeof(*out));
     pb_arena_init(&out->arena);
-    /* nothing charted, fewer than two hosts (the model's read saw every
-     * result: a second pass would find no row to keep), or a table of
+    /* nothing charted, fewer than two hosts or no configuration of two
+     * (the model's read saw every result: a second pass would find no
+     * row to keep), or a table of
      * groups too big to index: no section */
     size_t cells = d->ntests * d->nmetrics;
-    if (!d->multi_host || !d->ngroups || !d->nmetrics || cells / d->nmetrics != d->ntests ||
+    if (!d->multi_host || !d->config_hosts || !d->ngroups || !d->nmetrics || cells / d->nmetrics != d->ntests ||
         cells > ((size_t)1 << 24))
         return PB_OK;
     struct hload h;

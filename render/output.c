@@ -318,6 +318,13 @@ void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over)
     if (b->len < over)
         return;
     rp_file_put(f, b->s, b->len);
+    /* a buffer grown past 1 MiB by one big table (a bonnie++ page of 1,000
+     * machines) is not kept for the rest of the report */
+    if (b->cap > ((size_t)1 << 20)) {
+        free(b->s);
+        b->cap = 4096;
+        b->s = pb_xmalloc(b->cap);
+    }
     pb_buf_reset(b);
 }
 

@@ -260,9 +260,9 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
             row[2].title = title;
             row[2].style = RT_MUTED;
         }
-        rt_setv(&t, &row[2 + oc], rt_str(&t, "%zu", cf->ntested),
+        rt_setv(&t, &row[2 + oc], rt_str(&t, "%zu", (size_t)cf->ntested),
                 (double)cf->ntested);
-        rt_setv(&t, &row[3 + oc], rt_str(&t, "%zu", cf->nvals),
+        rt_setv(&t, &row[3 + oc], rt_str(&t, "%zu", (size_t)cf->nvals),
                 (double)cf->nvals);
     }
     free(byrank);
