@@ -522,8 +522,7 @@ int pb_fio_json_entries(struct ctx *c, int arr, size_t n, size_t base,
     if (after)
         *after = o;
     int rc = PB_OK;
-    for (size_t i = 0; i < c->ne && rc == PB_OK && !c->count_only; i++)
-        /* json+ (fio_bins.c) */
+    for (size_t i = 0; i < c->ne && rc == PB_OK; i++) /* json+ (fio_bins.c) */
         rc = pb_fio_json_bins(d, c->e[i].obj, c->path, c->buf, off, c->set,
                               &c->e[i].job.st, c->err);
     return rc;

@@ -78,7 +78,6 @@ struct ctx {
     struct pb_json *doc;
     int global;         /* "global options" (object or list), or PB_JSON_NONE */
     int clients;        /* client/server output ("client_stats") */
-    int count_only;     /* entries read for the count: no json+ bins */
     /* the file's clients when it is read in parts (pb_fio_json_plan);
      * NULL: c's entries are all */
     const struct pb_fio_json_hps *hps;
@@ -220,6 +219,12 @@ int pb_fio_json_skeleton(const char *map, const struct pb_fio_json_plan *p,
  * spans el[] (caller frees), its length in *tlen. */
 char *pb_fio_json_part_text(const char *map, const struct pb_fio_json_plan *p,
                             const size_t (*el)[2], size_t n, size_t *tlen);
+
+/* The same text for the count: each job object with only the members
+ * the count reads ("jobname", "groupid", "hostname", "port", "job
+ * options"), any other element as 0. */
+char *pb_fio_json_count_text(const char *map, const struct pb_fio_json_plan *p,
+                             const size_t (*el)[2], size_t n, size_t *tlen);
 
 /* Walks the elements of the array at text[arr]. */
 struct pb_fio_json_elems {

@@ -242,3 +242,57 @@ char *pb_fio_json_part_text(const char *map, const struct pb_fio_json_plan *p,
     *tlen = body + glen + 3;
     return text;
 }
+
+/* The members of a job object the count reads (pb_fio_json_count_text),
+ * copied to b. */
+struct cbuf {
+    char *b;
+    size_t n, cap;
+    int any; /* a member was copied into the current object */
+};
+
+static void cbuf_put(struct cbuf *c, const char *s, size_t n)
+{
+    PB_GROW(c->b, c->cap, c->n + n + 1);
+    memcpy(c->b + c->n, s, n);
+    c->n += n;
+}
+
+static int count_member(void *ctx, const char *text,
+                        const struct pb_json_member *m)
+{
+    static const char *const keys[] = {"jobname", "groupid", "hostname",
+                                       "port", "job options", NULL};
+    struct cbuf *c = ctx;
+    for (size_t k = 0; keys[k]; k++) {
+        if (!key_is(text, m, keys[k]))
+            continue;
+        if (c->any++)
+            cbuf_put(c, ",", 1);
+        cbuf_put(c, text + m->key, m->val_end - m->key);
+        break;
+    }
+    return 0;
+}
+
+char *pb_fio_json_count_text(const char *map, const struct pb_fio_json_plan *p,
+                             const size_t (*el)[2], size_t n, size_t *tlen)
+{
+    struct cbuf c = {0};
+    cbuf_put(&c, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        if (map[el[i][0]] == '{') {
+            c.any = 0;
+            cbuf_put(&c, "{", 1);
+            pb_json_scan_object(map, el[i][1], el[i][0], count_member, &c);
+            cbuf_put(&c, "},", 2);
+        } else {
+            cbuf_put(&c, "0,", 2); /* no entry, but an element */
+        }
+    }
+    const char *g = p->gopts == NOPOS ? "null" : map + p->gopts;
+    cbuf_put(&c, g, p->gopts == NOPOS ? 4 : p->gopts_end - p->gopts);
+    cbuf_put(&c, "]", 1);
+    *tlen = c.n;
+    return c.b;
+}

@@ -25,8 +25,8 @@
  *
  * One part: the document parsed by json.c, counted and emitted from that
  * one tree. Several: fio_json_parts.c finds the elements without tokens,
- * the count parses them a megabyte at a time (their options, no json+
- * bins), the emit parses them again in parts of at most x->part
+ * the count parses them a megabyte at a time (only the members it reads:
+ * name, group, host, port, options), the emit parses them again in parts of at most x->part
  * results' worth. Every error is the one-part parse's: streamed, a part
  * that fails sends the file to it (pb_parse_whole_error) and the parts
  * stored so far are rolled back. */
@@ -366,7 +366,8 @@ out:
 
 /* A part: elements [0, n) of the file's jobs at spans el[], the first
  * having index base in the array, parsed into doc and read into c
- * (without their json+ bins when counting). PB_OK, or PB_EINPUT for an
+ * (counting: only the members the count reads,
+ * pb_fio_json_count_text). PB_OK, or PB_EINPUT for an
  * error the one-part parse names. */
 static int part_read(struct jpass *jp, const struct pb_fio_json_plan *p,
                      const size_t (*el)[2], size_t n, size_t base,
@@ -375,7 +376,8 @@ static int part_read(struct jpass *jp, const struct pb_fio_json_plan *p,
 {
     memset(c, 0, sizeof(*c));
     size_t tlen;
-    *text = pb_fio_json_part_text(jp->buf, p, el, n, &tlen);
+    *text = counting ? pb_fio_json_count_text(jp->buf, p, el, n, &tlen)
+                     : pb_fio_json_part_text(jp->buf, p, el, n, &tlen);
     struct pb_json_error je;
     if (pb_json_parse(doc, *text, tlen, &je) != 0) {
         free(*text);
@@ -395,7 +397,6 @@ static int part_read(struct jpass *jp, const struct pb_fio_json_plan *p,
     c->aggs = p->aggs;
     c->f = &jp->f;
     c->groups = &jp->groups;
-    c->count_only = counting;
     if (doc->len != tlen)
         return PB_EINPUT;
     int gl = PB_JSON_NONE;
