@@ -21,6 +21,8 @@ stream_same_each 17 "fio JSON" "$src"/fixtures/fio-json/*.json \
 # a title line and disk_util: the title's label_origin fact after the
 # end-of-file device facts, streamed as whole (facts compared by rowid)
 stream_same "$src/tests/regress/fio_json_stream/facts-order-title-disk-util.json" 1 40
+# steadystate results after all others: such a file stays one part
+stream_same "$src/fixtures/fio-log/ss.json" 1 40
 
 # gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
 # (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3
