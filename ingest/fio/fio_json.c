@@ -24,10 +24,12 @@
  * entries share a hostname on different ports); fio's "All clients" entry
  * gets host "(all clients)" and the job, config and test of the clients
  * when those agree.
+ *
+ * This file reads entries and their tests; the parse over the document
+ * (one part, or parts of a big one) is fio_json_pass.c's.
  */
 #include "ingest/fio/fio_json_int.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,21 +48,6 @@ static double num(const struct pb_json *d, int obj, const char *key)
 static double or0(double v)
 {
     return isnan(v) ? 0 : v;
-}
-
-/* 1-based line and column of byte offset off in buf. */
-static void line_col(const char *buf, size_t off, long *line, long *col)
-{
-    long l = 1;
-    size_t bol = 0;
-    for (size_t i = 0; i < off; i++) {
-        if (buf[i] == '\n') {
-            l++;
-            bol = i + 1;
-        }
-    }
-    *line = l;
-    *col = (long)(off - bol) + 1;
 }
 
 /* Offset of the first '{' that is the first non-blank char of a line, or
@@ -268,6 +255,18 @@ static size_t merged_clients(struct pb_json *d, int obj, int *ambiguous)
     return most;
 }
 
+void pb_fio_json_globals(struct ctx *c, int global)
+{
+    struct pb_json *d = c->doc;
+    c->global = is_object(d, global) || pb_json_type(d, global) == PB_JSON_ARRAY
+                    ? global
+                    : PB_JSON_NONE;
+    c->global_mult = 1;
+    c->global_conflict = 0;
+    if (c->clients)
+        c->global_mult = merged_clients(d, c->global, &c->global_conflict);
+}
+
 static int has_opts(const struct ctx *c, const struct entry *e)
 {
     return is_object(c->doc, pb_json_get(c->doc, e->obj, "job options")) ||
@@ -332,29 +331,41 @@ static int global_of(const struct ctx *c, const struct entry *e)
     return n == 1 ? only : PB_JSON_NONE;
 }
 
-/* Facts of each host: its hostname and the target (filename option;
- * else, for a local run, the disks of "disk_util"). */
-static void host_facts(struct ctx *c)
+void pb_fio_json_hps_add(struct pb_fio_json_hps *t, const char *host,
+                         double port)
 {
-    int named = 0;
-    for (size_t i = 0; i < c->ne; i++)
-        named |= !c->e[i].is_agg && c->e[i].job.usable &&
-                 pb_fio_json_opt(c, &c->e[i], "filename") != NULL;
-    if (!named && !c->clients)
-        pb_fio_json_disk_util(c->set, c->doc);
-    for (size_t i = 0; i < c->ne; i++) {
-        const struct entry *e = &c->e[i];
-        if (e->is_agg || !e->job.usable)
-            continue;
-        if (e->hostname)
-            pb_rs_fact(c->set, e->job.host, "hostname", e->hostname);
-        pb_fio_fact_add(c->set, e->job.host, "device",
-                        pb_fio_json_opt(c, e, "filename"));
-    }
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].host, host) &&
+            (t->v[i].port == port || (isnan(port) && isnan(t->v[i].port))))
+            return;
+    PB_GROW(t->v, t->cap, t->n + 1);
+    t->v[t->n].host = host;
+    t->v[t->n].port = port;
+    t->n++;
+}
+
+/* Whether another client entry of the file has hostname host on a port
+ * other than port: then host:port names a client. */
+static int other_port(const struct pb_fio_json_hps *t, const char *host,
+                      double port)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->v[i].host, host) && !(t->v[i].port == port))
+            return 1;
+    return 0;
 }
 
 void pb_fio_json_hosts(struct ctx *c)
 {
+    /* the file's clients: those of the plan, else c's entries (one
+     * part) */
+    struct pb_fio_json_hps own = {0};
+    const struct pb_fio_json_hps *hps = c->hps;
+    for (size_t i = 0; !hps && i < c->ne; i++)
+        if (!c->e[i].is_agg && c->e[i].hostname)
+            pb_fio_json_hps_add(&own, c->e[i].hostname, c->e[i].port);
+    if (!hps)
+        hps = &own;
     for (size_t i = 0; i < c->ne; i++) {
         struct entry *e = &c->e[i];
         e->gopts = global_of(c, e);
@@ -365,18 +376,11 @@ void pb_fio_json_hosts(struct ctx *c)
         if (!e->hostname)
             continue;
         e->job.host = e->hostname;
-        for (size_t j = 0; j < c->ne; j++) {
-            const struct entry *o = &c->e[j];
-            if (j == i || o->is_agg || !o->hostname ||
-                strcmp(o->hostname, e->hostname) != 0)
-                continue;
-            if (!(o->port == e->port) && !isnan(e->port)) {
-                e->job.host = pb_arena_printf(&c->set->arena, "%s:%.0f",
-                                              e->hostname, e->port);
-                break;
-            }
-        }
+        if (!isnan(e->port) && other_port(hps, e->hostname, e->port))
+            e->job.host = pb_arena_printf(&c->set->arena, "%s:%.0f",
+                                          e->hostname, e->port);
     }
+    free(own.v);
     pb_fio_json_opts_index(c);
 }
 
@@ -436,89 +440,6 @@ static const char *resolve_aggregate(struct ctx *c, size_t idx)
     a->test = pb_rs_test(c->set, "fio all clients", "fio");
     a->rwmask = 0;
     return a->name;
-}
-
-/* ==== errors ==== */
-
-/* Offset of the nth (0-based) key `"name"` (a string followed by ':') in
- * the document, or (size_t)-1. A quote inside a string is escaped, so
- * string values cannot fake a key. */
-static size_t find_key(const struct ctx *c, const char *name, size_t nth)
-{
-    const char *p = c->buf + c->start, *end = p + c->jlen;
-    size_t n = strlen(name);
-    while (p < end) {
-        const char *q = memchr(p, '"', (size_t)(end - p));
-        if (!q)
-            break;
-        p = q + 1;
-        if ((size_t)(end - p) < n + 1 || memcmp(p, name, n) != 0 || p[n] != '"')
-            continue;
-        const char *r = p + n + 1;
-        while (r < end && isspace((unsigned char)*r))
-            r++;
-        if (r < end && *r == ':' && nth-- == 0)
-            return (size_t)(q - c->buf);
-    }
-    return (size_t)-1;
-}
-
-/* Where entry idx's "error" key is, for the message about it: fio writes
- * that key only once per entry. */
-static void locate_error(const struct ctx *c, size_t idx, long *line, long *col)
-{
-    size_t nth = 0;
-    for (size_t i = 0; i < idx; i++)
-        if (pb_json_get(c->doc, c->e[i].obj, "error") != PB_JSON_NONE)
-            nth++;
-    size_t off = find_key(c, "error", nth);
-    if (off == (size_t)-1)
-        off = c->start;
-    line_col(c->buf, off, line, col);
-}
-
-static int json_error(const struct ctx *c, const struct pb_json_error *je)
-{
-    const char *buf = c->buf;
-    long line, col;
-    if (je->truncated) {
-        /* where the text stops */
-        size_t end = c->start + c->jlen;
-        while (end > c->start && isspace((unsigned char)buf[end - 1]))
-            end--;
-        line_col(buf, end > c->start ? end - 1 : c->start, &line, &col);
-        return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
-                          "truncated JSON: %s", je->msg);
-    }
-    line_col(buf, c->start + je->offset, &line, &col);
-    return pb_err_set(c->err, PB_EINPUT, c->path, line, col, "invalid JSON: %s",
-                      je->msg);
-}
-
-static int no_json(const char *path, const char *buf, size_t len,
-                   struct pb_err *err)
-{
-    int rc = pb_fio_check_blank(path, buf, len, err);
-    if (rc != PB_OK)
-        return rc;
-    const char *p = pb_skip_ws(buf, buf + len);
-    long line, col;
-    line_col(buf, (size_t)(p - buf), &line, &col);
-    size_t n = 0;
-    while (n < 120 && p + n < buf + len && p[n] != '\n' && p[n] != '\r')
-        n++;
-    if (n == 120 && p + n < buf + len) /* do not cut a UTF-8 sequence */
-        while (n > 0 && ((unsigned char)p[n] & 0xC0) == 0x80)
-            n--;
-    char first[128];
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)p[i];
-        first[k++] = (ch >= 0x80 || isprint(ch)) ? p[i] : '?';
-    }
-    first[k] = '\0';
-    return pb_err_set(err, PB_EINPUT, path, line, 0,
-                      "no JSON object found (first line: \"%s\")", first);
 }
 
 /* ==== interrupted runs ==== */
@@ -609,24 +530,6 @@ int pb_fio_json_entries(struct ctx *c, int arr, size_t n, size_t base,
 
 /* ==== parse ==== */
 
-/* fio's steadystate section of a job (steadystate=, ss_dur=): whether
- * it was attained and over how long a window (docs/report.md,
- * "Over time"). */
-static void steady_state(struct ctx *c, const struct entry *e)
-{
-    int ss = pb_json_get(c->doc, e->obj, "steadystate");
-    double att = num(c->doc, ss, "attained"), dur = num(c->doc, ss, "duration");
-    if (!e->job.usable || isnan(att))
-        return;
-    struct pb_resultset *set = pb_fio_job_set(c->set, c->f, &e->job);
-    pb_rs_add(set, e->job.config, e->job.test, e->job.host, e->job.jobname,
-              "ss_attained", "", PB_DIR_HIGHER, att != 0);
-    if (!isnan(dur))
-        pb_rs_add(set, e->job.config, e->job.test, e->job.host,
-                  e->job.jobname, "ss_duration", "ns", PB_DIR_LOWER,
-                  dur * 1e9);
-}
-
 void pb_fio_json_build(void *ctx, size_t i, size_t n)
 {
     struct ctx *c = ctx;
@@ -643,145 +546,10 @@ void pb_fio_json_build(void *ctx, size_t i, size_t n)
     }
 }
 
-static int emit_all(struct ctx *c)
-{
-    pb_fio_emit_all(c->set, c->f, &c->e[0].job, sizeof(c->e[0]), c->ne,
-                    pb_fio_json_is_clone, NULL, pb_fio_json_build, c);
-    for (size_t i = 0; i < c->ne; i++)
-        steady_state(c, &c->e[i]);
-    return PB_OK;
-}
-
-static int no_results(struct ctx *c)
-{
-    for (size_t i = 0; i < c->ne; i++) {
-        const struct entry *e = &c->e[i];
-        if (!isnan(e->error) && e->error != 0 &&
-            !pb_fio_moved_data(&e->job.st)) {
-            long line, col;
-            locate_error(c, i, &line, &col);
-            return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
-                              "job \"%s\" failed with error %.0f and did "
-                              "no I/O",
-                              e->job.name, e->error);
-        }
-    }
-    long line, col;
-    line_col(c->buf, c->start, &line, &col);
-    return pb_err_set(c->err, PB_EINPUT, c->path, line, col,
-                      "no usable job in \"%s\"", c->arrname);
-}
-
-int pb_fio_json_whole(const char *path, const char *buf, size_t len,
-                       struct pb_resultset *set, struct pb_err *err)
-{
-    struct ctx c = {0};
-    c.path = path;
-    c.buf = buf;
-    c.set = set;
-    c.err = err;
-    c.start = pb_fio_json_start(buf, len);
-    if (c.start == (size_t)-1)
-        return no_json(path, buf, len, err);
-    c.jlen = len - c.start;
-
-    struct pb_json doc;
-    struct pb_json_error je;
-    if (pb_json_parse(&doc, buf + c.start, c.jlen, &je) != 0)
-        return json_error(&c, &je);
-    c.doc = &doc;
-
-    /* anything after the document may be text (json,normal) but not a
-     * second document (runs appended to one file) */
-    size_t used = doc.len;
-    if (used < c.jlen) {
-        size_t rest = c.start + used;
-        size_t second = pb_fio_json_start(buf + rest, len - rest);
-        if (second != (size_t)-1) {
-            long line, col;
-            line_col(buf, rest + second, &line, &col);
-            pb_json_release(&doc);
-            return pb_err_set(err, PB_EINPUT, path, line, col,
-                              "a second JSON document starts here; one "
-                              "fio run per file");
-        }
-    }
-
-    int rc = PB_OK;
-    long l0, c0;
-    line_col(buf, c.start, &l0, &c0);
-    int root = pb_json_root(&doc);
-    int arr = pb_json_get(&doc, root, "jobs");
-    c.arrname = "jobs";
-    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
-        arr = pb_json_get(&doc, root, "client_stats");
-        c.arrname = "client_stats";
-    }
-    if (pb_json_type(&doc, arr) != PB_JSON_ARRAY) {
-        rc = pb_err_set(err, PB_EINPUT, path, l0, c0,
-                        "not fio output: no \"jobs\" or \"client_stats\" "
-                        "array");
-        goto out;
-    }
-    pb_fio_json_head(&doc, root, set);
-    c.global = pb_json_get(&doc, root, "global options");
-    if (!is_object(&doc, c.global) &&
-        pb_json_type(&doc, c.global) != PB_JSON_ARRAY)
-        c.global = PB_JSON_NONE;
-    c.clients = !strcmp(c.arrname, "client_stats");
-    c.global_mult = 1;
-    if (c.clients)
-        c.global_mult =
-            merged_clients(&doc, c.global, &c.global_conflict);
-
-    rc = pb_fio_json_entries(&c, arr, (size_t)-1, 0, c.start, NULL, NULL);
-    if (rc != PB_OK) {
-        free(c.e);
-        goto out;
-    }
-    pb_fio_json_hosts(&c);
-    struct pb_fio_file f;
-    pb_fio_file_init(&f, path);
-    c.f = &f;
-    struct pb_fio_json_groups groups;
-    pb_fio_json_groups_read(&groups, buf + c.start + used,
-                            len - c.start - used);
-    c.groups = &groups;
-    pb_fio_json_count(&c);
-    size_t before = set->nresults;
-    rc = emit_all(&c);
-    if (rc == PB_OK)
-        pb_fio_file_fold(&f, set);
-    if (rc == PB_OK && set->nresults == before)
-        rc = no_results(&c);
-    if (rc == PB_OK) {
-        host_facts(&c);
-        double ran = NAN, asked = NAN;
-        for (size_t i = 0; i < c.ne; i++)
-            pb_fio_json_ran(&c, &c.e[i], &ran, &asked);
-        pb_fio_json_interrupted(set, buf, len, c.start, c.start + used, ran,
-                                asked);
-        pb_fio_flag_file(set, &c.e[0].job, sizeof(c.e[0]), c.ne);
-    }
-    pb_fio_file_release(&f);
-    pb_fio_json_groups_free(&groups);
-    free(c.e);
-out:
-    pb_json_release(&doc);
-    return rc;
-}
-
-static int parse(struct pb_parse *x)
-{
-    return x->part ? pb_fio_json_stream(x)
-                   : pb_fio_json_whole(x->path, x->buf, x->len, x->out,
-                                       x->err);
-}
-
 const struct pb_parser pb_parser_fio_json = {
     .name = "fio-json",
     .flags = PB_PARSER_STREAMS,
     .sniff = fio_sniff,
-    .parse = parse,
+    .parse = pb_fio_json_parse,
     .stream_min = PB_STREAM_MIN_JSON,
 };

@@ -3,7 +3,8 @@
  * fio_json_opts.c's), the entries counted into the file
  * (names measured in several groups, targets, options that vary), the
  * label of each host's jobs, and entries that merged different jobs
- * (group_reporting). Shared by the whole and the streamed parse. */
+ * (group_reporting). The count over the document's parts is
+ * fio_json_pass.c's. */
 #define _GNU_SOURCE
 #include "ingest/fio/fio_json_int.h"
 
@@ -74,55 +75,6 @@ size_t pb_fio_json_meas(double groupid)
     return isfinite(groupid) && groupid >= 0 && groupid < 1e15
                ? (size_t)groupid
                : 0;
-}
-
-/* The jobs of host h (the entries with that host: one invocation) into
- * iv (pb_fio_inv_base says how each target's jobs are labelled). */
-static void host_inv(const struct ctx *c, const char *h, struct pb_fio_inv *iv)
-{
-    for (size_t i = 0; i < c->ne; i++) {
-        const struct entry *e = &c->e[i];
-        if (e->is_agg || !pb_fio_same_str(e->job.host, h))
-            continue;
-        struct pb_fio_json_src src = {c, e};
-        pb_fio_inv_add(iv, e->job.name, pb_fio_json_target(c, e),
-                       pb_fio_opts_sig(pb_fio_json_each, &src));
-    }
-}
-
-void pb_fio_json_count(struct ctx *c)
-{
-    struct pb_fio_file *f = c->f;
-    for (size_t i = 0; i < c->ne; i++) {
-        const struct entry *e = &c->e[i];
-        if (e->is_agg)
-            continue;
-        struct pb_fio_json_src src = {c, e};
-        pb_fio_file_count(f, e->job.name,
-                          pb_fio_json_meas(pb_json_number(
-                              c->doc, pb_json_get(c->doc, e->obj,
-                                                  "groupid"))),
-                          e->job.host, pb_fio_json_target(c, e));
-        pb_fio_file_options(f, pb_fio_json_each, &src);
-    }
-    pb_fio_file_counted(f, NULL, NULL);
-    /* one host's jobs: an invocation (hosts are few; not streamed) */
-    const char *last = NULL;
-    int have = 0;
-    struct pb_fio_inv iv = {0};
-    for (size_t i = 0; i < c->ne; i++) {
-        struct entry *e = &c->e[i];
-        if (e->is_agg)
-            continue;
-        if (!have || !pb_fio_same_str(last, e->job.host)) {
-            pb_fio_inv_release(&iv);
-            host_inv(c, e->job.host, &iv);
-            last = e->job.host;
-            have = 1;
-        }
-        pb_fio_json_file_job(c, e, &iv);
-    }
-    pb_fio_inv_release(&iv);
 }
 
 void pb_fio_json_file_job(const struct ctx *c, struct entry *e,

@@ -1,7 +1,7 @@
 /* Private to the fio JSON parser (fio_json*.c; fio_log_link.c): a fio
- * JSON document's entries and the steps of its parse that the streamed
- * parse (a chunk of jobs at a time, docs/performance.md "Streaming
- * ingest") shares with the whole one. */
+ * JSON document's entries and the steps of its one parse
+ * (fio_json_pass.c), which reads the document in parts of its entries
+ * (one part when it is small, docs/performance.md "Streaming ingest"). */
 #ifndef PB_FIO_JSON_INT_H
 #define PB_FIO_JSON_INT_H
 
@@ -20,7 +20,7 @@ static inline const char *str(struct pb_json *d, int obj, const char *key)
 }
 
 /* The file's fio version and start ("fio version", "timestamp" of the
- * document's root): the whole and the streamed parse both. */
+ * document's root, or of its skeleton when read in parts). */
 static inline void pb_fio_json_head(struct pb_json *d, int root,
                                     struct pb_resultset *set)
 {
@@ -51,7 +51,23 @@ struct entry {
     size_t nopts, neach;
 };
 
-/* A parse: the whole document, or (streamed) one chunk of jobs. */
+/* The hostname and port of every client entry of a file, each pair once
+ * (client/server: "host:port" names a client when its hostname has
+ * several ports). */
+struct pb_fio_json_hp {
+    const char *host;
+    double port; /* NAN: none */
+};
+struct pb_fio_json_hps {
+    struct pb_fio_json_hp *v;
+    size_t n, cap;
+};
+/* Add host and port unless the pair is there (host is not copied). */
+void pb_fio_json_hps_add(struct pb_fio_json_hps *t, const char *host,
+                         double port);
+
+/* A part of the document: all of it, or (several parts) some of its
+ * "jobs" elements with the global options. */
 struct ctx {
     const char *path;
     const char *buf; /* whole file */
@@ -62,6 +78,11 @@ struct ctx {
     struct pb_json *doc;
     int global;         /* "global options" (object or list), or PB_JSON_NONE */
     int clients;        /* client/server output ("client_stats") */
+    /* the file's clients when it is read in parts (pb_fio_json_plan);
+     * NULL: c's entries are all */
+    const struct pb_fio_json_hps *hps;
+    int aggs; /* some entry of the file is "All clients" (parts cut after
+                 one) */
     size_t global_mult; /* clients merged into the object (fio 3.33) */
     int global_conflict; /* and some key of theirs is ambiguous */
     struct entry *e;
@@ -103,6 +124,10 @@ size_t pb_fio_json_start(const char *buf, size_t len);
 void pb_fio_json_entry(struct pb_json *d, int obj, size_t idx, struct entry *e,
                        struct pb_resultset *set);
 
+/* c's global options: node global of c->doc when it is an object or a
+ * list, and how many clients were merged into it (client/server). */
+void pb_fio_json_globals(struct ctx *c, int global);
+
 /* Hosts and global options of c's entries (client/server naming), then
  * their options read (pb_fio_json_opts_index). */
 void pb_fio_json_hosts(struct ctx *c);
@@ -132,9 +157,6 @@ void pb_fio_json_each_own(const void *src, pb_fio_opt_fn fn, void *arg);
 const char *pb_fio_json_target(const struct ctx *c, const struct entry *e);
 /* An entry's group id as its measurement (pb_fio_file_count). */
 size_t pb_fio_json_meas(double groupid);
-/* Count every entry into c->f, then give each its label (each host's
- * jobs are one invocation), held and target. */
-void pb_fio_json_count(struct ctx *c);
 /* Entry e's label, held and target in c->f (pb_fio_file_job): iv says
  * how its host's jobs are labelled. */
 void pb_fio_json_file_job(const struct ctx *c, struct entry *e,
@@ -170,13 +192,60 @@ void pb_fio_json_interrupted(struct pb_resultset *set, const char *buf,
  * jobs name no filename). */
 void pb_fio_json_disk_util(struct pb_resultset *set, struct pb_json *doc);
 
-/* The parse of a document held whole (the parser's parse). */
-int pb_fio_json_whole(const char *path, const char *buf, size_t len,
-                      struct pb_resultset *set, struct pb_err *err);
+/* ==== fio_json_parts.c: where a big document's parts are ==== */
 
-/* The streamed parse (fio_json_stream.c): set is being streamed; parts
- * go to the store with pb_rs_flush; files that cannot be streamed, and
- * every file with an error, go to pb_fio_json_whole. */
-int pb_fio_json_stream(const struct pb_parse *x);
+/* The document map[start .. doc_end), its "jobs" (or "client_stats") array map[jobs ..
+ * jobs_end) and "global options" (gopts = (size_t)-1: none). */
+struct pb_fio_json_plan {
+    size_t start, doc_end;
+    size_t jobs, jobs_end; /* or "client_stats" */
+    size_t gopts, gopts_end;
+    int clients;                /* the entries are "client_stats" */
+    int aggs;                   /* some entry is fio's "All clients" */
+    struct pb_fio_json_hps hps; /* every client's hostname and port */
+};
+/* 1 when the document can be read in parts (p filled; the pages read are
+ * released to set), 0 when it is one part (its entries need each other,
+ * or it may hold an error: the one-part parse names it). */
+int pb_fio_json_plan(const char *map, size_t len, struct pb_resultset *set,
+                     struct pb_fio_json_plan *p);
+/* What a plan holds (its hostnames), after pb_fio_json_plan either way. */
+void pb_fio_json_plan_release(struct pb_fio_json_plan *p);
+/* The document without the jobs' text ("jobs": []) parsed into doc
+ * (text: its copy, caller frees after doc); -1 when it does not parse. */
+int pb_fio_json_skeleton(const char *map, const struct pb_fio_json_plan *p,
+                         char **text, struct pb_json *doc);
+/* The text "[" ELEMENTS "," GLOBAL-OPTIONS "]" of the n elements at
+ * spans el[] (caller frees), its length in *tlen. */
+char *pb_fio_json_part_text(const char *map, const struct pb_fio_json_plan *p,
+                            const size_t (*el)[2], size_t n, size_t *tlen);
+
+/* The same text for the count: each job object with only the members
+ * the count reads ("jobname", "groupid", "hostname", "port", "job
+ * options"), any other element as 0. */
+char *pb_fio_json_count_text(const char *map, const struct pb_fio_json_plan *p,
+                             const size_t (*el)[2], size_t n, size_t *tlen);
+
+/* Walks the elements of the array at text[arr]. */
+struct pb_fio_json_elems {
+    const char *text;
+    size_t len, i;
+    int done;
+};
+void pb_fio_json_elems_init(struct pb_fio_json_elems *w, const char *text,
+                            size_t len, size_t arr);
+/* 1 with the next element's span, 0 after the last, -1 when malformed. */
+int pb_fio_json_elems_next(struct pb_fio_json_elems *w, size_t *el,
+                           size_t *end, int *depth);
+
+/* ==== fio_json_pass.c ==== */
+
+/* The parser's parse: the document in parts (x->part set and
+ * pb_fio_json_plan finds them; each part's results go to the store with
+ * pb_rs_flush), else as one part. */
+int pb_fio_json_parse(struct pb_parse *x);
+/* buf parsed as one part into set (fio_log_link.c: a log's run). */
+int pb_fio_json_read(const char *path, const char *buf, size_t len,
+                     struct pb_resultset *set, struct pb_err *err);
 
 #endif

@@ -363,7 +363,7 @@ static const struct pb_resultset *jfile_run(struct jfile *f, const char *path)
         return NULL;
     struct pb_resultset *run = pb_resultset_new();
     struct pb_err pe = {0};
-    if (pb_fio_json_whole(path, buf, len, run, &pe) == PB_OK)
+    if (pb_fio_json_read(path, buf, len, run, &pe) == PB_OK)
         f->run = run;
     else
         pb_resultset_free(run);

@@ -5,9 +5,11 @@
 # nothing stored); a generated file of 20,000 jobs (numjobs clones cut by
 # no chunk, a filename per job, a json,normal tail with fio's interrupt
 # line) the same; a broken job near its end stores nothing of it (one line
-# path:line: ..., exit 1, the other files stored); and 100,000 jobs
-# (about 300 MB of JSON) are ingested with peak RSS under 64 MB (not
-# under ASan).
+# path:line: ..., exit 1, the other files stored); client/server output
+# ("client_stats", hosts named host:port, "All clients") the same in parts,
+# 16,000 of its entries with peak RSS under 64 MB; and 20,000 jobs
+# (107 MB of JSON) are ingested with peak RSS under 64 MB (not under
+# ASan).
 # usage: test_ingest_stream_fio.sh POOLBENCH SOURCE_DIR [CORPUS_DIR]
 set -u
 pb=$1 src=$2
@@ -19,6 +21,8 @@ stream_same_each 17 "fio JSON" "$src"/fixtures/fio-json/*.json \
 # a title line and disk_util: the title's label_origin fact after the
 # end-of-file device facts, streamed as whole (facts compared by rowid)
 stream_same "$src/tests/regress/fio_json_stream/facts-order-title-disk-util.json" 1 40
+# steadystate results after all others: such a file stays one part
+stream_same "$src/fixtures/fio-log/ss.json" 1 40
 
 # gen N OUT [BADJOB]: a fio JSON of N jobs made from a fixture's first job
 # (write iops 1000 + i % 997 + 0.25), every 50th position a group of 3
@@ -126,11 +130,59 @@ got=$(grep -v "stored (" "$tmp/err")
 [ "$(grep -v "stored (" "$tmp/err2")" = "$want" ] ||
     fail "--dump says '$(cat "$tmp/err2")'"
 
+# gen_clients N OUT: client/server output ("client_stats") of N groups of
+# three clients (127.0.0.1 on ports 18771-18773: hosts named host:port)
+# running job "jNNNNNN" (read iops 2000 + i % 991 + port - 18771), each
+# group followed by fio's "All clients" entry, made from a fixture's
+gen_clients() {
+    python3 - "$src/fixtures/fio-json/fio-3.33_client-server_three-servers.json" "$@" <<'PY'
+import json, sys
+src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+t = open(src).read()
+d, _ = json.JSONDecoder().raw_decode(t[t.index('{'):])
+cs = d.pop('client_stats')
+cli, agg = cs[0], cs[3]
+ents = []
+for i in range(n):
+    for port in (18771, 18772, 18773):
+        e = json.loads(json.dumps(cli))
+        e['jobname'] = 'j%06d' % i
+        e['port'] = port
+        e['read']['iops'] = 2000 + i % 991 + port - 18771 + 0.5
+        ents.append(e)
+    a = json.loads(json.dumps(agg))
+    a['read']['iops'] = 9000 + i % 991 + 0.5
+    ents.append(a)
+d['client_stats'] = ents
+with open(out, 'w') as f:
+    json.dump(d, f, indent=1)
+    f.write('\n')
+PY
+}
+
+# -- client/server in parts: the same database in parts of 1 and 40 (a
+# part is cut only after an "All clients" entry, which takes its clients'
+# job and test), hosts named host:port across parts
+gen_clients 300 "$tmp/cs.json"
+stream_same "$tmp/cs.json" 1 40
+db="$tmp/cs.db"
+POOLBENCH_STREAM_MIN=0 POOLBENCH_STREAM_PART=40 "$pb" ingest --db "$db" \
+    "$tmp/cs.json" >"$tmp/out" 2>&1 || fail "cs.json: $(cat "$tmp/out")"
+got=$(q "$db" "SELECT group_concat(host || '=' || value, ',') FROM
+               (SELECT host, value FROM v_result WHERE job = 'j000250'
+               AND metric = 'read_iops' ORDER BY host)")
+[ "$got" = "(all clients)=9250.5,127.0.0.1:18771=2250.5,127.0.0.1:18772=2251.5,127.0.0.1:18773=2252.5" ] ||
+    fail "cs.json: read_iops '$got'"
+
 # -- peak RSS of 20,000 jobs (107 MB of JSON; parsed whole: 505 MB)
 if stream_rss_ok; then
     gen 20000 "$tmp/big.json"
     db="$tmp/c.db"
     stream_rss_bound "$tmp/big.json" "$db" 65536 263626 "20k jobs"
+    # client/server: 16,000 entries (about 100 MB; parsed whole: ~470 MB)
+    gen_clients 4000 "$tmp/bigcs.json"
+    stream_rss_bound "$tmp/bigcs.json" "$tmp/d.db" 65536 192000 \
+        "4k groups of 3 clients"
 fi
 
 stream_end

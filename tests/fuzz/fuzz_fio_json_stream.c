@@ -1,6 +1,7 @@
-/* libFuzzer harness: the fio JSON parser streamed (ingest/fio/fio_json.c,
- * docs/performance.md "Streaming ingest") on any bytes, in parts of one
- * result, against the same bytes parsed whole: the same error (line,
+/* libFuzzer harness: the fio JSON parser streamed (ingest/fio/
+ * fio_json_pass.c, the document in parts of its entries; docs/
+ * performance.md "Streaming ingest") on any bytes, in parts of one
+ * result, against the same bytes parsed whole (one part): the same error (line,
  * column and message), or the same results (config, test, job, metric,
  * value, in order) and the same facts in the same order (a label's
  * origin fact, added by the ingest options, comes after the end-of-file
