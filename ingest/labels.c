@@ -553,8 +553,9 @@ static char *const *memo_get(const struct pb_label_rules *rules,
     while (m->slots[i].label && strcmp(m->slots[i].label, label) != 0)
         i = (i + 1) & (cap - 1);
     char *const *vals = m->slots[i].label ? m->slots[i].vals : NULL;
+    int full = m->n >= MEMO_MAX; /* read under the lock (TSan) */
     pthread_mutex_unlock(&m->mu);
-    if (vals || m->n >= MEMO_MAX)
+    if (vals || full)
         return vals;
     /* Match without the lock; a thread that raced us wins. */
     char **mine = match_all(rules, label, len);
