@@ -245,13 +245,19 @@ int db_origin_rank(const char *origin);
 extern long long db_report_rows_path;
 /* Test hook (rrows.c): passes that merged a kept sort again (rkeep.c). */
 extern long long db_report_rows_reused;
+/* Test hook (rrows.c): ranked passes sorted from the records of a sort
+ * kept in the report's order. */
+extern long long db_report_rows_repacked;
 /* The last report sort of a connection, kept for the next pass over the
  * same rows (rkeep.c). db_rstate_now reads the database's state inside
  * the pass's read transaction (0 when it cannot: nothing is kept then);
  * db_rkeep_take gives the kept sort (to db_rsort_rewind) when the state,
  * filter, order and fingerprint (fp, nfp numbers) are those it was kept
- * with, else NULL, and drops what was kept either way; db_rkeep_put keeps
- * s (parked) in place of any other, or frees it. */
+ * with, else NULL, and drops what was kept either way; for a table's own
+ * order (ord) it gives in *rows instead a sort kept in the report's order
+ * of the same filter and state (its records: the rows to sort again; the
+ * caller frees it), else *rows is NULL. db_rkeep_put keeps s (parked) in
+ * place of any other, or frees it. */
 struct db_rsort;
 struct db_rkeep;
 struct db_rstate {
@@ -262,7 +268,7 @@ int db_rstate_now(struct pb_db *db, struct db_rstate *st);
 struct db_rsort *db_rkeep_take(struct pb_db *db, const struct pb_db_filter *f,
                                const struct pb_db_order *ord,
                                const struct db_rstate *st, const long long *fp,
-                               size_t nfp);
+                               size_t nfp, struct db_rsort **rows);
 void db_rkeep_put(struct pb_db *db, const struct pb_db_filter *f,
                   const struct pb_db_order *ord, const struct db_rstate *st,
                   const long long *fp, size_t nfp, struct db_rsort *s);

@@ -106,16 +106,22 @@ static int matches(const struct db_rkeep *k, const struct pb_db_filter *f,
 struct db_rsort *db_rkeep_take(struct pb_db *db, const struct pb_db_filter *f,
                                const struct pb_db_order *ord,
                                const struct db_rstate *st, const long long *fp,
-                               size_t nfp)
+                               size_t nfp, struct db_rsort **rows)
 {
     static const struct pb_db_filter all;
     struct db_rkeep *k = db->rkeep;
     db->rkeep = NULL;
+    *rows = NULL;
     if (!k)
         return NULL;
+    if (!f)
+        f = &all;
     struct db_rsort *s = NULL;
-    if (matches(k, f ? f : &all, ord, st, fp, nfp)) {
+    if (matches(k, f, ord, st, fp, nfp)) {
         s = k->s;
+        k->s = NULL;
+    } else if (ord && matches(k, f, NULL, st, NULL, 0)) {
+        *rows = k->s; /* the same rows in the report's order */
         k->s = NULL;
     }
     keep_free(k);

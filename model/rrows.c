@@ -17,6 +17,7 @@
 
 long long db_report_rows_path = 0;
 long long db_report_rows_reused = 0;
+long long db_report_rows_repacked = 0;
 #define ID32(id) ((id) >= 0 && (id) <= (long long)UINT32_MAX)
 
 /* ==== id -> small value (0 = absent) ==== */
@@ -447,6 +448,56 @@ static int scan(struct pb_db *db, const struct pb_db_filter *f,
     return out;
 }
 
+/* A table's own order from the records of a sort kept in the report's
+ * order of the same filter (rkeep.c): the same rows, without reading
+ * `result` again; those of metrics the caller does not want, or of
+ * configurations and tests it leaves out, dropped as pack_row drops
+ * them. */
+struct repack {
+    struct tables *t;
+    struct db_rsort *s;
+    struct pb_err *err;
+};
+
+static int repack_row(void *ctx, const struct db_rsort_rec *in)
+{
+    struct repack *p = ctx;
+    struct tables *t = p->t;
+    long long tid = (long long)(in->k0 >> 32);
+    long long cid = (long long)(in->k1 >> 32);
+    uint32_t metric = idmap_get(&t->metrics, (long long)(in->k0 & UINT32_MAX));
+    if (!metric)
+        return 0;
+    long long ck = rank_of(t, 0, cid), tk = rank_of(t, 1, tid);
+    if (ck < 0 || tk < 0)
+        return 0;
+    if (!ID32(ck) || !ID32(tk))
+        return FALLBACK;
+    struct db_rsort_rec x = *in; /* value, stderr, samples, reason, id */
+    x.k0 = (uint64_t)ck << 32 | (uint64_t)tk;
+    x.k1 = (uint64_t)metric << 32 | (uint64_t)tid;
+    x.k2 = (in->k1 & UINT32_MAX) << 32 | (in->k2 & UINT32_MAX);
+    x.aux = (uint32_t)cid;
+    return db_rsort_add(p->s, &x, p->err);
+}
+
+/* The ranked sort of rows's records into *out; non-zero (nothing given
+ * yet, err clear) when the caller must scan `result` instead. */
+static int repack(struct tables *t, struct db_rsort *rows,
+                  struct db_rsort **out, struct pb_err *err)
+{
+    struct repack p = {t, db_rsort_new(0), err};
+    int rc = db_rsort_each_parked(rows, repack_row, &p, err);
+    db_rsort_free(rows);
+    if (rc) {
+        db_rsort_free(p.s);
+        pb_err_clear(err);
+        return rc;
+    }
+    *out = p.s;
+    return PB_OK;
+}
+
 /* ==== handing rows to the callback ==== */
 
 /* The texts of metric value m (0: none) into r. */
@@ -599,16 +650,23 @@ static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
     if (rc)
         return rc;
     db_rstate_now(db, st); /* in the read transaction the tables began */
-    struct db_rsort *s =
-        db_rkeep_take(db, f, ord, st, (const long long *)t->fp.p, t->nfp);
+    struct db_rsort *rows,
+        *s = db_rkeep_take(db, f, ord, st, (const long long *)t->fp.p, t->nfp,
+                           &rows);
     if (s) {
         *out = s;
         *kept = 1;
         db_report_rows_reused++;
         return PB_OK;
     }
-    if (!t->ids_fit)
+    if (!t->ids_fit) {
+        db_rsort_free(rows);
         return FALLBACK;
+    }
+    if (rows && repack(t, rows, out, err) == PB_OK) {
+        db_report_rows_repacked++;
+        return PB_OK;
+    }
     s = db_rsort_new(0);
     rc = scan(db, f, t, s, err);
     if (rc == FALLBACK || (rc == PB_EIO && !db_rsort_runs(s))) {

@@ -291,7 +291,7 @@ static void radix(struct db_rsort *s, int words)
 /* Groups of at most this many records that share k0 and are out of order
  * are put in order by insertion; a longer one sends the run to the full
  * radix sort. */
-#define SMALL_GROUP 32
+#define SMALL_GROUP 64
 
 /* After radix(s, 1): put every group of records with one k0 in order
  * when it is short, or say 0 when one is long and out of order. */
@@ -487,6 +487,26 @@ int db_rsort_park(struct db_rsort *s)
 int db_rsort_rewind(struct db_rsort *s, struct pb_err *err)
 {
     return start_merge(s, err);
+}
+
+int db_rsort_each_parked(struct db_rsort *s, db_rsort_rec_cb fn, void *ctx,
+                         struct pb_err *err)
+{
+    size_t per = s->budget / 4 / REC;
+    if (per < MIN_READ)
+        per = MIN_READ;
+    struct db_rsort_rec *buf = map_recs(per);
+    int rc = PB_OK;
+    for (uint64_t at = 0; at < s->nfile && !rc;) {
+        uint64_t left = s->nfile - at;
+        size_t k = left < per ? (size_t)left : per;
+        rc = read_at(s->fd, buf, k * REC, at * REC, err);
+        for (size_t i = 0; i < k && !rc; i++)
+            rc = fn(ctx, &buf[i]);
+        at += k;
+    }
+    unmap_recs(buf, per);
+    return rc;
 }
 
 int db_rsort_next(struct db_rsort *s, const struct db_rsort_rec **out,

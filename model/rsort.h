@@ -92,5 +92,11 @@ size_t db_rsort_runs(const struct db_rsort *s);
  * 0 when every record was in memory (nothing kept to merge again). */
 int db_rsort_park(struct db_rsort *s);
 int db_rsort_rewind(struct db_rsort *s, struct pb_err *err) PB_WUR;
+/* Every record of a parked sort in the order of its file (not sorted:
+ * run after run), fn(ctx, record) each until fn returns non-zero; that,
+ * PB_EIO (the file could not be read) or PB_OK. */
+typedef int (*db_rsort_rec_cb)(void *ctx, const struct db_rsort_rec *r);
+int db_rsort_each_parked(struct db_rsort *s, db_rsort_rec_cb fn, void *ctx,
+                         struct pb_err *err) PB_WUR;
 
 #endif
