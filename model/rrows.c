@@ -6,7 +6,10 @@
  * host, reason) come from those tables by id. SQLite's ORDER BY
  * (S_REPORT_ROWS, ranked.c) stays for what a record cannot hold: an id or
  * rank outside 0..2^32-1, or a source id that is not an integer.
- * docs/performance.md, "The report's own sort". */
+ * docs/performance.md, "The report's own sort". A pass keeps its sort
+ * (rkeep.c): the next pass over the same rows merges it again, and a pass
+ * in a table's own order sorts the records of one in the report's order
+ * instead of scanning `result` again. */
 #include "model/db_int.h"
 #include "model/rsort.h"
 
