@@ -329,7 +329,6 @@ static void sort_run(struct db_rsort *s)
 {
     if (s->n < 2)
         return;
-    radix(s, 1);
     if (!s->full_radix) {
         radix(s, 1);
         if (groups_in_order(s))
