@@ -697,6 +697,7 @@ void pb_db_close(struct pb_db *db)
     for (int i = 0; i <= MULTI_LOG; i++)
         sqlite3_finalize(db->multi[i]);
     db_forget_ids(db);
+    db_rkeep_free(db);
     sqlite3_close(db->h);
     free(db->path);
     free(db);

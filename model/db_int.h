@@ -126,6 +126,7 @@ struct pb_db {
     sqlite3 *h;
     int batch; /* inside pb_db_begin/pb_db_commit */
     int cache_set; /* S_STREAM_CACHE has run on this connection */
+    struct db_rkeep *rkeep; /* the last report sort, kept (rkeep.c) */
     char *path;
     sqlite3_stmt *st[S__COUNT];
     sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
@@ -242,6 +243,36 @@ int db_origin_rank(const char *origin);
  * pb_db_each_ranked_row read its rows: -1 SQLite's ORDER BY, else the
  * runs its own sort wrote (0: one run in memory). */
 extern long long db_report_rows_path;
+/* Test hook (rrows.c): passes that merged a kept sort again (rkeep.c). */
+extern long long db_report_rows_reused;
+/* Test hook (rrows.c): ranked passes sorted from the records of a sort
+ * kept in the report's order. */
+extern long long db_report_rows_repacked;
+/* The last report sort of a connection, kept for the next pass over the
+ * same rows (rkeep.c). db_rstate_now reads the database's state inside
+ * the pass's read transaction (0 when it cannot: nothing is kept then);
+ * db_rkeep_take gives the kept sort (to db_rsort_rewind) when the state,
+ * filter, order and fingerprint (fp, nfp numbers) are those it was kept
+ * with, else NULL, and drops what was kept either way; for a table's own
+ * order (ord) it gives in *rows instead a sort kept in the report's order
+ * of the same filter and state (its records: the rows to sort again; the
+ * caller frees it), else *rows is NULL. db_rkeep_put keeps s (parked) in
+ * place of any other, or frees it. */
+struct db_rsort;
+struct db_rkeep;
+struct db_rstate {
+    long long version, changes;
+    int valid;
+};
+int db_rstate_now(struct pb_db *db, struct db_rstate *st);
+struct db_rsort *db_rkeep_take(struct pb_db *db, const struct pb_db_filter *f,
+                               const struct pb_db_order *ord,
+                               const struct db_rstate *st, const long long *fp,
+                               size_t nfp, struct db_rsort **rows);
+void db_rkeep_put(struct pb_db *db, const struct pb_db_filter *f,
+                  const struct pb_db_order *ord, const struct db_rstate *st,
+                  const long long *fp, size_t nfp, struct db_rsort *s);
+void db_rkeep_free(struct pb_db *db);
 /* pb_db_each_ranked_row through SQLite's ORDER BY (ranked.c): the
  * fallback of rrows.c's own sort. */
 int db_each_ranked_row_sql(struct pb_db *db, const struct pb_db_filter *f,

@@ -6,7 +6,10 @@
  * host, reason) come from those tables by id. SQLite's ORDER BY
  * (S_REPORT_ROWS, ranked.c) stays for what a record cannot hold: an id or
  * rank outside 0..2^32-1, or a source id that is not an integer.
- * docs/performance.md, "The report's own sort". */
+ * docs/performance.md, "The report's own sort". A pass keeps its sort
+ * (rkeep.c): the next pass over the same rows merges it again, and a pass
+ * in a table's own order sorts the records of one in the report's order
+ * instead of scanning `result` again. */
 #include "model/db_int.h"
 #include "model/rsort.h"
 
@@ -16,6 +19,8 @@
 #define FALLBACK (-1000) /* internal: read through S_REPORT_ROWS instead */
 
 long long db_report_rows_path = 0;
+long long db_report_rows_reused = 0;
+long long db_report_rows_repacked = 0;
 #define ID32(id) ((id) >= 0 && (id) <= (long long)UINT32_MAX)
 
 /* ==== id -> small value (0 = absent) ==== */
@@ -129,7 +134,17 @@ struct tables {
     int null_host_kept;  /* a row without a host */
     int by_format;       /* formats filters */
     int ids_fit;         /* every kept id fits 32 bits */
+    /* ranked: the caller's ranks of every test and configuration and the
+     * ids of the metrics it wants, in table order (rkeep.c) */
+    struct db_map fp;
+    size_t nfp;
 };
+
+static void fp_add(struct tables *t, long long v)
+{
+    long long *p = db_map_reserve(&t->fp, (t->nfp + 1) * sizeof(*p));
+    p[t->nfp++] = v;
+}
 
 static uint32_t texts_add(struct tables *t, struct texts *x, const char *s)
 {
@@ -178,6 +193,7 @@ static void tables_release(struct tables *t)
     texts_release(&t->job);
     texts_release(&t->reason);
     db_map_free(&t->chars);
+    db_map_free(&t->fp);
 }
 
 enum table_kind {
@@ -218,6 +234,9 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
         if (!ID32(id))
             t->ids_fit = 0;
         idmap_add(k == T_TESTS ? &t->tests : &t->configs, id, 1);
+        if (t->ord)
+            fp_add(t, k == T_TESTS ? t->ord->test_rank(t->ord->ctx, id)
+                                   : t->ord->config_rank(t->ord->ctx, id));
         break;
     case T_METRICS: {
         const char *name = db_col_text(q, 1);
@@ -225,6 +244,8 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
             break;
         if (!ID32(id))
             t->ids_fit = 0;
+        if (t->ord)
+            fp_add(t, id);
         texts_add(t, &t->munit, db_col_text(q, 2));
         texts_add(t, &t->mdir, db_col_text(q, 3));
         uint32_t v = texts_add(t, &t->mname, name);
@@ -430,6 +451,56 @@ static int scan(struct pb_db *db, const struct pb_db_filter *f,
     return out;
 }
 
+/* A table's own order from the records of a sort kept in the report's
+ * order of the same filter (rkeep.c): the same rows, without reading
+ * `result` again; those of metrics the caller does not want, or of
+ * configurations and tests it leaves out, dropped as pack_row drops
+ * them. */
+struct repack {
+    struct tables *t;
+    struct db_rsort *s;
+    struct pb_err *err;
+};
+
+static int repack_row(void *ctx, const struct db_rsort_rec *in)
+{
+    struct repack *p = ctx;
+    struct tables *t = p->t;
+    long long tid = (long long)(in->k0 >> 32);
+    long long cid = (long long)(in->k1 >> 32);
+    uint32_t metric = idmap_get(&t->metrics, (long long)(in->k0 & UINT32_MAX));
+    if (!metric)
+        return 0;
+    long long ck = rank_of(t, 0, cid), tk = rank_of(t, 1, tid);
+    if (ck < 0 || tk < 0)
+        return 0;
+    if (!ID32(ck) || !ID32(tk))
+        return FALLBACK;
+    struct db_rsort_rec x = *in; /* value, stderr, samples, reason, id */
+    x.k0 = (uint64_t)ck << 32 | (uint64_t)tk;
+    x.k1 = (uint64_t)metric << 32 | (uint64_t)tid;
+    x.k2 = (in->k1 & UINT32_MAX) << 32 | (in->k2 & UINT32_MAX);
+    x.aux = (uint32_t)cid;
+    return db_rsort_add(p->s, &x, p->err);
+}
+
+/* The ranked sort of rows's records into *out; non-zero (nothing given
+ * yet, err clear) when the caller must scan `result` instead. */
+static int repack(struct tables *t, struct db_rsort *rows,
+                  struct db_rsort **out, struct pb_err *err)
+{
+    struct repack p = {t, db_rsort_new(0), err};
+    int rc = db_rsort_each_parked(rows, repack_row, &p, err);
+    db_rsort_free(rows);
+    if (rc) {
+        db_rsort_free(p.s);
+        pb_err_clear(err);
+        return rc;
+    }
+    *out = p.s;
+    return PB_OK;
+}
+
 /* ==== handing rows to the callback ==== */
 
 /* The texts of metric value m (0: none) into r. */
@@ -564,21 +635,42 @@ static void txn_end(struct pb_db *db, int own)
 }
 
 /* Load the tables (t is always set: release it) and pass every kept row
- * into a sort (*out). FALLBACK, with nothing given to any callback, when
- * a record cannot hold an id or rank or no temporary file can be made:
- * SQLite sorts then. */
+ * into a sort (*out), or take the sort kept from the last pass over the
+ * same rows (*kept = 1: merge it again with db_rsort_rewind); *st is the
+ * database's state for db_rkeep_put. FALLBACK, with nothing given to any
+ * callback, when a record cannot hold an id or rank or no temporary file
+ * can be made: SQLite sorts then. */
 static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
                        const struct pb_db_order *ord, struct tables *t,
-                       struct db_rsort **out, struct pb_err *err)
+                       struct db_rsort **out, int *kept, struct db_rstate *st,
+                       struct pb_err *err)
 {
     *out = NULL;
+    *kept = 0;
+    memset(st, 0, sizeof(*st));
     memset(t, 0, sizeof(*t));
     int rc = load_tables(db, f, ord, t, err);
     if (rc)
         return rc;
-    if (!t->ids_fit)
+    db_rstate_now(db, st); /* in the read transaction the tables began */
+    struct db_rsort *rows,
+        *s = db_rkeep_take(db, f, ord, st, (const long long *)t->fp.p, t->nfp,
+                           &rows);
+    if (s) {
+        *out = s;
+        *kept = 1;
+        db_report_rows_reused++;
+        return PB_OK;
+    }
+    if (!t->ids_fit) {
+        db_rsort_free(rows);
         return FALLBACK;
-    struct db_rsort *s = db_rsort_new(0);
+    }
+    if (rows && repack(t, rows, out, err) == PB_OK) {
+        db_report_rows_repacked++;
+        return PB_OK;
+    }
+    s = db_rsort_new(0);
     rc = scan(db, f, t, s, err);
     if (rc == FALLBACK || (rc == PB_EIO && !db_rsort_runs(s))) {
         db_rsort_free(s);
@@ -589,6 +681,21 @@ static int sorted_pass(struct pb_db *db, const struct pb_db_filter *f,
     return rc;
 }
 
+/* After the rows were given (rc): keep the sort for the next pass over
+ * the same rows when it went well, else free it. */
+static void keep_sort(struct pb_db *db, const struct pb_db_filter *f,
+                      const struct pb_db_order *ord, const struct tables *t,
+                      const struct db_rstate *st, struct db_rsort *s, int rc)
+{
+    if (!s)
+        return;
+    if (rc != PB_OK) {
+        db_rsort_free(s);
+        return;
+    }
+    db_rkeep_put(db, f, ord, st, (const long long *)t->fp.p, t->nfp, s);
+}
+
 int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
                           pb_db_rrow_cb cb, void *ctx, struct pb_err *err)
 {
@@ -597,16 +704,18 @@ int pb_db_each_report_row(struct pb_db *db, const struct pb_db_filter *f,
         return rc;
     struct tables t;
     struct db_rsort *s;
-    rc = sorted_pass(db, f, NULL, &t, &s, err);
+    struct db_rstate st;
+    int kept;
+    rc = sorted_pass(db, f, NULL, &t, &s, &kept, &st, err);
     if (rc == FALLBACK)
         rc = rows_by_sql(db, f, &t, cb, ctx, err);
     txn_end(db, own);
     if (!rc && s)
-        rc = db_rsort_finish(s, err);
+        rc = kept ? db_rsort_rewind(s, err) : db_rsort_finish(s, err);
     db_report_rows_path = s ? (long long)db_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_sorted(&t, s, cb, ctx, err);
-    db_rsort_free(s);
+    keep_sort(db, f, NULL, &t, &st, s, rc);
     tables_release(&t);
     return rc;
 }
@@ -620,16 +729,18 @@ int pb_db_each_ranked_row(struct pb_db *db, const struct pb_db_filter *f,
         return rc;
     struct tables t;
     struct db_rsort *s;
-    rc = sorted_pass(db, f, ord, &t, &s, err);
+    struct db_rstate st;
+    int kept;
+    rc = sorted_pass(db, f, ord, &t, &s, &kept, &st, err);
     txn_end(db, own);
     if (rc == FALLBACK)
         rc = db_each_ranked_row_sql(db, f, ord, cb, ctx, err);
     if (!rc && s)
-        rc = db_rsort_finish(s, err);
+        rc = kept ? db_rsort_rewind(s, err) : db_rsort_finish(s, err);
     db_report_rows_path = s ? (long long)db_rsort_runs(s) : -1;
     if (!rc && s)
         rc = give_ranked(&t, s, cb, ctx, err);
-    db_rsort_free(s);
+    keep_sort(db, f, ord, &t, &st, s, rc);
     tables_release(&t);
     return rc;
 }

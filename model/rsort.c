@@ -31,6 +31,7 @@ struct db_rsort {
     struct db_rsort_rec *rbuf;       /* the merge's read buffers */
     size_t n;                        /* records in recs */
     int ids_ascend; /* k3 rises through recs in the order added */
+    int full_radix; /* a run was not in order by k0 alone */
     int fd;         /* -1: none yet */
     uint64_t nfile; /* records in the file */
     struct run *runs;
@@ -239,17 +240,14 @@ static inline uint64_t key_word(const struct db_rsort_rec *r, int w)
     return w == 0 ? r->k0 : w == 1 ? r->k1 : w == 2 ? r->k2 : r->k3;
 }
 
-/* Sort recs[0..n) by LSD radix, a byte at a time from the least
- * significant, skipping the bytes every record shares; stable, so k3 needs
- * no pass when the records came in k3 order. The result ends in s->recs. */
-static void sort_run(struct db_rsort *s)
+/* Sort recs[0..n) by LSD radix over key words 0..words-1, a byte at a
+ * time from the least significant, skipping the bytes every record
+ * shares; stable. The result ends in s->recs. */
+static void radix(struct db_rsort *s, int words)
 {
     size_t n = s->n;
-    if (n < 2)
-        return;
-    int words = s->ids_ascend ? 3 : 4; /* k0..k2, or k3 too */
     uint32_t(*hist)[8][256] = s->hist;
-    memset(s->hist, 0, sizeof(s->hist));
+    memset(s->hist, 0, (size_t)words * sizeof(s->hist[0]));
     for (size_t i = 0; i < n; i++) {
         const struct db_rsort_rec *r = &s->recs[i];
         for (int w = 0; w < words; w++) {
@@ -288,6 +286,56 @@ static void sort_run(struct db_rsort *s)
     }
     s->recs = src;
     s->tmp = dst;
+}
+
+/* Groups of at most this many records that share k0 and are out of order
+ * are put in order by insertion; a longer one sends the run to the full
+ * radix sort. */
+#define SMALL_GROUP 64
+
+/* After radix(s, 1): put every group of records with one k0 in order
+ * when it is short, or say 0 when one is long and out of order. */
+static int groups_in_order(struct db_rsort *s)
+{
+    struct db_rsort_rec *r = s->recs;
+    size_t n = s->n;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1, bad = 0;
+        for (; j < n && r[j].k0 == r[i].k0; j++)
+            if (!bad && rec_less(&r[j], &r[j - 1]))
+                bad = j;
+        if (bad && j - i > SMALL_GROUP)
+            return 0;
+        for (size_t k = bad; bad && k < j; k++) {
+            struct db_rsort_rec x = r[k];
+            size_t m = k;
+            for (; m > i && rec_less(&x, &r[m - 1]); m--)
+                r[m] = r[m - 1];
+            r[m] = x;
+        }
+        i = j;
+    }
+    return 1;
+}
+
+/* Sort the run: by k0 alone first (one or two byte passes for the report's
+ * rows), which is all when the records of each k0 came in order of the
+ * rest of the key (the report's rows of one test and metric come by
+ * configuration and id; the ranked order's groups of a configuration and
+ * a test are short), else by every key word, and so every later run of
+ * the sort at once; k3 needs no pass when the records came in k3 order
+ * (stable passes keep it). */
+static void sort_run(struct db_rsort *s)
+{
+    if (s->n < 2)
+        return;
+    if (!s->full_radix) {
+        radix(s, 1);
+        if (groups_in_order(s))
+            return;
+        s->full_radix = 1; /* the runs of one sort are alike */
+    }
+    radix(s, s->ids_ascend ? 3 : 4);
 }
 
 /* Sort the run in memory and write it to the file. */
@@ -368,6 +416,8 @@ static void sift_down(struct db_rsort *s, size_t i)
     }
 }
 
+static int start_merge(struct db_rsort *s, struct pb_err *err);
+
 int db_rsort_finish(struct db_rsort *s, struct pb_err *err)
 {
     if (!s->nruns) {
@@ -384,6 +434,12 @@ int db_rsort_finish(struct db_rsort *s, struct pb_err *err)
     unmap_recs(s->recs, s->cap);
     unmap_recs(s->tmp, s->cap);
     s->recs = s->tmp = NULL;
+    return start_merge(s, err);
+}
+
+/* The merge from the first record of every run in the file. */
+static int start_merge(struct db_rsort *s, struct pb_err *err)
+{
     /* the read buffers take a quarter of the budget: the callbacks run
      * while they are held (the bonnie++ table's pages: the report's
      * peak), and reads of a few KiB cost little */
@@ -393,10 +449,13 @@ int db_rsort_finish(struct db_rsort *s, struct pb_err *err)
     s->rcap = per * s->nruns;
     s->rbuf = map_recs(s->rcap);
     s->heap = pb_xcalloc(s->nruns, sizeof(*s->heap));
+    s->nheap = 0;
+    s->next = 0;
     for (size_t i = 0; i < s->nruns; i++) {
         struct run *r = &s->runs[i];
         r->cap = per;
         r->buf = s->rbuf + i * per;
+        r->done = 0;
         int rc = refill(s, r, err);
         if (rc)
             return rc;
@@ -407,6 +466,46 @@ int db_rsort_finish(struct db_rsort *s, struct pb_err *err)
         sift_down(s, i);
     s->merging = 1;
     return PB_OK;
+}
+
+int db_rsort_park(struct db_rsort *s)
+{
+    if (!s->merging)
+        return 0;
+    unmap_recs(s->rbuf, s->rcap);
+    s->rbuf = NULL;
+    s->rcap = 0;
+    free(s->heap);
+    s->heap = NULL;
+    s->nheap = 0;
+    s->merging = 0;
+    s->next = 0;
+    return 1;
+}
+
+int db_rsort_rewind(struct db_rsort *s, struct pb_err *err)
+{
+    return start_merge(s, err);
+}
+
+int db_rsort_each_parked(struct db_rsort *s, db_rsort_rec_cb fn, void *ctx,
+                         struct pb_err *err)
+{
+    size_t per = s->budget / 4 / REC;
+    if (per < MIN_READ)
+        per = MIN_READ;
+    struct db_rsort_rec *buf = map_recs(per);
+    int rc = PB_OK;
+    for (uint64_t at = 0; at < s->nfile && !rc;) {
+        uint64_t left = s->nfile - at;
+        size_t k = left < per ? (size_t)left : per;
+        rc = read_at(s->fd, buf, k * REC, at * REC, err);
+        for (size_t i = 0; i < k && !rc; i++)
+            rc = fn(ctx, &buf[i]);
+        at += k;
+    }
+    unmap_recs(buf, per);
+    return rc;
 }
 
 int db_rsort_next(struct db_rsort *s, const struct db_rsort_rec **out,

@@ -86,5 +86,17 @@ int db_rsort_next(struct db_rsort *s, const struct db_rsort_rec **out,
                   struct pb_err *err) PB_WUR;
 /* Runs written to the temporary file so far (0: all in memory). */
 size_t db_rsort_runs(const struct db_rsort *s);
+/* After db_rsort_finish of a sort with runs in the file: give back the
+ * merge's buffers and keep only the file, to merge it again from its
+ * first record with db_rsort_rewind (PB_OK or PB_EIO). 1 when parked so,
+ * 0 when every record was in memory (nothing kept to merge again). */
+int db_rsort_park(struct db_rsort *s);
+int db_rsort_rewind(struct db_rsort *s, struct pb_err *err) PB_WUR;
+/* Every record of a parked sort in the order of its file (not sorted:
+ * run after run), fn(ctx, record) each until fn returns non-zero; that,
+ * PB_EIO (the file could not be read) or PB_OK. */
+typedef int (*db_rsort_rec_cb)(void *ctx, const struct db_rsort_rec *r);
+int db_rsort_each_parked(struct db_rsort *s, db_rsort_rec_cb fn, void *ctx,
+                         struct pb_err *err) PB_WUR;
 
 #endif

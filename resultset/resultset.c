@@ -68,6 +68,9 @@ const char *pb_rs_str(struct pb_resultset *set, const char *s)
     if (!s)
         return NULL;
     struct pb_rs_strings *f = &set->strs;
+    const char **recent = &f->recent[((uintptr_t)s >> 4) & 15];
+    if (*recent == s)
+        return s;
     uint32_t h = 2166136261u; /* FNV-1a */
     size_t n = 0;
     for (; s[n]; n++)
@@ -81,10 +84,14 @@ const char *pb_rs_str(struct pb_resultset *set, const char *s)
             f->tab[i] = pb_arena_strndup(&set->arena, s, n);
             f->hash[i] = h;
             f->count++;
-            return f->tab[i];
-        }
-        if (f->hash[i] == h && strcmp(t, s) == 0)
+            t = f->tab[i];
+            f->recent[((uintptr_t)t >> 4) & 15] = t;
             return t;
+        }
+        if (f->hash[i] == h && strcmp(t, s) == 0) {
+            f->recent[((uintptr_t)t >> 4) & 15] = t;
+            return t;
+        }
     }
 }
 

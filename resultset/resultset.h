@@ -160,6 +160,9 @@ struct pb_resultset {
         const char **tab; /* open addressing; NULL = free slot */
         uint32_t *hash;
         size_t cap, count;
+        /* interned strings returned lately, by address: one passed in
+         * again (a host of every result) is found without hashing */
+        const char *recent[16];
     } strs;
     /* Private: set when the source is streamed (ingest/stream_set.c:
      * the parser hands parts to the store with pb_rs_flush; NULL =

@@ -59,8 +59,7 @@ static void test_kv_many(void **state)
         for (int i = 0; i < 300; i++) {
             snprintf(v, sizeof(v), "%d", i);
             snprintf(n, sizeof(n), "fio read job=%d", i % 7);
-            const struct pb_kv kv[] = {{"rw", "read", NULL},
-                                       {"size", v, NULL}};
+            const struct pb_kv kv[] = {{"rw", "read", NULL}, {"size", v, NULL}};
             assert_int_equal(pb_rs_test_kv(s, n, "fio", kv, 2), (size_t)i);
         }
     }
@@ -97,10 +96,13 @@ static void test_dim_values(void **state)
     static const struct {
         const char *key, *in, *out;
     } cases[] = {
-        {"compression", "on\xc2\xa0", "on"},           /* no-break space */
-        {"compression", "\xe2\x80\xaf On \t", "on"},  /* narrow one */
-        {"compression", "zstd\xc2\xa0\xc2\xa0" "fast", "zstd fast"},
-        {"compression", "\xef\xbb\xbflz4", "lz4"},     /* a BOM */
+        {"compression", "on\xc2\xa0", "on"},         /* no-break space */
+        {"compression", "\xe2\x80\xaf On \t", "on"}, /* narrow one */
+        {"compression",
+         "zstd\xc2\xa0\xc2\xa0"
+         "fast",
+         "zstd fast"},
+        {"compression", "\xef\xbb\xbflz4", "lz4"}, /* a BOM */
         {"recordsize", "128K\xc2\xa0", "131072"},
         {"volblocksize", " 16k", "16384"},
         {"layout", "RAIDZ", "raidz1"},
@@ -141,13 +143,43 @@ static void test_dim_values(void **state)
     pb_resultset_free(s);
 }
 
+/* pb_rs_str: one copy a text; an interned string passed in again is
+ * itself, a caller's buffer is copied and read anew each time. */
+static void test_intern(void **state)
+{
+    (void)state;
+    struct pb_resultset *s = pb_resultset_new();
+    char buf[32];
+    strcpy(buf, "host-a");
+    const char *a = pb_rs_str(s, buf);
+    assert_ptr_not_equal(a, buf);
+    assert_ptr_equal(pb_rs_str(s, a), a);
+    assert_ptr_equal(pb_rs_str(s, buf), a);
+    strcpy(buf, "host-b"); /* the same address, another text */
+    const char *b = pb_rs_str(s, buf);
+    assert_string_equal(b, "host-b");
+    assert_ptr_not_equal(a, b);
+    assert_string_equal(a, "host-a");
+    assert_ptr_equal(pb_rs_str(s, b), b);
+    assert_ptr_equal(pb_rs_str(s, "host-a"), a);
+    for (int i = 0; i < 200; i++) { /* the table grows: same pointers */
+        snprintf(buf, sizeof(buf), "h%d", i);
+        const char *h = pb_rs_str(s, buf);
+        assert_string_equal(h, buf);
+        assert_ptr_equal(pb_rs_str(s, h), h);
+    }
+    assert_ptr_equal(pb_rs_str(s, a), a);
+    assert_ptr_equal(pb_rs_str(s, "host-b"), b);
+    assert_null(pb_rs_str(s, NULL));
+    pb_resultset_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kv_identity),
-        cmocka_unit_test(test_kv_many),
-        cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_dim_values),
+        cmocka_unit_test(test_kv_identity), cmocka_unit_test(test_kv_many),
+        cmocka_unit_test(test_merge),       cmocka_unit_test(test_dim_values),
+        cmocka_unit_test(test_intern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,10 +42,44 @@ static int rec_cmp(const void *a, const void *b)
     return x->k3 < y->k3 ? -1 : x->k3 > y->k3;
 }
 
+/* Shapes of input besides random keys: each k0's records already in
+ * order of the rest (the report's rows: one radix pass over k0 is the
+ * sort), or short groups of one k0 out of order (the ranked order's:
+ * sorted by insertion), or one long group out of order after such runs
+ * (the full radix sort). */
+enum shape { RANDOM, K0_GROUPS_IN_ORDER, SHORT_GROUPS, LONG_GROUP_LAST };
+
+static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
+                       enum shape sh)
+{
+    switch (sh) {
+    case RANDOM:
+        break;
+    case K0_GROUPS_IN_ORDER:
+        r->k0 = rnd(40) << 32 | rnd(3);
+        r->k1 = (uint64_t)i << 20; /* rising with the input */
+        r->k2 = 0;
+        break;
+    case SHORT_GROUPS:
+        r->k0 = (uint64_t)(i / 20) ^ 0x55; /* groups of 20, out of order */
+        break;
+    case LONG_GROUP_LAST:
+        if (i > n - n / 4)
+            r->k0 = 7; /* a group longer than a run's insertion limit */
+        else {
+            r->k0 = rnd(5);
+            r->k1 = (uint64_t)i;
+        }
+        break;
+    }
+}
+
 /* n records of few distinct keys (many ties on k0..k2), k3 rising or
- * not, through a sort of budget bytes: the order of qsort, every payload
- * with its record. */
-static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
+ * not, of the given shape, through a sort of budget bytes: the order of
+ * qsort, every payload with its record, and the same again after parking
+ * and rewinding the sort when it had runs in its file. */
+static void sort_shape(size_t n, size_t budget, int ids_rising,
+                       size_t want_runs, enum shape sh)
 {
     struct db_rsort_rec *in = calloc(n, sizeof(*in));
     assert_non_null(in);
@@ -59,6 +93,7 @@ static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
         r->k3 = ids_rising
                     ? db_rsort_id_key((long long)i - 1000)
                     : db_rsort_id_key((long long)rnd(1u << 20) - (1 << 19));
+        shape_keys(r, i, n, sh);
         r->value = (double)i;
         r->samples = (int64_t)i;
     }
@@ -69,24 +104,37 @@ static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
     assert_int_equal(db_rsort_finish(s, &err), PB_OK);
     assert_int_equal(db_rsort_runs(s), want_runs);
     qsort(in, n, sizeof(*in), rec_cmp);
-    const struct db_rsort_rec *x;
-    size_t got = 0;
-    while (db_rsort_next(s, &x, &err) == PB_OK && x) {
-        assert_true(got < n);
-        if (memcmp(x, &in[got], sizeof(*x))) {
-            print_error("record %zu: k0 %llx k1 %llx k2 %llx k3 %llx, "
-                        "want k3 %llx\n",
-                        got, (unsigned long long)x->k0,
-                        (unsigned long long)x->k1, (unsigned long long)x->k2,
-                        (unsigned long long)x->k3,
-                        (unsigned long long)in[got].k3);
-            fail();
+    for (int pass = 0; pass < 2; pass++) {
+        const struct db_rsort_rec *x;
+        size_t got = 0;
+        while (db_rsort_next(s, &x, &err) == PB_OK && x) {
+            assert_true(got < n);
+            if (memcmp(x, &in[got], sizeof(*x))) {
+                print_error(
+                    "record %zu: k0 %llx k1 %llx k2 %llx k3 %llx, "
+                    "want k3 %llx\n",
+                    got, (unsigned long long)x->k0, (unsigned long long)x->k1,
+                    (unsigned long long)x->k2, (unsigned long long)x->k3,
+                    (unsigned long long)in[got].k3);
+                fail();
+            }
+            got++;
         }
-        got++;
+        assert_int_equal(got, n);
+        if (pass)
+            break;
+        assert_int_equal(db_rsort_park(s), want_runs > 0);
+        if (!want_runs)
+            break;
+        assert_int_equal(db_rsort_rewind(s, &err), PB_OK);
     }
-    assert_int_equal(got, n);
     db_rsort_free(s);
     free(in);
+}
+
+static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
+{
+    sort_shape(n, budget, ids_rising, want_runs, RANDOM);
 }
 
 static void test_sorter(void **state)
@@ -102,6 +150,14 @@ static void test_sorter(void **state)
     sort_case(20000, 0, 0, 0);
     sort_case(1, 0, 1, 0);
     sort_case(0, 4096, 1, 0);
+    /* runs of 256 records: by k0 alone, by insertion, or the full radix
+     * after some runs sorted by k0 alone */
+    for (int ids = 0; ids < 2; ids++) {
+        sort_shape(20000, 32768, ids, 79, K0_GROUPS_IN_ORDER);
+        sort_shape(20000, 32768, ids, 79, SHORT_GROUPS);
+        sort_shape(20000, 32768, ids, 79, LONG_GROUP_LAST);
+        sort_shape(20000, 0, ids, 0, SHORT_GROUPS);
+    }
     /* ids as keys keep their signed order */
     assert_true(db_rsort_id_key(-1) < db_rsort_id_key(0));
     assert_true(db_rsort_id_key(INT64_MIN) < db_rsort_id_key(-1));
@@ -516,6 +572,111 @@ static void compare_ranked(struct pb_db *db, const struct pb_db_order *ord,
     unsetenv("POOLBENCH_SORT_BYTES");
 }
 
+/* The rows of one filter as SQLite orders them, in the own sort's budget
+ * "256" (many runs), and how many passes merged a kept sort meanwhile. */
+static long long rows_again(struct pb_db *db, const struct pb_db_filter *f)
+{
+    long long before = db_report_rows_reused;
+    struct rows got = {0}, want = {0};
+    struct pb_err err = {0};
+    assert_int_equal(pb_db_each_report_row(db, f, on_rrow, &got, &err), PB_OK);
+    reference(db, f, &want);
+    same_rows(&got, &want, "kept sort");
+    assert_true(got.n > 0);
+    rows_free(&got);
+    rows_free(&want);
+    return db_report_rows_reused - before;
+}
+
+static long long shift_rank; /* added to trank's ranks */
+static long long trank_shifted(void *ctx, long long id)
+{
+    long long r = trank(ctx, id);
+    return r < 0 ? r : r + shift_rank;
+}
+
+/* One ranked pass against SQLite's; how many merged a kept sort. */
+static long long ranked_again(struct pb_db *db, const struct pb_db_order *ord)
+{
+    long long before = db_report_rows_reused;
+    struct ranked_rows got = {0}, ref = {0};
+    struct pb_err err = {0};
+    const struct pb_db_filter all = {0};
+    assert_int_equal(
+        pb_db_each_ranked_row(db, &all, ord, on_ranked, &got, &err), PB_OK);
+    long long used = db_report_rows_reused - before;
+    assert_int_equal(
+        db_each_ranked_row_sql(db, &all, ord, on_ranked, &ref, &err), PB_OK);
+    same_rows(&got.r, &ref.r, "kept ranked sort");
+    assert_int_equal(got.r.n, ref.r.n);
+    for (size_t k = 0; k < got.r.n; k++)
+        assert_true(got.ck[k] == ref.ck[k] && got.tk[k] == ref.tk[k] &&
+                    got.id[k] == ref.id[k]);
+    ranked_free(&got);
+    ranked_free(&ref);
+    return used;
+}
+
+/* A sort kept from one pass is merged again by the next pass over the
+ * same rows, and only then: not after a write by this or another
+ * connection, nor for another filter, order or ranks. */
+static void kept_sorts(struct pb_db *db)
+{
+    setenv("POOLBENCH_SORT_BYTES", "256", 1);
+    const struct pb_db_filter all = {0}, some = {.host_re = "a"};
+    char re[] = "a"; /* the same filter in other memory */
+    const struct pb_db_filter same = {.host_re = re};
+    assert_int_equal(rows_again(db, &all), 0);
+    assert_int_equal(rows_again(db, &all), 1);
+    assert_int_equal(rows_again(db, &some), 0);
+    assert_int_equal(rows_again(db, &same), 1);
+    assert_int_equal(rows_again(db, &all), 0);
+    /* a write on this connection */
+    exec(db->h, "UPDATE result SET value = 41 WHERE id = 3");
+    assert_int_equal(rows_again(db, &all), 0);
+    assert_int_equal(rows_again(db, &all), 1);
+    /* a commit by another connection */
+    sqlite3 *h2;
+    assert_int_equal(sqlite3_open(dbpath, &h2), SQLITE_OK);
+    exec(h2, "UPDATE result SET value = 42 WHERE id = 3");
+    sqlite3_close(h2);
+    assert_int_equal(rows_again(db, &all), 0);
+    assert_int_equal(rows_again(db, &all), 1);
+    /* the ranked order: the same callbacks and context, other ranks */
+    struct pb_db_order ord = {crank, trank_shifted, want, NULL, 0};
+    shift_rank = 0;
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(ranked_again(db, &ord), 1);
+    shift_rank = 5;
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(ranked_again(db, &ord), 1);
+    ord.no_host = 1;
+    assert_int_equal(ranked_again(db, &ord), 0);
+    /* the report's order after the ranked one: not the same sort */
+    assert_int_equal(rows_again(db, &all), 0);
+    /* a ranked pass after one in the report's order of the same filter
+     * sorts that pass's records again: the same rows as SQLite's */
+    long long repacked = db_report_rows_repacked;
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(db_report_rows_repacked, repacked + 1);
+    assert_int_equal(ranked_again(db, &ord), 1);
+    ord.no_host = 0;
+    assert_int_equal(rows_again(db, &all), 0);
+    shift_rank = 2;
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(db_report_rows_repacked, repacked + 2);
+    /* not from another filter's rows, nor after a write */
+    assert_int_equal(rows_again(db, &some), 0);
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(db_report_rows_repacked, repacked + 2);
+    assert_int_equal(rows_again(db, &all), 0);
+    exec(db->h, "UPDATE result SET value = 43 WHERE id = 3");
+    assert_int_equal(ranked_again(db, &ord), 0);
+    assert_int_equal(db_report_rows_repacked, repacked + 2);
+    shift_rank = 0;
+    unsetenv("POOLBENCH_SORT_BYTES");
+}
+
 static void test_report_rows(void **state)
 {
     (void)state;
@@ -540,6 +701,7 @@ static void test_report_rows(void **state)
     ord.no_host = 0;
     struct pb_db_order big = {big_rank, trank, want, NULL, 0};
     compare_ranked(db, &big, "256", -1);
+    kept_sorts(db);
     /* a bad pattern is a usage error, as with SQLite's ORDER BY */
     struct pb_db_filter bad = {.test_re = "("};
     struct rows got = {0};
