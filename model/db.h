@@ -154,7 +154,8 @@ int pb_db_relabel(struct pb_db *db, const struct pb_db_relabel *r,
 /* ==== reading ==== */
 
 /* Filters; NULL members match everything. *_re are PCRE2 patterns matched
- * anywhere in the value (use ^...$ to anchor). */
+ * anywhere in the value (use ^...$ to anchor). model/rkeep.c reuses a
+ * sort only for an equal filter: a field added here is compared there. */
 struct pb_db_filter {
     const char *test_re;
     const char *config_re;
