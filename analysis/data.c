@@ -234,6 +234,15 @@ static void shrink_params(struct rp_kv **kv, size_t *cap, size_t n)
     }
 }
 
+/* p (of *cap elements of size sz, n used) reallocated to n + 1. */
+static void *shrink_to(void *p, size_t n, size_t *cap, size_t sz)
+{
+    if (!p || n + 1 >= *cap)
+        return p;
+    *cap = n + 1;
+    return pb_xrealloc(p, *cap * sz);
+}
+
 /* A configuration parameter appended to d->cparams: while the tables are
  * read, first[i] is the index of configuration i's first parameter there
  * (its params pointer is set when the block is whole, params_done). The
@@ -264,11 +273,8 @@ static struct rp_kv *config_param(struct rp_data *d, struct tables_ctx *p,
  * pointed into it. */
 static void params_done(struct rp_data *d, struct tables_ctx *p)
 {
-    if (d->ncparams < d->capcparams) {
-        d->cparams = pb_xrealloc(d->cparams,
-                                 (d->ncparams + 1) * sizeof(*d->cparams));
-        d->capcparams = d->ncparams + 1;
-    }
+    d->cparams = shrink_to(d->cparams, d->ncparams, &d->capcparams,
+                           sizeof(*d->cparams));
     for (size_t i = 0; i < d->nconfigs; i++) {
         struct rp_config *c = &d->configs[i];
         c->params = c->nparams && i < p->nfirst ? d->cparams + p->first[i]
@@ -634,15 +640,6 @@ int rp_data_load_streamed(struct pb_db *db, const struct pb_db_filter *f,
                           struct pb_err *err)
 {
     return load(db, f, ignore, 1, d, err);
-}
-
-/* p (of *cap elements of size sz, n used) reallocated to n + 1. */
-static void *shrink_to(void *p, size_t n, size_t *cap, size_t sz)
-{
-    if (!p || n + 1 >= *cap)
-        return p;
-    *cap = n + 1;
-    return pb_xrealloc(p, *cap * sz);
 }
 
 static void shrink_arrays(struct rp_data *d)

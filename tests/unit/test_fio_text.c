@@ -279,6 +279,19 @@ static void samples_of(const struct pb_resultset *s, const struct pb_result *r,
         out[i] = v[i];
 }
 
+/* r's samples are exactly a then b (within eps). */
+static void assert_two_samples(const struct pb_resultset *s,
+                               const struct pb_result *r, double a, double b,
+                               double eps)
+{
+    double v[4];
+    size_t n;
+    samples_of(s, r, v, 4, &n);
+    assert_int_equal(n, 2);
+    assert_near(v[0], a, eps);
+    assert_near(v[1], b, eps);
+}
+
 static void test_appended(void **state)
 {
     (void)state;
@@ -297,12 +310,7 @@ static void test_appended(void **state)
     assert_int_equal(r->samples, 2);
     assert_true(r->has_stderr);
     assert_near(r->stderr_, (512000.0 / 18 - 512000.0 / 19) / 2, 1e-9);
-    double v[4];
-    size_t n;
-    samples_of(s, r, v, 4, &n);
-    assert_int_equal(n, 2);
-    assert_near(v[0], 512000.0 / 18, 1e-9);
-    assert_near(v[1], 512000.0 / 19, 1e-9);
+    assert_two_samples(s, r, 512000.0 / 18, 512000.0 / 19, 1e-9);
     pb_resultset_free(s);
 }
 
@@ -323,12 +331,7 @@ static void test_name_in_two_groups(void **state)
     const struct pb_result *r = th_find(s, "twice", "read_iops");
     assert_non_null(r);
     assert_int_equal(r->samples, 2);
-    double v[4];
-    size_t n;
-    samples_of(s, r, v, 4, &n);
-    assert_int_equal(n, 2);
-    assert_near(v[0], 1024000.0 / 3, 1e-6);
-    assert_near(v[1], 1024000.0 / 4, 1e-6);
+    assert_two_samples(s, r, 1024000.0 / 3, 1024000.0 / 4, 1e-6);
     assert_near(r->value, (1024000.0 / 3 + 1024000.0 / 4) / 2, 1e-6);
     pb_resultset_free(s);
 }
