@@ -33,6 +33,7 @@ struct rp_stream {
     unsigned char *win; /* by group: read back with its test (windowed) */
     int *morder;
     size_t loaded; /* test in the window; SIZE_MAX none */
+    int dropped;   /* rp_stream_drop: no cells in memory any more */
     struct rp_cell *side;
     size_t nside, capside;
     int side_sorted;
@@ -390,7 +391,7 @@ static void add_side(struct rp_stream *s, struct rp_cell *c)
 void rp_stream_test(const struct rp_data *d, size_t test)
 {
     struct rp_stream *s = d->stream;
-    if (!s || s->loaded == test || test >= d->ntests)
+    if (!s || s->dropped || s->loaded == test || test >= d->ntests)
         return;
     if (s->loaded != SIZE_MAX)
         for (size_t g = s->tgroup[s->loaded];
@@ -428,4 +429,21 @@ void rp_stream_test(const struct rp_data *d, size_t test)
     struct rp_data *dm = (struct rp_data *)d;
     rp_cells_sort(dm, s->morder, w, nw);
     set_first(dm, d->ncells, nw);
+}
+
+void rp_stream_drop(struct rp_data *d)
+{
+    struct rp_stream *s = d->stream;
+    if (!s)
+        return;
+    free(d->cells);
+    d->cells = NULL;
+    d->ncells = d->capcells = 0;
+    for (size_t g = 0; g < d->ngroups; g++)
+        d->groups[g].first = SIZE_MAX;
+    free(s->side);
+    s->side = NULL;
+    s->nside = s->capside = 0;
+    s->loaded = SIZE_MAX;
+    s->dropped = 1;
 }

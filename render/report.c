@@ -37,8 +37,11 @@ struct rp_report {
  * configurations and the ranking itself unless the report is split
  * (their rows draw them on pages of their own then). RP_SEC_DB: the
  * section reads the database, so it is skipped once the output failed.
+ * RP_SEC_NOCELLS: the section reads no cell of d (its own rows,
+ * configurations, sources, facts); the cells are released before the
+ * last rows when all of them say so (rp_stream_drop).
  * emit returns PB_OK or the error that ends the report. */
-enum { RP_SEC_SELF = 1, RP_SEC_DB = 2 };
+enum { RP_SEC_SELF = 1, RP_SEC_DB = 2, RP_SEC_NOCELLS = 4 };
 /* Past this many cells a report is split (docs/report.md, "Pages"). */
 #define RP_SPLIT_CELLS 400
 struct rp_section {
@@ -259,9 +262,11 @@ static const struct rp_section sections[] = {
      emit_experiment, 0},
     {"compression", "Compression", "compression", has_compression,
      emit_compression, 0},
-    {"bonnie", "bonnie++", "bonnie", has_bonnie, emit_bonnie, RP_SEC_DB},
-    {"systems", "Systems", "systems", has_systems, emit_systems, 0},
-    {"sources", "Sources", "sources", NULL, emit_sources, 0},
+    {"bonnie", "bonnie++", "bonnie", has_bonnie, emit_bonnie,
+     RP_SEC_DB | RP_SEC_NOCELLS},
+    {"systems", "Systems", "systems", has_systems, emit_systems,
+     RP_SEC_NOCELLS},
+    {"sources", "Sources", "sources", NULL, emit_sources, RP_SEC_NOCELLS},
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
@@ -296,8 +301,14 @@ static int sections_emit(struct rp_report *r, const int *has)
 {
     const char *open = NULL; /* the section page being written */
     int rc = PB_OK;
+    size_t drop = NSECTIONS; /* the first of the last rows that read no
+                                cell */
+    while (drop > 0 && (sections[drop - 1].flags & RP_SEC_NOCELLS))
+        drop--;
     for (size_t i = 0; i < NSECTIONS && !rc; i++) {
         const struct rp_section *s = &sections[i];
+        if (i == drop)
+            rp_stream_drop(r->d);
         if (!s->emit || (!has[i] && !(s->flags & RP_SEC_SELF)))
             continue;
         if ((s->flags & RP_SEC_DB) && r->o->rc)
