@@ -227,13 +227,13 @@ void rp_section_configs(struct rp_out *o, const struct rp_data *d)
     }
     rt_header(&t, 2 + oc, "Tests", RT_RIGHT);
     rt_header(&t, 3 + oc, "Values", RT_RIGHT);
-    const struct rp_config **byrank =
-        pb_xcalloc(d->used_configs + 1, sizeof(*byrank));
-    for (size_t i = 0; i < d->nconfigs; i++)
-        if (d->configs[i].used)
-            byrank[d->configs[i].rank] = &d->configs[i];
     size_t nshow =
         d->used_configs < RP_MANY_ROWS ? d->used_configs : RP_MANY_ROWS;
+    /* the rows shown, by rank (of 100,000 machines, 1,000) */
+    const struct rp_config **byrank = pb_xcalloc(nshow + 1, sizeof(*byrank));
+    for (size_t i = 0; i < d->nconfigs; i++)
+        if (d->configs[i].used && d->configs[i].rank < nshow)
+            byrank[d->configs[i].rank] = &d->configs[i];
     if (nshow < d->used_configs)
         t.note = rt_str(&t,
                         "%zu more configurations are not listed here; "
