@@ -5,6 +5,7 @@
  * and chart layout: test_render.c. */
 #define _XOPEN_SOURCE 700
 #include "tests/unit/render_help.h"
+#include "analysis/stream_int.h"
 
 /* ==== the model ==== */
 
@@ -633,7 +634,10 @@ static void test_empty_and_pdf(void **state)
 /* The window of a streamed report (analysis/stream.c): loading a test reads
  * back only the groups a section reads (charted, the first MAX_ALL_ROWS
  * cells of "All metrics" in group order, the IOPS-against-latency
- * metrics); the others stay on disk (first == SIZE_MAX). 1,200
+ * metrics); the others stay on disk (first == SIZE_MAX). The cells of a
+ * group come in configuration order (the configurations are stored out
+ * of it: c0000 is the first, c0007 the second, ...). After
+ * rp_stream_drop no cell is in memory and none is loaded again. 1,200
  * configurations of one fio test, five metrics. */
 static void test_stream_window(void **state)
 {
@@ -645,12 +649,13 @@ static void test_stream_window(void **state)
     static const char *const ms[] = {"read_iops", "read_clat_mean",
                                      "read_clat_p50", "sys_cpu", "usr_cpu"};
     for (int i = 0; i < 1200; i++) {
+        int p = (i * 7) % 1200; /* 1,200 labels, not in their order */
         char label[16];
-        snprintf(label, sizeof(label), "c%04d", i);
+        snprintf(label, sizeof(label), "c%04d", p);
         size_t c = pb_rs_config(s, label);
         for (int m = 0; m < 5; m++)
             pb_rs_add(s, c, t, NULL, label, ms[m], m ? "ns" : "ops/s",
-                      m ? PB_DIR_LOWER : PB_DIR_HIGHER, 1000.0 + i + m);
+                      m ? PB_DIR_LOWER : PB_DIR_HIGHER, 1000.0 + p + m);
     }
     store(db, s);
     struct rp_data d;
@@ -679,6 +684,13 @@ static void test_stream_window(void **state)
             while (strcmp(ms[k], m))
                 k++;
             assert_near(c->mean, 1000.0 + (double)k, 1e-9);
+            for (size_t i = 1; i < gr->n; i++) {
+                const struct rp_cell *a = &d.cells[gr->first + i - 1];
+                const struct rp_cell *b = a + 1;
+                assert_int_equal(d.configs[a->config].rank + 1,
+                                 d.configs[b->config].rank);
+                assert_near(b->mean, 1000.0 + (double)(i + k), 1e-9);
+            }
         }
         before += gr->n;
     }
@@ -686,6 +698,13 @@ static void test_stream_window(void **state)
      * the first group in order come back; two of the others stay out */
     assert_true(ondisk >= 2);
     assert_true(loaded >= 2);
+    rp_stream_drop(&d);
+    assert_null(d.cells);
+    assert_int_equal(d.ncells, 0);
+    rp_stream_test(&d, 0);
+    for (size_t g = 0; g < d.ngroups; g++)
+        assert_true(d.groups[g].first == SIZE_MAX);
+    assert_int_equal(rp_stream_check(&d, &err), PB_OK);
     rp_data_release(&d);
     pb_db_close(db);
     rm_tree(dir);
