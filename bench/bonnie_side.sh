@@ -11,6 +11,11 @@
 #   BON_DIR       CSV, databases, reports (default /tmp/poolbench-bonnie)
 #   BON_ROWS      machines (default 100000)
 #   BON_REPEATS   rounds (default 2)
+#   FLOOR         1 (default): also, each round, bench/sqlite_floor.c on
+#                 CUR's database: SQLite alone storing the same rows from
+#                 memory (schema, WAL, synchronous=FULL, one transaction)
+#                 and scanning the result table once: the least SQLite
+#                 work ingest + report can cost; 0: not
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +26,7 @@ CUR=${CUR:-$ROOT/build/poolbench}
 BASE=${BASE:-/work/baseline/poolbench-18a7a21}
 case "${1:-}" in
 -h | --help)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
 esac
@@ -31,6 +36,11 @@ done
 command -v bon_csv2html >/dev/null ||
     { echo "bonnie_side.sh: bon_csv2html (Debian package bonnie++) is needed" >&2; exit 3; }
 mkdir -p "$DIR"
+FLOOR=${FLOOR:-1}
+if [ "$FLOOR" = 1 ]; then
+    cc -O2 -o "$DIR/sqlite_floor" "$ROOT/bench/sqlite_floor.c" -lsqlite3 ||
+        { echo "bonnie_side.sh: cannot build bench/sqlite_floor.c" >&2; exit 1; }
+fi
 csv=$DIR/bonnie-$ROWS.csv
 [ -s "$csv" ] || python3 "$ROOT/bench/gen_corpus.py" bonnie \
     --src "$ROOT"/fixtures/bonnie-csv/*.csv "$ROOT"/fixtures/bonnie-csv/*.txt \
@@ -61,6 +71,16 @@ for i in $(seq 1 "$REPEATS"); do
         printf '| %s | %s report | %s | %s | %s | %s | %.2f |\n' "$i" "$which" \
             "$w" "$u" "$s" "$m" "$(echo "$cpu / $bon" | bc -l)"
     done
+    if [ "$FLOOR" = 1 ]; then
+        rm -f "$DIR/floor.db" "$DIR/floor.db-wal" "$DIR/floor.db-shm"
+        out=$("$DIR/sqlite_floor" "$DIR/cur.db" "$DIR/floor.db" 256 2>"$DIR/floor.err") ||
+            { cat "$DIR/floor.err" >&2; exit 1; }
+        st=$(echo "$out" | awk '$1 == "store" {print $2}')
+        sc=$(echo "$out" | awk '$1 == "scan" {print $2}')
+        printf '| %s | SQLite floor: store from memory %s s + scan %s s | | | | | %.2f |\n' \
+            "$i" "$st" "$sc" "$(echo "($st + $sc) / $bon" | bc -l)"
+        rm -f "$DIR/floor.db" "$DIR/floor.db-wal" "$DIR/floor.db-shm"
+    fi
 done
 echo
 echo "Input: $csv ($(du -m "$csv" | cut -f1) MB, $ROWS distinct machines);" \
