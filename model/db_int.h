@@ -29,15 +29,18 @@ enum db_stmt {
     S_REASON_INSERT,
     S_CONFIG_FIND,
     S_CONFIG_INSERT,
+    S_CONFIG_INSERT_NEW,
     S_CONFIG_PARAM_INSERT,
     /* own configs, label dimensions, re-keying (attach.c) */
     S_OWN_FIND,
     S_OWN_INSERT,
+    S_OWN_INSERT_NEW,
     S_OWN_PARAM_INSERT,
     S_OWN_PARAMS,
     S_OWN_SET_CONFIG,
     S_LABEL_PARAM_INSERT,
     S_LABEL_PARAMS,
+    S_LABEL_ANY,
     S_LABEL_OWNS,
     S_LABEL_CONFIGS,
     S_CONFIG_OWNS,
@@ -294,6 +297,14 @@ int db_rekey_labels(struct pb_db *db, char **labels, size_t n,
  * the config id, or 0 with *rc set. */
 long long db_place_own(struct pb_db *db, long long own_id, const char *label,
                        int *rc, struct pb_err *err);
+/* db_place_own for own config own_id that this transaction has just
+ * inserted with params kv[0..n) (keys not NULL), when no label_param row
+ * names any label (the caller asked S_LABEL_ANY after its own
+ * attachments): the same config and params, without reading back what
+ * was just written. */
+long long db_place_new_own(struct pb_db *db, long long own_id,
+                           const char *label, const struct pb_kv *kv,
+                           size_t n, int *rc, struct pb_err *err);
 /* Drop the caches when another connection re-keyed (model_generation).
  * PB_OK or PB_EDB. */
 int db_sync_generation(struct pb_db *db, struct pb_err *err);
