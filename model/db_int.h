@@ -108,10 +108,10 @@ extern const char *const pb_db_sql[S__COUNT];
  * rows other processes add; it is dropped on any rollback, which may have
  * taken back a row it names. Keys are owned copies. */
 struct idslot {
-    char *k, *k2; /* NULL k = free */
+    char *k, *k2; /* NULL k = free; k2 is in k's allocation */
     int k3;
     uint32_t h;
-    long long id;
+    long long id, id2; /* id2: C_OWN's config id, else 0 */
 };
 
 struct idcache {
@@ -119,11 +119,11 @@ struct idcache {
     size_t n, cap; /* cap is a power of two */
 };
 
-/* C_OWN: (label, own signature) -> own config id (k3 0) and the config
- * id it maps to (k3 1). */
+/* C_OWN: (label, own signature) -> own config id and (id2) the config
+ * id it maps to. */
 enum { C_HOST, C_JOB, C_REASON, C_METRIC, C_OWN, C_TEST, C__COUNT };
 
-#define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
+#define MULTI_LOG 8 /* result INSERTs of 1, 2, 4, ... 256 rows */
 
 struct pb_db {
     sqlite3 *h;
@@ -215,6 +215,11 @@ long long db_cache_get(struct idcache *c, const char *k, const char *k2,
                        int k3);
 void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
                   long long id);
+/* The same with a second id per entry (*id2 may be NULL). */
+long long db_cache_get2(struct idcache *c, const char *k, const char *k2,
+                        int k3, long long *id2);
+void db_cache_put2(struct idcache *c, const char *k, const char *k2, int k3,
+                   long long id, long long id2);
 /* Drop every cached id (after a rollback, or rows deleted). */
 void db_forget_ids(struct pb_db *db);
 

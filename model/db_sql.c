@@ -85,7 +85,7 @@ const char *const pb_db_sql[S__COUNT] = {
                       "AND direction = ?3",
     [S_METRIC_INSERT] =
         "INSERT INTO metric(name, unit, direction) VALUES (?1, ?2, ?3)",
-    /* OR FAIL: store.c runs it with 64 rows of VALUES, and a statement
+    /* OR FAIL: store.c runs it with 256 rows of VALUES, and a statement
      * of several rows that may ABORT half-way keeps a statement journal:
      * inside the source's savepoint it is never truncated, and each
      * statement wrote the old content of the pages it touched to it

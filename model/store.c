@@ -1,5 +1,5 @@
 /* Storing a parsed source's rows: ids of hosts, metrics, configs and tests
- * found or added, results inserted 64 rows per statement, samples, facts
+ * found or added, results inserted 256 rows per statement, samples, facts
  * and series. The transaction, savepoint and forgetting: store_source.c. */
 #define _GNU_SOURCE
 #include "model/db_int.h"
@@ -425,8 +425,7 @@ static long long own_config(struct pb_db *db, const char *label,
 {
     char *sig = db_signature(own, n, 1);
     struct idcache *c = &db->ids[C_OWN];
-    long long id = db_cache_get(c, label, sig, 0);
-    *config_id = id ? db_cache_get(c, label, sig, 1) : 0;
+    long long id = db_cache_get2(c, label, sig, 0, config_id);
     if (id && *config_id)
         goto out;
     if (!id && no_att &&
@@ -455,8 +454,7 @@ cache:
     if (!*rc && id && !*config_id)
         *config_id = db_place_own(db, id, label, rc, err);
     if (!*rc && id && *config_id) {
-        db_cache_put(c, label, sig, 0, id);
-        db_cache_put(c, label, sig, 1, *config_id);
+        db_cache_put2(c, label, sig, 0, id, *config_id);
     }
 out:
     free(sig);
@@ -669,9 +667,10 @@ int db_store_rows(struct pb_db *db, const struct pb_resultset *set,
                            t->tool ? t->tool : "", t->name, t->params,
                            t->nparams, &rc, err);
     }
-    /* Rows go 64 per INSERT, the rest in INSERTs of 32, 16, ... 1 rows:
-     * each statement costs as much as several rows (bench/: half the CPU
-     * of one INSERT per row for a fio file of 33 results). */
+    /* Rows go 256 per INSERT, the rest in INSERTs of 128, 64, ... 1
+     * rows: each statement costs as much as several rows (bench/: half
+     * the CPU of one INSERT per row for a fio file of 33 results; 256
+     * rather than 64: ~0.15 s less of 3.5 M bonnie++ results). */
     for (size_t i = 0; i < set->nresults && !rc;) {
         size_t left = set->nresults - i;
         int lg = MULTI_LOG;
