@@ -287,40 +287,13 @@ out:
     return *rc ? 0 : cid;
 }
 
-/* kv as INSERT OR REPLACE stored it in config_own_param and S_OWN_PARAMS
- * reads it back: one dimension a key (its last statement), by key. */
-struct kv_at {
-    const struct pb_kv *p;
-    size_t i; /* position in the list */
-};
-
-static int cmp_kv_at(const void *x, const void *y)
-{
-    const struct kv_at *a = x, *b = y;
-    int c = strcmp(a->p->key, b->p->key);
-    return c ? c : (a->i > b->i) - (a->i < b->i);
-}
-
-static void own_dims(const struct pb_kv *kv, size_t n, struct dims *out)
-{
-    struct kv_at *at = pb_xcalloc(n ? n : 1, sizeof(*at));
-    for (size_t i = 0; i < n; i++)
-        at[i] = (struct kv_at){&kv[i], i};
-    qsort(at, n, sizeof(*at), cmp_kv_at);
-    for (size_t i = 0; i < n; i++)
-        if (i + 1 == n || strcmp(at[i].p->key, at[i + 1].p->key))
-            dims_add(out, at[i].p->key, at[i].p->value, at[i].p->origin);
-    free(at);
-}
-
 long long db_place_new_own(struct pb_db *db, long long own_id,
                            const char *label, const struct pb_kv *kv,
                            size_t n, int *rc, struct pb_err *err)
 {
-    /* no attached dimensions: the effective ones are its own */
-    struct dims att = {0}, eff = {0};
-    own_dims(kv, n, &eff);
-    char *sig = dims_signature(&eff);
+    /* no attached dimensions: the effective ones are its own, and the
+     * config's signature is theirs (dims_signature of the same) */
+    char *sig = db_signature(kv, n, 0);
     long long cid = 0;
     sqlite3_stmt *q = db_stmt(db, S_CONFIG_INSERT_NEW, err);
     if (!q) {
@@ -345,10 +318,21 @@ long long db_place_new_own(struct pb_db *db, long long own_id,
     }
     if (*rc || (*rc = set_own_config(db, own_id, cid, err)))
         goto out;
-    *rc = fresh ? write_params(db, cid, &eff, err)
-                : refresh_config(db, cid, label, &att, err);
+    if (!fresh) {
+        struct dims att = {0};
+        *rc = refresh_config(db, cid, label, &att, err);
+        goto out;
+    }
+    /* write_params: none left of an earlier config of this id, then its
+     * own */
+    if (!(q = db_stmt(db, S_CONFIG_PARAMS_CLEAR, err))) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, cid);
+    if (!(*rc = db_step_done(db, q, err, "cannot re-key configuration")))
+        *rc = db_new_params(db, 1, cid, kv, n, err);
 out:
-    dims_release(&eff);
     free(sig);
     return *rc ? 0 : cid;
 }

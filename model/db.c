@@ -722,6 +722,9 @@ void pb_db_close(struct pb_db *db)
         sqlite3_finalize(db->st[i]);
     for (int i = 0; i <= MULTI_LOG; i++)
         sqlite3_finalize(db->multi[i]);
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i <= KV_MULTI; i++)
+            sqlite3_finalize(db->kv_multi[t][i]);
     db_forget_ids(db);
     db_rkeep_free(db);
     sqlite3_close(db->h);

@@ -124,6 +124,7 @@ struct idcache {
 enum { C_HOST, C_JOB, C_REASON, C_METRIC, C_OWN, C_TEST, C__COUNT };
 
 #define MULTI_LOG 8 /* result INSERTs of 1, 2, 4, ... 256 rows */
+#define KV_MULTI 16 /* params of a new config in one INSERT, at most */
 
 struct pb_db {
     sqlite3 *h;
@@ -133,6 +134,9 @@ struct pb_db {
     char *path;
     sqlite3_stmt *st[S__COUNT];
     sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
+    /* kv_multi[t][n]: INSERT OR IGNORE of n params of a new own config
+     * (t 0) or config (t 1), store.c db_new_params */
+    sqlite3_stmt *kv_multi[2][KV_MULTI + 1];
     struct idcache ids[C__COUNT];
     long long generation; /* model_generation.n the caches are true for */
     /* a database from elsewhere (guard.c): progress-handler calls left,
@@ -303,10 +307,10 @@ int db_rekey_labels(struct pb_db *db, char **labels, size_t n,
 long long db_place_own(struct pb_db *db, long long own_id, const char *label,
                        int *rc, struct pb_err *err);
 /* db_place_own for own config own_id that this transaction has just
- * inserted with params kv[0..n) (keys not NULL), when no label_param row
- * names any label (the caller asked S_LABEL_ANY after its own
- * attachments): the same config and params, without reading back what
- * was just written. */
+ * inserted with params kv[0..n) (as stored: one a key, by key), when no
+ * label_param row names any label (the caller asked S_LABEL_ANY after
+ * its own attachments): the same config and params, without reading back
+ * what was just written. */
 long long db_place_new_own(struct pb_db *db, long long own_id,
                            const char *label, const struct pb_kv *kv,
                            size_t n, int *rc, struct pb_err *err);
@@ -318,6 +322,10 @@ int db_sync_generation(struct pb_db *db, struct pb_err *err);
  * with_origin and it has one (an own configuration's signature). Caller
  * frees. */
 char *db_signature(const struct pb_kv *params, size_t n, int with_origin);
+/* The params kv[0..n) (one a key) of a config (cfg 1) or own config
+ * (cfg 0) that has none, KV_MULTI rows a statement. PB_OK or PB_EDB. */
+int db_new_params(struct pb_db *db, int cfg, long long id,
+                  const struct pb_kv *kv, size_t n, struct pb_err *err);
 /* Insert an own configuration (label, sig) and its parameters; its id, or
  * 0 with *rc and err set. */
 long long db_own_insert(struct pb_db *db, const char *label, const char *sig,

@@ -386,12 +386,93 @@ static int result_ids(struct pb_db *db, struct addr_ids *m,
 
 /* ==== configurations ==== */
 
+/* INSERT OR IGNORE of n params of one id: single-row INSERTs cost a
+ * statement each (6 of the 16 of a bonnie++ machine). OR IGNORE, not OR
+ * REPLACE: a statement of several rows that may abort keeps a statement
+ * journal (see S_RESULT_INSERT); the rows are new (one a key, a config
+ * or own config without params) so neither ever applies. */
+static sqlite3_stmt *kv_stmt(struct pb_db *db, int cfg, size_t n,
+                             struct pb_err *err)
+{
+    sqlite3_stmt **q = &db->kv_multi[cfg][n];
+    if (!*q) {
+        struct pb_buf b = PB_BUF_INIT;
+        pb_buf_puts(&b, cfg ? "INSERT OR IGNORE INTO config_param(config_id"
+                            : "INSERT OR IGNORE INTO config_own_param(own_id");
+        pb_buf_puts(&b, ", key, value, origin) VALUES ");
+        for (size_t k = 0; k < n; k++)
+            pb_buf_puts(&b, k ? ",(?1,?,?,?)" : "(?1,?,?,?)");
+        char *sql = pb_buf_take(&b);
+        if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, q,
+                               NULL) != SQLITE_OK) {
+            db_fail(db, err, "cannot prepare statement");
+            *q = NULL;
+        }
+        free(sql);
+        return *q;
+    }
+    sqlite3_reset(*q);
+    sqlite3_clear_bindings(*q);
+    return *q;
+}
+
+int db_new_params(struct pb_db *db, int cfg, long long id,
+                  const struct pb_kv *kv, size_t n, struct pb_err *err)
+{
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < KV_MULTI ? n - i : KV_MULTI;
+        sqlite3_stmt *q = kv_stmt(db, cfg, m, err);
+        if (!q)
+            return PB_EDB;
+        sqlite3_bind_int64(q, 1, id);
+        for (size_t k = 0; k < m; k++, i++) {
+            int at = 2 + 3 * (int)k;
+            db_bind_text(q, at, kv[i].key);
+            db_bind_text(q, at + 1, kv[i].value ? kv[i].value : "");
+            db_bind_text(q, at + 2, kv[i].origin);
+        }
+        int rc = db_step_done(db, q, err, "cannot insert parameter");
+        if (rc)
+            return rc;
+    }
+    return PB_OK;
+}
+
+struct kv_at {
+    const struct pb_kv *p;
+    size_t i; /* position in the list */
+};
+
+static int cmp_kv_at(const void *x, const void *y)
+{
+    const struct kv_at *a = x, *b = y;
+    int c = strcmp(a->p->key, b->p->key);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* kv[0..n) as single-row INSERT OR REPLACEs store it (and S_OWN_PARAMS
+ * reads it back): one a key, its last statement, by key (byte order, as
+ * SQLite's BINARY). Into u (room for n); returns how many. */
+static size_t kv_stored(const struct pb_kv *kv, size_t n, struct pb_kv *u)
+{
+    struct kv_at *at = pb_xcalloc(n ? n : 1, sizeof(*at));
+    for (size_t i = 0; i < n; i++)
+        at[i] = (struct kv_at){&kv[i], i};
+    qsort(at, n, sizeof(*at), cmp_kv_at);
+    size_t nu = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || strcmp(at[i].p->key, at[i + 1].p->key))
+            u[nu++] = *at[i].p;
+    free(at);
+    return nu;
+}
+
 /* A new own config (label, sig) with params own[0..n) and its config,
  * when no label has attached dimensions (no_att): inserted without
- * looking it up first (INSERT OR IGNORE), its config placed from own
- * (db_place_new_own). 0 when it was already there (or on error, *rc
- * set). 100,000 distinct machines of a bonnie++ CSV are 100,000 new own
- * configs: this is 6 statements of their 16. */
+ * looking it up first (INSERT OR IGNORE), its params a statement, its
+ * config placed from them (db_place_new_own). 0 when it was already
+ * there (or on error, *rc set). 100,000 distinct machines of a bonnie++
+ * CSV are 100,000 new own configs: 16 statements each before, 8 now. */
 static long long own_new(struct pb_db *db, const char *label, const char *sig,
                          const struct pb_kv *own, size_t n,
                          long long *config_id, int *rc, struct pb_err *err)
@@ -410,9 +491,11 @@ static long long own_new(struct pb_db *db, const char *label, const char *sig,
         sqlite3_changes(db->h) != 1)
         return 0;
     long long id = sqlite3_last_insert_rowid(db->h);
-    if ((*rc = own_params_insert(db, id, own, n, err)))
-        return 0;
-    *config_id = db_place_new_own(db, id, label, own, n, rc, err);
+    struct pb_kv *u = pb_xcalloc(n ? n : 1, sizeof(*u));
+    size_t nu = kv_stored(own, n, u);
+    if (!(*rc = db_new_params(db, 0, id, u, nu, err)))
+        *config_id = db_place_new_own(db, id, label, u, nu, rc, err);
+    free(u);
     return *rc ? 0 : id;
 }
 
