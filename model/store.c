@@ -387,10 +387,11 @@ static int result_ids(struct pb_db *db, struct addr_ids *m,
 /* ==== configurations ==== */
 
 /* INSERT OR IGNORE of n params of one id: single-row INSERTs cost a
- * statement each (6 of the 16 of a bonnie++ machine). OR IGNORE, not OR
- * REPLACE: a statement of several rows that may abort keeps a statement
- * journal (see S_RESULT_INSERT); the rows are new (one a key, a config
- * or own config without params) so neither ever applies. */
+ * statement each (6 of the 15 of a new bonnie++ machine's configs). OR
+ * IGNORE, not OR REPLACE: a statement of several rows that may abort
+ * keeps a statement journal (see S_RESULT_INSERT); the rows are new (one
+ * a key, a config or own config without params) so neither ever
+ * applies. */
 static sqlite3_stmt *kv_stmt(struct pb_db *db, int cfg, size_t n,
                              struct pb_err *err)
 {
@@ -472,7 +473,7 @@ static size_t kv_stored(const struct pb_kv *kv, size_t n, struct pb_kv *u)
  * looking it up first (INSERT OR IGNORE), its params a statement, its
  * config placed from them (db_place_new_own). 0 when it was already
  * there (or on error, *rc set). 100,000 distinct machines of a bonnie++
- * CSV are 100,000 new own configs: 16 statements each before, 8 now. */
+ * CSV are 100,000 new own configs: 15 statements each before, 6 now. */
 static long long own_new(struct pb_db *db, const char *label, const char *sig,
                          const struct pb_kv *own, size_t n,
                          long long *config_id, int *rc, struct pb_err *err)
