@@ -287,6 +287,56 @@ out:
     return *rc ? 0 : cid;
 }
 
+long long db_place_new_own(struct pb_db *db, long long own_id,
+                           const char *label, const struct pb_kv *kv,
+                           size_t n, int *rc, struct pb_err *err)
+{
+    /* no attached dimensions: the effective ones are its own, and the
+     * config's signature is theirs (dims_signature of the same) */
+    char *sig = db_signature(kv, n, 0);
+    long long cid = 0;
+    sqlite3_stmt *q = db_stmt(db, S_CONFIG_INSERT_NEW, err);
+    if (!q) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    db_bind_text(q, 1, label);
+    db_bind_text(q, 2, sig);
+    if ((*rc = db_step_done(db, q, err, "cannot insert config")))
+        goto out;
+    int fresh = sqlite3_changes(db->h) == 1;
+    if (fresh) {
+        cid = sqlite3_last_insert_rowid(db->h);
+    } else if ((q = db_stmt(db, S_CONFIG_FIND, err))) {
+        db_bind_text(q, 1, label);
+        db_bind_text(q, 2, sig);
+        cid = db_find_id(db, q, rc, err);
+        if (!cid && !*rc)
+            *rc = db_fail(db, err, "cannot insert config");
+    } else {
+        *rc = PB_EDB;
+    }
+    if (*rc || (*rc = set_own_config(db, own_id, cid, err)))
+        goto out;
+    if (!fresh) {
+        struct dims att = {0};
+        *rc = refresh_config(db, cid, label, &att, err);
+        goto out;
+    }
+    /* write_params: none left of an earlier config of this id, then its
+     * own */
+    if (!(q = db_stmt(db, S_CONFIG_PARAMS_CLEAR, err))) {
+        *rc = PB_EDB;
+        goto out;
+    }
+    sqlite3_bind_int64(q, 1, cid);
+    if (!(*rc = db_step_done(db, q, err, "cannot re-key configuration")))
+        *rc = db_new_params(db, 1, cid, kv, n, err);
+out:
+    free(sig);
+    return *rc ? 0 : cid;
+}
+
 /* ==== re-keying ==== */
 
 struct own {

@@ -82,43 +82,54 @@ static uint32_t id_hash(const char *k, const char *k2, int k3)
     return h;
 }
 
-/* The slot holding (k, k2, k3), or the free slot where it goes. */
+/* The slot of (k, k2, k3) of hash h, or the free slot where it goes;
+ * NULL when the table is empty. A lookup never grows the table. */
 static struct idslot *cache_slot(struct idcache *c, const char *k,
-                                 const char *k2, int k3)
+                                 const char *k2, int k3, uint32_t h)
 {
-    if (2 * (c->n + 1) > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        struct idslot *v = pb_xcalloc(cap, sizeof(*v));
-        for (size_t i = 0; i < c->cap; i++) {
-            if (!c->v[i].k)
-                continue;
-            size_t j = c->v[i].h & (cap - 1);
-            while (v[j].k)
-                j = (j + 1) & (cap - 1);
-            v[j] = c->v[i];
-        }
-        free(c->v);
-        c->v = v;
-        c->cap = cap;
-    }
-    uint32_t h = id_hash(k, k2, k3);
+    if (!c->cap)
+        return NULL;
     for (size_t i = h & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
         struct idslot *s = &c->v[i];
-        if (!s->k) {
-            s->h = h;
-            return s;
-        }
-        if (s->h == h && s->k3 == k3 && !strcmp(s->k, k) &&
-            !strcmp(s->k2, k2))
+        if (!s->k || (s->h == h && s->k3 == k3 && !strcmp(s->k, k) &&
+                      !strcmp(s->k2, k2)))
             return s;
     }
 }
 
-/* 0 when (k, k2, k3) is not cached. */
-long long db_cache_get(struct idcache *c, const char *k, const char *k2,
-                           int k3)
+static void cache_grow(struct idcache *c)
 {
-    return cache_slot(c, k ? k : "", k2 ? k2 : "", k3)->id;
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    struct idslot *v = pb_xcalloc(cap, sizeof(*v));
+    for (size_t i = 0; i < c->cap; i++) {
+        if (!c->v[i].k)
+            continue;
+        size_t j = c->v[i].h & (cap - 1);
+        while (v[j].k)
+            j = (j + 1) & (cap - 1);
+        v[j] = c->v[i];
+    }
+    free(c->v);
+    c->v = v;
+    c->cap = cap;
+}
+
+long long db_cache_get2(struct idcache *c, const char *k, const char *k2,
+                        int k3, long long *id2)
+{
+    k = k ? k : "";
+    k2 = k2 ? k2 : "";
+    struct idslot *s = cache_slot(c, k, k2, k3, id_hash(k, k2, k3));
+    int hit = s && s->k;
+    if (id2)
+        *id2 = hit ? s->id2 : 0;
+    return hit ? s->id : 0;
+}
+
+long long db_cache_get(struct idcache *c, const char *k, const char *k2,
+                       int k3)
+{
+    return db_cache_get2(c, k, k2, k3, NULL);
 }
 
 static void cache_clear(struct idcache *c);
@@ -128,27 +139,42 @@ static void cache_clear(struct idcache *c);
  * are found again by the database's indexes). */
 #define CACHE_MAX 16384
 
-void db_cache_put(struct idcache *c, const char *k, const char *k2,
-                      int k3, long long id)
+void db_cache_put2(struct idcache *c, const char *k, const char *k2, int k3,
+                   long long id, long long id2)
 {
+    k = k ? k : "";
+    k2 = k2 ? k2 : "";
     if (c->n >= CACHE_MAX)
         cache_clear(c);
-    struct idslot *s = cache_slot(c, k ? k : "", k2 ? k2 : "", k3);
+    if (2 * (c->n + 1) > c->cap)
+        cache_grow(c);
+    uint32_t h = id_hash(k, k2, k3);
+    struct idslot *s = cache_slot(c, k, k2, k3, h);
     if (!s->k) {
+        /* both keys in one allocation */
+        size_t a = strlen(k) + 1, b = strlen(k2) + 1;
         c->n++;
-        s->k = pb_xstrdup(k ? k : "");
-        s->k2 = pb_xstrdup(k2 ? k2 : "");
+        s->k = pb_xmalloc(a + b);
+        memcpy(s->k, k, a);
+        s->k2 = s->k + a;
+        memcpy(s->k2, k2, b);
         s->k3 = k3;
+        s->h = h;
     }
     s->id = id;
+    s->id2 = id2;
+}
+
+void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
+                  long long id)
+{
+    db_cache_put2(c, k, k2, k3, id, 0);
 }
 
 static void cache_clear(struct idcache *c)
 {
-    for (size_t i = 0; i < c->cap; i++) {
+    for (size_t i = 0; i < c->cap; i++)
         free(c->v[i].k);
-        free(c->v[i].k2);
-    }
     free(c->v);
     memset(c, 0, sizeof(*c));
 }
@@ -696,6 +722,9 @@ void pb_db_close(struct pb_db *db)
         sqlite3_finalize(db->st[i]);
     for (int i = 0; i <= MULTI_LOG; i++)
         sqlite3_finalize(db->multi[i]);
+    for (int t = 0; t < 2; t++)
+        for (int i = 0; i <= KV_MULTI; i++)
+            sqlite3_finalize(db->kv_multi[t][i]);
     db_forget_ids(db);
     db_rkeep_free(db);
     sqlite3_close(db->h);

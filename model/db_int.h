@@ -29,15 +29,18 @@ enum db_stmt {
     S_REASON_INSERT,
     S_CONFIG_FIND,
     S_CONFIG_INSERT,
+    S_CONFIG_INSERT_NEW,
     S_CONFIG_PARAM_INSERT,
     /* own configs, label dimensions, re-keying (attach.c) */
     S_OWN_FIND,
     S_OWN_INSERT,
+    S_OWN_INSERT_NEW,
     S_OWN_PARAM_INSERT,
     S_OWN_PARAMS,
     S_OWN_SET_CONFIG,
     S_LABEL_PARAM_INSERT,
     S_LABEL_PARAMS,
+    S_LABEL_ANY,
     S_LABEL_OWNS,
     S_LABEL_CONFIGS,
     S_CONFIG_OWNS,
@@ -105,10 +108,10 @@ extern const char *const pb_db_sql[S__COUNT];
  * rows other processes add; it is dropped on any rollback, which may have
  * taken back a row it names. Keys are owned copies. */
 struct idslot {
-    char *k, *k2; /* NULL k = free */
+    char *k, *k2; /* NULL k = free; k2 is in k's allocation */
     int k3;
     uint32_t h;
-    long long id;
+    long long id, id2; /* id2: C_OWN's config id, else 0 */
 };
 
 struct idcache {
@@ -116,11 +119,12 @@ struct idcache {
     size_t n, cap; /* cap is a power of two */
 };
 
-/* C_OWN: (label, own signature) -> own config id (k3 0) and the config
- * id it maps to (k3 1). */
+/* C_OWN: (label, own signature) -> own config id and (id2) the config
+ * id it maps to. */
 enum { C_HOST, C_JOB, C_REASON, C_METRIC, C_OWN, C_TEST, C__COUNT };
 
-#define MULTI_LOG 6 /* result INSERTs of 1, 2, 4, ... 64 rows */
+#define MULTI_LOG 8 /* result INSERTs of 1, 2, 4, ... 256 rows */
+#define KV_MULTI 16 /* params of a new config in one INSERT, at most */
 
 struct pb_db {
     sqlite3 *h;
@@ -130,6 +134,9 @@ struct pb_db {
     char *path;
     sqlite3_stmt *st[S__COUNT];
     sqlite3_stmt *multi[MULTI_LOG + 1]; /* multi[k]: INSERT of 2^k rows */
+    /* kv_multi[t][n]: INSERT OR IGNORE of n params of a new own config
+     * (t 0) or config (t 1), store.c db_new_params */
+    sqlite3_stmt *kv_multi[2][KV_MULTI + 1];
     struct idcache ids[C__COUNT];
     long long generation; /* model_generation.n the caches are true for */
     /* a database from elsewhere (guard.c): progress-handler calls left,
@@ -212,6 +219,11 @@ long long db_cache_get(struct idcache *c, const char *k, const char *k2,
                        int k3);
 void db_cache_put(struct idcache *c, const char *k, const char *k2, int k3,
                   long long id);
+/* The same with a second id per entry (*id2 may be NULL). */
+long long db_cache_get2(struct idcache *c, const char *k, const char *k2,
+                        int k3, long long *id2);
+void db_cache_put2(struct idcache *c, const char *k, const char *k2, int k3,
+                   long long id, long long id2);
 /* Drop every cached id (after a rollback, or rows deleted). */
 void db_forget_ids(struct pb_db *db);
 
@@ -294,6 +306,14 @@ int db_rekey_labels(struct pb_db *db, char **labels, size_t n,
  * the config id, or 0 with *rc set. */
 long long db_place_own(struct pb_db *db, long long own_id, const char *label,
                        int *rc, struct pb_err *err);
+/* db_place_own for own config own_id that this transaction has just
+ * inserted with params kv[0..n) (as stored: one a key, by key), when no
+ * label_param row names any label (the caller asked S_LABEL_ANY after
+ * its own attachments): the same config and params, without reading back
+ * what was just written. */
+long long db_place_new_own(struct pb_db *db, long long own_id,
+                           const char *label, const struct pb_kv *kv,
+                           size_t n, int *rc, struct pb_err *err);
 /* Drop the caches when another connection re-keyed (model_generation).
  * PB_OK or PB_EDB. */
 int db_sync_generation(struct pb_db *db, struct pb_err *err);
@@ -302,6 +322,10 @@ int db_sync_generation(struct pb_db *db, struct pb_err *err);
  * with_origin and it has one (an own configuration's signature). Caller
  * frees. */
 char *db_signature(const struct pb_kv *params, size_t n, int with_origin);
+/* The params kv[0..n) (one a key) of a config (cfg 1) or own config
+ * (cfg 0) that has none, KV_MULTI rows a statement. PB_OK or PB_EDB. */
+int db_new_params(struct pb_db *db, int cfg, long long id,
+                  const struct pb_kv *kv, size_t n, struct pb_err *err);
 /* Insert an own configuration (label, sig) and its parameters; its id, or
  * 0 with *rc and err set. */
 long long db_own_insert(struct pb_db *db, const char *label, const char *sig,

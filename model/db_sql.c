@@ -16,16 +16,21 @@ const char *const pb_db_sql[S__COUNT] = {
         "INSERT INTO source(sha256, path, format, tool_version, size, "
         "ingested_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [S_HOST_FIND] = "SELECT id FROM host WHERE name = ?1",
-    [S_HOST_INSERT] = "INSERT INTO host(name) VALUES (?1)",
+    /* host and job names and reasons: inserted first (job names: most
+     * are new in nightly runs; hosts: one cache miss a process each, and
+     * a bonnie++ CSV can name 100,000), looked up when already there */
+    [S_HOST_INSERT] = "INSERT OR IGNORE INTO host(name) VALUES (?1)",
     [S_JOB_FIND] = "SELECT id FROM job WHERE name = ?1",
-    /* job names and reasons: inserted first (most are new in nightly
-     * runs), looked up when already there */
     [S_JOB_INSERT] = "INSERT OR IGNORE INTO job(name) VALUES (?1)",
     [S_REASON_FIND] = "SELECT id FROM reason WHERE text = ?1",
     [S_REASON_INSERT] = "INSERT OR IGNORE INTO reason(text) VALUES (?1)",
     [S_CONFIG_FIND] =
         "SELECT id FROM config WHERE label = ?1 AND signature = ?2",
     [S_CONFIG_INSERT] = "INSERT INTO config(label, signature) VALUES (?1, ?2)",
+    /* a config inserted first and looked up only when it was there
+     * (attach.c db_place_new_own): one probe of its index instead of two */
+    [S_CONFIG_INSERT_NEW] =
+        "INSERT OR IGNORE INTO config(label, signature) VALUES (?1, ?2)",
     [S_CONFIG_PARAM_INSERT] = "INSERT OR REPLACE INTO config_param("
                               "config_id, key, value, origin) VALUES (?1, "
                               "?2, ?3, ?4)",
@@ -33,6 +38,9 @@ const char *const pb_db_sql[S__COUNT] = {
                    "AND signature = ?2",
     [S_OWN_INSERT] = "INSERT INTO config_own(label, signature, config_id) "
                      "VALUES (?1, ?2, 0)",
+    /* the same, when the own config may be new (store.c own_config) */
+    [S_OWN_INSERT_NEW] = "INSERT OR IGNORE INTO config_own(label, signature, "
+                         "config_id) VALUES (?1, ?2, 0)",
     [S_OWN_PARAM_INSERT] = "INSERT OR REPLACE INTO config_own_param(own_id, "
                            "key, value, origin) VALUES (?1, ?2, ?3, ?4)",
     [S_OWN_PARAMS] = "SELECT key, value, origin FROM config_own_param WHERE "
@@ -43,6 +51,8 @@ const char *const pb_db_sql[S__COUNT] = {
         "VALUES (?1, ?2, ?3, ?4, ?5)",
     [S_LABEL_PARAMS] = "SELECT key, value, origin FROM label_param WHERE "
                        "label = ?1",
+    /* does any label have attached dimensions? */
+    [S_LABEL_ANY] = "SELECT 1 FROM label_param LIMIT 1",
     [S_LABEL_OWNS] = "SELECT id, config_id FROM config_own WHERE label = ?1 "
                      "ORDER BY id",
     [S_LABEL_CONFIGS] = "SELECT id, signature FROM config WHERE label = ?1 "
@@ -75,9 +85,15 @@ const char *const pb_db_sql[S__COUNT] = {
                       "AND direction = ?3",
     [S_METRIC_INSERT] =
         "INSERT INTO metric(name, unit, direction) VALUES (?1, ?2, ?3)",
+    /* OR FAIL: store.c runs it with 256 rows of VALUES, and a statement
+     * of several rows that may ABORT half-way keeps a statement journal:
+     * inside the source's savepoint it is never truncated, and each
+     * statement wrote the old content of the pages it touched to it
+     * again, 1.2 GB of temporary file for 3.5 M bonnie++ results. Its
+     * only constraints are NOT NULL on ids store.c always binds. */
     [S_RESULT_INSERT] =
-        "INSERT INTO result(source_id, host_id, config_id, test_id, job_id, "
-        "metric_id, value, reason_id, stderr, samples, own_id) "
+        "INSERT OR FAIL INTO result(source_id, host_id, config_id, test_id, "
+        "job_id, metric_id, value, reason_id, stderr, samples, own_id) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [S_FACT_INSERT] = "INSERT INTO fact(source_id, host, key, value) "
                       "VALUES (?1, ?2, ?3, ?4)",

@@ -307,6 +307,91 @@ static void test_attach_conflicts(void **state)
     free(first);
 }
 
+/* A new own config is stored without reading back what was just written
+ * when no label has attached dimensions (store.c own_new): the same
+ * configs, own configs, params, origins and ids as the path that reads
+ * them back (forced here by a sheet of another label). Two own configs
+ * of X differ only in an origin (one config: the better origin wins);
+ * Y's is stored once; a source repeats the first's own config; W has
+ * more params than one INSERT of them takes. */
+static void test_new_own_paths(void **state)
+{
+    (void)state;
+    static const char *const a[] = {"recordsize=8192",
+                                    "compression=lz4#label: X", NULL};
+    static const char *const b[] = {"recordsize=8192#command: zfs get",
+                                    "compression=lz4#label: X", NULL};
+    static const char *const y[] = {"pool=tank#label: Y", NULL};
+    static const char *const z[] = {"layout=mirror#sheet: z.csv:2", NULL};
+    /* more params than one INSERT takes (KV_MULTI) */
+    char wbuf[20][16];
+    const char *w[21];
+    for (int i = 0; i < 20; i++) {
+        snprintf(wbuf[i], sizeof(wbuf[i]), "k%02d=v%02d", i, i);
+        w[i] = wbuf[i];
+    }
+    w[20] = NULL;
+    struct pb_err err = {0};
+    char *seen[2];
+    for (int slow = 0; slow < 2; slow++) {
+        teardown(NULL);
+        struct pb_db *db;
+        assert_int_equal(pb_db_open(dbpath, 0, &db, &err), PB_OK);
+        if (slow)
+            store(db, src("z", "Z", z, 0, 0));
+        store(db, src("a", "X", a, 1, 1));
+        store(db, src("b", "X", b, 1, 2));
+        store(db, src("y", "Y", y, 1, 3));
+        store(db, src("a2", "X", a, 1, 4));
+        store(db, src("w", "W", w, 1, 5));
+        pb_db_close(db);
+        char *c = rows(dbpath, "SELECT c.id, c.label, replace(c.signature, "
+                               "char(31), ','), p.key, p.value, p.origin "
+                               "FROM config c LEFT JOIN config_param p ON "
+                               "p.config_id = c.id WHERE c.label <> 'W' "
+                               "ORDER BY c.id, p.key");
+        char *o = rows(dbpath, "SELECT o.id, o.config_id, p.key, p.value, "
+                               "p.origin FROM config_own o LEFT JOIN "
+                               "config_own_param p ON p.own_id = o.id "
+                               "WHERE o.label <> 'W' ORDER BY o.id, p.key");
+        char *wc = rows(dbpath, "SELECT c.id, count(*), min(p.key), "
+                                "max(p.value), length(c.signature) FROM "
+                                "config c JOIN config_param p ON "
+                                "p.config_id = c.id WHERE c.label = 'W' "
+                                "UNION ALL SELECT o.id, count(*), min(p.key), "
+                                "max(p.value), o.config_id FROM config_own "
+                                "o JOIN config_own_param p ON p.own_id = "
+                                "o.id WHERE o.label = 'W'");
+        char *r = rows(dbpath, "SELECT r.value, r.config_id, r.own_id FROM "
+                               "result r ORDER BY r.id");
+        seen[slow] = pb_xasprintf("%s--\n%s--\n%s--\n%s", c, o, r, wc);
+        free(wc);
+        free(c);
+        free(o);
+        free(r);
+    }
+    assert_string_equal(seen[0], seen[1]);
+    assert_string_equal(seen[0],
+                        "1|X|compression=lz4,recordsize=8192|compression|lz4|"
+                        "label: X\n"
+                        "1|X|compression=lz4,recordsize=8192|recordsize|8192|"
+                        "NULL\n"
+                        "2|Y|pool=tank|pool|tank|label: Y\n"
+                        "--\n"
+                        "1|1|compression|lz4|label: X\n"
+                        "1|1|recordsize|8192|NULL\n"
+                        "2|1|compression|lz4|label: X\n"
+                        "2|1|recordsize|8192|command: zfs get\n"
+                        "3|2|pool|tank|label: Y\n"
+                        "--\n"
+                        "1.0|1|1\n2.0|1|2\n3.0|2|3\n4.0|1|1\n5.0|3|4\n"
+                        "--\n"
+                        "3|20|k00|v19|159\n"
+                        "4|20|k00|v19|3\n");
+    free(seen[0]);
+    free(seen[1]);
+}
+
 static int source_ids(void *ctx, const struct pb_db_source *s)
 {
     long long *ids = ctx;
@@ -482,6 +567,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_attach_conflicts, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_new_own_paths, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
