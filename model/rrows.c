@@ -233,10 +233,15 @@ static void table_row(struct tables *t, enum table_kind k, sqlite3_stmt *q)
     case T_CONFIGS:
         if (!ID32(id))
             t->ids_fit = 0;
-        idmap_add(k == T_TESTS ? &t->tests : &t->configs, id, 1);
-        if (t->ord)
+        /* ranked: the value is where the caller's rank is in fp (+ 1),
+         * for rank_of */
+        if (t->ord && t->nfp < UINT32_MAX)
             fp_add(t, k == T_TESTS ? t->ord->test_rank(t->ord->ctx, id)
                                    : t->ord->config_rank(t->ord->ctx, id));
+        else if (t->ord)
+            t->ids_fit = 0;
+        idmap_add(k == T_TESTS ? &t->tests : &t->configs, id,
+                  t->ord ? (uint32_t)t->nfp : 1);
         break;
     case T_METRICS: {
         const char *name = db_col_text(q, 1);
@@ -344,10 +349,14 @@ static inline int is_int(sqlite3_stmt *q, int i)
     return sqlite3_column_type(q, i) == SQLITE_INTEGER;
 }
 
-/* The caller's rank of a config (kind 0) or test (1), the last one
- * cached: rows come in runs of one source, often of one config. */
+/* The caller's rank of a config (kind 0) or test (1): the one asked
+ * for it when its table loaded (in fp); else asked now, the last one
+ * cached. */
 static long long rank_of(struct tables *t, int kind, long long id)
 {
+    uint32_t v = idmap_get(kind ? &t->tests : &t->configs, id);
+    if (v)
+        return ((const long long *)t->fp.p)[v - 1];
     if (!t->have_rank[kind] || t->rank_id[kind] != id) {
         t->rank[kind] = kind ? t->ord->test_rank(t->ord->ctx, id)
                              : t->ord->config_rank(t->ord->ctx, id);
