@@ -258,6 +258,9 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             nc++;
         }
     }
+    /* room for every row at once (rt_row's doubling copied each page's
+     * cells ~12 times over, 2 MB at the end) */
+    PB_GROW(t.cells, t.cap, n * ncols);
     for (size_t r = 0; r < n; r++) {
         /* a row whose every cell would be blank (fields bonnie++ left
          * empty) is no row */
