@@ -48,7 +48,14 @@ static int rec_cmp(const void *a, const void *b)
  * sort), or short groups of one k0 out of order (the ranked order's:
  * sorted by insertion), or one long group out of order after such runs
  * (the full radix sort). */
-enum shape { RANDOM, K0_GROUPS_IN_ORDER, SHORT_GROUPS, LONG_GROUP_LAST };
+enum shape {
+    RANDOM,
+    K0_GROUPS_IN_ORDER,
+    SHORT_GROUPS,
+    LONG_GROUP_LAST,
+    K0_19_BITS, /* k0's differing bits: 17 high, 2 low (two passes) */
+    K0_30_BITS  /* 28 high, 2 low (three passes) */
+};
 
 static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
                        enum shape sh)
@@ -63,6 +70,12 @@ static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
         break;
     case SHORT_GROUPS:
         r->k0 = (uint64_t)(i / 20) ^ 0x55; /* groups of 20, out of order */
+        break;
+    case K0_19_BITS:
+        r->k0 = rnd(1u << 17) << 33 | rnd(4) << 5 | (uint64_t)1 << 60;
+        break;
+    case K0_30_BITS:
+        r->k0 = rnd(1u << 28) << 32 | rnd(4) << 30;
         break;
     case LONG_GROUP_LAST:
         if (i > n - n / 4)
@@ -245,6 +258,8 @@ static void test_sorter(void **state)
         sort_shape(20000, 32768, ids, 79, SHORT_GROUPS);
         sort_shape(20000, 32768, ids, 79, LONG_GROUP_LAST);
         sort_shape(20000, 0, ids, 0, SHORT_GROUPS);
+        sort_shape(20000, 32768, ids, 79, K0_19_BITS);
+        sort_shape(20000, 32768, ids, 79, K0_30_BITS);
     }
     /* ids as keys keep their signed order */
     assert_true(db_rsort_id_key(-1) < db_rsort_id_key(0));
