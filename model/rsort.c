@@ -356,7 +356,7 @@ static void radix_k0(struct db_rsort *s)
     int np = (w + K0_DIGIT - 1) / K0_DIGIT, db = (w + np - 1) / np;
     uint32_t mask = ((uint32_t)1 << db) - 1;
     /* np <= 3 counts of 2^db <= 2048 in hist's room (8,192) */
-    uint32_t *h = &s->hist[0][0][0];
+    uint32_t *h = (uint32_t *)(void *)s->hist;
     memset(h, 0, (size_t)np * ((size_t)1 << db) * sizeof(*h));
     for (size_t i = 0; i < n; i++) {
         uint32_t k = k0_key(&b, r[i].k0);
