@@ -4,7 +4,8 @@
  *
  * Records are added in any order; they are kept in a run of at most half
  * the budget, sorted (LSD radix over the key bytes that differ) when the
- * run is full and written to one anonymous temporary file, then read back
+ * run is full and written to one anonymous temporary file (each record
+ * as its difference from the one before, model/rcode.h), then read back
  * in order by a k-way merge (a heap) through a small buffer per run. When
  * every record fits in one run there is no file. Private to model/ (as
  * db_int.h): the prefix is db_.

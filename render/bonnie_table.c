@@ -160,14 +160,18 @@ static void value_cell(struct rt_table *t, struct rt_cell *cell,
     int dec = fabs(x) >= 100 || x == 0 ? 0 : fabs(x) >= 10 ? 1 : 2;
     if (col->part == 1)
         dec = 0;
+    /* without printf: 100,000 machines make 3.6 M of these cells */
     if (col->part == 2) /* latency: units per cell, as bonnie */
         rt_setv(t, cell, rp_fmt(&col->u, c->mean, b, sizeof(b)), c->mean);
     else
-        rt_setv(t, cell, rt_str(t, "%.*f", dec, x), c->mean);
-    char tip[96];
-    cell->title =
-        rt_str(t, "%s%s", rp_fmt_pm(&col->u, c->mean, c->se, tip, sizeof(tip)),
-               c->n > 1 ? rt_str(t, " (n=%ld)", c->n) : "");
+        rt_setv(t, cell, rp_fixed(x, dec, b, sizeof(b)), c->mean);
+    char tip[128];
+    rp_fmt_pm(&col->u, c->mean, c->se, tip, 96);
+    size_t len = strlen(tip);
+    if (c->n > 1) /* " (n=%ld)" */
+        len += (size_t)snprintf(tip + len, sizeof(tip) - len, " (n=%ld)",
+                                c->n);
+    cell->title = pb_arena_strndup(&t->arena, tip, len);
     rp_ci_title(t, cell, &col->u, c);
     rp_outlier_mark(t, cell, c);
     if (col->any >= 2 && col->hi > col->lo) {
@@ -179,11 +183,19 @@ static void value_cell(struct rt_table *t, struct rt_cell *cell,
     }
 }
 
+/* The cells array of the tables written, for the next (one array for
+ * every page: its memory is not faulted in again for each). */
+struct bon_cells {
+    struct rt_cell *v;
+    size_t cap;
+};
+
 /* One bonnie table of rows[0..n) (a page): lat 0 = values and %CP, 1 =
  * latencies. Columns and colour ranges come from st (every row). */
 static void bonnie_table(struct rp_out *o, const struct rp_data *d,
                          const struct bon_stats *st,
-                         const struct bon_row *rows, size_t n, int lat)
+                         const struct bon_row *rows, size_t n, int lat,
+                         struct bon_cells *keep)
 {
     const int(*used)[3] = st->used;
     /* a Files column (bonnie's num_files:max:min/dirs) tells apart runs of
@@ -254,6 +266,14 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             nc++;
         }
     }
+    /* room for every row at once (rt_row's doubling copied each page's
+     * cells ~12 times over, 2 MB at the end), in the array of the table
+     * before */
+    t.cells = keep->v;
+    t.cap = keep->cap;
+    keep->v = NULL;
+    keep->cap = 0;
+    PB_GROW(t.cells, t.cap, n * ncols);
     for (size_t r = 0; r < n; r++) {
         /* a row whose every cell would be blank (fields bonnie++ left
          * empty) is no row */
@@ -290,6 +310,9 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
         }
     }
     if (!t.nrows) {
+        keep->v = t.cells;
+        keep->cap = t.cap;
+        t.cells = NULL;
         rt_release(&t);
         return;
     }
@@ -298,7 +321,7 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
                    "Colours compare each column: green best, red worst. "
                    "Hover a cell for its exact value; repeated runs of one "
                    "machine and size are averaged.";
-    rp_out_table(o, &t);
+    rp_out_table_keep(o, &t, &keep->v, &keep->cap);
 }
 
 /* ==== the rows, from one ordered query ==== */
@@ -554,6 +577,7 @@ struct bon_sec {
     struct rp_out *o;
     struct bon_row *page;
     size_t npage, pageno, npages;
+    struct bon_cells cells;
 };
 
 static int add_stats(void *ctx, const struct bon_row *row)
@@ -592,8 +616,8 @@ static void write_page(struct bon_sec *b)
     const struct rp_data *d = b->scan.d;
     size_t p = ++b->pageno;
     if (p == 1) {
-        bonnie_table(b->o, d, &b->st, b->page, b->npage, 0);
-        bonnie_table(b->o, d, &b->st, b->page, b->npage, 1);
+        bonnie_table(b->o, d, &b->st, b->page, b->npage, 0, &b->cells);
+        bonnie_table(b->o, d, &b->st, b->page, b->npage, 1, &b->cells);
         if (b->npages > 1) {
             rp_out_raw(b->o, "<p class=\"pager\">");
             for (size_t k = 2; k <= b->npages; k++) {
@@ -612,8 +636,8 @@ static void write_page(struct bon_sec *b)
                  "bonnie++, page %zu of %zu: rows %zu–%zu of %zu", p,
                  b->npages, from + 1, to, b->st.nrows);
         rp_table_page_begin(b->o, "bonnie", what, p, b->npages);
-        bonnie_table(b->o, d, &b->st, b->page, b->npage, 0);
-        bonnie_table(b->o, d, &b->st, b->page, b->npage, 1);
+        bonnie_table(b->o, d, &b->st, b->page, b->npage, 0, &b->cells);
+        bonnie_table(b->o, d, &b->st, b->page, b->npage, 1, &b->cells);
         rp_table_page_end(b->o, "bonnie", p, b->npages);
     }
     b->npage = 0;
@@ -683,6 +707,7 @@ done:
     free(s->mark);
     free(s->small);
     free(b->page);
+    free(b->cells.v);
     free(b);
     return rc;
 }

@@ -193,3 +193,18 @@ void rp_out_table(struct rp_out *o, struct rt_table *t)
     o->sum.tables++;
     rt_release(t);
 }
+
+void rp_out_table_keep(struct rp_out *o, struct rt_table *t,
+                       struct rt_cell **cells, size_t *cap)
+{
+    *cells = t->cells;
+    *cap = t->cap;
+    out_spill(o);
+    rt_html(t, o->h);
+    if (o->pdf)
+        rp_pdf_table(o->pdf, t);
+    o->sum.tables++;
+    t->cells = NULL;
+    t->cap = 0;
+    rt_release(t);
+}

@@ -17,6 +17,7 @@
 
 #include "model/db.h"
 #include "model/db_int.h"
+#include "model/rcode.h"
 #include "model/rsort.h"
 
 static uint64_t rng = 88172645463325252ULL;
@@ -47,7 +48,14 @@ static int rec_cmp(const void *a, const void *b)
  * sort), or short groups of one k0 out of order (the ranked order's:
  * sorted by insertion), or one long group out of order after such runs
  * (the full radix sort). */
-enum shape { RANDOM, K0_GROUPS_IN_ORDER, SHORT_GROUPS, LONG_GROUP_LAST };
+enum shape {
+    RANDOM,
+    K0_GROUPS_IN_ORDER,
+    SHORT_GROUPS,
+    LONG_GROUP_LAST,
+    K0_19_BITS, /* k0's differing bits: 17 high, 2 low (two passes) */
+    K0_30_BITS  /* 28 high, 2 low (three passes) */
+};
 
 static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
                        enum shape sh)
@@ -63,6 +71,12 @@ static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
     case SHORT_GROUPS:
         r->k0 = (uint64_t)(i / 20) ^ 0x55; /* groups of 20, out of order */
         break;
+    case K0_19_BITS:
+        r->k0 = rnd(1u << 17) << 33 | rnd(4) << 5 | (uint64_t)1 << 60;
+        break;
+    case K0_30_BITS:
+        r->k0 = rnd(1u << 28) << 32 | rnd(4) << 30;
+        break;
     case LONG_GROUP_LAST:
         if (i > n - n / 4)
             r->k0 = 7; /* a group longer than a run's insertion limit */
@@ -72,6 +86,42 @@ static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
         }
         break;
     }
+}
+
+/* Payloads of every kind the file's coding tells apart: whole and
+ * fractional values, -0.0, NaN, infinities, numbers at and past 2^62 and
+ * 2^53, samples and aux and flags at their extremes (a generator of its
+ * own: the keys' stay as they were). */
+static uint64_t prng = 0x9e3779b97f4a7c15ULL;
+static uint64_t prnd(uint64_t n)
+{
+    prng ^= prng << 13;
+    prng ^= prng >> 7;
+    prng ^= prng << 17;
+    return prng % n;
+}
+
+static double odd_double(void)
+{
+    const double v[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e300, -1e-300,
+                        0x1p62, -0x1p62, 0x1p62 - 1024, 0x1p53 + 2,
+                        123456789.0, 0.001234, NAN, -NAN, INFINITY,
+                        -INFINITY, 4e-320 /* subnormal */};
+    size_t k = prnd(sizeof(v) / sizeof(v[0]) + 2);
+    if (k >= sizeof(v) / sizeof(v[0]))
+        return (double)(int64_t)(prnd(1u << 30)) - (1 << 29);
+    return v[k];
+}
+
+static void odd_payload(struct db_rsort_rec *r)
+{
+    const int64_t sm[] = {0, 1, -1, INT64_MIN, INT64_MAX, 1000};
+    const uint32_t u[] = {0, 1, 127, 128, UINT32_MAX, 1u << 31};
+    r->value = odd_double();
+    r->stderr_ = odd_double();
+    r->samples = sm[prnd(6)];
+    r->aux = u[prnd(6)];
+    r->flags = u[prnd(6)];
 }
 
 /* n records of few distinct keys (many ties on k0..k2), k3 rising or
@@ -96,6 +146,8 @@ static void sort_shape(size_t n, size_t budget, int ids_rising,
         shape_keys(r, i, n, sh);
         r->value = (double)i;
         r->samples = (int64_t)i;
+        if (i % 3 == 0)
+            odd_payload(r);
     }
     struct db_rsort *s = db_rsort_new(budget);
     struct pb_err err = {0};
@@ -137,6 +189,55 @@ static void sort_case(size_t n, size_t budget, int ids_rising, size_t want_runs)
     sort_shape(n, budget, ids_rising, want_runs, RANDOM);
 }
 
+/* The file's coding alone: records through db_rcode_put and
+ * db_rcode_get give back every bit, each within DB_RCODE_MAX bytes; a
+ * record that differs from the one before only in the low half of k1
+ * and k3 and a whole value takes 7 bytes, one identical to it 2. */
+static void test_rcode(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    static struct db_rsort_rec in[N];
+    static uint8_t buf[N * DB_RCODE_MAX];
+    const uint64_t half[] = {0, 1, 0x7fffffff, 0x80000000, UINT32_MAX};
+    for (size_t i = 0; i < N; i++) {
+        uint64_t *k[4] = {&in[i].k0, &in[i].k1, &in[i].k2, &in[i].k3};
+        for (int w = 0; w < 4; w++)
+            *k[w] = half[prnd(5)] << 32 | half[prnd(5)];
+        odd_payload(&in[i]);
+    }
+    uint8_t *p = buf;
+    const struct db_rsort_rec zero = {0}, *old = &zero;
+    for (size_t i = 0; i < N; old = &in[i++]) {
+        uint8_t *q = db_rcode_put(p, old, &in[i]);
+        assert_true(q - p >= 2 && q - p <= DB_RCODE_MAX);
+        p = q;
+    }
+    struct db_rsort_rec cur = {0};
+    const uint8_t *g = buf;
+    for (size_t i = 0; i < N; i++) {
+        g = db_rcode_get(g, &cur);
+        assert_memory_equal(&cur, &in[i], sizeof(cur));
+    }
+    assert_ptr_equal(g, p);
+
+    struct db_rsort_rec a = {0}, b;
+    a.k0 = (uint64_t)3 << 32 | 17;
+    a.k1 = (uint64_t)100 << 32 | 5000;
+    a.k3 = db_rsort_id_key(123456);
+    a.value = 81920.0;
+    a.flags = DB_RSORT_VALUE;
+    b = a;
+    b.k1 += 3;               /* another source: 1 byte */
+    b.k3 += 36;              /* the next id: 1 byte */
+    b.value = 1024.0 * 1000; /* a whole number: 3 bytes */
+    assert_int_equal(db_rcode_put(buf, &b, &b) - buf, 2);
+    assert_int_equal(db_rcode_put(buf, &a, &b) - buf, 7);
+    cur = a;
+    db_rcode_get(buf, &cur);
+    assert_memory_equal(&cur, &b, sizeof(cur));
+}
+
 static void test_sorter(void **state)
 {
     (void)state;
@@ -157,6 +258,8 @@ static void test_sorter(void **state)
         sort_shape(20000, 32768, ids, 79, SHORT_GROUPS);
         sort_shape(20000, 32768, ids, 79, LONG_GROUP_LAST);
         sort_shape(20000, 0, ids, 0, SHORT_GROUPS);
+        sort_shape(20000, 32768, ids, 79, K0_19_BITS);
+        sort_shape(20000, 32768, ids, 79, K0_30_BITS);
     }
     /* ids as keys keep their signed order */
     assert_true(db_rsort_id_key(-1) < db_rsort_id_key(0));
@@ -730,6 +833,7 @@ static void test_report_rows(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rcode),
         cmocka_unit_test(test_sorter),
         cmocka_unit_test(test_report_rows),
     };
