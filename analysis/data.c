@@ -358,7 +358,10 @@ struct row_ctx {
     size_t test, metric, config;
     struct rp_acc acc;
     long nnull;
-    const char *null_reason;
+    unsigned reason; /* rp_cell.reason of the current cell */
+    uint32_t *rhash; /* d->reasons by text: rp_cell.reason, 0 empty */
+    size_t caprhash;
+    int too_many; /* a reason past RP_MAX_REASONS: the load fails */
     struct pend *pend;
     size_t npend, cappend;
     struct pb_buf strs;
@@ -383,6 +386,45 @@ static size_t keep_str(struct row_ctx *r, const char *s)
 static const char *str_at(const struct row_ctx *r, size_t off)
 {
     return off == SIZE_MAX ? NULL : r->strs.s + off;
+}
+
+static void rhash_put(struct row_ctx *r, unsigned id)
+{
+    size_t h = (size_t)hash_str(r->d->reasons[id - 1]) & (r->caprhash - 1);
+    while (r->rhash[h])
+        h = (h + 1) & (r->caprhash - 1);
+    r->rhash[h] = id;
+}
+
+/* The rp_cell.reason of s (an interned text): found by its text, else
+ * appended to d->reasons; 0 and too_many past RP_MAX_REASONS. */
+static unsigned reason_id(struct row_ctx *r, const char *s)
+{
+    struct rp_data *d = r->d;
+    if ((d->nreasons + 1) * 2 > r->caprhash) {
+        free(r->rhash);
+        r->caprhash = r->caprhash ? r->caprhash * 2 : 64;
+        r->rhash = pb_xcalloc(r->caprhash, sizeof(*r->rhash));
+        for (size_t i = 0; i < d->nreasons; i++)
+            rhash_put(r, (unsigned)i + 1);
+    }
+    size_t h = (size_t)hash_str(s) & (r->caprhash - 1);
+    for (; r->rhash[h]; h = (h + 1) & (r->caprhash - 1))
+        if (!strcmp(d->reasons[r->rhash[h] - 1], s))
+            return r->rhash[h];
+    if (d->nreasons >= RP_MAX_REASONS) {
+        r->too_many = 1;
+        return 0;
+    }
+    PB_GROW(d->reasons, d->capreasons, d->nreasons + 1);
+    d->reasons[d->nreasons++] = s;
+    r->rhash[h] = (uint32_t)d->nreasons;
+    return (unsigned)d->nreasons;
+}
+
+const char *rp_cell_reason(const struct rp_data *d, const struct rp_cell *c)
+{
+    return c->reason ? d->reasons[c->reason - 1] : NULL;
 }
 
 /* Does a row whose job is exactly job[0..len) exist in this source? */
@@ -438,12 +480,13 @@ static void flush_source(struct row_ctx *r)
             rp_acc_add(&r->acc, p->value, p->has_se, p->se, p->samples);
         } else {
             r->nnull++;
-            if (!r->null_reason)
+            if (!r->reason)
                 /* stored once: bonnie++'s "+++++" rows gave every null
                  * cell a copy (56 MB at 100,000 machines) */
-                r->null_reason = intern(
-                    r->d,
-                    p->reason == SIZE_MAX ? "no value" : str_at(r, p->reason));
+                r->reason = reason_id(
+                    r, intern(r->d, p->reason == SIZE_MAX
+                                        ? "no value"
+                                        : str_at(r, p->reason)));
         }
     }
     r->npend = 0;
@@ -458,7 +501,7 @@ static void flush_cell(struct row_ctx *r)
     struct rp_data *d = r->d;
     if ((r->acc.k || r->nnull) &&
         !rp_ignore_cell(d, r->test, r->metric, r->config, &r->acc, r->nnull,
-                        r->null_reason)) {
+                        r->reason)) {
         struct rp_cell one;
         struct rp_cell *c = &one;
         /* a merged test's cells take later streaks (rp_ignore_cell): they
@@ -474,7 +517,7 @@ static void flush_cell(struct row_ctx *r)
         c->config = r->config;
         rp_acc_done(&r->acc, c);
         c->nnull = r->nnull;
-        c->null_reason = r->null_reason;
+        c->reason = r->reason;
         c->source = r->first_source;
         d->configs[r->config].used = 1;
         d->tests[r->test].used = 1;
@@ -483,7 +526,7 @@ static void flush_cell(struct row_ctx *r)
     }
     memset(&r->acc, 0, sizeof(r->acc));
     r->nnull = 0;
-    r->null_reason = NULL;
+    r->reason = 0;
 }
 
 static size_t metric_index(struct row_ctx *r, const struct pb_db_rrow *row)
@@ -581,7 +624,7 @@ static int on_row(void *vctx, const struct pb_db_rrow *row)
     p->se = row->stderr_;
     p->samples = row->samples;
     p->reason = keep_str(r, row->has_value ? NULL : row->null_reason);
-    return 0;
+    return r->too_many; /* stops the pass */
 }
 
 int rp_data_load(struct pb_db *db, const struct pb_db_filter *f,
@@ -695,6 +738,11 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     rc = pb_an_report_rows(db, f, on_row, &r, err);
     if (!rc)
         flush_cell(&r);
+    if (r.too_many && (!rc || !err->code)) /* else the pass's own error */
+        rc = pb_err_set(err, PB_EINPUT, NULL, 0, 0,
+                        "more than %u distinct reasons for a missing value: "
+                        "a report holds at most that many",
+                        RP_MAX_REASONS);
     if (!rc && d->stream)
         stream_merged(d);
     free(r.pend);
@@ -702,6 +750,7 @@ static int load(struct pb_db *db, const struct pb_db_filter *f,
     free(r.metric_ids);
     free(r.host1);
     free(r.hosth);
+    free(r.rhash);
     pb_buf_release(&r.strs);
     if (rc)
         return rc;
@@ -749,6 +798,7 @@ void rp_data_release(struct rp_data *d)
     free(d->groups);
     free(d->sources);
     free(d->facts);
+    free(d->reasons);
     strs_free(d);
     rp_ignore_release(d);
     rp_stream_free(d->stream);

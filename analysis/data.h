@@ -167,22 +167,32 @@ struct rp_metric {
 
 /* Results of one config for one test and metric, repeats aggregated.
  * Kept small: a report holds one per (test, metric, config) shown, a
- * million at 10^6-10^7 results (docs/performance.md, "Report memory"). */
+ * million at 10^6-10^7 results (docs/performance.md, "Report memory"):
+ * 64 bytes, its null reason an index (rp_cell_reason) and its flags
+ * bits beside it. */
 struct rp_cell {
     uint32_t test, metric, config; /* indexes into rp_data */
-    unsigned char has_value;
-    unsigned char in_sweep; /* drawn in a sweep */
+    unsigned reason : 30; /* why it has no value: 1 + index into
+                             rp_data.reasons, 0 none (rp_cell_reason) */
+    unsigned has_value : 1;
+    unsigned in_sweep : 1; /* drawn in a sweep */
     double mean;
     double se;  /* standard error; < 0 unknown */
     long n;     /* samples behind mean (runs, or the parser's count) */
+    long long source; /* id of the first source behind it (its facts) */
     int32_t nresults; /* stored results averaged into mean (1: n is the
                          parser's) */
     int32_t nnull; /* rows without a value */
-    const char *null_reason;
-    long long source; /* id of the first source behind it (its facts) */
     int32_t nrepeats, outliers; /* stored samples behind it and how many
                                    are outliers (spread.c) */
 };
+_Static_assert(sizeof(struct rp_cell) <= 64,
+               "struct rp_cell: 64 bytes, 400,000 resident at 100,000 "
+               "machines");
+
+/* The most distinct null reasons a report holds (rp_cell.reason's 30
+ * bits); one more fails the load (rp_data_load). */
+#define RP_MAX_REASONS ((1u << 30) - 1)
 
 /* The cells of one test and metric, contiguous in rp_data.cells. */
 struct rp_group {
@@ -228,6 +238,9 @@ struct rp_data {
                           hosts, formats, versions), stored once: a hash
                           set of arena strings (data.c) */
     size_t nstrs, capstrs;
+    const char **reasons; /* the cells' distinct null reasons, in the
+                             order first read (rp_cell.reason) */
+    size_t nreasons, capreasons;
     size_t nrows; /* result rows read */
     size_t used_configs, used_tests, used_sources;
     int metric_filtered; /* --metric given: chart every metric */
@@ -276,6 +289,9 @@ int rp_group_resident(const struct rp_data *d, const struct rp_group *g);
  * is a cache: d itself is logically unchanged. */
 void rp_stream_test(const struct rp_data *d, size_t test);
 
+/* Why c (a cell of d) has no value, or NULL. */
+const char *rp_cell_reason(const struct rp_data *d, const struct rp_cell *c);
+
 /* Value of a config's or test's parameter, or NULL. */
 const char *rp_param(const struct rp_kv *params, size_t n, const char *key);
 
@@ -310,7 +326,7 @@ size_t rp_ignore_canon(const struct rp_data *d, size_t test);
  * (the caller appends it as cell d->ncells). */
 int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
                    size_t config, const struct rp_acc *acc, long nnull,
-                   const char *null_reason);
+                   unsigned reason);
 /* Is test (a canonical index) one of several tests of an identity? Its
  * cells are merged in memory before they can be streamed. */
 int rp_ignore_merged(const struct rp_data *d, size_t test);

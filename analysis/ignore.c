@@ -161,7 +161,7 @@ static struct slot *find_slot(struct rp_merge *m, size_t t, size_t me,
 
 int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
                    size_t config, const struct rp_acc *acc, long nnull,
-                   const char *null_reason)
+                   unsigned reason)
 {
     struct rp_merge *m = d->merge;
     if (!m || !m->merged[test])
@@ -181,8 +181,8 @@ int rp_ignore_cell(struct rp_data *d, size_t test, size_t metric,
     rp_acc_merge(&s->acc, acc);
     rp_acc_done(&s->acc, c);
     c->nnull += nnull;
-    if (!c->null_reason)
-        c->null_reason = null_reason;
+    if (!c->reason)
+        c->reason = reason;
     return 1;
 }
 

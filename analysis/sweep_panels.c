@@ -514,7 +514,7 @@ void rp_sw_panels(struct sw_metric *m, struct rp_sweeps *out, size_t x,
     /* cells without a value of x or the series are left out */
     for (size_t i = 0; i < m->nnull; i++)
         left(&w, m->nulls[i], RP_LEFT_NOVALUE,
-             d->cells[m->nulls[i]].null_reason);
+             rp_cell_reason(d, &d->cells[m->nulls[i]]));
     w.cells = pb_xcalloc(m->n + 1, sizeof(size_t));
     w.vi = pb_xcalloc(m->n * m->stride + 1, sizeof(uint32_t));
     for (size_t i = 0; i < m->n; i++) {

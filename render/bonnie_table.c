@@ -52,6 +52,8 @@ struct bon_metric {
 struct bon_row {
     size_t config, test;
     struct rp_cell c[RP_NBON][3];
+    const char *why[RP_NBON][3]; /* c's null reasons (rp_cell.reason
+                                    indexes rp_data's, not these) */
     const struct bon_metric *m[RP_NBON][3];
 };
 
@@ -142,7 +144,8 @@ static void group_header(struct rt_table *t, const int (*used)[3], size_t fixed,
  * else the value (latency in units per cell, as bonnie++), its colour on
  * the column's range. */
 static void value_cell(struct rt_table *t, struct rt_cell *cell,
-                       const struct rp_cell *c, const struct bon_tcol *col)
+                       const struct rp_cell *c, const char *reason,
+                       const struct bon_tcol *col)
 {
     char b[96];
     if (!c) {
@@ -150,7 +153,7 @@ static void value_cell(struct rt_table *t, struct rt_cell *cell,
         return;
     }
     if (!c->has_value) {
-        const char *why = c->null_reason ? c->null_reason : "";
+        const char *why = reason ? reason : "";
         rt_set(t, cell, strstr(why, "+++") ? "+++++" : "");
         cell->title = why;
         cell->style = RT_MUTED;
@@ -282,7 +285,9 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             const struct rp_cell *c =
                 bon_cell(&rows[r], cols[k].slot, cols[k].part);
             any |= c && (c->has_value ||
-                         (c->null_reason && strstr(c->null_reason, "+++")));
+                         (rows[r].why[cols[k].slot][cols[k].part] &&
+                          strstr(rows[r].why[cols[k].slot][cols[k].part],
+                                 "+++")));
         }
         if (!any)
             continue;
@@ -306,7 +311,8 @@ static void bonnie_table(struct rp_out *o, const struct rp_data *d,
             struct rt_cell *cell = &row[fixed + k];
             const struct rp_cell *c =
                 bon_cell(&rows[r], cols[k].slot, cols[k].part);
-            value_cell(&t, cell, c, &cols[k]);
+            value_cell(&t, cell, c, rows[r].why[cols[k].slot][cols[k].part],
+                       &cols[k]);
         }
     }
     if (!t.nrows) {
@@ -472,7 +478,7 @@ static int end_cell(struct bon_scan *s)
     c->test = (uint32_t)s->row.test;
     rp_acc_done(&s->acc, c);
     c->nnull = (int32_t)s->nnull;
-    c->null_reason = s->null_reason;
+    s->row.why[m->slot][m->part] = s->null_reason;
     c->source = s->first_source;
     c->nrepeats = (int32_t)s->nrepeats;
     c->outliers = (int32_t)s->outliers;

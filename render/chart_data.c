@@ -50,9 +50,8 @@ struct rp_csv *rp_csv_bars(const struct rp_data *d, const struct rp_group *g,
             rp_csv_num(cv, pct_of_best(c->mean, bestv, dir));
         else
             rp_csv_empty(cv);
-        rp_csv_str(cv, c->has_value     ? NULL
-                       : c->null_reason ? c->null_reason
-                                        : "no value");
+        const char *why = rp_cell_reason(d, c);
+        rp_csv_str(cv, c->has_value ? NULL : why ? why : "no value");
     }
     return cv;
 }

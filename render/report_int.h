@@ -93,9 +93,11 @@ const char *rp_group_metric_title(const struct rp_data *d, size_t m, char *buf,
 char *rp_params_text(const struct rp_kv *kv, size_t n);
 /* % of the best, direction-aware (best = 100). */
 double rp_pct_of_best(double v, double best, int dir);
-/* The value cells of c (value ± SE, spread marks) from column at. */
+/* The value cells of c (a cell of d: value ± SE, spread marks) from
+ * column at. */
 void rp_value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
-                    const struct rp_unit *u, const struct rp_cell *c);
+                    const struct rp_data *d, const struct rp_unit *u,
+                    const struct rp_cell *c);
 const char *rp_default_title(const struct rp_data *d, struct pb_arena *a);
 void rp_section_configs(struct rp_out *o, const struct rp_data *d);
 struct pb_an_samps;

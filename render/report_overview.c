@@ -59,11 +59,12 @@ void rp_config_cell(struct rt_table *t, struct rt_cell *c,
 }
 
 void rp_value_cells(struct rt_table *t, struct rt_cell *row, size_t at,
-                    const struct rp_unit *u, const struct rp_cell *c)
+                    const struct rp_data *d, const struct rp_unit *u,
+                    const struct rp_cell *c)
 {
     char buf[96];
     if (!c->has_value) {
-        const char *r = c->null_reason ? c->null_reason : "no value";
+        const char *r = c->reason ? rp_cell_reason(d, c) : "no value";
         rt_set(t, &row[at], strstr(r, "+++++") ? "+++++" : "n/a");
         row[at].title = rt_str(t, "%s", r);
         row[at].style = RT_MUTED;

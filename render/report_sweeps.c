@@ -368,7 +368,7 @@ static void panel_table(struct rp_out *o, const struct rp_data *d,
             row[0].swatch = p->scolors[si];
             rt_setv(&t, &row[1], p->xvals[xi], (double)xi);
         }
-        rp_value_cells(&t, row, lead, &m->u, c);
+        rp_value_cells(&t, row, lead, d, &m->u, c);
         size_t bk = bests[k];
         double bestv = bk != SIZE_MAX ? v[bk] : c->mean;
         double pc = rp_pct_of_best(c->mean, bestv, m->dir);

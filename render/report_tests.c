@@ -213,7 +213,7 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
         if (c->se > 0)
             any_se = 1;
         if (!c->has_value) {
-            const char *r = c->null_reason ? c->null_reason : "no value";
+            const char *r = c->reason ? rp_cell_reason(d, c) : "no value";
             bars[i].note = r;
         }
     }
@@ -272,7 +272,7 @@ static void group_chart(struct rp_out *o, const struct rp_data *d,
         rt_setv(&tb, &row[0], rp_int((long long)i + 1, txt, sizeof(txt)),
                 (double)i + 1);
         rp_config_cell(&tb, &row[1], &d->configs[c->config]);
-        rp_value_cells(&tb, row, 2, &m->u, c);
+        rp_value_cells(&tb, row, 2, d, &m->u, c);
         if (c->has_value) {
             double pc = rp_pct_of_best(c->mean, bestv, m->dir);
             rt_setv(&tb, &row[5],
@@ -335,7 +335,7 @@ static void all_metrics_table(struct rp_out *o, const struct rp_data *d,
             rt_set(&t, &row[k++], m->name);
             row[k - 1].style = RT_MONO;
             rp_config_cell(&t, &row[k++], &d->configs[c->config]);
-            rp_value_cells(&t, row, k, &m->u, c);
+            rp_value_cells(&t, row, k, d, &m->u, c);
             k += 3;
             if (c->has_value) {
                 char num[40];

@@ -52,6 +52,78 @@ static void test_fio_aggregates(void **state)
     free(dir);
 }
 
+/* Null reasons: a cell holds an index into d.reasons, one entry per
+ * distinct text in the order first read (past the hash's first growths),
+ * the same through the temporary file of a streamed load. */
+static void check_reasons(const struct rp_data *d)
+{
+    for (size_t g = 0; g < d->ngroups; g++) {
+        const struct rp_group *gr = &d->groups[g];
+        if (gr->first == SIZE_MAX)
+            continue;
+        int m = !strcmp(d->metrics[gr->metric].name, "sys_cpu");
+        for (size_t k = 0; k < gr->n; k++) {
+            const struct rp_cell *c = &d->cells[gr->first + k];
+            int i = atoi(d->configs[c->config].label + 1);
+            char want[32];
+            snprintf(want, sizeof(want), "m%d why %02d", m, i % 50);
+            assert_int_equal(c->has_value, i % 3 == 0);
+            if (i % 3 == 0)
+                assert_null(rp_cell_reason(d, c));
+            else
+                assert_string_equal(rp_cell_reason(d, c), want);
+        }
+    }
+}
+
+static void test_cell_reasons(void **state)
+{
+    (void)state;
+    char *dir = make_tmp();
+    struct pb_db *db = open_db(dir);
+    struct pb_resultset *s = new_set("fio-json");
+    size_t t = pb_rs_test(s, "fio randread bs=4k", "fio");
+    for (int i = 0; i < 300; i++) {
+        char label[16], why[32];
+        snprintf(label, sizeof(label), "c%03d", i);
+        size_t c = pb_rs_config(s, label);
+        for (int m = 0; m < 2; m++) {
+            const char *name = m ? "sys_cpu" : "read_iops";
+            const char *unit = m ? "%" : "ops/s";
+            int dir_ = m ? PB_DIR_LOWER : PB_DIR_HIGHER;
+            snprintf(why, sizeof(why), "m%d why %02d", m, i % 50);
+            if (i % 3 == 0)
+                pb_rs_add(s, c, t, NULL, label, name, unit, dir_, 1.0 + i);
+            else
+                pb_rs_add_null(s, c, t, NULL, label, name, unit, dir_, why);
+        }
+    }
+    store(db, s);
+    struct rp_data d;
+    struct pb_err err = {0};
+    assert_int_equal(rp_data_load(db, NULL, &d, &err), PB_OK);
+    assert_int_equal(d.ncells, 600);
+    assert_int_equal(d.nreasons, 100);
+    assert_string_equal(d.reasons[0], "m0 why 01"); /* c001's read_iops */
+    check_reasons(&d);
+    rp_data_release(&d);
+    assert_int_equal(rp_data_load_streamed(db, NULL, NULL, &d, &err), PB_OK);
+    assert_non_null(d.stream);
+    assert_int_equal(d.nreasons, 100);
+    size_t ondisk = 0;
+    for (size_t g = 0; g < d.ngroups; g++)
+        ondisk += d.groups[g].first == SIZE_MAX;
+    assert_int_equal(ondisk, 1); /* sys_cpu: read back from the file */
+    rp_stream_test(&d, 0);
+    for (size_t g = 0; g < d.ngroups; g++)
+        assert_true(d.groups[g].first != SIZE_MAX);
+    check_reasons(&d);
+    rp_data_release(&d);
+    pb_db_close(db);
+    rm_tree(dir);
+    free(dir);
+}
+
 static void test_best_and_ranking(void **state)
 {
     (void)state;
@@ -715,6 +787,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fio_aggregates),
+        cmocka_unit_test(test_cell_reasons),
         cmocka_unit_test(test_best_and_ranking),
         cmocka_unit_test(test_sweeps),
         cmocka_unit_test(test_sweep_families),
