@@ -558,12 +558,36 @@ static size_t metric_index(struct row_ctx *r, const struct pb_db_rrow *row)
  * strings do not outlive their callback on every path of model/, and a
  * copy per configuration was 5 MB at 100,000 machines): a configuration
  * of two hosts is missed only if their names' hashes collide. */
+/* A 64-bit hash of a host name, 8 bytes a step (the byte-wise hash_str
+ * of every row's name was 6% of a report at 100,000 bonnie++ machines,
+ * whose rows come a configuration, and so a host, each). Each step is a
+ * bijection of the hash for a given word, so two names of one length
+ * that differ in one 8-byte word never collide. */
+static uint64_t host_hash(const char *s)
+{
+    const uint64_t k = 0xff51afd7ed558ccdULL;
+    size_t n = strlen(s), i = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        w = 0;
+        memcpy(&w, s + i, n - i);
+        h = (h ^ w) * k;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
 static void note_host(struct row_ctx *r, const char *host)
 {
     struct rp_data *d = r->d;
     if (!r->hosth)
         r->hosth = pb_xcalloc(d->nconfigs + 1, sizeof(*r->hosth));
-    uint64_t h = hash_str(host);
+    uint64_t h = host_hash(host);
     h += !h;
     if (!r->hosth[r->config])
         r->hosth[r->config] = h;

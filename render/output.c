@@ -313,14 +313,19 @@ void rp_file_put(struct rp_file *f, const char *data, size_t len)
         f->err = pb_write_all(f->fd, data, len);
 }
 
+/* The largest buffer rp_file_flush keeps. */
+#define RP_FILE_KEEP ((size_t)2 << 20)
+
 void rp_file_flush(struct rp_file *f, struct pb_buf *b, size_t over)
 {
     if (b->len < over)
         return;
     rp_file_put(f, b->s, b->len);
-    /* a buffer grown past 1 MiB by one big table (a bonnie++ page of 1,000
-     * machines) is not kept for the rest of the report */
-    if (b->cap > ((size_t)1 << 20)) {
+    /* the buffer is kept for the next page: a bonnie++ page of 1,000
+     * machines grows it to 2 MiB, and growing it again for each of 100
+     * pages was page faults in the kernel. One grown past that by a
+     * bigger table is not kept for the rest of the report (memory). */
+    if (b->cap > RP_FILE_KEEP) {
         free(b->s);
         b->cap = 4096;
         b->s = pb_xmalloc(b->cap);

@@ -99,27 +99,32 @@ static void put_hex(char *p, uint32_t c)
         (p) += sizeof(s) - 1;                                                  \
     } while (0)
 
+/* A string literal appended to b: no strlen per cell. */
+#define BUF_LIT(b, s) pb_buf_add((b), (s), sizeof(s) - 1)
+
 static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
 {
     static const char *const al[] = {"", "r", "c"};
     const char *cls[9];
+    size_t len[9]; /* of cls[i] */
     int n = 0;
-    if (c->align && c->align < 3)
+    if (c->align && c->align < 3) {
+        len[n] = 1;
         cls[n++] = al[c->align];
-    if (c->style & RT_BOLD)
-        cls[n++] = "b";
-    if (c->style & RT_MUTED)
-        cls[n++] = "m";
-    if (c->style & RT_WARN)
-        cls[n++] = "w";
-    if (c->style & RT_GOOD)
-        cls[n++] = "g";
-    if (c->style & RT_MONO)
-        cls[n++] = "mono";
-    if (c->style & RT_ITALIC)
-        cls[n++] = "i";
-    if (c->style & RT_AMBER)
-        cls[n++] = "a";
+    }
+#define CLS(bit, name)                                                         \
+    if (c->style & (bit)) {                                                    \
+        len[n] = sizeof(name) - 1;                                             \
+        cls[n++] = (name);                                                     \
+    }
+    CLS(RT_BOLD, "b")
+    CLS(RT_MUTED, "m")
+    CLS(RT_WARN, "w")
+    CLS(RT_GOOD, "g")
+    CLS(RT_MONO, "mono")
+    CLS(RT_ITALIC, "i")
+    CLS(RT_AMBER, "a")
+#undef CLS
     /* everything but the title, formatted here and appended once */
     char a[256];
     char *p = a;
@@ -128,9 +133,8 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
         for (int i = 0; i < n; i++) {
             if (i)
                 *p++ = ' ';
-            size_t l = strlen(cls[i]);
-            memcpy(p, cls[i], l);
-            p += l;
+            memcpy(p, cls[i], len[i]);
+            p += len[i];
         }
         *p++ = '"';
     }
@@ -153,7 +157,7 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
     }
     pb_buf_add(b, a, (size_t)(p - a));
     if (c->title) {
-        pb_buf_add(b, " title=\"", 8);
+        BUF_LIT(b, " title=\"");
         rp_esc(b, c->title);
         pb_buf_putc(b, '"');
     }
@@ -162,84 +166,84 @@ static void cell_attrs(struct pb_buf *b, const struct rt_cell *c, int group)
 static void cell_body(struct pb_buf *b, const struct rt_cell *c)
 {
     if (c->has_swatch) {
-        char sw[96] = "<span class=\"cf\"><span class=\"sw\" "
-                      "style=\"background:#rrggbb\"></span><span>";
+        char sw[] = "<span class=\"cf\"><span class=\"sw\" "
+                    "style=\"background:#rrggbb\"></span><span>";
         put_hex(sw + 52, c->swatch);
-        pb_buf_puts(b, sw);
+        pb_buf_add(b, sw, sizeof(sw) - 1);
     }
     if (c->href) {
-        pb_buf_puts(b, "<a href=\"");
+        BUF_LIT(b, "<a href=\"");
         rp_esc(b, c->href);
-        pb_buf_puts(b, "\">");
+        BUF_LIT(b, "\">");
     }
     rp_esc(b, c->text);
     if (c->href)
-        pb_buf_puts(b, "</a>");
+        BUF_LIT(b, "</a>");
     if (c->has_swatch)
-        pb_buf_puts(b, "</span></span>");
+        BUF_LIT(b, "</span></span>");
 }
 
 void rt_html(const struct rt_table *t, struct pb_buf *out)
 {
     if (t->fold) {
-        pb_buf_puts(out, "<details><summary>");
+        BUF_LIT(out, "<details><summary>");
         rp_esc(out, t->caption ? t->caption : "Data");
         pb_buf_printf(out, " (%zu rows)</summary>\n", t->nrows);
     }
-    pb_buf_puts(out, "<div class=\"tw\"><table class=\"data");
+    BUF_LIT(out, "<div class=\"tw\"><table class=\"data");
     if (t->sortable)
-        pb_buf_puts(out, " sortable");
+        BUF_LIT(out, " sortable");
     pb_buf_putc(out, '"');
     if (t->id) {
-        pb_buf_puts(out, " id=\"");
+        BUF_LIT(out, " id=\"");
         rp_esc(out, t->id);
         pb_buf_putc(out, '"');
     }
-    pb_buf_puts(out, ">\n");
+    BUF_LIT(out, ">\n");
     if (t->caption && !t->fold) {
-        pb_buf_puts(out, "<caption>");
+        BUF_LIT(out, "<caption>");
         rp_esc(out, t->caption);
-        pb_buf_puts(out, "</caption>\n");
+        BUF_LIT(out, "</caption>\n");
     }
-    pb_buf_puts(out, "<thead>\n");
+    BUF_LIT(out, "<thead>\n");
     if (t->ngroup) {
-        pb_buf_puts(out, "<tr class=\"grp\">");
+        BUF_LIT(out, "<tr class=\"grp\">");
         for (size_t i = 0; i < t->ngroup; i++) {
-            pb_buf_puts(out, "<th");
+            BUF_LIT(out, "<th");
             cell_attrs(out, &t->group[i], 1);
             pb_buf_putc(out, '>');
             cell_body(out, &t->group[i]);
-            pb_buf_puts(out, "</th>");
+            BUF_LIT(out, "</th>");
         }
-        pb_buf_puts(out, "</tr>\n");
+        BUF_LIT(out, "</tr>\n");
     }
-    pb_buf_puts(out, "<tr>");
+    BUF_LIT(out, "<tr>");
     for (size_t i = 0; i < t->ncols; i++) {
-        pb_buf_puts(out, "<th");
+        BUF_LIT(out, "<th");
         cell_attrs(out, &t->head[i], 0);
         pb_buf_putc(out, '>');
         cell_body(out, &t->head[i]);
-        pb_buf_puts(out, "</th>");
+        BUF_LIT(out, "</th>");
     }
-    pb_buf_puts(out, "</tr>\n</thead>\n<tbody>\n");
+    BUF_LIT(out, "</tr>\n</thead>\n<tbody>\n");
     for (size_t r = 0; r < t->nrows; r++) {
-        pb_buf_puts(out, "<tr>");
+        BUF_LIT(out, "<tr>");
         for (size_t i = 0; i < t->ncols; i++) {
             const struct rt_cell *c = &t->cells[r * t->ncols + i];
-            pb_buf_puts(out, "<td");
+            BUF_LIT(out, "<td");
             cell_attrs(out, c, 0);
             pb_buf_putc(out, '>');
             cell_body(out, c);
-            pb_buf_puts(out, "</td>");
+            BUF_LIT(out, "</td>");
         }
-        pb_buf_puts(out, "</tr>\n");
+        BUF_LIT(out, "</tr>\n");
     }
-    pb_buf_puts(out, "</tbody>\n</table></div>\n");
+    BUF_LIT(out, "</tbody>\n</table></div>\n");
     if (t->fold)
-        pb_buf_puts(out, "</details>\n");
+        BUF_LIT(out, "</details>\n");
     if (t->note) {
-        pb_buf_puts(out, "<p class=\"note\">");
+        BUF_LIT(out, "<p class=\"note\">");
         rp_esc(out, t->note);
-        pb_buf_puts(out, "</p>\n");
+        BUF_LIT(out, "</p>\n");
     }
 }

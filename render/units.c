@@ -314,6 +314,20 @@ const char *rp_num(double v, char *buf, size_t n)
     return buf;
 }
 
+/* 10^-d: the decimal literals are the correctly rounded powers, the
+ * values pow(10, -d) gives for d in 0..22 (checked bit for bit by
+ * test_scaled_zero); a table, as pow was 1% of a report's time. */
+static double neg_pow10(int d)
+{
+    static const double p[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,
+                               1e-6,  1e-7,  1e-8,  1e-9,  1e-10, 1e-11,
+                               1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17,
+                               1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
+    if (d >= 0 && d < (int)(sizeof(p) / sizeof(p[0])))
+        return p[d];
+    return pow(10, -d);
+}
+
 const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
                           char *buf, size_t n)
 {
@@ -326,7 +340,7 @@ const char *rp_fmt_scaled(double v, const struct rp_scale *s, int decimals,
         snprintf(num, sizeof(num), "%.3g", x);
         return rp_cat(buf, n, num, s->prefix, (char *)NULL);
     }
-    if (fabs(x) < 0.5 * pow(10, -decimals))
+    if (fabs(x) < 0.5 * neg_pow10(decimals))
         return rp_cat(buf, n, "0", (char *)NULL); /* not "-0", not "0k" */
     char num[64];
     rp_fixed(x, decimals, num, sizeof(num));

@@ -75,6 +75,28 @@ static void test_units(void **state)
                         "sequential output, block");
 }
 
+/* rp_fmt_scaled prints "0" exactly below half the last decimal, the
+ * threshold 0.5 * pow(10, -d) (its table of powers must be pow's values
+ * bit for bit: one ULP off moves a value across it). */
+static void test_scaled_zero(void **state)
+{
+    (void)state;
+    struct rp_scale s = {1, "", ""};
+    char buf[64];
+    for (int d = 1; d <= 25; d++) { /* 23..25: past the table, pow */
+        double half = 0.5 * pow(10, -d);
+        assert_string_equal(
+            rp_fmt_scaled(nextafter(half, 0), &s, d, buf, sizeof(buf)), "0");
+        assert_string_equal(
+            rp_fmt_scaled(-nextafter(half, 0), &s, d, buf, sizeof(buf)), "0");
+        rp_fmt_scaled(half, &s, d, buf, sizeof(buf));
+        if (!strcmp(buf, "0")) {
+            print_error("decimals %d: %.17g printed as 0\n", d, half);
+            fail();
+        }
+    }
+}
+
 /* rp_fixed, rp_g10 and rp_num give printf's (pb_fmt_num's) text: checked
  * against snprintf on round numbers, ties and near-ties, and pseudo-random
  * values of every magnitude the report prints. */
@@ -644,6 +666,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units),
+        cmocka_unit_test(test_scaled_zero),
         cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_acc),
