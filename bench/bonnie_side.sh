@@ -83,5 +83,5 @@ for i in $(seq 1 "$REPEATS"); do
     fi
 done
 echo
-echo "Input: $csv ($(du -m "$csv" | cut -f1) MB, $ROWS distinct machines);" \
+echo "Input: $csv ($(du -mL "$csv" | cut -f1) MB, $ROWS distinct machines);" \
     "base = $BASE, cur = $CUR; $(uptime | sed 's/.*load/load/')"
