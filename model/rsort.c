@@ -257,6 +257,21 @@ static inline uint64_t key_word(const struct db_rsort_rec *r, int w)
     return w == 0 ? r->k0 : w == 1 ? r->k1 : w == 2 ? r->k2 : r->k3;
 }
 
+/* One pass of an LSD radix sort: where each of the nv digit values
+ * starts in the output, from the pass's histogram h of n records; 0 when
+ * every record has the same digit (the pass would move nothing). */
+static int digit_offsets(const uint32_t *h, size_t nv, size_t n, size_t *off)
+{
+    size_t sum = 0;
+    for (size_t v = 0; v < nv; v++) {
+        if (h[v] == n)
+            return 0;
+        off[v] = sum;
+        sum += h[v];
+    }
+    return 1;
+}
+
 /* Sort recs[0..n) by LSD radix over key words 0..words-1, a byte at a
  * time from the least significant, skipping the bytes every record
  * shares; stable. The result ends in s->recs. */
@@ -278,19 +293,9 @@ static void radix(struct db_rsort *s, int words)
     struct db_rsort_rec *src = s->recs, *dst = s->tmp;
     for (int w = words - 1; w >= 0; w--) {
         for (int b = 0; b < 8; b++) {
-            uint32_t *h = hist[w][b];
             int shift = 8 * b;
-            size_t sum = 0, off[256];
-            int skip = 0;
-            for (int v = 0; v < 256; v++) {
-                if (h[v] == n) {
-                    skip = 1;
-                    break;
-                }
-                off[v] = sum;
-                sum += h[v];
-            }
-            if (skip)
+            size_t off[256];
+            if (!digit_offsets(hist[w][b], 256, n, off))
                 continue;
             for (size_t i = 0; i < n; i++) {
                 unsigned v = (unsigned)((key_word(&src[i], w) >> shift) & 0xff);
@@ -368,18 +373,7 @@ static void radix_k0(struct db_rsort *s)
     struct db_rsort_rec *src = s->recs, *dst = s->tmp;
     size_t off[1 << K0_DIGIT];
     for (int p = 0; p < np; p++) {
-        const uint32_t *hp = h + ((size_t)p << db);
-        size_t sum = 0;
-        int skip = 0;
-        for (uint32_t v = 0; v <= mask; v++) {
-            if (hp[v] == n) {
-                skip = 1;
-                break;
-            }
-            off[v] = sum;
-            sum += hp[v];
-        }
-        if (skip)
+        if (!digit_offsets(h + ((size_t)p << db), (size_t)mask + 1, n, off))
             continue;
         for (size_t i = 0; i < n; i++) {
             uint32_t v = (k0_key(&b, src[i].k0) >> (p * db)) & mask;

@@ -20,13 +20,19 @@
 #include "model/rcode.h"
 #include "model/rsort.h"
 
+/* xorshift64: a number below n from state *st */
+static uint64_t xorshift(uint64_t *st, uint64_t n)
+{
+    *st ^= *st << 13;
+    *st ^= *st >> 7;
+    *st ^= *st << 17;
+    return *st % n;
+}
+
 static uint64_t rng = 88172645463325252ULL;
 static uint64_t rnd(uint64_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng % n;
+    return xorshift(&rng, n);
 }
 
 /* ==== the sorter alone ==== */
@@ -95,10 +101,7 @@ static void shape_keys(struct db_rsort_rec *r, size_t i, size_t n,
 static uint64_t prng = 0x9e3779b97f4a7c15ULL;
 static uint64_t prnd(uint64_t n)
 {
-    prng ^= prng << 13;
-    prng ^= prng >> 7;
-    prng ^= prng << 17;
-    return prng % n;
+    return xorshift(&prng, n);
 }
 
 static double odd_double(void)
